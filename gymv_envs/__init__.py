@@ -1,0 +1,17 @@
+"""GymV: visual environments for agentic vision research.
+
+Importing this package registers every id with Gymnasium::
+
+    import gymnasium as gym
+    import gymv_envs
+
+    env = gym.make("GymV/Sokoban-v0")
+"""
+
+from gymv_envs.core.registry import describe, domains, extra_available, ids, register_all, task_spec
+from gymv_envs.core.spec import TaskSpec
+
+__version__ = "0.1.0"
+__all__ = ["TaskSpec", "describe", "domains", "extra_available", "ids", "task_spec"]
+
+register_all()

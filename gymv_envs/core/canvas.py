@@ -1,0 +1,285 @@
+"""Shared drawing: numpy frames, a bundled font, cached glyph and shape masks, grid tiles.
+
+Frames are ``(H, W, 3) uint8`` arrays drawn natively at the requested size. Anything that is
+drawn more than once (text, shapes, grid tiles) is rendered once with PIL and cached as a
+numpy mask or tile, so per-step drawing is array slicing.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Hashable
+from contextlib import contextmanager
+from importlib import resources
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+Color = tuple[int, int, int]
+
+# Colours a model can name; every task that says a colour in text uses these names.
+PALETTE: dict[str, Color] = {
+    "red": (220, 50, 47),
+    "green": (40, 160, 60),
+    "blue": (38, 110, 220),
+    "yellow": (240, 200, 20),
+    "purple": (140, 70, 190),
+    "orange": (245, 130, 30),
+    "cyan": (30, 190, 200),
+    "pink": (240, 110, 170),
+    "brown": (140, 90, 50),
+    "gray": (128, 128, 128),
+}
+WHITE: Color = (255, 255, 255)
+BLACK: Color = (0, 0, 0)
+BACKGROUND: Color = (245, 245, 240)
+INK: Color = (30, 30, 35)
+GRID_LINE: Color = (90, 90, 100)
+
+SHAPES = ("circle", "square", "triangle", "diamond", "star", "cross", "hexagon", "heart")
+
+
+def _font_path(bold: bool, mono: bool) -> str:
+    name = "DejaVuSansMono-Bold.ttf" if mono else ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
+    return str(resources.files("gymv_envs.core").joinpath("assets", "fonts", name))
+
+
+@functools.lru_cache(maxsize=256)
+def font(size: int, bold: bool = False, mono: bool = False) -> ImageFont.FreeTypeFont:
+    """The bundled DejaVu font at ``size`` pixels."""
+    return ImageFont.truetype(_font_path(bold, mono), max(4, int(size)))
+
+
+@functools.lru_cache(maxsize=8192)
+def text_mask(text: str, size: int, bold: bool = False, mono: bool = False) -> np.ndarray:
+    """An 8-bit coverage mask of ``text`` (read-only, cached)."""
+    f = font(size, bold, mono)
+    lines = text.split("\n")
+    boxes = [f.getbbox(line or " ") for line in lines]
+    line_h = int(size * 1.2)
+    width = max(1, max(b[2] for b in boxes) + 2)
+    height = max(1, line_h * (len(lines) - 1) + max(boxes[-1][3], 1) + 2)
+    img = Image.new("L", (width, height), 0)
+    draw = ImageDraw.Draw(img)
+    for i, line in enumerate(lines):
+        draw.text((1, 1 + i * line_h), line, fill=255, font=f)
+    mask = np.asarray(img)
+    rows, cols = np.nonzero(mask)
+    if rows.size:
+        mask = mask[rows.min(): rows.max() + 1, cols.min(): cols.max() + 1]
+    mask = np.ascontiguousarray(mask)
+    mask.setflags(write=False)
+    return mask
+
+
+def blend_mask(frame: np.ndarray, mask: np.ndarray, x: int, y: int, color: Color) -> None:
+    """Alpha-blend ``color`` through ``mask`` onto ``frame`` with the mask's top-left at (x, y)."""
+    h, w = mask.shape
+    fh, fw = frame.shape[:2]
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, fw), min(y + h, fh)
+    if x0 >= x1 or y0 >= y1:
+        return
+    m = mask[y0 - y: y1 - y, x0 - x: x1 - x, None].astype(np.uint16)
+    region = frame[y0:y1, x0:x1]
+    col = np.asarray(color, dtype=np.uint16)
+    region[...] = ((region.astype(np.uint16) * (255 - m) + col * m + 127) // 255).astype(np.uint8)
+
+
+def draw_text(
+    frame: np.ndarray,
+    text: str,
+    xy: tuple[float, float],
+    size: int,
+    color: Color = INK,
+    anchor: str = "mm",
+    bold: bool = False,
+    mono: bool = False,
+) -> tuple[int, int, int, int]:
+    """Draw ``text`` anchored at ``xy``; ``anchor`` is two letters (l/m/r, t/m/b). Returns the box."""
+    mask = text_mask(text, int(size), bold, mono)
+    h, w = mask.shape
+    x = {"l": xy[0], "m": xy[0] - w / 2, "r": xy[0] - w}[anchor[0]]
+    y = {"t": xy[1], "m": xy[1] - h / 2, "b": xy[1] - h}[anchor[1]]
+    x, y = int(round(x)), int(round(y))
+    blend_mask(frame, mask, x, y, color)
+    return x, y, x + w, y + h
+
+
+def fit_text_size(text: str, max_w: int, max_h: int, bold: bool = False, mono: bool = False) -> int:
+    """The largest font size (<= max_h) at which ``text`` fits in max_w x max_h."""
+    size = max(4, int(max_h))
+    while size > 4:
+        h, w = text_mask(text, size, bold, mono).shape
+        if w <= max_w and h <= max_h:
+            break
+        size = int(size * 0.9)
+    return size
+
+
+def new_frame(h: int, w: int, color: Color = BACKGROUND) -> np.ndarray:
+    frame = np.empty((h, w, 3), dtype=np.uint8)
+    frame[...] = color
+    return frame
+
+
+def fill_rect(frame: np.ndarray, x0: float, y0: float, x1: float, y1: float, color: Color) -> None:
+    """Fill the pixel box [x0, x1) x [y0, y1), clipped to the frame."""
+    fh, fw = frame.shape[:2]
+    a, b = max(int(x0), 0), min(int(x1), fw)
+    c, d = max(int(y0), 0), min(int(y1), fh)
+    if a < b and c < d:
+        frame[c:d, a:b] = color
+
+
+def outline_rect(frame: np.ndarray, x0: float, y0: float, x1: float, y1: float, color: Color, width: int = 1) -> None:
+    width = max(1, int(width))
+    fill_rect(frame, x0, y0, x1, y0 + width, color)
+    fill_rect(frame, x0, y1 - width, x1, y1, color)
+    fill_rect(frame, x0, y0, x0 + width, y1, color)
+    fill_rect(frame, x1 - width, y0, x1, y1, color)
+
+
+def _polygon(kind: str, s: float) -> list[tuple[float, float]]:
+    c = s / 2
+    if kind == "triangle":
+        return [(c, 0.06 * s), (0.95 * s, 0.9 * s), (0.05 * s, 0.9 * s)]
+    if kind == "diamond":
+        return [(c, 0.02 * s), (0.98 * s, c), (c, 0.98 * s), (0.02 * s, c)]
+    if kind == "hexagon":
+        return [(c + 0.48 * s * np.cos(a), c + 0.48 * s * np.sin(a)) for a in np.linspace(0, 2 * np.pi, 7)[:-1]]
+    if kind == "star":
+        pts = []
+        for i in range(10):
+            r = 0.49 * s if i % 2 == 0 else 0.2 * s
+            a = -np.pi / 2 + i * np.pi / 5
+            pts.append((c + r * np.cos(a), c + 0.04 * s + r * np.sin(a)))
+        return pts
+    if kind == "cross":
+        t = 0.17 * s
+        return [(c - t, 0.02 * s), (c + t, 0.02 * s), (c + t, c - t), (0.98 * s, c - t), (0.98 * s, c + t),
+                (c + t, c + t), (c + t, 0.98 * s), (c - t, 0.98 * s), (c - t, c + t), (0.02 * s, c + t),
+                (0.02 * s, c - t), (c - t, c - t)]
+    raise ValueError(f"unknown shape {kind!r}; valid shapes: {', '.join(SHAPES)}")
+
+
+@functools.lru_cache(maxsize=4096)
+def shape_mask(kind: str, size: int) -> np.ndarray:
+    """An anti-aliased ``size`` x ``size`` coverage mask of a named shape (cached)."""
+    if kind not in SHAPES:
+        raise ValueError(f"unknown shape {kind!r}; valid shapes: {', '.join(SHAPES)}")
+    scale = 4
+    s = max(1, int(size)) * scale
+    img = Image.new("L", (s, s), 0)
+    draw = ImageDraw.Draw(img)
+    if kind == "circle":
+        draw.ellipse((0.03 * s, 0.03 * s, 0.97 * s, 0.97 * s), fill=255)
+    elif kind == "square":
+        draw.rectangle((0.08 * s, 0.08 * s, 0.92 * s, 0.92 * s), fill=255)
+    elif kind == "heart":
+        draw.ellipse((0.04 * s, 0.1 * s, 0.54 * s, 0.6 * s), fill=255)
+        draw.ellipse((0.46 * s, 0.1 * s, 0.96 * s, 0.6 * s), fill=255)
+        draw.polygon([(0.07 * s, 0.47 * s), (0.93 * s, 0.47 * s), (0.5 * s, 0.95 * s)], fill=255)
+    else:
+        draw.polygon(_polygon(kind, s), fill=255)
+    mask = np.asarray(img.resize((max(1, int(size)),) * 2, Image.Resampling.LANCZOS))
+    mask = np.ascontiguousarray(mask)
+    mask.setflags(write=False)
+    return mask
+
+
+def draw_shape(frame: np.ndarray, kind: str, cx: float, cy: float, size: int, color: Color) -> None:
+    """Draw a named shape of ``size`` pixels centred on (cx, cy)."""
+    mask = shape_mask(kind, int(size))
+    blend_mask(frame, mask, int(round(cx - size / 2)), int(round(cy - size / 2)), color)
+
+
+@contextmanager
+def pil_draw(frame: np.ndarray):
+    """Draw on ``frame`` with PIL's ImageDraw (for one-off lines and polygons); writes back."""
+    img = Image.fromarray(frame)
+    yield ImageDraw.Draw(img)
+    frame[...] = np.asarray(img)
+
+
+class GridPainter:
+    """Draws a rows x cols board of tiles into a frame, redrawing only cells that changed.
+
+    ``tile(key, h, w) -> (h, w, 3) uint8`` draws one cell's content for a hashable key; each
+    (key, size) is drawn once and cached. The board fills the frame below an optional
+    header band, square cells centred, with ``margin`` pixels around.
+
+    >>> p = GridPainter((64, 64), 2, 2, lambda k, h, w: new_frame(h, w, (k * 60, 0, 0)))
+    >>> p.paint([[0, 1], [2, 3]]).shape
+    (64, 64, 3)
+    """
+
+    def __init__(
+        self,
+        obs_size: tuple[int, int],
+        rows: int,
+        cols: int,
+        tile: Callable[[Hashable, int, int], np.ndarray],
+        header: int = 0,
+        margin: int | None = None,
+        line: int | None = None,
+        background: Color = BACKGROUND,
+        line_color: Color = GRID_LINE,
+    ) -> None:
+        H, W = obs_size
+        self.rows, self.cols, self._tile_fn = rows, cols, tile
+        self.header = int(header)
+        margin = max(1, min(H, W) // 32) if margin is None else margin
+        avail_h, avail_w = H - self.header - 2 * margin, W - 2 * margin
+        self.line = max(1, min(H, W) // 256) if line is None else line
+        self.cell = max(2, min((avail_h - self.line) // rows, (avail_w - self.line) // cols))
+        grid_h, grid_w = rows * self.cell + self.line, cols * self.cell + self.line
+        self.y0 = self.header + (H - self.header - grid_h) // 2
+        self.x0 = (W - grid_w) // 2
+        self._cache: dict[Hashable, np.ndarray] = {}
+        self._base = new_frame(H, W, background)
+        fill_rect(self._base, self.x0, self.y0, self.x0 + grid_w, self.y0 + grid_h, line_color)
+        self._frame = self._base.copy()
+        self._keys: list[list[Hashable]] | None = None
+
+    def cell_box(self, r: int, c: int) -> tuple[int, int, int, int]:
+        """Pixel box (x0, y0, x1, y1) of cell (r, c), inside the grid lines."""
+        x = self.x0 + c * self.cell + self.line
+        y = self.y0 + r * self.cell + self.line
+        return x, y, x + self.cell - self.line, y + self.cell - self.line
+
+    def cell_center(self, r: int, c: int) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.cell_box(r, c)
+        return (x0 + x1) / 2, (y0 + y1) / 2
+
+    def _tile(self, key: Hashable) -> np.ndarray:
+        t = self._cache.get(key)
+        if t is None:
+            s = self.cell - self.line
+            t = np.ascontiguousarray(self._tile_fn(key, s, s), dtype=np.uint8)
+            if t.shape != (s, s, 3):
+                raise ValueError(f"tile for {key!r} has shape {t.shape}, expected {(s, s, 3)}")
+            self._cache[key] = t
+        return t
+
+    def paint(self, keys, frame: np.ndarray | None = None) -> np.ndarray:
+        """Draw the board whose cell (r, c) shows ``keys[r][c]``; returns the internal frame.
+
+        With ``frame`` given, draws into it instead (no incremental reuse).
+        """
+        target = self._frame if frame is None else frame
+        prev = self._keys if frame is None else None
+        for r in range(self.rows):
+            row = keys[r]
+            for c in range(self.cols):
+                k = row[c]
+                if prev is not None and prev[r][c] == k:
+                    continue
+                x0, y0, x1, y1 = self.cell_box(r, c)
+                target[y0:y1, x0:x1] = self._tile(k)
+        if frame is None:
+            self._keys = [list(row) for row in keys]
+        return target
+
+    def base(self) -> np.ndarray:
+        """A fresh copy of the empty board (background and grid lines)."""
+        return self._base.copy()

@@ -1,0 +1,164 @@
+"""The registry: the single list of ids, and the two helpers that answer questions about it.
+
+Every task module under ``gymv_envs.domains`` ends with ``SPECS = (TaskSpec(...), ...)``.
+`register_all` imports those modules (they import optional dependencies lazily, so this is
+cheap) and registers each spec with Gymnasium under a string entry point.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import importlib
+import importlib.util
+import pkgutil
+from typing import Any
+
+import gymnasium as gym
+
+from gymv_envs.core.spec import KNOWN_EXTRAS, PROTOCOLS, TaskSpec
+
+# The module that proves an extra is installed.
+EXTRA_MODULES = {
+    "world3d": "mujoco",
+    "web": "playwright",
+    "sb3": "stable_baselines3",
+    "vlm": "json",  # the VLM agent speaks HTTP with the standard library only
+    "ray": "ray",
+}
+
+_TASKS: dict[str, TaskSpec] = {}
+
+
+def extra_available(extra: str) -> bool:
+    """Whether the optional dependency group ``extra`` is importable."""
+    if extra not in EXTRA_MODULES:
+        raise ValueError(f"unknown extra {extra!r}; valid extras: {', '.join(KNOWN_EXTRAS)}")
+    return importlib.util.find_spec(EXTRA_MODULES[extra]) is not None
+
+
+def require_extras(extras: tuple[str, ...], what: str) -> None:
+    """Raise `gymnasium.error.DependencyNotInstalled` naming the first missing extra."""
+    for extra in extras:
+        if not extra_available(extra):
+            raise gym.error.DependencyNotInstalled(
+                f"{what} needs the '{extra}' extra ({EXTRA_MODULES[extra]} is not installed); "
+                f"install it with: pip install 'gymv[{extra}]'"
+            )
+
+
+def register_spec(spec: TaskSpec) -> None:
+    """Register one `TaskSpec` with Gymnasium (idempotent for the same spec)."""
+    from gymv_envs.core.env import VisionEnv
+
+    if not (isinstance(spec.entry_point, type) and issubclass(spec.entry_point, VisionEnv)):
+        raise TypeError(f"{spec.name}: entry_point must be a VisionEnv subclass")
+    if spec.id in _TASKS:
+        if _TASKS[spec.id] == spec:
+            return
+        raise ValueError(f"{spec.id} is registered twice (names are unique across domains)")
+    cls = spec.entry_point
+    cls.validate_kwargs(dict(spec.kwargs))
+    _TASKS[spec.id] = spec
+    gym.register(
+        id=spec.id,
+        entry_point=spec.entry_point_string,
+        max_episode_steps=int(spec.max_episode_steps),
+        kwargs=dict(spec.kwargs),
+    )
+
+
+def register_all(package: str = "gymv_envs.domains") -> None:
+    """Import every task module under ``package`` and register its ``SPECS``."""
+    root = importlib.import_module(package)
+    for mod in sorted(pkgutil.walk_packages(root.__path__, prefix=package + "."), key=lambda m: m.name):
+        if mod.ispkg:
+            continue
+        module = importlib.import_module(mod.name)
+        for spec in getattr(module, "SPECS", ()):
+            register_spec(spec)
+
+
+def _resolve(env_id: str) -> TaskSpec:
+    if env_id in _TASKS:
+        return _TASKS[env_id]
+    matches = [i for i in _TASKS if i.split("/", 1)[1].rsplit("-v", 1)[0] == env_id or i.endswith("/" + env_id)]
+    if len(matches) == 1:
+        return _TASKS[matches[0]]
+    close = [i for i in _TASKS if env_id.lower() in i.lower()][:10]
+    hint = f"; did you mean one of {close}?" if close else f"; {len(_TASKS)} ids are registered, see gymv_envs.ids()"
+    raise ValueError(f"unknown GymV id {env_id!r}{hint}")
+
+
+def task_spec(env_id: str) -> TaskSpec:
+    """The `TaskSpec` of an id (full id, ``Name-vN`` or bare ``Name``)."""
+    return _resolve(env_id)
+
+
+def describe(env_id: str) -> dict[str, Any]:
+    """Everything the project knows about one id, as a plain dict."""
+    spec = _resolve(env_id)
+    cls = spec.entry_point
+    doc = (cls.__doc__ or "").strip().splitlines()
+    return {
+        "id": spec.id,
+        "name": spec.name,
+        "version": spec.version,
+        "domain": spec.domain,
+        "protocol": cls.protocol,
+        "tags": list(spec.tags),
+        "difficulties": list(cls.difficulties),
+        "max_episode_steps": int(spec.max_episode_steps),
+        "max_return": float(spec.max_return),
+        "extras": list(cls.extras),
+        "available": all(extra_available(e) for e in cls.extras),
+        "action_modes": list(cls.action_modes),
+        "answer_formats": list(cls.answer_formats),
+        "instruction_levels": list(cls.instruction_levels),
+        "views": list(cls.views),
+        "kwargs": dict(spec.kwargs),
+        "default_obs_size": list(cls.default_obs_size),
+        "entry_point": spec.entry_point_string,
+        "summary": doc[0] if doc else "",
+    }
+
+
+def ids(
+    pattern: str = "*",
+    domain: str | None = None,
+    protocol: str | None = None,
+    tags: tuple[str, ...] | list[str] | str = (),
+    available_only: bool = False,
+) -> list[str]:
+    """Sorted registered ids matching all the filters.
+
+    ``pattern`` is a glob matched against the full id (``GymV/Soko*``) and against the bare
+    name (``Soko*``). ``tags`` must all be present. Unknown ``domain``/``protocol`` raise
+    `ValueError` naming the valid values.
+    """
+    if protocol is not None and protocol not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {protocol!r}; valid: {', '.join(PROTOCOLS)}")
+    if domain is not None:
+        domains = sorted({s.domain for s in _TASKS.values()})
+        if domain not in domains:
+            raise ValueError(f"unknown domain {domain!r}; valid: {', '.join(domains)}")
+    wanted = (tags,) if isinstance(tags, str) else tuple(tags)
+    out = []
+    for env_id, spec in _TASKS.items():
+        bare = env_id.split("/", 1)[1]
+        if not (fnmatch.fnmatchcase(env_id, pattern) or fnmatch.fnmatchcase(bare, pattern)):
+            continue
+        if domain is not None and spec.domain != domain:
+            continue
+        if protocol is not None and spec.entry_point.protocol != protocol:
+            continue
+        if not set(wanted) <= set(spec.tags):
+            continue
+        if available_only and not all(extra_available(e) for e in spec.entry_point.extras):
+            continue
+        out.append(env_id)
+    return sorted(out)
+
+
+def domains() -> list[str]:
+    """Sorted domain names that have at least one id."""
+    return sorted({s.domain for s in _TASKS.values()})

@@ -1,0 +1,1 @@
+"""Task domains; each module defines one task and ends with its SPECS."""

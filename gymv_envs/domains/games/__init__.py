@@ -1,0 +1,1 @@
+"""Games: multi-turn puzzles, board games and arcade games."""

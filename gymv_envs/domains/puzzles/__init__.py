@@ -1,0 +1,1 @@
+"""Puzzles: single-turn visual puzzles (paths, counts, arrangements)."""

@@ -1,0 +1,210 @@
+"""Maze path: give a shortest route through a drawn maze."""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, WHITE, draw_shape, fill_rect, new_frame
+from gymv_envs.core.rng import choice
+
+MOVES = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+WORDS = {"UP": "U", "DOWN": "D", "LEFT": "L", "RIGHT": "R", "NORTH": "U", "SOUTH": "D", "WEST": "L", "EAST": "R"}
+SIZES = {0: 5, 1: 8, 2: 12}          # cells per side
+EXTRA_OPENINGS = {0: 0, 1: 3, 2: 8}  # walls knocked out after carving: several shortest paths
+_PATH = re.compile(r"^(?:(?:UP|DOWN|LEFT|RIGHT|NORTH|SOUTH|EAST|WEST|[UDLR])[\s,;>\-\u2192]*)+$")
+
+
+class MazePath(SingleTurnEnv):
+    """Find a shortest path from the green circle to the red star in a maze.
+
+    ## Description
+    A rectangular maze of ``n x n`` cells is carved by a randomised depth-first search, then
+    a few extra walls are removed (difficulty 1 and 2), so several shortest paths may exist.
+    The answer is a sequence of moves; any shortest path is accepted.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, a move sequence such as ``R R D L`` (U/D/L/R or
+    up/down/left/right, any separators). ``"mcq"``: `Discrete(k)` over candidate paths.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the maze, dark walls on white, start and goal marked.
+
+    ## Rewards
+    1.0 for a valid shortest path (no wall crossed, ends on the goal, minimal length), else 0.0.
+
+    ## Starting State
+    Start and goal are drawn from the seed, at least 60% of the maze's longest distance apart.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 5x5, 1: 8x8, 2: 12x12), ``answer_format``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "a shortest path as a sequence of moves U, D, L, R (for example `R R D L`)"
+
+    def _configure(self) -> None:
+        self.n = SIZES[self.difficulty]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        # open_[r, c, k]: passage from (r, c) in direction k (0 U, 1 D, 2 L, 3 R)
+        self.open_ = np.zeros((n, n, 4), dtype=bool)
+        seen = np.zeros((n, n), dtype=bool)
+        stack = [(int(rng.integers(n)), int(rng.integers(n)))]
+        seen[stack[0]] = True
+        dirs = list(MOVES.values())
+        while stack:
+            r, c = stack[-1]
+            nxt = [(k, r + dr, c + dc) for k, (dr, dc) in enumerate(dirs)
+                   if 0 <= r + dr < n and 0 <= c + dc < n and not seen[r + dr, c + dc]]
+            if not nxt:
+                stack.pop()
+                continue
+            k, nr, nc = choice(rng, nxt)
+            self._carve(r, c, k)
+            seen[nr, nc] = True
+            stack.append((nr, nc))
+        closed = [(r, c, k) for r in range(n) for c in range(n) for k in (1, 3)
+                  if not self.open_[r, c, k] and r + dirs[k][0] < n and c + dirs[k][1] < n]
+        for i in rng.permutation(len(closed))[: EXTRA_OPENINGS[self.difficulty]]:
+            self._carve(*closed[int(i)])
+        self.start = (int(rng.integers(n)), int(rng.integers(n)))
+        dist = self._distances(self.start)
+        far = [(r, c) for r in range(n) for c in range(n) if dist[r, c] >= 0.6 * dist.max() and dist[r, c] > 0]
+        self.goal = choice(rng, far)
+        self.best = int(dist[self.goal])
+        self._image = None
+
+    def _carve(self, r: int, c: int, k: int) -> None:
+        dr, dc = list(MOVES.values())[k]
+        self.open_[r, c, k] = True
+        self.open_[r + dr, c + dc, k ^ 1] = True
+
+    def _distances(self, src: tuple[int, int]) -> np.ndarray:
+        dist = np.full((self.n, self.n), -1)
+        dist[src] = 0
+        queue = deque([src])
+        while queue:
+            r, c = queue.popleft()
+            for k, (dr, dc) in enumerate(MOVES.values()):
+                if self.open_[r, c, k] and dist[r + dr, c + dc] < 0:
+                    dist[r + dr, c + dc] = dist[r, c] + 1
+                    queue.append((r + dr, c + dc))
+        return dist
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        if self._image is not None:
+            return self._image
+        H, W = self.obs_size
+        n = self.n
+        cell = (min(H, W) * 0.94) / n
+        wall = max(1, int(cell / 8))
+        x0, y0 = (W - cell * n) / 2, (H - cell * n) / 2
+        img = new_frame(H, W, BACKGROUND)
+        fill_rect(img, x0, y0, x0 + cell * n + wall, y0 + cell * n + wall, WHITE)
+        for r in range(n):
+            for c in range(n):
+                x, y = x0 + c * cell, y0 + r * cell
+                if not self.open_[r, c, 0]:
+                    fill_rect(img, x, y, x + cell + wall, y + wall, INK)
+                if not self.open_[r, c, 2]:
+                    fill_rect(img, x, y, x + wall, y + cell + wall, INK)
+        fill_rect(img, x0, y0 + n * cell, x0 + n * cell + wall, y0 + n * cell + wall, INK)
+        fill_rect(img, x0 + n * cell, y0, x0 + n * cell + wall, y0 + n * cell + wall, INK)
+        size = max(3, int(cell * 0.6))
+        for (r, c), shape, col in ((self.start, "circle", PALETTE["green"]), (self.goal, "star", PALETTE["red"])):
+            draw_shape(img, shape, x0 + (c + 0.5) * cell + wall / 2, y0 + (r + 0.5) * cell + wall / 2, size, col)
+        self._image = img
+        return img
+
+    def _task_text(self) -> str:
+        return (f"The image shows a {self.n}x{self.n} maze; dark lines are walls. Find a shortest path "
+                "from the green circle to the red star. Each move goes one cell up (U), down (D), "
+                "left (L) or right (R) and may not cross a wall.")
+
+    # -- verify
+    def _parse_answer(self, text: str) -> tuple[str, ...] | None:
+        t = text.strip().upper()
+        if not t or len(t) > 4 * self.max_answer_length or not _PATH.match(t):
+            return None
+        return tuple(WORDS.get(tok, tok) for tok in re.findall(r"UP|DOWN|LEFT|RIGHT|NORTH|SOUTH|EAST|WEST|[UDLR]", t))
+
+    def _walk(self, moves: tuple[str, ...]) -> tuple[int, int] | None:
+        r, c = self.start
+        keys = list(MOVES)
+        for m in moves:
+            k = keys.index(m)
+            if not self.open_[r, c, k]:
+                return None
+            r, c = r + MOVES[m][0], c + MOVES[m][1]
+        return r, c
+
+    def _check(self, answer: tuple[str, ...]) -> bool:
+        return len(answer) == self.best and self._walk(answer) == self.goal
+
+    def _format(self, answer: tuple[str, ...]) -> str:
+        return " ".join(answer)
+
+    # -- oracle
+    def _solve(self) -> tuple[str, ...]:
+        dist = self._distances(self.goal)
+        r, c = self.start
+        path = []
+        while (r, c) != self.goal:
+            for k, (m, (dr, dc)) in enumerate(MOVES.items()):
+                if self.open_[r, c, k] and dist[r + dr, c + dc] == dist[r, c] - 1:
+                    path.append(m)
+                    r, c = r + dr, c + dc
+                    break
+        return tuple(path)
+
+    def _near_misses(self, rng: np.random.Generator) -> list[tuple[str, ...]]:
+        path = list(self._solution)
+        flip = {"U": "D", "D": "U", "L": "R", "R": "L"}
+        turn = {"U": "R", "R": "D", "D": "L", "L": "U"}
+        out = []
+        for _ in range(12):
+            i = int(rng.integers(len(path)))
+            kind = int(rng.integers(5))
+            p = list(path)
+            if kind == 0:
+                p[i] = turn[p[i]]                      # one wrong turn
+            elif kind == 1 and len(p) > 1:
+                del p[i]                               # one step short
+            elif kind == 2:
+                p.insert(i, p[i])                      # one step too many
+            elif kind == 3 and i + 1 < len(p):
+                p[i], p[i + 1] = p[i + 1], p[i]        # two moves swapped
+            else:
+                p = [flip[m] if m in "LR" else m for m in p]  # left and right mirrored
+            out.append(tuple(p))
+        return out
+
+    def _state_text(self) -> str:
+        n = self.n
+        rows = ["+" + "".join("--+" if not self.open_[0, c, 0] else "  +" for c in range(n))]
+        for r in range(n):
+            line = "|" if not self.open_[r, 0, 2] else " "
+            for c in range(n):
+                mark = "S" if (r, c) == self.start else "G" if (r, c) == self.goal else " "
+                line += f"{mark} " + ("|" if not self.open_[r, c, 3] else " ")
+            rows.append(line)
+            rows.append("+" + "".join("--+" if not self.open_[r, c, 1] else "  +" for c in range(n)))
+        return "\n".join(rows)
+
+
+SPECS = (
+    TaskSpec(name="MazePath", entry_point=MazePath, domain="puzzles", max_episode_steps=1,
+             tags=("path", "spatial-reasoning")),
+)
