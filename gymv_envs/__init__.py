@@ -8,10 +8,17 @@ Importing this package registers every id with Gymnasium::
     env = gym.make("GymV/Sokoban-v0")
 """
 
-from gymv_envs.core.registry import describe, domains, extra_available, ids, register_all, task_spec
+from gymv_envs.core.registry import (
+    describe,
+    domain_names,
+    extra_available,
+    ids,
+    register_all,
+    task_spec,
+)
 from gymv_envs.core.spec import TaskSpec
 
 __version__ = "0.1.0"
-__all__ = ["TaskSpec", "describe", "domains", "extra_available", "ids", "task_spec"]
+__all__ = ["TaskSpec", "describe", "domain_names", "extra_available", "ids", "task_spec"]
 
 register_all()

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import inspect
 import string
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
@@ -299,11 +299,13 @@ class VisionEnv(gym.Env):
         return np.array(self._frame, copy=True)
 
     def _show(self, frame: np.ndarray) -> None:
+        import os
+
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         import pygame
 
         if self._window is None:
-            pygame.init()
-            pygame.display.init()
+            pygame.display.init()  # display only: no audio device is opened
             self._window = pygame.display.set_mode((frame.shape[1], frame.shape[0]))
             pygame.display.set_caption(type(self).__name__)
             self._clock = pygame.time.Clock()

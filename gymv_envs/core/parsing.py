@@ -180,9 +180,9 @@ def parse_letter(text: str, options: Sequence[str]) -> int | None:
             if _norm(c) in opt_text:
                 return opt_text[_norm(c)]
         body = found[-1]
-        m = re.fullmatch(rf"\(?([{letters}])\)?[.)]?", body)
+        m = re.fullmatch(rf"\(?([{letters}])\)?[.)]?|\(([{letters.lower()}])\)", body)
         if m:
-            return letters.index(m.group(1))
+            return letters.index((m.group(1) or m.group(2)).upper())
         if _norm(body) in opt_text:
             return opt_text[_norm(body)]
         mentions = list(

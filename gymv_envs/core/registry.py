@@ -159,6 +159,6 @@ def ids(
     return sorted(out)
 
 
-def domains() -> list[str]:
+def domain_names() -> list[str]:
     """Sorted domain names that have at least one id."""
     return sorted({s.domain for s in _TASKS.values()})
