@@ -1,0 +1,1 @@
+"""Cognition: memory and attention tasks."""

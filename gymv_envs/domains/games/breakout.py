@@ -1,0 +1,316 @@
+"""Breakout: keep the ball in play with a paddle and clear every brick."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec, VisionEnv
+from gymv_envs.core.canvas import PALETTE
+
+# The field is [0, 1] x [0, 1] (y down) below a status band; physics is float maths, drawing is pygame.
+ROWS = {0: 1, 1: 2, 2: 3}                     # rows of bricks
+SPEED = {0: 0.006, 1: 0.0075, 2: 0.009}       # ball distance per substep
+COLS, SUBSTEPS, LIVES = 6, 4, 3
+BRICK_TOP, BRICK_H = 0.12, 0.05
+BALL_R = 0.015
+PADDLE_Y, PADDLE_H = 0.92, 0.025               # top surface of the paddle
+UNIT = 0.0025                                  # paddle positions are integers of this size: exact maths
+PADDLE_HALF, PADDLE_SPEED = 40, 4              # in units: width 0.2, 0.01 per substep
+P_LO, P_HI = PADDLE_HALF, round(1 / UNIT) - PADDLE_HALF
+MAX_ANGLE = math.radians(60)                   # rebound angle from vertical at the paddle's ends
+MOVES = (0, -1, 1)                             # noop, left, right
+ROW_COLORS = tuple(PALETTE[c] for c in ("red", "orange", "yellow"))
+RGB_MASKS = (0x0000FF, 0x00FF00, 0xFF0000, 0)  # 24-bit surfaces stored R, G, B: surfarray copies are row copies
+BG, BAND, WALL, BALL, PADDLE = (18, 20, 32), (40, 42, 58), (120, 120, 135), (250, 250, 250), (90, 170, 255)
+
+
+def _brick_at(x: float, y: float, bricks: bytearray, rows: int) -> int:
+    """Index of the live brick nearest the ball whose box overlaps the ball's box, or -1."""
+    if y + BALL_R <= BRICK_TOP or y - BALL_R >= BRICK_TOP + rows * BRICK_H:
+        return -1
+    r0, r1 = max(0, int((y - BALL_R - BRICK_TOP) / BRICK_H)), min(rows - 1, int((y + BALL_R - BRICK_TOP) / BRICK_H))
+    c0, c1 = max(0, int((x - BALL_R) * COLS)), min(COLS - 1, int((x + BALL_R) * COLS))
+    best, dist = -1, 9.0
+    for r in range(r0, r1 + 1):
+        for c in range(c0, c1 + 1):
+            k = r * COLS + c
+            if bricks[k]:
+                d = abs((c + 0.5) / COLS - x) + abs(BRICK_TOP + (r + 0.5) * BRICK_H - y)
+                if d < dist:
+                    best, dist = k, d
+    return best
+
+
+def ball_step(x: float, y: float, vx: float, vy: float, bricks: bytearray, rows: int):
+    """One substep of the ball against walls and bricks (axis by axis, no penetration).
+
+    Mutates ``bricks``; returns ``(x, y, vx, vy, bricks_hit)``.
+    """
+    hits = 0
+    nx = x + vx
+    if nx < BALL_R:
+        nx, vx = 2 * BALL_R - nx, -vx
+    elif nx > 1 - BALL_R:
+        nx, vx = 2 * (1 - BALL_R) - nx, -vx
+    k = _brick_at(nx, y, bricks, rows)
+    if k >= 0:
+        bricks[k], hits, vx, nx = 0, 1, -vx, x
+    ny = y + vy
+    if ny < BALL_R:
+        ny, vy = 2 * BALL_R - ny, -vy
+    k = _brick_at(nx, ny, bricks, rows)
+    if k >= 0:
+        bricks[k], hits, vy, ny = 0, hits + 1, -vy, y
+    return nx, ny, vx, vy, hits
+
+
+def crosses_paddle_line(y0: float, y1: float) -> bool:
+    return y1 + BALL_R >= PADDLE_Y > y0 + BALL_R
+
+
+def rebound(x: float, p: int, speed: float) -> tuple[float, float] | None:
+    """Velocity after the ball at ``x`` meets the paddle centred at unit ``p``, or None for a miss."""
+    off = (x - p * UNIT) / (PADDLE_HALF * UNIT)
+    if abs(off) > 1 + BALL_R / (PADDLE_HALF * UNIT):
+        return None
+    a = max(-1.0, min(1.0, off)) * MAX_ANGLE
+    return speed * math.sin(a), -speed * math.cos(a)
+
+
+class Breakout(MultiTurnEnv):
+    """Bounce the ball off your paddle to break every brick.
+
+    ## Description
+    A real-time arcade game. The ball flies at constant speed, bouncing off the side and top
+    walls and off bricks, which break when hit. The paddle at the bottom sends the ball back;
+    where the ball lands on it sets the rebound angle (centre: straight up, ends: 60 degrees
+    to that side). Each step advances the game by 4 fixed physics substeps (float maths, no
+    wall clock), so episodes are deterministic. The ball's position one step ago is drawn as
+    a faint trail.
+
+    ## Action Space
+    `Discrete(3)`: ``noop``, ``left``, ``right`` (the paddle moves 0.04 field widths per step).
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: a status band with one dot per remaining life, then the
+    field: grey side walls, coloured bricks, the white ball and the blue paddle.
+
+    ## Rewards
+    ``+1 / number_of_bricks`` per brick broken (``max_return`` 1).
+
+    ## Starting State
+    The paddle is centred; the ball is served downwards from mid-field at a position and
+    angle (15-45 degrees from vertical) drawn from the seed, as is every later serve.
+
+    ## Episode End
+    Success when every brick is broken; failure when the ball falls past the paddle with no
+    lives left (3 lives).
+
+    ## Arguments
+    ``difficulty``: 0 (1 row of 6 bricks, slow ball), 1 (2 rows, faster), 2 (3 rows, fastest);
+    ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    action_names = ("noop", "left", "right")
+    transient_attrs = VisionEnv.transient_attrs + ("_surface", "_base_surface", "_base_key")
+
+    def _configure(self) -> None:
+        self.rows, self.speed = ROWS[self.difficulty], SPEED[self.difficulty]
+        self.num_bricks = self.rows * COLS
+        self._surface = self._base_surface = self._base_key = None
+        H, W = self.obs_size
+        band = max(4, round(H * 0.07))  # status band (lives) above the field
+        self._layout = (band, H - band, W)
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        self.bricks = bytearray([1] * self.num_bricks)
+        self.paddle = (P_LO + P_HI) // 2
+        self.lives, self.t = LIVES, 0
+        self._serve(rng)
+        self._plan = None
+
+    def _serve(self, rng: np.random.Generator) -> None:
+        a = math.radians(rng.uniform(15, 45)) * (1 if rng.random() < 0.5 else -1)
+        self.x, self.y = float(rng.uniform(0.25, 0.75)), 0.45
+        self.vx, self.vy = self.speed * math.sin(a), self.speed * math.cos(a)
+        self.trail = (self.x, self.y)
+
+    # -- rules
+    def _apply(self, action: int) -> Outcome:
+        move, hits, text = MOVES[action] * PADDLE_SPEED, 0, ""
+        self.trail = (self.x, self.y)
+        for _ in range(SUBSTEPS):
+            self.t += 1
+            self.paddle = min(P_HI, max(P_LO, self.paddle + move))
+            y0 = self.y
+            self.x, self.y, self.vx, self.vy, h = ball_step(self.x, self.y, self.vx, self.vy, self.bricks, self.rows)
+            hits += h
+            if self.vy > 0 and crosses_paddle_line(y0, self.y) and (v := rebound(self.x, self.paddle, self.speed)):
+                (self.vx, self.vy), self.y = v, PADDLE_Y - BALL_R
+            if not any(self.bricks):
+                return Outcome(reward=hits / self.num_bricks, terminated=True, success=True, feedback="all bricks cleared")
+            if self.y - BALL_R > 1.0:
+                self.lives -= 1
+                text = f"the ball fell; {self.lives} lives left"
+                if self.lives == 0:
+                    return Outcome(reward=hits / self.num_bricks, terminated=True, feedback=text)
+                self._serve(self.np_random)
+                break
+        return Outcome(reward=hits / self.num_bricks, feedback=text or (f"broke {hits} brick(s)" if hits else ""))
+
+    # -- draw
+    def _to_px(self, x: float, y: float) -> tuple[int, int]:
+        band, fh, fw = self._layout
+        return round(x * fw), band + round(y * fh)
+
+    def _draw(self) -> np.ndarray:
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        if self.render_mode != "human":
+            os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+        import pygame
+
+        H, W = self.obs_size
+        band, fh, fw = self._layout
+        key = (bytes(self.bricks), self.lives)
+        if self._base_surface is None or self._base_key != key:
+            self._base_surface, self._base_key = self._paint_base(pygame), key
+        if self._surface is None:
+            self._surface = pygame.Surface((W, H), 0, 24, RGB_MASKS)
+        s = self._surface
+        s.blit(self._base_surface, (0, 0))
+        rad = max(2, round(BALL_R * min(fw, fh)))
+        pygame.draw.circle(s, (110, 110, 120), self._to_px(*self.trail), max(1, rad - 1))
+        pygame.draw.circle(s, BALL, self._to_px(self.x, self.y), rad)
+        x0, y0 = self._to_px((self.paddle - PADDLE_HALF) * UNIT, PADDLE_Y)
+        x1, y1 = self._to_px((self.paddle + PADDLE_HALF) * UNIT, PADDLE_Y + PADDLE_H)
+        pygame.draw.rect(s, PADDLE, (x0, y0, max(2, x1 - x0), max(2, y1 - y0)))
+        view = pygame.surfarray.pixels3d(s)
+        frame = view.transpose(1, 0, 2).copy(order="C")
+        del view  # unlocks the surface
+        return frame
+
+    def _paint_base(self, pygame) -> object:
+        """Background, walls, lives and bricks: redrawn only when a brick breaks or a life is lost."""
+        H, W = self.obs_size
+        band, fh, fw = self._layout
+        base = pygame.Surface((W, H), 0, 24, RGB_MASKS)
+        base.fill(WALL)
+        base.fill(BAND, (0, 0, W, band))
+        wall = max(1, W // 128)
+        base.fill(BG, (wall, band + wall, W - 2 * wall, fh - wall))
+        dot = max(1, band // 3)
+        for i in range(self.lives):
+            pygame.draw.circle(base, BALL, (band // 2 + i * 3 * dot, band // 2), dot)
+        gap = max(1, W // 200)
+        for k, alive in enumerate(self.bricks):
+            if alive:
+                r, c = divmod(k, COLS)
+                x0, y0 = self._to_px(c / COLS, BRICK_TOP + r * BRICK_H)
+                x1, y1 = self._to_px((c + 1) / COLS, BRICK_TOP + (r + 1) * BRICK_H)
+                base.fill(ROW_COLORS[r % len(ROW_COLORS)], (x0 + gap, y0 + gap, max(1, x1 - x0 - 2 * gap), max(1, y1 - y0 - 2 * gap)))
+        return base
+
+    def _task_text(self) -> str:
+        return ("You play Breakout. A white ball bounces off the grey walls and the coloured bricks at the top; "
+                "every brick it hits breaks. Move the blue paddle at the bottom to bounce the ball back up: "
+                "hitting it with the paddle's centre sends it straight up, its ends send it off at up to 60 "
+                "degrees to that side. The faint grey dot is where the ball was one step ago, showing its "
+                "direction. Each step moves the paddle (left, right, or noop to stay) and advances the game a "
+                "little. Break every brick to win; the ball falling past the paddle costs one of your lives "
+                "(the dots at the top left), and the game ends when none are left.")
+
+    # -- verify
+    def _progress(self) -> float:
+        return 1.0 - sum(self.bricks) / self.num_bricks
+
+    def _state_text(self) -> str:
+        rows = "\n".join("".join("#" if self.bricks[r * COLS + c] else "." for c in range(COLS)) for r in range(self.rows))
+        return (f"ball at x={self.x:.2f} y={self.y:.2f} moving {'up' if self.vy < 0 else 'down'} and "
+                f"{'left' if self.vx < 0 else 'right'}; paddle centre x={self.paddle * UNIT:.2f}; "
+                f"lives {self.lives}; bricks (top row first, # = present):\n{rows}")
+
+    # -- oracle
+    def _fly(self, x: float, y: float, vx: float, vy: float, bricks: bytearray, stop_at_brick: bool):
+        """Follow the ball (mutating ``bricks``) to the paddle line: ``(n, (x, vx, vy))`` after n substeps;
+        ``(n, None)`` if a brick breaks first (with ``stop_at_brick``) or none are left; ``(n, False)`` if it falls."""
+        for n in range(1, 4000):
+            y0 = y
+            x, y, vx, vy, hits = ball_step(x, y, vx, vy, bricks, self.rows)
+            if hits and (stop_at_brick or not any(bricks)):
+                return n, None
+            if vy > 0 and crosses_paddle_line(y0, y):
+                return n, (x, vx, vy)
+            if y - BALL_R > 1.0:
+                break
+        return n, False
+
+    def _aim_score(self, x: float, p: int, bricks: bytearray, depth: int) -> float:
+        """Substeps until a brick breaks after the ball at ``x`` meets paddle unit ``p`` (inf: none), looking
+        ``depth`` more paddle bounces ahead (those with any paddle position, on a grid of offsets)."""
+        v = rebound(x, p, self.speed)
+        if v is None:
+            return math.inf
+        b = bytearray(bricks)
+        n, land = self._fly(x, PADDLE_Y - BALL_R, v[0], v[1], b, True)
+        if land is None:
+            return n
+        if not land or depth == 0:
+            return math.inf
+        c = round(land[0] / UNIT)
+        return n + min(self._aim_score(land[0], c + k, b, depth - 1) for k in range(-PADDLE_HALF, PADDLE_HALF + 1, 8))
+
+    def oracle_action(self) -> int:
+        """Predict where the ball meets the paddle line, pick the reachable paddle position whose rebound
+        breaks a brick soonest (looking one bounce further when none does), and move there."""
+        if self._terminated:
+            return 0
+        b = bytearray(self.bricks)
+        n, land = self._fly(self.x, self.y, self.vx, self.vy, b, False)
+        if not land:  # the last brick breaks first, or the ball is already past the paddle
+            return 0
+        key = (self.t + n, land)
+        plan = self._plan
+        if plan is None or plan[0] != key or plan[1].get(self.t) != self.paddle:
+            self._plan = plan = (key, *self._make_plan(n, land[0], b))
+        return plan[2].get(self.t, 0)
+
+    def _make_plan(self, n: int, x: float, bricks: bytearray) -> tuple[dict[int, int], dict[int, int]]:
+        """Paddle positions and actions per step (keyed by substep clock) to meet the ball ``n`` substeps ahead."""
+        m = (n + SUBSTEPS - 1) // SUBSTEPS      # the ball arrives during step m ...
+        j = n - (m - 1) * SUBSTEPS              # ... at its j-th substep
+        options: dict[int, tuple[int, int]] = {}  # paddle unit at impact -> cheapest (a, b)
+        for a in range(-(m - 1), m):           # move |a| steps, wait, then move b in the last step
+            p = min(P_HI, max(P_LO, self.paddle + a * SUBSTEPS * PADDLE_SPEED))
+            for b in (0, -1, 1):
+                q = min(P_HI, max(P_LO, p + b * j * PADDLE_SPEED))
+                if rebound(x, q, self.speed) is not None and (q not in options or abs(a) + abs(b) < sum(map(abs, options[q]))):
+                    options[q] = (a, b)
+        if not options:
+            q = int(round(x / UNIT))
+            a = int(np.clip(round((q - self.paddle) / (SUBSTEPS * PADDLE_SPEED)), 1 - m, m - 1))
+            options[q] = (a, 0)  # out of reach: get as close as possible
+        for depth in (0, 1):
+            scored = sorted((self._aim_score(x, q, bricks, depth), abs(a) + abs(b), q) for q, (a, b) in options.items())
+            if scored[0][0] < math.inf:
+                break
+        a, b = options[scored[0][2]]
+        acts = [MOVES.index(int(np.sign(a)))] * abs(a) + [0] * (m - 1 - abs(a)) + [MOVES.index(b)]
+        positions, moves, p = {}, {}, self.paddle
+        for i, act in enumerate(acts):
+            t = self.t + i * SUBSTEPS
+            positions[t], moves[t] = p, act
+            p = min(P_HI, max(P_LO, p + MOVES[act] * PADDLE_SPEED * SUBSTEPS))
+        return positions, moves
+
+
+SPECS = (
+    TaskSpec(name="Breakout", entry_point=Breakout, domain="games", max_episode_steps=2000,
+             tags=("arcade", "real-time", "control")),
+)

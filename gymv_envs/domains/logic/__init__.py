@@ -1,0 +1,1 @@
+"""Logic: single-turn constraint and deduction puzzles."""

@@ -1,0 +1,262 @@
+"""Lights Out: name the fewest presses that switch every light off."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.canvas import BACKGROUND, INK, draw_text, fill_rect, new_frame
+
+# difficulty -> (board side, fewest presses at least, random presses at most)
+LEVELS = {0: (3, 2, 4), 1: (4, 3, 6), 2: (5, 4, 8)}
+LIT = (250, 212, 40)
+LIT_CORE = (255, 240, 150)
+OFF = (58, 62, 78)
+_CELL = re.compile(r"([A-Z])\s?(\d{1,2})")
+_SEPARATORS = re.compile(r"(?:[\s,;/|+&>\-\u2192]|\bAND\b)+")
+
+
+# -- rules: pure functions of the board side, cached per n
+@functools.cache
+def press_masks(n: int) -> tuple[int, ...]:
+    """Bit mask (bit r*n+c) of the cells each press toggles: itself and its orthogonal neighbours."""
+    out = []
+    for r in range(n):
+        for c in range(n):
+            m = 1 << (r * n + c)
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= rr < n and 0 <= cc < n:
+                    m |= 1 << (rr * n + cc)
+            out.append(m)
+    return tuple(out)
+
+
+@functools.cache
+def elimination(n: int) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
+    """Gauss-Jordan over GF(2) of the press matrix (symmetric, so row i = press mask i).
+
+    Returns (pivots, checks, null): x has bit p set when popcount(comb & board) is odd, for
+    each (p, comb) in pivots; a board is solvable when every check has even parity with it;
+    adding any combination of the null-space vectors gives every other solution.
+    """
+    size = n * n
+    rows = [[m, 1 << i] for i, m in enumerate(press_masks(n))]
+    pivot_cols, r = [], 0
+    for col in range(size):
+        piv = next((i for i in range(r, size) if rows[i][0] >> col & 1), None)
+        if piv is None:
+            continue
+        rows[r], rows[piv] = rows[piv], rows[r]
+        for i in range(size):
+            if i != r and rows[i][0] >> col & 1:
+                rows[i][0] ^= rows[r][0]
+                rows[i][1] ^= rows[r][1]
+        pivot_cols.append(col)
+        r += 1
+    null = []
+    for f in (c for c in range(size) if c not in pivot_cols):
+        v = 1 << f
+        for i, p in enumerate(pivot_cols):
+            if rows[i][0] >> f & 1:
+                v |= 1 << p
+        null.append(v)
+    pivots = tuple((p, rows[i][1]) for i, p in enumerate(pivot_cols))
+    return pivots, tuple(rows[i][1] for i in range(r, size)), tuple(null)
+
+
+def all_solutions(n: int, board: int) -> list[int]:
+    """Every press set (bit mask) that switches ``board`` off; empty when there is none."""
+    pivots, checks, null = elimination(n)
+    if any((c & board).bit_count() & 1 for c in checks):
+        return []
+    x = 0
+    for p, comb in pivots:
+        if (comb & board).bit_count() & 1:
+            x |= 1 << p
+    out = []
+    for k in range(1 << len(null)):
+        v = x
+        for j, vec in enumerate(null):
+            if k >> j & 1:
+                v ^= vec
+        out.append(v)
+    return out
+
+
+def fewest_presses(n: int, board: int) -> int:
+    """The smallest press set (bit mask) that switches ``board`` off (lowest mask among ties)."""
+    return min(all_solutions(n, board), key=lambda v: (v.bit_count(), v))
+
+
+def apply_presses(n: int, board: int, cells: tuple[tuple[int, int], ...]) -> int:
+    masks = press_masks(n)
+    for r, c in cells:
+        board ^= masks[r * n + c]
+    return board
+
+
+@functools.lru_cache(maxsize=64)
+def _layout(h: int, w: int, n: int) -> tuple[np.ndarray, float, float, float]:
+    """The empty board with its coordinate labels (read-only), board origin and cell pitch."""
+    margin = max(1, min(h, w) // 40)
+    cell = min(w - 2 * margin, h - 2 * margin) / (n + 0.6)
+    label = 0.6 * cell
+    x0 = (w - (n + 0.6) * cell) / 2 + label
+    y0 = (h - (n + 0.6) * cell) / 2 + label
+    img = new_frame(h, w, BACKGROUND)
+    size = max(5, int(min(label * 0.8, cell * 0.45)))
+    for i in range(n):
+        draw_text(img, chr(65 + i), (x0 + (i + 0.5) * cell, y0 - label / 2), size, INK, bold=True)
+        draw_text(img, str(i + 1), (x0 - label / 2, y0 + (i + 0.5) * cell), size, INK, bold=True)
+    gap = max(1, int(cell / 14))
+    for r in range(n):
+        for c in range(n):
+            x, y = x0 + c * cell, y0 + r * cell
+            fill_rect(img, x + gap, y + gap, x + cell - gap, y + cell - gap, OFF)
+    img.setflags(write=False)
+    return img, x0, y0, cell
+
+
+class LightsOutSolve(SingleTurnEnv):
+    """Name the fewest cells to press to switch off every light of a Lights Out board.
+
+    ## Description
+    An ``n x n`` board of lights, lit (yellow) or off (dark), with columns labelled A, B, ...
+    left to right and rows 1, 2, ... top to bottom. Pressing a cell toggles it and its
+    orthogonal neighbours. The answer is the set of cells to press so that every light is
+    off, with as few presses as possible; presses commute, so order does not matter. On
+    4x4 and 5x5 boards several minimal sets may exist: any one is accepted.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, cells such as ``A1 B3 C2`` (any order, any separators,
+    any case). A cell named twice is pressed twice (which undoes it) and each mention counts
+    as a press, so an answer with repeats is never minimal. ``"mcq"``: `Discrete(k)` over
+    candidate press sets.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the board with its coordinate labels.
+
+    ## Rewards
+    1.0 if replaying the presses switches every light off and their number is the minimum
+    (found by Gauss-Jordan elimination over GF(2) and enumeration of the null space), else 0.0.
+
+    ## Starting State
+    A random set of cells is pressed on the all-off board; levels whose minimal solution is
+    shorter than the difficulty's floor are redrawn.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 3x3, at least 2 presses; 1: 4x4, at least 3; 2: 5x5, at least 4),
+    ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the cells to press, each as column letter then row number, separated by spaces (for example `C2 A1 B3`)"
+
+    def _configure(self) -> None:
+        self.n, self.min_presses, self.max_presses = LEVELS[self.difficulty]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n, masks = self.n, press_masks(self.n)
+        while True:
+            k = int(rng.integers(self.min_presses, self.max_presses + 1))
+            board = 0
+            for i in rng.choice(n * n, size=k, replace=False):
+                board ^= masks[int(i)]
+            best = fewest_presses(n, board)
+            if best.bit_count() >= self.min_presses:
+                break
+        self.board, self.best = board, best.bit_count()
+        self._image = None
+
+    def _cells(self, mask: int) -> tuple[tuple[int, int], ...]:
+        return tuple(sorted(divmod(i, self.n) for i in range(self.n * self.n) if mask >> i & 1))
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        if self._image is not None:
+            return self._image
+        H, W = self.obs_size
+        base, x0, y0, cell = _layout(H, W, self.n)
+        img = base.copy()
+        gap, core = max(1, int(cell / 14)), cell * 0.28
+        for r, c in self._cells(self.board):
+            x, y = x0 + c * cell, y0 + r * cell
+            fill_rect(img, x + gap, y + gap, x + cell - gap, y + cell - gap, LIT)
+            fill_rect(img, x + core, y + core, x + cell - core, y + cell - core, LIT_CORE)
+        self._image = img
+        return img
+
+    def _task_text(self) -> str:
+        n = self.n
+        return (f"The image shows a {n}x{n} Lights Out board: yellow cells are lit, dark cells are off. "
+                f"Columns are labelled A to {chr(64 + n)} from left to right and rows 1 to {n} from top to "
+                "bottom. Pressing a cell toggles it and the cells directly above, below, left and right of it "
+                "(lit becomes off, off becomes lit). Which cells must be pressed to switch every light off, "
+                "using the fewest presses? The order of presses does not matter, and pressing a cell twice "
+                "undoes it.")
+
+    def _state_text(self) -> str:
+        n = self.n
+        return "\n".join(" ".join(str(self.board >> (r * n + c) & 1) for c in range(n)) for r in range(n))
+
+    # -- verify
+    def _parse_answer(self, text: str) -> tuple[tuple[int, int], ...] | None:
+        t = re.sub(r"\b([A-Z])\s+(?=\d)", r"\1", text.strip().upper().strip("[](){}."))
+        if not t or len(t) > self.max_answer_length:
+            return None
+        cells = []
+        for tok in _SEPARATORS.split(t):
+            if not tok:
+                continue
+            m = _CELL.fullmatch(tok)
+            if m is None:
+                return None
+            r, c = int(m.group(2)) - 1, ord(m.group(1)) - 65
+            if not (0 <= r < self.n and 0 <= c < self.n):
+                return None
+            cells.append((r, c))
+        return tuple(sorted(cells)) if cells else None
+
+    def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
+        return len(answer) == self.best and apply_presses(self.n, self.board, answer) == 0
+
+    def _format(self, answer: tuple[tuple[int, int], ...]) -> str:
+        return " ".join(f"{chr(65 + c)}{r + 1}" for r, c in sorted(answer, key=lambda rc: (rc[1], rc[0])))
+
+    # -- oracle
+    def _solve(self) -> tuple[tuple[int, int], ...]:
+        return self._cells(fewest_presses(self.n, self.board))
+
+    def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, int], ...]]:
+        n, sol = self.n, list(self._solution)
+        inside = [(r, c) for r in range(n) for c in range(n)]
+        longer = [self._cells(v) for v in all_solutions(n, self.board) if v.bit_count() > self.best]
+        removed = [tuple(x for x in sol if x != cell) for cell in sol]
+        added = [tuple(sol + [cell]) for cell in inside if cell not in sol]
+        moved = [tuple(x if x != (r, c) else (r + dr, c + dc) for x in sol)
+                 for r, c in sol for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                 if (r + dr, c + dc) in inside and (r + dr, c + dc) not in sol]
+        mirrors = [tuple((r, n - 1 - c) for r, c in sol), tuple((n - 1 - r, c) for r, c in sol),
+                   tuple((c, r) for r, c in sol), self._cells(self.board)]
+        groups = [[g[int(i)] for i in rng.permutation(len(g))] for g in (longer, moved, removed, added, mirrors)]
+        out = []
+        while any(groups):
+            for g in groups:
+                if g:
+                    out.append(tuple(sorted(g.pop())))
+        return out
+
+
+SPECS = (
+    TaskSpec(name="LightsOutSolve", entry_point=LightsOutSolve, domain="logic", max_episode_steps=1,
+             tags=("puzzle", "constraint-satisfaction", "linear-algebra")),
+)

@@ -1,0 +1,1 @@
+"""Navigation: moving an agent to goals in 2D and first-person worlds."""

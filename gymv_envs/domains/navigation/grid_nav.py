@@ -1,0 +1,249 @@
+"""Grid navigation: walk a top-down grid among obstacles to a described landmark."""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from typing import Any
+
+import numpy as np
+
+from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
+from gymv_envs.core.canvas import INK, PALETTE, draw_shape, new_frame
+
+# (rows, cols, obstacle density, landmarks, minimum start-goal distance) per difficulty
+LEVELS = {0: (7, 7, 0.10, 3, 4), 1: (10, 10, 0.18, 4, 7), 2: (13, 13, 0.26, 5, 10)}
+MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+DIRS = tuple(MOVES.values())
+LM_COLOURS = ("red", "green", "blue", "yellow", "purple", "orange", "cyan", "pink")
+LM_SHAPES = ("star", "square", "triangle", "diamond", "cross", "hexagon", "heart")  # the agent is the circle
+FLOOR, BLOCK = (250, 250, 246), (72, 76, 88)
+DEAD_ZONE = 0.3
+JOYSTICK = (("x", -1.0, 1.0, "horizontal push: >= 0.3 moves one cell right, <= -0.3 one cell left"),
+            ("y", -1.0, 1.0, "vertical push: >= 0.3 moves one cell up, <= -0.3 one cell down; the axis "
+                             "pushed harder wins, and both under 0.3 waits in place"))
+
+
+class GridNav(MultiTurnEnv):
+    """Walk to the described landmark on a top-down grid with obstacles.
+
+    ## Description
+    The agent (a black circle) stands on a grid seen from above. Dark squares are obstacles;
+    coloured shapes are landmarks. The instruction names one landmark, the goal ("Go to the red
+    star"); the agent must walk onto it. Other landmarks block the way like obstacles. At
+    difficulty 1 and 2, distractors share the goal's colour or shape, so both must be read.
+
+    ## Action Space
+    ``action_mode="discrete"``: `Discrete(4)`, ``up``, ``down``, ``left``, ``right`` (one cell).
+    ``action_mode="joystick"``: `Box(-1, 1, (2,))`, fields ``x`` (right positive) and ``y``
+    (up positive); the agent moves one cell along the axis pushed harder when that push is at
+    least 0.3, and waits in place when both are under 0.3 (a valid no-op).
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the grid, drawn natively at ``obs_size``.
+
+    ## Rewards
+    1.0 on reaching the goal landmark, else 0.0 (``max_return`` 1.0). ``info["progress"]`` is
+    ``1 - d / d0`` with ``d`` the shortest-path distance to the goal and ``d0`` its start value.
+
+    ## Starting State
+    Obstacles, landmarks and the agent are placed from the seed; the goal is reachable and at
+    least a difficulty-dependent number of moves away.
+
+    ## Episode End
+    Terminates on reaching the goal. Walking into an obstacle, another landmark or the edge is
+    invalid (nothing changes). The registered budget is 200 steps.
+
+    ## Arguments
+    ``difficulty`` (0: 7x7, 10% obstacles, 3 landmarks; 1: 10x10, 18%, 4; 2: 13x13, 26%, 5),
+    ``action_mode`` (``"discrete"``, ``"joystick"``), ``instruction_level`` (``"goal"``: the goal
+    only; ``"step"``: directions along a shortest path from the start; ``"visual"``: where the goal
+    lies relative to the grid and the nearest other landmark), ``obs_size``, ``render_mode``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    action_modes = ("discrete", "joystick")
+    instruction_levels = ("goal", "step", "visual")
+
+    @property
+    def action_names(self) -> tuple[str, ...]:  # type: ignore[override]
+        return tuple(MOVES) if self.action_mode == "discrete" else ()
+
+    @property
+    def action_fields(self) -> tuple[tuple[str, float, float, str], ...]:  # type: ignore[override]
+        return JOYSTICK if self.action_mode == "joystick" else ()
+
+    def _configure(self) -> None:
+        self.rows, self.cols, self.density, self.n_landmarks, self.min_dist = LEVELS[self.difficulty]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        R, C = self.rows, self.cols
+        self.landmarks = self._pick_landmarks(rng)
+        for attempt in itertools.count():  # a few tries at most; later ones relax the rules
+            blocked = rng.random((R, C)) < self.density if attempt < 200 else np.zeros((R, C), bool)
+            free = np.flatnonzero(~blocked)
+            cells = [divmod(int(free[i]), C) for i in rng.permutation(len(free))[: self.n_landmarks + 1]]
+            self.agent, self.lm_cells = cells[0], cells[1:]
+            self.blocked = blocked.copy()
+            for cell in self.lm_cells[1:]:
+                self.blocked[cell] = True
+            self.dist = self._distances(self.lm_cells[0])
+            if (self.min_dist if attempt < 150 else 1) <= self.dist[self.agent] < 10**6:
+                break
+        self.goal = self.lm_cells[0]
+        self.start_dist = int(self.dist[self.agent])
+        self.directions = self._directions()
+        self._keys = [["block" if blocked[r, c] else "floor" for c in range(C)] for r in range(R)]
+        for (colour, shape), cell in zip(self.landmarks, self.lm_cells):
+            self._keys[cell[0]][cell[1]] = ("lm", colour, shape)
+        self._keys[self.agent[0]][self.agent[1]] = "agent"
+
+    def _pick_landmarks(self, rng: np.random.Generator) -> list[tuple[str, str]]:
+        colours = [LM_COLOURS[i] for i in rng.permutation(len(LM_COLOURS))]
+        shapes = [LM_SHAPES[i] for i in rng.permutation(len(LM_SHAPES))]
+        if self.difficulty == 0:  # every colour and shape distinct
+            return list(zip(colours, shapes))[: self.n_landmarks]
+        out = [(colours[0], shapes[0]), (colours[0], shapes[1]), (colours[1], shapes[0])]  # near misses
+        pool = [(c, s) for c in colours for s in shapes if (c, s) not in out]
+        out += [pool[int(i)] for i in rng.permutation(len(pool))[: self.n_landmarks - 3]]
+        return out
+
+    def _distances(self, src: tuple[int, int]) -> np.ndarray:
+        dist = np.full((self.rows, self.cols), 10**6, dtype=np.int64)
+        dist[src] = 0
+        queue = deque([src])
+        while queue:
+            r, c = queue.popleft()
+            for dr, dc in DIRS:
+                nr, nc = r + dr, c + dc
+                if 0 <= nr < self.rows and 0 <= nc < self.cols and not self.blocked[nr, nc] and dist[nr, nc] > dist[r, c] + 1:
+                    dist[nr, nc] = dist[r, c] + 1
+                    queue.append((nr, nc))
+        return dist
+
+    def _directions(self) -> list[tuple[str, int]]:
+        """Runs (direction, cells) of a shortest path from the start with the fewest turns."""
+        order = sorted((int(self.dist[r, c]), r, c) for r in range(self.rows) for c in range(self.cols)
+                        if self.dist[r, c] <= self.start_dist)
+        turns: dict[tuple[int, int], list[float]] = {}
+        for d, r, c in order:  # turns[cell][k]: fewest turns to the goal after arriving by move k
+            if d == 0:
+                turns[(r, c)] = [0.0] * 4
+                continue
+            nexts = [(j, (r + dr, c + dc)) for j, (dr, dc) in enumerate(DIRS) if self._next_on_path(r, c, dr, dc, d)]
+            turns[(r, c)] = [min(turns[n][j] + (j != k) for j, n in nexts) for k in range(4)]
+        runs: list[tuple[str, int]] = []
+        (r, c), k = self.agent, None
+        while (r, c) != self.goal:
+            d = int(self.dist[r, c])
+            j = min((j for j, (dr, dc) in enumerate(DIRS) if self._next_on_path(r, c, dr, dc, d)),
+                    key=lambda j: turns[(r + DIRS[j][0], c + DIRS[j][1])][j] + (k is not None and j != k))
+            name = list(MOVES)[j]
+            runs = runs[:-1] + [(name, runs[-1][1] + 1)] if runs and runs[-1][0] == name else runs + [(name, 1)]
+            r, c, k = r + DIRS[j][0], c + DIRS[j][1], j
+        return runs
+
+    def _next_on_path(self, r: int, c: int, dr: int, dc: int, d: int) -> bool:
+        nr, nc = r + dr, c + dc
+        return 0 <= nr < self.rows and 0 <= nc < self.cols and self.dist[nr, nc] == d - 1
+
+    # -- rules
+    def _move(self, action: Any) -> tuple[int, int] | None:
+        """The (dr, dc) an action asks for, or None for a joystick wait."""
+        if self.action_mode == "discrete":
+            return DIRS[int(action)]
+        x, y = float(action[0]), float(action[1])
+        if max(abs(x), abs(y)) < DEAD_ZONE:
+            return None
+        if abs(x) >= abs(y):
+            return (0, 1) if x > 0 else (0, -1)
+        return (-1, 0) if y > 0 else (1, 0)
+
+    def _apply(self, action: Any) -> Outcome:
+        move = self._move(action)
+        if move is None:
+            return Outcome(feedback="waited in place")
+        r, c = self.agent[0] + move[0], self.agent[1] + move[1]
+        if not (0 <= r < self.rows and 0 <= c < self.cols):
+            return Outcome(invalid=True, feedback="blocked by the edge of the grid")
+        if (r, c) in self.lm_cells[1:]:
+            colour, shape = self.landmarks[self.lm_cells.index((r, c))]
+            return Outcome(invalid=True, feedback=f"blocked by the {colour} {shape}")
+        if self.blocked[r, c]:
+            return Outcome(invalid=True, feedback="blocked by an obstacle")
+        self._keys[self.agent[0]][self.agent[1]] = "floor"
+        self.agent = (r, c)
+        if self.agent == self.goal:
+            self._keys[r][c] = ("on", *self.landmarks[0])
+            return Outcome(reward=1.0, terminated=True, success=True, feedback="reached the goal")
+        self._keys[r][c] = "agent"
+        return Outcome(feedback="moved")
+
+    def _progress(self) -> float:
+        return 1.0 - float(self.dist[self.agent]) / max(1, self.start_dist)
+
+    # -- draw
+    def _tile(self, key: Any, h: int, w: int) -> np.ndarray:
+        tile = new_frame(h, w, BLOCK if key == "block" else FLOOR)
+        if isinstance(key, tuple):
+            draw_shape(tile, key[2], w / 2, h / 2, max(2, int(min(h, w) * 0.82)), PALETTE[key[1]])
+        if key == "agent" or (isinstance(key, tuple) and key[0] == "on"):
+            draw_shape(tile, "circle", w / 2, h / 2, max(2, int(min(h, w) * (0.66 if key == "agent" else 0.36))), INK)
+        return tile
+
+    def _draw(self) -> np.ndarray:
+        return self.grid_painter(self.rows, self.cols, self._tile).paint(self._keys)
+
+    def _task_text(self) -> str:
+        colour, shape = self.landmarks[0]
+        text = (f"You are the black circle on a {self.rows}x{self.cols} grid seen from above. Dark squares "
+                "are obstacles; coloured shapes are landmarks. Each move takes you one cell up, down, left or "
+                "right; you cannot walk into obstacles, other landmarks or off the grid. "
+                f"Go to the {colour} {shape} by stepping onto its cell.")
+        if self.instruction_level == "step":
+            legs = [f"{d} {n} cell{'s' * (n > 1)}" for d, n in self.directions]
+            text += " Directions: go " + ", then ".join(legs) + "."
+        elif self.instruction_level == "visual":
+            text += " " + self._visual_hint()
+        return text
+
+    def _visual_hint(self) -> str:
+        (gr, gc), (colour, shape) = self.goal, self.landmarks[0]
+        vert = ("upper", "middle", "lower")[min(2, 3 * gr // self.rows)]
+        horiz = ("left", "center", "right")[min(2, 3 * gc // self.cols)]
+        region = "-".join(p for p in (vert, horiz) if p not in ("middle", "center")) or "center"
+        others = range(1, len(self.lm_cells))
+        i = min(others, key=lambda i: ((self.lm_cells[i][0] - gr) ** 2 + (self.lm_cells[i][1] - gc) ** 2, i))
+        (rr, rc), ref = self.lm_cells[i], "the {} {}".format(*self.landmarks[i])
+        parts = []
+        for n, pos, neg in ((gr - rr, "below", "above"), (gc - rc, "to the right of", "to the left of")):
+            if n:
+                parts.append(f"{abs(n)} cell{'s' * (abs(n) > 1)} {pos if n > 0 else neg}")
+        rel = f"just {parts[0].split(' ', 2)[2]}" if len(parts) == 1 and parts[0].startswith("1 ") else " and ".join(parts)
+        return f"The {colour} {shape} is in the {region} part of the grid, {rel} {ref}."
+
+    def _state_text(self) -> str:
+        sym = {"floor": ".", "block": "#", "agent": "A"}
+        rows = ["".join(sym[k] if isinstance(k, str) else "A" if k[0] == "on" else str(self.landmarks.index(k[1:]))
+                        for k in row) for row in self._keys]
+        legend = ", ".join(f"{i} = {c} {s}" for i, (c, s) in enumerate(self.landmarks))
+        return "\n".join(rows) + f"\nA = you, # = obstacle, {legend}"
+
+    # -- oracle
+    def oracle_action(self) -> Any:
+        r, c = self.agent
+        d = int(self.dist[r, c])
+        j = next(j for j, (dr, dc) in enumerate(DIRS) if self._next_on_path(r, c, dr, dc, d))
+        if self.action_mode == "discrete":
+            return j
+        dr, dc = DIRS[j]
+        return np.array([dc, -dr], dtype=np.float32)
+
+
+SPECS = (
+    TaskSpec(name="GridNav", entry_point=GridNav, domain="navigation", max_episode_steps=200,
+             tags=("navigation", "spatial-reasoning", "instruction-following")),
+)

@@ -1,0 +1,1 @@
+"""Spatial: geometry, physics and aiming tasks."""
