@@ -1,0 +1,5 @@
+"""``python -m benchmarks <command>``: demo, speed."""
+
+from benchmarks.cli import main
+
+raise SystemExit(main())

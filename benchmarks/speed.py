@@ -1,0 +1,133 @@
+"""Speed benchmark: reset/s and step/s per id at the default size and at 84x84.
+
+``python -m benchmarks speed [--pattern GLOB] [--seconds S] [--out DIR]``
+
+Measured on ``env.unwrapped`` (the env's own cost, no wrappers) in this one process, with
+actions pre-sampled from the action space (seeded). Multi-turn: step/s excludes resets,
+which are timed separately. Single-turn: one episode is one reset plus one step, so the
+rate reported is reset+step pairs per second. ``render_ms`` times ``env.render()``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+import gymv_envs
+
+
+def _rate(fn, seconds: float, min_calls: int = 3) -> float:
+    calls, t0 = 0, time.perf_counter()
+    while True:
+        fn()
+        calls += 1
+        elapsed = time.perf_counter() - t0
+        if elapsed >= seconds and calls >= min_calls:
+            return calls / elapsed
+
+
+def measure(env_id: str, obs_size: tuple[int, int] | None, seconds: float) -> dict[str, float]:
+    kwargs = {} if obs_size is None else {"obs_size": obs_size}
+    env = gym.make(env_id, **kwargs).unwrapped
+    env.action_space.seed(0)
+    actions = [env.action_space.sample() for _ in range(512)]
+    seed = iter(range(10**9))
+    env.reset(seed=next(seed))
+    out: dict[str, float] = {"reset_per_s": _rate(lambda: env.reset(seed=next(seed)), seconds / 3)}
+    i = 0
+    if env.protocol == "single_turn":
+        def episode() -> None:
+            nonlocal i
+            env.reset(seed=next(seed))
+            env.step(actions[i % len(actions)])
+            i += 1
+        out["step_per_s"] = _rate(episode, seconds)
+    else:
+        spent, steps = 0.0, 0
+        env.reset(seed=next(seed))
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline or steps < 3:
+            t0 = time.perf_counter()
+            _, _, term, trunc, _ = env.step(actions[i % len(actions)])
+            spent += time.perf_counter() - t0
+            steps += 1
+            i += 1
+            if term or trunc or steps % 500 == 0:
+                env.reset(seed=next(seed))
+        out["step_per_s"] = steps / spent
+    out["render_ms"] = 1000 / _rate(env.render, seconds / 4)
+    env.close()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks speed", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pattern", default="*", help="glob over ids (default: all available)")
+    parser.add_argument("--seconds", type=float, default=0.5, help="time per measurement (default 0.5)")
+    parser.add_argument("--out", default="results/speed", help="output directory (default results/speed)")
+    args = parser.parse_args(argv)
+    selected = gymv_envs.ids(args.pattern, available_only=True)
+    if not selected:
+        parser.error(f"no available id matches {args.pattern!r}")
+    out_dir = Path(args.out)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        parser.error(f"cannot write to --out {out_dir}: {exc}")
+    rows: list[dict[str, Any]] = []
+    for env_id in selected:
+        d = gymv_envs.describe(env_id)
+        row: dict[str, Any] = {"id": env_id, "protocol": d["protocol"], "domain": d["domain"]}
+        for label, size in (("default", None), ("84", (84, 84))):
+            for k, v in measure(env_id, size, args.seconds).items():
+                row[f"{k}@{label}"] = round(v, 3)
+        rows.append(row)
+        print(f"{env_id:34} step/s@default {row['step_per_s@default']:9.0f}  step/s@84 {row['step_per_s@84']:9.0f}  "
+              f"reset/s@default {row['reset_per_s@default']:8.0f}", flush=True)
+    summary = summarize(rows)
+    meta = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "seconds": args.seconds}
+    (out_dir / "speed.json").write_text(json.dumps({"meta": meta, "summary": summary, "rows": rows}, indent=2))
+    (out_dir / "speed.md").write_text(to_markdown(rows, summary))
+    print("\n" + json.dumps(summary, indent=2))
+    print(f"wrote {out_dir / 'speed.json'} and {out_dir / 'speed.md'}")
+    return 0
+
+
+def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    multi = [r for r in rows if r["protocol"] == "multi_turn"]
+    single = [r for r in rows if r["protocol"] == "single_turn"]
+    med = lambda xs: round(statistics.median(xs), 1) if xs else None  # noqa: E731
+    slowest = sorted(rows, key=lambda r: r["step_per_s@default"])[:5]
+    return {
+        "ids": len(rows),
+        "multi_turn_step_per_s_84_median": med([r["step_per_s@84"] for r in multi]),
+        "multi_turn_step_per_s_default_median": med([r["step_per_s@default"] for r in multi]),
+        "single_turn_reset_step_per_s_default_median": med([r["step_per_s@default"] for r in single]),
+        "slowest_default": [(r["id"], round(r["step_per_s@default"], 1)) for r in slowest],
+    }
+
+
+def to_markdown(rows: list[dict[str, Any]], summary: dict[str, Any]) -> str:
+    lines = ["| id | protocol | step/s (default) | step/s (84x84) | reset/s (default) | render ms |",
+             "| --- | --- | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        lines.append(f"| {r['id']} | {r['protocol']} | {r['step_per_s@default']:.0f} | {r['step_per_s@84']:.0f} | "
+                     f"{r['reset_per_s@default']:.0f} | {r['render_ms@default']:.3f} |")
+    lines += ["", "Summary:", "", "```json", json.dumps(summary, indent=2), "```", ""]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

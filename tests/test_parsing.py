@@ -1,0 +1,69 @@
+"""Focused tests of the shared reply parsing."""
+
+import numpy as np
+import pytest
+
+from gymv_envs.core import parsing
+
+NAMES = ("up", "down", "left", "right", "move_forward", "turn_left")
+
+
+@pytest.mark.parametrize("reply, expected", [
+    ("up", 0),
+    ("  DOWN.  ", 1),
+    ("Action: left", 2),
+    ("<answer>right</answer>", 3),
+    ('{"action": "down"}', 1),
+    ("I will go left first... no wait. Final answer: right", 3),
+    ("<think>up up up</think>I choose down", 1),
+    ("reasoning without opening tag</think> left", 2),
+    ("move forward", 4),
+    ("Turn-Left", 5),
+    ("```json\n{\"action\": \"up\"}\n```", 0),
+    ("Action: 3", 3),
+    ("banana", None),
+    ("", None),
+    ("<think>never closed, says up", None),
+])
+def test_parse_choice(reply, expected):
+    assert parsing.parse_choice(reply, NAMES) == expected
+
+
+OPTIONS = ["R R D", "R D R", "D R R", "R R R"]
+
+
+@pytest.mark.parametrize("reply, expected", [
+    ("B", 1), ("(c)", 2), ("Answer: c", 2), ("The answer is (D).", 3), ("**A**", 0),
+    ("Option B", 1), ("R D R", 1), ("<answer>D</answer>", 3), ('{"answer": "C"}', 2),
+    ("A good question. I think (B) is right", 1), ("A", 0), ("Z", None), ("", None),
+    ("<think>A? no</think>Answer: B", 1),
+])
+def test_parse_letter(reply, expected):
+    assert parsing.parse_letter(reply, OPTIONS) == expected
+
+
+def test_parse_numbers_named_and_positional():
+    low, high = [5, 0], [85, 1]
+    assert np.allclose(parsing.parse_numbers("angle=30, power=0.5", ["angle", "power"], low, high), [30, 0.5])
+    assert np.allclose(parsing.parse_numbers('{"power": 0.25, "angle": 45}', ["angle", "power"], low, high), [45, 0.25])
+    assert np.allclose(parsing.parse_numbers("Action: 60 0.9", ["angle", "power"], low, high), [60, 0.9])
+    assert np.allclose(parsing.parse_numbers("angle=300, power=-2", ["angle", "power"], low, high), [85, 0])
+    assert parsing.parse_numbers("angle=nan power=1", ["angle", "power"], low, high) is None
+    assert parsing.parse_numbers("just one 4", ["angle", "power"], low, high) is None
+
+
+def test_strip_reasoning():
+    assert parsing.strip_reasoning("<think>x</think>y<reasoning>z</reasoning>w") == "yw"
+    assert parsing.strip_reasoning("a<THINK>b") == "a"
+
+
+@pytest.mark.parametrize("text", ["", "x" * 2_000_000, "<answer>" * 100_000, "{" * 100_000, "\\boxed{" * 50_000,
+                                  "\udcff\x00", "Answer:" * 100_000])
+def test_never_raises_and_is_fast(text):
+    import time
+    t0 = time.perf_counter()
+    parsing.candidates(text)
+    parsing.parse_choice(text, NAMES)
+    parsing.parse_letter(text, OPTIONS)
+    parsing.parse_numbers(text, ["a", "b"], [0, 0], [1, 1])
+    assert time.perf_counter() - t0 < 5.0

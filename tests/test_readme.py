@@ -1,0 +1,56 @@
+"""Every README example runs, the catalogue is current, and CI runs the README's test command."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.chat_server import ChatServer
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+PY_BLOCKS = re.findall(r"```python\n(.*?)```", README, re.DOTALL)
+BASH_BLOCKS = re.findall(r"```bash\n(.*?)```", README, re.DOTALL)
+
+
+@pytest.mark.parametrize("index", range(len(PY_BLOCKS)))
+def test_python_block_runs(index, monkeypatch):
+    code = PY_BLOCKS[index]
+    replies = iter(["<think>The star is right of me.</think>\nAction: right", "I go down.\nAction: down",
+                    "Answer: left", "garbage reply", '{"action": "up"}'] * 10)
+    with ChatServer(lambda request: next(replies)) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        exec(compile(code, f"README.md python block {index}", "exec"), {"__name__": "__readme__"})
+        if "ask_model" in code:
+            assert len(server.requests) >= 1
+            content = server.requests[0]["messages"][0]["content"]
+            assert content[1]["image_url"]["url"].startswith("data:image/png;base64,")
+
+
+def test_readme_has_the_two_commands():
+    commands = [line.strip() for block in BASH_BLOCKS for line in block.splitlines() if line.strip()]
+    assert any("python -m benchmarks" in c for c in commands)
+    test_command = next(c for c in commands if "pytest" in c)
+    assert test_command in (ROOT / ".ci" / "run").read_text().splitlines(), ".ci/run must run the README's test command"
+
+
+def test_main_command_runs():
+    """The README's main command, minus the install step that CI has already done."""
+    main = next(line.strip() for b in BASH_BLOCKS for line in b.splitlines() if "python -m benchmarks" in line)
+    run = main.split("&&")[-1].split()
+    assert run[:3] == ["python", "-m", "benchmarks"]
+    out = subprocess.run([sys.executable, *run[1:]], cwd=ROOT, capture_output=True, text=True, timeout=900,
+                         env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "mean@3" in out.stdout
+
+
+def test_catalogue_is_current():
+    out = subprocess.run([sys.executable, "-m", "gymv_envs.catalogue", "--check"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr

@@ -1,0 +1,1 @@
+"""Wrappers for GymV envs: one concept per module."""
