@@ -21,6 +21,7 @@ from gymv_envs.core.spec import KNOWN_EXTRAS, PROTOCOLS, TaskSpec
 EXTRA_MODULES = {
     "world3d": "mujoco",
     "web": "playwright",
+    "chess": "chess",
     "sb3": "stable_baselines3",
     "vlm": "json",  # the VLM agent speaks HTTP with the standard library only
     "ray": "ray",

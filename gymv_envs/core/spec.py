@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 PROTOCOLS = ("single_turn", "multi_turn")
-KNOWN_EXTRAS = ("world3d", "web", "sb3", "vlm", "ray")
+KNOWN_EXTRAS = ("world3d", "web", "chess", "sb3", "vlm", "ray")
 _NAME = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 
 
