@@ -1,1 +1,25 @@
-"""Wrappers for GymV envs: one concept per module."""
+"""Wrappers for GymV envs: one concept per module, composable in any order that makes sense.
+
+- `StepBudget`: truncation at a step budget, with steps used/left in ``info``;
+- `RewardClip`: step rewards clipped to [lo, hi], optionally the episodic return at zero;
+- `CameraViews`: front / previous / left / right views as a Dict or one labelled tiled image;
+- `FrameHistory`: the last k observations (stacked, channel-stacked or as a sequence);
+- `TextActions`: step with a model's free-form reply, parsed by the env;
+- `InstructionLevel`: goal / step / visual instructions on envs that have them;
+- `RecordEpisode` and `replay`: captioned GIF/MP4 per episode, replayable frame for frame;
+- `StateText`: the text-only ablation;
+- `for_sb3` and `for_vlm`: the two recommended stacks.
+"""
+
+from wrappers.camera_views import CameraViews
+from wrappers.frame_history import FrameHistory
+from wrappers.instruction_level import InstructionLevel
+from wrappers.record_episode import RecordEpisode, replay
+from wrappers.reward_clip import RewardClip
+from wrappers.stacks import for_sb3, for_vlm
+from wrappers.state_text import StateText
+from wrappers.step_budget import StepBudget
+from wrappers.text_actions import TextActions
+
+__all__ = ["CameraViews", "FrameHistory", "InstructionLevel", "RecordEpisode", "RewardClip", "StateText",
+           "StepBudget", "TextActions", "for_sb3", "for_vlm", "replay"]
