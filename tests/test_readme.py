@@ -26,7 +26,7 @@ def test_python_block_runs(index, monkeypatch):
     with ChatServer(lambda request: next(replies)) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         exec(compile(code, f"README.md python block {index}", "exec"), {"__name__": "__readme__"})
-        if "ask_model" in code:
+        if "def ask_model" in code:
             assert len(server.requests) >= 1
             content = server.requests[0]["messages"][0]["content"]
             assert content[1]["image_url"]["url"].startswith("data:image/png;base64,")
