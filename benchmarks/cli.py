@@ -1,22 +1,32 @@
-"""Command line entry: ``python -m benchmarks {demo,speed} ...``."""
+"""Command line entry: ``python -m benchmarks {run,compare,speed,overhead,demo} ...`` (also ``gymv-bench``)."""
 
 from __future__ import annotations
 
 import sys
 
 COMMANDS = {
-    "demo": "benchmarks.demo",
-    "speed": "benchmarks.speed",
+    "run": ("benchmarks.run", "an agent over registered ids: scores, intervals, reports, resume"),
+    "compare": ("benchmarks.compare", "paired difference of two runs over shared seeds"),
+    "speed": ("benchmarks.speed", "reset/s, step/s, render ms and peak RSS per id"),
+    "overhead": ("benchmarks.overhead", "runner overhead over raw stepping, and worker scaling"),
+    "demo": ("benchmarks.demo", "a quick per-id loop of a built-in agent"),
 }
+
+
+def usage() -> str:
+    lines = [f"usage: python -m benchmarks {{{','.join(COMMANDS)}}} [options]", "", "commands:"]
+    lines += [f"  {name:9} {text}" for name, (_, text) in COMMANDS.items()]
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] in ("-h", "--help") or argv[0] not in COMMANDS:
-        given = f"unknown command {argv[0]!r}; " if argv and argv[0] not in ("-h", "--help") else ""
-        print(f"usage: python -m benchmarks {{{','.join(COMMANDS)}}} [options]\n{given}valid commands: {', '.join(COMMANDS)}",
-              file=sys.stderr if given else sys.stdout)
-        return 2 if given or not argv else 0
+    if not argv or argv[0] in ("-h", "--help"):
+        print(usage(), file=sys.stdout if argv else sys.stderr)
+        return 0 if argv else 2
+    if argv[0] not in COMMANDS:
+        print(f"{usage()}\nerror: unknown command {argv[0]!r}; valid commands: {', '.join(COMMANDS)}", file=sys.stderr)
+        return 2
     import importlib
 
-    return importlib.import_module(COMMANDS[argv[0]]).main(argv[1:])
+    return importlib.import_module(COMMANDS[argv[0]][0]).main(argv[1:])

@@ -1,11 +1,18 @@
-"""Speed benchmark: reset/s and step/s per id at the default size and at 84x84.
+"""Speed benchmark: reset/s, step/s, render ms and peak RSS per id, at the default size and 84x84.
 
-``python -m benchmarks speed [--pattern GLOB] [--seconds S] [--out DIR]``
+``python -m benchmarks speed [--pattern GLOB] [--seconds S] [--out DIR] [--no-isolate]``
+
+Each id is measured in a fresh subprocess (``--one ID``), so ``peak_rss_mb`` is that id's own
+peak resident memory (the interpreter and ``import gymv_envs`` included; ``base_rss_mb`` is
+the peak right after the imports, before the env is made, so the difference is the env's
+share). ``--no-isolate`` measures every id in this process, faster, but then RSS is a running
+peak and is reported as such (``peak_rss_mb_running``).
 
 Measured on ``env.unwrapped`` (the env's own cost, no wrappers) in this one process, with
 actions pre-sampled from the action space (seeded). Multi-turn: step/s excludes resets,
 which are timed separately. Single-turn: one episode is one reset plus one step, so the
-rate reported is reset+step pairs per second. ``render_ms`` times ``env.render()``.
+rate reported is reset+step pairs per second. ``render_ms`` times ``env.render()`` (a copy of the current frame, what a
+user calls); ``draw_ms`` times a full redraw of the frame (``env.unwrapped._draw()``).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import os
 import platform
 import resource
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -66,8 +74,32 @@ def measure(env_id: str, obs_size: tuple[int, int] | None, seconds: float) -> di
                 env.reset(seed=next(seed))
         out["step_per_s"] = steps / spent
     out["render_ms"] = 1000 / _rate(env.render, seconds / 4)
+    out["draw_ms"] = 1000 / _rate(env._draw, seconds / 4)
     env.close()
     return out
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+def measure_row(env_id: str, seconds: float) -> dict[str, Any]:
+    """Every figure of one id (in this process)."""
+    d = gymv_envs.describe(env_id)
+    row: dict[str, Any] = {"id": env_id, "protocol": d["protocol"], "domain": d["domain"]}
+    for label, size in (("default", None), ("84", (84, 84))):
+        for k, v in measure(env_id, size, seconds).items():
+            row[f"{k}@{label}"] = round(v, 3)
+    return row
+
+
+def measure_isolated(env_id: str, seconds: float) -> dict[str, Any]:
+    """`measure_row` in a fresh interpreter, with its peak RSS."""
+    out = subprocess.run([sys.executable, "-m", "benchmarks.speed", "--one", env_id, "--seconds", str(seconds)],
+                         capture_output=True, text=True, timeout=600 + 40 * seconds)
+    if out.returncode != 0:
+        raise RuntimeError(f"measuring {env_id} failed:\n{out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,7 +108,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pattern", default="*", help="glob over ids (default: all available)")
     parser.add_argument("--seconds", type=float, default=0.5, help="time per measurement (default 0.5)")
     parser.add_argument("--out", default="results/speed", help="output directory (default results/speed)")
+    parser.add_argument("--no-isolate", action="store_true", help="measure every id in this process (RSS is then a running peak)")
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one id, print its JSON row
     args = parser.parse_args(argv)
+    if args.one:
+        base = _peak_rss_mb()
+        row = measure_row(args.one, args.seconds)
+        row.update(base_rss_mb=round(base, 1), peak_rss_mb=round(_peak_rss_mb(), 1))
+        print(json.dumps(row))
+        return 0
     selected = gymv_envs.ids(args.pattern, available_only=True)
     if not selected:
         parser.error(f"no available id matches {args.pattern!r}")
@@ -87,17 +127,20 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"cannot write to --out {out_dir}: {exc}")
     rows: list[dict[str, Any]] = []
     for env_id in selected:
-        d = gymv_envs.describe(env_id)
-        row: dict[str, Any] = {"id": env_id, "protocol": d["protocol"], "domain": d["domain"]}
-        for label, size in (("default", None), ("84", (84, 84))):
-            for k, v in measure(env_id, size, args.seconds).items():
-                row[f"{k}@{label}"] = round(v, 3)
+        if args.no_isolate:
+            row = measure_row(env_id, args.seconds)
+            row["peak_rss_mb_running"] = round(_peak_rss_mb(), 1)
+        else:
+            row = measure_isolated(env_id, args.seconds)
         rows.append(row)
+        rss = row.get("peak_rss_mb", row.get("peak_rss_mb_running"))
         print(f"{env_id:34} step/s@default {row['step_per_s@default']:9.0f}  step/s@84 {row['step_per_s@84']:9.0f}  "
-              f"reset/s@default {row['reset_per_s@default']:8.0f}", flush=True)
+              f"reset/s@default {row['reset_per_s@default']:8.0f}  draw ms {row['draw_ms@default']:7.2f}  "
+              f"peak RSS {rss:6.0f} MB", flush=True)
     summary = summarize(rows)
     meta = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
-            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "seconds": args.seconds}
+            "loadavg": [round(x, 2) for x in os.getloadavg()], "isolated": not args.no_isolate,
+            "seconds": args.seconds}
     (out_dir / "speed.json").write_text(json.dumps({"meta": meta, "summary": summary, "rows": rows}, indent=2))
     (out_dir / "speed.md").write_text(to_markdown(rows, summary))
     print("\n" + json.dumps(summary, indent=2))
@@ -108,23 +151,30 @@ def main(argv: list[str] | None = None) -> int:
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     multi = [r for r in rows if r["protocol"] == "multi_turn"]
     single = [r for r in rows if r["protocol"] == "single_turn"]
-    med = lambda xs: round(statistics.median(xs), 1) if xs else None  # noqa: E731
+    med = lambda xs, nd=1: round(statistics.median(xs), nd) if xs else None  # noqa: E731
     slowest = sorted(rows, key=lambda r: r["step_per_s@default"])[:5]
+    rss = [r.get("peak_rss_mb", r.get("peak_rss_mb_running")) for r in rows]
+    heaviest = sorted(rows, key=lambda r: -r.get("peak_rss_mb", r.get("peak_rss_mb_running", 0)))[:3]
     return {
         "ids": len(rows),
         "multi_turn_step_per_s_84_median": med([r["step_per_s@84"] for r in multi]),
         "multi_turn_step_per_s_default_median": med([r["step_per_s@default"] for r in multi]),
         "single_turn_reset_step_per_s_default_median": med([r["step_per_s@default"] for r in single]),
         "slowest_default": [(r["id"], round(r["step_per_s@default"], 1)) for r in slowest],
+        "render_ms_default_median": med([r["render_ms@default"] for r in rows], 3),
+        "draw_ms_default_median": med([r["draw_ms@default"] for r in rows], 3),
+        "peak_rss_mb_median": med(rss),
+        "peak_rss_mb_max": [(r["id"], r.get("peak_rss_mb", r.get("peak_rss_mb_running"))) for r in heaviest],
     }
 
 
 def to_markdown(rows: list[dict[str, Any]], summary: dict[str, Any]) -> str:
-    lines = ["| id | protocol | step/s (default) | step/s (84x84) | reset/s (default) | render ms |",
-             "| --- | --- | ---: | ---: | ---: | ---: |"]
+    lines = ["| id | protocol | step/s (default) | step/s (84x84) | reset/s (default) | render ms | draw ms | peak RSS MB |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
+        rss = r.get("peak_rss_mb", r.get("peak_rss_mb_running"))
         lines.append(f"| {r['id']} | {r['protocol']} | {r['step_per_s@default']:.0f} | {r['step_per_s@84']:.0f} | "
-                     f"{r['reset_per_s@default']:.0f} | {r['render_ms@default']:.3f} |")
+                     f"{r['reset_per_s@default']:.0f} | {r['render_ms@default']:.3f} | {r['draw_ms@default']:.3f} | {rss:.0f} |")
     lines += ["", "Summary:", "", "```json", json.dumps(summary, indent=2), "```", ""]
     return "\n".join(lines)
 

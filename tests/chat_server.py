@@ -2,12 +2,19 @@
 
 It speaks ``POST /v1/chat/completions`` and answers with replies from a policy function
 ``policy(request_json) -> str`` (scripted per test). Requests are recorded for assertions.
+
+Failures can be scripted for retry tests: ``server.fail(429, times=2)`` answers the next two
+requests with HTTP 429 (``retry_after`` adds the header), ``server.fail("sleep", seconds=2)``
+waits before answering (past a client's timeout), ``server.fail("drop")`` closes the
+connection without a reply. Every request that reaches the endpoint is counted in
+``server.attempts``; ``server.requests`` holds the bodies of those answered with a reply.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -20,6 +27,9 @@ class ChatServer:
         self.policy, self.model = policy, model
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
+        self.attempts = 0
+        self._failures: list[tuple[Any, dict[str, Any]]] = []
+        self._lock = threading.Lock()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -32,6 +42,27 @@ class ChatServer:
                     return
                 length = int(self.headers.get("Content-Length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
+                with server._lock:
+                    server.attempts += 1
+                    failure = server._failures.pop(0) if server._failures else None
+                if failure is not None:
+                    kind, opts = failure
+                    if kind == "drop":
+                        self.close_connection = True
+                        self.connection.shutdown(2)
+                        return
+                    if kind == "sleep":
+                        time.sleep(opts.get("seconds", 1.0))
+                    else:
+                        error = json.dumps({"error": {"message": opts.get("message", f"scripted {kind}"), "code": kind}}).encode()
+                        self.send_response(int(kind))
+                        if opts.get("retry_after") is not None:
+                            self.send_header("Retry-After", str(opts["retry_after"]))
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", str(len(error)))
+                        self.end_headers()
+                        self.wfile.write(error)
+                        return
                 server.requests.append(body)
                 server.headers.append(dict(self.headers))
                 reply = server.policy(body)
@@ -41,17 +72,27 @@ class ChatServer:
                     "model": body.get("model", server.model),
                     "choices": [{"index": 0, "finish_reason": "stop",
                                  "message": {"role": "assistant", "content": reply}}],
-                    "usage": {"prompt_tokens": 100, "completion_tokens": max(1, len(reply) // 4),
-                              "total_tokens": 100 + max(1, len(reply) // 4)},
+                    "usage": {"prompt_tokens": 100, "completion_tokens": max(1, len(reply or "") // 4),
+                              "total_tokens": 100 + max(1, len(reply or "") // 4)},
                 }).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except OSError:  # the client gave up (a scripted timeout)
+                    pass
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    def fail(self, kind: int | str, times: int = 1, **opts: Any) -> None:
+        """Script the next ``times`` requests to fail: an HTTP status, ``"sleep"`` or ``"drop"``."""
+        if not (isinstance(kind, int) or kind in ("sleep", "drop")):
+            raise ValueError(f"invalid failure {kind!r}; valid: an HTTP status code, 'sleep', 'drop'")
+        with self._lock:
+            self._failures += [(kind, opts)] * times
 
     @property
     def base_url(self) -> str:

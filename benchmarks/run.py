@@ -1,0 +1,334 @@
+"""``python -m benchmarks run``: an agent over registered ids, scored by DESIGN.md section 5.
+
+Examples::
+
+    python -m benchmarks run --agent random                    # every available id, seeds 0,1,2
+    python -m benchmarks run --agent oracle --ids 'GymV/Maze*' --difficulty all --out results/oracle
+    python -m benchmarks run --agent mypkg.bots:MyAgent --agent-kwargs '{"temperature": 0}'
+    python -m benchmarks run --agent vlm --executor thread --workers 16 --protocol single_turn
+    python -m benchmarks run --agent sb3:ckpt/ppo.zip --ids GymV/Sokoban-v0 --env-kwargs '{"obs_size": [84, 84]}'
+
+Agent interface (what ``--agent`` needs; ``module:Class`` is called as ``Class(env, **kwargs)``)::
+
+    reset(instruction: str, info: dict) -> None   # start of every episode
+    act(observation, info: dict) -> action        # one action per step
+    stats() -> dict                               # optional, read once at the end of an episode
+
+The runner builds agents only through ``agents.make_agent(name, env, **kwargs)`` (``random``,
+``oracle``, ``vlm``, ``sb3:<checkpoint>``, ``module:Class``), once per episode. When the
+agent's constructor takes ``seed``, it gets one derived from (seed, episode index).
+``stats()`` keys the runner understands: ``prompt_tokens``, ``completion_tokens``,
+``total_tokens``, ``cost_usd`` (summed in the reports) and ``parse_failures`` (a single-turn
+episode whose answer needed a fallback counts as unparsed); every key is kept in the record.
+
+Outputs in ``--out``: ``episodes.jsonl`` (one line per finished episode, appended, flushed and
+fsynced as each ends; re-running the same command skips the episodes already there and redoes
+a line a kill left truncated), ``meta.json`` (format version), ``summary.json``, ``results.md``,
+``results.csv``, ``domains.png``, ``heatmap.png``, and ``trajectories/`` with
+``--trajectories`` (``--frames`` adds the frames as ``.npz``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import gymv_envs
+from benchmarks.episode import FORMAT_VERSION, EpisodeTask, load_wrapper
+from benchmarks.executors import EXECUTORS, execute
+from benchmarks.scoring import aggregate
+from benchmarks.store import IncompatibleResults, ResultsFile, atomic_write, check_writable
+
+
+class UsageError(Exception):
+    """Bad input: reported with exit status 2 before any episode runs."""
+
+
+def _json_arg(text: str, name: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{name} must be a JSON object: {exc}") from None
+    if not isinstance(value, dict):
+        raise UsageError(f"{name} must be a JSON object, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m benchmarks run", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sel = p.add_argument_group("which episodes")
+    sel.add_argument("--ids", action="append", default=None, metavar="GLOB",
+                     help="glob over ids, repeatable (default: every available id)")
+    sel.add_argument("--domain", action="append", default=None, help="only this domain (repeatable)")
+    sel.add_argument("--protocol", choices=("single_turn", "multi_turn"), help="only this protocol")
+    sel.add_argument("--tag", action="append", default=[], help="only ids with this tag (repeatable, all must match)")
+    sel.add_argument("--difficulty", default="default",
+                     help="comma-separated levels, 'all' (every level of each id) or 'default' (the id's default)")
+    sel.add_argument("--seeds", type=int, default=3, help="level seeds per id: seed-start .. seed-start+N-1 (default 3: mean@3)")
+    sel.add_argument("--seed-start", type=int, default=0, help="first seed (default 0)")
+    sel.add_argument("--seed-list", help="explicit comma-separated seeds (overrides --seeds/--seed-start)")
+    sel.add_argument("--episodes", type=int, default=1, help="episodes per seed (repeats on one level; default 1)")
+    env = p.add_argument_group("env configuration (passed to every id)")
+    env.add_argument("--env-kwargs", default="{}", help="JSON constructor kwargs, e.g. '{\"obs_size\": [84, 84]}'")
+    env.add_argument("--obs-size", help="HxW, e.g. 84x84 (same as obs_size in --env-kwargs)")
+    env.add_argument("--max-steps", type=int, help="step budget instead of the registered one")
+    env.add_argument("--wrapper", action="append", default=[], metavar="module:Class[{json}]",
+                     help="wrap every env (applied in order), e.g. 'wrappers.views:TiledViews{\"views\": [\"front\"]}'")
+    ag = p.add_argument_group("agent")
+    ag.add_argument("--agent", default="random", help="random, oracle, vlm, sb3:<checkpoint> or module:Class")
+    ag.add_argument("--agent-kwargs", default="{}", help="JSON kwargs for the agent's constructor")
+    ex = p.add_argument_group("execution and outputs")
+    ex.add_argument("--executor", choices=EXECUTORS, default="process", help="process (default), thread or ray")
+    ex.add_argument("--workers", type=int, default=None,
+                    help="parallel episodes (default: CPU cores; ray: the cluster's CPUs)")
+    ex.add_argument("--ray-address", default=None, help="Ray cluster address (default: RAY_ADDRESS or a local instance)")
+    ex.add_argument("--out", default=None, help="output directory (default results/<agent>)")
+    ex.add_argument("--trajectories", action="store_true", help="write a trajectory file per episode")
+    ex.add_argument("--frames", action="store_true", help="with --trajectories: also store the frames (.npz)")
+    ex.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    ex.add_argument("--quiet", action="store_true", help="no progress bar")
+    return p
+
+
+def _levels(spec: str, env_id: str) -> list[int]:
+    desc = gymv_envs.describe(env_id)
+    valid = desc["difficulties"]
+    if spec == "default":
+        return [int(desc["kwargs"].get("difficulty", valid[0]))]
+    if spec == "all":
+        return list(valid)
+    try:
+        levels = [int(x) for x in spec.split(",") if x.strip()]
+    except ValueError:
+        raise UsageError(f"--difficulty must be 'default', 'all' or comma-separated integers, got {spec!r}") from None
+    bad = [d for d in levels if d not in valid]
+    if bad:
+        raise UsageError(f"{env_id} has no difficulty {bad}; valid: {valid}")
+    return levels
+
+
+def select_ids(args: argparse.Namespace) -> list[str]:
+    try:
+        chosen: set[str] = set()
+        for pattern in args.ids or ["*"]:
+            for domain in args.domain or [None]:
+                chosen.update(gymv_envs.ids(pattern, domain=domain, protocol=args.protocol, tags=args.tag,
+                                            available_only=True))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if not chosen:
+        raise UsageError(f"no available id matches --ids {args.ids or ['*']} --domain {args.domain} "
+                         f"--protocol {args.protocol} --tag {args.tag}; see gymv_envs.ids()")
+    return sorted(chosen)
+
+
+def build_tasks(args: argparse.Namespace) -> list[EpisodeTask]:
+    env_kwargs = _json_arg(args.env_kwargs, "--env-kwargs")
+    if args.obs_size:
+        try:
+            h, w = (int(v) for v in args.obs_size.lower().split("x"))
+        except ValueError:
+            raise UsageError(f"--obs-size must look like 84x84, got {args.obs_size!r}") from None
+        env_kwargs["obs_size"] = [h, w]
+    agent_kwargs = _json_arg(args.agent_kwargs, "--agent-kwargs")
+    if args.seed_list:
+        try:
+            seeds = [int(s) for s in args.seed_list.split(",") if s.strip()]
+        except ValueError:
+            raise UsageError(f"--seed-list must be comma-separated integers, got {args.seed_list!r}") from None
+    else:
+        seeds = list(range(args.seed_start, args.seed_start + args.seeds))
+    if not seeds or min(seeds) < 0 or args.episodes < 1:
+        raise UsageError("need at least one seed (>= 0) and --episodes >= 1")
+    if args.max_steps is not None and args.max_steps < 1:
+        raise UsageError("--max-steps must be >= 1")
+    for spec in args.wrapper:
+        try:
+            load_wrapper(spec)
+        except (ValueError, json.JSONDecodeError) as exc:
+            raise UsageError(str(exc)) from None
+    tasks = []
+    for env_id in select_ids(args):
+        cls = gymv_envs.task_spec(env_id).entry_point
+        try:
+            cls.validate_kwargs(env_kwargs)
+        except ValueError as exc:
+            raise UsageError(f"{env_id}: {exc}") from None
+        for level in _levels(args.difficulty, env_id):
+            for seed in seeds:
+                for episode in range(args.episodes):
+                    tasks.append(EpisodeTask(
+                        env_id=env_id, env_kwargs={**env_kwargs, "difficulty": level}, seed=seed, episode=episode,
+                        agent=args.agent, agent_kwargs=agent_kwargs, max_steps=args.max_steps,
+                        wrappers=tuple(args.wrapper), trajectory=args.trajectories, frames=args.frames))
+    return tasks
+
+
+def check_agent(task: EpisodeTask) -> None:
+    """Build the agent once on the first id (and its env) so a bad name fails before any work."""
+    from benchmarks.episode import build_agent, make_env
+
+    try:
+        env = make_env(task)
+    except Exception as exc:  # noqa: BLE001 - any construction error is bad input here
+        raise UsageError(f"cannot make {task.env_id} with {task.config_key}: {exc}") from None
+    try:
+        build_agent(task, env)
+    except Exception as exc:  # noqa: BLE001
+        raise UsageError(f"cannot build agent {task.agent!r}: {exc}") from None
+    finally:
+        env.close()
+
+
+class Progress:
+    """``[#####.....] 12/30 episodes  3.1 ep/s  ETA 0:06`` on stderr (a line every 5 s when not a TTY)."""
+
+    def __init__(self, total: int, done: int, quiet: bool) -> None:
+        self.total, self.done, self.quiet = total, done, quiet
+        self.new = 0
+        self.t0 = self.last = time.monotonic()
+        self.tty = sys.stderr.isatty()
+
+    def update(self, n: int = 1, final: bool = False) -> None:
+        self.done += n
+        self.new += n
+        now = time.monotonic()
+        if self.quiet or not (final or self.tty or now - self.last >= 5.0):
+            return
+        self.last = now
+        rate = self.new / max(now - self.t0, 1e-9)
+        left = (self.total - self.done) / rate if rate > 0 else 0.0
+        filled = int(30 * self.done / max(self.total, 1))
+        line = (f"[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} episodes  {rate:.1f} ep/s  "
+                f"ETA {int(left // 60)}:{int(left % 60):02d}")
+        print(("\r" if self.tty else "") + line, end="\n" if final or not self.tty else "", file=sys.stderr, flush=True)
+
+
+def write_reports(out: Path, episodes: list[dict[str, Any]], title: str, plots: bool) -> dict[str, Any]:
+    from benchmarks import report
+
+    summary = aggregate(episodes)
+    atomic_write(out / "summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    atomic_write(out / "results.md", report.markdown_table(summary, title))
+    atomic_write(out / "results.csv", report.csv_table(summary))
+    if plots and episodes:
+        report.save_png(report.domain_bars(summary, title), out / "domains.png")
+        report.save_png(report.id_heatmap(episodes, title), out / "heatmap.png")
+    return summary
+
+
+def _write_trajectory(out: Path, task: EpisodeTask, record: dict[str, Any]) -> None:
+    traj = record.pop("_trajectory", None)
+    frames = record.pop("_frames", None)
+    if traj is None:
+        return
+    folder = out / "trajectories"
+    folder.mkdir(exist_ok=True)
+    atomic_write(folder / f"{task.file_stem()}.json", json.dumps(traj, indent=1) + "\n")
+    if frames is not None:
+        import io
+
+        import numpy as np
+
+        buf = io.BytesIO()
+        np.savez_compressed(buf, frames=frames)
+        atomic_write(folder / f"{task.file_stem()}.npz", buf.getvalue())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        tasks = build_tasks(args)
+        check_agent(tasks[0])
+        out = Path(args.out or os.path.join("results", args.agent.replace(":", "_").replace("/", "_")))
+        store = ResultsFile(out)
+        try:
+            store.check()
+        except IncompatibleResults as exc:
+            raise UsageError(str(exc)) from None
+        try:
+            check_writable(out)
+        except OSError as exc:
+            raise UsageError(f"cannot write to --out {out}: {exc}") from None
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    workers = args.workers if args.workers is not None else (0 if args.executor == "ray" else os.cpu_count() or 1)
+
+    meta = {"agent": args.agent, "argv": list(argv if argv is not None else sys.argv[1:])}
+    try:
+        records, dropped = store.open(meta)
+    except IncompatibleResults as exc:
+        store.close()
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if dropped:
+        print(f"note: dropped a truncated last line ({dropped} bytes) left by an interrupted run; "
+              "that episode runs again", file=sys.stderr)
+    order = {t.key: i for i, t in enumerate(tasks)}
+    done = {r["key"]: r for r in records if r["key"] in order}
+    todo = [t for t in tasks if t.key not in done]
+    ids = sorted({t.env_id for t in tasks})
+    print(f"{len(tasks)} episodes over {len(ids)} ids, agent={args.agent}: {len(done)} already in {store.path}, "
+          f"{len(todo)} to run ({args.executor}, {workers or 'auto'} workers)", file=sys.stderr, flush=True)
+    progress = Progress(len(tasks), len(done), args.quiet)
+    errors: list[tuple[EpisodeTask, str]] = []
+    interrupted = False
+    try:
+        for task, record, error in execute(todo, args.executor, workers, args.ray_address):
+            if error is not None:
+                errors.append((task, error))
+                print(f"\nepisode failed: {task.env_id} seed={task.seed} episode={task.episode}\n{error}",
+                      file=sys.stderr, flush=True)
+                continue
+            _write_trajectory(out, task, record)
+            store.append(record)
+            done[task.key] = record
+            progress.update()
+    except KeyboardInterrupt:
+        interrupted = True
+    except BaseException:
+        store.close()
+        raise
+    if interrupted:
+        store.close()
+        print(f"\ninterrupted: {len(done)} of {len(tasks)} episodes are saved in {store.path}; "
+              "run the same command again to finish", file=sys.stderr)
+        return 130
+    progress.update(0, final=True)
+    episodes = [done[t.key] for t in tasks if t.key in done]
+    title = f"agent={args.agent}, {len(ids)} ids"
+    try:
+        store.rewrite_sorted(order)
+        summary = write_reports(out, episodes, title, plots=not args.no_plots)
+    finally:
+        store.close()
+    from benchmarks.report import text_table
+
+    print(text_table(summary))
+    overall = summary.get("overall") or {}
+    if overall:
+        lo, hi = overall["score_ci95"]
+        k = overall["k"] if isinstance(overall["k"], int) else f"k (k={min(overall['k'])}-{max(overall['k'])})"
+        print(f"\n{len(ids)} ids, agent={args.agent}, mean@{k} score: {overall['score_mean']:.1f} "
+              f"(95% CI {lo:.1f}-{hi:.1f}), completion {overall['completion']:.1f}%")
+    print(f"wrote {out}/ (episodes.jsonl, summary.json, results.md, results.csv"
+          f"{'' if args.no_plots else ', domains.png, heatmap.png'})")
+    if errors:
+        print(f"error: {len(errors)} episodes failed and were not saved; run the same command again to retry them",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+__all__ = ["FORMAT_VERSION", "main"]
+
+if __name__ == "__main__":
+    sys.exit(main())

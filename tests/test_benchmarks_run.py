@@ -1,0 +1,357 @@
+"""``python -m benchmarks run`` / ``compare`` end to end through the CLI, on a few fast ids."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from agents.base import RandomAgent
+from benchmarks.episode import FORMAT_VERSION
+
+ROOT = Path(__file__).resolve().parent.parent
+IDS = ("GymV/MazePath-v0", "GymV/SlidingPuzzle-v0", "GymV/TicTacToe-v0")
+TIMINGS = ("wall_s",)
+
+
+def bench(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONUNBUFFERED": "1"}
+    return subprocess.run([sys.executable, "-m", "benchmarks", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def id_args(ids=IDS) -> list[str]:
+    return [a for i in ids for a in ("--ids", i)]
+
+
+def episodes(out: Path) -> list[dict]:
+    return [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+
+
+def without_timings(records: list[dict]) -> list[dict]:
+    return [{k: v for k, v in r.items() if k not in TIMINGS} for r in records]
+
+
+def strip_wall(obj):
+    if isinstance(obj, dict):
+        return {k: strip_wall(v) for k, v in obj.items() if not k.startswith("wall_s")}
+    return obj
+
+
+class SlowRandomAgent(RandomAgent):
+    """A random agent that thinks for 30 ms per step (so a test can kill a run mid-way)."""
+
+    def act(self, observation, info):
+        time.sleep(0.03)
+        return super().act(observation, info)
+
+
+@pytest.fixture(scope="module")
+def oracle_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("oracle")
+    proc = bench("run", "--agent", "oracle", *id_args(), "--difficulty", "all", "--seeds", "2", "--out", str(out),
+                 "--workers", "1")
+    assert proc.returncode == 0, proc.stderr
+    return out, proc
+
+
+@pytest.fixture(scope="module")
+def random_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("random")
+    proc = bench("run", "--agent", "random", *id_args(), "--difficulty", "all", "--seeds", "8", "--out", str(out),
+                 "--workers", "1")
+    assert proc.returncode == 0, proc.stderr
+    return out, proc
+
+
+def test_oracle_scores_100_everywhere(oracle_run):
+    out, proc = oracle_run
+    eps = episodes(out)
+    assert len(eps) == len(IDS) * 3 * 2
+    assert {(e["env_id"], e["difficulty"]) for e in eps} == {(i, d) for i in IDS for d in (0, 1, 2)}
+    assert all(e["score"] == 100.0 and e["success"] and e["v"] == FORMAT_VERSION for e in eps)
+    summary = json.loads((out / "summary.json").read_text())
+    for level in ("by_id", "by_domain", "by_protocol"):
+        for name, g in summary[level].items():
+            assert g["score_mean"] == 100.0 and g["completion"] == 100.0 and g["score_ci95"] == [100.0, 100.0], name
+    assert summary["by_protocol"]["single_turn"]["parse_rate"] == 100.0
+    assert summary["overall"]["k"] == 2 and "mean@2" in proc.stdout
+    csv_lines = (out / "results.csv").read_text().splitlines()
+    assert csv_lines[0].startswith("level,name,") and len(csv_lines) == 1 + 3 + 2 + 2 + 1
+    assert "| overall | all |" in (out / "results.md").read_text()
+    for png in ("domains.png", "heatmap.png"):
+        with Image.open(out / png) as img:
+            assert img.format == "PNG" and min(img.size) > 100
+            pixels = np.asarray(img.convert("RGB")).reshape(-1, 3)
+            assert len(np.unique(pixels, axis=0)) > 10  # something was drawn
+
+
+def test_random_scores_lower_and_unparseable_answers_count_apart(random_run):
+    out, _ = random_run
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["overall"]["score_mean"] < 60.0
+    # Random text is not a maze path: every single-turn answer is unreadable, counted apart.
+    maze = summary["by_id"]["GymV/MazePath-v0"]
+    assert maze["parse_rate"] == 0.0 and maze["score_mean"] == 0.0 and maze["invalid_rate"] == 1.0
+    assert maze["accuracy_parsed"] is None
+
+
+def test_single_and_multi_turn_scoring_with_a_clipped_loss(random_run):
+    eps = episodes(random_run[0])
+    for e in eps:
+        if e["protocol"] == "single_turn":
+            assert e["score"] == (100.0 if e["success"] else 0.0)
+            assert e["parsed"] is e["terminated"]
+        else:
+            assert e["score"] == pytest.approx(100 * min(1.0, max(0.0, e["return"] / e["max_return"])))
+            assert 0.0 <= e["score"] <= 100.0
+    losses = [e for e in eps if e["env_id"] == "GymV/TicTacToe-v0" and e["return"] < 0]
+    assert losses, "random play should lose some tic-tac-toe games (return -1)"
+    assert all(e["score"] == 0.0 and not e["success"] for e in losses)
+
+
+def test_mcq_answers_are_parsed_and_scored(tmp_path):
+    proc = bench("run", "--agent", "random", "--ids", "GymV/MazePath-v0", "--seeds", "12", "--out", str(tmp_path),
+                 "--env-kwargs", '{"answer_format": "mcq"}', "--workers", "1", "--no-plots")
+    assert proc.returncode == 0, proc.stderr
+    eps = episodes(tmp_path)
+    assert all(e["parsed"] for e in eps)
+    assert 0 < sum(e["success"] for e in eps) < len(eps)  # 1 in 4 by chance
+    assert json.loads(eps[0]["config_key"])["env_kwargs"] == {"answer_format": "mcq", "difficulty": 0}
+
+
+def test_one_and_two_workers_give_identical_results(tmp_path, random_run):
+    runs = {}
+    for workers in (1, 2):
+        out = tmp_path / f"w{workers}"
+        proc = bench("run", "--agent", "random", *id_args(), "--seeds", "4", "--out", str(out),
+                     "--workers", str(workers), "--no-plots")
+        assert proc.returncode == 0, proc.stderr
+        runs[workers] = out
+    assert without_timings(episodes(runs[1])) == without_timings(episodes(runs[2]))
+    s1, s2 = (strip_wall(json.loads((o / "summary.json").read_text())) for o in runs.values())
+    assert s1 == s2
+    assert (runs[1] / "results.csv").read_text().count("\n") == (runs[2] / "results.csv").read_text().count("\n")
+
+
+def test_thread_executor_gives_the_same_results(tmp_path):
+    outs = []
+    for executor in ("process", "thread"):
+        out = tmp_path / executor
+        proc = bench("run", "--agent", "random", "--ids", "GymV/TicTacToe-v0", "--ids", "GymV/SlidingPuzzle-v0",
+                     "--seeds", "3", "--out", str(out), "--executor", executor, "--workers", "2", "--no-plots")
+        assert proc.returncode == 0, proc.stderr
+        outs.append(without_timings(episodes(out)))
+    assert outs[0] == outs[1]
+
+
+def test_rerun_skips_finished_episodes(oracle_run, tmp_path):
+    out = tmp_path / "again"
+    args = ("run", "--agent", "oracle", "--ids", "GymV/TicTacToe-v0", "--seeds", "2", "--out", str(out), "--no-plots")
+    assert bench(*args).returncode == 0
+    before = (out / "episodes.jsonl").read_bytes()
+    proc = bench(*args)
+    assert proc.returncode == 0 and "2 already in" in proc.stderr and "0 to run" in proc.stderr
+    assert (out / "episodes.jsonl").read_bytes() == before
+    # A wider command reuses the finished episodes and runs only the new ones.
+    proc = bench("run", "--agent", "oracle", "--ids", "GymV/TicTacToe-v0", "--seeds", "3", "--out", str(out),
+                 "--no-plots")
+    assert proc.returncode == 0 and "2 already in" in proc.stderr and "1 to run" in proc.stderr
+    assert len(episodes(out)) == 3
+
+
+def _processes_mentioning(text: str) -> list[int]:
+    found = []
+    for proc_dir in Path("/proc").glob("[0-9]*"):
+        try:
+            if text.encode() in (proc_dir / "cmdline").read_bytes():
+                found.append(int(proc_dir.name))
+        except OSError:
+            pass
+    return found
+
+
+def test_resume_after_sigkill_and_sigint(tmp_path):
+    out = tmp_path / "killed"
+    args = ["run", "--agent", "tests.test_benchmarks_run:SlowRandomAgent", "--ids", "GymV/SymbolRecall-v0",
+            "--seeds", "12", "--out", str(out), "--workers", "2", "--no-plots"]
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
+    log = out.parent / "killed.log"
+    with open(log, "w") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "benchmarks", *args], cwd=ROOT, env=env, stdout=err, stderr=err)
+        path = out / "episodes.jsonl"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (path.exists() and path.read_bytes().count(b"\n") >= 3):
+            time.sleep(0.05)
+        proc.kill()  # SIGKILL mid-run
+        proc.wait(timeout=30)
+    assert proc.returncode == -9
+    deadline = time.monotonic() + 10  # the killed runner's worker processes leave too
+    while time.monotonic() < deadline and _processes_mentioning(str(out)):
+        time.sleep(0.2)
+    assert not _processes_mentioning(str(out))
+    kept = path.read_bytes()
+    assert 3 <= kept.count(b"\n") < 12
+    # A kill inside write() would leave a torn last line: simulate one on top of the real kill.
+    torn = kept.splitlines(keepends=True)[0][:57]
+    path.write_bytes(kept + torn)
+    proc = bench(*args)
+    assert proc.returncode == 0, proc.stderr
+    assert "truncated last line" in proc.stderr
+    n_kept = kept.count(b"\n")
+    assert f"{n_kept} already in" in proc.stderr
+    final = episodes(out)
+    assert len(final) == 12 and len({e["key"] for e in final}) == 12
+    finished_before = [json.loads(line) for line in kept.splitlines()]
+    assert all(r in final for r in finished_before)  # nothing finished was lost or changed
+    # SIGINT: the run stops cleanly (exit 130), keeps what finished, and the next run completes it.
+    out2 = tmp_path / "interrupted"
+    args2 = [a if a != str(out) else str(out2) for a in args]
+    proc = subprocess.Popen([sys.executable, "-m", "benchmarks", *args2], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    path2 = out2 / "episodes.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (path2.exists() and path2.read_bytes().count(b"\n") >= 2):
+        time.sleep(0.05)
+    proc.send_signal(2)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "interrupted" in err
+    assert all(json.loads(line) for line in path2.read_text().splitlines())
+    proc = bench(*args2)
+    assert proc.returncode == 0 and without_timings(episodes(out2)) == without_timings(final)
+
+
+def test_trajectories_with_frames(tmp_path):
+    proc = bench("run", "--agent", "oracle", "--ids", "GymV/SlidingPuzzle-v0", "--seeds", "1", "--out", str(tmp_path),
+                 "--trajectories", "--frames", "--obs-size", "48x48", "--no-plots")
+    assert proc.returncode == 0, proc.stderr
+    (traj,) = (tmp_path / "trajectories").glob("*.json")
+    data = json.loads(traj.read_text())
+    ep = episodes(tmp_path)[0]
+    assert len(data["steps"]) == ep["steps"] and data["steps"][-1]["terminated"] and data["final_info"]["success"]
+    frames = np.load(traj.with_suffix(".npz"))["frames"]
+    assert frames.shape == (ep["steps"] + 1, 48, 48, 3) and frames.dtype == np.uint8
+
+
+WRAPPER = 'gymnasium.wrappers:ClipReward{"min_reward": 0.0, "max_reward": 0.5}'
+
+
+def test_budget_and_wrappers_pass_through_and_the_task_return_is_scored(tmp_path):
+    proc = bench("run", "--agent", "random", "--ids", "GymV/TicTacToe-v0", "--seeds", "8", "--out", str(tmp_path),
+                 "--max-steps", "3", "--wrapper", WRAPPER,
+                 "--workers", "1", "--no-plots")
+    assert proc.returncode == 0, proc.stderr
+    eps = episodes(tmp_path)
+    assert all(e["steps"] <= 3 for e in eps) and any(e["truncated"] for e in eps)
+    assert json.loads(eps[0]["config_key"])["wrappers"] == [WRAPPER]
+    # The wrapper halves a win's reward as the agent sees it; the score follows the task's return.
+    wins = [e for e in eps if e["return"] > 0]
+    assert wins and all(e["score"] == 100.0 and e["wrapped_return"] == 0.5 for e in wins)
+    proc = bench("run", "--ids", "GymV/TicTacToe-v0", "--out", str(tmp_path / "x"), "--wrapper", "nowhere:Nothing")
+    assert proc.returncode == 2 and "cannot load wrapper" in proc.stderr
+
+
+def test_compare_two_runs(oracle_run, random_run, tmp_path):
+    target = tmp_path / "diff.json"
+    proc = bench("compare", str(random_run[0]), str(oracle_run[0]), "--json", str(target))
+    assert proc.returncode == 0, proc.stderr
+    diff = json.loads(target.read_text())
+    assert diff["shared_episodes"] == len(IDS) * 3 * 2  # the oracle ran seeds 0, 1; random ran 0..7
+    rand = {(e["env_id"], e["config_key"], e["seed"]): e["score"] for e in episodes(random_run[0])}
+    shared = [100.0 - rand[(e["env_id"], e["config_key"], e["seed"])] for e in episodes(oracle_run[0])]
+    assert diff["overall"]["diff_mean"] == pytest.approx(sum(shared) / len(shared), abs=1e-4)
+    lo, hi = diff["overall"]["diff_ci95"]
+    assert 0 < lo <= diff["overall"]["diff_mean"] <= hi <= 100
+    assert "overall" in proc.stdout and "B-A" in proc.stdout
+
+
+def test_vlm_agent_through_the_runner_reports_usage_and_parse_failures(tmp_path):
+    """``--agent vlm`` against a real loopback chat server, with the thread executor."""
+    from benchmarks.cli import main
+    from tests.chat_server import ChatServer
+
+    results = {}
+    for reply in ("Let me look.\nAnswer: A", "no idea"):
+        out = tmp_path / str(len(results))
+        with ChatServer(lambda request, reply=reply: reply) as server:
+            kwargs = json.dumps({"base_url": server.base_url, "model": "test-model", "cache": False,
+                                 "on_parse_failure": "first"})
+            rc = main(["run", "--agent", "vlm", "--agent-kwargs", kwargs, "--ids", "GymV/MazePath-v0", "--seeds", "4",
+                       "--env-kwargs", '{"answer_format": "mcq", "obs_size": [64, 64]}', "--executor", "thread",
+                       "--workers", "2", "--out", str(out), "--no-plots", "--quiet"])
+            assert rc == 0 and len(server.requests) == 4
+        results[reply] = (episodes(out), json.loads((out / "summary.json").read_text())["overall"])
+    eps, overall = results["Let me look.\nAnswer: A"]
+    assert all(e["parsed"] and e["agent_stats"]["total_tokens"] > 0 for e in eps)
+    assert overall["parse_rate"] == 100.0 and overall["usage_total"]["total_tokens"] > 0
+    eps, overall = results["no idea"]
+    # The agent fell back to an option after an unreadable reply: answered, but counted as unparsed.
+    assert all(e["terminated"] and not e["parsed"] for e in eps)
+    assert overall["parse_rate"] == 0.0 and overall["accuracy_parsed"] is None
+
+
+# ------------------------------------------------------------------ bad input
+def test_bad_input_fails_before_any_work(tmp_path):
+    out = tmp_path / "none"
+    cases = {
+        "unknown agent": (["--agent", "no_such_agent"], "unknown agent"),
+        "unloadable agent": (["--agent", "tests.nothing_here:Agent"], "cannot build agent"),
+        "no matching id": (["--ids", "GymV/NoSuchTask*"], "no available id matches"),
+        "bad env kwargs": (["--env-kwargs", '{"answer_format": "mcq"}'], "unknown argument"),
+        "bad difficulty": (["--difficulty", "7"], "no difficulty"),
+        "bad json": (["--agent-kwargs", "{oops"], "JSON"),
+    }
+    for name, (extra, message) in cases.items():
+        base = ["run", "--ids", "GymV/TicTacToe-v0", "--out", str(out)]
+        if extra[0] == "--ids":
+            base = ["run", "--out", str(out)]
+        proc = bench(*base, *extra)
+        assert proc.returncode == 2, name
+        assert message in proc.stderr, (name, proc.stderr)
+        assert not out.exists(), name  # nothing was written
+    blocker = tmp_path / "a_file"
+    blocker.write_text("keep me")
+    proc = bench("run", "--ids", "GymV/TicTacToe-v0", "--out", str(blocker / "sub"))
+    assert proc.returncode == 2 and "cannot write to --out" in proc.stderr
+    assert blocker.read_text() == "keep me"
+    # A second run into a directory that a running one holds is refused.
+    import fcntl
+
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    with open(busy / ".lock", "a") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        proc = bench("run", "--ids", "GymV/TicTacToe-v0", "--out", str(busy))
+    assert proc.returncode == 2 and "another run is writing" in proc.stderr
+    assert not (busy / "episodes.jsonl").exists()
+    proc = bench("frobnicate")
+    assert proc.returncode == 2 and "unknown command" in proc.stderr
+
+
+@pytest.mark.parametrize("kind", ["old line", "meta", "damaged middle"])
+def test_incompatible_results_are_refused_and_kept(tmp_path, kind):
+    out = tmp_path / kind.replace(" ", "_")
+    out.mkdir()
+    good = bench("run", "--agent", "oracle", "--ids", "GymV/TicTacToe-v0", "--seeds", "2", "--out", str(out),
+                 "--no-plots")
+    assert good.returncode == 0
+    path = out / "episodes.jsonl"
+    lines = path.read_text().splitlines(keepends=True)
+    if kind == "old line":
+        path.write_text(json.dumps({"v": 0, "env_id": "GymV/TicTacToe-v0"}) + "\n" + "".join(lines))
+    elif kind == "meta":
+        (out / "meta.json").write_text(json.dumps({"format_version": FORMAT_VERSION + 1}))
+    else:
+        path.write_text(lines[0] + "{not json\n" + lines[1])
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    proc = bench("run", "--agent", "oracle", "--ids", "GymV/TicTacToe-v0", "--seeds", "3", "--out", str(out))
+    assert proc.returncode == 2, proc.stdout
+    assert "nothing was changed" in proc.stderr and str(out) in proc.stderr
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before

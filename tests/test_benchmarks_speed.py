@@ -1,0 +1,42 @@
+"""``python -m benchmarks speed`` and ``overhead`` run and report what they promise (figures untimed)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _bench(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "benchmarks", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+
+
+def test_speed_reports_rates_render_time_and_peak_rss(tmp_path):
+    proc = _bench("speed", "--pattern", "GymV/TicTacToe-v0", "--seconds", "0.05", "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((tmp_path / "speed.json").read_text())
+    (row,) = data["rows"]
+    for key in ("reset_per_s@default", "step_per_s@default", "step_per_s@84", "render_ms@default", "draw_ms@84"):
+        assert row[key] > 0, key
+    # Measured in a fresh interpreter: its own peak, at least the imports' peak, of a plausible size.
+    assert 20 < row["base_rss_mb"] <= row["peak_rss_mb"] < 4096
+    assert data["meta"]["isolated"] and data["summary"]["peak_rss_mb_max"][0][0] == "GymV/TicTacToe-v0"
+    md = (tmp_path / "speed.md").read_text()
+    assert "| GymV/TicTacToe-v0 | multi_turn |" in md and "peak RSS MB" in md
+    proc = _bench("speed", "--pattern", "GymV/NoSuch*", "--out", str(tmp_path))
+    assert proc.returncode == 2 and "no available id" in proc.stderr
+
+
+def test_overhead_command_measures_both_sides(tmp_path):
+    target = tmp_path / "overhead.json"
+    proc = _bench("overhead", "--ids", "GymV/TicTacToe-v0", "--seeds", "2", "--repeats", "1",
+                  "--scaling-ids", "GymV/SlidingPuzzle-v0", "--scaling-seeds", "2", "--json", str(target))
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(target.read_text())
+    assert data["overhead"]["episodes"] == 2 and data["overhead"]["raw_cpu_s"][0] > 0 and "overhead_cpu_pct" in data["overhead"]
+    assert data["scaling"]["speedup"] > 0 and "runner overhead" in proc.stdout
