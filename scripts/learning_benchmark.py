@@ -1,0 +1,139 @@
+"""PPO learning benchmark: train from pixels on a few ids for a CPU budget, score against random and oracle.
+
+    python scripts/learning_benchmark.py --cpu-seconds 180 --out runs/learning_benchmark
+
+For every id (default: GridNav, SlidingPuzzle and TicTacToe at difficulty 0, drawn at 84x84),
+PPO (``agents.sb3.Trainer``, CnnPolicy, DummyVecEnv) trains until it has used
+``--cpu-seconds`` of process CPU time (evaluations excluded; CPU time rather than wall time,
+so a shared machine gives comparable figures). Every ``--eval-freq`` env steps the policy
+plays ``--eval-episodes`` held-out seeds under the registered step budget, scored by the
+benchmark's protocol (`benchmarks.scoring.episode_score`); random and oracle play the same
+seeds. Writes ``results.json``, ``results.md`` and ``curves.png`` (matplotlib when installed,
+else drawn with PIL).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+DEFAULT_IDS = ("GymV/GridNav-v0", "GymV/SlidingPuzzle-v0", "GymV/TicTacToe-v0")
+PPO_HPARAMS = {"n_steps": 128, "batch_size": 256, "n_epochs": 4, "learning_rate": 2.5e-4, "ent_coef": 0.01, "clip_range": 0.1}
+
+
+def run_one(env_id: str, args: argparse.Namespace) -> dict[str, Any]:
+    from agents import make_agent
+    from agents.sb3 import SB3Agent, Trainer, evaluate
+
+    trainer = Trainer(env_id, "ppo", steps=10**9, out=Path(args.out) / env_id.split("/")[-1], obs_size=args.obs_size,
+                      difficulty=args.difficulty, n_envs=args.n_envs, eval_freq=args.eval_freq,
+                      eval_episodes=args.eval_episodes, seed=args.seed, hparams=PPO_HPARAMS,
+                      deterministic=False, cpu_budget_s=args.cpu_seconds)
+    curve = trainer.run()
+    kw, wrappers = trainer.env_kwargs, trainer.wrappers
+    final_episodes = args.final_episodes
+    ckpt = trainer.out / "model.zip"
+    baselines = {
+        "random": evaluate(lambda env: make_agent("random", env), env_id, kw, wrappers, final_episodes),
+        "oracle": evaluate(lambda env: make_agent("oracle", env), env_id, kw, wrappers, final_episodes),
+        "ppo_sampled": evaluate(lambda env: SB3Agent(env, ckpt, deterministic=False), env_id, kw, wrappers, final_episodes),
+        "ppo_deterministic": evaluate(lambda env: SB3Agent(env, ckpt), env_id, kw, wrappers, final_episodes),
+    }
+    return {"env_id": env_id, "env_kwargs": {k: list(v) if isinstance(v, tuple) else v for k, v in kw.items()},
+            "timesteps": curve[-1]["timesteps"], "train_cpu_s": curve[-1]["train_cpu_s"], "wall_s": curve[-1]["wall_s"],
+            "curve": curve, "final": baselines, "checkpoint": str(ckpt)}
+
+
+def draw_curves(results: list[dict[str, Any]], path: Path) -> None:
+    """One panel per id: PPO's evaluation score against env steps, random and oracle as lines."""
+    from PIL import Image, ImageDraw
+
+    pw, ph, m = 420, 300, 46
+    img = Image.new("RGB", (pw * len(results), ph), "white")
+    d = ImageDraw.Draw(img)
+    for i, r in enumerate(results):
+        x0, x1, y0, y1 = i * pw + m, (i + 1) * pw - 14, 30, ph - m
+        steps = max(1, max(p["timesteps"] for p in r["curve"]))
+        def sx(t: float, x0: float = x0, x1: float = x1, steps: int = steps) -> float:
+            return x0 + (x1 - x0) * t / steps
+
+        def sy(s: float, y0: float = y0, y1: float = y1) -> float:
+            return y1 - (y1 - y0) * s / 100.0
+
+        d.rectangle([x0, y0, x1, y1], outline="black")
+        for s in (0, 25, 50, 75, 100):
+            d.line([x0 - 4, sy(s), x0, sy(s)], fill="black")
+            d.text((x0 - 30, sy(s) - 6), f"{s:>3}", fill="black")
+        for t in (0, steps // 2, steps):
+            d.text((sx(t) - 14, y1 + 6), f"{t:,}", fill="black")
+        d.text((x0, 8), f"{r['env_id']} ({r['train_cpu_s']:.0f} CPU-s)", fill="black")
+        d.text(((x0 + x1) // 2 - 24, ph - 18), "env steps", fill="black")
+        for name, colour in (("random", (150, 150, 150)), ("oracle", (40, 160, 60))):
+            y = sy(r["final"][name]["score_mean"])
+            for x in range(int(x0), int(x1), 12):
+                d.line([x, y, min(x + 6, x1), y], fill=colour, width=2)
+            d.text((x1 - 50 if name == "oracle" else x0 + 4, y - 14), name, fill=colour)
+        pts = [(sx(p["timesteps"]), sy(p["score_mean"])) for p in r["curve"]]
+        d.line(pts, fill=(30, 90, 200), width=3)
+        for x, y in pts:
+            d.ellipse([x - 3, y - 3, x + 3, y + 3], fill=(30, 90, 200))
+        d.text((x0 + 6, y0 + 4), "PPO (sampled actions)", fill=(30, 90, 200))
+    img.save(path)
+
+
+def markdown(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
+    lines = [f"PPO from pixels ({args.obs_size[0]}x{args.obs_size[1]}, CnnPolicy, {args.n_envs} envs), "
+             f"{args.cpu_seconds:g} CPU seconds of training per id, difficulty {args.difficulty}; "
+             f"scores over {args.final_episodes} held-out seeds (mean, 0-100).", "",
+             "| id | env steps | train CPU s | random | PPO sampled | PPO deterministic | oracle |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in results:
+        f = r["final"]
+        lines.append(f"| `{r['env_id']}` | {r['timesteps']:,} | {r['train_cpu_s']:.0f} | {f['random']['score_mean']:.1f} | "
+                     f"{f['ppo_sampled']['score_mean']:.1f} | {f['ppo_deterministic']['score_mean']:.1f} | "
+                     f"{f['oracle']['score_mean']:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ids", nargs="+", default=list(DEFAULT_IDS))
+    parser.add_argument("--cpu-seconds", type=float, default=180.0, help="training CPU seconds per id")
+    parser.add_argument("--difficulty", type=int, default=0)
+    parser.add_argument("--obs-size", type=int, nargs=2, default=[84, 84])
+    parser.add_argument("--n-envs", type=int, default=8)
+    parser.add_argument("--eval-freq", type=int, default=4096)
+    parser.add_argument("--eval-episodes", type=int, default=10)
+    parser.add_argument("--final-episodes", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    parser.add_argument("--out", default="runs/learning_benchmark")
+    args = parser.parse_args(argv)
+    import torch
+
+    torch.set_num_threads(args.threads)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    results = []
+    for env_id in args.ids:
+        results.append(run_one(env_id, args))
+        (out / "results.json").write_text(json.dumps(results, indent=1))  # kept if a later id fails
+    draw_curves(results, out / "curves.png")
+    table = markdown(results, args)
+    (out / "results.md").write_text(table)
+    print(table)
+    print(f"wall time {time.perf_counter() - t0:.0f}s; wrote {out / 'results.json'}, {out / 'results.md'}, {out / 'curves.png'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

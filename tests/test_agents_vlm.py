@@ -1,0 +1,340 @@
+"""The VLM agent against a real chat-completions server on 127.0.0.1 (tests/chat_server.py)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import socket
+import threading
+import time
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from PIL import Image
+
+import gymv_envs  # noqa: F401 - registers the ids
+from agents import make_agent
+from agents.vlm import VLMAgent, VLMError
+from benchmarks.episode import EpisodeTask, run_task
+from tests.chat_server import ChatServer
+
+SMALL = {"obs_size": (64, 64)}
+STYLES = (
+    lambda a: a,
+    lambda a: f"Answer: {a}",
+    lambda a: json.dumps({"action": a}),
+    lambda a: "<think>" + "I compare every option, left right up down, A B C D. " * 30 + f"</think>\nSo my move is clear.\nAction: {a}",
+    lambda a: "~~ I am not sure what to do ~~",
+)
+
+
+def last_text(request: dict) -> str:
+    content = request["messages"][-1]["content"]
+    return content if isinstance(content, str) else content[-1]["text"]
+
+
+def oracle_policy(holder: dict, styles=STYLES):
+    """Replies with the oracle's action of the env the agent plays, in rotating styles."""
+    count = [0]
+
+    def policy(request: dict) -> str:
+        env = holder["env"].unwrapped
+        action = env.oracle_action()
+        if env.protocol == "single_turn" and env.answer_format == "mcq":
+            word = "ABCDEFGHIJ"[action]
+        elif isinstance(action, str):
+            word = action
+        else:
+            word = env.action_names[int(action)]
+        if "could not be read" in last_text(request):
+            return word
+        count[0] += 1
+        return styles[(count[0] - 1) % len(styles)](word)
+
+    return policy
+
+
+def run(env_id, server, tmp_path, env_kwargs=None, max_steps=None, **agent_kwargs):
+    """One benchmark-runner episode with the VLM agent; returns (record, agent)."""
+    import benchmarks.episode as episode
+
+    task = EpisodeTask(env_id=env_id, env_kwargs={**SMALL, **(env_kwargs or {})}, seed=3, agent="vlm",
+                       agent_kwargs={"model": "test-model", "base_url": server.base_url,
+                                     "cache_dir": str(tmp_path / "cache"), "backoff": 0.01, **agent_kwargs},
+                       max_steps=max_steps)
+    env = episode._cached_env(task)
+    holder["env"] = env
+    return run_task(task)
+
+
+holder: dict = {}
+
+
+@pytest.mark.parametrize("env_id,env_kwargs", [
+    ("GymV/GridNav-v0", {}),
+    ("GymV/MazePath-v0", {"answer_format": "mcq"}),
+    ("GymV/MazePath-v0", {"answer_format": "open"}),
+    ("GymV/TicTacToe-v0", {}),
+])
+def test_scripted_oracle_scores_full_through_the_runner(env_id, env_kwargs, tmp_path):
+    with ChatServer(oracle_policy(holder)) as server:
+        record = run(env_id, server, tmp_path, env_kwargs)
+    stats = record["agent_stats"]
+    assert record["score"] == 100.0 and record["success"], record
+    assert stats["parse_failures"] == 0 and stats["parse_rate"] == 1.0
+    assert stats["requests"] == len(server.requests) == stats["actions"] + stats["reparses"]
+    assert stats["prompt_tokens"] == 100 * stats["requests"]
+    assert stats["cache_hits"] == 0 and stats["model"] == "test-model"
+    if env_id == "GymV/GridNav-v0":
+        assert record["steps"] >= 5 and stats["reparses"] >= 1  # the garbage style came up and was re-asked
+    if record["protocol"] == "single_turn":
+        assert record["parsed"]
+
+
+def test_unparseable_replies_are_counted_and_flagged_invalid(tmp_path):
+    with ChatServer(lambda request: "~~ no idea ~~") as server:
+        record = run("GymV/GridNav-v0", server, tmp_path, max_steps=4, on_parse_failure="raw")
+    assert record["agent_stats"]["parse_failures"] == 4 and record["agent_stats"]["reparses"] == 0
+    assert record["invalid_actions"] == 4 and record["score"] == 0.0 and record["truncated"]
+
+    with ChatServer(lambda request: "~~ no idea ~~") as server:
+        record = run("GymV/MazePath-v0", server, tmp_path, {"answer_format": "mcq"}, on_parse_failure="retry")
+    assert record["agent_stats"]["parse_failures"] == 1 and record["agent_stats"]["reparses"] == 1
+    assert len(server.requests) == 2 and "could not be read" in last_text(server.requests[1])
+    assert not record["parsed"] and record["score"] == 0.0
+
+    env = gym.make("GymV/GridNav-v0", **SMALL)
+    obs, info = env.reset(seed=0)
+    with ChatServer(lambda request: "") as server:
+        agent = VLMAgent(env, model="m", base_url=server.base_url, cache=False, on_parse_failure="first",
+                         max_empty_replies=5)
+        agent.reset(info["instruction"], info)
+        assert agent.act(obs, info) == 0  # the first action of the space
+        assert agent.stats()["empty_replies"] == 1 and agent.stats()["parse_failures"] == 1
+
+
+def test_rerun_is_served_from_the_cache(tmp_path):
+    with ChatServer(oracle_policy(holder)) as server:
+        first = run("GymV/GridNav-v0", server, tmp_path)
+        sent = server.attempts
+        assert sent == first["agent_stats"]["requests"] > 0
+        second = run("GymV/GridNav-v0", server, tmp_path)
+        assert server.attempts == sent  # no HTTP call at all
+    assert second["agent_stats"]["cache_hits"] == sent and second["agent_stats"]["requests"] == 0
+    assert second["agent_stats"]["prompt_tokens"] == 0 and second["agent_stats"]["cost_usd"] == 0.0
+    assert (second["score"], second["steps"], second["return"]) == (first["score"], first["steps"], first["return"])
+
+
+def test_repeated_identical_requests_are_cached_by_occurrence(tmp_path):
+    """A stuck agent sends the same request twice; each occurrence gets its own reply."""
+    replies = iter(["left", "up"] * 10)
+    env = gym.make("GymV/GridNav-v0", **SMALL)
+    obs, info = env.reset(seed=0)
+    kw = dict(model="m", cache_dir=tmp_path, history=0)
+    with ChatServer(lambda request: next(replies)) as server:
+        agent = VLMAgent(env, base_url=server.base_url, **kw)
+        agent.reset("same", {})
+        got = [agent.act(obs, {}), agent.act(obs, {})]
+        agent.reset("same", {})
+        again = [agent.act(obs, {}), agent.act(obs, {})]
+    assert got == again == [2, 0] and len(server.requests) == 2
+
+
+def test_retries_on_429_5xx_timeouts_and_dropped_connections(tmp_path):
+    env = gym.make("GymV/GridNav-v0", **SMALL)
+    obs, info = env.reset(seed=0)
+    with ChatServer(lambda request: "Action: up") as server:
+        server.fail(429, times=2, retry_after=0)
+        server.fail(503)
+        server.fail("drop")
+        server.fail("sleep", seconds=1.0)
+        agent = VLMAgent(env, model="m", base_url=server.base_url, cache=False, backoff=0.01, timeout=0.4, max_retries=6)
+        agent.reset(info["instruction"], info)
+        t0 = time.perf_counter()
+        assert agent.act(obs, info) == 0
+        assert time.perf_counter() - t0 < 5
+        assert agent.stats()["retries"] == 5 and agent.stats()["requests"] == 1
+        assert server.attempts == 6
+
+        server.fail(500, times=3)
+        agent = VLMAgent(env, model="m", base_url=server.base_url, cache=False, backoff=0.01, max_retries=2)
+        agent.reset(info["instruction"], info)
+        with pytest.raises(VLMError, match="after 3 attempts.*HTTP 500"):
+            agent.act(obs, info)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_bad_input_gives_a_clear_message(monkeypatch, tmp_path):
+    env = gym.make("GymV/GridNav-v0", **SMALL)
+    obs, info = env.reset(seed=0)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("GYMV_MODEL", raising=False)
+    with pytest.raises(ValueError, match="OPENAI_BASE_URL"):
+        make_agent("vlm", env, model="m")
+    with pytest.raises(ValueError, match="GYMV_MODEL"):
+        make_agent("vlm", env, base_url="http://127.0.0.1:1/v1")
+    with pytest.raises(ValueError, match="OPENAI_API_KEY"):
+        make_agent("vlm", env, model="m", base_url="https://api.example.com/v1")
+    with pytest.raises(ValueError, match="history_mode.*images, text"):
+        make_agent("vlm", env, model="m", base_url="http://127.0.0.1:1/v1", history_mode="video")
+
+    down = VLMAgent(env, model="m", base_url=f"http://127.0.0.1:{free_port()}/v1", cache=False, backoff=0.01, max_retries=1)
+    down.reset(info["instruction"], info)
+    with pytest.raises(VLMError, match="server is running.*OPENAI_BASE_URL"):
+        down.act(obs, info)
+
+    with ChatServer(lambda request: "") as server:
+        agent = VLMAgent(env, model="m", base_url=server.base_url, cache=False)
+        agent.reset(info["instruction"], info)
+        with pytest.raises(VLMError, match="empty replies.*model name"):
+            for _ in range(3):
+                agent.act(obs, info)
+
+    with ChatServer(lambda request: "up") as server:
+        server.fail(404, message="model 'nope' does not exist")
+        agent = VLMAgent(env, model="nope", base_url=server.base_url, cache=False)
+        agent.reset(info["instruction"], info)
+        with pytest.raises(VLMError, match="HTTP 404.*model name 'nope'.*does not exist"):
+            agent.act(obs, info)
+
+
+def test_key_is_used_but_never_written(monkeypatch, tmp_path, capsys):
+    key = "sk-test-SECRET-8f3a1c"
+    monkeypatch.setenv("GYMV_TEST_KEY", key)
+    with ChatServer(oracle_policy(holder)) as server:
+        record = run("GymV/GridNav-v0", server, tmp_path, api_key_env="GYMV_TEST_KEY")
+        assert all(h.get("Authorization") == f"Bearer {key}" for h in server.headers)
+        env = gym.make("GymV/GridNav-v0", **SMALL)
+        obs, info = env.reset(seed=0)
+        agent = VLMAgent(env, model="m", base_url=server.base_url, api_key_env="GYMV_TEST_KEY", cache_dir=tmp_path / "c2")
+        agent.reset(info["instruction"], info)
+        server.fail(401, message=f"invalid key {key}")
+        with pytest.raises(VLMError) as refused:
+            agent.act(obs, info)
+        assert "GYMV_TEST_KEY" in str(refused.value)
+        server.fail(500, times=5, message=f"upstream said {key}")
+        agent.client.max_retries, agent.client.backoff = 1, 0.01
+        with pytest.raises(VLMError) as failed:
+            agent.act(obs, info)
+    written = [json.dumps(record), repr(agent), str(agent.stats()), str(agent.total_stats()), str(vars(agent.client)),
+               str(refused.value), str(failed.value), repr(refused.value), *capsys.readouterr()]
+    written += [p.read_text() for p in tmp_path.rglob("*") if p.is_file()]
+    assert len(written) > 10 and "upstream said ***" in str(failed.value)
+    assert not [w for w in written if key in w]
+
+
+class TwoViews(gym.ObservationWrapper):
+    """A Dict observation of the current and the previous frame (what a views wrapper supplies)."""
+
+    def __init__(self, env: gym.Env) -> None:
+        super().__init__(env)
+        box = env.observation_space
+        self.observation_space = gym.spaces.Dict({"front": box, "previous": box})
+        self._last = None
+
+    def observation(self, obs):
+        prev = obs if self._last is None else self._last
+        self._last = obs
+        return {"front": obs, "previous": prev}
+
+
+def decode(url: str) -> Image.Image:
+    head, data = url.split(",", 1)
+    return Image.open(io.BytesIO(base64.b64decode(data)))
+
+
+def test_every_view_is_sent_with_history_and_downscaling(tmp_path):
+    env = TwoViews(gym.make("GymV/GridNav-v0", obs_size=(120, 160)))
+    obs, info = env.reset(seed=0)
+    with ChatServer(lambda request: "Action: right") as server:
+        agent = VLMAgent(env, model="m", base_url=server.base_url, cache=False, image_format="jpeg",
+                         max_image_side=40, history=1, history_mode="images")
+        agent.reset(info["instruction"], info)
+        for _ in range(3):
+            obs, _, _, _, info = env.step(agent.act(obs, info))
+        text_agent = VLMAgent(env, model="m", base_url=server.base_url, cache=False, history=2, history_mode="text")
+        text_agent.reset(env.unwrapped.instruction, info)
+        for _ in range(3):
+            obs, _, _, _, info = env.step(text_agent.act(obs, info))
+    last = server.requests[2]["messages"]
+    assert [m["role"] for m in last] == ["system", "user", "assistant", "user"]
+    images = [p for p in last[-1]["content"] if p["type"] == "image_url"]
+    labels = [p["text"] for p in last[-1]["content"] if p["type"] == "text"]
+    assert len(images) == 2 and labels[:2] == ["View: front", "View: previous"]
+    assert all(p["image_url"]["url"].startswith("data:image/jpeg;base64,") for p in images)
+    assert decode(images[0]["image_url"]["url"]).size == (40, 30)
+    assert len([p for p in last[1]["content"] if p["type"] == "image_url"]) == 2  # the earlier turn, with images
+    assert last[2]["content"] == "Action: right"
+    assert "Result of your last action: moved" in last_text(server.requests[1])
+    assert "Your last action was invalid: blocked" in last_text(server.requests[2])
+
+    text_msgs = server.requests[5]["messages"]
+    assert [m["role"] for m in text_msgs] == ["system", "user", "assistant", "user", "assistant", "user"]
+    assert isinstance(text_msgs[1]["content"], str) and isinstance(text_msgs[3]["content"], str)
+    assert decode(text_msgs[-1]["content"][1]["image_url"]["url"]).size == (160, 120)  # PNG, full size
+
+
+def test_prompt_templates_can_be_overridden_and_cost_is_priced(tmp_path):
+    (tmp_path / "system.txt").write_text("CUSTOM SYSTEM. $instruction")
+    env = gym.make("GymV/MazePath-v0", answer_format="mcq", **SMALL)
+    obs, info = env.reset(seed=1)
+    with ChatServer(lambda request: "Answer: B") as server:
+        agent = VLMAgent(env, model="priced-model", base_url=server.base_url, cache=False, prompts_dir=tmp_path,
+                         prices={"priced-model": [1.0, 4.0]})
+        agent.reset(info["instruction"], info)
+        assert agent.act(obs, info) == 1
+    msgs = server.requests[0]["messages"]
+    assert msgs[0]["content"].startswith("CUSTOM SYSTEM. ") and info["instruction"] in msgs[0]["content"]
+    assert "Step 1." in msgs[1]["content"][-1]["text"]  # turn.txt still the default
+    s = agent.stats()
+    assert s["cost_known"] and s["cost_usd"] == pytest.approx((100 * 1.0 + s["completion_tokens"] * 4.0) / 1e6)
+    with pytest.raises(ValueError, match="prompts_dir"):
+        VLMAgent(env, model="m", base_url=server.base_url, prompts_dir=tmp_path / "missing")
+
+
+def test_concurrency_is_bounded_per_endpoint(tmp_path):
+    live, peak, lock = [0], [0], threading.Lock()
+
+    def slow(request):
+        with lock:
+            live[0] += 1
+            peak[0] = max(peak[0], live[0])
+        time.sleep(0.15)
+        with lock:
+            live[0] -= 1
+        return "up"
+
+    with ChatServer(slow) as server:
+        def episode(k):
+            env = gym.make("GymV/GridNav-v0", **SMALL)
+            obs, info = env.reset(seed=k)
+            agent = VLMAgent(env, model="m", base_url=server.base_url, cache=False, max_concurrency=2)
+            agent.reset(info["instruction"], info)
+            for _ in range(2):
+                obs, _, _, _, info = env.step(agent.act(obs, info))
+
+        threads = [threading.Thread(target=episode, args=(k,)) for k in range(5)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert len(server.requests) == 10 and peak[0] == 2
+
+
+def test_observation_without_images_still_asks_in_text(tmp_path):
+    env = gym.make("GymV/GridNav-v0", **SMALL)
+    env.reset(seed=0)
+    with ChatServer(lambda request: "down") as server:
+        agent = VLMAgent(env, model="m", base_url=server.base_url, cache=False, system_role=False)
+        agent.reset("Instruction here", {})
+        assert agent.act(np.zeros(3, np.float32), {}) == 1
+    content = server.requests[0]["messages"][0]["content"]
+    assert content[0]["text"].endswith("Instruction here") and all(p["type"] == "text" for p in content)
