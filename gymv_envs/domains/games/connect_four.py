@@ -1,0 +1,160 @@
+"""Connect Four: force a win from a mid-game position against a built-in opponent."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.core.canvas import PALETTE, new_frame
+from gymv_envs.domains.games._board import LETTERS, ME, OPPONENT_TEXT, THEM, BoardGameEnv, disc
+
+ROWS, COLS = 6, 7
+DIRS = ((0, 1), (1, 0), (1, 1), (1, -1))
+WINDOWS = tuple(
+    tuple((r + i * dr) * COLS + c + i * dc for i in range(4))
+    for r in range(ROWS) for c in range(COLS) for dr, dc in DIRS
+    if 0 <= r + 3 * dr < ROWS and 0 <= c + 3 * dc < COLS
+)
+PLIES = {0: (6, 16), 1: (8, 20), 2: (10, 24)}   # difficulty -> range of random opening plies
+BOARD_C, HOLE_C, LIT_C = (40, 80, 170), (250, 250, 250), (255, 236, 150)
+DISC_C = {ME: PALETTE["red"], THEM: PALETTE["yellow"]}
+
+
+def _four(board: tuple[int, ...], i: int) -> bool:
+    """Whether the disc at index ``i`` completes four in a row."""
+    p, r, c = board[i], divmod(i, COLS)[0], i % COLS
+    for dr, dc in DIRS:
+        n = 1
+        for sign in (1, -1):
+            rr, cc = r + sign * dr, c + sign * dc
+            while 0 <= rr < ROWS and 0 <= cc < COLS and board[rr * COLS + cc] == p:
+                n, rr, cc = n + 1, rr + sign * dr, cc + sign * dc
+        if n >= 4:
+            return True
+    return False
+
+
+class ConnectFour(BoardGameEnv):
+    """Play red and win a Connect Four game from a position where a forced win exists.
+
+    ## Description
+    A 7-column, 6-row Connect Four board is shown mid-game with red discs (yours) and yellow
+    discs (the opponent's). Columns are labelled A-G; rows 1-6 count from the bottom. It is your
+    turn and red can force a win. A disc dropped in a column falls to the lowest empty hole;
+    the opponent answers within the same step. Four in a row (across, down or diagonal) wins.
+
+    ## Action Space
+    `Discrete(7)`: the column to drop a disc into, named ``A`` .. ``G``. Dropping into a full
+    column is invalid and changes nothing.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the board with column and row labels; the last discs
+    played are highlighted.
+
+    ## Rewards
+    +1 for a win, 0 for a draw, -1 for a loss, given when the game ends (``max_return`` 1).
+
+    ## Starting State
+    A random opening of 6-24 plies drawn from the seed, kept only when red, to move, can
+    force a win in exactly 1 (difficulty 0), 2 (difficulty 1) or 3 (difficulty 2) of its own
+    moves against any reply (verified by an AND-OR search).
+
+    ## Episode End
+    Terminates on four in a row or a full board; success is a win for red.
+
+    ## Arguments
+    ``difficulty``: 0 (win in 1, random opponent), 1 (win in 2, greedy opponent), 2 (win in 3,
+    3-ply alpha-beta opponent); ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    action_names = tuple(LETTERS[:COLS])
+    action_aliases = tuple((f"column {LETTERS[c]}", c) for c in range(COLS))
+    board_shape = (ROWS, COLS)
+    grid_line = BOARD_C
+    search_depth = 3
+
+    # -- generate
+    def random_start(self, rng: np.random.Generator):
+        lo, hi = PLIES[self.difficulty]
+        s = ((0,) * (ROWS * COLS), ME, None)
+        for _ in range(2 * int(rng.integers(lo // 2, hi // 2 + 1))):
+            if self.result(s) is not None:
+                break
+            moves = self.legal(s)
+            s = self.play(s, moves[int(rng.integers(len(moves)))])
+        return s
+
+    # -- rules
+    def mover(self, s) -> int:
+        return s[1]
+
+    def legal(self, s) -> list[int]:
+        return [c for c in range(COLS) if s[0][c] == 0]
+
+    def play(self, s, a: int):
+        board, p = s[0], s[1]
+        r = max(r for r in range(ROWS) if board[r * COLS + a] == 0)
+        i = r * COLS + a
+        b = board[:i] + (p,) + board[i + 1:]
+        if _four(b, i):
+            return b, 3 - p, p
+        return b, 3 - p, (0 if 0 not in b[:COLS] else None)
+
+    def result(self, s):
+        return s[2]
+
+    def heuristic(self, s) -> float:
+        b, v = s[0], 0.0
+        for w in WINDOWS:
+            mine = theirs = 0
+            for i in w:
+                if b[i] == ME:
+                    mine += 1
+                elif b[i] == THEM:
+                    theirs += 1
+            if not theirs:
+                v += mine * mine
+            elif not mine:
+                v -= theirs * theirs
+        return v
+
+    def describe_invalid(self, s, a: int) -> str:
+        return f"column {LETTERS[a]} is full; choose a column with an empty hole"
+
+    # -- draw
+    def cell_keys(self, s):
+        b, lit = s[0], self._lit()
+        return [[(b[r * COLS + c], r * COLS + c in lit) for c in range(COLS)] for r in range(ROWS)]
+
+    def _lit(self) -> set[int]:
+        """Board indices of the discs dropped in the last step."""
+        before, now = self.before[0], self.state[0]
+        return {i for i in range(ROWS * COLS) if before[i] != now[i]}
+
+    def _tile(self, key, h: int, w: int) -> np.ndarray:
+        piece, lit = key
+        tile = new_frame(h, w, LIT_C if lit else BOARD_C)
+        return disc(tile, DISC_C[piece] if piece else HOLE_C, 0.8)
+
+    def _task_text(self) -> str:
+        return ("You play Connect Four as red against yellow on the 7-column, 6-row board shown. Columns are "
+                "labelled A to G from left to right and rows 1 to 6 from bottom to top. Each turn you drop one "
+                "disc into a column that is not full; it falls to the lowest empty hole. The opponent then "
+                f"answers at once (it {OPPONENT_TEXT[self.opponent]}). Four of your discs in a row (across, "
+                "down or diagonal) win (+1); a full board is a draw (0); four yellow discs lose (-1). It is your "
+                "turn and red can force a win.")
+
+    def _state_text(self) -> str:
+        sym = {0: ".", ME: "R", THEM: "Y"}
+        b = self.state[0]
+        lines = [f"{ROWS - r} " + " ".join(sym[b[r * COLS + c]] for c in range(COLS)) for r in range(ROWS)]
+        return "\n".join(lines) + "\n  " + " ".join(LETTERS[:COLS])
+
+
+SPECS = (
+    TaskSpec(name="ConnectFour", entry_point=ConnectFour, domain="games", max_episode_steps=30,
+             tags=("board-game", "adversarial", "planning")),
+)

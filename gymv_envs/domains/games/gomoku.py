@@ -1,0 +1,201 @@
+"""Gomoku: make five in a row against a built-in opponent."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.core.rng import choice
+from gymv_envs.domains.games._board import (
+    DRAW,
+    LETTERS,
+    ME,
+    OPPONENT_TEXT,
+    THEM,
+    BoardGameEnv,
+    cell_name,
+    intersection_keys,
+    intersection_tile,
+)
+
+LEVELS = {0: (9, 16), 1: (11, 14), 2: (13, 20)}   # difficulty -> (board side, random opening plies)
+DIRS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+@functools.cache
+def windows(n: int) -> np.ndarray:
+    """Every line of five cells on an n x n board, as an (m, 5) index array."""
+    out = [[(r + k * dr) * n + c + k * dc for k in range(5)]
+           for r in range(n) for c in range(n) for dr, dc in DIRS
+           if 0 <= r + 4 * dr < n and 0 <= c + 4 * dc < n]
+    return np.array(out, dtype=np.int64)
+
+
+def completing(board: tuple[int, ...], p: int, n: int, have: int) -> list[int]:
+    """Empty cells lying in a five-window that holds ``have`` stones of ``p`` and no others."""
+    w = np.asarray(board, dtype=np.int8)[windows(n)]
+    own, empty = (w == p).sum(1), (w == 0).sum(1)
+    hit = windows(n)[(own == have) & (empty == 5 - have)]
+    cells = hit[w[(own == have) & (empty == 5 - have)] == 0]
+    return sorted(set(cells.tolist()))
+
+
+class Gomoku(BoardGameEnv):
+    """Play black and make five in a row against white.
+
+    ## Description
+    A Go-style board is shown mid-game with black stones (yours) and white stones (the
+    opponent's). Columns are labelled A, B, ... and rows 1, 2, ... from the bottom. Players
+    take turns placing one stone on an empty point; five or more stones of one colour in an
+    unbroken line (across, down or diagonal) win. The opponent answers within the same step.
+
+    ## Action Space
+    `Discrete(side * side)`: the point to play, named like ``E5``. Playing an occupied point
+    is invalid and changes nothing.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the board with labels; the stones of the last step sit
+    on lighter squares.
+
+    ## Rewards
+    +1 for a win, 0 for a draw (full board), -1 for a loss (``max_return`` 1).
+
+    ## Starting State
+    A random opening of clustered stones drawn from the seed with black to move, kept only
+    when black can force five by a sequence of fours (each answered by a forced block) in
+    exactly 1 (difficulty 0), 2 or 3 of its own moves and has no shorter such win.
+
+    ## Episode End
+    Terminates on five in a row or a full board; success is a black win.
+
+    ## Arguments
+    ``difficulty``: 0 (9x9, random opponent), 1 (11x11, greedy opponent), 2 (13x13, 2-ply
+    alpha-beta opponent); ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    def _configure(self) -> None:
+        super()._configure()
+        self.side, self.plies = LEVELS[self.difficulty]
+        n = self.side
+        self.board_shape = (n, n)
+        self.action_names = tuple(cell_name(r, c, n) for r in range(n) for c in range(n))
+
+    # -- generate
+    def random_start(self, rng: np.random.Generator):
+        n = self.side
+        s = ((0,) * (n * n), ME, None)
+        s = self.play(s, (n // 2) * n + n // 2)
+        for _ in range(self.plies - 1):
+            if s[2] is not None:
+                break
+            s = self.play(s, choice(rng, self.candidate_moves(s)))
+        return s
+
+    # -- rules
+    def mover(self, s) -> int:
+        return s[1]
+
+    def legal(self, s) -> list[int]:
+        return [i for i, v in enumerate(s[0]) if v == 0]
+
+    def candidate_moves(self, s) -> list[int]:
+        """Empty points next to a stone (all empty points on an empty board)."""
+        n = self.side
+        stones = np.asarray(s[0], dtype=bool).reshape(n, n)
+        near = np.pad(stones, 1)
+        near = near[:-2, :-2] | near[:-2, 1:-1] | near[:-2, 2:] | near[1:-1, :-2] | near[1:-1, 2:] | near[2:, :-2] | near[2:, 1:-1] | near[2:, 2:]
+        out = np.flatnonzero(near & ~stones).tolist()
+        return out or self.legal(s)
+
+    def play(self, s, a: int):
+        n, p = self.side, s[1]
+        b = s[0][:a] + (p,) + s[0][a + 1:]
+        r, c = divmod(a, n)
+        for dr, dc in DIRS:
+            run = 1
+            for sign in (1, -1):
+                rr, cc = r + sign * dr, c + sign * dc
+                while 0 <= rr < n and 0 <= cc < n and b[rr * n + cc] == p:
+                    run, rr, cc = run + 1, rr + sign * dr, cc + sign * dc
+            if run >= 5:
+                return b, 3 - p, p
+        return b, 3 - p, (DRAW if 0 not in b else None)
+
+    def result(self, s):
+        return s[2]
+
+    def immediate_win(self, s) -> bool:
+        return bool(completing(s[0], s[1], self.side, 4))
+
+    def wins(self, s, k: int) -> bool:
+        """Whether black forces five within ``k`` moves by continuous fours (sound, not complete)."""
+        if s[2] is not None:
+            return s[2] == ME
+        if k <= 0:
+            return False
+        memo = self._memo_table()
+        key = (s, k)
+        if key in memo:
+            return memo[key]
+        n, b = self.side, s[0]
+        if s[1] == ME:
+            if completing(b, ME, n, 4):
+                hit = True
+            elif k == 1:
+                hit = False
+            else:
+                block = completing(b, THEM, n, 4)
+                cand = block if len(block) == 1 else [] if block else completing(b, ME, n, 3)
+                hit = any(self.wins(self.play(s, a), k - 1) for a in cand)
+        else:
+            threat = completing(b, ME, n, 4)
+            if completing(b, THEM, n, 4) or not threat:
+                hit = False
+            else:
+                hit = len(threat) >= 2 or self.wins(self.play(s, threat[0]), k)
+        memo[key] = hit
+        return hit
+
+    def attack_moves(self, s) -> list[int]:
+        n, b = self.side, s[0]
+        return completing(b, ME, n, 4) or completing(b, THEM, n, 4) or completing(b, ME, n, 3)
+
+    def heuristic(self, s) -> float:
+        w = np.asarray(s[0], dtype=np.int8)[windows(self.side)]
+        mine, theirs = (w == ME).sum(1), (w == THEM).sum(1)
+        return float((4.0 ** mine[theirs == 0]).sum() - (4.0 ** theirs[mine == 0]).sum())
+
+    def describe_invalid(self, s, a: int) -> str:
+        return f"{self.action_names[a]} is occupied; choose an empty point"
+
+    # -- draw
+    def cell_keys(self, s):
+        return intersection_keys(s[0], self.before[0], self.side)
+
+    def _tile(self, key, h: int, w: int) -> np.ndarray:
+        return intersection_tile(key, h, w)
+
+    def _task_text(self) -> str:
+        n = self.side
+        return (f"You play Gomoku as black against white on the {n}x{n} board shown. Columns are labelled A to "
+                f"{LETTERS[n - 1]} from left to right and rows 1 to {n} from bottom to top; a point is named like E5. "
+                "Each turn place one black stone on an empty point; the opponent then answers at once (it "
+                f"{OPPONENT_TEXT[self.opponent]}). Five or more black stones in an unbroken line across, down or "
+                "diagonally win (+1); five white stones lose (-1); a full board is a draw (0). It is your turn and "
+                "black can force a win.")
+
+    def _state_text(self) -> str:
+        n, sym = self.side, {0: ".", ME: "X", THEM: "O"}
+        lines = [f"{n - r:>2} " + " ".join(sym[self.state[0][r * n + c]] for c in range(n)) for r in range(n)]
+        return "\n".join(lines) + "\n   " + " ".join(LETTERS[:n])
+
+
+SPECS = (
+    TaskSpec(name="Gomoku", entry_point=Gomoku, domain="games", max_episode_steps=40,
+             tags=("board-game", "adversarial", "planning")),
+)

@@ -1,0 +1,268 @@
+"""Hex: connect your two sides of a rhombus board against a built-in opponent."""
+
+from __future__ import annotations
+
+import functools
+from collections import deque
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    INK,
+    PALETTE,
+    draw_text,
+    fill_rect,
+    fit_text_size,
+    new_frame,
+)
+from gymv_envs.core.rng import choice
+from gymv_envs.domains.games._board import LETTERS, ME, OPPONENT_TEXT, THEM, BoardGameEnv, disc
+
+LEVELS = {0: (5, 8), 1: (6, 12), 2: (7, 16)}   # difficulty -> (board side, random opening plies)
+STONE_C = {ME: PALETTE["red"], THEM: PALETTE["blue"]}
+CELL_C, LIT_C = (235, 225, 200), (250, 225, 120)
+STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
+
+
+@functools.cache
+def adjacency(n: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple((r + dr) * n + c + dc for dr, dc in STEPS if 0 <= r + dr < n and 0 <= c + dc < n)
+                 for r, c in (divmod(i, n) for i in range(n * n)))
+
+
+def _reach(b: tuple[int, ...], p: int, n: int, start: list[int]) -> set[int]:
+    """Stones of ``p`` connected to the ``start`` stones."""
+    adj, seen = adjacency(n), set(start)
+    todo = deque(start)
+    while todo:
+        for j in adj[todo.popleft()]:
+            if b[j] == p and j not in seen:
+                seen.add(j)
+                todo.append(j)
+    return seen
+
+
+def edges(p: int, n: int) -> tuple[list[int], list[int]]:
+    """The two edges ``p`` must join: red top and bottom rows, blue left and right columns."""
+    if p == ME:
+        return list(range(n)), list(range(n * (n - 1), n * n))
+    return list(range(0, n * n, n)), list(range(n - 1, n * n, n))
+
+
+def winning_cells(b: tuple[int, ...], p: int, n: int) -> list[int]:
+    """Empty cells where a stone of ``p`` would join its two edges."""
+    adj = adjacency(n)
+    e1, e2 = edges(p, n)
+    a = _reach(b, p, n, [i for i in e1 if b[i] == p])
+    z = _reach(b, p, n, [i for i in e2 if b[i] == p])
+    near_a = {i for i in e1 if b[i] == 0} | {j for i in a for j in adj[i] if b[j] == 0}
+    near_z = {i for i in e2 if b[i] == 0} | {j for i in z for j in adj[i] if b[j] == 0}
+    return sorted(near_a & near_z)
+
+
+def connected(b: tuple[int, ...], p: int, n: int) -> bool:
+    e1, e2 = edges(p, n)
+    return bool(_reach(b, p, n, [i for i in e1 if b[i] == p]) & set(e2))
+
+
+def distance(b: tuple[int, ...], p: int, n: int) -> int:
+    """Fewest empty cells ``p`` still needs to join its edges (0-1 BFS)."""
+    adj, (e1, e2) = adjacency(n), edges(p, n)
+    dist, todo = {}, deque()
+    for i in e1:
+        if b[i] != 3 - p:
+            dist[i] = 0 if b[i] == p else 1
+            (todo.appendleft if b[i] == p else todo.append)(i)
+    goal, best = set(e2), n * n
+    while todo:
+        i = todo.popleft()
+        if i in goal:
+            best = min(best, dist[i])
+        for j in adj[i]:
+            if b[j] == 3 - p:
+                continue
+            d = dist[i] + (b[j] != p)
+            if d < dist.get(j, n * n):
+                dist[j] = d
+                (todo.appendleft if b[j] == p else todo.append)(j)
+    return best
+
+
+class Hex(BoardGameEnv):
+    """Play red in Hex and join the top and bottom edges.
+
+    ## Description
+    A rhombus of hexagonal cells is shown mid-game. Red (yours) joins the top and bottom
+    edges, blue (the opponent's) the left and right edges; the edges are coloured to match.
+    Columns are labelled A, B, ... along the top and rows 1, 2, ... from top to bottom (each row
+    is shifted half a cell to the right of the one above). Players take turns placing one
+    stone on an empty cell; Hex has no draws. The opponent answers within the same step.
+
+    ## Action Space
+    `Discrete(side * side)`: the cell to play, named like ``C2`` (column letter, row number).
+    Playing an occupied cell is invalid and changes nothing.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the board with labels and coloured edges; stones of the
+    last step sit on lighter cells.
+
+    ## Rewards
+    +1 for a win, -1 for a loss, given when the game ends (``max_return`` 1).
+
+    ## Starting State
+    A random opening drawn from the seed with red to move, kept only when red can force a
+    connection by a sequence of threats (each answered by a forced block) in exactly 1
+    (difficulty 0), 2 or 3 of its own moves and has no shorter such win.
+
+    ## Episode End
+    Terminates when a player joins its edges; success is a red connection.
+
+    ## Arguments
+    ``difficulty``: 0 (5x5, random opponent), 1 (6x6, greedy opponent), 2 (7x7, 2-ply
+    alpha-beta opponent on connection distance); ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    labels = False
+    transient_attrs = (*BoardGameEnv.transient_attrs, "_layout")
+
+    def _configure(self) -> None:
+        super()._configure()
+        self.side, self.plies = LEVELS[self.difficulty]
+        n = self.side
+        self.action_names = tuple(f"{LETTERS[c]}{r + 1}" for r in range(n) for c in range(n))
+
+    # -- generate
+    def random_start(self, rng: np.random.Generator):
+        s = ((0,) * (self.side ** 2), ME, None)
+        for _ in range(self.plies):
+            if s[2] is not None:
+                break
+            s = self.play(s, choice(rng, self.legal(s)))
+        return s
+
+    # -- rules
+    def mover(self, s) -> int:
+        return s[1]
+
+    def legal(self, s) -> list[int]:
+        return [i for i, v in enumerate(s[0]) if v == 0]
+
+    def play(self, s, a: int):
+        p = s[1]
+        b = s[0][:a] + (p,) + s[0][a + 1:]
+        return b, 3 - p, (p if connected(b, p, self.side) else None)
+
+    def result(self, s):
+        return s[2]
+
+    def immediate_win(self, s) -> bool:
+        return bool(winning_cells(s[0], s[1], self.side))
+
+    def wins(self, s, k: int) -> bool:
+        """Whether red connects within ``k`` moves by a sequence of threats (sound, not complete)."""
+        if s[2] is not None:
+            return s[2] == ME
+        if k <= 0:
+            return False
+        memo, key = self._memo_table(), (s, k)
+        if key in memo:
+            return memo[key]
+        n, b = self.side, s[0]
+        if s[1] == ME:
+            hit = bool(winning_cells(b, ME, n)) or (k > 1 and any(self.wins(self.play(s, a), k - 1) for a in self.attack_moves(s)))
+        else:
+            threat = winning_cells(b, ME, n)
+            if winning_cells(b, THEM, n) or not threat:
+                hit = False
+            else:
+                hit = len(threat) >= 2 or self.wins(self.play(s, threat[0]), k)
+        memo[key] = hit
+        return hit
+
+    def attack_moves(self, s) -> list[int]:
+        n, b = self.side, s[0]
+        now = winning_cells(b, ME, n)
+        if now:
+            return now
+        block = winning_cells(b, THEM, n)
+        if block:
+            return block if len(block) == 1 else []
+        return [a for a in self.legal(s) if winning_cells(b[:a] + (ME,) + b[a + 1:], ME, n)]
+
+    def candidate_moves(self, s) -> list[int]:
+        """Empty cells touching a stone (all empty cells on an empty board)."""
+        adj, b = adjacency(self.side), s[0]
+        return [i for i in self.legal(s) if any(b[j] for j in adj[i])] or self.legal(s)
+
+    def heuristic(self, s) -> float:
+        n = self.side
+        return float(distance(s[0], THEM, n) - distance(s[0], ME, n))
+
+    def describe_invalid(self, s, a: int) -> str:
+        return f"{self.action_names[a]} is occupied; choose an empty cell"
+
+    # -- draw
+    def _geometry(self):
+        """Cached per env: (empty board, cell width, row height, x0, y0)."""
+        H, W = self.obs_size
+        n = self.side
+        cw = min((W * 0.9) / (n + (n - 1) / 2 + 1), (H * 0.9) / (n * 0.9 + 1))
+        rh = cw * 0.9
+        x0 = (W - cw * (n + (n - 1) / 2)) / 2
+        y0 = (H - rh * n) / 2
+        base = new_frame(H, W, BACKGROUND)
+        t = max(2, int(cw / 8))
+        for c in range(n):   # red edges above and below, blue edges left and right
+            fill_rect(base, x0 + c * cw, y0 - t - 1, x0 + (c + 1) * cw, y0 - 1, STONE_C[ME])
+            fill_rect(base, x0 + c * cw + (n - 1) * cw / 2, y0 + n * rh + 1, x0 + (c + 1) * cw + (n - 1) * cw / 2, y0 + n * rh + t + 1, STONE_C[ME])
+        for r in range(n):
+            fill_rect(base, x0 + r * cw / 2 - t - 1, y0 + r * rh, x0 + r * cw / 2 - 1, y0 + (r + 1) * rh, STONE_C[THEM])
+            fill_rect(base, x0 + n * cw + r * cw / 2 + 1, y0 + r * rh, x0 + n * cw + r * cw / 2 + t + 1, y0 + (r + 1) * rh, STONE_C[THEM])
+        size = fit_text_size("10", int(cw * 0.8), int(min(rh * 0.6, y0 * 0.7)) or 4, bold=True)
+        if y0 - t >= 6:
+            for c in range(n):
+                draw_text(base, LETTERS[c], (x0 + (c + 0.5) * cw, (y0 - t) / 2), size, INK, bold=True)
+            for r in range(n):
+                draw_text(base, str(r + 1), (x0 + r * cw / 2 - t - cw / 3, y0 + (r + 0.5) * rh), size, INK, bold=True)
+        self._layout = (base, cw, rh, x0, y0, {})
+        return self._layout
+
+    def _draw(self) -> np.ndarray:
+        base, cw, rh, x0, y0, tiles = getattr(self, "_layout", None) or self._geometry()
+        frame = base.copy()
+        n, b, prev = self.side, self.state[0], self.before[0]
+        w, h = int(cw), int(rh)
+        for i in range(n * n):
+            key = (b[i], b[i] != prev[i])
+            tile = tiles.get(key)
+            if tile is None:
+                tile = tiles[key] = disc(new_frame(h, w, LIT_C if key[1] else BACKGROUND), STONE_C[b[i]] if b[i] else CELL_C, 0.92, edge=(110, 100, 80))
+            r, c = divmod(i, n)
+            x, y = int(x0 + c * cw + r * cw / 2), int(y0 + r * rh)
+            frame[y:y + h, x:x + w] = tile
+        return frame
+
+    def _task_text(self) -> str:
+        n = self.side
+        return (f"You play Hex as red against blue on the {n}x{n} rhombus of hexagonal cells shown. Columns are "
+                f"labelled A to {LETTERS[n - 1]} along the top and rows 1 to {n} from top to bottom; each row is shifted "
+                "half a cell right of the one above, so a cell touches six others. Red wins by joining the top and "
+                "bottom edges (coloured red) with a chain of red stones; blue by joining the left and right edges. "
+                "Each turn place one red stone on an empty cell, named like C2; the opponent then answers at once (it "
+                f"{OPPONENT_TEXT[self.opponent]}). A red chain wins (+1); a blue chain loses (-1). It is your turn "
+                "and red can force a win.")
+
+    def _state_text(self) -> str:
+        n, sym = self.side, {0: ".", ME: "R", THEM: "B"}
+        return "\n".join(" " * r + f"{r + 1:>2} " + " ".join(sym[self.state[0][r * n + c]] for c in range(n)) for r in range(n))
+
+
+SPECS = (
+    TaskSpec(name="Hex", entry_point=Hex, domain="games", max_episode_steps=40,
+             tags=("board-game", "adversarial", "planning")),
+)
