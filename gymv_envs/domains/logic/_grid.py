@@ -1,0 +1,388 @@
+"""Shared parts of the grid logic puzzles: a base env, board drawing, answer parsing, solvers.
+
+`GridAnswerEnv` is a `SingleTurnEnv` whose answer is a filled ``rows x cols`` grid: it reads
+grids written in any common way (spaces, commas, newlines, ``/`` between rows, brackets,
+JSON lists, ``Row 1:`` labels), formats them one way, and draws near-miss options by
+swapping or changing one or two cells the puzzle left open. A task sets ``cell_kind``
+(``"digit"``: one character per cell; ``"number"``: separated integers; ``"mask"``: ``#``
+for a shaded cell and ``.`` for an empty one), and implements ``_generate`` (setting
+``rows``, ``cols``, ``free`` and its clues), ``_paint``, ``_check``, ``_solve``.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, ClassVar, NamedTuple
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    GRID_LINE,
+    INK,
+    WHITE,
+    blend_mask,
+    draw_text,
+    fill_rect,
+    new_frame,
+    text_mask,
+)
+
+Grid = tuple[tuple[int, ...], ...]
+GIVEN = INK
+FILLED = (70, 74, 90)
+_LABEL = re.compile(r"(?i)\b(?:row|line)\s*\d+\s*[:=.)\]-]")
+_SEP = re.compile(r"[\s,;/|\[\](){}\"'`]+")
+MASK_ON = "#1*■█●X"
+MASK_OFF = ".0_-□·o"
+MAX_TEXT = 20_000
+
+
+# ----------------------------------------------------------------- drawing
+class Geom(NamedTuple):
+    """Where the board sits in the frame: top-left corner of cell (0, 0) and the cell side."""
+
+    x0: float
+    y0: float
+    cell: float
+
+    def box(self, r: float, c: float) -> tuple[float, float, float, float]:
+        return self.x0 + c * self.cell, self.y0 + r * self.cell, self.x0 + (c + 1) * self.cell, self.y0 + (r + 1) * self.cell
+
+    def center(self, r: float, c: float) -> tuple[float, float]:
+        return self.x0 + (c + 0.5) * self.cell, self.y0 + (r + 0.5) * self.cell
+
+
+def layout(obs_size: tuple[int, int], rows: int, cols: int, pad: tuple[float, float, float, float] = (0, 0, 0, 0)) -> Geom:
+    """Square cells as large as fit, with ``pad`` = (top, right, bottom, left) extra cells of room."""
+    h, w = obs_size
+    t, r, b, left = pad
+    margin = max(1, min(h, w) // 40)
+    cell = min((w - 2 * margin) / (cols + left + r), (h - 2 * margin) / (rows + t + b))
+    x0 = (w - cell * (cols + left + r)) / 2 + left * cell
+    y0 = (h - cell * (rows + t + b)) / 2 + t * cell
+    return Geom(x0, y0, cell)
+
+
+@functools.lru_cache(maxsize=64)
+def board_base(obs_size: tuple[int, int], rows: int, cols: int, pad: tuple[float, float, float, float] = (0, 0, 0, 0),
+               box: tuple[int, int] | None = None, lines: bool = True) -> tuple[np.ndarray, Geom]:
+    """The empty board (white cells, thin lines, thick outline and ``box`` blocks), read-only, and its geometry."""
+    g = layout(obs_size, rows, cols, pad)
+    img = new_frame(obs_size[0], obs_size[1], BACKGROUND)
+    x1, y1 = g.x0 + cols * g.cell, g.y0 + rows * g.cell
+    fill_rect(img, g.x0, g.y0, x1, y1, WHITE)
+    if lines:
+        grid_lines(img, g, rows, cols, box)
+    img.setflags(write=False)
+    return img, g
+
+
+def grid_lines(img: np.ndarray, g: Geom, rows: int, cols: int, box: tuple[int, int] | None = None) -> None:
+    thin, thick = max(1, int(g.cell / 30)), max(2, int(g.cell / 12))
+    x1, y1 = g.x0 + cols * g.cell, g.y0 + rows * g.cell
+    for r in range(rows + 1):
+        w = thick if r in (0, rows) or (box and r % box[0] == 0) else thin
+        y = g.y0 + r * g.cell
+        fill_rect(img, g.x0 - w // 2, y - w // 2, x1 + (w + 1) // 2, y + (w + 1) // 2, INK if w == thick else GRID_LINE)
+    for c in range(cols + 1):
+        w = thick if c in (0, cols) or (box and c % box[1] == 0) else thin
+        x = g.x0 + c * g.cell
+        fill_rect(img, x - w // 2, g.y0 - w // 2, x + (w + 1) // 2, y1 + (w + 1) // 2, INK if w == thick else GRID_LINE)
+
+
+@functools.lru_cache(maxsize=4096)
+def text_tile(text: str, size: int, color: tuple[int, int, int], bold: bool, bg: tuple[int, int, int]) -> np.ndarray:
+    """``text`` blended once over a ``bg`` block (read-only, cached): drawing it again is a copy."""
+    mask = text_mask(text, size, bold)
+    tile = new_frame(mask.shape[0], mask.shape[1], bg)
+    blend_mask(tile, mask, 0, 0, color)
+    tile.setflags(write=False)
+    return tile
+
+
+def cell_text(img: np.ndarray, g: Geom, r: float, c: float, text: str, scale: float = 0.62,
+              color: tuple[int, int, int] = GIVEN, bold: bool = True, bg: tuple[int, int, int] = WHITE) -> None:
+    """``text`` centred in cell (r, c) over a ``bg`` cell (fractional positions place outside clues)."""
+    size = max(4, int(g.cell * scale * (1.0 if len(text) <= 2 else 2.0 / len(text))))
+    tile = text_tile(text, size, color, bold, bg)
+    h, w = tile.shape[:2]
+    cx, cy = g.center(r, c)
+    x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
+    H, W = img.shape[:2]
+    if x < 0 or y < 0 or x + w > W or y + h > H:
+        draw_text(img, text, (cx, cy), size, color, bold=bold)
+        return
+    img[y:y + h, x:x + w] = tile
+
+
+def shade(img: np.ndarray, g: Geom, r: int, c: int, color: tuple[int, int, int], inset: float = 0.0) -> None:
+    x0, y0, x1, y1 = g.box(r, c)
+    d = inset * g.cell
+    fill_rect(img, x0 + d, y0 + d, x1 - d + 1, y1 - d + 1, color)
+
+
+# ----------------------------------------------------------------- answers
+def read_cells(text: str, kind: str) -> list[str] | None:
+    """The cell tokens of a written grid, or ``None`` when the text holds anything else."""
+    if not isinstance(text, str) or len(text) > MAX_TEXT:
+        return None
+    toks = [t for t in _SEP.split(_LABEL.sub(" ", text)) if t]
+    if not toks:
+        return None
+    if kind == "number":
+        return toks if all(t.isdigit() and len(t) <= 4 for t in toks) else None
+    chars = list("".join(toks))
+    allowed = "0123456789" if kind == "digit" else MASK_ON + MASK_OFF
+    if not all(ch in allowed for ch in chars):
+        return None
+    if kind == "mask":
+        chars = ["1" if ch in MASK_ON else "0" for ch in chars]
+    return chars
+
+
+def format_grid(grid: Grid, kind: str) -> str:
+    if kind == "mask":
+        return " / ".join("".join("#" if v else "." for v in row) for row in grid)
+    return " / ".join(" ".join(str(v) for v in row) for row in grid)
+
+
+def latin_square(rng: np.random.Generator, n: int) -> list[list[int]]:
+    """A random n x n Latin square over 1..n (shuffled cyclic square, rows/columns/symbols permuted)."""
+    rows, cols, syms = rng.permutation(n), rng.permutation(n), rng.permutation(n) + 1
+    return [[int(syms[(int(rows[r]) + int(cols[c])) % n]) for c in range(n)] for r in range(n)]
+
+
+def smallest_true(lo: int, hi: int, ok: Callable[[int], bool]) -> int:
+    """The smallest k in [lo, hi] with ``ok(k)`` for a monotone ``ok`` (``hi`` when none below is)."""
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def most_open(lo: int, hi: int, ambiguous: Callable[[int], bool]) -> int:
+    """The largest k in [lo, hi] with ``ambiguous(k)`` false (monotone), or below ``lo`` when none is."""
+    k = smallest_true(lo, hi + 1, ambiguous) - 1
+    return k if k >= lo else smallest_true(0, lo, ambiguous) - 1
+
+
+class Budget(Exception):
+    """Raised by a solver when it has searched more nodes than allowed."""
+
+
+@functools.lru_cache(maxsize=16)
+def permutations(n: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(itertools.permutations(range(1, n + 1)))
+
+
+def latin_rows_search(n: int, cands: Sequence[Sequence[tuple[int, ...]]], ok: Callable[[list[tuple[int, ...]]], bool],
+                      limit: int = 2, budget: int = 60_000) -> list[Grid]:
+    """Latin squares built row by row from ``cands[r]`` for which ``ok(rows so far)`` holds after each row.
+
+    Stops after ``limit`` solutions; raises `Budget` after ``budget`` candidate rows tried.
+    """
+    out: list[Grid] = []
+    rows: list[tuple[int, ...]] = []
+    used = [0] * n
+    count = [0]
+
+    def rec(r: int) -> None:
+        if r == n:
+            out.append(tuple(rows))
+            return
+        for p in cands[r]:
+            count[0] += 1
+            if count[0] > budget:
+                raise Budget
+            if any(used[c] >> p[c] & 1 for c in range(n)):
+                continue
+            rows.append(p)
+            if ok(rows):
+                for c in range(n):
+                    used[c] |= 1 << p[c]
+                rec(r + 1)
+                for c in range(n):
+                    used[c] ^= 1 << p[c]
+                if len(out) >= limit:
+                    rows.pop()
+                    return
+            rows.pop()
+
+    rec(0)
+    return out
+
+
+def complete_lines(cells: Sequence[int], lines: Sequence[Sequence[int]], totals: Sequence[int], values: Iterable[int],
+                   limit: int = 2, budget: int = 3_000) -> list[tuple[int, ...]]:
+    """Fillings of the open cells (0) of ``cells`` with the unused ``values``, each once, so that the
+    cells of ``lines[i]`` sum to ``totals[i]``; every cell must lie on some line.
+
+    Propagates forced cells (the last open cell of a line), else branches on an open cell of
+    the line with the fewest open cells, pruning lines whose sum can no longer be reached.
+    Raises `Budget` after ``budget`` branches.
+    """
+    g = list(cells)
+    avail = sorted(set(values) - set(g))
+    out, nodes = [], [0]
+
+    def rec() -> None:
+        if len(out) >= limit:
+            return
+        forced, pick, fewest = None, None, len(g) + 1
+        lo, hi = (avail[0], avail[-1]) if avail else (0, 0)
+        for ln, total in zip(lines, totals):
+            s, open_ = 0, []
+            for j in ln:
+                if g[j]:
+                    s += g[j]
+                else:
+                    open_.append(j)
+            k = len(open_)
+            if k == 0:
+                if s != total:
+                    return
+            elif s + k * lo > total or s + k * hi < total:
+                return
+            elif k == 1:
+                forced = (open_[0], total - s)
+            elif k < fewest:
+                fewest, pick = k, open_[0]
+        if forced is not None:
+            i, v = forced
+            if v not in avail:
+                return
+            choices = [v]
+        elif pick is None:
+            out.append(tuple(g))
+            return
+        else:
+            i = pick
+            choices = list(avail)
+        for v in choices:
+            nodes[0] += 1
+            if nodes[0] > budget:
+                raise Budget
+            g[i] = v
+            pos = avail.index(v)
+            avail.pop(pos)
+            rec()
+            avail.insert(pos, v)
+            g[i] = 0
+            if len(out) >= limit:
+                return
+
+    rec()
+    return out
+
+
+# ----------------------------------------------------------------- the base env
+class GridAnswerEnv(SingleTurnEnv):
+    """Base of puzzles answered by a filled grid (see the module docstring)."""
+
+    cell_kind: ClassVar[str] = "digit"
+    rows: int = 0
+    cols: int = 0
+
+    # values a changed cell may take in near misses (digits/numbers); set by the task
+    def _values(self) -> Sequence[int]:
+        return (0, 1)
+
+    def _after_generate(self) -> None:
+        self._image = None
+        super()._after_generate()
+
+    def _paint(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def _draw(self) -> np.ndarray:
+        if self._image is None:
+            self._image = self._paint()
+        return self._image
+
+    def _grid_from_cells(self, cells: list[str]) -> Grid | None:
+        if len(cells) != self.rows * self.cols:
+            return None
+        v = [int(x) for x in cells]
+        return tuple(tuple(v[r * self.cols:(r + 1) * self.cols]) for r in range(self.rows))
+
+    def _parse_answer(self, text: str) -> Grid | None:
+        cells = read_cells(text, self.cell_kind)
+        if cells is None:
+            return self._tail_grid(text)
+        if cells is None:
+            return None
+        short = self.rows * self.cols - len(cells)
+        if self.cell_kind == "mask" and 0 < short < self.cols and text.count("/") == self.rows - 1:
+            # answer extraction strips trailing dots: `... / .##..` reaches us as `... / .##`
+            cells += ["0"] * short
+        return self._grid_from_cells(cells)
+
+    def _cell_counts(self) -> tuple[int, ...]:
+        """How many cells a written answer may hold (largest first)."""
+        return (self.rows * self.cols,)
+
+    def _tail_grid(self, text: str) -> Grid | None:
+        """Prose, then the grid: read the last cells of the text (the last valid mention)."""
+        toks = [t for t in _SEP.split(_LABEL.sub(" ", text[-MAX_TEXT:])) if t]
+        for need in self._cell_counts():
+            cells: list[str] = []
+            for tok in reversed(toks):
+                part = read_cells(tok, self.cell_kind)
+                if part is None or len(cells) + len(part) > need:
+                    break
+                cells[:0] = part
+            if len(cells) == need:
+                grid = self._grid_from_cells(cells)
+                if grid is not None:
+                    return grid
+        return None
+
+    def _format(self, answer: Grid) -> str:
+        return format_grid(answer, self.cell_kind)
+
+    def _near_misses(self, rng: np.random.Generator) -> Iterator[Grid]:
+        """Lazily, up to 200 grids one swap or one or two changed open cells away from the solution."""
+        sol = [list(r) for r in self._solution]
+        free = list(self.free)
+        values = list(self._values())
+        for _ in range(200):
+            g = [list(r) for r in sol]
+            kind = int(rng.integers(4))
+            (r, c) = free[int(rng.integers(len(free)))]
+            if kind < 2:  # swap with another open cell of the same row (0) or column (1)
+                mates = [(a, b) for a, b in free if (a == r if kind == 0 else b == c) and g[a][b] != g[r][c]]
+                if not mates:
+                    continue
+                a, b = mates[int(rng.integers(len(mates)))]
+                g[r][c], g[a][b] = g[a][b], g[r][c]
+            else:  # change one (2) or two (3) open cells
+                for _k in range(kind - 1):
+                    others = [v for v in values if v != g[r][c]]
+                    g[r][c] = others[int(rng.integers(len(others)))]
+                    r, c = free[int(rng.integers(len(free)))]
+            yield tuple(tuple(row) for row in g)
+
+    def _answer_shape_text(self) -> str:
+        return f"{self.rows} rows of {self.cols}"
+
+    def _state_rows(self, cell: Callable[[int, int], str]) -> str:
+        return "\n".join(" ".join(cell(r, c) for c in range(self.cols)) for r in range(self.rows))
+
+
+def blank_board(obs_size: tuple[int, int], rows: int, cols: int, **kwargs: Any) -> tuple[np.ndarray, Geom]:
+    """A writable copy of `board_base` and its geometry."""
+    base, g = board_base(tuple(obs_size), rows, cols, **kwargs)
+    return base.copy(), g
+
+
+__all__ = ["BACKGROUND", "Budget", "GridAnswerEnv", "Geom", "blank_board", "board_base", "cell_text", "format_grid",
+           "complete_lines", "grid_lines", "latin_rows_search", "latin_square", "layout", "most_open", "permutations", "read_cells", "shade",
+           "smallest_true"]

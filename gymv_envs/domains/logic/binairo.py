@@ -1,0 +1,166 @@
+"""Binairo (Takuzu): fill a grid with 0s and 1s under the balance, no-triple and distinct-lines rules."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.domains.logic._grid import (
+    Budget,
+    GridAnswerEnv,
+    blank_board,
+    cell_text,
+    smallest_true,
+)
+
+SIDES = {0: 4, 1: 6, 2: 8}
+
+
+@functools.lru_cache(maxsize=8)
+def valid_lines(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every line of n cells with n/2 ones and no three equal cells in a row."""
+    return tuple(p for p in itertools.product((0, 1), repeat=n)
+                 if sum(p) == n // 2 and not any(p[i] == p[i + 1] == p[i + 2] for i in range(n - 2)))
+
+
+def line_ok(line: list[int] | tuple[int, ...]) -> bool:
+    return tuple(line) in valid_lines(len(line))
+
+
+def solve(n: int, givens: dict[tuple[int, int], int], rng: np.random.Generator | None = None,
+          limit: int = 2, budget: int = 40_000) -> list[tuple[tuple[int, ...], ...]]:
+    """Grids obeying the rules and the givens, row by row (rows in random order when ``rng`` is given)."""
+    lines = valid_lines(n)
+    cands = []
+    for r in range(n):
+        cs = [p for p in lines if all(givens.get((r, c), v) == v for c, v in enumerate(p))]
+        cands.append([cs[int(i)] for i in rng.permutation(len(cs))] if rng is not None else cs)
+    out, rows, ones, nodes = [], [], [0] * n, [0]
+
+    def col_ok(r: int, p: tuple[int, ...]) -> bool:
+        for c in range(n):
+            k = ones[c] + p[c]
+            if k > n // 2 or (r + 1 - k) > n // 2:
+                return False
+            if r >= 2 and rows[r - 1][c] == rows[r - 2][c] == p[c]:
+                return False
+        return True
+
+    def rec(r: int) -> None:
+        if r == n:
+            if len(set(zip(*rows, strict=True))) == n:
+                out.append(tuple(rows))
+            return
+        for p in cands[r]:
+            nodes[0] += 1
+            if nodes[0] > budget:
+                raise Budget
+            if p in rows or not col_ok(r, p):
+                continue
+            rows.append(p)
+            for c in range(n):
+                ones[c] += p[c]
+            rec(r + 1)
+            for c in range(n):
+                ones[c] -= p[c]
+            rows.pop()
+            if len(out) >= limit:
+                return
+
+    rec(0)
+    return out
+
+
+class Binairo(GridAnswerEnv):
+    """Fill a Binairo grid with 0s and 1s.
+
+    ## Description
+    An ``n x n`` grid shows some 0s and 1s. Fill every empty cell with 0 or 1 so that each
+    row and each column has as many 0s as 1s, no row or column has three equal digits next
+    to each other, and no two rows and no two columns are the same. The solution is unique
+    (checked by the solver at generation).
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the full grid, row by row (``0``/``1`` per cell, any
+    separators, ``/`` or newlines between rows). ``"mcq"``: `Discrete(k)` over complete grids.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the grid with the given digits.
+
+    ## Rewards
+    1.0 if the grid keeps the givens and obeys the three rules, else 0.0.
+
+    ## Starting State
+    A random valid grid (row-by-row search in a random order); cells are revealed in a
+    random order until the puzzle has exactly one solution (binary search over the order).
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 4x4, 1: 6x6, 2: 8x8), ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    cell_kind = "digit"
+
+    def _configure(self) -> None:
+        self.rows = self.cols = self.n = SIDES[self.difficulty]
+        self.answer_hint = (f"the completed grid as {self.n} rows of {self.n} digits 0 or 1, rows separated by `/` "
+                            f"(for example `{' '.join('01' * (self.n // 2))} / ...`)")
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        full = solve(n, {}, rng, limit=1, budget=10**6)[0]
+        order = [divmod(int(i), n) for i in rng.permutation(n * n)]
+
+        def unique(k: int) -> bool:
+            try:
+                return len(solve(n, {rc: full[rc[0]][rc[1]] for rc in order[:k]})) == 1
+            except Budget:
+                return False
+
+        k = smallest_true(0, n * n, unique)
+        self.givens = {rc: full[rc[0]][rc[1]] for rc in order[:k]}
+        self.free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in self.givens]
+
+    # -- draw
+    def _paint(self) -> np.ndarray:
+        img, g = blank_board(self.obs_size, self.n, self.n)
+        for (r, c), v in self.givens.items():
+            cell_text(img, g, r, c, str(v))
+        return img
+
+    def _task_text(self) -> str:
+        n = self.n
+        return (f"The image shows a {n}x{n} Binairo puzzle. Fill every empty cell with 0 or 1 so that: each row "
+                f"and each column contains {n // 2} zeros and {n // 2} ones; no row or column has three equal "
+                "digits next to each other; and no two rows are identical and no two columns are identical. "
+                "Keep the given digits.")
+
+    def _state_text(self) -> str:
+        return self._state_rows(lambda r, c: str(self.givens.get((r, c), ".")))
+
+    # -- verify
+    def _check(self, answer) -> bool:
+        if any(answer[r][c] != v for (r, c), v in self.givens.items()):
+            return False
+        cols = list(zip(*answer, strict=True))
+        return (all(line_ok(x) for x in (*answer, *cols))
+                and len(set(answer)) == self.n and len(set(cols)) == self.n)
+
+    # -- oracle
+    def _solve(self):
+        return solve(self.n, self.givens, limit=1, budget=10**7)[0]
+
+
+SPECS = (
+    TaskSpec(name="Binairo", entry_point=Binairo, domain="logic", max_episode_steps=1,
+             tags=("puzzle", "constraint-satisfaction", "binary")),
+)

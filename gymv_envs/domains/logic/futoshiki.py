@@ -1,0 +1,181 @@
+"""Futoshiki: a Latin square with inequality signs between neighbouring cells."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    INK,
+    WHITE,
+    draw_text,
+    fill_rect,
+    new_frame,
+    outline_rect,
+)
+from gymv_envs.domains.logic._grid import (
+    Budget,
+    Geom,
+    GridAnswerEnv,
+    cell_text,
+    latin_rows_search,
+    latin_square,
+    permutations,
+    smallest_true,
+)
+
+SIDES = {0: 4, 1: 5, 2: 6}
+GIVEN_SHARE = 0.15  # share of the clue order that are given digits (the rest are inequalities)
+GAP = 0.45          # gap between cells, in cells, where the signs sit
+
+
+def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 50_000) -> list:
+    """Latin squares with the givens and every ``a < b`` of ``less`` (pairs of cells)."""
+    row_less = [[(a[1], b[1]) for a, b in less if a[0] == b[0] == r] for r in range(n)]
+    col_less = [[(a, b) for a, b in less if a[1] == b[1] and max(a[0], b[0]) == r] for r in range(n)]
+    cands = [[p for p in permutations(n) if all(givens.get((r, c), p[c]) == p[c] for c in range(n))
+              and all(p[i] < p[j] for i, j in row_less[r])] for r in range(n)]
+
+    def ok(rows: list) -> bool:
+        return all(rows[a[0]][a[1]] < rows[b[0]][b[1]] for a, b in col_less[len(rows) - 1])
+
+    return latin_rows_search(n, cands, ok, limit, budget)
+
+
+class Futoshiki(GridAnswerEnv):
+    """Fill a Futoshiki grid: a Latin square that obeys the inequality signs.
+
+    ## Description
+    An ``n x n`` grid of boxes; some hold digits and some neighbouring boxes have a sign
+    between them (``<`` or ``>`` across a row, ``∧`` or ``∨`` down a column, pointing at the
+    smaller digit). Fill every box with 1..n so that each row and column holds each digit
+    once and every sign holds. The solution is unique (checked by the solver).
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the full grid, row by row (digits, any separators, ``/``
+    or newlines between rows). ``"mcq"``: `Discrete(k)` over complete grids.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the boxes, given digits and signs.
+
+    ## Rewards
+    1.0 if the grid is a Latin square that keeps the givens and satisfies every sign, else 0.0.
+
+    ## Starting State
+    A random Latin square; clues (mostly inequalities, about 15% digits) are added in a
+    random order until the solution is unique (binary search over the order).
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 4x4, 1: 5x5, 2: 6x6), ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    cell_kind = "digit"
+
+    def _configure(self) -> None:
+        self.rows = self.cols = self.n = SIDES[self.difficulty]
+        self.answer_hint = (f"the completed grid as {self.n} rows of {self.n} digits, rows separated by `/` "
+                            f"(for example `{' '.join(str(i + 1) for i in range(self.n))} / ...`)")
+
+    def _values(self) -> range:
+        return range(1, self.n + 1)
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        sq = latin_square(rng, n)
+        pairs = [((r, c), (r, c + 1)) for r in range(n) for c in range(n - 1)]
+        pairs += [((r, c), (r + 1, c)) for r in range(n - 1) for c in range(n)]
+        signs = [(a, b) if sq[a[0]][a[1]] < sq[b[0]][b[1]] else (b, a) for a, b in pairs]
+        cells = [(r, c) for r in range(n) for c in range(n)]
+        signs = [signs[int(i)] for i in rng.permutation(len(signs))]
+        cells = [cells[int(i)] for i in rng.permutation(len(cells))]
+        order = []
+        while signs or cells:
+            take_cell = cells and (not signs or rng.random() < GIVEN_SHARE)
+            order.append(("g", cells.pop()) if take_cell else ("s", signs.pop()))
+
+        def clues(k: int) -> tuple[dict, list]:
+            givens = {x: sq[x[0]][x[1]] for kind, x in order[:k] if kind == "g"}
+            return givens, [x for kind, x in order[:k] if kind == "s"]
+
+        def unique(k: int) -> bool:
+            try:
+                return len(solve(n, *clues(k))) == 1
+            except Budget:
+                return False
+
+        self.givens, self.less = clues(smallest_true(0, len(order), unique))
+        self.free = [x for x in ((r, c) for r in range(n) for c in range(n)) if x not in self.givens]
+
+    # -- draw
+    def _paint(self) -> np.ndarray:
+        H, W = self.obs_size
+        n = self.n
+        span = n + (n - 1) * GAP
+        size = min(H, W) * 0.94 / span
+        pitch = size * (1 + GAP)
+        x0, y0 = (W - span * size) / 2, (H - span * size) / 2
+        img = new_frame(H, W, BACKGROUND)
+        line = max(1, int(size / 20))
+        for r in range(n):
+            for c in range(n):
+                x, y = x0 + c * pitch, y0 + r * pitch
+                fill_rect(img, x, y, x + size, y + size, WHITE)
+                outline_rect(img, x, y, x + size, y + size, INK, line)
+                if (r, c) in self.givens:
+                    cell_text(img, Geom(x, y, size), 0, 0, str(self.givens[(r, c)]))
+        sign_size = max(4, int(size * GAP * 0.95))
+        for a, b in self.less:
+            (r1, c1), (r2, c2) = sorted((a, b))
+            if r1 == r2:  # across: the sign opens towards the larger digit
+                sym, cx, cy = ("<" if a == (r1, c1) else ">"), x0 + c1 * pitch + size + size * GAP / 2, y0 + r1 * pitch + size / 2
+            else:
+                sym, cx, cy = ("∧" if a == (r1, c1) else "∨"), x0 + c1 * pitch + size / 2, y0 + r1 * pitch + size + size * GAP / 2
+            draw_text(img, sym, (cx, cy), sign_size, INK, bold=True)
+        return img
+
+    def _task_text(self) -> str:
+        n = self.n
+        return (f"The image shows a {n}x{n} Futoshiki puzzle. Fill every box with a digit from 1 to {n} so that each "
+                f"row and each column contains every digit from 1 to {n} exactly once. A sign between two neighbouring "
+                "boxes must hold: `<` and `>` compare boxes in a row, `∧` and `∨` compare a box with the one below it "
+                "(`∧`: the upper digit is smaller; `∨`: the upper digit is larger). Keep the given digits.")
+
+    def _state_text(self) -> str:
+        rows = []
+        n = self.n
+        for r in range(n):
+            line, below = "", ""
+            for c in range(n):
+                line += str(self.givens.get((r, c), "."))
+                if c < n - 1:
+                    line += " < " if ((r, c), (r, c + 1)) in self.less else " > " if ((r, c + 1), (r, c)) in self.less else "   "
+                below += ("∧" if ((r, c), (r + 1, c)) in self.less else "∨" if ((r + 1, c), (r, c)) in self.less else " ") + "   "
+            rows.append(line)
+            if r < n - 1:
+                rows.append(below.rstrip())
+        return "\n".join(rows)
+
+    # -- verify
+    def _check(self, answer) -> bool:
+        n, want = self.n, set(range(1, self.n + 1))
+        return (all(set(row) == want for row in answer) and all(set(col) == want for col in zip(*answer, strict=True))
+                and all(answer[r][c] == v for (r, c), v in self.givens.items())
+                and all(answer[a[0]][a[1]] < answer[b[0]][b[1]] for a, b in self.less) and len(answer) == n)
+
+    # -- oracle
+    def _solve(self):
+        return solve(self.n, self.givens, self.less, limit=1, budget=10**7)[0]
+
+
+SPECS = (
+    TaskSpec(name="Futoshiki", entry_point=Futoshiki, domain="logic", max_episode_steps=1,
+             tags=("puzzle", "constraint-satisfaction", "latin-square")),
+)

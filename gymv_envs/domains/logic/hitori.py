@@ -1,0 +1,201 @@
+"""Hitori: shade repeated numbers away, shaded cells apart and the rest connected."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.domains.logic._grid import (
+    Budget,
+    GridAnswerEnv,
+    blank_board,
+    cell_text,
+    latin_square,
+)
+
+# difficulty -> (side, shaded share wanted)
+LEVELS = {0: (5, 0.24), 1: (6, 0.26), 2: (8, 0.27)}
+
+
+def connected(n: int, shaded: set) -> bool:
+    """Whether the unshaded cells form one edge-connected region (bit-parallel flood fill)."""
+    full = (1 << (n * n)) - 1
+    free = full & ~sum(1 << (r * n + c) for r, c in shaded)
+    if not free:
+        return False
+    not_first = full & ~sum(1 << (r * n) for r in range(n))       # cells not in column 0
+    not_last = full & ~sum(1 << (r * n + n - 1) for r in range(n))  # cells not in column n-1
+    region = free & -free
+    while True:
+        grown = (region | ((region << 1) & not_first) | ((region >> 1) & not_last) | (region << n) | (region >> n)) & free
+        if grown == region:
+            return region == free
+        region = grown
+
+
+def repeated(grid) -> set:
+    """Cells whose number appears more than once in their row or their column."""
+    n = len(grid)
+    rows = [Counter(row) for row in grid]
+    cols = [Counter(col) for col in zip(*grid, strict=True)]
+    return {(r, c) for r in range(n) for c in range(n) if rows[r][grid[r][c]] > 1 or cols[c][grid[r][c]] > 1}
+
+
+def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
+    """Shadings of repeated cells only, with no repeat among unshaded cells, no shaded neighbours and the
+    unshaded cells connected; cell by cell in row-major order."""
+    n = len(grid)
+    rep = repeated(grid)
+    shaded: set = set()
+    row_seen = [set() for _ in range(n)]
+    col_seen = [set() for _ in range(n)]
+    out, nodes = [], [0]
+
+    def rec(i: int) -> None:
+        if i == n * n:
+            if connected(n, shaded):
+                out.append(frozenset(shaded))
+            return
+        r, c = divmod(i, n)
+        v = grid[r][c]
+        options = (False, True) if (r, c) in rep else (False,)
+        for shade in options:
+            nodes[0] += 1
+            if nodes[0] > budget:
+                raise Budget
+            if shade:
+                if (r - 1, c) in shaded or (r, c - 1) in shaded:
+                    continue
+                shaded.add((r, c))
+                rec(i + 1)
+                shaded.discard((r, c))
+            else:
+                if v in row_seen[r] or v in col_seen[c]:
+                    continue
+                row_seen[r].add(v)
+                col_seen[c].add(v)
+                rec(i + 1)
+                row_seen[r].discard(v)
+                col_seen[c].discard(v)
+            if len(out) >= limit:
+                return
+
+    rec(0)
+    return out
+
+
+class Hitori(GridAnswerEnv):
+    """Shade cells of a Hitori grid so no number repeats in a row or column.
+
+    ## Description
+    An ``n x n`` grid of numbers. Shade some cells so that: no number appears more than once
+    among the unshaded cells of any row or column; no two shaded cells share an edge; all
+    unshaded cells form one region connected through shared edges; and only a cell whose
+    number appears more than once in its row or column is shaded. The solution is unique
+    (checked by the solver at generation).
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the grid row by row with ``#`` (or ``1``) for a shaded
+    cell and ``.`` (or ``0``) for an unshaded one, ``/`` or newlines between rows.
+    ``"mcq"``: `Discrete(k)` over shadings.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the grid of numbers.
+
+    ## Rewards
+    1.0 if the shading obeys the four rules, else 0.0.
+
+    ## Starting State
+    A random Latin square; random cells (not adjacent, the rest connected) get a number
+    copied from an unshaded cell of their row or column. Redrawn until the solution is unique.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 5x5, 1: 6x6, 2: 8x8), ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    cell_kind = "mask"
+
+    def _configure(self) -> None:
+        self.n, self.share = LEVELS[self.difficulty]
+        self.rows = self.cols = self.n
+        self.answer_hint = (f"the shading as {self.n} rows of {self.n} cells, `#` for shaded and `.` for unshaded, "
+                            f"rows separated by `/` (for example `{'#.' * (self.n // 2)}{'#' * (self.n % 2)} / ...`)")
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        for _ in range(2000):
+            grid = latin_square(rng, n)
+            shaded: set = set()
+            for i in rng.permutation(n * n):
+                r, c = divmod(int(i), n)
+                if len(shaded) >= self.share * n * n:
+                    break
+                if any(x in shaded for x in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1))):
+                    continue
+                if connected(n, shaded | {(r, c)}):
+                    shaded.add((r, c))
+            for r, c in sorted(shaded):
+                pool = [grid[r][k] for k in range(n) if (r, k) not in shaded] + [grid[k][c] for k in range(n) if (k, c) not in shaded]
+                grid[r][c] = pool[int(rng.integers(len(pool)))]
+            try:
+                if len(solve(grid)) == 1:
+                    break
+            except Budget:
+                continue
+        self.grid = tuple(tuple(row) for row in grid)
+        self.free = [(r, c) for r in range(n) for c in range(n)]
+
+    # -- draw
+    def _paint(self) -> np.ndarray:
+        n = self.n
+        img, g = blank_board(self.obs_size, n, n)
+        for r in range(n):
+            for c in range(n):
+                cell_text(img, g, r, c, str(self.grid[r][c]), scale=0.55)
+        return img
+
+    def _task_text(self) -> str:
+        n = self.n
+        return (f"The image shows a {n}x{n} Hitori puzzle. Shade some cells so that: no number appears more than "
+                "once among the unshaded cells of any row or column; no two shaded cells are next to each other "
+                "horizontally or vertically; all unshaded cells are connected to each other through shared edges; "
+                "and a cell may be shaded only if its number appears more than once in its row or column. Which "
+                "cells are shaded?")
+
+    def _state_text(self) -> str:
+        return self._state_rows(lambda r, c: str(self.grid[r][c]))
+
+    # -- verify
+    def _check(self, answer) -> bool:
+        n = self.n
+        shaded = {(r, c) for r in range(n) for c in range(n) if answer[r][c]}
+        if len(shaded) == n * n or not shaded <= repeated(self.grid):
+            return False
+        if any((r + 1, c) in shaded or (r, c + 1) in shaded for r, c in shaded):
+            return False
+        for i in range(n):
+            row = [self.grid[i][k] for k in range(n) if (i, k) not in shaded]
+            col = [self.grid[k][i] for k in range(n) if (k, i) not in shaded]
+            if len(set(row)) != len(row) or len(set(col)) != len(col):
+                return False
+        return connected(n, shaded)
+
+    # -- oracle
+    def _solve(self):
+        shaded = solve(self.grid, limit=1, budget=10**8)[0]
+        return tuple(tuple(int((r, c) in shaded) for c in range(self.n)) for r in range(self.n))
+
+
+SPECS = (
+    TaskSpec(name="Hitori", entry_point=Hitori, domain="logic", max_episode_steps=1,
+             tags=("puzzle", "constraint-satisfaction")),
+)

@@ -1,0 +1,290 @@
+"""Kakuro: fill white cells with 1-9 so each run has distinct digits adding up to its clue."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.core.canvas import WHITE, fill_rect, new_frame
+from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv, blank_board, cell_text
+
+# difficulty -> (board side including the clue row and column, extra black cells wanted)
+LEVELS = {0: (4, 0), 1: (5, 2), 2: (6, 4)}
+DARK = (60, 62, 72)
+CLUE = (235, 235, 240)
+
+
+def runs_of(white: list) -> list[tuple[tuple[int, int], ...]]:
+    """Every maximal horizontal and vertical run of white cells (length >= 2)."""
+    n = len(white)
+    out = []
+    for horizontal in (True, False):
+        for a in range(n):
+            cur = []
+            for b in range(n + 1):
+                r, c = (a, b) if horizontal else (b, a)
+                if b < n and white[r][c]:
+                    cur.append((r, c))
+                else:
+                    if len(cur) >= 2:
+                        out.append(tuple(cur))
+                    cur = []
+    return out
+
+
+@functools.cache
+def allowed(k: int, need: int, used: int) -> int:
+    """Bit mask of the digits that can appear in some set of ``k`` distinct digits outside ``used``
+    (a bit mask) adding up to ``need``."""
+    if k == 0:
+        return 0
+    out = 0
+    for d in range(1, 10):
+        if used >> d & 1 or d > need:
+            continue
+        if k == 1:
+            if d == need:
+                out |= 1 << d
+        elif allowed(k - 1, need - d, used | ((1 << (d + 1)) - 1)):  # the other digits are larger than d
+            out |= (1 << d) | allowed(k - 1, need - d, used | ((1 << (d + 1)) - 1))
+    return out
+
+
+def solve(cells: list, runs: list, sums: list, givens: dict, rng: np.random.Generator | None = None,
+          limit: int = 2, budget: int = 5_000) -> list[dict]:
+    """Digit assignments (cell -> digit): distinct digits in each run, each run adding to its sum (``None``: any).
+
+    Branches on the cell with the fewest digits left, which the runs' sums and used digits allow.
+    """
+    of = {x: [i for i, run in enumerate(runs) if x in run] for x in cells}
+    used, total, left = [0] * len(runs), [0] * len(runs), [len(run) for run in runs]
+    val, out, nodes = {}, [], [0]
+    ALL = 0b1111111110
+
+    def options(x) -> int:
+        m = ALL
+        for i in of[x]:
+            m &= ~used[i] if sums[i] is None else allowed(left[i], sums[i] - total[i], used[i])
+        return m
+
+    def put(x, d: int, sign: int) -> None:
+        for i in of[x]:
+            used[i] ^= 1 << d
+            total[i] += sign * d
+            left[i] -= sign
+
+    for x, d in givens.items():
+        if not options(x) >> d & 1:
+            return []
+        put(x, d, 1)
+        val[x] = d
+    todo = [x for x in cells if x not in givens]
+
+    def rec() -> None:
+        if len(val) == len(cells):
+            out.append(dict(val))
+            return
+        best, best_m, best_k = None, 0, 10
+        for x in todo:
+            if x in val:
+                continue
+            m = options(x)
+            k = m.bit_count()
+            if k < best_k:
+                best, best_m, best_k = x, m, k
+                if k <= 1:
+                    break
+        if not best_m:
+            return
+        digits = [d for d in range(1, 10) if best_m >> d & 1]
+        if rng is not None:
+            digits = [digits[int(j)] for j in rng.permutation(len(digits))]
+        for d in digits:
+            nodes[0] += 1
+            if nodes[0] > budget:
+                raise Budget
+            put(best, d, 1)
+            val[best] = d
+            rec()
+            del val[best]
+            put(best, d, -1)
+            if len(out) >= limit:
+                return
+
+    rec()
+    return out
+
+
+@functools.lru_cache(maxsize=32)
+def clue_tile(size: int) -> np.ndarray:
+    """A dark clue cell with its light diagonal (read-only, cached)."""
+    tile = new_frame(size, size, DARK)
+    w = max(1, size // 40)
+    for i in range(size):
+        fill_rect(tile, i - w, i, i + w + 1, i + 1, CLUE)
+    tile.setflags(write=False)
+    return tile
+
+
+class Kakuro(GridAnswerEnv):
+    """Fill a Kakuro: digits 1-9 in the white cells, each run distinct and adding to its clue.
+
+    ## Description
+    A board of white cells and dark clue cells. A number in the upper-right part of a clue
+    cell is the sum of the run of white cells to its right; a number in the lower-left part
+    is the sum of the run below it. Fill every white cell with a digit 1-9 so that each run
+    adds up to its clue and has no repeated digit. Some white cells may show given digits.
+    The solution is unique (checked by the solver at generation).
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the digits of the white cells row by row, top to
+    bottom and left to right, rows separated by ``/`` (rows without white cells left out);
+    the whole board with ``0`` in every dark cell is read too. ``"mcq"``: `Discrete(k)` over
+    fillings.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the board with clue sums and given digits.
+
+    ## Rewards
+    1.0 if every run has distinct digits adding up to its clue and the givens are kept, else 0.0.
+
+    ## Starting State
+    A random pattern (interior cells blackened at random, runs of one cell removed) is filled
+    with random distinct digits per run; while the sums allow two solutions, a cell where
+    they differ is revealed as a given digit.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 3x3 white area, 1: 4x4 with about 2 dark cells, 2: 5x5 with about 4),
+    ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    cell_kind = "digit"
+
+    def _configure(self) -> None:
+        self.n, self.blacks = LEVELS[self.difficulty]
+        self.rows = self.cols = self.n
+        self.answer_hint = ("the digits of the white cells row by row (top to bottom, left to right), rows separated by "
+                            "`/` (for example `3 1 / 9 8 7 / ...`)")
+
+    def _values(self) -> range:
+        return range(1, 10)
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        while True:
+            white = [[r > 0 and c > 0 for c in range(n)] for r in range(n)]
+            for i in rng.permutation((n - 1) ** 2)[:self.blacks]:
+                r, c = divmod(int(i), n - 1)
+                white[r + 1][c + 1] = False
+            changed = True
+            while changed:  # a white cell must lie on a run of at least two both ways
+                changed = False
+                for r in range(1, n):
+                    for c in range(1, n):
+                        if white[r][c] and not all(
+                                any(0 <= a < n and 0 <= b < n and white[a][b] for a, b in pair)
+                                for pair in (((r, c - 1), (r, c + 1)), ((r - 1, c), (r + 1, c)))):
+                            white[r][c], changed = False, True
+            cells = [(r, c) for r in range(n) for c in range(n) if white[r][c]]
+            if len(cells) >= (n - 1) ** 2 - self.blacks - 2:
+                break
+        runs = runs_of(white)
+        fill = solve(cells, runs, [None] * len(runs), {}, rng, limit=1, budget=10**6)[0]
+        sums = [sum(fill[x] for x in run) for run in runs]
+        givens: dict = {}
+        while True:
+            try:
+                sols = solve(cells, runs, sums, givens)
+            except Budget:
+                sols = []
+            if len(sols) == 1:
+                break
+            differ = [x for x in cells if x not in givens and (len(sols) < 2 or sols[0][x] != sols[1][x])]
+            x = differ[int(rng.integers(len(differ)))]
+            givens[x] = fill[x]
+        self.white, self.cells, self.runs, self.sums, self.givens = white, cells, runs, sums, givens
+        self.free = [x for x in cells if x not in givens]
+
+    # -- draw
+    def _paint(self) -> np.ndarray:
+        n = self.n
+        img, g = blank_board(self.obs_size, n, n)
+        s = int(g.cell) - max(1, int(g.cell / 30))
+        tile = clue_tile(max(2, s))
+        across = {run[0]: t for run, t in zip(self.runs, self.sums, strict=True) if run[0][0] == run[1][0]}
+        down = {run[0]: t for run, t in zip(self.runs, self.sums, strict=True) if run[0][1] == run[1][1]}
+        for r in range(n):
+            for c in range(n):
+                if self.white[r][c]:
+                    if (r, c) in self.givens:
+                        cell_text(img, g, r, c, str(self.givens[(r, c)]))
+                    continue
+                x0, y0, _, _ = g.box(r, c)
+                x, y = int(x0) + 1, int(y0) + 1
+                img[y:y + tile.shape[0], x:x + tile.shape[1]] = tile[: img.shape[0] - y, : img.shape[1] - x]
+                if (r, c + 1) in across:
+                    cell_text(img, g, r - 0.22, c + 0.2, str(across[(r, c + 1)]), scale=0.36, color=WHITE, bg=DARK)
+                if (r + 1, c) in down:
+                    cell_text(img, g, r + 0.22, c - 0.2, str(down[(r + 1, c)]), scale=0.36, color=WHITE, bg=DARK)
+        return img
+
+    def _task_text(self) -> str:
+        return ("The image shows a Kakuro puzzle. Fill every white cell with a digit from 1 to 9. A number in the "
+                "upper-right half of a dark cell is the sum of the white cells to its right up to the next dark cell; "
+                "a number in the lower-left half is the sum of the white cells below it up to the next dark cell. No "
+                "digit repeats within one such run. Keep any given digits.")
+
+    def _state_text(self) -> str:
+        runs = "; ".join(f"{'across' if run[0][0] == run[1][0] else 'down'} from r{run[0][0] + 1}c{run[0][1] + 1} "
+                         f"({len(run)} cells) = {t}" for run, t in zip(self.runs, self.sums, strict=True))
+        board = self._state_rows(lambda r, c: str(self.givens.get((r, c), ".")) if self.white[r][c] else "#")
+        return f"{board}\nruns: {runs}"
+
+    # -- verify
+    def _grid_from_cells(self, cells: list[str]):
+        n = self.n
+        if len(cells) == n * n:
+            if any(cells[r * n + c] != "0" for r in range(n) for c in range(n) if not self.white[r][c]):
+                return None
+            vals = {x: int(cells[x[0] * n + x[1]]) for x in self.cells}
+        elif len(cells) == len(self.cells):
+            vals = {x: int(v) for x, v in zip(self.cells, cells, strict=True)}
+        else:
+            return None
+        return tuple(tuple(vals.get((r, c), 0) for c in range(n)) for r in range(n))
+
+    def _cell_counts(self) -> tuple[int, ...]:
+        return (self.n * self.n, len(self.cells))
+
+    def _format(self, answer) -> str:
+        rows = [" ".join(str(answer[r][c]) for c in range(self.n) if self.white[r][c]) for r in range(self.n)]
+        return " / ".join(row for row in rows if row)
+
+    def _check(self, answer) -> bool:
+        if any(answer[r][c] != v for (r, c), v in self.givens.items()):
+            return False
+        for run, t in zip(self.runs, self.sums, strict=True):
+            digits = [answer[r][c] for r, c in run]
+            if not all(1 <= d <= 9 for d in digits) or len(set(digits)) != len(digits) or sum(digits) != t:
+                return False
+        return True
+
+    # -- oracle
+    def _solve(self):
+        val = solve(self.cells, self.runs, self.sums, self.givens, limit=1, budget=10**8)[0]
+        return tuple(tuple(val.get((r, c), 0) for c in range(self.n)) for r in range(self.n))
+
+
+SPECS = (
+    TaskSpec(name="Kakuro", entry_point=Kakuro, domain="logic", max_episode_steps=1,
+             tags=("puzzle", "constraint-satisfaction", "arithmetic")),
+)

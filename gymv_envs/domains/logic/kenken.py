@@ -1,0 +1,215 @@
+"""KenKen: a Latin square cut into cages, each with a target and an arithmetic operation."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.core.canvas import INK, draw_text, fill_rect
+from gymv_envs.domains.logic._grid import (
+    Budget,
+    GridAnswerEnv,
+    blank_board,
+    latin_rows_search,
+    latin_square,
+    permutations,
+)
+
+# difficulty -> (side, cage sizes to draw from, their weights)
+LEVELS = {0: (4, (1, 2, 3), (0.15, 0.6, 0.25)), 1: (5, (1, 2, 3), (0.1, 0.55, 0.35)), 2: (6, (1, 2, 3, 4), (0.05, 0.45, 0.35, 0.15))}
+OPS = {"+": "+", "-": "−", "*": "×", "/": "÷", "=": ""}
+
+
+def cage_value(op: str, vals: list[int]) -> int | None:
+    if op == "+":
+        return sum(vals)
+    if op == "*":
+        return math.prod(vals)
+    if op == "-":
+        return abs(vals[0] - vals[1])
+    if op == "/":
+        hi, lo = max(vals), min(vals)
+        return hi // lo if hi % lo == 0 else None
+    return vals[0]
+
+
+def solve(n: int, cages: list, limit: int = 2, budget: int = 60_000) -> list:
+    """Latin squares satisfying every cage ``(cells, op, target)``."""
+    inside = [[cg for cg in cages if all(r == row for r, _ in cg[0])] for row in range(n)]
+    cands = [[p for p in permutations(n) if all(cage_value(op, [p[c] for _, c in cells]) == t for cells, op, t in inside[row])]
+             for row in range(n)]
+    touching = [[cg for cg in cages if min(r for r, _ in cg[0]) < row <= max(r for r, _ in cg[0])] for row in range(n)]
+    for row in range(n):
+        touching[row] += [cg for cg in cages if min(r for r, _ in cg[0]) == row < max(r for r, _ in cg[0])]
+
+    def ok(rows: list) -> bool:
+        k = len(rows)
+        for cells, op, t in touching[k - 1]:
+            vals = [rows[r][c] for r, c in cells if r < k]
+            if len(vals) == len(cells):
+                if cage_value(op, vals) != t:
+                    return False
+            elif (op == "+" and sum(vals) >= t) or (op == "*" and t % math.prod(vals)):
+                return False
+        return True
+
+    return latin_rows_search(n, cands, ok, limit, budget)
+
+
+class KenKen(GridAnswerEnv):
+    """Fill a KenKen grid: a Latin square whose cages meet their arithmetic targets.
+
+    ## Description
+    An ``n x n`` grid is divided by thick lines into cages. Each cage shows a target and an
+    operation (``+``, ``−``, ``×``, ``÷``) in its top-left cell; the digits in the cage,
+    combined with that operation, must give the target (for ``−`` and ``÷`` the larger
+    digit comes first; a one-cell cage shows its digit's value). Every row and column holds
+    each digit 1..n once. The solution is unique (checked by the solver at generation).
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the full grid, row by row (digits, any separators, ``/``
+    or newlines between rows). ``"mcq"``: `Discrete(k)` over complete grids.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the grid, thick cage outlines and cage labels.
+
+    ## Rewards
+    1.0 if the grid is a Latin square and every cage meets its target, else 0.0.
+
+    ## Starting State
+    A random Latin square is cut into random connected cages; operations are drawn per cage.
+    While the puzzle has more than one solution, a cell is split off a multi-cell cage.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 4x4, cages of 1-3; 1: 5x5, 1-3; 2: 6x6, 1-4), ``answer_format``,
+    ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    cell_kind = "digit"
+
+    def _configure(self) -> None:
+        self.n, self.sizes, self.weights = LEVELS[self.difficulty]
+        self.rows = self.cols = self.n
+        self.answer_hint = (f"the completed grid as {self.n} rows of {self.n} digits, rows separated by `/` "
+                            f"(for example `{' '.join(str(i + 1) for i in range(self.n))} / ...`)")
+
+    def _values(self) -> range:
+        return range(1, self.n + 1)
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        sq = latin_square(rng, n)
+        owner = [[-1] * n for _ in range(n)]
+        groups: list[list[tuple[int, int]]] = []
+        for i in rng.permutation(n * n):
+            r, c = divmod(int(i), n)
+            if owner[r][c] >= 0:
+                continue
+            want, cells = int(rng.choice(self.sizes, p=self.weights)), [(r, c)]
+            owner[r][c] = len(groups)
+            while len(cells) < want:
+                nb = [(a + dr, b + dc) for a, b in cells for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                      if 0 <= a + dr < n and 0 <= b + dc < n and owner[a + dr][b + dc] < 0]
+                if not nb:
+                    break
+                a, b = nb[int(rng.integers(len(nb)))]
+                owner[a][b] = len(groups)
+                cells.append((a, b))
+            groups.append(sorted(cells))
+        while True:
+            cages = [self._cage(rng, cells, sq) for cells in groups]
+            try:
+                sols = solve(n, cages, budget=150_000)
+            except Budget:
+                sols = []
+            if len(sols) == 1:
+                break
+            # split off a cell on which two solutions differ (any multi-cell cage after a budget stop)
+            differ = {(r, c) for r in range(n) for c in range(n) if len(sols) == 2 and sols[0][r][c] != sols[1][r][c]}
+            multi = [g for g in groups if len(g) > 1 and (not differ or differ & set(g))]
+            g = multi[int(rng.integers(len(multi)))]
+            for j in rng.permutation(len(g)):
+                rest = [x for k, x in enumerate(g) if k != j]
+                if self._connected(rest) and (not differ or g[int(j)] in differ or len(g) == 2):
+                    groups.append([g[int(j)]])
+                    g[:] = rest
+                    break
+        self.cages = cages
+        self.free = [(r, c) for r in range(n) for c in range(n)]
+
+    @staticmethod
+    def _connected(cells: list) -> bool:
+        seen, todo = {cells[0]}, [cells[0]]
+        while todo:
+            r, c = todo.pop()
+            for x in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if x in cells and x not in seen:
+                    seen.add(x)
+                    todo.append(x)
+        return len(seen) == len(cells)
+
+    @staticmethod
+    def _cage(rng: np.random.Generator, cells: list, sq) -> tuple:
+        vals = [sq[r][c] for r, c in cells]
+        if len(cells) == 1:
+            return (tuple(cells), "=", vals[0])
+        ops = ["+", "*"] + (["-", "-"] if len(cells) == 2 else []) + (["/", "/"] if len(cells) == 2 and cage_value("/", vals) else [])
+        op = ops[int(rng.integers(len(ops)))]
+        return (tuple(cells), op, cage_value(op, vals))
+
+    # -- draw
+    def _paint(self) -> np.ndarray:
+        n = self.n
+        img, g = blank_board(self.obs_size, n, n)
+        owner = {x: i for i, (cells, _, _) in enumerate(self.cages) for x in cells}
+        w = max(2, int(g.cell / 14))
+        for r in range(n):
+            for c in range(n):
+                x0, y0, x1, y1 = g.box(r, c)
+                if c + 1 < n and owner[(r, c + 1)] != owner[(r, c)]:
+                    fill_rect(img, x1 - w / 2, y0 - w / 2, x1 + w / 2 + 1, y1 + w / 2 + 1, INK)
+                if r + 1 < n and owner[(r + 1, c)] != owner[(r, c)]:
+                    fill_rect(img, x0 - w / 2, y1 - w / 2, x1 + w / 2 + 1, y1 + w / 2 + 1, INK)
+        size = max(4, int(g.cell * 0.26))
+        for cells, op, t in self.cages:
+            r, c = cells[0]
+            draw_text(img, f"{t}{OPS[op]}", (g.x0 + (c + 0.08) * g.cell + w, g.y0 + (r + 0.07) * g.cell + w),
+                      size, INK, anchor="lt", bold=True)
+        return img
+
+    def _task_text(self) -> str:
+        n = self.n
+        return (f"The image shows a {n}x{n} KenKen puzzle. Fill every cell with a digit from 1 to {n} so that each "
+                "row and each column contains every digit exactly once. Thick lines outline cages; the label in a "
+                "cage's top-left corner is a target number and an operation (+, −, ×, ÷): the cage's digits combined "
+                "with that operation must give the target (for − and ÷ take the larger digit first). A cage with "
+                "just a number and one cell holds that number.")
+
+    def _state_text(self) -> str:
+        return "\n".join(f"{t}{OPS[op]} on cells " + " ".join(f"r{r + 1}c{c + 1}" for r, c in cells)
+                         for cells, op, t in self.cages)
+
+    # -- verify
+    def _check(self, answer) -> bool:
+        want = set(range(1, self.n + 1))
+        return (all(set(row) == want for row in answer) and all(set(col) == want for col in zip(*answer, strict=True))
+                and all(cage_value(op, [answer[r][c] for r, c in cells]) == t for cells, op, t in self.cages))
+
+    # -- oracle
+    def _solve(self):
+        return solve(self.n, self.cages, limit=1, budget=10**7)[0]
+
+
+SPECS = (
+    TaskSpec(name="KenKen", entry_point=KenKen, domain="logic", max_episode_steps=1,
+             tags=("puzzle", "constraint-satisfaction", "latin-square", "arithmetic")),
+)

@@ -1,0 +1,140 @@
+"""Survo: place the numbers 1..m·n in a grid so that every row and column has its given sum."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.domains.logic._grid import (
+    BACKGROUND,
+    Budget,
+    GridAnswerEnv,
+    blank_board,
+    cell_text,
+    complete_lines,
+    most_open,
+)
+
+# difficulty -> (rows, cols, fewest open cells wanted, most open cells)
+LEVELS = {0: (3, 3, 4, 6), 1: (3, 4, 6, 9), 2: (4, 4, 8, 12)}
+BLUE = (38, 110, 220)
+
+
+def solve(rows: int, cols: int, cells: list[int], row_sums: list[int], col_sums: list[int],
+          limit: int = 2, budget: int = 3_000) -> list[tuple[int, ...]]:
+    lines = [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
+    lines += [tuple(r * cols + c for r in range(rows)) for c in range(cols)]
+    return complete_lines(cells, lines, [*row_sums, *col_sums], range(1, rows * cols + 1), limit, budget)
+
+
+class Survo(GridAnswerEnv):
+    """Complete a Survo puzzle: 1..m·n once each, with the given row and column sums.
+
+    ## Description
+    An ``m x n`` grid shows some numbers; the blue number right of each row is the row's
+    sum and the blue number below each column is the column's sum. Fill the empty cells so
+    that every number from 1 to m·n appears exactly once and every sum holds. The solution
+    is unique (checked by the solver at generation).
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the full grid row by row (numbers separated by spaces
+    or commas, ``/`` or newlines between rows, JSON lists accepted). ``"mcq"``: `Discrete(k)`
+    over complete grids.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the grid, the given numbers and the sums.
+
+    ## Rewards
+    1.0 if the grid keeps the givens, uses 1..m·n once each and matches every sum, else 0.0.
+
+    ## Starting State
+    A random arrangement of 1..m·n; cells are hidden in a random order while the solution
+    stays unique (binary search over the order), within the difficulty's bounds.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 3x3 with 4-6 open cells; 1: 3x4 with 6-9; 2: 4x4 with 8-12),
+    ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    cell_kind = "number"
+
+    def _configure(self) -> None:
+        self.rows, self.cols, self.min_open, self.max_open = LEVELS[self.difficulty]
+        self.answer_hint = (f"the completed grid as {self.rows} rows of {self.cols} numbers separated by spaces, rows "
+                            f"separated by `/` (for example `{' '.join(str(i + 1) for i in range(self.cols))} / ...`)")
+
+    def _values(self) -> range:
+        return range(1, self.rows * self.cols + 1)
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        R, C = self.rows, self.cols
+        full = [int(v) + 1 for v in rng.permutation(R * C)]
+        self.row_sums = [sum(full[r * C:(r + 1) * C]) for r in range(R)]
+        self.col_sums = [sum(full[c::C]) for c in range(C)]
+        order = [int(i) for i in rng.permutation(R * C)]
+
+        def puzzle(k: int) -> list[int]:
+            g = list(full)
+            for i in order[:k]:
+                g[i] = 0
+            return g
+
+        def ambiguous(k: int) -> bool:
+            try:
+                return len(solve(R, C, puzzle(k), self.row_sums, self.col_sums)) > 1
+            except Budget:
+                return True
+
+        self.givens = puzzle(most_open(self.min_open, self.max_open, ambiguous))
+        self.free = [divmod(i, C) for i in range(R * C) if not self.givens[i]]
+
+    # -- draw
+    def _paint(self) -> np.ndarray:
+        R, C = self.rows, self.cols
+        img, g = blank_board(self.obs_size, R, C, pad=(0, 1, 1, 0))
+        for i, v in enumerate(self.givens):
+            if v:
+                cell_text(img, g, i // C, i % C, str(v), scale=0.5)
+        for r, s in enumerate(self.row_sums):
+            cell_text(img, g, r, C + 0.05, str(s), scale=0.45, color=BLUE, bg=BACKGROUND)
+        for c, s in enumerate(self.col_sums):
+            cell_text(img, g, R + 0.05, c, str(s), scale=0.45, color=BLUE, bg=BACKGROUND)
+        return img
+
+    def _task_text(self) -> str:
+        R, C = self.rows, self.cols
+        return (f"The image shows a {R}x{C} Survo puzzle. Fill every empty cell so that each number from 1 to {R * C} "
+                "appears exactly once in the grid. The blue number to the right of each row is the sum of that row, "
+                "and the blue number below each column is the sum of that column. Keep the given numbers.")
+
+    def _state_text(self) -> str:
+        rows = [" ".join(str(self.givens[r * self.cols + c] or ".") for c in range(self.cols)) + f" | {self.row_sums[r]}"
+                for r in range(self.rows)]
+        return "\n".join(rows + ["sums: " + " ".join(map(str, self.col_sums))])
+
+    # -- verify
+    def _check(self, answer) -> bool:
+        R, C = self.rows, self.cols
+        flat = [v for row in answer for v in row]
+        return (sorted(flat) == list(range(1, R * C + 1))
+                and all(not g or g == v for g, v in zip(self.givens, flat, strict=True))
+                and [sum(row) for row in answer] == self.row_sums
+                and [sum(col) for col in zip(*answer, strict=True)] == self.col_sums)
+
+    # -- oracle
+    def _solve(self):
+        flat = solve(self.rows, self.cols, self.givens, self.row_sums, self.col_sums, limit=1, budget=10**8)[0]
+        return tuple(tuple(flat[r * self.cols:(r + 1) * self.cols]) for r in range(self.rows))
+
+
+SPECS = (
+    TaskSpec(name="Survo", entry_point=Survo, domain="logic", max_episode_steps=1,
+             tags=("puzzle", "constraint-satisfaction", "arithmetic")),
+)

@@ -1,0 +1,198 @@
+"""Tents: place one tent beside each tree, tents never touching, with row and column counts."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.core.canvas import PALETTE, draw_shape
+from gymv_envs.domains.logic._grid import BACKGROUND, Budget, GridAnswerEnv, blank_board, cell_text
+
+# difficulty -> (side, tents as a share of the cells)
+LEVELS = {0: (5, 0.2), 1: (6, 0.2), 2: (8, 0.19)}
+ORTHO = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+def pairing(trees: list, tents: list) -> bool:
+    """Whether trees and tents pair one to one, each tent orthogonally next to its tree (augmenting paths)."""
+    if len(trees) != len(tents):
+        return False
+    tent_set = {t: i for i, t in enumerate(tents)}
+    match = [-1] * len(tents)
+
+    def augment(k: int, seen: set) -> bool:
+        r, c = trees[k]
+        for dr, dc in ORTHO:
+            j = tent_set.get((r + dr, c + dc))
+            if j is not None and j not in seen:
+                seen.add(j)
+                if match[j] < 0 or augment(match[j], seen):
+                    match[j] = k
+                    return True
+        return False
+
+    return all(augment(k, set()) for k in range(len(trees)))
+
+
+def solve(n: int, trees: list, row_counts: list, col_counts: list, limit: int = 2, budget: int = 30_000) -> list:
+    """Tent sets obeying the counts, the no-touching rule and the pairing, cell by cell in row-major order."""
+    tree_set = set(trees)
+    cands = sorted({(r + dr, c + dc) for r, c in trees for dr, dc in ORTHO
+                    if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr, c + dc) not in tree_set})
+    row_left, col_left = [0] * n, [0] * n
+    for r, c in cands:
+        row_left[r] += 1
+        col_left[c] += 1
+    rows, cols, tents, out, nodes = [0] * n, [0] * n, [], [], [0]
+
+    def rec(k: int) -> None:
+        if k == len(cands):
+            if rows == row_counts and cols == col_counts and pairing(trees, tents):
+                out.append(tuple(tents))
+            return
+        r, c = cands[k]
+        row_left[r] -= 1
+        col_left[c] -= 1
+        for put in (1, 0):
+            nodes[0] += 1
+            if nodes[0] > budget:
+                raise Budget
+            if put and (rows[r] >= row_counts[r] or cols[c] >= col_counts[c]
+                        or any(abs(a - r) <= 1 and abs(b - c) <= 1 for a, b in tents[-2 * n - 2:])):
+                continue
+            rows[r] += put
+            cols[c] += put
+            if put:
+                tents.append((r, c))
+            if rows[r] + row_left[r] >= row_counts[r] and cols[c] + col_left[c] >= col_counts[c]:
+                rec(k + 1)
+            if put:
+                tents.pop()
+            rows[r] -= put
+            cols[c] -= put
+            if len(out) >= limit:
+                break
+        row_left[r] += 1
+        col_left[c] += 1
+
+    rec(0)
+    return out
+
+
+class Tents(GridAnswerEnv):
+    """Place the tents: one beside each tree, none touching, matching the row and column counts.
+
+    ## Description
+    An ``n x n`` grid holds trees (green). Place tents on empty cells so that the trees and
+    tents pair up one to one with each tent directly above, below, left or right of its
+    tree; no two tents touch, not even diagonally; and the number right of each row and
+    below each column is how many tents that line holds. The solution is unique (checked by
+    the solver at generation).
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the grid row by row with ``#`` (or ``1``) for a tent
+    and ``.`` (or ``0``) for any other cell (trees included), ``/`` or newlines between rows.
+    ``"mcq"``: `Discrete(k)` over tent layouts.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the grid, the trees and the counts.
+
+    ## Rewards
+    1.0 if the tents obey all three rules, else 0.0.
+
+    ## Starting State
+    Tents are scattered without touching, each gets a tree on a free neighbouring cell; the
+    layout is redrawn until the solution is unique.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 5x5, 1: 6x6, 2: 8x8), ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    cell_kind = "mask"
+
+    def _configure(self) -> None:
+        self.n, self.share = LEVELS[self.difficulty]
+        self.rows = self.cols = self.n
+        self.answer_hint = (f"the tents as {self.n} rows of {self.n} cells, `#` for a tent and `.` for any other cell, "
+                            f"rows separated by `/` (for example `{'#.' * (self.n // 2)}{'#' * (self.n % 2)} / ...`)")
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        want = max(2, round(self.share * n * n))
+        for _ in range(2000):
+            tents, trees = [], []
+            for i in rng.permutation(n * n):
+                r, c = divmod(int(i), n)
+                if len(tents) == want:
+                    break
+                if (r, c) in trees or any(abs(a - r) <= 1 and abs(b - c) <= 1 for a, b in tents):
+                    continue
+                spots = [(r + dr, c + dc) for dr, dc in ORTHO if 0 <= r + dr < n and 0 <= c + dc < n
+                         and (r + dr, c + dc) not in trees and (r + dr, c + dc) not in tents]
+                if not spots:
+                    continue
+                tents.append((r, c))
+                trees.append(spots[int(rng.integers(len(spots)))])
+            rc = [sum(1 for r, _ in tents if r == i) for i in range(n)]
+            cc = [sum(1 for _, c in tents if c == i) for i in range(n)]
+            try:
+                if len(solve(n, sorted(trees), rc, cc)) == 1:
+                    break
+            except Budget:
+                continue
+        self.trees, self.row_counts, self.col_counts = sorted(trees), rc, cc
+        self.free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in set(trees)]
+
+    # -- draw
+    def _paint(self) -> np.ndarray:
+        n = self.n
+        img, g = blank_board(self.obs_size, n, n, pad=(0, 0.8, 0.8, 0))
+        for r, c in self.trees:
+            x, y = g.center(r, c)
+            draw_shape(img, "triangle", x, y, int(g.cell * 0.7), PALETTE["green"])
+        for i in range(n):
+            cell_text(img, g, i, n - 0.1, str(self.row_counts[i]), scale=0.5, bg=BACKGROUND)
+            cell_text(img, g, n - 0.1, i, str(self.col_counts[i]), scale=0.5, bg=BACKGROUND)
+        return img
+
+    def _task_text(self) -> str:
+        n = self.n
+        return (f"The image shows a {n}x{n} Tents puzzle; green triangles are trees. Place tents on empty cells so "
+                "that: trees and tents pair up one to one, each tent directly above, below, left or right of its own "
+                "tree; no two tents touch each other, not even diagonally; and the number right of each row and "
+                "below each column is how many tents that row or column has. Where are the tents?")
+
+    def _state_text(self) -> str:
+        trees = set(self.trees)
+        body = self._state_rows(lambda r, c: "T" if (r, c) in trees else ".")
+        return f"{body}\nrow counts: {' '.join(map(str, self.row_counts))}\ncolumn counts: {' '.join(map(str, self.col_counts))}"
+
+    # -- verify
+    def _check(self, answer) -> bool:
+        n = self.n
+        tents = [(r, c) for r in range(n) for c in range(n) if answer[r][c]]
+        if any(t in self.trees for t in tents):
+            return False
+        if [sum(row) for row in answer] != self.row_counts or [sum(col) for col in zip(*answer, strict=True)] != self.col_counts:
+            return False
+        if any(a != b and abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1 for a in tents for b in tents):
+            return False
+        return pairing(self.trees, tents)
+
+    # -- oracle
+    def _solve(self):
+        tents = set(solve(self.n, self.trees, self.row_counts, self.col_counts, limit=1, budget=10**8)[0])
+        return tuple(tuple(int((r, c) in tents) for c in range(self.n)) for r in range(self.n))
+
+
+SPECS = (
+    TaskSpec(name="Tents", entry_point=Tents, domain="logic", max_episode_steps=1,
+             tags=("puzzle", "constraint-satisfaction")),
+)
