@@ -1,0 +1,267 @@
+"""Shared pieces of the logic grid-placement tasks (N-Queens, Star Battle, Light Up, ...).
+
+Cells are named like a spreadsheet: column letter then row number, ``A1`` top-left. Answers
+are read either as cell lists (``A1 C2``, any separators) or as a grid of characters, one
+row per line or all rows in sequence. Boards are drawn on a cached base (labels, lines).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+import numpy as np
+
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    GRID_LINE,
+    INK,
+    WHITE,
+    Color,
+    draw_text,
+    fill_rect,
+    new_frame,
+)
+
+Cell = tuple[int, int]
+_CELL = re.compile(r"([A-Z])\s?(\d{1,2})")
+_CELL_SEPS = re.compile(r"(?:[\s,;/|+&.:\[\](){}'\"\-]|\bAND\b)+")
+_GRID_SEPS = re.compile(r"[\s,;/|\[\](){}'\"`]+")
+MARKS = frozenset("*QXSB#1@O●★")
+BLANKS = frozenset(".0-_")
+NEIGHBOURS4 = ((-1, 0), (1, 0), (0, -1), (0, 1))
+NEIGHBOURS8 = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+# soft region colours, distinguishable next to each other
+REGION_COLOURS: tuple[Color, ...] = (
+    (255, 214, 214), (206, 232, 255), (214, 245, 204), (255, 240, 190), (232, 214, 255),
+    (255, 222, 180), (200, 240, 238), (246, 212, 236), (228, 228, 200), (210, 220, 245),
+)
+
+
+def cell_name(r: int, c: int) -> str:
+    return f"{chr(65 + c)}{r + 1}"
+
+
+def format_cells(cells: Iterable[Cell]) -> str:
+    """Cells as ``A1 B3 ...`` in reading order (row, then column)."""
+    return " ".join(cell_name(r, c) for r, c in sorted(cells))
+
+
+def parse_cell_list(text: str, rows: int, cols: int) -> tuple[Cell, ...] | None:
+    """Sorted distinct cells named in ``text`` (``A1, c3``), or ``None`` if anything else is there."""
+    t = text.strip().upper()
+    if not t or len(t) > 4000:
+        return None
+    t = re.sub(r"\b([A-Z])\s+(?=\d)", r"\1", t)
+    cells = []
+    for tok in _CELL_SEPS.split(t):
+        if not tok:
+            continue
+        m = _CELL.fullmatch(tok)
+        if m is None:
+            return None
+        r, c = int(m.group(2)) - 1, ord(m.group(1)) - 65
+        if not (0 <= r < rows and 0 <= c < cols):
+            return None
+        cells.append((r, c))
+    return tuple(sorted(set(cells))) if cells and len(set(cells)) == len(cells) else None
+
+
+def parse_char_grid(text: str, rows: int, cols: int, alphabet: str) -> tuple[str, ...] | None:
+    """``rows`` strings of ``cols`` characters from ``alphabet`` (case-insensitive), or ``None``.
+
+    Rows may be on separate lines, separated by spaces, ``/`` or ``|``, or run together;
+    characters of a row may be separated by spaces or commas when rows are on lines.
+    """
+    t = text.strip().upper()
+    if not t or len(t) > 8 * rows * cols + 200:
+        return None
+    lines = [ln for ln in t.splitlines() if ln.strip()]
+    if len(lines) == rows:
+        out = ["".join(_GRID_SEPS.split(ln)) for ln in lines]
+    else:
+        flat = "".join(_GRID_SEPS.split(t))
+        if len(flat) != rows * cols:
+            return None
+        out = [flat[i * cols:(i + 1) * cols] for i in range(rows)]
+    if any(len(row) != cols or any(ch not in alphabet for ch in row) for row in out):
+        return None
+    return tuple(out)
+
+
+def parse_marked_cells(text: str, rows: int, cols: int) -> tuple[Cell, ...] | None:
+    """Cells from a cell list, or from a grid where marked cells are ``* Q X S B # 1 @ O``."""
+    cells = parse_cell_list(text, rows, cols)
+    if cells is not None:
+        return cells
+    grid = parse_char_grid(text, rows, cols, "".join(sorted(MARKS | BLANKS)))
+    if grid is None:
+        return None
+    return tuple((r, c) for r in range(rows) for c in range(cols) if grid[r][c] in MARKS)
+
+
+def interleave(rng: np.random.Generator, *groups: Sequence) -> list:
+    """Round-robin over the groups (each shuffled): a varied list of near misses."""
+    pools = [[g[int(i)] for i in rng.permutation(len(g))] for g in groups]
+    out = []
+    while any(pools):
+        for p in pools:
+            if p:
+                out.append(p.pop())
+    return out
+
+
+def move_one(cells: Sequence[Cell], rows: int, cols: int, fixed: Iterable[Cell] = ()) -> list[tuple[Cell, ...]]:
+    """Every placement that moves one non-fixed cell to a free orthogonal or diagonal neighbour."""
+    fixed, here, out = set(fixed), set(cells), []
+    for cell in cells:
+        if cell in fixed:
+            continue
+        for dr, dc in NEIGHBOURS8:
+            nr, nc = cell[0] + dr, cell[1] + dc
+            if 0 <= nr < rows and 0 <= nc < cols and (nr, nc) not in here:
+                out.append(tuple(sorted((here - {cell}) | {(nr, nc)})))
+    return out
+
+
+# -- drawing
+@functools.lru_cache(maxsize=64)
+def board_layout(h: int, w: int, rows: int, cols: int, labels: bool = True) -> tuple[float, float, float]:
+    """(x0, y0, cell): board origin and cell pitch, with a label band above and to the left."""
+    margin = max(1, min(h, w) // 40)
+    band = 0.6 if labels else 0.0
+    cell = min((w - 2 * margin) / (cols + band), (h - 2 * margin) / (rows + band))
+    x0 = (w - (cols + band) * cell) / 2 + band * cell
+    y0 = (h - (rows + band) * cell) / 2 + band * cell
+    return x0, y0, cell
+
+
+@functools.lru_cache(maxsize=64)
+def board_base(h: int, w: int, rows: int, cols: int, labels: bool = True, cell_colour: Color = WHITE) -> np.ndarray:
+    """The empty board (white cells, thin lines, A.. / 1.. labels), read-only."""
+    x0, y0, cell = board_layout(h, w, rows, cols, labels)
+    img = new_frame(h, w, BACKGROUND)
+    line = max(1, int(cell / 30))
+    fill_rect(img, x0 - line, y0 - line, x0 + cols * cell + line, y0 + rows * cell + line, GRID_LINE)
+    for r in range(rows):
+        for c in range(cols):
+            x, y = x0 + c * cell, y0 + r * cell
+            fill_rect(img, x + line, y + line, x + cell, y + cell, cell_colour)
+    if labels:
+        size = max(5, int(min(0.48 * cell, 0.6 * cell * 0.8)))
+        for c in range(cols):
+            draw_text(img, chr(65 + c), (x0 + (c + 0.5) * cell, y0 - 0.3 * cell), size, INK, bold=True)
+        for r in range(rows):
+            draw_text(img, str(r + 1), (x0 - 0.3 * cell, y0 + (r + 0.5) * cell), size, INK, bold=True)
+    img.setflags(write=False)
+    return img
+
+
+def cell_rect(layout: tuple[float, float, float], r: int, c: int, inset: float = 0.0) -> tuple[float, float, float, float]:
+    x0, y0, cell = layout
+    line = max(1, int(cell / 30))
+    k = inset * cell
+    return x0 + c * cell + line + k, y0 + r * cell + line + k, x0 + (c + 1) * cell - k, y0 + (r + 1) * cell - k
+
+
+def cell_centre(layout: tuple[float, float, float], r: int, c: int) -> tuple[float, float]:
+    x0, y0, cell = layout
+    line = max(1, int(cell / 30))
+    return x0 + (c + 0.5) * cell + line / 2, y0 + (r + 0.5) * cell + line / 2
+
+
+def paint_regions(img: np.ndarray, layout: tuple[float, float, float], regions: np.ndarray, tint: bool = True) -> None:
+    """Tint each region and draw thick borders between cells of different regions."""
+    x0, y0, cell = layout
+    rows, cols = regions.shape
+    if tint:
+        for r in range(rows):
+            for c in range(cols):
+                fill_rect(img, *cell_rect(layout, r, c), REGION_COLOURS[int(regions[r, c]) % len(REGION_COLOURS)])
+    t = max(2, int(cell / 10))
+    for r in range(rows):
+        for c in range(cols):
+            x, y = x0 + c * cell, y0 + r * cell
+            if c + 1 < cols and regions[r, c] != regions[r, c + 1]:
+                fill_rect(img, x + cell - t / 2, y - t / 2, x + cell + t / 2 + 1, y + cell + t / 2 + 1, INK)
+            if r + 1 < rows and regions[r, c] != regions[r + 1, c]:
+                fill_rect(img, x - t / 2, y + cell - t / 2, x + cell + t / 2 + 1, y + cell + t / 2 + 1, INK)
+    w, h = cols * cell, rows * cell
+    for a, b, c_, d in ((x0 - t / 2, y0 - t / 2, x0 + w + t / 2 + 1, y0 + t / 2), (x0 - t / 2, y0 + h - t / 2, x0 + w + t / 2 + 1, y0 + h + t / 2 + 1),
+                        (x0 - t / 2, y0 - t / 2, x0 + t / 2, y0 + h + t / 2 + 1), (x0 + w - t / 2, y0 - t / 2, x0 + w + t / 2 + 1, y0 + h + t / 2 + 1)):
+        fill_rect(img, a, b, c_, d, INK)
+
+
+def grow_regions(rng: np.random.Generator, seeds: Sequence[Cell | Sequence[Cell]], rows: int, cols: int) -> np.ndarray:
+    """Partition the grid into connected regions grown at random from ``seeds`` (region i holds seed i).
+
+    A seed is a cell or a connected group of cells, all of which start in its region.
+    """
+    groups = [s if isinstance(s[0], (tuple, list)) else (s,) for s in seeds]
+    regions = [-1] * (rows * cols)
+    frontier: list[tuple[int, int]] = []
+
+    def push(r: int, c: int, i: int) -> None:
+        for dr, dc in NEIGHBOURS4:
+            if 0 <= r + dr < rows and 0 <= c + dc < cols and regions[(r + dr) * cols + c + dc] < 0:
+                frontier.append(((r + dr) * cols + c + dc, i))
+
+    for i, group in enumerate(groups):
+        for r, c in group:
+            regions[r * cols + c] = i
+    for i, group in enumerate(groups):
+        for r, c in group:
+            push(r, c, i)
+    picks = rng.random(4 * rows * cols + 16).tolist()
+    k = 0
+    while frontier:
+        j = int(picks[k % len(picks)] * len(frontier))
+        k += 1
+        frontier[j], frontier[-1] = frontier[-1], frontier[j]
+        cell, i = frontier.pop()
+        if regions[cell] < 0:
+            regions[cell] = i
+            push(cell // cols, cell % cols, i)
+    return np.array(regions, dtype=np.int64).reshape(rows, cols)
+
+
+def _component(cells: set[Cell], start: Cell) -> set[Cell]:
+    seen, stack = {start}, [start]
+    while stack:
+        r, c = stack.pop()
+        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if nb in cells and nb not in seen:
+                seen.add(nb)
+                stack.append(nb)
+    return seen
+
+
+def repair_regions(rng: np.random.Generator, regions: np.ndarray, truth: frozenset[Cell],
+                   solve: Callable[[np.ndarray], list[frozenset[Cell]]], tries: int = 80) -> bool:
+    """Move cells between regions (in place) until ``truth`` is the only solution; False when stuck.
+
+    ``solve(regions)`` gives up to two solutions as sets of marked cells. Each round takes a
+    second solution and hands one of its marked cells that ``truth`` leaves blank to a
+    neighbouring region, which breaks that solution (its region counts change) but not
+    ``truth``; a part of the old region cut off by the move goes along, so every region stays
+    connected and keeps its cells of ``truth``.
+    """
+    n = regions.shape[0]
+    anchor = {int(regions[r, c]): (r, c) for r, c in truth}
+    for _ in range(tries):
+        other = next((s for s in solve(regions) if s != truth), None)
+        if other is None:
+            return True
+        moves = [(r, c, int(regions[rr, cc])) for r, c in other - truth
+                 for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                 if 0 <= rr < n and 0 <= cc < n and regions[rr, cc] != regions[r, c]]
+        if not moves:
+            return False
+        r, c, new = moves[int(rng.integers(len(moves)))]
+        old = int(regions[r, c])
+        rest = {(int(a), int(b)) for a, b in zip(*np.nonzero(regions == old))} - {(r, c)}
+        keep = _component(rest, anchor[old])
+        for a, b in rest - keep | {(r, c)}:
+            regions[a, b] = new
+    return False

@@ -1,0 +1,249 @@
+"""Light Up (Akari): place light bulbs so that every white cell is lit."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.canvas import INK, WHITE, draw_text, fill_rect
+from gymv_envs.domains.logic._placement import (
+    NEIGHBOURS4,
+    board_base,
+    board_layout,
+    cell_centre,
+    cell_rect,
+    format_cells,
+    interleave,
+    move_one,
+    parse_marked_cells,
+)
+
+# difficulty -> (side, share of black cells, keep every number)
+LEVELS = {0: (5, 0.2, True), 1: (7, 0.2, False), 2: (8, 0.2, False)}
+
+
+class Akari:
+    """A Light Up board as bit masks: cell i = r * n + c; ``black`` maps black cells to their number or None."""
+
+    def __init__(self, n: int, black: dict[int, int | None]) -> None:
+        self.n, self.black = n, dict(black)
+        self.white = sum(1 << i for i in range(n * n) if i not in black)
+        self.sees = [0] * (n * n)
+        for r in range(n):  # runs of white cells along rows, then columns
+            for line in ([r * n + c for c in range(n)], [c * n + r for c in range(n)]):
+                run: list[int] = []
+                for i in (*line, -1):
+                    if i >= 0 and i not in black:
+                        run.append(i)
+                        continue
+                    m = sum(1 << j for j in run)
+                    for j in run:
+                        self.sees[j] |= m
+                    run = []
+        self.adjacent = {}
+        for i in black:
+            r, c = divmod(i, n)
+            self.adjacent[i] = sum(1 << ((r + dr) * n + c + dc) for dr, dc in NEIGHBOURS4
+                                   if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr) * n + c + dc not in black)
+        self.numbers = [(self.adjacent[i], k) for i, k in black.items() if k is not None]
+
+    def solutions(self, limit: int, budget: int = 50_000) -> list[int] | None:
+        """Up to ``limit`` bulb masks that solve the board (None when the search budget runs out)."""
+        out: list[int] = []
+        nodes = [0]
+
+        def search(bulbs: int, lit: int, banned: int) -> None:
+            nodes[0] += 1
+            if nodes[0] > budget:
+                raise TimeoutError
+            free = self.white & ~lit & ~banned
+            for adj, k in self.numbers:
+                placed = (bulbs & adj).bit_count()
+                if placed > k:
+                    return
+                if placed == k:
+                    free &= ~adj
+            for adj, k in self.numbers:
+                if (bulbs & adj).bit_count() + (free & adj).bit_count() < k:
+                    return
+            best, best_opts = -1, 99
+            unlit = self.white & ~lit
+            sees = self.sees
+            while unlit:
+                low = unlit & -unlit
+                unlit ^= low
+                i = low.bit_length() - 1
+                opts = (sees[i] & free).bit_count()
+                if opts < best_opts:
+                    best, best_opts = i, opts
+                    if opts <= 1:
+                        break
+            if best < 0:
+                if all((bulbs & adj).bit_count() == k for adj, k in self.numbers):
+                    out.append(bulbs)
+                return
+            opts = self.sees[best] & free
+            while opts and len(out) < limit:
+                low = opts & -opts
+                j = low.bit_length() - 1
+                opts ^= low
+                search(bulbs | low, lit | self.sees[j], banned)
+                banned |= low
+
+        try:
+            search(0, 0, 0)
+        except TimeoutError:
+            return None
+        return out
+
+
+class LightUp(SingleTurnEnv):
+    """Place light bulbs on white cells so that every white cell is lit (Light Up, also called Akari).
+
+    ## Description
+    An ``n x n`` grid (columns A, B, ... left to right, rows 1, 2, ... top to bottom) of
+    white and black cells. A bulb lights its own cell and every white cell in its row and
+    column up to the first black cell or the edge. Every white cell must be lit, no bulb may
+    light another bulb, and a black cell with a number has exactly that many bulbs directly
+    above, below, left and right of it. Every level has exactly one solution (checked by the
+    solver when it is generated); answers are checked against the rules.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the bulb cells such as ``A1 C3`` (any order), or the grid
+    as ``n`` rows of ``*`` (bulb) and ``.``. ``"mcq"``: `Discrete(k)` over bulb placements.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the labelled grid, black cells with white numbers.
+
+    ## Rewards
+    1.0 if the bulbs keep every rule, else 0.0.
+
+    ## Starting State
+    Random black cells, a random maximal set of bulbs that light everything, numbers from
+    the bulbs; levels the numbers do not pin down are redrawn, and from difficulty 1 numbers
+    are removed while exactly one solution remains.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 5x5 with every number, 1: 7x7, 2: 8x8 with numbers removed),
+    ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the cells of all the bulbs, column letter then row number, separated by spaces (for example `A1 C3`)"
+
+    def _configure(self) -> None:
+        self.n, self.density, self.keep_all = LEVELS[self.difficulty]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        while True:
+            blacks = {int(i) for i in rng.choice(n * n, size=int(round(self.density * n * n)), replace=False)}
+            board = Akari(n, dict.fromkeys(blacks))
+            bulbs, lit = 0, 0
+            for i in rng.permutation(n * n).tolist():
+                if board.white >> i & 1 and not lit >> i & 1:
+                    bulbs |= 1 << i
+                    lit |= board.sees[i]
+            for _ in range(6):  # black out a cell where a second solution differs, while the bulbs still light all
+                adjacent = Akari(n, dict.fromkeys(blacks)).adjacent
+                board = Akari(n, {i: (bulbs & adjacent[i]).bit_count() for i in blacks})
+                sols = board.solutions(2)
+                other = next((m for m in sols or () if m != bulbs), None)
+                if sols is None or other is None:
+                    break
+                diff = [i for i in range(n * n) if (other & ~bulbs) >> i & 1]
+                for i in (diff[int(k)] for k in rng.permutation(len(diff))):
+                    trial = Akari(n, dict.fromkeys(blacks | {i}))
+                    if all(trial.sees[j] & bulbs for j in range(n * n) if trial.white >> j & 1):
+                        blacks.add(i)
+                        break
+                else:
+                    break
+            if sols is None or len(sols) != 1:
+                continue
+            numbers = dict(board.black)
+            if not self.keep_all:
+                for i in rng.permutation(sorted(blacks)).tolist():
+                    trial = dict(numbers)
+                    trial[i] = None
+                    sols = Akari(n, trial).solutions(2)
+                    if sols is not None and len(sols) == 1:
+                        numbers = trial
+            break
+        self.black = numbers
+        self._image = None
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        if self._image is not None:
+            return self._image
+        H, W = self.obs_size
+        n = self.n
+        layout = board_layout(H, W, n, n)
+        img = board_base(H, W, n, n).copy()
+        size = max(5, int(layout[2] * 0.55))
+        for i, k in self.black.items():
+            r, c = divmod(i, n)
+            fill_rect(img, *cell_rect(layout, r, c), INK)
+            if k is not None:
+                draw_text(img, str(k), cell_centre(layout, r, c), size, WHITE, bold=True)
+        self._image = img
+        return img
+
+    def _task_text(self) -> str:
+        n = self.n
+        return (f"The image shows a {n}x{n} Light Up puzzle with columns A to {chr(64 + n)} (left to right) and rows 1 "
+                f"to {n} (top to bottom). Place light bulbs on white cells. A bulb lights its own cell and every white "
+                "cell in the same row and column until a black cell or the edge of the grid. Every white cell must be "
+                "lit; no bulb may be lit by another bulb; a black cell with a number must have exactly that many bulbs "
+                "in the cells directly above, below, left and right of it (black cells without a number may have any "
+                "number). Name the cells of all the bulbs.")
+
+    def _state_text(self) -> str:
+        n = self.n
+        return "\n".join("".join(("#" if self.black[r * n + c] is None else str(self.black[r * n + c]))
+                                 if r * n + c in self.black else "." for c in range(n)) for r in range(n))
+
+    # -- verify
+    def _parse_answer(self, text: str) -> tuple[tuple[int, int], ...] | None:
+        return parse_marked_cells(text, self.n, self.n)
+
+    def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
+        n, board = self.n, Akari(self.n, self.black)
+        bulbs = [r * n + c for r, c in answer]
+        if any(i in self.black for i in bulbs):
+            return False
+        mask, lit = sum(1 << i for i in bulbs), 0
+        for i in bulbs:
+            if (board.sees[i] & mask) != 1 << i:
+                return False
+            lit |= board.sees[i]
+        return lit == board.white and all((mask & adj).bit_count() == k for adj, k in board.numbers)
+
+    def _format(self, answer: tuple[tuple[int, int], ...]) -> str:
+        return format_cells(answer)
+
+    # -- oracle
+    def _solve(self) -> tuple[tuple[int, int], ...]:
+        mask = Akari(self.n, self.black).solutions(1, budget=10**9)[0]
+        return tuple(divmod(i, self.n) for i in range(self.n * self.n) if mask >> i & 1)
+
+    def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, int], ...]]:
+        n, sol = self.n, self._solution
+        loose = Akari(n, dict.fromkeys(self.black)).solutions(12) or []
+        loose = [tuple(divmod(i, n) for i in range(n * n) if m >> i & 1) for m in loose]
+        moved = [m for m in move_one(sol, n, n) if not any(r * n + c in self.black for r, c in m)]
+        fewer = [tuple(x for x in sol if x != cell) for cell in sol]
+        return interleave(rng, loose, moved, fewer)
+
+
+SPECS = (
+    TaskSpec(name="LightUp", entry_point=LightUp, domain="logic", max_episode_steps=1,
+             tags=("puzzle", "constraint-satisfaction", "akari")),
+)

@@ -1,0 +1,222 @@
+"""Mastermind deduction: find the secret code from scored guesses."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    BLACK,
+    INK,
+    PALETTE,
+    WHITE,
+    draw_shape,
+    draw_text,
+    fill_rect,
+    new_frame,
+)
+from gymv_envs.domains.logic._placement import interleave
+
+# difficulty -> (code length, colours, repeats allowed)
+LEVELS = {0: (3, 4, False), 1: (4, 6, False), 2: (5, 6, True)}
+COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
+LETTER = {name: name[0].upper() for name in COLOURS}
+MAX_GUESSES = 10
+_WORD = re.compile(r"[A-Z]+")
+
+
+@functools.cache
+def all_codes(length: int, colours: int, repeats: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Every code (rows of colour indices) and its colour counts (read-only)."""
+    codes = np.array([p for p in itertools.product(range(colours), repeat=length) if repeats or len(set(p)) == length],
+                     dtype=np.int8)
+    counts = np.stack([(codes == k).sum(1) for k in range(colours)], axis=1)
+    codes.setflags(write=False)
+    counts.setflags(write=False)
+    return codes, counts
+
+
+def score(codes: np.ndarray, counts: np.ndarray, guess: np.ndarray, colours: int) -> np.ndarray:
+    """(black, white) pegs of ``guess`` against every code, as black * 16 + white."""
+    black = (codes == guess).sum(1)
+    gcount = np.bincount(guess, minlength=colours)
+    common = np.minimum(counts, gcount).sum(1)
+    return black * 16 + (common - black)
+
+
+class MastermindDeduce(SingleTurnEnv):
+    """Deduce the secret Mastermind code from the guesses already made and their scores.
+
+    ## Description
+    Each row of the image is a guess of coloured pegs (each peg also shows its colour's
+    initial) followed by its score: one black dot per peg of the right colour in the right
+    position, one white dot per further peg of a right colour in a wrong position. The guesses
+    are chosen so that exactly one code fits every score (checked by enumerating all codes).
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the code as colour names or initials in order, e.g.
+    ``red blue green`` or ``R B G`` or ``RBG``. ``"mcq"``: `Discrete(k)` over codes.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the numbered guesses and their scores, and a row of
+    question marks for the secret.
+
+    ## Rewards
+    1.0 if the answered code gives every row's score, else 0.0.
+
+    ## Starting State
+    A random secret; random guesses are added (each one cutting down the codes that fit)
+    until only the secret fits.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 3 pegs of 4 colours, all different; 1: 4 pegs of 6 colours, all
+    different; 2: 5 pegs of 6 colours, repeats allowed), ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the secret code as colour initials in order, separated by spaces (for example `R B G`)"
+
+    def _configure(self) -> None:
+        self.length, self.colours, self.repeats = LEVELS[self.difficulty]
+        self.names = COLOURS[: self.colours]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        codes, counts = all_codes(self.length, self.colours, self.repeats)
+        while True:
+            secret = int(rng.integers(len(codes)))
+            alive = np.ones(len(codes), dtype=bool)
+            guesses: list[tuple[tuple[int, ...], int]] = []
+            for _ in range(8 * MAX_GUESSES):
+                pool = np.flatnonzero(alive) if rng.random() < 0.4 else np.arange(len(codes))
+                g = int(pool[int(rng.integers(len(pool)))])
+                if g == secret:
+                    continue
+                fb = score(codes, counts, codes[g], self.colours)
+                keep = alive & (fb == fb[secret])
+                if keep.sum() == alive.sum():
+                    continue
+                alive = keep
+                guesses.append((tuple(int(v) for v in codes[g]), int(fb[secret])))
+                if alive.sum() == 1 or len(guesses) == MAX_GUESSES:
+                    break
+            if alive.sum() == 1:
+                break
+        self.guesses = tuple(guesses)
+        self._image = None
+
+    def _fits(self, code: tuple[int, ...]) -> list[bool]:
+        c = np.asarray(code, dtype=np.int8)[None]
+        cnt = np.stack([(c == k).sum(1) for k in range(self.colours)], axis=1)
+        return [int(score(c, cnt, np.asarray(g, dtype=np.int8), self.colours)[0]) == fb for g, fb in self.guesses]
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        if self._image is not None:
+            return self._image
+        H, W = self.obs_size
+        img = new_frame(H, W, BACKGROUND)
+        n, L = len(self.guesses) + 1, self.length
+        pitch = min(H / (n + 0.3), W / (L + 3.2))
+        peg = max(3, int(pitch * 0.8))
+        x0 = (W - (L + 3.2) * pitch) / 2
+        y0 = (H - n * pitch) / 2
+        text_size = max(5, int(pitch * 0.42))
+        for i, (guess, fb) in enumerate((*self.guesses, (None, None))):
+            cy = y0 + (i + 0.5) * pitch
+            if i % 2 == 0:
+                fill_rect(img, x0, cy - pitch / 2, x0 + (L + 3.2) * pitch, cy + pitch / 2, (232, 232, 226))
+            draw_text(img, str(i + 1) if guess else "?", (x0 + 0.5 * pitch, cy), text_size, INK, bold=True)
+            for j in range(L):
+                cx = x0 + (j + 1.5) * pitch
+                if guess is None:
+                    draw_shape(img, "circle", cx, cy, peg, (200, 200, 200))
+                    draw_text(img, "?", (cx, cy), text_size, INK, bold=True)
+                    continue
+                name = self.names[guess[j]]
+                draw_shape(img, "circle", cx, cy, peg, PALETTE[name])
+                draw_text(img, LETTER[name], (cx, cy), text_size, INK if name == "yellow" else WHITE, bold=True)
+            if guess is None:
+                continue
+            black, white = divmod(fb, 16)
+            per_row = (L + 1) // 2
+            dot = max(2, int(pitch * 0.34))
+            for k in range(L):
+                kind = BLACK if k < black else WHITE if k < black + white else None
+                cx = x0 + (L + 1.4 + (k % per_row + 0.5) * 1.6 / per_row) * pitch
+                ry = cy + (-0.2 if k < per_row else 0.2) * pitch
+                if kind is None:
+                    draw_shape(img, "circle", cx, ry, max(2, dot // 3), (170, 170, 170))
+                    continue
+                draw_shape(img, "circle", cx, ry, dot, INK)
+                if kind == WHITE:
+                    draw_shape(img, "circle", cx, ry, max(1, dot - 2 * max(1, dot // 6)), WHITE)
+        self._image = img
+        return img
+
+    def _task_text(self) -> str:
+        names = ", ".join(f"{n} ({LETTER[n]})" for n in self.names)
+        rep = "Colours may repeat in the code." if self.repeats else "The code uses each colour at most once."
+        return (f"The image shows a game of Mastermind. The secret code is a row of {self.length} coloured pegs; "
+                f"the colours are {names}. {rep} Each numbered row is a guess, followed by its score: one black dot "
+                "for each peg of the right colour in the right position, and one white dot for each other peg whose "
+                "colour is in the code but in a different position (small grey dots are empty). Exactly one code "
+                "fits every score. What is the secret code?")
+
+    def _state_text(self) -> str:
+        return "\n".join(f"{i + 1}: {' '.join(LETTER[self.names[v]] for v in g)}  black={fb // 16} white={fb % 16}"
+                         for i, (g, fb) in enumerate(self.guesses))
+
+    # -- verify
+    def _parse_answer(self, text: str) -> tuple[int, ...] | None:
+        t = text.strip().upper()
+        if not t or len(t) > 400 or re.search(r"[^A-Z\s,;/|>\-()\[\].'\"]", t):
+            return None
+        words = [w for w in _WORD.findall(t) if w not in ("AND", "THEN")]
+        by_name = {n.upper(): i for i, n in enumerate(self.names)}
+        by_letter = {LETTER[n]: i for i, n in enumerate(self.names)}
+        if len(words) == 1 and len(words[0]) == self.length and all(ch in by_letter for ch in words[0]):
+            return tuple(by_letter[ch] for ch in words[0])
+        code = [by_name.get(w, by_letter.get(w)) for w in words]
+        return tuple(code) if len(code) == self.length and None not in code else None
+
+    def _check(self, answer: tuple[int, ...]) -> bool:
+        return all(self._fits(answer))
+
+    def _format(self, answer: tuple[int, ...]) -> str:
+        return " ".join(LETTER[self.names[v]] for v in answer)
+
+    # -- oracle
+    def _solve(self) -> tuple[int, ...]:
+        codes, counts = all_codes(self.length, self.colours, self.repeats)
+        alive = np.ones(len(codes), dtype=bool)
+        for g, fb in self.guesses:
+            alive &= score(codes, counts, np.asarray(g, dtype=np.int8), self.colours) == fb
+        return tuple(int(v) for v in codes[np.flatnonzero(alive)[0]])
+
+    def _near_misses(self, rng: np.random.Generator) -> list[tuple[int, ...]]:
+        codes, counts = all_codes(self.length, self.colours, self.repeats)
+        fits = np.zeros(len(codes), dtype=np.int64)
+        for g, fb in self.guesses:
+            fits += score(codes, counts, np.asarray(g, dtype=np.int8), self.colours) == fb
+        close = [tuple(int(v) for v in codes[i]) for i in np.flatnonzero(fits == len(self.guesses) - 1)]
+        closer = [tuple(int(v) for v in codes[i]) for i in np.flatnonzero(fits == len(self.guesses) - 2)]
+        sol = list(self._solution)
+        swaps = [tuple(sol[:i] + [sol[i + 1], sol[i]] + sol[i + 2:]) for i in range(len(sol) - 1)]
+        return interleave(rng, close, swaps) + interleave(rng, closer)
+
+
+SPECS = (
+    TaskSpec(name="MastermindDeduce", entry_point=MastermindDeduce, domain="logic", max_episode_steps=1,
+             tags=("puzzle", "deduction", "colour")),
+)

@@ -1,0 +1,255 @@
+"""Minesweeper deduction: name every covered cell that is certainly free of a mine."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.canvas import INK, draw_text, fill_rect
+from gymv_envs.domains.logic._placement import (
+    NEIGHBOURS8,
+    board_base,
+    board_layout,
+    cell_centre,
+    cell_rect,
+    format_cells,
+    interleave,
+    parse_cell_list,
+)
+
+# difficulty -> (side, mines, most safe cells asked, hard: needs reasoning over several numbers)
+LEVELS = {0: (5, 4, 4, False), 1: (7, 9, 6, False), 2: (9, 15, 8, True)}
+COVERED = (150, 158, 172)
+COVERED_EDGE = (196, 202, 212)
+OPEN = (236, 236, 230)
+DIGIT_COLOURS = {1: (25, 70, 200), 2: (20, 125, 40), 3: (200, 30, 30), 4: (90, 30, 150),
+                 5: (130, 40, 20), 6: (0, 120, 120), 7: (30, 30, 30), 8: (100, 100, 100)}
+
+
+def _constraints(counts: np.ndarray, shown: np.ndarray) -> list[tuple[int, list[tuple[int, int]]]]:
+    rows, cols = shown.shape
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            if not shown[r, c]:
+                continue
+            nb = [(r + dr, c + dc) for dr, dc in NEIGHBOURS8
+                  if 0 <= r + dr < rows and 0 <= c + dc < cols and not shown[r + dr, c + dc]]
+            if nb:
+                out.append((int(counts[r, c]), nb))
+    return out
+
+
+def possible_mines(cons: list[tuple[int, list[tuple[int, int]]]], budget: int = 200_000) -> set | None:
+    """Frontier cells that are a mine in at least one configuration fitting every number (None: too costly)."""
+    cells = sorted({x for _, nb in cons for x in nb})
+    index = {x: i for i, x in enumerate(cells)}
+    need = [n for n, _ in cons]
+    members = [[index[x] for x in nb] for _, nb in cons]
+    of_cell = [[] for _ in cells]
+    for k, mem in enumerate(members):
+        for i in mem:
+            of_cell[i].append(k)
+    free = [len(m) for m in members]
+    value = [-1] * len(cells)
+    seen: set[int] = set()
+    nodes = [0]
+
+    def search(i: int, forced: int) -> bool:
+        nodes[0] += 1
+        if nodes[0] > budget:
+            raise TimeoutError
+        if i == len(cells):
+            seen.update(j for j, v in enumerate(value) if v == 1)
+            return True
+        for v in ((1,) if i == forced else (0, 1)):
+            ok = True
+            for k in of_cell[i]:
+                free[k] -= 1
+                need[k] -= v
+            for k in of_cell[i]:
+                if need[k] < 0 or need[k] > free[k]:
+                    ok = False
+            value[i] = v
+            if ok and search(i + 1, forced):
+                found = True
+            else:
+                found = False
+            for k in of_cell[i]:
+                free[k] += 1
+                need[k] += v
+            value[i] = -1
+            if found:
+                return True
+        return False
+
+    try:
+        for target in range(len(cells)):
+            if target not in seen and not search(0, target):
+                pass
+    except TimeoutError:
+        return None
+    return {cells[j] for j in seen}
+
+
+def simple_safe(cons: list[tuple[int, list[tuple[int, int]]]]) -> set:
+    """Safe cells found by single-number rules alone (all mines placed / all unknowns are mines), repeated."""
+    mines, safe, changed = set(), set(), True
+    while changed:
+        changed = False
+        for n, nb in cons:
+            unknown = [x for x in nb if x not in mines and x not in safe]
+            left = n - sum(x in mines for x in nb)
+            if unknown and left == 0:
+                safe.update(unknown)
+                changed = True
+            elif unknown and left == len(unknown):
+                mines.update(unknown)
+                changed = True
+    return safe
+
+
+class MinesweeperSafe(SingleTurnEnv):
+    """Name every covered cell of a Minesweeper board that certainly holds no mine.
+
+    ## Description
+    A partly opened Minesweeper board: opened cells show how many of their eight neighbours
+    hold a mine (blank means none); grey cells are covered. The total number of mines is not
+    given. The answer is the set of covered cells that are safe in every placement of mines
+    that fits all the numbers (computed by exhaustive search over the covered cells next to
+    numbers; the others can always hold a mine).
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, cells such as ``B3 C4`` (any order and separators).
+    ``"mcq"``: `Discrete(k)` over sets of cells.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the labelled board.
+
+    ## Rewards
+    1.0 if the answer names exactly the certainly safe covered cells, else 0.0.
+
+    ## Starting State
+    Mines are scattered at random and the board is opened from a random empty cell, as in a
+    real game; levels with no safe cell or too many are redrawn. At difficulty 2 at least one
+    safe cell needs reasoning over several numbers together.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 5x5 with 4 mines, 1: 7x7 with 9, 2: 9x9 with 15), ``answer_format``,
+    ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "every certainly safe covered cell, column letter then row number, separated by spaces (for example `B3 C4`)"
+
+    def _configure(self) -> None:
+        self.n, self.mines, self.max_safe, self.hard = LEVELS[self.difficulty]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        while True:
+            mine = np.zeros((n, n), dtype=bool)
+            mine.flat[rng.choice(n * n, size=self.mines, replace=False)] = True
+            padded = np.pad(mine, 1).astype(np.int64)
+            counts = sum(padded[1 + dr:1 + dr + n, 1 + dc:1 + dc + n] for dr, dc in NEIGHBOURS8)
+            zeros = np.argwhere(~mine & (counts == 0))
+            if not len(zeros):
+                continue
+            shown = np.zeros((n, n), dtype=bool)
+            stack = [tuple(int(v) for v in zeros[int(rng.integers(len(zeros)))])]
+            while stack:
+                r, c = stack.pop()
+                if shown[r, c]:
+                    continue
+                shown[r, c] = True
+                if counts[r, c] == 0:
+                    stack += [(r + dr, c + dc) for dr, dc in NEIGHBOURS8 if 0 <= r + dr < n and 0 <= c + dc < n]
+            if not 0.25 <= shown.mean() <= 0.75:
+                continue
+            cons = _constraints(counts, shown)
+            maybe = possible_mines(cons)
+            if maybe is None:
+                continue
+            frontier = {x for _, nb in cons for x in nb}
+            safe = frontier - maybe
+            if not 1 <= len(safe) <= self.max_safe:
+                continue
+            if self.hard and safe <= simple_safe(cons):
+                continue
+            break
+        self.counts, self.shown = counts, shown
+        self._image = None
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        if self._image is not None:
+            return self._image
+        H, W = self.obs_size
+        n = self.n
+        layout = board_layout(H, W, n, n)
+        img = board_base(H, W, n, n, cell_colour=OPEN).copy()
+        size = max(5, int(layout[2] * 0.6))
+        edge = 0.08
+        for r in range(n):
+            for c in range(n):
+                if not self.shown[r, c]:
+                    fill_rect(img, *cell_rect(layout, r, c), COVERED_EDGE)
+                    fill_rect(img, *cell_rect(layout, r, c, edge), COVERED)
+                elif self.counts[r, c]:
+                    k = int(self.counts[r, c])
+                    draw_text(img, str(k), cell_centre(layout, r, c), size, DIGIT_COLOURS.get(k, INK), bold=True)
+        self._image = img
+        return img
+
+    def _task_text(self) -> str:
+        n = self.n
+        return (f"The image shows a {n}x{n} Minesweeper board with columns A to {chr(64 + n)} (left to right) and "
+                f"rows 1 to {n} (top to bottom). Grey raised cells are covered; each opened cell shows how many of its "
+                "8 neighbours (including diagonal ones) hold a mine, and a blank opened cell has none. Opened cells "
+                "hold no mine. The total number of mines is unknown. Which covered cells are certainly safe, that is, "
+                "free of a mine in every placement of mines that agrees with all the numbers? Name all of them.")
+
+    def _state_text(self) -> str:
+        return "\n".join("".join(str(int(self.counts[r, c])) if self.shown[r, c] else "#" for c in range(self.n))
+                         for r in range(self.n))
+
+    # -- verify
+    def _parse_answer(self, text: str) -> tuple[tuple[int, int], ...] | None:
+        return parse_cell_list(text, self.n, self.n)
+
+    def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
+        return set(answer) == set(self._solution)
+
+    def _format(self, answer: tuple[tuple[int, int], ...]) -> str:
+        return format_cells(answer)
+
+    # -- oracle
+    def _solve(self) -> tuple[tuple[int, int], ...]:
+        cons = _constraints(self.counts, self.shown)
+        maybe = possible_mines(cons, budget=10**9)
+        return tuple(sorted({x for _, nb in cons for x in nb} - maybe))
+
+    def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, int], ...]]:
+        sol = set(self._solution)
+        cons = _constraints(self.counts, self.shown)
+        frontier = sorted({x for _, nb in cons for x in nb} - sol)
+        covered = [(int(r), int(c)) for r, c in np.argwhere(~self.shown) if (int(r), int(c)) not in sol]
+        fewer = [tuple(sorted(sol - {x})) for x in sol] if len(sol) > 1 else []
+        more = [tuple(sorted(sol | {x})) for x in frontier]
+        swapped = [tuple(sorted((sol - {x}) | {y})) for x in sol for y in frontier]
+        far = [tuple(sorted(sol | {x})) for x in covered if x not in frontier]
+        trivial = simple_safe(cons)
+        partial = [tuple(sorted(trivial))] if trivial and trivial != sol else []
+        return interleave(rng, partial, more, fewer, swapped) + interleave(rng, far)
+
+
+SPECS = (
+    TaskSpec(name="MinesweeperSafe", entry_point=MinesweeperSafe, domain="logic", max_episode_steps=1,
+             tags=("puzzle", "deduction", "minesweeper")),
+)

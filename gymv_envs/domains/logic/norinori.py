@@ -1,0 +1,230 @@
+"""Norinori: shade two cells in every region so that the shaded cells form separate dominoes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.canvas import INK, draw_shape
+from gymv_envs.domains.logic._placement import (
+    NEIGHBOURS4,
+    board_base,
+    board_layout,
+    cell_centre,
+    format_cells,
+    grow_regions,
+    interleave,
+    move_one,
+    paint_regions,
+    parse_marked_cells,
+    repair_regions,
+)
+
+# difficulty -> (side, chance to skip a cell while packing dominoes, region repair rounds)
+LEVELS = {0: (5, 0.0, 20), 1: (6, 0.0, 20), 2: (7, 0.0, 20)}
+
+
+def norinori_solutions(regions: np.ndarray, limit: int = 2, blank: frozenset = frozenset()) -> list[frozenset[tuple[int, int]]]:
+    """Up to ``limit`` shadings: two shaded cells per region, each shaded cell next to exactly one other,
+    none on a ``blank`` cell."""
+    n = regions.shape[0]
+    reg = regions.ravel().tolist()
+    banned = [(j // n, j % n) in blank for j in range(n * n)]
+    k = max(reg) + 1
+    shaded = [0] * k
+    undecided = [reg.count(i) for i in range(k)]
+    value = [0] * (n * n)
+    touch = [0] * (n * n)   # shaded neighbours decided so far
+    out: list[frozenset[tuple[int, int]]] = []
+
+    def search(i: int) -> None:
+        if len(out) >= limit:
+            return
+        if i == n * n:
+            if all(touch[j] == 1 for j in range(n * n - n, n * n) if value[j]):
+                out.append(frozenset(divmod(j, n) for j in range(n * n) if value[j]))
+            return
+        r, c = divmod(i, n)
+        g = reg[i]
+        up, left = i - n if r else -1, i - 1 if c else -1
+        undecided[g] -= 1
+        for v in (0, 1):
+            if v:
+                if shaded[g] == 2 or banned[i]:
+                    continue
+                near = (up >= 0 and value[up]) + (left >= 0 and value[left])
+                if near > 1 or (up >= 0 and value[up] and touch[up] >= 1) or (left >= 0 and value[left] and touch[left] >= 1):
+                    continue
+            elif shaded[g] + undecided[g] < 2:
+                continue
+            if up >= 0 and value[up] and touch[up] + v != 1:
+                continue  # the cell above has all its neighbours decided now
+            value[i] = v
+            if v:
+                shaded[g] += 1
+                touch[i] = (up >= 0 and value[up]) + (left >= 0 and value[left])
+                if up >= 0 and value[up]:
+                    touch[up] += 1
+                if left >= 0 and value[left]:
+                    touch[left] += 1
+            search(i + 1)
+            if v:
+                shaded[g] -= 1
+                if up >= 0 and value[up]:
+                    touch[up] -= 1
+                if left >= 0 and value[left]:
+                    touch[left] -= 1
+                touch[i] = 0
+            value[i] = 0
+        undecided[g] += 1
+
+    search(0)
+    return out
+
+
+class Norinori(SingleTurnEnv):
+    """Shade exactly two cells in every outlined region so that the shaded cells form dominoes.
+
+    ## Description
+    An ``n x n`` grid (columns A, B, ... left to right, rows 1, 2, ... top to bottom) cut
+    into outlined, tinted regions. Shade cells so that every region holds exactly two shaded
+    cells and every shaded cell is orthogonally adjacent to exactly one other shaded cell: the
+    shaded cells form dominoes (pairs) that never touch another domino along a side (a
+    domino may cross a region border). Every level has exactly one solution (checked by the
+    solver when it is generated); answers are checked against the rules.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the shaded cells such as ``A1 A2 C4 D4`` (any order), or
+    the grid as ``n`` rows of ``#`` (shaded) and ``.``. ``"mcq"``: `Discrete(k)` over shadings.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the labelled grid with its regions.
+
+    ## Rewards
+    1.0 if the shading keeps every rule, else 0.0.
+
+    ## Starting State
+    Random non-touching dominoes are packed into the grid, one region is grown around each,
+    and cells are handed between neighbouring regions to break other solutions the solver
+    finds; if some remain, a few cells are marked with a dot (must stay unshaded) until
+    exactly one solution is left.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 5x5, 1: 6x6, 2: 7x7), ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the cells to shade, column letter then row number, separated by spaces (for example `A1 A2 C4 D4`)"
+
+    def _configure(self) -> None:
+        self.n, self.skip, self.repairs = LEVELS[self.difficulty]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        while True:
+            used: set[tuple[int, int]] = set()
+            dominoes = []
+            for i in rng.permutation(n * n).tolist():
+                r, c = divmod(i, n)
+                if rng.random() < self.skip:
+                    continue
+                dr, dc = ((0, 1), (1, 0))[int(rng.integers(2))]
+                pair = ((r, c), (r + dr, c + dc))
+                if r + dr >= n or c + dc >= n:
+                    continue
+                if any(x in used or (x[0] + a, x[1] + b) in used for x in pair for a, b in NEIGHBOURS4):
+                    continue
+                used.update(pair)
+                dominoes.append(pair)
+            if len(dominoes) < n - 1:
+                continue
+            regions = grow_regions(rng, dominoes, n, n)
+            truth = frozenset(used)
+            repair_regions(rng, regions, truth, lambda reg: norinori_solutions(reg, 2), tries=self.repairs)
+            blank: set[tuple[int, int]] = set()
+            while True:  # mark cells known to stay blank until one solution is left
+                others = [s for s in norinori_solutions(regions, 12, frozenset(blank)) if s != truth]
+                if not others:
+                    break
+                votes: dict[tuple[int, int], int] = {}
+                for other in others:  # the blank that rules out most of the other solutions found
+                    for cell in other - truth:
+                        votes[cell] = votes.get(cell, 0) + 1
+                top = max(votes.values())
+                best = sorted(cell for cell, v in votes.items() if v == top)
+                blank.add(best[int(rng.integers(len(best)))])
+            break
+        self.regions, self.blank = regions, tuple(sorted(blank))
+        self._image = None
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        if self._image is not None:
+            return self._image
+        H, W = self.obs_size
+        img = board_base(H, W, self.n, self.n).copy()
+        layout = board_layout(H, W, self.n, self.n)
+        paint_regions(img, layout, self.regions)
+        for r, c in self.blank:
+            draw_shape(img, "circle", *cell_centre(layout, r, c), max(2, int(layout[2] * 0.22)), INK)
+        self._image = img
+        return img
+
+    def _task_text(self) -> str:
+        n = self.n
+        return (f"The image shows a {n}x{n} Norinori puzzle with columns A to {chr(64 + n)} (left to right) and rows "
+                f"1 to {n} (top to bottom), divided by thick lines into tinted regions. Shade cells so that every "
+                "region contains exactly two shaded cells, and every shaded cell shares a side with exactly one other "
+                "shaded cell (so the shaded cells form dominoes, and no two dominoes share a side; a domino may "
+                "cross a region border). Cells marked with a black dot must stay unshaded. Name all the shaded "
+                "cells.")
+
+    def _state_text(self) -> str:
+        blank = set(self.blank)
+        return "\n".join("".join(chr(97 + int(v) % 26) + ("." if (r, c) in blank else " ") for c, v in enumerate(row)).rstrip()
+                         for r, row in enumerate(self.regions))
+
+    # -- verify
+    def _parse_answer(self, text: str) -> tuple[tuple[int, int], ...] | None:
+        return parse_marked_cells(text, self.n, self.n)
+
+    def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
+        cells = set(answer)
+        if cells & set(self.blank):
+            return False
+        counts = np.bincount([int(self.regions[r, c]) for r, c in cells], minlength=int(self.regions.max()) + 1)
+        if not np.all(counts == 2):
+            return False
+        return all(sum((r + a, c + b) in cells for a, b in NEIGHBOURS4) == 1 for r, c in cells)
+
+    def _format(self, answer: tuple[tuple[int, int], ...]) -> str:
+        return format_cells(answer)
+
+    # -- oracle
+    def _solve(self) -> tuple[tuple[int, int], ...]:
+        return tuple(sorted(norinori_solutions(self.regions, 1, frozenset(self.blank))[0]))
+
+    def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, int], ...]]:
+        n, sol = self.n, self._solution
+        moved = move_one(sol, n, n)
+        slid, cells = [], set(sol)
+        for r, c in sol:
+            for dr, dc in NEIGHBOURS4:
+                if (r + dr, c + dc) in cells:  # slide the whole domino one step sideways
+                    for a, b in NEIGHBOURS4:
+                        moved_pair = {(r + a, c + b), (r + dr + a, c + dc + b)}
+                        if all(0 <= x < n and 0 <= y < n for x, y in moved_pair):
+                            slid.append(tuple(sorted(cells - {(r, c), (r + dr, c + dc)} | moved_pair)))
+        return interleave(rng, moved, slid)
+
+
+SPECS = (
+    TaskSpec(name="Norinori", entry_point=Norinori, domain="logic", max_episode_steps=1,
+             tags=("puzzle", "constraint-satisfaction", "regions")),
+)

@@ -1,0 +1,256 @@
+"""Pipes: rotate every tile so that the pipes form one network with no open ends."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.canvas import WHITE, draw_shape, fill_rect, new_frame
+from gymv_envs.domains.logic._placement import (
+    board_base,
+    board_layout,
+    cell_rect,
+    interleave,
+    parse_char_grid,
+)
+
+SIZES = {0: 3, 1: 5, 2: 7}
+UP, RIGHT, DOWN, LEFT = 1, 2, 4, 8
+STEP = {UP: (-1, 0), RIGHT: (0, 1), DOWN: (1, 0), LEFT: (0, -1)}
+OPPOSITE = {UP: DOWN, DOWN: UP, LEFT: RIGHT, RIGHT: LEFT}
+PIPE = (30, 90, 170)
+END = (230, 120, 20)
+_TURN = re.compile(r"([A-Z])\s?(\d{1,2})\s*(?:[:=]|->)?\s*(-?\d{1,3})\s*(°|DEGREES|DEG)?")
+
+
+def rotate(mask: int, turns: int) -> int:
+    """``mask`` turned clockwise by ``turns`` quarter turns (up -> right -> down -> left)."""
+    for _ in range(turns % 4):
+        mask = ((mask << 1) | (mask >> 3)) & 15
+    return mask
+
+
+def solve_pipes(tiles: list[list[int]], limit: int = 1) -> list[tuple[tuple[int, ...], ...]]:
+    """Up to ``limit`` rotation grids that close every pipe end and join all tiles into one network."""
+    n = len(tiles)
+    turns = [[0] * n for _ in range(n)]
+    placed = [[0] * n for _ in range(n)]
+    out: list[tuple[tuple[int, ...], ...]] = []
+
+    def search(i: int) -> None:
+        if len(out) >= limit:
+            return
+        if i == n * n:
+            if connected(placed):
+                out.append(tuple(tuple(row) for row in turns))
+            return
+        r, c = divmod(i, n)
+        seen = set()
+        for k in range(4):
+            m = rotate(tiles[r][c], k)
+            if m in seen:
+                continue
+            seen.add(m)
+            if (r == 0 and m & UP) or (c == 0 and m & LEFT) or (r == n - 1 and m & DOWN) or (c == n - 1 and m & RIGHT):
+                continue
+            if r > 0 and bool(m & UP) != bool(placed[r - 1][c] & DOWN):
+                continue
+            if c > 0 and bool(m & LEFT) != bool(placed[r][c - 1] & RIGHT):
+                continue
+            turns[r][c], placed[r][c] = k, m
+            search(i + 1)
+
+    search(0)
+    return out
+
+
+def connected(masks: list[list[int]]) -> bool:
+    n = len(masks)
+    seen, stack = {(0, 0)}, [(0, 0)]
+    while stack:
+        r, c = stack.pop()
+        for d, (dr, dc) in STEP.items():
+            nb = (r + dr, c + dc)
+            if masks[r][c] & d and nb not in seen:
+                seen.add(nb)
+                stack.append(nb)
+    return len(seen) == n * n
+
+
+@functools.lru_cache(maxsize=256)
+def tile_image(mask: int, size: int) -> np.ndarray:
+    img = new_frame(size, size, WHITE)
+    w = max(2, size // 5)
+    a, b, mid = (size - w) / 2, (size + w) / 2, size / 2
+    if mask & UP:
+        fill_rect(img, a, 0, b, b, PIPE)
+    if mask & DOWN:
+        fill_rect(img, a, a, b, size, PIPE)
+    if mask & LEFT:
+        fill_rect(img, 0, a, b, b, PIPE)
+    if mask & RIGHT:
+        fill_rect(img, a, a, size, b, PIPE)
+    if mask.bit_count() == 1:
+        draw_shape(img, "circle", mid, mid, max(3, int(size * 0.42)), END)
+    img.setflags(write=False)
+    return img
+
+
+class PipesConnect(SingleTurnEnv):
+    """Rotate the pipe tiles so that all of them join into one network with no open end.
+
+    ## Description
+    An ``n x n`` grid of pipe tiles (columns A, B, ... left to right, rows 1, 2, ... top to
+    bottom): end pieces (with an orange cap), straights, bends, T-pieces and crosses. Each
+    tile may be turned by quarter turns. The answer gives, for every tile, how many clockwise
+    quarter turns to apply so that every pipe end meets the pipe end of its neighbour, no
+    pipe points off the board, and all tiles form one connected network. Any rotation grid
+    that satisfies these rules is accepted (checked against the rules).
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, ``n`` rows of ``n`` digits 0-3 (clockwise quarter
+    turns per tile), e.g. ``012 300 121``; or turns per cell such as ``A1:1 B3:2`` (cells
+    not named are not turned; degrees like ``A1:90`` also work). ``"mcq"``: `Discrete(k)`
+    over rotation grids.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the labelled grid of scrambled tiles.
+
+    ## Rewards
+    1.0 if the turned tiles form one network with no open ends, else 0.0.
+
+    ## Starting State
+    A random spanning tree of the grid gives the pipes; every tile is then turned at random.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 3x3, 1: 5x5, 2: 7x7), ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = ("the clockwise quarter turns of every tile, as one row of digits 0-3 per grid row, rows "
+                   "separated by spaces (for example `012 300 121`)")
+
+    def _configure(self) -> None:
+        self.n = SIZES[self.difficulty]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        masks = [[0] * n for _ in range(n)]
+        start = (int(rng.integers(n)), int(rng.integers(n)))
+        seen, edges = {start}, [(start, d) for d in STEP]
+        while edges:
+            (r, c), d = edges.pop(int(rng.integers(len(edges))))
+            rr, cc = r + STEP[d][0], c + STEP[d][1]
+            if 0 <= rr < n and 0 <= cc < n and (rr, cc) not in seen:
+                seen.add((rr, cc))
+                masks[r][c] |= d
+                masks[rr][cc] |= OPPOSITE[d]
+                edges += [((rr, cc), e) for e in STEP]
+        while True:
+            shown = [[rotate(m, int(rng.integers(4))) for m in row] for row in masks]
+            if shown != masks:
+                break
+        self.tiles = shown
+        self._image = None
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        if self._image is not None:
+            return self._image
+        H, W = self.obs_size
+        n = self.n
+        layout = board_layout(H, W, n, n)
+        img = board_base(H, W, n, n).copy()
+        for r in range(n):
+            for c in range(n):
+                x0, y0, x1, y1 = (int(v) for v in cell_rect(layout, r, c))
+                size = min(x1 - x0, y1 - y0)
+                if size > 2:
+                    img[y0:y0 + size, x0:x0 + size] = tile_image(self.tiles[r][c], size)
+        self._image = img
+        return img
+
+    def _task_text(self) -> str:
+        n = self.n
+        return (f"The image shows a {n}x{n} grid of pipe tiles with columns A to {chr(64 + n)} (left to right) and rows "
+                f"1 to {n} (top to bottom). Tiles with an orange cap are dead ends. Each tile can be rotated by "
+                "quarter turns. Rotate the tiles so that every pipe end connects to a pipe end of the neighbouring "
+                "tile, no pipe points off the edge of the grid, and all tiles form one single connected network. "
+                "For every tile, say how many clockwise quarter turns (0, 1, 2 or 3) to apply.")
+
+    def _state_text(self) -> str:
+        return "\n".join(" ".join(f"{m:x}" for m in row) for row in self.tiles)
+
+    # -- verify
+    def _parse_answer(self, text: str) -> tuple[tuple[int, ...], ...] | None:
+        n = self.n
+        grid = parse_char_grid(text, n, n, "0123")
+        if grid is not None:
+            return tuple(tuple(int(ch) for ch in row) for row in grid)
+        t = text.strip().upper()
+        if not t or len(t) > 2000:
+            return None
+        turns = [[0] * n for _ in range(n)]
+        rest = _TURN.sub("", t)
+        if re.sub(r"[\s,;/|.()\[\]{}]|\bAND\b", "", rest):
+            return None
+        hits = _TURN.findall(t)
+        for col, row, k, deg in hits:
+            r, c, k = int(row) - 1, ord(col) - 65, int(k)
+            if not (0 <= r < n and 0 <= c < n):
+                return None
+            if deg or abs(k) >= 4:
+                if k % 90:
+                    return None
+                k //= 90
+            turns[r][c] = k % 4
+        return tuple(tuple(row) for row in turns) if hits else None
+
+    def _check(self, answer: tuple[tuple[int, ...], ...]) -> bool:
+        n = self.n
+        masks = [[rotate(self.tiles[r][c], answer[r][c]) for c in range(n)] for r in range(n)]
+        for r in range(n):
+            for c in range(n):
+                for d, (dr, dc) in STEP.items():
+                    if masks[r][c] & d:
+                        rr, cc = r + dr, c + dc
+                        if not (0 <= rr < n and 0 <= cc < n) or not masks[rr][cc] & OPPOSITE[d]:
+                            return False
+        return connected(masks)
+
+    def _format(self, answer: tuple[tuple[int, ...], ...]) -> str:
+        return " ".join("".join(str(k) for k in row) for row in answer)
+
+    # -- oracle
+    def _solve(self) -> tuple[tuple[int, ...], ...]:
+        return solve_pipes(self.tiles, 1)[0]
+
+    def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, ...], ...]]:
+        n, sol = self.n, [list(row) for row in self._solution]
+        one, two = [], []
+        for r in range(n):
+            for c in range(n):
+                for k in (1, 2, 3):
+                    g = [list(row) for row in sol]
+                    g[r][c] = (g[r][c] + k) % 4
+                    one.append(tuple(map(tuple, g)))
+                    r2, c2 = divmod(int(rng.integers(n * n)), n)
+                    g[r2][c2] = (g[r2][c2] + int(rng.integers(1, 4))) % 4
+                    two.append(tuple(map(tuple, g)))
+        zero = [tuple(tuple(0 for _ in range(n)) for _ in range(n))]
+        return interleave(rng, one, two) + zero
+
+
+SPECS = (
+    TaskSpec(name="PipesConnect", entry_point=PipesConnect, domain="logic", max_episode_steps=1,
+             tags=("puzzle", "spatial-reasoning", "rotation")),
+)

@@ -1,0 +1,250 @@
+"""Slitherlink: find the single loop along the grid lines that the numbers describe."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.canvas import BACKGROUND, INK, draw_shape, draw_text, new_frame
+from gymv_envs.domains.logic._placement import (
+    NEIGHBOURS4,
+    board_layout,
+    cell_centre,
+    format_cells,
+    interleave,
+    parse_marked_cells,
+)
+
+# difficulty -> (side, share of the numbers the generator tries to remove, solver budget)
+LEVELS = {0: (4, 0.35, 4000), 1: (5, 0.5, 6000), 2: (6, 0.6, 8000)}
+
+
+def loop_ok(inside: set[tuple[int, int]], n: int) -> bool:
+    """The boundary of ``inside`` is one simple loop: both sides connected, no vertex touched twice."""
+    if not inside or len(inside) == n * n:
+        return False
+    for r in range(n + 1):
+        for c in range(n + 1):
+            a, b = (r - 1, c - 1) in inside, (r - 1, c) in inside
+            d, e = (r, c - 1) in inside, (r, c) in inside
+            if a == e and b == d and a != b:
+                return False
+    start = next(iter(inside))
+    if len(_reach({start}, inside)) != len(inside):
+        return False
+    outside = {(r, c) for r in range(-1, n + 1) for c in range(-1, n + 1)} - inside
+    return len(_reach({(-1, -1)}, outside)) == len(outside)
+
+
+def _reach(seen: set, cells: set) -> set:
+    stack = list(seen)
+    while stack:
+        r, c = stack.pop()
+        for dr, dc in NEIGHBOURS4:
+            nb = (r + dr, c + dc)
+            if nb in cells and nb not in seen:
+                seen.add(nb)
+                stack.append(nb)
+    return seen
+
+
+def clue_counts(inside: set[tuple[int, int]], n: int) -> dict[tuple[int, int], int]:
+    """Loop edges around each cell: neighbours (or the outer edge) on the other side of the loop."""
+    return {(r, c): sum(((r + dr, c + dc) in inside) != ((r, c) in inside) for dr, dc in NEIGHBOURS4)
+            for r in range(n) for c in range(n)}
+
+
+def loop_solutions(n: int, clues: dict[tuple[int, int], int], limit: int, budget: int) -> list[frozenset] | None:
+    """Up to ``limit`` inside sets whose loop fits ``clues`` (None when the node budget runs out)."""
+    val = [[0] * (n + 2) for _ in range(n + 2)]  # padded: 0 outside, 1 inside
+    clue = [[clues.get((r - 1, c - 1), -1) for c in range(n + 2)] for r in range(n + 2)]
+    out: list[frozenset] = []
+    nodes = [0]
+
+    def fits(r: int, c: int, i: int) -> bool:
+        """Cell (r, c) (padded) can still reach its clue given cells decided up to index i."""
+        k = clue[r][c]
+        if k < 0:
+            return True
+        diff = undecided = 0
+        for dr, dc in NEIGHBOURS4:
+            rr, cc = r + dr, c + dc
+            if 1 <= rr <= n and 1 <= cc <= n and (rr - 1) * n + cc - 1 > i:
+                undecided += 1
+            elif val[rr][cc] != val[r][c]:
+                diff += 1
+        return diff <= k <= diff + undecided
+
+    def search(i: int) -> None:
+        nodes[0] += 1
+        if nodes[0] > budget:
+            raise TimeoutError
+        if len(out) >= limit:
+            return
+        if i == n * n:
+            inside = {(r, c) for r in range(n) for c in range(n) if val[r + 1][c + 1]}
+            if loop_ok(inside, n):
+                out.append(frozenset(inside))
+            return
+        r, c = divmod(i, n)
+        r, c = r + 1, c + 1
+        for v in (0, 1):
+            val[r][c] = v
+            a, b, d = val[r - 1][c - 1], val[r - 1][c], val[r][c - 1]
+            if a == v and b == d and a != b:
+                continue  # two loop corners would touch at this vertex
+            if fits(r, c, i) and fits(r - 1, c, i) and fits(r, c - 1, i):
+                search(i + 1)
+        val[r][c] = 0
+
+    try:
+        search(0)
+    except TimeoutError:
+        return None
+    return out
+
+
+@functools.lru_cache(maxsize=32)
+def _base(h: int, w: int, n: int) -> np.ndarray:
+    layout = board_layout(h, w, n, n)
+    x0, y0, cell = layout
+    img = new_frame(h, w, BACKGROUND)
+    size = max(5, int(0.4 * cell))
+    for i in range(n):
+        draw_text(img, chr(65 + i), (x0 + (i + 0.5) * cell, y0 - 0.3 * cell), size, INK, bold=True)
+        draw_text(img, str(i + 1), (x0 - 0.3 * cell, y0 + (i + 0.5) * cell), size, INK, bold=True)
+    dot = max(2, int(cell * 0.12))
+    for r in range(n + 1):
+        for c in range(n + 1):
+            draw_shape(img, "circle", x0 + c * cell, y0 + r * cell, dot, INK)
+    img.setflags(write=False)
+    return img
+
+
+class Slitherlink(SingleTurnEnv):
+    """Find the single closed loop through the dotted grid that the numbers describe; name the cells inside it.
+
+    ## Description
+    An ``n x n`` grid of cells drawn as dots at the corners (columns A, B, ... left to right,
+    rows 1, 2, ... top to bottom). A loop runs along the dotted lines: one closed path that
+    never crosses or touches itself. A number in a cell says how many of that cell's four
+    sides the loop uses. The loop splits the grid into inside and outside; the answer names
+    the cells inside the loop, which determines the loop. Every level has exactly one
+    solution (checked by the solver when it is generated).
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the inside cells such as ``A1 B1 B2`` (any order), or
+    the grid as ``n`` rows of ``#`` (inside) and ``.`` (outside). ``"mcq"``: `Discrete(k)`.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the dotted grid with its numbers and labels.
+
+    ## Rewards
+    1.0 if the boundary of the named cells is one simple loop that matches every number, else 0.0.
+
+    ## Starting State
+    A random region is grown cell by cell so that its boundary stays one simple loop; all
+    numbers are computed, then some are removed at random while the solution stays unique.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 4x4, 1: 5x5, 2: 6x6, with more numbers removed), ``answer_format``,
+    ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the cells inside the loop, column letter then row number, separated by spaces (for example `A1 B1 B2`)"
+
+    def _configure(self) -> None:
+        self.n, self.remove, self.budget = LEVELS[self.difficulty]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        inside = {(int(rng.integers(n)), int(rng.integers(n)))}
+        target = int(n * n * (0.35 + 0.25 * rng.random()))
+        for _ in range(8 * n * n):
+            if len(inside) >= target:
+                break
+            frontier = sorted({(r + dr, c + dc) for r, c in inside for dr, dc in NEIGHBOURS4
+                               if 0 <= r + dr < n and 0 <= c + dc < n} - inside)
+            cell = frontier[int(rng.integers(len(frontier)))]
+            if loop_ok(inside | {cell}, n):
+                inside.add(cell)
+        clues = clue_counts(inside, n)
+        removed = 0
+        for k in rng.permutation(n * n).tolist():
+            if removed >= self.remove * n * n:
+                break
+            trial = dict(clues)
+            del trial[divmod(k, n)]
+            sols = loop_solutions(n, trial, 2, self.budget)
+            if sols is not None and len(sols) == 1:
+                clues, removed = trial, removed + 1
+        self.clues = clues
+        self._image = None
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        if self._image is not None:
+            return self._image
+        H, W = self.obs_size
+        layout = board_layout(H, W, self.n, self.n)
+        img = _base(H, W, self.n).copy()
+        size = max(5, int(layout[2] * 0.5))
+        for (r, c), k in self.clues.items():
+            x, y = cell_centre(layout, r, c)
+            draw_text(img, str(k), (x, y), size, INK, bold=True)
+        self._image = img
+        return img
+
+    def _task_text(self) -> str:
+        n = self.n
+        return (f"The image shows a {n}x{n} Slitherlink puzzle: a grid of dots with columns of cells A to {chr(64 + n)} "
+                f"(left to right) and rows 1 to {n} (top to bottom). Draw one closed loop along the lines between "
+                "neighbouring dots; the loop never branches, crosses or touches itself. A number in a cell tells how "
+                "many of the four sides of that cell the loop uses; cells without a number can use any number of "
+                "sides. Exactly one loop fits. Name the cells inside the loop.")
+
+    def _state_text(self) -> str:
+        n = self.n
+        return "\n".join("".join(str(self.clues[(r, c)]) if (r, c) in self.clues else "." for c in range(n))
+                         for r in range(n))
+
+    # -- verify
+    def _parse_answer(self, text: str) -> tuple[tuple[int, int], ...] | None:
+        return parse_marked_cells(text, self.n, self.n)
+
+    def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
+        inside = set(answer)
+        if not loop_ok(inside, self.n):
+            return False
+        counts = clue_counts(inside, self.n)
+        return all(counts[cell] == k for cell, k in self.clues.items())
+
+    def _format(self, answer: tuple[tuple[int, int], ...]) -> str:
+        return format_cells(answer)
+
+    # -- oracle
+    def _solve(self) -> tuple[tuple[int, int], ...]:
+        return tuple(sorted(loop_solutions(self.n, self.clues, 1, 10**9)[0]))
+
+    def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, int], ...]]:
+        n, sol = self.n, set(self._solution)
+        grown = [tuple(sorted(sol | {(r, c)})) for r in range(n) for c in range(n)
+                 if (r, c) not in sol and loop_ok(sol | {(r, c)}, n)]
+        shrunk = [tuple(sorted(sol - {x})) for x in sorted(sol) if loop_ok(sol - {x}, n)]
+        toggled = [tuple(sorted(sol ^ {(r, c)})) for r in range(n) for c in range(n)]
+        return interleave(rng, grown, shrunk) + interleave(rng, toggled)
+
+
+SPECS = (
+    TaskSpec(name="Slitherlink", entry_point=Slitherlink, domain="logic", max_episode_steps=1,
+             tags=("puzzle", "constraint-satisfaction", "loop")),
+)

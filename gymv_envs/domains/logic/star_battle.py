@@ -1,0 +1,205 @@
+"""Star Battle: one star in every row, column and outlined region, no two stars touching."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.domains.logic._placement import (
+    board_base,
+    board_layout,
+    format_cells,
+    grow_regions,
+    interleave,
+    move_one,
+    paint_regions,
+    parse_marked_cells,
+    repair_regions,
+)
+
+SIZES = {0: 5, 1: 6, 2: 8}
+
+
+def star_solutions(regions: np.ndarray, limit: int, touching: bool = False, by_region: bool = True,
+                   order=None) -> list[tuple[int, ...]]:
+    """Up to ``limit`` star columns per row; the flags relax the no-touching or region rule."""
+    n = regions.shape[0]
+    reg = [[int(v) for v in row] for row in regions]
+    out: list[tuple[int, ...]] = []
+    cols = [0] * n
+
+    def place(r: int, used: int, regs: int, prev: int) -> None:
+        if len(out) >= limit:
+            return
+        if r == n:
+            out.append(tuple(cols))
+            return
+        for c in (order[r] if order is not None else range(n)):
+            if used >> c & 1 or (by_region and regs >> reg[r][c] & 1) or (not touching and abs(c - prev) <= 1):
+                continue
+            cols[r] = c
+            place(r + 1, used | 1 << c, regs | 1 << reg[r][c], c)
+
+    place(0, 0, 0, -9)
+    return out
+
+
+@functools.cache
+def _blocks(n: int) -> tuple[int, ...]:
+    """Per cell, the bit mask of cells a star there rules out: its row, column and neighbours."""
+    out = []
+    for r in range(n):
+        for c in range(n):
+            m = 0
+            for k in range(n):
+                m |= 1 << (r * n + k) | 1 << (k * n + c)
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    if 0 <= r + dr < n and 0 <= c + dc < n:
+                        m |= 1 << ((r + dr) * n + c + dc)
+            out.append(m)
+    return tuple(out)
+
+
+def count_solutions(regions: np.ndarray, limit: int = 2) -> list[frozenset[tuple[int, int]]]:
+    """Up to ``limit`` solutions, searching the region with the fewest open cells first (bit masks)."""
+    n = regions.shape[0]
+    masks = [0] * n
+    for i, k in enumerate(regions.ravel().tolist()):
+        masks[k] |= 1 << i
+    block = _blocks(n)
+    out: list[frozenset[tuple[int, int]]] = []
+    chosen: list[int] = []
+
+    def search(left: list[int], blocked: int) -> None:
+        if len(out) >= limit:
+            return
+        if not left:
+            out.append(frozenset(divmod(i, n) for i in chosen))
+            return
+        best, best_open = -1, None
+        for k in left:
+            open_ = masks[k] & ~blocked
+            if not open_:
+                return
+            if best_open is None or open_.bit_count() < best_open.bit_count():
+                best, best_open = k, open_
+        rest = [k for k in left if k != best]
+        while best_open:
+            low = best_open & -best_open
+            i = low.bit_length() - 1
+            best_open ^= low
+            chosen.append(i)
+            search(rest, blocked | block[i])
+            chosen.pop()
+
+    search(list(range(n)), 0)
+    return out
+
+
+class StarBattle(SingleTurnEnv):
+    """Place one star in every row, every column and every outlined region; stars never touch.
+
+    ## Description
+    An ``n x n`` grid (columns A, B, ... left to right, rows 1, 2, ... top to bottom) is cut
+    into ``n`` outlined, tinted regions. Place ``n`` stars so that every row, every column and
+    every region holds exactly one star, and no two stars touch, not even diagonally. Every
+    level has exactly one solution (checked by the solver when it is generated); answers are
+    checked against the rules.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the star cells such as ``A2 B4 C1`` (any order), or the
+    grid as ``n`` rows of ``*`` and ``.``. ``"mcq"``: `Discrete(k)` over star placements.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the labelled grid with its regions.
+
+    ## Rewards
+    1.0 if the stars keep every rule, else 0.0.
+
+    ## Starting State
+    A random non-touching placement of stars is drawn, regions are grown from the stars at
+    random, then cells are handed between neighbouring regions to break every other solution
+    the solver finds, until exactly one is left.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 5x5, 1: 6x6, 2: 8x8), ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the cells of all the stars, column letter then row number, separated by spaces (for example `A2 B4 C1`)"
+
+    def _configure(self) -> None:
+        self.n = SIZES[self.difficulty]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        free = np.zeros((n, n), dtype=np.int64)
+        while True:
+            order = [[int(c) for c in rng.permutation(n)] for _ in range(n)]
+            stars = star_solutions(free, 1, by_region=False, order=order)[0]
+            regions = grow_regions(rng, [(r, c) for r, c in enumerate(stars)], n, n)
+            if repair_regions(rng, regions, frozenset(enumerate(stars)), lambda reg: count_solutions(reg, 2)):
+                break
+        self.regions = regions
+        self._image = None
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        if self._image is not None:
+            return self._image
+        H, W = self.obs_size
+        img = board_base(H, W, self.n, self.n).copy()
+        paint_regions(img, board_layout(H, W, self.n, self.n), self.regions)
+        self._image = img
+        return img
+
+    def _task_text(self) -> str:
+        n = self.n
+        return (f"The image shows a {n}x{n} Star Battle grid with columns A to {chr(64 + n)} (left to right) and rows "
+                f"1 to {n} (top to bottom), divided by thick lines into {n} tinted regions. Place {n} stars so that "
+                "every row, every column and every region contains exactly one star, and no two stars touch each "
+                "other, not even diagonally. Name the cells of all the stars.")
+
+    def _state_text(self) -> str:
+        return "\n".join("".join(chr(97 + int(v)) for v in row) for row in self.regions)
+
+    # -- verify
+    def _parse_answer(self, text: str) -> tuple[tuple[int, int], ...] | None:
+        return parse_marked_cells(text, self.n, self.n)
+
+    def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
+        n, cells = self.n, set(answer)
+        if len(cells) != n or len({r for r, _ in cells}) != n or len({c for _, c in cells}) != n:
+            return False
+        if len({int(self.regions[r, c]) for r, c in cells}) != n:
+            return False
+        return not any((r + dr, c + dc) in cells for r, c in cells for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+
+    def _format(self, answer: tuple[tuple[int, int], ...]) -> str:
+        return format_cells(answer)
+
+    # -- oracle
+    def _solve(self) -> tuple[tuple[int, int], ...]:
+        return tuple(sorted(count_solutions(self.regions, 1)[0]))
+
+    def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, int], ...]]:
+        n = self.n
+        touching = [tuple(enumerate(s)) for s in star_solutions(self.regions, 12, touching=True)]
+        no_region = [tuple(enumerate(s)) for s in star_solutions(self.regions, 12, by_region=False)]
+        moved = move_one(self._solution, n, n)
+        return interleave(rng, touching, no_region, moved)
+
+
+SPECS = (
+    TaskSpec(name="StarBattle", entry_point=StarBattle, domain="logic", max_episode_steps=1,
+             tags=("puzzle", "constraint-satisfaction", "regions")),
+)
