@@ -206,7 +206,7 @@ def test_parse_action_reads_oracle_replies(env_id):
         env = _make(env_id, **kwargs).unwrapped
         env.reset(seed=1)
         action = env.oracle_action()
-        said = _say(env, action)
+        said = env.format_action(action)
         for reply in (said, f"Answer: {said}", f"<think>Let me think: maybe not that.</think>\nAction: {said}",
                       f"After careful thought, the final answer is:\n<answer>{said}</answer>"):
             parsed = env.parse_action(reply)
@@ -216,19 +216,6 @@ def test_parse_action_reads_oracle_replies(env_id):
             clone2 = copy.deepcopy(env)
             _, r2, *_ = clone2.step(action)
             assert r1 == r2
-
-
-def _say(env, action) -> str:
-    space = env.action_space
-    if isinstance(space, gym.spaces.Text):
-        return action
-    if isinstance(space, gym.spaces.Discrete):
-        if getattr(env, "options", None):
-            return "ABCDEFGHIJ"[int(action)]
-        return env.action_names[int(action)]
-    if isinstance(space, gym.spaces.Box):
-        return ", ".join(f"{f[0]}={float(v):.6f}" for f, v in zip(env.action_fields, action))
-    raise AssertionError(f"no way to say an action in {space}")
 
 
 @pytest.mark.parametrize("env_id", IDS)

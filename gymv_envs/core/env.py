@@ -360,6 +360,14 @@ class VisionEnv(gym.Env):
             return f"Each turn, reply with exactly one action from: {names}.\nEnd your reply with a line like `Action: {self.action_names[0]}`."
         raise NotImplementedError
 
+    def format_action(self, action: Any) -> str:
+        """The action as a model would say it: ``parse_action(format_action(a))`` acts like ``a``."""
+        if self.action_fields and isinstance(self.action_space, spaces.Box):
+            return ", ".join(f"{f[0]}={float(v):.6g}" for f, v in zip(self.action_fields, np.asarray(action).ravel()))
+        if self.action_names:
+            return self.action_names[int(action)]
+        return str(action)
+
     def parse_action(self, text: str) -> Any:
         """The action a free-form reply asks for, or ``None`` when it cannot be read. Never raises."""
         try:
@@ -488,6 +496,11 @@ class SingleTurnEnv(VisionEnv):
             return (f"Options:\n{opts}\n\nReply with the letter of the one correct option "
                     f"({', '.join(letters)}). End your reply with a line like `Answer: {letters[0]}`.")
         return f"Give {self.answer_hint}. End your reply with a line like `Answer: <your answer>`."
+
+    def format_action(self, action: Any) -> str:
+        if self.answer_format == "mcq":
+            return parsing.LETTERS[int(action)]
+        return str(action)
 
     def parse_action(self, text: str) -> Any:
         try:
