@@ -1,0 +1,151 @@
+"""Flood-It: flood the whole board with one colour from the top-left corner within a move limit."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
+from gymv_envs.core.canvas import PALETTE
+
+# difficulty -> (board side, colours, spare moves over the greedy planner's count)
+LEVELS = {0: (5, 3, 2), 1: (7, 4, 2), 2: (10, 5, 2)}
+NAMES = ("red", "green", "blue", "yellow", "purple")
+STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+class FloodIt(MultiTurnEnv):
+    """Turn the whole board into one colour by repeatedly recolouring the top-left region.
+
+    ## Description
+    An ``n x n`` board of coloured cells. The flooded region is the top-left cell and every
+    cell joined to it through cells of its colour. A move picks a colour: the region takes that
+    colour and so absorbs the neighbouring cells of that colour. The board must become a
+    single colour within a move limit.
+
+    ## Action Space
+    `Discrete(k)`: the colour names (``red``, ``green``, ``blue``, ...). Picking the region's
+    current colour is invalid and changes nothing.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the board of coloured squares.
+
+    ## Rewards
+    1.0 when the board is one colour within the limit, else 0.0 (``max_return`` 1.0).
+
+    ## Starting State
+    Uniformly random colours (redrawn if already one colour); the move limit is the number of
+    moves a greedy planner needs plus 2 and is stated in the instruction.
+
+    ## Episode End
+    Terminates with success when the board is one colour; terminates in failure when the limit
+    is used up first; the step budget truncates.
+
+    ## Arguments
+    ``difficulty`` (0: 5x5, 3 colours; 1: 7x7, 4 colours; 2: 10x10, 5 colours), ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    def _configure(self) -> None:
+        self.n, self.k, self.spare = LEVELS[self.difficulty]
+        self.action_names = NAMES[: self.k]
+        n = self.n
+        self.nbrs = tuple(tuple((r + dr) * n + c + dc for dr, dc in STEPS if 0 <= r + dr < n and 0 <= c + dc < n)
+                          for r in range(n) for c in range(n))
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        self.board = [0] * (n * n)
+        while len(set(self.board)) == 1:
+            self.board = [int(v) for v in rng.integers(0, self.k, size=n * n)]
+        self.moves = 0
+        self.limit = self._greedy_count() + self.spare
+        self._start = self._left = n * n - len(self._region(self.board))
+
+    def _region(self, board: list[int]) -> set[int]:
+        colour, nbrs = board[0], self.nbrs
+        seen, stack = {0}, [0]
+        while stack:
+            for j in nbrs[stack.pop()]:
+                if j not in seen and board[j] == colour:
+                    seen.add(j)
+                    stack.append(j)
+        return seen
+
+    def _recolour(self, board: list[int], colour: int) -> list[int]:
+        out = list(board)
+        for i in self._region(board):
+            out[i] = colour
+        return out
+
+    # -- rules
+    def _apply(self, action: int) -> Outcome:
+        if action == self.board[0]:
+            return Outcome(invalid=True, feedback=f"the flooded region is already {NAMES[action]}")
+        self.board = self._recolour(self.board, action)
+        self.moves += 1
+        self._left = self.n * self.n - len(self._region(self.board))
+        done = self._left == 0
+        if done:
+            return Outcome(reward=1.0, terminated=True, success=True, feedback="the board is one colour")
+        out = self.moves >= self.limit
+        return Outcome(terminated=out, feedback="out of moves" if out else
+                       f"flooded with {NAMES[action]}; {self.limit - self.moves} moves left")
+
+    def _progress(self) -> float:
+        if self._success:
+            return 1.0
+        return max(0.0, 1.0 - self._left / max(1, self._start))
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        n = self.n
+        return self.grid_painter(n, n, self._tile, line=0).paint([self.board[r * n:(r + 1) * n] for r in range(n)])
+
+    def _tile(self, colour: int, h: int, w: int) -> np.ndarray:
+        t = np.empty((h, w, 3), dtype=np.uint8)
+        t[...] = PALETTE[NAMES[colour]]
+        return t
+
+    def _task_text(self) -> str:
+        return (f"This is Flood-It on a {self.n}x{self.n} board of {self.k} colours ({', '.join(self.action_names)}). "
+                "The flooded region is the top-left square plus every square joined to it (up, down, left, right) "
+                "through squares of the same colour. Each move you name a colour: the flooded region turns that "
+                "colour and absorbs the neighbouring squares of that colour. Make the whole board one colour within "
+                f"{self.limit} moves.")
+
+    def _state_text(self) -> str:
+        n = self.n
+        rows = ["".join(NAMES[v][0].upper() for v in self.board[r * n:(r + 1) * n]) for r in range(n)]
+        return "\n".join(rows) + f"\nmoves left: {self.limit - self.moves}"
+
+    # -- oracle
+    def _greedy(self, board: list[int]) -> int:
+        """The colour that floods the most squares, ties to the one that leaves fewest colours."""
+        best, best_key = 0, None
+        for colour in range(self.k):
+            if colour == board[0]:
+                continue
+            after = self._recolour(board, colour)
+            key = (len(self._region(after)), -len(set(after)), -colour)
+            if best_key is None or key > best_key:
+                best, best_key = colour, key
+        return best
+
+    def _greedy_count(self) -> int:
+        board, moves = self.board, 0
+        while len(set(board)) > 1:
+            board = self._recolour(board, self._greedy(board))
+            moves += 1
+        return moves
+
+    def oracle_action(self) -> int:
+        return self._greedy(self.board)
+
+
+SPECS = (
+    TaskSpec(name="FloodIt", entry_point=FloodIt, domain="games", max_episode_steps=100,
+             tags=("puzzle", "planning", "grid")),
+)

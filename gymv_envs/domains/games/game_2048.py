@@ -1,0 +1,184 @@
+"""2048: slide and merge numbered tiles until a target tile appears."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
+from gymv_envs.core.canvas import draw_text, fit_text_size
+
+# difficulty -> log2 of the target tile (128, 256, 512)
+LEVELS = {0: 7, 1: 8, 2: 9}
+N = 4
+FOUR_CHANCE = 0.1
+EMPTY_C, BOARD_C, DARK_INK, LIGHT_INK = (205, 193, 180), (187, 173, 160), (119, 110, 101), (249, 246, 242)
+TILE_C = {1: (238, 228, 218), 2: (237, 224, 200), 3: (242, 177, 121), 4: (245, 149, 99), 5: (246, 124, 95),
+          6: (246, 94, 59), 7: (237, 207, 114), 8: (237, 204, 97), 9: (237, 200, 80), 10: (237, 197, 63)}
+# cell order of each direction's lines, each listed from the wall the tiles slide towards
+LINES = {
+    0: [[c + N * r for r in range(N)] for c in range(N)],              # up
+    1: [[c + N * r for r in reversed(range(N))] for c in range(N)],    # down
+    2: [[c + N * r for c in range(N)] for r in range(N)],              # left
+    3: [[c + N * r for c in reversed(range(N))] for r in range(N)],    # right
+}
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _slide(line: tuple[int, ...]) -> tuple[int, ...]:
+    """One line of exponents slid towards index 0, equal neighbours merged once."""
+    vals, out, i = [v for v in line if v], [], 0
+    while i < len(vals):
+        if i + 1 < len(vals) and vals[i] == vals[i + 1]:
+            out.append(vals[i] + 1)
+            i += 2
+        else:
+            out.append(vals[i])
+            i += 1
+    return tuple(out + [0] * (len(line) - len(out)))
+
+
+def _move(board: tuple[int, ...], a: int) -> tuple[int, ...]:
+    out = list(board)
+    for cells in LINES[a]:
+        for i, v in zip(cells, _slide(tuple(board[i] for i in cells))):
+            out[i] = v
+    return tuple(out)
+
+
+# snake-shaped weights that keep big tiles ordered into the top-left corner
+WEIGHTS = tuple(4.0 ** w for w in (15, 14, 13, 12, 8, 9, 10, 11, 7, 6, 5, 4, 0, 1, 2, 3))
+
+
+def _score(board: tuple[int, ...]) -> float:
+    return sum(w * (1 << v) for w, v in zip(WEIGHTS, board) if v) + 4.0 ** 10 * board.count(0)
+
+
+class Game2048(MultiTurnEnv):
+    """Slide the tiles of a 4x4 board and merge equal ones until the target tile appears.
+
+    ## Description
+    The classic 2048. A move slides every tile as far as it goes in one direction; two equal
+    tiles that meet merge into their sum (once per move). After each move that changes the
+    board a new tile (2, or 4 with chance 0.1) appears on a random empty cell.
+
+    ## Action Space
+    `Discrete(4)`: ``up``, ``down``, ``left``, ``right``. A move that changes nothing is invalid
+    (no tile spawns).
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the board; tiles show their number, colour by value.
+
+    ## Rewards
+    The share of the way to the target tile gained, in powers of two: each new largest tile
+    adds ``(log2 new - log2 old) / (log2 target - log2 start)``; the sum is 1.0 at the target
+    (``max_return`` 1.0).
+
+    ## Starting State
+    Two random tiles on an empty board.
+
+    ## Episode End
+    Terminates with success when the target tile appears, in failure when no move is left; the
+    step budget truncates.
+
+    ## Arguments
+    ``difficulty`` (0: target 128; 1: 256; 2: 512), ``obs_size``.
+
+    ## Version History
+    - v0: initial version. Spawns come from the env's generator, so the oracle (a depth-2
+      expectimax over a corner-snake heuristic) plans without seeing future spawns.
+    """
+
+    action_names = ("up", "down", "left", "right")
+
+    def _configure(self) -> None:
+        self.target = LEVELS[self.difficulty]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        self.board = (0,) * (N * N)
+        self._spawn()
+        self._spawn()
+        self.best = self._start = max(self.board)
+
+    def _spawn(self) -> None:
+        rng, empty = self.np_random, [i for i, v in enumerate(self.board) if not v]
+        b = list(self.board)
+        b[empty[int(rng.integers(len(empty)))]] = 2 if rng.random() < FOUR_CHANCE else 1
+        self.board = tuple(b)
+
+    # -- rules
+    def _apply(self, action: int) -> Outcome:
+        after = _move(self.board, action)
+        if after == self.board:
+            return Outcome(invalid=True, feedback=f"moving {self.action_names[action]} changes nothing")
+        self.board = after
+        self._spawn()
+        top = max(self.board)
+        reward = (min(top, self.target) - min(self.best, self.target)) / (self.target - self._start) if top > self.best else 0.0
+        self.best = max(self.best, top)
+        if top >= self.target:
+            return Outcome(reward=reward, terminated=True, success=True, feedback=f"made the {1 << self.target} tile")
+        stuck = all(_move(self.board, a) == self.board for a in range(4))
+        return Outcome(reward=reward, terminated=stuck, feedback="no move is left" if stuck else f"moved {self.action_names[action]}")
+
+    def _progress(self) -> float:
+        return 1.0 if self._success else (self.best - self._start) / (self.target - self._start)
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        return self.grid_painter(N, N, self._tile, background=BOARD_C, line_color=BOARD_C,
+                                 line=max(1, min(self.obs_size) // 64)).paint(
+            [self.board[r * N:(r + 1) * N] for r in range(N)])
+
+    def _tile(self, v: int, h: int, w: int) -> np.ndarray:
+        t = np.empty((h, w, 3), dtype=np.uint8)
+        t[...] = TILE_C.get(v, (60, 58, 50)) if v else EMPTY_C
+        if v:
+            text = str(1 << v)
+            size = fit_text_size(text, int(w * 0.8), int(h * 0.45), bold=True)
+            draw_text(t, text, (w / 2, h / 2), size, DARK_INK if v <= 2 else LIGHT_INK, bold=True)
+        return t
+
+    def _task_text(self) -> str:
+        return (f"This is 2048 on a 4x4 board. Each move slides every tile up, down, left or right as far as it goes; "
+                "two tiles with the same number that collide merge into one with their sum. After every move that "
+                "changes the board a new 2 (sometimes a 4) appears on an empty cell. A move that changes nothing is "
+                f"not allowed. Make a tile with the number {1 << self.target}.")
+
+    def _state_text(self) -> str:
+        return "\n".join(" ".join(f"{(1 << v) if v else '.':>4}" for v in self.board[r * N:(r + 1) * N]) for r in range(N))
+
+    # -- oracle
+    def _value(self, board: tuple[int, ...], depth: int) -> float:
+        """Expected score over the spawns after a move (2s only), then the best next move."""
+        empty = [i for i, v in enumerate(board) if not v]
+        if not empty:
+            return _score(board)
+        total = 0.0
+        for i in empty:
+            b = board[:i] + (1,) + board[i + 1:]
+            if depth == 0:
+                total += _score(b)
+            else:
+                nexts = [m for m in (_move(b, a) for a in range(4)) if m != b]
+                total += max((self._value(m, depth - 1) for m in nexts), default=-1e30)
+        return total / len(empty)
+
+    def oracle_action(self) -> int:
+        best, best_v = 0, None
+        for a in range(4):
+            m = _move(self.board, a)
+            if m == self.board:
+                continue
+            v = self._value(m, 1 if self.board.count(0) <= 6 else 0)
+            if best_v is None or v > best_v:
+                best, best_v = a, v
+        return best
+
+
+SPECS = (
+    TaskSpec(name="Game2048", entry_point=Game2048, domain="games", max_episode_steps=600,
+             tags=("puzzle", "stochastic", "grid")),
+)

@@ -1,0 +1,141 @@
+"""Memory (Concentration): find every pair of matching cards; unmatched cards hide again."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
+from gymv_envs.core.canvas import PALETTE, shape_mask
+
+# difficulty -> (rows, cols); rows * cols / 2 pairs
+LEVELS = {0: (2, 4), 1: (3, 4), 2: (4, 4)}
+COLS = "ABCD"
+FACES = (("red", "circle"), ("blue", "square"), ("green", "triangle"), ("orange", "star"),
+         ("purple", "diamond"), ("cyan", "heart"), ("pink", "hexagon"), ("brown", "cross"))
+BACK_C, BACK_EDGE, FACE_C, DONE_C = (70, 90, 150), (40, 55, 100), (250, 250, 245), (200, 230, 200)
+
+
+class MemoryPairs(MultiTurnEnv):
+    """Turn cards over two at a time and find every matching pair.
+
+    ## Description
+    Face-down cards hide pairs of identical pictures. Each step turns one card face up. After
+    the second card of a turn: a matching pair stays face up for good; otherwise both stay
+    visible until the next step, which first turns them face down again. So the player has to
+    remember where pictures were.
+
+    ## Action Space
+    `Discrete(rows*cols)`: the card to turn, named column letter + row number (``A1`` top
+    left). Turning a card that is already face up is invalid and changes nothing.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: blue card backs; face-up cards show a coloured shape on
+    white (on pale green once matched).
+
+    ## Rewards
+    ``+1/pairs`` per pair found (``max_return`` 1.0).
+
+    ## Starting State
+    A random layout; one random card is already face up as the first card of the first turn.
+
+    ## Episode End
+    Terminates with success when every pair is found; the step budget truncates.
+
+    ## Arguments
+    ``difficulty`` (0: 2x4, 4 pairs; 1: 3x4, 6 pairs; 2: 4x4, 8 pairs), ``obs_size``.
+
+    ## Version History
+    - v0: initial version. The oracle only uses what has been shown face up so far (its memory
+      of the observations), never the hidden layout.
+    """
+
+    def _configure(self) -> None:
+        self.rows, self.cols = LEVELS[self.difficulty]
+        self.size = self.rows * self.cols
+        self.pairs = self.size // 2
+        self.action_names = tuple(f"{COLS[c]}{r + 1}" for r in range(self.rows) for c in range(self.cols))
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        self.cards = [int(v) for v in rng.permutation(np.repeat(np.arange(self.pairs), 2))]
+        self.matched: set[int] = set()
+        first = int(rng.integers(self.size))
+        self.up = [first]  # face-up cards of the current turn
+        self.seen = {first: self.cards[first]}  # every card shown so far (the oracle's memory)
+
+    # -- rules
+    def _apply(self, action: int) -> Outcome:
+        if action in self.matched or (len(self.up) < 2 and action in self.up):
+            return Outcome(invalid=True, feedback=f"card {self.action_names[action]} is already face up")
+        if len(self.up) == 2:
+            self.up = []
+        self.up.append(action)
+        self.seen[action] = self.cards[action]
+        if len(self.up) < 2:
+            return Outcome(feedback=f"turned {self.action_names[action]}")
+        a, b = self.up
+        if self.cards[a] != self.cards[b]:
+            return Outcome(feedback="no match; both cards turn face down on the next step")
+        self.matched |= {a, b}
+        self.up = []
+        done = len(self.matched) == self.size
+        return Outcome(reward=1.0 / self.pairs, terminated=done, success=done,
+                       feedback="every pair is found" if done else "a matching pair")
+
+    def _progress(self) -> float:
+        return len(self.matched) / self.size
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        keys = [[("done", self.cards[i]) if i in self.matched else ("up", self.cards[i]) if i in self.up else ("back", -1)
+                 for i in range(r * self.cols, (r + 1) * self.cols)] for r in range(self.rows)]
+        return self.grid_painter(self.rows, self.cols, self._tile).paint(keys)
+
+    def _tile(self, key: tuple, h: int, w: int) -> np.ndarray:
+        kind, face = key
+        t = np.empty((h, w, 3), dtype=np.float32)
+        m = max(1, h // 12)
+        t[...] = BACK_EDGE if kind == "back" else (150, 150, 150)
+        t[m:h - m, m:w - m] = BACK_C if kind == "back" else DONE_C if kind == "done" else FACE_C
+        if face >= 0:
+            colour, shape = FACES[face]
+            d = max(1, int(h * 0.62))
+            o = (h - d) // 2
+            mask = shape_mask(shape, d)[..., None] / 255.0
+            region = t[o:o + d, o:o + d]
+            region[...] = region * (1 - mask) + np.asarray(PALETTE[colour], np.float32) * mask
+        return t.astype(np.uint8)
+
+    def _task_text(self) -> str:
+        return (f"This is Memory with {self.size} cards ({self.pairs} pairs) in {self.rows} rows and {self.cols} "
+                "columns. Blue cards are face down. Each step you turn one card face up. After two cards are up, a "
+                "matching pair (same coloured shape) stays up; otherwise both cards turn face down again on your next "
+                "step, so remember them. Find every pair. Cards are named by column letter from the left and row "
+                "number from the top, e.g. A1 is the top-left card.")
+
+    def _state_text(self) -> str:
+        return "\n".join(" ".join(f"{FACES[self.cards[i]][0][:2]}" if i in self.matched or i in self.up else "##"
+                                  for i in range(r * self.cols, (r + 1) * self.cols)) for r in range(self.rows))
+
+    # -- oracle
+    def oracle_action(self) -> int:
+        """Play from memory of the cards shown so far: complete a known pair, else turn an unseen card."""
+        up = self.up if len(self.up) == 1 else []
+        unseen = [i for i in range(self.size) if i not in self.seen]
+        if up:
+            twin = [i for i, f in self.seen.items() if f == self.seen[up[0]] and i != up[0] and i not in self.matched]
+            return twin[0] if twin else unseen[0]
+        known: dict[int, list[int]] = {}
+        for i, f in self.seen.items():
+            if i not in self.matched:
+                known.setdefault(f, []).append(i)
+        pair = next((v for v in known.values() if len(v) == 2), None)
+        if pair:
+            return pair[0]
+        return unseen[0] if unseen else next(i for i in range(self.size) if i not in self.matched)
+
+
+SPECS = (
+    TaskSpec(name="MemoryPairs", entry_point=MemoryPairs, domain="games", max_episode_steps=100,
+             tags=("memory", "grid")),
+)

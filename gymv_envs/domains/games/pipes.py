@@ -1,0 +1,169 @@
+"""Pipes: rotate tiles until every pipe end meets another one."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec, parsing
+
+# difficulty -> board side
+LEVELS = {0: 4, 1: 5, 2: 6}
+COLS = "ABCDEF"
+UP, RIGHT, DOWN, LEFT = 1, 2, 4, 8
+SIDES = ((UP, -1, 0, DOWN), (RIGHT, 0, 1, LEFT), (DOWN, 1, 0, UP), (LEFT, 0, -1, RIGHT))
+BG, PIPE_C, HUB_C = (238, 236, 228), (60, 110, 170), (30, 60, 110)
+
+
+def _rot(mask: int) -> int:
+    """The openings after a quarter turn clockwise."""
+    return ((mask << 1) | (mask >> 3)) & 15
+
+
+class Pipes(MultiTurnEnv):
+    """Rotate the pipe tiles so that all pipes join into one network with no open ends.
+
+    ## Description
+    An ``n x n`` grid of pipe tiles (ends, straights, bends, T-pieces). Each step turns one tile
+    a quarter turn clockwise. The puzzle is solved when every pipe opening meets an opening of
+    the neighbouring tile and no opening points off the board. The level is a random spanning
+    tree of the grid with every tile turned at random, so a solution always exists.
+
+    ## Action Space
+    `Discrete(n*n)`: ``rotate <cell>``, e.g. ``rotate B3`` (column letter from the left, row
+    number from the top). Turning a tile that looks the same turned (a cross) is invalid.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the tiles; blue bars from each tile's centre show its
+    openings.
+
+    ## Rewards
+    1.0 when no opening is left unmatched, else 0.0 (``max_return`` 1.0).
+
+    ## Starting State
+    A random spanning tree (randomised depth-first search), each tile turned 0-3 quarter
+    turns at random (redrawn if already solved).
+
+    ## Episode End
+    Terminates with success when no opening is unmatched; the step budget truncates.
+
+    ## Arguments
+    ``difficulty`` (0: 4x4; 1: 5x5; 2: 6x6), ``obs_size``.
+
+    ## Version History
+    - v0: initial version. The oracle turns each tile to the generator's solution (a valid
+      solution of the rules), fewest quarter turns first.
+    """
+
+    def _configure(self) -> None:
+        self.n = LEVELS[self.difficulty]
+        self.action_names = tuple(f"rotate {COLS[i % self.n]}{i // self.n + 1}" for i in range(self.n * self.n))
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        while True:
+            sol = [0] * (n * n)
+            start = int(rng.integers(n * n))
+            seen, stack = {start}, [start]
+            while stack:
+                i = stack[-1]
+                r, c = divmod(i, n)
+                opts = [(bit, (r + dr) * n + c + dc, back) for bit, dr, dc, back in SIDES
+                        if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr) * n + c + dc not in seen]
+                if not opts:
+                    stack.pop()
+                    continue
+                bit, j, back = opts[int(rng.integers(len(opts)))]
+                sol[i] |= bit
+                sol[j] |= back
+                seen.add(j)
+                stack.append(j)
+            tiles = list(sol)
+            for i in range(n * n):
+                for _ in range(int(rng.integers(4))):
+                    tiles[i] = _rot(tiles[i])
+            self._solution, self.tiles = sol, tiles
+            if self._unmatched():
+                return
+
+    def _unmatched(self) -> int:
+        n, bad = self.n, 0
+        for i, m in enumerate(self.tiles):
+            r, c = divmod(i, n)
+            for bit, dr, dc, back in SIDES:
+                if m & bit:
+                    rr, cc = r + dr, c + dc
+                    if not (0 <= rr < n and 0 <= cc < n) or not self.tiles[rr * n + cc] & back:
+                        bad += 1
+        return bad
+
+    # -- rules
+    def _apply(self, action: int) -> Outcome:
+        m = self.tiles[action]
+        if _rot(m) == m:
+            return Outcome(invalid=True, feedback=f"turning {self.action_names[action][7:]} changes nothing")
+        self.tiles[action] = _rot(m)
+        done = self._unmatched() == 0
+        return Outcome(reward=float(done), terminated=done, success=done,
+                       feedback="every pipe end is connected" if done else f"turned {self.action_names[action][7:]}")
+
+    def _progress(self) -> float:
+        total = sum(bin(m).count("1") for m in self.tiles)
+        return 1.0 if self._success else 1.0 - self._unmatched() / max(1, total)
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        n = self.n
+        return self.grid_painter(n, n, self._tile).paint([self.tiles[r * n:(r + 1) * n] for r in range(n)])
+
+    def _tile(self, m: int, h: int, w: int) -> np.ndarray:
+        t = np.empty((h, w, 3), dtype=np.uint8)
+        t[...] = BG
+        a, b = int(h * 0.38), h - int(h * 0.38)
+        if m & UP:
+            t[:b, a:b] = PIPE_C
+        if m & DOWN:
+            t[a:, a:b] = PIPE_C
+        if m & LEFT:
+            t[a:b, :b] = PIPE_C
+        if m & RIGHT:
+            t[a:b, a:] = PIPE_C
+        if bin(m).count("1") == 1:
+            q = max(1, h // 5)
+            t[h // 2 - q:h // 2 + q, w // 2 - q:w // 2 + q] = HUB_C
+        return t
+
+    def _task_text(self) -> str:
+        n = self.n
+        return (f"This is a pipe puzzle on a {n}x{n} grid. Each tile shows blue pipes from its centre to some of its "
+                "four sides. Each move turns one tile a quarter turn clockwise. Turn the tiles so that every pipe "
+                "end meets a pipe end of the neighbouring tile and no pipe points off the board. Tiles are named by "
+                f"column letter A-{COLS[n - 1]} from the left and row number 1-{n} from the top.")
+
+    def _state_text(self) -> str:
+        n = self.n
+        return "\n".join(" ".join(f"{m:x}" for m in self.tiles[r * n:(r + 1) * n]) for r in range(n))
+
+    @property
+    def action_prompt(self) -> str:
+        return (f"Each turn, reply with `rotate <cell>`, the cell as column letter A-{COLS[self.n - 1]} and row "
+                f"number 1-{self.n}.\nEnd your reply with a line like `Action: rotate B3`.")
+
+    def parse_action(self, text):
+        try:
+            return parsing.parse_choice(text[-2000:], self.action_names) if isinstance(text, str) else None
+        except Exception:  # noqa: BLE001
+            return None
+
+    # -- oracle
+    def oracle_action(self) -> int:
+        for i, (m, s) in enumerate(zip(self.tiles, self._solution)):
+            if m != s:
+                return i
+        return 0
+
+
+SPECS = (
+    TaskSpec(name="Pipes", entry_point=Pipes, domain="games", max_episode_steps=150,
+             tags=("puzzle", "grid")),
+)

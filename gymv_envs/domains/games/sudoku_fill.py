@@ -1,0 +1,180 @@
+"""Sudoku, filled cell by cell: complete the grid so every row, column and box holds each digit once."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec, parsing
+from gymv_envs.core.canvas import INK, draw_text, fit_text_size
+
+# difficulty -> (box height, box width, blank cells)
+LEVELS = {0: (2, 2, 6), 1: (2, 2, 10), 2: (3, 3, 36)}
+COLS = "ABCDEFGHI"
+LIGHT, SHADE, GIVEN_INK, ENTRY_INK, BAD_C = (250, 250, 246), (226, 230, 238), INK, (38, 90, 200), (250, 200, 200)
+
+
+class SudokuFill(MultiTurnEnv):
+    """Fill the blank cells of a Sudoku one entry at a time.
+
+    ## Description
+    An ``n x n`` Sudoku (4x4 with 2x2 boxes, or 9x9 with 3x3 boxes) with some digits given.
+    Each step writes one digit into one non-given cell (overwriting what was there). Wrong
+    entries are allowed: an entry that repeats a digit in its row, column or box is shown on
+    a red cell and reported in the feedback. The puzzle is solved when every cell is filled
+    and no row, column or box repeats a digit.
+
+    ## Action Space
+    `Discrete(n*n*n)`: ``<cell>=<digit>``, e.g. ``B3=4`` (column letter from the left, row
+    number from the top). Writing into a given cell, or the digit a cell already holds, is
+    invalid and changes nothing.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the grid; boxes alternate white and light blue-gray,
+    given digits are black, entries blue, conflicting entries on red.
+
+    ## Rewards
+    1.0 when the grid is solved, else 0.0 (``max_return`` 1.0).
+
+    ## Starting State
+    A random complete grid (a base pattern with shuffled digits, rows within bands, bands,
+    columns within stacks and stacks) with random cells blanked.
+
+    ## Episode End
+    Terminates with success when the grid is solved; the step budget truncates.
+
+    ## Arguments
+    ``difficulty`` (0: 4x4, 6 blanks; 1: 4x4, 10 blanks; 2: 9x9, 36 blanks), ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    def _configure(self) -> None:
+        self.bh, self.bw, self.blanks = LEVELS[self.difficulty]
+        n = self.n = self.bh * self.bw
+        self.action_names = tuple(f"{COLS[c]}{r + 1}={v}" for r in range(n) for c in range(n) for v in range(1, n + 1))
+        self.groups = [[r * n + c for c in range(n)] for r in range(n)] + [[r * n + c for r in range(n)] for c in range(n)]
+        self.groups += [[(br + i) * n + bc + j for i in range(self.bh) for j in range(self.bw)]
+                        for br in range(0, n, self.bh) for bc in range(0, n, self.bw)]
+        self.peers = [sorted({j for g in self.groups if i in g for j in g} - {i}) for i in range(n * n)]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n, bh, bw = self.n, self.bh, self.bw
+        rows = [b * bh + int(r) for b in rng.permutation(bw) for r in rng.permutation(bh)]
+        cols = [b * bw + int(c) for b in rng.permutation(bh) for c in rng.permutation(bw)]
+        digits = rng.permutation(n) + 1
+        full = [int(digits[(bw * (r % bh) + r // bh + c) % n]) for r in rows for c in cols]
+        self.given = [True] * (n * n)
+        for i in rng.choice(n * n, size=self.blanks, replace=False):
+            self.given[int(i)] = False
+        self.grid = [v if g else 0 for v, g in zip(full, self.given)]
+        self._solution = None
+
+    # -- rules
+    def _conflict(self, i: int) -> bool:
+        v = self.grid[i]
+        return bool(v) and any(self.grid[j] == v for j in self.peers[i])
+
+    def _apply(self, action: int) -> Outcome:
+        cell, v = divmod(action, self.n)
+        v += 1
+        name = self.action_names[action]
+        if self.given[cell]:
+            return Outcome(invalid=True, feedback=f"{name[:name.index('=')]} is a given cell")
+        if self.grid[cell] == v:
+            return Outcome(invalid=True, feedback=f"{name[:name.index('=')]} already holds {v}")
+        self.grid[cell] = v
+        done = all(self.grid) and not any(self._conflict(i) for i in range(self.n * self.n))
+        if done:
+            return Outcome(reward=1.0, terminated=True, success=True, feedback="the grid is solved")
+        return Outcome(feedback=f"wrote {name}" + (" (it repeats a digit in its row, column or box)" if self._conflict(cell) else ""))
+
+    def _progress(self) -> float:
+        if self._success:
+            return 1.0
+        open_ = [i for i, g in enumerate(self.given) if not g]
+        return sum(1 for i in open_ if self.grid[i] and not self._conflict(i)) / len(open_)
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        n = self.n
+        keys = [[(self.grid[r * n + c], self.given[r * n + c], self._conflict(r * n + c) and not self.given[r * n + c],
+                  (r // self.bh + c // self.bw) % 2) for c in range(n)] for r in range(n)]
+        return self.grid_painter(n, n, self._tile).paint(keys)
+
+    def _tile(self, key: tuple, h: int, w: int) -> np.ndarray:
+        v, given, bad, shade = key
+        t = np.empty((h, w, 3), dtype=np.uint8)
+        t[...] = BAD_C if bad else SHADE if shade else LIGHT
+        if v:
+            draw_text(t, str(v), (w / 2, h / 2), fit_text_size("8", int(w * 0.7), int(h * 0.6), bold=given),
+                      GIVEN_INK if given else ENTRY_INK, bold=given)
+        return t
+
+    def _task_text(self) -> str:
+        n = self.n
+        return (f"This is a {n}x{n} Sudoku with {self.bh}x{self.bw} boxes (boxes alternate white and light gray). "
+                f"Fill every empty cell with a digit 1-{n} so that each row, each column and each box holds every "
+                "digit exactly once. Black digits are given and cannot change; your entries are blue and can be "
+                "overwritten; an entry that repeats a digit in its row, column or box is shown on red. Cells are "
+                f"named by column letter A-{COLS[n - 1]} from the left and row number 1-{n} from the top.")
+
+    def _state_text(self) -> str:
+        n = self.n
+        return "\n".join("".join(str(v) if v else "." for v in self.grid[r * n:(r + 1) * n]) for r in range(n))
+
+    @property
+    def action_prompt(self) -> str:
+        return (f"Each turn, write one digit into one cell as <cell>=<digit>, with the cell as column letter "
+                f"A-{COLS[self.n - 1]} and row number 1-{self.n}.\nEnd your reply with a line like `Action: B3=2`.")
+
+    def parse_action(self, text):
+        try:
+            if not isinstance(text, str):
+                return None
+            return parsing.parse_choice(text[-2000:] if len(text) > 2000 else text, self.action_names)
+        except Exception:  # noqa: BLE001
+            return None
+
+    # -- oracle
+    def _solve(self) -> list[int]:
+        """A solution of the givens by backtracking (most constrained cell first)."""
+        grid = [v if g else 0 for v, g in zip(self.grid, self.given)]
+        n = self.n
+
+        def search() -> bool:
+            best, opts = None, None
+            for i, v in enumerate(grid):
+                if not v:
+                    used = {grid[j] for j in self.peers[i]}
+                    o = [d for d in range(1, n + 1) if d not in used]
+                    if opts is None or len(o) < len(opts):
+                        best, opts = i, o
+                        if len(o) <= 1:
+                            break
+            if best is None:
+                return True
+            for d in opts:
+                grid[best] = d
+                if search():
+                    return True
+            grid[best] = 0
+            return False
+
+        search()
+        return grid
+
+    def oracle_action(self) -> int:
+        if self._solution is None:
+            self._solution = self._solve()
+        for i, v in enumerate(self._solution):
+            if self.grid[i] != v:
+                return i * self.n + v - 1
+        return 0
+
+
+SPECS = (
+    TaskSpec(name="SudokuFill", entry_point=SudokuFill, domain="games", max_episode_steps=150,
+             tags=("puzzle", "logic", "grid")),
+)
