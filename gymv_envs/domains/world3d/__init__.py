@@ -1,0 +1,1 @@
+"""world3d: long-horizon navigation and interaction in procedurally generated MuJoCo worlds."""

@@ -1,0 +1,232 @@
+"""Explore: find the exit, return to the start, patrol pads in order, escape a clutter trap."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gymv_envs.core import Outcome, TaskSpec
+from gymv_envs.domains.world3d._base import World3DEnv
+from gymv_envs.domains.world3d._world import HEADINGS, THING_COLOURS, Ent, make_layout, pick_looks
+
+MODES = ("exit", "return", "patrol", "escape")
+LANDMARKS = (2, 3, 4)
+CLUTTER = (3, 6, 10)     # rocks and heavy crates scattered around
+PATROL = (2, 3, 4)
+POCKET = ((1, 1), (2, 1), (2, 2))   # trap interior (rows, cols) per difficulty
+
+
+class Explore(World3DEnv):
+    """Explore a 3D world: find the exit, return to the start, patrol, or escape a trap.
+
+    ## Description
+    ``mode="exit"``: the green exit gate is somewhere out of view; find it and walk into it.
+    ``"return"``: walk up to the named big landmark, then come back to the white start pad
+    you started on (stage flags). ``"patrol"``: step on the coloured floor pads in the order
+    given; stepping on a pad out of turn fails. ``"escape"``: you start boxed in by heavy dark
+    crates and rocks; one light wooden crate can be pushed (walk into it; the square behind it
+    must be free) to break out, then reach the exit gate (deadlock recovery). Rocks and crates
+    clutter every world.
+
+    ## Action Space
+    ``discrete``: `Discrete(8)` (move_forward, move_backward, rotate_left, rotate_right,
+    strafe_left, strafe_right, interact, wait); ``parametric``: `Box(4)`: maneuver, duration,
+    joystick x, y (see ``action_prompt``).
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the first-person MuJoCo view; ``render_view("left"/
+    "right")`` are the peripheral cameras.
+
+    ## Rewards
+    1.0 on success, else 0.0 (``max_return`` 1.0).
+
+    ## Starting State
+    Layout (``world``), clutter, targets and start come from the seed; the goal is far from
+    the start.
+
+    ## Episode End
+    Terminates on success, or on a pad stepped on out of turn (patrol, failure). Walking into
+    walls or objects (other than a pushable crate with room behind it) is invalid.
+
+    ## Arguments
+    ``mode`` (``exit``, ``return``, ``patrol``, ``escape``), ``world`` (``open``, ``rooms``,
+    ``maze``), ``difficulty`` (0-2: size, clutter, stages), ``fov``, ``camera_height``,
+    ``pitch``, ``stuck_after``, ``action_mode``, ``instruction_level``, ``obs_size``,
+    ``render_mode``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    def __init__(self, mode: str = "exit", world: str = "rooms", **kwargs: Any) -> None:
+        if mode not in MODES:
+            raise ValueError(f"invalid mode={mode!r}; valid values: {', '.join(MODES)}")
+        if world not in ("open", "rooms", "maze"):
+            raise ValueError(f"invalid world={world!r}; valid values: open, rooms, maze")
+        self.mode, self.world = mode, world
+        super().__init__(**kwargs)
+
+    # -- generate
+    def _build(self, rng: np.random.Generator) -> None:
+        d, mode = self.difficulty, self.mode
+        self.layout = make_layout(rng, self.world, d)
+        self.things, self.agent, self.heading = [], (0, 0), 0
+        self.stage, self.order, self.light, self.keep, self.pocket = 0, [], None, [], set()
+        if mode == "escape":
+            self._trap(rng)
+        looks = pick_looks(rng, LANDMARKS[d], near_misses=False)
+        self.marks = [self.place(rng, "landmark", keep_free=self.keep, colour=c, shape=s) for c, s in looks]
+        for k in range(CLUTTER[d] if self.world == "open" else CLUTTER[d] // 2):
+            self.place(rng, "rock" if k % 2 else "crate", keep_free=self.keep)
+        if mode == "patrol":
+            colours = [THING_COLOURS[int(i)] for i in rng.permutation(len(THING_COLOURS))]
+            self.order = [self.place(rng, "pad", obstacle=True, colour=c) for c in colours[:PATROL[d]]]
+            self.far_start(rng, [self.things[self.order[0]].cell], frac=0.4)
+        elif mode == "return":
+            self.goal = self.marks[0]
+            self.far_start(rng, self.adjacent_free(self.things[self.goal].cell), frac=0.6)
+            self.home = len(self.things)
+            self.things.append(Ent("pad", self.agent, colour="white"))
+        elif mode == "exit":
+            self.goal = self.place(rng, "exit")
+            self.far_start(rng, [self.things[self.goal].cell], frac=0.7)
+        else:
+            self.goal = self.place(rng, "exit", cells=self._far_from(self.agent))
+
+    def _trap(self, rng: np.random.Generator) -> None:
+        """Box the start in: a pocket ringed by heavy crates and rocks, one light crate in the ring."""
+        ph, pw = POCKET[self.difficulty]
+        R, C = self.layout.walls.shape
+        for _ in range(200):
+            r0, c0 = int(rng.integers(4, R - 4 - ph + 1)), int(rng.integers(4, C - 4 - pw + 1))
+            ring = [(r, c) for r in range(r0 - 1, r0 + ph + 1) for c in range(c0 - 1, c0 + pw + 1)
+                    if not (r0 <= r < r0 + ph and c0 <= c < c0 + pw)]
+            sides = [(cell, h) for cell in ring for h, (dr, dc) in enumerate(HEADINGS)
+                     if r0 <= cell[0] - dr < r0 + ph and c0 <= cell[1] - dc < c0 + pw]
+            (cell, h) = sides[int(rng.integers(len(sides)))]
+            dr, dc = HEADINGS[h]
+            path = [(cell[0] + k * dr, cell[1] + k * dc) for k in (1, 2)]
+            if not any(self.layout.walls[p] for p in ring + path):
+                break
+        for k, rc in enumerate(ring):
+            if rc == cell:
+                self.light = len(self.things)
+                self.things.append(Ent("crate", rc, state={"pushable": True}))
+            else:
+                self.things.append(Ent("crate" if k % 3 else "rock", rc))
+        self.push_heading = h
+        self.keep = path + [(p[0] + sr, p[1] + sc) for p in path for sr, sc in ((dc, dr), (-dc, -dr))]  # the way out
+        self.agent = (cell[0] - dr, cell[1] - dc)
+        self.heading = int(rng.integers(4))
+        self.pocket = {(r, c) for r in range(r0, r0 + ph) for c in range(c0, c0 + pw)}
+
+    def _far_from(self, cell: tuple[int, int]) -> list[tuple[int, int]]:
+        free = [c for c in self.layout.free_cells() if c not in self.pocket and c not in self.occupied() and c not in self.keep]
+        dist = {c: abs(c[0] - cell[0]) + abs(c[1] - cell[1]) for c in free}
+        top = max(dist.values())
+        return [c for c in free if dist[c] >= 0.6 * top]
+
+    # -- rules
+    def _enter(self) -> Outcome | None:
+        if self.mode in ("exit", "escape") and self.agent == self.things[self.goal].cell:
+            return self.win("went through the exit gate")
+        if self.mode == "return":
+            gr, gc = self.things[self.goal].cell
+            if self.stage == 0 and abs(self.agent[0] - gr) + abs(self.agent[1] - gc) == 1:
+                self.stage = 1
+                self.say(f"You reached the {self.things[self.goal].name}. Now return to the start pad.")
+                return Outcome(reward=0.0, feedback=f"reached the {self.things[self.goal].name}; now return to the start")
+            if self.stage == 1 and self.agent == self.things[self.home].cell:
+                return self.win("returned to the start pad")
+        if self.mode == "patrol":
+            here = next((i for i in self.order if self.things[i].cell == self.agent), None)
+            if here is None or self.order.index(here) < self.stage:
+                return None
+            if self.order.index(here) > self.stage:
+                return Outcome(terminated=True, feedback=f"stepped on the {self.things[here].name} out of turn")
+            self.stage += 1
+            self.things[here].lit = True
+            if self.stage == len(self.order):
+                return self.win("visited every pad in order")
+            return Outcome(feedback=f"visited the {self.things[here].name} ({self.stage} of {len(self.order)})")
+        return None
+
+    def _progress(self) -> float:
+        if self.mode == "patrol":
+            return self.stage / len(self.order)
+        if self.mode == "return":
+            return 0.5 * self.stage
+        return 0.5 if self.mode == "escape" and self.agent not in self.pocket else 0.0
+
+    def _goal_text(self) -> str:
+        if self.mode == "exit":
+            return "Find the green exit gate (two green posts around a glowing pad) and walk into it. It is out of sight."
+        if self.mode == "return":
+            return (f"Walk up to the big {self.things[self.goal].name} (stand on a square next to it), then return to the "
+                    "white pad you started on.")
+        if self.mode == "patrol":
+            names = ", then ".join(self.things[i].colour for i in self.order)
+            return (f"Step on the coloured floor pads in this order: {names}. Stepping on a pad out of turn fails; "
+                    "pads already visited are safe.")
+        return ("You are trapped among heavy crates and rocks. One light wooden crate can be pushed by walking into it "
+                "when the square behind it is free. Break out and walk into the green exit gate.")
+
+    def _extra_state(self) -> str:
+        if self.mode == "patrol":
+            return f"Pads visited: {self.stage} of {len(self.order)}."
+        return f"Stage: {self.stage}." if self.mode == "return" else ""
+
+    def _key_things(self) -> list[int]:
+        if self.mode == "patrol":
+            return self.order[:2]
+        return [self.goal]
+
+    def _flags(self) -> tuple:
+        return (self.stage,)
+
+    # -- oracle
+    def _target(self) -> tuple:
+        if self.mode == "patrol":
+            return ("reach", [self.things[self.order[self.stage]].cell])
+        if self.mode == "return":
+            if self.stage == 0:
+                return ("reach", self.adjacent_free(self.things[self.goal].cell))
+            return ("reach", [self.things[self.home].cell])
+        goal = self.things[self.goal].cell
+        if self.mode == "escape" and self.dist_to([goal])[self.agent] >= 10**6:
+            return ("push", self.light, self.push_heading)
+        return ("reach", [goal])
+
+    def _search(self, target: tuple) -> list[int]:
+        if self.mode != "patrol":
+            return super()._search(target)
+        avoid = [self.things[i] for i in self.order[self.stage + 1:]]
+        for e in avoid:
+            e.kind = "box"  # solid while planning: never step on a pad out of turn
+        try:
+            return super()._search(target)
+        finally:
+            for e in avoid:
+                e.kind = "pad"
+
+
+_TAGS = ("world3d", "3d", "first-person", "exploration")
+SPECS = (
+    TaskSpec(name="World3DFindExit", entry_point=Explore, domain="world3d", max_episode_steps=300, tags=_TAGS,
+             kwargs={"mode": "exit", "world": "rooms"}),
+    TaskSpec(name="World3DFindExitMaze", entry_point=Explore, domain="world3d", max_episode_steps=300, tags=_TAGS,
+             kwargs={"mode": "exit", "world": "maze"}),
+    TaskSpec(name="World3DFindExitOpen", entry_point=Explore, domain="world3d", max_episode_steps=240, tags=_TAGS,
+             kwargs={"mode": "exit", "world": "open"}),
+    TaskSpec(name="World3DReturnToStart", entry_point=Explore, domain="world3d", max_episode_steps=300,
+             tags=(*_TAGS, "multi-stage"), kwargs={"mode": "return", "world": "open"}),
+    TaskSpec(name="World3DReturnToStartRooms", entry_point=Explore, domain="world3d", max_episode_steps=360,
+             tags=(*_TAGS, "multi-stage"), kwargs={"mode": "return", "world": "rooms"}),
+    TaskSpec(name="World3DPatrol", entry_point=Explore, domain="world3d", max_episode_steps=300,
+             tags=(*_TAGS, "multi-stage"), kwargs={"mode": "patrol", "world": "open"}),
+    TaskSpec(name="World3DPatrolRooms", entry_point=Explore, domain="world3d", max_episode_steps=360,
+             tags=(*_TAGS, "multi-stage"), kwargs={"mode": "patrol", "world": "rooms"}),
+    TaskSpec(name="World3DEscapeClutter", entry_point=Explore, domain="world3d", max_episode_steps=240,
+             tags=(*_TAGS, "deadlock-recovery"), kwargs={"mode": "escape", "world": "open"}),
+)

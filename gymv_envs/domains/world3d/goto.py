@@ -1,0 +1,162 @@
+"""GoTo: walk to a described landmark in a 3D world (open field, rooms, maze, MiniWorld shapes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gymv_envs.core import Outcome, TaskSpec
+from gymv_envs.domains.world3d._base import World3DEnv
+from gymv_envs.domains.world3d._world import WORLDS, make_layout, pick_looks
+
+# landmarks per difficulty, rocks per difficulty (open fields only)
+LANDMARKS = {"hallway": (1, 1, 1), "tmaze": (2, 2, 2), "ymaze": (2, 2, 2), "oneroom": (1, 2, 3)}
+ROCKS = {"open": (2, 6, 12)}
+
+
+class GoTo(World3DEnv):
+    """Walk up to the landmark the instruction names.
+
+    ## Description
+    A procedurally generated 3D world (chosen by ``world``): an open field with rocks, a grid of
+    rooms joined by doorways (each room with its own floor tint), a maze of corridors, four
+    rooms, one room, or the MiniWorld shapes hallway, T-maze and Y-maze. Big landmarks (coloured
+    cubes, balls, cylinders, cones, pyramids, capsules, diamonds on grey bases) stand in it;
+    the instruction names one. At difficulty 1 and 2 distractors share the target's colour or
+    shape. In the hallway the target is at the far end; in the T- and Y-maze a target and a
+    distractor end the two arms.
+
+    ## Action Space
+    ``action_mode="discrete"``: `Discrete(8)`: ``move_forward``, ``move_backward``,
+    ``rotate_left``, ``rotate_right`` (90 degrees), ``strafe_left``, ``strafe_right`` (one
+    square), ``interact``, ``wait``. ``action_mode="parametric"``: `Box(4)` with fields
+    ``maneuver`` (0 walk, 1 turn, 2 interact, 3 wait; rounded), ``duration`` (1 to 4 s, rounded:
+    cells walked or quarter turns), joystick ``x`` and ``y`` in [-1, 1] (see ``action_prompt``).
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the first-person view rendered by MuJoCo;
+    ``render_view("left")``/``("right")`` are the peripheral cameras (yawed 90 degrees).
+
+    ## Rewards
+    1.0 on reaching the target, else 0.0 (``max_return`` 1.0).
+
+    ## Starting State
+    Layout, landmarks and start come from the seed; the start is at least 60% of the farthest
+    walking distance from the target. ``info["stuck"]`` turns True after ``stuck_after``
+    steps without changing square.
+
+    ## Episode End
+    Terminates on standing on a square next to the target (4-neighbour). Walking into a wall
+    or an object is invalid (nothing changes). The budget is registered per id.
+
+    ## Arguments
+    ``world`` (one of ``open``, ``rooms``, ``maze``, ``fourrooms``, ``oneroom``, ``hallway``,
+    ``tmaze``, ``ymaze``), ``difficulty`` (0-2: size, clutter, distractors), ``fov`` (30-120
+    degrees vertical), ``camera_height`` (0.3-1.4 m), ``pitch`` (-45 to 30 degrees),
+    ``stuck_after`` (2-100 steps), ``action_mode``, ``instruction_level`` (``goal``, ``step``:
+    turn-by-turn directions, ``visual``: the target located against other landmarks and room
+    tints), ``obs_size``, ``render_mode``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    def __init__(self, world: str = "open", target: str = "landmark", **kwargs: Any) -> None:
+        if world not in WORLDS:
+            raise ValueError(f"invalid world={world!r}; valid values: {', '.join(WORLDS)}")
+        if target not in ("landmark", "room") or (target == "room" and world not in ("rooms", "fourrooms")):
+            raise ValueError(f"invalid target={target!r}; valid values: 'landmark', or 'room' with world rooms/fourrooms")
+        self.world, self.target = world, target
+        super().__init__(**kwargs)
+
+    # -- generate
+    def _build(self, rng: np.random.Generator) -> None:
+        d = self.difficulty
+        self.layout = make_layout(rng, self.world, d)
+        self.things, self.agent, self.heading = [], (0, 0), 0
+        n = LANDMARKS.get(self.world, (3, 4, 6))[d]
+        looks = pick_looks(rng, n, near_misses=d > 0 and n >= 3)
+        ends = self._corridor_ends()
+        for k, (colour, shape) in enumerate(looks):
+            cells = [ends[k]] if ends and k < len(ends) else None
+            self.place(rng, "landmark", cells, colour=colour, shape=shape)
+        if ends and len(ends) > 1 and rng.random() < 0.5:  # which arm holds the target
+            self.things[0].cell, self.things[1].cell = self.things[1].cell, self.things[0].cell
+        for _ in range(ROCKS.get(self.world, (0, 0, 0))[d]):
+            self.place(rng, "rock")
+        self.goal = self.things[0]
+        if self.target == "room":
+            tints = self.layout.tints
+            unique = [k for k, t in enumerate(tints) if tints.count(t) == 1]
+            self.room = unique[int(rng.integers(len(unique)))]
+            self.far_start(rng, self.layout.free_cells(self.room), frac=0.6)
+        else:
+            self.far_start(rng, self.adjacent_free(self.goal.cell), cells=[self._stem()] if ends else None)
+        self.start_dist = max(1, int(self.reach_distances(self._goal_cells())[self.agent]))
+
+    def _goal_cells(self) -> list[tuple[int, int]]:
+        if self.target == "room":
+            return [c for c in self.layout.free_cells(self.room) if self.passable(c)]
+        return self.adjacent_free(self.goal.cell)
+
+    def _corridor_ends(self) -> list[tuple[int, int]]:
+        walls = self.layout.walls
+        R, C = walls.shape
+        if self.world == "hallway":
+            return [(1, C - 2)]
+        if self.world == "tmaze":
+            return [(1, C - 3), (R - 2, C - 3)]
+        if self.world == "ymaze":
+            return [(1, C - 2), (R - 2, C - 2)]
+        return []
+
+    def _stem(self) -> tuple[int, int]:
+        return (self.layout.walls.shape[0] // 2, 1) if self.world != "hallway" else (1, 1)
+
+    # -- rules
+    def _enter(self) -> Outcome | None:
+        if self.target == "room":
+            return self.win("entered the room") if self.layout.room_at(self.agent) == self.room else None
+        (r, c), (gr, gc) = self.agent, self.goal.cell
+        if abs(r - gr) + abs(c - gc) == 1:
+            return self.win(f"reached the {self.goal.name}")
+        return None
+
+    def _progress(self) -> float:
+        dist = self.dist_to(self._goal_cells())
+        return 1.0 - float(dist[self.agent]) / max(1, self.start_dist)
+
+    def _goal_text(self) -> str:
+        if self.target == "room":
+            return f"Go into the room whose floor is tinted {self.layout.tints[self.room]}."
+        return f"Walk up to the big {self.goal.name} and stand on a square right next to it."
+
+    def _key_things(self) -> list[int]:
+        return [] if self.target == "room" else [0]
+
+    # -- oracle
+    def _target(self) -> tuple:
+        return ("reach", self._goal_cells())
+
+
+SPECS = (
+    TaskSpec(name="World3DGoToLandmark", entry_point=GoTo, domain="world3d", max_episode_steps=180,
+             tags=("world3d", "navigation", "3d", "first-person"), kwargs={"world": "open"}),
+    TaskSpec(name="World3DGoToRooms", entry_point=GoTo, domain="world3d", max_episode_steps=240,
+             tags=("world3d", "navigation", "3d", "first-person", "rooms"), kwargs={"world": "rooms"}),
+    TaskSpec(name="World3DGoToRoom", entry_point=GoTo, domain="world3d", max_episode_steps=240,
+             tags=("world3d", "navigation", "3d", "first-person", "rooms"), kwargs={"world": "rooms", "target": "room"}),
+    TaskSpec(name="World3DGoToMaze", entry_point=GoTo, domain="world3d", max_episode_steps=240,
+             tags=("world3d", "navigation", "3d", "first-person", "maze"), kwargs={"world": "maze"}),
+    TaskSpec(name="World3DFourRooms", entry_point=GoTo, domain="world3d", max_episode_steps=200,
+             tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "fourrooms"}),
+    TaskSpec(name="World3DOneRoom", entry_point=GoTo, domain="world3d", max_episode_steps=180,
+             tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "oneroom"}),
+    TaskSpec(name="World3DHallway", entry_point=GoTo, domain="world3d", max_episode_steps=180,
+             tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "hallway"}),
+    TaskSpec(name="World3DTMaze", entry_point=GoTo, domain="world3d", max_episode_steps=180,
+             tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "tmaze"}),
+    TaskSpec(name="World3DYMaze", entry_point=GoTo, domain="world3d", max_episode_steps=180,
+             tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "ymaze"}),
+)

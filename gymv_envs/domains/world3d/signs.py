@@ -1,0 +1,182 @@
+"""Signs: read a sign (face it and interact) and follow what it says."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gymv_envs.core import Outcome, TaskSpec
+from gymv_envs.domains.world3d._base import World3DEnv
+from gymv_envs.domains.world3d._world import THING_COLOURS, make_layout
+
+MODES = ("pad", "trail", "switch")
+PADS = (3, 4, 5)
+TRAIL = (2, 3, 4)      # signs in a trail
+SWITCHES = (3, 4, 5)
+
+
+class Signs(World3DEnv):
+    """Read a sign and do what it says.
+
+    ## Description
+    Signs are white boards on posts with a coloured band; what a sign says is shown as a
+    caption at the bottom of the frame (and in ``info["feedback"]``) when you face it and
+    interact. ``mode="pad"``: the sign names one of several coloured floor pads; stand on it.
+    Standing on another pad fails. ``"trail"``: each sign names the band colour of the next
+    sign; the last one names the pad to stand on (a multi-stage trail). ``"switch"``: the sign
+    names which of several switches unlocks the exit gate; press it and walk into the gate
+    (a wrong switch fails).
+
+    ## Action Space
+    ``discrete``: `Discrete(8)` (move_forward, move_backward, rotate_left, rotate_right,
+    strafe_left, strafe_right, interact, wait); ``parametric``: `Box(4)`: maneuver, duration,
+    joystick x, y (see ``action_prompt``).
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the first-person MuJoCo view with captions;
+    ``render_view("left"/"right")`` are the peripheral cameras.
+
+    ## Rewards
+    1.0 on success, else 0.0 (``max_return`` 1.0); ``info["progress"]`` counts signs read.
+
+    ## Starting State
+    World (rooms, or a maze for ``trail``), signs, pads, switches and the messages come from
+    the seed; the first sign is far from the start.
+
+    ## Episode End
+    Terminates on success or on a wrong pad / wrong switch (failure). Walking into walls or
+    objects and interacting with nothing are invalid.
+
+    ## Arguments
+    ``mode`` (``pad``, ``trail``, ``switch``), ``world`` (layout preset, default ``rooms``),
+    ``difficulty`` (0-2: size, pads, signs, switches), ``fov``, ``camera_height``, ``pitch``,
+    ``stuck_after``, ``action_mode``, ``instruction_level``, ``obs_size``, ``render_mode``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    def __init__(self, mode: str = "pad", world: str = "rooms", **kwargs: Any) -> None:
+        if mode not in MODES:
+            raise ValueError(f"invalid mode={mode!r}; valid values: {', '.join(MODES)}")
+        if world not in ("rooms", "maze", "open"):
+            raise ValueError(f"invalid world={world!r}; valid values: rooms, maze, open")
+        self.mode, self.world = mode, world
+        super().__init__(**kwargs)
+
+    # -- generate
+    def _build(self, rng: np.random.Generator) -> None:
+        d = self.difficulty
+        self.layout = make_layout(rng, self.world, d)
+        self.things, self.agent, self.heading = [], (0, 0), 0
+        colours = [THING_COLOURS[int(i)] for i in rng.permutation(len(THING_COLOURS))]
+        n_signs = TRAIL[d] if self.mode == "trail" else 1
+        self.signs = [self.place(rng, "sign", colour=colours[k]) for k in range(n_signs)]
+        self.pads, self.switches, self.exit = [], [], None
+        if self.mode == "switch":
+            self.switches = [self.place(rng, "switch", colour=c) for c in colours[n_signs:n_signs + SWITCHES[d]]]
+            self.exit = self.place(rng, "exit", state={"locked": True})
+            self.answer = self.switches[int(rng.integers(len(self.switches)))]
+        else:
+            # pads never cut the way: the oracle walks around them
+            self.pads = [self.place(rng, "pad", obstacle=True, colour=c) for c in colours[n_signs:n_signs + PADS[d]]]
+            self.answer = self.pads[int(rng.integers(len(self.pads)))]
+        self.read = 0          # signs read so far, in trail order
+        self.far_start(rng, self.adjacent_free(self.things[self.signs[0]].cell), frac=0.5)
+
+    def _message(self, k: int) -> str:
+        if k + 1 < len(self.signs):
+            return f'"Go to the sign with the {self.things[self.signs[k + 1]].colour} band."'
+        target = self.things[self.answer]
+        if self.mode == "switch":
+            return f'"The {target.colour} switch unlocks the exit gate."'
+        return f'"Stand on the {target.colour} pad."'
+
+    # -- rules
+    def _interact(self, i: int | None) -> Outcome | None:
+        if i is None:
+            return None
+        e = self.things[i]
+        if e.kind == "sign":
+            k = self.signs.index(i)
+            if k == self.read:
+                self.read += 1
+            self.say(f"The sign reads: {self._message(k)}" if k < self.read else "The sign is blank from here: read the others first.")
+            return Outcome(feedback=f"read the {e.name}: {self._message(k)}" if k < self.read else "the sign is unreadable yet")
+        if e.kind == "switch" and not e.lit:
+            e.lit = True
+            if i != self.answer:
+                return Outcome(terminated=True, feedback=f"pressed the {e.name}: the wrong switch, the gate stays locked")
+            self.things[self.exit].lit = True
+            return Outcome(feedback="pressed the switch; the exit gate unlocks")
+        return None
+
+    def _enter(self) -> Outcome | None:
+        here = next((i for i in self.pads if self.things[i].cell == self.agent), None)
+        if here is not None:
+            if here == self.answer and self.read == len(self.signs):
+                return self.win(f"stood on the {self.things[here].name}")
+            if self.read == len(self.signs):
+                return Outcome(terminated=True, feedback=f"stood on the {self.things[here].name}: the wrong pad")
+        if self.exit is not None and self.agent == self.things[self.exit].cell and self.things[self.exit].lit:
+            return self.win("left through the exit gate")
+        return None
+
+    def _progress(self) -> float:
+        pressed = self.exit is not None and self.things[self.exit].lit
+        return (self.read + pressed) / (len(self.signs) + 2)
+
+    def _goal_text(self) -> str:
+        first = self.things[self.signs[0]].name
+        what = {"pad": "It tells you which coloured floor pad to stand on; stepping on a wrong pad after reading fails.",
+                "trail": "It starts a trail: each sign names the next sign, and the last one names the coloured floor "
+                         "pad to stand on; stepping on a wrong pad after the last sign fails.",
+                "switch": "It tells you which switch unlocks the green exit gate; press it (face it and interact) and "
+                          "walk into the gate. A wrong switch fails."}[self.mode]
+        return (f"Find the {first} (a white board with a {self.things[self.signs[0]].colour} band) and read it by "
+                f"facing it and interacting; the text appears at the bottom of the image. {what}")
+
+    def _extra_state(self) -> str:
+        return f"Signs read: {self.read} of {len(self.signs)}."
+
+    def _key_things(self) -> list[int]:
+        return self.signs[:1]
+
+    def _flags(self) -> tuple:
+        return (self.read,)
+
+    # -- oracle
+    def _target(self) -> tuple:
+        if self.read < len(self.signs):
+            return ("use", self.signs[self.read])
+        if self.mode == "switch":
+            if not self.things[self.exit].lit:
+                return ("use", self.answer)
+            return ("reach", [self.things[self.exit].cell])
+        return ("reach", [self.things[self.answer].cell])
+
+    def _search(self, target: tuple) -> list[int]:
+        # never step on a pad on the way (a wrong pad after reading ends the episode)
+        pads = [self.things[i] for i in self.pads if i != self.answer or self.read < len(self.signs)]
+        saved = [(e, e.kind) for e in pads]
+        for e in pads:
+            e.kind = "box"  # solid while planning
+        try:
+            return super()._search(target)
+        finally:
+            for e, kind in saved:
+                e.kind = kind
+
+
+_TAGS = ("world3d", "3d", "first-person", "interaction", "reading")
+SPECS = (
+    TaskSpec(name="World3DSignPad", entry_point=Signs, domain="world3d", max_episode_steps=240, tags=_TAGS,
+             kwargs={"mode": "pad"}),
+    TaskSpec(name="World3DSignPadMaze", entry_point=Signs, domain="world3d", max_episode_steps=300, tags=_TAGS,
+             kwargs={"mode": "pad", "world": "maze"}),
+    TaskSpec(name="World3DSignTrail", entry_point=Signs, domain="world3d", max_episode_steps=360,
+             tags=(*_TAGS, "multi-stage"), kwargs={"mode": "trail", "world": "maze"}),
+    TaskSpec(name="World3DSignSwitch", entry_point=Signs, domain="world3d", max_episode_steps=300,
+             tags=(*_TAGS, "multi-stage"), kwargs={"mode": "switch"}),
+)
