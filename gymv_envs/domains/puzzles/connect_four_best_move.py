@@ -1,0 +1,177 @@
+"""Connect Four best move: pick a column with the best value of a short look-ahead."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.canvas import PALETTE, WHITE, draw_shape, draw_text, fill_rect, new_frame, BACKGROUND, INK
+
+ROWS, COLS = 6, 7
+PLIES = {0: 1, 1: 2, 2: 3}      # look-ahead depth of the value that is asked for
+STONES = {0: (6, 12), 1: (8, 16), 2: (10, 20)}
+NAMES = {1: "red", 2: "yellow"}
+
+
+def _wins(b: np.ndarray, r: int, c: int) -> bool:
+    p = b[r, c]
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        k = 1
+        for s in (1, -1):
+            rr, cc = r + s * dr, c + s * dc
+            while 0 <= rr < ROWS and 0 <= cc < COLS and b[rr, cc] == p:
+                k += 1
+                rr, cc = rr + s * dr, cc + s * dc
+        if k >= 4:
+            return True
+    return False
+
+
+def _top(b: np.ndarray, c: int) -> int:
+    """Row where a disc dropped in column c lands (row 0 is the top), -1 if full."""
+    for r in range(ROWS - 1, -1, -1):
+        if not b[r][c]:
+            return r
+    return -1
+
+
+def _value(b: np.ndarray, me: int, depth: int) -> int:
+    """Negamax over ``depth`` plies: +1 if ``me`` forces a win, -1 if the opponent does, else 0."""
+    if depth == 0:
+        return 0
+    best, any_move = -1, False
+    for c in range(COLS):
+        r = _top(b, c)
+        if r < 0:
+            continue
+        any_move = True
+        b[r, c] = me
+        v = 1 if _wins(b, r, c) else -_value(b, 3 - me, depth - 1)
+        b[r, c] = 0
+        best = max(best, v)
+        if best == 1:
+            break
+    return best if any_move else 0
+
+
+class ConnectFourBestMove(SingleTurnEnv):
+    """Choose a Connect Four column by a short look-ahead.
+
+    ## Description
+    A Connect Four position (6 rows, 7 columns, red and yellow discs) is drawn; the player to
+    move is named. A move is best when it forces a win within the look-ahead (1, 2 or 3 plies
+    by difficulty) if any move does, otherwise when it does not let the opponent force a win
+    within it. Every column with the best value is accepted.
+
+    ## Action Space
+    ``"open"``: `Text`, a column number 1-7 (left to right). ``"mcq"``: `Discrete(k)`.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the blue frame with discs and numbered columns.
+
+    ## Rewards
+    1.0 for a column with the best look-ahead value, else 0.0.
+
+    ## Starting State
+    Random play of 6-12 (difficulty 0), 8-16 (1) or 10-20 (2) discs without a finished line,
+    kept only if at least three columns are worse than the best.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty``, ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "a column number from 1 (left) to 7 (right)"
+
+    def _generate(self, rng: np.random.Generator) -> None:
+        self._image = None
+        lo, hi = STONES[self.difficulty]
+        depth = PLIES[self.difficulty]
+        while True:
+            b = np.zeros((ROWS, COLS), dtype=np.int8)
+            n, ok = int(rng.integers(lo, hi + 1)), True
+            for k in range(n):
+                cols = [c for c in range(COLS) if _top(b, c) >= 0]
+                c = cols[int(rng.integers(len(cols)))]
+                r = _top(b, c)
+                b[r, c] = 1 + k % 2
+                if _wins(b, r, c):
+                    ok = False
+                    break
+            if not ok:
+                continue
+            self.board, self.me = b, 1 + n % 2
+            self.vals = {}
+            for c in range(COLS):
+                r = _top(b, c)
+                if r >= 0:
+                    b[r, c] = self.me
+                    self.vals[c] = 1 if _wins(b, r, c) else -_value(b, 3 - self.me, depth - 1)
+                    b[r, c] = 0
+            self.best = max(self.vals.values())
+            if sum(v < self.best for v in self.vals.values()) >= 3:
+                return
+
+    def _draw(self) -> np.ndarray:
+        if self._image is None:  # one drawing per level: reset and step show the same frame
+            self._image = self._paint()
+        return self._image
+
+    def _paint(self) -> np.ndarray:
+        H, W = self.obs_size
+        s = min(W / (COLS + 0.6), H / (ROWS + 1.4))
+        x0, y0 = (W - s * COLS) / 2, (H - s * (ROWS + 0.8)) / 2
+        img = new_frame(H, W, BACKGROUND)
+        fill_rect(img, x0, y0, x0 + s * COLS, y0 + s * ROWS, PALETTE["blue"])
+        for r in range(ROWS):
+            for c in range(COLS):
+                v = int(self.board[r, c])
+                col = WHITE if v == 0 else PALETTE["red"] if v == 1 else PALETTE["yellow"]
+                draw_shape(img, "circle", x0 + (c + 0.5) * s, y0 + (r + 0.5) * s, max(3, int(s * 0.8)), col)
+        if s >= 7:
+            for c in range(COLS):
+                draw_text(img, str(c + 1), (x0 + (c + 0.5) * s, y0 + (ROWS + 0.4) * s), max(5, int(s * 0.5)), INK)
+        return img
+
+    def _task_text(self) -> str:
+        me, other = NAMES[self.me], NAMES[3 - self.me]
+        d = PLIES[self.difficulty]
+        horizon = {1: "with this very move", 2: "with this move, and otherwise one after which "
+                   f"{other} cannot win with the next move", 3: "within your next two moves whatever "
+                   f"{other} replies, and otherwise one after which {other} cannot win with the next move"}[d]
+        return (f"The image shows a Connect Four board (6 rows, 7 columns numbered 1-7); discs fall to the "
+                f"lowest empty cell of a column, four in a row (any direction) wins. {me.title()} is to "
+                f"move. Give a column for {me} that wins {horizon}.")
+
+    def _parse_answer(self, text: str) -> int | None:
+        m = re.fullmatch(r"(?:col(?:umn)?\s*)?([1-7])", text.strip().strip(".`'\"").lower())
+        return int(m.group(1)) - 1 if m else None
+
+    def _check(self, answer: int) -> bool:
+        return self.vals.get(answer, -2) == self.best
+
+    def _format(self, answer: int) -> str:
+        return str(answer + 1)
+
+    def _solve(self) -> int:
+        return next(c for c in range(COLS) if self.vals.get(c, -2) == self.best)
+
+    def _near_misses(self, rng: np.random.Generator) -> list[int]:
+        worse = [c for c, v in self.vals.items() if v < self.best]
+        return [worse[int(k)] for k in rng.permutation(len(worse))]
+
+    def _state_text(self) -> str:
+        return "\n".join(" ".join(".RY"[int(v)] for v in row) for row in self.board)
+
+
+SPECS = (
+    TaskSpec(name="ConnectFourBestMove", entry_point=ConnectFourBestMove, domain="puzzles", max_episode_steps=1,
+             tags=("game", "minimax", "spatial-reasoning")),
+)

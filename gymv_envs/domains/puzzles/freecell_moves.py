@@ -1,0 +1,172 @@
+"""FreeCell moves: count the legal single-card moves in a drawn FreeCell position."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.canvas import BACKGROUND, GRID_LINE, INK, PALETTE, WHITE, draw_text, fill_rect, new_frame, outline_rect
+
+SUITS = "SHDC"          # spades, hearts, diamonds, clubs; hearts and diamonds are red
+GLYPHS = "\u2660\u2665\u2666\u2663"
+RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+LEVELS = {0: (4, 10), 1: (6, 18), 2: (8, 30)}   # cascades, cards left in play
+
+
+def _red(card) -> bool:
+    return card[1] in (1, 2)
+
+
+def _name(card) -> str:
+    return RANKS.get(card[0], str(card[0])) + GLYPHS[card[1]]
+
+
+class FreeCellMoves(SingleTurnEnv):
+    """Count the legal single-card moves of a FreeCell position.
+
+    ## Description
+    A FreeCell position: four free cells and four foundations on top, columns of cards below.
+    A single-card move takes the last card of a column or a card in a free cell and puts it
+    on its suit's foundation (next rank up), into an empty free cell (from a column only), on
+    the last card of another column (one rank higher, opposite colour) or into an empty
+    column (not counted for a card that is alone in its column). All empty free cells count
+    as one destination, and all empty columns as one. The answer is the number of moves.
+
+    ## Action Space
+    ``"open"``: `Text`, a whole number. ``"mcq"``: `Discrete(k)` over counts.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the cards drawn as labelled rectangles.
+
+    ## Rewards
+    1.0 for the right count, else 0.0.
+
+    ## Starting State
+    Random foundation progress; the other cards dealt into 4 (difficulty 0), 6 (1) or 8 (2)
+    columns with 10, 18 or 30 cards in play and 0-3 cards in free cells.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty``, ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the number of legal moves (a whole number)"
+
+    def _configure(self) -> None:
+        self.ncols, self.ncards = LEVELS[self.difficulty]
+
+    def _generate(self, rng: np.random.Generator) -> None:
+        found = [13, 13, 13, 13]
+        while sum(found) > 52 - self.ncards:
+            s = int(rng.integers(4))
+            if found[s] > 0:
+                found[s] -= 1
+        self.found = found
+        cards = [(r, s) for s in range(4) for r in range(found[s] + 1, 14)]
+        cards = [cards[int(k)] for k in rng.permutation(len(cards))]
+        nfree = int(rng.integers(0, 4))
+        self.free = cards[:nfree] + [None] * (4 - nfree)
+        self.free = [self.free[int(k)] for k in rng.permutation(4)]
+        self.cols = [[] for _ in range(self.ncols)]
+        empty = int(rng.integers(self.ncols)) if rng.random() < 0.3 else -1
+        for card in cards[nfree:]:
+            j = int(rng.integers(self.ncols))
+            self.cols[j if j != empty else (j + 1) % self.ncols].append(card)
+        self.count = len(self._moves())
+
+    def _moves(self) -> list[tuple]:
+        moves = []
+        sources = [(card, "free") for card in self.free if card] + [(col[-1], ("col", j, len(col))) for j, col in enumerate(self.cols) if col]
+        for card, src in sources:
+            if self.found[card[1]] == card[0] - 1:
+                moves.append((card, "foundation"))
+            if src != "free" and None in self.free:
+                moves.append((card, "freecell"))
+            for j, col in enumerate(self.cols):
+                if col and col[-1][0] == card[0] + 1 and _red(col[-1]) != _red(card):
+                    moves.append((card, j))
+            if any(not col for col in self.cols) and (src == "free" or src[2] > 1):
+                moves.append((card, "empty column"))
+        return moves
+
+    def _draw(self) -> np.ndarray:
+        H, W = self.obs_size
+        slots = max(8, self.ncols)
+        w = W / (slots + 0.8)
+        h = min(w * 1.35, H / 5.5)
+        step = h * 0.3
+        gap = (W - slots * w) / (slots + 1)
+        img = new_frame(H, W, BACKGROUND)
+        y_top, y_cols = h * 0.15, h * 1.5
+        for k in range(8):  # free cells, then foundations
+            x = gap + k * (w + gap)
+            card = self.free[k] if k < 4 else ((self.found[k - 4], k - 4) if self.found[k - 4] else None)
+            self._card(img, x, y_top, w, h, card, empty_label="" if k < 4 else GLYPHS[k - 4])
+        xs = (W - self.ncols * w - (self.ncols - 1) * gap) / 2
+        for j, col in enumerate(self.cols):
+            x = xs + j * (w + gap)
+            if not col:
+                outline_rect(img, x, y_cols, x + w, y_cols + h, GRID_LINE, max(1, int(w / 30)))
+            for i, card in enumerate(col):
+                self._card(img, x, y_cols + i * step, w, h, card)
+        return img
+
+    @staticmethod
+    def _card(img, x, y, w, h, card, empty_label: str = "") -> None:
+        line = max(1, int(w / 30))
+        if card is None:
+            outline_rect(img, x, y, x + w, y + h, GRID_LINE, line)
+            if empty_label and w >= 10:
+                draw_text(img, empty_label, (x + w / 2, y + h / 2), int(w * 0.5), GRID_LINE)
+            return
+        fill_rect(img, x, y, x + w, y + h, WHITE)
+        outline_rect(img, x, y, x + w, y + h, INK, line)
+        col = PALETTE["red"] if _red(card) else INK
+        if w >= 10:
+            draw_text(img, _name(card), (x + w * 0.08, y + h * 0.02), max(5, int(h * 0.26)), col, anchor="lt", bold=True)
+        else:
+            fill_rect(img, x + w * 0.25, y + 1, x + w * 0.75, y + h * 0.3, col)
+
+    def _task_text(self) -> str:
+        return (f"The image shows a FreeCell position: four free cells (top left), four foundations (top right) "
+                f"and {self.ncols} columns. A move takes one card (the last card of a column, or a card in a "
+                "free cell) to: its suit's foundation if it is the next rank; an empty free cell (only from a "
+                "column); the last card of another column if that card is one rank higher and of the opposite "
+                "colour; or an empty column (not counted for a card alone in its column). All empty free cells "
+                "count as one destination, and all empty columns as one. How many legal moves are there?")
+
+    def _parse_answer(self, text: str) -> int | None:
+        m = re.fullmatch(r"(\d{1,3})(?:\s*moves?)?", text.strip().strip(".`'\"").lower())
+        return int(m.group(1)) if m else None
+
+    def _check(self, answer: int) -> bool:
+        return answer == self.count
+
+    def _format(self, answer: int) -> str:
+        return str(answer)
+
+    def _solve(self) -> int:
+        return self.count
+
+    def _near_misses(self, rng: np.random.Generator) -> list[int]:
+        out = [self.count + d for d in (1, -1, 2, -2, 3, -3, 4, 5) if self.count + d >= 0]
+        return sorted(out, key=lambda k: (abs(k - self.count), rng.random()))
+
+    def _state_text(self) -> str:
+        free = " ".join(_name(c) if c else "--" for c in self.free)
+        found = " ".join(f"{SUITS[s]}:{self.found[s]}" for s in range(4))
+        cols = "\n".join(" ".join(_name(c) for c in col) or "(empty)" for col in self.cols)
+        return f"free: {free}\nfoundations: {found}\n{cols}"
+
+
+SPECS = (
+    TaskSpec(name="FreeCellMoves", entry_point=FreeCellMoves, domain="puzzles", max_episode_steps=1,
+             tags=("game", "cards", "counting")),
+)

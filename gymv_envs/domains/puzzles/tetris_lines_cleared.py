@@ -1,0 +1,122 @@
+"""Tetris lines cleared: count the rows a straight drop of a tetromino completes."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.domains.puzzles._positions import (
+    PIECE_COLORS, TETRIS_SIZES, TETROMINOES, draw_tetris, drop, random_stack, rotate,
+)
+
+WORDS = {"ZERO": 0, "NONE": 0, "NO": 0, "ONE": 1, "TWO": 2, "THREE": 3, "FOUR": 4}
+
+
+class TetrisLinesCleared(SingleTurnEnv):
+    """Count how many lines a dropped tetromino clears.
+
+    ## Description
+    A Tetris well (gray filled cells) is drawn with a coloured tetromino hovering above it.
+    The piece falls straight down, without turning or sliding, until it rests; every row
+    that is then completely filled is cleared. The answer is the number of cleared rows.
+
+    ## Action Space
+    ``"open"``: `Text`, a number 0-4 (digits or words). ``"mcq"``: `Discrete(k)` over counts.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the well with labelled columns and rows, and the piece.
+
+    ## Rewards
+    1.0 for the right count, else 0.0.
+
+    ## Starting State
+    A ragged random stack in an 8x6 (difficulty 0), 12x8 (1) or 16x10 (2) well; some rows the
+    piece will reach are filled up to the piece's gaps, so 0 to 4 lines may clear.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty``, ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the number of cleared lines (0 to 4)"
+
+    def _configure(self) -> None:
+        self.rows, self.cols = TETRIS_SIZES[self.difficulty]
+
+    def _generate(self, rng: np.random.Generator) -> None:
+        while True:
+            filled = random_stack(rng, self.rows, self.cols)
+            self.piece = "IOTSZJL"[int(rng.integers(7))]
+            self.cells = rotate(TETROMINOES[self.piece], int(rng.integers(4)))
+            width = max(c for _, c in self.cells) + 1
+            self.col = int(rng.integers(self.cols - width + 1))
+            landed = drop(filled, self.cells, self.col)
+            if landed is None:
+                continue
+            swept = {(r, c) for c in {c for _, c in landed} for r in range(min(r for r, cc in landed if cc == c))}
+            for r in sorted({r for r, _ in landed}):
+                if rng.random() < 0.6:  # fill the row around the piece
+                    for c in range(self.cols):
+                        if (r, c) not in landed and (r, c) not in swept:
+                            filled[r, c] = True
+                    if rng.random() < 0.3:  # ... or almost: leave one gap away from the piece
+                        gaps = [c for c in range(self.cols) if (r, c) not in landed and filled[r, c]]
+                        if gaps:
+                            filled[r, gaps[int(rng.integers(len(gaps)))]] = False
+            if filled.all(axis=1).any():
+                continue
+            self.filled = filled
+            self.landed = drop(filled, self.cells, self.col)
+            if self.landed is None or min(r for r, _ in self.landed) < 2:
+                continue
+            after = filled.copy()
+            for r, c in self.landed:
+                after[r, c] = True
+            self.count = int(after.all(axis=1).sum())
+            return
+
+    def _draw(self) -> np.ndarray:
+        return draw_tetris(*self.obs_size, self.filled, self.piece, self.cells, self.col)
+
+    def _task_text(self) -> str:
+        return (f"The image shows a Tetris well ({self.cols} columns, {self.rows} rows) with a "
+                f"{PIECE_COLORS[self.piece]} piece above it. The piece falls straight down without rotating "
+                "or moving sideways until it rests on a filled cell or the floor; then every completely "
+                "filled row is cleared. How many rows are cleared?")
+
+    def _parse_answer(self, text: str) -> int | None:
+        t = text.strip().strip(".`'\"").upper()
+        if t in WORDS:
+            return WORDS[t]
+        m = re.fullmatch(r"(\d)(?:\s*(?:LINES?|ROWS?))?", t)
+        return int(m.group(1)) if m and int(m.group(1)) <= 4 else None
+
+    def _check(self, answer: int) -> bool:
+        return answer == self.count
+
+    def _format(self, answer: int) -> str:
+        return str(answer)
+
+    def _solve(self) -> int:
+        return self.count
+
+    def _near_misses(self, rng: np.random.Generator) -> list[int]:
+        out = [k for k in range(5) if k != self.count]
+        out.sort(key=lambda k: (abs(k - self.count), rng.random()))
+        return out
+
+    def _state_text(self) -> str:
+        return "\n".join("".join("#" if v else "." for v in row) for row in self.filled) + f"\npiece {self.piece} {self.cells} at column {self.col}"
+
+
+SPECS = (
+    TaskSpec(name="TetrisLinesCleared", entry_point=TetrisLinesCleared, domain="puzzles", max_episode_steps=1,
+             tags=("game", "spatial-reasoning", "counting")),
+)
