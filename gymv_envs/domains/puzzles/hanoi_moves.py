@@ -1,0 +1,149 @@
+"""Tower of Hanoi: the fewest moves from one drawn arrangement of disks to another."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, draw_text, fill_rect, new_frame
+from gymv_envs.domains.puzzles._common import CountAnswer
+
+# difficulty -> (disks, fewest moves at least)
+LEVELS = {0: (3, 2), 1: (4, 5), 2: (5, 10)}
+DISK_COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
+PEGS = "ABC"
+
+
+def neighbours(state: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """States one legal move away; ``state[d]`` is the peg of disk d (0 is the smallest)."""
+    tops = {}
+    for d, p in enumerate(state):
+        tops.setdefault(p, d)
+    out = []
+    for p, d in tops.items():
+        for q in range(3):
+            if q != p and (q not in tops or tops[q] > d):
+                out.append(state[:d] + (q,) + state[d + 1:])
+    return out
+
+
+def distance(a: tuple[int, ...], b: tuple[int, ...]) -> int:
+    """Fewest legal moves from ``a`` to ``b`` (breadth-first search over the 3^n states)."""
+    seen, queue = {a: 0}, deque([a])
+    while queue:
+        s = queue.popleft()
+        if s == b:
+            return seen[s]
+        for t in neighbours(s):
+            if t not in seen:
+                seen[t] = seen[s] + 1
+                queue.append(t)
+    raise ValueError("unreachable Hanoi state")
+
+
+class HanoiMoves(CountAnswer, SingleTurnEnv):
+    """Give the fewest moves that turn the top Tower of Hanoi arrangement into the bottom one.
+
+    ## Description
+    Two panels show the same ``n`` disks on three pegs A, B, C: the start (top) and the goal
+    (bottom). A move takes the top disk of one peg onto another peg, never onto a smaller
+    disk. The answer is the fewest moves from start to goal, found by breadth-first search.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, a whole number such as ``7``. ``"mcq"``: `Discrete(k)`
+    over nearby counts.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the two panels, titled Start and Goal.
+
+    ## Rewards
+    1.0 for the exact fewest number of moves, else 0.0.
+
+    ## Starting State
+    Start and goal are random legal arrangements drawn from the seed, redrawn until they are
+    at least the difficulty's floor of moves apart.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 3 disks, 2+ moves; 1: 4 disks, 5+; 2: 5 disks, 10+), ``answer_format``,
+    ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the fewest number of moves as a whole number (for example `7`)"
+
+    def _configure(self) -> None:
+        self.disks, self.floor = LEVELS[self.difficulty]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        while True:
+            self.start = tuple(int(p) for p in rng.integers(3, size=self.disks))
+            if rng.random() < 0.5:
+                self.goal = (int(rng.integers(3)),) * self.disks
+            else:
+                self.goal = tuple(int(p) for p in rng.integers(3, size=self.disks))
+            self.best = distance(self.start, self.goal)
+            if self.best >= self.floor:
+                break
+        self._image = None
+
+    # -- draw
+    def _panel(self, img: np.ndarray, state: tuple[int, ...], top: float, height: float, title: str) -> None:
+        W = img.shape[1]
+        unit = max(1.0, height / 10)
+        draw_text(img, title, (W / 2, top + unit * 0.9), max(5, int(unit * 1.1)), INK, bold=True)
+        base_y = top + height - unit * 1.6
+        disk_h = min(unit * 1.1, (height - unit * 4) / (self.disks + 1))
+        third = W / 3
+        for p in range(3):
+            cx = third * (p + 0.5)
+            fill_rect(img, cx - third * 0.45, base_y, cx + third * 0.45, base_y + unit * 0.35, INK)
+            fill_rect(img, cx - unit * 0.18, base_y - disk_h * (self.disks + 0.8), cx + unit * 0.18, base_y, INK)
+            draw_text(img, PEGS[p], (cx, base_y + unit * 1.0), max(5, int(unit * 0.9)), INK, bold=True)
+            level = 0
+            for d in range(self.disks - 1, -1, -1):
+                if state[d] != p:
+                    continue
+                half = third * (0.12 + 0.33 * (d + 1) / self.disks)
+                y1 = base_y - level * disk_h
+                fill_rect(img, cx - half, y1 - disk_h + max(1, disk_h / 10), cx + half, y1, PALETTE[DISK_COLOURS[d]])
+                level += 1
+
+    def _draw(self) -> np.ndarray:
+        if self._image is None:
+            H, W = self.obs_size
+            img = new_frame(H, W, BACKGROUND)
+            self._panel(img, self.start, 0, H / 2, "Start")
+            fill_rect(img, 0, H / 2 - max(1, H // 200), W, H / 2 + max(1, H // 200), (180, 180, 185))
+            self._panel(img, self.goal, H / 2, H / 2, "Goal")
+            self._image = img
+        return self._image
+
+    def _task_text(self) -> str:
+        return (f"The image shows {self.disks} disks of different sizes on three pegs A, B and C, twice: the "
+                "start arrangement on top and the goal arrangement below. A move takes the top disk of one "
+                "peg and puts it on another peg, never on top of a smaller disk. What is the fewest number "
+                "of moves that turns the start arrangement into the goal arrangement?")
+
+    def _state_text(self) -> str:
+        def line(state: tuple[int, ...]) -> str:
+            return "  ".join(f"{PEGS[p]}: " + " ".join(str(d + 1) for d in range(self.disks - 1, -1, -1) if state[d] == p)
+                             for p in range(3))
+        return f"start  {line(self.start)}\ngoal   {line(self.goal)}\n(disk 1 is the smallest; bottom to top)"
+
+    # -- oracle
+    def _solve(self) -> int:
+        return distance(self.start, self.goal)
+
+
+SPECS = (
+    TaskSpec(name="HanoiMoves", entry_point=HanoiMoves, domain="puzzles", max_episode_steps=1,
+             tags=("planning", "search")),
+)

@@ -1,0 +1,148 @@
+"""Maze reachability: which lettered cells can be reached from the start of a walled maze."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.core.canvas import INK, PALETTE, draw_shape, draw_text
+from gymv_envs.core.rng import sample
+from gymv_envs.domains.puzzles._common import draw_maze
+from gymv_envs.domains.puzzles.maze_path import MazePath
+
+# difficulty -> (cells per side, lettered cells, largest share of the maze reachable from the start)
+LEVELS = {0: (5, 3, 0.6), 1: (7, 4, 0.55), 2: (10, 5, 0.5)}
+LETTERS = "ABCDEFGH"
+
+
+class MazeReachable(MazePath):
+    """Name the lettered cells of a maze that can be reached from the green circle.
+
+    ## Description
+    A maze of ``n x n`` cells is carved by a randomised depth-first search (shared with
+    MazePath), then passages are walled off until the start's region holds at most about half
+    the maze. Some cells carry a letter; the answer is the set of letters whose cells can be
+    reached from the green circle without crossing a wall. At least one letter is reachable
+    and at least one is not.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the reachable letters such as ``A C`` (any order, any
+    separators, any case). ``"mcq"``: `Discrete(k)` over candidate sets of letters.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the maze, dark walls on white, start and letters marked.
+
+    ## Rewards
+    1.0 if the set of letters equals the set found by breadth-first search, else 0.0.
+
+    ## Starting State
+    Maze, walls added, start and lettered cells are drawn from the seed.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 5x5 with 3 letters, 1: 7x7 with 4, 2: 10x10 with 5), ``answer_format``,
+    ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the letters of the reachable cells, separated by spaces (for example `A C`)"
+
+    def _configure(self) -> None:
+        self.n, self.num_marks, self.share = LEVELS[self.difficulty]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        super()._generate(rng)
+        while True:
+            reach = self._distances(self.start) >= 0
+            if reach.sum() < 2:                      # the start was walled in alone: redraw the maze
+                super()._generate(rng)
+                continue
+            if reach.sum() <= self.share * n * n:
+                break
+            passages = [(r, c, k) for r in range(n) for c in range(n) for k in (1, 3)
+                        if self.open_[r, c, k] and reach[r, c]]
+            r, c, k = passages[int(rng.integers(len(passages)))]
+            self._close(r, c, k)
+        cells = [(r, c) for r in range(n) for c in range(n) if (r, c) != self.start]
+        while True:
+            self.marks = sample(rng, cells, self.num_marks)
+            inside = sum(bool(reach[m]) for m in self.marks)
+            if 0 < inside < self.num_marks:
+                break
+        self.reach = reach
+        self._image = None
+
+    def _close(self, r: int, c: int, k: int) -> None:
+        dr, dc = ((-1, 0), (1, 0), (0, -1), (0, 1))[k]
+        self.open_[r, c, k] = False
+        self.open_[r + dr, c + dc, k ^ 1] = False
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        if self._image is not None:
+            return self._image
+        img, x0, y0, cell = draw_maze(self.open_, self.obs_size)
+        r, c = self.start
+        draw_shape(img, "circle", x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell, max(3, int(cell * 0.6)), PALETTE["green"])
+        size = max(5, int(cell * 0.6))
+        for i, (r, c) in enumerate(self.marks):
+            draw_text(img, LETTERS[i], (x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell), size, INK, bold=True)
+        self._image = img
+        return img
+
+    def _task_text(self) -> str:
+        letters = ", ".join(LETTERS[: self.num_marks])
+        return (f"The image shows a {self.n}x{self.n} maze; dark lines are walls. Moving one cell at a time "
+                "up, down, left or right without crossing a wall, which of the cells lettered "
+                f"{letters} can be reached from the green circle? Name every reachable letter.")
+
+    def _state_text(self) -> str:
+        text = super()._state_text().replace("G", " ")
+        rows = text.split("\n")
+        for i, (r, c) in enumerate(self.marks):
+            line = rows[2 * r + 1]
+            rows[2 * r + 1] = line[: 3 * c + 1] + LETTERS[i] + line[3 * c + 2:]
+        return "\n".join(rows)
+
+    # -- verify
+    def _parse_answer(self, text: str) -> tuple[str, ...] | None:
+        t = re.sub(r"\b(AND|CELLS?|LETTERS?)\b", " ", text.strip().upper())
+        toks = [x for x in re.split(r"[\s,;/|+&.\-()\[\]{}]+", t) if x]
+        valid = LETTERS[: self.num_marks]
+        if not toks or any(len(x) != 1 or x not in valid for x in toks):
+            return None
+        return tuple(sorted(set(toks)))
+
+    def _check(self, answer: tuple[str, ...]) -> bool:
+        return answer == self._solve()
+
+    def _format(self, answer: tuple[str, ...]) -> str:
+        return " ".join(answer)
+
+    # -- oracle
+    def _solve(self) -> tuple[str, ...]:
+        return tuple(LETTERS[i] for i, m in enumerate(self.marks) if self.reach[m])
+
+    def _near_misses(self, rng: np.random.Generator) -> list[tuple[str, ...]]:
+        letters = LETTERS[: self.num_marks]
+        sol = set(self._solve())
+        flips = [tuple(sorted(sol ^ {x})) for x in letters]
+        others = [tuple(s) for k in range(1, self.num_marks + 1) for s in itertools.combinations(letters, k)]
+        out = [flips[int(i)] for i in rng.permutation(len(flips))]
+        out += [others[int(i)] for i in rng.permutation(len(others))]
+        return [x for x in out if x]
+
+
+SPECS = (
+    TaskSpec(name="MazeReachable", entry_point=MazeReachable, domain="puzzles", max_episode_steps=1,
+             tags=("maze", "spatial-reasoning")),
+)

@@ -1,0 +1,205 @@
+"""Rubik's cube net: the colours of one face after a sequence of turns."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.canvas import BACKGROUND, INK, draw_text, fill_rect, new_frame
+from gymv_envs.core.rng import choice
+
+# face -> (outward normal, right, down) in x right, y up, z towards the viewer
+FACES = {"U": ((0, 1, 0), (1, 0, 0), (0, 0, 1)), "D": ((0, -1, 0), (1, 0, 0), (0, 0, -1)),
+         "F": ((0, 0, 1), (1, 0, 0), (0, -1, 0)), "B": ((0, 0, -1), (-1, 0, 0), (0, -1, 0)),
+         "R": ((1, 0, 0), (0, 0, -1), (0, -1, 0)), "L": ((-1, 0, 0), (0, 0, 1), (0, -1, 0))}
+NET = {"U": (0, 1), "L": (1, 0), "F": (1, 1), "R": (1, 2), "B": (1, 3), "D": (2, 1)}  # (row, col) of 3x3 blocks
+COLOURS = {"W": ("white", (250, 250, 250)), "Y": ("yellow", (250, 215, 0)), "G": ("green", (0, 155, 72)),
+           "B": ("blue", (0, 70, 173)), "R": ("red", (200, 20, 30)), "O": ("orange", (255, 120, 0))}
+START = {"U": "W", "D": "Y", "F": "G", "B": "B", "R": "R", "L": "O"}
+# difficulty -> (scramble turns, turns asked about, allow prime and double turns)
+LEVELS = {0: (4, 1, False), 1: (6, 2, True), 2: (8, 4, True)}
+_NAMES = {name.upper(): k for k, (name, _) in COLOURS.items()}
+
+
+def _turn(pos: np.ndarray, nrm: np.ndarray, move: str) -> None:
+    """Apply a turn such as ``R``, ``U'`` or ``F2`` in place (a clockwise quarter seen from the face)."""
+    n = np.array(FACES[move[0]][0])
+    times = {"": 1, "'": 3, "2": 2}[move[1:]]
+    sel = pos @ n == 1
+    for _ in range(times):
+        for arr in (pos, nrm):
+            v = arr[sel]
+            arr[sel] = -np.cross(n, v) + np.outer(v @ n, n)
+
+
+_ORDER = tuple(FACES)
+_NORMALS, _RIGHT, _DOWN = (np.array([FACES[f][k] for f in _ORDER]) for k in range(3))
+
+
+def faces(pos: np.ndarray, nrm: np.ndarray, colour: list[str]) -> dict[str, list[str]]:
+    """The nine colour letters of every face, row by row as seen from outside."""
+    fidx = (nrm @ _NORMALS.T).argmax(axis=1)
+    idx = ((pos * _DOWN[fidx]).sum(axis=1) + 1) * 3 + (pos * _RIGHT[fidx]).sum(axis=1) + 1
+    out = {f: [""] * 9 for f in _ORDER}
+    for f, i, col in zip(fidx.tolist(), idx.tolist(), colour):
+        out[_ORDER[f]][i] = col
+    return out
+
+
+def solved() -> tuple[np.ndarray, np.ndarray, list[str]]:
+    pos, nrm, colour = [], [], []
+    for f, (n, right, down) in FACES.items():
+        for i in (-1, 0, 1):
+            for j in (-1, 0, 1):
+                pos.append(np.array(n) + i * np.array(down) + j * np.array(right))
+                nrm.append(n)
+                colour.append(START[f])
+    return np.array(pos), np.array(nrm), colour
+
+
+class RubikNet(SingleTurnEnv):
+    """Give the colours of one face of a Rubik's cube, drawn as a net, after a sequence of turns.
+
+    ## Description
+    A scrambled 3x3x3 cube is drawn as an unfolded net (U on top; L, F, R, B in a row; D
+    below; each centre marked with its face letter). The instruction lists turns in standard
+    notation (``R`` clockwise as seen from the right face, ``R'`` anticlockwise, ``R2`` half
+    turn) and asks for the nine colours of one face afterwards, row by row as that face is
+    drawn in the net. The answer is checked against a sticker-level simulation.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, nine colour initials (W Y G B R O) or names, row by
+    row, such as ``W W G / R G G / O B Y``. ``"mcq"``: `Discrete(k)` over candidate faces.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the cube net before the turns.
+
+    ## Rewards
+    1.0 if all nine colours match the simulated face, else 0.0.
+
+    ## Starting State
+    A solved cube scrambled by random turns; the turns asked about and the face asked for
+    (one the turns change) are drawn from the seed.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: one quarter turn; 1: two turns; 2: four turns, half and anticlockwise
+    turns allowed from 1), ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the nine colour initials of the face, row by row (for example `W W G / R G G / O B Y`)"
+
+    def _configure(self) -> None:
+        self.scramble, self.num_moves, self.fancy = LEVELS[self.difficulty]
+
+    # -- generate
+    def _random_moves(self, rng: np.random.Generator, k: int, fancy: bool) -> list[str]:
+        out: list[str] = []
+        while len(out) < k:
+            m = choice(rng, tuple(FACES)) + (choice(rng, ("", "'", "2")) if fancy else choice(rng, ("", "")))
+            if not out or out[-1][0] != m[0]:
+                out.append(m)
+        return out
+
+    def _generate(self, rng: np.random.Generator) -> None:
+        self.pos, self.nrm, self.colour = solved()
+        for m in self._random_moves(rng, self.scramble, True):
+            _turn(self.pos, self.nrm, m)
+        self.moves = tuple(self._random_moves(rng, self.num_moves, self.fancy))
+        before = faces(self.pos, self.nrm, self.colour)
+        after = self._after(self.moves)
+        changed = [f for f in FACES if after[f] != before[f]] or list(FACES)
+        self.face = choice(rng, changed)
+        self._target = after[self.face]
+        self._image = None
+
+    def _after(self, moves) -> dict[str, list[str]]:
+        pos, nrm = self.pos.copy(), self.nrm.copy()
+        for m in moves:
+            _turn(pos, nrm, m)
+        return faces(pos, nrm, self.colour)
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        if self._image is None:
+            H, W = self.obs_size
+            img = new_frame(H, W, BACKGROUND)
+            s = min(W / 12.4, H / 9.4)
+            x0, y0 = (W - 12 * s) / 2, (H - 9 * s) / 2
+            gap = max(1, int(s / 12))
+            for f, grid in faces(self.pos, self.nrm, self.colour).items():
+                br, bc = NET[f]
+                fx, fy = x0 + bc * 3 * s, y0 + br * 3 * s
+                fill_rect(img, fx, fy, fx + 3 * s, fy + 3 * s, INK)
+                for i, col in enumerate(grid):
+                    r, c = divmod(i, 3)
+                    fill_rect(img, fx + c * s + gap, fy + r * s + gap, fx + (c + 1) * s - gap, fy + (r + 1) * s - gap, COLOURS[col][1])
+                ink = INK if grid[4] in "WYO" else (255, 255, 255)
+                draw_text(img, f, (fx + 1.5 * s, fy + 1.5 * s), max(5, int(s * 0.6)), ink, bold=True)
+            self._image = img
+        return self._image
+
+    def _task_text(self) -> str:
+        names = ", ".join(f"{k} = {name}" for k, (name, _) in COLOURS.items())
+        return ("The image shows a Rubik's cube unfolded as a net: the up face U on top, then the left L, "
+                "front F, right R and back B faces in a row, and the down face D below; each centre square "
+                "carries its face letter. Turns use standard notation: a letter turns that face a quarter "
+                "clockwise as seen looking at that face, a letter with ' turns it anticlockwise, and a letter "
+                f"with 2 turns it half way round. After the turns {' '.join(self.moves)}, what are the nine "
+                f"colours of the {self.face} face, row by row as that face is drawn in the net? Use the "
+                f"initials {names}.")
+
+    def _state_text(self) -> str:
+        return "\n".join(f"{f}: " + " / ".join(" ".join(g[3 * r: 3 * r + 3]) for r in range(3))
+                         for f, g in faces(self.pos, self.nrm, self.colour).items())
+
+    # -- verify
+    def _parse_answer(self, text: str) -> tuple[str, ...] | None:
+        t = text.strip().upper()
+        if not t or len(t) > 400:
+            return None
+        t = re.sub(r"\b(" + "|".join(_NAMES) + r")\b", lambda m: _NAMES[m.group(1)], t)
+        t = re.sub(r"\b(ROW\s*\d?|TOP|MIDDLE|BOTTOM|FACE|[UDFBRL]\s*FACE)\b\s*:?", " ", t)
+        letters = re.sub(r"[\s,;/|.:\-\[\](){}\"']+", "", t)
+        if len(letters) != 9 or any(ch not in COLOURS for ch in letters):
+            return None
+        return tuple(letters)
+
+    def _check(self, answer: tuple[str, ...]) -> bool:
+        return list(answer) == self._target
+
+    def _format(self, answer: tuple[str, ...]) -> str:
+        return " / ".join(" ".join(answer[3 * r: 3 * r + 3]) for r in range(3))
+
+    # -- oracle
+    def _solve(self) -> tuple[str, ...]:
+        return tuple(self._after(self.moves)[self.face])
+
+    def _near_misses(self, rng: np.random.Generator) -> list[tuple[str, ...]]:
+        inverse = {"": "'", "'": "", "2": "2"}
+        sol = list(self._solution)
+        variants = [self.moves[:i] + (m[0] + inverse[m[1:]],) + self.moves[i + 1:] for i, m in enumerate(self.moves)]
+        variants += [self.moves[::-1], self.moves[:-1], ()]
+        out = [tuple(self._after(v)[self.face]) for v in variants]
+        out += [tuple(sol[i] for i in (6, 3, 0, 7, 4, 1, 8, 5, 2)), tuple(sol[::-1]),
+                tuple(sol[i] for i in (2, 5, 8, 1, 4, 7, 0, 3, 6)), tuple(sol[i] for i in (2, 1, 0, 5, 4, 3, 8, 7, 6))]
+        for _ in range(6):
+            i = int(rng.integers(9))
+            if i != 4:
+                out.append(tuple(sol[:i] + [choice(rng, tuple(c for c in COLOURS if c != sol[i]))] + sol[i + 1:]))
+        head = out[: len(variants)]
+        tail = out[len(variants):]
+        return [head[int(i)] for i in rng.permutation(len(head))] + [tail[int(i)] for i in rng.permutation(len(tail))]
+
+
+SPECS = (
+    TaskSpec(name="RubikNet", entry_point=RubikNet, domain="puzzles", max_episode_steps=1,
+             tags=("spatial-reasoning", "mental-rotation")),
+)

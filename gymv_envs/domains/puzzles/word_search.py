@@ -1,0 +1,189 @@
+"""Word search: find where a listed word is hidden in a grid of letters."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.canvas import INK, WHITE, draw_text, fill_rect
+from gymv_envs.core.rng import choice, sample
+from gymv_envs.domains.puzzles._common import cell_name, labelled_board
+
+WORDS = ("APPLE", "BREAD", "CHAIR", "DANCE", "EAGLE", "FLAME", "GRAPE", "HOUSE", "IVORY", "JELLY",
+         "KNIFE", "LEMON", "MANGO", "NORTH", "OCEAN", "PIANO", "QUEEN", "RIVER", "STONE", "TIGER",
+         "UNCLE", "VOICE", "WATER", "YOUTH", "ZEBRA", "CLOUD", "PLANT", "TRAIN", "SHEEP", "HORSE",
+         "BEACH", "CANDLE", "FOREST", "GARDEN", "ISLAND", "JUNGLE", "KITTEN", "MARKET", "ORANGE",
+         "PENCIL", "ROCKET", "SILVER", "TURTLE", "WINDOW", "YELLOW", "BRIDGE", "CASTLE", "DRAGON",
+         "FINGER", "GUITAR", "HAMMER", "LADDER", "MIRROR", "PLANET", "SPIDER", "TOMATO", "BASKET",
+         "FROG", "LAMP", "MOON", "NEST", "ROSE", "SHIP", "TREE", "WOLF", "BELL", "COIN", "DUCK",
+         "FISH", "GOAT", "KITE", "LION", "ROAD", "SNOW", "STAR", "BOAT", "CAKE", "DOOR", "LEAF")
+DIRS = {"right": (0, 1), "left": (0, -1), "down": (1, 0), "up": (-1, 0),
+        "down-right": (1, 1), "down-left": (1, -1), "up-right": (-1, 1), "up-left": (-1, -1)}
+SYNONYMS = {"east": "right", "west": "left", "south": "down", "north": "up", "e": "right", "w": "left",
+            "s": "down", "n": "up", "southeast": "down-right", "southwest": "down-left",
+            "northeast": "up-right", "northwest": "up-left", "se": "down-right", "sw": "down-left",
+            "ne": "up-right", "nw": "up-left", "rightdown": "down-right", "leftdown": "down-left",
+            "rightup": "up-right", "leftup": "up-left", "downright": "down-right", "downleft": "down-left",
+            "upright": "up-right", "upleft": "up-left", "right": "right", "left": "left", "down": "down", "up": "up"}
+# difficulty -> (side, directions used, words hidden)
+LEVELS = {0: (6, ("right", "down"), 3), 1: (8, ("right", "down", "down-right", "up-right"), 4), 2: (10, tuple(DIRS), 6)}
+_CELLS = re.compile(r"(?<![A-Z])([A-Z])\s?(\d{1,2})(?!\d)")
+
+
+class WordSearch(SingleTurnEnv):
+    """Say where a given word is hidden in a grid of letters: its first cell and direction.
+
+    ## Description
+    Several words are written into an ``n x n`` grid in straight lines (horizontal, vertical
+    or diagonal, forwards or backwards by difficulty) and the other cells are filled with
+    random letters. The instruction names one hidden word; the answer is the cell of its
+    first letter and the direction in which it reads. Any occurrence is accepted: the answer
+    is checked by reading the grid.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, a start cell and a direction such as ``B3 down-right``,
+    or the first and last cells such as ``B3 to F7`` (compass words are accepted too).
+    ``"mcq"``: `Discrete(k)` over candidate placements.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the letter grid with column letters and row numbers.
+
+    ## Rewards
+    1.0 if the grid letters from the start cell in that direction spell the word, else 0.0.
+
+    ## Starting State
+    Words, their placements and the filler letters are drawn from the seed.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 6x6, right/down; 1: 8x8, plus two diagonals; 2: 10x10, all eight
+    directions), ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the cell of the word's first letter and its reading direction (for example `B3 down-right`)"
+
+    def _configure(self) -> None:
+        self.n, self.dirs, self.num_words = LEVELS[self.difficulty]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        grid = [[""] * n for _ in range(n)]
+        words = [w for w in sample(rng, WORDS, len(WORDS)) if len(w) <= n]
+        placed = []
+        for word in words:
+            if len(placed) == self.num_words:
+                break
+            for _ in range(40):
+                dr, dc = DIRS[choice(rng, self.dirs)]
+                r, c = int(rng.integers(n)), int(rng.integers(n))
+                cells = [(r + i * dr, c + i * dc) for i in range(len(word))]
+                if all(0 <= a < n and 0 <= b < n and grid[a][b] in ("", word[i]) for i, (a, b) in enumerate(cells)):
+                    for i, (a, b) in enumerate(cells):
+                        grid[a][b] = word[i]
+                    placed.append(word)
+                    break
+        for r in range(n):
+            for c in range(n):
+                if not grid[r][c]:
+                    grid[r][c] = chr(65 + int(rng.integers(26)))
+        self.grid = ["".join(row) for row in grid]
+        self.words = tuple(placed)
+        self.word = choice(rng, placed)
+        self._image = None
+
+    # -- rules
+    def _reads(self, r: int, c: int, dr: int, dc: int) -> str:
+        out = []
+        while 0 <= r < self.n and 0 <= c < self.n and len(out) < len(self.word):
+            out.append(self.grid[r][c])
+            r, c = r + dr, c + dc
+        return "".join(out)
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        if self._image is None:
+            H, W = self.obs_size
+            base, x0, y0, cell = labelled_board(H, W, self.n, self.n)
+            img = base.copy()
+            fill_rect(img, x0, y0, x0 + self.n * cell, y0 + self.n * cell, WHITE)
+            size = max(5, int(cell * 0.6))
+            for r in range(self.n):
+                for c in range(self.n):
+                    draw_text(img, self.grid[r][c], (x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell), size, INK, bold=True, mono=True)
+            self._image = img
+        return self._image
+
+    def _task_text(self) -> str:
+        return (f"The image shows a {self.n}x{self.n} word search grid; columns are labelled A to "
+                f"{chr(64 + self.n)} from left to right and rows 1 to {self.n} from top to bottom. The words "
+                f"{', '.join(sorted(self.words))} are hidden in straight lines (across, down or diagonally, "
+                f"possibly backwards). Where is the word {self.word}? Give the cell of its first letter and "
+                "the direction it reads in: right, left, up, down, up-right, up-left, down-right or down-left.")
+
+    def _state_text(self) -> str:
+        return "\n".join(" ".join(row) for row in self.grid)
+
+    # -- verify
+    def _parse_answer(self, text: str) -> tuple[int, int, int, int] | None:
+        t = text.strip().upper()
+        if not t or len(t) > 200:
+            return None
+        cells = [(int(m.group(2)) - 1, ord(m.group(1)) - 65) for m in _CELLS.finditer(t)]
+        if not cells or len(cells) > 2 or any(not (0 <= r < self.n and 0 <= c < self.n) for r, c in cells):
+            return None
+        (r, c) = cells[0]
+        if len(cells) == 2:
+            dr, dc = cells[1][0] - r, cells[1][1] - c
+            steps = max(abs(dr), abs(dc))
+            if steps != len(self.word) - 1 or dr not in (0, steps, -steps) or dc not in (0, steps, -steps):
+                return None
+            return r, c, dr // steps, dc // steps
+        rest = _CELLS.sub(" ", t).lower()
+        rest = re.sub(r"\b(diagonal(ly)?|going|reading|starting|start|at|from|towards?|direction|and|cell)\b", " ", rest)
+        key = re.sub(r"[^a-z]", "", rest)
+        if key not in SYNONYMS:
+            return None
+        return (r, c, *DIRS[SYNONYMS[key]])
+
+    def _check(self, answer: tuple[int, int, int, int]) -> bool:
+        return self._reads(*answer) == self.word
+
+    def _format(self, answer: tuple[int, int, int, int]) -> str:
+        r, c, dr, dc = answer
+        name = next(k for k, v in DIRS.items() if v == (dr, dc))
+        return f"{cell_name(r, c)} {name}"
+
+    # -- oracle
+    def _solve(self) -> tuple[int, int, int, int]:
+        for r in range(self.n):
+            for c in range(self.n):
+                for dr, dc in DIRS.values():
+                    if self._reads(r, c, dr, dc) == self.word:
+                        return r, c, dr, dc
+        raise RuntimeError("the word is not in the grid")
+
+    def _near_misses(self, rng: np.random.Generator) -> list[tuple[int, int, int, int]]:
+        r, c, dr, dc = self._solution
+        L = len(self.word) - 1
+        n = self.n
+        ends = [(r + L * dr, c + L * dc, -dr, -dc)]                                   # read backwards
+        turns = [(r, c, *d) for d in DIRS.values() if d != (dr, dc)]                   # right start, wrong way
+        shifts = [(r + a, c + b, dr, dc) for a, b in DIRS.values()]                    # off by one cell
+        swapped = [(c, r, dc, dr)]                                                     # rows and columns swapped
+        pool = ends + swapped + [turns[int(i)] for i in rng.permutation(len(turns))] + [shifts[int(i)] for i in rng.permutation(len(shifts))]
+        out = [x for x in pool if 0 <= x[0] < n and 0 <= x[1] < n]
+        return [out[0]] + [out[int(i) + 1] for i in rng.permutation(len(out) - 1)]
+
+
+SPECS = (
+    TaskSpec(name="WordSearch", entry_point=WordSearch, domain="puzzles", max_episode_steps=1,
+             tags=("visual-search", "reading")),
+)
