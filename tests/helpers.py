@@ -10,7 +10,6 @@ import pytest
 
 import gymv_envs
 
-
 # Ids whose every env drives a browser cost about a CPU-minute each in the conformance suite.
 # By default the suite checks one id per site module of these domains (every site template
 # and the shared base are covered); GYMV_FULL_CONFORMANCE=1 checks every id.

@@ -7,7 +7,16 @@ import re
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
-from gymv_envs.core.canvas import PALETTE, WHITE, draw_shape, draw_text, fill_rect, new_frame, BACKGROUND, INK
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    INK,
+    PALETTE,
+    WHITE,
+    draw_shape,
+    draw_text,
+    fill_rect,
+    new_frame,
+)
 
 ROWS, COLS = 6, 7
 PLIES = {0: 1, 1: 2, 2: 3}      # look-ahead depth of the value that is asked for

@@ -7,7 +7,17 @@ import re
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
-from gymv_envs.core.canvas import BACKGROUND, GRID_LINE, INK, PALETTE, WHITE, draw_text, fill_rect, new_frame, outline_rect
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    GRID_LINE,
+    INK,
+    PALETTE,
+    WHITE,
+    draw_text,
+    fill_rect,
+    new_frame,
+    outline_rect,
+)
 
 SUITS = "SHDC"          # spades, hearts, diamonds, clubs; hearts and diamonds are red
 GLYPHS = "\u2660\u2665\u2666\u2663"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
-from gymv_envs.core.canvas import PALETTE, SHAPES, draw_shape
+from gymv_envs.core.canvas import PALETTE, draw_shape
 from gymv_envs.domains.puzzles._positions import Board, cell_name, parse_cells
 
 SIZES = {0: 5, 1: 6, 2: 8}

@@ -6,7 +6,15 @@ import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.domains.puzzles._positions import (
-    PIECE_COLORS, TETRIS_SIZES, TETROMINOES, cell_name, draw_tetris, drop, parse_cells, random_stack, rotate,
+    PIECE_COLORS,
+    TETRIS_SIZES,
+    TETROMINOES,
+    cell_name,
+    draw_tetris,
+    drop,
+    parse_cells,
+    random_stack,
+    rotate,
 )
 
 

@@ -8,7 +8,13 @@ import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.domains.puzzles._positions import (
-    PIECE_COLORS, TETRIS_SIZES, TETROMINOES, draw_tetris, drop, random_stack, rotate,
+    PIECE_COLORS,
+    TETRIS_SIZES,
+    TETROMINOES,
+    draw_tetris,
+    drop,
+    random_stack,
+    rotate,
 )
 
 WORDS = {"ZERO": 0, "NONE": 0, "NO": 0, "ONE": 1, "TWO": 2, "THREE": 3, "FOUR": 4}

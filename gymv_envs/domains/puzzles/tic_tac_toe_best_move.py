@@ -7,7 +7,7 @@ import functools
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
-from gymv_envs.core.canvas import INK, PALETTE, draw_text
+from gymv_envs.core.canvas import PALETTE, draw_text
 from gymv_envs.domains.puzzles._positions import Board, cell_name, parse_cells
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -21,7 +21,7 @@ def _winner(b: tuple) -> int:
     return 0
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _value(b: tuple, me: int) -> int:
     """Game value for the player ``me`` to move: +1 win, 0 draw, -1 loss."""
     if _winner(b):
