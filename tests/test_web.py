@@ -215,3 +215,25 @@ def test_missing_browser_message_names_both_fixes(monkeypatch):
     assert "playwright install chromium" in str(err.value) and "apt-get install chromium" in str(err.value)
     monkeypatch.delenv("GYMV_CHROMIUM")
     assert os.access(_browser.find_chromium(), os.X_OK)
+
+
+def test_every_web_id_oracle_succeeds_and_random_fails():
+    """The conformance suite samples web ids; here every one is played by its oracle (seed 0,
+    difficulty 1) and by random actions, in one browser-owning env per id."""
+    from tests.helpers import ORACLE_OBS_SIZE, oracle_episode
+
+    for env_id in gymv_envs.ids(domain="web"):
+        env = gym.make(env_id, difficulty=1, obs_size=ORACLE_OBS_SIZE)
+        try:
+            success, steps, total, infos = oracle_episode(env, 0)
+            assert success, f"{env_id}: oracle failed after {steps} steps"
+            assert all("answer" not in i for i in infos[:-1])
+            env.action_space.seed(0)
+            env.reset(seed=0)
+            for _ in range(5):
+                *_, term, trunc, info = env.step(env.action_space.sample())
+                if term or trunc:
+                    break
+            assert not info["success"], f"{env_id}: five random actions solved the task"
+        finally:
+            env.close()
