@@ -14,8 +14,9 @@ def test_ids_sorted_unique_and_registered():
 
 
 def test_ids_filters():
-    assert gymv_envs.ids("Maze*") == ["GymV/MazePath-v0"]
-    assert gymv_envs.ids("GymV/Maze*") == ["GymV/MazePath-v0"]
+    assert gymv_envs.ids("MazePath*") == ["GymV/MazePath-v0"]
+    assert gymv_envs.ids("GymV/Maze*") == gymv_envs.ids("Maze*")
+    assert "GymV/MazePath-v0" in gymv_envs.ids("GymV/Maze*")
     for env_id in gymv_envs.ids(protocol="single_turn"):
         assert gymv_envs.describe(env_id)["protocol"] == "single_turn"
     for domain in gymv_envs.domain_names():
