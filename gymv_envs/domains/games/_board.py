@@ -82,6 +82,16 @@ def intersection_keys(board: tuple[int, ...], before: tuple[int, ...], n: int) -
              for c in range(n)] for r in range(n)]
 
 
+class IntersectionBoard:
+    """Drawing hooks for games played on the points of a Go-style board (Gomoku, Atari Go)."""
+
+    def cell_keys(self, s):
+        return intersection_keys(s[0], self.before[0], self.side)
+
+    def _tile(self, key, h: int, w: int) -> np.ndarray:
+        return intersection_tile(key, h, w)
+
+
 class BoardGameEnv(MultiTurnEnv):
     """Base of the two-player games. Subclasses implement the rules hooks below."""
 

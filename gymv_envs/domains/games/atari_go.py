@@ -14,9 +14,8 @@ from gymv_envs.domains.games._board import (
     OPPONENT_TEXT,
     THEM,
     BoardGameEnv,
+    IntersectionBoard,
     cell_name,
-    intersection_keys,
-    intersection_tile,
 )
 
 LEVELS = {0: (5, 6), 1: (7, 12), 2: (9, 20)}   # difficulty -> (board side, random opening plies)
@@ -48,7 +47,7 @@ def groups(b: tuple[int, ...], n: int) -> dict[int, tuple[frozenset[int], frozen
     return out
 
 
-class AtariGo(BoardGameEnv):
+class AtariGo(IntersectionBoard, BoardGameEnv):
     """Play black in Atari Go: the first player to capture a stone wins.
 
     ## Description
@@ -200,13 +199,7 @@ class AtariGo(BoardGameEnv):
             return f"{self.action_names[a]} is occupied; choose an empty point"
         return f"{self.action_names[a]} would be suicide (no liberty and no capture)"
 
-    # -- draw
-    def cell_keys(self, s):
-        return intersection_keys(s[0], self.before[0], self.side)
-
-    def _tile(self, key, h: int, w: int) -> np.ndarray:
-        return intersection_tile(key, h, w)
-
+    # -- draw: IntersectionBoard
     def _task_text(self) -> str:
         n = self.side
         return (f"You play Atari Go (first-capture Go) as black against white on the {n}x{n} board shown. Columns are "

@@ -15,9 +15,8 @@ from gymv_envs.domains.games._board import (
     OPPONENT_TEXT,
     THEM,
     BoardGameEnv,
+    IntersectionBoard,
     cell_name,
-    intersection_keys,
-    intersection_tile,
 )
 
 LEVELS = {0: (9, 16), 1: (11, 14), 2: (13, 20)}   # difficulty -> (board side, random opening plies)
@@ -42,7 +41,7 @@ def completing(board: tuple[int, ...], p: int, n: int, have: int) -> list[int]:
     return sorted(set(cells.tolist()))
 
 
-class Gomoku(BoardGameEnv):
+class Gomoku(IntersectionBoard, BoardGameEnv):
     """Play black and make five in a row against white.
 
     ## Description
@@ -173,13 +172,7 @@ class Gomoku(BoardGameEnv):
     def describe_invalid(self, s, a: int) -> str:
         return f"{self.action_names[a]} is occupied; choose an empty point"
 
-    # -- draw
-    def cell_keys(self, s):
-        return intersection_keys(s[0], self.before[0], self.side)
-
-    def _tile(self, key, h: int, w: int) -> np.ndarray:
-        return intersection_tile(key, h, w)
-
+    # -- draw: IntersectionBoard
     def _task_text(self) -> str:
         n = self.side
         return (f"You play Gomoku as black against white on the {n}x{n} board shown. Columns are labelled A to "
