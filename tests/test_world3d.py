@@ -203,3 +203,18 @@ def test_rendering_survives_a_human_window_closing():
     env = _make("World3DOneRoom")
     obs, _ = env.reset(seed=0)
     assert obs.std() > 0
+
+
+def test_frames_do_not_depend_on_other_sizes_rendered_in_between():
+    """Envs of several sizes share one GL context; each render must use its own framebuffer."""
+    sizes = ((48, 48), (32, 32), (84, 84))
+    envs = [gym.make("GymV/World3DCollectColour-v0", obs_size=size).unwrapped for size in sizes]
+    for env in envs:
+        env.reset(seed=0)
+    first = [env.render_view("front") for env in envs]
+    for env, frame in zip(reversed(envs), reversed(first)):
+        for other in envs:
+            other.render_view("left")
+        assert np.array_equal(env.render_view("front"), frame), env.obs_size
+    for env in envs:
+        env.close()

@@ -53,10 +53,13 @@ class _GLPool:
             cls.gl.make_current()
         key = (height, width)
         if key not in cls.contexts:
-            ctx = mujoco.MjrContext(model, mujoco.mjtFontScale.mjFONTSCALE_50.value)
-            mujoco.mjr_setBuffer(mujoco.mjtFramebuffer.mjFB_OFFSCREEN.value, ctx)
-            cls.contexts[key] = ctx
-        return cls.contexts[key]
+            cls.contexts[key] = mujoco.MjrContext(model, mujoco.mjtFontScale.mjFONTSCALE_50.value)
+        ctx = cls.contexts[key]
+        # The GL context is shared by every size: bind this size's offscreen framebuffer at every
+        # render, or a render after another size's draws into that size's (smaller) buffer and
+        # reads back pixels that were never drawn.
+        mujoco.mjr_setBuffer(mujoco.mjtFramebuffer.mjFB_OFFSCREEN.value, ctx)
+        return ctx
 
     @staticmethod
     def _make_gl() -> Any:
