@@ -44,14 +44,27 @@ def _rate(fn, seconds: float, min_calls: int = 3) -> float:
             return calls / elapsed
 
 
+def _durations(fn, seconds: float, min_calls: int = 3) -> list[float]:
+    """Seconds each call of ``fn`` took, calling it for about ``seconds`` (at least ``min_calls``)."""
+    out: list[float] = []
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline or len(out) < min_calls:
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+    return out
+
+
 def measure(env_id: str, obs_size: tuple[int, int] | None, seconds: float) -> dict[str, float]:
     kwargs = {} if obs_size is None else {"obs_size": obs_size}
     env = gym.make(env_id, **kwargs).unwrapped
     env.action_space.seed(0)
     actions = [env.action_space.sample() for _ in range(512)]
     seed = iter(range(10**9))
-    env.reset(seed=next(seed))
-    out: dict[str, float] = {"reset_per_s": _rate(lambda: env.reset(seed=next(seed)), seconds / 3)}
+    env.reset(seed=next(seed))  # the first reset (browser start, caches) is not counted
+    resets = _durations(lambda: env.reset(seed=next(seed)), seconds / 3)
+    out: dict[str, float] = {"reset_per_s": len(resets) / sum(resets),
+                             "reset_ms_median": 1000 * statistics.median(resets)}
     i = 0
     if env.protocol == "single_turn":
         def episode() -> None:
@@ -61,18 +74,18 @@ def measure(env_id: str, obs_size: tuple[int, int] | None, seconds: float) -> di
             i += 1
         out["step_per_s"] = _rate(episode, seconds)
     else:
-        spent, steps = 0.0, 0
+        times: list[float] = []
         env.reset(seed=next(seed))
         deadline = time.perf_counter() + seconds
-        while time.perf_counter() < deadline or steps < 3:
+        while time.perf_counter() < deadline or len(times) < 3:
             t0 = time.perf_counter()
             _, _, term, trunc, _ = env.step(actions[i % len(actions)])
-            spent += time.perf_counter() - t0
-            steps += 1
+            times.append(time.perf_counter() - t0)
             i += 1
-            if term or trunc or steps % 500 == 0:
+            if term or trunc or len(times) % 500 == 0:
                 env.reset(seed=next(seed))
-        out["step_per_s"] = steps / spent
+        out["step_per_s"] = len(times) / sum(times)
+        out["step_ms_median"] = 1000 * statistics.median(times)
     out["render_ms"] = 1000 / _rate(env.render, seconds / 4)
     out["draw_ms"] = 1000 / _rate(env._draw, seconds / 4)
     env.close()
@@ -165,16 +178,31 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "draw_ms_default_median": med([r["draw_ms@default"] for r in rows], 3),
         "peak_rss_mb_median": med(rss),
         "peak_rss_mb_max": [(r["id"], r.get("peak_rss_mb", r.get("peak_rss_mb_running"))) for r in heaviest],
+        # per domain, over its ids: the median of each id's median step / reset time (default size)
+        "step_ms_median_by_domain": _by_domain(multi, "step_ms_median@default"),
+        "reset_ms_median_by_domain": _by_domain(rows, "reset_ms_median@default"),
     }
 
 
+def _by_domain(rows: list[dict[str, Any]], key: str) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for domain in sorted({r["domain"] for r in rows}):
+        values = [r[key] for r in rows if r["domain"] == domain and key in r]
+        if values:
+            out[domain] = {"median": round(statistics.median(values), 2), "max": round(max(values), 2)}
+    return out
+
+
 def to_markdown(rows: list[dict[str, Any]], summary: dict[str, Any]) -> str:
-    lines = ["| id | protocol | step/s (default) | step/s (84x84) | reset/s (default) | render ms | draw ms | peak RSS MB |",
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines = ["| id | protocol | step/s (default) | step/s (84x84) | step ms median | reset/s (default) | reset ms median "
+             "| render ms | draw ms | peak RSS MB |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
         rss = r.get("peak_rss_mb", r.get("peak_rss_mb_running"))
-        lines.append(f"| {r['id']} | {r['protocol']} | {r['step_per_s@default']:.0f} | {r['step_per_s@84']:.0f} | "
-                     f"{r['reset_per_s@default']:.0f} | {r['render_ms@default']:.3f} | {r['draw_ms@default']:.3f} | {rss:.0f} |")
+        step_ms = f"{r['step_ms_median@default']:.2f}" if "step_ms_median@default" in r else "-"
+        lines.append(f"| {r['id']} | {r['protocol']} | {r['step_per_s@default']:.0f} | {r['step_per_s@84']:.0f} | {step_ms} | "
+                     f"{r['reset_per_s@default']:.0f} | {r['reset_ms_median@default']:.2f} | {r['render_ms@default']:.3f} | "
+                     f"{r['draw_ms@default']:.3f} | {rss:.0f} |")
     lines += ["", "Summary:", "", "```json", json.dumps(summary, indent=2), "```", ""]
     return "\n".join(lines)
 

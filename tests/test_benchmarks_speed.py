@@ -26,6 +26,9 @@ def test_speed_reports_rates_render_time_and_peak_rss(tmp_path):
     # Measured in a fresh interpreter: its own peak, at least the imports' peak, of a plausible size.
     assert 20 < row["base_rss_mb"] <= row["peak_rss_mb"] < 4096
     assert data["meta"]["isolated"] and data["summary"]["peak_rss_mb_max"][0][0] == "GymV/TicTacToe-v0"
+    assert 0 < row["step_ms_median@default"] < 1000 / row["step_per_s@default"] * 10
+    assert data["summary"]["step_ms_median_by_domain"]["games"]["median"] == round(row["step_ms_median@default"], 2)
+    assert data["summary"]["reset_ms_median_by_domain"]["games"]["max"] == round(row["reset_ms_median@default"], 2)
     md = (tmp_path / "speed.md").read_text()
     assert "| GymV/TicTacToe-v0 | multi_turn |" in md and "peak RSS MB" in md
     proc = _bench("speed", "--pattern", "GymV/NoSuch*", "--out", str(tmp_path))
