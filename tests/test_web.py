@@ -20,6 +20,7 @@ import gymv_envs
 
 pytest.importorskip("playwright")
 
+from gymv_envs.domains.web import _browser  # noqa: E402
 from gymv_envs.domains.web._base import KINDS  # noqa: E402
 from gymv_envs.domains.web.set_of_marks import SetOfMarks  # noqa: E402
 
@@ -68,7 +69,8 @@ def test_ids_and_split_tags():
     assert len(sites(web)) >= 8 and len(sites(test)) >= 2 and not sites(train) & sites(test)
 
 
-def test_lifecycle_blocking_and_close():
+def test_lifecycle_blocking_and_close(monkeypatch):
+    monkeypatch.setattr(_browser, "LINGER", 0.0)  # the library's default: close() kills the browser
     env = gym.make("GymV/WebShopFindPrice-v0").unwrapped
     obs, info = env.reset(seed=0)
     assert obs.shape == (768, 1024, 3) and obs.std() > 0
@@ -84,9 +86,36 @@ def test_lifecycle_blocking_and_close():
     env.reset(seed=1)  # a new context on the same browser
     assert env._live.proc.pid == pid
     env.close()
-    assert _wait_dead(pid)
+    assert not _alive(pid), "Chromium outlived close()"
     with pytest.raises(OSError):
         urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
+
+
+def test_linger_hands_the_browser_to_the_next_env_then_kills_it(monkeypatch):
+    monkeypatch.setattr(_browser, "LINGER", 1.0)
+    first = gym.make("GymV/WebWikiInfoboxFact-v0", obs_size=(96, 128)).unwrapped
+    first.reset(seed=0)
+    pid = first._live.proc.pid
+    first.close()
+    assert _alive(pid)  # parked for the next env of this thread
+    second = gym.make("GymV/WebWikiInfoboxFact-v0", obs_size=(96, 128)).unwrapped
+    second.reset(seed=1)
+    assert second._live.proc.pid == pid
+    second.close()
+    assert _wait_dead(pid, timeout=10), "a parked Chromium outlived its linger time"
+
+
+def test_stale_profiles_of_dead_owners_are_swept(tmp_path):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stale = tmp_path / f"{_browser.PROFILE_PREFIX}{dead.pid}-abc"
+    mine = tmp_path / f"{_browser.PROFILE_PREFIX}{os.getpid()}-def"
+    other = tmp_path / "gymv-chromium-notapid"
+    for folder in (stale, mine, other):
+        folder.mkdir()
+        (folder / "chromium.log").write_text("x")
+    assert _browser.sweep_stale_profiles(str(tmp_path)) == [str(stale)]
+    assert not stale.exists() and mine.exists() and other.exists()
 
 
 def test_browser_dies_with_its_owner_process():
@@ -108,6 +137,10 @@ def test_browser_dies_with_its_owner_process():
         while _with_profile(profile) and time.monotonic() < end:
             time.sleep(0.1)
         assert not _with_profile(profile), "a Chromium helper process outlived its owner"
+        # SIGKILL left the owner no time to remove its profile; the next launch (here, or in
+        # another test process) sweeps it.
+        _browser.sweep_stale_profiles(os.path.dirname(profile))
+        assert not os.path.exists(profile)
     finally:
         child.kill()
 

@@ -2,10 +2,9 @@
 
 Each env owns one loopback `LoopbackServer` (started at the first reset, on 127.0.0.1 with an
 ephemeral port) and one headless Chromium (`ChromiumProcess`) that no other env uses while it
-lives. ``close()`` (or garbage collection) stops the server and hands the idle browser to the
-next env of the same thread for a few seconds before killing it (see `_browser.LINGER`;
-``GYMV_WEB_LINGER=0`` kills it at once); every reset opens a fresh browser context on a
-freshly generated site. Requests to anything but the env's own server are aborted and counted in
+lives. ``close()`` (or garbage collection) stops the server and kills the browser (with
+``GYMV_WEB_LINGER=S`` it is instead handed to the next env of the same thread for S seconds,
+see `_browser.LINGER`); every reset opens a fresh browser context on a freshly generated site. Requests to anything but the env's own server are aborted and counted in
 ``info["blocked_requests"]``. If Chromium dies, the step reports it and the next reset starts
 a new browser and says so in ``info["feedback"]``.
 

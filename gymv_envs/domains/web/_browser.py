@@ -82,12 +82,42 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child before e
     ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
+PROFILE_PREFIX = "gymv-chromium-"  # then the owner's pid and a dash
+
+
+def sweep_stale_profiles(tmp: str | None = None) -> list[str]:
+    """Remove profile folders left by owners that died without cleaning up (SIGKILL, OOM).
+
+    A folder is stale when the pid in its name is no longer alive; returns the removed paths.
+    """
+    tmp = tmp or tempfile.gettempdir()
+    removed = []
+    with contextlib.suppress(OSError):
+        for name in os.listdir(tmp):
+            owner = name[len(PROFILE_PREFIX):].split("-", 1)[0] if name.startswith(PROFILE_PREFIX) else ""
+            if owner.isdigit() and not _pid_alive(int(owner)):
+                shutil.rmtree(os.path.join(tmp, name), ignore_errors=True)
+                removed.append(os.path.join(tmp, name))
+    return removed
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class ChromiumProcess:
     """One headless Chromium with a temporary profile, reachable over CDP on loopback."""
 
     def __init__(self, timeout: float = 20.0) -> None:
         exe = _real_binary(find_chromium())
-        self.profile = tempfile.mkdtemp(prefix="gymv-chromium-")
+        sweep_stale_profiles()
+        self.profile = tempfile.mkdtemp(prefix=f"{PROFILE_PREFIX}{os.getpid()}-")
         log = open(os.path.join(self.profile, "chromium.log"), "wb")  # noqa: SIM115
         cmd = [exe, *CHROMIUM_FLAGS, f"--user-data-dir={self.profile}", "about:blank"]
         setpriv = shutil.which("setpriv")
@@ -142,12 +172,13 @@ class ChromiumProcess:
 
 
 # ----------------------------------------------------------------- hand-over between envs
-# A closed (or garbage-collected) env hands its idle Chromium to the next env created in the
-# same thread within LINGER seconds, so test suites and loops that build many short-lived envs
-# do not pay a browser start each time. Only one idle browser is kept per thread; it holds no
-# context and no page, and it is killed when LINGER runs out (a timer), at interpreter exit,
-# or with its owner process. GYMV_WEB_LINGER=0 kills browsers at close() instead.
-LINGER = float(os.environ.get("GYMV_WEB_LINGER", "3"))
+# By default close() kills the env's Chromium at once. With GYMV_WEB_LINGER=S (seconds), a
+# closed (or garbage-collected) env instead hands its idle Chromium to the next env created in
+# the same thread within S seconds, so test suites and loops that build many short-lived envs
+# do not pay a browser start (1-2 s) each time. Only one idle browser is kept per thread; it
+# holds no context and no page, and it is killed when S runs out (a timer), at interpreter
+# exit, or with its owner process. The test suite sets it (tests/conftest.py).
+LINGER = float(os.environ.get("GYMV_WEB_LINGER", "0"))
 _idle: list = []  # [(thread id, pid, ChromiumProcess, browser, contexts to close, timer)]
 _idle_lock = threading.Lock()
 
