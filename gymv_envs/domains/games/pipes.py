@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec, parsing
+from gymv_envs.domains.logic.pipes_connect import rotate, solve_pipes
 
 # difficulty -> board side
 LEVELS = {0: 4, 1: 5, 2: 6}
@@ -50,8 +51,8 @@ class Pipes(MultiTurnEnv):
     ``difficulty`` (0: 4x4; 1: 5x5; 2: 6x6), ``obs_size``.
 
     ## Version History
-    - v0: initial version. The oracle turns each tile to the generator's solution (a valid
-      solution of the rules), fewest quarter turns first.
+    - v0: initial version. The oracle solves the drawn tiles by backtracking search (the
+      solver of `PipesConnect`) and turns each tile to that solution.
     """
 
     def _configure(self) -> None:
@@ -82,7 +83,7 @@ class Pipes(MultiTurnEnv):
             for i in range(n * n):
                 for _ in range(int(rng.integers(4))):
                     tiles[i] = _rot(tiles[i])
-            self._solution, self.tiles = sol, tiles
+            self.tiles, self._target = tiles, None
             if self._unmatched():
                 return
 
@@ -157,8 +158,15 @@ class Pipes(MultiTurnEnv):
 
     # -- oracle
     def oracle_action(self) -> int:
-        for i, (m, s) in enumerate(zip(self.tiles, self._solution)):
-            if m != s:
+        """Turn the first tile that differs from a solution the solver finds (it knows only the
+        tiles, not how the level was made), one quarter turn at a time."""
+        if self._target is None:
+            n = self.n
+            rows = [self.tiles[r * n:(r + 1) * n] for r in range(n)]
+            (turns,) = solve_pipes(rows, limit=1)
+            self._target = [rotate(rows[r][c], turns[r][c]) for r in range(n) for c in range(n)]
+        for i, (m, t) in enumerate(zip(self.tiles, self._target)):
+            if m != t:
                 return i
         return 0
 
