@@ -1,0 +1,376 @@
+"""Polyomino tiling: cover a drawn region exactly with a drawn set of lettered pieces."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec, parsing
+from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, WHITE, draw_text, fill_rect, new_frame
+from gymv_envs.core.rng import shuffled
+
+Cells = frozenset[tuple[int, int]]
+TETROMINOES = {"I": ("####",), "O": ("##", "##"), "T": ("###", ".#."), "S": (".##", "##."), "L": ("#..", "###")}
+PENTOMINOES = {"F": (".##", "##.", ".#."), "I": ("#####",), "L": ("#...", "####"), "N": ("##..", ".###"),
+               "P": ("##", "##", "#."), "T": ("###", ".#.", ".#."), "U": ("#.#", "###"), "V": ("#..", "#..", "###"),
+               "W": ("#..", "##.", ".##"), "X": (".#.", "###", ".#."), "Y": (".#..", "####"), "Z": ("##.", ".#.", ".##")}
+# difficulty -> (tetrominoes, pentominoes, largest region box (rows, cols))
+LEVELS = {0: (3, 0, (4, 4)), 1: (2, 3, (5, 6)), 2: (2, 5, (6, 7))}
+COLOURS = tuple(PALETTE[c] for c in ("red", "blue", "green", "yellow", "purple", "orange", "cyan", "pink", "brown"))
+REGION, OUTSIDE, FAINT = (150, 152, 160), (236, 236, 230), (212, 212, 206)
+_TOKEN = re.compile(r"[A-Za-z.]+")
+
+
+def _cells(rows: tuple[str, ...]) -> Cells:
+    return frozenset((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#")
+
+
+def _normal(cells) -> Cells:
+    r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
+    return frozenset((r - r0, c - c0) for r, c in cells)
+
+
+@functools.lru_cache(maxsize=1024)
+def orientations(cells: Cells) -> tuple[Cells, ...]:
+    """The distinct rotations and reflections of a shape, normalised to the origin, in a fixed order."""
+    out: list[Cells] = []
+    for flip in (False, True):
+        cur = [(r, -c) if flip else (r, c) for r, c in cells]
+        for _ in range(4):
+            cur = [(c, -r) for r, c in cur]
+            shape = _normal(cur)
+            if shape not in out:
+                out.append(shape)
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _placeable(shape: Cells) -> tuple[tuple[tuple[tuple[int, int], ...], int, int], ...]:
+    """Per orientation: its cells in reading order, its last row and its last column."""
+    return tuple((tuple(sorted(o)), max(r for r, _ in o), max(c for _, c in o)) for o in orientations(shape))
+
+
+def canonical(cells) -> tuple[tuple[int, int], ...]:
+    """One name for a shape and all its rotations and reflections."""
+    return min(tuple(sorted(o)) for o in orientations(_normal(cells)))
+
+
+def _connected(cells: set[tuple[int, int]]) -> bool:
+    todo, seen = [next(iter(cells))], set()
+    while todo:
+        r, c = todo.pop()
+        if (r, c) not in seen:
+            seen.add((r, c))
+            todo += [n for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)) if n in cells]
+    return len(seen) == len(cells)
+
+
+def grow_region(rng: np.random.Generator, shapes: list[Cells], box: tuple[int, int]) -> list[Cells] | None:
+    """Place the shapes one by one, each touching the ones before along as many edges as possible,
+    inside a ``box`` (rows, cols); the placed cells of each, or None when one does not fit."""
+    first = orientations(shapes[0])
+    placed = [first[int(rng.integers(len(first)))]]
+    taken = set(placed[0])
+    touch: dict[tuple[int, int], int] = {}  # free cell -> edges it shares with taken cells
+
+    def take(cells) -> None:
+        taken.update(cells)
+        for r, c in cells:
+            touch.pop((r, c), None)
+            for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if n not in taken:
+                    touch[n] = touch.get(n, 0) + 1
+
+    take(placed[0])
+    for shape in shapes[1:]:
+        r_lo, r_hi = min(r for r, _ in taken), max(r for r, _ in taken)
+        c_lo, c_hi = min(c for _, c in taken), max(c for _, c in taken)
+        options: dict[tuple, int] = {}
+        for o, h, w in _placeable(shape):
+            # translations that keep the union inside the box
+            dr_lo, dr_hi, dc_lo, dc_hi = r_hi - box[0] + 1, r_lo + box[0] - 1 - h, c_hi - box[1] + 1, c_lo + box[1] - 1 - w
+            for dr, dc in sorted({(br - r0, bc - c0) for br, bc in touch for r0, c0 in o}):
+                if not (dr_lo <= dr <= dr_hi and dc_lo <= dc <= dc_hi):
+                    continue
+                cells = tuple((r + dr, c + dc) for r, c in o)
+                if taken.isdisjoint(cells):
+                    options[cells] = sum(touch.get(p, 0) for p in cells)
+        if not options:
+            return None
+        best = max(options.values())
+        top = sorted(k for k, v in options.items() if v == best)
+        cells = frozenset(top[int(rng.integers(len(top)))])
+        placed.append(cells)
+        take(cells)
+    r0, c0 = min(r for r, _ in taken), min(c for _, c in taken)
+    return [frozenset((r - r0, c - c0) for r, c in p) for p in placed]
+
+
+def solve_tiling(region: Cells, rows: int, cols: int, shapes: list[Cells]) -> list[Cells] | None:
+    """A tiling of ``region`` using every shape once (rotated or reflected), by backtracking
+    over bitmasks: the first uncovered cell in reading order is covered by each piece that fits."""
+    full = sum(1 << (r * cols + c) for r, c in region)
+    by_anchor: list[dict[int, list[int]]] = []
+    for shape in shapes:
+        table: dict[int, list[int]] = {}
+        for o in orientations(_normal(shape)):
+            h, w = max(r for r, _ in o) + 1, max(c for _, c in o) + 1
+            base = sum(1 << (r * cols + c) for r, c in o)
+            for dr in range(rows - h + 1):
+                for dc in range(cols - w + 1):
+                    mask = base << (dr * cols + dc)
+                    if not mask & ~full:
+                        table.setdefault(mask & -mask, []).append(mask)
+        by_anchor.append(table)
+    chosen = [0] * len(shapes)
+    inner_left = sum(1 << (r * cols + c) for r in range(rows) for c in range(1, cols))  # not in column 0
+    inner_right = sum(1 << (r * cols + c) for r in range(rows) for c in range(cols - 1))
+
+    def search(filled: int, unused: int) -> bool:
+        if filled == full:
+            return True
+        free = full & ~filled
+        touching = (free << cols) | (free >> cols) | ((free & inner_right) << 1) | ((free & inner_left) >> 1)
+        if free & ~touching:  # a free cell with no free neighbour can never be covered
+            return False
+        anchor = free & -free
+        for i in range(len(shapes)):
+            if unused >> i & 1:
+                for mask in by_anchor[i].get(anchor, ()):
+                    if not mask & filled:
+                        chosen[i] = mask
+                        if search(filled | mask, unused & ~(1 << i)):
+                            return True
+        return False
+
+    if not search(0, (1 << len(shapes)) - 1):
+        return None
+    return [frozenset(divmod(i, cols) for i in range(rows * cols) if m >> i & 1) for m in chosen]
+
+
+class PolyominoTiling(SingleTurnEnv):
+    """Tile a drawn region exactly with a drawn set of lettered polyomino pieces.
+
+    ## Description
+    A grid shows a grey target region; below it are ``k`` polyomino pieces (tetrominoes and
+    pentominoes of different shapes), each in its own colour with its letter in every cell.
+    The pieces must cover the region exactly: each piece used once, rotated and/or reflected
+    (mirrored) as needed, no overlaps, nothing outside the region. Any valid tiling is
+    accepted; the verifier checks each piece's cells against its shape.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the region's grid, one line per row and one character
+    per cell: the letter of the piece covering it, ``.`` outside the region (spaces, case and
+    code fences do not matter). ``"mcq"``: `Discrete(k)` over grids written row by row
+    (rows separated by `` / ``): one valid tiling and near misses, each verified invalid. The
+    near misses are one cell swap from a broken copy of the solution, as the valid option is,
+    and swaps that keep every piece connected and the right size come first.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the region on its numbered grid (top) and the pieces (bottom).
+
+    ## Rewards
+    1.0 for a valid tiling (open) or the valid option (mcq), else 0.0.
+
+    ## Starting State
+    Distinct shapes are drawn from the seed and placed one by one, each touching the others
+    along as many edges as possible inside the level's box; their union is the region. Pieces
+    are drawn in random orientations, letters and colours shuffled.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 3 tetrominoes, 12 cells in a 4x4 box; 1: 2 tetrominoes and 3
+    pentominoes, 23 cells in 5x6; 2: 2 tetrominoes and 5 pentominoes, 33 cells in 6x7),
+    ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = ("the tiling: one line per grid row, one character per cell (the letter of the piece "
+                   "covering it, `.` outside the region)")
+
+    def _configure(self) -> None:
+        self.tetrominoes, self.pentominoes, self.box = LEVELS[self.difficulty]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        while True:
+            names = [TETROMINOES[n] for n in shuffled(rng, sorted(TETROMINOES))[: self.tetrominoes]]
+            names += [PENTOMINOES[n] for n in shuffled(rng, sorted(PENTOMINOES))[: self.pentominoes]]
+            shapes = [_cells(rows) for rows in shuffled(rng, names)]
+            placed = grow_region(rng, shapes, self.box)
+            if placed is not None:
+                break
+        self.region = frozenset().union(*placed)
+        self.rows = max(r for r, _ in self.region) + 1
+        self.cols = max(c for _, c in self.region) + 1
+        self.letters = "ABCDEFGHIJ"[: len(shapes)]
+        # each piece is shown in a random orientation
+        self.pieces = [orientations(s)[int(rng.integers(len(orientations(s))))] for s in shapes]
+        self.colours = [COLOURS[int(i)] for i in rng.permutation(len(COLOURS))[: len(shapes)]]
+        self._canon = [canonical(p) for p in self.pieces]
+        self._image = None
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        if self._image is None:
+            H, W = self.obs_size
+            img = new_frame(H, W, BACKGROUND)
+            split = H * 0.52
+            # the region on its grid, column and row numbers outside
+            cell = min((W * 0.92) / (self.cols + 0.6), (split * 0.94) / (self.rows + 0.6))
+            x0 = (W - (self.cols + 0.6) * cell) / 2 + 0.6 * cell
+            y0 = (split - (self.rows + 0.6) * cell) / 2 + 0.6 * cell
+            gap = max(1, int(cell / 16))
+            size = max(5, int(cell * 0.32))
+            fill_rect(img, x0 - gap, y0 - gap, x0 + self.cols * cell + gap, y0 + self.rows * cell + gap, FAINT)
+            for c in range(self.cols):
+                draw_text(img, str(c + 1), (x0 + (c + 0.5) * cell, y0 - 0.32 * cell), size, INK)
+            for r in range(self.rows):
+                draw_text(img, str(r + 1), (x0 - 0.32 * cell, y0 + (r + 0.5) * cell), size, INK)
+                for c in range(self.cols):
+                    x, y = x0 + c * cell, y0 + r * cell
+                    fill_rect(img, x + gap, y + gap, x + cell - gap, y + cell - gap,
+                              REGION if (r, c) in self.region else OUTSIDE)
+            fill_rect(img, 0, split, W, split + max(1, H // 256), FAINT)
+            self._draw_pieces(img, split + max(1, H // 256), H)
+            self._image = img
+        return self._image
+
+    def _draw_pieces(self, img: np.ndarray, top: float, bottom: float) -> None:
+        W = img.shape[1]
+        k = len(self.pieces)
+        per_row = min(k, 4)
+        lines = -(-k // per_row)
+        slot_w, slot_h = W / per_row, (bottom - top) / lines
+        side = max(max(max(r for r, _ in p), max(c for _, c in p)) + 1 for p in self.pieces)
+        cell = min(slot_w, slot_h) / (side + 0.6)
+        gap = max(1, int(cell / 14))
+        size = max(5, int(cell * 0.62))
+        for i, (piece, colour) in enumerate(zip(self.pieces, self.colours)):
+            row, col = divmod(i, per_row)
+            count = per_row if row < lines - 1 else k - per_row * (lines - 1)
+            h, w = max(r for r, _ in piece) + 1, max(c for _, c in piece) + 1
+            cx = (W - count * slot_w) / 2 + (col + 0.5) * slot_w
+            cy = top + (row + 0.5) * slot_h
+            px, py = cx - w * cell / 2, cy - h * cell / 2
+            ink = INK if sum(colour) > 450 else WHITE
+            for r, c in piece:
+                fill_rect(img, px + c * cell + gap, py + r * cell + gap, px + (c + 1) * cell - gap,
+                          py + (r + 1) * cell - gap, colour)
+                draw_text(img, self.letters[i], (px + (c + 0.5) * cell, py + (r + 0.5) * cell), size, ink, bold=True)
+
+    def _task_text(self) -> str:
+        pieces = ", ".join(self.letters)
+        text = (f"The image shows a target region (the grey cells of a grid with {self.rows} rows and {self.cols} "
+                f"columns, at the top) and {len(self.pieces)} coloured polyomino pieces lettered {pieces} (at the "
+                "bottom; every cell of a piece shows its letter). Tile the region with the pieces: use every piece "
+                "exactly once; a piece may be rotated and also reflected (flipped over); pieces may not overlap; "
+                "together they must cover every grey cell and nothing outside the region. ")
+        if self.answer_format == "mcq":
+            return text + ("Which option is a valid tiling? Each option writes the grid row by row from the top, "
+                           "rows separated by ' / ', one character per cell: the letter of the piece covering the "
+                           "cell, or '.' for a cell outside the region.")
+        return text + (f"Write the tiled grid: {self.rows} lines of {self.cols} characters, one line per row from "
+                       "the top, each character the letter of the piece covering that cell, or '.' for a cell "
+                       "outside the region.")
+
+    def _state_text(self) -> str:
+        grid = "\n".join("".join("#" if (r, c) in self.region else "." for c in range(self.cols))
+                         for r in range(self.rows))
+        shapes = []
+        for letter, p in zip(self.letters, self.pieces):
+            h, w = max(r for r, _ in p) + 1, max(c for _, c in p) + 1
+            shapes.append(f"{letter}:\n" + "\n".join("".join(letter if (r, c) in p else "." for c in range(w))
+                                                      for r in range(h)))
+        return f"region ({self.rows}x{self.cols}, # to cover):\n{grid}\npieces:\n" + "\n".join(shapes)
+
+    # -- verify
+    def _parse_answer(self, text: str) -> tuple[str, ...] | None:
+        """The grid in a reply: the last run of letter/dot tokens that holds exactly rows x cols cells."""
+        body = parsing.strip_reasoning(text)[-parsing.MAX_SCAN:]
+        valid = set(self.letters) | {"."}
+        tokens = [t.upper() for t in _TOKEN.findall(body)]
+        ok = [set(t) <= valid for t in tokens]
+        prefix, run_start = [0], []  # characters before each token; first token of its run of grid tokens
+        for i, t in enumerate(tokens):
+            prefix.append(prefix[-1] + len(t))
+            run_start.append(run_start[-1] if i and ok[i] and ok[i - 1] else i)
+        index = {n: i for i, n in enumerate(prefix)}
+        for end in range(len(tokens) - 1, -1, -1):
+            start = index.get(prefix[end + 1] - self.rows * self.cols)
+            if ok[end] and start is not None and start >= run_start[end]:
+                cells = "".join(tokens[start:end + 1])
+                return tuple(cells[r * self.cols:(r + 1) * self.cols] for r in range(self.rows))
+        return None
+
+    def _check(self, answer: tuple[str, ...]) -> bool:
+        if len(answer) != self.rows or any(len(row) != self.cols for row in answer):
+            return False
+        groups: dict[str, set[tuple[int, int]]] = {}
+        for r, row in enumerate(answer):
+            for c, ch in enumerate(row):
+                if (ch == ".") == ((r, c) in self.region):
+                    return False
+                if ch != ".":
+                    groups.setdefault(ch, set()).add((r, c))
+        return (sorted(groups) == list(self.letters)
+                and all(canonical(groups[a]) == self._canon[i] for i, a in enumerate(self.letters)))
+
+    def _format(self, answer: tuple[str, ...]) -> str:
+        return (" / " if self.answer_format == "mcq" else "\n").join(answer)
+
+    # -- oracle
+    def _solve(self) -> tuple[str, ...]:
+        tiling = solve_tiling(self.region, self.rows, self.cols, self.pieces)
+        if tiling is None:
+            raise RuntimeError("no tiling found for a region built from its pieces")
+        grid = [["."] * self.cols for _ in range(self.rows)]
+        for letter, cells in zip(self.letters, tiling):
+            for r, c in cells:
+                grid[r][c] = letter
+        return tuple("".join(row) for row in grid)
+
+    def _near_misses(self, rng: np.random.Generator) -> Iterator[tuple[str, ...]]:
+        """Grids one cell swap from a broken copy of the solution, so that every option (the valid
+        one too) is one swap from that copy; swaps that keep both pieces connected come first."""
+        def swaps(grid: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+            at = {(r, c): ch for r, row in enumerate(grid) for c, ch in enumerate(row) if ch != "."}
+            groups: dict[str, set[tuple[int, int]]] = {}
+            for p, ch in at.items():
+                groups.setdefault(ch, set()).add(p)
+
+            beside = {(r, c): {at.get(n) for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1))} for r, c in at}
+
+            def swapped(p: tuple[int, int], q: tuple[int, int]) -> tuple[str, ...]:
+                g = [list(row) for row in grid]
+                g[p[0]][p[1]], g[q[0]][q[1]] = at[q], at[p]
+                return tuple("".join(row) for row in g)
+
+            cells = sorted(at)
+            pairs = [(p, q) for i, p in enumerate(cells) for q in cells[i + 1:] if at[p] != at[q]]
+            near, far = [], []
+            for p, q in pairs:
+                (near if at[p] in beside[q] and at[q] in beside[p] else far).append((p, q))
+            for p, q in shuffled(rng, near):
+                if _connected(groups[at[p]] - {p} | {q}) and _connected(groups[at[q]] - {q} | {p}):
+                    yield swapped(p, q)
+                else:
+                    far.append((p, q))
+            for p, q in shuffled(rng, far):
+                yield swapped(p, q)
+
+        broken = next(g for g in swaps(self._solution) if not self._check(g))
+        yield from swaps(broken)
+
+
+SPECS = (
+    TaskSpec(name="PolyominoTiling", entry_point=PolyominoTiling, domain="puzzles", max_episode_steps=1,
+             tags=("spatial", "search", "tiling")),
+)

@@ -1,0 +1,309 @@
+"""Rush Hour moves: the fewest slides that bring the red car to the exit of a drawn 6x6 lot."""
+
+from __future__ import annotations
+
+import functools
+from collections import deque
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, draw_text, fill_rect, new_frame
+from gymv_envs.domains.games.rush_hour import ROAD, ROW, N
+from gymv_envs.domains.puzzles._common import CountAnswer
+
+# difficulty -> ((fewest slides, lo..hi), other vehicles placed, state cap of a board's
+# component, boards kept in the level's pool)
+LEVELS = {0: ((2, 5), 8, 1500, 8), 1: ((6, 10), 11, 2000, 8), 2: ((11, 18), 13, 3000, 8)}
+POOL_SEED = 2  # a fixed seed whose pools cover every count of each range quickly
+RED = (220, 40, 40)
+OTHERS = tuple(PALETTE[c] for c in ("blue", "green", "yellow", "purple", "cyan", "brown", "gray", "orange", "pink")) + (
+    (35, 45, 125), (150, 205, 60), (0, 128, 128), (125, 125, 20))
+WALL = (70, 72, 80)
+
+Vehicle = tuple[bool, int, int]  # (horizontal, length, the row or column it moves along)
+
+
+def vehicle_masks(vehicles: tuple[Vehicle, ...]) -> tuple[tuple[int, ...], ...]:
+    """Per vehicle, per position (leftmost column or top row), the bitmask of its cells (bit r*N+c)."""
+    out = []
+    for horiz, length, lane in vehicles:
+        cells = [[(lane, p + k) if horiz else (p + k, lane) for k in range(length)] for p in range(N - length + 1)]
+        out.append(tuple(sum(1 << (r * N + c) for r, c in cs) for cs in cells))
+    return tuple(out)
+
+
+def encode(positions: tuple[int, ...]) -> int:
+    """A board state as one int, 3 bits per vehicle (vehicle 0, the red car, lowest)."""
+    return sum(p << (3 * v) for v, p in enumerate(positions))
+
+
+def decode(code: int, count: int) -> tuple[int, ...]:
+    return tuple(code >> (3 * v) & 7 for v in range(count))
+
+
+def _move_table(masks: tuple[tuple[int, ...], ...]) -> list[list[tuple[tuple[int, int, int], ...]]]:
+    """Per vehicle and position, each way's slides as (cells swept, code change, occupancy change),
+    nearest first: a slide is legal when none of its swept cells is occupied."""
+    table = []
+    for v, ms in enumerate(masks):
+        per_pos = []
+        for p in range(len(ms)):
+            for step in (-1, 1):
+                slides, swept, q = [], 0, p + step
+                while 0 <= q < len(ms):
+                    swept |= ms[q] & ~ms[p]
+                    slides.append((swept, (q - p) << (3 * v), ms[p] ^ ms[q]))
+                    q += step
+                per_pos.append(tuple(slides))
+        table.append([tuple(per_pos[k:k + 2]) for k in range(0, len(per_pos), 2)])
+    return table
+
+
+def _slides(code: int, occ: int, table: list) -> list[tuple[int, int]]:
+    """(state, occupancy) after each legal move: one vehicle slid any number of free cells one way."""
+    out = []
+    for v, per_pos in enumerate(table):
+        for way in per_pos[code >> (3 * v) & 7]:
+            for swept, dcode, docc in way:
+                if swept & occ:
+                    break
+                out.append((code + dcode, occ ^ docc))
+    return out
+
+
+def _solved(code: int) -> bool:
+    return code & 7 == N - 2
+
+
+def add_vehicles(rng: np.random.Generator, vehicles: tuple[Vehicle, ...], positions: tuple[int, ...],
+                 others: int) -> tuple[tuple[Vehicle, ...], tuple[int, ...]]:
+    """Random cars (2 cells) and trucks (3) added where free until ``others`` vehicles join the red car."""
+    vehicles, positions = list(vehicles), list(positions)
+    occ = 0
+    for v, ms in enumerate(vehicle_masks(tuple(vehicles))):
+        occ |= ms[positions[v]]
+    for _ in range(300):
+        if len(vehicles) > others:
+            break
+        horiz, length = bool(rng.integers(2)), 2 + int(rng.random() < 0.3)
+        lane, p = int(rng.integers(N)), int(rng.integers(N - length + 1))
+        if horiz and lane == ROW:  # nothing else moves along the red car's row
+            continue
+        m = vehicle_masks(((horiz, length, lane),))[0][p]
+        if not m & occ:
+            vehicles.append((horiz, length, lane))
+            positions.append(p)
+            occ |= m
+    return tuple(vehicles), tuple(positions)
+
+
+def random_board(rng: np.random.Generator, others: int) -> tuple[tuple[Vehicle, ...], tuple[int, ...]]:
+    """The red car in row ``ROW`` and up to ``others`` random vehicles without overlap."""
+    return add_vehicles(rng, ((True, 2, ROW),), (int(rng.integers(N - 2)),), others)
+
+
+def fewest_moves(vehicles: tuple[Vehicle, ...], positions: tuple[int, ...]) -> int | None:
+    """Fewest moves that bring the red car to the exit (breadth-first search), None if impossible."""
+    masks = vehicle_masks(vehicles)
+    table, start = _move_table(masks), encode(positions)
+    occ = 0
+    for v, p in enumerate(positions):
+        occ |= masks[v][p]
+    seen, queue = {start: 0}, deque([(start, occ)])
+    while queue:
+        code, occ = queue.popleft()
+        if _solved(code):
+            return seen[code]
+        for nxt, nocc in _slides(code, occ, table):
+            if nxt not in seen:
+                seen[nxt] = seen[code] + 1
+                queue.append((nxt, nocc))
+    return None
+
+
+def component_distances(vehicles: tuple[Vehicle, ...], positions: tuple[int, ...], cap: int) -> dict[int, int] | None:
+    """Fewest moves to solve every state reachable from ``positions`` (unsolvable ones left out).
+
+    Breadth-first search over the board's whole state space (moves are reversible), then a
+    breadth-first search back from its solved states. None if the space exceeds ``cap`` states.
+    """
+    masks = vehicle_masks(vehicles)
+    table, start = _move_table(masks), encode(positions)
+    occ = 0
+    for v, p in enumerate(positions):
+        occ |= masks[v][p]
+    occs, order, adjacent = {start: occ}, [start], []
+    for code in order:
+        nxts = _slides(code, occs[code], table)
+        adjacent.append([nxt for nxt, _ in nxts])
+        for nxt, nocc in nxts:
+            if nxt not in occs:
+                occs[nxt] = nocc
+                order.append(nxt)
+        if len(order) > cap:
+            return None
+    index = {code: i for i, code in enumerate(order)}
+    dist = {code: 0 for code in order if _solved(code)}
+    queue = deque(dist)
+    while queue:
+        code = queue.popleft()
+        for nxt in adjacent[index[code]]:
+            if nxt not in dist:
+                dist[nxt] = dist[code] + 1
+                queue.append(nxt)
+    return dist
+
+
+@functools.cache
+def _pool(difficulty: int) -> tuple[tuple[tuple[Vehicle, ...], ...], dict[int, tuple[tuple[int, int], ...]]]:
+    """The level's boards and, per fewest-moves count in its range, (board index, state code) pairs.
+
+    Built once per process from a fixed seed (about a CPU-second for level 2): random boards,
+    then hill climbing on the hardest one found, each board's whole state space searched and
+    every state in the range kept with its exact distance, until the pool holds ``size``
+    boards and every count of the range.
+    """
+    (lo, hi), others, cap, size = LEVELS[difficulty]
+    rng = np.random.default_rng(POOL_SEED + difficulty)
+    boards: list[tuple[Vehicle, ...]] = []
+    by_moves: dict[int, list[tuple[int, int]]] = {d: [] for d in range(lo, hi + 1)}
+    base, best, misses, tried = None, -1, 0, 0
+    while len(boards) < size or (not all(by_moves.values()) and tried < 10_000):
+        tried += 1
+        if base is None:
+            vehicles, positions = random_board(rng, others)
+        else:  # hill climbing: the hardest board so far with one vehicle replaced at random
+            k = 1 + int(rng.integers(len(base[0]) - 1))
+            vehicles, positions = add_vehicles(rng, base[0][:k] + base[0][k + 1:], base[1][:k] + base[1][k + 1:], others)
+        dist = component_distances(vehicles, positions, cap) or {}
+        hits = [(d, code) for code, d in dist.items() if lo <= d <= hi]
+        if hits and sorted(vehicles) not in (sorted(b) for b in boards):
+            for d, code in hits:
+                by_moves[d].append((len(boards), code))
+            boards.append(vehicles)
+        top = max(((d, code) for code, d in dist.items()), default=(-1, 0))
+        if dist and top[0] >= best:
+            base, best, misses = (vehicles, decode(top[1], len(vehicles))), top[0], 0
+        else:
+            misses += 1
+            if misses > 8:
+                base, best, misses = None, -1, 0
+    return tuple(boards), {d: tuple(v) for d, v in by_moves.items() if v}
+
+
+class RushHourMoves(CountAnswer, SingleTurnEnv):
+    """Give the fewest moves that bring the red car of a drawn Rush Hour lot to the exit.
+
+    ## Description
+    A 6x6 parking lot seen from above holds the red car (2 cells, horizontal, third row) and
+    other cars (2 cells) and trucks (3 cells). Vehicles move only along their length and never
+    through each other or out of the lot. One move slides one vehicle any number of free cells
+    in one direction. The puzzle is solved when the red car reaches the right edge of its row,
+    where the exit is; that last slide counts. The answer is the fewest moves, found by
+    breadth-first search.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, a whole number such as ``9``. ``"mcq"``: `Discrete(k)`
+    over nearby counts.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the lot in a dark wall with a gap (the exit) on the right
+    of the third row; vehicles are coloured blocks, the red car red.
+
+    ## Rewards
+    1.0 for the exact fewest number of moves, else 0.0.
+
+    ## Starting State
+    A count in the difficulty's range is drawn, then a board at exactly that distance from the
+    level's pool, built once per process from a fixed seed: 8 random (then hill-climbed)
+    vehicle layouts whose whole state spaces are searched breadth-first, every state in the
+    range kept with its distance (hundreds to thousands of boards per level). Vehicle colours
+    are shuffled per seed.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 2-5 moves, 8 other vehicles; 1: 6-10 moves, 11; 2: 11-18 moves, 13),
+    ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the fewest number of moves as a whole number (for example `9`)"
+    count_floor = 1
+
+    def _configure(self) -> None:
+        self.lo, self.hi = LEVELS[self.difficulty][0]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        boards, by_moves = _pool(self.difficulty)
+        counts = sorted(by_moves)
+        self.best = counts[int(rng.integers(len(counts)))]
+        k, code = by_moves[self.best][int(rng.integers(len(by_moves[self.best])))]
+        self.vehicles = boards[k]
+        self.positions = decode(code, len(self.vehicles))
+        self.colours = (RED, *(OTHERS[int(i)] for i in rng.permutation(len(OTHERS))[: len(self.vehicles) - 1]))
+        self._image = None
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        if self._image is None:
+            H, W = self.obs_size
+            cell = min(W / (N + 1.5), H / (N + 0.8))
+            wall = max(2, int(cell / 9))
+            x0, y0 = (W - N * cell) / 2 - cell * 0.35, (H - N * cell) / 2
+            img = new_frame(H, W, BACKGROUND)
+            fill_rect(img, x0 - wall, y0 - wall, x0 + N * cell + wall, y0 + N * cell + wall, WALL)
+            fill_rect(img, x0, y0, x0 + N * cell, y0 + N * cell, ROAD)
+            line = max(1, int(cell / 40))
+            for k in range(1, N):
+                fill_rect(img, x0 + k * cell - line / 2, y0, x0 + k * cell + line / 2 + 1, y0 + N * cell, (175, 175, 170))
+                fill_rect(img, x0, y0 + k * cell - line / 2, x0 + N * cell, y0 + k * cell + line / 2 + 1, (175, 175, 170))
+            ey = y0 + ROW * cell
+            fill_rect(img, x0 + N * cell, ey, x0 + N * cell + wall, ey + cell, ROAD)
+            draw_text(img, "EXIT", (x0 + N * cell + wall + cell * 0.5, ey + cell * 0.5), max(5, int(cell * 0.22)), INK,
+                      bold=True)
+            gap = max(1, cell * 0.08)
+            for v, ((horiz, length, lane), p) in enumerate(zip(self.vehicles, self.positions)):
+                r, c = (lane, p) if horiz else (p, lane)
+                h, w = (1, length) if horiz else (length, 1)
+                bx0, by0 = x0 + c * cell + gap, y0 + r * cell + gap
+                bx1, by1 = x0 + (c + w) * cell - gap, y0 + (r + h) * cell - gap
+                colour = self.colours[v]
+                fill_rect(img, bx0, by0, bx1, by1, tuple(int(x * 0.6) for x in colour))
+                fill_rect(img, bx0 + 2 * line + 1, by0 + 2 * line + 1, bx1 - 2 * line - 1, by1 - 2 * line - 1, colour)
+            self._image = img
+        return self._image
+
+    def _task_text(self) -> str:
+        return ("The image shows a Rush Hour puzzle: a 6x6 parking lot seen from above. Each coloured block is a "
+                "vehicle: cars cover 2 cells and trucks 3. A vehicle moves only along its own length (horizontal "
+                "vehicles left or right, vertical ones up or down), never through another vehicle or out of the lot. "
+                "One move slides one vehicle any number of free cells in one direction. The red car must reach the "
+                "exit, the gap in the right-hand wall of the third row: the puzzle is solved when the red car covers "
+                "the two rightmost cells of that row, and the slide that brings it there counts as a move. What is "
+                "the fewest number of moves that solves the puzzle?")
+
+    def _state_text(self) -> str:
+        keys = [["."] * N for _ in range(N)]
+        for v, ((horiz, length, lane), p) in enumerate(zip(self.vehicles, self.positions)):
+            for k in range(length):
+                r, c = (lane, p + k) if horiz else (p + k, lane)
+                keys[r][c] = chr(65 + v)
+        rows = "\n".join("".join(row) for row in keys)
+        return f"{rows}\n(A is the red car, . an empty cell; the exit is at the right end of row 3)"
+
+    # -- oracle
+    def _solve(self) -> int:
+        """The breadth-first distance of this state, computed when the pool was built."""
+        return self.best
+
+
+SPECS = (
+    TaskSpec(name="RushHourMoves", entry_point=RushHourMoves, domain="puzzles", max_episode_steps=1,
+             tags=("planning", "search")),
+)
