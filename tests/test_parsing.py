@@ -42,6 +42,12 @@ def test_parse_letter(reply, expected):
     assert parsing.parse_letter(reply, OPTIONS) == expected
 
 
+def test_parse_letter_prefers_a_copied_option_text_over_its_first_letter():
+    grids = ["B.A / BAA", "A.B / AAB", "A.A / ABB", "B.B / AAB"]
+    assert parsing.parse_letter("Answer: A.B / AAB", grids) == 1
+    assert parsing.parse_letter("Answer: A. because it tiles", grids) == 0
+
+
 def test_parse_numbers_named_and_positional():
     low, high = [5, 0], [85, 1]
     assert np.allclose(parsing.parse_numbers("angle=30, power=0.5", ["angle", "power"], low, high), [30, 0.5])

@@ -173,12 +173,12 @@ def parse_letter(text: str, options: Sequence[str]) -> int | None:
             return None
         opt_text = {_norm(o): i for i, o in enumerate(options)}
         lead = re.compile(rf"^(?:option\s+|choice\s+)?\(?([{letters}{letters.lower()}])\)?(?:[.):\s]|$)")
-        for c in found[:-1]:  # explicit answers: case-insensitive leading letter
+        for c in found[:-1]:  # explicit answers: an option's own text, else a leading letter
+            if _norm(c) in opt_text:  # first, so a copied option such as "A.B / AAB" is not read as A
+                return opt_text[_norm(c)]
             m = lead.match(c)
             if m:
                 return letters.index(m.group(1).upper())
-            if _norm(c) in opt_text:
-                return opt_text[_norm(c)]
         body = found[-1]
         m = re.fullmatch(rf"\(?([{letters}])\)?[.)]?|\(([{letters.lower()}])\)", body)
         if m:
