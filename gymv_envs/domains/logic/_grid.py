@@ -6,7 +6,9 @@ JSON lists, ``Row 1:`` labels), formats them one way, and draws near-miss option
 swapping or changing one or two cells the puzzle left open. A task sets ``cell_kind``
 (``"digit"``: one character per cell; ``"number"``: separated integers; ``"mask"``: ``#``
 for a shaded cell and ``.`` for an empty one), and implements ``_generate`` (setting
-``rows``, ``cols``, ``free`` and its clues), ``_paint``, ``_check``, ``_solve``.
+``rows``, ``cols``, ``free`` and its clues), ``_paint``, ``_check``, ``_solve``. `LatinSquareEnv`
+and `HiddenCellsEnv` add what Latin-square puzzles and puzzles made by hiding cells of a full grid
+share; `PaintedOnceEnv` (paint the level's image once) also serves the other logic tasks.
 """
 
 from __future__ import annotations
@@ -151,6 +153,11 @@ def format_grid(grid: Grid, kind: str) -> str:
     return " / ".join(" ".join(str(v) for v in row) for row in grid)
 
 
+def counting_row(n: int) -> str:
+    """``1 2 ... n``: an example row of an answer hint."""
+    return " ".join(str(i + 1) for i in range(n))
+
+
 def latin_square(rng: np.random.Generator, n: int) -> list[list[int]]:
     """A random n x n Latin square over 1..n (shuffled cyclic square, rows/columns/symbols permuted)."""
     rows, cols, syms = rng.permutation(n), rng.permutation(n), rng.permutation(n) + 1
@@ -168,19 +175,77 @@ def smallest_true(lo: int, hi: int, ok: Callable[[int], bool]) -> int:
     return lo
 
 
-def most_open(lo: int, hi: int, ambiguous: Callable[[int], bool]) -> int:
-    """The largest k in [lo, hi] with ``ambiguous(k)`` false (monotone), or below ``lo`` when none is."""
-    k = smallest_true(lo, hi + 1, ambiguous) - 1
-    return k if k >= lo else smallest_true(0, lo, ambiguous) - 1
-
-
 class Budget(Exception):
     """Raised by a solver when it has searched more nodes than allowed."""
+
+
+def fewest_clues(lo: int, hi: int, solutions: Callable[[int], Sequence]) -> int:
+    """The fewest clues k in [lo, hi] for which ``solutions(k)``, the puzzle with its first k clues, has
+    exactly one solution (monotone in k); a search that runs out of budget counts as not unique."""
+    def unique(k: int) -> bool:
+        try:
+            return len(solutions(k)) == 1
+        except Budget:
+            return False
+
+    return smallest_true(lo, hi, unique)
+
+
+def most_open(lo: int, hi: int, solutions: Callable[[int], Sequence]) -> int:
+    """The most open cells k in [lo, hi] for which ``solutions(k)``, the puzzle with k cells opened, has no
+    second solution (monotone in k), or fewer than ``lo`` when none has; running out of budget counts as
+    a second solution."""
+    def ambiguous(k: int) -> bool:
+        try:
+            return len(solutions(k)) > 1
+        except Budget:
+            return True
+
+    k = smallest_true(lo, hi + 1, ambiguous) - 1
+    return k if k >= lo else smallest_true(0, lo, ambiguous) - 1
 
 
 @functools.lru_cache(maxsize=16)
 def permutations(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(itertools.permutations(range(1, n + 1)))
+
+
+def rows_search(cands: Sequence[Sequence[tuple[int, ...]]], fits: Callable[[list[tuple[int, ...]], tuple[int, ...]], bool],
+                limit: int = 2, budget: int = 60_000, mark: Callable[[int, tuple[int, ...], int], None] | None = None,
+                done: Callable[[list[tuple[int, ...]]], bool] | None = None) -> list[Grid]:
+    """Grids built row by row: row r is the next of ``cands[r]`` for which ``fits(rows above, row)`` holds.
+
+    ``mark(r, row, 1)`` and ``mark(r, row, -1)`` are called as a row is placed and taken back (for a
+    solver's running totals); ``done(rows)`` accepts a full grid (default: every one). Stops after
+    ``limit`` solutions; raises `Budget` after ``budget`` candidate rows tried.
+    """
+    out: list[Grid] = []
+    rows: list[tuple[int, ...]] = []
+    tried = [0]
+
+    def rec(r: int) -> None:
+        if r == len(cands):
+            if done is None or done(rows):
+                out.append(tuple(rows))
+            return
+        for p in cands[r]:
+            tried[0] += 1
+            if tried[0] > budget:
+                raise Budget
+            if not fits(rows, p):
+                continue
+            rows.append(p)
+            if mark is not None:
+                mark(r, p, 1)
+            rec(r + 1)
+            if mark is not None:
+                mark(r, p, -1)
+            rows.pop()
+            if len(out) >= limit:
+                return
+
+    rec(0)
+    return out
 
 
 def latin_rows_search(n: int, cands: Sequence[Sequence[tuple[int, ...]]], ok: Callable[[list[tuple[int, ...]]], bool],
@@ -189,35 +254,35 @@ def latin_rows_search(n: int, cands: Sequence[Sequence[tuple[int, ...]]], ok: Ca
 
     Stops after ``limit`` solutions; raises `Budget` after ``budget`` candidate rows tried.
     """
-    out: list[Grid] = []
-    rows: list[tuple[int, ...]] = []
-    used = [0] * n
-    count = [0]
+    used = [0] * n  # per column, a bit per digit already in it
 
-    def rec(r: int) -> None:
-        if r == n:
-            out.append(tuple(rows))
-            return
-        for p in cands[r]:
-            count[0] += 1
-            if count[0] > budget:
-                raise Budget
-            if any(used[c] >> p[c] & 1 for c in range(n)):
-                continue
-            rows.append(p)
-            if ok(rows):
-                for c in range(n):
-                    used[c] |= 1 << p[c]
-                rec(r + 1)
-                for c in range(n):
-                    used[c] ^= 1 << p[c]
-                if len(out) >= limit:
-                    rows.pop()
-                    return
-            rows.pop()
+    def fits(rows: list[tuple[int, ...]], p: tuple[int, ...]) -> bool:
+        return not any(used[c] >> p[c] & 1 for c in range(n)) and ok([*rows, p])
 
-    rec(0)
-    return out
+    def mark(_r: int, p: tuple[int, ...], k: int) -> None:
+        for c in range(n):
+            used[c] += k << p[c]
+
+    return rows_search(cands, fits, limit, budget, mark)
+
+
+def is_latin(grid: Grid, n: int) -> bool:
+    """Whether every row and every column of ``grid`` holds 1..n once each."""
+    want = set(range(1, n + 1))
+    return all(set(row) == want for row in grid) and all(set(col) == want for col in zip(*grid, strict=True))
+
+
+def keeps(grid: Grid, givens: dict[tuple[int, int], int]) -> bool:
+    """Whether ``grid`` holds every given value ``{(r, c): v}``."""
+    return all(grid[r][c] == v for (r, c), v in givens.items())
+
+
+def hide_cells(full: Sequence[int], order: Sequence[int], k: int) -> list[int]:
+    """The flat grid ``full`` with its cells ``order[:k]`` opened (set to 0)."""
+    g = list(full)
+    for i in order[:k]:
+        g[i] = 0
+    return g
 
 
 def complete_lines(cells: Sequence[int], lines: Sequence[Sequence[int]], totals: Sequence[int], values: Iterable[int],
@@ -283,17 +348,11 @@ def complete_lines(cells: Sequence[int], lines: Sequence[Sequence[int]], totals:
     return out
 
 
-# ----------------------------------------------------------------- the base env
-class GridAnswerEnv(SingleTurnEnv):
-    """Base of puzzles answered by a filled grid (see the module docstring)."""
+# ----------------------------------------------------------------- the base envs
+class PaintedOnceEnv(SingleTurnEnv):
+    """Base of single-turn tasks whose image is painted once per level (``_paint``) and then reused."""
 
-    cell_kind: ClassVar[str] = "digit"
-    rows: int = 0
-    cols: int = 0
-
-    # values a changed cell may take in near misses (digits/numbers); set by the task
-    def _values(self) -> Sequence[int]:
-        return (0, 1)
+    _image: np.ndarray | None = None
 
     def _after_generate(self) -> None:
         self._image = None
@@ -307,11 +366,35 @@ class GridAnswerEnv(SingleTurnEnv):
             self._image = self._paint()
         return self._image
 
+
+class GridAnswerEnv(PaintedOnceEnv):
+    """Base of puzzles answered by a filled grid (see the module docstring)."""
+
+    cell_kind: ClassVar[str] = "digit"
+    rows: int = 0
+    cols: int = 0
+
+    # values a changed cell may take in near misses (digits/numbers); set by the task
+    def _values(self) -> Sequence[int]:
+        return (0, 1)
+
+    def _grid_hint(self, what: str, cells: str, example: str) -> str:
+        """The answer hint: ``what`` as the grid's rows of ``cells``, with ``example`` as a first row."""
+        return f"{what} as {self.rows} rows of {self.cols} {cells}, rows separated by `/` (for example `{example} / ...`)"
+
+    def _mask_hint(self, what: str, on: str, off: str) -> str:
+        """The answer hint of a ``mask`` grid: `#` for a cell that is ``on``, `.` for one that is ``off``."""
+        example = "#." * (self.cols // 2) + "#" * (self.cols % 2)
+        return self._grid_hint(what, f"cells, `#` for {on} and `.` for {off}", example)
+
+    def _unflatten(self, flat: Sequence[int]) -> Grid:
+        """The grid whose cells, row by row, are ``flat``."""
+        return tuple(tuple(flat[r * self.cols:(r + 1) * self.cols]) for r in range(self.rows))
+
     def _grid_from_cells(self, cells: list[str]) -> Grid | None:
         if len(cells) != self.rows * self.cols:
             return None
-        v = [int(x) for x in cells]
-        return tuple(tuple(v[r * self.cols:(r + 1) * self.cols]) for r in range(self.rows))
+        return self._unflatten([int(x) for x in cells])
 
     def _parse_answer(self, text: str) -> Grid | None:
         cells = read_cells(text, self.cell_kind)
@@ -377,12 +460,53 @@ class GridAnswerEnv(SingleTurnEnv):
         return "\n".join(" ".join(cell(r, c) for c in range(self.cols)) for r in range(self.rows))
 
 
+class LatinSquareEnv(GridAnswerEnv):
+    """Base of puzzles answered by an ``n x n`` Latin square over 1..n (Futoshiki, Skyscrapers, KenKen)."""
+
+    n: int = 0
+
+    def _set_side(self, n: int, what: str = "the completed grid") -> None:
+        self.rows = self.cols = self.n = n
+        self.answer_hint = self._grid_hint(what, "digits", counting_row(n))
+
+    def _values(self) -> range:
+        return range(1, self.n + 1)
+
+
+class HiddenCellsEnv(GridAnswerEnv):
+    """Base of puzzles made by hiding cells of a full grid (Sudoku, Magic square, Survo).
+
+    ``givens`` is the puzzle as a flat list, row by row, with 0 for a hidden cell.
+    """
+
+    givens: list[int]
+
+    def _set_givens(self, givens: list[int]) -> None:
+        self.givens = givens
+        self.free = [divmod(i, self.cols) for i in range(self.rows * self.cols) if not givens[i]]
+
+    def _paint_givens(self, img: np.ndarray, g: Geom, scale: float) -> None:
+        for i, v in enumerate(self.givens):
+            if v:
+                cell_text(img, g, i // self.cols, i % self.cols, str(v), scale=scale)
+
+    def _given_text(self, r: int, c: int) -> str:
+        return str(self.givens[r * self.cols + c] or ".")
+
+    def _state_text(self) -> str:
+        return self._state_rows(self._given_text)
+
+    def _keeps_givens(self, flat: Sequence[int]) -> bool:
+        return all(not g or g == v for g, v in zip(self.givens, flat, strict=True))
+
+
 def blank_board(obs_size: tuple[int, int], rows: int, cols: int, **kwargs: Any) -> tuple[np.ndarray, Geom]:
     """A writable copy of `board_base` and its geometry."""
     base, g = board_base(tuple(obs_size), rows, cols, **kwargs)
     return base.copy(), g
 
 
-__all__ = ["BACKGROUND", "Budget", "GridAnswerEnv", "Geom", "blank_board", "board_base", "cell_text", "format_grid",
-           "complete_lines", "grid_lines", "latin_rows_search", "latin_square", "layout", "most_open", "permutations", "read_cells", "shade",
-           "smallest_true"]
+__all__ = ["BACKGROUND", "Budget", "GridAnswerEnv", "Geom", "HiddenCellsEnv", "LatinSquareEnv", "PaintedOnceEnv",
+           "blank_board", "board_base", "cell_text", "complete_lines", "counting_row", "fewest_clues", "format_grid",
+           "grid_lines", "hide_cells", "is_latin", "keeps", "latin_rows_search", "latin_square", "layout", "most_open",
+           "permutations", "read_cells", "rows_search", "shade", "smallest_true"]

@@ -2,7 +2,8 @@
 
 Cells are named like a spreadsheet: column letter then row number, ``A1`` top-left. Answers
 are read either as cell lists (``A1 C2``, any separators) or as a grid of characters, one
-row per line or all rows in sequence. Boards are drawn on a cached base (labels, lines).
+row per line or all rows in sequence (`CellsAnswerEnv`, the base of tasks answered by a set
+of cells). Boards are drawn on a cached base (labels, lines).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from gymv_envs.core.canvas import (
     fill_rect,
     new_frame,
 )
+from gymv_envs.domains.logic._grid import PaintedOnceEnv
 
 Cell = tuple[int, int]
 _CELL = re.compile(r"([A-Z])\s?(\d{1,2})")
@@ -48,14 +50,26 @@ def format_cells(cells: Iterable[Cell]) -> str:
     return " ".join(cell_name(r, c) for r, c in sorted(cells))
 
 
+def mask_cells(mask: int, n: int) -> tuple[Cell, ...]:
+    """The cells of a bit mask over an ``n x n`` board (bit ``r * n + c``), in reading order."""
+    return tuple(divmod(i, n) for i in range(n * n) if mask >> i & 1)
+
+
 def parse_cell_list(text: str, rows: int, cols: int) -> tuple[Cell, ...] | None:
     """Sorted distinct cells named in ``text`` (``A1, c3``), or ``None`` if anything else is there."""
     t = text.strip().upper()
     if not t or len(t) > 4000:
         return None
     t = re.sub(r"\b([A-Z])\s+(?=\d)", r"\1", t)
+    cells = cell_tokens(t, _CELL_SEPS, rows, cols)
+    return tuple(sorted(set(cells))) if cells and len(set(cells)) == len(cells) else None
+
+
+def cell_tokens(text: str, seps: re.Pattern[str], rows: int, cols: int) -> list[Cell] | None:
+    """The cells named by the tokens of upper-case ``text`` between ``seps``, in order (repeats kept),
+    or ``None`` when a token is not a cell of the ``rows x cols`` board."""
     cells = []
-    for tok in _CELL_SEPS.split(t):
+    for tok in seps.split(text):
         if not tok:
             continue
         m = _CELL.fullmatch(tok)
@@ -65,7 +79,7 @@ def parse_cell_list(text: str, rows: int, cols: int) -> tuple[Cell, ...] | None:
         if not (0 <= r < rows and 0 <= c < cols):
             return None
         cells.append((r, c))
-    return tuple(sorted(set(cells))) if cells and len(set(cells)) == len(cells) else None
+    return cells
 
 
 def parse_char_grid(text: str, rows: int, cols: int, alphabet: str) -> tuple[str, ...] | None:
@@ -156,6 +170,13 @@ def board_base(h: int, w: int, rows: int, cols: int, labels: bool = True, cell_c
             draw_text(img, str(r + 1), (x0 - 0.3 * cell, y0 + (r + 0.5) * cell), size, INK, bold=True)
     img.setflags(write=False)
     return img
+
+
+def blank_board(obs_size: tuple[int, int], rows: int, cols: int, labels: bool = True,
+                cell_colour: Color = WHITE) -> tuple[np.ndarray, tuple[float, float, float]]:
+    """A writable copy of `board_base` and its `board_layout`."""
+    h, w = obs_size
+    return board_base(h, w, rows, cols, labels, cell_colour).copy(), board_layout(h, w, rows, cols, labels)
 
 
 def cell_rect(layout: tuple[float, float, float], r: int, c: int, inset: float = 0.0) -> tuple[float, float, float, float]:
@@ -265,3 +286,16 @@ def repair_regions(rng: np.random.Generator, regions: np.ndarray, truth: frozens
         for a, b in rest - keep | {(r, c)}:
             regions[a, b] = new
     return False
+
+
+class CellsAnswerEnv(PaintedOnceEnv):
+    """Base of tasks on an ``n x n`` board answered by a set of cells, written as a cell list or a
+    grid of marks (`parse_marked_cells`) and formatted as ``A1 B3 ...``."""
+
+    n: int = 0
+
+    def _parse_answer(self, text: str) -> tuple[Cell, ...] | None:
+        return parse_marked_cells(text, self.n, self.n)
+
+    def _format(self, answer: tuple[Cell, ...]) -> str:
+        return format_cells(answer)

@@ -9,11 +9,11 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.logic._grid import (
-    Budget,
     GridAnswerEnv,
     blank_board,
     cell_text,
-    smallest_true,
+    fewest_clues,
+    rows_search,
 )
 
 SIDES = {0: 4, 1: 6, 2: 8}
@@ -38,9 +38,12 @@ def solve(n: int, givens: dict[tuple[int, int], int], rng: np.random.Generator |
     for r in range(n):
         cs = [p for p in lines if all(givens.get((r, c), v) == v for c, v in enumerate(p))]
         cands.append([cs[int(i)] for i in rng.permutation(len(cs))] if rng is not None else cs)
-    out, rows, ones, nodes = [], [], [0] * n, [0]
+    ones = [0] * n  # per column, the ones in the rows placed so far
 
-    def col_ok(r: int, p: tuple[int, ...]) -> bool:
+    def fits(rows: list[tuple[int, ...]], p: tuple[int, ...]) -> bool:
+        if p in rows:
+            return False
+        r = len(rows)
         for c in range(n):
             k = ones[c] + p[c]
             if k > n // 2 or (r + 1 - k) > n // 2:
@@ -49,29 +52,11 @@ def solve(n: int, givens: dict[tuple[int, int], int], rng: np.random.Generator |
                 return False
         return True
 
-    def rec(r: int) -> None:
-        if r == n:
-            if len(set(zip(*rows, strict=True))) == n:
-                out.append(tuple(rows))
-            return
-        for p in cands[r]:
-            nodes[0] += 1
-            if nodes[0] > budget:
-                raise Budget
-            if p in rows or not col_ok(r, p):
-                continue
-            rows.append(p)
-            for c in range(n):
-                ones[c] += p[c]
-            rec(r + 1)
-            for c in range(n):
-                ones[c] -= p[c]
-            rows.pop()
-            if len(out) >= limit:
-                return
+    def mark(_r: int, p: tuple[int, ...], k: int) -> None:
+        for c in range(n):
+            ones[c] += k * p[c]
 
-    rec(0)
-    return out
+    return rows_search(cands, fits, limit, budget, mark, done=lambda rows: len(set(zip(*rows, strict=True))) == n)
 
 
 class Binairo(GridAnswerEnv):
@@ -111,8 +96,7 @@ class Binairo(GridAnswerEnv):
 
     def _configure(self) -> None:
         self.rows = self.cols = self.n = SIDES[self.difficulty]
-        self.answer_hint = (f"the completed grid as {self.n} rows of {self.n} digits 0 or 1, rows separated by `/` "
-                            f"(for example `{' '.join('01' * (self.n // 2))} / ...`)")
+        self.answer_hint = self._grid_hint("the completed grid", "digits 0 or 1", " ".join("01" * (self.n // 2)))
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
@@ -120,14 +104,10 @@ class Binairo(GridAnswerEnv):
         full = solve(n, {}, rng, limit=1, budget=10**6)[0]
         order = [divmod(int(i), n) for i in rng.permutation(n * n)]
 
-        def unique(k: int) -> bool:
-            try:
-                return len(solve(n, {rc: full[rc[0]][rc[1]] for rc in order[:k]})) == 1
-            except Budget:
-                return False
+        def givens(k: int) -> dict[tuple[int, int], int]:
+            return {rc: full[rc[0]][rc[1]] for rc in order[:k]}
 
-        k = smallest_true(0, n * n, unique)
-        self.givens = {rc: full[rc[0]][rc[1]] for rc in order[:k]}
+        self.givens = givens(fewest_clues(0, n * n, lambda k: solve(n, givens(k))))
         self.free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in self.givens]
 
     # -- draw

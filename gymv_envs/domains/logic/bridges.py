@@ -6,12 +6,12 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import INK, draw_shape, draw_text
+from gymv_envs.domains.logic._grid import PaintedOnceEnv
 from gymv_envs.domains.logic._placement import (
     NEIGHBOURS4,
-    board_base,
-    board_layout,
+    blank_board,
     cell_centre,
     cell_name,
     interleave,
@@ -105,7 +105,7 @@ def bridge_solutions(islands: dict[Cell, int], n: int, limit: int) -> list[dict[
     return out
 
 
-class Bridges(SingleTurnEnv):
+class Bridges(PaintedOnceEnv):
     """Connect the numbered islands with bridges (Hashiwokakero).
 
     ## Description
@@ -179,16 +179,11 @@ class Bridges(SingleTurnEnv):
             if len(bridge_solutions(islands, n, 2)) == 1:
                 break
         self.islands = islands
-        self._image = None
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
-        H, W = self.obs_size
+    def _paint(self) -> np.ndarray:
         n = self.n
-        layout = board_layout(H, W, n, n)
-        img = board_base(H, W, n, n, cell_colour=SEA).copy()
+        img, layout = blank_board(self.obs_size, n, n, cell_colour=SEA)
         size = max(4, int(layout[2] * 0.86))
         text = max(5, int(layout[2] * 0.48))
         for (r, c), k in self.islands.items():
@@ -196,7 +191,6 @@ class Bridges(SingleTurnEnv):
             draw_shape(img, "circle", x, y, size, INK)
             draw_shape(img, "circle", x, y, max(2, size - 2 * max(1, size // 14)), ISLAND)
             draw_text(img, str(k), (x, y), text, INK, bold=True)
-        self._image = img
         return img
 
     def _task_text(self) -> str:

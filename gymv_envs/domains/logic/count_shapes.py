@@ -7,9 +7,10 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import BACKGROUND, PALETTE, SHAPES, blend_mask, new_frame, shape_mask
 from gymv_envs.core.rng import choice, sample
+from gymv_envs.domains.logic._grid import PaintedOnceEnv
 
 # difficulty -> grid side of placement slots, shapes (min, max), colours, kinds,
 # target count (min, max), outlined distractors (min, max), shape scales within a slot
@@ -51,7 +52,7 @@ def sprite(kind: str, size: int, colour: str, filled: bool) -> np.ndarray:
     return tile
 
 
-class ShapeCount(SingleTurnEnv):
+class ShapeCount(PaintedOnceEnv):
     """Count two categories of shapes (for example red circles and blue triangles) in a scene.
 
     ## Description
@@ -112,15 +113,12 @@ class ShapeCount(SingleTurnEnv):
             jx, jy = rng.uniform(-(1 - scale) / 2, (1 - scale) / 2, size=2)
             self.shapes.append((colour, kind, filled, *divmod(int(slot), lv["grid"]), scale, float(jx), float(jy)))
         self.shapes.sort(key=lambda s: (s[3], s[4]))
-        self._image = None
 
     def _count(self, colour: str, kind: str, filled: bool = True) -> int:
         return sum(1 for s in self.shapes if s[0] == colour and s[1] == kind and s[2] == filled)
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
+    def _paint(self) -> np.ndarray:
         H, W = self.obs_size
         g = self.level["grid"]
         margin = max(1, min(H, W) // 40)
@@ -134,7 +132,6 @@ class ShapeCount(SingleTurnEnv):
             x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + size, W), min(y + size, H)
             if x0 < x1 and y0 < y1:  # slots never overlap, so pasting pre-blended tiles is exact
                 img[y0:y1, x0:x1] = sprite(kind, size, colour, filled)[y0 - y: y1 - y, x0 - x: x1 - x]
-        self._image = img
         return img
 
     def _task_text(self) -> str:

@@ -15,14 +15,15 @@ from gymv_envs.core.canvas import (
     outline_rect,
 )
 from gymv_envs.domains.logic._grid import (
-    Budget,
     Geom,
-    GridAnswerEnv,
+    LatinSquareEnv,
     cell_text,
+    fewest_clues,
+    is_latin,
+    keeps,
     latin_rows_search,
     latin_square,
     permutations,
-    smallest_true,
 )
 
 SIDES = {0: 4, 1: 5, 2: 6}
@@ -43,7 +44,7 @@ def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 50_000
     return latin_rows_search(n, cands, ok, limit, budget)
 
 
-class Futoshiki(GridAnswerEnv):
+class Futoshiki(LatinSquareEnv):
     """Fill a Futoshiki grid: a Latin square that obeys the inequality signs.
 
     ## Description
@@ -76,15 +77,8 @@ class Futoshiki(GridAnswerEnv):
     - v0: initial version.
     """
 
-    cell_kind = "digit"
-
     def _configure(self) -> None:
-        self.rows = self.cols = self.n = SIDES[self.difficulty]
-        self.answer_hint = (f"the completed grid as {self.n} rows of {self.n} digits, rows separated by `/` "
-                            f"(for example `{' '.join(str(i + 1) for i in range(self.n))} / ...`)")
-
-    def _values(self) -> range:
-        return range(1, self.n + 1)
+        self._set_side(SIDES[self.difficulty])
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
@@ -105,13 +99,7 @@ class Futoshiki(GridAnswerEnv):
             givens = {x: sq[x[0]][x[1]] for kind, x in order[:k] if kind == "g"}
             return givens, [x for kind, x in order[:k] if kind == "s"]
 
-        def unique(k: int) -> bool:
-            try:
-                return len(solve(n, *clues(k))) == 1
-            except Budget:
-                return False
-
-        self.givens, self.less = clues(smallest_true(0, len(order), unique))
+        self.givens, self.less = clues(fewest_clues(0, len(order), lambda k: solve(n, *clues(k))))
         self.free = [x for x in ((r, c) for r in range(n) for c in range(n)) if x not in self.givens]
 
     # -- draw
@@ -165,10 +153,8 @@ class Futoshiki(GridAnswerEnv):
 
     # -- verify
     def _check(self, answer) -> bool:
-        n, want = self.n, set(range(1, self.n + 1))
-        return (all(set(row) == want for row in answer) and all(set(col) == want for col in zip(*answer, strict=True))
-                and all(answer[r][c] == v for (r, c), v in self.givens.items())
-                and all(answer[a[0]][a[1]] < answer[b[0]][b[1]] for a, b in self.less) and len(answer) == n)
+        return (is_latin(answer, self.n) and keeps(answer, self.givens)
+                and all(answer[a[0]][a[1]] < answer[b[0]][b[1]] for a, b in self.less) and len(answer) == self.n)
 
     # -- oracle
     def _solve(self):

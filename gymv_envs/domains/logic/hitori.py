@@ -126,8 +126,7 @@ class Hitori(GridAnswerEnv):
     def _configure(self) -> None:
         self.n, self.share = LEVELS[self.difficulty]
         self.rows = self.cols = self.n
-        self.answer_hint = (f"the shading as {self.n} rows of {self.n} cells, `#` for shaded and `.` for unshaded, "
-                            f"rows separated by `/` (for example `{'#.' * (self.n // 2)}{'#' * (self.n % 2)} / ...`)")
+        self.answer_hint = self._mask_hint("the shading", "shaded", "unshaded")
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:

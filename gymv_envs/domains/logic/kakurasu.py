@@ -8,7 +8,14 @@ import itertools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.logic._grid import BACKGROUND, Budget, GridAnswerEnv, blank_board, cell_text
+from gymv_envs.domains.logic._grid import (
+    BACKGROUND,
+    Budget,
+    GridAnswerEnv,
+    blank_board,
+    cell_text,
+    rows_search,
+)
 
 SIDES = {0: 4, 1: 5, 2: 7}
 DENSITY = (0.4, 0.6)
@@ -28,32 +35,20 @@ def subsets_by_sum(n: int) -> dict[int, tuple[tuple[int, ...], ...]]:
 def solve(n: int, row_sums: list[int], col_sums: list[int], limit: int = 2, budget: int = 50_000) -> list:
     """Shadings whose row r sums the column numbers of its shaded cells to row_sums[r], likewise for columns."""
     cands = [subsets_by_sum(n).get(s, ()) for s in row_sums]
-    out, rows, acc, nodes = [], [], [0] * n, [0]
+    acc = [0] * n  # per column, the row numbers of its shaded cells so far
     # the most the rows still to come can add to column c: (r+1) + ... + n
     rest = [sum(range(r + 2, n + 1)) for r in range(n)]
 
-    def rec(r: int) -> None:
-        if r == n:
-            out.append(tuple(rows))
-            return
-        for p in cands[r]:
-            nodes[0] += 1
-            if nodes[0] > budget:
-                raise Budget
-            new = [acc[c] + (r + 1) * p[c] for c in range(n)]
-            if any(new[c] > col_sums[c] or new[c] + rest[r] < col_sums[c] for c in range(n)):
-                continue
-            rows.append(p)
-            saved = acc[:]
-            acc[:] = new
-            rec(r + 1)
-            acc[:] = saved
-            rows.pop()
-            if len(out) >= limit:
-                return
+    def fits(rows: list[tuple[int, ...]], p: tuple[int, ...]) -> bool:
+        r = len(rows)
+        new = [acc[c] + (r + 1) * p[c] for c in range(n)]
+        return not any(new[c] > col_sums[c] or new[c] + rest[r] < col_sums[c] for c in range(n))
 
-    rec(0)
-    return out
+    def mark(r: int, p: tuple[int, ...], k: int) -> None:
+        for c in range(n):
+            acc[c] += k * (r + 1) * p[c]
+
+    return rows_search(cands, fits, limit, budget, mark)
 
 
 class Kakurasu(GridAnswerEnv):
@@ -94,8 +89,7 @@ class Kakurasu(GridAnswerEnv):
 
     def _configure(self) -> None:
         self.rows = self.cols = self.n = SIDES[self.difficulty]
-        self.answer_hint = (f"the shading as {self.n} rows of {self.n} cells, `#` for shaded and `.` for empty, rows "
-                            f"separated by `/` (for example `{'#.' * (self.n // 2)}{'#' * (self.n % 2)} / ...`)")
+        self.answer_hint = self._mask_hint("the shading", "shaded", "empty")
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:

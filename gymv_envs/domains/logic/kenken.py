@@ -10,8 +10,9 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import INK, draw_text, fill_rect
 from gymv_envs.domains.logic._grid import (
     Budget,
-    GridAnswerEnv,
+    LatinSquareEnv,
     blank_board,
+    is_latin,
     latin_rows_search,
     latin_square,
     permutations,
@@ -58,7 +59,7 @@ def solve(n: int, cages: list, limit: int = 2, budget: int = 60_000) -> list:
     return latin_rows_search(n, cands, ok, limit, budget)
 
 
-class KenKen(GridAnswerEnv):
+class KenKen(LatinSquareEnv):
     """Fill a KenKen grid: a Latin square whose cages meet their arithmetic targets.
 
     ## Description
@@ -93,16 +94,9 @@ class KenKen(GridAnswerEnv):
     - v0: initial version.
     """
 
-    cell_kind = "digit"
-
     def _configure(self) -> None:
-        self.n, self.sizes, self.weights = LEVELS[self.difficulty]
-        self.rows = self.cols = self.n
-        self.answer_hint = (f"the completed grid as {self.n} rows of {self.n} digits, rows separated by `/` "
-                            f"(for example `{' '.join(str(i + 1) for i in range(self.n))} / ...`)")
-
-    def _values(self) -> range:
-        return range(1, self.n + 1)
+        n, self.sizes, self.weights = LEVELS[self.difficulty]
+        self._set_side(n)
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
@@ -200,8 +194,7 @@ class KenKen(GridAnswerEnv):
 
     # -- verify
     def _check(self, answer) -> bool:
-        want = set(range(1, self.n + 1))
-        return (all(set(row) == want for row in answer) and all(set(col) == want for col in zip(*answer, strict=True))
+        return (is_latin(answer, self.n)
                 and all(cage_value(op, [answer[r][c] for r, c in cells]) == t for cells, op, t in self.cages))
 
     # -- oracle

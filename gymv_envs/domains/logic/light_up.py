@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import INK, WHITE, draw_text, fill_rect
 from gymv_envs.domains.logic._placement import (
     NEIGHBOURS4,
-    board_base,
-    board_layout,
+    CellsAnswerEnv,
+    blank_board,
     cell_centre,
     cell_rect,
-    format_cells,
     interleave,
+    mask_cells,
     move_one,
-    parse_marked_cells,
 )
 
 # difficulty -> (side, share of black cells, keep every number)
@@ -97,7 +96,7 @@ class Akari:
         return out
 
 
-class LightUp(SingleTurnEnv):
+class LightUp(CellsAnswerEnv):
     """Place light bulbs on white cells so that every white cell is lit (Light Up, also called Akari).
 
     ## Description
@@ -177,23 +176,17 @@ class LightUp(SingleTurnEnv):
                         numbers = trial
             break
         self.black = numbers
-        self._image = None
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
-        H, W = self.obs_size
+    def _paint(self) -> np.ndarray:
         n = self.n
-        layout = board_layout(H, W, n, n)
-        img = board_base(H, W, n, n).copy()
+        img, layout = blank_board(self.obs_size, n, n)
         size = max(5, int(layout[2] * 0.55))
         for i, k in self.black.items():
             r, c = divmod(i, n)
             fill_rect(img, *cell_rect(layout, r, c), INK)
             if k is not None:
                 draw_text(img, str(k), cell_centre(layout, r, c), size, WHITE, bold=True)
-        self._image = img
         return img
 
     def _task_text(self) -> str:
@@ -211,9 +204,6 @@ class LightUp(SingleTurnEnv):
                                  if r * n + c in self.black else "." for c in range(n)) for r in range(n))
 
     # -- verify
-    def _parse_answer(self, text: str) -> tuple[tuple[int, int], ...] | None:
-        return parse_marked_cells(text, self.n, self.n)
-
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
         n, board = self.n, Akari(self.n, self.black)
         bulbs = [r * n + c for r, c in answer]
@@ -226,18 +216,15 @@ class LightUp(SingleTurnEnv):
             lit |= board.sees[i]
         return lit == board.white and all((mask & adj).bit_count() == k for adj, k in board.numbers)
 
-    def _format(self, answer: tuple[tuple[int, int], ...]) -> str:
-        return format_cells(answer)
-
     # -- oracle
     def _solve(self) -> tuple[tuple[int, int], ...]:
         mask = Akari(self.n, self.black).solutions(1, budget=10**9)[0]
-        return tuple(divmod(i, self.n) for i in range(self.n * self.n) if mask >> i & 1)
+        return mask_cells(mask, self.n)
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, int], ...]]:
         n, sol = self.n, self._solution
         loose = Akari(n, dict.fromkeys(self.black)).solutions(12) or []
-        loose = [tuple(divmod(i, n) for i in range(n * n) if m >> i & 1) for m in loose]
+        loose = [mask_cells(m, n) for m in loose]
         moved = [m for m in move_one(sol, n, n) if not any(r * n + c in self.black for r, c in m)]
         fewer = [tuple(x for x in sol if x != cell) for cell in sol]
         return interleave(rng, loose, moved, fewer)

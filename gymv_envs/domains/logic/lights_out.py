@@ -7,15 +7,16 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import BACKGROUND, INK, draw_text, fill_rect, new_frame
+from gymv_envs.domains.logic._grid import PaintedOnceEnv
+from gymv_envs.domains.logic._placement import cell_tokens, mask_cells
 
 # difficulty -> (board side, fewest presses at least, random presses at most)
 LEVELS = {0: (3, 2, 4), 1: (4, 3, 6), 2: (5, 4, 8)}
 LIT = (250, 212, 40)
 LIT_CORE = (255, 240, 150)
 OFF = (58, 62, 78)
-_CELL = re.compile(r"([A-Z])\s?(\d{1,2})")
 _SEPARATORS = re.compile(r"(?:[\s,;/|+&>\-\u2192]|\bAND\b)+")
 
 
@@ -120,7 +121,7 @@ def _layout(h: int, w: int, n: int) -> tuple[np.ndarray, float, float, float]:
     return img, x0, y0, cell
 
 
-class LightsOutSolve(SingleTurnEnv):
+class LightsOutSolve(PaintedOnceEnv):
     """Name the fewest cells to press to switch off every light of a Lights Out board.
 
     ## Description
@@ -175,15 +176,12 @@ class LightsOutSolve(SingleTurnEnv):
             if best.bit_count() >= self.min_presses:
                 break
         self.board, self.best = board, best.bit_count()
-        self._image = None
 
     def _cells(self, mask: int) -> tuple[tuple[int, int], ...]:
-        return tuple(sorted(divmod(i, self.n) for i in range(self.n * self.n) if mask >> i & 1))
+        return mask_cells(mask, self.n)
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
+    def _paint(self) -> np.ndarray:
         H, W = self.obs_size
         base, x0, y0, cell = _layout(H, W, self.n)
         img = base.copy()
@@ -192,7 +190,6 @@ class LightsOutSolve(SingleTurnEnv):
             x, y = x0 + c * cell, y0 + r * cell
             fill_rect(img, x + gap, y + gap, x + cell - gap, y + cell - gap, LIT)
             fill_rect(img, x + core, y + core, x + cell - core, y + cell - core, LIT_CORE)
-        self._image = img
         return img
 
     def _task_text(self) -> str:
@@ -213,17 +210,7 @@ class LightsOutSolve(SingleTurnEnv):
         t = re.sub(r"\b([A-Z])\s+(?=\d)", r"\1", text.strip().upper().strip("[](){}."))
         if not t or len(t) > self.max_answer_length:
             return None
-        cells = []
-        for tok in _SEPARATORS.split(t):
-            if not tok:
-                continue
-            m = _CELL.fullmatch(tok)
-            if m is None:
-                return None
-            r, c = int(m.group(2)) - 1, ord(m.group(1)) - 65
-            if not (0 <= r < self.n and 0 <= c < self.n):
-                return None
-            cells.append((r, c))
+        cells = cell_tokens(t, _SEPARATORS, self.n, self.n)
         return tuple(sorted(cells)) if cells else None
 
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:

@@ -8,11 +8,11 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.logic._grid import (
-    Budget,
-    GridAnswerEnv,
+    HiddenCellsEnv,
     blank_board,
-    cell_text,
     complete_lines,
+    counting_row,
+    hide_cells,
     most_open,
 )
 
@@ -72,7 +72,7 @@ def random_square(rng: np.random.Generator, n: int) -> list[int]:
     raise ValueError(f"no magic square construction for side {n}; valid sides: 3, 4, 5")
 
 
-class MagicSquare(GridAnswerEnv):
+class MagicSquare(HiddenCellsEnv):
     """Complete a magic square: 1..n² once each, every row, column and diagonal with the same sum.
 
     ## Description
@@ -116,8 +116,7 @@ class MagicSquare(GridAnswerEnv):
         self.n, self.min_open, self.max_open = LEVELS[self.difficulty]
         self.rows = self.cols = self.n
         self.total = self.n * (self.n ** 2 + 1) // 2
-        self.answer_hint = (f"the completed square as {self.n} rows of {self.n} numbers separated by spaces, rows "
-                            f"separated by `/` (for example `{' '.join(str(i + 1) for i in range(self.n))} / ...`)")
+        self.answer_hint = self._grid_hint("the completed square", "numbers separated by spaces", counting_row(self.n))
 
     def _values(self) -> range:
         return range(1, self.n * self.n + 1)
@@ -127,29 +126,13 @@ class MagicSquare(GridAnswerEnv):
         n = self.n
         full = random_square(rng, n)
         order = [int(i) for i in rng.permutation(n * n)]
-
-        def puzzle(k: int) -> list[int]:
-            g = list(full)
-            for i in order[:k]:
-                g[i] = 0
-            return g
-
-        def ambiguous(k: int) -> bool:
-            try:
-                return len(complete(n, puzzle(k))) > 1
-            except Budget:
-                return True
-
-        self.givens = puzzle(most_open(self.min_open, self.max_open, ambiguous))
-        self.free = [divmod(i, n) for i in range(n * n) if not self.givens[i]]
+        k = most_open(self.min_open, self.max_open, lambda k: complete(n, hide_cells(full, order, k)))
+        self._set_givens(hide_cells(full, order, k))
 
     # -- draw
     def _paint(self) -> np.ndarray:
-        n = self.n
-        img, g = blank_board(self.obs_size, n, n)
-        for i, v in enumerate(self.givens):
-            if v:
-                cell_text(img, g, i // n, i % n, str(v), scale=0.5)
+        img, g = blank_board(self.obs_size, self.n, self.n)
+        self._paint_givens(img, g, scale=0.5)
         return img
 
     def _task_text(self) -> str:
@@ -158,21 +141,17 @@ class MagicSquare(GridAnswerEnv):
                 f"each number from 1 to {n * n} appears exactly once and every row, every column and both main "
                 f"diagonals add up to {self.total}. Keep the given numbers.")
 
-    def _state_text(self) -> str:
-        return self._state_rows(lambda r, c: str(self.givens[r * self.n + c] or "."))
-
     # -- verify
     def _check(self, answer) -> bool:
         n = self.n
         flat = [v for row in answer for v in row]
-        if sorted(flat) != list(range(1, n * n + 1)) or any(g and g != v for g, v in zip(self.givens, flat, strict=True)):
+        if sorted(flat) != list(range(1, n * n + 1)) or not self._keeps_givens(flat):
             return False
         return all(sum(flat[j] for j in ln) == self.total for ln in magic_lines(n)[0])
 
     # -- oracle
     def _solve(self):
-        flat = complete(self.n, self.givens, limit=1, budget=10**8)[0]
-        return tuple(tuple(flat[r * self.n:(r + 1) * self.n]) for r in range(self.n))
+        return self._unflatten(complete(self.n, self.givens, limit=1, budget=10**8)[0])
 
 
 SPECS = (

@@ -8,7 +8,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import (
     BACKGROUND,
     BLACK,
@@ -20,6 +20,7 @@ from gymv_envs.core.canvas import (
     fill_rect,
     new_frame,
 )
+from gymv_envs.domains.logic._grid import PaintedOnceEnv
 from gymv_envs.domains.logic._placement import interleave
 
 # difficulty -> (code length, colours, repeats allowed)
@@ -49,7 +50,7 @@ def score(codes: np.ndarray, counts: np.ndarray, guess: np.ndarray, colours: int
     return black * 16 + (common - black)
 
 
-class MastermindDeduce(SingleTurnEnv):
+class MastermindDeduce(PaintedOnceEnv):
     """Deduce the secret Mastermind code from the guesses already made and their scores.
 
     ## Description
@@ -113,7 +114,6 @@ class MastermindDeduce(SingleTurnEnv):
             if alive.sum() == 1:
                 break
         self.guesses = tuple(guesses)
-        self._image = None
 
     def _fits(self, code: tuple[int, ...]) -> list[bool]:
         c = np.asarray(code, dtype=np.int8)[None]
@@ -121,9 +121,7 @@ class MastermindDeduce(SingleTurnEnv):
         return [int(score(c, cnt, np.asarray(g, dtype=np.int8), self.colours)[0]) == fb for g, fb in self.guesses]
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
+    def _paint(self) -> np.ndarray:
         H, W = self.obs_size
         img = new_frame(H, W, BACKGROUND)
         n, L = len(self.guesses) + 1, self.length
@@ -161,7 +159,6 @@ class MastermindDeduce(SingleTurnEnv):
                 draw_shape(img, "circle", cx, ry, dot, INK)
                 if kind == WHITE:
                     draw_shape(img, "circle", cx, ry, max(1, dot - 2 * max(1, dot // 6)), WHITE)
-        self._image = img
         return img
 
     def _task_text(self) -> str:

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import INK, draw_text, fill_rect
 from gymv_envs.domains.logic._placement import (
     NEIGHBOURS8,
-    board_base,
-    board_layout,
+    CellsAnswerEnv,
+    blank_board,
     cell_centre,
     cell_rect,
-    format_cells,
     interleave,
     parse_cell_list,
 )
@@ -109,7 +108,7 @@ def simple_safe(cons: list[tuple[int, list[tuple[int, int]]]]) -> set:
     return safe
 
 
-class MinesweeperSafe(SingleTurnEnv):
+class MinesweeperSafe(CellsAnswerEnv):
     """Name every covered cell of a Minesweeper board that certainly holds no mine.
 
     ## Description
@@ -184,16 +183,11 @@ class MinesweeperSafe(SingleTurnEnv):
                 continue
             break
         self.counts, self.shown = counts, shown
-        self._image = None
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
-        H, W = self.obs_size
+    def _paint(self) -> np.ndarray:
         n = self.n
-        layout = board_layout(H, W, n, n)
-        img = board_base(H, W, n, n, cell_colour=OPEN).copy()
+        img, layout = blank_board(self.obs_size, n, n, cell_colour=OPEN)
         size = max(5, int(layout[2] * 0.6))
         edge = 0.08
         for r in range(n):
@@ -204,7 +198,6 @@ class MinesweeperSafe(SingleTurnEnv):
                 elif self.counts[r, c]:
                     k = int(self.counts[r, c])
                     draw_text(img, str(k), cell_centre(layout, r, c), size, DIGIT_COLOURS.get(k, INK), bold=True)
-        self._image = img
         return img
 
     def _task_text(self) -> str:
@@ -225,9 +218,6 @@ class MinesweeperSafe(SingleTurnEnv):
 
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
         return set(answer) == set(self._solution)
-
-    def _format(self, answer: tuple[tuple[int, int], ...]) -> str:
-        return format_cells(answer)
 
     # -- oracle
     def _solve(self) -> tuple[tuple[int, int], ...]:

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import draw_text, fill_rect
 from gymv_envs.domains.logic._placement import (
-    board_base,
-    board_layout,
+    CellsAnswerEnv,
+    blank_board,
     cell_centre,
     cell_rect,
-    format_cells,
     interleave,
     move_one,
-    parse_marked_cells,
 )
 
 # difficulty -> (board side, queens given)
@@ -54,7 +52,7 @@ def is_valid(n: int, cells: set[tuple[int, int]]) -> bool:
     return len(rows) == len(cols) == len(d1) == len(d2) == n
 
 
-class NQueens(SingleTurnEnv):
+class NQueens(CellsAnswerEnv):
     """Place the remaining queens on an N x N board so that no two queens attack each other.
 
     ## Description
@@ -100,15 +98,10 @@ class NQueens(SingleTurnEnv):
         sol = queens_solutions(n, {}, 1, order)[0]
         rows = sorted(int(r) for r in rng.choice(n, size=self.k, replace=False))
         self.given = tuple((r, sol[r]) for r in rows)
-        self._image = None
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
-        H, W = self.obs_size
-        layout = board_layout(H, W, self.n, self.n)
-        img = board_base(H, W, self.n, self.n).copy()
+    def _paint(self) -> np.ndarray:
+        img, layout = blank_board(self.obs_size, self.n, self.n)
         for r in range(self.n):
             for c in range(self.n):
                 if (r + c) % 2:
@@ -116,7 +109,6 @@ class NQueens(SingleTurnEnv):
         size = max(4, int(layout[2] * 0.95))
         for r, c in self.given:
             draw_text(img, "\u265b", cell_centre(layout, r, c), size, GIVEN)
-        self._image = img
         return img
 
     def _task_text(self) -> str:
@@ -131,14 +123,8 @@ class NQueens(SingleTurnEnv):
         return "\n".join("".join("Q" if (r, c) in g else "." for c in range(self.n)) for r in range(self.n))
 
     # -- verify
-    def _parse_answer(self, text: str) -> tuple[tuple[int, int], ...] | None:
-        return parse_marked_cells(text, self.n, self.n)
-
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
         return is_valid(self.n, set(answer) | set(self.given))
-
-    def _format(self, answer: tuple[tuple[int, int], ...]) -> str:
-        return format_cells(answer)
 
     # -- oracle
     def _solve(self) -> tuple[tuple[int, int], ...]:

@@ -124,8 +124,7 @@ class Nonogram(GridAnswerEnv):
     def _configure(self) -> None:
         self.n, self.density = LEVELS[self.difficulty]
         self.rows = self.cols = self.n
-        self.answer_hint = (f"the shading as {self.n} rows of {self.n} cells, `#` for shaded and `.` for empty, rows "
-                            f"separated by `/` (for example `{'#.' * (self.n // 2)}{'#' * (self.n % 2)} / ...`)")
+        self.answer_hint = self._mask_hint("the shading", "shaded", "empty")
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import INK, draw_shape
 from gymv_envs.domains.logic._placement import (
     NEIGHBOURS4,
-    board_base,
-    board_layout,
+    CellsAnswerEnv,
+    blank_board,
     cell_centre,
-    format_cells,
     grow_regions,
     interleave,
     move_one,
     paint_regions,
-    parse_marked_cells,
     repair_regions,
 )
 
@@ -82,7 +80,7 @@ def norinori_solutions(regions: np.ndarray, limit: int = 2, blank: frozenset = f
     return out
 
 
-class Norinori(SingleTurnEnv):
+class Norinori(CellsAnswerEnv):
     """Shade exactly two cells in every outlined region so that the shaded cells form dominoes.
 
     ## Description
@@ -161,19 +159,13 @@ class Norinori(SingleTurnEnv):
                 blank.add(best[int(rng.integers(len(best)))])
             break
         self.regions, self.blank = regions, tuple(sorted(blank))
-        self._image = None
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
-        H, W = self.obs_size
-        img = board_base(H, W, self.n, self.n).copy()
-        layout = board_layout(H, W, self.n, self.n)
+    def _paint(self) -> np.ndarray:
+        img, layout = blank_board(self.obs_size, self.n, self.n)
         paint_regions(img, layout, self.regions)
         for r, c in self.blank:
             draw_shape(img, "circle", *cell_centre(layout, r, c), max(2, int(layout[2] * 0.22)), INK)
-        self._image = img
         return img
 
     def _task_text(self) -> str:
@@ -191,9 +183,6 @@ class Norinori(SingleTurnEnv):
                          for r, row in enumerate(self.regions))
 
     # -- verify
-    def _parse_answer(self, text: str) -> tuple[tuple[int, int], ...] | None:
-        return parse_marked_cells(text, self.n, self.n)
-
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
         cells = set(answer)
         if cells & set(self.blank):
@@ -202,9 +191,6 @@ class Norinori(SingleTurnEnv):
         if not np.all(counts == 2):
             return False
         return all(sum((r + a, c + b) in cells for a, b in NEIGHBOURS4) == 1 for r, c in cells)
-
-    def _format(self, answer: tuple[tuple[int, int], ...]) -> str:
-        return format_cells(answer)
 
     # -- oracle
     def _solve(self) -> tuple[tuple[int, int], ...]:

@@ -6,15 +6,15 @@ import functools
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import INK, draw_text
 from gymv_envs.domains.logic._placement import (
     NEIGHBOURS4,
-    board_base,
-    board_layout,
+    CellsAnswerEnv,
+    blank_board,
     cell_centre,
-    format_cells,
     interleave,
+    mask_cells,
     parse_cell_list,
     parse_char_grid,
 )
@@ -44,8 +44,13 @@ def _sea_ok(sea: int, n: int) -> bool:
     for block in _BLOCKS(n):
         if sea & block == block:
             return False
+    return not sea or _connected_sea(sea, n)
+
+
+def _connected_sea(sea: int, n: int) -> bool:
+    """The shaded cells (bit mask) are one non-empty orthogonally connected area."""
     if not sea:
-        return True
+        return False
     start = (sea & -sea).bit_length() - 1
     seen, stack = 1 << start, [start]
     while stack:
@@ -113,7 +118,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
     return out
 
 
-class Nurikabe(SingleTurnEnv):
+class Nurikabe(CellsAnswerEnv):
     """Shade cells so that every number lies in an unshaded island of exactly that many cells (Nurikabe).
 
     ## Description
@@ -194,19 +199,13 @@ class Nurikabe(SingleTurnEnv):
                 continue
             break
         self.numbers = numbers
-        self._image = None
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
-        H, W = self.obs_size
-        layout = board_layout(H, W, self.n, self.n)
-        img = board_base(H, W, self.n, self.n).copy()
+    def _paint(self) -> np.ndarray:
+        img, layout = blank_board(self.obs_size, self.n, self.n)
         size = max(5, int(layout[2] * 0.55))
         for i, k in self.numbers.items():
             draw_text(img, str(k), cell_centre(layout, *divmod(i, self.n)), size, INK, bold=True)
-        self._image = img
         return img
 
     def _task_text(self) -> str:
@@ -252,13 +251,10 @@ class Nurikabe(SingleTurnEnv):
             seen |= island
         return seen == (1 << (n * n)) - 1
 
-    def _format(self, answer: tuple[tuple[int, int], ...]) -> str:
-        return format_cells(answer)
-
     # -- oracle
     def _solve(self) -> tuple[tuple[int, int], ...]:
         sea = nurikabe_solutions(self.n, self.numbers, 1)[0]
-        return tuple(divmod(i, self.n) for i in range(self.n * self.n) if sea >> i & 1)
+        return mask_cells(sea, self.n)
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, int], ...]]:
         n, sol = self.n, set(self._solution)
@@ -268,19 +264,6 @@ class Nurikabe(SingleTurnEnv):
         swapped = [tuple(sorted(sol - {x} | {y})) for x in sorted(sol) for y in free
                    if y not in sol and abs(x[0] - y[0]) + abs(x[1] - y[1]) == 1]
         return interleave(rng, swapped, fewer, more)
-
-
-def _connected_sea(sea: int, n: int) -> bool:
-    if not sea:
-        return False
-    start = (sea & -sea).bit_length() - 1
-    seen, stack = 1 << start, [start]
-    while stack:
-        for j in _neighbours(stack.pop(), n):
-            if sea >> j & 1 and not seen >> j & 1:
-                seen |= 1 << j
-                stack.append(j)
-    return seen == sea
 
 
 SPECS = (

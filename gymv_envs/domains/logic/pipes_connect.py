@@ -7,11 +7,11 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import WHITE, draw_shape, fill_rect, new_frame
+from gymv_envs.domains.logic._grid import PaintedOnceEnv
 from gymv_envs.domains.logic._placement import (
-    board_base,
-    board_layout,
+    blank_board,
     cell_rect,
     interleave,
     parse_char_grid,
@@ -99,7 +99,7 @@ def tile_image(mask: int, size: int) -> np.ndarray:
     return img
 
 
-class PipesConnect(SingleTurnEnv):
+class PipesConnect(PaintedOnceEnv):
     """Rotate the pipe tiles so that all of them join into one network with no open end.
 
     ## Description
@@ -160,23 +160,17 @@ class PipesConnect(SingleTurnEnv):
             if shown != masks:
                 break
         self.tiles = shown
-        self._image = None
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
-        H, W = self.obs_size
+    def _paint(self) -> np.ndarray:
         n = self.n
-        layout = board_layout(H, W, n, n)
-        img = board_base(H, W, n, n).copy()
+        img, layout = blank_board(self.obs_size, n, n)
         for r in range(n):
             for c in range(n):
                 x0, y0, x1, y1 = (int(v) for v in cell_rect(layout, r, c))
                 size = min(x1 - x0, y1 - y0)
                 if size > 2:
                     img[y0:y0 + size, x0:x0 + size] = tile_image(self.tiles[r][c], size)
-        self._image = img
         return img
 
     def _task_text(self) -> str:

@@ -7,14 +7,15 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.logic._grid import (
     BACKGROUND,
-    Budget,
-    GridAnswerEnv,
+    LatinSquareEnv,
     blank_board,
     cell_text,
+    fewest_clues,
+    is_latin,
+    keeps,
     latin_rows_search,
     latin_square,
     permutations,
-    smallest_true,
 )
 
 SIDES = {0: 4, 1: 5, 2: 6}
@@ -62,7 +63,7 @@ def solve(n: int, clues: dict, givens: dict, limit: int = 2, budget: int = 60_00
     return latin_rows_search(n, cands, ok, limit, budget)
 
 
-class Skyscrapers(GridAnswerEnv):
+class Skyscrapers(LatinSquareEnv):
     """Place skyscrapers: a Latin square of heights that matches the visibility clues.
 
     ## Description
@@ -96,15 +97,8 @@ class Skyscrapers(GridAnswerEnv):
     - v0: initial version.
     """
 
-    cell_kind = "digit"
-
     def _configure(self) -> None:
-        self.rows = self.cols = self.n = SIDES[self.difficulty]
-        self.answer_hint = (f"the completed grid of heights as {self.n} rows of {self.n} digits, rows separated by "
-                            f"`/` (for example `{' '.join(str(i + 1) for i in range(self.n))} / ...`)")
-
-    def _values(self) -> range:
-        return range(1, self.n + 1)
+        self._set_side(SIDES[self.difficulty], "the completed grid of heights")
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
@@ -120,13 +114,7 @@ class Skyscrapers(GridAnswerEnv):
             return ({x: visible(sight[x]) for kind, x in order[:k] if kind == "clue"},
                     {x: sq[x[0]][x[1]] for kind, x in order[:k] if kind == "cell"})
 
-        def unique(k: int) -> bool:
-            try:
-                return len(solve(n, *clues(k))) == 1
-            except Budget:
-                return False
-
-        self.clues, self.givens = clues(smallest_true(0, len(order), unique))
+        self.clues, self.givens = clues(fewest_clues(0, len(order), lambda k: solve(n, *clues(k))))
         self.free = [x for x in cells if x not in self.givens]
 
     # -- draw
@@ -162,9 +150,7 @@ class Skyscrapers(GridAnswerEnv):
 
     # -- verify
     def _check(self, answer) -> bool:
-        want = set(range(1, self.n + 1))
-        return (all(set(row) == want for row in answer) and all(set(col) == want for col in zip(*answer, strict=True))
-                and all(answer[r][c] == v for (r, c), v in self.givens.items())
+        return (is_latin(answer, self.n) and keeps(answer, self.givens)
                 and all(visible(lines(answer, self.n)[k]) == v for k, v in self.clues.items()))
 
     # -- oracle

@@ -6,15 +6,14 @@ import functools
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import BACKGROUND, INK, draw_shape, draw_text, new_frame
 from gymv_envs.domains.logic._placement import (
     NEIGHBOURS4,
+    CellsAnswerEnv,
     board_layout,
     cell_centre,
-    format_cells,
     interleave,
-    parse_marked_cells,
 )
 
 # difficulty -> (side, share of the numbers the generator tries to remove, solver budget)
@@ -123,7 +122,7 @@ def _base(h: int, w: int, n: int) -> np.ndarray:
     return img
 
 
-class Slitherlink(SingleTurnEnv):
+class Slitherlink(CellsAnswerEnv):
     """Find the single closed loop through the dotted grid that the numbers describe; name the cells inside it.
 
     ## Description
@@ -188,12 +187,9 @@ class Slitherlink(SingleTurnEnv):
             if sols is not None and len(sols) == 1:
                 clues, removed = trial, removed + 1
         self.clues = clues
-        self._image = None
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
+    def _paint(self) -> np.ndarray:
         H, W = self.obs_size
         layout = board_layout(H, W, self.n, self.n)
         img = _base(H, W, self.n).copy()
@@ -201,7 +197,6 @@ class Slitherlink(SingleTurnEnv):
         for (r, c), k in self.clues.items():
             x, y = cell_centre(layout, r, c)
             draw_text(img, str(k), (x, y), size, INK, bold=True)
-        self._image = img
         return img
 
     def _task_text(self) -> str:
@@ -218,18 +213,12 @@ class Slitherlink(SingleTurnEnv):
                          for r in range(n))
 
     # -- verify
-    def _parse_answer(self, text: str) -> tuple[tuple[int, int], ...] | None:
-        return parse_marked_cells(text, self.n, self.n)
-
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
         inside = set(answer)
         if not loop_ok(inside, self.n):
             return False
         counts = clue_counts(inside, self.n)
         return all(counts[cell] == k for cell, k in self.clues.items())
-
-    def _format(self, answer: tuple[tuple[int, int], ...]) -> str:
-        return format_cells(answer)
 
     # -- oracle
     def _solve(self) -> tuple[tuple[int, int], ...]:

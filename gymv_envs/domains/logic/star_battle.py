@@ -6,16 +6,14 @@ import functools
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import TaskSpec
 from gymv_envs.domains.logic._placement import (
-    board_base,
-    board_layout,
-    format_cells,
+    CellsAnswerEnv,
+    blank_board,
     grow_regions,
     interleave,
     move_one,
     paint_regions,
-    parse_marked_cells,
     repair_regions,
 )
 
@@ -99,7 +97,7 @@ def count_solutions(regions: np.ndarray, limit: int = 2) -> list[frozenset[tuple
     return out
 
 
-class StarBattle(SingleTurnEnv):
+class StarBattle(CellsAnswerEnv):
     """Place one star in every row, every column and every outlined region; stars never touch.
 
     ## Description
@@ -150,16 +148,11 @@ class StarBattle(SingleTurnEnv):
             if repair_regions(rng, regions, frozenset(enumerate(stars)), lambda reg: count_solutions(reg, 2)):
                 break
         self.regions = regions
-        self._image = None
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
-        H, W = self.obs_size
-        img = board_base(H, W, self.n, self.n).copy()
-        paint_regions(img, board_layout(H, W, self.n, self.n), self.regions)
-        self._image = img
+    def _paint(self) -> np.ndarray:
+        img, layout = blank_board(self.obs_size, self.n, self.n)
+        paint_regions(img, layout, self.regions)
         return img
 
     def _task_text(self) -> str:
@@ -173,9 +166,6 @@ class StarBattle(SingleTurnEnv):
         return "\n".join("".join(chr(97 + int(v)) for v in row) for row in self.regions)
 
     # -- verify
-    def _parse_answer(self, text: str) -> tuple[tuple[int, int], ...] | None:
-        return parse_marked_cells(text, self.n, self.n)
-
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
         n, cells = self.n, set(answer)
         if len(cells) != n or len({r for r, _ in cells}) != n or len({c for _, c in cells}) != n:
@@ -183,9 +173,6 @@ class StarBattle(SingleTurnEnv):
         if len({int(self.regions[r, c]) for r, c in cells}) != n:
             return False
         return not any((r + dr, c + dc) in cells for r, c in cells for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
-
-    def _format(self, answer: tuple[tuple[int, int], ...]) -> str:
-        return format_cells(answer)
 
     # -- oracle
     def _solve(self) -> tuple[tuple[int, int], ...]:

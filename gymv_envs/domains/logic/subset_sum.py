@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import (
     BACKGROUND,
     INK,
@@ -18,12 +18,13 @@ from gymv_envs.core.canvas import (
     new_frame,
     outline_rect,
 )
+from gymv_envs.domains.logic._grid import PaintedOnceEnv
 
 LEVELS = {0: (5, 2, 9), 1: (7, 3, 19), 2: (9, 4, 49)}  # cards, cards in the planted subset, max value
 _SPLIT = re.compile(r"[\s,;+&/]+|\band\b", re.IGNORECASE)
 
 
-class SubsetSum(SingleTurnEnv):
+class SubsetSum(PaintedOnceEnv):
     """Choose cards whose numbers add up exactly to the target.
 
     ## Description
@@ -65,11 +66,8 @@ class SubsetSum(SingleTurnEnv):
         self.values = [int(v) for v in rng.integers(1, self.top + 1, size=self.n)]
         planted = sorted(int(i) for i in rng.choice(self.n, size=self.k, replace=False))
         self.target = sum(self.values[i] for i in planted)
-        self._image = None
 
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
+    def _paint(self) -> np.ndarray:
         H, W = self.obs_size
         img = new_frame(H, W, BACKGROUND)
         draw_text(img, f"target {self.target}", (W / 2, H * 0.18), max(6, int(min(H, W) * 0.1)), INK, bold=True)
@@ -86,7 +84,6 @@ class SubsetSum(SingleTurnEnv):
             outline_rect(img, x0, y0, x1, y1, PALETTE["blue"], max(1, int(cw / 30)))
             draw_text(img, self.letters[i], (x0 + cw * 0.12, y0 + ch * 0.14), max(5, int(ch * 0.16)), PALETTE["gray"], bold=True)
             draw_text(img, str(v), ((x0 + x1) / 2, (y0 + y1) / 2 + ch * 0.05), max(6, int(ch * 0.4)), INK, bold=True)
-        self._image = img
         return img
 
     def _task_text(self) -> str:

@@ -7,7 +7,7 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.logic._grid import GridAnswerEnv, blank_board, cell_text, smallest_true
+from gymv_envs.domains.logic._grid import HiddenCellsEnv, blank_board, hide_cells, smallest_true
 
 # difficulty -> (side, box rows, box cols, most cells left open)
 LEVELS = {0: (4, 2, 2, 10), 1: (6, 2, 3, 22), 2: (9, 3, 3, 50)}
@@ -74,7 +74,7 @@ def solve_singles(cells: list[int], n: int, br: int, bc: int) -> list[int] | Non
     return g
 
 
-class Sudoku(GridAnswerEnv):
+class Sudoku(HiddenCellsEnv):
     """Complete a Sudoku grid: every row, column and box holds each digit exactly once.
 
     ## Description
@@ -115,8 +115,7 @@ class Sudoku(GridAnswerEnv):
     def _configure(self) -> None:
         self.n, self.br, self.bc, self.max_open = LEVELS[self.difficulty]
         self.rows = self.cols = self.n
-        self.answer_hint = (f"the completed grid as {self.n} rows of {self.n} digits, rows separated by `/` "
-                            f"(for example `{' '.join('1' * self.n)} / ...`)")
+        self.answer_hint = self._grid_hint("the completed grid", "digits", " ".join("1" * self.n))
 
     def _values(self) -> range:
         return range(1, self.n + 1)
@@ -129,24 +128,13 @@ class Sudoku(GridAnswerEnv):
         digits = rng.permutation(n) + 1
         full = [int(digits[(bc * (r % br) + r // br + c) % n]) for r in rows for c in cols]
         order = [int(i) for i in rng.permutation(n * n)]
-
-        def puzzle(k: int) -> list[int]:
-            g = list(full)
-            for i in order[:k]:
-                g[i] = 0
-            return g
-
-        k = smallest_true(0, self.max_open + 1, lambda k: solve_singles(puzzle(k), n, br, bc) is None) - 1
-        self.givens = puzzle(k)
-        self.free = [divmod(i, n) for i in range(n * n) if not self.givens[i]]
+        k = smallest_true(0, self.max_open + 1, lambda k: solve_singles(hide_cells(full, order, k), n, br, bc) is None) - 1
+        self._set_givens(hide_cells(full, order, k))
 
     # -- draw
     def _paint(self) -> np.ndarray:
-        n = self.n
-        img, g = blank_board(self.obs_size, n, n, box=(self.br, self.bc))
-        for i, v in enumerate(self.givens):
-            if v:
-                cell_text(img, g, i // n, i % n, str(v))
+        img, g = blank_board(self.obs_size, self.n, self.n, box=(self.br, self.bc))
+        self._paint_givens(img, g, scale=0.62)
         return img
 
     def _task_text(self) -> str:
@@ -155,22 +143,18 @@ class Sudoku(GridAnswerEnv):
                 f"Fill every empty cell with a digit from 1 to {n} so that each row, each column and each box "
                 f"contains every digit from 1 to {n} exactly once. Keep the given digits.")
 
-    def _state_text(self) -> str:
-        return self._state_rows(lambda r, c: str(self.givens[r * self.n + c] or "."))
-
     # -- verify
     def _check(self, answer) -> bool:
         n = self.n
         flat = [v for row in answer for v in row]
-        if any(g and g != v for g, v in zip(self.givens, flat, strict=True)):
+        if not self._keeps_givens(flat):
             return False
         want = set(range(1, n + 1))
         return all({flat[i] for i in u} == want for u in units(n, self.br, self.bc)[0])
 
     # -- oracle
     def _solve(self):
-        g = solve_singles(self.givens, self.n, self.br, self.bc)
-        return tuple(tuple(g[r * self.n:(r + 1) * self.n]) for r in range(self.n))
+        return self._unflatten(solve_singles(self.givens, self.n, self.br, self.bc))
 
 
 SPECS = (

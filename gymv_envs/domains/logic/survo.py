@@ -7,11 +7,12 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.logic._grid import (
     BACKGROUND,
-    Budget,
-    GridAnswerEnv,
+    HiddenCellsEnv,
     blank_board,
     cell_text,
     complete_lines,
+    counting_row,
+    hide_cells,
     most_open,
 )
 
@@ -27,7 +28,7 @@ def solve(rows: int, cols: int, cells: list[int], row_sums: list[int], col_sums:
     return complete_lines(cells, lines, [*row_sums, *col_sums], range(1, rows * cols + 1), limit, budget)
 
 
-class Survo(GridAnswerEnv):
+class Survo(HiddenCellsEnv):
     """Complete a Survo puzzle: 1..m·n once each, with the given row and column sums.
 
     ## Description
@@ -66,8 +67,7 @@ class Survo(GridAnswerEnv):
 
     def _configure(self) -> None:
         self.rows, self.cols, self.min_open, self.max_open = LEVELS[self.difficulty]
-        self.answer_hint = (f"the completed grid as {self.rows} rows of {self.cols} numbers separated by spaces, rows "
-                            f"separated by `/` (for example `{' '.join(str(i + 1) for i in range(self.cols))} / ...`)")
+        self.answer_hint = self._grid_hint("the completed grid", "numbers separated by spaces", counting_row(self.cols))
 
     def _values(self) -> range:
         return range(1, self.rows * self.cols + 1)
@@ -79,29 +79,15 @@ class Survo(GridAnswerEnv):
         self.row_sums = [sum(full[r * C:(r + 1) * C]) for r in range(R)]
         self.col_sums = [sum(full[c::C]) for c in range(C)]
         order = [int(i) for i in rng.permutation(R * C)]
-
-        def puzzle(k: int) -> list[int]:
-            g = list(full)
-            for i in order[:k]:
-                g[i] = 0
-            return g
-
-        def ambiguous(k: int) -> bool:
-            try:
-                return len(solve(R, C, puzzle(k), self.row_sums, self.col_sums)) > 1
-            except Budget:
-                return True
-
-        self.givens = puzzle(most_open(self.min_open, self.max_open, ambiguous))
-        self.free = [divmod(i, C) for i in range(R * C) if not self.givens[i]]
+        k = most_open(self.min_open, self.max_open,
+                      lambda k: solve(R, C, hide_cells(full, order, k), self.row_sums, self.col_sums))
+        self._set_givens(hide_cells(full, order, k))
 
     # -- draw
     def _paint(self) -> np.ndarray:
         R, C = self.rows, self.cols
         img, g = blank_board(self.obs_size, R, C, pad=(0, 1, 1, 0))
-        for i, v in enumerate(self.givens):
-            if v:
-                cell_text(img, g, i // C, i % C, str(v), scale=0.5)
+        self._paint_givens(img, g, scale=0.5)
         for r, s in enumerate(self.row_sums):
             cell_text(img, g, r, C + 0.05, str(s), scale=0.45, color=BLUE, bg=BACKGROUND)
         for c, s in enumerate(self.col_sums):
@@ -115,8 +101,7 @@ class Survo(GridAnswerEnv):
                 "and the blue number below each column is the sum of that column. Keep the given numbers.")
 
     def _state_text(self) -> str:
-        rows = [" ".join(str(self.givens[r * self.cols + c] or ".") for c in range(self.cols)) + f" | {self.row_sums[r]}"
-                for r in range(self.rows)]
+        rows = [" ".join(self._given_text(r, c) for c in range(self.cols)) + f" | {self.row_sums[r]}" for r in range(self.rows)]
         return "\n".join(rows + ["sums: " + " ".join(map(str, self.col_sums))])
 
     # -- verify
@@ -124,14 +109,13 @@ class Survo(GridAnswerEnv):
         R, C = self.rows, self.cols
         flat = [v for row in answer for v in row]
         return (sorted(flat) == list(range(1, R * C + 1))
-                and all(not g or g == v for g, v in zip(self.givens, flat, strict=True))
+                and self._keeps_givens(flat)
                 and [sum(row) for row in answer] == self.row_sums
                 and [sum(col) for col in zip(*answer, strict=True)] == self.col_sums)
 
     # -- oracle
     def _solve(self):
-        flat = solve(self.rows, self.cols, self.givens, self.row_sums, self.col_sums, limit=1, budget=10**8)[0]
-        return tuple(tuple(flat[r * self.cols:(r + 1) * self.cols]) for r in range(self.rows))
+        return self._unflatten(solve(self.rows, self.cols, self.givens, self.row_sums, self.col_sums, limit=1, budget=10**8)[0])
 
 
 SPECS = (

@@ -119,8 +119,7 @@ class Tents(GridAnswerEnv):
     def _configure(self) -> None:
         self.n, self.share = LEVELS[self.difficulty]
         self.rows = self.cols = self.n
-        self.answer_hint = (f"the tents as {self.n} rows of {self.n} cells, `#` for a tent and `.` for any other cell, "
-                            f"rows separated by `/` (for example `{'#.' * (self.n // 2)}{'#' * (self.n % 2)} / ...`)")
+        self.answer_hint = self._mask_hint("the tents", "a tent", "any other cell")
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:

@@ -102,8 +102,7 @@ class Thermometers(GridAnswerEnv):
     def _configure(self) -> None:
         self.n, self.longest = LEVELS[self.difficulty]
         self.rows = self.cols = self.n
-        self.answer_hint = (f"the filled cells as {self.n} rows of {self.n} cells, `#` for filled and `.` for empty, "
-                            f"rows separated by `/` (for example `{'#.' * (self.n // 2)}{'#' * (self.n % 2)} / ...`)")
+        self.answer_hint = self._mask_hint("the filled cells", "filled", "empty")
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:

@@ -3,8 +3,9 @@
 The agent is kinematic: it stands at a cell centre facing one of four headings, and moves
 one cell or turns 90 degrees per action, with collisions checked against the map. The world
 is rendered by MuJoCo from cameras on the agent (front; left/right peripheral). A task
-subclass implements ``_build(rng)`` (layout, things, start), ``_goal_text()``, ``_target()``
-(what the oracle should do next), and the event hooks ``_interact(i)`` / ``_enter()``.
+subclass implements ``_build(rng)`` (layout, things, start; it begins with `_begin`),
+``_goal_text()``, ``_target()`` (what the oracle should do next), and the event hooks
+``_interact(i)`` / ``_enter()``; `one_of` checks its choice arguments (``mode``, ``world``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,14 @@ import numpy as np
 from gymv_envs.core import MultiTurnEnv, Outcome
 from gymv_envs.core.canvas import draw_text, fill
 from gymv_envs.core.env import VisionEnv
-from gymv_envs.domains.world3d._world import HEADING_NAMES, HEADINGS, HIDDEN_Z, Ent, build_mjcf
+from gymv_envs.domains.world3d._world import (
+    HEADING_NAMES,
+    HEADINGS,
+    HIDDEN_Z,
+    Ent,
+    Layout,
+    build_mjcf,
+)
 
 ACTIONS = ("move_forward", "move_backward", "rotate_left", "rotate_right", "strafe_left", "strafe_right", "interact", "wait")
 FORWARD, BACKWARD, LEFT, RIGHT, STRAFE_L, STRAFE_R, INTERACT, WAIT = range(8)
@@ -44,6 +52,13 @@ def _number_in(name: str, value: Any, lo: float, hi: float, unit: str = "") -> f
     if not ok or not np.isfinite(value) or not lo <= value <= hi:
         raise ValueError(f"invalid {name}={value!r}; valid values: {lo:g} to {hi:g}{unit}")
     return float(value)
+
+
+def one_of(name: str, value: Any, valid: tuple[str, ...]) -> str:
+    """``value`` if it is one of ``valid``, else a `ValueError` naming the valid values."""
+    if value not in valid:
+        raise ValueError(f"invalid {name}={value!r}; valid values: {', '.join(valid)}")
+    return value
 
 
 class World3DEnv(MultiTurnEnv):
@@ -121,6 +136,12 @@ class World3DEnv(MultiTurnEnv):
         self._renderer = None
         self._route = self._route_text() if self.instruction_level == "step" else ""
         self._hint = self._visual_text() if self.instruction_level == "visual" else ""
+
+    def _begin(self, layout: Layout) -> None:
+        """Start building a level on ``layout``: no things yet, the agent at (0, 0) with heading 0
+        until the task places it."""
+        self.layout = layout
+        self.things, self.agent, self.heading = [], (0, 0), 0
 
     # placement helpers (all draws from the generator handed to _build)
     def occupied(self) -> set[tuple[int, int]]:

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from gymv_envs.core import Outcome, TaskSpec
-from gymv_envs.domains.world3d._base import World3DEnv
+from gymv_envs.domains.world3d._base import World3DEnv, one_of
 from gymv_envs.domains.world3d._world import HEADINGS, THING_COLOURS, Ent, room_grid
 
 MODES = ("switch", "colour", "key", "mixed")
@@ -61,16 +61,13 @@ class Doors(World3DEnv):
     """
 
     def __init__(self, mode: str = "switch", **kwargs: Any) -> None:
-        if mode not in MODES:
-            raise ValueError(f"invalid mode={mode!r}; valid values: {', '.join(MODES)}")
-        self.mode = mode
+        self.mode = one_of("mode", mode, MODES)
         super().__init__(**kwargs)
 
     # -- generate
     def _build(self, rng: np.random.Generator) -> None:
         d, n = self.difficulty, DOORS[self.mode][self.difficulty]
-        self.layout = room_grid(rng, 1, n + 1, ROOM[d])
-        self.things, self.agent, self.heading = [], (0, 0), 0
+        self._begin(room_grid(rng, 1, n + 1, ROOM[d]))
         colours = [THING_COLOURS[int(i)] for i in rng.permutation(len(THING_COLOURS))]
         doorways = sorted(self.layout.doorways, key=lambda dw: dw[0][1])
         near_doors = [(r + dr, c + dc) for (r, c), _ in doorways for dr, dc in HEADINGS]

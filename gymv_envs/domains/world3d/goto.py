@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from gymv_envs.core import Outcome, TaskSpec
-from gymv_envs.domains.world3d._base import World3DEnv
+from gymv_envs.domains.world3d._base import World3DEnv, one_of
 from gymv_envs.domains.world3d._world import WORLDS, make_layout, pick_looks
 
 # landmarks per difficulty, rocks per difficulty (open fields only)
@@ -63,8 +63,7 @@ class GoTo(World3DEnv):
     """
 
     def __init__(self, world: str = "open", target: str = "landmark", **kwargs: Any) -> None:
-        if world not in WORLDS:
-            raise ValueError(f"invalid world={world!r}; valid values: {', '.join(WORLDS)}")
+        one_of("world", world, WORLDS)
         if target not in ("landmark", "room") or (target == "room" and world not in ("rooms", "fourrooms")):
             raise ValueError(f"invalid target={target!r}; valid values: 'landmark', or 'room' with world rooms/fourrooms")
         self.world, self.target = world, target
@@ -73,8 +72,7 @@ class GoTo(World3DEnv):
     # -- generate
     def _build(self, rng: np.random.Generator) -> None:
         d = self.difficulty
-        self.layout = make_layout(rng, self.world, d)
-        self.things, self.agent, self.heading = [], (0, 0), 0
+        self._begin(make_layout(rng, self.world, d))
         n = LANDMARKS.get(self.world, (3, 4, 6))[d]
         looks = pick_looks(rng, n, near_misses=d > 0 and n >= 3)
         ends = self._corridor_ends()

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from gymv_envs.core import Outcome, TaskSpec
-from gymv_envs.domains.world3d._base import World3DEnv
+from gymv_envs.domains.world3d._base import World3DEnv, one_of
 from gymv_envs.domains.world3d._world import THING_COLOURS, WORLDS, make_layout, pick_looks
 
 MODES = ("one", "colour", "all", "health", "putnext")
@@ -60,18 +60,14 @@ class Pickup(World3DEnv):
     """
 
     def __init__(self, mode: str = "one", world: str = "rooms", **kwargs: Any) -> None:
-        if mode not in MODES:
-            raise ValueError(f"invalid mode={mode!r}; valid values: {', '.join(MODES)}")
-        if world not in WORLDS:
-            raise ValueError(f"invalid world={world!r}; valid values: {', '.join(WORLDS)}")
-        self.mode, self.world = mode, world
+        self.mode = one_of("mode", mode, MODES)
+        self.world = one_of("world", world, WORLDS)
         super().__init__(**kwargs)
 
     # -- generate
     def _build(self, rng: np.random.Generator) -> None:
         d, mode = self.difficulty, self.mode
-        self.layout = make_layout(rng, self.world, d)
-        self.things, self.agent, self.heading = [], (0, 0), 0
+        self._begin(make_layout(rng, self.world, d))
         n = ITEMS[mode][d]
         if mode == "health":
             self.wanted = [self.place(rng, "health") for _ in range(n)]

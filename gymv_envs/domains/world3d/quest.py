@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from gymv_envs.core import Outcome, TaskSpec
-from gymv_envs.domains.world3d._base import World3DEnv
+from gymv_envs.domains.world3d._base import World3DEnv, one_of
 from gymv_envs.domains.world3d._world import THING_COLOURS, make_layout, pick_looks
 
 MODES = ("fetch", "meet", "switch", "deliver", "chain")
@@ -62,18 +62,14 @@ class Quest(World3DEnv):
     """
 
     def __init__(self, mode: str = "fetch", world: str = "rooms", **kwargs: Any) -> None:
-        if mode not in MODES:
-            raise ValueError(f"invalid mode={mode!r}; valid values: {', '.join(MODES)}")
-        if world not in ("rooms", "maze", "open"):
-            raise ValueError(f"invalid world={world!r}; valid values: rooms, maze, open")
-        self.mode, self.world = mode, world
+        self.mode = one_of("mode", mode, MODES)
+        self.world = one_of("world", world, ("rooms", "maze", "open"))
         super().__init__(**kwargs)
 
     # -- generate
     def _build(self, rng: np.random.Generator) -> None:
         d, mode = self.difficulty, self.mode
-        self.layout = make_layout(rng, self.world, d)
-        self.things, self.agent, self.heading = [], (0, 0), 0
+        self._begin(make_layout(rng, self.world, d))
         shirts = [THING_COLOURS[int(i)] for i in rng.permutation(len(THING_COLOURS))]
         self.npcs = [self.place(rng, "npc", colour=shirts[0])]
         dist = self.reach_distances([self.things[self.npcs[0]].cell])

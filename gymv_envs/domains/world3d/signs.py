@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from gymv_envs.core import Outcome, TaskSpec
-from gymv_envs.domains.world3d._base import World3DEnv
+from gymv_envs.domains.world3d._base import World3DEnv, one_of
 from gymv_envs.domains.world3d._world import THING_COLOURS, make_layout
 
 MODES = ("pad", "trail", "switch")
@@ -58,18 +58,14 @@ class Signs(World3DEnv):
     """
 
     def __init__(self, mode: str = "pad", world: str = "rooms", **kwargs: Any) -> None:
-        if mode not in MODES:
-            raise ValueError(f"invalid mode={mode!r}; valid values: {', '.join(MODES)}")
-        if world not in ("rooms", "maze", "open"):
-            raise ValueError(f"invalid world={world!r}; valid values: rooms, maze, open")
-        self.mode, self.world = mode, world
+        self.mode = one_of("mode", mode, MODES)
+        self.world = one_of("world", world, ("rooms", "maze", "open"))
         super().__init__(**kwargs)
 
     # -- generate
     def _build(self, rng: np.random.Generator) -> None:
         d = self.difficulty
-        self.layout = make_layout(rng, self.world, d)
-        self.things, self.agent, self.heading = [], (0, 0), 0
+        self._begin(make_layout(rng, self.world, d))
         colours = [THING_COLOURS[int(i)] for i in rng.permutation(len(THING_COLOURS))]
         n_signs = TRAIL[d] if self.mode == "trail" else 1
         self.signs = [self.place(rng, "sign", colour=colours[k]) for k in range(n_signs)]
