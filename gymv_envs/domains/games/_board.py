@@ -47,6 +47,13 @@ def cell_name(r: int, c: int, rows: int) -> str:
     return f"{LETTERS[c]}{rows - r}"
 
 
+def grid_text(board, rows: int, cols: int, symbols: dict, letters: str = LETTERS) -> str:
+    """A board as text: one symbol a cell, rows numbered from the bottom, columns lettered below."""
+    w = len(str(rows))
+    lines = [f"{rows - r:>{w}} " + " ".join(symbols[board[r * cols + c]] for c in range(cols)) for r in range(rows)]
+    return "\n".join(lines) + "\n" + " " * (w + 1) + " ".join(letters[:cols])
+
+
 def disc(tile: np.ndarray, color: tuple[int, int, int], frac: float = 0.78, edge: tuple[int, int, int] | None = None) -> np.ndarray:
     """Blend a centred disc (optionally with a darker rim) into ``tile`` in place; returns it."""
     h, w = tile.shape[:2]
@@ -104,7 +111,8 @@ class BoardGameEnv(MultiTurnEnv):
 
     # ---------------------------------------------------------------- rules hooks
     def mover(self, s: Any) -> int:
-        raise NotImplementedError
+        """The player to move; by convention states are tuples ``(board, mover, ...)``."""
+        return s[1]
 
     def legal(self, s: Any) -> list[int]:
         raise NotImplementedError

@@ -16,6 +16,7 @@ from gymv_envs.domains.games._board import (
     BoardGameEnv,
     IntersectionBoard,
     cell_name,
+    grid_text,
 )
 
 LEVELS = {0: (5, 6), 1: (7, 12), 2: (9, 20)}   # difficulty -> (board side, random opening plies)
@@ -102,9 +103,6 @@ class AtariGo(IntersectionBoard, BoardGameEnv):
         return s
 
     # -- rules
-    def mover(self, s) -> int:
-        return s[1]
-
     def _groups(self, s):
         cache = self._memo_table()
         key = ("groups", s[0])
@@ -211,9 +209,7 @@ class AtariGo(IntersectionBoard, BoardGameEnv):
                 "your turn and black can force a capture.")
 
     def _state_text(self) -> str:
-        n, sym = self.side, {0: ".", ME: "X", THEM: "O"}
-        lines = [f"{n - r} " + " ".join(sym[self.state[0][r * n + c]] for c in range(n)) for r in range(n)]
-        return "\n".join(lines) + "\n  " + " ".join(LETTERS[:n])
+        return grid_text(self.state[0], self.side, self.side, {0: ".", ME: "X", THEM: "O"})
 
 
 SPECS = (

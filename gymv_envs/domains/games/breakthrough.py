@@ -14,6 +14,7 @@ from gymv_envs.domains.games._board import (
     BoardGameEnv,
     cell_name,
     disc,
+    grid_text,
 )
 
 LEVELS = {0: (5, 3), 1: (6, 4), 2: (6, 5)}   # difficulty -> (board side, pieces per side)
@@ -90,9 +91,6 @@ class Breakthrough(BoardGameEnv):
         return tuple(board), ME, None
 
     # -- rules
-    def mover(self, s) -> int:
-        return s[1]
-
     def _moves(self, board, p: int) -> list[int]:
         n, out = self.side, []
         dr, base = (-1, 0) if p == ME else (1, 3 * n * n)
@@ -204,9 +202,7 @@ class Breakthrough(BoardGameEnv):
                 "your turn and white can force a win.")
 
     def _state_text(self) -> str:
-        n, sym = self.side, {0: ".", ME: "W", THEM: "B"}
-        lines = [f"{n - r} " + " ".join(sym[self.state[0][r * n + c]] for c in range(n)) for r in range(n)]
-        return "\n".join(lines) + "\n  " + " ".join(LETTERS[:n])
+        return grid_text(self.state[0], self.side, self.side, {0: ".", ME: "W", THEM: "B"})
 
 
 SPECS = (

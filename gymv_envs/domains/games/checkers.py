@@ -16,6 +16,7 @@ from gymv_envs.domains.games._board import (
     BoardGameEnv,
     cell_name,
     disc,
+    grid_text,
 )
 
 EMPTY, MAN, KING = 0, 1, 2          # a square holds 0, or (owner - 1) * 2 + kind: 1/2 my man/king, 3/4 their man/king
@@ -122,9 +123,6 @@ class Checkers(BoardGameEnv):
         return tuple(b), ME, -1, None
 
     # -- rules
-    def mover(self, s) -> int:
-        return s[1]
-
     def _moves(self, b, p: int, only: int = -1) -> list[int]:
         jumps, steps, hops = [], [], neighbours(self.side)
         kinds = (1, 2) if p == ME else (3, 4)
@@ -207,9 +205,7 @@ class Checkers(BoardGameEnv):
                 "lose -1. It is your turn and red can force a win.")
 
     def _state_text(self) -> str:
-        n, sym = self.side, {EMPTY: ".", 1: "r", 2: "R", 3: "w", 4: "W"}
-        lines = [f"{n - r} " + " ".join(sym[self.state[0][r * n + c]] for c in range(n)) for r in range(n)]
-        return "\n".join(lines) + "\n  " + " ".join(LETTERS[:n])
+        return grid_text(self.state[0], self.side, self.side, {EMPTY: ".", 1: "r", 2: "R", 3: "w", 4: "W"})
 
 
 SPECS = (

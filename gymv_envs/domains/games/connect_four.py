@@ -6,7 +6,15 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import PALETTE, new_frame
-from gymv_envs.domains.games._board import LETTERS, ME, OPPONENT_TEXT, THEM, BoardGameEnv, disc
+from gymv_envs.domains.games._board import (
+    LETTERS,
+    ME,
+    OPPONENT_TEXT,
+    THEM,
+    BoardGameEnv,
+    disc,
+    grid_text,
+)
 
 ROWS, COLS = 6, 7
 DIRS = ((0, 1), (1, 0), (1, 1), (1, -1))
@@ -88,9 +96,6 @@ class ConnectFour(BoardGameEnv):
         return s
 
     # -- rules
-    def mover(self, s) -> int:
-        return s[1]
-
     def legal(self, s) -> list[int]:
         return [c for c in range(COLS) if s[0][c] == 0]
 
@@ -148,10 +153,7 @@ class ConnectFour(BoardGameEnv):
                 "turn and red can force a win.")
 
     def _state_text(self) -> str:
-        sym = {0: ".", ME: "R", THEM: "Y"}
-        b = self.state[0]
-        lines = [f"{ROWS - r} " + " ".join(sym[b[r * COLS + c]] for c in range(COLS)) for r in range(ROWS)]
-        return "\n".join(lines) + "\n  " + " ".join(LETTERS[:COLS])
+        return grid_text(self.state[0], ROWS, COLS, {0: ".", ME: "R", THEM: "Y"})
 
 
 SPECS = (

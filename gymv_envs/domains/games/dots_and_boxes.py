@@ -128,9 +128,6 @@ class DotsAndBoxes(BoardGameEnv):
         self.moves, self.last = 0, ()
 
     # -- rules
-    def mover(self, s) -> int:
-        return s[1]
-
     def legal(self, s) -> list[int]:
         return [i for i in range(2 * self.n * (self.n + 1)) if not s[0] >> i & 1]
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import Outcome, TaskSpec
-from gymv_envs.domains.games._board import BoardGameEnv, IntersectionBoard, intersection_keys
+from gymv_envs.domains.games._board import (
+    BoardGameEnv,
+    IntersectionBoard,
+    grid_text,
+    intersection_keys,
+)
 from gymv_envs.domains.games._go_engine import (
     BLACK,
     KOMI,
@@ -197,8 +202,7 @@ class Go(IntersectionBoard, BoardGameEnv):
         n, s = self.side, self.state
         cells = self._cells(s)
         sym = {0: ".", BLACK: "X", WHITE: "O"}
-        rows = [f"{n - r:>2} " + " ".join(sym[cells[r * n + c]] for c in range(n)) for r in range(n)]
-        return ("\n".join(rows) + "\n   " + " ".join(GO_LETTERS[:n]) +
+        return (grid_text(cells, n, n, sym, GO_LETTERS) +
                 f"\nX black (you), O white; captured by black {self.captures[0]}, by white {self.captures[1]}; "
                 f"komi {KOMI:g}; moves played {s[5]} of {self.cap}")
 

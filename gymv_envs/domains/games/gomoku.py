@@ -17,6 +17,7 @@ from gymv_envs.domains.games._board import (
     BoardGameEnv,
     IntersectionBoard,
     cell_name,
+    grid_text,
 )
 
 LEVELS = {0: (9, 16), 1: (11, 14), 2: (13, 20)}   # difficulty -> (board side, random opening plies)
@@ -96,9 +97,6 @@ class Gomoku(IntersectionBoard, BoardGameEnv):
         return s
 
     # -- rules
-    def mover(self, s) -> int:
-        return s[1]
-
     def legal(self, s) -> list[int]:
         return [i for i, v in enumerate(s[0]) if v == 0]
 
@@ -183,9 +181,7 @@ class Gomoku(IntersectionBoard, BoardGameEnv):
                 "black can force a win.")
 
     def _state_text(self) -> str:
-        n, sym = self.side, {0: ".", ME: "X", THEM: "O"}
-        lines = [f"{n - r:>2} " + " ".join(sym[self.state[0][r * n + c]] for c in range(n)) for r in range(n)]
-        return "\n".join(lines) + "\n   " + " ".join(LETTERS[:n])
+        return grid_text(self.state[0], self.side, self.side, {0: ".", ME: "X", THEM: "O"})
 
 
 SPECS = (

@@ -146,9 +146,6 @@ class Hex(BoardGameEnv):
         return s
 
     # -- rules
-    def mover(self, s) -> int:
-        return s[1]
-
     def legal(self, s) -> list[int]:
         return [i for i, v in enumerate(s[0]) if v == 0]
 

@@ -18,6 +18,7 @@ from gymv_envs.domains.games._board import (
     BoardGameEnv,
     cell_name,
     disc,
+    grid_text,
 )
 
 LEVELS = {0: (6, 4), 1: (6, 8), 2: (8, 8)}   # difficulty -> (board side, empty squares at the start; even: black to move)
@@ -154,9 +155,6 @@ class Othello(BoardGameEnv):
         return self.difficulty == 0 or 2 * winning <= len(moves)
 
     # -- rules
-    def mover(self, s) -> int:
-        return s[1]
-
     def legal(self, s) -> list[int]:
         return moves_of(s[0], s[1], self.side)
 
@@ -236,9 +234,7 @@ class Othello(BoardGameEnv):
                 "(+1), equal is a tie (0), fewer loses (-1). It is your turn and black can force a win.")
 
     def _state_text(self) -> str:
-        n, sym = self.side, {0: ".", ME: "B", THEM: "W"}
-        lines = [f"{n - r} " + " ".join(sym[self.state[0][r * n + c]] for c in range(n)) for r in range(n)]
-        return "\n".join(lines) + "\n  " + " ".join(LETTERS[:n])
+        return grid_text(self.state[0], self.side, self.side, {0: ".", ME: "B", THEM: "W"})
 
 
 SPECS = (
