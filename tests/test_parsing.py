@@ -46,6 +46,9 @@ def test_parse_letter_prefers_a_copied_option_text_over_its_first_letter():
     grids = ["B.A / BAA", "A.B / AAB", "A.A / ABB", "B.B / AAB"]
     assert parsing.parse_letter("Answer: A.B / AAB", grids) == 1
     assert parsing.parse_letter("Answer: A. because it tiles", grids) == 0
+    letters_as_options = ["C", "A, B", "B", "A"]  # e.g. which landmarks are reachable
+    for reply, expected in (("Answer: B", 1), ("Answer: (C)", 2), ("Answer: A, B", 1), ("<answer>D</answer>", 3)):
+        assert parsing.parse_letter(reply, letters_as_options) == expected, reply
 
 
 def test_parse_numbers_named_and_positional():

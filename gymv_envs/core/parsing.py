@@ -173,8 +173,12 @@ def parse_letter(text: str, options: Sequence[str]) -> int | None:
             return None
         opt_text = {_norm(o): i for i, o in enumerate(options)}
         lead = re.compile(rf"^(?:option\s+|choice\s+)?\(?([{letters}{letters.lower()}])\)?(?:[.):\s]|$)")
-        for c in found[:-1]:  # explicit answers: an option's own text, else a leading letter
-            if _norm(c) in opt_text:  # first, so a copied option such as "A.B / AAB" is not read as A
+        bare = re.compile(rf"(?:option\s+|choice\s+)?\(?([{letters}{letters.lower()}])\)?[.):]?", re.IGNORECASE)
+        for c in found[:-1]:  # explicit answers: a bare letter, else an option's own text, else a leading letter
+            m = bare.fullmatch(c.strip())
+            if m:
+                return letters.index(m.group(1).upper())
+            if _norm(c) in opt_text:  # before the leading letter: a copied option "A.B / AAB" is not A
                 return opt_text[_norm(c)]
             m = lead.match(c)
             if m:
