@@ -251,7 +251,13 @@ class GridPainter:
         self._base = new_frame(H, W, background)
         fill_rect(self._base, self.x0, self.y0, self.x0 + grid_w, self.y0 + grid_h, line_color)
         self._frame = self._base.copy()
-        self._keys: list[list[Hashable]] | None = None
+        self._keys: list[tuple[Hashable, ...]] | None = None
+        # (rows, cols) of each cell's pixel box as a slice pair, so painting a cell is one assignment
+        self._slices = [[self._cell_slice(r, c) for c in range(cols)] for r in range(rows)]
+
+    def _cell_slice(self, r: int, c: int) -> tuple[slice, slice]:
+        x0, y0, x1, y1 = self.cell_box(r, c)
+        return slice(y0, y1), slice(x0, x1)
 
     def cell_box(self, r: int, c: int) -> tuple[int, int, int, int]:
         """Pixel box (x0, y0, x1, y1) of cell (r, c), inside the grid lines."""
@@ -280,16 +286,18 @@ class GridPainter:
         """
         target = self._frame if frame is None else frame
         prev = self._keys if frame is None else None
-        for r in range(self.rows):
-            row = keys[r]
-            for c in range(self.cols):
-                k = row[c]
-                if prev is not None and prev[r][c] == k:
+        rows = [tuple(keys[r][: self.cols]) for r in range(self.rows)]
+        slices = self._slices
+        for r, row in enumerate(rows):
+            if prev is not None and prev[r] == row:
+                continue  # the whole row is unchanged: one comparison in C
+            old = prev[r] if prev is not None else None
+            for c, k in enumerate(row):
+                if old is not None and old[c] == k:
                     continue
-                x0, y0, x1, y1 = self.cell_box(r, c)
-                target[y0:y1, x0:x1] = self._tile(k)
+                target[slices[r][c]] = self._tile(k)
         if frame is None:
-            self._keys = [list(row) for row in keys]
+            self._keys = rows
         return target
 
     def base(self) -> np.ndarray:

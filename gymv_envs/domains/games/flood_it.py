@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
-from gymv_envs.core.canvas import PALETTE
+from gymv_envs.core.canvas import PALETTE, new_frame
 
 # difficulty -> (board side, colours, spare moves over the greedy planner's count)
 LEVELS = {0: (5, 3, 2), 1: (7, 4, 2), 2: (10, 5, 2)}
 NAMES = ("red", "green", "blue", "yellow", "purple")
+LETTERS = "".join(name[0].upper() for name in NAMES)
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
@@ -62,7 +63,8 @@ class FloodIt(MultiTurnEnv):
             self.board = [int(v) for v in rng.integers(0, self.k, size=n * n)]
         self.moves = 0
         self.limit = self._greedy_count() + self.spare
-        self._start = self._left = n * n - len(self._region(self.board))
+        self._flooded = self._region(self.board)
+        self._start = self._left = n * n - len(self._flooded)
 
     def _region(self, board: list[int]) -> set[int]:
         colour, nbrs = board[0], self.nbrs
@@ -74,9 +76,9 @@ class FloodIt(MultiTurnEnv):
                     stack.append(j)
         return seen
 
-    def _recolour(self, board: list[int], colour: int) -> list[int]:
+    def _recolour(self, board: list[int], colour: int, region: set[int] | None = None) -> list[int]:
         out = list(board)
-        for i in self._region(board):
+        for i in self._region(board) if region is None else region:
             out[i] = colour
         return out
 
@@ -84,9 +86,10 @@ class FloodIt(MultiTurnEnv):
     def _apply(self, action: int) -> Outcome:
         if action == self.board[0]:
             return Outcome(invalid=True, feedback=f"the flooded region is already {NAMES[action]}")
-        self.board = self._recolour(self.board, action)
+        self.board = self._recolour(self.board, action, self._flooded)
         self.moves += 1
-        self._left = self.n * self.n - len(self._region(self.board))
+        self._flooded = self._region(self.board)
+        self._left = self.n * self.n - len(self._flooded)
         done = self._left == 0
         if done:
             return Outcome(reward=1.0, terminated=True, success=True, feedback="the board is one colour")
@@ -105,9 +108,7 @@ class FloodIt(MultiTurnEnv):
         return self.grid_painter(n, n, self._tile, line=0).paint([self.board[r * n:(r + 1) * n] for r in range(n)])
 
     def _tile(self, colour: int, h: int, w: int) -> np.ndarray:
-        t = np.empty((h, w, 3), dtype=np.uint8)
-        t[...] = PALETTE[NAMES[colour]]
-        return t
+        return new_frame(h, w, PALETTE[NAMES[colour]])
 
     def _task_text(self) -> str:
         return (f"This is Flood-It on a {self.n}x{self.n} board of {self.k} colours ({', '.join(self.action_names)}). "
@@ -118,17 +119,17 @@ class FloodIt(MultiTurnEnv):
 
     def _state_text(self) -> str:
         n = self.n
-        rows = ["".join(NAMES[v][0].upper() for v in self.board[r * n:(r + 1) * n]) for r in range(n)]
+        rows = ["".join(map(LETTERS.__getitem__, self.board[r * n:(r + 1) * n])) for r in range(n)]
         return "\n".join(rows) + f"\nmoves left: {self.limit - self.moves}"
 
     # -- oracle
     def _greedy(self, board: list[int]) -> int:
         """The colour that floods the most squares, ties to the one that leaves fewest colours."""
-        best, best_key = 0, None
+        best, best_key, region = 0, None, self._region(board)
         for colour in range(self.k):
             if colour == board[0]:
                 continue
-            after = self._recolour(board, colour)
+            after = self._recolour(board, colour, region)
             key = (len(self._region(after)), -len(set(after)), -colour)
             if best_key is None or key > best_key:
                 best, best_key = colour, key

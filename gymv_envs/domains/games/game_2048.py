@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import functools
+from operator import itemgetter, mul
 
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
-from gymv_envs.core.canvas import draw_text, fit_text_size
+from gymv_envs.core.canvas import draw_text, fill, fit_text_size
 
-# difficulty -> log2 of the target tile (128, 256, 512)
-LEVELS = {0: 7, 1: 8, 2: 9}
+# difficulty -> (log2 of the target tile, log2 of the tiles along the top row at the start)
+LEVELS = {0: (8, ()), 1: (9, ()), 2: (10, (8, 7, 6, 5))}
 N = 4
 FOUR_CHANCE = 0.1
 EMPTY_C, BOARD_C, DARK_INK, LIGHT_INK = (205, 193, 180), (187, 173, 160), (119, 110, 101), (249, 246, 242)
@@ -23,6 +24,12 @@ LINES = {
     2: [[c + N * r for c in range(N)] for r in range(N)],              # left
     3: [[c + N * r for c in reversed(range(N))] for r in range(N)],    # right
 }
+# per direction: a getter of each line's tiles, and one that puts the slid lines, concatenated,
+# back into board order (so a move is a few calls in C)
+LINE_GET = {a: tuple(itemgetter(*cells) for cells in lines) for a, lines in LINES.items()}
+BOARD_PUT = {a: itemgetter(*(sum(lines, []).index(i) for i in range(N * N))) for a, lines in LINES.items()}
+POW2 = (0,) + tuple(1 << v for v in range(1, 32))  # tile value of an exponent, 0 for an empty cell
+CELL_TEXT = tuple(f"{v or '.':>4}" for v in POW2)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -40,19 +47,21 @@ def _slide(line: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _move(board: tuple[int, ...], a: int) -> tuple[int, ...]:
-    out = list(board)
-    for cells in LINES[a]:
-        for i, v in zip(cells, _slide(tuple(board[i] for i in cells))):
-            out[i] = v
-    return tuple(out)
+    g0, g1, g2, g3 = LINE_GET[a]
+    return BOARD_PUT[a](_slide(g0(board)) + _slide(g1(board)) + _slide(g2(board)) + _slide(g3(board)))
 
 
 # snake-shaped weights that keep big tiles ordered into the top-left corner
 WEIGHTS = tuple(4.0 ** w for w in (15, 14, 13, 12, 8, 9, 10, 11, 7, 6, 5, 4, 0, 1, 2, 3))
 
 
+def _mass(board: tuple[int, ...]) -> int:
+    """The sum of the tiles (merges keep it; each spawn adds 2 or 4)."""
+    return sum(map(POW2.__getitem__, board))
+
+
 def _score(board: tuple[int, ...]) -> float:
-    return sum(w * (1 << v) for w, v in zip(WEIGHTS, board) if v) + 4.0 ** 10 * board.count(0)
+    return sum(map(mul, WEIGHTS, map(POW2.__getitem__, board))) + 4.0 ** 10 * board.count(0)
 
 
 class Game2048(MultiTurnEnv):
@@ -71,42 +80,48 @@ class Game2048(MultiTurnEnv):
     `Box(0, 255, (H, W, 3), uint8)`: the board; tiles show their number, colour by value.
 
     ## Rewards
-    The share of the way to the target tile gained, in powers of two: each new largest tile
-    adds ``(log2 new - log2 old) / (log2 target - log2 start)``; the sum is 1.0 at the target
-    (``max_return`` 1.0).
+    The share of the way to the target tile gained, in tile value: each new largest tile adds
+    ``(new - old) / (target - start)``, where ``start`` is the largest tile at the start; the
+    sum is 1.0 at the target (``max_return`` 1.0). Value, not its logarithm, so the last
+    doublings, which need the planning, earn most.
 
     ## Starting State
-    Two random tiles on an empty board.
+    Two random tiles on an empty board; at difficulty 2 a game in progress: 256, 128, 64 and
+    32 along the top row, then two random tiles.
 
     ## Episode End
     Terminates with success when the target tile appears, in failure when no move is left; the
     step budget truncates.
 
     ## Arguments
-    ``difficulty`` (0: target 128; 1: 256; 2: 512), ``obs_size``.
+    ``difficulty`` (0: target 256; 1: 512; 2: 1024 from the game in progress), ``obs_size``.
 
     ## Version History
-    - v0: initial version. Spawns come from the env's generator, so the oracle (a depth-2
-      expectimax over a corner-snake heuristic) plans without seeing future spawns.
+    - v0: initial version. Spawns come from the env's generator, so the oracle (a depth-limited
+      expectimax over a corner-snake heuristic) plans without seeing future spawns. Revised
+      before release: targets 256/512/1024 (was 128/256/512) and rewards linear in tile value.
     """
 
     action_names = ("up", "down", "left", "right")
 
     def _configure(self) -> None:
-        self.target = LEVELS[self.difficulty]
+        self.target, self.head_start = LEVELS[self.difficulty]
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
-        self.board = (0,) * (N * N)
+        self.board = self.head_start + (0,) * (N * N - len(self.head_start))
+        self.mass = _mass(self.board)  # the sum of the tiles: merges keep it, spawns add to it
         self._spawn()
         self._spawn()
         self.best = self._start = max(self.board)
+        self._start_mass = self.mass
 
     def _spawn(self) -> None:
         rng, empty = self.np_random, [i for i, v in enumerate(self.board) if not v]
         b = list(self.board)
-        b[empty[int(rng.integers(len(empty)))]] = 2 if rng.random() < FOUR_CHANCE else 1
+        b[empty[int(rng.integers(len(empty)))]] = v = 2 if rng.random() < FOUR_CHANCE else 1
         self.board = tuple(b)
+        self.mass += 1 << v
 
     # -- rules
     def _apply(self, action: int) -> Outcome:
@@ -116,15 +131,24 @@ class Game2048(MultiTurnEnv):
         self.board = after
         self._spawn()
         top = max(self.board)
-        reward = (min(top, self.target) - min(self.best, self.target)) / (self.target - self._start) if top > self.best else 0.0
+        reward = ((1 << min(top, self.target)) - (1 << self.best)) / self._span if top > self.best else 0.0
         self.best = max(self.best, top)
         if top >= self.target:
             return Outcome(reward=reward, terminated=True, success=True, feedback=f"made the {1 << self.target} tile")
-        stuck = all(_move(self.board, a) == self.board for a in range(4))
+        # with an empty cell some move always changes the board
+        stuck = 0 not in self.board and all(_move(self.board, a) == self.board for a in range(4))
         return Outcome(reward=reward, terminated=stuck, feedback="no move is left" if stuck else f"moved {self.action_names[action]}")
 
+    @property
+    def _span(self) -> int:
+        return (1 << self.target) - (1 << self._start)
+
     def _progress(self) -> float:
-        return 1.0 if self._success else (self.best - self._start) / (self.target - self._start)
+        """Half the tile value share earned, half the tile mass gathered towards the target's."""
+        if self._success:
+            return 1.0
+        mass = min(1.0, (self.mass - self._start_mass) / ((1 << self.target) - self._start_mass))
+        return 0.5 * ((1 << self.best) - (1 << self._start)) / self._span + 0.5 * max(0.0, mass)
 
     # -- draw
     def _draw(self) -> np.ndarray:
@@ -134,7 +158,7 @@ class Game2048(MultiTurnEnv):
 
     def _tile(self, v: int, h: int, w: int) -> np.ndarray:
         t = np.empty((h, w, 3), dtype=np.uint8)
-        t[...] = TILE_C.get(v, (60, 58, 50)) if v else EMPTY_C
+        fill(t, TILE_C.get(v, (60, 58, 50)) if v else EMPTY_C)
         if v:
             text = str(1 << v)
             size = fit_text_size(text, int(w * 0.8), int(h * 0.45), bold=True)
@@ -148,11 +172,15 @@ class Game2048(MultiTurnEnv):
                 f"not allowed. Make a tile with the number {1 << self.target}.")
 
     def _state_text(self) -> str:
-        return "\n".join(" ".join(f"{(1 << v) if v else '.':>4}" for v in self.board[r * N:(r + 1) * N]) for r in range(N))
+        cell = CELL_TEXT.__getitem__
+        return "\n".join(" ".join(map(cell, self.board[r * N:(r + 1) * N])) for r in range(N))
 
     # -- oracle
-    def _value(self, board: tuple[int, ...], depth: int) -> float:
-        """Expected score over the spawns after a move (2s only), then the best next move."""
+    def _value(self, board: tuple[int, ...], depth: int, memo: dict) -> float:
+        """Expected score over the spawns after a move (2s only), then the best next move; a
+        spawn that leaves no move scores as a loss."""
+        if (board, depth) in memo:
+            return memo[board, depth]
         empty = [i for i, v in enumerate(board) if not v]
         if not empty:
             return _score(board)
@@ -160,19 +188,23 @@ class Game2048(MultiTurnEnv):
         for i in empty:
             b = board[:i] + (1,) + board[i + 1:]
             if depth == 0:
-                total += _score(b)
+                dead = len(empty) == 1 and all(_move(b, a) == b for a in range(4))
+                total += -1e30 if dead else _score(b)
             else:
                 nexts = [m for m in (_move(b, a) for a in range(4)) if m != b]
-                total += max((self._value(m, depth - 1) for m in nexts), default=-1e30)
-        return total / len(empty)
+                total += max((self._value(m, depth - 1, memo) for m in nexts), default=-1e30)
+        memo[board, depth] = value = total / len(empty)
+        return value
 
     def oracle_action(self) -> int:
-        best, best_v = 0, None
+        """Expectimax over the spawns, one to three moves deep as the board fills up."""
+        empty = self.board.count(0)
+        depth, best, best_v, memo = 2 if empty <= 3 else 1 if empty <= 8 else 0, 0, None, {}
         for a in range(4):
             m = _move(self.board, a)
             if m == self.board:
                 continue
-            v = self._value(m, 1 if self.board.count(0) <= 6 else 0)
+            v = self._value(m, depth, memo)
             if best_v is None or v > best_v:
                 best, best_v = a, v
         return best

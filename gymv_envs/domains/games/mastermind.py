@@ -74,6 +74,7 @@ class Mastermind(MultiTurnEnv):
         opening += opening >= self.secret
         b, w = divmod(int(self.fb[opening, self.secret]), self.pegs + 1)
         self.guesses.append((opening, b, w))
+        self._rows: list[tuple] = []  # board keys of the guesses drawn so far
 
     # -- rules
     def _apply(self, action: int) -> Outcome:
@@ -95,11 +96,11 @@ class Mastermind(MultiTurnEnv):
         return self.action_names[self.secret]
 
     # -- draw
-    def _keys(self) -> list[list[tuple]]:
-        keys = [[("peg", -1)] * self.pegs + [("pins", 0, 0, False)] for _ in range(ROWS)]
-        for r, (g, b, w) in enumerate(self.guesses):
-            keys[r] = [("peg", int(v)) for v in self.codes[g]] + [("pins", b, w, True)]
-        return keys
+    def _keys(self) -> list[tuple]:
+        """One row of cell keys per guess (pegs, then pins), empty rows below."""
+        for g, b, w in self.guesses[len(self._rows):]:  # a guess's row never changes once made
+            self._rows.append(tuple(("peg", int(v)) for v in self.codes[g]) + (("pins", b, w, True),))
+        return self._rows + [(("peg", -1),) * self.pegs + (("pins", 0, 0, False),)] * (ROWS - len(self._rows))
 
     def _draw(self) -> np.ndarray:
         return self.grid_painter(ROWS, self.pegs + 1, self._tile, line=0, background=BOARD_C).paint(self._keys())

@@ -13,6 +13,7 @@ COLS = "ABCD"
 FACES = (("red", "circle"), ("blue", "square"), ("green", "triangle"), ("orange", "star"),
          ("purple", "diamond"), ("cyan", "heart"), ("pink", "hexagon"), ("brown", "cross"))
 BACK_C, BACK_EDGE, FACE_C, DONE_C = (70, 90, 150), (40, 55, 100), (250, 250, 245), (200, 230, 200)
+BACK = ("back", -1)  # the key of a face-down card
 
 
 class MemoryPairs(MultiTurnEnv):
@@ -86,10 +87,14 @@ class MemoryPairs(MultiTurnEnv):
         return len(self.matched) / self.size
 
     # -- draw
+    def _card_keys(self) -> list[tuple[str, int]]:
+        """(kind, face) of each card as shown: matched, face up this turn, or face down."""
+        up, matched = self.up, self.matched
+        return [("done", f) if i in matched else ("up", f) if i in up else BACK for i, f in enumerate(self.cards)]
+
     def _draw(self) -> np.ndarray:
-        keys = [[("done", self.cards[i]) if i in self.matched else ("up", self.cards[i]) if i in self.up else ("back", -1)
-                 for i in range(r * self.cols, (r + 1) * self.cols)] for r in range(self.rows)]
-        return self.grid_painter(self.rows, self.cols, self._tile).paint(keys)
+        keys, cols = self._card_keys(), self.cols
+        return self.grid_painter(self.rows, cols, self._tile).paint([keys[i:i + cols] for i in range(0, self.size, cols)])
 
     def _tile(self, key: tuple, h: int, w: int) -> np.ndarray:
         kind, face = key
@@ -114,8 +119,9 @@ class MemoryPairs(MultiTurnEnv):
                 "number from the top, e.g. A1 is the top-left card.")
 
     def _state_text(self) -> str:
-        return "\n".join(" ".join(f"{FACES[self.cards[i]][0][:2]}" if i in self.matched or i in self.up else "##"
-                                  for i in range(r * self.cols, (r + 1) * self.cols)) for r in range(self.rows))
+        keys, cols = self._card_keys(), self.cols
+        cells = ["##" if kind == "back" else FACES[face][0][:2] for kind, face in keys]
+        return "\n".join(" ".join(cells[i:i + cols]) for i in range(0, self.size, cols))
 
     # -- oracle
     def oracle_action(self) -> int:
