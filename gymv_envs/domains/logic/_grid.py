@@ -210,60 +210,146 @@ def permutations(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(itertools.permutations(range(1, n + 1)))
 
 
-def rows_search(cands: Sequence[Sequence[tuple[int, ...]]], fits: Callable[[list[tuple[int, ...]], tuple[int, ...]], bool],
-                limit: int = 2, budget: int = 60_000, mark: Callable[[int, tuple[int, ...], int], None] | None = None,
-                done: Callable[[list[tuple[int, ...]]], bool] | None = None) -> list[Grid]:
-    """Grids built row by row: row r is the next of ``cands[r]`` for which ``fits(rows above, row)`` holds.
+Table = tuple[int, Sequence[int]] | tuple[int, Sequence[int], int]
 
-    ``mark(r, row, 1)`` and ``mark(r, row, -1)`` are called as a row is placed and taken back (for a
-    solver's running totals); ``done(rows)`` accepts a full grid (default: every one). Stops after
-    ``limit`` solutions; raises `Budget` after ``budget`` candidate rows tried.
-    """
-    out: list[Grid] = []
-    rows: list[tuple[int, ...]] = []
-    tried = [0]
 
-    def rec(r: int) -> None:
-        if r == len(cands):
-            if done is None or done(rows):
-                out.append(tuple(rows))
-            return
-        for p in cands[r]:
-            tried[0] += 1
-            if tried[0] > budget:
-                raise Budget
-            if not fits(rows, p):
-                continue
-            rows.append(p)
-            if mark is not None:
-                mark(r, p, 1)
-            rec(r + 1)
-            if mark is not None:
-                mark(r, p, -1)
-            rows.pop()
-            if len(out) >= limit:
-                return
-
-    rec(0)
+def cell_bits(cells: Iterable[int], width: int) -> int:
+    """The bits of every value of ``cells`` in the one-hot code of `table_search` (cell i, value v: bit ``i * width + v``)."""
+    full = (1 << width) - 1
+    out = 0
+    for i in cells:
+        out |= full << i * width
     return out
 
 
-def latin_rows_search(n: int, cands: Sequence[Sequence[tuple[int, ...]]], ok: Callable[[list[tuple[int, ...]]], bool],
-                      limit: int = 2, budget: int = 60_000) -> list[Grid]:
-    """Latin squares built row by row from ``cands[r]`` for which ``ok(rows so far)`` holds after each row.
+def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: int = 20_000,
+                 accept: Callable[[int], bool] | None = None) -> list[int]:
+    """Assignments that agree with one entry of every table: table constraints on one-hot bit codes.
 
-    Stops after ``limit`` solutions; raises `Budget` after ``budget`` candidate rows tried.
+    Cell ``i`` taking value ``v`` is bit ``i * width + v`` (see `cell_bits`); ``domain`` holds the
+    values every cell may still take. A table is ``(scope, codes)``: the bits of its cells and the
+    allowed joint values of those cells, each a code (a third item, the OR of the codes, saves
+    working it out). Propagation keeps, in every table, the codes inside the domain and, in the
+    domain, only values some kept code uses (arc consistency), until nothing changes; then the
+    search branches on the table with the fewest codes left. The answer is the final domain of
+    each solution (one bit per cell covered by a table) that ``accept`` allows (a rule no table
+    holds); stops after ``limit`` solutions and raises `Budget` after ``budget`` branches.
     """
-    used = [0] * n  # per column, a bit per digit already in it
+    scopes = [t[0] for t in tables]
+    count = len(scopes)
+    out: list[int] = []
+    nodes = [0]
+    union = functools.partial(functools.reduce, int.__or__)
 
-    def fits(rows: list[tuple[int, ...]], p: tuple[int, ...]) -> bool:
-        return not any(used[c] >> p[c] & 1 for c in range(n)) and ok([*rows, p])
+    def settle(dom: int, cands: list, unions: list) -> int | None:
+        seen = [-1] * count
+        dirty = True
+        while dirty:
+            dirty = False
+            for i in range(count):
+                scope = scopes[i]
+                cur = dom & scope
+                if cur == seen[i]:
+                    continue
+                bad = scope ^ cur
+                u = unions[i]
+                if u & bad:
+                    cs = [p for p in cands[i] if not p & bad]
+                    if not cs:
+                        return None
+                    cands[i] = cs
+                    unions[i] = u = union(cs)
+                new = cur & u
+                if new != cur:
+                    dom ^= cur ^ new
+                    dirty = True
+                seen[i] = new
+        return dom
 
-    def mark(_r: int, p: tuple[int, ...], k: int) -> None:
-        for c in range(n):
-            used[c] += k << p[c]
+    def rec(dom: int, cands: list, unions: list) -> None:
+        dom = settle(dom, cands, unions)
+        if dom is None:
+            return
+        best, size = -1, 1 << 30
+        for i in range(count):
+            k = len(cands[i])
+            if 1 < k < size:
+                best, size = i, k
+        if best < 0:
+            if accept is None or accept(dom):
+                out.append(dom)
+            return
+        rest = dom & ~scopes[best]
+        for p in cands[best]:
+            nodes[0] += 1
+            if nodes[0] > budget:
+                raise Budget
+            sub, subu = list(cands), list(unions)
+            sub[best], subu[best] = (p,), p
+            rec(rest | p, sub, subu)
+            if len(out) >= limit:
+                return
 
-    return rows_search(cands, fits, limit, budget, mark)
+    tabs = [t[1] for t in tables]  # lists are replaced, never changed in place
+    if all(tabs):
+        rec(domain, tabs, [t[2] if len(t) > 2 else union(t[1]) for t in tables])
+    return out
+
+
+def decode_cells(code: int, cells: int, width: int) -> list[int]:
+    """The value of each of ``cells`` cells in a one-hot code of `table_search`."""
+    full = (1 << width) - 1
+    return [((code >> i * width) & full).bit_length() - 1 for i in range(cells)]
+
+
+@functools.lru_cache(maxsize=16)
+def permutation_array(n: int) -> np.ndarray:
+    """`permutations` of 1..n as a read-only ``(n!, n)`` array, for vectorised filters of Latin lines."""
+    out = np.array(permutations(n), dtype=np.int64).reshape(-1, n)
+    out.setflags(write=False)
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def latin_line_codes(n: int) -> tuple[tuple[int, np.ndarray], ...]:
+    """For rows 0..n-1 then columns 0..n-1 of an n x n grid: the line's `cell_bits` and the one-hot
+    code (width n, value v as v - 1) of every permutation of 1..n laid along it (an object array in
+    `permutations` order)."""
+    out = []
+    for line in range(2 * n):
+        cells = [line * n + k if line < n else k * n + line - n for k in range(n)]
+        codes = np.empty(len(permutations(n)), dtype=object)
+        codes[:] = [sum(1 << (cells[k] * n + p[k] - 1) for k in range(n)) for p in permutations(n)]
+        codes.setflags(write=False)
+        out.append((cell_bits(cells, n), codes))
+    return tuple(out)
+
+
+def latin_line_table(n: int, line: int, keep: np.ndarray | None = None) -> Table:
+    """Row (``line`` < n) or column ``line - n`` of a Latin square as a table: the permutations (read
+    from the left or the top) that ``keep``, a mask over `permutation_array`, allows (all when None)."""
+    scope, codes = latin_line_codes(n)[line]
+    if keep is None:
+        return _whole_line(n, line)
+    return scope, codes[keep].tolist()
+
+
+@functools.lru_cache(maxsize=32)
+def _whole_line(n: int, line: int) -> Table:
+    scope, codes = latin_line_codes(n)[line]
+    return scope, tuple(codes.tolist()), scope
+
+
+def latin_solve(n: int, tables: Sequence[Table], givens: dict[tuple[int, int], int] | None = None,
+                limit: int = 2, budget: int = 20_000) -> list[Grid]:
+    """Latin squares over 1..n that keep ``givens`` and agree with ``tables`` (every row and column is
+    one unless a table stands for it), by `table_search`."""
+    dom = (1 << n ** 3) - 1
+    for (r, c), v in (givens or {}).items():
+        i = (r * n + c) * n
+        dom &= ~(((1 << n) - 1) << i) | 1 << (i + v - 1)
+    sols = table_search(tables, dom, limit, budget)
+    return [tuple(tuple(v + 1 for v in row) for row in zip(*[iter(decode_cells(s, n * n, n))] * n)) for s in sols]
 
 
 def is_latin(grid: Grid, n: int) -> bool:
@@ -506,7 +592,9 @@ def blank_board(obs_size: tuple[int, int], rows: int, cols: int, **kwargs: Any) 
     return base.copy(), g
 
 
-__all__ = ["BACKGROUND", "Budget", "GridAnswerEnv", "Geom", "HiddenCellsEnv", "LatinSquareEnv", "PaintedOnceEnv",
-           "blank_board", "board_base", "cell_text", "complete_lines", "counting_row", "fewest_clues", "format_grid",
-           "grid_lines", "hide_cells", "is_latin", "keeps", "latin_rows_search", "latin_square", "layout", "most_open",
-           "permutations", "read_cells", "rows_search", "shade", "smallest_true"]
+__all__ = ["BACKGROUND", "Budget", "GridAnswerEnv", "Geom", "HiddenCellsEnv", "LatinSquareEnv", "PaintedOnceEnv", "Table",
+           "blank_board", "board_base", "cell_bits", "cell_text", "complete_lines", "counting_row", "decode_cells",
+           "fewest_clues", "format_grid",
+           "grid_lines", "hide_cells", "is_latin", "keeps", "latin_line_codes", "latin_line_table",
+           "latin_solve", "latin_square", "layout", "most_open",
+           "permutation_array", "permutations", "read_cells", "shade", "smallest_true", "table_search"]

@@ -10,10 +10,13 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.logic._grid import (
     GridAnswerEnv,
+    Table,
     blank_board,
+    cell_bits,
     cell_text,
+    decode_cells,
     fewest_clues,
-    rows_search,
+    table_search,
 )
 
 SIDES = {0: 4, 1: 6, 2: 8}
@@ -30,33 +33,34 @@ def line_ok(line: list[int] | tuple[int, ...]) -> bool:
     return tuple(line) in valid_lines(len(line))
 
 
+@functools.lru_cache(maxsize=64)
+def line_table(n: int, line: int) -> Table:
+    """Row ``line`` (< n) or column ``line - n`` as a table of `table_search` (cell value 0 or 1)."""
+    cells = [line * n + k if line < n else k * n + line - n for k in range(n)]
+    scope = cell_bits(cells, 2)
+    return scope, tuple(sum(1 << (2 * cells[k] + v) for k, v in enumerate(p)) for p in valid_lines(n)), scope
+
+
 def solve(n: int, givens: dict[tuple[int, int], int], rng: np.random.Generator | None = None,
-          limit: int = 2, budget: int = 40_000) -> list[tuple[tuple[int, ...], ...]]:
-    """Grids obeying the rules and the givens, row by row (rows in random order when ``rng`` is given)."""
-    lines = valid_lines(n)
-    cands = []
-    for r in range(n):
-        cs = [p for p in lines if all(givens.get((r, c), v) == v for c, v in enumerate(p))]
-        cands.append([cs[int(i)] for i in rng.permutation(len(cs))] if rng is not None else cs)
-    ones = [0] * n  # per column, the ones in the rows placed so far
+          limit: int = 2, budget: int = 20_000) -> list[tuple[tuple[int, ...], ...]]:
+    """Grids obeying the rules and the givens: each row and column is a table of the lines with as many
+    ones as zeros and no triple (see `table_search`), full grids must have distinct rows and columns.
+    With ``rng``, each table's lines are tried in a random order."""
+    tables = [line_table(n, line) for line in range(2 * n)]
+    if rng is not None:
+        tables = [(scope, [codes[int(i)] for i in rng.permutation(len(codes))], union) for scope, codes, union in tables]
+    dom = (1 << (2 * n * n)) - 1
+    for (r, c), v in givens.items():
+        dom &= ~(1 << (2 * (r * n + c) + 1 - v))
 
-    def fits(rows: list[tuple[int, ...]], p: tuple[int, ...]) -> bool:
-        if p in rows:
-            return False
-        r = len(rows)
-        for c in range(n):
-            k = ones[c] + p[c]
-            if k > n // 2 or (r + 1 - k) > n // 2:
-                return False
-            if r >= 2 and rows[r - 1][c] == rows[r - 2][c] == p[c]:
-                return False
-        return True
+    def grid(code: int) -> tuple[tuple[int, ...], ...]:
+        return tuple(zip(*[iter(decode_cells(code, n * n, 2))] * n))
 
-    def mark(_r: int, p: tuple[int, ...], k: int) -> None:
-        for c in range(n):
-            ones[c] += k * p[c]
+    def distinct(code: int) -> bool:
+        g = grid(code)
+        return len(set(g)) == n and len(set(zip(*g, strict=True))) == n
 
-    return rows_search(cands, fits, limit, budget, mark, done=lambda rows: len(set(zip(*rows, strict=True))) == n)
+    return [grid(x) for x in table_search(tables, dom, limit, budget, distinct)]
 
 
 class Binairo(GridAnswerEnv):

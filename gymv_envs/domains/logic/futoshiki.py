@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -21,9 +23,10 @@ from gymv_envs.domains.logic._grid import (
     fewest_clues,
     is_latin,
     keeps,
-    latin_rows_search,
+    latin_line_table,
+    latin_solve,
     latin_square,
-    permutations,
+    permutation_array,
 )
 
 SIDES = {0: 4, 1: 5, 2: 6}
@@ -31,17 +34,40 @@ GIVEN_SHARE = 0.15  # share of the clue order that are given digits (the rest ar
 GAP = 0.45          # gap between cells, in cells, where the signs sit
 
 
-def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 50_000) -> list:
-    """Latin squares with the givens and every ``a < b`` of ``less`` (pairs of cells)."""
-    row_less = [[(a[1], b[1]) for a, b in less if a[0] == b[0] == r] for r in range(n)]
-    col_less = [[(a, b) for a, b in less if a[1] == b[1] and max(a[0], b[0]) == r] for r in range(n)]
-    cands = [[p for p in permutations(n) if all(givens.get((r, c), p[c]) == p[c] for c in range(n))
-              and all(p[i] < p[j] for i, j in row_less[r])] for r in range(n)]
+def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 20_000) -> list:
+    """Latin squares with the givens and every ``a < b`` of ``less`` (pairs of neighbouring cells): each
+    row and column is a table of the permutations its signs allow (see `latin_solve`)."""
+    row_less = [tuple(sorted((a[1], b[1]) for a, b in less if a[0] == b[0] == r)) for r in range(n)]
+    col_less = [tuple(sorted((a[0], b[0]) for a, b in less if a[1] == b[1] == c)) for c in range(n)]
+    tables = [_line(n, line, rel) for line, rel in enumerate(row_less + col_less)]
+    return latin_solve(n, tables, givens, limit, budget)
 
-    def ok(rows: list) -> bool:
-        return all(rows[a[0]][a[1]] < rows[b[0]][b[1]] for a, b in col_less[len(rows) - 1])
 
-    return latin_rows_search(n, cands, ok, limit, budget)
+@functools.lru_cache(maxsize=8192)
+def _line(n: int, line: int, less: tuple[tuple[int, int], ...]):
+    """Line ``line`` as a table of the permutations with ``p[i] < p[j]`` for every ``(i, j)`` of ``less``."""
+    perms = permutation_array(n)
+    keep = np.all(perms[:, [i for i, _ in less]] < perms[:, [j for _, j in less]], axis=1)
+    scope, codes = latin_line_table(n, line, keep)
+    return scope, tuple(codes)
+
+
+@functools.lru_cache(maxsize=32)
+def _boxes(H: int, W: int, n: int) -> np.ndarray:
+    """The empty boxes of an n x n board (read-only); `Futoshiki._paint` fits the rest around them."""
+    span = n + (n - 1) * GAP
+    size = min(H, W) * 0.94 / span
+    pitch = size * (1 + GAP)
+    x0, y0 = (W - span * size) / 2, (H - span * size) / 2
+    img = new_frame(H, W, BACKGROUND)
+    line = max(1, int(size / 20))
+    for r in range(n):
+        for c in range(n):
+            x, y = x0 + c * pitch, y0 + r * pitch
+            fill_rect(img, x, y, x + size, y + size, WHITE)
+            outline_rect(img, x, y, x + size, y + size, INK, line)
+    img.setflags(write=False)
+    return img
 
 
 class Futoshiki(LatinSquareEnv):
@@ -110,15 +136,9 @@ class Futoshiki(LatinSquareEnv):
         size = min(H, W) * 0.94 / span
         pitch = size * (1 + GAP)
         x0, y0 = (W - span * size) / 2, (H - span * size) / 2
-        img = new_frame(H, W, BACKGROUND)
-        line = max(1, int(size / 20))
-        for r in range(n):
-            for c in range(n):
-                x, y = x0 + c * pitch, y0 + r * pitch
-                fill_rect(img, x, y, x + size, y + size, WHITE)
-                outline_rect(img, x, y, x + size, y + size, INK, line)
-                if (r, c) in self.givens:
-                    cell_text(img, Geom(x, y, size), 0, 0, str(self.givens[(r, c)]))
+        img = _boxes(H, W, n).copy()
+        for (r, c), v in self.givens.items():
+            cell_text(img, Geom(x0 + c * pitch, y0 + r * pitch, size), 0, 0, str(v))
         sign_size = max(4, int(size * GAP * 0.95))
         for a, b in self.less:
             (r1, c1), (r2, c2) = sorted((a, b))

@@ -14,6 +14,7 @@ from gymv_envs.domains.logic._grid import (
     cell_text,
     latin_square,
 )
+from gymv_envs.domains.logic._placement import beside4, bits, is_connected
 
 # difficulty -> (side, shaded share wanted)
 LEVELS = {0: (5, 0.24), 1: (6, 0.26), 2: (8, 0.27)}
@@ -45,44 +46,60 @@ def repeated(grid) -> set:
 
 def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
     """Shadings of repeated cells only, with no repeat among unshaded cells, no shaded neighbours and the
-    unshaded cells connected; cell by cell in row-major order."""
-    n = len(grid)
-    rep = repeated(grid)
-    shaded: set = set()
-    row_seen = [set() for _ in range(n)]
-    col_seen = [set() for _ in range(n)]
-    out, nodes = [], [0]
+    unshaded cells connected.
 
-    def rec(i: int) -> None:
-        if i == n * n:
-            if connected(n, shaded):
-                out.append(frozenset(shaded))
+    On bit masks (cell r * n + c): an unshaded cell shades every cell holding its number in its row
+    and column, a shaded cell unshades its neighbours, and the cells not shaded must stay connected;
+    after that settles, the search branches on the first undecided cell.
+    """
+    n = len(grid)
+    full = (1 << (n * n)) - 1
+    peers = [0] * (n * n)  # the other cells with the same number in the same row or column
+    for r in range(n):
+        for c in range(n):
+            v = grid[r][c]
+            for k in range(n):
+                if k != c and grid[r][k] == v:
+                    peers[r * n + c] |= 1 << (r * n + k)
+                if k != r and grid[k][c] == v:
+                    peers[r * n + c] |= 1 << (k * n + c)
+    unshaded0 = sum(1 << i for i in range(n * n) if not peers[i])
+    out: list[frozenset] = []
+    nodes = [0]
+
+    def rec(shaded: int, unshaded: int, done: int) -> None:
+        while True:  # settle: `done` holds the unshaded cells whose peers are shaded already
+            for i in bits(unshaded & ~done):
+                shaded |= peers[i]
+            done = unshaded
+            if shaded & unshaded:
+                return
+            ring = beside4(shaded, n, n)
+            if ring & shaded:  # two shaded cells side by side
+                return
+            more = ring & ~unshaded
+            if not more:
+                break
+            unshaded |= more
+        if not is_connected(full & ~shaded, n, n):
             return
-        r, c = divmod(i, n)
-        v = grid[r][c]
-        options = (False, True) if (r, c) in rep else (False,)
-        for shade in options:
+        open_ = full & ~shaded & ~unshaded
+        if not open_:
+            out.append(frozenset(divmod(i, n) for i in bits(shaded)))
+            return
+        cell = open_ & -open_
+        for shade in (True, False):
             nodes[0] += 1
             if nodes[0] > budget:
                 raise Budget
             if shade:
-                if (r - 1, c) in shaded or (r, c - 1) in shaded:
-                    continue
-                shaded.add((r, c))
-                rec(i + 1)
-                shaded.discard((r, c))
+                rec(shaded | cell, unshaded, done)
             else:
-                if v in row_seen[r] or v in col_seen[c]:
-                    continue
-                row_seen[r].add(v)
-                col_seen[c].add(v)
-                rec(i + 1)
-                row_seen[r].discard(v)
-                col_seen[c].discard(v)
+                rec(shaded, unshaded | cell, done)
             if len(out) >= limit:
                 return
 
-    rec(0)
+    rec(0, unshaded0, 0)
     return out
 
 

@@ -12,9 +12,12 @@ from gymv_envs.domains.logic._grid import (
     BACKGROUND,
     Budget,
     GridAnswerEnv,
+    Table,
     blank_board,
+    cell_bits,
     cell_text,
-    rows_search,
+    decode_cells,
+    table_search,
 )
 
 SIDES = {0: 4, 1: 5, 2: 7}
@@ -32,23 +35,21 @@ def subsets_by_sum(n: int) -> dict[int, tuple[tuple[int, ...], ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-def solve(n: int, row_sums: list[int], col_sums: list[int], limit: int = 2, budget: int = 50_000) -> list:
-    """Shadings whose row r sums the column numbers of its shaded cells to row_sums[r], likewise for columns."""
-    cands = [subsets_by_sum(n).get(s, ()) for s in row_sums]
-    acc = [0] * n  # per column, the row numbers of its shaded cells so far
-    # the most the rows still to come can add to column c: (r+1) + ... + n
-    rest = [sum(range(r + 2, n + 1)) for r in range(n)]
+@functools.lru_cache(maxsize=1024)
+def line_table(n: int, line: int, total: int) -> Table:
+    """Row ``line`` (< n) or column ``line - n`` as a table of `table_search` (cell value 0 or 1):
+    the shadings of the line whose shaded cells' indices 1..n add up to ``total``."""
+    cells = [line * n + k if line < n else k * n + line - n for k in range(n)]
+    codes = tuple(sum(1 << (2 * cells[k] + v) for k, v in enumerate(p)) for p in subsets_by_sum(n).get(total, ()))
+    return cell_bits(cells, 2), codes
 
-    def fits(rows: list[tuple[int, ...]], p: tuple[int, ...]) -> bool:
-        r = len(rows)
-        new = [acc[c] + (r + 1) * p[c] for c in range(n)]
-        return not any(new[c] > col_sums[c] or new[c] + rest[r] < col_sums[c] for c in range(n))
 
-    def mark(r: int, p: tuple[int, ...], k: int) -> None:
-        for c in range(n):
-            acc[c] += k * (r + 1) * p[c]
-
-    return rows_search(cands, fits, limit, budget, mark)
+def solve(n: int, row_sums: list[int], col_sums: list[int], limit: int = 2, budget: int = 20_000) -> list:
+    """Shadings whose row r sums the column numbers of its shaded cells to row_sums[r], likewise for columns
+    (each row and column a table of the shadings its clue allows; see `table_search`)."""
+    tables = [line_table(n, i, t) for i, t in enumerate([*row_sums, *col_sums])]
+    sols = table_search(tables, (1 << (2 * n * n)) - 1, limit, budget)
+    return [tuple(tuple(row) for row in zip(*[iter(decode_cells(x, n * n, 2))] * n)) for x in sols]
 
 
 class Kakurasu(GridAnswerEnv):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 
 import numpy as np
@@ -11,11 +13,13 @@ from gymv_envs.core.canvas import INK, draw_text, fill_rect
 from gymv_envs.domains.logic._grid import (
     Budget,
     LatinSquareEnv,
+    Table,
     blank_board,
+    cell_bits,
     is_latin,
-    latin_rows_search,
+    latin_line_table,
+    latin_solve,
     latin_square,
-    permutations,
 )
 
 # difficulty -> (side, cage sizes to draw from, their weights)
@@ -36,27 +40,44 @@ def cage_value(op: str, vals: list[int]) -> int | None:
     return vals[0]
 
 
-def solve(n: int, cages: list, limit: int = 2, budget: int = 60_000) -> list:
-    """Latin squares satisfying every cage ``(cells, op, target)``."""
-    inside = [[cg for cg in cages if all(r == row for r, _ in cg[0])] for row in range(n)]
-    cands = [[p for p in permutations(n) if all(cage_value(op, [p[c] for _, c in cells]) == t for cells, op, t in inside[row])]
-             for row in range(n)]
-    touching = [[cg for cg in cages if min(r for r, _ in cg[0]) < row <= max(r for r, _ in cg[0])] for row in range(n)]
-    for row in range(n):
-        touching[row] += [cg for cg in cages if min(r for r, _ in cg[0]) == row < max(r for r, _ in cg[0])]
+@functools.lru_cache(maxsize=32)
+def _fillings(n: int, size: int) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Every tuple of ``size`` values 1..n and its cage value under each operation (-1 where none)."""
+    vals = np.array(list(itertools.product(range(1, n + 1), repeat=size)), dtype=np.int64).reshape(-1, size)
+    hi, lo = vals.max(axis=1), vals.min(axis=1)
+    out = {"+": vals.sum(axis=1), "*": vals.prod(axis=1), "=": vals[:, 0]}
+    if size == 2:
+        out["-"] = hi - lo
+        out["/"] = np.where(hi % lo == 0, hi // lo, -1)
+    return vals, out
 
-    def ok(rows: list) -> bool:
-        k = len(rows)
-        for cells, op, t in touching[k - 1]:
-            vals = [rows[r][c] for r, c in cells if r < k]
-            if len(vals) == len(cells):
-                if cage_value(op, vals) != t:
-                    return False
-            elif (op == "+" and sum(vals) >= t) or (op == "*" and t % math.prod(vals)):
-                return False
-        return True
 
-    return latin_rows_search(n, cands, ok, limit, budget)
+@functools.lru_cache(maxsize=4096)
+def cage_fillings(n: int, op: str, target: int, size: int, apart: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+    """The values 1..n a cage of ``size`` cells may hold, in cell order, for its target (cells
+    ``i, j`` of a pair in ``apart`` share a row or column, so differ)."""
+    vals, value = _fillings(n, size)
+    keep = value[op] == target
+    for i, j in apart:
+        keep &= vals[:, i] != vals[:, j]
+    return tuple(map(tuple, vals[keep].tolist()))
+
+
+def cage_table(n: int, cells: tuple, op: str, target: int) -> Table:
+    """A cage as a table of `table_search`: the one-hot codes of its fillings."""
+    apart = tuple((i, j) for i in range(len(cells)) for j in range(i + 1, len(cells))
+                  if cells[i][0] == cells[j][0] or cells[i][1] == cells[j][1])
+    at = [(r * n + c) * n - 1 for r, c in cells]
+    codes = [sum(1 << (a + v) for a, v in zip(at, vals)) for vals in cage_fillings(n, op, target, len(cells), apart)]
+    return cell_bits([r * n + c for r, c in cells], n), codes
+
+
+def solve(n: int, cages: list, limit: int = 2, budget: int = 20_000) -> list:
+    """Latin squares satisfying every cage ``(cells, op, target)``: the rows, the columns and the cages
+    are tables of `latin_solve`."""
+    tables = [latin_line_table(n, line) for line in range(2 * n)]
+    tables += [cage_table(n, cells, op, t) for cells, op, t in cages]
+    return latin_solve(n, tables, None, limit, budget)
 
 
 class KenKen(LatinSquareEnv):
@@ -122,7 +143,7 @@ class KenKen(LatinSquareEnv):
         while True:
             cages = [self._cage(rng, cells, sq) for cells in groups]
             try:
-                sols = solve(n, cages, budget=150_000)
+                sols = solve(n, cages, budget=50_000)
             except Budget:
                 sols = []
             if len(sols) == 1:
@@ -131,12 +152,11 @@ class KenKen(LatinSquareEnv):
             differ = {(r, c) for r in range(n) for c in range(n) if len(sols) == 2 and sols[0][r][c] != sols[1][r][c]}
             multi = [g for g in groups if len(g) > 1 and (not differ or differ & set(g))]
             g = multi[int(rng.integers(len(multi)))]
-            for j in rng.permutation(len(g)):
-                rest = [x for k, x in enumerate(g) if k != j]
-                if self._connected(rest) and (not differ or g[int(j)] in differ or len(g) == 2):
-                    groups.append([g[int(j)]])
-                    g[:] = rest
-                    break
+            # a cell whose loss leaves the cage connected; one the solutions differ on when there is one
+            ok = [j for j in map(int, rng.permutation(len(g))) if self._connected(g[:j] + g[j + 1:])]
+            j = next((j for j in ok if not differ or g[j] in differ or len(g) == 2), ok[0])
+            groups.append([g[j]])
+            g[:] = g[:j] + g[j + 1:]
         self.cages = cages
         self.free = [(r, c) for r in range(n) for c in range(n)]
 

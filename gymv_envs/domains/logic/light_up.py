@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -46,47 +48,77 @@ class Akari:
                                    if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr) * n + c + dc not in black)
         self.numbers = [(self.adjacent[i], k) for i, k in black.items() if k is not None]
 
+    def renumbered(self, black: dict[int, int | None]) -> Akari:
+        """The same black cells with other numbers (``black`` has the same keys), sharing the tables."""
+        out = copy.copy(self)
+        out.black = dict(black)
+        out.numbers = [(self.adjacent[i], k) for i, k in black.items() if k is not None]
+        return out
+
     def solutions(self, limit: int, budget: int = 50_000) -> list[int] | None:
-        """Up to ``limit`` bulb masks that solve the board (None when the search budget runs out)."""
+        """Up to ``limit`` bulb masks that solve the board (None when the search budget runs out).
+
+        Before each branch, bulbs that are forced go in: all the open cells round a number that
+        needs every one of them, and the only cell that can still light an unlit cell. Then the
+        search branches on the unlit cell with the fewest cells that could light it.
+        """
         out: list[int] = []
         nodes = [0]
+        white, sees, numbers = self.white, self.sees, self.numbers
 
         def search(bulbs: int, lit: int, banned: int) -> None:
             nodes[0] += 1
             if nodes[0] > budget:
                 raise TimeoutError
-            free = self.white & ~lit & ~banned
-            for adj, k in self.numbers:
-                placed = (bulbs & adj).bit_count()
-                if placed > k:
+            while True:
+                free = white & ~lit & ~banned
+                for adj, k in numbers:
+                    placed = (bulbs & adj).bit_count()
+                    if placed > k:
+                        return
+                    if placed == k:
+                        free &= ~adj
+                forced = 0
+                for adj, k in numbers:
+                    need = k - (bulbs & adj).bit_count()
+                    if need:
+                        room = (free & adj).bit_count()
+                        if room < need:
+                            return
+                        if room == need:
+                            forced |= free & adj
+                best, best_opts = -1, 99
+                unlit = white & ~lit
+                while unlit and best_opts > 1:
+                    low = unlit & -unlit
+                    unlit ^= low
+                    i = low.bit_length() - 1
+                    opts = (sees[i] & free).bit_count()
+                    if opts < best_opts:
+                        best, best_opts = i, opts
+                if best_opts == 0:
                     return
-                if placed == k:
-                    free &= ~adj
-            for adj, k in self.numbers:
-                if (bulbs & adj).bit_count() + (free & adj).bit_count() < k:
-                    return
-            best, best_opts = -1, 99
-            unlit = self.white & ~lit
-            sees = self.sees
-            while unlit:
-                low = unlit & -unlit
-                unlit ^= low
-                i = low.bit_length() - 1
-                opts = (sees[i] & free).bit_count()
-                if opts < best_opts:
-                    best, best_opts = i, opts
-                    if opts <= 1:
-                        break
+                if best_opts == 1:
+                    forced |= sees[best] & free
+                if not forced:
+                    break
+                while forced:  # place the forced bulbs; two that see each other end the branch
+                    low = forced & -forced
+                    forced ^= low
+                    if lit & low:
+                        return
+                    bulbs |= low
+                    lit |= sees[low.bit_length() - 1]
             if best < 0:
-                if all((bulbs & adj).bit_count() == k for adj, k in self.numbers):
+                if all((bulbs & adj).bit_count() == k for adj, k in numbers):
                     out.append(bulbs)
                 return
-            opts = self.sees[best] & free
+            opts = sees[best] & free
             while opts and len(out) < limit:
                 low = opts & -opts
                 j = low.bit_length() - 1
                 opts ^= low
-                search(bulbs | low, lit | self.sees[j], banned)
+                search(bulbs | low, lit | sees[j], banned)
                 banned |= low
 
         try:
@@ -150,8 +182,8 @@ class LightUp(CellsAnswerEnv):
                     bulbs |= 1 << i
                     lit |= board.sees[i]
             for _ in range(6):  # black out a cell where a second solution differs, while the bulbs still light all
-                adjacent = Akari(n, dict.fromkeys(blacks)).adjacent
-                board = Akari(n, {i: (bulbs & adjacent[i]).bit_count() for i in blacks})
+                blank = Akari(n, dict.fromkeys(blacks))
+                board = blank.renumbered({i: (bulbs & blank.adjacent[i]).bit_count() for i in blacks})
                 sols = board.solutions(2)
                 other = next((m for m in sols or () if m != bulbs), None)
                 if sols is None or other is None:
@@ -171,7 +203,7 @@ class LightUp(CellsAnswerEnv):
                 for i in rng.permutation(sorted(blacks)).tolist():
                     trial = dict(numbers)
                     trial[i] = None
-                    sols = Akari(n, trial).solutions(2)
+                    sols = board.renumbered(trial).solutions(2)
                     if sols is not None and len(sols) == 1:
                         numbers = trial
             break

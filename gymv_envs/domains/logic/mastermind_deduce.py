@@ -15,10 +15,11 @@ from gymv_envs.core.canvas import (
     INK,
     PALETTE,
     WHITE,
-    draw_shape,
-    draw_text,
+    blend_mask,
     fill_rect,
     new_frame,
+    shape_mask,
+    text_mask,
 )
 from gymv_envs.domains.logic._grid import PaintedOnceEnv
 from gymv_envs.domains.logic._placement import interleave
@@ -48,6 +49,72 @@ def score(codes: np.ndarray, counts: np.ndarray, guess: np.ndarray, colours: int
     gcount = np.bincount(guess, minlength=colours)
     common = np.minimum(counts, gcount).sum(1)
     return black * 16 + (common - black)
+
+
+@functools.cache
+def _score_rows(length: int, colours: int, repeats: bool) -> np.ndarray:
+    """For every code of `all_codes` (columns): per (position, colour), whether the colour sits there,
+    then per (colour, j), whether the code holds at least j + 1 pegs of it (read-only uint8 rows)."""
+    codes, counts = all_codes(length, colours, repeats)
+    at = (codes[:, :, None] == np.arange(colours)).reshape(len(codes), -1)
+    least = (counts[:, :, None] > np.arange(length)).reshape(len(codes), -1)
+    out = np.ascontiguousarray(np.concatenate([at, least], axis=1).T.astype(np.uint8))
+    out.setflags(write=False)
+    return out
+
+
+def score_all(length: int, colours: int, repeats: bool, guess) -> np.ndarray:
+    """`score` of ``guess`` against every code of `all_codes` (black * 16 + white = 15 * black + common):
+    sums of a few rows of `_score_rows`."""
+    rows = _score_rows(length, colours, repeats)
+    guess = [int(v) for v in guess]
+    black = rows[[p * colours + v for p, v in enumerate(guess)]].sum(axis=0, dtype=np.int64)
+    gcount = np.bincount(guess, minlength=colours)
+    shared = [length * colours + k * length + j for k in range(colours) for j in range(int(gcount[k]))]
+    return 15 * black + rows[shared].sum(axis=0, dtype=np.int64)
+
+
+def _mask(kind: str, text: str, size: int) -> np.ndarray:
+    return shape_mask("circle", int(size)) if kind == "circle" else text_mask(text, int(size), True)
+
+
+def _corner(mask: np.ndarray, kind: str, size: int, cx: float, cy: float) -> tuple[int, int]:
+    """Where `draw_shape` (a circle) or `draw_text` (centred) puts the mask's top-left corner."""
+    if kind == "circle":
+        return int(round(cx - size / 2)), int(round(cy - size / 2))
+    h, w = mask.shape
+    return int(round(cx - w / 2)), int(round(cy - h / 2))
+
+
+@functools.lru_cache(maxsize=1024)
+def _stamp_tile(bg: tuple[int, int, int], parts: tuple) -> np.ndarray:
+    """``(kind, text, size, colour, x, y)`` parts (corners relative to the tile) blended in order over a
+    ``bg`` tile (read-only)."""
+    masks = [_mask(kind, text, size) for kind, text, size, *_ in parts]
+    h = max(p[5] + m.shape[0] for p, m in zip(parts, masks, strict=True))
+    w = max(p[4] + m.shape[1] for p, m in zip(parts, masks, strict=True))
+    tile = new_frame(h, w, bg)
+    for (_, _, _, colour, x, y), mask in zip(parts, masks, strict=True):
+        blend_mask(tile, mask, x, y, colour)
+    tile.setflags(write=False)
+    return tile
+
+
+def _stamp(img: np.ndarray, bg: tuple[int, int, int], parts: tuple) -> None:
+    """Draw ``(kind, text, size, colour, cx, cy)`` parts in order, as `draw_shape` (a circle) and
+    `draw_text` (bold, centred) would; over a plain ``bg`` patch this copies a cached tile of the
+    same pixels instead of blending again."""
+    masks = [_mask(kind, text, size) for kind, text, size, *_ in parts]
+    corners = [_corner(m, p[0], p[2], p[4], p[5]) for p, m in zip(parts, masks, strict=True)]
+    x0, y0 = min(x for x, _ in corners), min(y for _, y in corners)
+    tile = _stamp_tile(bg, tuple((*p[:4], x - x0, y - y0) for p, (x, y) in zip(parts, corners, strict=True)))
+    h, w = tile.shape[:2]
+    region = img[y0:y0 + h, x0:x0 + w] if x0 >= 0 and y0 >= 0 else img[:0]
+    if region.shape[:2] == (h, w) and (region == np.asarray(bg, dtype=np.uint8)).all():
+        region[...] = tile
+        return
+    for p, m, (x, y) in zip(parts, masks, corners, strict=True):
+        blend_mask(img, m, x, y, p[3])
 
 
 class MastermindDeduce(PaintedOnceEnv):
@@ -103,7 +170,7 @@ class MastermindDeduce(PaintedOnceEnv):
                 g = int(pool[int(rng.integers(len(pool)))])
                 if g == secret:
                     continue
-                fb = score(codes, counts, codes[g], self.colours)
+                fb = score_all(self.length, self.colours, self.repeats, codes[g])
                 keep = alive & (fb == fb[secret])
                 if keep.sum() == alive.sum():
                     continue
@@ -130,20 +197,21 @@ class MastermindDeduce(PaintedOnceEnv):
         x0 = (W - (L + 3.2) * pitch) / 2
         y0 = (H - n * pitch) / 2
         text_size = max(5, int(pitch * 0.42))
+        tint = (232, 232, 226)
         for i, (guess, fb) in enumerate((*self.guesses, (None, None))):
             cy = y0 + (i + 0.5) * pitch
+            bg = tint if i % 2 == 0 else BACKGROUND
             if i % 2 == 0:
-                fill_rect(img, x0, cy - pitch / 2, x0 + (L + 3.2) * pitch, cy + pitch / 2, (232, 232, 226))
-            draw_text(img, str(i + 1) if guess else "?", (x0 + 0.5 * pitch, cy), text_size, INK, bold=True)
+                fill_rect(img, x0, cy - pitch / 2, x0 + (L + 3.2) * pitch, cy + pitch / 2, tint)
+            _stamp(img, bg, (("text", str(i + 1) if guess else "?", text_size, INK, x0 + 0.5 * pitch, cy),))
             for j in range(L):
                 cx = x0 + (j + 1.5) * pitch
                 if guess is None:
-                    draw_shape(img, "circle", cx, cy, peg, (200, 200, 200))
-                    draw_text(img, "?", (cx, cy), text_size, INK, bold=True)
+                    _stamp(img, bg, (("circle", "", peg, (200, 200, 200), cx, cy), ("text", "?", text_size, INK, cx, cy)))
                     continue
                 name = self.names[guess[j]]
-                draw_shape(img, "circle", cx, cy, peg, PALETTE[name])
-                draw_text(img, LETTER[name], (cx, cy), text_size, INK if name == "yellow" else WHITE, bold=True)
+                _stamp(img, bg, (("circle", "", peg, PALETTE[name], cx, cy),
+                                 ("text", LETTER[name], text_size, INK if name == "yellow" else WHITE, cx, cy)))
             if guess is None:
                 continue
             black, white = divmod(fb, 16)
@@ -154,11 +222,12 @@ class MastermindDeduce(PaintedOnceEnv):
                 cx = x0 + (L + 1.4 + (k % per_row + 0.5) * 1.6 / per_row) * pitch
                 ry = cy + (-0.2 if k < per_row else 0.2) * pitch
                 if kind is None:
-                    draw_shape(img, "circle", cx, ry, max(2, dot // 3), (170, 170, 170))
-                    continue
-                draw_shape(img, "circle", cx, ry, dot, INK)
-                if kind == WHITE:
-                    draw_shape(img, "circle", cx, ry, max(1, dot - 2 * max(1, dot // 6)), WHITE)
+                    _stamp(img, bg, (("circle", "", max(2, dot // 3), (170, 170, 170), cx, ry),))
+                elif kind == WHITE:
+                    _stamp(img, bg, (("circle", "", dot, INK, cx, ry),
+                                     ("circle", "", max(1, dot - 2 * max(1, dot // 6)), WHITE, cx, ry)))
+                else:
+                    _stamp(img, bg, (("circle", "", dot, INK, cx, ry),))
         return img
 
     def _task_text(self) -> str:
@@ -198,14 +267,14 @@ class MastermindDeduce(PaintedOnceEnv):
         codes, counts = all_codes(self.length, self.colours, self.repeats)
         alive = np.ones(len(codes), dtype=bool)
         for g, fb in self.guesses:
-            alive &= score(codes, counts, np.asarray(g, dtype=np.int8), self.colours) == fb
+            alive &= score_all(self.length, self.colours, self.repeats, g) == fb
         return tuple(int(v) for v in codes[np.flatnonzero(alive)[0]])
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[int, ...]]:
         codes, counts = all_codes(self.length, self.colours, self.repeats)
         fits = np.zeros(len(codes), dtype=np.int64)
         for g, fb in self.guesses:
-            fits += score(codes, counts, np.asarray(g, dtype=np.int8), self.colours) == fb
+            fits += score_all(self.length, self.colours, self.repeats, g) == fb
         close = [tuple(int(v) for v in codes[i]) for i in np.flatnonzero(fits == len(self.guesses) - 1)]
         closer = [tuple(int(v) for v in codes[i]) for i in np.flatnonzero(fits == len(self.guesses) - 2)]
         sol = list(self._solution)

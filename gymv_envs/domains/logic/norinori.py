@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -9,6 +11,7 @@ from gymv_envs.core.canvas import INK, draw_shape
 from gymv_envs.domains.logic._placement import (
     NEIGHBOURS4,
     CellsAnswerEnv,
+    bits,
     blank_board,
     cell_centre,
     grow_regions,
@@ -22,61 +25,81 @@ from gymv_envs.domains.logic._placement import (
 LEVELS = {0: (5, 0.0, 20), 1: (6, 0.0, 20), 2: (7, 0.0, 20)}
 
 
+@functools.lru_cache(maxsize=16)
+def _neighbour_cells(n: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(r2 * n + c2 for r2, c2 in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= r2 < n and 0 <= c2 < n)
+                 for r in range(n) for c in range(n))
+
+
 def norinori_solutions(regions: np.ndarray, limit: int = 2, blank: frozenset = frozenset()) -> list[frozenset[tuple[int, int]]]:
     """Up to ``limit`` shadings: two shaded cells per region, each shaded cell next to exactly one other,
     none on a ``blank`` cell."""
     n = regions.shape[0]
+    return [frozenset(divmod(j, n) for j in bits(m)) for m in shading_masks(regions, limit, blank)]
+
+
+def shading_masks(regions: np.ndarray, limit: int = 2, blank: frozenset = frozenset()) -> list[int]:
+    """`norinori_solutions` as bit masks of the shaded cells (bit ``r * n + c``).
+
+    The shaded cells are dominoes that never touch along a side. The search (on bit masks) takes the
+    region with the fewest cells left open and its first open cell: either a domino covers it (one
+    branch per direction) or it stays blank. Placing a domino closes the cells round it, and a region
+    with its two cells closes the rest; a region that can no longer get two cells ends the branch.
+    """
+    n = regions.shape[0]
     reg = regions.ravel().tolist()
-    banned = [(j // n, j % n) in blank for j in range(n * n)]
     k = max(reg) + 1
-    shaded = [0] * k
-    undecided = [reg.count(i) for i in range(k)]
-    value = [0] * (n * n)
-    touch = [0] * (n * n)   # shaded neighbours decided so far
-    out: list[frozenset[tuple[int, int]]] = []
+    masks = [0] * k
+    for j, g in enumerate(reg):
+        masks[g] |= 1 << j
+    closed0 = 0
+    for r, c in blank:
+        closed0 |= 1 << (r * n + c)
+    nbrs = _neighbour_cells(n)
+    out: list[int] = []
 
-    def search(i: int) -> None:
-        if len(out) >= limit:
+    def search(shaded: int, closed: int, count: list[int]) -> None:
+        best, fewest = -1, 1 << 30
+        for g in range(k):
+            if count[g] < 2:
+                free = (masks[g] & ~closed).bit_count()
+                if free + count[g] < 2:
+                    return
+                if free < fewest:
+                    best, fewest = g, free
+        if best < 0:
+            out.append(shaded)
             return
-        if i == n * n:
-            if all(touch[j] == 1 for j in range(n * n - n, n * n) if value[j]):
-                out.append(frozenset(divmod(j, n) for j in range(n * n) if value[j]))
-            return
-        r, c = divmod(i, n)
-        g = reg[i]
-        up, left = i - n if r else -1, i - 1 if c else -1
-        undecided[g] -= 1
-        for v in (0, 1):
-            if v:
-                if shaded[g] == 2 or banned[i]:
-                    continue
-                near = (up >= 0 and value[up]) + (left >= 0 and value[left])
-                if near > 1 or (up >= 0 and value[up] and touch[up] >= 1) or (left >= 0 and value[left] and touch[left] >= 1):
-                    continue
-            elif shaded[g] + undecided[g] < 2:
+        open_ = masks[best] & ~closed
+        x = (open_ & -open_).bit_length() - 1
+        gx = best
+        for y in nbrs[x]:
+            if closed >> y & 1:
                 continue
-            if up >= 0 and value[up] and touch[up] + v != 1:
-                continue  # the cell above has all its neighbours decided now
-            value[i] = v
-            if v:
-                shaded[g] += 1
-                touch[i] = (up >= 0 and value[up]) + (left >= 0 and value[left])
-                if up >= 0 and value[up]:
-                    touch[up] += 1
-                if left >= 0 and value[left]:
-                    touch[left] += 1
-            search(i + 1)
-            if v:
-                shaded[g] -= 1
-                if up >= 0 and value[up]:
-                    touch[up] -= 1
-                if left >= 0 and value[left]:
-                    touch[left] -= 1
-                touch[i] = 0
-            value[i] = 0
-        undecided[g] += 1
+            gy = reg[y]
+            if gy == gx:
+                if count[gx]:
+                    continue
+            elif count[gy] == 2:
+                continue
+            d = 1 << x | 1 << y
+            ring = d
+            for j in (x, y):
+                for q in nbrs[j]:
+                    ring |= 1 << q
+            sub = list(count)
+            sub[gx] += 1
+            sub[gy] += 1
+            shut = closed | ring
+            for g in {gx, gy}:
+                if sub[g] == 2:
+                    shut |= masks[g]
+            search(shaded | d, shut, sub)
+            if len(out) >= limit:
+                return
+        search(shaded, closed | 1 << x, count)
 
-    search(0)
+    search(0, closed0, [0] * k)
     return out
 
 
@@ -146,17 +169,18 @@ class Norinori(CellsAnswerEnv):
             truth = frozenset(used)
             repair_regions(rng, regions, truth, lambda reg: norinori_solutions(reg, 2), tries=self.repairs)
             blank: set[tuple[int, int]] = set()
+            true_mask = sum(1 << (r * n + c) for r, c in truth)
             while True:  # mark cells known to stay blank until one solution is left
-                others = [s for s in norinori_solutions(regions, 12, frozenset(blank)) if s != truth]
+                others = [m for m in shading_masks(regions, 12, frozenset(blank)) if m != true_mask]
                 if not others:
                     break
-                votes: dict[tuple[int, int], int] = {}
+                votes: dict[int, int] = {}
                 for other in others:  # the blank that rules out most of the other solutions found
-                    for cell in other - truth:
+                    for cell in bits(other & ~true_mask):
                         votes[cell] = votes.get(cell, 0) + 1
                 top = max(votes.values())
                 best = sorted(cell for cell, v in votes.items() if v == top)
-                blank.add(best[int(rng.integers(len(best)))])
+                blank.add(divmod(best[int(rng.integers(len(best)))], n))
             break
         self.regions, self.blank = regions, tuple(sorted(blank))
 

@@ -14,6 +14,7 @@ from gymv_envs.domains.logic._grid import (
     cell_text,
     smallest_true,
 )
+from gymv_envs.domains.logic._placement import edge_masks, flood
 
 # difficulty -> (side, fewest givens tried: keeps the uniqueness search in its fast regime)
 LEVELS = {0: (4, 1), 1: (5, 8), 2: (6, 12)}
@@ -101,42 +102,34 @@ def solve(n: int, givens: dict[int, tuple[int, int]], limit: int = 2, budget: in
         return None
 
     ends_free = (1 not in givens) + (N not in givens)
+    full, not_first, not_last = edge_masks(n, n)
+    taken_bits = [0]  # the cells of `taken` as a bit mask (bit r * n + c)
+    for r, c in givens.values():
+        taken_bits[0] |= 1 << (r * n + c)
+    above = [0] * (N + 1)  # per value v, the cells of the given values above v
+    for v in range(N - 1, 0, -1):
+        g = givens.get(v + 1)
+        above[v] = above[v + 1] | (1 << (g[0] * n + g[1]) if g else 0)
+    start_bit = 1 << (givens[start][0] * n + givens[start][1])
 
     def viable(head: tuple[int, int], v: int, d: int) -> bool:
         """Every empty cell can still be reached from the head (or from the start, for the walk down)
         through empty cells and cells of given values still ahead; no empty cell is cut off, and at
         most the free path ends (1 and n² when not given) sit in cells with a single way in."""
-        seeds = [head] + ([givens[start]] if d > 0 and start > 1 else [])
-        seen, todo, empty = set(seeds), list(seeds), 0
-        while todo:
-            r, c = todo.pop()
-            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                if nb in seen or not (0 <= nb[0] < n and 0 <= nb[1] < n):
-                    continue
-                t = taken.get(nb)
-                if t is None or (d > 0 and t > v):
-                    seen.add(nb)
-                    todo.append(nb)
-                    empty += t is None
-        if empty != N - len(taken):
+        seeds = 1 << (head[0] * n + head[1])
+        if d > 0 and start > 1:
+            seeds |= start_bit
+        empty = full & ~taken_bits[0]
+        ways = empty | seeds | (above[v] if d > 0 else 0)
+        if empty & ~flood(seeds, ways, n, n):
             return False
-        singles = 0
-        for x in seen:
-            if x in taken:
-                continue
-            r, c = x
-            ways = 0
-            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                t = taken.get(nb, 0) if 0 <= nb[0] < n and 0 <= nb[1] < n else -1
-                if t == 0 or nb in seeds or (d > 0 and t > v):
-                    ways += 1
-            if ways == 0:
-                return False
-            if ways == 1:
-                singles += 1
-                if singles > ends_free:
-                    return False
-        return True
+        # per cell, whether 1 and whether 2 or more of its neighbours are ways in
+        right, left, down, up = ways >> 1 & not_last, ways << 1 & not_first, ways >> n, ways << n & full
+        one = right | left | down | up
+        if empty & ~one:
+            return False
+        two = (right & (left | down | up)) | (left & (down | up)) | (down & up)
+        return (empty & ~two).bit_count() <= ends_free
 
     def rec(cell: tuple[int, int], v: int, d: int) -> None:
         if len(out) >= limit:
@@ -171,7 +164,9 @@ def solve(n: int, givens: dict[int, tuple[int, int]], limit: int = 2, budget: in
             if nodes[0] > budget:
                 raise Budget
             taken[nb], at[nv] = nv, nb
+            taken_bits[0] ^= 1 << (nb[0] * n + nb[1])
             rec(nb, nv, d)
+            taken_bits[0] ^= 1 << (nb[0] * n + nb[1])
             del taken[nb], at[nv]
 
     rec(givens[start], start, 1)

@@ -11,9 +11,13 @@ from gymv_envs.core.canvas import INK, draw_text
 from gymv_envs.domains.logic._placement import (
     NEIGHBOURS4,
     CellsAnswerEnv,
+    bits,
     blank_board,
     cell_centre,
+    flood,
+    grow4,
     interleave,
+    is_connected,
     mask_cells,
     parse_cell_list,
     parse_char_grid,
@@ -21,6 +25,7 @@ from gymv_envs.domains.logic._placement import (
 
 # difficulty -> (side, largest island)
 LEVELS = {0: (5, 4), 1: (6, 4), 2: (6, 6)}
+REPAIRS = 3  # numbers moved to rule out a second solution before a level is redrawn
 SHADED_MARKS = "#*XB@"
 
 
@@ -44,77 +49,70 @@ def _sea_ok(sea: int, n: int) -> bool:
     for block in _BLOCKS(n):
         if sea & block == block:
             return False
-    return not sea or _connected_sea(sea, n)
+    return not sea or is_connected(sea, n, n)
 
 
-def _connected_sea(sea: int, n: int) -> bool:
-    """The shaded cells (bit mask) are one non-empty orthogonally connected area."""
-    if not sea:
-        return False
-    start = (sea & -sea).bit_length() - 1
-    seen, stack = 1 << start, [start]
-    while stack:
-        for j in _neighbours(stack.pop(), n):
-            if sea >> j & 1 and not seen >> j & 1:
-                seen |= 1 << j
-                stack.append(j)
-    return seen == sea
-
-
-def island_shapes(n: int, cell: int, size: int, other_numbers: int) -> list[int]:
-    """Every connected set (bit mask) of ``size`` cells holding ``cell`` and touching no other number."""
-    halo = other_numbers
-    for j in range(n * n):
-        if other_numbers >> j & 1:
-            for k in _neighbours(j, n):
-                halo |= 1 << k
-    if halo >> cell & 1:
-        return []
-    shapes, layer = set(), {1 << cell}
+@functools.cache
+def _polyominoes(n: int, cell: int, size: int) -> tuple[tuple[int, int], ...]:
+    """Every connected set (bit mask) of ``size`` cells of the board holding ``cell``, with its halo
+    (the set and its orthogonal neighbours)."""
+    layer = {1 << cell}
     for _ in range(size - 1):
-        nxt = set()
-        for s in layer:
-            for j in range(n * n):
-                if s >> j & 1:
-                    for k in _neighbours(j, n):
-                        if not (s >> k & 1) and not (halo >> k & 1):
-                            nxt.add(s | 1 << k)
-        layer = nxt
-    shapes = layer
-    return sorted(shapes)
+        layer = {s | 1 << k for s in layer for k in bits(grow4(s, n, n) & ~s)}
+    return tuple((s, grow4(s, n, n)) for s in sorted(layer))
 
 
 def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]:
-    """Up to ``limit`` sea masks (shaded cells) that solve the puzzle."""
-    every = sum(1 << i for i in numbers)
+    """Up to ``limit`` sea masks (shaded cells) that solve the puzzle.
+
+    Places one island shape per number, islands never touching: next the island with the fewest
+    shapes that fit beside those placed. A partial placement is dropped when an island has no shape
+    left, when a 2x2 block can no longer get any land, or when the cells no shape left can cover
+    (sure to be sea) cannot all be joined through cells that are not land.
+    """
     full = (1 << (n * n)) - 1
+    halo = {i: grow4(1 << i, n, n) for i in numbers}
     options = []
     for i, k in numbers.items():
-        shapes = island_shapes(n, i, k, every & ~(1 << i))
-        halos = []
-        for s in shapes:
-            h = s
-            for j in range(n * n):
-                if s >> j & 1:
-                    for q in _neighbours(j, n):
-                        h |= 1 << q
-            halos.append(h)
-        options.append(list(zip(shapes, halos)))
-    options.sort(key=len)
+        near = 0
+        for j in numbers:
+            if j != i:
+                near |= halo[j]
+        options.append([x for x in _polyominoes(n, i, k) if not x[0] & near])
+    blocks = _BLOCKS(n)
     out: list[int] = []
 
-    def search(k: int, land: int, near: int) -> None:
-        if len(out) >= limit:
+    def search(opts: list, land: int, near: int) -> None:
+        maybe = land
+        for o in opts:
+            for s, _ in o:
+                maybe |= s
+        for block in blocks:
+            if not maybe & block:
+                return
+        sea = full & ~maybe
+        if sea and flood(sea & -sea, full & ~land, n, n) & sea != sea:
             return
-        if k == len(options):
-            if _sea_ok(full & ~land, n):
-                out.append(full & ~land)
+        if not opts:
+            out.append(sea)
             return
-        for shape, halo in options[k]:
-            if shape & near == 0:
-                search(k + 1, land | shape, near | halo)
+        k = min(range(len(opts)), key=lambda i: len(opts[i]))
+        rest = opts[:k] + opts[k + 1:]
+        for shape, ring in opts[k]:
+            around = near | ring
+            sub = []
+            for o in rest:
+                fit = [x for x in o if not x[0] & around]
+                if not fit:
+                    break
+                sub.append(fit)
+            else:
+                search(sub, land | shape, around)
+                if len(out) >= limit:
+                    return
 
-    search(0, 0, 0)
+    if all(options):
+        search(options, 0, 0)
     return out
 
 
@@ -140,9 +138,11 @@ class Nurikabe(CellsAnswerEnv):
     1.0 if the shading keeps every rule, else 0.0.
 
     ## Starting State
-    Islands of random shapes are grown one at a time while the shaded area stays connected,
-    until no 2x2 block is shaded; each island shows its size in one random cell; levels the
-    solver (an exact search over island shapes) finds ambiguous are redrawn.
+    Islands of random shapes are grown one at a time at free cells while the shaded area stays
+    connected; a 2x2 block left all shaded gets a cell added to the island beside it. Each island
+    shows its size in one random cell. When the solver (an exact search over island shapes) finds
+    a second solution, a number moves to a cell of its island that the other solution's island
+    lacks (at most three times) before the level is redrawn.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
@@ -165,40 +165,71 @@ class Nurikabe(CellsAnswerEnv):
         n = self.n
         full = (1 << (n * n)) - 1
         while True:
-            land, near, islands = 0, 0, []
-            for _ in range(6 * n * n):
-                seed = int(rng.integers(n * n))
-                if near >> seed & 1:
-                    continue
-                island, size = 1 << seed, int(rng.integers(1, self.largest + 1))
-                for _ in range(4 * size):
-                    if island.bit_count() >= size:
-                        break
-                    cells = [j for j in range(n * n) if island >> j & 1]
-                    grow = [k for j in cells for k in _neighbours(j, n) if not (island >> k & 1) and not (near >> k & 1)]
-                    if not grow:
-                        break
-                    island |= 1 << grow[int(rng.integers(len(grow)))]
-                if not _connected_sea(full & ~(land | island), n):
-                    continue
-                islands.append([j for j in range(n * n) if island >> j & 1])
-                land |= island
-                for j in islands[-1]:
-                    near |= 1 << j
-                    for k in _neighbours(j, n):
-                        near |= 1 << k
-                if all(land & b for b in _BLOCKS(n)):
-                    break
-            if not _sea_ok(full & ~land, n):
+            islands = self._islands(rng)
+            if islands is None:
                 continue
-            for _ in range(4):  # a few placements of the numbers inside the islands
-                numbers = {cells[int(rng.integers(len(cells)))]: len(cells) for cells in islands}
-                if len(nurikabe_solutions(n, numbers, 2)) == 1:
-                    break
-            else:
+            masks = [sum(1 << j for j in cells) for cells in islands]
+            sea = full & ~sum(masks)
+            at = [cells[int(u * len(cells))] for cells, u in zip(islands, rng.random(len(islands)).tolist(), strict=True)]
+            for _ in range(REPAIRS + 1):
+                numbers = {j: len(cells) for j, cells in zip(at, islands, strict=True)}
+                sols = nurikabe_solutions(n, numbers, 2)
+                if len(sols) == 1:
+                    self.numbers = numbers
+                    return
+                # move a number to a cell of its island that the other solution's island lacks: that
+                # solution now has an island without a number (or with two), the level's still holds
+                land = full & ~next(x for x in sols if x != sea)
+                moves = [(i, c) for i, j in enumerate(at) for c in bits(masks[i] & ~flood(1 << j, land, n, n))]
+                i, c = moves[int(rng.integers(len(moves)))]
+                at[i] = c
+
+    def _islands(self, rng: np.random.Generator) -> list[list[int]] | None:
+        """Islands (cell lists) of random sizes grown one at a time at random free cells while the sea
+        stays connected (an island is cut back to the cells it can keep), until no free cell is left;
+        then each 2x2 block still all sea gets a cell added to the one island it touches. None when
+        some block cannot get one."""
+        n, largest = self.n, self.largest
+        full = (1 << (n * n)) - 1
+        blocks = _BLOCKS(n)
+        picks = iter(rng.random(n * n * (largest + 1) + len(blocks)).tolist())
+        land = near = dead = 0
+        islands: list[int] = []
+        while not all(land & b for b in blocks):
+            free = list(bits(full & ~(near | dead)))
+            if not free:
+                break
+            seed = free[int(next(picks) * len(free))]
+            if not is_connected(full & ~(land | 1 << seed), n, n):
+                dead |= 1 << seed
                 continue
-            break
-        self.numbers = numbers
+            island, size = 1 << seed, 1 + int(next(picks) * largest)
+            while island.bit_count() < size:
+                grow = [q for j in bits(island) for q in _neighbours(j, n) if not (island | near) >> q & 1]
+                if not grow:
+                    break
+                bigger = island | 1 << grow[int(next(picks) * len(grow))]
+                if not is_connected(full & ~(land | bigger), n, n):
+                    break
+                island = bigger
+            islands.append(island)
+            land |= island
+            near |= grow4(island, n, n)
+        for b in blocks:
+            if land & b:
+                continue
+            adds = []
+            for c in bits(b):
+                touch = [i for i, isl in enumerate(islands) if grow4(isl, n, n) >> c & 1]
+                if len(touch) == 1 and islands[touch[0]].bit_count() < largest and is_connected(full & ~(land | 1 << c), n, n):
+                    adds.append((touch[0], c))
+            if not adds:
+                return None
+            i, c = adds[int(next(picks) * len(adds))]
+            islands[i] |= 1 << c
+            land |= 1 << c
+            near |= grow4(1 << c, n, n)
+        return [list(bits(isl)) for isl in islands]
 
     # -- draw
     def _paint(self) -> np.ndarray:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -13,9 +15,10 @@ from gymv_envs.domains.logic._grid import (
     fewest_clues,
     is_latin,
     keeps,
-    latin_rows_search,
+    latin_line_table,
+    latin_solve,
     latin_square,
-    permutations,
+    permutation_array,
 )
 
 SIDES = {0: 4, 1: 5, 2: 6}
@@ -41,26 +44,28 @@ def lines(sq, n: int) -> dict[tuple[str, int], tuple[int, ...]]:
     return out
 
 
-def solve(n: int, clues: dict, givens: dict, limit: int = 2, budget: int = 60_000) -> list:
-    cands = [[p for p in permutations(n)
-              if all(givens.get((r, c), p[c]) == p[c] for c in range(n))
-              and clues.get(("left", r), visible(p)) == visible(p)
-              and clues.get(("right", r), visible(p[::-1])) == visible(p[::-1])] for r in range(n)]
+@functools.lru_cache(maxsize=16)
+def sight_counts(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """How many buildings each permutation of `permutation_array` shows from its start and from its end."""
+    perms = permutation_array(n)
+    return np.array([visible(p) for p in perms]), np.array([visible(p[::-1]) for p in perms])
 
-    def ok(rows: list) -> bool:
-        k = len(rows)
-        for c in range(n):
-            col = [row[c] for row in rows]
-            t = clues.get(("top", c))
-            if t is not None:
-                v = visible(col)
-                if v > t or (n in col and v != t):
-                    return False
-            if k == n and clues.get(("bottom", c), visible(col[::-1])) != visible(col[::-1]):
-                return False
-        return True
 
-    return latin_rows_search(n, cands, ok, limit, budget)
+@functools.lru_cache(maxsize=1024)
+def _line(n: int, line: int, front: int | None, back: int | None):
+    fwd, bwd = sight_counts(n)
+    keep = None if front is None else fwd == front
+    if back is not None:
+        keep = bwd == back if keep is None else keep & (bwd == back)
+    return latin_line_table(n, line, keep)
+
+
+def solve(n: int, clues: dict, givens: dict, limit: int = 2, budget: int = 20_000) -> list:
+    """Latin squares with the givens whose lines of sight match the clues (each row and column is a
+    table of the permutations its two clues allow; see `latin_solve`)."""
+    tables = [_line(n, r, clues.get(("left", r)), clues.get(("right", r))) for r in range(n)]
+    tables += [_line(n, n + c, clues.get(("top", c)), clues.get(("bottom", c))) for c in range(n)]
+    return latin_solve(n, tables, givens, limit, budget)
 
 
 class Skyscrapers(LatinSquareEnv):

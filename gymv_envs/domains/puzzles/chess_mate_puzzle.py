@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
@@ -16,14 +17,135 @@ MATERIAL = {0: (("QR", "RR", "QQ"), ("",)), 1: (("QNP", "RBP", "QBPP", "RNP"), (
 LIGHT, DARK = (238, 220, 180), (180, 135, 95)
 
 
-def _mates_in_one(board) -> list:
+@functools.lru_cache(maxsize=16)
+def _empty_board(H: int, W: int) -> np.ndarray:
+    """The labelled, chequered board without pieces (read-only)."""
+    img = Board(H, W, 8, 8).paint({(r, c): LIGHT if (r + c) % 2 == 0 else DARK for r in range(8) for c in range(8)},
+                                  bottom_up=True)
+    img.setflags(write=False)
+    return img
+
+
+def _checking_moves(board) -> list:
+    """The legal moves that give check. Bitboards pick the candidates (moves onto squares that see the
+    enemy king, moves of pieces that may uncover a check, promotions, castling, en passant) and test
+    them; only the special moves are pushed."""
+    import chess
+
+    me = board.turn
+    king = board.king(not me)
+    if king is None or board.attackers_mask(me, king):  # not a position this test is built for
+        return [m for m in board.legal_moves if board.gives_check(m)]
+    occupied, mine = board.occupied, board.occupied_co[me]
+    straight = (board.rooks | board.queens) & mine
+    diagonal = (board.bishops | board.queens) & mine
+    rook_rays = (chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & occupied]
+                 | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occupied])
+    diag_rays = chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & occupied]
+    targets = rook_rays | diag_rays | chess.BB_KNIGHT_ATTACKS[king] | chess.BB_PAWN_ATTACKS[not me][king]
+    snipers = ((chess.BB_RANK_ATTACKS[king][0] | chess.BB_FILE_ATTACKS[king][0]) & straight
+               | chess.BB_DIAG_ATTACKS[king][0] & diagonal)
+    anywhere = board.pawns & mine & (chess.BB_RANK_7 if me == chess.WHITE else chess.BB_RANK_2)
+    for sniper in chess.scan_forward(snipers):
+        between = chess.between(king, sniper) & occupied
+        if between and not between & (between - 1):
+            anywhere |= between & mine
+    if board.has_castling_rights(me):
+        anywhere |= board.kings & mine
+    if board.ep_square is not None:
+        anywhere |= board.pawns & mine & chess.BB_PAWN_ATTACKS[not me][board.ep_square]
+    # a piece that uncovers nothing checks from its new square only if that square sees the king
+    # (its old square cannot have been on that line: the enemy king is not in check now)
+    sees = ((board.pawns, chess.BB_PAWN_ATTACKS[not me][king]), (board.knights, chess.BB_KNIGHT_ATTACKS[king]),
+            (board.bishops, diag_rays), (board.rooks, rook_rays), (board.queens, rook_rays | diag_rays))
     out = []
-    for m in board.legal_moves:
-        if board.gives_check(m):
+    for m in board.generate_legal_moves(mine & ~anywhere, targets):
+        src, dst = chess.BB_SQUARES[m.from_square], chess.BB_SQUARES[m.to_square]
+        if any(src & kind and dst & squares for kind, squares in sees):
+            out.append(m)
+    if anywhere:
+        out += [m for m in board.generate_legal_moves(anywhere, chess.BB_ALL)
+                if _gives_check(board, m, king, straight, diagonal)]
+    return out
+
+
+def _gives_check(board, m, king: int, straight: int, diagonal: int) -> bool:
+    """Whether legal move ``m`` checks the enemy king on ``king`` (the mover's rooks and queens
+    ``straight``, bishops and queens ``diagonal``), on bitboards unless the move is special."""
+    import chess
+
+    src, dst = m.from_square, m.to_square
+    if m.promotion or board.is_castling(m) or board.is_en_passant(m):
+        return board.gives_check(m)
+    occ = board.occupied & ~chess.BB_SQUARES[src] | chess.BB_SQUARES[dst]
+    kind = board.piece_type_at(src)
+    if kind == chess.PAWN:
+        direct = chess.BB_PAWN_ATTACKS[board.turn][dst]
+    elif kind == chess.KNIGHT:
+        direct = chess.BB_KNIGHT_ATTACKS[dst]
+    else:
+        direct = 0
+        if kind in (chess.ROOK, chess.QUEEN):
+            direct |= (chess.BB_RANK_ATTACKS[dst][chess.BB_RANK_MASKS[dst] & occ]
+                       | chess.BB_FILE_ATTACKS[dst][chess.BB_FILE_MASKS[dst] & occ])
+        if kind in (chess.BISHOP, chess.QUEEN):
+            direct |= chess.BB_DIAG_ATTACKS[dst][chess.BB_DIAG_MASKS[dst] & occ]
+    if direct & chess.BB_SQUARES[king]:
+        return True
+    # a discovered check: a slider of the mover's (not the moving piece) now sees the king
+    rest = ~chess.BB_SQUARES[src]
+    lines = (chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & occ]
+             | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occ]) & straight & rest
+    return bool(lines or chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & occ] & diagonal & rest)
+
+
+def _bare_king_mated(board, m) -> bool:
+    """Whether checking move ``m`` (not a promotion, castling or en passant) mates a king that is the
+    only piece of its side: every square next to it is attacked once ``m`` is made (the king itself
+    blocks no line, and a piece it could take is taken off its square)."""
+    import chess
+
+    me = board.turn
+    king = board.king(not me)
+    src, dst = chess.BB_SQUARES[m.from_square], chess.BB_SQUARES[m.to_square]
+    kind = board.piece_type_at(m.from_square)
+    mine = board.occupied_co[me]
+    occ = (board.occupied & ~src | dst) & ~chess.BB_SQUARES[king]
+
+    def moved(pieces: int, piece_type: int) -> int:
+        pieces &= mine & ~src
+        return pieces | dst if kind == piece_type else pieces
+
+    pawns, knights, kings = moved(board.pawns, chess.PAWN), moved(board.knights, chess.KNIGHT), moved(board.kings, chess.KING)
+    queens = moved(board.queens, chess.QUEEN)
+    straight = moved(board.rooks, chess.ROOK) | queens
+    diagonal = moved(board.bishops, chess.BISHOP) | queens
+    for sq in chess.scan_forward(chess.BB_KING_ATTACKS[king]):
+        here = ~chess.BB_SQUARES[sq]  # a piece on the square is taken, so it does not guard it
+        if not ((chess.BB_KNIGHT_ATTACKS[sq] & knights | chess.BB_KING_ATTACKS[sq] & kings
+                 | chess.BB_PAWN_ATTACKS[not me][sq] & pawns) & here
+                or (chess.BB_RANK_ATTACKS[sq][chess.BB_RANK_MASKS[sq] & occ]
+                    | chess.BB_FILE_ATTACKS[sq][chess.BB_FILE_MASKS[sq] & occ]) & straight & here
+                or chess.BB_DIAG_ATTACKS[sq][chess.BB_DIAG_MASKS[sq] & occ] & diagonal & here):
+            return False
+    return True
+
+
+def _mates_in_one(board, first: bool = False) -> list:
+    """The mating moves (only the first one found when ``first``)."""
+    bare = board.occupied_co[not board.turn] == board.kings & board.occupied_co[not board.turn]
+    out = []
+    for m in _checking_moves(board):
+        if bare and not (m.promotion or board.is_castling(m) or board.is_en_passant(m)):
+            mated = _bare_king_mated(board, m)
+        else:
             board.push(m)
-            if board.is_checkmate():
-                out.append(m)
+            mated = not any(board.generate_legal_moves())
             board.pop()
+        if mated:
+            out.append(m)
+            if first:
+                break
     return out
 
 
@@ -31,13 +153,15 @@ def _forces_mate(board, move, plies: int) -> bool:
     """Does ``move`` mate at once or (plies == 3) force mate on the next move against every reply?"""
     board.push(move)
     try:
-        if board.is_checkmate():
-            return True
-        if plies < 3 or board.is_game_over():
+        replies = list(board.legal_moves)
+        if not replies:
+            return board.is_check()  # mate, or stalemate
+        # a fresh position (no history, so no move-count or repetition draw): only bare material ends it
+        if plies < 3 or board.is_insufficient_material():
             return False
-        for reply in board.legal_moves:
+        for reply in replies:
             board.push(reply)
-            ok = bool(_mates_in_one(board))
+            ok = bool(_mates_in_one(board, first=True))
             board.pop()
             if not ok:
                 return False
@@ -81,6 +205,8 @@ class ChessMate(SingleTurnEnv):
     """
 
     extras = ("chess",)
+    _image: np.ndarray | None = None
+    _key = None
     answer_hint = "one move for White in SAN (such as `Qd8#`) or UCI (such as `d1d8`)"
 
     def _configure(self) -> None:
@@ -89,37 +215,45 @@ class ChessMate(SingleTurnEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         import chess
         whites, blacks = MATERIAL[self.difficulty]
+        edge = [s for s in chess.SQUARES if chess.square_rank(s) in (0, 7) or chess.square_file(s) in (0, 7)]
         while True:
+            u = rng.random(3).tolist()
+            bk = edge[int(u[0] * len(edge))]
+            pieces = "K" + whites[int(u[1] * len(whites))] + blacks[int(u[2] * len(blacks))].lower()
             b = chess.Board(None)
-            edge = [s for s in chess.SQUARES if chess.square_rank(s) in (0, 7) or chess.square_file(s) in (0, 7)]
-            bk = edge[int(rng.integers(len(edge)))]
             b.set_piece_at(bk, chess.Piece(chess.KING, chess.BLACK))
-            pieces = "K" + whites[int(rng.integers(len(whites)))] + blacks[int(rng.integers(len(blacks)))].lower()
             free = [s for s in chess.SQUARES if s != bk]
-            for letter, k in zip(pieces, rng.permutation(len(free))):
-                sq = free[int(k)]
+            for letter, k in zip(pieces, rng.choice(len(free), size=len(pieces), replace=False).tolist()):
+                sq = free[k]
                 if letter in "Pp" and chess.square_rank(sq) in (0, 7):
                     sq = chess.square(chess.square_file(sq), 1 if letter == "P" else 6)
                     if b.piece_at(sq) or sq == bk:
                         break
                 b.set_piece_at(sq, chess.Piece.from_symbol(letter))
             b.turn = chess.WHITE
-            if len(b.piece_map()) != len(pieces) + 1 or not b.is_valid() or b.is_check():
+            if b.occupied.bit_count() != len(pieces) + 1 or chess.square_distance(bk, b.king(chess.WHITE)) < 2:
                 continue
-            mates = _mates_in_one(b)
-            if self.plies == 1 and mates:
+            if b.is_check() or b.attackers_mask(chess.WHITE, bk):  # either king in check: not a puzzle
+                continue
+            mates = _mates_in_one(b, first=True)  # before the (slower) validity test, which few pass after it
+            if bool(mates) != (self.plies == 1) or not b.is_valid():
+                continue
+            self._key = mates[0] if mates else next((m for m in b.legal_moves if _forces_mate(b, m, 3)), None)
+            if self._key is not None:
                 break
-            if self.plies == 3 and not mates:
-                keys = [m for m in b.legal_moves if _forces_mate(b, m, 3)]
-                if keys:
-                    break
         self.fen = b.fen()
         self.board = b
+        self._image = None
 
     def _draw(self) -> np.ndarray:
+        if self._image is None:  # the position does not change within an episode: paint it once
+            self._image = self._paint()
+        return self._image
+
+    def _paint(self) -> np.ndarray:
         H, W = self.obs_size
         g = Board(H, W, 8, 8)
-        img = g.paint({(r, c): LIGHT if (r + c) % 2 == 0 else DARK for r in range(8) for c in range(8)}, bottom_up=True)
+        img = _empty_board(H, W).copy()
         size = max(3, int(g.cell * 0.82))
         for sq, piece in self.board.piece_map().items():
             r, c = 7 - sq // 8, sq % 8
@@ -162,14 +296,14 @@ class ChessMate(SingleTurnEnv):
         return self.board.san(answer)
 
     def _solve(self):
-        return next(m for m in self.board.legal_moves if _forces_mate(self.board, m, self.plies))
+        return self._key  # the mating (or mate-forcing) move the solver found for this position
 
     def _near_misses(self, rng: np.random.Generator) -> list:
         moves = list(self.board.legal_moves)
         order = rng.permutation(len(moves))
         moves = [moves[int(k)] for k in order]
         moves.sort(key=lambda m: not self.board.gives_check(m))  # checks first: the tempting ones
-        return moves[:12]
+        return moves  # all of them: when most checks mate, the wrong options come from the rest
 
     def _state_text(self) -> str:
         return self.fen

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import deque
+import functools
 
 import numpy as np
 
@@ -16,6 +16,19 @@ LEVELS = {0: (5, 1, 3, 2), 1: (5, 2, 4, 4), 2: (6, 2, 7, 7)}
 JUMPS = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
 LIGHT, DARK, BLOCK = (240, 217, 181), (181, 136, 99), (60, 60, 66)
 WHITE_KNIGHT, BLACK_KNIGHT = (250, 250, 250), (20, 20, 24)
+
+
+@functools.lru_cache(maxsize=8)
+def _jumps(n: int) -> np.ndarray:
+    """The knight-move adjacency of an n x n board (cell r * n + c), as a read-only uint8 matrix."""
+    out = np.zeros((n * n, n * n), dtype=np.uint8)
+    for r in range(n):
+        for c in range(n):
+            for dr, dc in JUMPS:
+                if 0 <= r + dr < n and 0 <= c + dc < n:
+                    out[r * n + c, (r + dr) * n + c + dc] = 1
+    out.setflags(write=False)
+    return out
 
 
 class KnightSwap(CountAnswer, SingleTurnEnv):
@@ -71,24 +84,37 @@ class KnightSwap(CountAnswer, SingleTurnEnv):
             best = self._search()
             if best is not None and best >= self.floor:
                 break
+        self._fewest = best
         self._image = None
 
     # -- rules
     def _search(self) -> int | None:
+        """Breadth-first search over the knights' squares, a whole layer at a time on boolean arrays:
+        with two knights, entry (a, b) of a layer is "white knight on a, black knight on b"."""
         n, blocked = self.n, self.blocked
-        seen, queue = {self.start: 0}, deque([self.start])
-        while queue:
-            state = queue.popleft()
-            if state == self.goal:
-                return seen[state]
-            for i, (r, c) in enumerate(state):
-                for dr, dc in JUMPS:
-                    sq = (r + dr, c + dc)
-                    if 0 <= sq[0] < n and 0 <= sq[1] < n and sq not in blocked and sq not in state:
-                        nxt = state[:i] + (sq,) + state[i + 1:]
-                        if nxt not in seen:
-                            seen[nxt] = seen[state] + 1
-                            queue.append(nxt)
+        size = n * n
+        jumps = _jumps(n).copy()
+        for r, c in blocked:
+            jumps[r * n + c, :] = 0
+            jumps[:, r * n + c] = 0
+        cells = [r * n + c for r, c in self.start]
+        goal = tuple(r * n + c for r, c in self.goal)
+        layer = np.zeros((size,) * len(cells), dtype=np.uint8)
+        layer[tuple(cells)] = 1
+        seen = layer.astype(bool)
+        for moves in range(4 * size * size):
+            if layer[goal]:
+                return moves
+            if len(cells) == 1:
+                reach = jumps @ layer > 0
+            else:  # move the white knight (rows) or the black one (columns), never onto the other
+                reach = (jumps @ layer > 0) | (layer @ jumps > 0)
+                np.fill_diagonal(reach, False)
+            reach &= ~seen
+            if not reach.any():
+                return None
+            seen |= reach
+            layer = reach.view(np.uint8)
         return None
 
     # -- draw
@@ -134,7 +160,7 @@ class KnightSwap(CountAnswer, SingleTurnEnv):
 
     # -- oracle
     def _solve(self) -> int:
-        return self._search()
+        return self._fewest  # found by `_search` when the level was drawn
 
 
 SPECS = (

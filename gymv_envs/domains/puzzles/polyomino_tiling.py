@@ -70,42 +70,46 @@ def _connected(cells: set[tuple[int, int]]) -> bool:
 
 def grow_region(rng: np.random.Generator, shapes: list[Cells], box: tuple[int, int]) -> list[Cells] | None:
     """Place the shapes one by one, each touching the ones before along as many edges as possible,
-    inside a ``box`` (rows, cols); the placed cells of each, or None when one does not fit."""
+    inside a ``box`` (rows, cols); the placed cells of each, or None when one does not fit.
+
+    Cells are bits of a board with room for the box on every side of the first piece (cell (r, c)
+    is bit ``(r + box rows) * stride + c + box cols``), so a translation is a shift."""
+    stride = 3 * box[1] + 2
+    origin = box[0] * stride + box[1]
+
+    def bits_of(cells) -> int:
+        return sum(1 << (origin + r * stride + c) for r, c in cells)
+
     first = orientations(shapes[0])
     placed = [first[int(rng.integers(len(first)))]]
-    taken = set(placed[0])
-    touch: dict[tuple[int, int], int] = {}  # free cell -> edges it shares with taken cells
-
-    def take(cells) -> None:
-        taken.update(cells)
-        for r, c in cells:
-            touch.pop((r, c), None)
-            for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                if n not in taken:
-                    touch[n] = touch.get(n, 0) + 1
-
-    take(placed[0])
+    taken = bits_of(placed[0])
+    r_lo, r_hi = min(r for r, _ in placed[0]), max(r for r, _ in placed[0])
+    c_lo, c_hi = min(c for _, c in placed[0]), max(c for _, c in placed[0])
     for shape in shapes[1:]:
-        r_lo, r_hi = min(r for r, _ in taken), max(r for r, _ in taken)
-        c_lo, c_hi = min(c for _, c in taken), max(c for _, c in taken)
+        # per cell, the edges it shares with taken cells, one direction at a time
+        sides = (taken << stride, taken >> stride, taken << 1, taken >> 1)
+        near = sides[0] | sides[1] | sides[2] | sides[3]
         options: dict[tuple, int] = {}
         for o, h, w in _placeable(shape):
+            base = bits_of(o)
             # translations that keep the union inside the box
-            dr_lo, dr_hi, dc_lo, dc_hi = r_hi - box[0] + 1, r_lo + box[0] - 1 - h, c_hi - box[1] + 1, c_lo + box[1] - 1 - w
-            for dr, dc in sorted({(br - r0, bc - c0) for br, bc in touch for r0, c0 in o}):
-                if not (dr_lo <= dr <= dr_hi and dc_lo <= dc <= dc_hi):
-                    continue
-                cells = tuple((r + dr, c + dc) for r, c in o)
-                if taken.isdisjoint(cells):
-                    options[cells] = sum(touch.get(p, 0) for p in cells)
+            for dr in range(r_hi - box[0] + 1, r_lo + box[0] - h):
+                for dc in range(c_hi - box[1] + 1, c_lo + box[1] - w):
+                    shift = dr * stride + dc
+                    mask = base << shift if shift >= 0 else base >> -shift
+                    if mask & taken or not mask & near:
+                        continue
+                    options[tuple((r + dr, c + dc) for r, c in o)] = sum((mask & side).bit_count() for side in sides)
         if not options:
             return None
         best = max(options.values())
         top = sorted(k for k, v in options.items() if v == best)
         cells = frozenset(top[int(rng.integers(len(top)))])
         placed.append(cells)
-        take(cells)
-    r0, c0 = min(r for r, _ in taken), min(c for _, c in taken)
+        taken |= bits_of(cells)
+        r_lo, r_hi = min(r_lo, *(r for r, _ in cells)), max(r_hi, *(r for r, _ in cells))
+        c_lo, c_hi = min(c_lo, *(c for _, c in cells)), max(c_hi, *(c for _, c in cells))
+    r0, c0 = r_lo, c_lo
     return [frozenset((r - r0, c - c0) for r, c in p) for p in placed]
 
 
