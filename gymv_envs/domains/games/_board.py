@@ -47,6 +47,11 @@ def cell_name(r: int, c: int, rows: int) -> str:
     return f"{LETTERS[c]}{rows - r}"
 
 
+def square_cell_names(n: int) -> tuple[str, ...]:
+    """The names of an ``n x n`` board's cells in reading order (`cell_name`), one action each."""
+    return tuple(cell_name(r, c, n) for r in range(n) for c in range(n))
+
+
 def grid_text(board, rows: int, cols: int, symbols: dict, letters: str = LETTERS) -> str:
     """A board as text: one symbol a cell, rows numbered from the bottom, columns lettered below."""
     w = len(str(rows))

@@ -15,8 +15,8 @@ from gymv_envs.domains.games._board import (
     THEM,
     BoardGameEnv,
     IntersectionBoard,
-    cell_name,
     grid_text,
+    square_cell_names,
 )
 
 LEVELS = {0: (5, 6), 1: (7, 12), 2: (9, 20)}   # difficulty -> (board side, random opening plies)
@@ -91,7 +91,7 @@ class AtariGo(IntersectionBoard, BoardGameEnv):
         self.side, self.plies = LEVELS[self.difficulty]
         n = self.side
         self.board_shape = (n, n)
-        self.action_names = tuple(cell_name(r, c, n) for r in range(n) for c in range(n))
+        self.action_names = square_cell_names(n)
 
     # -- generate
     def random_start(self, rng: np.random.Generator):

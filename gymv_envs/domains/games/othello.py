@@ -16,9 +16,9 @@ from gymv_envs.domains.games._board import (
     OPPONENT_TEXT,
     THEM,
     BoardGameEnv,
-    cell_name,
     disc,
     grid_text,
+    square_cell_names,
 )
 
 LEVELS = {0: (6, 4), 1: (6, 8), 2: (8, 8)}   # difficulty -> (board side, empty squares at the start; even: black to move)
@@ -127,7 +127,7 @@ class Othello(BoardGameEnv):
         n = self.side
         self.board_shape = (n, n)
         self.target = self.empties
-        self.action_names = tuple(cell_name(r, c, n) for r in range(n) for c in range(n))
+        self.action_names = square_cell_names(n)
 
     # -- generate
     def random_start(self, rng: np.random.Generator):
