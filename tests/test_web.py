@@ -250,6 +250,24 @@ def test_missing_browser_message_names_both_fixes(monkeypatch):
     assert os.access(_browser.find_chromium(), os.X_OK)
 
 
+def test_system_browser_search_prefers_the_headless_shell(monkeypatch, tmp_path):
+    from gymv_envs.domains.web import _browser
+
+    def no_playwright_browser():
+        raise RuntimeError("no driver in this test")
+
+    monkeypatch.setattr(_browser, "driver", no_playwright_browser)
+    monkeypatch.delenv("GYMV_CHROMIUM", raising=False)
+    for name in ("chromium", "chromium-headless-shell"):
+        exe = tmp_path / name
+        exe.write_text("#!/bin/sh\n")
+        exe.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert _browser.find_chromium() == str(tmp_path / "chromium-headless-shell")
+    (tmp_path / "chromium-headless-shell").unlink()
+    assert _browser.find_chromium() == str(tmp_path / "chromium")
+
+
 def test_every_web_id_oracle_succeeds_and_random_fails():
     """The conformance suite samples web ids; here every one is played by its oracle (seed 0,
     difficulty 1) and by random actions, in one browser-owning env per id."""

