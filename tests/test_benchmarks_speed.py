@@ -43,3 +43,21 @@ def test_overhead_command_measures_both_sides(tmp_path):
     data = json.loads(target.read_text())
     assert data["overhead"]["episodes"] == 2 and data["overhead"]["raw_cpu_s"][0] > 0 and "overhead_cpu_pct" in data["overhead"]
     assert data["scaling"]["speedup"] > 0 and "runner overhead" in proc.stdout
+
+
+def test_web_steps_are_timed_with_browser_actions(monkeypatch):
+    """Each timed web step is a click, double-click, scroll or type, so each takes a screenshot."""
+    from benchmarks import speed
+    from gymv_envs.domains.web._base import WebEnv
+
+    kinds = []
+    real_apply = WebEnv._apply
+
+    def apply(self, action):
+        kinds.append(action["kind"])
+        return real_apply(self, action)
+
+    monkeypatch.setattr(WebEnv, "_apply", apply)
+    row = speed.measure("GymV/WebShopFindPrice-v0", (96, 128), 0.3)
+    assert kinds and set(kinds) <= {0, 1, 2, 3}  # KINDS[:4]: click, double_click, scroll, type
+    assert row["step_ms_median"] > 0 and row["draw_ms"] > 1  # draw_ms is a fresh screenshot, not the cached frame
