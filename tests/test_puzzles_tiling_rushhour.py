@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import gymv_envs  # noqa: F401 - registers the ids
-from gymv_envs.domains.puzzles.polyomino_tiling import canonical, orientations, solve_tiling
+from gymv_envs.domains.puzzles._polyomino import canonical, orientations, solve_tiling
 from gymv_envs.domains.puzzles.rush_hour_moves import (
     LEVELS,
     component_distances,
