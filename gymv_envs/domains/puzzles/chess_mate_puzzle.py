@@ -9,6 +9,7 @@ import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.canvas import INK, WHITE, draw_shape, draw_text
+from gymv_envs.domains.puzzles._mate_search import forces_mate, mates_in_one
 from gymv_envs.domains.puzzles._positions import Board
 
 # pieces besides the two kings: (white, black); lower-case letters are black
@@ -24,150 +25,6 @@ def _empty_board(H: int, W: int) -> np.ndarray:
                                   bottom_up=True)
     img.setflags(write=False)
     return img
-
-
-def _checking_moves(board) -> list:
-    """The legal moves that give check. Bitboards pick the candidates (moves onto squares that see the
-    enemy king, moves of pieces that may uncover a check, promotions, castling, en passant) and test
-    them; only the special moves are pushed."""
-    import chess
-
-    me = board.turn
-    king = board.king(not me)
-    if king is None or board.attackers_mask(me, king):  # not a position this test is built for
-        return [m for m in board.legal_moves if board.gives_check(m)]
-    occupied, mine = board.occupied, board.occupied_co[me]
-    straight = (board.rooks | board.queens) & mine
-    diagonal = (board.bishops | board.queens) & mine
-    rook_rays = (chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & occupied]
-                 | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occupied])
-    diag_rays = chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & occupied]
-    targets = rook_rays | diag_rays | chess.BB_KNIGHT_ATTACKS[king] | chess.BB_PAWN_ATTACKS[not me][king]
-    snipers = ((chess.BB_RANK_ATTACKS[king][0] | chess.BB_FILE_ATTACKS[king][0]) & straight
-               | chess.BB_DIAG_ATTACKS[king][0] & diagonal)
-    anywhere = board.pawns & mine & (chess.BB_RANK_7 if me == chess.WHITE else chess.BB_RANK_2)
-    for sniper in chess.scan_forward(snipers):
-        between = chess.between(king, sniper) & occupied
-        if between and not between & (between - 1):
-            anywhere |= between & mine
-    if board.has_castling_rights(me):
-        anywhere |= board.kings & mine
-    if board.ep_square is not None:
-        anywhere |= board.pawns & mine & chess.BB_PAWN_ATTACKS[not me][board.ep_square]
-    # a piece that uncovers nothing checks from its new square only if that square sees the king
-    # (its old square cannot have been on that line: the enemy king is not in check now)
-    sees = ((board.pawns, chess.BB_PAWN_ATTACKS[not me][king]), (board.knights, chess.BB_KNIGHT_ATTACKS[king]),
-            (board.bishops, diag_rays), (board.rooks, rook_rays), (board.queens, rook_rays | diag_rays))
-    out = []
-    for m in board.generate_legal_moves(mine & ~anywhere, targets):
-        src, dst = chess.BB_SQUARES[m.from_square], chess.BB_SQUARES[m.to_square]
-        if any(src & kind and dst & squares for kind, squares in sees):
-            out.append(m)
-    if anywhere:
-        out += [m for m in board.generate_legal_moves(anywhere, chess.BB_ALL)
-                if _gives_check(board, m, king, straight, diagonal)]
-    return out
-
-
-def _gives_check(board, m, king: int, straight: int, diagonal: int) -> bool:
-    """Whether legal move ``m`` checks the enemy king on ``king`` (the mover's rooks and queens
-    ``straight``, bishops and queens ``diagonal``), on bitboards unless the move is special."""
-    import chess
-
-    src, dst = m.from_square, m.to_square
-    if m.promotion or board.is_castling(m) or board.is_en_passant(m):
-        return board.gives_check(m)
-    occ = board.occupied & ~chess.BB_SQUARES[src] | chess.BB_SQUARES[dst]
-    kind = board.piece_type_at(src)
-    if kind == chess.PAWN:
-        direct = chess.BB_PAWN_ATTACKS[board.turn][dst]
-    elif kind == chess.KNIGHT:
-        direct = chess.BB_KNIGHT_ATTACKS[dst]
-    else:
-        direct = 0
-        if kind in (chess.ROOK, chess.QUEEN):
-            direct |= (chess.BB_RANK_ATTACKS[dst][chess.BB_RANK_MASKS[dst] & occ]
-                       | chess.BB_FILE_ATTACKS[dst][chess.BB_FILE_MASKS[dst] & occ])
-        if kind in (chess.BISHOP, chess.QUEEN):
-            direct |= chess.BB_DIAG_ATTACKS[dst][chess.BB_DIAG_MASKS[dst] & occ]
-    if direct & chess.BB_SQUARES[king]:
-        return True
-    # a discovered check: a slider of the mover's (not the moving piece) now sees the king
-    rest = ~chess.BB_SQUARES[src]
-    lines = (chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & occ]
-             | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occ]) & straight & rest
-    return bool(lines or chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & occ] & diagonal & rest)
-
-
-def _bare_king_mated(board, m) -> bool:
-    """Whether checking move ``m`` (not a promotion, castling or en passant) mates a king that is the
-    only piece of its side: every square next to it is attacked once ``m`` is made (the king itself
-    blocks no line, and a piece it could take is taken off its square)."""
-    import chess
-
-    me = board.turn
-    king = board.king(not me)
-    src, dst = chess.BB_SQUARES[m.from_square], chess.BB_SQUARES[m.to_square]
-    kind = board.piece_type_at(m.from_square)
-    mine = board.occupied_co[me]
-    occ = (board.occupied & ~src | dst) & ~chess.BB_SQUARES[king]
-
-    def moved(pieces: int, piece_type: int) -> int:
-        pieces &= mine & ~src
-        return pieces | dst if kind == piece_type else pieces
-
-    pawns, knights, kings = moved(board.pawns, chess.PAWN), moved(board.knights, chess.KNIGHT), moved(board.kings, chess.KING)
-    queens = moved(board.queens, chess.QUEEN)
-    straight = moved(board.rooks, chess.ROOK) | queens
-    diagonal = moved(board.bishops, chess.BISHOP) | queens
-    for sq in chess.scan_forward(chess.BB_KING_ATTACKS[king]):
-        here = ~chess.BB_SQUARES[sq]  # a piece on the square is taken, so it does not guard it
-        if not ((chess.BB_KNIGHT_ATTACKS[sq] & knights | chess.BB_KING_ATTACKS[sq] & kings
-                 | chess.BB_PAWN_ATTACKS[not me][sq] & pawns) & here
-                or (chess.BB_RANK_ATTACKS[sq][chess.BB_RANK_MASKS[sq] & occ]
-                    | chess.BB_FILE_ATTACKS[sq][chess.BB_FILE_MASKS[sq] & occ]) & straight & here
-                or chess.BB_DIAG_ATTACKS[sq][chess.BB_DIAG_MASKS[sq] & occ] & diagonal & here):
-            return False
-    return True
-
-
-def _mates_in_one(board, first: bool = False) -> list:
-    """The mating moves (only the first one found when ``first``)."""
-    bare = board.occupied_co[not board.turn] == board.kings & board.occupied_co[not board.turn]
-    out = []
-    for m in _checking_moves(board):
-        if bare and not (m.promotion or board.is_castling(m) or board.is_en_passant(m)):
-            mated = _bare_king_mated(board, m)
-        else:
-            board.push(m)
-            mated = not any(board.generate_legal_moves())
-            board.pop()
-        if mated:
-            out.append(m)
-            if first:
-                break
-    return out
-
-
-def _forces_mate(board, move, plies: int) -> bool:
-    """Does ``move`` mate at once or (plies == 3) force mate on the next move against every reply?"""
-    board.push(move)
-    try:
-        replies = list(board.legal_moves)
-        if not replies:
-            return board.is_check()  # mate, or stalemate
-        # a fresh position (no history, so no move-count or repetition draw): only bare material ends it
-        if plies < 3 or board.is_insufficient_material():
-            return False
-        for reply in replies:
-            board.push(reply)
-            ok = bool(_mates_in_one(board, first=True))
-            board.pop()
-            if not ok:
-                return False
-        return True
-    finally:
-        board.pop()
 
 
 class ChessMate(SingleTurnEnv):
@@ -235,10 +92,10 @@ class ChessMate(SingleTurnEnv):
                 continue
             if b.is_check() or b.attackers_mask(chess.WHITE, bk):  # either king in check: not a puzzle
                 continue
-            mates = _mates_in_one(b, first=True)  # before the (slower) validity test, which few pass after it
+            mates = mates_in_one(b, first=True)  # before the (slower) validity test, which few pass after it
             if bool(mates) != (self.plies == 1) or not b.is_valid():
                 continue
-            self._key = mates[0] if mates else next((m for m in b.legal_moves if _forces_mate(b, m, 3)), None)
+            self._key = mates[0] if mates else next((m for m in b.legal_moves if forces_mate(b, m, 3)), None)
             if self._key is not None:
                 break
         self.fen = b.fen()
@@ -290,7 +147,7 @@ class ChessMate(SingleTurnEnv):
             return None
 
     def _check(self, answer) -> bool:
-        return answer in self.board.legal_moves and _forces_mate(self.board, answer, self.plies)
+        return answer in self.board.legal_moves and forces_mate(self.board, answer, self.plies)
 
     def _format(self, answer) -> str:
         return self.board.san(answer)
