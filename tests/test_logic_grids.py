@@ -11,15 +11,15 @@ import gymnasium as gym
 import pytest
 
 from gymv_envs.domains.logic import (
+    _kakuro_solver,
+    _numbrix_solver,
     binairo,
     futoshiki,
     hitori,
     kakurasu,
-    kakuro,
     kenken,
     magic_square,
     nonogram,
-    numbrix,
     skyscrapers,
     sudoku,
     survo,
@@ -50,7 +50,7 @@ def _count(name: str, env) -> int:
     if name == "Survo":
         return len(survo.solve(e.rows, e.cols, e.givens, e.row_sums, e.col_sums, budget=BIG))
     if name == "Numbrix":
-        return min(2, numbrix.count_small(e.n, e.givens)) if e.n <= numbrix.ENUMERATED else len(numbrix.solve(e.n, e.givens, budget=BIG))
+        return min(2, _numbrix_solver.count_small(e.n, e.givens)) if e.n <= _numbrix_solver.ENUMERATED else len(_numbrix_solver.solve(e.n, e.givens, budget=BIG))
     if name == "Nonogram":
         return int(nonogram.line_solve(e.row_clues, e.col_clues, e.n) is not None)  # line-solvable => unique
     if name == "Hitori":
@@ -60,7 +60,7 @@ def _count(name: str, env) -> int:
     if name == "Tents":
         return len(tents.solve(e.n, e.trees, e.row_counts, e.col_counts, budget=BIG))
     if name == "Kakuro":
-        return len(kakuro.solve(e.cells, e.runs, e.sums, e.givens, budget=BIG))
+        return len(_kakuro_solver.solve(e.cells, e.runs, e.sums, e.givens, budget=BIG))
     raise AssertionError(name)
 
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import INK, draw_text
+from gymv_envs.domains.logic._nurikabe_solver import BLOCKS, neighbours, nurikabe_solutions, sea_ok
 from gymv_envs.domains.logic._placement import (
-    NEIGHBOURS4,
     CellsAnswerEnv,
     bits,
     blank_board,
@@ -27,93 +25,6 @@ from gymv_envs.domains.logic._placement import (
 LEVELS = {0: (5, 4), 1: (6, 4), 2: (6, 6)}
 REPAIRS = 3  # numbers moved to rule out a second solution before a level is redrawn
 SHADED_MARKS = "#*XB@"
-
-
-def _neighbours(i: int, n: int) -> tuple[int, ...]:
-    return _NEIGHBOURS(n)[i]
-
-
-@functools.cache
-def _BLOCKS(n: int) -> tuple[int, ...]:  # noqa: N802 - a cached table
-    return tuple((0b11 << (r * n + c)) | (0b11 << ((r + 1) * n + c)) for r in range(n - 1) for c in range(n - 1))
-
-
-@functools.cache
-def _NEIGHBOURS(n: int) -> tuple[tuple[int, ...], ...]:  # noqa: N802 - a cached table
-    return tuple(tuple((r + dr) * n + c + dc for dr, dc in NEIGHBOURS4 if 0 <= r + dr < n and 0 <= c + dc < n)
-                 for r in range(n) for c in range(n))
-
-
-def _sea_ok(sea: int, n: int) -> bool:
-    """The shaded cells (bit mask) are connected and hold no 2x2 block."""
-    for block in _BLOCKS(n):
-        if sea & block == block:
-            return False
-    return not sea or is_connected(sea, n, n)
-
-
-@functools.cache
-def _polyominoes(n: int, cell: int, size: int) -> tuple[tuple[int, int], ...]:
-    """Every connected set (bit mask) of ``size`` cells of the board holding ``cell``, with its halo
-    (the set and its orthogonal neighbours)."""
-    layer = {1 << cell}
-    for _ in range(size - 1):
-        layer = {s | 1 << k for s in layer for k in bits(grow4(s, n, n) & ~s)}
-    return tuple((s, grow4(s, n, n)) for s in sorted(layer))
-
-
-def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]:
-    """Up to ``limit`` sea masks (shaded cells) that solve the puzzle.
-
-    Places one island shape per number, islands never touching: next the island with the fewest
-    shapes that fit beside those placed. A partial placement is dropped when an island has no shape
-    left, when a 2x2 block can no longer get any land, or when the cells no shape left can cover
-    (sure to be sea) cannot all be joined through cells that are not land.
-    """
-    full = (1 << (n * n)) - 1
-    halo = {i: grow4(1 << i, n, n) for i in numbers}
-    options = []
-    for i, k in numbers.items():
-        near = 0
-        for j in numbers:
-            if j != i:
-                near |= halo[j]
-        options.append([x for x in _polyominoes(n, i, k) if not x[0] & near])
-    blocks = _BLOCKS(n)
-    out: list[int] = []
-
-    def search(opts: list, land: int, near: int) -> None:
-        maybe = land
-        for o in opts:
-            for s, _ in o:
-                maybe |= s
-        for block in blocks:
-            if not maybe & block:
-                return
-        sea = full & ~maybe
-        if sea and flood(sea & -sea, full & ~land, n, n) & sea != sea:
-            return
-        if not opts:
-            out.append(sea)
-            return
-        k = min(range(len(opts)), key=lambda i: len(opts[i]))
-        rest = opts[:k] + opts[k + 1:]
-        for shape, ring in opts[k]:
-            around = near | ring
-            sub = []
-            for o in rest:
-                fit = [x for x in o if not x[0] & around]
-                if not fit:
-                    break
-                sub.append(fit)
-            else:
-                search(sub, land | shape, around)
-                if len(out) >= limit:
-                    return
-
-    if all(options):
-        search(options, 0, 0)
-    return out
 
 
 class Nurikabe(CellsAnswerEnv):
@@ -191,7 +102,7 @@ class Nurikabe(CellsAnswerEnv):
         some block cannot get one."""
         n, largest = self.n, self.largest
         full = (1 << (n * n)) - 1
-        blocks = _BLOCKS(n)
+        blocks = BLOCKS(n)
         picks = iter(rng.random(n * n * (largest + 1) + len(blocks)).tolist())
         land = near = dead = 0
         islands: list[int] = []
@@ -205,7 +116,7 @@ class Nurikabe(CellsAnswerEnv):
                 continue
             island, size = 1 << seed, 1 + int(next(picks) * largest)
             while island.bit_count() < size:
-                grow = [q for j in bits(island) for q in _neighbours(j, n) if not (island | near) >> q & 1]
+                grow = [q for j in bits(island) for q in neighbours(j, n) if not (island | near) >> q & 1]
                 if not grow:
                     break
                 bigger = island | 1 << grow[int(next(picks) * len(grow))]
@@ -265,7 +176,7 @@ class Nurikabe(CellsAnswerEnv):
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
         n = self.n
         sea = sum(1 << (r * n + c) for r, c in answer)
-        if any(sea >> i & 1 for i in self.numbers) or not _sea_ok(sea, n):
+        if any(sea >> i & 1 for i in self.numbers) or not sea_ok(sea, n):
             return False
         seen = sea
         for i, k in self.numbers.items():
@@ -273,7 +184,7 @@ class Nurikabe(CellsAnswerEnv):
                 return False  # two numbers in one island
             island, stack = 1 << i, [i]
             while stack:
-                for j in _neighbours(stack.pop(), n):
+                for j in neighbours(stack.pop(), n):
                     if not (sea >> j & 1) and not (island >> j & 1):
                         island |= 1 << j
                         stack.append(j)
