@@ -2,8 +2,8 @@
 
 Overhead: the same episodes (ids x seeds, random agent, registered budget) twice in this
 process: a raw loop (``gym.make`` once per id, ``reset(seed)``, ``action_space.sample()``,
-``step`` until the episode ends) and the full ``run`` command with one worker (episode
-records, fsynced appends, the final sort, summary with bootstrap, Markdown/CSV; plots off).
+``obs, reward, ... = step(action)`` until the episode ends) and the full ``run`` command with one worker (episode
+records, appends fsynced once a second, the final sort, summary with bootstrap, Markdown/CSV; plots off).
 The two alternate ``--repeats`` times; each side's best (minimum) time is compared, on
 both clocks: ``overhead = runner / raw - 1`` for CPU time of this process (robust to other
 load on a shared machine) and for wall time.
@@ -42,9 +42,9 @@ def raw_loop(ids: list[str], seeds: list[int]) -> tuple[float, float]:
         env = gym.make(env_id)
         for seed in seeds:
             env.action_space.seed(seed)
-            env.reset(seed=seed)
-            while True:
-                _, _, term, trunc, _ = env.step(env.action_space.sample())
+            obs, info = env.reset(seed=seed)
+            while True:  # Gymnasium's loop: the observation lives until the next one, as in any agent
+                obs, reward, term, trunc, info = env.step(env.action_space.sample())
                 if term or trunc:
                     break
         env.close()
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks overhead", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ids", nargs="*", default=list(OVERHEAD_IDS), help="ids for the overhead check")
-    parser.add_argument("--seeds", type=int, default=20, help="seeds per id for the overhead check (default 20)")
+    parser.add_argument("--seeds", type=int, default=60, help="seeds per id for the overhead check (default 60)")
     parser.add_argument("--repeats", type=int, default=5, help="alternating repeats, medians compared (default 5)")
     parser.add_argument("--scaling-ids", nargs="*", default=list(SCALING_IDS), help="CPU-bound ids for scaling")
     parser.add_argument("--scaling-seeds", type=int, default=12, help="seeds per id for scaling (default 12)")
@@ -97,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     o = out["overhead"]
     print(f"runner overhead over raw stepping: {o['overhead_cpu_pct']:+.1f}% CPU time, {o['overhead_wall_pct']:+.1f}% "
           f"wall time (best of {args.repeats}: raw {raw_cpu:.3f} s CPU / {raw_wall:.3f} s wall, runner "
-          f"{run_cpu:.3f} s CPU / {run_wall:.3f} s wall; {o['episodes']} episodes, random agent, 1 worker)")
+          f"{run_cpu:.3f} s CPU / {run_wall:.3f} s wall; {o['episodes']} episodes, random agent, 1 worker; "
+          f"{1000 * (run_cpu - raw_cpu) / o['episodes']:+.2f} ms CPU per episode, fixed costs included)")
     if not args.skip_scaling:
         sseeds = list(range(args.scaling_seeds))
         one = runner(args.scaling_ids, sseeds, workers=1)[0]

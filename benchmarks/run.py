@@ -214,9 +214,9 @@ def write_reports(out: Path, episodes: list[dict[str, Any]], title: str, plots: 
     from benchmarks import report
 
     summary = aggregate(episodes)
-    atomic_write(out / "summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")
-    atomic_write(out / "results.md", report.markdown_table(summary, title))
-    atomic_write(out / "results.csv", report.csv_table(summary))
+    atomic_write(out / "summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n", durable=False)
+    atomic_write(out / "results.md", report.markdown_table(summary, title), durable=False)
+    atomic_write(out / "results.csv", report.csv_table(summary), durable=False)
     if plots and episodes:
         report.save_png(report.domain_bars(summary, title), out / "domains.png")
         report.save_png(report.id_heatmap(episodes, title), out / "heatmap.png")

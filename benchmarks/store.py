@@ -41,15 +41,21 @@ def check_writable(out_dir: Path) -> None:
     os.unlink(probe)
 
 
-def atomic_write(path: Path, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and ``os.replace``."""
+def atomic_write(path: Path, data: str | bytes, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` through a temporary file and ``os.replace``.
+
+    A reader never sees a half-written file, whatever kills the process. ``durable`` also
+    fsyncs before the rename (about 7 ms here), so the file survives a power loss or OS crash;
+    the reports pass ``False``: they are rebuilt from ``episodes.jsonl`` by re-running.
+    """
     raw = data.encode() if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
-            f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
