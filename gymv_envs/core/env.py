@@ -69,6 +69,10 @@ class VisionEnv(gym.Env):
     extras: ClassVar[tuple[str, ...]] = ()
     # Attributes that are rebuilt on demand and left out of pickles (windows, caches).
     transient_attrs: ClassVar[tuple[str, ...]] = ("_painter", "_window", "_clock")
+    # Discrete ids with hundreds of action names (cell x move) read only the last ``reply_tail``
+    # characters of a reply: matching every name over a megabyte costs seconds, and the prompt
+    # asks for the action on the last line.
+    reply_tail: ClassVar[int | None] = None
 
     action_names: tuple[str, ...] = ()
     # Box actions: (name, low, high, description) per field.
@@ -377,6 +381,8 @@ class VisionEnv(gym.Env):
                 sp = self.action_space
                 return parsing.parse_numbers(text, [f[0] for f in self.action_fields], sp.low, sp.high)
             if self.action_names:
+                if self.reply_tail is not None and len(text) > self.reply_tail:
+                    text = text[-self.reply_tail:]
                 return parsing.parse_choice(text, self.action_names)
             return None
         except Exception:  # noqa: BLE001 - the contract: never raises

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec, parsing
+from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import PALETTE, draw_text, fit_text_size, shape_mask
 
 # difficulty -> (board side, mines)
@@ -51,6 +51,8 @@ class Minesweeper(MultiTurnEnv):
     ## Version History
     - v0: initial version. The oracle is the deduction solver, reading only the open numbers.
     """
+
+    reply_tail = 2000  # hundreds of action names
 
     def _configure(self) -> None:
         self.n, self.m = LEVELS[self.difficulty]
@@ -183,12 +185,6 @@ class Minesweeper(MultiTurnEnv):
     def action_prompt(self) -> str:
         return (f"Each turn, reply with `open <cell>` or `flag <cell>`, the cell as column letter A-{COLS[self.n - 1]} "
                 f"and row number 1-{self.n}.\nEnd your reply with a line like `Action: open C4`.")
-
-    def parse_action(self, text):
-        try:
-            return parsing.parse_choice(text[-2000:], self.action_names) if isinstance(text, str) else None
-        except Exception:  # noqa: BLE001
-            return None
 
     # -- oracle
     def oracle_action(self) -> int:

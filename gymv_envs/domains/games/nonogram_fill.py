@@ -6,7 +6,7 @@ import functools
 
 import numpy as np
 
-from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec, parsing
+from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import INK, draw_text, fit_text_size
 
 # difficulty -> (board side, share of filled cells)
@@ -77,6 +77,8 @@ class NonogramFill(MultiTurnEnv):
     ## Version History
     - v0: initial version.
     """
+
+    reply_tail = 2000  # hundreds of action names
 
     def _configure(self) -> None:
         self.n, self.share = LEVELS[self.difficulty]
@@ -177,14 +179,6 @@ class NonogramFill(MultiTurnEnv):
     def action_prompt(self) -> str:
         return (f"Each turn, reply with `fill <cell>` or `clear <cell>`, the cell as column letter A-{COLS[self.n - 1]} "
                 f"and row number 1-{self.n}.\nEnd your reply with a line like `Action: fill B3`.")
-
-    def parse_action(self, text):
-        try:
-            if not isinstance(text, str):
-                return None
-            return parsing.parse_choice(text[-2000:], self.action_names)
-        except Exception:  # noqa: BLE001
-            return None
 
     # -- oracle
     def oracle_action(self) -> int:

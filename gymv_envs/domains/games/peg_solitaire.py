@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec, parsing
+from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import shape_mask
 
 # difficulty -> (board side, reverse jumps that build the level = jumps to solve it)
@@ -48,6 +48,8 @@ class PegSolitaire(MultiTurnEnv):
     ## Version History
     - v0: initial version.
     """
+
+    reply_tail = 2000  # hundreds of action names
 
     def _configure(self) -> None:
         self.n, self.k = LEVELS[self.difficulty]
@@ -126,12 +128,6 @@ class PegSolitaire(MultiTurnEnv):
         return (f"Each turn, reply with `peg <hole> <direction>`: the hole of the peg that jumps (column letter "
                 f"A-{COLS[self.n - 1]}, row number 1-{self.n}) and up, down, left or right.\n"
                 "End your reply with a line like `Action: peg B3 right`.")
-
-    def parse_action(self, text):
-        try:
-            return parsing.parse_choice(text[-2000:], self.action_names) if isinstance(text, str) else None
-        except Exception:  # noqa: BLE001
-            return None
 
     # -- oracle
     def _solvable(self, pegs: int) -> int | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec, parsing
+from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.domains.logic.pipes_connect import rotate, solve_pipes
 
 # difficulty -> board side
@@ -54,6 +54,8 @@ class Pipes(MultiTurnEnv):
     - v0: initial version. The oracle solves the drawn tiles by backtracking search (the
       solver of `PipesConnect`) and turns each tile to that solution.
     """
+
+    reply_tail = 2000  # hundreds of action names
 
     def _configure(self) -> None:
         self.n = LEVELS[self.difficulty]
@@ -149,12 +151,6 @@ class Pipes(MultiTurnEnv):
     def action_prompt(self) -> str:
         return (f"Each turn, reply with `rotate <cell>`, the cell as column letter A-{COLS[self.n - 1]} and row "
                 f"number 1-{self.n}.\nEnd your reply with a line like `Action: rotate B3`.")
-
-    def parse_action(self, text):
-        try:
-            return parsing.parse_choice(text[-2000:], self.action_names) if isinstance(text, str) else None
-        except Exception:  # noqa: BLE001
-            return None
 
     # -- oracle
     def oracle_action(self) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec, parsing
+from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import INK, draw_text, fit_text_size
 
 # difficulty -> (box height, box width, blank cells)
@@ -48,6 +48,8 @@ class SudokuFill(MultiTurnEnv):
     ## Version History
     - v0: initial version.
     """
+
+    reply_tail = 2000  # hundreds of action names
 
     def _configure(self) -> None:
         self.bh, self.bw, self.blanks = LEVELS[self.difficulty]
@@ -128,14 +130,6 @@ class SudokuFill(MultiTurnEnv):
     def action_prompt(self) -> str:
         return (f"Each turn, write one digit into one cell as <cell>=<digit>, with the cell as column letter "
                 f"A-{COLS[self.n - 1]} and row number 1-{self.n}.\nEnd your reply with a line like `Action: B3=2`.")
-
-    def parse_action(self, text):
-        try:
-            if not isinstance(text, str):
-                return None
-            return parsing.parse_choice(text[-2000:] if len(text) > 2000 else text, self.action_names)
-        except Exception:  # noqa: BLE001
-            return None
 
     # -- oracle
     def _solve(self) -> list[int]:
