@@ -131,8 +131,8 @@ def test_breakthrough_reaching_the_far_row_wins():
 
 
 def test_hex_and_gomoku_threats():
+    from gymv_envs.domains.games._hex_graph import winning_cells
     from gymv_envs.domains.games.gomoku import completing
-    from gymv_envs.domains.games.hex import winning_cells
 
     hexe = _env("Hex")
     n = hexe.side

@@ -6,9 +6,9 @@ import gymnasium as gym
 import pytest
 
 import gymv_envs  # noqa: F401 - registers the ids
+from gymv_envs.domains.logic._akari import Akari
 from gymv_envs.domains.logic._loop_solver import loop_solutions
 from gymv_envs.domains.logic._nurikabe_solver import nurikabe_solutions
-from gymv_envs.domains.logic.light_up import Akari
 from gymv_envs.domains.logic.n_queens import queens_solutions
 from gymv_envs.domains.logic.norinori import norinori_solutions
 from gymv_envs.domains.logic.pipes_connect import rotate

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import INK, WHITE, draw_text, fill_rect
+from gymv_envs.domains.logic._akari import Akari
 from gymv_envs.domains.logic._placement import (
-    NEIGHBOURS4,
     CellsAnswerEnv,
     blank_board,
     cell_centre,
@@ -21,111 +19,6 @@ from gymv_envs.domains.logic._placement import (
 
 # difficulty -> (side, share of black cells, keep every number)
 LEVELS = {0: (5, 0.2, True), 1: (7, 0.2, False), 2: (8, 0.2, False)}
-
-
-class Akari:
-    """A Light Up board as bit masks: cell i = r * n + c; ``black`` maps black cells to their number or None."""
-
-    def __init__(self, n: int, black: dict[int, int | None]) -> None:
-        self.n, self.black = n, dict(black)
-        self.white = sum(1 << i for i in range(n * n) if i not in black)
-        self.sees = [0] * (n * n)
-        for r in range(n):  # runs of white cells along rows, then columns
-            for line in ([r * n + c for c in range(n)], [c * n + r for c in range(n)]):
-                run: list[int] = []
-                for i in (*line, -1):
-                    if i >= 0 and i not in black:
-                        run.append(i)
-                        continue
-                    m = sum(1 << j for j in run)
-                    for j in run:
-                        self.sees[j] |= m
-                    run = []
-        self.adjacent = {}
-        for i in black:
-            r, c = divmod(i, n)
-            self.adjacent[i] = sum(1 << ((r + dr) * n + c + dc) for dr, dc in NEIGHBOURS4
-                                   if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr) * n + c + dc not in black)
-        self.numbers = [(self.adjacent[i], k) for i, k in black.items() if k is not None]
-
-    def renumbered(self, black: dict[int, int | None]) -> Akari:
-        """The same black cells with other numbers (``black`` has the same keys), sharing the tables."""
-        out = copy.copy(self)
-        out.black = dict(black)
-        out.numbers = [(self.adjacent[i], k) for i, k in black.items() if k is not None]
-        return out
-
-    def solutions(self, limit: int, budget: int = 50_000) -> list[int] | None:
-        """Up to ``limit`` bulb masks that solve the board (None when the search budget runs out).
-
-        Before each branch, bulbs that are forced go in: all the open cells round a number that
-        needs every one of them, and the only cell that can still light an unlit cell. Then the
-        search branches on the unlit cell with the fewest cells that could light it.
-        """
-        out: list[int] = []
-        nodes = [0]
-        white, sees, numbers = self.white, self.sees, self.numbers
-
-        def search(bulbs: int, lit: int, banned: int) -> None:
-            nodes[0] += 1
-            if nodes[0] > budget:
-                raise TimeoutError
-            while True:
-                free = white & ~lit & ~banned
-                for adj, k in numbers:
-                    placed = (bulbs & adj).bit_count()
-                    if placed > k:
-                        return
-                    if placed == k:
-                        free &= ~adj
-                forced = 0
-                for adj, k in numbers:
-                    need = k - (bulbs & adj).bit_count()
-                    if need:
-                        room = (free & adj).bit_count()
-                        if room < need:
-                            return
-                        if room == need:
-                            forced |= free & adj
-                best, best_opts = -1, 99
-                unlit = white & ~lit
-                while unlit and best_opts > 1:
-                    low = unlit & -unlit
-                    unlit ^= low
-                    i = low.bit_length() - 1
-                    opts = (sees[i] & free).bit_count()
-                    if opts < best_opts:
-                        best, best_opts = i, opts
-                if best_opts == 0:
-                    return
-                if best_opts == 1:
-                    forced |= sees[best] & free
-                if not forced:
-                    break
-                while forced:  # place the forced bulbs; two that see each other end the branch
-                    low = forced & -forced
-                    forced ^= low
-                    if lit & low:
-                        return
-                    bulbs |= low
-                    lit |= sees[low.bit_length() - 1]
-            if best < 0:
-                if all((bulbs & adj).bit_count() == k for adj, k in numbers):
-                    out.append(bulbs)
-                return
-            opts = sees[best] & free
-            while opts and len(out) < limit:
-                low = opts & -opts
-                j = low.bit_length() - 1
-                opts ^= low
-                search(bulbs | low, lit | sees[j], banned)
-                banned |= low
-
-        try:
-            search(0, 0, 0)
-        except TimeoutError:
-            return None
-        return out
 
 
 class LightUp(CellsAnswerEnv):

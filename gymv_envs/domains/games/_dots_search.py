@@ -1,0 +1,41 @@
+"""Dots and Boxes line geometry and exact endgame search for DotsAndBoxes: lines, box completion, value."""
+
+from __future__ import annotations
+
+import functools
+
+
+@functools.cache
+def geometry(n: int):
+    """Lines of an n x n box board: endpoints (dot row, dot col) per line and the 4-line mask of each box."""
+    ends = [((r, c), (r, c + 1)) for r in range(n + 1) for c in range(n)]
+    ends += [((r, c), (r + 1, c)) for r in range(n) for c in range(n + 1)]
+    idx = {e: i for i, e in enumerate(ends)}
+    boxes = []
+    for r in range(n):
+        for c in range(n):
+            lines = (idx[((r, c), (r, c + 1))], idx[((r + 1, c), (r + 1, c + 1))], idx[((r, c), (r + 1, c))], idx[((r, c + 1), (r + 1, c + 1))])
+            boxes.append(sum(1 << i for i in lines))
+    touching = [tuple(b for b in range(n * n) if boxes[b] >> i & 1) for i in range(len(ends))]
+    return tuple(ends), tuple(boxes), tuple(touching)
+
+
+def closes(n: int, drawn: int, line: int) -> tuple[int, ...]:
+    """The boxes that drawing ``line`` completes."""
+    _, boxes, touching = geometry(n)
+    after = drawn | 1 << line
+    return tuple(b for b in touching[line] if after & boxes[b] == boxes[b])
+
+
+@functools.lru_cache(maxsize=1 << 20)
+def value(n: int, drawn: int) -> int:
+    """Boxes the player to move can still win minus those the other can, both playing perfectly."""
+    total, best = 2 * n * (n + 1), None
+    for i in range(total):
+        if drawn >> i & 1:
+            continue
+        got = len(closes(n, drawn, i))
+        v = got + value(n, drawn | 1 << i) if got else -value(n, drawn | 1 << i)
+        if best is None or v > best:
+            best = v
+    return 0 if best is None else best
