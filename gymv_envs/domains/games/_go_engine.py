@@ -79,6 +79,15 @@ def each_bit(x: int):
         x ^= low
 
 
+def each_group(seeds: int, stones: int, g: Geo):
+    """Each group of ``stones`` that holds a point of ``seeds``, once, as (its lowest seed point, group)."""
+    while seeds:
+        low = seeds & -seeds
+        grp = flood(low, stones, g)
+        seeds &= ~grp
+        yield low, grp
+
+
 def to_array(x: int, g: Geo) -> np.ndarray:
     """A bitboard as a 0/1 vector over the points."""
     raw = np.frombuffer(x.to_bytes(g.n * g.w // 8 + 1, "little"), np.uint8)
@@ -93,10 +102,8 @@ def group_libs(s: Pos, bit: int, g: Geo) -> tuple[int, int]:
 
 def atari_stones(stones: int, empty: int, g: Geo) -> int:
     """The stones of ``stones`` whose group has exactly one liberty."""
-    out, rest = 0, stones
-    while rest:
-        grp = flood(rest & -rest, stones, g)
-        rest &= ~grp
+    out = 0
+    for _, grp in each_group(stones, stones, g):
         libs = dilate(grp, g) & empty
         if not libs & (libs - 1):
             out |= grp
@@ -228,10 +235,8 @@ def _defend(s: Pos, t: int, depth: int, g: Geo, memo: dict) -> bool:
     if not ok:
         opp = s[1] if s[2] == BLACK else s[0]
         empty = g.mask & ~(s[0] | s[1])
-        tries, near = libs, dilate(grp, g) & opp
-        while near:
-            other = flood(near & -near, opp, g)
-            near &= ~other
+        tries = libs
+        for _, other in each_group(dilate(grp, g) & opp, opp, g):
             lib = dilate(other, g) & empty
             if not lib & (lib - 1):
                 tries |= lib
@@ -256,11 +261,7 @@ def settle(s: Pos, g: Geo, memo: dict) -> tuple[int, int]:
     empty = g.mask & ~(black | white)
     dead = 0
     for stones, moving in ((black, p == BLACK), (white, p == WHITE)):
-        rest = stones
-        while rest:
-            low = rest & -rest
-            grp = flood(low, stones, g)
-            rest &= ~grp
+        for low, grp in each_group(stones, stones, g):
             k = (dilate(grp, g) & empty).bit_count()
             if k > 2 or (k == 2 and moving):
                 continue
