@@ -80,7 +80,7 @@ class _Live:
         return self.proc is not None and self.proc.alive() and self.browser.is_connected()
 
     def new_page(self, css_size: tuple[int, int], scale: float) -> None:
-        old, self.context = self.context, None
+        old = self.context
         # The new context is opened before the old one closes: Chromium opens it faster then.
         self.context = self.browser.new_context(
             viewport={"width": css_size[0], "height": css_size[1]}, device_scale_factor=scale,

@@ -79,9 +79,9 @@ def find_chromium() -> str:
 def _real_binary(path: str) -> str:
     # Debian's /usr/bin/chromium and /usr/bin/chromium-headless-shell are shell wrappers around
     # the binaries in /usr/lib/chromium/; run those directly so that we hold the browser's pid.
-    name = os.path.basename(os.path.realpath(path))
-    inner = f"/usr/lib/chromium/{name}"
-    if os.path.realpath(path) == f"/usr/bin/{name}" and os.path.isfile(inner):
+    real = os.path.realpath(path)
+    inner = f"/usr/lib/chromium/{os.path.basename(real)}"
+    if os.path.dirname(real) == "/usr/bin" and os.path.isfile(inner):
         return inner
     return path
 
