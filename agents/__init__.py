@@ -1,4 +1,4 @@
-"""Agents that act in GymV envs through one small interface.
+"""Agents that act in GymV envs through one small interface (installed as ``gymv.agents``).
 
 Every agent implements::
 
@@ -6,26 +6,41 @@ Every agent implements::
     agent.act(observation, info: dict) -> action          # one action per step
 
 and may implement ``agent.stats() -> dict`` (per-episode counts such as tokens and cost,
-read by the benchmark runner after each episode). Agents are built by
-``make_agent(name, env, **kwargs)``; the benchmark runner uses nothing else.
+read after each episode). Agents are built by ``make_agent(name, env, **kwargs)``, and every
+command (the benchmark runner, ``python -m gymv.agents.vlm``, the SB3 evaluation, human play)
+plays them with the one episode loop, `gymv.benchmarks.rollout.rollout`.
 
-Names: ``random``, ``oracle``, ``vlm`` (`agents.vlm.VLMAgent`, an OpenAI-compatible
-endpoint), ``human`` (`agents.human.HumanAgent`, keyboard), ``sb3:<checkpoint.zip>``
-(`agents.sb3.SB3Agent`) and ``module:Class`` for your own.
+Names (`AGENTS`, the one table of them): ``random``, ``oracle``, ``vlm``
+(`gymv.agents.vlm.VLMAgent`, an OpenAI-compatible endpoint), ``human``
+(`gymv.agents.human.HumanAgent`, keyboard), ``sb3:<checkpoint.zip>``
+(`gymv.agents.sb3.SB3Agent`) and ``module:Class`` for your own.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any
 
 import gymnasium as gym
 
-from agents.base import Agent, OracleAgent, RandomAgent
+from gymv.agents.base import Agent, OracleAgent, RandomAgent
 
-BUILTIN = {"random": RandomAgent, "oracle": OracleAgent}
-# Agents with optional dependencies, imported when asked for.
-LAZY = {"vlm": "agents.vlm:VLMAgent", "human": "agents.human:HumanAgent"}
+# Every agent name and the class it builds (imported only when asked for: vlm, human and sb3
+# have optional dependencies). A name ending in ``:`` takes an argument after the colon
+# (``sb3:<checkpoint>``), passed as the constructor's second positional argument.
+AGENTS: dict[str, str] = {
+    "random": "gymv.agents.base:RandomAgent",
+    "oracle": "gymv.agents.base:OracleAgent",
+    "vlm": "gymv.agents.vlm:VLMAgent",
+    "human": "gymv.agents.human:HumanAgent",
+    "sb3:": "gymv.agents.sb3:SB3Agent",
+}
+
+
+def agent_names() -> str:
+    """The valid spellings of ``--agent``, for messages."""
+    return ", ".join(n + "<checkpoint path>" if n.endswith(":") else n for n in AGENTS) + ", or module:Class"
 
 
 def _load(target: str, name: str) -> Any:
@@ -36,18 +51,37 @@ def _load(target: str, name: str) -> Any:
         raise ValueError(f"cannot load agent {name!r}: {exc}") from None
 
 
-def make_agent(name: str, env: gym.Env, **kwargs: Any) -> Agent:
-    """Build an agent by name (``random``, ``oracle``, ``vlm``, ``human``), ``sb3:<path>`` or ``module:Class``."""
-    if name in BUILTIN:
-        return BUILTIN[name](env, **kwargs)
-    if name in LAZY:
-        return _load(LAZY[name], name)(env, **kwargs)
-    if name.startswith("sb3:"):
-        return _load("agents.sb3:SB3Agent", name)(env, name[len("sb3:"):], **kwargs)
-    if ":" in name:
-        return _load(name, name)(env, **kwargs)
-    valid = ", ".join([*BUILTIN, *LAZY, "sb3:<checkpoint path>"])
-    raise ValueError(f"unknown agent {name!r}; valid: {valid}, or module:Class")
+def resolve_agent(name: str) -> tuple[Any, tuple[Any, ...]]:
+    """The class (or factory) an agent name builds and the positional arguments after ``env``."""
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"invalid agent {name!r}; valid: {agent_names()}")
+    if name in AGENTS and not name.endswith(":"):
+        return _load(AGENTS[name], name), ()
+    prefix, sep, arg = name.partition(":")
+    if sep and prefix + ":" in AGENTS:
+        return _load(AGENTS[prefix + ":"], name), (arg,)
+    if sep and prefix and arg:
+        return _load(name, name), ()
+    raise ValueError(f"unknown agent {name!r}; valid: {agent_names()}")
 
 
-__all__ = ["Agent", "OracleAgent", "RandomAgent", "make_agent"]
+def takes_seed(factory: Any) -> bool:
+    """Whether ``factory`` accepts a ``seed`` keyword."""
+    try:
+        return "seed" in inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def make_agent(name: str, env: gym.Env, *, seed: int | None = None, **kwargs: Any) -> Agent:
+    """Build an agent by name (see `AGENTS`), ``sb3:<path>`` or ``module:Class``.
+
+    ``seed`` is passed on only to agents whose constructor takes one (random, vlm, ...).
+    """
+    factory, args = resolve_agent(name)
+    if seed is not None and "seed" not in kwargs and takes_seed(factory):
+        kwargs["seed"] = seed
+    return factory(env, *args, **kwargs)
+
+
+__all__ = ["AGENTS", "Agent", "OracleAgent", "RandomAgent", "agent_names", "make_agent", "resolve_agent"]

@@ -1,4 +1,4 @@
-"""Play any GymV id with the keyboard in a pygame window: ``python -m agents.human GymV/<id>``.
+"""Play any GymV id with the keyboard in a pygame window: ``python -m gymv.agents.human GymV/<id>``.
 
 Keys (shown in the window):
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import textwrap
 from typing import Any
 
@@ -42,10 +43,32 @@ class HumanQuit(Exception):
     """The player closed the window or pressed Esc."""
 
 
+class NoDisplayError(RuntimeError):
+    """Human play needs a window, and this machine has no display to open one on."""
+
+
+def check_display() -> None:
+    """Raise `NoDisplayError` at once where pygame could open no window.
+
+    An ``SDL_VIDEODRIVER`` the user set is trusted (the tests use ``dummy``). Otherwise, on Linux,
+    a window needs an X or Wayland display: without ``DISPLAY`` or ``WAYLAND_DISPLAY`` SDL falls
+    back to a driver that shows nothing, and the play loop would wait for keys that never come.
+    """
+    if os.environ.get("SDL_VIDEODRIVER"):
+        return
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        raise NoDisplayError(
+            "human play needs a display, and none is set here (no DISPLAY or WAYLAND_DISPLAY: a headless machine "
+            "or an SSH session without X forwarding). Run it on a desktop, over `ssh -X`, or under a virtual "
+            "display with `xvfb-run python -m gymv.agents.human ...`; to play in text instead, step the env with "
+            "replies through gymv.wrappers.for_vlm")
+
+
 class HumanAgent:
     """Keyboard agent in a pygame window; see the module docstring for the keys."""
 
     def __init__(self, env: gym.Env, window_height: int = 512, fps: int = 10, realtime: bool | None = None) -> None:
+        check_display()
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         import pygame
 
@@ -203,26 +226,18 @@ class HumanAgent:
 
 def play(env_id: str, episodes: int = 1, seed: int = 0, env_kwargs: dict[str, Any] | None = None,
          agent: HumanAgent | None = None) -> list[dict[str, Any]]:
-    """Play ``episodes`` episodes under the registered budget; returns one scored record each."""
-    import gymv_envs
-    from benchmarks.scoring import episode_score
+    """Play ``episodes`` episodes under the registered budget; returns one scored record each
+    (the benchmark's record: `gymv.benchmarks.rollout.rollout` plays them)."""
+    from gymv.benchmarks.rollout import rollout
 
-    desc = gymv_envs.describe(env_id)
     env = agent.env if agent is not None else gym.make(env_id, **(env_kwargs or {}))
     player = agent or HumanAgent(env)
     records = []
     try:
         for k in range(episodes):
-            obs, info = env.reset(seed=seed + k)
-            player.reset(info["instruction"], info)
-            total, steps, done = 0.0, 0, False
-            while not done:
-                obs, reward, terminated, truncated, info = env.step(player.act(obs, info))
-                total, steps, done = total + reward, steps + 1, terminated or truncated
-            score = episode_score(desc["protocol"], total, desc["max_return"], bool(info["success"]))
-            records.append({"env_id": env_id, "seed": seed + k, "score": score, "success": bool(info["success"]),
-                            "steps": steps, "answer": info.get("answer")})
-            print(json.dumps(records[-1], default=str), flush=True)
+            record = rollout(env, player, seed + k)
+            records.append(record)
+            print(json.dumps(record, default=str), flush=True)
     except HumanQuit:
         pass
     finally:
@@ -232,18 +247,27 @@ def play(env_id: str, episodes: int = 1, seed: int = 0, env_kwargs: dict[str, An
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m agents.human", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m gymv.agents.human", description=__doc__.split("\n\n")[0])
     parser.add_argument("env", help="a GymV id, e.g. GymV/Sokoban-v0")
     parser.add_argument("--episodes", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--difficulty", type=int, default=0)
+    parser.add_argument("--difficulty", type=int, default=None, help="default: the id's registered difficulty")
     parser.add_argument("--env-kwargs", type=json.loads, default={}, help='JSON, e.g. \'{"answer_format": "mcq"}\'')
     args = parser.parse_args(argv)
     import gymv_envs
 
     if args.env not in gymv_envs.ids():
         parser.error(f"unknown id {args.env!r}; see gymv_envs.ids()")
-    play(args.env, args.episodes, args.seed, {"difficulty": args.difficulty, **args.env_kwargs})
+    kwargs = dict(args.env_kwargs)
+    if args.difficulty is not None:
+        kwargs["difficulty"] = args.difficulty
+    try:
+        check_display()
+        env = gym.make(args.env, **kwargs)
+    except (NoDisplayError, ValueError, gym.error.Error) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    play(args.env, args.episodes, args.seed, agent=HumanAgent(env))
     return 0
 
 

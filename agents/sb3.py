@@ -2,11 +2,11 @@
 
 Command line::
 
-    python -m agents.sb3 train --env GymV/GridNav-v0 --algo ppo --steps 50000 [--out runs/sb3/x]
-    python -m agents.sb3 eval --checkpoint runs/sb3/x/model.zip --episodes 10
+    python -m gymv.agents.sb3 train --env GymV/GridNav-v0 --algo ppo --steps 50000 [--out runs/sb3/x]
+    python -m gymv.agents.sb3 eval --checkpoint runs/sb3/x/model.zip --episodes 10
 
 The RL stack: the env drawn natively at ``obs_size`` (84x84 by default, no resizing),
-single-turn ids in their ``mcq`` format (a ``Discrete`` action), then ``wrappers.for_sb3``
+single-turn ids in their ``mcq`` format (a ``Discrete`` action), then ``gymv.wrappers.for_sb3``
 (registered step budget, rewards clipped to [-1, 1], frame stacking on the channel axis for
 real-time ids, tag ``real-time``, or ``--frame-stack``; Box actions rescaled to [-1, 1]),
 SB3's ``make_vec_env`` (a ``Monitor`` per env) on ``DummyVecEnv`` (``--subproc`` for
@@ -17,18 +17,16 @@ stacking and action scaling on the plain env the benchmark runner gives it.
 
 Training evaluates the policy every ``--eval-freq`` steps on held-out seeds under the
 registered step budget and scores it by the benchmark's protocol
-(`benchmarks.scoring.episode_score`); the curve goes to ``curve.json`` and the best and the
+(`gymv.benchmarks.scoring.episode_score`); the curve goes to ``curve.json`` and the best and the
 last models are saved. A checkpoint is ``model.zip`` plus ``model.gymv.json`` (the id, the
 env kwargs, the wrappers, the frame stack and the spaces), so `SB3Agent` (``sb3:<path>`` in
-`agents.make_agent`) can refuse an env with other observations with a clear message.
+`gymv.agents.make_agent`) can refuse an env with other observations with a clear message.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
-import importlib
-import importlib.util
 import json
 import sys
 import time
@@ -39,6 +37,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+
+from gymv.wrappers import load_wrapper
+from gymv_envs.core.jsonable import jsonable
 
 ALGOS = ("ppo", "dqn", "a2c")
 DEFAULT_OBS_SIZE = (84, 84)
@@ -53,18 +54,6 @@ HPARAMS: dict[str, dict[str, Any]] = {
 
 
 # ----------------------------------------------------------------------------- the env stack
-def load_wrapper(spec: str) -> tuple[Any, dict[str, Any]]:
-    """``module:Class`` or ``module:Class{"json": "kwargs"}`` -> (class, kwargs)."""
-    path, brace, rest = spec.partition("{")
-    module, sep, name = path.partition(":")
-    if not sep or not module or not name:
-        raise ValueError(f"invalid wrapper {spec!r}; expected module:Class or module:Class{{json kwargs}}")
-    try:
-        return getattr(importlib.import_module(module), name), json.loads(brace + rest) if brace else {}
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"cannot load wrapper {spec!r}: {exc}") from None
-
-
 def make_env(env_id: str, env_kwargs: dict[str, Any], wrappers: Sequence[str] = ()) -> gym.Env:
     """``gym.make`` (registered budget included) and the wrappers, in a fresh process too."""
     import gymv_envs  # noqa: F401 - registers the ids in SubprocVecEnv workers
@@ -77,18 +66,16 @@ def make_env(env_id: str, env_kwargs: dict[str, Any], wrappers: Sequence[str] = 
 
 
 def make_train_env(env_id: str, env_kwargs: dict[str, Any], wrappers: Sequence[str] = (), frame_stack: int = 1) -> gym.Env:
-    """The training env: `make_env`, then ``wrappers.for_sb3`` (frame stacking with reset padding,
+    """The training env: `make_env`, then ``gymv.wrappers.for_sb3`` (frame stacking with reset padding,
     rewards clipped to [-1, 1], Box actions rescaled to [-1, 1]) when the frames are RGB images."""
-    from wrappers import for_sb3
+    from gymv.wrappers import for_sb3
 
     env = make_env(env_id, env_kwargs, wrappers)
     return for_sb3(env, obs_size=None, frame_stack=frame_stack)
 
 
 def uses_for_sb3(env: gym.Env) -> bool:
-    """Whether the training stack is ``wrappers.for_sb3`` (RGB Box frames) or SB3's VecFrameStack (Dict views)."""
-    if importlib.util.find_spec("wrappers.stacks") is None:
-        return False
+    """Whether the training stack is ``gymv.wrappers.for_sb3`` (RGB Box frames) or SB3's VecFrameStack (Dict views)."""
     obs = env.observation_space
     return isinstance(obs, spaces.Box) and obs.dtype == np.uint8 and len(obs.shape) == 3 and obs.shape[2] == 3
 
@@ -183,7 +170,7 @@ def checkpoint_env_kwargs(path: str | Path) -> dict[str, Any]:
     zip_path, meta_path = checkpoint_paths(path)
     if not meta_path.exists():
         raise ValueError(f"no SB3 checkpoint at {zip_path} (or its {meta_path.name} is missing); "
-                         "train one with: python -m agents.sb3 train --env GymV/<id> --out <folder>")
+                         "train one with: python -m gymv.agents.sb3 train --env GymV/<id> --out <folder>")
     meta = json.loads(meta_path.read_text())
     return {"env_id": meta["env_id"], "env_kwargs": meta["env_kwargs"], "wrappers": meta["wrappers"]}
 
@@ -198,10 +185,10 @@ class SB3Agent:
                 raise ValueError("SB3Agent needs a checkpoint: use the agent name sb3:<path to model.zip>")
             zip_path, meta_path = checkpoint_paths(checkpoint)
             if not zip_path.exists():
-                raise ValueError(f"no SB3 checkpoint at {zip_path}; train one with: python -m agents.sb3 train --env GymV/<id> --out <folder>")
+                raise ValueError(f"no SB3 checkpoint at {zip_path}; train one with: python -m gymv.agents.sb3 train --env GymV/<id> --out <folder>")
             if not meta_path.exists():
                 raise ValueError(f"{meta_path} is missing: it records the env a checkpoint was trained on; "
-                                 "checkpoints written by `python -m agents.sb3 train` have it")
+                                 "checkpoints written by `python -m gymv.agents.sb3 train` have it")
             meta = json.loads(meta_path.read_text())
         if meta is None:
             raise ValueError("SB3Agent(model=...) also needs meta=... (the contents of a model.gymv.json)")
@@ -227,9 +214,9 @@ class SB3Agent:
         self.model = model
         self.discrete = isinstance(env.action_space, spaces.Discrete)
         self.scale = None
-        if meta.get("stack") == "wrappers.for_sb3" and isinstance(env.action_space, spaces.Box):
+        if meta.get("stack") == "gymv.wrappers.for_sb3" and isinstance(env.action_space, spaces.Box):
             self.scale = (env.action_space.low, env.action_space.high)  # the model acts in [-1, 1]
-        padding = "reset" if meta.get("stack") == "wrappers.for_sb3" else "zeros"
+        padding = "reset" if meta.get("stack") == "gymv.wrappers.for_sb3" else "zeros"
         self._stack = FrameStack(int(meta.get("frame_stack", 1)), padding)
         self._first = True
 
@@ -252,29 +239,20 @@ class SB3Agent:
 # ----------------------------------------------------------------------------- evaluation
 def evaluate(agent_factory: Any, env_id: str, env_kwargs: dict[str, Any], wrappers: Sequence[str] = (),
              episodes: int = 5, seed: int = EVAL_SEED) -> dict[str, Any]:
-    """Mean benchmark score of ``agent_factory(env)`` over seeds ``seed..seed+episodes-1``."""
-    import gymv_envs
-    from benchmarks.scoring import episode_score
+    """Mean benchmark score of ``agent_factory(env)`` over seeds ``seed..seed+episodes-1``, played by
+    the one episode loop (`gymv.benchmarks.rollout.rollout`), so it scores as the benchmark does."""
+    from gymv.benchmarks.rollout import rollout
 
-    desc = gymv_envs.describe(env_id)
     env = make_env(env_id, env_kwargs, wrappers)
     agent = agent_factory(env)
-    scores, successes, steps = [], [], []
     try:
-        for k in range(episodes):
-            obs, info = env.reset(seed=seed + k)
-            agent.reset(info["instruction"], info)
-            total, n, done = 0.0, 0, False
-            while not done:
-                obs, reward, terminated, truncated, info = env.step(agent.act(obs, info))
-                total, n, done = total + reward, n + 1, terminated or truncated
-            scores.append(episode_score(desc["protocol"], total, desc["max_return"], bool(info["success"])))
-            successes.append(bool(info["success"]))
-            steps.append(n)
+        records = [rollout(env, agent, seed + k) for k in range(episodes)]
     finally:
         env.close()
+    scores = [r["score"] for r in records]
     return {"score_mean": float(np.mean(scores)), "score_std": float(np.std(scores)),
-            "success_rate": float(np.mean(successes)), "steps_mean": float(np.mean(steps)), "episodes": episodes}
+            "success_rate": float(np.mean([r["success"] for r in records])),
+            "steps_mean": float(np.mean([r["steps"] for r in records])), "episodes": episodes}
 
 
 def _callback_class() -> type:
@@ -329,8 +307,8 @@ class Trainer:
         probe = make_env(env_id, self.env_kwargs, self.wrappers)
         try:
             self.policy = check_spaces(probe, algo, env_id)
-            self.stack = "wrappers.for_sb3" if uses_for_sb3(probe) else "VecFrameStack"
-            self.meta = {"env_id": env_id, "algo": algo, "env_kwargs": _jsonable(self.env_kwargs),
+            self.stack = "gymv.wrappers.for_sb3" if uses_for_sb3(probe) else "VecFrameStack"
+            self.meta = {"env_id": env_id, "algo": algo, "env_kwargs": jsonable(self.env_kwargs),
                          "wrappers": list(self.wrappers), "frame_stack": self.frame_stack, "stack": self.stack,
                          "policy": self.policy,
                          "observation_space": space_summary(probe.observation_space),
@@ -354,7 +332,7 @@ class Trainer:
         from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecFrameStack
 
         cls = SubprocVecEnv if self.subproc else DummyVecEnv
-        if self.stack == "wrappers.for_sb3":
+        if self.stack == "gymv.wrappers.for_sb3":
             factory = functools.partial(make_train_env, self.env_id, self.env_kwargs, self.wrappers, self.frame_stack)
             return make_vec_env(factory, n_envs=self.n_envs, seed=self.seed, vec_env_cls=cls)
         factory = functools.partial(make_env, self.env_id, self.env_kwargs, self.wrappers)
@@ -403,17 +381,9 @@ class Trainer:
         return self.curve
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
-
-
 # ----------------------------------------------------------------------------- command line
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m agents.sb3", description="Train or evaluate SB3 agents on GymV ids.")
+    parser = argparse.ArgumentParser(prog="python -m gymv.agents.sb3", description="Train or evaluate SB3 agents on GymV ids.")
     sub = parser.add_subparsers(dest="command", required=True)
     tr = sub.add_parser("train", help="train from pixels; writes model.zip, best.zip and curve.json")
     tr.add_argument("--env", required=True, help="a GymV id, e.g. GymV/GridNav-v0")
@@ -457,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
         where = checkpoint_env_kwargs(args.checkpoint)
         agents = {"sb3": lambda env: SB3Agent(env, args.checkpoint, deterministic=not args.stochastic)}
         if args.baselines:
-            from agents import make_agent
+            from gymv.agents import make_agent
 
             agents.update(random=lambda env: make_agent("random", env), oracle=lambda env: make_agent("oracle", env))
         for name, factory in agents.items():

@@ -460,36 +460,32 @@ def agent_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m agents.vlm --env GymV/GridNav-v0 --model M --episodes 3``: play and print one JSON line per episode."""
-    import gymv_envs
-    from benchmarks.scoring import episode_score
+    """``python -m gymv.agents.vlm --env GymV/GridNav-v0 --model M --episodes 3``: play and print one JSON line per episode."""
+    import sys
 
-    parser = argparse.ArgumentParser(prog="python -m agents.vlm", description=main.__doc__)
+    import gymv_envs
+    from gymv.benchmarks.rollout import rollout
+
+    parser = argparse.ArgumentParser(prog="python -m gymv.agents.vlm", description=main.__doc__)
     parser.add_argument("--env", required=True)
     parser.add_argument("--episodes", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--env-kwargs", type=json.loads, default={}, help='JSON, e.g. \'{"difficulty": 1}\'')
     add_arguments(parser)
     args = parser.parse_args(argv)
-    desc = gymv_envs.describe(args.env)
-    env = gym.make(args.env, **args.env_kwargs)
+    if args.env not in gymv_envs.ids():
+        parser.error(f"unknown id {args.env!r}; see gymv_envs.ids()")
     try:
+        env = gym.make(args.env, **args.env_kwargs)
         agent = VLMAgent(env, **agent_kwargs(args))
-    except ValueError as exc:
+    except (ValueError, gym.error.Error) as exc:
         parser.error(str(exc))
     try:
         for k in range(args.episodes):
-            obs, info = env.reset(seed=args.seed + k)
-            agent.reset(info["instruction"], info)
-            total, done = 0.0, False
-            while not done:
-                obs, reward, terminated, truncated, info = env.step(agent.act(obs, info))
-                total += reward
-                done = terminated or truncated
-            score = episode_score(desc["protocol"], total, desc["max_return"], bool(info["success"]))
-            print(json.dumps({"env_id": args.env, "seed": args.seed + k, "score": score, "return": total, **agent.stats()}), flush=True)
+            record = rollout(env, agent, args.seed + k)
+            print(json.dumps(record), flush=True)
     except VLMError as exc:
-        print(f"error: {exc}", file=__import__("sys").stderr)
+        print(f"error: {exc}", file=sys.stderr)
         return 1
     finally:
         env.close()

@@ -1,5 +1,5 @@
-"""``python -m benchmarks <command>``: demo, speed."""
+"""``python -m gymv.benchmarks <command>`` (the same as ``gymv-bench <command>``; see `gymv.benchmarks.cli`)."""
 
-from benchmarks.cli import main
+from gymv.benchmarks.cli import main
 
 raise SystemExit(main())

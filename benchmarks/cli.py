@@ -1,20 +1,20 @@
-"""Command line entry: ``python -m benchmarks {run,compare,speed,overhead,demo} ...`` (also ``gymv-bench``)."""
+"""Command line entry: ``gymv-bench <command> ...`` (also ``python -m gymv.benchmarks <command> ...``)."""
 
 from __future__ import annotations
 
 import sys
 
 COMMANDS = {
-    "run": ("benchmarks.run", "an agent over registered ids: scores, intervals, reports, resume"),
-    "compare": ("benchmarks.compare", "paired difference of two runs over shared seeds"),
-    "speed": ("benchmarks.speed", "reset/s, step/s, render ms and peak RSS per id"),
-    "overhead": ("benchmarks.overhead", "runner overhead over raw stepping, and worker scaling"),
-    "demo": ("benchmarks.demo", "a quick per-id loop of a built-in agent"),
+    "run": ("gymv.benchmarks.run", "an agent over registered ids: scores, intervals, reports, resume"),
+    "compare": ("gymv.benchmarks.compare", "paired difference of two runs over shared seeds"),
+    "speed": ("gymv.benchmarks.speed", "reset/s, step/s, render ms and peak RSS per id"),
+    "overhead": ("gymv.benchmarks.overhead", "runner overhead over raw stepping, and worker scaling"),
+    "demo": ("gymv.benchmarks.demo", "a quick per-id loop of a built-in agent"),
 }
 
 
 def usage() -> str:
-    lines = [f"usage: python -m benchmarks {{{','.join(COMMANDS)}}} [options]", "", "commands:"]
+    lines = [f"usage: gymv-bench {{{','.join(COMMANDS)}}} [options]", "", "commands:"]
     lines += [f"  {name:9} {text}" for name, (_, text) in COMMANDS.items()]
     return "\n".join(lines)
 

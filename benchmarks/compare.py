@@ -1,4 +1,4 @@
-"""``python -m benchmarks compare RUN_A RUN_B``: paired difference of two runs over shared seeds.
+"""``python -m gymv.benchmarks compare RUN_A RUN_B``: paired difference of two runs over shared seeds.
 
 Episodes pair up when they share id, env configuration, seed and episode index (the agent may
 differ: that is the point). Prints B - A per id, domain, protocol and overall with a 95%
@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from benchmarks.scoring import paired_difference
-from benchmarks.store import EPISODES, IncompatibleResults, read_episodes
+from gymv.benchmarks.scoring import paired_difference
+from gymv.benchmarks.store import EPISODES, IncompatibleResults, read_episodes
 
 
 def load_run(path: str, agent: str | None) -> list[dict[str, Any]]:
@@ -50,7 +50,7 @@ def format_table(diff: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks compare", description=__doc__,
+    parser = argparse.ArgumentParser(prog="gymv-bench compare", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run_a")
     parser.add_argument("run_b")

@@ -7,11 +7,11 @@ import statistics
 import sys
 
 import gymv_envs
-from benchmarks.episode import run_episode
+from gymv.benchmarks.episode import run_episode
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks demo", description=__doc__)
+    parser = argparse.ArgumentParser(prog="gymv-bench demo", description=__doc__)
     parser.add_argument("--agent", default="oracle", help="random, oracle or module:Class (default: oracle)")
     parser.add_argument("--pattern", default="*", help="glob over ids, e.g. 'GymV/Maze*'")
     parser.add_argument("--seeds", type=int, default=3, help="episodes per id, seeds 0..N-1 (default 3)")

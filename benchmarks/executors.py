@@ -24,7 +24,7 @@ import traceback
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from benchmarks.episode import EpisodeTask, close_cached_envs, run_task
+from gymv.benchmarks.episode import EpisodeTask, close_cached_envs, run_task
 
 EXECUTORS = ("process", "thread", "ray")
 Result = tuple[EpisodeTask, "dict[str, Any] | None", "str | None"]
@@ -98,14 +98,57 @@ def run_threads(tasks: Sequence[EpisodeTask], workers: int) -> Iterator[Result]:
     yield from _run_pool(pool, tasks, max(1, workers))
 
 
-def run_ray(tasks: Sequence[EpisodeTask], workers: int, address: str | None = None) -> Iterator[Result]:
+class ExecutorUnavailable(RuntimeError):
+    """The chosen executor cannot run here; the message says what to install or start."""
+
+
+RAY_PROBE_TIMEOUT_S = 5.0
+
+
+def check_ray(address: str | None = None, timeout: float = RAY_PROBE_TIMEOUT_S) -> None:
+    """Fail fast, with what to do, where ``--executor ray`` could not run: the extra is missing, or
+    ``address`` (else ``RAY_ADDRESS``) names a ``host:port`` or ``ray://host:port`` where nothing
+    listens. Ray itself retries an unreachable cluster for minutes before raising a bare
+    ``ConnectionError``; a TCP probe of the port answers in at most ``timeout`` seconds."""
+    import importlib.util
+    import socket
+
+    if importlib.util.find_spec("ray") is None:
+        raise ExecutorUnavailable("--executor ray needs the 'ray' extra: pip install 'gymv[ray]'")
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    if address in (None, "auto", "local"):
+        return
+    hostport = address.split("://", 1)[1] if "://" in address else address
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        raise ExecutorUnavailable(f"invalid Ray address {address!r}; expected host:port (e.g. 10.0.0.5:6379), "
+                                  "ray://host:port for Ray Client, or auto")
     try:
-        import ray
-    except ImportError:
-        raise RuntimeError("--executor ray needs the 'ray' extra: pip install 'gymv[ray]'") from None
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        reason = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or type(exc).__name__)
+        client = address.startswith("ray://")
+        start = (f"ray start --head --port={port}" if not client
+                 else "ray start --head (Ray Client listens on port 10001 by default)")
+        raise ExecutorUnavailable(
+            f"cannot reach a Ray cluster at {address} ({reason}). Start a head node on that machine with "
+            f"`{start}` and pass its address to --ray-address, or leave --ray-address (and RAY_ADDRESS) unset "
+            "to run on a Ray instance started on this machine") from None
+
+
+def run_ray(tasks: Sequence[EpisodeTask], workers: int, address: str | None = None) -> Iterator[Result]:
+    check_ray(address)
+    import ray
+
     started = False
     if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        except Exception as exc:  # noqa: BLE001 - Ray raises ConnectionError, RuntimeError, ...
+            where = f"at {address}" if address else "on this machine"
+            raise ExecutorUnavailable(f"could not start or join a Ray cluster {where}: {type(exc).__name__}: "
+                                      f"{str(exc).splitlines()[0] if str(exc) else ''}") from None
         started = True
     try:
         if workers <= 0:  # as many episodes in flight as the cluster has CPUs

@@ -1,4 +1,4 @@
-"""``python -m benchmarks overhead``: what the runner costs over raw stepping, and how workers scale.
+"""``python -m gymv.benchmarks overhead``: what the runner costs over raw stepping, and how workers scale.
 
 Overhead: the same episodes (ids x seeds, random agent, registered budget) twice in this
 process: a raw loop (``gym.make`` once per id, ``reset(seed)``, ``action_space.sample()``,
@@ -29,7 +29,7 @@ from typing import Any
 import gymnasium as gym
 
 import gymv_envs
-from benchmarks import run as bench_run
+from gymv.benchmarks import run as bench_run
 
 OVERHEAD_IDS = ("GymV/Breakout-v0", "GymV/GridNav-v0", "GymV/MazePath-v0", "GymV/SlidingPuzzle-v0",
                 "GymV/Sokoban-v0", "GymV/TicTacToe-v0")
@@ -67,7 +67,7 @@ def runner(ids: list[str], seeds: list[int], workers: int, extra: tuple[str, ...
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks overhead", description=__doc__,
+    parser = argparse.ArgumentParser(prog="gymv-bench overhead", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ids", nargs="*", default=list(OVERHEAD_IDS), help="ids for the overhead check")
     parser.add_argument("--seeds", type=int, default=60, help="seeds per id for the overhead check (default 60)")

@@ -1,12 +1,16 @@
-"""``python -m benchmarks run``: an agent over registered ids, scored by DESIGN.md section 5.
+"""``gymv-bench run`` (``python -m gymv.benchmarks run``): an agent over registered ids, scored by the protocol.
+
+Single-turn episodes score 100 for a correct answer, else 0 (unreadable answers counted apart);
+multi-turn episodes score ``100 * clip(return / max_return, 0, 1)`` over the env's own return;
+task completion is ``success`` within the step budget.
 
 Examples::
 
-    python -m benchmarks run --agent random                    # every available id, seeds 0,1,2
-    python -m benchmarks run --agent oracle --ids 'GymV/Maze*' --difficulty all --out results/oracle
-    python -m benchmarks run --agent mypkg.bots:MyAgent --agent-kwargs '{"temperature": 0}'
-    python -m benchmarks run --agent vlm --executor thread --workers 16 --protocol single_turn
-    python -m benchmarks run --agent sb3:ckpt/ppo.zip --ids GymV/Sokoban-v0 --env-kwargs '{"obs_size": [84, 84]}'
+    gymv-bench run --agent random                    # every available id, seeds 0,1,2
+    gymv-bench run --agent oracle --ids 'GymV/Maze*' --difficulty all --out results/oracle
+    gymv-bench run --agent mypkg.bots:MyAgent --agent-kwargs '{"temperature": 0}'
+    gymv-bench run --agent vlm --executor thread --workers 16 --protocol single_turn
+    gymv-bench run --agent sb3:ckpt/ppo.zip --ids GymV/Sokoban-v0 --env-kwargs '{"obs_size": [84, 84]}'
 
 Agent interface (what ``--agent`` needs; ``module:Class`` is called as ``Class(env, **kwargs)``)::
 
@@ -14,7 +18,7 @@ Agent interface (what ``--agent`` needs; ``module:Class`` is called as ``Class(e
     act(observation, info: dict) -> action        # one action per step
     stats() -> dict                               # optional, read once at the end of an episode
 
-The runner builds agents only through ``agents.make_agent(name, env, **kwargs)`` (``random``,
+The runner builds agents only through ``gymv.agents.make_agent(name, env, **kwargs)`` (``random``,
 ``oracle``, ``vlm``, ``sb3:<checkpoint>``, ``module:Class``), once per episode. When the
 agent's constructor takes ``seed``, it gets one derived from (seed, episode index).
 ``stats()`` keys the runner understands: ``prompt_tokens``, ``completion_tokens``,
@@ -39,10 +43,10 @@ from pathlib import Path
 from typing import Any
 
 import gymv_envs
-from benchmarks.episode import FORMAT_VERSION, EpisodeTask, load_wrapper
-from benchmarks.executors import EXECUTORS, execute
-from benchmarks.scoring import aggregate
-from benchmarks.store import IncompatibleResults, ResultsFile, atomic_write, check_writable
+from gymv.benchmarks.episode import FORMAT_VERSION, EpisodeTask, load_wrapper
+from gymv.benchmarks.executors import EXECUTORS, ExecutorUnavailable, check_ray, execute
+from gymv.benchmarks.scoring import aggregate
+from gymv.benchmarks.store import IncompatibleResults, ResultsFile, atomic_write, check_writable
 
 
 class UsageError(Exception):
@@ -60,7 +64,7 @@ def _json_arg(text: str, name: str) -> dict[str, Any]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m benchmarks run", description=__doc__,
+    p = argparse.ArgumentParser(prog="gymv-bench run", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sel = p.add_argument_group("which episodes")
     sel.add_argument("--ids", action="append", default=None, metavar="GLOB",
@@ -79,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     env.add_argument("--obs-size", help="HxW, e.g. 84x84 (same as obs_size in --env-kwargs)")
     env.add_argument("--max-steps", type=int, help="step budget instead of the registered one")
     env.add_argument("--wrapper", action="append", default=[], metavar="module:Class[{json}]",
-                     help="wrap every env (applied in order), e.g. 'wrappers.views:TiledViews{\"views\": [\"front\"]}'")
+                     help="wrap every env (applied in order), e.g. 'gymv.wrappers:CameraViews{\"views\": [\"left\", \"front\", \"right\"]}'")
     ag = p.add_argument_group("agent")
     ag.add_argument("--agent", default="random", help="random, oracle, vlm, sb3:<checkpoint> or module:Class")
     ag.add_argument("--agent-kwargs", default="{}", help="JSON kwargs for the agent's constructor")
@@ -113,19 +117,35 @@ def _levels(spec: str, env_id: str) -> list[int]:
     return levels
 
 
-def select_ids(args: argparse.Namespace) -> list[str]:
+def matching_ids(args: argparse.Namespace) -> tuple[list[str], list[str]]:
+    """(available ids, ids skipped because an extra is missing) that the selection flags match."""
     try:
         chosen: set[str] = set()
         for pattern in args.ids or ["*"]:
             for domain in args.domain or [None]:
-                chosen.update(gymv_envs.ids(pattern, domain=domain, protocol=args.protocol, tags=args.tag,
-                                            available_only=True))
+                chosen.update(gymv_envs.ids(pattern, domain=domain, protocol=args.protocol, tags=args.tag))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if not chosen:
+    available = sorted(i for i in chosen if gymv_envs.describe(i)["available"])
+    skipped = sorted(chosen - set(available))
+    if not available:
+        hint = f"; {skipped_note(skipped)}" if skipped else "; see gymv_envs.ids()"
         raise UsageError(f"no available id matches --ids {args.ids or ['*']} --domain {args.domain} "
-                         f"--protocol {args.protocol} --tag {args.tag}; see gymv_envs.ids()")
-    return sorted(chosen)
+                         f"--protocol {args.protocol} --tag {args.tag}{hint}")
+    return available, skipped
+
+
+def skipped_note(skipped: list[str]) -> str:
+    """``74 ids skipped ... pip install 'gymv[world3d,web,chess]'``: what a missing extra costs and how to get it."""
+    missing: dict[str, int] = {}
+    for env_id in skipped:
+        for extra in gymv_envs.describe(env_id)["extras"]:
+            if not gymv_envs.extra_available(extra):
+                missing[extra] = missing.get(extra, 0) + 1
+    parts = ", ".join(f"{extra} ({n} ids)" for extra, n in sorted(missing.items(), key=lambda kv: -kv[1]))
+    extras = ",".join(sorted(missing, key=lambda e: -missing[e]))
+    return (f"{len(skipped)} matching ids skipped because their extras are not installed: {parts}; "
+            f"install them with: pip install 'gymv[{extras}]'")
 
 
 def build_tasks(args: argparse.Namespace) -> list[EpisodeTask]:
@@ -154,7 +174,10 @@ def build_tasks(args: argparse.Namespace) -> list[EpisodeTask]:
         except (ValueError, json.JSONDecodeError) as exc:
             raise UsageError(str(exc)) from None
     tasks = []
-    for env_id in select_ids(args):
+    available, skipped = matching_ids(args)
+    if skipped:
+        print(f"note: {skipped_note(skipped)}", file=sys.stderr, flush=True)
+    for env_id in available:
         cls = gymv_envs.task_spec(env_id).entry_point
         try:
             cls.validate_kwargs(env_kwargs)
@@ -172,7 +195,7 @@ def build_tasks(args: argparse.Namespace) -> list[EpisodeTask]:
 
 def check_agent(task: EpisodeTask) -> None:
     """Build the agent once on the first id (and its env) so a bad name fails before any work."""
-    from benchmarks.episode import build_agent, make_env
+    from gymv.benchmarks.episode import build_agent, make_env
 
     try:
         env = make_env(task)
@@ -211,7 +234,7 @@ class Progress:
 
 
 def write_reports(out: Path, episodes: list[dict[str, Any]], title: str, plots: bool) -> dict[str, Any]:
-    from benchmarks import report
+    from gymv.benchmarks import report
 
     summary = aggregate(episodes)
     atomic_write(out / "summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n", durable=False)
@@ -246,6 +269,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         tasks = build_tasks(args)
+        if args.executor == "ray":
+            try:
+                check_ray(args.ray_address)
+            except ExecutorUnavailable as exc:
+                raise UsageError(str(exc)) from None
         check_agent(tasks[0])
         out = Path(args.out or os.path.join("results", args.agent.replace(":", "_").replace("/", "_")))
         store = ResultsFile(out)
@@ -294,6 +322,10 @@ def main(argv: list[str] | None = None) -> int:
             progress.update()
     except KeyboardInterrupt:
         interrupted = True
+    except ExecutorUnavailable as exc:
+        store.close()
+        print(f"\nerror: {exc}; the {len(done)} finished episodes are saved in {store.path}", file=sys.stderr)
+        return 2
     except BaseException:
         store.close()
         raise
@@ -310,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
         summary = write_reports(out, episodes, title, plots=not args.no_plots)
     finally:
         store.close()
-    from benchmarks.report import text_table
+    from gymv.benchmarks.report import text_table
 
     print(text_table(summary))
     overall = summary.get("overall") or {}

@@ -1,4 +1,4 @@
-"""The scoring protocol of DESIGN.md section 5: per-episode scores and their aggregates.
+"""The scoring protocol: per-episode scores and their aggregates.
 
 Per episode (`episode_score`): single-turn answers score 100 when correct, else 0 (an answer
 the env could not read scores 0 and is counted apart, see ``parsed``); multi-turn episodes
@@ -6,7 +6,7 @@ score ``100 * clip(return / max_return, 0, 1)``; task completion is 1 when ``suc
 within the step budget.
 
 Aggregates (`aggregate`) are computed per id, per domain, per protocol and overall from the
-episode records that `benchmarks.episode` writes. Every group reports the mean score, its
+episode records that `gymv.benchmarks.episode` writes. Every group reports the mean score, its
 sample standard deviation, ``best@k`` and a 95% percentile bootstrap interval of the mean.
 A *task* is one id in one configuration (e.g. one difficulty); its k episodes are its seeds
 (times ``--episodes`` repeats). ``best@k`` is the mean over tasks of each task's best episode

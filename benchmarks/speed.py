@@ -1,6 +1,6 @@
 """Speed benchmark: reset/s, step/s, render ms and peak RSS per id, at the default size and 84x84.
 
-``python -m benchmarks speed [--pattern GLOB] [--seconds S] [--out DIR] [--no-isolate]``
+``python -m gymv.benchmarks speed [--pattern GLOB] [--seconds S] [--out DIR] [--no-isolate]``
 
 Each id is measured in a fresh subprocess (``--one ID``), so ``peak_rss_mb`` is that id's own
 peak resident memory (the interpreter and ``import gymv_envs`` included; ``base_rss_mb`` is
@@ -123,7 +123,7 @@ def measure_row(env_id: str, seconds: float) -> dict[str, Any]:
 
 def measure_isolated(env_id: str, seconds: float) -> dict[str, Any]:
     """`measure_row` in a fresh interpreter, with its peak RSS."""
-    out = subprocess.run([sys.executable, "-m", "benchmarks.speed", "--one", env_id, "--seconds", str(seconds)],
+    out = subprocess.run([sys.executable, "-m", "gymv.benchmarks.speed", "--one", env_id, "--seconds", str(seconds)],
                          capture_output=True, text=True, timeout=600 + 40 * seconds)
     if out.returncode != 0:
         raise RuntimeError(f"measuring {env_id} failed:\n{out.stderr[-2000:]}")
@@ -131,7 +131,7 @@ def measure_isolated(env_id: str, seconds: float) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks speed", description=__doc__,
+    parser = argparse.ArgumentParser(prog="gymv-bench speed", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pattern", default="*", help="glob over ids (default: all available)")
     parser.add_argument("--seconds", type=float, default=0.5, help="time per measurement (default 0.5)")

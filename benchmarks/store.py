@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.episode import FORMAT_VERSION
+from gymv.benchmarks.episode import FORMAT_VERSION
 
 EPISODES = "episodes.jsonl"
 META = "meta.json"

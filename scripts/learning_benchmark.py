@@ -3,11 +3,11 @@
     python scripts/learning_benchmark.py --cpu-seconds 180 --out runs/learning_benchmark
 
 For every id (default: GridNav, SlidingPuzzle and TicTacToe at difficulty 0, drawn at 84x84),
-PPO (``agents.sb3.Trainer``, CnnPolicy, DummyVecEnv) trains until it has used
+PPO (``gymv.agents.sb3.Trainer``, CnnPolicy, DummyVecEnv) trains until it has used
 ``--cpu-seconds`` of process CPU time (evaluations excluded; CPU time rather than wall time,
 so a shared machine gives comparable figures). Every ``--eval-freq`` env steps the policy
 plays ``--eval-episodes`` held-out seeds under the registered step budget, scored by the
-benchmark's protocol (`benchmarks.scoring.episode_score`); random and oracle play the same
+benchmark's protocol (`gymv.benchmarks.scoring.episode_score`); random and oracle play the same
 seeds. Writes ``results.json``, ``results.md`` and ``curves.png`` (matplotlib when installed,
 else drawn with PIL).
 """
@@ -30,8 +30,8 @@ PPO_HPARAMS = {"n_steps": 128, "batch_size": 256, "n_epochs": 4, "learning_rate"
 
 
 def run_one(env_id: str, args: argparse.Namespace) -> dict[str, Any]:
-    from agents import make_agent
-    from agents.sb3 import SB3Agent, Trainer, evaluate
+    from gymv.agents import make_agent
+    from gymv.agents.sb3 import SB3Agent, Trainer, evaluate
 
     trainer = Trainer(env_id, "ppo", steps=10**9, out=Path(args.out) / env_id.split("/")[-1], obs_size=args.obs_size,
                       difficulty=args.difficulty, n_envs=args.n_envs, eval_freq=args.eval_freq,

@@ -11,8 +11,8 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 pygame = pytest.importorskip("pygame")
 
 import gymv_envs  # noqa: E402,F401 - registers the ids
-from agents import make_agent  # noqa: E402
-from agents.human import HumanAgent, HumanQuit, play  # noqa: E402
+from gymv.agents import make_agent  # noqa: E402
+from gymv.agents.human import HumanAgent, HumanQuit, play  # noqa: E402
 
 ARROW = {"up": pygame.K_UP, "down": pygame.K_DOWN, "left": pygame.K_LEFT, "right": pygame.K_RIGHT}
 

@@ -16,9 +16,9 @@ torch = pytest.importorskip("torch")
 torch.set_num_threads(1)  # small nets: one thread is fastest, and kind to a shared CPU
 
 import gymv_envs  # noqa: E402,F401 - registers the ids
-from agents import make_agent  # noqa: E402
-from agents.sb3 import FrameStack, SB3Agent, Trainer, checkpoint_env_kwargs, main  # noqa: E402
-from benchmarks.episode import EpisodeTask, run_task  # noqa: E402
+from gymv.agents import make_agent  # noqa: E402
+from gymv.agents.sb3 import FrameStack, SB3Agent, Trainer, checkpoint_env_kwargs, main  # noqa: E402
+from gymv.benchmarks.episode import EpisodeTask, run_task  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = {"ppo": {"n_steps": 64, "n_epochs": 1, "batch_size": 64}, "a2c": {}, "dqn": {"learning_starts": 32}}
@@ -91,7 +91,7 @@ def test_a_checkpoint_refuses_other_observations_with_a_clear_message(tmp_path):
 ])
 def test_other_protocols_and_action_spaces(tmp_path, env_id, algo, kw):
     trainer, curve = train(tmp_path, env_id, algo, obs_size=(48, 48), **kw)
-    assert curve[-1]["timesteps"] >= 128 and trainer.stack == "wrappers.for_sb3"
+    assert curve[-1]["timesteps"] >= 128 and trainer.stack == "gymv.wrappers.for_sb3"
     env = gym.make(env_id, **checkpoint_env_kwargs(tmp_path / "run")["env_kwargs"])
     obs, info = env.reset(seed=1)
     agent = make_agent(f"sb3:{tmp_path / 'run'}", env)
@@ -120,7 +120,7 @@ def test_dict_views_use_multi_input_policy_and_frame_stacking(tmp_path):
 def test_agent_frame_stack_matches_the_training_stacks():
     from stable_baselines3.common.vec_env import DummyVecEnv, VecFrameStack
 
-    from wrappers import for_sb3
+    from gymv.wrappers import for_sb3
 
     venv = VecFrameStack(DummyVecEnv([lambda: gym.make("GymV/Breakout-v0", obs_size=(48, 48))]), 4)
     venv.seed(3)
@@ -139,7 +139,7 @@ def test_agent_frame_stack_matches_the_training_stacks():
 
 
 def test_command_line_train_and_errors(tmp_path, capsys):
-    out = subprocess.run([sys.executable, "-m", "agents.sb3", "train", "--help"], cwd=ROOT, capture_output=True,
+    out = subprocess.run([sys.executable, "-m", "gymv.agents.sb3", "train", "--help"], cwd=ROOT, capture_output=True,
                          text=True, timeout=300)
     assert out.returncode == 0 and "--algo {ppo,dqn,a2c}" in out.stdout and "--cpu-budget" in out.stdout
     assert main(["train", "--env", "GymV/SlidingPuzzle-v0", "--steps", "64", "--n-envs", "1", "--eval-freq", "64",

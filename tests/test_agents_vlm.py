@@ -15,9 +15,9 @@ import pytest
 from PIL import Image
 
 import gymv_envs  # noqa: F401 - registers the ids
-from agents import make_agent
-from agents.vlm import VLMAgent, VLMError
-from benchmarks.episode import EpisodeTask, run_task
+from gymv.agents import make_agent
+from gymv.agents.vlm import VLMAgent, VLMError
+from gymv.benchmarks.episode import EpisodeTask, run_task
 from tests.chat_server import ChatServer
 
 SMALL = {"obs_size": (64, 64)}
@@ -58,7 +58,7 @@ def oracle_policy(holder: dict, styles=STYLES):
 
 def run(env_id, server, tmp_path, env_kwargs=None, max_steps=None, **agent_kwargs):
     """One benchmark-runner episode with the VLM agent; returns (record, agent)."""
-    import benchmarks.episode as episode
+    import gymv.benchmarks.episode as episode
 
     task = EpisodeTask(env_id=env_id, env_kwargs={**SMALL, **(env_kwargs or {})}, seed=3, agent="vlm",
                        agent_kwargs={"model": "test-model", "base_url": server.base_url,

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from benchmarks.cli import main as bench
+from gymv.benchmarks.cli import main as bench
 
 ray = pytest.importorskip("ray", reason="the 'ray' extra is not installed")
 ARGS = ["run", "--agent", "random", "--ids", "GymV/TicTacToe-v0", "--ids", "GymV/MazePath-v0",

@@ -1,4 +1,4 @@
-"""``python -m benchmarks run`` / ``compare`` end to end through the CLI, on a few fast ids."""
+"""``python -m gymv.benchmarks run`` / ``compare`` end to end through the CLI, on a few fast ids."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from agents.base import RandomAgent
-from benchmarks.episode import FORMAT_VERSION
+from gymv.agents.base import RandomAgent
+from gymv.benchmarks.episode import FORMAT_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 IDS = ("GymV/MazePath-v0", "GymV/SlidingPuzzle-v0", "GymV/TicTacToe-v0")
@@ -274,7 +274,7 @@ def test_compare_two_runs(oracle_run, random_run, tmp_path):
 
 def test_vlm_agent_through_the_runner_reports_usage_and_parse_failures(tmp_path):
     """``--agent vlm`` against a real loopback chat server, with the thread executor."""
-    from benchmarks.cli import main
+    from gymv.benchmarks.cli import main
     from tests.chat_server import ChatServer
 
     results = {}

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from benchmarks.scoring import aggregate, bootstrap_ci, episode_score, paired_difference
+from gymv.benchmarks.scoring import aggregate, bootstrap_ci, episode_score, paired_difference
 
 
 def _ep(env_id, seed, score, protocol="multi_turn", domain="games", success=None, parsed=True, cfg="c0"):

@@ -1,4 +1,4 @@
-"""``python -m benchmarks speed`` and ``overhead`` run and report what they promise (figures untimed)."""
+"""``python -m gymv.benchmarks speed`` and ``overhead`` run and report what they promise (figures untimed)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_overhead_command_measures_both_sides(tmp_path):
 
 def test_web_steps_are_timed_with_browser_actions(monkeypatch):
     """Each timed web step is a click, double-click, scroll or type, so each takes a screenshot."""
-    from benchmarks import speed
+    from gymv.benchmarks import speed
     from gymv_envs.domains.web._base import WebEnv
 
     kinds = []
@@ -67,7 +67,7 @@ def test_runner_keeps_freed_frames_on_glibc():
     """The runner fixes glibc's malloc thresholds once per process (see keep_freed_frames)."""
     import platform
 
-    from benchmarks.episode import keep_freed_frames
+    from gymv.benchmarks.episode import keep_freed_frames
 
     if platform.libc_ver()[0] != "glibc":
         assert keep_freed_frames() is False

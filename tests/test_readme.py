@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -34,17 +35,19 @@ def test_python_block_runs(index, monkeypatch):
 
 def test_readme_has_the_two_commands():
     commands = [line.strip() for block in BASH_BLOCKS for line in block.splitlines() if line.strip()]
-    assert any("python -m benchmarks" in c for c in commands)
+    assert any("gymv-bench run" in c for c in commands)
     test_command = next(c for c in commands if "pytest" in c)
     assert test_command in (ROOT / ".ci" / "run").read_text().splitlines(), ".ci/run must run the README's test command"
 
 
 def test_main_command_runs(tmp_path):
     """The README's main command, minus the install step that CI has already done."""
-    main = next(line.strip() for b in BASH_BLOCKS for line in b.splitlines() if "python -m benchmarks" in line)
+    main = next(line.strip() for b in BASH_BLOCKS for line in b.splitlines() if "gymv-bench run" in line)
     run = main.split("&&")[-1].split()
-    assert run[:3] == ["python", "-m", "benchmarks"]
-    out = subprocess.run([sys.executable, *run[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=1800,
+    assert run[:2] == ["gymv-bench", "run"]
+    script = shutil.which("gymv-bench") or str(Path(sys.executable).with_name("gymv-bench"))
+    assert Path(script).exists(), "the gymv-bench console script is not installed (pip install . installs it)"
+    out = subprocess.run([script, *run[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=1800,
                          env={**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)})
     assert out.returncode == 0, out.stderr[-2000:]
     assert "mean@3" in out.stdout

@@ -11,8 +11,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import gymv_envs
+from gymv.wrappers import CameraViews, FrameHistory
 from tests.helpers import id_params
-from wrappers import CameraViews, FrameHistory
 
 S = (48, 48)
 WORLD3D = [i for i in gymv_envs.ids() if gymv_envs.describe(i)["domain"] == "world3d"][:1]

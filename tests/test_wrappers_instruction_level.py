@@ -11,8 +11,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import gymv_envs
+from gymv.wrappers import InstructionLevel
 from tests.helpers import id_params
-from wrappers import InstructionLevel
 
 S = (48, 48)
 LEVEL_IDS = id_params([i for i in gymv_envs.ids() if gymv_envs.describe(i)["instruction_levels"]][:3])

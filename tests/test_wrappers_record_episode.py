@@ -13,9 +13,9 @@ from gymnasium.utils.env_checker import check_env
 from PIL import Image
 
 import gymv_envs
+from gymv.wrappers import RecordEpisode, TextActions, replay
+from gymv.wrappers.record_episode import _mp4_available
 from tests.helpers import id_params
-from wrappers import RecordEpisode, TextActions, replay
-from wrappers.record_episode import _mp4_available
 
 S = (48, 48)
 WORLD3D = [i for i in gymv_envs.ids() if gymv_envs.describe(i)["domain"] == "world3d"][:1]

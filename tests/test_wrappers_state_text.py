@@ -10,10 +10,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import gymv_envs
+from gymv.wrappers import StateText
 from gymv_envs.core import MultiTurnEnv, Outcome
 from gymv_envs.core.canvas import new_frame
 from tests.helpers import id_params
-from wrappers import StateText
 
 S = (48, 48)
 WORLD3D = [i for i in gymv_envs.ids() if gymv_envs.describe(i)["domain"] == "world3d"][:1]

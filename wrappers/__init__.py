@@ -8,18 +8,20 @@
 - `InstructionLevel`: goal / step / visual instructions on envs that have them;
 - `RecordEpisode` and `replay`: captioned GIF/MP4 per episode, replayable frame for frame;
 - `StateText`: the text-only ablation;
-- `for_sb3` and `for_vlm`: the two recommended stacks.
+- `for_sb3` and `for_vlm`: the two recommended stacks;
+- `load_wrapper`: a wrapper named as command lines name it (``module:Class{json kwargs}``).
 """
 
-from wrappers.camera_views import CameraViews
-from wrappers.frame_history import FrameHistory
-from wrappers.instruction_level import InstructionLevel
-from wrappers.record_episode import RecordEpisode, replay
-from wrappers.reward_clip import RewardClip
-from wrappers.stacks import for_sb3, for_vlm
-from wrappers.state_text import StateText
-from wrappers.step_budget import StepBudget
-from wrappers.text_actions import TextActions
+from gymv.wrappers._base_env import load_wrapper
+from gymv.wrappers.camera_views import CameraViews
+from gymv.wrappers.frame_history import FrameHistory
+from gymv.wrappers.instruction_level import InstructionLevel
+from gymv.wrappers.record_episode import RecordEpisode, replay
+from gymv.wrappers.reward_clip import RewardClip
+from gymv.wrappers.stacks import for_sb3, for_vlm
+from gymv.wrappers.state_text import StateText
+from gymv.wrappers.step_budget import StepBudget
+from gymv.wrappers.text_actions import TextActions
 
 __all__ = ["CameraViews", "FrameHistory", "InstructionLevel", "RecordEpisode", "RewardClip", "StateText",
-           "StepBudget", "TextActions", "for_sb3", "for_vlm", "replay"]
+           "StepBudget", "TextActions", "for_sb3", "for_vlm", "load_wrapper", "replay"]

@@ -10,6 +10,8 @@ env's own ``__init__`` and every derived value consistent, whatever the task der
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import json
 from typing import Any
 
 import gymnasium as gym
@@ -59,3 +61,26 @@ def rebuild_base(env: gym.Env, wrapper: str, **overrides: Any) -> gym.Env:
         inner = inner.env
     inner.env = new
     return env
+
+
+def load_wrapper(spec: str) -> tuple[type, dict[str, Any]]:
+    """``module:Class`` or ``module:Class{"json": "kwargs"}`` (how command lines name a wrapper) -> (class, kwargs).
+
+    >>> load_wrapper('gymv.wrappers:StepBudget{"max_steps": 5}')
+    (<class 'gymv.wrappers.step_budget.StepBudget'>, {'max_steps': 5})
+    """
+    path, brace, rest = spec.partition("{")
+    module, sep, name = path.partition(":")
+    if not sep or not module or not name:
+        raise ValueError(f"invalid wrapper {spec!r}; expected module:Class or module:Class{{json kwargs}}, "
+                         "e.g. 'gymv.wrappers:CameraViews{\"views\": [\"left\", \"front\", \"right\"]}'")
+    try:
+        kwargs = json.loads(brace + rest) if brace else {}
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"invalid wrapper {spec!r}: the kwargs after the class are not JSON ({exc})") from None
+    if not isinstance(kwargs, dict):
+        raise ValueError(f"invalid wrapper {spec!r}: the kwargs after the class must be a JSON object")
+    try:
+        return getattr(importlib.import_module(module), name), kwargs
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"cannot load wrapper {spec!r}: {exc}") from None

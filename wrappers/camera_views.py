@@ -10,8 +10,8 @@ import numpy as np
 from gymnasium import spaces
 from PIL import Image
 
+from gymv.wrappers._base_env import rebuild_base, vision_base
 from gymv_envs.core.canvas import INK, draw_text, fill, fit_text_size, new_frame
-from wrappers._base_env import rebuild_base, vision_base
 
 LAYOUTS = ("dict", "tiled")
 WRAPPER_VIEWS = ("front", "previous")  # front: the observation; previous: the one before it
@@ -70,7 +70,7 @@ class CameraViews(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
     Example:
         >>> import gymnasium as gym
         >>> import gymv_envs
-        >>> from wrappers import CameraViews
+        >>> from gymv.wrappers import CameraViews
         >>> env = CameraViews(gym.make("GymV/RaycastMaze-v0", obs_size=(48, 64)), views=("left", "front", "right"))
         >>> obs, _ = env.reset(seed=0)
         >>> sorted(obs), obs["left"].shape

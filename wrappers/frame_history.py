@@ -34,7 +34,7 @@ class FrameHistory(FrameStackObservation):
     Example:
         >>> import gymnasium as gym
         >>> import gymv_envs
-        >>> from wrappers import FrameHistory
+        >>> from gymv.wrappers import FrameHistory
         >>> env = FrameHistory(gym.make("GymV/Breakout-v0", obs_size=(48, 48)), k=3)
         >>> env.reset(seed=0)[0].shape
         (3, 48, 48, 3)

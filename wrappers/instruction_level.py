@@ -7,7 +7,7 @@ from typing import Any
 import gymnasium as gym
 
 import gymv_envs
-from wrappers._base_env import rebuild_base, vision_base
+from gymv.wrappers._base_env import rebuild_base, vision_base
 
 
 def ids_with_levels() -> list[str]:
@@ -35,7 +35,7 @@ class InstructionLevel(gym.Wrapper, gym.utils.RecordConstructorArgs):
     Example:
         >>> import gymnasium as gym
         >>> import gymv_envs
-        >>> from wrappers import InstructionLevel
+        >>> from gymv.wrappers import InstructionLevel
         >>> env = InstructionLevel(gym.make("GymV/GridNav-v0", obs_size=(48, 48)), "step")
         >>> _, info = env.reset(seed=0)
         >>> info["instruction_level"], "Directions: go" in info["instruction"]

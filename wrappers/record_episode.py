@@ -16,9 +16,10 @@ import numpy as np
 from gymnasium import spaces
 from PIL import Image
 
+from gymv.wrappers._base_env import constructor_kwargs, registered_id, vision_base
 from gymv_envs.core import parsing
 from gymv_envs.core.canvas import INK, draw_text, fit_text_size, new_frame
-from wrappers._base_env import constructor_kwargs, registered_id, vision_base
+from gymv_envs.core.jsonable import jsonable
 
 FORMATS = ("gif", "mp4")
 CAPTION_BG = (245, 245, 240)
@@ -27,18 +28,6 @@ CAPTION_BG = (245, 245, 240)
 def _mp4_available() -> bool:
     has_imageio = importlib.util.find_spec("imageio") is not None
     return has_imageio and any(importlib.util.find_spec(m) is not None for m in ("imageio_ffmpeg", "av"))
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, (np.integer, np.floating, np.bool_)):
-        return value.item()
-    if isinstance(value, (tuple, list)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    return value
 
 
 def _from_json(value: Any, space: gym.Space) -> Any:
@@ -107,7 +96,7 @@ class RecordEpisode(gym.Wrapper, gym.utils.RecordConstructorArgs):
     Example:
         >>> import gymnasium as gym, tempfile
         >>> import gymv_envs
-        >>> from wrappers import RecordEpisode, replay
+        >>> from gymv.wrappers import RecordEpisode, replay
         >>> folder = tempfile.mkdtemp()
         >>> env = RecordEpisode(gym.make("GymV/SlidingPuzzle-v0", obs_size=(48, 48)), folder)
         >>> _ = env.reset(seed=3)
@@ -141,7 +130,7 @@ class RecordEpisode(gym.Wrapper, gym.utils.RecordConstructorArgs):
         self.folder = self._writable_folder(folder)
         self.format, self.fps, self.name_prefix, self.captions = format, float(fps), name_prefix, bool(captions)
         self.env_id = registered_id(base)
-        self.env_kwargs = _jsonable(constructor_kwargs(base))
+        self.env_kwargs = jsonable(constructor_kwargs(base))
         try:
             json.dumps(self.env_kwargs)
         except TypeError as err:
@@ -192,7 +181,7 @@ class RecordEpisode(gym.Wrapper, gym.utils.RecordConstructorArgs):
         episode_seed = int(seed) if seed is not None else int(self._seeds.integers(2**31 - 1))
         obs, info = self.env.reset(seed=episode_seed, options=options)
         self._log = {"env_id": self.env_id, "entry_point": self.entry_point, "kwargs": self.env_kwargs,
-                     "seed": episode_seed, "options": _jsonable(options), "actions": [], "rewards": [],
+                     "seed": episode_seed, "options": jsonable(options), "actions": [], "rewards": [],
                      "frame_sha256": [], "terminated": False, "truncated": False, "success": False}
         self._frames = []
         self._capture("reset")
@@ -201,7 +190,7 @@ class RecordEpisode(gym.Wrapper, gym.utils.RecordConstructorArgs):
     def step(self, action: Any):
         obs, reward, terminated, truncated, info = self.env.step(action)
         if self._log is not None:
-            self._log["actions"].append(_jsonable(action))
+            self._log["actions"].append(jsonable(action))
             self._log["rewards"].append(float(reward))
             self._log.update(terminated=bool(terminated), truncated=bool(truncated), success=bool(info.get("success")))
             self._capture(f"{len(self._log['actions'])}: {action_text(self.env, action)}")

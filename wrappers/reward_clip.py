@@ -8,7 +8,7 @@ from typing import Any, SupportsFloat
 import gymnasium as gym
 import numpy as np
 
-from wrappers._base_env import vision_base
+from gymv.wrappers._base_env import vision_base
 
 
 def _bound(name: str, value: Any) -> float:
@@ -38,7 +38,7 @@ class RewardClip(gym.RewardWrapper, gym.utils.RecordConstructorArgs):
     Example:
         >>> import gymnasium as gym
         >>> import gymv_envs
-        >>> from wrappers import RewardClip
+        >>> from gymv.wrappers import RewardClip
         >>> env = RewardClip(gym.make("GymV/MazePath-v0", answer_format="mcq", obs_size=(48, 48)), lo=0.0, hi=0.5)
         >>> _ = env.reset(seed=0)
         >>> _, reward, terminated, _, info = env.step(env.unwrapped.oracle_action())

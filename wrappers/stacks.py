@@ -15,14 +15,14 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.wrappers import GrayscaleObservation, RescaleAction, TransformObservation
 
-from wrappers._base_env import vision_base
-from wrappers.camera_views import CameraViews, is_rgb_space, resize
-from wrappers.frame_history import FrameHistory
-from wrappers.instruction_level import InstructionLevel
-from wrappers.record_episode import RecordEpisode
-from wrappers.reward_clip import RewardClip
-from wrappers.step_budget import StepBudget
-from wrappers.text_actions import TextActions
+from gymv.wrappers._base_env import vision_base
+from gymv.wrappers.camera_views import CameraViews, is_rgb_space, resize
+from gymv.wrappers.frame_history import FrameHistory
+from gymv.wrappers.instruction_level import InstructionLevel
+from gymv.wrappers.record_episode import RecordEpisode
+from gymv.wrappers.reward_clip import RewardClip
+from gymv.wrappers.step_budget import StepBudget
+from gymv.wrappers.text_actions import TextActions
 
 
 def _remake(cls: type, env: gym.Env, kwargs: dict) -> gym.Env:
@@ -84,7 +84,7 @@ def for_sb3(
 
     Example:
         >>> import gymv_envs
-        >>> from wrappers import for_sb3
+        >>> from gymv.wrappers import for_sb3
         >>> env = for_sb3("GymV/Sokoban-v0", obs_size=(48, 48), frame_stack=2)
         >>> env.observation_space.shape, env.action_space
         ((48, 48, 6), Discrete(4))
@@ -158,7 +158,7 @@ def for_vlm(
 
     Example:
         >>> import gymv_envs
-        >>> from wrappers import for_vlm
+        >>> from gymv.wrappers import for_vlm
         >>> env = for_vlm("GymV/RaycastMaze-v0", views=("left", "front", "right"), history=2, obs_size=(48, 48))
         >>> frames, info = env.reset(seed=0)
         >>> len(frames), frames[-1].shape

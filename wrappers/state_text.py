@@ -9,8 +9,8 @@ import gymnasium as gym
 from gymnasium import spaces
 
 import gymv_envs
+from gymv.wrappers._base_env import vision_base
 from gymv_envs.core.env import VisionEnv
-from wrappers._base_env import vision_base
 
 MAX_STATE_TEXT = 16384
 
@@ -34,7 +34,7 @@ class StateText(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
     Example:
         >>> import gymnasium as gym
         >>> import gymv_envs
-        >>> from wrappers import StateText
+        >>> from gymv.wrappers import StateText
         >>> env = StateText(gym.make("GymV/SlidingPuzzle-v0", obs_size=(48, 48)))
         >>> obs, info = env.reset(seed=0)
         >>> obs == info["state_text"], isinstance(obs, str)

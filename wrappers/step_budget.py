@@ -8,7 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.wrappers import TimeLimit
 
-from wrappers._base_env import registered_id, vision_base
+from gymv.wrappers._base_env import registered_id, vision_base
 
 
 def registered_budget(env: gym.Env) -> int:
@@ -44,7 +44,7 @@ class StepBudget(gym.Wrapper, gym.utils.RecordConstructorArgs):
     Example:
         >>> import gymnasium as gym
         >>> import gymv_envs
-        >>> from wrappers import StepBudget
+        >>> from gymv.wrappers import StepBudget
         >>> env = StepBudget(gym.make("GymV/Sokoban-v0", obs_size=(48, 48)), max_steps=2)
         >>> _, info = env.reset(seed=0)
         >>> info["steps_left"]

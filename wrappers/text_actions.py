@@ -9,7 +9,7 @@ from typing import Any
 import gymnasium as gym
 from gymnasium import spaces
 
-from wrappers._base_env import vision_base
+from gymv.wrappers._base_env import vision_base
 
 POLICIES = ("noop", "repeat", "terminate")
 MAX_REPLY = 16384
@@ -38,7 +38,7 @@ class TextActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
     Example:
         >>> import gymnasium as gym
         >>> import gymv_envs
-        >>> from wrappers import TextActions
+        >>> from gymv.wrappers import TextActions
         >>> env = TextActions(gym.make("GymV/GridNav-v0", obs_size=(48, 48)))
         >>> _ = env.reset(seed=0)
         >>> _, _, _, _, info = env.step("I will go <answer>left</answer>")

@@ -111,6 +111,7 @@ class VisionEnv(gym.Env):
         self.observation_space = spaces.Box(0, 255, (h, w, 3), np.uint8)
         self.action_space = self._make_action_space()
         self._started = False
+        self._return = 0.0
         self._frame: np.ndarray | None = None
         self._painter: GridPainter | None = None
         self._window = None
@@ -181,6 +182,15 @@ class VisionEnv(gym.Env):
 
     def _progress(self) -> float:
         return 1.0 if self._success else 0.0
+
+    @property
+    def episode_return(self) -> float:
+        """The return of the episode so far: the sum of this env's own rewards since ``reset``.
+
+        This is what the benchmark scores (``100 * clip(return / max_return, 0, 1)``): wrappers
+        that clip or shape rewards change what an agent sees, not this.
+        """
+        return float(self._return)
 
     def _answer(self) -> Any:
         """Ground truth revealed in ``info["answer"]`` once the episode has terminated."""

@@ -15,9 +15,11 @@ from typing import Any
 
 import gymnasium as gym
 
-from gymv_envs.core.spec import KNOWN_EXTRAS, PROTOCOLS, TaskSpec
+from gymv_envs.core.spec import PROTOCOLS, TaskSpec
 
-# The module that proves an extra is installed.
+# The one table of optional dependency groups (the extras of pyproject.toml, where a test
+# checks that they agree, minus ``test`` and ``all``) and the module that proves each one is
+# installed.
 EXTRA_MODULES = {
     "world3d": "mujoco",
     "web": "playwright",
@@ -33,7 +35,7 @@ _TASKS: dict[str, TaskSpec] = {}
 def extra_available(extra: str) -> bool:
     """Whether the optional dependency group ``extra`` is importable."""
     if extra not in EXTRA_MODULES:
-        raise ValueError(f"unknown extra {extra!r}; valid extras: {', '.join(KNOWN_EXTRAS)}")
+        raise ValueError(f"unknown extra {extra!r}; valid extras: {', '.join(EXTRA_MODULES)}")
     return importlib.util.find_spec(EXTRA_MODULES[extra]) is not None
 
 
@@ -58,6 +60,9 @@ def register_spec(spec: TaskSpec) -> None:
             return
         raise ValueError(f"{spec.id} is registered twice (names are unique across domains)")
     cls = spec.entry_point
+    unknown = sorted(set(cls.extras) - set(EXTRA_MODULES))
+    if unknown:
+        raise ValueError(f"{spec.name}: unknown extras {unknown}; valid extras: {', '.join(EXTRA_MODULES)}")
     cls.validate_kwargs(dict(spec.kwargs))
     _TASKS[spec.id] = spec
     gym.register(
@@ -93,6 +98,17 @@ def _resolve(env_id: str) -> TaskSpec:
 def task_spec(env_id: str) -> TaskSpec:
     """The `TaskSpec` of an id (full id, ``Name-vN`` or bare ``Name``)."""
     return _resolve(env_id)
+
+
+def spec_of(env: gym.Env) -> TaskSpec | None:
+    """The `TaskSpec` of a (possibly wrapped) env: from the id ``gym.make`` recorded, else from its class
+    when exactly one id is registered for it; ``None`` for an env that is not a registered GymV task."""
+    base = env.unwrapped
+    env_id = base.spec.id if getattr(base, "spec", None) is not None else None
+    if env_id in _TASKS:
+        return _TASKS[env_id]
+    same = [s for s in _TASKS.values() if s.entry_point is type(base)]
+    return same[0] if len(same) == 1 else None
 
 
 def describe(env_id: str) -> dict[str, Any]:

@@ -9,8 +9,17 @@ from types import MappingProxyType
 from typing import Any
 
 PROTOCOLS = ("single_turn", "multi_turn")
-KNOWN_EXTRAS = ("world3d", "web", "chess", "sb3", "vlm", "ray")
+DOMAIN_PACKAGE = "gymv_envs.domains"
 _NAME = re.compile(r"^[A-Z][A-Za-z0-9]*$")
+
+
+def domain_of_module(module: str) -> str | None:
+    """``"puzzles"`` for ``gymv_envs.domains.puzzles.maze_path``; ``None`` outside the domains package."""
+    head = DOMAIN_PACKAGE + "."
+    if not module.startswith(head):
+        return None
+    domain = module[len(head):].split(".", 1)[0]
+    return domain or None
 
 
 @dataclass(frozen=True)
@@ -23,7 +32,9 @@ class TaskSpec:
     Args:
         name: CamelCase task name, unique across domains.
         entry_point: the env class (a `VisionEnv` subclass).
-        domain: the domain the task belongs to (``"puzzles"``, ``"games"``, ...).
+        domain: the domain; left out, it is the folder of the class's module
+            (``gymv_envs/domains/<domain>/<task>.py``), which is how every GymV task gets it.
+            Tasks defined elsewhere must name one.
         max_episode_steps: the step budget applied by ``gym.make``.
         max_return: best achievable episodic return, for ``100 * clip(R / max_return, 0, 1)``.
         version: bumped when generation, rules, reward or pixels change.
@@ -33,12 +44,12 @@ class TaskSpec:
 
     name: str
     entry_point: type
-    domain: str
     max_episode_steps: int
     max_return: float = 1.0
     version: int = 0
     tags: tuple[str, ...] = ()
     kwargs: Mapping[str, Any] = field(default_factory=dict)
+    domain: str | None = None
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -47,6 +58,14 @@ class TaskSpec:
             raise ValueError(f"{self.name}: max_episode_steps must be >= 1")
         if not self.max_return > 0:
             raise ValueError(f"{self.name}: max_return must be > 0")
+        module_domain = domain_of_module(getattr(self.entry_point, "__module__", ""))
+        if self.domain is None:
+            if module_domain is None:
+                raise ValueError(f"{self.name}: pass domain=...; only classes under {DOMAIN_PACKAGE}.<domain> "
+                                 "get theirs from the module path")
+            object.__setattr__(self, "domain", module_domain)
+        elif module_domain is not None and self.domain != module_domain:
+            raise ValueError(f"{self.name}: domain={self.domain!r} but its module is in the {module_domain!r} folder")
         object.__setattr__(self, "tags", tuple(self.tags))
         object.__setattr__(self, "kwargs", MappingProxyType(dict(self.kwargs)))
 

@@ -217,6 +217,6 @@ class SymbolRecall(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="SymbolRecall", entry_point=SymbolRecall, domain="cognition", max_episode_steps=12,
+    TaskSpec(name="SymbolRecall", entry_point=SymbolRecall, max_episode_steps=12,
              tags=("memory", "sequence", "multi-frame")),
 )

@@ -213,6 +213,6 @@ class AtariGo(IntersectionBoard, BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="AtariGo", entry_point=AtariGo, domain="games", max_episode_steps=40,
+    TaskSpec(name="AtariGo", entry_point=AtariGo, max_episode_steps=40,
              tags=("board-game", "adversarial", "planning")),
 )

@@ -311,6 +311,6 @@ class Breakout(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Breakout", entry_point=Breakout, domain="games", max_episode_steps=2000,
+    TaskSpec(name="Breakout", entry_point=Breakout, max_episode_steps=2000,
              tags=("arcade", "real-time", "control")),
 )

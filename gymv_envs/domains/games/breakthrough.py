@@ -206,6 +206,6 @@ class Breakthrough(BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="Breakthrough", entry_point=Breakthrough, domain="games", max_episode_steps=30,
+    TaskSpec(name="Breakthrough", entry_point=Breakthrough, max_episode_steps=30,
              tags=("board-game", "adversarial", "planning")),
 )

@@ -209,6 +209,6 @@ class Checkers(BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="Checkers", entry_point=Checkers, domain="games", max_episode_steps=40,
+    TaskSpec(name="Checkers", entry_point=Checkers, max_episode_steps=40,
              tags=("board-game", "adversarial", "planning")),
 )

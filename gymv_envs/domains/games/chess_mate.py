@@ -283,6 +283,6 @@ class Chess(BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="Chess", entry_point=Chess, domain="games", max_episode_steps=30,
+    TaskSpec(name="Chess", entry_point=Chess, max_episode_steps=30,
              tags=("board-game", "adversarial", "planning")),
 )

@@ -157,6 +157,6 @@ class ConnectFour(BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="ConnectFour", entry_point=ConnectFour, domain="games", max_episode_steps=30,
+    TaskSpec(name="ConnectFour", entry_point=ConnectFour, max_episode_steps=30,
              tags=("board-game", "adversarial", "planning")),
 )

@@ -217,6 +217,6 @@ class DotsAndBoxes(BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="DotsAndBoxes", entry_point=DotsAndBoxes, domain="games", max_episode_steps=40,
+    TaskSpec(name="DotsAndBoxes", entry_point=DotsAndBoxes, max_episode_steps=40,
              tags=("board-game", "adversarial", "planning")),
 )

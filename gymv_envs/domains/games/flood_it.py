@@ -147,6 +147,6 @@ class FloodIt(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="FloodIt", entry_point=FloodIt, domain="games", max_episode_steps=100,
+    TaskSpec(name="FloodIt", entry_point=FloodIt, max_episode_steps=100,
              tags=("puzzle", "planning", "grid")),
 )

@@ -289,6 +289,6 @@ class FreeCell(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="FreeCell", entry_point=FreeCell, domain="games", max_episode_steps=300,
+    TaskSpec(name="FreeCell", entry_point=FreeCell, max_episode_steps=300,
              tags=("puzzle", "cards", "planning")),
 )

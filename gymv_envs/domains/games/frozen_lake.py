@@ -146,6 +146,6 @@ class FrozenLake(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="FrozenLake", entry_point=FrozenLake, domain="games", max_episode_steps=100,
+    TaskSpec(name="FrozenLake", entry_point=FrozenLake, max_episode_steps=100,
              tags=("navigation", "grid")),
 )

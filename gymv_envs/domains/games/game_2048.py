@@ -211,6 +211,6 @@ class Game2048(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Game2048", entry_point=Game2048, domain="games", max_episode_steps=600,
+    TaskSpec(name="Game2048", entry_point=Game2048, max_episode_steps=600,
              tags=("puzzle", "stochastic", "grid")),
 )

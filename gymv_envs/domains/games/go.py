@@ -208,6 +208,6 @@ class Go(IntersectionBoard, BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="Go9x9", entry_point=Go, domain="games", max_episode_steps=120, max_return=1.5,
+    TaskSpec(name="Go9x9", entry_point=Go, max_episode_steps=120, max_return=1.5,
              tags=("board-game", "adversarial", "planning")),
 )

@@ -185,6 +185,6 @@ class Gomoku(IntersectionBoard, BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="Gomoku", entry_point=Gomoku, domain="games", max_episode_steps=40,
+    TaskSpec(name="Gomoku", entry_point=Gomoku, max_episode_steps=40,
              tags=("board-game", "adversarial", "planning")),
 )

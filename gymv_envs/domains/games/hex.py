@@ -193,6 +193,6 @@ class Hex(BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="Hex", entry_point=Hex, domain="games", max_episode_steps=40,
+    TaskSpec(name="Hex", entry_point=Hex, max_episode_steps=40,
              tags=("board-game", "adversarial", "planning")),
 )

@@ -128,6 +128,6 @@ class LightsOutGame(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="LightsOutGame", entry_point=LightsOutGame, domain="games", max_episode_steps=100,
+    TaskSpec(name="LightsOutGame", entry_point=LightsOutGame, max_episode_steps=100,
              tags=("puzzle", "logic", "grid")),
 )

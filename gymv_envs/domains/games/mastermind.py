@@ -161,6 +161,6 @@ class Mastermind(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Mastermind", entry_point=Mastermind, domain="games", max_episode_steps=ROWS,
+    TaskSpec(name="Mastermind", entry_point=Mastermind, max_episode_steps=ROWS,
              tags=("puzzle", "deduction")),
 )

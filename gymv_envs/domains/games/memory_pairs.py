@@ -142,6 +142,6 @@ class MemoryPairs(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="MemoryPairs", entry_point=MemoryPairs, domain="games", max_episode_steps=100,
+    TaskSpec(name="MemoryPairs", entry_point=MemoryPairs, max_episode_steps=100,
              tags=("memory", "grid")),
 )

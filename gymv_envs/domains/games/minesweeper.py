@@ -196,6 +196,6 @@ class Minesweeper(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Minesweeper", entry_point=Minesweeper, domain="games", max_episode_steps=150,
+    TaskSpec(name="Minesweeper", entry_point=Minesweeper, max_episode_steps=150,
              tags=("puzzle", "logic", "grid")),
 )

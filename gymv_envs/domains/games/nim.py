@@ -157,6 +157,6 @@ class Nim(BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="Nim", entry_point=Nim, domain="games", max_episode_steps=40,
+    TaskSpec(name="Nim", entry_point=Nim, max_episode_steps=40,
              tags=("board-game", "adversarial", "math")),
 )

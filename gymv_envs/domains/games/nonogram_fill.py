@@ -190,6 +190,6 @@ class NonogramFill(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="NonogramFill", entry_point=NonogramFill, domain="games", max_episode_steps=150,
+    TaskSpec(name="NonogramFill", entry_point=NonogramFill, max_episode_steps=150,
              tags=("puzzle", "logic", "grid")),
 )

@@ -238,6 +238,6 @@ class Othello(BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="Othello", entry_point=Othello, domain="games", max_episode_steps=30,
+    TaskSpec(name="Othello", entry_point=Othello, max_episode_steps=30,
              tags=("board-game", "adversarial", "planning")),
 )

@@ -152,6 +152,6 @@ class PegSolitaire(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="PegSolitaire", entry_point=PegSolitaire, domain="games", max_episode_steps=50,
+    TaskSpec(name="PegSolitaire", entry_point=PegSolitaire, max_episode_steps=50,
              tags=("puzzle", "planning", "grid")),
 )

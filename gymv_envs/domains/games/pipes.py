@@ -168,6 +168,6 @@ class Pipes(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Pipes", entry_point=Pipes, domain="games", max_episode_steps=150,
+    TaskSpec(name="Pipes", entry_point=Pipes, max_episode_steps=150,
              tags=("puzzle", "grid")),
 )

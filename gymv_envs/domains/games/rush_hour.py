@@ -187,6 +187,6 @@ class RushHour(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="RushHour", entry_point=RushHour, domain="games", max_episode_steps=100,
+    TaskSpec(name="RushHour", entry_point=RushHour, max_episode_steps=100,
              tags=("puzzle", "planning", "grid")),
 )

@@ -288,6 +288,6 @@ class SameGame(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="SameGame", entry_point=SameGame, domain="games", max_episode_steps=40,
+    TaskSpec(name="SameGame", entry_point=SameGame, max_episode_steps=40,
              tags=("puzzle", "planning", "grid")),
 )

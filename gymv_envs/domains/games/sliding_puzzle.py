@@ -207,6 +207,6 @@ class SlidingPuzzle(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="SlidingPuzzle", entry_point=SlidingPuzzle, domain="games", max_episode_steps=150,
+    TaskSpec(name="SlidingPuzzle", entry_point=SlidingPuzzle, max_episode_steps=150,
              tags=("puzzle", "planning", "grid")),
 )

@@ -202,6 +202,6 @@ class Snake(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Snake", entry_point=Snake, domain="games", max_episode_steps=200,
+    TaskSpec(name="Snake", entry_point=Snake, max_episode_steps=200,
              tags=("arcade", "planning", "grid")),
 )

@@ -296,6 +296,6 @@ class Sokoban(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Sokoban", entry_point=Sokoban, domain="games", max_episode_steps=200,
+    TaskSpec(name="Sokoban", entry_point=Sokoban, max_episode_steps=200,
              tags=("puzzle", "planning", "grid")),
 )

@@ -169,6 +169,6 @@ class SudokuFill(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="SudokuFill", entry_point=SudokuFill, domain="games", max_episode_steps=150,
+    TaskSpec(name="SudokuFill", entry_point=SudokuFill, max_episode_steps=150,
              tags=("puzzle", "logic", "grid")),
 )

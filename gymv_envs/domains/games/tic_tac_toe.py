@@ -237,6 +237,6 @@ class TicTacToe(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="TicTacToe", entry_point=TicTacToe, domain="games", max_episode_steps=20,
+    TaskSpec(name="TicTacToe", entry_point=TicTacToe, max_episode_steps=20,
              tags=("board-game", "adversarial", "planning")),
 )

@@ -138,6 +138,6 @@ class TowerOfHanoi(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="TowerOfHanoi", entry_point=TowerOfHanoi, domain="games", max_episode_steps=100,
+    TaskSpec(name="TowerOfHanoi", entry_point=TowerOfHanoi, max_episode_steps=100,
              tags=("puzzle", "planning")),
 )

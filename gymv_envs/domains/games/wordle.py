@@ -144,6 +144,6 @@ class Wordle(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Wordle", entry_point=Wordle, domain="games", max_episode_steps=12,
+    TaskSpec(name="Wordle", entry_point=Wordle, max_episode_steps=12,
              tags=("word", "deduction", "multi-turn")),
 )

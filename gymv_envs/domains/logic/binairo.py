@@ -145,6 +145,6 @@ class Binairo(GridAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Binairo", entry_point=Binairo, domain="logic", max_episode_steps=1,
+    TaskSpec(name="Binairo", entry_point=Binairo, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "binary")),
 )

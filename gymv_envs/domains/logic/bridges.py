@@ -193,6 +193,6 @@ def _cells_of(edge: tuple[Cell, Cell]) -> list[Cell]:
 
 
 SPECS = (
-    TaskSpec(name="Bridges", entry_point=Bridges, domain="logic", max_episode_steps=1,
+    TaskSpec(name="Bridges", entry_point=Bridges, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "graph")),
 )

@@ -204,6 +204,6 @@ class ShapeCount(PaintedOnceEnv):
 
 
 SPECS = (
-    TaskSpec(name="ShapeCount", entry_point=ShapeCount, domain="logic", max_episode_steps=1,
+    TaskSpec(name="ShapeCount", entry_point=ShapeCount, max_episode_steps=1,
              tags=("counting", "visual-search", "attributes")),
 )

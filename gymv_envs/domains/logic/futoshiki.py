@@ -182,6 +182,6 @@ class Futoshiki(LatinSquareEnv):
 
 
 SPECS = (
-    TaskSpec(name="Futoshiki", entry_point=Futoshiki, domain="logic", max_episode_steps=1,
+    TaskSpec(name="Futoshiki", entry_point=Futoshiki, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "latin-square")),
 )

@@ -212,6 +212,6 @@ class Hitori(GridAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Hitori", entry_point=Hitori, domain="logic", max_episode_steps=1,
+    TaskSpec(name="Hitori", entry_point=Hitori, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction")),
 )

@@ -143,6 +143,6 @@ class Kakurasu(GridAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Kakurasu", entry_point=Kakurasu, domain="logic", max_episode_steps=1,
+    TaskSpec(name="Kakurasu", entry_point=Kakurasu, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "arithmetic")),
 )

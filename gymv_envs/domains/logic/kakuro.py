@@ -185,6 +185,6 @@ class Kakuro(GridAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Kakuro", entry_point=Kakuro, domain="logic", max_episode_steps=1,
+    TaskSpec(name="Kakuro", entry_point=Kakuro, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "arithmetic")),
 )

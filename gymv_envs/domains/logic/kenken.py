@@ -223,6 +223,6 @@ class KenKen(LatinSquareEnv):
 
 
 SPECS = (
-    TaskSpec(name="KenKen", entry_point=KenKen, domain="logic", max_episode_steps=1,
+    TaskSpec(name="KenKen", entry_point=KenKen, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "latin-square", "arithmetic")),
 )

@@ -156,6 +156,6 @@ class LightUp(CellsAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="LightUp", entry_point=LightUp, domain="logic", max_episode_steps=1,
+    TaskSpec(name="LightUp", entry_point=LightUp, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "akari")),
 )

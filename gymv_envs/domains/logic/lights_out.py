@@ -244,6 +244,6 @@ class LightsOutSolve(PaintedOnceEnv):
 
 
 SPECS = (
-    TaskSpec(name="LightsOutSolve", entry_point=LightsOutSolve, domain="logic", max_episode_steps=1,
+    TaskSpec(name="LightsOutSolve", entry_point=LightsOutSolve, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "linear-algebra")),
 )

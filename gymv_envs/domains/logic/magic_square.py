@@ -155,6 +155,6 @@ class MagicSquare(HiddenCellsEnv):
 
 
 SPECS = (
-    TaskSpec(name="MagicSquare", entry_point=MagicSquare, domain="logic", max_episode_steps=1,
+    TaskSpec(name="MagicSquare", entry_point=MagicSquare, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "arithmetic")),
 )

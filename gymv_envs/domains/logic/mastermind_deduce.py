@@ -241,6 +241,6 @@ class MastermindDeduce(PaintedOnceEnv):
 
 
 SPECS = (
-    TaskSpec(name="MastermindDeduce", entry_point=MastermindDeduce, domain="logic", max_episode_steps=1,
+    TaskSpec(name="MastermindDeduce", entry_point=MastermindDeduce, max_episode_steps=1,
              tags=("puzzle", "deduction", "colour")),
 )

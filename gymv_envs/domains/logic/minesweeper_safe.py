@@ -240,6 +240,6 @@ class MinesweeperSafe(CellsAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="MinesweeperSafe", entry_point=MinesweeperSafe, domain="logic", max_episode_steps=1,
+    TaskSpec(name="MinesweeperSafe", entry_point=MinesweeperSafe, max_episode_steps=1,
              tags=("puzzle", "deduction", "minesweeper")),
 )

@@ -141,6 +141,6 @@ class NQueens(CellsAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="NQueens", entry_point=NQueens, domain="logic", max_episode_steps=1,
+    TaskSpec(name="NQueens", entry_point=NQueens, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "chess")),
 )

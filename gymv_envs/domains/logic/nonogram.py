@@ -175,6 +175,6 @@ class Nonogram(GridAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Nonogram", entry_point=Nonogram, domain="logic", max_episode_steps=1,
+    TaskSpec(name="Nonogram", entry_point=Nonogram, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "picross")),
 )

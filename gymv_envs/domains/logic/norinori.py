@@ -235,6 +235,6 @@ class Norinori(CellsAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Norinori", entry_point=Norinori, domain="logic", max_episode_steps=1,
+    TaskSpec(name="Norinori", entry_point=Norinori, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "regions")),
 )

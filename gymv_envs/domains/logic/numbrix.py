@@ -135,6 +135,6 @@ class Numbrix(GridAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Numbrix", entry_point=Numbrix, domain="logic", max_episode_steps=1,
+    TaskSpec(name="Numbrix", entry_point=Numbrix, max_episode_steps=1,
              tags=("puzzle", "path", "constraint-satisfaction")),
 )

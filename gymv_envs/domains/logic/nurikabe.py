@@ -209,6 +209,6 @@ class Nurikabe(CellsAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Nurikabe", entry_point=Nurikabe, domain="logic", max_episode_steps=1,
+    TaskSpec(name="Nurikabe", entry_point=Nurikabe, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "connectivity")),
 )

@@ -245,6 +245,6 @@ class PipesConnect(PaintedOnceEnv):
 
 
 SPECS = (
-    TaskSpec(name="PipesConnect", entry_point=PipesConnect, domain="logic", max_episode_steps=1,
+    TaskSpec(name="PipesConnect", entry_point=PipesConnect, max_episode_steps=1,
              tags=("puzzle", "spatial-reasoning", "rotation")),
 )

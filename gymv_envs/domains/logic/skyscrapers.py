@@ -164,6 +164,6 @@ class Skyscrapers(LatinSquareEnv):
 
 
 SPECS = (
-    TaskSpec(name="Skyscrapers", entry_point=Skyscrapers, domain="logic", max_episode_steps=1,
+    TaskSpec(name="Skyscrapers", entry_point=Skyscrapers, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "latin-square")),
 )

@@ -156,6 +156,6 @@ class Slitherlink(CellsAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Slitherlink", entry_point=Slitherlink, domain="logic", max_episode_steps=1,
+    TaskSpec(name="Slitherlink", entry_point=Slitherlink, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "loop")),
 )

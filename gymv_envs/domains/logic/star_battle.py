@@ -187,6 +187,6 @@ class StarBattle(CellsAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="StarBattle", entry_point=StarBattle, domain="logic", max_episode_steps=1,
+    TaskSpec(name="StarBattle", entry_point=StarBattle, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "regions")),
 )

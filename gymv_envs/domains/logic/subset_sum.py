@@ -126,6 +126,6 @@ class SubsetSum(PaintedOnceEnv):
 
 
 SPECS = (
-    TaskSpec(name="SubsetSum", entry_point=SubsetSum, domain="logic", max_episode_steps=1,
+    TaskSpec(name="SubsetSum", entry_point=SubsetSum, max_episode_steps=1,
              tags=("arithmetic", "search")),
 )

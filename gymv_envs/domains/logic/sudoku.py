@@ -158,6 +158,6 @@ class Sudoku(HiddenCellsEnv):
 
 
 SPECS = (
-    TaskSpec(name="Sudoku", entry_point=Sudoku, domain="logic", max_episode_steps=1,
+    TaskSpec(name="Sudoku", entry_point=Sudoku, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "latin-square")),
 )

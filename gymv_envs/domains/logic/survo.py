@@ -119,6 +119,6 @@ class Survo(HiddenCellsEnv):
 
 
 SPECS = (
-    TaskSpec(name="Survo", entry_point=Survo, domain="logic", max_episode_steps=1,
+    TaskSpec(name="Survo", entry_point=Survo, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "arithmetic")),
 )

@@ -192,6 +192,6 @@ class Tents(GridAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Tents", entry_point=Tents, domain="logic", max_episode_steps=1,
+    TaskSpec(name="Tents", entry_point=Tents, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction")),
 )

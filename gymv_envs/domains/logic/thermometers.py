@@ -195,6 +195,6 @@ class Thermometers(GridAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Thermometers", entry_point=Thermometers, domain="logic", max_episode_steps=1,
+    TaskSpec(name="Thermometers", entry_point=Thermometers, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction")),
 )

@@ -244,6 +244,6 @@ class GridNav(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="GridNav", entry_point=GridNav, domain="navigation", max_episode_steps=200,
+    TaskSpec(name="GridNav", entry_point=GridNav, max_episode_steps=200,
              tags=("navigation", "spatial-reasoning", "instruction-following")),
 )

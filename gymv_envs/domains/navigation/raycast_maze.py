@@ -300,6 +300,6 @@ class RaycastMaze(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="RaycastMaze", entry_point=RaycastMaze, domain="navigation", max_episode_steps=300,
+    TaskSpec(name="RaycastMaze", entry_point=RaycastMaze, max_episode_steps=300,
              tags=("navigation", "first-person", "3d", "exploration")),
 )

@@ -167,6 +167,6 @@ class ChessMate(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="ChessMate", entry_point=ChessMate, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="ChessMate", entry_point=ChessMate, max_episode_steps=1,
              tags=("game", "chess", "search")),
 )

@@ -181,6 +181,6 @@ class ConnectFourBestMove(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="ConnectFourBestMove", entry_point=ConnectFourBestMove, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="ConnectFourBestMove", entry_point=ConnectFourBestMove, max_episode_steps=1,
              tags=("game", "minimax", "spatial-reasoning")),
 )

@@ -138,6 +138,6 @@ class EightPuzzleMoves(CountAnswer, SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="EightPuzzleMoves", entry_point=EightPuzzleMoves, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="EightPuzzleMoves", entry_point=EightPuzzleMoves, max_episode_steps=1,
              tags=("planning", "search")),
 )

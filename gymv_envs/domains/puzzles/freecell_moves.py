@@ -177,6 +177,6 @@ class FreeCellMoves(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="FreeCellMoves", entry_point=FreeCellMoves, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="FreeCellMoves", entry_point=FreeCellMoves, max_episode_steps=1,
              tags=("game", "cards", "counting")),
 )

@@ -144,6 +144,6 @@ class HanoiMoves(CountAnswer, SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="HanoiMoves", entry_point=HanoiMoves, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="HanoiMoves", entry_point=HanoiMoves, max_episode_steps=1,
              tags=("planning", "search")),
 )

@@ -164,6 +164,6 @@ class KnightSwap(CountAnswer, SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="KnightSwap", entry_point=KnightSwap, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="KnightSwap", entry_point=KnightSwap, max_episode_steps=1,
              tags=("planning", "search", "chess")),
 )

@@ -137,6 +137,6 @@ class Match3Swap(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Match3Swap", entry_point=Match3Swap, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="Match3Swap", entry_point=Match3Swap, max_episode_steps=1,
              tags=("game", "spatial-reasoning", "search")),
 )

@@ -68,6 +68,6 @@ class MazeDeadEnds(CountAnswer, MazePath):
 
 
 SPECS = (
-    TaskSpec(name="MazeDeadEnds", entry_point=MazeDeadEnds, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="MazeDeadEnds", entry_point=MazeDeadEnds, max_episode_steps=1,
              tags=("maze", "counting", "spatial-reasoning")),
 )

@@ -205,6 +205,6 @@ class MazePath(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="MazePath", entry_point=MazePath, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="MazePath", entry_point=MazePath, max_episode_steps=1,
              tags=("path", "spatial-reasoning")),
 )

@@ -143,6 +143,6 @@ class MazeReachable(MazePath):
 
 
 SPECS = (
-    TaskSpec(name="MazeReachable", entry_point=MazeReachable, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="MazeReachable", entry_point=MazeReachable, max_episode_steps=1,
              tags=("maze", "spatial-reasoning")),
 )

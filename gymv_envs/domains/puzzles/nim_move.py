@@ -120,6 +120,6 @@ class NimMove(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="NimMove", entry_point=NimMove, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="NimMove", entry_point=NimMove, max_episode_steps=1,
              tags=("game-theory", "arithmetic")),
 )

@@ -185,6 +185,6 @@ class PacmanPath(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="PacmanPath", entry_point=PacmanPath, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="PacmanPath", entry_point=PacmanPath, max_episode_steps=1,
              tags=("game", "path", "spatial-reasoning")),
 )

@@ -248,6 +248,6 @@ class PolyominoTiling(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="PolyominoTiling", entry_point=PolyominoTiling, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="PolyominoTiling", entry_point=PolyominoTiling, max_episode_steps=1,
              tags=("spatial", "search", "tiling")),
 )

@@ -200,6 +200,6 @@ class RubikNet(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="RubikNet", entry_point=RubikNet, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="RubikNet", entry_point=RubikNet, max_episode_steps=1,
              tags=("spatial-reasoning", "mental-rotation")),
 )

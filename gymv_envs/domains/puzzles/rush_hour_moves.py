@@ -177,6 +177,6 @@ class RushHourMoves(CountAnswer, SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="RushHourMoves", entry_point=RushHourMoves, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="RushHourMoves", entry_point=RushHourMoves, max_episode_steps=1,
              tags=("planning", "search")),
 )

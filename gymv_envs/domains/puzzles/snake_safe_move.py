@@ -143,6 +143,6 @@ class SnakeSafeMove(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="SnakeSafeMove", entry_point=SnakeSafeMove, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="SnakeSafeMove", entry_point=SnakeSafeMove, max_episode_steps=1,
              tags=("game", "spatial-reasoning")),
 )

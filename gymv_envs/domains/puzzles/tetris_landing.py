@@ -110,6 +110,6 @@ class TetrisLanding(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="TetrisLanding", entry_point=TetrisLanding, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="TetrisLanding", entry_point=TetrisLanding, max_episode_steps=1,
              tags=("game", "spatial-reasoning", "physics")),
 )

@@ -123,6 +123,6 @@ class TetrisLinesCleared(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="TetrisLinesCleared", entry_point=TetrisLinesCleared, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="TetrisLinesCleared", entry_point=TetrisLinesCleared, max_episode_steps=1,
              tags=("game", "spatial-reasoning", "counting")),
 )

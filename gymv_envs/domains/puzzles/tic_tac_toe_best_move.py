@@ -131,6 +131,6 @@ class TicTacToeBestMove(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="TicTacToeBestMove", entry_point=TicTacToeBestMove, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="TicTacToeBestMove", entry_point=TicTacToeBestMove, max_episode_steps=1,
              tags=("game", "minimax", "spatial-reasoning")),
 )

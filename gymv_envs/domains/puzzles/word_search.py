@@ -184,6 +184,6 @@ class WordSearch(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="WordSearch", entry_point=WordSearch, domain="puzzles", max_episode_steps=1,
+    TaskSpec(name="WordSearch", entry_point=WordSearch, max_episode_steps=1,
              tags=("visual-search", "reading")),
 )

@@ -328,6 +328,6 @@ class Artillery(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Artillery", entry_point=Artillery, domain="spatial", max_episode_steps=MAX_SHOTS,
+    TaskSpec(name="Artillery", entry_point=Artillery, max_episode_steps=MAX_SHOTS,
              tags=("physics", "trajectory", "feedback", "continuous-action")),
 )

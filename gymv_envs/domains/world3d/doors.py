@@ -153,12 +153,12 @@ class Doors(World3DEnv):
 
 _TAGS = ("world3d", "3d", "first-person", "interaction", "multi-stage")
 SPECS = (
-    TaskSpec(name="World3DSwitchDoor", entry_point=Doors, domain="world3d", max_episode_steps=240, tags=_TAGS,
+    TaskSpec(name="World3DSwitchDoor", entry_point=Doors, max_episode_steps=240, tags=_TAGS,
              kwargs={"mode": "switch"}),
-    TaskSpec(name="World3DColourSwitch", entry_point=Doors, domain="world3d", max_episode_steps=240, tags=_TAGS,
+    TaskSpec(name="World3DColourSwitch", entry_point=Doors, max_episode_steps=240, tags=_TAGS,
              kwargs={"mode": "colour"}),
-    TaskSpec(name="World3DDoorsMixed", entry_point=Doors, domain="world3d", max_episode_steps=360, tags=_TAGS,
+    TaskSpec(name="World3DDoorsMixed", entry_point=Doors, max_episode_steps=360, tags=_TAGS,
              kwargs={"mode": "mixed"}),
-    TaskSpec(name="World3DKeyDoor", entry_point=Doors, domain="world3d", max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DKeyDoor", entry_point=Doors, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "key"}),
 )

@@ -191,16 +191,16 @@ class Quest(World3DEnv):
 
 _TAGS = ("world3d", "3d", "first-person", "interaction", "multi-stage", "dialogue")
 SPECS = (
-    TaskSpec(name="World3DQuestFetch", entry_point=Quest, domain="world3d", max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DQuestFetch", entry_point=Quest, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "fetch"}),
-    TaskSpec(name="World3DQuestFetchMaze", entry_point=Quest, domain="world3d", max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DQuestFetchMaze", entry_point=Quest, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "fetch", "world": "maze"}),
-    TaskSpec(name="World3DQuestMeet", entry_point=Quest, domain="world3d", max_episode_steps=240, tags=_TAGS,
+    TaskSpec(name="World3DQuestMeet", entry_point=Quest, max_episode_steps=240, tags=_TAGS,
              kwargs={"mode": "meet"}),
-    TaskSpec(name="World3DQuestSwitch", entry_point=Quest, domain="world3d", max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DQuestSwitch", entry_point=Quest, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "switch"}),
-    TaskSpec(name="World3DQuestDeliver", entry_point=Quest, domain="world3d", max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DQuestDeliver", entry_point=Quest, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "deliver"}),
-    TaskSpec(name="World3DQuestChain", entry_point=Quest, domain="world3d", max_episode_steps=360, tags=_TAGS,
+    TaskSpec(name="World3DQuestChain", entry_point=Quest, max_episode_steps=360, tags=_TAGS,
              kwargs={"mode": "chain"}),
 )

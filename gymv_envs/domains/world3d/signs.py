@@ -167,12 +167,12 @@ class Signs(World3DEnv):
 
 _TAGS = ("world3d", "3d", "first-person", "interaction", "reading")
 SPECS = (
-    TaskSpec(name="World3DSignPad", entry_point=Signs, domain="world3d", max_episode_steps=240, tags=_TAGS,
+    TaskSpec(name="World3DSignPad", entry_point=Signs, max_episode_steps=240, tags=_TAGS,
              kwargs={"mode": "pad"}),
-    TaskSpec(name="World3DSignPadMaze", entry_point=Signs, domain="world3d", max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DSignPadMaze", entry_point=Signs, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "pad", "world": "maze"}),
-    TaskSpec(name="World3DSignTrail", entry_point=Signs, domain="world3d", max_episode_steps=360,
+    TaskSpec(name="World3DSignTrail", entry_point=Signs, max_episode_steps=360,
              tags=(*_TAGS, "multi-stage"), kwargs={"mode": "trail", "world": "maze"}),
-    TaskSpec(name="World3DSignSwitch", entry_point=Signs, domain="world3d", max_episode_steps=300,
+    TaskSpec(name="World3DSignSwitch", entry_point=Signs, max_episode_steps=300,
              tags=(*_TAGS, "multi-stage"), kwargs={"mode": "switch"}),
 )
