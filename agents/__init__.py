@@ -15,7 +15,6 @@ Names (`AGENTS`, the one table of them): ``random``, ``oracle``, ``vlm``
 (`gymv.agents.human.HumanAgent`, keyboard), ``sb3:<checkpoint.zip>``
 (`gymv.agents.sb3.SB3Agent`) and ``module:Class`` for your own.
 """
-
 from __future__ import annotations
 
 import importlib
@@ -85,3 +84,8 @@ def make_agent(name: str, env: gym.Env, *, seed: int | None = None, **kwargs: An
 
 
 __all__ = ["AGENTS", "Agent", "OracleAgent", "RandomAgent", "agent_names", "make_agent", "resolve_agent"]
+
+
+if __name__ == "agents":  # this folder imported by its path in a checkout, not as installed
+    raise ImportError("GymV's agents are installed as gymv.agents: import gymv.agents (pip install -e . in a checkout); "
+                      "a bare 'agents' is another package's name")

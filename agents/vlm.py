@@ -232,7 +232,9 @@ class VLMAgent:
     falls back to ``"raw"``; ``"raw"`` sends the reply text to ``env.step`` (the env flags it
     invalid, changes nothing, and single-turn open answers are read by the env's verifier);
     ``"first"`` sends the first action of the space. Each unparsed reply counts in
-    ``stats()["parse_failures"]``.
+    ``stats()["parse_failures"]``. ``feedback=False`` is pixel-only play: the model gets the
+    instruction, the action grammar and the images, never the env's feedback text (what it did,
+    "blocked by ...", "invalid"); pair it with `gymv.wrappers.PixelsOnly` on the env.
     """
 
     def __init__(self, env: gym.Env, *, model: str | None = None, base_url: str | None = None,
@@ -243,7 +245,7 @@ class VLMAgent:
                  cache_dir: str | Path | None = None, prompts_dir: str | Path | None = None,
                  on_parse_failure: str = "retry", prices: dict[str, Any] | None = None,
                  max_empty_replies: int = 3, seed: int | None = None, system_role: bool = True,
-                 extra_body: dict[str, Any] | None = None) -> None:
+                 extra_body: dict[str, Any] | None = None, feedback: bool = True) -> None:
         self.env = env
         self.model = model or os.environ.get("GYMV_MODEL")
         if not self.model:
@@ -273,6 +275,9 @@ class VLMAgent:
         self.image_format, self.max_image_side, self.jpeg_quality = image_format, max_image_side, jpeg_quality
         self.on_parse_failure, self.max_empty_replies = on_parse_failure, max_empty_replies
         self.system_role, self.extra_body = system_role, dict(extra_body or {})
+        if not isinstance(feedback, bool):
+            raise ValueError(f"invalid feedback={feedback!r}; valid values: True, False")
+        self.feedback = feedback
         if cache and cache_dir is None:
             cache_dir = os.environ.get("GYMV_VLM_CACHE") or Path.home() / ".cache" / "gymv" / "vlm"
         self.client = ChatClient(base_url, api_key_env, timeout, max_retries, backoff, max_concurrency,
@@ -363,6 +368,8 @@ class VLMAgent:
         return action
 
     def _feedback_text(self, info: dict[str, Any]) -> str:
+        if not self.feedback:
+            return ""
         feedback = str(info.get("feedback") or "").strip()
         if info.get("invalid_action"):
             return self.templates["invalid"].safe_substitute(feedback=feedback or "it changed nothing").rstrip()
@@ -448,6 +455,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--no-cache", action="store_true")
     g.add_argument("--prompts-dir", default=None, help="folder with prompt templates overriding agents/prompts")
     g.add_argument("--on-parse-failure", choices=PARSE_POLICIES, default="retry")
+    g.add_argument("--no-feedback", dest="feedback", action="store_false",
+                   help="pixel-only play: never send the env's feedback text")
 
 
 def agent_kwargs(args: argparse.Namespace) -> dict[str, Any]:
@@ -456,7 +465,8 @@ def agent_kwargs(args: argparse.Namespace) -> dict[str, Any]:
                 max_tokens=args.max_tokens, timeout=args.timeout, max_retries=args.max_retries,
                 max_concurrency=args.max_concurrency, history=args.history, history_mode=args.history_mode,
                 image_format=args.image_format, max_image_side=args.max_image_side, cache=not args.no_cache,
-                cache_dir=args.cache_dir, prompts_dir=args.prompts_dir, on_parse_failure=args.on_parse_failure)
+                cache_dir=args.cache_dir, prompts_dir=args.prompts_dir, on_parse_failure=args.on_parse_failure,
+                feedback=args.feedback)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -477,6 +487,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown id {args.env!r}; see gymv_envs.ids()")
     try:
         env = gym.make(args.env, **args.env_kwargs)
+        if not args.feedback:
+            from gymv.wrappers import PixelsOnly
+
+            env = PixelsOnly(env)
         agent = VLMAgent(env, **agent_kwargs(args))
     except (ValueError, gym.error.Error) as exc:
         parser.error(str(exc))

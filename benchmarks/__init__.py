@@ -9,7 +9,11 @@
 Library use: `gymv.benchmarks.episode.EpisodeTask` + `run_task` run one episode;
 `gymv.benchmarks.scoring.aggregate` / `paired_difference` summarise records.
 """
-
 from gymv.benchmarks.scoring import aggregate, bootstrap_ci, episode_score, paired_difference
 
 __all__ = ["aggregate", "bootstrap_ci", "episode_score", "paired_difference"]
+
+
+if __name__ == "benchmarks":  # this folder imported by its path in a checkout, not as installed
+    raise ImportError("GymV's benchmarks are installed as gymv.benchmarks: import gymv.benchmarks (pip install -e . in a checkout); "
+                      "a bare 'benchmarks' is another package's name")

@@ -7,6 +7,7 @@ import sys
 COMMANDS = {
     "run": ("gymv.benchmarks.run", "an agent over registered ids: scores, intervals, reports, resume"),
     "compare": ("gymv.benchmarks.compare", "paired difference of two runs over shared seeds"),
+    "validity": ("gymv.benchmarks.validity", "random and oracle scores per id and level; fails where chance does well"),
     "speed": ("gymv.benchmarks.speed", "reset/s, step/s, render ms and peak RSS per id"),
     "overhead": ("gymv.benchmarks.overhead", "runner overhead over raw stepping, and worker scaling"),
     "demo": ("gymv.benchmarks.demo", "a quick per-id loop of a built-in agent"),

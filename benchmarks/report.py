@@ -18,8 +18,9 @@ import numpy as np
 from gymv_envs.core import canvas
 
 CSV_FIELDS = ("level", "name", "ids", "episodes", "k", "score_mean", "score_std", "ci95_low", "ci95_high",
-              "best_at_k", "completion", "progress", "parse_rate", "accuracy_parsed", "invalid_rate",
-              "steps_mean", "wall_s_mean", "wall_s_total", "total_tokens", "cost_usd")
+              "best_at_k", "random_score", "oracle_score", "normalized_score", "completion", "progress",
+              "parse_rate", "accuracy_parsed", "unparsed_reply_rate", "invalid_rate", "steps_mean", "wall_s_mean",
+              "wall_s_total", "total_tokens", "cost_usd")
 
 
 def rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
@@ -45,7 +46,7 @@ def text_table(summary: dict[str, Any]) -> str:
     """The table ``run`` prints: score mean@k with its 95% interval, and the other metrics."""
     k = _k_label(summary.get("overall", {}).get("k", "k"))
     head = (f"{'':9} {'name':30} {'eps':>4} {'mean@' + k:>8} {'95% CI':>13} {'std':>6} {'best@' + k:>7} "
-            f"{'done%':>6} {'parse%':>6} {'invalid':>7} {'steps':>7} {'s/ep':>7}")
+            f"{'random':>6} {'oracle':>6} {'norm':>6} {'done%':>6} {'parse%':>6} {'invalid':>7} {'steps':>7} {'s/ep':>7}")
     lines = [head, "-" * len(head)]
     last = None
     for r in rows(summary):
@@ -56,6 +57,7 @@ def text_table(summary: dict[str, Any]) -> str:
         lines.append(
             f"{r['level']:9} {r['name'][:30]:30} {r['episodes']:4d} {_fmt(r['score_mean']):>8} "
             f"{'[' + _fmt(lo) + ', ' + _fmt(hi) + ']':>13} {_fmt(r['score_std']):>6} {_fmt(r['best_at_k']):>7} "
+            f"{_fmt(r.get('random_score')):>6} {_fmt(r.get('oracle_score')):>6} {_fmt(r.get('normalized_score')):>6} "
             f"{_fmt(r['completion']):>6} {_fmt(r.get('parse_rate')):>6} {_fmt(r['invalid_rate'], '.3f'):>7} "
             f"{_fmt(r['steps_mean']):>7} {_fmt(r['wall_s_mean'], '.3f'):>7}")
     return "\n".join(lines)
@@ -64,14 +66,21 @@ def text_table(summary: dict[str, Any]) -> str:
 def markdown_table(summary: dict[str, Any], title: str = "") -> str:
     k = _k_label(summary.get("overall", {}).get("k", "k"))
     lines = [f"# {title}", ""] if title else []
-    lines += [f"| level | name | episodes | mean@{k} | 95% CI | std | best@{k} | completion % | parse % | "
-              "invalid rate | steps | s/episode |",
-              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    mode = summary.get("mode") or {}
+    if "feedback" in mode:
+        lines += [f"Mode: {'with feedback' if mode['feedback'] else 'pixels only (no feedback or state text)'}; "
+                  "random, oracle: the two baselines' scores on the same levels; norm: "
+                  "100 * (score - random) / (oracle - random), clipped to [0, 100].", ""]
+    lines += [f"| level | name | episodes | mean@{k} | 95% CI | std | best@{k} | random | oracle | norm | "
+              "completion % | parse % | unparsed replies % | invalid rate | steps | s/episode |",
+              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows(summary):
         lo, hi = r["score_ci95"]
         lines.append(f"| {r['level']} | {r['name']} | {r['episodes']} | {_fmt(r['score_mean'])} | "
                      f"[{_fmt(lo)}, {_fmt(hi)}] | {_fmt(r['score_std'])} | {_fmt(r['best_at_k'])} | "
-                     f"{_fmt(r['completion'])} | {_fmt(r.get('parse_rate'))} | {_fmt(r['invalid_rate'], '.3f')} | "
+                     f"{_fmt(r.get('random_score'))} | {_fmt(r.get('oracle_score'))} | {_fmt(r.get('normalized_score'))} | "
+                     f"{_fmt(r['completion'])} | {_fmt(r.get('parse_rate'))} | {_fmt(r.get('unparsed_reply_rate'))} | "
+                     f"{_fmt(r['invalid_rate'], '.3f')} | "
                      f"{_fmt(r['steps_mean'])} | {_fmt(r['wall_s_mean'], '.3f')} |")
     return "\n".join(lines) + "\n"
 

@@ -35,6 +35,7 @@ a line a kill left truncated), ``meta.json`` (format version), ``summary.json``,
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -47,6 +48,9 @@ from gymv.benchmarks.episode import FORMAT_VERSION, EpisodeTask, load_wrapper
 from gymv.benchmarks.executors import EXECUTORS, ExecutorUnavailable, check_ray, execute
 from gymv.benchmarks.scoring import aggregate
 from gymv.benchmarks.store import IncompatibleResults, ResultsFile, atomic_write, check_writable
+
+PIXELS_ONLY = "gymv.wrappers:PixelsOnly"
+BASELINES = "baselines.jsonl"
 
 
 class UsageError(Exception):
@@ -84,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     env.add_argument("--max-steps", type=int, help="step budget instead of the registered one")
     env.add_argument("--wrapper", action="append", default=[], metavar="module:Class[{json}]",
                      help="wrap every env (applied in order), e.g. 'gymv.wrappers:CameraViews{\"views\": [\"left\", \"front\", \"right\"]}'")
+    env.add_argument("--no-feedback", dest="feedback", action="store_false",
+                     help="pixel-only play: no feedback or state text from the env (gymv.wrappers:PixelsOnly, applied "
+                          "first; the VLM agent gets feedback=false); the report records the mode")
     ag = p.add_argument_group("agent")
     ag.add_argument("--agent", default="random", help="random, oracle, vlm, sb3:<checkpoint> or module:Class")
     ag.add_argument("--agent-kwargs", default="{}", help="JSON kwargs for the agent's constructor")
@@ -96,6 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--trajectories", action="store_true", help="write a trajectory file per episode")
     ex.add_argument("--frames", action="store_true", help="with --trajectories: also store the frames (.npz)")
     ex.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    ex.add_argument("--no-baselines", dest="baselines", action="store_false",
+                    help="skip the random and oracle episodes on the same levels (the report then has no "
+                         "random, oracle or chance-normalised scores)")
     ex.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -157,6 +167,11 @@ def build_tasks(args: argparse.Namespace) -> list[EpisodeTask]:
             raise UsageError(f"--obs-size must look like 84x84, got {args.obs_size!r}") from None
         env_kwargs["obs_size"] = [h, w]
     agent_kwargs = _json_arg(args.agent_kwargs, "--agent-kwargs")
+    wrappers = list(args.wrapper)
+    if not args.feedback:
+        wrappers.insert(0, PIXELS_ONLY)
+        if args.agent == "vlm":
+            agent_kwargs.setdefault("feedback", False)
     if args.seed_list:
         try:
             seeds = [int(s) for s in args.seed_list.split(",") if s.strip()]
@@ -168,7 +183,7 @@ def build_tasks(args: argparse.Namespace) -> list[EpisodeTask]:
         raise UsageError("need at least one seed (>= 0) and --episodes >= 1")
     if args.max_steps is not None and args.max_steps < 1:
         raise UsageError("--max-steps must be >= 1")
-    for spec in args.wrapper:
+    for spec in wrappers:
         try:
             load_wrapper(spec)
         except (ValueError, json.JSONDecodeError) as exc:
@@ -189,7 +204,7 @@ def build_tasks(args: argparse.Namespace) -> list[EpisodeTask]:
                     tasks.append(EpisodeTask(
                         env_id=env_id, env_kwargs={**env_kwargs, "difficulty": level}, seed=seed, episode=episode,
                         agent=args.agent, agent_kwargs=agent_kwargs, max_steps=args.max_steps,
-                        wrappers=tuple(args.wrapper), trajectory=args.trajectories, frames=args.frames))
+                        wrappers=tuple(wrappers), trajectory=args.trajectories, frames=args.frames))
     return tasks
 
 
@@ -233,10 +248,81 @@ class Progress:
         print(("\r" if self.tty else "") + line, end="\n" if final or not self.tty else "", file=sys.stderr, flush=True)
 
 
-def write_reports(out: Path, episodes: list[dict[str, Any]], title: str, plots: bool) -> dict[str, Any]:
+def _play(todo: list[EpisodeTask], store: ResultsFile, done: dict[str, dict[str, Any]],
+          errors: list[tuple[EpisodeTask, str]], progress: Progress, args: argparse.Namespace, out: Path,
+          workers: int, trajectories: bool = True) -> int | None:
+    """Run ``todo``, appending each finished episode to ``store`` and ``done``; an exit status when the
+    run must stop (interrupted, executor unavailable), else ``None``."""
+    try:
+        for task, record, error in execute(todo, args.executor, workers, args.ray_address):
+            if error is not None:
+                errors.append((task, error))
+                print(f"\nepisode failed: {task.env_id} seed={task.seed} episode={task.episode} agent={task.agent}"
+                      f"\n{error}", file=sys.stderr, flush=True)
+                continue
+            if trajectories:
+                _write_trajectory(out, task, record)
+            store.append(record)
+            done[task.key] = record
+            progress.update()
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: the finished episodes are saved in {store.path}; run the same command again to "
+              "finish", file=sys.stderr)
+        return 130
+    except ExecutorUnavailable as exc:
+        print(f"\nerror: {exc}; the finished episodes are saved in {store.path}", file=sys.stderr)
+        return 2
+    progress.update(0, final=True)
+    return None
+
+
+def baseline_task(task: EpisodeTask, agent: str) -> EpisodeTask:
+    """The episode ``agent`` (random or oracle) plays to give ``task`` its baseline: the same id, env
+    configuration, step budget, seed and episode index, no agent-side wrappers."""
+    return dataclasses.replace(task, agent=agent, agent_kwargs={}, wrappers=(), trajectory=False, frames=False)
+
+
+def _baselines(tasks: list[EpisodeTask], done: dict[str, dict[str, Any]], base_store: ResultsFile,
+               errors: list[tuple[EpisodeTask, str]], args: argparse.Namespace, out: Path, workers: int,
+               meta: dict[str, Any]) -> tuple[int | None, dict[str, dict[str, Any]]]:
+    """Play (or read back from ``baselines.jsonl``) the random and oracle episodes of every task;
+    returns an exit status when the run must stop (else ``None``) and every baseline record by key."""
+    records, _ = base_store.open({**meta, "baselines_of": args.agent}, lock=False)
+    try:
+        have = {r["key"]: r for r in records}
+        have.update(done)  # a run of the random (or oracle) agent is its own baseline
+        wanted = {b.key: b for t in tasks for b in (baseline_task(t, "random"), baseline_task(t, "oracle"))}
+        todo = [b for k, b in wanted.items() if k not in have]
+        if not todo:
+            return None, have
+        print(f"baselines: {len(todo)} random and oracle episodes on the same levels (in {base_store.path}; "
+              "--no-baselines skips them)", file=sys.stderr, flush=True)
+        progress = Progress(len(wanted), len(wanted) - len(todo), args.quiet)
+        return _play(todo, base_store, have, errors, progress, args, out, workers, trajectories=False), have
+    finally:
+        base_store.close()
+
+
+def attach_baselines(episodes: list[dict[str, Any]], tasks: dict[str, EpisodeTask],
+                     pool: dict[str, dict[str, Any]]) -> None:
+    """Give each episode record the ``random_score`` and ``oracle_score`` of its level (in place)."""
+    for ep in episodes:
+        task = tasks.get(ep["key"])
+        if task is None:
+            continue
+        for agent in ("random", "oracle"):
+            base = pool.get(baseline_task(task, agent).key)
+            if base is not None:
+                ep[f"{agent}_score"] = float(base["score"])
+
+
+def write_reports(out: Path, episodes: list[dict[str, Any]], title: str, plots: bool,
+                  mode: dict[str, Any] | None = None) -> dict[str, Any]:
     from gymv.benchmarks import report
 
     summary = aggregate(episodes)
+    if mode is not None:
+        summary["mode"] = mode
     atomic_write(out / "summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n", durable=False)
     atomic_write(out / "results.md", report.markdown_table(summary, title), durable=False)
     atomic_write(out / "results.csv", report.csv_table(summary), durable=False)
@@ -290,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     workers = args.workers if args.workers is not None else (0 if args.executor == "ray" else os.cpu_count() or 1)
 
-    meta = {"agent": args.agent, "argv": list(argv if argv is not None else sys.argv[1:])}
+    meta = {"agent": args.agent, "argv": list(argv if argv is not None else sys.argv[1:]), "feedback": bool(args.feedback)}
     try:
         records, dropped = store.open(meta)
     except IncompatibleResults as exc:
@@ -308,40 +394,24 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(todo)} to run ({args.executor}, {workers or 'auto'} workers)", file=sys.stderr, flush=True)
     progress = Progress(len(tasks), len(done), args.quiet)
     errors: list[tuple[EpisodeTask, str]] = []
-    interrupted = False
+    pool: dict[str, dict[str, Any]] = {}
     try:
-        for task, record, error in execute(todo, args.executor, workers, args.ray_address):
-            if error is not None:
-                errors.append((task, error))
-                print(f"\nepisode failed: {task.env_id} seed={task.seed} episode={task.episode}\n{error}",
-                      file=sys.stderr, flush=True)
-                continue
-            _write_trajectory(out, task, record)
-            store.append(record)
-            done[task.key] = record
-            progress.update()
-    except KeyboardInterrupt:
-        interrupted = True
-    except ExecutorUnavailable as exc:
-        store.close()
-        print(f"\nerror: {exc}; the {len(done)} finished episodes are saved in {store.path}", file=sys.stderr)
-        return 2
-    except BaseException:
-        store.close()
-        raise
-    if interrupted:
-        store.close()
-        print(f"\ninterrupted: {len(done)} of {len(tasks)} episodes are saved in {store.path}; "
-              "run the same command again to finish", file=sys.stderr)
-        return 130
-    progress.update(0, final=True)
-    episodes = [done[t.key] for t in tasks if t.key in done]
-    title = f"agent={args.agent}, {len(ids)} ids"
-    try:
-        store.rewrite_sorted(order)
-        summary = write_reports(out, episodes, title, plots=not args.no_plots)
+        status = _play(todo, store, done, errors, progress, args, out, workers)
+        if status is None and args.baselines:
+            status, pool = _baselines(tasks, done, ResultsFile(out, name=BASELINES), errors, args, out, workers, meta)
+        if status is None:
+            store.rewrite_sorted(order)
     finally:
         store.close()
+    if status is not None:
+        return status
+    episodes = [done[t.key] for t in tasks if t.key in done]
+    if args.baselines:
+        attach_baselines(episodes, {t.key: t for t in tasks}, pool)
+    mode = "pixels only (no feedback or state text)" if not args.feedback else "with feedback"
+    title = f"agent={args.agent}, {len(ids)} ids, {mode}"
+    summary = write_reports(out, episodes, title, plots=not args.no_plots,
+                            mode={"feedback": bool(args.feedback), "baselines": bool(args.baselines)})
     from gymv.benchmarks.report import text_table
 
     print(text_table(summary))
@@ -349,8 +419,13 @@ def main(argv: list[str] | None = None) -> int:
     if overall:
         lo, hi = overall["score_ci95"]
         k = overall["k"] if isinstance(overall["k"], int) else f"k (k={min(overall['k'])}-{max(overall['k'])})"
+        base = ""
+        if overall.get("random_score") is not None:
+            norm = overall.get("normalized_score")
+            base = (f"; on the same levels random {overall['random_score']:.1f}, oracle {overall['oracle_score']:.1f}, "
+                    f"chance-normalised {'-' if norm is None else format(norm, '.1f')}")
         print(f"\n{len(ids)} ids, agent={args.agent}, mean@{k} score: {overall['score_mean']:.1f} "
-              f"(95% CI {lo:.1f}-{hi:.1f}), completion {overall['completion']:.1f}%")
+              f"(95% CI {lo:.1f}-{hi:.1f}), completion {overall['completion']:.1f}%{base}")
     print(f"wrote {out}/ (episodes.jsonl, summary.json, results.md, results.csv"
           f"{'' if args.no_plots else ', domains.png, heatmap.png'})")
     if errors:

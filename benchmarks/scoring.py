@@ -115,6 +115,14 @@ def summarize_group(episodes: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "wall_s_mean": _mean(float(ep["wall_s"]) for ep in episodes),
         "wall_s_total": round(sum(float(ep["wall_s"]) for ep in episodes), 6),
     }
+    out.update(baseline_metrics(episodes, out["score_mean"]))
+    replies = [ep["agent_stats"] for ep in episodes
+               if isinstance(ep.get("agent_stats"), dict) and isinstance(ep["agent_stats"].get("actions"), (int, float))]
+    if replies:
+        actions = sum(float(st["actions"]) for st in replies)
+        failures = sum(float(st.get("parse_failures", 0)) for st in replies)
+        # Model replies the env could not read, apart from invalid actions (read, but not legal).
+        out["unparsed_reply_rate"] = round(100.0 * failures / actions, 6) if actions else None
     single = [ep for ep in episodes if ep["protocol"] == "single_turn"]
     if single:
         parsed = [ep for ep in single if ep["parsed"]]
@@ -128,6 +136,32 @@ def summarize_group(episodes: Sequence[dict[str, Any]]) -> dict[str, Any]:
     if usage:
         out["usage_total"] = {k: round(v, 6) for k, v in sorted(usage.items())}
     return out
+
+
+def normalized_score(score: float | None, random: float | None, oracle: float | None) -> float | None:
+    """The chance-normalised score ``100 * (score - random) / (oracle - random)`` clipped to [0, 100];
+    ``None`` when a term is missing or the oracle does no better than random.
+
+    >>> normalized_score(50.0, 25.0, 100.0)
+    33.333333
+    >>> normalized_score(10.0, 25.0, 100.0), normalized_score(50.0, 60.0, 60.0)
+    (0.0, None)
+    """
+    if score is None or random is None or oracle is None or not oracle > random:
+        return None
+    return round(min(100.0, max(0.0, 100.0 * (score - random) / (oracle - random))), 6)
+
+
+def baseline_metrics(episodes: Sequence[dict[str, Any]], score_mean: float | None) -> dict[str, Any]:
+    """``random_score``, ``oracle_score`` (means over the group's levels, as the run gave them) and
+    ``normalized_score`` (`normalized_score` of the three means), when the records carry baselines."""
+    with_base = [ep for ep in episodes if "random_score" in ep and "oracle_score" in ep]
+    if not with_base or len(with_base) != len(episodes):
+        return {}
+    random = _mean(float(ep["random_score"]) for ep in episodes)
+    oracle = _mean(float(ep["oracle_score"]) for ep in episodes)
+    return {"random_score": random, "oracle_score": oracle,
+            "normalized_score": normalized_score(score_mean, random, oracle)}
 
 
 GROUPINGS: dict[str, Callable[[dict[str, Any]], str]] = {

@@ -10,8 +10,8 @@ peak and is reported as such (``peak_rss_mb_running``).
 
 Measured on ``env.unwrapped`` (the env's own cost, no wrappers) in this one process, with
 actions pre-sampled from the action space (seeded). Multi-turn: step/s excludes resets,
-which are timed separately. Single-turn: one episode is one reset plus one step, so the
-rate reported is reset+step pairs per second. ``render_ms`` times ``env.render()`` (a copy of the current frame, what a
+which are timed separately. Single-turn: one episode is one reset plus one step answered by
+the oracle, so the rate reported is reset+step pairs per second. ``render_ms`` times ``env.render()`` (a copy of the current frame, what a
 user calls); ``draw_ms`` times a full redraw of the frame (``env.unwrapped._draw()``; for web ids a new
 screenshot). Web ids step with browser actions only (click, double-click, scroll, type).
 """
@@ -65,6 +65,9 @@ def _durations(fn, seconds: float, min_calls: int = 3) -> list[float]:
 
 
 def measure(env_id: str, obs_size: tuple[int, int] | None, seconds: float) -> dict[str, float]:
+    from gymv.benchmarks.episode import keep_freed_frames
+
+    keep_freed_frames()  # the runner's malloc settings: frames reuse freed heap blocks, as in a benchmark run
     kwargs = {} if obs_size is None else {"obs_size": obs_size}
     env = gym.make(env_id, **kwargs).unwrapped
     env.action_space.seed(0)
@@ -82,11 +85,9 @@ def measure(env_id: str, obs_size: tuple[int, int] | None, seconds: float) -> di
                              "reset_ms_median": 1000 * statistics.median(resets)}
     i = 0
     if env.protocol == "single_turn":
-        def episode() -> None:
-            nonlocal i
+        def episode() -> None:  # answered by the oracle, so every step reads and judges an answer
             env.reset(seed=next(seed))
-            env.step(actions[i % len(actions)])
-            i += 1
+            env.step(env.oracle_action())
         out["step_per_s"] = _rate(episode, seconds)
     else:
         times: list[float] = []

@@ -94,13 +94,14 @@ def read_episodes(path: Path) -> tuple[list[dict[str, Any]], int]:
 
 
 class ResultsFile:
-    """Append-only episode log of one output directory."""
+    """Append-only episode log of one output directory (``name``: ``episodes.jsonl``, or
+    ``baselines.jsonl`` for the random and oracle episodes a run is compared with)."""
 
-    def __init__(self, out_dir: Path, fsync_interval: float = 1.0) -> None:
+    def __init__(self, out_dir: Path, fsync_interval: float = 1.0, name: str = EPISODES) -> None:
         self.dir = Path(out_dir)
         self.fsync_interval = fsync_interval
         self._synced = 0.0
-        self.path = self.dir / EPISODES
+        self.path = self.dir / name
         self.meta_path = self.dir / META
         self._f = None
         self._lock = None
@@ -132,9 +133,11 @@ class ResultsFile:
             raise IncompatibleResults(f"another run is writing to {self.dir}; wait for it or use another --out "
                                       "(nothing was changed)") from None
 
-    def open(self, meta: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
-        """Lock, check, drop a truncated last line (rewriting the file without it), open for appends."""
-        self.lock()
+    def open(self, meta: dict[str, Any], lock: bool = True) -> tuple[list[dict[str, Any]], int]:
+        """Lock (unless another `ResultsFile` of the directory holds the lock), check, drop a truncated
+        last line (rewriting the file without it), open for appends."""
+        if lock:
+            self.lock()
         records, tail = self.check()
         if tail:
             raw = self.path.read_bytes()

@@ -23,7 +23,7 @@ TIMINGS = ("wall_s",)
 
 def bench(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONUNBUFFERED": "1"}
-    return subprocess.run([sys.executable, "-m", "benchmarks", *args], cwd=ROOT, env=env, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "gymv.benchmarks", *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=timeout)
 
 
@@ -185,7 +185,7 @@ def test_resume_after_sigkill_and_sigint(tmp_path):
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
     log = out.parent / "killed.log"
     with open(log, "w") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "benchmarks", *args], cwd=ROOT, env=env, stdout=err, stderr=err)
+        proc = subprocess.Popen([sys.executable, "-m", "gymv.benchmarks", *args], cwd=ROOT, env=env, stdout=err, stderr=err)
         path = out / "episodes.jsonl"
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not (path.exists() and path.read_bytes().count(b"\n") >= 3):
@@ -214,7 +214,7 @@ def test_resume_after_sigkill_and_sigint(tmp_path):
     # SIGINT: the run stops cleanly (exit 130), keeps what finished, and the next run completes it.
     out2 = tmp_path / "interrupted"
     args2 = [a if a != str(out) else str(out2) for a in args]
-    proc = subprocess.Popen([sys.executable, "-m", "benchmarks", *args2], cwd=ROOT, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "gymv.benchmarks", *args2], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     path2 = out2 / "episodes.jsonl"
     deadline = time.monotonic() + 60

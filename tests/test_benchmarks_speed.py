@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _bench(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "benchmarks", *args], cwd=ROOT, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "gymv.benchmarks", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=300, env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
 
 

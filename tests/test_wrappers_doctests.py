@@ -1,19 +1,21 @@
-"""The examples in every wrapper's docstring run and give what they show."""
+"""The examples in every wrapper module's docstrings run and give what they show."""
 
 from __future__ import annotations
 
 import doctest
 import importlib
+import pkgutil
 
 import pytest
 
-MODULES = ["step_budget", "reward_clip", "camera_views", "frame_history", "text_actions", "instruction_level",
-           "record_episode", "state_text", "stacks"]
+import gymv.wrappers
+
+MODULES = sorted(m.name for m in pkgutil.iter_modules(gymv.wrappers.__path__))
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
-    module = importlib.import_module(f"wrappers.{name}")
+    module = importlib.import_module(f"gymv.wrappers.{name}")
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, verbose=False)
-    assert result.attempted > 0, f"wrappers.{name} has no doctest"
+    assert result.attempted > 0, f"gymv.wrappers.{name} has no doctest"
     assert result.failed == 0

@@ -19,6 +19,7 @@ from gymv.wrappers._base_env import vision_base
 from gymv.wrappers.camera_views import CameraViews, is_rgb_space, resize
 from gymv.wrappers.frame_history import FrameHistory
 from gymv.wrappers.instruction_level import InstructionLevel
+from gymv.wrappers.pixels_only import PixelsOnly
 from gymv.wrappers.record_episode import RecordEpisode
 from gymv.wrappers.reward_clip import RewardClip
 from gymv.wrappers.step_budget import StepBudget
@@ -133,10 +134,12 @@ def for_vlm(
     fov: float | None = None,
     pitch: float | None = None,
     obs_size: tuple[int, int] | None = None,
+    feedback: bool = True,
 ) -> gym.Env:
     """The "VLM zero-shot" stack: step with the model's reply, observe one image (or a few).
 
-    Order: `InstructionLevel` (when given) -> `StepBudget` -> `RecordEpisode` (when ``record``
+    Order: `InstructionLevel` (when given) -> `StepBudget` -> `PixelsOnly` (when ``feedback`` is
+    False) -> `RecordEpisode` (when ``record``
     names a folder) -> `CameraViews` (when ``views`` is more than ``("front",)``; one tiled,
     labelled image by default) -> `FrameHistory` with ``output="sequence"`` (when
     ``history > 1``: a tuple of the last frames, oldest first) -> `TextActions`.
@@ -155,6 +158,8 @@ def for_vlm(
         record: a folder to record episodes to (GIF + replayable JSON), or ``None``.
         resolution, fov, pitch: passed to `CameraViews`.
         obs_size: frame size when ``env`` is an id.
+        feedback: ``False`` is pixel-only play: no ``info["feedback"]`` or ``state_text`` from the
+            env (`PixelsOnly`); the instruction and the action grammar stay.
 
     Example:
         >>> import gymv_envs
@@ -171,6 +176,8 @@ def for_vlm(
     if instruction_level is not None:
         env = InstructionLevel(env, instruction_level)
     env = StepBudget(env, max_steps)
+    if not feedback:
+        env = PixelsOnly(env)
     if record is not None:
         env = RecordEpisode(env, record)
     if tuple(views) != ("front",):

@@ -72,17 +72,48 @@ def text_mask(text: str, size: int, bold: bool = False, mono: bool = False) -> n
     return mask
 
 
+_BLEND_TERMS: dict[tuple[int, Color], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+_BLEND_TERMS_MAX = 4096
+
+
+def _blend_terms(mask: np.ndarray, color: Color) -> tuple[np.ndarray, np.ndarray]:
+    """``(255 - m, color * m + 127)`` as uint16 for a mask and colour; cached for read-only (cached) masks."""
+    key = (id(mask), color)
+    hit = _BLEND_TERMS.get(key)
+    if hit is not None and hit[0] is mask:
+        return hit[1], hit[2]
+    m = mask.astype(np.uint16)[..., None]
+    inv = 255 - m
+    add = np.asarray(color, dtype=np.uint16) * m + 127
+    if not mask.flags.writeable:
+        if len(_BLEND_TERMS) >= _BLEND_TERMS_MAX:
+            _BLEND_TERMS.clear()
+        _BLEND_TERMS[key] = (mask, inv, add)
+    return inv, add
+
+
 def blend_mask(frame: np.ndarray, mask: np.ndarray, x: int, y: int, color: Color) -> None:
-    """Alpha-blend ``color`` through ``mask`` onto ``frame`` with the mask's top-left at (x, y)."""
+    """Alpha-blend ``color`` through ``mask`` onto ``frame`` with the mask's top-left at (x, y).
+
+    Each pixel becomes ``(pixel * (255 - m) + color * m + 127) // 255``, computed in uint16 with
+    the division by 255 done as ``(v + 1 + (v >> 8)) >> 8`` (exact for every v up to 65535, and
+    v never exceeds 255 * 255 + 127); the mask's terms are cached with the mask.
+    """
     h, w = mask.shape
     fh, fw = frame.shape[:2]
     x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, fw), min(y + h, fh)
     if x0 >= x1 or y0 >= y1:
         return
-    m = mask[y0 - y: y1 - y, x0 - x: x1 - x, None].astype(np.uint16)
+    inv, add = _blend_terms(mask, tuple(int(v) for v in color))
+    rows, cols = slice(y0 - y, y1 - y), slice(x0 - x, x1 - x)
     region = frame[y0:y1, x0:x1]
-    col = np.asarray(color, dtype=np.uint16)
-    region[...] = ((region.astype(np.uint16) * (255 - m) + col * m + 127) // 255).astype(np.uint8)
+    v = region.astype(np.uint16)
+    v *= inv[rows, cols]
+    v += add[rows, cols]
+    v += v >> 8
+    v += 1
+    v >>= 8
+    region[...] = v
 
 
 def draw_text(

@@ -448,12 +448,20 @@ class SingleTurnEnv(VisionEnv):
         raise NotImplementedError
 
     # machinery
+    def _observe(self) -> np.ndarray:
+        # One level, one picture: the frame is drawn once, at reset (``_after_generate`` clears
+        # it), and every later observation and render is a copy of it.
+        if self._frame is None:
+            self._frame = self._draw()
+        return np.array(self._frame, dtype=np.uint8, copy=True)
+
     def _make_action_space(self) -> spaces.Space:
         if self.answer_format == "mcq":
             return spaces.Discrete(self.num_options)
         return spaces.Text(max_length=self.max_answer_length, min_length=0, charset=TEXT_CHARSET)
 
     def _after_generate(self) -> None:
+        self._frame = None
         self._solution = self._solve()
         self.options: list[str] = []
         self._correct_index = -1

@@ -1,0 +1,136 @@
+"""Platform v1: one episode loop everywhere, one agent table, one extras table, domains from module
+paths, and the newcomer paths that used to hang or stay silent (Ray, human play, missing extras)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import gymnasium as gym
+import pytest
+
+import gymv_envs
+from gymv.agents import AGENTS, make_agent
+from gymv.agents.sb3 import evaluate
+from gymv.benchmarks import run as bench_run
+from gymv.benchmarks.episode import EpisodeTask, run_task
+from gymv.benchmarks.rollout import rollout
+from gymv.wrappers import RewardClip
+from gymv_envs.core import registry
+from gymv_envs.core.spec import TaskSpec
+
+ROOT = Path(__file__).resolve().parent.parent
+CLIP = 'gymv.wrappers:RewardClip{"lo": 0.0, "hi": 0.5}'
+
+
+def test_every_command_scores_the_env_return_through_one_loop():
+    """The runner, the SB3 evaluation and a direct rollout give the same records under a reward wrapper."""
+    env_id, seeds = "GymV/TicTacToe-v0", range(6)
+    runner = [run_task(EpisodeTask(env_id, {"difficulty": 0}, s, agent="oracle", wrappers=(CLIP,))) for s in seeds]
+    env = RewardClip(gym.make(env_id, difficulty=0), 0.0, 0.5)
+    direct = [rollout(env, make_agent("oracle", env), s) for s in seeds]
+    scored = evaluate(lambda e: make_agent("oracle", e), env_id, {"difficulty": 0}, [CLIP], episodes=6, seed=0)
+    assert all(r["score"] == 100.0 and r["return"] == 1.0 and r["wrapped_return"] == 0.5 for r in runner)
+    shared = ("env_id", "domain", "protocol", "seed", "return", "score", "success", "steps", "invalid_actions")
+    assert [{k: r[k] for k in shared} for r in runner] == [{k: r[k] for k in shared} for r in direct]
+    assert scored["score_mean"] == 100.0 and scored["success_rate"] == 1.0
+    assert env.unwrapped.episode_return == 1.0  # the public accessor the loop reads
+
+
+def test_vlm_command_prints_the_rollout_record(tmp_path):
+    from tests.chat_server import ChatServer
+
+    with ChatServer(lambda request: "Answer: B2") as server:
+        out = subprocess.run([sys.executable, "-m", "gymv.agents.vlm", "--env", "GymV/TicTacToeBestMove-v0",
+                              "--model", "m", "--base-url", server.base_url, "--episodes", "2", "--no-cache"],
+                             capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [r["seed"] for r in records] == [0, 1]
+    assert all({"score", "return", "parsed", "agent_stats", "steps"} <= set(r) for r in records)
+
+
+def test_one_table_of_agent_names():
+    env = gym.make("GymV/TicTacToe-v0")
+    for name in ("random", "oracle"):
+        assert type(make_agent(name, env)).__name__ == AGENTS[name].rsplit(":", 1)[1]
+    with pytest.raises(ValueError, match="random, oracle, vlm, human, sb3:<checkpoint path>"):
+        make_agent("gpt", env)
+    assert make_agent("random", env, seed=5).space is env.action_space  # seed goes to agents that take one
+    make_agent("oracle", env, seed=5)  # and is dropped for those that do not
+
+
+def test_domain_comes_from_the_module_path():
+    cls = gymv_envs.task_spec("GymV/Sokoban-v0").entry_point
+    assert TaskSpec(name="X", entry_point=cls, max_episode_steps=5).domain == "games"
+    with pytest.raises(ValueError, match="'games' folder"):
+        TaskSpec(name="X", entry_point=cls, max_episode_steps=5, domain="puzzles")
+
+    class Outside(cls):
+        pass
+
+    Outside.__module__ = "mypackage.tasks"
+    with pytest.raises(ValueError, match="pass domain"):
+        TaskSpec(name="X", entry_point=Outside, max_episode_steps=5)
+    assert TaskSpec(name="X", entry_point=Outside, max_episode_steps=5, domain="mine").domain == "mine"
+    for env_id in gymv_envs.ids():
+        spec = gymv_envs.task_spec(env_id)
+        assert spec.entry_point.__module__.split(".")[2] == spec.domain
+
+
+def test_unknown_extra_is_refused_at_registration():
+    cls = type("NeedsMagic", (gymv_envs.task_spec("GymV/Sokoban-v0").entry_point,), {"extras": ("magic",)})
+    with pytest.raises(ValueError, match="unknown extras.*valid extras: world3d"):
+        registry.register_spec(TaskSpec(name="NeedsMagic", entry_point=cls, max_episode_steps=5, domain="x"))
+
+
+def test_skipped_ids_are_named_with_the_install_command(monkeypatch, tmp_path, capsys):
+    monkeypatch.setitem(registry.EXTRA_MODULES, "web", "module_that_does_not_exist_xyz")
+    status = bench_run.main(["--agent", "random", "--ids", "GymV/WebShop*", "--ids", "GymV/TicTacToe-v0",
+                             "--out", str(tmp_path), "--seeds", "1", "--workers", "1", "--quiet", "--no-plots",
+                             "--no-baselines"])
+    err = capsys.readouterr().err
+    assert status == 0
+    assert "4 matching ids skipped" in err and "web (4 ids)" in err and "pip install 'gymv[web]'" in err
+    status = bench_run.main(["--agent", "random", "--ids", "GymV/WebShop*", "--out", str(tmp_path / "none")])
+    assert status == 2 and "pip install 'gymv[web]'" in capsys.readouterr().err
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_unreachable_ray_cluster_fails_fast_naming_the_address(tmp_path):
+    pytest.importorskip("ray")
+    port = _closed_port()
+    t0 = time.monotonic()
+    out = subprocess.run([sys.executable, "-m", "gymv.benchmarks", "run", "--ids", "GymV/TicTacToe-v0",
+                          "--executor", "ray", "--ray-address", f"127.0.0.1:{port}", "--out", str(tmp_path)],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert time.monotonic() - t0 < 30
+    assert out.returncode == 2, out.stderr
+    assert f"127.0.0.1:{port}" in out.stderr and "ray start --head" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_human_play_without_a_display_says_so_at_once(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    t0 = time.monotonic()
+    out = subprocess.run([sys.executable, "-m", "gymv.agents.human", "GymV/Sokoban-v0"], capture_output=True,
+                         text=True, timeout=60, env=env, cwd=tmp_path)
+    assert time.monotonic() - t0 < 20
+    assert out.returncode == 2 and "needs a display" in out.stderr and "xvfb-run" in out.stderr
+
+
+def test_bare_folder_names_refuse_to_import():
+    out = subprocess.run([sys.executable, "-c", "import agents"], capture_output=True, text=True, cwd=ROOT,
+                         timeout=60)
+    assert out.returncode != 0 and "import gymv.agents" in out.stderr
