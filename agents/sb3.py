@@ -71,7 +71,7 @@ def make_train_env(env_id: str, env_kwargs: dict[str, Any], wrappers: Sequence[s
     from gymv.wrappers import for_sb3
 
     env = make_env(env_id, env_kwargs, wrappers)
-    return for_sb3(env, obs_size=None, frame_stack=frame_stack)
+    return for_sb3(env, obs_size=None, frame_stack=frame_stack, text_in_image=bool(env_kwargs.get("text_in_image", True)))
 
 
 def uses_for_sb3(env: gym.Env) -> bool:
@@ -82,11 +82,13 @@ def uses_for_sb3(env: gym.Env) -> bool:
 
 def train_env_kwargs(env_id: str, obs_size: Sequence[int] = DEFAULT_OBS_SIZE, difficulty: int = 0,
                      extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The constructor kwargs the RL stack uses: native ``obs_size``; ``mcq`` for single-turn ids."""
+    """The constructor kwargs the RL stack uses: native ``obs_size``; the instruction's task information
+    drawn into the frames (``text_in_image``); ``mcq`` for single-turn ids."""
     import gymv_envs
 
     desc = gymv_envs.describe(env_id)
-    kwargs = {"obs_size": tuple(int(v) for v in obs_size), "difficulty": int(difficulty), **(extra or {})}
+    kwargs = {"obs_size": tuple(int(v) for v in obs_size), "difficulty": int(difficulty), "text_in_image": True,
+              **(extra or {})}
     if desc["protocol"] == "single_turn":
         if kwargs.setdefault("answer_format", "mcq") != "mcq":
             raise ValueError(f"{env_id} is single-turn: SB3 trains it only with answer_format='mcq' (a Discrete action)")
@@ -201,6 +203,10 @@ class SB3Agent:
         fix = (f"make the env as gym.make({meta['env_id']!r}, **{meta['env_kwargs']!r})"
                + (f" wrapped in {meta['wrappers']}" if meta["wrappers"] else "")
                + " (benchmark runner: the same env kwargs and wrappers)")
+        trained_text = bool(meta["env_kwargs"].get("text_in_image", False))
+        if bool(getattr(env.unwrapped, "text_in_image", False)) != trained_text:
+            raise ValueError(f"{where} was trained with text_in_image={trained_text} (the instruction drawn into the "
+                             f"frames or not) but this env has the opposite; {fix}")
         got_obs, got_act = space_summary(env.observation_space), space_summary(env.action_space)
         if got_obs != meta["observation_space"]:
             raise ValueError(f"{where} expects observations {meta['observation_space']} but this env gives {got_obs}; {fix}")

@@ -56,15 +56,17 @@ def test_ppo_train_then_load_and_evaluate_through_the_runner(tmp_path):
     for name in ("model", "best"):
         assert (tmp_path / "run" / f"{name}.zip").exists() and (tmp_path / "run" / f"{name}.gymv.json").exists()
     where = checkpoint_env_kwargs(tmp_path / "run")
-    assert where["env_kwargs"] == {"obs_size": [48, 48], "difficulty": 0} and where["env_id"] == "GymV/TicTacToe-v0"
+    assert where["env_kwargs"] == {"obs_size": [48, 48], "difficulty": 0, "text_in_image": True}
+    assert where["env_id"] == "GymV/TicTacToe-v0"
 
-    task = EpisodeTask(env_id="GymV/TicTacToe-v0", env_kwargs={"obs_size": (48, 48), "difficulty": 0}, seed=5,
+    task = EpisodeTask(env_id="GymV/TicTacToe-v0", env_kwargs={"obs_size": (48, 48), "difficulty": 0,
+                                                               "text_in_image": True}, seed=5,
                        agent=f"sb3:{tmp_path / 'run' / 'model.zip'}", max_steps=10)
     records = [run_task(task) for _ in range(2)]
     assert records[0]["steps"] > 0 and 0.0 <= records[0]["score"] <= 100.0
     assert records[0]["return"] == records[1]["return"] and records[0]["steps"] == records[1]["steps"]  # deterministic
 
-    env = gym.make("GymV/TicTacToe-v0", obs_size=(48, 48))
+    env = gym.make("GymV/TicTacToe-v0", obs_size=(48, 48), text_in_image=True)
     obs, info = env.reset(seed=0)
     agent = make_agent(f"sb3:{tmp_path / 'run'}", env)
     agent.reset(info["instruction"], info)
@@ -75,11 +77,13 @@ def test_a_checkpoint_refuses_other_observations_with_a_clear_message(tmp_path):
     train(tmp_path, "GymV/GridNav-v0", steps=64, eval_episodes=1, obs_size=(48, 48))
     ckpt = tmp_path / "run" / "model.zip"
     with pytest.raises(ValueError, match=r"expects observations.*\[48, 48, 3\].*\[84, 84, 3\].*obs_size"):
-        SB3Agent(gym.make("GymV/GridNav-v0", obs_size=(84, 84)), ckpt)
+        SB3Agent(gym.make("GymV/GridNav-v0", obs_size=(84, 84), text_in_image=True), ckpt)
+    with pytest.raises(ValueError, match=r"trained with text_in_image=True.*text_in_image"):
+        SB3Agent(gym.make("GymV/GridNav-v0", obs_size=(48, 48)), ckpt)
     with pytest.raises(ValueError, match="trained on GymV/GridNav-v0, not GymV/Sokoban-v0"):
         SB3Agent(gym.make("GymV/Sokoban-v0", obs_size=(48, 48)), ckpt)
     with pytest.raises(ValueError, match="expects actions"):
-        SB3Agent(gym.make("GymV/GridNav-v0", obs_size=(48, 48), action_mode="joystick"), ckpt)
+        SB3Agent(gym.make("GymV/GridNav-v0", obs_size=(48, 48), action_mode="joystick", text_in_image=True), ckpt)
     with pytest.raises(ValueError, match="no SB3 checkpoint.*agents.sb3 train"):
         make_agent(f"sb3:{tmp_path / 'missing.zip'}", gym.make("GymV/GridNav-v0"))
 
@@ -90,7 +94,7 @@ def test_a_checkpoint_refuses_other_observations_with_a_clear_message(tmp_path):
     ("GymV/Artillery-v0", "ppo", {}),  # Box action
 ])
 def test_other_protocols_and_action_spaces(tmp_path, env_id, algo, kw):
-    trainer, curve = train(tmp_path, env_id, algo, obs_size=(48, 48), **kw)
+    trainer, curve = train(tmp_path, env_id, algo, obs_size=(64, 64), **kw)  # mcq options drawn: 64 px is the least
     assert curve[-1]["timesteps"] >= 128 and trainer.stack == "gymv.wrappers.for_sb3"
     env = gym.make(env_id, **checkpoint_env_kwargs(tmp_path / "run")["env_kwargs"])
     obs, info = env.reset(seed=1)
@@ -108,13 +112,13 @@ def test_dict_views_use_multi_input_policy_and_frame_stacking(tmp_path):
     wrapper = "tests.test_agents_sb3:TwoViews"
     trainer, curve = train(tmp_path, "GymV/TicTacToe-v0", obs_size=(48, 48), wrappers=[wrapper], frame_stack=2)
     assert trainer.policy == "MultiInputPolicy" and trainer.stack == "VecFrameStack" and len(curve) == 3
-    env = TwoViews(gym.make("GymV/TicTacToe-v0", obs_size=(48, 48)))
+    env = TwoViews(gym.make("GymV/TicTacToe-v0", obs_size=(48, 48), text_in_image=True))
     obs, info = env.reset(seed=0)
     agent = make_agent(f"sb3:{tmp_path / 'run'}", env)
     agent.reset(info["instruction"], info)
     assert env.action_space.contains(agent.act(obs, info))
     with pytest.raises(ValueError, match="expects observations"):
-        make_agent(f"sb3:{tmp_path / 'run'}", gym.make("GymV/TicTacToe-v0", obs_size=(48, 48)))
+        make_agent(f"sb3:{tmp_path / 'run'}", gym.make("GymV/TicTacToe-v0", obs_size=(48, 48), text_in_image=True))
 
 
 def test_agent_frame_stack_matches_the_training_stacks():

@@ -18,6 +18,7 @@ from gymnasium.envs.registration import EnvSpec
 from gymnasium.utils.env_checker import check_env
 
 import gymv_envs
+from gymv_envs.core.captions import caption_height, panel_height
 from gymv_envs.core.env import VisionEnv
 from tests.helpers import (
     ORACLE_OBS_SIZE,
@@ -300,6 +301,35 @@ def test_bad_arguments_name_valid_values(env_id):
     if gymv_envs.describe(env_id)["protocol"] == "single_turn":
         with pytest.raises(ValueError, match="open"):
             _make(env_id, answer_format="essay")
+
+
+TEXT_SEEDS = range(12)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_text_in_image_shows_what_the_instruction_adds(env_id):
+    """With ``text_in_image=True`` two levels whose instructions differ never look the same where the
+    caption is drawn, MCQ options are drawn below the picture, and the picture is drawn natively."""
+    for kwargs in variants(env_id):
+        env = _make(env_id, text_in_image=True, obs_size=(128, 128), **kwargs).unwrapped
+        assert env.observation_space.shape == (128, 128, 3)
+        top = caption_height(128) if env.has_caption() else 0
+        mcq = getattr(env, "answer_format", None) == "mcq"
+        bottom = panel_height(128, env.num_options) if mcq else 0
+        assert env.obs_size == (128 - top - bottom, 128)
+        seen: dict[str, bytes] = {}
+        panels: dict[tuple, bytes] = {}
+        for seed in TEXT_SEEDS:
+            obs, _ = env.reset(seed=seed)
+            seen.setdefault(env._task_text(), obs[:top].tobytes())
+            if mcq:
+                panels.setdefault(tuple(env.options), obs[128 - bottom:].tobytes())
+        if not env.has_caption():
+            assert len(seen) == 1, "the instruction changes with the level but nothing is drawn: implement _caption()"
+        else:
+            assert len(set(seen.values())) == len(seen), "levels with different instructions share a caption"
+        assert len(set(panels.values())) == len(panels), "different options, same options panel"
+        env.close()
 
 
 @pytest.mark.parametrize("env_id", [p for p in IDS if gymv_envs.describe(p.values[0])["protocol"] == "single_turn"])

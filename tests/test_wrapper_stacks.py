@@ -25,9 +25,9 @@ SB3_CASES = [pytest.param(*p.values, kw, id=p.id) for p, kw in zip(
 @pytest.mark.parametrize("env_id, kwargs", SB3_CASES)
 def test_sb3_stack_passes_both_checkers(env_id, kwargs):
     sb3 = pytest.importorskip("stable_baselines3.common.env_checker")
-    env = for_sb3(gym.make(env_id, obs_size=(48, 48), max_episode_steps=-1, **kwargs), obs_size=(48, 48),
+    env = for_sb3(gym.make(env_id, obs_size=(64, 64), max_episode_steps=-1, **kwargs), obs_size=(64, 64),
                   max_steps=8, frame_stack=3)
-    assert env.observation_space.shape == (48, 48, 9)
+    assert env.observation_space.shape == (64, 64, 9) and env.unwrapped.text_in_image
     assert isinstance(env.action_space, gym.spaces.Discrete) or (env.action_space.low == -1).all()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -152,13 +152,14 @@ def test_both_stacks_on_one_id_per_domain(env_id):
     assert np.array_equal(frames[0], frames[1])  # a noop changes nothing
     env.close()
     kwargs = {"answer_format": "mcq"} if gymv_envs.describe(env_id)["protocol"] == "single_turn" else {}
-    raw = gym.make(env_id, obs_size=S, **kwargs)
+    size = (64, 64)  # with the MCQ options drawn, the least that leaves a 32 px picture
+    raw = gym.make(env_id, obs_size=size, **kwargs)
     if not isinstance(raw.action_space, (gym.spaces.Discrete, gym.spaces.Box)):
         with pytest.raises(TypeError, match="needs Discrete or Box actions"):
             for_sb3(raw)
         return raw.close()
-    env = for_sb3(raw, obs_size=S, frame_stack=2)
+    env = for_sb3(raw, obs_size=size, frame_stack=2)
     obs, _ = env.reset(seed=0)
-    assert env.observation_space.contains(obs)
+    assert env.observation_space.contains(obs) and env.unwrapped.text_in_image
     assert env.observation_space.contains(env.step(env.action_space.sample())[0])
     env.close()

@@ -15,7 +15,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.wrappers import GrayscaleObservation, RescaleAction, TransformObservation
 
-from gymv.wrappers._base_env import vision_base
+from gymv.wrappers._base_env import rebuild_base, vision_base
 from gymv.wrappers.camera_views import CameraViews, is_rgb_space, resize
 from gymv.wrappers.frame_history import FrameHistory
 from gymv.wrappers.instruction_level import InstructionLevel
@@ -64,8 +64,13 @@ def for_sb3(
     max_steps: int | None = None,
     reward_clip: tuple[float, float] | None = (-1.0, 1.0),
     normalize_actions: bool = True,
+    text_in_image: bool = True,
 ) -> gym.Env:
     """The "RL with SB3" stack: a single env ready for ``PPO("CnnPolicy", ...)`` and vector envs.
+
+    A policy from pixels sees only the image, so the env draws what its instruction adds (the goal,
+    the question, the lettered options) into the frame: ``text_in_image=True`` (given an env made
+    without it, the env is rebuilt with it).
 
     Order: `StepBudget` -> `RewardClip` -> a resize with Gymnasium's ``TransformObservation``
     (bilinear, PIL; only when the frame is not already ``obs_size``: given an id, the env is made
@@ -82,6 +87,7 @@ def for_sb3(
         max_steps: step budget (``None``: the id's registered budget).
         reward_clip: ``(lo, hi)`` for `RewardClip`, or ``None`` for raw rewards.
         normalize_actions: rescale Box actions to ``[-1, 1]``.
+        text_in_image: draw the instruction's task information into the frames.
 
     Example:
         >>> import gymv_envs
@@ -94,7 +100,9 @@ def for_sb3(
         ...
         TypeError: for_sb3 needs Discrete or Box actions; MazePath has Text actions (single-turn ids give Discrete answers with answer_format='mcq')
     """
-    env = _made(env, "for_sb3", obs_size=obs_size)
+    env = _made(env, "for_sb3", obs_size=obs_size, text_in_image=text_in_image)
+    if vision_base(env, "for_sb3").text_in_image != bool(text_in_image):
+        env = rebuild_base(env, "for_sb3", text_in_image=bool(text_in_image))
     if not isinstance(env.action_space, (spaces.Discrete, spaces.Box)):
         hint = " (single-turn ids give Discrete answers with answer_format='mcq')" if isinstance(
             env.action_space, spaces.Text) else ""

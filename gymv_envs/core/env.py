@@ -26,7 +26,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from gymv_envs.core import parsing
+from gymv_envs.core import captions, parsing
 from gymv_envs.core.canvas import GridPainter
 from gymv_envs.core.registry import require_extras
 
@@ -85,6 +85,7 @@ class VisionEnv(gym.Env):
         render_mode: str | None = "rgb_array",
         action_mode: str | None = None,
         instruction_level: str | None = None,
+        text_in_image: bool = False,
         **unknown: Any,
     ) -> None:
         if unknown:
@@ -94,7 +95,12 @@ class VisionEnv(gym.Env):
             )
         require_extras(self.extras, type(self).__name__)
         self.difficulty = _check_choice("difficulty", difficulty, self.difficulties)
-        self.obs_size = self._check_obs_size(self.default_obs_size if obs_size is None else obs_size)
+        self.frame_size = self._check_obs_size(self.default_obs_size if obs_size is None else obs_size)
+        if not isinstance(text_in_image, (bool, np.bool_)):
+            raise ValueError(f"invalid text_in_image={text_in_image!r}; valid values: True, False")
+        self.text_in_image = bool(text_in_image)
+        # What the env draws itself: the whole frame, or what the caption strip and options panel leave.
+        self.obs_size = self._picture_size()
         self.render_mode = _check_choice("render_mode", render_mode, (*RENDER_MODES, None))
         self.action_mode = (
             _check_choice("action_mode", action_mode or self.action_modes[0], self.action_modes)
@@ -107,7 +113,7 @@ class VisionEnv(gym.Env):
             if self.instruction_levels else None
         )
         self._configure()
-        h, w = self.obs_size
+        h, w = self.frame_size
         self.observation_space = spaces.Box(0, 255, (h, w, 3), np.uint8)
         self.action_space = self._make_action_space()
         self._started = False
@@ -153,6 +159,46 @@ class VisionEnv(gym.Env):
 
     def _configure(self) -> None:
         """Hook: derive task settings from the constructor arguments."""
+
+    # ----------------------------------------------------------------- text in the image
+    @classmethod
+    def has_caption(cls) -> bool:
+        """Whether the task's instruction tells something the picture does not (it overrides `_caption`)."""
+        return cls._caption is not VisionEnv._caption
+
+    def _caption(self) -> list[captions.CaptionPart] | None:
+        """Hook: what the instruction adds to the picture, for ``text_in_image=True`` (see `core.captions`):
+        strings and ``(shape, colour)`` icons, e.g. ``["Goal:", ("heart", "cyan"), "cyan heart"]``.
+        Tasks whose instruction is the same for every level leave it alone."""
+        return None
+
+    def _panel_options(self) -> list[str] | None:
+        """The lettered options shown below the picture (single-turn ``mcq`` with ``text_in_image``)."""
+        return None
+
+    def _panel_rows(self) -> int:
+        return 0
+
+    def _picture_size(self) -> tuple[int, int]:
+        H, W = self.frame_size
+        if not self.text_in_image:
+            return H, W
+        top = captions.caption_height(H) if self.has_caption() else 0
+        rows = self._panel_rows()
+        bottom = captions.panel_height(H, rows) if rows else 0
+        inner = (H - top - bottom, W)
+        if inner[0] < self.min_obs_size[0]:
+            need = self.min_obs_size[0] + top + bottom
+            raise ValueError(f"invalid obs_size={self.frame_size!r} with text_in_image=True: the picture would be "
+                             f"{inner[0]} px high; use a height of at least {need}")
+        return inner
+
+    def _full_frame(self, picture: np.ndarray) -> np.ndarray:
+        """The observation around the env's own picture: as it is, or with the caption and options."""
+        if not self.text_in_image:
+            return picture
+        parts = (self._caption() or []) if self.has_caption() else None
+        return captions.compose(picture, self.frame_size, parts, self._panel_options(), parsing.LETTERS)
 
     def _make_action_space(self) -> spaces.Space:
         if self.action_fields:
@@ -274,7 +320,7 @@ class VisionEnv(gym.Env):
             return None
 
     def _observe(self) -> np.ndarray:
-        frame = self._draw()
+        frame = self._full_frame(self._draw())
         self._frame = frame
         return np.array(frame, dtype=np.uint8, copy=True)
 
@@ -305,12 +351,18 @@ class VisionEnv(gym.Env):
         return np.array(self._frame, copy=True)
 
     def render_view(self, name: str) -> np.ndarray:
-        """The frame seen from camera view ``name`` (tasks with cameras add left/right)."""
+        """The frame seen from camera view ``name`` (tasks with cameras add left/right by `_view`)."""
         if name not in self.views:
             raise ValueError(f"{type(self).__name__} does not offer view {name!r}; supported views: {', '.join(self.views)}")
-        if self._frame is None:
+        if self._frame is None or not self._started:
             raise gym.error.ResetNeeded("call reset() before render_view()")
-        return np.array(self._frame, copy=True)
+        if name == "front":
+            return np.array(self._frame, copy=True)
+        return np.array(self._full_frame(self._view(name)), dtype=np.uint8, copy=True)
+
+    def _view(self, name: str) -> np.ndarray:
+        """Hook of tasks with cameras: the picture from view ``name`` (other than ``front``) at ``obs_size``."""
+        raise NotImplementedError
 
     def _show(self, frame: np.ndarray) -> None:
         import os
@@ -452,8 +504,14 @@ class SingleTurnEnv(VisionEnv):
         # One level, one picture: the frame is drawn once, at reset (``_after_generate`` clears
         # it), and every later observation and render is a copy of it.
         if self._frame is None:
-            self._frame = self._draw()
+            self._frame = self._full_frame(self._draw())
         return np.array(self._frame, dtype=np.uint8, copy=True)
+
+    def _panel_rows(self) -> int:
+        return self.num_options if self.answer_format == "mcq" else 0
+
+    def _panel_options(self) -> list[str] | None:
+        return list(self.options) if self.answer_format == "mcq" else None
 
     def _make_action_space(self) -> spaces.Space:
         if self.answer_format == "mcq":

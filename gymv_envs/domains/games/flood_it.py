@@ -117,6 +117,9 @@ class FloodIt(MultiTurnEnv):
                 "colour and absorbs the neighbouring squares of that colour. Make the whole board one colour within "
                 f"{self.limit} moves.")
 
+    def _caption(self) -> list:
+        return [f"One colour within {self.limit} moves"]
+
     def _state_text(self) -> str:
         n = self.n
         rows = ["".join(map(LETTERS.__getitem__, self.board[r * n:(r + 1) * n])) for r in range(n)]

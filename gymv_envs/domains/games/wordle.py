@@ -124,6 +124,9 @@ class Wordle(MultiTurnEnv):
                 "another place, a gray letter is not in the word (a repeated letter is coloured once per copy in "
                 f"the word). The hidden word is one of these {len(self.pool)} words: {', '.join(self.pool)}.")
 
+    def _caption(self) -> list:
+        return ["Words: " + " ".join(self.pool)]
+
     def _state_text(self) -> str:
         return "\n".join(f"{w} {''.join('.yg'[m] for m in ms)}" for w, ms in self.rows)
 

@@ -142,6 +142,11 @@ class ShapeCount(PaintedOnceEnv):
                 f"{c2} {PLURAL[k2]} are there?{rule} Answer with both counts, first the {c1} {PLURAL[k1]}, "
                 f"then the {c2} {PLURAL[k2]}, in the form `<count> {c1} {PLURAL[k1]}, <count> {c2} {PLURAL[k2]}`.")
 
+    def _caption(self) -> list:
+        (c1, k1), (c2, k2) = self.targets
+        solid = ["(solid only)"] if self.level["outlines"][1] else []
+        return ["Count", (k1, c1), f"{c1} {PLURAL[k1]},", (k2, c2), f"{c2} {PLURAL[k2]}", *solid]
+
     def _state_text(self) -> str:
         return "\n".join(f"row {r + 1}, column {c + 1}: {'solid' if f else 'outlined'} {col} {kind}"
                          for col, kind, f, r, c, *_ in self.shapes)

@@ -210,6 +210,10 @@ class GridNav(MultiTurnEnv):
             text += " " + self._visual_hint()
         return text
 
+    def _caption(self) -> list:
+        colour, shape = self.landmarks[0]
+        return ["Go to", (shape, colour), f"{colour} {shape}"]
+
     def _visual_hint(self) -> str:
         (gr, gc), (colour, shape) = self.goal, self.landmarks[0]
         vert = ("upper", "middle", "lower")[min(2, 3 * gr // self.rows)]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, ClassVar
 
-import gymnasium as gym
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
@@ -168,12 +167,8 @@ class RaycastMaze(MultiTurnEnv):
     def _draw(self) -> np.ndarray:
         return self._render(self.heading)
 
-    def render_view(self, name: str) -> np.ndarray:
-        if name not in self.views:
-            raise ValueError(f"RaycastMaze does not offer view {name!r}; supported views: {', '.join(self.views)}")
-        if not self._started:
-            raise gym.error.ResetNeeded("call reset() before render_view()")
-        return self._render((self.heading + {"front": 0, "left": -1, "right": 1}[name]) % 4)
+    def _view(self, name: str) -> np.ndarray:
+        return self._render((self.heading + {"left": -1, "right": 1}[name]) % 4)
 
     def _floor_and_ceiling(self) -> np.ndarray:
         """The static backdrop: the camera always stands at a cell centre facing along an axis."""

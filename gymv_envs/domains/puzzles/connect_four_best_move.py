@@ -159,6 +159,12 @@ class ConnectFourBestMove(SingleTurnEnv):
                 f"lowest empty cell of a column, four in a row (any direction) wins. {me.title()} is to "
                 f"move. Give a column for {me} that wins {horizon}.")
 
+    def _caption(self) -> list:
+        me = NAMES[self.me]
+        goal = {1: "a column that wins now", 2: "win now, else stop a win",
+                3: "win within two moves, else stop a win"}[PLIES[self.difficulty]]
+        return [("circle", me), f"{me.title()} to move: {goal}"]
+
     def _parse_answer(self, text: str) -> int | None:
         m = re.fullmatch(r"(?:col(?:umn)?\s*)?([1-7])", text.strip().strip(".`'\"").lower())
         return int(m.group(1)) - 1 if m else None

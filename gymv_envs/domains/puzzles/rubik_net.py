@@ -156,6 +156,9 @@ class RubikNet(SingleTurnEnv):
                 f"colours of the {self.face} face, row by row as that face is drawn in the net? Use the "
                 f"initials {names}.")
 
+    def _caption(self) -> list:
+        return [f"After {' '.join(self.moves)}: the {self.face} face?"]
+
     def _state_text(self) -> str:
         return "\n".join(f"{f}: " + " / ".join(" ".join(g[3 * r: 3 * r + 3]) for r in range(3))
                          for f, g in faces(self.pos, self.nrm, self.colour).items())

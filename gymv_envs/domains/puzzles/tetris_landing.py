@@ -75,6 +75,9 @@ class TetrisLanding(SingleTurnEnv):
                 "rotating or moving sideways until it rests on a filled cell or the floor. "
                 "Which four cells does it occupy when it lands?")
 
+    def _caption(self) -> list:
+        return [f"Where does the {PIECE_COLORS[self.piece]} piece land?"]
+
     def _parse_answer(self, text: str) -> frozenset | None:
         cells = parse_cells(text, self.rows, self.cols, bottom_up=True)
         if not cells or len(cells) != 4 or len(set(cells)) != 4:

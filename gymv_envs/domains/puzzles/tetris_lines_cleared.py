@@ -97,6 +97,9 @@ class TetrisLinesCleared(SingleTurnEnv):
                 "or moving sideways until it rests on a filled cell or the floor; then every completely "
                 "filled row is cleared. How many rows are cleared?")
 
+    def _caption(self) -> list:
+        return [f"The {PIECE_COLORS[self.piece]} piece drops: rows cleared?"]
+
     def _parse_answer(self, text: str) -> int | None:
         t = text.strip().strip(".`'\"").upper()
         if t in WORDS:

@@ -104,6 +104,9 @@ class TicTacToeBestMove(SingleTurnEnv):
                 f"Give a best move for {sym}: one that leads to the best result (win, else draw) "
                 "against perfect play.")
 
+    def _caption(self) -> list:
+        return [f"{'X' if self.me == 1 else 'O'} to move: a best move?"]
+
     def _parse_answer(self, text: str) -> int | None:
         cells = parse_cells(text, 3, 3)
         if not cells or len(set(cells)) != 1:

@@ -128,6 +128,9 @@ class WordSearch(SingleTurnEnv):
                 f"possibly backwards). Where is the word {self.word}? Give the cell of its first letter and "
                 "the direction it reads in: right, left, up, down, up-right, up-left, down-right or down-left.")
 
+    def _caption(self) -> list:
+        return [f"Where is {self.word}? (words: {', '.join(sorted(self.words))})"]
+
     def _state_text(self) -> str:
         return "\n".join(" ".join(row) for row in self.grid)
 

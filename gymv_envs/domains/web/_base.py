@@ -154,9 +154,15 @@ class WebEnv(GrammarMixin, OracleMixin, MultiTurnEnv):
         h, w = self.obs_size
         self._scale = min(1.0, w / self.layout_width)
         self._css_size = (round(w / self._scale), round(h / self._scale))
+        # With text_in_image the screenshot sits below the caption strip: y counts from the frame's top.
+        self._page_top = self.frame_size[0] - h
+
+    def _caption(self) -> list:
+        # the task without its first sentence, which only names the site (the screenshot shows it)
+        return [self._task_text().split(". ", 1)[-1]]
 
     def _make_action_space(self) -> spaces.Space:
-        h, w = self.obs_size
+        h, w = self.frame_size
         f = np.float32
         return spaces.Dict({
             "kind": spaces.Discrete(len(KINDS)),
@@ -292,7 +298,9 @@ class WebEnv(GrammarMixin, OracleMixin, MultiTurnEnv):
         """Do one browser action; False when it could not happen (back on the first page)."""
         page, s = self._live.page, self._scale
         kind, text = KINDS[action["kind"]], action["text"]
-        x, y = action["x"] / s, action["y"] / s
+        x, y = action["x"] / s, (action["y"] - self._page_top) / s
+        if kind in ("click", "double_click") and y < 0:
+            return True  # a click on the caption strip: nothing on the page happens
         if kind == "click":
             page.mouse.click(x, y)
         elif kind == "double_click":
@@ -334,17 +342,19 @@ class WebEnv(GrammarMixin, OracleMixin, MultiTurnEnv):
 
     # ----------------------------------------------------------------- observing
     def _draw(self) -> np.ndarray:
-        if not getattr(self, "_dirty", True) and self._frame is not None:
-            return self._frame
+        picture = getattr(self, "_picture", None)
+        if not getattr(self, "_dirty", True) and picture is not None:
+            return picture
         h, w = self.obs_size
         try:
             self._revive()
             frame = self._live.screenshot()  # the site CSS already hides carets, stops animations
         except Exception:  # noqa: BLE001 - a dead browser keeps the last frame
-            return self._frame if self._frame is not None else np.zeros((h, w, 3), np.uint8)
+            return picture if picture is not None else np.zeros((h, w, 3), np.uint8)
         if frame.shape[:2] != (h, w):
             frame = np.pad(frame[:h, :w], ((0, max(0, h - frame.shape[0])), (0, max(0, w - frame.shape[1])), (0, 0)), mode="edge")
         self._dirty = False
+        self._picture = frame
         if getattr(self, "_navigated", False):
             self._keyframes = [*self._keyframes[-MAX_KEYFRAMES + 2:], np.array(frame, copy=True)]
             self._navigated = False

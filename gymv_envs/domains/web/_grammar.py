@@ -30,7 +30,7 @@ class GrammarMixin:
 
     @property
     def action_prompt(self) -> str:
-        h, w = self.obs_size
+        h, w = self.frame_size
         return (f"The screenshot is {w}x{h} pixels; x grows to the right, y downwards. Each turn, reply with one action:\n"
                 "- click(x, y) or double_click(x, y): click at that pixel\n"
                 "- scroll(dx, dy): scroll the page by that many pixels (dy > 0 scrolls down)\n"

@@ -115,4 +115,4 @@ class OracleMixin:
         cy = p["y"] + p["h"] / 2  # the first line box of the element: a wrapped link is clicked on its text
         if cy < 4 or cy > vh - 4:
             return self._act("scroll", dy=(cy - vh / 2) * s)
-        return self._act("click", x=(p["x"] + p["w"] / 2) * s, y=cy * s)
+        return self._act("click", x=(p["x"] + p["w"] / 2) * s, y=cy * s + self._page_top)

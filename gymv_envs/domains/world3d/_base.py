@@ -15,7 +15,6 @@ import heapq
 from collections import deque
 from typing import Any, ClassVar
 
-import gymnasium as gym
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome
@@ -355,11 +354,7 @@ class World3DEnv(MultiTurnEnv):
     def _draw(self) -> np.ndarray:
         return self._render_camera("front")
 
-    def render_view(self, name: str) -> np.ndarray:
-        if name not in self.views:
-            raise ValueError(f"{type(self).__name__} does not offer view {name!r}; supported views: {', '.join(self.views)}")
-        if not self._started:
-            raise gym.error.ResetNeeded("call reset() before render_view()")
+    def _view(self, name: str) -> np.ndarray:
         return self._render_camera(name)
 
     def _render_camera(self, name: str) -> np.ndarray:
@@ -404,6 +399,9 @@ class World3DEnv(MultiTurnEnv):
             fill(frame[H - 3:], (255, 250, 210))
 
     # ----------------------------------------------------------------- text
+    def _caption(self) -> list:
+        return [self._goal_text()]
+
     def _task_text(self) -> str:
         text = (f"You are in a 3D world seen in first person (the image is what you see ahead). {self._goal_text()} "
                 "Moves go one floor square at a time (move_forward, move_backward, strafe_left, strafe_right); "

@@ -121,6 +121,9 @@ class Doors(World3DEnv):
     def _progress(self) -> float:
         return sum(self.things[k].lit for k in self.doors) / (len(self.doors) + 1)
 
+    def _caption(self) -> list:
+        return [f"Open {len(self.doors)} door{'s' * (len(self.doors) > 1)} ({self.mode}), reach the green gate"]
+
     def _goal_text(self) -> str:
         how = {"switch": "Each door is opened by pressing the switch of the same colour (face it and interact).",
                "colour": "Each door is opened only by the switch of the same colour (face it and interact); other "

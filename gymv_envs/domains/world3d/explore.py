@@ -155,6 +155,15 @@ class Explore(World3DEnv):
             return 0.5 * self.stage
         return 0.5 if self.mode == "escape" and self.agent not in self.pocket else 0.0
 
+    def _caption(self) -> list:
+        if self.mode == "exit":
+            return ["Find the green exit gate"]
+        if self.mode == "return":
+            return [f"Go to the big {self.things[self.goal].name}, then back to the start"]
+        if self.mode == "patrol":
+            return ["Pads in order: " + ", ".join(self.things[i].colour for i in self.order)]
+        return ["Push the light crate out, reach the exit"]
+
     def _goal_text(self) -> str:
         if self.mode == "exit":
             return "Find the green exit gate (two green posts around a glowing pad) and walk into it. It is out of sight."

@@ -130,6 +130,11 @@ class GoTo(World3DEnv):
             return f"Go into the room whose floor is tinted {self.layout.tints[self.room]}."
         return f"Walk up to the big {self.goal.name} and stand on a square right next to it."
 
+    def _caption(self) -> list:
+        if self.target == "room":
+            return [f"Go into the {self.layout.tints[self.room]} room"]
+        return [f"Go to the big {self.goal.name}"]
+
     def _key_things(self) -> list[int]:
         return [] if self.target == "room" else [0]
 

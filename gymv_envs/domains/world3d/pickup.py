@@ -154,6 +154,18 @@ class Pickup(World3DEnv):
                     "and drop it on a square right next to the landmark (face an empty square and interact).")
         return f"Find the {target} and pick it up (face it and interact). Picking up any other item fails the task."
 
+    def _caption(self) -> list:
+        n, target = len(self.wanted), self.things[self.wanted[0]].name
+        if self.mode == "health":
+            return [f"Collect the {n} health kits"]
+        if self.mode == "colour":
+            return [f"Pick up only the {n} {self.colour} items"]
+        if self.mode == "all":
+            return [f"Pick up all {n} items"]
+        if self.mode == "putnext":
+            return [f"Put the {target} next to the big {self.things[self.marks[0]].name}"]
+        return [f"Pick up the {target}"]
+
     def _extra_state(self) -> str:
         return f"Collected: {len(self.collected)} of {len(self.wanted)}." if self.mode != "putnext" else ""
 

@@ -165,6 +165,9 @@ class Quest(World3DEnv):
         return (f"Find the {giver} and talk to it (face it and interact), then do what it asks; what characters "
                 f"say appears at the bottom of the image. You can carry one item at a time. {extra}").strip()
 
+    def _caption(self) -> list:
+        return [f"Talk to the {self.things[self.giver].name}, then do as asked"]
+
     def _extra_state(self) -> str:
         return f"Quest stage: {self.stage} of {self.stages}."
 

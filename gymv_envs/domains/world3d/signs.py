@@ -133,6 +133,11 @@ class Signs(World3DEnv):
         return (f"Find the {first} (a white board with a {self.things[self.signs[0]].colour} band) and read it by "
                 f"facing it and interacting; the text appears at the bottom of the image. {what}")
 
+    def _caption(self) -> list:
+        then = {"pad": "go to the pad it names", "trail": "follow the trail of signs",
+                "switch": "press the switch it names, exit"}[self.mode]
+        return [f"Read the {self.things[self.signs[0]].name}, {then}"]
+
     def _extra_state(self) -> str:
         return f"Signs read: {self.read} of {len(self.signs)}."
 
