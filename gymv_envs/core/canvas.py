@@ -35,6 +35,7 @@ BLACK: Color = (0, 0, 0)
 BACKGROUND: Color = (245, 245, 240)
 INK: Color = (30, 30, 35)
 GRID_LINE: Color = (90, 90, 100)
+ROAD: Color = (200, 200, 196)  # asphalt: the Rush Hour lots
 
 SHAPES = ("circle", "square", "triangle", "diamond", "star", "cross", "hexagon", "heart")
 
