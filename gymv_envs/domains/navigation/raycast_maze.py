@@ -11,7 +11,8 @@ import numpy as np
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import PALETTE, blend_mask, shape_mask
 from gymv_envs.core.env import VisionEnv
-from gymv_envs.core.rng import choice
+from gymv_envs.core.rng import choice, sample
+from gymv_envs.rules.maze import block_map, carve_maze, closed_walls, grid_distances
 
 ROOMS = {0: 3, 1: 5, 2: 7}           # rooms per side; the block map is (2n+1) x (2n+1)
 EXTRA_OPENINGS = {0: 0, 1: 2, 2: 4}  # walls knocked out after carving: loops
@@ -84,47 +85,21 @@ class RaycastMaze(MultiTurnEnv):
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
-        n, s = self.n, self.size
-        walls = np.ones((s, s), dtype=bool)
-        seen = np.zeros((n, n), dtype=bool)
-        stack = [(int(rng.integers(n)), int(rng.integers(n)))]
-        seen[stack[0]] = True
-        walls[2 * stack[0][0] + 1, 2 * stack[0][1] + 1] = False
-        while stack:
-            r, c = stack[-1]
-            nxt = [(r + dr, c + dc) for dr, dc in HEADINGS if 0 <= r + dr < n and 0 <= c + dc < n and not seen[r + dr, c + dc]]
-            if not nxt:
-                stack.pop()
-                continue
-            nr, nc = choice(rng, nxt)
-            walls[r + nr + 1, c + nc + 1] = walls[2 * nr + 1, 2 * nc + 1] = False
-            seen[nr, nc] = True
-            stack.append((nr, nc))
-        inner = [(r, c) for r in range(1, s - 1) for c in range(1, s - 1) if walls[r, c] and (r % 2) != (c % 2)]
-        for i in rng.permutation(len(inner))[: EXTRA_OPENINGS[self.difficulty]]:
-            walls[inner[int(i)]] = False
+        n = self.n
+        passages = carve_maze(rng, n, HEADINGS)
+        loops = sample(rng, closed_walls(n, passages, by_row=True), EXTRA_OPENINGS[self.difficulty])
+        walls = block_map(n, passages + loops)
         self.walls = walls
+        s = self.size
         self._padded = np.pad(walls, 2 * s, constant_values=True).ravel()  # every DDA walk stays inside
         rooms = [(2 * r + 1, 2 * c + 1) for r in range(n) for c in range(n)]
         self.pos = choice(rng, rooms)
         self.heading = choice(rng, [h for h, (dr, dc) in enumerate(HEADINGS) if not walls[self.pos[0] + dr, self.pos[1] + dc]])
-        dist = self._cell_distances(self.pos)
+        dist = grid_distances(walls, [self.pos])
         self.goal = choice(rng, [p for p in rooms if dist[p] >= 0.6 * dist[dist < 10**6].max()])
-        self.cell_dist = self._cell_distances(self.goal)
+        self.cell_dist = grid_distances(walls, [self.goal])
         self.cost = self._cost_to_go()
         self.start_dist = int(self.cell_dist[self.pos])
-
-    def _cell_distances(self, src: tuple[int, int]) -> np.ndarray:
-        dist = np.full(self.walls.shape, 10**6, dtype=np.int64)
-        dist[src] = 0
-        queue = deque([src])
-        while queue:
-            r, c = queue.popleft()
-            for dr, dc in HEADINGS:
-                if not self.walls[r + dr, c + dc] and dist[r + dr, c + dc] > dist[r, c] + 1:
-                    dist[r + dr, c + dc] = dist[r, c] + 1
-                    queue.append((r + dr, c + dc))
-        return dist
 
     def _cost_to_go(self) -> np.ndarray:
         """Fewest actions from each (row, col, heading) to the goal: BFS backwards over (cell, heading)."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import heapq
-from collections import deque
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -29,6 +28,7 @@ from gymv_envs.domains.world3d._world import (
     Layout,
     build_mjcf,
 )
+from gymv_envs.rules.maze import grid_distances
 
 ACTIONS = ("move_forward", "move_backward", "rotate_left", "rotate_right", "strafe_left", "strafe_right", "interact", "wait")
 FORWARD, BACKWARD, LEFT, RIGHT, STRAFE_L, STRAFE_R, INTERACT, WAIT = range(8)
@@ -198,20 +198,7 @@ class World3DEnv(MultiTurnEnv):
 
     def reach_distances(self, goals: list[tuple[int, int]]) -> np.ndarray:
         """Walking distance (cells) from every cell to the nearest of ``goals``, around solid things."""
-        blocked = {e.cell for e in self.things if e.solid()}
-        dist = np.full(self.layout.walls.shape, 10**6, dtype=np.int64)
-        queue = deque()
-        for g in goals:
-            dist[g] = 0
-            queue.append(g)
-        while queue:
-            r, c = queue.popleft()
-            for dr, dc in HEADINGS:
-                n = (r + dr, c + dc)
-                if not self.layout.walls[n] and n not in blocked and dist[n] > dist[r, c] + 1:
-                    dist[n] = dist[r, c] + 1
-                    queue.append(n)
-        return dist
+        return grid_distances(self.layout.walls, goals, {e.cell for e in self.things if e.solid()})
 
     def dist_to(self, goals: list[tuple[int, int]]) -> np.ndarray:
         """`reach_distances`, cached per (goals, solid cells) for the episode."""
