@@ -5,7 +5,7 @@ are numbered from 1, **from the top** by default (``A1`` is the top-left cell, a
 spreadsheet). Boards drawn like a chess or Go board count rows **from the bottom** instead
 (``A1`` is the bottom-left cell): pass ``bottom_up=True`` and the board's height ``rows``.
 Cells are ``(r, c)`` with row ``r`` counted from the top and column ``c`` from the left, whatever
-the labels say. ``letters`` names other column alphabets (Go skips ``I``).
+the labels say. ``letters`` names other column alphabets (`GO_LETTERS` skips ``I``).
 
 >>> cell_name(0, 1), cell_name(0, 1, rows=8, bottom_up=True)
 ('B1', 'B8')
@@ -20,6 +20,7 @@ from collections.abc import Iterable
 
 Cell = tuple[int, int]
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+GO_LETTERS = "ABCDEFGHJKLMNOPQRST"  # Go boards letter their columns without I
 _TOKEN = re.compile(r"([A-Z])\s?(\d{1,2})")  # one cell, the whole token
 _MENTION = re.compile(r"([A-Z])\s*(\d{1,2})")  # a cell anywhere in a text
 
