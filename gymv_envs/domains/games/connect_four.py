@@ -5,16 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.canvas import PALETTE, new_frame
-from gymv_envs.domains.games._board import (
-    LETTERS,
-    ME,
-    OPPONENT_TEXT,
-    THEM,
-    BoardGameEnv,
-    disc,
-    grid_text,
-)
+from gymv_envs.core.canvas import PALETTE, disc, new_frame
+from gymv_envs.core.cells import LETTERS
+from gymv_envs.domains.games._board import ME, OPPONENT_TEXT, THEM, BoardGameEnv, grid_text
 from gymv_envs.rules.connect_four import COLS, ROWS, WINDOWS, landing_row, wins_at
 
 PLIES = {0: (6, 16), 1: (8, 20), 2: (10, 24)}   # difficulty -> range of random opening plies

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.canvas import PALETTE, new_frame
+from gymv_envs.core.canvas import PALETTE, disc, new_frame
+from gymv_envs.core.cells import LETTERS
 from gymv_envs.core.rng import choice
-from gymv_envs.domains.games._board import LETTERS, ME, BoardGameEnv, disc
+from gymv_envs.domains.games._board import ME, BoardGameEnv
 
 LEVELS = {0: (3, 5), 1: (4, 7), 2: (5, 9)}   # difficulty -> (heaps, most counters in a heap)
 TOKEN_C, LIT_C, EMPTY_C = PALETTE["orange"], (255, 236, 150), (250, 250, 250)

@@ -9,7 +9,6 @@ from gymv_envs.core.canvas import (
     BACKGROUND,
     INK,
     PALETTE,
-    draw_text,
     fit_text_size,
     new_frame,
     pil_draw,
@@ -141,14 +140,10 @@ class TicTacToe(MultiTurnEnv):
         line = next((ln for ln in LINES if b[ln[0]] and b[ln[0]] == b[ln[1]] == b[ln[2]]), ())
         keys = [[(self.board[3 * r + c], 3 * r + c in line) for c in range(3)] for r in range(3)]
         frame = painter.paint(keys)
-        if not getattr(painter, "labelled", False):  # labels sit outside the cells: draw them once per painter
-            band = min(painter.x0, painter.y0)
+        if not painter.labelled:  # labels sit outside the cells: draw them once per painter
+            band = painter.band
             size = fit_text_size("C", int(band * 0.8), min(int(band * 0.7), painter.cell // 3), bold=True)
-            for k in range(3):
-                cx, cy = painter.cell_center(k, k)
-                draw_text(frame, COLS[k], (cx, painter.y0 - band / 2), size, INK, bold=True)
-                draw_text(frame, ROWS[k], (painter.x0 - band / 2, cy), size, INK, bold=True)
-            painter.labelled = True
+            painter.draw_labels(frame, COLS, ROWS, size)
         return frame
 
     def _task_text(self) -> str:
