@@ -8,14 +8,14 @@ from operator import xor
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
 from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, draw_text, fill_rect, new_frame
 
 LEVELS = {0: (2, 5), 1: (3, 7), 2: (4, 9)}  # heaps, most sticks in a heap
 _MOVE = re.compile(r"(?:TAKE\s+)?(\d+)\s*(?:STICKS?\s+)?(?:FROM\s+)?(?:HEAP\s+|ROW\s+)?([A-D])$|(?:HEAP\s+|ROW\s+)?([A-D])\s*[:\-=]?\s*(\d+)$")
 
 
-class NimMove(SingleTurnEnv):
+class NimMove(PaintedOnceEnv):
     """Name a move after which the opponent is in a lost Nim position.
 
     ## Description
@@ -60,11 +60,8 @@ class NimMove(SingleTurnEnv):
             self.heaps = [int(v) for v in rng.integers(1, self.most + 1, size=self.rows)]
             if reduce(xor, self.heaps) and len(set(self.heaps)) > 1 and sum(self.heaps) >= 6:
                 break
-        self._image = None
 
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
+    def _paint(self) -> np.ndarray:
         H, W = self.obs_size
         img = new_frame(H, W, BACKGROUND)
         row_h = H / (self.rows + 0.5)
@@ -75,7 +72,6 @@ class NimMove(SingleTurnEnv):
             for i in range(n):
                 x = W * 0.18 + i * step
                 fill_rect(img, x, y - row_h * 0.3, x + max(2, step * 0.3), y + row_h * 0.3, PALETTE["brown"])
-        self._image = img
         return img
 
     def _task_text(self) -> str:
