@@ -7,14 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gymv_envs.rules.lines import line_windows, makes_line
+
 ROWS, COLS = 6, 7
-DIRS = ((0, 1), (1, 0), (1, 1), (1, -1))  # across, down and the two diagonals
-# every line of four cells on the board, as flat indices
-WINDOWS = tuple(
-    tuple((r + i * dr) * COLS + c + i * dc for i in range(4))
-    for r in range(ROWS) for c in range(COLS) for dr, dc in DIRS
-    if 0 <= r + 3 * dr < ROWS and 0 <= c + 3 * dc < COLS
-)
+WINDOWS = line_windows(ROWS, COLS, 4)  # every line of four cells, as flat indices
 
 
 def landing_row(board: Sequence[int], c: int) -> int:
@@ -27,13 +23,4 @@ def landing_row(board: Sequence[int], c: int) -> int:
 
 def wins_at(board: Sequence[int], i: int) -> bool:
     """Whether the disc at index ``i`` completes four (or more) in a row of its colour."""
-    p, r, c = board[i], i // COLS, i % COLS
-    for dr, dc in DIRS:
-        n = 1
-        for sign in (1, -1):
-            rr, cc = r + sign * dr, c + sign * dc
-            while 0 <= rr < ROWS and 0 <= cc < COLS and board[rr * COLS + cc] == p:
-                n, rr, cc = n + 1, rr + sign * dr, cc + sign * dc
-        if n >= 4:
-            return True
-    return False
+    return makes_line(board, i, ROWS, COLS, 4)
