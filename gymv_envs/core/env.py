@@ -48,6 +48,14 @@ class Outcome:
     feedback: str = ""
 
 
+def check_number(name: str, value: Any, lo: float, hi: float, unit: str = "") -> float:
+    """``value`` as a float if it is a finite real number in [lo, hi], else a `ValueError` naming the range."""
+    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    if not ok or not np.isfinite(value) or not lo <= value <= hi:
+        raise ValueError(f"invalid {name}={value!r}; valid values: {lo:g} to {hi:g}{unit}")
+    return float(value)
+
+
 def _check_choice(name: str, value: Any, valid: tuple) -> Any:
     if isinstance(value, bool) or value not in valid:
         raise ValueError(f"invalid {name}={value!r}; valid values: {', '.join(map(repr, valid))}")

@@ -10,7 +10,7 @@ import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import PALETTE, blend_mask, shape_mask
-from gymv_envs.core.env import VisionEnv
+from gymv_envs.core.env import VisionEnv, check_number
 from gymv_envs.core.rng import choice, sample
 from gymv_envs.rules.maze import block_map, carve_maze, closed_walls, grid_distances
 
@@ -20,13 +20,6 @@ HEADINGS = ((0, 1), (1, 0), (0, -1), (-1, 0))  # (drow, dcol): east, south, west
 FOV_RANGE, PITCH_RANGE = (30.0, 120.0), (-0.5, 0.5)
 WALL, FLOOR, FLOOR_LINE, CEILING, FOG = (176, 178, 196), (168, 150, 122), (112, 98, 80), (70, 76, 96), (28, 28, 34)
 GOAL_SIZE = 0.6  # world units
-
-
-def _number_in(name: str, value: Any, lo: float, hi: float, unit: str = "") -> float:
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    if not ok or not np.isfinite(value) or not lo <= value <= hi:
-        raise ValueError(f"invalid {name}={value!r}; valid values: {lo:g} to {hi:g}{unit}")
-    return float(value)
 
 
 class RaycastMaze(MultiTurnEnv):
@@ -71,8 +64,8 @@ class RaycastMaze(MultiTurnEnv):
     transient_attrs: ClassVar[tuple[str, ...]] = (*VisionEnv.transient_attrs, "_background", "_rows", "_tables")
 
     def __init__(self, fov: float = 66.0, pitch: float = 0.0, **kwargs: Any) -> None:
-        self.fov = _number_in("fov", fov, *FOV_RANGE, " degrees")
-        self.pitch = _number_in("pitch", pitch, *PITCH_RANGE)
+        self.fov = check_number("fov", fov, *FOV_RANGE, " degrees")
+        self.pitch = check_number("pitch", pitch, *PITCH_RANGE)
         super().__init__(**kwargs)
 
     def _configure(self) -> None:

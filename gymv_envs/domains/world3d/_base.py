@@ -19,7 +19,7 @@ import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome
 from gymv_envs.core.canvas import draw_text, fill
-from gymv_envs.core.env import VisionEnv
+from gymv_envs.core.env import VisionEnv, check_number
 from gymv_envs.domains.world3d._world import (
     HEADING_NAMES,
     HEADINGS,
@@ -47,13 +47,6 @@ CAMERA_RANGES = {"fov": (30.0, 120.0, " degrees (vertical)"), "camera_height": (
 DEAD_ZONE = 0.3
 
 
-def _number_in(name: str, value: Any, lo: float, hi: float, unit: str = "") -> float:
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    if not ok or not np.isfinite(value) or not lo <= value <= hi:
-        raise ValueError(f"invalid {name}={value!r}; valid values: {lo:g} to {hi:g}{unit}")
-    return float(value)
-
-
 def one_of(name: str, value: Any, valid: tuple[str, ...]) -> str:
     """``value`` if it is one of ``valid``, else a `ValueError` naming the valid values."""
     if value not in valid:
@@ -73,9 +66,9 @@ class World3DEnv(MultiTurnEnv):
 
     def __init__(self, fov: float = 75.0, camera_height: float = 0.9, pitch: float = -12.0,
                  stuck_after: int = 10, **kwargs: Any) -> None:
-        self.fov = _number_in("fov", fov, *CAMERA_RANGES["fov"])
-        self.camera_height = _number_in("camera_height", camera_height, *CAMERA_RANGES["camera_height"])
-        self.pitch = _number_in("pitch", pitch, *CAMERA_RANGES["pitch"])
+        self.fov = check_number("fov", fov, *CAMERA_RANGES["fov"])
+        self.camera_height = check_number("camera_height", camera_height, *CAMERA_RANGES["camera_height"])
+        self.pitch = check_number("pitch", pitch, *CAMERA_RANGES["pitch"])
         if isinstance(stuck_after, bool) or not isinstance(stuck_after, (int, np.integer)) or not 2 <= stuck_after <= 100:
             raise ValueError(f"invalid stuck_after={stuck_after!r}; valid values: integers 2 to 100")
         self.stuck_after = int(stuck_after)
