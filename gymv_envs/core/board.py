@@ -236,15 +236,12 @@ class Board:
         self.y0 = (H - self.cell * (rows + top_extra + gut)) / 2 + self.cell * top_extra
         self.H, self.W, self.labels = H, W, labels
 
-    @property
-    def geom(self) -> Geom:
-        return Geom(self.x0, self.y0, self.cell)
-
     def box(self, r: float, c: float) -> tuple[float, float, float, float]:
-        return self.geom.box(r, c)
+        x, y = self.x0 + c * self.cell, self.y0 + r * self.cell
+        return x, y, x + self.cell, y + self.cell
 
     def center(self, r: float, c: float) -> tuple[float, float]:
-        return self.geom.center(r, c)
+        return self.x0 + (c + 0.5) * self.cell, self.y0 + (r + 0.5) * self.cell
 
     def paint(self, colors: dict | None = None, bottom_up: bool = False, empty: Color = WHITE) -> np.ndarray:
         """A frame with the grid, filled cells (``colors[(r, c)]``) and coordinate labels."""

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-from functools import reduce
-from operator import xor
 
 import numpy as np
 
 from gymv_envs.core import PaintedOnceEnv, TaskSpec
 from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, draw_text, fill_rect, new_frame
+from gymv_envs.rules.nim import nim_sum, winning_moves
 
 LEVELS = {0: (2, 5), 1: (3, 7), 2: (4, 9)}  # heaps, most sticks in a heap
 _MOVE = re.compile(r"(?:TAKE\s+)?(\d+)\s*(?:STICKS?\s+)?(?:FROM\s+)?(?:HEAP\s+|ROW\s+)?([A-D])$|(?:HEAP\s+|ROW\s+)?([A-D])\s*[:\-=]?\s*(\d+)$")
@@ -58,7 +57,7 @@ class NimMove(PaintedOnceEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         while True:
             self.heaps = [int(v) for v in rng.integers(1, self.most + 1, size=self.rows)]
-            if reduce(xor, self.heaps) and len(set(self.heaps)) > 1 and sum(self.heaps) >= 6:
+            if nim_sum(self.heaps) and len(set(self.heaps)) > 1 and sum(self.heaps) >= 6:
                 break
 
     def _paint(self) -> np.ndarray:
@@ -97,15 +96,13 @@ class NimMove(PaintedOnceEnv):
             return False
         after = list(self.heaps)
         after[row] -= count
-        return reduce(xor, after) == 0
+        return nim_sum(after) == 0
 
     def _format(self, answer: tuple[int, int]) -> str:
         return f"take {answer[1]} from {self.labels[answer[0]]}"
 
     def _solve(self) -> tuple[int, int]:
-        total = reduce(xor, self.heaps)
-        row = next(r for r, n in enumerate(self.heaps) if n ^ total < n)
-        return row, self.heaps[row] - (self.heaps[row] ^ total)
+        return winning_moves(self.heaps)[0]
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[int, int]]:
         out = [(r, c) for r in range(self.rows) for c in range(1, self.heaps[r] + 1)]
