@@ -1,19 +1,20 @@
 """Board layout and board painting shared by the grid tasks: where a ``rows x cols`` board sits
 in a frame, and its empty base images (cached, read-only).
 
-`layout` is the one fitting rule: square cells as large as fit inside a margin of ``min(H, W) //
-40``, with ``pad`` extra cells of room on each side (clues, labels). Everything here draws on it:
+`layout` is the fitting rule of the grid boards: square cells as large as fit inside a margin
+of ``min(H, W) // 40``, with ``pad`` extra cells of room on each side (clues, labels);
+`labelled_layout` pads `LABEL_PAD` cells above and left for coordinate labels. On it:
 
-- `blank_board`: white cells with thin lines, a thick outline and optional thick box lines
+- `blank_board`: white cells, thin grid lines, a thick outline and optional thick box lines
   (Sudoku boxes), no labels; `cell_text` writes a clue in a cell.
-- `blank_labelled_board`: cells inside a one-pixel-per-30 line grid, with column letters above
-  and row numbers left (`draw_labels`, the names of `gymv_envs.core.cells`); `cell_rect` and
-  `cell_centre` address its cells inside the lines; `paint_regions` tints and outlines regions.
+- `blank_labelled_board`: cells separated by thin lines, column letters above and row numbers
+  left (`draw_labels`, the names of `gymv_envs.core.cells`); `cell_rect` and `cell_centre`
+  address a cell inside its lines; `paint_regions` tints and outlines regions.
 - `coordinate_frame`: only the labels, for tasks that paint their own cells.
 
-`Board` is a second, older fitting rule (no margin, a label gutter below and left, room for a
-caption above) kept for the game-position puzzles whose frames depend on it, and `draw_maze`
-draws a maze of cells given by their open sides.
+`Board` is the other fitting rule kept here (no margin, letters below and numbers left, room
+for a caption above) that the game-position puzzles are drawn with, and `draw_maze` draws a
+maze of cells given by their open sides.
 """
 
 from __future__ import annotations
