@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from gymv_envs.domains.games import _freecell_solver as fc
-from gymv_envs.domains.games import _go_engine as go
 from gymv_envs.domains.games.freecell import ACTIONS
+from gymv_envs.rules import go
 
 
 # ------------------------------------------------------------------ Go

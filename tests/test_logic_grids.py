@@ -19,13 +19,12 @@ from gymv_envs.domains.logic import (
     kakurasu,
     kenken,
     magic_square,
-    nonogram,
     skyscrapers,
-    sudoku,
     survo,
     tents,
     thermometers,
 )
+from gymv_envs.rules import nonogram, sudoku
 
 BIG = 10**7
 

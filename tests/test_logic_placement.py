@@ -11,8 +11,8 @@ from gymv_envs.domains.logic._loop_solver import loop_solutions
 from gymv_envs.domains.logic._nurikabe_solver import nurikabe_solutions
 from gymv_envs.domains.logic.n_queens import queens_solutions
 from gymv_envs.domains.logic.norinori import norinori_solutions
-from gymv_envs.domains.logic.pipes_connect import rotate
 from gymv_envs.domains.logic.star_battle import count_solutions
+from gymv_envs.rules.pipes import rotate
 
 
 def _env(name: str, difficulty: int = 0, seed: int = 0, **kw):

@@ -8,8 +8,8 @@ import pytest
 
 import gymv_envs  # noqa: F401 - registers the ids
 from gymv_envs.domains.puzzles._polyomino import canonical, orientations, solve_tiling
-from gymv_envs.domains.puzzles._rush_hour import component_distances, fewest_moves, random_board
 from gymv_envs.domains.puzzles.rush_hour_moves import LEVELS
+from gymv_envs.rules.rush_hour import component_distances, fewest_moves, random_board
 
 
 def _env(name: str, difficulty: int = 0, seed: int = 0, **kw):

@@ -8,7 +8,7 @@ numpy mask or tile, so per-step drawing is array slicing.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from contextlib import contextmanager
 from importlib import resources
 
@@ -35,6 +35,7 @@ BLACK: Color = (0, 0, 0)
 BACKGROUND: Color = (245, 245, 240)
 INK: Color = (30, 30, 35)
 GRID_LINE: Color = (90, 90, 100)
+ROAD: Color = (200, 200, 196)  # asphalt: the Rush Hour lots
 
 SHAPES = ("circle", "square", "triangle", "diamond", "star", "cross", "hexagon", "heart")
 
@@ -236,6 +237,20 @@ def draw_shape(frame: np.ndarray, kind: str, cx: float, cy: float, size: int, co
     blend_mask(frame, mask, int(round(cx - size / 2)), int(round(cy - size / 2)), color)
 
 
+def disc(tile: np.ndarray, color: Color, frac: float = 0.78, edge: Color | None = None) -> np.ndarray:
+    """Blend a centred disc (optionally with a darker rim) into ``tile`` in place; returns it."""
+    h, w = tile.shape[:2]
+    for col, f in ((edge, frac), (color, frac * 0.86 if edge else frac)):
+        if col is None:
+            continue
+        size = max(1, int(round(min(h, w) * f)))
+        m = shape_mask("circle", size)[..., None].astype(np.uint16)
+        y, x = (h - size) // 2, (w - size) // 2
+        reg = tile[y:y + size, x:x + size]
+        reg[...] = ((reg.astype(np.uint16) * (255 - m) + np.asarray(col, np.uint16) * m + 127) // 255).astype(np.uint8)
+    return tile
+
+
 @contextmanager
 def pil_draw(frame: np.ndarray):
     """Draw on ``frame`` with PIL's ImageDraw (for one-off lines and polygons); writes back."""
@@ -283,6 +298,7 @@ class GridPainter:
         fill_rect(self._base, self.x0, self.y0, self.x0 + grid_w, self.y0 + grid_h, line_color)
         self._frame = self._base.copy()
         self._keys: list[tuple[Hashable, ...]] | None = None
+        self.labelled = False
         # (rows, cols) of each cell's pixel box as a slice pair, so painting a cell is one assignment
         self._slices = [[self._cell_slice(r, c) for c in range(cols)] for r in range(rows)]
 
@@ -334,3 +350,23 @@ class GridPainter:
     def base(self) -> np.ndarray:
         """A fresh copy of the empty board (background and grid lines)."""
         return self._base.copy()
+
+    @property
+    def band(self) -> float:
+        """The width of the free band around the board (the smaller of its left and top margins)."""
+        return min(self.x0, self.y0)
+
+    def draw_labels(self, frame: np.ndarray, columns: Sequence[str], rows: Sequence[str], size: int) -> None:
+        """Column names centred in the band above the board and row names in the band left of it.
+
+        Labels sit outside the cells, which are all that `paint` redraws, so drawing them once
+        on the painter's frame keeps them (``labelled`` records that).
+        """
+        band = self.band
+        for c, name in enumerate(columns):
+            cx, _ = self.cell_center(0, c)
+            draw_text(frame, name, (cx, self.y0 - band / 2), size, INK, bold=True)
+        for r, name in enumerate(rows):
+            _, cy = self.cell_center(r, 0)
+            draw_text(frame, name, (self.x0 - band / 2, cy), size, INK, bold=True)
+        self.labelled = True

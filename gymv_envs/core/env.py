@@ -48,6 +48,14 @@ class Outcome:
     feedback: str = ""
 
 
+def check_number(name: str, value: Any, lo: float, hi: float, unit: str = "") -> float:
+    """``value`` as a float if it is a finite real number in [lo, hi], else a `ValueError` naming the range."""
+    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    if not ok or not np.isfinite(value) or not lo <= value <= hi:
+        raise ValueError(f"invalid {name}={value!r}; valid values: {lo:g} to {hi:g}{unit}")
+    return float(value)
+
+
 def _check_choice(name: str, value: Any, valid: tuple) -> Any:
     if isinstance(value, bool) or value not in valid:
         raise ValueError(f"invalid {name}={value!r}; valid values: {', '.join(map(repr, valid))}")
@@ -597,3 +605,26 @@ class SingleTurnEnv(VisionEnv):
             return out if len(out) <= self.max_answer_length else None
         except Exception:  # noqa: BLE001
             return None
+
+
+class PaintedOnceEnv(SingleTurnEnv):
+    """Base of single-turn tasks whose image is painted once per level and then reused.
+
+    A task implements ``_paint() -> (H, W, 3) uint8`` instead of ``_draw``: the level's image is
+    painted on the first frame after ``reset`` and every later frame of the episode (the answer
+    step included) reuses it, since nothing on it changes.
+    """
+
+    _image: np.ndarray | None = None
+
+    def _after_generate(self) -> None:
+        self._image = None
+        super()._after_generate()
+
+    def _paint(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def _draw(self) -> np.ndarray:
+        if self._image is None:
+            self._image = self._paint()
+        return self._image

@@ -19,20 +19,12 @@ from typing import Any, ClassVar
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome
-from gymv_envs.core.canvas import (
-    BACKGROUND,
-    INK,
-    draw_text,
-    fill_rect,
-    fit_text_size,
-    new_frame,
-    shape_mask,
-)
+from gymv_envs.core.canvas import BACKGROUND, INK, disc, fill_rect, fit_text_size, new_frame
+from gymv_envs.core.cells import LETTERS, cell_names
 from gymv_envs.core.parsing import parse_choice
 from gymv_envs.core.rng import choice
 
 ME, THEM, DRAW = 1, 2, 0
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 OPPONENTS = {0: "random", 1: "greedy", 2: "search"}
 OPPONENT_TEXT = {
     "random": "plays a random legal move",
@@ -42,14 +34,9 @@ OPPONENT_TEXT = {
 LOSS_VALUE = 10_000.0
 
 
-def cell_name(r: int, c: int, rows: int) -> str:
-    """Chess-style name of the cell in row ``r`` from the top and column ``c``: column letter, row number from the bottom."""
-    return f"{LETTERS[c]}{rows - r}"
-
-
 def square_cell_names(n: int) -> tuple[str, ...]:
-    """The names of an ``n x n`` board's cells in reading order (`cell_name`), one action each."""
-    return tuple(cell_name(r, c, n) for r in range(n) for c in range(n))
+    """The names of an ``n x n`` board's cells in reading order, rows numbered from the bottom, one action each."""
+    return cell_names(n, n, bottom_up=True)
 
 
 def grid_text(board, rows: int, cols: int, symbols: dict, letters: str = LETTERS) -> str:
@@ -57,20 +44,6 @@ def grid_text(board, rows: int, cols: int, symbols: dict, letters: str = LETTERS
     w = len(str(rows))
     lines = [f"{rows - r:>{w}} " + " ".join(symbols[board[r * cols + c]] for c in range(cols)) for r in range(rows)]
     return "\n".join(lines) + "\n" + " " * (w + 1) + " ".join(letters[:cols])
-
-
-def disc(tile: np.ndarray, color: tuple[int, int, int], frac: float = 0.78, edge: tuple[int, int, int] | None = None) -> np.ndarray:
-    """Blend a centred disc (optionally with a darker rim) into ``tile`` in place; returns it."""
-    h, w = tile.shape[:2]
-    for col, f in ((edge, frac), (color, frac * 0.86 if edge else frac)):
-        if col is None:
-            continue
-        size = max(1, int(round(min(h, w) * f)))
-        m = shape_mask("circle", size)[..., None].astype(np.uint16)
-        y, x = (h - size) // 2, (w - size) // 2
-        reg = tile[y:y + size, x:x + size]
-        reg[...] = ((reg.astype(np.uint16) * (255 - m) + np.asarray(col, np.uint16) * m + 127) // 255).astype(np.uint8)
-    return tile
 
 
 WOOD, WOOD_LINE, WOOD_LIT = (225, 185, 120), (120, 85, 40), (250, 225, 120)
@@ -319,16 +292,11 @@ class BoardGameEnv(MultiTurnEnv):
         margin = max(6, min(H, W) // 14) if self.labels else max(2, min(H, W) // 32)
         painter = self.grid_painter(rows, cols, self._tile, margin=margin, background=BACKGROUND, line_color=self.grid_line)
         frame = painter.paint(self.cell_keys(self.state))
-        if self.labels and not getattr(painter, "labelled", False):
-            band = min(painter.x0, painter.y0)
+        if self.labels and not painter.labelled:
+            band = painter.band
             size = fit_text_size("10", int(band * 0.9), min(int(band * 0.75), max(4, painter.cell // 2)), bold=True)
             if band >= 5:
-                for c in range(cols):
-                    cx, _ = painter.cell_center(0, c)
-                    draw_text(frame, self.col_label(c), (cx, painter.y0 - band / 2), size, INK, bold=True)
-                for r in range(rows):
-                    _, cy = painter.cell_center(r, 0)
-                    draw_text(frame, self.row_label(r), (painter.x0 - band / 2, cy), size, INK, bold=True)
+                painter.draw_labels(frame, [self.col_label(c) for c in range(cols)], [self.row_label(r) for r in range(rows)], size)
             painter.labelled = True
         return frame
 

@@ -7,9 +7,9 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.cells import LETTERS
 from gymv_envs.core.rng import choice
 from gymv_envs.domains.games._board import (
-    LETTERS,
     ME,
     OPPONENT_TEXT,
     THEM,

@@ -5,17 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.canvas import new_frame
-from gymv_envs.domains.games._board import (
-    LETTERS,
-    ME,
-    OPPONENT_TEXT,
-    THEM,
-    BoardGameEnv,
-    cell_name,
-    disc,
-    grid_text,
-)
+from gymv_envs.core.canvas import disc, new_frame
+from gymv_envs.core.cells import LETTERS, cell_name
+from gymv_envs.domains.games._board import ME, OPPONENT_TEXT, THEM, BoardGameEnv, grid_text
 
 LEVELS = {0: (5, 3), 1: (6, 4), 2: (6, 5)}   # difficulty -> (board side, pieces per side)
 LIGHT, DARK, LIT_C = (238, 222, 190), (190, 150, 110), (250, 220, 110)
@@ -73,8 +65,8 @@ class Breakthrough(BoardGameEnv):
             r, c = divmod(i, n)
             for d in range(3):
                 rr, cc = r - 1, c + d - 1
-                frm = cell_name(r, c, n)
-                to = cell_name(rr, cc, n) if 0 <= rr and 0 <= cc < n else f"{frm}{ARROWS[d]}"
+                frm = cell_name(r, c, n, bottom_up=True)
+                to = cell_name(rr, cc, n, bottom_up=True) if 0 <= rr and 0 <= cc < n else f"{frm}{ARROWS[d]}"
                 names.append(f"{frm}-{to}")
                 aliases.append((f"{frm}{to}", 3 * i + d))
         self.action_names = tuple(names)
@@ -171,13 +163,13 @@ class Breakthrough(BoardGameEnv):
     def move_name(self, a: int) -> str:
         i, j, _ = self._target(a)
         n = self.side
-        return f"{cell_name(*divmod(i, n), n)}-{cell_name(*divmod(j, n), n)}"
+        return f"{cell_name(*divmod(i, n), n, bottom_up=True)}-{cell_name(*divmod(j, n), n, bottom_up=True)}"
 
     def describe_invalid(self, s, a: int) -> str:
         i, j, _ = self._target(a)
         n = self.side
         if s[0][i] != ME:
-            return f"there is no white piece on {cell_name(*divmod(i, n), n)}"
+            return f"there is no white piece on {cell_name(*divmod(i, n), n, bottom_up=True)}"
         return f"{self.action_names[a]} is not legal: straight moves need an empty square, diagonal moves an empty or black one, on the board"
 
     # -- draw

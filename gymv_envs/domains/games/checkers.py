@@ -7,17 +7,9 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.canvas import PALETTE, new_frame
-from gymv_envs.domains.games._board import (
-    LETTERS,
-    ME,
-    OPPONENT_TEXT,
-    THEM,
-    BoardGameEnv,
-    cell_name,
-    disc,
-    grid_text,
-)
+from gymv_envs.core.canvas import PALETTE, disc, new_frame
+from gymv_envs.core.cells import LETTERS, cell_name
+from gymv_envs.domains.games._board import ME, OPPONENT_TEXT, THEM, BoardGameEnv, grid_text
 
 EMPTY, MAN, KING = 0, 1, 2          # a square holds 0, or (owner - 1) * 2 + kind: 1/2 my man/king, 3/4 their man/king
 LEVELS = {0: (6, 2, 1), 1: (8, 3, 2), 2: (8, 3, 2)}   # difficulty -> (board side, my pieces, their pieces)
@@ -97,8 +89,8 @@ class Checkers(BoardGameEnv):
         names, aliases = [], []
         for a in range(8 * n * n):
             frm, to = self._squares(a)
-            names.append(f"{cell_name(*divmod(frm, n), n)}-{to}")
-            aliases.append((f"{cell_name(*divmod(frm, n), n)}{to}", a))
+            names.append(f"{cell_name(*divmod(frm, n), n, bottom_up=True)}-{to}")
+            aliases.append((f"{cell_name(*divmod(frm, n), n, bottom_up=True)}{to}", a))
         self.action_names, self.action_aliases = tuple(names), tuple(aliases)
 
     def _squares(self, a: int) -> tuple[int, str]:
@@ -107,7 +99,7 @@ class Checkers(BoardGameEnv):
         sq, d = divmod(rest, 4)
         r, c = divmod(sq, n)
         rr, cc = r + DIRS[d][0] * (1 + jump), c + DIRS[d][1] * (1 + jump)
-        return sq, (cell_name(rr, cc, n) if 0 <= rr < n and 0 <= cc < n else f"off{'-jump' if jump else ''}{d}")
+        return sq, (cell_name(rr, cc, n, bottom_up=True) if 0 <= rr < n and 0 <= cc < n else f"off{'-jump' if jump else ''}{d}")
 
     # -- generate
     def random_start(self, rng: np.random.Generator):
@@ -173,7 +165,7 @@ class Checkers(BoardGameEnv):
 
     def describe_invalid(self, s, a: int) -> str:
         if s[2] >= 0:
-            return f"you are in the middle of a capture: keep jumping with the piece on {cell_name(*divmod(s[2], self.side), self.side)}"
+            return f"you are in the middle of a capture: keep jumping with the piece on {cell_name(*divmod(s[2], self.side), self.side, bottom_up=True)}"
         if any(m % 2 for m in self.legal(s)):
             return f"{self.action_names[a]} is not legal: a capture is available and capturing is compulsory"
         return f"{self.action_names[a]} is not a legal move now"

@@ -10,6 +10,7 @@ import numpy as np
 from gymv_envs.core import TaskSpec, parsing
 from gymv_envs.core.canvas import draw_text, new_frame
 from gymv_envs.domains.games._board import DRAW, ME, OPPONENT_TEXT, THEM, BoardGameEnv
+from gymv_envs.rules.chess import checks_hold, mate_by_checks, mates_in_one
 
 EXTRA_W = ("P", "P", "N", "B", "R")   # white pieces added beside the king and a queen or rook
 EXTRA_B = ("p", "p", "n", "b")        # black pieces added beside the king
@@ -100,36 +101,8 @@ class Chess(BoardGameEnv):
     # -- search: mate by a line of checks, on one board with push/pop
     def _mate(self, board, k: int) -> int | None:
         """A checking move (as an action) that mates within ``k`` white moves against any reply, or None."""
-        memo = self._memo_table()
-        key = (board._transposition_key(), k)
-        if key in memo:
-            return memo[key]
-        found = None
-        for m in board.legal_moves:
-            if m.promotion not in (None, 5) or not board.gives_check(m):
-                continue
-            board.push(m)
-            replies = list(board.legal_moves)
-            ok = not replies or (k > 1 and self._holds(board, k - 1, replies))
-            board.pop()
-            if ok:
-                found = 64 * m.from_square + m.to_square
-                break
-        memo[key] = found
-        return found
-
-    def _holds(self, board, k: int, replies: list | None = None) -> bool:
-        """Whether every black reply leaves a mate within ``k`` white moves."""
-        replies = list(board.legal_moves) if replies is None else replies
-        if not replies or board.is_insufficient_material():
-            return False
-        for r in replies:
-            board.push(r)
-            ok = self._mate(board, k) is not None
-            board.pop()
-            if not ok:
-                return False
-        return True
+        m = mate_by_checks(board, k, self._memo_table())
+        return None if m is None else 64 * m.from_square + m.to_square
 
     def wins(self, s, k: int) -> bool:
         r = self.result(s)
@@ -138,7 +111,7 @@ class Chess(BoardGameEnv):
         if k <= 0:
             return False
         board = self._board(s)
-        return self._mate(board, k) is not None if board.turn else self._holds(board, k)
+        return self._mate(board, k) is not None if board.turn else checks_hold(board, k, self._memo_table())
 
     def oracle_action(self) -> int:
         """The first move of the fastest mate by checks; a 2-ply material search when none is left."""
@@ -194,15 +167,7 @@ class Chess(BoardGameEnv):
         return v
 
     def immediate_win(self, s) -> bool:
-        b = self._board(s)
-        for m in b.legal_moves:
-            if b.gives_check(m):
-                b.push(m)
-                mate = b.is_checkmate()
-                b.pop()
-                if mate:
-                    return True
-        return False
+        return bool(mates_in_one(self._board(s), first=True))
 
     def move_name(self, a: int) -> str:
         return self.action_names[a]

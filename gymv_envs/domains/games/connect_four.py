@@ -5,41 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.canvas import PALETTE, new_frame
-from gymv_envs.domains.games._board import (
-    LETTERS,
-    ME,
-    OPPONENT_TEXT,
-    THEM,
-    BoardGameEnv,
-    disc,
-    grid_text,
-)
+from gymv_envs.core.canvas import PALETTE, disc, new_frame
+from gymv_envs.core.cells import LETTERS
+from gymv_envs.domains.games._board import ME, OPPONENT_TEXT, THEM, BoardGameEnv, grid_text
+from gymv_envs.rules.connect_four import COLS, ROWS, WINDOWS, landing_row, wins_at
 
-ROWS, COLS = 6, 7
-DIRS = ((0, 1), (1, 0), (1, 1), (1, -1))
-WINDOWS = tuple(
-    tuple((r + i * dr) * COLS + c + i * dc for i in range(4))
-    for r in range(ROWS) for c in range(COLS) for dr, dc in DIRS
-    if 0 <= r + 3 * dr < ROWS and 0 <= c + 3 * dc < COLS
-)
 PLIES = {0: (6, 16), 1: (8, 20), 2: (10, 24)}   # difficulty -> range of random opening plies
 BOARD_C, HOLE_C, LIT_C = (40, 80, 170), (250, 250, 250), (255, 236, 150)
 DISC_C = {ME: PALETTE["red"], THEM: PALETTE["yellow"]}
-
-
-def _four(board: tuple[int, ...], i: int) -> bool:
-    """Whether the disc at index ``i`` completes four in a row."""
-    p, r, c = board[i], divmod(i, COLS)[0], i % COLS
-    for dr, dc in DIRS:
-        n = 1
-        for sign in (1, -1):
-            rr, cc = r + sign * dr, c + sign * dc
-            while 0 <= rr < ROWS and 0 <= cc < COLS and board[rr * COLS + cc] == p:
-                n, rr, cc = n + 1, rr + sign * dr, cc + sign * dc
-        if n >= 4:
-            return True
-    return False
 
 
 class ConnectFour(BoardGameEnv):
@@ -101,10 +74,9 @@ class ConnectFour(BoardGameEnv):
 
     def play(self, s, a: int):
         board, p = s[0], s[1]
-        r = max(r for r in range(ROWS) if board[r * COLS + a] == 0)
-        i = r * COLS + a
+        i = landing_row(board, a) * COLS + a
         b = board[:i] + (p,) + board[i + 1:]
-        if _four(b, i):
+        if wins_at(b, i):
             return b, 3 - p, p
         return b, 3 - p, (0 if 0 not in b[:COLS] else None)
 

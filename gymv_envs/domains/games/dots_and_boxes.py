@@ -14,8 +14,9 @@ from gymv_envs.core.canvas import (
     fit_text_size,
     new_frame,
 )
+from gymv_envs.core.cells import LETTERS, cell_name, cell_names
 from gymv_envs.core.rng import choice
-from gymv_envs.domains.games._board import DRAW, LETTERS, ME, THEM, BoardGameEnv
+from gymv_envs.domains.games._board import DRAW, ME, THEM, BoardGameEnv
 from gymv_envs.domains.games._dots_search import closes, geometry, value
 
 LEVELS = {0: (2, 7), 1: (3, 10), 2: (3, 13)}   # difficulty -> (boxes per side, undrawn lines at the start)
@@ -72,7 +73,7 @@ class DotsAndBoxes(BoardGameEnv):
         self.n, self.left = LEVELS[self.difficulty]
         ends, _, _ = geometry(self.n)
         rows = self.n + 1
-        dot = [f"{LETTERS[c]}{rows - r}" for r in range(rows) for c in range(rows)]
+        dot = cell_names(rows, rows, bottom_up=True)
         self.action_names = tuple(f"{dot[a[0] * rows + a[1]]}-{dot[b[0] * rows + b[1]]}" for a, b in ends)
         self.action_aliases = tuple((f"{dot[b[0] * rows + b[1]]}-{dot[a[0] * rows + a[1]]}", i) for i, (a, b) in enumerate(ends))
 
@@ -160,7 +161,7 @@ class DotsAndBoxes(BoardGameEnv):
         for r in range(n + 1):
             for c in range(n + 1):
                 x, y = x0 + c * step, y0 + r * step
-                draw_text(base, f"{LETTERS[c]}{n + 1 - r}", (x + step / 10, y - step / 10), lsize, (90, 90, 100), anchor="lb")
+                draw_text(base, cell_name(r, c, n + 1, bottom_up=True), (x + step / 10, y - step / 10), lsize, (90, 90, 100), anchor="lb")
         self._banners = {}
         self._base = (base, x0, y0, step, max(1, int(step / 14)), head)
         return self._base

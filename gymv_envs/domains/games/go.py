@@ -5,13 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import Outcome, TaskSpec
+from gymv_envs.core.cells import GO_LETTERS, cell_name
 from gymv_envs.domains.games._board import (
     BoardGameEnv,
     IntersectionBoard,
     grid_text,
     intersection_keys,
 )
-from gymv_envs.domains.games._go_engine import (
+from gymv_envs.rules.go import (
     BLACK,
     KOMI,
     OPPONENTS,
@@ -26,7 +27,6 @@ from gymv_envs.domains.games._go_engine import (
     why_illegal,
 )
 
-GO_LETTERS = "ABCDEFGHJKLMNOPQRST"   # Go column letters skip I
 LEVELS = {0: (7, "random"), 1: (9, "greedy"), 2: (9, "search")}   # difficulty -> (board side, opponent)
 OPENING = 2               # stones of each colour placed at random before black's first move
 CAPTURE_STEP, CAPTURE_CAP = 0.02, 10   # shaping: 0.02 per stone of net captures, counted up to 10 stones
@@ -42,7 +42,7 @@ OPPONENT_TEXT = {
 
 def point_name(i: int, n: int) -> str:
     r, c = divmod(i, n)
-    return f"{GO_LETTERS[c]}{n - r}"
+    return cell_name(r, c, n, bottom_up=True, letters=GO_LETTERS)
 
 
 class Go(IntersectionBoard, BoardGameEnv):

@@ -7,10 +7,10 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.cells import LETTERS
 from gymv_envs.core.rng import choice
 from gymv_envs.domains.games._board import (
     DRAW,
-    LETTERS,
     ME,
     OPPONENT_TEXT,
     THEM,
@@ -19,18 +19,15 @@ from gymv_envs.domains.games._board import (
     grid_text,
     square_cell_names,
 )
+from gymv_envs.rules.lines import line_windows, makes_line
 
 LEVELS = {0: (9, 16), 1: (11, 14), 2: (13, 20)}   # difficulty -> (board side, random opening plies)
-DIRS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
 @functools.cache
 def windows(n: int) -> np.ndarray:
     """Every line of five cells on an n x n board, as an (m, 5) index array."""
-    out = [[(r + k * dr) * n + c + k * dc for k in range(5)]
-           for r in range(n) for c in range(n) for dr, dc in DIRS
-           if 0 <= r + 4 * dr < n and 0 <= c + 4 * dc < n]
-    return np.array(out, dtype=np.int64)
+    return np.array(line_windows(n, n, 5), dtype=np.int64)
 
 
 def completing(board: tuple[int, ...], p: int, n: int, have: int) -> list[int]:
@@ -112,15 +109,8 @@ class Gomoku(IntersectionBoard, BoardGameEnv):
     def play(self, s, a: int):
         n, p = self.side, s[1]
         b = s[0][:a] + (p,) + s[0][a + 1:]
-        r, c = divmod(a, n)
-        for dr, dc in DIRS:
-            run = 1
-            for sign in (1, -1):
-                rr, cc = r + sign * dr, c + sign * dc
-                while 0 <= rr < n and 0 <= cc < n and b[rr * n + cc] == p:
-                    run, rr, cc = run + 1, rr + sign * dr, cc + sign * dc
-            if run >= 5:
-                return b, 3 - p, p
+        if makes_line(b, a, n, n, 5):
+            return b, 3 - p, p
         return b, 3 - p, (DRAW if 0 not in b else None)
 
     def result(self, s):

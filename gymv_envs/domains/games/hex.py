@@ -9,13 +9,15 @@ from gymv_envs.core.canvas import (
     BACKGROUND,
     INK,
     PALETTE,
+    disc,
     draw_text,
     fill_rect,
     fit_text_size,
     new_frame,
 )
+from gymv_envs.core.cells import LETTERS, cell_names
 from gymv_envs.core.rng import choice
-from gymv_envs.domains.games._board import LETTERS, ME, OPPONENT_TEXT, THEM, BoardGameEnv, disc
+from gymv_envs.domains.games._board import ME, OPPONENT_TEXT, THEM, BoardGameEnv
 from gymv_envs.domains.games._hex_graph import adjacency, connected, distance, winning_cells
 
 LEVELS = {0: (5, 8), 1: (6, 12), 2: (7, 16)}   # difficulty -> (board side, random opening plies)
@@ -67,7 +69,7 @@ class Hex(BoardGameEnv):
         super()._configure()
         self.side, self.plies = LEVELS[self.difficulty]
         n = self.side
-        self.action_names = tuple(f"{LETTERS[c]}{r + 1}" for r in range(n) for c in range(n))
+        self.action_names = cell_names(n, n)
 
     # -- generate
     def random_start(self, rng: np.random.Generator):

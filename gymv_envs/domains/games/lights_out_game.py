@@ -5,24 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
+from gymv_envs.core.cells import cell_names
+from gymv_envs.rules.lights_out import fewest_presses, press_masks
 
 # difficulty -> (board side, random distinct presses that make the level)
 LEVELS = {0: (3, 2), 1: (4, 4), 2: (5, 7)}
 COLS = "ABCDE"
 ON_C, ON_EDGE, OFF_C, OFF_EDGE = (250, 214, 60), (200, 150, 20), (60, 64, 76), (36, 38, 46)
-
-
-def _press_masks(n: int) -> tuple[int, ...]:
-    """Bitmask of the cells each press toggles: the cell and its four neighbours."""
-    masks = []
-    for r in range(n):
-        for c in range(n):
-            m = 0
-            for dr, dc in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
-                if 0 <= r + dr < n and 0 <= c + dc < n:
-                    m |= 1 << ((r + dr) * n + c + dc)
-            masks.append(m)
-    return tuple(masks)
 
 
 class LightsOutGame(MultiTurnEnv):
@@ -60,8 +49,8 @@ class LightsOutGame(MultiTurnEnv):
     def _configure(self) -> None:
         self.n, self.k = LEVELS[self.difficulty]
         n = self.n
-        self.action_names = tuple(f"{COLS[c]}{r + 1}" for r in range(n) for c in range(n))
-        self.masks = _press_masks(n)
+        self.action_names = cell_names(n, n)
+        self.masks = press_masks(n)
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
@@ -106,25 +95,10 @@ class LightsOutGame(MultiTurnEnv):
         return "\n".join("".join("#" if self.lights >> (r * n + c) & 1 else "." for c in range(n)) for r in range(n))
 
     # -- oracle
-    def _solve(self) -> list[int]:
-        """The fewest presses that switch everything off: try each first-row pattern, chase the rest."""
-        n, best = self.n, None
-        for first in range(1 << n):
-            L, presses = self.lights, [c for c in range(n) if first >> c & 1]
-            for i in presses:
-                L ^= self.masks[i]
-            for r in range(1, n):
-                for c in range(n):
-                    if L >> ((r - 1) * n + c) & 1:
-                        i = r * n + c
-                        L ^= self.masks[i]
-                        presses.append(i)
-            if L == 0 and (best is None or len(presses) < len(best)):
-                best = presses
-        return best or [0]
-
     def oracle_action(self) -> int:
-        return self._solve()[0]
+        """The first press (lowest index) of the fewest presses that switch everything off."""
+        best = fewest_presses(self.n, self.lights, first_row_ties=True)
+        return (best & -best).bit_length() - 1 if best else 0
 
 
 SPECS = (

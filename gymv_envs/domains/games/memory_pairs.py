@@ -6,6 +6,7 @@ import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import PALETTE, shape_mask
+from gymv_envs.core.cells import cell_names
 
 # difficulty -> (rows, cols); rows * cols / 2 pairs
 LEVELS = {0: (2, 4), 1: (3, 4), 2: (4, 4)}
@@ -54,7 +55,7 @@ class MemoryPairs(MultiTurnEnv):
         self.rows, self.cols = LEVELS[self.difficulty]
         self.size = self.rows * self.cols
         self.pairs = self.size // 2
-        self.action_names = tuple(f"{COLS[c]}{r + 1}" for r in range(self.rows) for c in range(self.cols))
+        self.action_names = cell_names(self.rows, self.cols)
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:

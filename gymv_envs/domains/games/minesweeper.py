@@ -6,6 +6,7 @@ import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import PALETTE, draw_text, fit_text_size, shape_mask
+from gymv_envs.core.cells import cell_names
 
 # difficulty -> (board side, mines)
 LEVELS = {0: (6, 5), 1: (8, 10), 2: (9, 14)}
@@ -57,7 +58,7 @@ class Minesweeper(MultiTurnEnv):
     def _configure(self) -> None:
         self.n, self.m = LEVELS[self.difficulty]
         n = self.n
-        self.action_names = tuple(f"{v} {COLS[i % n]}{i // n + 1}" for v in ("open", "flag") for i in range(n * n))
+        self.action_names = tuple(f"{v} {name}" for v in ("open", "flag") for name in cell_names(n, n))
         self.nbrs = tuple(tuple((r + dr) * n + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
                                 if (dr or dc) and 0 <= r + dr < n and 0 <= c + dc < n) for r in range(n) for c in range(n))
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.canvas import PALETTE, new_frame
+from gymv_envs.core.canvas import PALETTE, disc, new_frame
+from gymv_envs.core.cells import LETTERS
 from gymv_envs.core.rng import choice
-from gymv_envs.domains.games._board import LETTERS, ME, BoardGameEnv, disc
+from gymv_envs.domains.games._board import ME, BoardGameEnv
+from gymv_envs.rules.nim import nim_sum, winning_moves
 
 LEVELS = {0: (3, 5), 1: (4, 7), 2: (5, 9)}   # difficulty -> (heaps, most counters in a heap)
 TOKEN_C, LIT_C, EMPTY_C = PALETTE["orange"], (255, 236, 150), (250, 250, 250)
@@ -16,13 +18,6 @@ OPPONENTS_TEXT = {
     "greedy": "takes the last counters when it can, otherwise empties the largest heap but one counter",
     "search": "plays perfectly whenever its position allows a win",
 }
-
-
-def nim_sum(heaps: tuple[int, ...]) -> int:
-    x = 0
-    for h in heaps:
-        x ^= h
-    return x
 
 
 class Nim(BoardGameEnv):
@@ -116,9 +111,8 @@ class Nim(BoardGameEnv):
 
     # -- oracle
     def _zeroing_move(self, heaps: tuple[int, ...]) -> int:
-        x = nim_sum(heaps)
-        best = max((h for h in range(len(heaps)) if heaps[h] ^ x < heaps[h]), key=lambda h: heaps[h] - (heaps[h] ^ x))
-        return best * self.most + heaps[best] - (heaps[best] ^ x) - 1
+        best, take = max(winning_moves(heaps), key=lambda move: move[1])
+        return best * self.most + take - 1
 
     def oracle_action(self) -> int:
         """Leave a nim-sum of zero (the winning strategy); take one counter when that is impossible."""

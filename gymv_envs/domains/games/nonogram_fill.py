@@ -2,45 +2,17 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import INK, draw_text, fit_text_size
+from gymv_envs.core.cells import cell_names
+from gymv_envs.rules.nonogram import line_solve, runs
 
 # difficulty -> (board side, share of filled cells)
 LEVELS = {0: (4, 0.6), 1: (6, 0.6), 2: (8, 0.6)}
 COLS = "ABCDEFGHIJ"
 EMPTY_C, FILL_C, CLUE_C = (250, 250, 246), (34, 36, 44), (226, 232, 240)
-
-
-def _runs(line) -> tuple[int, ...]:
-    runs, k = [], 0
-    for v in line:
-        if v:
-            k += 1
-        elif k:
-            runs.append(k)
-            k = 0
-    return tuple(runs + [k] if k else runs)
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _placements(clue: tuple[int, ...], n: int) -> tuple[tuple[int, ...], ...]:
-    """Every 0/1 line of length n whose runs are ``clue``."""
-    if not clue:
-        return ((0,) * n,)
-    out, head, rest = [], clue[0], clue[1:]
-    need = sum(rest) + len(rest)
-    for start in range(n - need - head + 1):
-        prefix = (0,) * start + (1,) * head
-        if rest:
-            for tail in _placements(rest, n - start - head - 1):
-                out.append(prefix + (0,) + tail)
-        else:
-            out.append(prefix + (0,) * (n - start - head))
-    return tuple(out)
 
 
 class NonogramFill(MultiTurnEnv):
@@ -84,40 +56,20 @@ class NonogramFill(MultiTurnEnv):
         self.n, self.share = LEVELS[self.difficulty]
         n = self.n
         self.depth = (n + 1) // 2
-        self.action_names = tuple(f"{verb} {COLS[i % n]}{i // n + 1}" for verb in ("fill", "clear") for i in range(n * n))
+        self.action_names = tuple(f"{verb} {name}" for verb in ("fill", "clear") for name in cell_names(n, n))
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
         while True:
             pic = (rng.random((n, n)) < self.share).astype(int)
-            self.row_clues = tuple(_runs(pic[r]) for r in range(n))
-            self.col_clues = tuple(_runs(pic[:, c]) for c in range(n))
-            solved = self._line_solve()
+            self.row_clues = tuple(runs(pic[r]) for r in range(n))
+            self.col_clues = tuple(runs(pic[:, c]) for c in range(n))
+            solved = line_solve(self.row_clues, self.col_clues, n)
             if solved is not None:
-                self._solution = solved
+                self._solution = [v for row in solved for v in row]
                 break
         self.grid = [0] * (n * n)
-
-    def _line_solve(self) -> list[int] | None:
-        """Line-by-line deduction from the clues; the picture, or None when it gets stuck."""
-        n = self.n
-        known = [[-1] * n for _ in range(n)]
-        changed = True
-        while changed:
-            changed = False
-            for is_row in (True, False):
-                for k in range(n):
-                    line = known[k] if is_row else [known[r][k] for r in range(n)]
-                    fits = [p for p in _placements((self.row_clues if is_row else self.col_clues)[k], n)
-                            if all(v < 0 or v == x for v, x in zip(line, p))]
-                    for i in range(n):
-                        if line[i] < 0 and all(p[i] == fits[0][i] for p in fits):
-                            r, c = (k, i) if is_row else (i, k)
-                            known[r][c] = fits[0][i]
-                            changed = True
-        flat = [v for row in known for v in row]
-        return None if -1 in flat else flat
 
     # -- rules
     def _apply(self, action: int) -> Outcome:
@@ -127,8 +79,8 @@ class NonogramFill(MultiTurnEnv):
             return Outcome(invalid=True, feedback=f"{name.split()[1]} is already {'black' if fill else 'white'}")
         self.grid[i] = int(fill)
         n = self.n
-        done = all(_runs(self.grid[r * n:(r + 1) * n]) == self.row_clues[r] for r in range(n)) and \
-            all(_runs(self.grid[c::n]) == self.col_clues[c] for c in range(n))
+        done = all(runs(self.grid[r * n:(r + 1) * n]) == self.row_clues[r] for r in range(n)) and \
+            all(runs(self.grid[c::n]) == self.col_clues[c] for c in range(n))
         return Outcome(reward=float(done), terminated=done, success=done,
                        feedback="every clue is met" if done else f"{'filled' if fill else 'cleared'} {name.split()[1]}")
 
@@ -136,8 +88,8 @@ class NonogramFill(MultiTurnEnv):
         if self._success:
             return 1.0
         n = self.n
-        met = sum(_runs(self.grid[r * n:(r + 1) * n]) == self.row_clues[r] for r in range(n))
-        met += sum(_runs(self.grid[c::n]) == self.col_clues[c] for c in range(n))
+        met = sum(runs(self.grid[r * n:(r + 1) * n]) == self.row_clues[r] for r in range(n))
+        met += sum(runs(self.grid[c::n]) == self.col_clues[c] for c in range(n))
         return met / (2 * n + 1)
 
     # -- draw

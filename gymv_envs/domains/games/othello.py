@@ -7,16 +7,15 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.canvas import new_frame
+from gymv_envs.core.canvas import disc, new_frame
+from gymv_envs.core.cells import LETTERS
 from gymv_envs.core.rng import choice
 from gymv_envs.domains.games._board import (
     DRAW,
-    LETTERS,
     ME,
     OPPONENT_TEXT,
     THEM,
     BoardGameEnv,
-    disc,
     grid_text,
     square_cell_names,
 )

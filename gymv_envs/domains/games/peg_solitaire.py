@@ -6,6 +6,7 @@ import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import shape_mask
+from gymv_envs.core.cells import cell_names
 
 # difficulty -> (board side, reverse jumps that build the level = jumps to solve it)
 LEVELS = {0: (5, 3), 1: (6, 5), 2: (7, 8)}
@@ -54,7 +55,7 @@ class PegSolitaire(MultiTurnEnv):
     def _configure(self) -> None:
         self.n, self.k = LEVELS[self.difficulty]
         n = self.n
-        self.action_names = tuple(f"peg {COLS[i % n]}{i // n + 1} {d[0]}" for i in range(n * n) for d in DIRS)
+        self.action_names = tuple(f"peg {name} {d[0]}" for name in cell_names(n, n) for d in DIRS)
         self.jumps = []  # per action: (from, over, to) or None when it leaves the board
         for i in range(n * n):
             r, c = divmod(i, n)

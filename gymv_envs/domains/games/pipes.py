@@ -5,19 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
-from gymv_envs.domains.logic.pipes_connect import rotate, solve_pipes
+from gymv_envs.core.cells import cell_names
+from gymv_envs.rules.pipes import DOWN, LEFT, RIGHT, UP, open_ends, rotate, solve_pipes
 
 # difficulty -> board side
 LEVELS = {0: 4, 1: 5, 2: 6}
 COLS = "ABCDEF"
-UP, RIGHT, DOWN, LEFT = 1, 2, 4, 8
 SIDES = ((UP, -1, 0, DOWN), (RIGHT, 0, 1, LEFT), (DOWN, 1, 0, UP), (LEFT, 0, -1, RIGHT))
 BG, PIPE_C, HUB_C = (238, 236, 228), (60, 110, 170), (30, 60, 110)
-
-
-def _rot(mask: int) -> int:
-    """The openings after a quarter turn clockwise."""
-    return ((mask << 1) | (mask >> 3)) & 15
 
 
 class Pipes(MultiTurnEnv):
@@ -59,7 +54,7 @@ class Pipes(MultiTurnEnv):
 
     def _configure(self) -> None:
         self.n = LEVELS[self.difficulty]
-        self.action_names = tuple(f"rotate {COLS[i % self.n]}{i // self.n + 1}" for i in range(self.n * self.n))
+        self.action_names = tuple(f"rotate {name}" for name in cell_names(self.n, self.n))
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
@@ -84,40 +79,33 @@ class Pipes(MultiTurnEnv):
             tiles = list(sol)
             for i in range(n * n):
                 for _ in range(int(rng.integers(4))):
-                    tiles[i] = _rot(tiles[i])
+                    tiles[i] = rotate(tiles[i], 1)
             self.tiles, self._target = tiles, None
-            if self._unmatched():
+            if open_ends(self._rows()):
                 return
 
-    def _unmatched(self) -> int:
-        n, bad = self.n, 0
-        for i, m in enumerate(self.tiles):
-            r, c = divmod(i, n)
-            for bit, dr, dc, back in SIDES:
-                if m & bit:
-                    rr, cc = r + dr, c + dc
-                    if not (0 <= rr < n and 0 <= cc < n) or not self.tiles[rr * n + cc] & back:
-                        bad += 1
-        return bad
+    def _rows(self) -> list[list[int]]:
+        n = self.n
+        return [self.tiles[r * n:(r + 1) * n] for r in range(n)]
 
     # -- rules
     def _apply(self, action: int) -> Outcome:
         m = self.tiles[action]
-        if _rot(m) == m:
+        if rotate(m, 1) == m:
             return Outcome(invalid=True, feedback=f"turning {self.action_names[action][7:]} changes nothing")
-        self.tiles[action] = _rot(m)
-        done = self._unmatched() == 0
+        self.tiles[action] = rotate(m, 1)
+        done = open_ends(self._rows()) == 0
         return Outcome(reward=float(done), terminated=done, success=done,
                        feedback="every pipe end is connected" if done else f"turned {self.action_names[action][7:]}")
 
     def _progress(self) -> float:
         total = sum(bin(m).count("1") for m in self.tiles)
-        return 1.0 if self._success else 1.0 - self._unmatched() / max(1, total)
+        return 1.0 if self._success else 1.0 - open_ends(self._rows()) / max(1, total)
 
     # -- draw
     def _draw(self) -> np.ndarray:
         n = self.n
-        return self.grid_painter(n, n, self._tile).paint([self.tiles[r * n:(r + 1) * n] for r in range(n)])
+        return self.grid_painter(n, n, self._tile).paint(self._rows())
 
     def _tile(self, m: int, h: int, w: int) -> np.ndarray:
         t = np.empty((h, w, 3), dtype=np.uint8)
@@ -157,8 +145,7 @@ class Pipes(MultiTurnEnv):
         """Turn the first tile that differs from a solution the solver finds (it knows only the
         tiles, not how the level was made), one quarter turn at a time."""
         if self._target is None:
-            n = self.n
-            rows = [self.tiles[r * n:(r + 1) * n] for r in range(n)]
+            n, rows = self.n, self._rows()
             (turns,) = solve_pipes(rows, limit=1)
             self._target = [rotate(rows[r][c], turns[r][c]) for r in range(n) for c in range(n)]
         for i, (m, t) in enumerate(zip(self.tiles, self._target)):

@@ -7,14 +7,14 @@ from collections import deque
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
-from gymv_envs.core.canvas import PALETTE
+from gymv_envs.core.canvas import PALETTE, ROAD
+from gymv_envs.rules.rush_hour import ROW, N
 
-N, ROW = 6, 2  # board side; the red car's row, whose right end is the exit
 # difficulty -> (other vehicles, fewest one-cell moves to solve)
 LEVELS = {0: (4, 4), 1: (7, 7), 2: (8, 10)}
 CARS = "ABCDEFGHIJ"
 MAX_NODES = 30_000
-ROAD, COLOURS = (200, 200, 196), ((220, 40, 40), PALETTE["blue"], PALETTE["green"], PALETTE["yellow"], PALETTE["purple"],
+COLOURS = ((220, 40, 40), PALETTE["blue"], PALETTE["green"], PALETTE["yellow"], PALETTE["purple"],
                                   PALETTE["orange"], PALETTE["cyan"], PALETTE["pink"], PALETTE["brown"], PALETTE["gray"])
 DIRS = ("up", "down", "left", "right")
 

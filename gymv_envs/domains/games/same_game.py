@@ -6,6 +6,7 @@ import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import PALETTE, fill
+from gymv_envs.core.cells import cell_names
 
 MAX_SIDE = 6
 # difficulty -> (rows, cols, colours, blocks)
@@ -20,10 +21,6 @@ INSERT_CHOICES = 4   # candidate insertions per step; the one that splits most g
 BOARD_CHOICES = 4    # candidate boards per level; the one random play clears least wins
 PLAYOUTS = 16        # random games played on each candidate board
 CLEAR_BONUS = 0.8    # reward for clearing the board; removals share the other 0.2
-
-
-def _cell_name(r: int, c: int) -> str:
-    return f"{COLS[c]}{r + 1}"
 
 
 class SameGame(MultiTurnEnv):
@@ -67,7 +64,7 @@ class SameGame(MultiTurnEnv):
       three and order traps in the boards, four colours.
     """
 
-    action_names = tuple(_cell_name(r, c) for r in range(MAX_SIDE) for c in range(MAX_SIDE))
+    action_names = cell_names(MAX_SIDE, MAX_SIDE)
 
     def _configure(self) -> None:
         self.rows, self.cols, self.colors, self.blocks = LEVELS[self.difficulty]

@@ -6,6 +6,8 @@ import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import INK, draw_text, fit_text_size
+from gymv_envs.core.cells import cell_names
+from gymv_envs.rules.sudoku import peers, solve_search, solved_grid
 
 # difficulty -> (box height, box width, blank cells)
 LEVELS = {0: (2, 2, 6), 1: (2, 2, 10), 2: (3, 3, 36)}
@@ -54,19 +56,13 @@ class SudokuFill(MultiTurnEnv):
     def _configure(self) -> None:
         self.bh, self.bw, self.blanks = LEVELS[self.difficulty]
         n = self.n = self.bh * self.bw
-        self.action_names = tuple(f"{COLS[c]}{r + 1}={v}" for r in range(n) for c in range(n) for v in range(1, n + 1))
-        self.groups = [[r * n + c for c in range(n)] for r in range(n)] + [[r * n + c for r in range(n)] for c in range(n)]
-        self.groups += [[(br + i) * n + bc + j for i in range(self.bh) for j in range(self.bw)]
-                        for br in range(0, n, self.bh) for bc in range(0, n, self.bw)]
-        self.peers = [sorted({j for g in self.groups if i in g for j in g} - {i}) for i in range(n * n)]
+        self.action_names = tuple(f"{name}={v}" for name in cell_names(n, n) for v in range(1, n + 1))
+        self.peers = peers(n, self.bh, self.bw)
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
-        n, bh, bw = self.n, self.bh, self.bw
-        rows = [b * bh + int(r) for b in rng.permutation(bw) for r in rng.permutation(bh)]
-        cols = [b * bw + int(c) for b in rng.permutation(bh) for c in rng.permutation(bw)]
-        digits = rng.permutation(n) + 1
-        full = [int(digits[(bw * (r % bh) + r // bh + c) % n]) for r in rows for c in cols]
+        n = self.n
+        full = solved_grid(rng, n, self.bh, self.bw)
         self.given = [True] * (n * n)
         for i in rng.choice(n * n, size=self.blanks, replace=False):
             self.given[int(i)] = False
@@ -132,36 +128,9 @@ class SudokuFill(MultiTurnEnv):
                 f"A-{COLS[self.n - 1]} and row number 1-{self.n}.\nEnd your reply with a line like `Action: B3=2`.")
 
     # -- oracle
-    def _solve(self) -> list[int]:
-        """A solution of the givens by backtracking (most constrained cell first)."""
-        grid = [v if g else 0 for v, g in zip(self.grid, self.given)]
-        n = self.n
-
-        def search() -> bool:
-            best, opts = None, None
-            for i, v in enumerate(grid):
-                if not v:
-                    used = {grid[j] for j in self.peers[i]}
-                    o = [d for d in range(1, n + 1) if d not in used]
-                    if opts is None or len(o) < len(opts):
-                        best, opts = i, o
-                        if len(o) <= 1:
-                            break
-            if best is None:
-                return True
-            for d in opts:
-                grid[best] = d
-                if search():
-                    return True
-            grid[best] = 0
-            return False
-
-        search()
-        return grid
-
     def oracle_action(self) -> int:
         if self._solution is None:
-            self._solution = self._solve()
+            self._solution = solve_search([v if g else 0 for v, g in zip(self.grid, self.given)], self.n, self.bh, self.bw)
         for i, v in enumerate(self._solution):
             if self.grid[i] != v:
                 return i * self.n + v - 1

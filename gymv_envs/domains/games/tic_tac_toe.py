@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
@@ -11,82 +9,30 @@ from gymv_envs.core.canvas import (
     BACKGROUND,
     INK,
     PALETTE,
-    draw_text,
     fit_text_size,
     new_frame,
     pil_draw,
 )
+from gymv_envs.core.cells import cell_names
 from gymv_envs.core.rng import choice
+from gymv_envs.rules.tic_tac_toe import (
+    CROSS,
+    EMPTY,
+    LINES,
+    NOUGHT,
+    move_score,
+    play,
+    puzzles,
+    win_distance,
+    winner,
+)
 
-EMPTY, CROSS, NOUGHT = 0, 1, 2
 COLS, ROWS = "ABC", "123"
-CELL_NAMES = tuple(f"{c}{r}" for r in ROWS for c in COLS)  # index = 3 * row + col
-LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+CELL_NAMES = cell_names(3, 3)  # index = 3 * row + col
 WIN_IN = {0: 1, 1: 2, 2: 3}  # our moves needed for the fastest forced win at reset
 OPPONENTS = {0: "random", 1: "greedy", 2: "perfect"}
 MARK_COLORS = {CROSS: PALETTE["blue"], NOUGHT: PALETTE["red"]}
 WIN_TINT = (255, 236, 150)
-
-
-def winner(board: tuple[int, ...]) -> int:
-    for a, b, c in LINES:
-        if board[a] and board[a] == board[b] == board[c]:
-            return board[a]
-    return EMPTY
-
-
-def to_move(board: tuple[int, ...]) -> int:
-    return CROSS if board.count(CROSS) == board.count(NOUGHT) else NOUGHT
-
-
-def play(board: tuple[int, ...], i: int) -> tuple[int, ...]:
-    return board[:i] + (to_move(board),) + board[i + 1:]
-
-
-@functools.cache
-def score(board: tuple[int, ...]) -> int:
-    """Minimax value for X of a non-final position: 100 - p if X wins in p plies, -(100 - p) if O does, 0 for a draw."""
-    side = to_move(board)
-    best = None
-    for i in range(9):
-        if board[i]:
-            continue
-        v = move_score(board, i)
-        if best is None or (v > best if side == CROSS else v < best):
-            best = v
-    return best
-
-
-def move_score(board: tuple[int, ...], i: int) -> int:
-    child = play(board, i)
-    w = winner(child)
-    if w:
-        return 99 if w == CROSS else -99
-    if EMPTY not in child:
-        return 0
-    v = score(child)
-    return v - (v > 0) + (v < 0)
-
-
-def win_distance(board: tuple[int, ...]) -> int:
-    """Our (X's) moves to the fastest forced win from an X-to-move position, 0 if none."""
-    v = score(board)
-    return (100 - v + 1) // 2 if v > 0 else 0
-
-
-@functools.cache
-def puzzles(distance: int) -> tuple[tuple[int, ...], ...]:
-    """Every reachable, unfinished X-to-move position whose fastest forced win takes ``distance`` moves."""
-    seen, found, stack = set(), [], [(EMPTY,) * 9]
-    while stack:
-        b = stack.pop()
-        if b in seen or winner(b) or EMPTY not in b:
-            continue
-        seen.add(b)
-        if to_move(b) == CROSS and any(b) and win_distance(b) == distance:
-            found.append(b)
-        stack.extend(play(b, i) for i in range(9) if not b[i])
-    return tuple(sorted(found))
 
 
 class TicTacToe(MultiTurnEnv):
@@ -194,14 +140,10 @@ class TicTacToe(MultiTurnEnv):
         line = next((ln for ln in LINES if b[ln[0]] and b[ln[0]] == b[ln[1]] == b[ln[2]]), ())
         keys = [[(self.board[3 * r + c], 3 * r + c in line) for c in range(3)] for r in range(3)]
         frame = painter.paint(keys)
-        if not getattr(painter, "labelled", False):  # labels sit outside the cells: draw them once per painter
-            band = min(painter.x0, painter.y0)
+        if not painter.labelled:  # labels sit outside the cells: draw them once per painter
+            band = painter.band
             size = fit_text_size("C", int(band * 0.8), min(int(band * 0.7), painter.cell // 3), bold=True)
-            for k in range(3):
-                cx, cy = painter.cell_center(k, k)
-                draw_text(frame, COLS[k], (cx, painter.y0 - band / 2), size, INK, bold=True)
-                draw_text(frame, ROWS[k], (painter.x0 - band / 2, cy), size, INK, bold=True)
-            painter.labelled = True
+            painter.draw_labels(frame, COLS, ROWS, size)
         return frame
 
     def _task_text(self) -> str:

@@ -8,7 +8,7 @@ swapping or changing one or two cells the puzzle left open. A task sets ``cell_k
 for a shaded cell and ``.`` for an empty one), and implements ``_generate`` (setting
 ``rows``, ``cols``, ``free`` and its clues), ``_paint``, ``_check``, ``_solve``. `LatinSquareEnv`
 and `HiddenCellsEnv` add what Latin-square puzzles and puzzles made by hiding cells of a full grid
-share; `PaintedOnceEnv` (paint the level's image once) also serves the other logic tasks.
+share. Boards are drawn with `gymv_envs.core.board`.
 """
 
 from __future__ import annotations
@@ -17,115 +17,19 @@ import functools
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import ClassVar
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv
-from gymv_envs.core.canvas import (
-    BACKGROUND,
-    GRID_LINE,
-    INK,
-    WHITE,
-    blend_mask,
-    draw_text,
-    fill_rect,
-    new_frame,
-    text_mask,
-)
+from gymv_envs.core import PaintedOnceEnv
+from gymv_envs.core.board import Geom, cell_text
 
 Grid = tuple[tuple[int, ...], ...]
-GIVEN = INK
-FILLED = (70, 74, 90)
 _LABEL = re.compile(r"(?i)\b(?:row|line)\s*\d+\s*[:=.)\]-]")
 _SEP = re.compile(r"[\s,;/|\[\](){}\"'`]+")
 MASK_ON = "#1*■█●X"
 MASK_OFF = ".0_-□·o"
 MAX_TEXT = 20_000
-
-
-# ----------------------------------------------------------------- drawing
-class Geom(NamedTuple):
-    """Where the board sits in the frame: top-left corner of cell (0, 0) and the cell side."""
-
-    x0: float
-    y0: float
-    cell: float
-
-    def box(self, r: float, c: float) -> tuple[float, float, float, float]:
-        return self.x0 + c * self.cell, self.y0 + r * self.cell, self.x0 + (c + 1) * self.cell, self.y0 + (r + 1) * self.cell
-
-    def center(self, r: float, c: float) -> tuple[float, float]:
-        return self.x0 + (c + 0.5) * self.cell, self.y0 + (r + 0.5) * self.cell
-
-
-def layout(obs_size: tuple[int, int], rows: int, cols: int, pad: tuple[float, float, float, float] = (0, 0, 0, 0)) -> Geom:
-    """Square cells as large as fit, with ``pad`` = (top, right, bottom, left) extra cells of room."""
-    h, w = obs_size
-    t, r, b, left = pad
-    margin = max(1, min(h, w) // 40)
-    cell = min((w - 2 * margin) / (cols + left + r), (h - 2 * margin) / (rows + t + b))
-    x0 = (w - cell * (cols + left + r)) / 2 + left * cell
-    y0 = (h - cell * (rows + t + b)) / 2 + t * cell
-    return Geom(x0, y0, cell)
-
-
-@functools.lru_cache(maxsize=64)
-def board_base(obs_size: tuple[int, int], rows: int, cols: int, pad: tuple[float, float, float, float] = (0, 0, 0, 0),
-               box: tuple[int, int] | None = None, lines: bool = True) -> tuple[np.ndarray, Geom]:
-    """The empty board (white cells, thin lines, thick outline and ``box`` blocks), read-only, and its geometry."""
-    g = layout(obs_size, rows, cols, pad)
-    img = new_frame(obs_size[0], obs_size[1], BACKGROUND)
-    x1, y1 = g.x0 + cols * g.cell, g.y0 + rows * g.cell
-    fill_rect(img, g.x0, g.y0, x1, y1, WHITE)
-    if lines:
-        grid_lines(img, g, rows, cols, box)
-    img.setflags(write=False)
-    return img, g
-
-
-def grid_lines(img: np.ndarray, g: Geom, rows: int, cols: int, box: tuple[int, int] | None = None) -> None:
-    thin, thick = max(1, int(g.cell / 30)), max(2, int(g.cell / 12))
-    x1, y1 = g.x0 + cols * g.cell, g.y0 + rows * g.cell
-    for r in range(rows + 1):
-        w = thick if r in (0, rows) or (box and r % box[0] == 0) else thin
-        y = g.y0 + r * g.cell
-        fill_rect(img, g.x0 - w // 2, y - w // 2, x1 + (w + 1) // 2, y + (w + 1) // 2, INK if w == thick else GRID_LINE)
-    for c in range(cols + 1):
-        w = thick if c in (0, cols) or (box and c % box[1] == 0) else thin
-        x = g.x0 + c * g.cell
-        fill_rect(img, x - w // 2, g.y0 - w // 2, x + (w + 1) // 2, y1 + (w + 1) // 2, INK if w == thick else GRID_LINE)
-
-
-@functools.lru_cache(maxsize=4096)
-def text_tile(text: str, size: int, color: tuple[int, int, int], bold: bool, bg: tuple[int, int, int]) -> np.ndarray:
-    """``text`` blended once over a ``bg`` block (read-only, cached): drawing it again is a copy."""
-    mask = text_mask(text, size, bold)
-    tile = new_frame(mask.shape[0], mask.shape[1], bg)
-    blend_mask(tile, mask, 0, 0, color)
-    tile.setflags(write=False)
-    return tile
-
-
-def cell_text(img: np.ndarray, g: Geom, r: float, c: float, text: str, scale: float = 0.62,
-              color: tuple[int, int, int] = GIVEN, bold: bool = True, bg: tuple[int, int, int] = WHITE) -> None:
-    """``text`` centred in cell (r, c) over a ``bg`` cell (fractional positions place outside clues)."""
-    size = max(4, int(g.cell * scale * (1.0 if len(text) <= 2 else 2.0 / len(text))))
-    tile = text_tile(text, size, color, bold, bg)
-    h, w = tile.shape[:2]
-    cx, cy = g.center(r, c)
-    x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
-    H, W = img.shape[:2]
-    if x < 0 or y < 0 or x + w > W or y + h > H:
-        draw_text(img, text, (cx, cy), size, color, bold=bold)
-        return
-    img[y:y + h, x:x + w] = tile
-
-
-def shade(img: np.ndarray, g: Geom, r: int, c: int, color: tuple[int, int, int], inset: float = 0.0) -> None:
-    x0, y0, x1, y1 = g.box(r, c)
-    d = inset * g.cell
-    fill_rect(img, x0 + d, y0 + d, x1 - d + 1, y1 - d + 1, color)
 
 
 # ----------------------------------------------------------------- answers
@@ -435,24 +339,6 @@ def complete_lines(cells: Sequence[int], lines: Sequence[Sequence[int]], totals:
 
 
 # ----------------------------------------------------------------- the base envs
-class PaintedOnceEnv(SingleTurnEnv):
-    """Base of single-turn tasks whose image is painted once per level (``_paint``) and then reused."""
-
-    _image: np.ndarray | None = None
-
-    def _after_generate(self) -> None:
-        self._image = None
-        super()._after_generate()
-
-    def _paint(self) -> np.ndarray:
-        raise NotImplementedError
-
-    def _draw(self) -> np.ndarray:
-        if self._image is None:
-            self._image = self._paint()
-        return self._image
-
-
 class GridAnswerEnv(PaintedOnceEnv):
     """Base of puzzles answered by a filled grid (see the module docstring)."""
 
@@ -586,15 +472,7 @@ class HiddenCellsEnv(GridAnswerEnv):
         return all(not g or g == v for g, v in zip(self.givens, flat, strict=True))
 
 
-def blank_board(obs_size: tuple[int, int], rows: int, cols: int, **kwargs: Any) -> tuple[np.ndarray, Geom]:
-    """A writable copy of `board_base` and its geometry."""
-    base, g = board_base(tuple(obs_size), rows, cols, **kwargs)
-    return base.copy(), g
-
-
-__all__ = ["BACKGROUND", "Budget", "GridAnswerEnv", "Geom", "HiddenCellsEnv", "LatinSquareEnv", "PaintedOnceEnv", "Table",
-           "blank_board", "board_base", "cell_bits", "cell_text", "complete_lines", "counting_row", "decode_cells",
-           "fewest_clues", "format_grid",
-           "grid_lines", "hide_cells", "is_latin", "keeps", "latin_line_codes", "latin_line_table",
-           "latin_solve", "latin_square", "layout", "most_open",
-           "permutation_array", "permutations", "read_cells", "shade", "smallest_true", "table_search"]
+__all__ = ["Budget", "GridAnswerEnv", "HiddenCellsEnv", "LatinSquareEnv", "Table",
+           "cell_bits", "complete_lines", "counting_row", "decode_cells", "fewest_clues", "format_grid",
+           "hide_cells", "is_latin", "keeps", "latin_line_codes", "latin_line_table", "latin_solve", "latin_square",
+           "most_open", "permutation_array", "permutations", "read_cells", "smallest_true", "table_search"]

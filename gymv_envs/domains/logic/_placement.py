@@ -1,9 +1,9 @@
 """Shared pieces of the logic grid-placement tasks (N-Queens, Star Battle, Light Up, ...).
 
-Cells are named like a spreadsheet: column letter then row number, ``A1`` top-left. Answers
-are read either as cell lists (``A1 C2``, any separators) or as a grid of characters, one
-row per line or all rows in sequence (`CellsAnswerEnv`, the base of tasks answered by a set
-of cells). Boards are drawn on a cached base (labels, lines).
+Cells are named by `gymv_envs.core.cells` (``A1`` top-left). Answers are read either as cell
+lists (``A1 C2``, any separators) or as a grid of characters, one row per line or all rows in
+sequence (`CellsAnswerEnv`, the base of tasks answered by a set of cells). Boards are drawn with
+`gymv_envs.core.board` (`blank_labelled_board`).
 """
 
 from __future__ import annotations
@@ -14,40 +14,15 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from gymv_envs.core.canvas import (
-    BACKGROUND,
-    GRID_LINE,
-    INK,
-    WHITE,
-    Color,
-    draw_text,
-    fill_rect,
-    new_frame,
-)
-from gymv_envs.domains.logic._grid import PaintedOnceEnv
+from gymv_envs.core import PaintedOnceEnv
+from gymv_envs.core.cells import Cell, cell_tokens, format_cells
 
-Cell = tuple[int, int]
-_CELL = re.compile(r"([A-Z])\s?(\d{1,2})")
 _CELL_SEPS = re.compile(r"(?:[\s,;/|+&.:\[\](){}'\"\-]|\bAND\b)+")
 _GRID_SEPS = re.compile(r"[\s,;/|\[\](){}'\"`]+")
 MARKS = frozenset("*QXSB#1@O●★")
 BLANKS = frozenset(".0-_")
 NEIGHBOURS4 = ((-1, 0), (1, 0), (0, -1), (0, 1))
 NEIGHBOURS8 = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
-# soft region colours, distinguishable next to each other
-REGION_COLOURS: tuple[Color, ...] = (
-    (255, 214, 214), (206, 232, 255), (214, 245, 204), (255, 240, 190), (232, 214, 255),
-    (255, 222, 180), (200, 240, 238), (246, 212, 236), (228, 228, 200), (210, 220, 245),
-)
-
-
-def cell_name(r: int, c: int) -> str:
-    return f"{chr(65 + c)}{r + 1}"
-
-
-def format_cells(cells: Iterable[Cell]) -> str:
-    """Cells as ``A1 B3 ...`` in reading order (row, then column)."""
-    return " ".join(cell_name(r, c) for r, c in sorted(cells))
 
 
 def mask_cells(mask: int, n: int) -> tuple[Cell, ...]:
@@ -63,23 +38,6 @@ def parse_cell_list(text: str, rows: int, cols: int) -> tuple[Cell, ...] | None:
     t = re.sub(r"\b([A-Z])\s+(?=\d)", r"\1", t)
     cells = cell_tokens(t, _CELL_SEPS, rows, cols)
     return tuple(sorted(set(cells))) if cells and len(set(cells)) == len(cells) else None
-
-
-def cell_tokens(text: str, seps: re.Pattern[str], rows: int, cols: int) -> list[Cell] | None:
-    """The cells named by the tokens of upper-case ``text`` between ``seps``, in order (repeats kept),
-    or ``None`` when a token is not a cell of the ``rows x cols`` board."""
-    cells = []
-    for tok in seps.split(text):
-        if not tok:
-            continue
-        m = _CELL.fullmatch(tok)
-        if m is None:
-            return None
-        r, c = int(m.group(2)) - 1, ord(m.group(1)) - 65
-        if not (0 <= r < rows and 0 <= c < cols):
-            return None
-        cells.append((r, c))
-    return cells
 
 
 def parse_char_grid(text: str, rows: int, cols: int, alphabet: str) -> tuple[str, ...] | None:
@@ -113,17 +71,6 @@ def parse_marked_cells(text: str, rows: int, cols: int) -> tuple[Cell, ...] | No
     if grid is None:
         return None
     return tuple((r, c) for r in range(rows) for c in range(cols) if grid[r][c] in MARKS)
-
-
-def interleave(rng: np.random.Generator, *groups: Sequence) -> list:
-    """Round-robin over the groups (each shuffled): a varied list of near misses."""
-    pools = [[g[int(i)] for i in rng.permutation(len(g))] for g in groups]
-    out = []
-    while any(pools):
-        for p in pools:
-            if p:
-                out.append(p.pop())
-    return out
 
 
 def move_one(cells: Sequence[Cell], rows: int, cols: int, fixed: Iterable[Cell] = ()) -> list[tuple[Cell, ...]]:
@@ -181,81 +128,6 @@ def bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-# -- drawing
-@functools.lru_cache(maxsize=64)
-def board_layout(h: int, w: int, rows: int, cols: int, labels: bool = True) -> tuple[float, float, float]:
-    """(x0, y0, cell): board origin and cell pitch, with a label band above and to the left."""
-    margin = max(1, min(h, w) // 40)
-    band = 0.6 if labels else 0.0
-    cell = min((w - 2 * margin) / (cols + band), (h - 2 * margin) / (rows + band))
-    x0 = (w - (cols + band) * cell) / 2 + band * cell
-    y0 = (h - (rows + band) * cell) / 2 + band * cell
-    return x0, y0, cell
-
-
-@functools.lru_cache(maxsize=64)
-def board_base(h: int, w: int, rows: int, cols: int, labels: bool = True, cell_colour: Color = WHITE) -> np.ndarray:
-    """The empty board (white cells, thin lines, A.. / 1.. labels), read-only."""
-    x0, y0, cell = board_layout(h, w, rows, cols, labels)
-    img = new_frame(h, w, BACKGROUND)
-    line = max(1, int(cell / 30))
-    fill_rect(img, x0 - line, y0 - line, x0 + cols * cell + line, y0 + rows * cell + line, GRID_LINE)
-    for r in range(rows):
-        for c in range(cols):
-            x, y = x0 + c * cell, y0 + r * cell
-            fill_rect(img, x + line, y + line, x + cell, y + cell, cell_colour)
-    if labels:
-        size = max(5, int(min(0.48 * cell, 0.6 * cell * 0.8)))
-        for c in range(cols):
-            draw_text(img, chr(65 + c), (x0 + (c + 0.5) * cell, y0 - 0.3 * cell), size, INK, bold=True)
-        for r in range(rows):
-            draw_text(img, str(r + 1), (x0 - 0.3 * cell, y0 + (r + 0.5) * cell), size, INK, bold=True)
-    img.setflags(write=False)
-    return img
-
-
-def blank_board(obs_size: tuple[int, int], rows: int, cols: int, labels: bool = True,
-                cell_colour: Color = WHITE) -> tuple[np.ndarray, tuple[float, float, float]]:
-    """A writable copy of `board_base` and its `board_layout`."""
-    h, w = obs_size
-    return board_base(h, w, rows, cols, labels, cell_colour).copy(), board_layout(h, w, rows, cols, labels)
-
-
-def cell_rect(layout: tuple[float, float, float], r: int, c: int, inset: float = 0.0) -> tuple[float, float, float, float]:
-    x0, y0, cell = layout
-    line = max(1, int(cell / 30))
-    k = inset * cell
-    return x0 + c * cell + line + k, y0 + r * cell + line + k, x0 + (c + 1) * cell - k, y0 + (r + 1) * cell - k
-
-
-def cell_centre(layout: tuple[float, float, float], r: int, c: int) -> tuple[float, float]:
-    x0, y0, cell = layout
-    line = max(1, int(cell / 30))
-    return x0 + (c + 0.5) * cell + line / 2, y0 + (r + 0.5) * cell + line / 2
-
-
-def paint_regions(img: np.ndarray, layout: tuple[float, float, float], regions: np.ndarray, tint: bool = True) -> None:
-    """Tint each region and draw thick borders between cells of different regions."""
-    x0, y0, cell = layout
-    rows, cols = regions.shape
-    if tint:
-        for r in range(rows):
-            for c in range(cols):
-                fill_rect(img, *cell_rect(layout, r, c), REGION_COLOURS[int(regions[r, c]) % len(REGION_COLOURS)])
-    t = max(2, int(cell / 10))
-    for r in range(rows):
-        for c in range(cols):
-            x, y = x0 + c * cell, y0 + r * cell
-            if c + 1 < cols and regions[r, c] != regions[r, c + 1]:
-                fill_rect(img, x + cell - t / 2, y - t / 2, x + cell + t / 2 + 1, y + cell + t / 2 + 1, INK)
-            if r + 1 < rows and regions[r, c] != regions[r + 1, c]:
-                fill_rect(img, x - t / 2, y + cell - t / 2, x + cell + t / 2 + 1, y + cell + t / 2 + 1, INK)
-    w, h = cols * cell, rows * cell
-    for a, b, c_, d in ((x0 - t / 2, y0 - t / 2, x0 + w + t / 2 + 1, y0 + t / 2), (x0 - t / 2, y0 + h - t / 2, x0 + w + t / 2 + 1, y0 + h + t / 2 + 1),
-                        (x0 - t / 2, y0 - t / 2, x0 + t / 2, y0 + h + t / 2 + 1), (x0 + w - t / 2, y0 - t / 2, x0 + w + t / 2 + 1, y0 + h + t / 2 + 1)):
-        fill_rect(img, a, b, c_, d, INK)
 
 
 def grow_regions(rng: np.random.Generator, seeds: Sequence[Cell | Sequence[Cell]], rows: int, cols: int) -> np.ndarray:

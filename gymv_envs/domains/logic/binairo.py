@@ -8,12 +8,11 @@ import itertools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.board import blank_board, cell_text
 from gymv_envs.domains.logic._grid import (
     GridAnswerEnv,
     Table,
-    blank_board,
     cell_bits,
-    cell_text,
     decode_cells,
     fewest_clues,
     table_search,

@@ -6,8 +6,11 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import TaskSpec
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core.answers import interleave
+from gymv_envs.core.board import blank_labelled_board, cell_centre
 from gymv_envs.core.canvas import INK, draw_shape, draw_text
+from gymv_envs.core.cells import cell_name
 from gymv_envs.domains.logic._bridges_solver import (
     Cell,
     bridge_solutions,
@@ -15,14 +18,7 @@ from gymv_envs.domains.logic._bridges_solver import (
     connected,
     crosses,
 )
-from gymv_envs.domains.logic._grid import PaintedOnceEnv
-from gymv_envs.domains.logic._placement import (
-    NEIGHBOURS4,
-    blank_board,
-    cell_centre,
-    cell_name,
-    interleave,
-)
+from gymv_envs.domains.logic._placement import NEIGHBOURS4
 
 # difficulty -> (side, islands)
 LEVELS = {0: (5, 5), 1: (7, 9), 2: (9, 13)}
@@ -110,7 +106,7 @@ class Bridges(PaintedOnceEnv):
     # -- draw
     def _paint(self) -> np.ndarray:
         n = self.n
-        img, layout = blank_board(self.obs_size, n, n, cell_colour=SEA)
+        img, layout = blank_labelled_board(self.obs_size, n, n, cell_colour=SEA)
         size = max(4, int(layout[2] * 0.86))
         text = max(5, int(layout[2] * 0.48))
         for (r, c), k in self.islands.items():

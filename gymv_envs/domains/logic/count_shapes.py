@@ -7,10 +7,10 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import TaskSpec
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core.answers import interleave, words_to_digits
 from gymv_envs.core.canvas import BACKGROUND, PALETTE, SHAPES, blend_mask, new_frame, shape_mask
 from gymv_envs.core.rng import choice, sample
-from gymv_envs.domains.logic._grid import PaintedOnceEnv
 
 # difficulty -> grid side of placement slots, shapes (min, max), colours, kinds,
 # target count (min, max), outlined distractors (min, max), shape scales within a slot
@@ -20,8 +20,6 @@ LEVELS = {
     2: dict(grid=6, shapes=(16, 22), colours=5, kinds=5, target=(2, 7), outlines=(3, 5), scales=(0.5, 0.65, 0.8)),
 }
 PLURAL = {k: k + ("es" if k.endswith("s") else "s") for k in SHAPES}
-NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-                "fifteen sixteen seventeen eighteen nineteen twenty").split()
 _COLOUR_RE = "|".join(sorted([*PALETTE, "grey"], key=len, reverse=True))
 _SHAPE_RE = "|".join(sorted([*SHAPES, *PLURAL.values()], key=len, reverse=True))
 _CAT = rf"(?:({_COLOUR_RE})\s+)?({_SHAPE_RE})|({_COLOUR_RE})"
@@ -156,7 +154,7 @@ class ShapeCount(PaintedOnceEnv):
         t = text.strip().lower()
         if not t or len(t) > 400:
             return None
-        t = re.sub(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", lambda m: str(NUMBER_WORDS.index(m.group(1))), t)
+        t = words_to_digits(t)
         counts: dict[int, int] = {}
         for m in _MENTION.finditer(t):
             g = m.groups()
@@ -199,13 +197,7 @@ class ShapeCount(PaintedOnceEnv):
         semantic = [(b, a), (sim_a, b), (a, sim_b), (sim_a, sim_b), with_outlines]
         near = [(a + 1, b), (a - 1, b), (a, b + 1), (a, b - 1), (a + 1, b + 1), (a - 1, b - 1),
                 (a + 1, b - 1), (a - 1, b + 1), (a + 2, b), (a, b + 2)]
-        groups = [[g[int(i)] for i in rng.permutation(len(g))] for g in (semantic, near)]
-        out = []
-        while any(groups):
-            for g in groups:
-                if g:
-                    out.append(g.pop())
-        return [p for p in out if min(p) >= 0]
+        return [p for p in interleave(rng, semantic, near) if min(p) >= 0]
 
 
 SPECS = (

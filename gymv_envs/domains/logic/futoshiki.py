@@ -7,6 +7,7 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.board import Geom, cell_text
 from gymv_envs.core.canvas import (
     BACKGROUND,
     INK,
@@ -17,9 +18,7 @@ from gymv_envs.core.canvas import (
     outline_rect,
 )
 from gymv_envs.domains.logic._grid import (
-    Geom,
     LatinSquareEnv,
-    cell_text,
     fewest_clues,
     is_latin,
     keeps,

@@ -7,13 +7,8 @@ from collections import Counter
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.logic._grid import (
-    Budget,
-    GridAnswerEnv,
-    blank_board,
-    cell_text,
-    latin_square,
-)
+from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv, latin_square
 from gymv_envs.domains.logic._placement import beside4, bits, is_connected
 
 # difficulty -> (side, shaded share wanted)

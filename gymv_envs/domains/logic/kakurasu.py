@@ -8,14 +8,13 @@ import itertools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.core.canvas import BACKGROUND
 from gymv_envs.domains.logic._grid import (
-    BACKGROUND,
     Budget,
     GridAnswerEnv,
     Table,
-    blank_board,
     cell_bits,
-    cell_text,
     decode_cells,
     table_search,
 )

@@ -7,8 +7,9 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.board import blank_board, cell_text
 from gymv_envs.core.canvas import WHITE, fill_rect, new_frame
-from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv, blank_board, cell_text
+from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv
 from gymv_envs.domains.logic._kakuro_solver import runs_of, solve
 
 # difficulty -> (board side including the clue row and column, extra black cells wanted)

@@ -9,12 +9,12 @@ import math
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.board import blank_board
 from gymv_envs.core.canvas import INK, draw_text, fill_rect
 from gymv_envs.domains.logic._grid import (
     Budget,
     LatinSquareEnv,
     Table,
-    blank_board,
     cell_bits,
     is_latin,
     latin_line_table,

@@ -5,17 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.answers import interleave
+from gymv_envs.core.board import blank_labelled_board, cell_centre, cell_rect
 from gymv_envs.core.canvas import INK, WHITE, draw_text, fill_rect
 from gymv_envs.domains.logic._akari import Akari
-from gymv_envs.domains.logic._placement import (
-    CellsAnswerEnv,
-    blank_board,
-    cell_centre,
-    cell_rect,
-    interleave,
-    mask_cells,
-    move_one,
-)
+from gymv_envs.domains.logic._placement import CellsAnswerEnv, mask_cells, move_one
 
 # difficulty -> (side, share of black cells, keep every number)
 LEVELS = {0: (5, 0.2, True), 1: (7, 0.2, False), 2: (8, 0.2, False)}
@@ -105,7 +99,7 @@ class LightUp(CellsAnswerEnv):
     # -- draw
     def _paint(self) -> np.ndarray:
         n = self.n
-        img, layout = blank_board(self.obs_size, n, n)
+        img, layout = blank_labelled_board(self.obs_size, n, n)
         size = max(5, int(layout[2] * 0.55))
         for i, k in self.black.items():
             r, c = divmod(i, n)

@@ -7,10 +7,13 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import TaskSpec
-from gymv_envs.core.canvas import BACKGROUND, INK, draw_text, fill_rect, new_frame
-from gymv_envs.domains.logic._grid import PaintedOnceEnv
-from gymv_envs.domains.logic._placement import cell_tokens, mask_cells
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core.answers import interleave
+from gymv_envs.core.board import Geom, draw_labels, labelled_layout
+from gymv_envs.core.canvas import BACKGROUND, fill_rect, new_frame
+from gymv_envs.core.cells import cell_name, cell_tokens
+from gymv_envs.domains.logic._placement import mask_cells
+from gymv_envs.rules.lights_out import all_solutions, apply_presses, fewest_presses, press_masks
 
 # difficulty -> (board side, fewest presses at least, random presses at most)
 LEVELS = {0: (3, 2, 4), 1: (4, 3, 6), 2: (5, 4, 8)}
@@ -20,105 +23,19 @@ OFF = (58, 62, 78)
 _SEPARATORS = re.compile(r"(?:[\s,;/|+&>\-\u2192]|\bAND\b)+")
 
 
-# -- rules: pure functions of the board side, cached per n
-@functools.cache
-def press_masks(n: int) -> tuple[int, ...]:
-    """Bit mask (bit r*n+c) of the cells each press toggles: itself and its orthogonal neighbours."""
-    out = []
-    for r in range(n):
-        for c in range(n):
-            m = 1 << (r * n + c)
-            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if 0 <= rr < n and 0 <= cc < n:
-                    m |= 1 << (rr * n + cc)
-            out.append(m)
-    return tuple(out)
-
-
-@functools.cache
-def elimination(n: int) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
-    """Gauss-Jordan over GF(2) of the press matrix (symmetric, so row i = press mask i).
-
-    Returns (pivots, checks, null): x has bit p set when popcount(comb & board) is odd, for
-    each (p, comb) in pivots; a board is solvable when every check has even parity with it;
-    adding any combination of the null-space vectors gives every other solution.
-    """
-    size = n * n
-    rows = [[m, 1 << i] for i, m in enumerate(press_masks(n))]
-    pivot_cols, r = [], 0
-    for col in range(size):
-        piv = next((i for i in range(r, size) if rows[i][0] >> col & 1), None)
-        if piv is None:
-            continue
-        rows[r], rows[piv] = rows[piv], rows[r]
-        for i in range(size):
-            if i != r and rows[i][0] >> col & 1:
-                rows[i][0] ^= rows[r][0]
-                rows[i][1] ^= rows[r][1]
-        pivot_cols.append(col)
-        r += 1
-    null = []
-    for f in (c for c in range(size) if c not in pivot_cols):
-        v = 1 << f
-        for i, p in enumerate(pivot_cols):
-            if rows[i][0] >> f & 1:
-                v |= 1 << p
-        null.append(v)
-    pivots = tuple((p, rows[i][1]) for i, p in enumerate(pivot_cols))
-    return pivots, tuple(rows[i][1] for i in range(r, size)), tuple(null)
-
-
-def all_solutions(n: int, board: int) -> list[int]:
-    """Every press set (bit mask) that switches ``board`` off; empty when there is none."""
-    pivots, checks, null = elimination(n)
-    if any((c & board).bit_count() & 1 for c in checks):
-        return []
-    x = 0
-    for p, comb in pivots:
-        if (comb & board).bit_count() & 1:
-            x |= 1 << p
-    out = []
-    for k in range(1 << len(null)):
-        v = x
-        for j, vec in enumerate(null):
-            if k >> j & 1:
-                v ^= vec
-        out.append(v)
-    return out
-
-
-def fewest_presses(n: int, board: int) -> int:
-    """The smallest press set (bit mask) that switches ``board`` off (lowest mask among ties)."""
-    return min(all_solutions(n, board), key=lambda v: (v.bit_count(), v))
-
-
-def apply_presses(n: int, board: int, cells: tuple[tuple[int, int], ...]) -> int:
-    masks = press_masks(n)
-    for r, c in cells:
-        board ^= masks[r * n + c]
-    return board
-
-
 @functools.lru_cache(maxsize=64)
-def _layout(h: int, w: int, n: int) -> tuple[np.ndarray, float, float, float]:
-    """The empty board with its coordinate labels (read-only), board origin and cell pitch."""
-    margin = max(1, min(h, w) // 40)
-    cell = min(w - 2 * margin, h - 2 * margin) / (n + 0.6)
-    label = 0.6 * cell
-    x0 = (w - (n + 0.6) * cell) / 2 + label
-    y0 = (h - (n + 0.6) * cell) / 2 + label
+def _base(h: int, w: int, n: int) -> tuple[np.ndarray, Geom]:
+    """The empty board with its coordinate labels (read-only) and its geometry."""
+    g = labelled_layout((h, w), n, n)
     img = new_frame(h, w, BACKGROUND)
-    size = max(5, int(min(label * 0.8, cell * 0.45)))
-    for i in range(n):
-        draw_text(img, chr(65 + i), (x0 + (i + 0.5) * cell, y0 - label / 2), size, INK, bold=True)
-        draw_text(img, str(i + 1), (x0 - label / 2, y0 + (i + 0.5) * cell), size, INK, bold=True)
-    gap = max(1, int(cell / 14))
+    draw_labels(img, g, n, n, max(5, int(min(0.6 * g.cell * 0.8, g.cell * 0.45))))
+    gap = max(1, int(g.cell / 14))
     for r in range(n):
         for c in range(n):
-            x, y = x0 + c * cell, y0 + r * cell
-            fill_rect(img, x + gap, y + gap, x + cell - gap, y + cell - gap, OFF)
+            x, y = g.x0 + c * g.cell, g.y0 + r * g.cell
+            fill_rect(img, x + gap, y + gap, x + g.cell - gap, y + g.cell - gap, OFF)
     img.setflags(write=False)
-    return img, x0, y0, cell
+    return img, g
 
 
 class LightsOutSolve(PaintedOnceEnv):
@@ -183,7 +100,7 @@ class LightsOutSolve(PaintedOnceEnv):
     # -- draw
     def _paint(self) -> np.ndarray:
         H, W = self.obs_size
-        base, x0, y0, cell = _layout(H, W, self.n)
+        base, (x0, y0, cell) = _base(H, W, self.n)
         img = base.copy()
         gap, core = max(1, int(cell / 14)), cell * 0.28
         for r, c in self._cells(self.board):
@@ -217,7 +134,7 @@ class LightsOutSolve(PaintedOnceEnv):
         return len(answer) == self.best and apply_presses(self.n, self.board, answer) == 0
 
     def _format(self, answer: tuple[tuple[int, int], ...]) -> str:
-        return " ".join(f"{chr(65 + c)}{r + 1}" for r, c in sorted(answer, key=lambda rc: (rc[1], rc[0])))
+        return " ".join(cell_name(r, c) for r, c in sorted(answer, key=lambda rc: (rc[1], rc[0])))
 
     # -- oracle
     def _solve(self) -> tuple[tuple[int, int], ...]:
@@ -234,13 +151,7 @@ class LightsOutSolve(PaintedOnceEnv):
                  if (r + dr, c + dc) in inside and (r + dr, c + dc) not in sol]
         mirrors = [tuple((r, n - 1 - c) for r, c in sol), tuple((n - 1 - r, c) for r, c in sol),
                    tuple((c, r) for r, c in sol), self._cells(self.board)]
-        groups = [[g[int(i)] for i in rng.permutation(len(g))] for g in (longer, moved, removed, added, mirrors)]
-        out = []
-        while any(groups):
-            for g in groups:
-                if g:
-                    out.append(tuple(sorted(g.pop())))
-        return out
+        return [tuple(sorted(x)) for x in interleave(rng, longer, moved, removed, added, mirrors)]
 
 
 SPECS = (

@@ -7,9 +7,9 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.board import blank_board
 from gymv_envs.domains.logic._grid import (
     HiddenCellsEnv,
-    blank_board,
     complete_lines,
     counting_row,
     hide_cells,

@@ -7,7 +7,8 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import TaskSpec
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core.answers import interleave
 from gymv_envs.core.canvas import (
     BACKGROUND,
     BLACK,
@@ -20,9 +21,7 @@ from gymv_envs.core.canvas import (
     shape_mask,
     text_mask,
 )
-from gymv_envs.domains.logic._grid import PaintedOnceEnv
 from gymv_envs.domains.logic._mastermind_codes import all_codes, score, score_all
-from gymv_envs.domains.logic._placement import interleave
 
 # difficulty -> (code length, colours, repeats allowed)
 LEVELS = {0: (3, 4, False), 1: (4, 6, False), 2: (5, 6, True)}

@@ -5,16 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.answers import interleave
+from gymv_envs.core.board import blank_labelled_board, cell_centre, cell_rect
 from gymv_envs.core.canvas import INK, draw_text, fill_rect
-from gymv_envs.domains.logic._placement import (
-    NEIGHBOURS8,
-    CellsAnswerEnv,
-    blank_board,
-    cell_centre,
-    cell_rect,
-    interleave,
-    parse_cell_list,
-)
+from gymv_envs.domains.logic._placement import NEIGHBOURS8, CellsAnswerEnv, parse_cell_list
 
 # difficulty -> (side, mines, most safe cells asked, hard: needs reasoning over several numbers)
 LEVELS = {0: (5, 4, 4, False), 1: (7, 9, 6, False), 2: (9, 15, 8, True)}
@@ -187,7 +181,7 @@ class MinesweeperSafe(CellsAnswerEnv):
     # -- draw
     def _paint(self) -> np.ndarray:
         n = self.n
-        img, layout = blank_board(self.obs_size, n, n, cell_colour=OPEN)
+        img, layout = blank_labelled_board(self.obs_size, n, n, cell_colour=OPEN)
         size = max(5, int(layout[2] * 0.6))
         edge = 0.08
         for r in range(n):

@@ -5,15 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.answers import interleave
+from gymv_envs.core.board import blank_labelled_board, cell_centre, cell_rect
 from gymv_envs.core.canvas import draw_text, fill_rect
-from gymv_envs.domains.logic._placement import (
-    CellsAnswerEnv,
-    blank_board,
-    cell_centre,
-    cell_rect,
-    interleave,
-    move_one,
-)
+from gymv_envs.domains.logic._placement import CellsAnswerEnv, move_one
 
 # difficulty -> (board side, queens given)
 LEVELS = {0: (5, 2), 1: (7, 2), 2: (8, 1)}
@@ -101,7 +96,7 @@ class NQueens(CellsAnswerEnv):
 
     # -- draw
     def _paint(self) -> np.ndarray:
-        img, layout = blank_board(self.obs_size, self.n, self.n)
+        img, layout = blank_labelled_board(self.obs_size, self.n, self.n)
         for r in range(self.n):
             for c in range(self.n):
                 if (r + c) % 2:

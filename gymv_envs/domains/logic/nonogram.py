@@ -2,88 +2,16 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.logic._grid import BACKGROUND, GridAnswerEnv, blank_board, cell_text
+from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.core.canvas import BACKGROUND
+from gymv_envs.domains.logic._grid import GridAnswerEnv
+from gymv_envs.rules.nonogram import line_solve, runs
 
 # difficulty -> (side, shaded share range)
 LEVELS = {0: (5, (0.5, 0.7)), 1: (7, (0.5, 0.65)), 2: (10, (0.5, 0.62))}
-
-
-def runs(line) -> tuple[int, ...]:
-    """Lengths of the runs of shaded cells along ``line``."""
-    out, k = [], 0
-    for v in line:
-        if v:
-            k += 1
-        elif k:
-            out.append(k)
-            k = 0
-    if k:
-        out.append(k)
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=4096)
-def placements(clue: tuple[int, ...], length: int) -> tuple[int, ...]:
-    """Every way to lay out ``clue`` on a line of ``length`` cells, as bit masks (bit i = cell i)."""
-    if not clue:
-        return (0,)
-    first, rest = clue[0], clue[1:]
-    need = sum(rest) + len(rest)
-    out = []
-    for start in range(length - need - first + 1):
-        block = ((1 << first) - 1) << start
-        skip = start + first + 1
-        for tail in placements(rest, max(0, length - skip)) if rest else (0,):
-            out.append(block | (tail << skip))
-    return tuple(out)
-
-
-def line_solve(rows: list, cols: list, n: int) -> list[list[int]] | None:
-    """Solve by single-line deduction alone; ``None`` if that leaves a cell unknown (or contradicts).
-
-    A puzzle this completes has exactly one solution.
-    """
-    full = (1 << n) - 1
-    on_r, off_r = [0] * n, [0] * n  # known shaded / known empty cells per row (bit c)
-    changed = True
-    while changed:
-        changed = False
-        for axis in (0, 1):
-            for i in range(n):
-                if axis == 0:
-                    on, off, clue = on_r[i], off_r[i], rows[i]
-                else:
-                    on = sum(1 << r for r in range(n) if on_r[r] >> i & 1)
-                    off = sum(1 << r for r in range(n) if off_r[r] >> i & 1)
-                    clue = cols[i]
-                if (on | off) == full:
-                    continue
-                fits = [p for p in placements(clue, n) if p & off == 0 and p & on == on]
-                if not fits:
-                    return None
-                all_on, all_off = full, full
-                for p in fits:
-                    all_on &= p
-                    all_off &= ~p
-                new_on, new_off = (on | all_on) & ~on, (off | (all_off & full)) & ~off
-                if not (new_on or new_off):
-                    continue
-                changed = True
-                if axis == 0:
-                    on_r[i] |= new_on
-                    off_r[i] |= new_off
-                else:
-                    for r in range(n):
-                        on_r[r] |= (new_on >> r & 1) << i
-                        off_r[r] |= (new_off >> r & 1) << i
-    if any((on_r[r] | off_r[r]) != full for r in range(n)):
-        return None
-    return [[on_r[r] >> c & 1 for c in range(n)] for r in range(n)]
 
 
 class Nonogram(GridAnswerEnv):

@@ -7,17 +7,15 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.answers import interleave
+from gymv_envs.core.board import blank_labelled_board, cell_centre, paint_regions
 from gymv_envs.core.canvas import INK, draw_shape
 from gymv_envs.domains.logic._placement import (
     NEIGHBOURS4,
     CellsAnswerEnv,
     bits,
-    blank_board,
-    cell_centre,
     grow_regions,
-    interleave,
     move_one,
-    paint_regions,
     repair_regions,
 )
 
@@ -186,7 +184,7 @@ class Norinori(CellsAnswerEnv):
 
     # -- draw
     def _paint(self) -> np.ndarray:
-        img, layout = blank_board(self.obs_size, self.n, self.n)
+        img, layout = blank_labelled_board(self.obs_size, self.n, self.n)
         paint_regions(img, layout, self.regions)
         for r, c in self.blank:
             draw_shape(img, "circle", *cell_centre(layout, r, c), max(2, int(layout[2] * 0.22)), INK)

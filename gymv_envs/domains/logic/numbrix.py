@@ -5,13 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.logic._grid import (
-    Budget,
-    GridAnswerEnv,
-    blank_board,
-    cell_text,
-    smallest_true,
-)
+from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv, smallest_true
 from gymv_envs.domains.logic._numbrix_solver import (
     ENUMERATED,
     all_paths,

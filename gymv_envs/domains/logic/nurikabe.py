@@ -5,16 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.answers import interleave
+from gymv_envs.core.board import blank_labelled_board, cell_centre
 from gymv_envs.core.canvas import INK, draw_text
 from gymv_envs.domains.logic._nurikabe_solver import BLOCKS, neighbours, nurikabe_solutions, sea_ok
 from gymv_envs.domains.logic._placement import (
     CellsAnswerEnv,
     bits,
-    blank_board,
-    cell_centre,
     flood,
     grow4,
-    interleave,
     is_connected,
     mask_cells,
     parse_cell_list,
@@ -144,7 +143,7 @@ class Nurikabe(CellsAnswerEnv):
 
     # -- draw
     def _paint(self) -> np.ndarray:
-        img, layout = blank_board(self.obs_size, self.n, self.n)
+        img, layout = blank_labelled_board(self.obs_size, self.n, self.n)
         size = max(5, int(layout[2] * 0.55))
         for i, k in self.numbers.items():
             draw_text(img, str(k), cell_centre(layout, *divmod(i, self.n)), size, INK, bold=True)

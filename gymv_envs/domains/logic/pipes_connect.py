@@ -7,77 +7,28 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import TaskSpec
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core.answers import interleave
+from gymv_envs.core.board import blank_labelled_board, cell_rect
 from gymv_envs.core.canvas import WHITE, draw_shape, fill_rect, new_frame
-from gymv_envs.domains.logic._grid import PaintedOnceEnv
-from gymv_envs.domains.logic._placement import (
-    blank_board,
-    cell_rect,
-    interleave,
-    parse_char_grid,
+from gymv_envs.domains.logic._placement import parse_char_grid
+from gymv_envs.rules.pipes import (
+    DOWN,
+    LEFT,
+    OPPOSITE,
+    RIGHT,
+    STEP,
+    UP,
+    connected,
+    open_ends,
+    rotate,
+    solve_pipes,
 )
 
 SIZES = {0: 3, 1: 5, 2: 7}
-UP, RIGHT, DOWN, LEFT = 1, 2, 4, 8
-STEP = {UP: (-1, 0), RIGHT: (0, 1), DOWN: (1, 0), LEFT: (0, -1)}
-OPPOSITE = {UP: DOWN, DOWN: UP, LEFT: RIGHT, RIGHT: LEFT}
 PIPE = (30, 90, 170)
 END = (230, 120, 20)
 _TURN = re.compile(r"([A-Z])\s?(\d{1,2})\s*(?:[:=]|->)?\s*(-?\d{1,3})\s*(°|DEGREES|DEG)?")
-
-
-def rotate(mask: int, turns: int) -> int:
-    """``mask`` turned clockwise by ``turns`` quarter turns (up -> right -> down -> left)."""
-    for _ in range(turns % 4):
-        mask = ((mask << 1) | (mask >> 3)) & 15
-    return mask
-
-
-def solve_pipes(tiles: list[list[int]], limit: int = 1) -> list[tuple[tuple[int, ...], ...]]:
-    """Up to ``limit`` rotation grids that close every pipe end and join all tiles into one network."""
-    n = len(tiles)
-    turns = [[0] * n for _ in range(n)]
-    placed = [[0] * n for _ in range(n)]
-    out: list[tuple[tuple[int, ...], ...]] = []
-
-    def search(i: int) -> None:
-        if len(out) >= limit:
-            return
-        if i == n * n:
-            if connected(placed):
-                out.append(tuple(tuple(row) for row in turns))
-            return
-        r, c = divmod(i, n)
-        seen = set()
-        for k in range(4):
-            m = rotate(tiles[r][c], k)
-            if m in seen:
-                continue
-            seen.add(m)
-            if (r == 0 and m & UP) or (c == 0 and m & LEFT) or (r == n - 1 and m & DOWN) or (c == n - 1 and m & RIGHT):
-                continue
-            if r > 0 and bool(m & UP) != bool(placed[r - 1][c] & DOWN):
-                continue
-            if c > 0 and bool(m & LEFT) != bool(placed[r][c - 1] & RIGHT):
-                continue
-            turns[r][c], placed[r][c] = k, m
-            search(i + 1)
-
-    search(0)
-    return out
-
-
-def connected(masks: list[list[int]]) -> bool:
-    n = len(masks)
-    seen, stack = {(0, 0)}, [(0, 0)]
-    while stack:
-        r, c = stack.pop()
-        for d, (dr, dc) in STEP.items():
-            nb = (r + dr, c + dc)
-            if masks[r][c] & d and nb not in seen:
-                seen.add(nb)
-                stack.append(nb)
-    return len(seen) == n * n
 
 
 @functools.lru_cache(maxsize=256)
@@ -164,7 +115,7 @@ class PipesConnect(PaintedOnceEnv):
     # -- draw
     def _paint(self) -> np.ndarray:
         n = self.n
-        img, layout = blank_board(self.obs_size, n, n)
+        img, layout = blank_labelled_board(self.obs_size, n, n)
         for r in range(n):
             for c in range(n):
                 x0, y0, x1, y1 = (int(v) for v in cell_rect(layout, r, c))
@@ -212,14 +163,7 @@ class PipesConnect(PaintedOnceEnv):
     def _check(self, answer: tuple[tuple[int, ...], ...]) -> bool:
         n = self.n
         masks = [[rotate(self.tiles[r][c], answer[r][c]) for c in range(n)] for r in range(n)]
-        for r in range(n):
-            for c in range(n):
-                for d, (dr, dc) in STEP.items():
-                    if masks[r][c] & d:
-                        rr, cc = r + dr, c + dc
-                        if not (0 <= rr < n and 0 <= cc < n) or not masks[rr][cc] & OPPOSITE[d]:
-                            return False
-        return connected(masks)
+        return not open_ends(masks) and connected(masks)
 
     def _format(self, answer: tuple[tuple[int, ...], ...]) -> str:
         return " ".join("".join(str(k) for k in row) for row in answer)

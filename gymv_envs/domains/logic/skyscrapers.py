@@ -7,11 +7,10 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.core.canvas import BACKGROUND
 from gymv_envs.domains.logic._grid import (
-    BACKGROUND,
     LatinSquareEnv,
-    blank_board,
-    cell_text,
     fewest_clues,
     is_latin,
     keeps,

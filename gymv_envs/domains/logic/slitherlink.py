@@ -7,15 +7,11 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.answers import interleave
+from gymv_envs.core.board import cell_centre, draw_labels, labelled_layout
 from gymv_envs.core.canvas import BACKGROUND, INK, draw_shape, draw_text, new_frame
 from gymv_envs.domains.logic._loop_solver import clue_counts, loop_ok, loop_solutions
-from gymv_envs.domains.logic._placement import (
-    NEIGHBOURS4,
-    CellsAnswerEnv,
-    board_layout,
-    cell_centre,
-    interleave,
-)
+from gymv_envs.domains.logic._placement import NEIGHBOURS4, CellsAnswerEnv
 
 # difficulty -> (side, share of the numbers the generator tries to remove, solver budget)
 LEVELS = {0: (4, 0.35, 4000), 1: (5, 0.5, 6000), 2: (6, 0.6, 8000)}
@@ -23,13 +19,10 @@ LEVELS = {0: (4, 0.35, 4000), 1: (5, 0.5, 6000), 2: (6, 0.6, 8000)}
 
 @functools.lru_cache(maxsize=32)
 def _base(h: int, w: int, n: int) -> np.ndarray:
-    layout = board_layout(h, w, n, n)
-    x0, y0, cell = layout
+    g = labelled_layout((h, w), n, n)
+    x0, y0, cell = g
     img = new_frame(h, w, BACKGROUND)
-    size = max(5, int(0.4 * cell))
-    for i in range(n):
-        draw_text(img, chr(65 + i), (x0 + (i + 0.5) * cell, y0 - 0.3 * cell), size, INK, bold=True)
-        draw_text(img, str(i + 1), (x0 - 0.3 * cell, y0 + (i + 0.5) * cell), size, INK, bold=True)
+    draw_labels(img, g, n, n, max(5, int(0.4 * cell)))
     dot = max(2, int(cell * 0.12))
     for r in range(n + 1):
         for c in range(n + 1):
@@ -113,7 +106,7 @@ class Slitherlink(CellsAnswerEnv):
     # -- draw
     def _paint(self) -> np.ndarray:
         H, W = self.obs_size
-        layout = board_layout(H, W, self.n, self.n)
+        layout = labelled_layout((H, W), self.n, self.n)
         img = _base(H, W, self.n).copy()
         size = max(5, int(layout[2] * 0.5))
         for (r, c), k in self.clues.items():

@@ -7,13 +7,12 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.answers import interleave
+from gymv_envs.core.board import blank_labelled_board, paint_regions
 from gymv_envs.domains.logic._placement import (
     CellsAnswerEnv,
-    blank_board,
     grow_regions,
-    interleave,
     move_one,
-    paint_regions,
     repair_regions,
 )
 
@@ -151,7 +150,7 @@ class StarBattle(CellsAnswerEnv):
 
     # -- draw
     def _paint(self) -> np.ndarray:
-        img, layout = blank_board(self.obs_size, self.n, self.n)
+        img, layout = blank_labelled_board(self.obs_size, self.n, self.n)
         paint_regions(img, layout, self.regions)
         return img
 

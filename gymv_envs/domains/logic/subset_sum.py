@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import TaskSpec
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
 from gymv_envs.core.canvas import (
     BACKGROUND,
     INK,
@@ -18,7 +18,6 @@ from gymv_envs.core.canvas import (
     new_frame,
     outline_rect,
 )
-from gymv_envs.domains.logic._grid import PaintedOnceEnv
 
 LEVELS = {0: (5, 2, 9), 1: (7, 3, 19), 2: (9, 4, 49)}  # cards, cards in the planted subset, max value
 _SPLIT = re.compile(r"[\s,;+&/]+|\band\b", re.IGNORECASE)

@@ -2,76 +2,15 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.logic._grid import HiddenCellsEnv, blank_board, hide_cells, smallest_true
+from gymv_envs.core.board import blank_board
+from gymv_envs.domains.logic._grid import HiddenCellsEnv, hide_cells, smallest_true
+from gymv_envs.rules.sudoku import solve_singles, solved_grid, units
 
 # difficulty -> (side, box rows, box cols, most cells left open)
 LEVELS = {0: (4, 2, 2, 10), 1: (6, 2, 3, 22), 2: (9, 3, 3, 50)}
-
-
-@functools.lru_cache(maxsize=8)
-def units(n: int, br: int, bc: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
-    """(every row, column and box as cell indices; the three units of each cell)."""
-    rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
-    cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
-    boxes = [tuple((R + r) * n + C + c for r in range(br) for c in range(bc))
-             for R in range(0, n, br) for C in range(0, n, bc)]
-    every = tuple(rows + cols + boxes)
-    of = tuple(tuple(u for u in every if i in u) for i in range(n * n))
-    return every, of
-
-
-def solve_singles(cells: list[int], n: int, br: int, bc: int) -> list[int] | None:
-    """Fill ``cells`` (0 = open) by naked and hidden singles only; ``None`` if that does not finish.
-
-    A grid these two rules complete has exactly one solution.
-    """
-    every, of = units(n, br, bc)
-    full = (1 << (n + 1)) - 2
-    g = list(cells)
-    cand = [0] * (n * n)
-    for i in range(n * n):
-        if not g[i]:
-            used = 0
-            for u in of[i]:
-                for j in u:
-                    used |= 1 << g[j]
-            cand[i] = full & ~used
-    todo = sum(1 for v in g if not v)
-    while todo:
-        placed = []
-        for i in range(n * n):
-            if not g[i] and cand[i] & (cand[i] - 1) == 0:
-                if not cand[i]:
-                    return None
-                placed.append((i, cand[i].bit_length() - 1))
-        if not placed:
-            for u in every:
-                for d in range(1, n + 1):
-                    bit, where, hits = 1 << d, -1, 0
-                    for j in u:
-                        if not g[j] and cand[j] & bit:
-                            where, hits = j, hits + 1
-                    if hits == 1:
-                        placed.append((where, d))
-                if placed:
-                    break
-        if not placed:
-            return None
-        for i, d in placed:
-            if g[i]:
-                if g[i] != d:
-                    return None
-                continue
-            g[i], todo = d, todo - 1
-            for u in of[i]:
-                for j in u:
-                    cand[j] &= ~(1 << d)
-    return g
 
 
 class Sudoku(HiddenCellsEnv):
@@ -123,10 +62,7 @@ class Sudoku(HiddenCellsEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n, br, bc = self.n, self.br, self.bc
-        rows = [b * br + int(r) for b in rng.permutation(n // br) for r in rng.permutation(br)]
-        cols = [s * bc + int(c) for s in rng.permutation(n // bc) for c in rng.permutation(bc)]
-        digits = rng.permutation(n) + 1
-        full = [int(digits[(bc * (r % br) + r // br + c) % n]) for r in rows for c in cols]
+        full = solved_grid(rng, n, br, bc)
         order = [int(i) for i in rng.permutation(n * n)]
         k = smallest_true(0, self.max_open + 1, lambda k: solve_singles(hide_cells(full, order, k), n, br, bc) is None) - 1
         self._set_givens(hide_cells(full, order, k))

@@ -5,11 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.core.canvas import BACKGROUND
 from gymv_envs.domains.logic._grid import (
-    BACKGROUND,
     HiddenCellsEnv,
-    blank_board,
-    cell_text,
     complete_lines,
     counting_row,
     hide_cells,

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.canvas import PALETTE, draw_shape
-from gymv_envs.domains.logic._grid import BACKGROUND, Budget, GridAnswerEnv, blank_board, cell_text
+from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.core.canvas import BACKGROUND, PALETTE, draw_shape
+from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv
 
 # difficulty -> (side, tents as a share of the cells)
 LEVELS = {0: (5, 0.2), 1: (6, 0.2), 2: (8, 0.19)}

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.canvas import draw_shape, fill_rect
-from gymv_envs.domains.logic._grid import BACKGROUND, Budget, GridAnswerEnv, blank_board, cell_text
+from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.core.canvas import BACKGROUND, draw_shape, fill_rect
+from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv
 
 # difficulty -> (side, longest thermometer)
 LEVELS = {0: (4, 3), 1: (5, 4), 2: (6, 5)}

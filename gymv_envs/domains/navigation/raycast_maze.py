@@ -9,8 +9,9 @@ import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import PALETTE, blend_mask, shape_mask
-from gymv_envs.core.env import VisionEnv
-from gymv_envs.core.rng import choice
+from gymv_envs.core.env import VisionEnv, check_number
+from gymv_envs.core.rng import choice, sample
+from gymv_envs.rules.maze import block_map, carve_maze, closed_walls, grid_distances
 
 ROOMS = {0: 3, 1: 5, 2: 7}           # rooms per side; the block map is (2n+1) x (2n+1)
 EXTRA_OPENINGS = {0: 0, 1: 2, 2: 4}  # walls knocked out after carving: loops
@@ -18,13 +19,6 @@ HEADINGS = ((0, 1), (1, 0), (0, -1), (-1, 0))  # (drow, dcol): east, south, west
 FOV_RANGE, PITCH_RANGE = (30.0, 120.0), (-0.5, 0.5)
 WALL, FLOOR, FLOOR_LINE, CEILING, FOG = (176, 178, 196), (168, 150, 122), (112, 98, 80), (70, 76, 96), (28, 28, 34)
 GOAL_SIZE = 0.6  # world units
-
-
-def _number_in(name: str, value: Any, lo: float, hi: float, unit: str = "") -> float:
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    if not ok or not np.isfinite(value) or not lo <= value <= hi:
-        raise ValueError(f"invalid {name}={value!r}; valid values: {lo:g} to {hi:g}{unit}")
-    return float(value)
 
 
 class RaycastMaze(MultiTurnEnv):
@@ -69,8 +63,8 @@ class RaycastMaze(MultiTurnEnv):
     transient_attrs: ClassVar[tuple[str, ...]] = (*VisionEnv.transient_attrs, "_background", "_rows", "_tables")
 
     def __init__(self, fov: float = 66.0, pitch: float = 0.0, **kwargs: Any) -> None:
-        self.fov = _number_in("fov", fov, *FOV_RANGE, " degrees")
-        self.pitch = _number_in("pitch", pitch, *PITCH_RANGE)
+        self.fov = check_number("fov", fov, *FOV_RANGE, " degrees")
+        self.pitch = check_number("pitch", pitch, *PITCH_RANGE)
         super().__init__(**kwargs)
 
     def _configure(self) -> None:
@@ -83,47 +77,21 @@ class RaycastMaze(MultiTurnEnv):
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
-        n, s = self.n, self.size
-        walls = np.ones((s, s), dtype=bool)
-        seen = np.zeros((n, n), dtype=bool)
-        stack = [(int(rng.integers(n)), int(rng.integers(n)))]
-        seen[stack[0]] = True
-        walls[2 * stack[0][0] + 1, 2 * stack[0][1] + 1] = False
-        while stack:
-            r, c = stack[-1]
-            nxt = [(r + dr, c + dc) for dr, dc in HEADINGS if 0 <= r + dr < n and 0 <= c + dc < n and not seen[r + dr, c + dc]]
-            if not nxt:
-                stack.pop()
-                continue
-            nr, nc = choice(rng, nxt)
-            walls[r + nr + 1, c + nc + 1] = walls[2 * nr + 1, 2 * nc + 1] = False
-            seen[nr, nc] = True
-            stack.append((nr, nc))
-        inner = [(r, c) for r in range(1, s - 1) for c in range(1, s - 1) if walls[r, c] and (r % 2) != (c % 2)]
-        for i in rng.permutation(len(inner))[: EXTRA_OPENINGS[self.difficulty]]:
-            walls[inner[int(i)]] = False
+        n = self.n
+        passages = carve_maze(rng, n, HEADINGS)
+        loops = sample(rng, closed_walls(n, passages, by_row=True), EXTRA_OPENINGS[self.difficulty])
+        walls = block_map(n, passages + loops)
         self.walls = walls
+        s = self.size
         self._padded = np.pad(walls, 2 * s, constant_values=True).ravel()  # every DDA walk stays inside
         rooms = [(2 * r + 1, 2 * c + 1) for r in range(n) for c in range(n)]
         self.pos = choice(rng, rooms)
         self.heading = choice(rng, [h for h, (dr, dc) in enumerate(HEADINGS) if not walls[self.pos[0] + dr, self.pos[1] + dc]])
-        dist = self._cell_distances(self.pos)
+        dist = grid_distances(walls, [self.pos])
         self.goal = choice(rng, [p for p in rooms if dist[p] >= 0.6 * dist[dist < 10**6].max()])
-        self.cell_dist = self._cell_distances(self.goal)
+        self.cell_dist = grid_distances(walls, [self.goal])
         self.cost = self._cost_to_go()
         self.start_dist = int(self.cell_dist[self.pos])
-
-    def _cell_distances(self, src: tuple[int, int]) -> np.ndarray:
-        dist = np.full(self.walls.shape, 10**6, dtype=np.int64)
-        dist[src] = 0
-        queue = deque([src])
-        while queue:
-            r, c = queue.popleft()
-            for dr, dc in HEADINGS:
-                if not self.walls[r + dr, c + dc] and dist[r + dr, c + dc] > dist[r, c] + 1:
-                    dist[r + dr, c + dc] = dist[r, c] + 1
-                    queue.append((r + dr, c + dc))
-        return dist
 
     def _cost_to_go(self) -> np.ndarray:
         """Fewest actions from each (row, col, heading) to the goal: BFS backwards over (cell, heading)."""

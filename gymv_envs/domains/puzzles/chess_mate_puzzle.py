@@ -7,10 +7,10 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core.board import Board
 from gymv_envs.core.canvas import INK, WHITE, draw_shape, draw_text
-from gymv_envs.domains.puzzles._mate_search import forces_mate, mates_in_one
-from gymv_envs.domains.puzzles._positions import Board
+from gymv_envs.rules.chess import forces_mate, mates_in_one
 
 # pieces besides the two kings: (white, black); lower-case letters are black
 MATERIAL = {0: (("QR", "RR", "QQ"), ("",)), 1: (("QNP", "RBP", "QBPP", "RNP"), ("P", "PP", "N", "BP")),
@@ -27,7 +27,7 @@ def _empty_board(H: int, W: int) -> np.ndarray:
     return img
 
 
-class ChessMate(SingleTurnEnv):
+class ChessMate(PaintedOnceEnv):
     """Find a checkmating move (mate in one) or the key move of a mate in two.
 
     ## Description
@@ -62,7 +62,6 @@ class ChessMate(SingleTurnEnv):
     """
 
     extras = ("chess",)
-    _image: np.ndarray | None = None
     _key = None
     answer_hint = "one move for White in SAN (such as `Qd8#`) or UCI (such as `d1d8`)"
 
@@ -100,12 +99,6 @@ class ChessMate(SingleTurnEnv):
                 break
         self.fen = b.fen()
         self.board = b
-        self._image = None
-
-    def _draw(self) -> np.ndarray:
-        if self._image is None:  # the position does not change within an episode: paint it once
-            self._image = self._paint()
-        return self._image
 
     def _paint(self) -> np.ndarray:
         H, W = self.obs_size

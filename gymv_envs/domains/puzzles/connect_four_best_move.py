@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
 from gymv_envs.core.canvas import (
     BACKGROUND,
     INK,
@@ -17,55 +17,35 @@ from gymv_envs.core.canvas import (
     fill_rect,
     new_frame,
 )
+from gymv_envs.rules.connect_four import COLS, ROWS, landing_row, wins_at
 
-ROWS, COLS = 6, 7
 PLIES = {0: 1, 1: 2, 2: 3}      # look-ahead depth of the value that is asked for
 STONES = {0: (6, 12), 1: (8, 16), 2: (10, 20)}
 NAMES = {1: "red", 2: "yellow"}
 
 
-def _wins(b: np.ndarray, r: int, c: int) -> bool:
-    p = b[r, c]
-    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-        k = 1
-        for s in (1, -1):
-            rr, cc = r + s * dr, c + s * dc
-            while 0 <= rr < ROWS and 0 <= cc < COLS and b[rr, cc] == p:
-                k += 1
-                rr, cc = rr + s * dr, cc + s * dc
-        if k >= 4:
-            return True
-    return False
-
-
-def _top(b: np.ndarray, c: int) -> int:
-    """Row where a disc dropped in column c lands (row 0 is the top), -1 if full."""
-    for r in range(ROWS - 1, -1, -1):
-        if not b[r][c]:
-            return r
-    return -1
-
-
 def _value(b: np.ndarray, me: int, depth: int) -> int:
-    """Negamax over ``depth`` plies: +1 if ``me`` forces a win, -1 if the opponent does, else 0."""
+    """Negamax over ``depth`` plies on the flat board ``b``: +1 if ``me`` forces a win, -1 if the
+    opponent does, else 0."""
     if depth == 0:
         return 0
     best, any_move = -1, False
     for c in range(COLS):
-        r = _top(b, c)
+        r = landing_row(b, c)
         if r < 0:
             continue
         any_move = True
-        b[r, c] = me
-        v = 1 if _wins(b, r, c) else -_value(b, 3 - me, depth - 1)
-        b[r, c] = 0
+        i = r * COLS + c
+        b[i] = me
+        v = 1 if wins_at(b, i) else -_value(b, 3 - me, depth - 1)
+        b[i] = 0
         best = max(best, v)
         if best == 1:
             break
     return best if any_move else 0
 
 
-class ConnectFourBestMove(SingleTurnEnv):
+class ConnectFourBestMove(PaintedOnceEnv):
     """Choose a Connect Four column by a short look-ahead.
 
     ## Description
@@ -100,38 +80,34 @@ class ConnectFourBestMove(SingleTurnEnv):
     answer_hint = "a column number from 1 (left) to 7 (right)"
 
     def _generate(self, rng: np.random.Generator) -> None:
-        self._image = None
         lo, hi = STONES[self.difficulty]
         depth = PLIES[self.difficulty]
         while True:
-            b = np.zeros((ROWS, COLS), dtype=np.int8)
+            board = np.zeros((ROWS, COLS), dtype=np.int8)
+            b = board.reshape(-1)  # a flat view: writes go to the board
             n, ok = int(rng.integers(lo, hi + 1)), True
             for k in range(n):
-                cols = [c for c in range(COLS) if _top(b, c) >= 0]
+                cols = [c for c in range(COLS) if landing_row(b, c) >= 0]
                 c = cols[int(rng.integers(len(cols)))]
-                r = _top(b, c)
-                b[r, c] = 1 + k % 2
-                if _wins(b, r, c):
+                i = landing_row(b, c) * COLS + c
+                b[i] = 1 + k % 2
+                if wins_at(b, i):
                     ok = False
                     break
             if not ok:
                 continue
-            self.board, self.me = b, 1 + n % 2
+            self.board, self.me = board, 1 + n % 2
             self.vals = {}
             for c in range(COLS):
-                r = _top(b, c)
+                r = landing_row(b, c)
                 if r >= 0:
-                    b[r, c] = self.me
-                    self.vals[c] = 1 if _wins(b, r, c) else -_value(b, 3 - self.me, depth - 1)
-                    b[r, c] = 0
+                    i = r * COLS + c
+                    b[i] = self.me
+                    self.vals[c] = 1 if wins_at(b, i) else -_value(b, 3 - self.me, depth - 1)
+                    b[i] = 0
             self.best = max(self.vals.values())
             if sum(v < self.best for v in self.vals.values()) >= 3:
                 return
-
-    def _draw(self) -> np.ndarray:
-        if self._image is None:  # one drawing per level: reset and step show the same frame
-            self._image = self._paint()
-        return self._image
 
     def _paint(self) -> np.ndarray:
         H, W = self.obs_size

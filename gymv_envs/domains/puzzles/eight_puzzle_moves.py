@@ -6,9 +6,10 @@ import functools
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core.answers import CountAnswer
+from gymv_envs.core.board import coordinate_frame
 from gymv_envs.core.canvas import INK, draw_text, fill_rect
-from gymv_envs.domains.puzzles._common import CountAnswer, labelled_board
 
 GOAL = "123456780"  # reading order, 0 is the blank
 LEVELS = {0: (3, 8), 1: (9, 15), 2: (16, 24)}  # difficulty -> fewest moves range
@@ -60,7 +61,7 @@ def fewest_moves(board: str) -> int:
     return int(dist[np.searchsorted(all_codes, _encode(board))])
 
 
-class EightPuzzleMoves(CountAnswer, SingleTurnEnv):
+class EightPuzzleMoves(CountAnswer, PaintedOnceEnv):
     """Give the fewest slides that solve a drawn 8-puzzle.
 
     ## Description
@@ -102,24 +103,21 @@ class EightPuzzleMoves(CountAnswer, SingleTurnEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         layer = _table()[2][int(rng.integers(self.lo, self.hi + 1))]
         self.board = _decode(int(layer[int(rng.integers(len(layer)))]))
-        self._image = None
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is None:
-            H, W = self.obs_size
-            base, x0, y0, cell = labelled_board(H, W, 3, 3, False)
-            img = base.copy()
-            gap = max(1, int(cell / 20))
-            size = max(5, int(cell * 0.55))
-            for i, ch in enumerate(self.board):
-                r, c = divmod(i, 3)
-                x, y = x0 + c * cell, y0 + r * cell
-                fill_rect(img, x + gap, y + gap, x + cell - gap, y + cell - gap, EMPTY if ch == "0" else TILE)
-                if ch != "0":
-                    draw_text(img, ch, (x + cell / 2, y + cell / 2), size, INK, bold=True)
-            self._image = img
-        return self._image
+    def _paint(self) -> np.ndarray:
+        H, W = self.obs_size
+        base, (x0, y0, cell) = coordinate_frame((H, W), 3, 3, False)
+        img = base.copy()
+        gap = max(1, int(cell / 20))
+        size = max(5, int(cell * 0.55))
+        for i, ch in enumerate(self.board):
+            r, c = divmod(i, 3)
+            x, y = x0 + c * cell, y0 + r * cell
+            fill_rect(img, x + gap, y + gap, x + cell - gap, y + cell - gap, EMPTY if ch == "0" else TILE)
+            if ch != "0":
+                draw_text(img, ch, (x + cell / 2, y + cell / 2), size, INK, bold=True)
+        return img
 
     def _task_text(self) -> str:
         return ("The image shows an 8-puzzle: eight numbered tiles and one empty (dark) square on a 3x3 "

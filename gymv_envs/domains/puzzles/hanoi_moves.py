@@ -6,9 +6,9 @@ from collections import deque
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core.answers import CountAnswer
 from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, draw_text, fill_rect, new_frame
-from gymv_envs.domains.puzzles._common import CountAnswer
 
 # difficulty -> (disks, fewest moves at least)
 LEVELS = {0: (3, 2), 1: (4, 5), 2: (5, 10)}
@@ -43,7 +43,7 @@ def distance(a: tuple[int, ...], b: tuple[int, ...]) -> int:
     raise ValueError("unreachable Hanoi state")
 
 
-class HanoiMoves(CountAnswer, SingleTurnEnv):
+class HanoiMoves(CountAnswer, PaintedOnceEnv):
     """Give the fewest moves that turn the top Tower of Hanoi arrangement into the bottom one.
 
     ## Description
@@ -92,7 +92,6 @@ class HanoiMoves(CountAnswer, SingleTurnEnv):
             self.best = distance(self.start, self.goal)
             if self.best >= self.floor:
                 break
-        self._image = None
 
     # -- draw
     def _panel(self, img: np.ndarray, state: tuple[int, ...], top: float, height: float, title: str) -> None:
@@ -116,15 +115,13 @@ class HanoiMoves(CountAnswer, SingleTurnEnv):
                 fill_rect(img, cx - half, y1 - disk_h + max(1, disk_h / 10), cx + half, y1, PALETTE[DISK_COLOURS[d]])
                 level += 1
 
-    def _draw(self) -> np.ndarray:
-        if self._image is None:
-            H, W = self.obs_size
-            img = new_frame(H, W, BACKGROUND)
-            self._panel(img, self.start, 0, H / 2, "Start")
-            fill_rect(img, 0, H / 2 - max(1, H // 200), W, H / 2 + max(1, H // 200), (180, 180, 185))
-            self._panel(img, self.goal, H / 2, H / 2, "Goal")
-            self._image = img
-        return self._image
+    def _paint(self) -> np.ndarray:
+        H, W = self.obs_size
+        img = new_frame(H, W, BACKGROUND)
+        self._panel(img, self.start, 0, H / 2, "Start")
+        fill_rect(img, 0, H / 2 - max(1, H // 200), W, H / 2 + max(1, H // 200), (180, 180, 185))
+        self._panel(img, self.goal, H / 2, H / 2, "Goal")
+        return img
 
     def _task_text(self) -> str:
         return (f"The image shows {self.disks} disks of different sizes on three pegs A, B and C, twice: the "

@@ -6,10 +6,12 @@ import functools
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core.answers import CountAnswer
+from gymv_envs.core.board import coordinate_frame
 from gymv_envs.core.canvas import INK, PALETTE, draw_shape, draw_text, fill_rect
+from gymv_envs.core.cells import cell_name
 from gymv_envs.core.rng import sample
-from gymv_envs.domains.puzzles._common import CountAnswer, cell_name, labelled_board
 
 # difficulty -> (side, knights, blocked squares, fewest moves at least)
 LEVELS = {0: (5, 1, 3, 2), 1: (5, 2, 4, 4), 2: (6, 2, 7, 7)}
@@ -31,7 +33,7 @@ def _jumps(n: int) -> np.ndarray:
     return out
 
 
-class KnightSwap(CountAnswer, SingleTurnEnv):
+class KnightSwap(CountAnswer, PaintedOnceEnv):
     """Give the fewest knight moves that bring a knight to the star, or swap two knights.
 
     ## Description
@@ -85,7 +87,6 @@ class KnightSwap(CountAnswer, SingleTurnEnv):
             if best is not None and best >= self.floor:
                 break
         self._fewest = best
-        self._image = None
 
     # -- rules
     def _search(self) -> int | None:
@@ -118,26 +119,24 @@ class KnightSwap(CountAnswer, SingleTurnEnv):
         return None
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is None:
-            H, W = self.obs_size
-            base, x0, y0, cell = labelled_board(H, W, self.n, self.n)
-            img = base.copy()
-            for r in range(self.n):
-                for c in range(self.n):
-                    col = BLOCK if (r, c) in self.blocked else LIGHT if (r + c) % 2 == 0 else DARK
-                    fill_rect(img, x0 + c * cell, y0 + r * cell, x0 + (c + 1) * cell, y0 + (r + 1) * cell, col)
-            size = max(5, int(cell * 0.8))
-            if self.knights == 1:
-                (r, c), = self.goal
-                draw_shape(img, "star", x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell, size, PALETTE["red"])
-            for (r, c), col in zip(self.start, (WHITE_KNIGHT, BLACK_KNIGHT)):
-                cx, cy = x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell
-                draw_shape(img, "circle", cx, cy, size, INK if col == WHITE_KNIGHT else (235, 235, 235))
-                draw_shape(img, "circle", cx, cy, int(size * 0.86), col)
-                draw_text(img, "N", (cx, cy), max(5, int(size * 0.55)), INK if col == WHITE_KNIGHT else WHITE_KNIGHT, bold=True)
-            self._image = img
-        return self._image
+    def _paint(self) -> np.ndarray:
+        H, W = self.obs_size
+        base, (x0, y0, cell) = coordinate_frame((H, W), self.n, self.n)
+        img = base.copy()
+        for r in range(self.n):
+            for c in range(self.n):
+                col = BLOCK if (r, c) in self.blocked else LIGHT if (r + c) % 2 == 0 else DARK
+                fill_rect(img, x0 + c * cell, y0 + r * cell, x0 + (c + 1) * cell, y0 + (r + 1) * cell, col)
+        size = max(5, int(cell * 0.8))
+        if self.knights == 1:
+            (r, c), = self.goal
+            draw_shape(img, "star", x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell, size, PALETTE["red"])
+        for (r, c), col in zip(self.start, (WHITE_KNIGHT, BLACK_KNIGHT)):
+            cx, cy = x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell
+            draw_shape(img, "circle", cx, cy, size, INK if col == WHITE_KNIGHT else (235, 235, 235))
+            draw_shape(img, "circle", cx, cy, int(size * 0.86), col)
+            draw_text(img, "N", (cx, cy), max(5, int(size * 0.55)), INK if col == WHITE_KNIGHT else WHITE_KNIGHT, bold=True)
+        return img
 
     def _task_text(self) -> str:
         rules = ("A knight moves as in chess: two squares in one direction and then one square at a right "

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core.board import Board
 from gymv_envs.core.canvas import PALETTE, draw_shape
-from gymv_envs.domains.puzzles._positions import Board, cell_name, parse_cells
+from gymv_envs.core.cells import cell_name, find_cells
 
 SIZES = {0: 5, 1: 6, 2: 8}
 KINDS = {0: 4, 1: 5, 2: 6}
@@ -25,7 +26,7 @@ def cleared(g: np.ndarray) -> int:
     return int(hit.sum())
 
 
-class Match3Swap(SingleTurnEnv):
+class Match3Swap(PaintedOnceEnv):
     """Find the swap of two neighbouring gems that clears the most gems.
 
     ## Description
@@ -64,7 +65,6 @@ class Match3Swap(SingleTurnEnv):
         self.n, self.kinds = SIZES[self.difficulty], KINDS[self.difficulty]
 
     def _generate(self, rng: np.random.Generator) -> None:
-        self._image = None
         n = self.n
         while True:
             g = rng.integers(self.kinds, size=(n, n))
@@ -91,11 +91,6 @@ class Match3Swap(SingleTurnEnv):
         g[a], g[b] = g[b], g[a]
         return cleared(g)
 
-    def _draw(self) -> np.ndarray:
-        if self._image is None:  # one drawing per level: reset and step show the same frame
-            self._image = self._paint()
-        return self._image
-
     def _paint(self) -> np.ndarray:
         H, W = self.obs_size
         b = Board(H, W, self.n, self.n)
@@ -112,7 +107,7 @@ class Match3Swap(SingleTurnEnv):
                 "equal gems (no chain reactions). Which swap clears the most gems?")
 
     def _parse_answer(self, text: str):
-        cells = parse_cells(text, self.n, self.n)
+        cells = find_cells(text, self.n, self.n)
         if not cells or len(cells) != 2:
             return None
         a, b = sorted(cells)
@@ -122,7 +117,7 @@ class Match3Swap(SingleTurnEnv):
         return self.scores.get(tuple(sorted(answer)), -1) == self.best
 
     def _format(self, answer) -> str:
-        return " ".join(cell_name(r, c, self.n) for r, c in answer)
+        return " ".join(cell_name(r, c) for r, c in answer)
 
     def _solve(self):
         return next(s for s in self._swaps() if self.scores[s] == self.best)

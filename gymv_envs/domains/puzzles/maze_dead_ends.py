@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.puzzles._common import CountAnswer, draw_maze
+from gymv_envs.core.answers import CountAnswer
+from gymv_envs.core.board import draw_maze
 from gymv_envs.domains.puzzles.maze_path import MazePath
 
 SIZES = {0: 4, 1: 6, 2: 8}  # cells per side
@@ -49,10 +50,8 @@ class MazeDeadEnds(CountAnswer, MazePath):
         self.n = SIZES[self.difficulty]
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is None:
-            self._image = draw_maze(self.open_, self.obs_size)[0]
-        return self._image
+    def _paint(self) -> np.ndarray:
+        return draw_maze(self.open_, self.obs_size)[0]
 
     def _task_text(self) -> str:
         return (f"The image shows a {self.n}x{self.n} maze of square cells; dark lines are walls and the "

@@ -7,18 +7,21 @@ from collections import deque
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
-from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, WHITE, draw_shape, fill_rect, new_frame
-from gymv_envs.core.rng import choice
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core.board import draw_maze
+from gymv_envs.core.canvas import PALETTE, draw_shape
+from gymv_envs.core.rng import choice, sample
+from gymv_envs.rules.maze import carve_maze, closed_walls
 
 MOVES = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+STEPS = tuple(MOVES.values())  # direction k of open_[r, c, k]; STEPS[1::2] are down and right
 WORDS = {"UP": "U", "DOWN": "D", "LEFT": "L", "RIGHT": "R", "NORTH": "U", "SOUTH": "D", "WEST": "L", "EAST": "R"}
 SIZES = {0: 5, 1: 8, 2: 12}          # cells per side
 EXTRA_OPENINGS = {0: 0, 1: 3, 2: 8}  # walls knocked out after carving: several shortest paths
 _PATH = re.compile(r"^(?:(?:UP|DOWN|LEFT|RIGHT|NORTH|SOUTH|EAST|WEST|[UDLR])[\s,;>\-\u2192]*)+$")
 
 
-class MazePath(SingleTurnEnv):
+class MazePath(PaintedOnceEnv):
     """Find a shortest path from the green circle to the red star in a maze.
 
     ## Description
@@ -59,34 +62,17 @@ class MazePath(SingleTurnEnv):
         n = self.n
         # open_[r, c, k]: passage from (r, c) in direction k (0 U, 1 D, 2 L, 3 R)
         self.open_ = np.zeros((n, n, 4), dtype=bool)
-        seen = np.zeros((n, n), dtype=bool)
-        stack = [(int(rng.integers(n)), int(rng.integers(n)))]
-        seen[stack[0]] = True
-        dirs = list(MOVES.values())
-        while stack:
-            r, c = stack[-1]
-            nxt = [(k, r + dr, c + dc) for k, (dr, dc) in enumerate(dirs)
-                   if 0 <= r + dr < n and 0 <= c + dc < n and not seen[r + dr, c + dc]]
-            if not nxt:
-                stack.pop()
-                continue
-            k, nr, nc = choice(rng, nxt)
-            self._carve(r, c, k)
-            seen[nr, nc] = True
-            stack.append((nr, nc))
-        closed = [(r, c, k) for r in range(n) for c in range(n) for k in (1, 3)
-                  if not self.open_[r, c, k] and r + dirs[k][0] < n and c + dirs[k][1] < n]
-        for i in rng.permutation(len(closed))[: EXTRA_OPENINGS[self.difficulty]]:
-            self._carve(*closed[int(i)])
+        passages = carve_maze(rng, n, STEPS)
+        for a, b in passages + sample(rng, closed_walls(n, passages, sides=STEPS[1::2]), EXTRA_OPENINGS[self.difficulty]):
+            self._carve(*a, STEPS.index((b[0] - a[0], b[1] - a[1])))
         self.start = (int(rng.integers(n)), int(rng.integers(n)))
         dist = self._distances(self.start)
         far = [(r, c) for r in range(n) for c in range(n) if dist[r, c] >= 0.6 * dist.max() and dist[r, c] > 0]
         self.goal = choice(rng, far)
         self.best = int(dist[self.goal])
-        self._image = None
 
     def _carve(self, r: int, c: int, k: int) -> None:
-        dr, dc = list(MOVES.values())[k]
+        dr, dc = STEPS[k]
         self.open_[r, c, k] = True
         self.open_[r + dr, c + dc, k ^ 1] = True
 
@@ -103,29 +89,11 @@ class MazePath(SingleTurnEnv):
         return dist
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
-        H, W = self.obs_size
-        n = self.n
-        cell = (min(H, W) * 0.94) / n
-        wall = max(1, int(cell / 8))
-        x0, y0 = (W - cell * n) / 2, (H - cell * n) / 2
-        img = new_frame(H, W, BACKGROUND)
-        fill_rect(img, x0, y0, x0 + cell * n + wall, y0 + cell * n + wall, WHITE)
-        for r in range(n):
-            for c in range(n):
-                x, y = x0 + c * cell, y0 + r * cell
-                if not self.open_[r, c, 0]:
-                    fill_rect(img, x, y, x + cell + wall, y + wall, INK)
-                if not self.open_[r, c, 2]:
-                    fill_rect(img, x, y, x + wall, y + cell + wall, INK)
-        fill_rect(img, x0, y0 + n * cell, x0 + n * cell + wall, y0 + n * cell + wall, INK)
-        fill_rect(img, x0 + n * cell, y0, x0 + n * cell + wall, y0 + n * cell + wall, INK)
+    def _paint(self) -> np.ndarray:
+        img, (x0, y0, cell), wall = draw_maze(self.open_, self.obs_size)
         size = max(3, int(cell * 0.6))
         for (r, c), shape, col in ((self.start, "circle", PALETTE["green"]), (self.goal, "star", PALETTE["red"])):
             draw_shape(img, shape, x0 + (c + 0.5) * cell + wall / 2, y0 + (r + 0.5) * cell + wall / 2, size, col)
-        self._image = img
         return img
 
     def _task_text(self) -> str:

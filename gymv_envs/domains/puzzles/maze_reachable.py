@@ -8,9 +8,9 @@ import re
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.board import draw_maze
 from gymv_envs.core.canvas import INK, PALETTE, draw_shape, draw_text
 from gymv_envs.core.rng import sample
-from gymv_envs.domains.puzzles._common import draw_maze
 from gymv_envs.domains.puzzles.maze_path import MazePath
 
 # difficulty -> (cells per side, lettered cells, largest share of the maze reachable from the start)
@@ -79,7 +79,6 @@ class MazeReachable(MazePath):
             if 0 < inside < self.num_marks:
                 break
         self.reach = reach
-        self._image = None
 
     def _close(self, r: int, c: int, k: int) -> None:
         dr, dc = ((-1, 0), (1, 0), (0, -1), (0, 1))[k]
@@ -87,16 +86,14 @@ class MazeReachable(MazePath):
         self.open_[r + dr, c + dc, k ^ 1] = False
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
-        img, x0, y0, cell = draw_maze(self.open_, self.obs_size)
+    def _paint(self) -> np.ndarray:
+        img, g, wall = draw_maze(self.open_, self.obs_size)
+        x0, y0, cell = g.x0 + wall / 2, g.y0 + wall / 2, g.cell
         r, c = self.start
         draw_shape(img, "circle", x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell, max(3, int(cell * 0.6)), PALETTE["green"])
         size = max(5, int(cell * 0.6))
         for i, (r, c) in enumerate(self.marks):
             draw_text(img, LETTERS[i], (x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell), size, INK, bold=True)
-        self._image = img
         return img
 
     def _task_text(self) -> str:

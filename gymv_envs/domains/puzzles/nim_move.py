@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import re
-from functools import reduce
-from operator import xor
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
 from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, draw_text, fill_rect, new_frame
+from gymv_envs.rules.nim import nim_sum, winning_moves
 
 LEVELS = {0: (2, 5), 1: (3, 7), 2: (4, 9)}  # heaps, most sticks in a heap
 _MOVE = re.compile(r"(?:TAKE\s+)?(\d+)\s*(?:STICKS?\s+)?(?:FROM\s+)?(?:HEAP\s+|ROW\s+)?([A-D])$|(?:HEAP\s+|ROW\s+)?([A-D])\s*[:\-=]?\s*(\d+)$")
 
 
-class NimMove(SingleTurnEnv):
+class NimMove(PaintedOnceEnv):
     """Name a move after which the opponent is in a lost Nim position.
 
     ## Description
@@ -58,13 +57,10 @@ class NimMove(SingleTurnEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         while True:
             self.heaps = [int(v) for v in rng.integers(1, self.most + 1, size=self.rows)]
-            if reduce(xor, self.heaps) and len(set(self.heaps)) > 1 and sum(self.heaps) >= 6:
+            if nim_sum(self.heaps) and len(set(self.heaps)) > 1 and sum(self.heaps) >= 6:
                 break
-        self._image = None
 
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
+    def _paint(self) -> np.ndarray:
         H, W = self.obs_size
         img = new_frame(H, W, BACKGROUND)
         row_h = H / (self.rows + 0.5)
@@ -75,7 +71,6 @@ class NimMove(SingleTurnEnv):
             for i in range(n):
                 x = W * 0.18 + i * step
                 fill_rect(img, x, y - row_h * 0.3, x + max(2, step * 0.3), y + row_h * 0.3, PALETTE["brown"])
-        self._image = img
         return img
 
     def _task_text(self) -> str:
@@ -101,15 +96,13 @@ class NimMove(SingleTurnEnv):
             return False
         after = list(self.heaps)
         after[row] -= count
-        return reduce(xor, after) == 0
+        return nim_sum(after) == 0
 
     def _format(self, answer: tuple[int, int]) -> str:
         return f"take {answer[1]} from {self.labels[answer[0]]}"
 
     def _solve(self) -> tuple[int, int]:
-        total = reduce(xor, self.heaps)
-        row = next(r for r, n in enumerate(self.heaps) if n ^ total < n)
-        return row, self.heaps[row] - (self.heaps[row] ^ total)
+        return winning_moves(self.heaps)[0]
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[int, int]]:
         out = [(r, c) for r in range(self.rows) for c in range(1, self.heaps[r] + 1)]

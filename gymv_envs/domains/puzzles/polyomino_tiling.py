@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec, parsing
+from gymv_envs.core import PaintedOnceEnv, TaskSpec, parsing
 from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, WHITE, draw_text, fill_rect, new_frame
 from gymv_envs.core.rng import shuffled
 from gymv_envs.domains.puzzles._polyomino import (
@@ -28,7 +28,7 @@ REGION, OUTSIDE, FAINT = (150, 152, 160), (236, 236, 230), (212, 212, 206)
 _TOKEN = re.compile(r"[A-Za-z.]+")
 
 
-class PolyominoTiling(SingleTurnEnv):
+class PolyominoTiling(PaintedOnceEnv):
     """Tile a drawn region exactly with a drawn set of lettered polyomino pieces.
 
     ## Description
@@ -92,33 +92,30 @@ class PolyominoTiling(SingleTurnEnv):
         self.pieces = [orientations(s)[int(rng.integers(len(orientations(s))))] for s in shapes]
         self.colours = [COLOURS[int(i)] for i in rng.permutation(len(COLOURS))[: len(shapes)]]
         self._canon = [canonical(p) for p in self.pieces]
-        self._image = None
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is None:
-            H, W = self.obs_size
-            img = new_frame(H, W, BACKGROUND)
-            split = H * 0.52
-            # the region on its grid, column and row numbers outside
-            cell = min((W * 0.92) / (self.cols + 0.6), (split * 0.94) / (self.rows + 0.6))
-            x0 = (W - (self.cols + 0.6) * cell) / 2 + 0.6 * cell
-            y0 = (split - (self.rows + 0.6) * cell) / 2 + 0.6 * cell
-            gap = max(1, int(cell / 16))
-            size = max(5, int(cell * 0.32))
-            fill_rect(img, x0 - gap, y0 - gap, x0 + self.cols * cell + gap, y0 + self.rows * cell + gap, FAINT)
+    def _paint(self) -> np.ndarray:
+        H, W = self.obs_size
+        img = new_frame(H, W, BACKGROUND)
+        split = H * 0.52
+        # the region on its grid, column and row numbers outside
+        cell = min((W * 0.92) / (self.cols + 0.6), (split * 0.94) / (self.rows + 0.6))
+        x0 = (W - (self.cols + 0.6) * cell) / 2 + 0.6 * cell
+        y0 = (split - (self.rows + 0.6) * cell) / 2 + 0.6 * cell
+        gap = max(1, int(cell / 16))
+        size = max(5, int(cell * 0.32))
+        fill_rect(img, x0 - gap, y0 - gap, x0 + self.cols * cell + gap, y0 + self.rows * cell + gap, FAINT)
+        for c in range(self.cols):
+            draw_text(img, str(c + 1), (x0 + (c + 0.5) * cell, y0 - 0.32 * cell), size, INK)
+        for r in range(self.rows):
+            draw_text(img, str(r + 1), (x0 - 0.32 * cell, y0 + (r + 0.5) * cell), size, INK)
             for c in range(self.cols):
-                draw_text(img, str(c + 1), (x0 + (c + 0.5) * cell, y0 - 0.32 * cell), size, INK)
-            for r in range(self.rows):
-                draw_text(img, str(r + 1), (x0 - 0.32 * cell, y0 + (r + 0.5) * cell), size, INK)
-                for c in range(self.cols):
-                    x, y = x0 + c * cell, y0 + r * cell
-                    fill_rect(img, x + gap, y + gap, x + cell - gap, y + cell - gap,
-                              REGION if (r, c) in self.region else OUTSIDE)
-            fill_rect(img, 0, split, W, split + max(1, H // 256), FAINT)
-            self._draw_pieces(img, split + max(1, H // 256), H)
-            self._image = img
-        return self._image
+                x, y = x0 + c * cell, y0 + r * cell
+                fill_rect(img, x + gap, y + gap, x + cell - gap, y + cell - gap,
+                          REGION if (r, c) in self.region else OUTSIDE)
+        fill_rect(img, 0, split, W, split + max(1, H // 256), FAINT)
+        self._draw_pieces(img, split + max(1, H // 256), H)
+        return img
 
     def _draw_pieces(self, img: np.ndarray, top: float, bottom: float) -> None:
         W = img.shape[1]

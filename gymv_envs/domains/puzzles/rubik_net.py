@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
 from gymv_envs.core.canvas import BACKGROUND, INK, draw_text, fill_rect, new_frame
 from gymv_envs.core.rng import choice
 
@@ -59,7 +59,7 @@ def solved() -> tuple[np.ndarray, np.ndarray, list[str]]:
     return np.array(pos), np.array(nrm), colour
 
 
-class RubikNet(SingleTurnEnv):
+class RubikNet(PaintedOnceEnv):
     """Give the colours of one face of a Rubik's cube, drawn as a net, after a sequence of turns.
 
     ## Description
@@ -118,7 +118,6 @@ class RubikNet(SingleTurnEnv):
         changed = [f for f in FACES if after[f] != before[f]] or list(FACES)
         self.face = choice(rng, changed)
         self._target = after[self.face]
-        self._image = None
 
     def _after(self, moves) -> dict[str, list[str]]:
         pos, nrm = self.pos.copy(), self.nrm.copy()
@@ -127,24 +126,22 @@ class RubikNet(SingleTurnEnv):
         return faces(pos, nrm, self.colour)
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is None:
-            H, W = self.obs_size
-            img = new_frame(H, W, BACKGROUND)
-            s = min(W / 12.4, H / 9.4)
-            x0, y0 = (W - 12 * s) / 2, (H - 9 * s) / 2
-            gap = max(1, int(s / 12))
-            for f, grid in faces(self.pos, self.nrm, self.colour).items():
-                br, bc = NET[f]
-                fx, fy = x0 + bc * 3 * s, y0 + br * 3 * s
-                fill_rect(img, fx, fy, fx + 3 * s, fy + 3 * s, INK)
-                for i, col in enumerate(grid):
-                    r, c = divmod(i, 3)
-                    fill_rect(img, fx + c * s + gap, fy + r * s + gap, fx + (c + 1) * s - gap, fy + (r + 1) * s - gap, COLOURS[col][1])
-                ink = INK if grid[4] in "WYO" else (255, 255, 255)
-                draw_text(img, f, (fx + 1.5 * s, fy + 1.5 * s), max(5, int(s * 0.6)), ink, bold=True)
-            self._image = img
-        return self._image
+    def _paint(self) -> np.ndarray:
+        H, W = self.obs_size
+        img = new_frame(H, W, BACKGROUND)
+        s = min(W / 12.4, H / 9.4)
+        x0, y0 = (W - 12 * s) / 2, (H - 9 * s) / 2
+        gap = max(1, int(s / 12))
+        for f, grid in faces(self.pos, self.nrm, self.colour).items():
+            br, bc = NET[f]
+            fx, fy = x0 + bc * 3 * s, y0 + br * 3 * s
+            fill_rect(img, fx, fy, fx + 3 * s, fy + 3 * s, INK)
+            for i, col in enumerate(grid):
+                r, c = divmod(i, 3)
+                fill_rect(img, fx + c * s + gap, fy + r * s + gap, fx + (c + 1) * s - gap, fy + (r + 1) * s - gap, COLOURS[col][1])
+            ink = INK if grid[4] in "WYO" else (255, 255, 255)
+            draw_text(img, f, (fx + 1.5 * s, fy + 1.5 * s), max(5, int(s * 0.6)), ink, bold=True)
+        return img
 
     def _task_text(self) -> str:
         names = ", ".join(f"{k} = {name}" for k, (name, _) in COLOURS.items())

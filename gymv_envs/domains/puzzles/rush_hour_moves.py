@@ -6,11 +6,12 @@ import functools
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
-from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, draw_text, fill_rect, new_frame
-from gymv_envs.domains.games.rush_hour import ROAD, ROW, N
-from gymv_envs.domains.puzzles._common import CountAnswer
-from gymv_envs.domains.puzzles._rush_hour import (
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core.answers import CountAnswer
+from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, ROAD, draw_text, fill_rect, new_frame
+from gymv_envs.rules.rush_hour import (
+    ROW,
+    N,
     Vehicle,
     add_vehicles,
     component_distances,
@@ -65,7 +66,7 @@ def _pool(difficulty: int) -> tuple[tuple[tuple[Vehicle, ...], ...], dict[int, t
     return tuple(boards), {d: tuple(v) for d, v in by_moves.items() if v}
 
 
-class RushHourMoves(CountAnswer, SingleTurnEnv):
+class RushHourMoves(CountAnswer, PaintedOnceEnv):
     """Give the fewest moves that bring the red car of a drawn Rush Hour lot to the exit.
 
     ## Description
@@ -120,37 +121,34 @@ class RushHourMoves(CountAnswer, SingleTurnEnv):
         self.vehicles = boards[k]
         self.positions = decode(code, len(self.vehicles))
         self.colours = (RED, *(OTHERS[int(i)] for i in rng.permutation(len(OTHERS))[: len(self.vehicles) - 1]))
-        self._image = None
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is None:
-            H, W = self.obs_size
-            cell = min(W / (N + 1.5), H / (N + 0.8))
-            wall = max(2, int(cell / 9))
-            x0, y0 = (W - N * cell) / 2 - cell * 0.35, (H - N * cell) / 2
-            img = new_frame(H, W, BACKGROUND)
-            fill_rect(img, x0 - wall, y0 - wall, x0 + N * cell + wall, y0 + N * cell + wall, WALL)
-            fill_rect(img, x0, y0, x0 + N * cell, y0 + N * cell, ROAD)
-            line = max(1, int(cell / 40))
-            for k in range(1, N):
-                fill_rect(img, x0 + k * cell - line / 2, y0, x0 + k * cell + line / 2 + 1, y0 + N * cell, (175, 175, 170))
-                fill_rect(img, x0, y0 + k * cell - line / 2, x0 + N * cell, y0 + k * cell + line / 2 + 1, (175, 175, 170))
-            ey = y0 + ROW * cell
-            fill_rect(img, x0 + N * cell, ey, x0 + N * cell + wall, ey + cell, ROAD)
-            draw_text(img, "EXIT", (x0 + N * cell + wall + cell * 0.5, ey + cell * 0.5), max(5, int(cell * 0.22)), INK,
-                      bold=True)
-            gap = max(1, cell * 0.08)
-            for v, ((horiz, length, lane), p) in enumerate(zip(self.vehicles, self.positions)):
-                r, c = (lane, p) if horiz else (p, lane)
-                h, w = (1, length) if horiz else (length, 1)
-                bx0, by0 = x0 + c * cell + gap, y0 + r * cell + gap
-                bx1, by1 = x0 + (c + w) * cell - gap, y0 + (r + h) * cell - gap
-                colour = self.colours[v]
-                fill_rect(img, bx0, by0, bx1, by1, tuple(int(x * 0.6) for x in colour))
-                fill_rect(img, bx0 + 2 * line + 1, by0 + 2 * line + 1, bx1 - 2 * line - 1, by1 - 2 * line - 1, colour)
-            self._image = img
-        return self._image
+    def _paint(self) -> np.ndarray:
+        H, W = self.obs_size
+        cell = min(W / (N + 1.5), H / (N + 0.8))
+        wall = max(2, int(cell / 9))
+        x0, y0 = (W - N * cell) / 2 - cell * 0.35, (H - N * cell) / 2
+        img = new_frame(H, W, BACKGROUND)
+        fill_rect(img, x0 - wall, y0 - wall, x0 + N * cell + wall, y0 + N * cell + wall, WALL)
+        fill_rect(img, x0, y0, x0 + N * cell, y0 + N * cell, ROAD)
+        line = max(1, int(cell / 40))
+        for k in range(1, N):
+            fill_rect(img, x0 + k * cell - line / 2, y0, x0 + k * cell + line / 2 + 1, y0 + N * cell, (175, 175, 170))
+            fill_rect(img, x0, y0 + k * cell - line / 2, x0 + N * cell, y0 + k * cell + line / 2 + 1, (175, 175, 170))
+        ey = y0 + ROW * cell
+        fill_rect(img, x0 + N * cell, ey, x0 + N * cell + wall, ey + cell, ROAD)
+        draw_text(img, "EXIT", (x0 + N * cell + wall + cell * 0.5, ey + cell * 0.5), max(5, int(cell * 0.22)), INK,
+                  bold=True)
+        gap = max(1, cell * 0.08)
+        for v, ((horiz, length, lane), p) in enumerate(zip(self.vehicles, self.positions)):
+            r, c = (lane, p) if horiz else (p, lane)
+            h, w = (1, length) if horiz else (length, 1)
+            bx0, by0 = x0 + c * cell + gap, y0 + r * cell + gap
+            bx1, by1 = x0 + (c + w) * cell - gap, y0 + (r + h) * cell - gap
+            colour = self.colours[v]
+            fill_rect(img, bx0, by0, bx1, by1, tuple(int(x * 0.6) for x in colour))
+            fill_rect(img, bx0 + 2 * line + 1, by0 + 2 * line + 1, bx1 - 2 * line - 1, by1 - 2 * line - 1, colour)
+        return img
 
     def _task_text(self) -> str:
         return ("The image shows a Rush Hour puzzle: a 6x6 parking lot seen from above. Each coloured block is a "

@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
-from gymv_envs.domains.puzzles._positions import (
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core.cells import cell_name, find_cells
+from gymv_envs.domains.puzzles._tetris import (
     PIECE_COLORS,
     TETRIS_SIZES,
     TETROMINOES,
-    cell_name,
     draw_tetris,
     drop,
-    parse_cells,
     random_stack,
     rotate,
 )
 
 
-class TetrisLanding(SingleTurnEnv):
+class TetrisLanding(PaintedOnceEnv):
     """Say where a tetromino lands when it is dropped straight down.
 
     ## Description
@@ -66,7 +65,7 @@ class TetrisLanding(SingleTurnEnv):
             if self.landed is not None and min(r for r, _ in self.landed) >= 2:
                 return
 
-    def _draw(self) -> np.ndarray:
+    def _paint(self) -> np.ndarray:
         return draw_tetris(*self.obs_size, self.filled, self.piece, self.cells, self.col)
 
     def _task_text(self) -> str:
@@ -79,7 +78,7 @@ class TetrisLanding(SingleTurnEnv):
         return [f"Where does the {PIECE_COLORS[self.piece]} piece land?"]
 
     def _parse_answer(self, text: str) -> frozenset | None:
-        cells = parse_cells(text, self.rows, self.cols, bottom_up=True)
+        cells = find_cells(text, self.rows, self.cols, bottom_up=True)
         if not cells or len(cells) != 4 or len(set(cells)) != 4:
             return None
         return frozenset(cells)

@@ -2,37 +2,18 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core.board import Board
 from gymv_envs.core.canvas import PALETTE, draw_text
-from gymv_envs.domains.puzzles._positions import Board, cell_name, parse_cells
+from gymv_envs.core.cells import cell_name, find_cells
+from gymv_envs.rules.tic_tac_toe import CROSS, move_score, winner
 
-LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 PIECES = {0: (4, 5), 1: (3, 4), 2: (1, 2)}  # stones already on the board: fewer = deeper search
 
 
-def _winner(b: tuple) -> int:
-    for i, j, k in LINES:
-        if b[i] and b[i] == b[j] == b[k]:
-            return b[i]
-    return 0
-
-
-@functools.cache
-def _value(b: tuple, me: int) -> int:
-    """Game value for the player ``me`` to move: +1 win, 0 draw, -1 loss."""
-    if _winner(b):
-        return -1  # the previous mover has won
-    free = [i for i in range(9) if not b[i]]
-    if not free:
-        return 0
-    return max(-_value(b[:i] + (me,) + b[i + 1:], 3 - me) for i in free)
-
-
-class TicTacToeBestMove(SingleTurnEnv):
+class TicTacToeBestMove(PaintedOnceEnv):
     """Pick an optimal move in a tic-tac-toe position.
 
     ## Description
@@ -74,7 +55,7 @@ class TicTacToeBestMove(SingleTurnEnv):
             for k, i in enumerate(rng.permutation(9)[:n]):
                 b[int(i)] = 1 if k % 2 == 0 else 2
             b = tuple(b)
-            if _winner(b):
+            if winner(b):
                 continue
             self.board, self.me = b, 1 if n % 2 == 0 else 2
             vals = self._values()
@@ -84,10 +65,11 @@ class TicTacToeBestMove(SingleTurnEnv):
                 return
 
     def _values(self) -> dict[int, int]:
-        b, me = self.board, self.me
-        return {i: -_value(b[:i] + (me,) + b[i + 1:], 3 - me) for i in range(9) if not b[i]}
+        """Per empty cell, the game value for the player to move of marking it: +1 win, 0 draw, -1 loss."""
+        sign = 1 if self.me == CROSS else -1
+        return {i: sign * ((v > 0) - (v < 0)) for i in range(9) if not self.board[i] for v in (move_score(self.board, i),)}
 
-    def _draw(self) -> np.ndarray:
+    def _paint(self) -> np.ndarray:
         H, W = self.obs_size
         g = Board(H, W, 3, 3)
         img = g.paint()
@@ -108,7 +90,7 @@ class TicTacToeBestMove(SingleTurnEnv):
         return [f"{'X' if self.me == 1 else 'O'} to move: a best move?"]
 
     def _parse_answer(self, text: str) -> int | None:
-        cells = parse_cells(text, 3, 3)
+        cells = find_cells(text, 3, 3)
         if not cells or len(set(cells)) != 1:
             return None
         r, c = cells[0]
@@ -118,7 +100,7 @@ class TicTacToeBestMove(SingleTurnEnv):
         return self.vals.get(answer, -2) == self.best
 
     def _format(self, answer: int) -> str:
-        return cell_name(answer // 3, answer % 3, 3)
+        return cell_name(answer // 3, answer % 3)
 
     def _solve(self) -> int:
         return min(i for i, v in self.vals.items() if v == self.best)

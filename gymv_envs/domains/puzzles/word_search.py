@@ -6,10 +6,11 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core.board import coordinate_frame
 from gymv_envs.core.canvas import INK, WHITE, draw_text, fill_rect
+from gymv_envs.core.cells import cell_name
 from gymv_envs.core.rng import choice, sample
-from gymv_envs.domains.puzzles._common import cell_name, labelled_board
 
 WORDS = ("APPLE", "BREAD", "CHAIR", "DANCE", "EAGLE", "FLAME", "GRAPE", "HOUSE", "IVORY", "JELLY",
          "KNIFE", "LEMON", "MANGO", "NORTH", "OCEAN", "PIANO", "QUEEN", "RIVER", "STONE", "TIGER",
@@ -32,7 +33,7 @@ LEVELS = {0: (6, ("right", "down"), 3), 1: (8, ("right", "down", "down-right", "
 _CELLS = re.compile(r"(?<![A-Z])([A-Z])\s?(\d{1,2})(?!\d)")
 
 
-class WordSearch(SingleTurnEnv):
+class WordSearch(PaintedOnceEnv):
     """Say where a given word is hidden in a grid of letters: its first cell and direction.
 
     ## Description
@@ -97,7 +98,6 @@ class WordSearch(SingleTurnEnv):
         self.grid = ["".join(row) for row in grid]
         self.words = tuple(placed)
         self.word = choice(rng, placed)
-        self._image = None
 
     # -- rules
     def _reads(self, r: int, c: int, dr: int, dc: int) -> str:
@@ -108,18 +108,16 @@ class WordSearch(SingleTurnEnv):
         return "".join(out)
 
     # -- draw
-    def _draw(self) -> np.ndarray:
-        if self._image is None:
-            H, W = self.obs_size
-            base, x0, y0, cell = labelled_board(H, W, self.n, self.n)
-            img = base.copy()
-            fill_rect(img, x0, y0, x0 + self.n * cell, y0 + self.n * cell, WHITE)
-            size = max(5, int(cell * 0.6))
-            for r in range(self.n):
-                for c in range(self.n):
-                    draw_text(img, self.grid[r][c], (x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell), size, INK, bold=True, mono=True)
-            self._image = img
-        return self._image
+    def _paint(self) -> np.ndarray:
+        H, W = self.obs_size
+        base, (x0, y0, cell) = coordinate_frame((H, W), self.n, self.n)
+        img = base.copy()
+        fill_rect(img, x0, y0, x0 + self.n * cell, y0 + self.n * cell, WHITE)
+        size = max(5, int(cell * 0.6))
+        for r in range(self.n):
+            for c in range(self.n):
+                draw_text(img, self.grid[r][c], (x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell), size, INK, bold=True, mono=True)
+        return img
 
     def _task_text(self) -> str:
         return (f"The image shows a {self.n}x{self.n} word search grid; columns are labelled A to "

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import copy
 import heapq
-from collections import deque
 from typing import Any, ClassVar
 
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome
 from gymv_envs.core.canvas import draw_text, fill
-from gymv_envs.core.env import VisionEnv
+from gymv_envs.core.env import VisionEnv, check_number
 from gymv_envs.domains.world3d._world import (
     HEADING_NAMES,
     HEADINGS,
@@ -28,6 +27,7 @@ from gymv_envs.domains.world3d._world import (
     Layout,
     build_mjcf,
 )
+from gymv_envs.rules.maze import grid_distances
 
 ACTIONS = ("move_forward", "move_backward", "rotate_left", "rotate_right", "strafe_left", "strafe_right", "interact", "wait")
 FORWARD, BACKWARD, LEFT, RIGHT, STRAFE_L, STRAFE_R, INTERACT, WAIT = range(8)
@@ -44,13 +44,6 @@ PARAMETRIC = (
 CAMERA_RANGES = {"fov": (30.0, 120.0, " degrees (vertical)"), "camera_height": (0.3, 1.4, " metres"),
                  "pitch": (-45.0, 30.0, " degrees (positive looks up)")}
 DEAD_ZONE = 0.3
-
-
-def _number_in(name: str, value: Any, lo: float, hi: float, unit: str = "") -> float:
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    if not ok or not np.isfinite(value) or not lo <= value <= hi:
-        raise ValueError(f"invalid {name}={value!r}; valid values: {lo:g} to {hi:g}{unit}")
-    return float(value)
 
 
 def one_of(name: str, value: Any, valid: tuple[str, ...]) -> str:
@@ -72,9 +65,9 @@ class World3DEnv(MultiTurnEnv):
 
     def __init__(self, fov: float = 75.0, camera_height: float = 0.9, pitch: float = -12.0,
                  stuck_after: int = 10, **kwargs: Any) -> None:
-        self.fov = _number_in("fov", fov, *CAMERA_RANGES["fov"])
-        self.camera_height = _number_in("camera_height", camera_height, *CAMERA_RANGES["camera_height"])
-        self.pitch = _number_in("pitch", pitch, *CAMERA_RANGES["pitch"])
+        self.fov = check_number("fov", fov, *CAMERA_RANGES["fov"])
+        self.camera_height = check_number("camera_height", camera_height, *CAMERA_RANGES["camera_height"])
+        self.pitch = check_number("pitch", pitch, *CAMERA_RANGES["pitch"])
         if isinstance(stuck_after, bool) or not isinstance(stuck_after, (int, np.integer)) or not 2 <= stuck_after <= 100:
             raise ValueError(f"invalid stuck_after={stuck_after!r}; valid values: integers 2 to 100")
         self.stuck_after = int(stuck_after)
@@ -197,20 +190,7 @@ class World3DEnv(MultiTurnEnv):
 
     def reach_distances(self, goals: list[tuple[int, int]]) -> np.ndarray:
         """Walking distance (cells) from every cell to the nearest of ``goals``, around solid things."""
-        blocked = {e.cell for e in self.things if e.solid()}
-        dist = np.full(self.layout.walls.shape, 10**6, dtype=np.int64)
-        queue = deque()
-        for g in goals:
-            dist[g] = 0
-            queue.append(g)
-        while queue:
-            r, c = queue.popleft()
-            for dr, dc in HEADINGS:
-                n = (r + dr, c + dc)
-                if not self.layout.walls[n] and n not in blocked and dist[n] > dist[r, c] + 1:
-                    dist[n] = dist[r, c] + 1
-                    queue.append(n)
-        return dist
+        return grid_distances(self.layout.walls, goals, {e.cell for e in self.things if e.solid()})
 
     def dist_to(self, goals: list[tuple[int, int]]) -> np.ndarray:
         """`reach_distances`, cached per (goals, solid cells) for the episode."""

@@ -13,10 +13,12 @@ a recompile. All worlds declare the same assets in the same order (see `_render`
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from gymv_envs.core.rng import sample
+from gymv_envs.rules.maze import block_map, carve_maze, closed_walls
 
 HEADINGS = ((0, 1), (-1, 0), (0, -1), (1, 0))  # (dr, dc): east, north, west, south
 HEADING_NAMES = ("east", "north", "west", "south")
@@ -149,41 +151,9 @@ def room_grid(rng: np.random.Generator, grid_r: int, grid_c: int, room: int, loo
 def maze(rng: np.random.Generator, n: int, openings: int = 0, width: int = 2) -> Layout:
     """A perfect maze of n x n cells carved as corridors ``width`` squares wide (plus
     ``openings`` extra links knocked through)."""
-    step = width + 1
-    s = n * step + 1
-    walls = np.ones((s, s), dtype=bool)
-    seen = np.zeros((n, n), dtype=bool)
-
-    def carve(r: int, c: int) -> None:
-        walls[r * step + 1:r * step + 1 + width, c * step + 1:c * step + 1 + width] = False
-
-    def link(a: tuple[int, int], b: tuple[int, int]) -> None:
-        (r0, c0), (r1, c1) = min(a, b), max(a, b)
-        if r0 == r1:
-            walls[r0 * step + 1:r0 * step + 1 + width, c1 * step] = False
-        else:
-            walls[r1 * step, c0 * step + 1:c0 * step + 1 + width] = False
-
-    start = (int(rng.integers(n)), int(rng.integers(n)))
-    stack, seen[start] = [start], True
-    carve(*start)
-    links = set()
-    while stack:
-        r, c = stack[-1]
-        nxt = [(r + dr, c + dc) for dr, dc in HEADINGS if 0 <= r + dr < n and 0 <= c + dc < n and not seen[r + dr, c + dc]]
-        if not nxt:
-            stack.pop()
-            continue
-        cell = nxt[int(rng.integers(len(nxt)))]
-        carve(*cell)
-        link((r, c), cell)
-        links.add(frozenset(((r, c), cell)))
-        seen[cell] = True
-        stack.append(cell)
-    spare = [(a, b) for a in np.ndindex(n, n) for b in ((a[0], a[1] + 1), (a[0] + 1, a[1]))
-             if b[0] < n and b[1] < n and frozenset((a, b)) not in links]
-    for i in rng.permutation(len(spare))[:openings]:
-        link(*spare[int(i)])
+    passages = carve_maze(rng, n, HEADINGS)
+    walls = block_map(n, passages + sample(rng, closed_walls(n, passages), openings), width)
+    s = walls.shape[0]
     return Layout(walls, [(1, 1, s - 2, s - 2)], _tints(rng, 1), [])
 
 
@@ -209,21 +179,6 @@ def corridor_shape(rng: np.random.Generator, kind: str, length: int, width: int 
         walls[mid + arm, fork:C - 1] = False
         rooms = [(mid, 1, mid, length), (mid - arm, fork, mid + arm, C - 2)]
     return Layout(walls, rooms, _tints(rng, len(rooms)), [])
-
-
-def distances(walls: np.ndarray, blocked: set, src: tuple[int, int]) -> np.ndarray:
-    """BFS cell distances from ``src`` over free cells (``blocked`` holds extra solid cells)."""
-    dist = np.full(walls.shape, 10**6, dtype=np.int64)
-    dist[src] = 0
-    queue = deque([src])
-    while queue:
-        r, c = queue.popleft()
-        for dr, dc in HEADINGS:
-            n = (r + dr, c + dc)
-            if not walls[n] and n not in blocked and dist[n] > dist[r, c] + 1:
-                dist[n] = dist[r, c] + 1
-                queue.append(n)
-    return dist
 
 
 # ----------------------------------------------------------------------------- MJCF

@@ -1,4 +1,5 @@
-"""Go rules on bitboards, the built-in opponents and the oracle's search (used by `go.py`).
+"""Go rules on bitboards, the built-in opponents and the oracle's search (the Go game uses them;
+tsumego tasks are to build on the same rules).
 
 A position is a tuple ``(black, white, mover, ko, passes, moves)``: two Python-int bitboards,
 the player to move (1 black, 2 white), the bit of the point a simple-ko rule forbids (0 when

@@ -1,6 +1,14 @@
-"""Mate search for ChessMate (python-chess boards): checking moves, mates in one, forced mates in two."""
+"""Chess mate search on python-chess boards (the ``chess`` extra, imported inside each function).
+
+Two searches: `mates_in_one` / `forces_mate` (any first move, as the ChessMate puzzle asks;
+checking moves found on bitboards) and `mate_by_checks` / `checks_hold` (mates in which every
+move of the mating side gives check, as the Chess game's start positions and oracle use). Boards are changed with
+push/pop and left as they were.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 
 def _checking_moves(board) -> list:
@@ -145,3 +153,40 @@ def forces_mate(board, move, plies: int) -> bool:
         return True
     finally:
         board.pop()
+
+
+def mate_by_checks(board, k: int, memo: dict) -> Any:
+    """The first legal checking move (in ``board.legal_moves`` order, pawns promoting to a queen
+    only) that mates within ``k`` moves of the side to move against any reply, every one of them a
+    check; None if there is none. ``memo`` caches verdicts by position and ``k``."""
+    key = (board._transposition_key(), k)
+    if key in memo:
+        return memo[key]
+    found = None
+    for m in board.legal_moves:
+        if m.promotion not in (None, 5) or not board.gives_check(m):
+            continue
+        board.push(m)
+        replies = list(board.legal_moves)
+        ok = not replies or (k > 1 and checks_hold(board, k - 1, memo, replies))
+        board.pop()
+        if ok:
+            found = m
+            break
+    memo[key] = found
+    return found
+
+
+def checks_hold(board, k: int, memo: dict, replies: list | None = None) -> bool:
+    """Whether every reply of the side to move leaves a mate by checks (`mate_by_checks`) within
+    ``k`` moves of the other side (False in stalemate and with only bare material left)."""
+    replies = list(board.legal_moves) if replies is None else replies
+    if not replies or board.is_insufficient_material():
+        return False
+    for r in replies:
+        board.push(r)
+        ok = mate_by_checks(board, k, memo) is not None
+        board.pop()
+        if not ok:
+            return False
+    return True

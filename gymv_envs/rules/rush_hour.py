@@ -1,4 +1,10 @@
-"""Rush Hour state search for RushHourMoves: boards as bit masks, slides, fewest moves and distances."""
+"""Rush Hour on the 6x6 lot: the board, random layouts, and breadth-first search over slides.
+
+The red car (vehicle 0, horizontal, 2 cells) moves along row ``ROW``; the exit is at the right
+end of that row. A vehicle is ``(horizontal, length, lane)`` and its position the leftmost
+column or top row it covers; boards are bit masks (bit ``r * N + c``) and states one int, 3 bits
+per vehicle. One move slides one vehicle any number of free cells one way.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,7 @@ from collections import deque
 
 import numpy as np
 
-from gymv_envs.domains.games.rush_hour import ROW, N
+N, ROW = 6, 2  # board side; the red car's row, whose right end is the exit
 
 Vehicle = tuple[bool, int, int]  # (horizontal, length, the row or column it moves along)
 

@@ -1,0 +1,290 @@
+"""Board layout and board painting shared by the grid tasks: where a ``rows x cols`` board sits
+in a frame, and its empty base images (cached, read-only).
+
+`layout` is the fitting rule of the grid boards: square cells as large as fit inside a margin
+of ``min(H, W) // 40``, with ``pad`` extra cells of room on each side (clues, labels);
+`labelled_layout` pads `LABEL_PAD` cells above and left for coordinate labels. On it:
+
+- `blank_board`: white cells, thin grid lines, a thick outline and optional thick box lines
+  (Sudoku boxes), no labels; `cell_text` writes a clue in a cell.
+- `blank_labelled_board`: cells separated by thin lines, column letters above and row numbers
+  left (`draw_labels`, the names of `gymv_envs.core.cells`); `cell_rect` and `cell_centre`
+  address a cell inside its lines; `paint_regions` tints and outlines regions.
+- `coordinate_frame`: only the labels, for tasks that paint their own cells.
+
+`Board` is the other fitting rule kept here (no margin, letters below and numbers left, room
+for a caption above) that the game-position puzzles are drawn with, and `draw_maze` draws a
+maze of cells given by their open sides.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import NamedTuple
+
+import numpy as np
+
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    GRID_LINE,
+    INK,
+    WHITE,
+    Color,
+    blend_mask,
+    draw_text,
+    fill_rect,
+    new_frame,
+    text_mask,
+)
+from gymv_envs.core.cells import LETTERS
+
+LABEL_PAD = 0.6  # cells of room above and left of a labelled board
+GIVEN = INK
+# soft region colours, distinguishable next to each other
+REGION_COLOURS: tuple[Color, ...] = (
+    (255, 214, 214), (206, 232, 255), (214, 245, 204), (255, 240, 190), (232, 214, 255),
+    (255, 222, 180), (200, 240, 238), (246, 212, 236), (228, 228, 200), (210, 220, 245),
+)
+
+
+class Geom(NamedTuple):
+    """Where the board sits in the frame: top-left corner of cell (0, 0) and the cell side."""
+
+    x0: float
+    y0: float
+    cell: float
+
+    def box(self, r: float, c: float) -> tuple[float, float, float, float]:
+        return self.x0 + c * self.cell, self.y0 + r * self.cell, self.x0 + (c + 1) * self.cell, self.y0 + (r + 1) * self.cell
+
+    def center(self, r: float, c: float) -> tuple[float, float]:
+        return self.x0 + (c + 0.5) * self.cell, self.y0 + (r + 0.5) * self.cell
+
+
+def layout(obs_size: tuple[int, int], rows: int, cols: int, pad: tuple[float, float, float, float] = (0, 0, 0, 0)) -> Geom:
+    """Square cells as large as fit, with ``pad`` = (top, right, bottom, left) extra cells of room."""
+    h, w = obs_size
+    t, r, b, left = pad
+    margin = max(1, min(h, w) // 40)
+    cell = min((w - 2 * margin) / (cols + left + r), (h - 2 * margin) / (rows + t + b))
+    x0 = (w - cell * (cols + left + r)) / 2 + left * cell
+    y0 = (h - cell * (rows + t + b)) / 2 + t * cell
+    return Geom(x0, y0, cell)
+
+
+def labelled_layout(obs_size: tuple[int, int], rows: int, cols: int, labels: bool = True) -> Geom:
+    """`layout` with room for coordinate labels above and left (`LABEL_PAD` cells) when ``labels``."""
+    pad = LABEL_PAD if labels else 0.0
+    return layout(obs_size, rows, cols, (pad, 0, 0, pad))
+
+
+def draw_labels(img: np.ndarray, g: Geom, rows: int, cols: int, size: int, gap: float | None = None,
+                bold: bool = True) -> None:
+    """Column letters above and row numbers (from the top) left of the board, ``gap`` pixels from its
+    edge (default 0.3 cells), in a font of ``size`` pixels."""
+    gap = 0.3 * g.cell if gap is None else gap
+    for c in range(cols):
+        draw_text(img, LETTERS[c], (g.x0 + (c + 0.5) * g.cell, g.y0 - gap), size, INK, bold=bold)
+    for r in range(rows):
+        draw_text(img, str(r + 1), (g.x0 - gap, g.y0 + (r + 0.5) * g.cell), size, INK, bold=bold)
+
+
+# ----------------------------------------------------------------- white cells, grid lines, clues
+@functools.lru_cache(maxsize=64)
+def board_base(obs_size: tuple[int, int], rows: int, cols: int, pad: tuple[float, float, float, float] = (0, 0, 0, 0),
+               box: tuple[int, int] | None = None, lines: bool = True) -> tuple[np.ndarray, Geom]:
+    """The empty board (white cells, thin lines, thick outline and ``box`` blocks), read-only, and its geometry."""
+    g = layout(obs_size, rows, cols, pad)
+    img = new_frame(obs_size[0], obs_size[1], BACKGROUND)
+    x1, y1 = g.x0 + cols * g.cell, g.y0 + rows * g.cell
+    fill_rect(img, g.x0, g.y0, x1, y1, WHITE)
+    if lines:
+        grid_lines(img, g, rows, cols, box)
+    img.setflags(write=False)
+    return img, g
+
+
+def blank_board(obs_size: tuple[int, int], rows: int, cols: int, **kwargs) -> tuple[np.ndarray, Geom]:
+    """A writable copy of `board_base` and its geometry."""
+    base, g = board_base(tuple(obs_size), rows, cols, **kwargs)
+    return base.copy(), g
+
+
+def grid_lines(img: np.ndarray, g: Geom, rows: int, cols: int, box: tuple[int, int] | None = None) -> None:
+    thin, thick = max(1, int(g.cell / 30)), max(2, int(g.cell / 12))
+    x1, y1 = g.x0 + cols * g.cell, g.y0 + rows * g.cell
+    for r in range(rows + 1):
+        w = thick if r in (0, rows) or (box and r % box[0] == 0) else thin
+        y = g.y0 + r * g.cell
+        fill_rect(img, g.x0 - w // 2, y - w // 2, x1 + (w + 1) // 2, y + (w + 1) // 2, INK if w == thick else GRID_LINE)
+    for c in range(cols + 1):
+        w = thick if c in (0, cols) or (box and c % box[1] == 0) else thin
+        x = g.x0 + c * g.cell
+        fill_rect(img, x - w // 2, g.y0 - w // 2, x + (w + 1) // 2, y1 + (w + 1) // 2, INK if w == thick else GRID_LINE)
+
+
+@functools.lru_cache(maxsize=4096)
+def text_tile(text: str, size: int, color: Color, bold: bool, bg: Color) -> np.ndarray:
+    """``text`` blended once over a ``bg`` block (read-only, cached): drawing it again is a copy."""
+    mask = text_mask(text, size, bold)
+    tile = new_frame(mask.shape[0], mask.shape[1], bg)
+    blend_mask(tile, mask, 0, 0, color)
+    tile.setflags(write=False)
+    return tile
+
+
+def cell_text(img: np.ndarray, g: Geom, r: float, c: float, text: str, scale: float = 0.62,
+              color: Color = GIVEN, bold: bool = True, bg: Color = WHITE) -> None:
+    """``text`` centred in cell (r, c) over a ``bg`` cell (fractional positions place outside clues)."""
+    size = max(4, int(g.cell * scale * (1.0 if len(text) <= 2 else 2.0 / len(text))))
+    tile = text_tile(text, size, color, bold, bg)
+    h, w = tile.shape[:2]
+    cx, cy = g.center(r, c)
+    x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
+    H, W = img.shape[:2]
+    if x < 0 or y < 0 or x + w > W or y + h > H:
+        draw_text(img, text, (cx, cy), size, color, bold=bold)
+        return
+    img[y:y + h, x:x + w] = tile
+
+
+# ----------------------------------------------------------------- labelled boards of lined cells
+@functools.lru_cache(maxsize=64)
+def labelled_base(h: int, w: int, rows: int, cols: int, labels: bool = True, cell_colour: Color = WHITE) -> np.ndarray:
+    """The empty labelled board (cells inside thin lines, A.. / 1.. labels), read-only."""
+    g = labelled_layout((h, w), rows, cols, labels)
+    x0, y0, cell = g
+    img = new_frame(h, w, BACKGROUND)
+    line = max(1, int(cell / 30))
+    fill_rect(img, x0 - line, y0 - line, x0 + cols * cell + line, y0 + rows * cell + line, GRID_LINE)
+    for r in range(rows):
+        for c in range(cols):
+            x, y = x0 + c * cell, y0 + r * cell
+            fill_rect(img, x + line, y + line, x + cell, y + cell, cell_colour)
+    if labels:
+        draw_labels(img, g, rows, cols, max(5, int(min(0.48 * cell, 0.6 * cell * 0.8))))
+    img.setflags(write=False)
+    return img
+
+
+def blank_labelled_board(obs_size: tuple[int, int], rows: int, cols: int, labels: bool = True,
+                         cell_colour: Color = WHITE) -> tuple[np.ndarray, Geom]:
+    """A writable copy of `labelled_base` and its `labelled_layout`."""
+    h, w = obs_size
+    return labelled_base(h, w, rows, cols, labels, cell_colour).copy(), labelled_layout((h, w), rows, cols, labels)
+
+
+def cell_rect(g: Geom, r: int, c: int, inset: float = 0.0) -> tuple[float, float, float, float]:
+    """The box of cell (r, c) of a labelled board inside its lines, shrunk by ``inset`` cells."""
+    x0, y0, cell = g
+    line = max(1, int(cell / 30))
+    k = inset * cell
+    return x0 + c * cell + line + k, y0 + r * cell + line + k, x0 + (c + 1) * cell - k, y0 + (r + 1) * cell - k
+
+
+def cell_centre(g: Geom, r: int, c: int) -> tuple[float, float]:
+    """The centre of cell (r, c) of a labelled board, inside its lines."""
+    x0, y0, cell = g
+    line = max(1, int(cell / 30))
+    return x0 + (c + 0.5) * cell + line / 2, y0 + (r + 0.5) * cell + line / 2
+
+
+def paint_regions(img: np.ndarray, g: Geom, regions: np.ndarray, tint: bool = True) -> None:
+    """Tint each region of a labelled board and draw thick borders between cells of different regions."""
+    x0, y0, cell = g
+    rows, cols = regions.shape
+    if tint:
+        for r in range(rows):
+            for c in range(cols):
+                fill_rect(img, *cell_rect(g, r, c), REGION_COLOURS[int(regions[r, c]) % len(REGION_COLOURS)])
+    t = max(2, int(cell / 10))
+    for r in range(rows):
+        for c in range(cols):
+            x, y = x0 + c * cell, y0 + r * cell
+            if c + 1 < cols and regions[r, c] != regions[r, c + 1]:
+                fill_rect(img, x + cell - t / 2, y - t / 2, x + cell + t / 2 + 1, y + cell + t / 2 + 1, INK)
+            if r + 1 < rows and regions[r, c] != regions[r + 1, c]:
+                fill_rect(img, x - t / 2, y + cell - t / 2, x + cell + t / 2 + 1, y + cell + t / 2 + 1, INK)
+    w, h = cols * cell, rows * cell
+    for a, b, c_, d in ((x0 - t / 2, y0 - t / 2, x0 + w + t / 2 + 1, y0 + t / 2), (x0 - t / 2, y0 + h - t / 2, x0 + w + t / 2 + 1, y0 + h + t / 2 + 1),
+                        (x0 - t / 2, y0 - t / 2, x0 + t / 2, y0 + h + t / 2 + 1), (x0 + w - t / 2, y0 - t / 2, x0 + w + t / 2 + 1, y0 + h + t / 2 + 1)):
+        fill_rect(img, a, b, c_, d, INK)
+
+
+@functools.lru_cache(maxsize=64)
+def coordinate_frame(obs_size: tuple[int, int], rows: int, cols: int, labels: bool = True) -> tuple[np.ndarray, Geom]:
+    """An empty frame (read-only) with only the column letters and row numbers of a labelled board,
+    and the board's geometry; the task paints the cells."""
+    h, w = obs_size
+    g = labelled_layout((h, w), rows, cols, labels)
+    img = new_frame(h, w, BACKGROUND)
+    if labels:
+        draw_labels(img, g, rows, cols, max(5, int(g.cell * 0.36)))
+    img.setflags(write=False)
+    return img, g
+
+
+# ----------------------------------------------------------------- the game-position board
+class Board:
+    """Geometry and painting of a labelled ``rows x cols`` board fitted into an (H, W) frame, with
+    letters below and row numbers left, and ``top_extra`` cells of room above (a caption, a piece)."""
+
+    def __init__(self, H: int, W: int, rows: int, cols: int, top_extra: float = 0.0, labels: bool = True):
+        self.rows, self.cols = rows, cols
+        gut = 0.7 if labels else 0.1
+        self.cell = min(W / (cols + gut + 0.2), H / (rows + top_extra + gut + 0.2))
+        self.x0 = (W - self.cell * (cols + gut)) / 2 + self.cell * gut
+        self.y0 = (H - self.cell * (rows + top_extra + gut)) / 2 + self.cell * top_extra
+        self.H, self.W, self.labels = H, W, labels
+
+    def box(self, r: float, c: float) -> tuple[float, float, float, float]:
+        x, y = self.x0 + c * self.cell, self.y0 + r * self.cell
+        return x, y, x + self.cell, y + self.cell
+
+    def center(self, r: float, c: float) -> tuple[float, float]:
+        return self.x0 + (c + 0.5) * self.cell, self.y0 + (r + 0.5) * self.cell
+
+    def paint(self, colors: dict | None = None, bottom_up: bool = False, empty: Color = WHITE) -> np.ndarray:
+        """A frame with the grid, filled cells (``colors[(r, c)]``) and coordinate labels."""
+        img = new_frame(self.H, self.W, BACKGROUND)
+        s = self.cell
+        fill_rect(img, self.x0, self.y0, self.x0 + self.cols * s, self.y0 + self.rows * s, empty)
+        pad = max(1, int(s * 0.06))
+        for (r, c), col in (colors or {}).items():
+            x0, y0, x1, y1 = self.box(r, c)
+            fill_rect(img, x0 + pad, y0 + pad, x1 - pad, y1 - pad, col)
+        line = max(1, int(s / 20))
+        for k in range(self.rows + 1):
+            fill_rect(img, self.x0, self.y0 + k * s, self.x0 + self.cols * s + line, self.y0 + k * s + line, GRID_LINE)
+        for k in range(self.cols + 1):
+            fill_rect(img, self.x0 + k * s, self.y0, self.x0 + k * s + line, self.y0 + self.rows * s + line, GRID_LINE)
+        if self.labels and s >= 7:
+            size = max(5, int(s * 0.45))
+            for c in range(self.cols):
+                draw_text(img, LETTERS[c], (self.x0 + (c + 0.5) * s, self.y0 + self.rows * s + s * 0.35), size, INK)
+            for r in range(self.rows):
+                draw_text(img, str(self.rows - r if bottom_up else r + 1), (self.x0 - s * 0.35, self.y0 + (r + 0.5) * s), size, INK)
+        return img
+
+
+# ----------------------------------------------------------------- mazes
+def draw_maze(open_: np.ndarray, obs_size: tuple[int, int]) -> tuple[np.ndarray, Geom, int]:
+    """A maze frame from ``open_[r, c, k]`` (k: 0 up, 1 down, 2 left, 3 right), the geometry of its
+    cells and the wall thickness (a cell's free space starts half a wall past its corner)."""
+    H, W = obs_size
+    n = open_.shape[0]
+    cell = (min(H, W) * 0.94) / n
+    wall = max(1, int(cell / 8))
+    x0, y0 = (W - cell * n) / 2, (H - cell * n) / 2
+    img = new_frame(H, W, BACKGROUND)
+    fill_rect(img, x0, y0, x0 + cell * n + wall, y0 + cell * n + wall, WHITE)
+    for r in range(n):
+        for c in range(n):
+            x, y = x0 + c * cell, y0 + r * cell
+            if not open_[r, c, 0]:
+                fill_rect(img, x, y, x + cell + wall, y + wall, INK)
+            if not open_[r, c, 2]:
+                fill_rect(img, x, y, x + wall, y + cell + wall, INK)
+    fill_rect(img, x0, y0 + n * cell, x0 + n * cell + wall, y0 + n * cell + wall, INK)
+    fill_rect(img, x0 + n * cell, y0, x0 + n * cell + wall, y0 + n * cell + wall, INK)
+    return img, Geom(x0, y0, cell), wall

@@ -1,0 +1,66 @@
+"""Tetris pieces for the Tetris puzzles: tetrominoes, a random stack, a straight drop, the drawing."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core.board import Board
+from gymv_envs.core.canvas import PALETTE, fill_rect
+
+TETROMINOES = {"I": ((0, 0), (0, 1), (0, 2), (0, 3)), "O": ((0, 0), (0, 1), (1, 0), (1, 1)),
+               "T": ((0, 0), (0, 1), (0, 2), (1, 1)), "S": ((0, 1), (0, 2), (1, 0), (1, 1)),
+               "Z": ((0, 0), (0, 1), (1, 1), (1, 2)), "J": ((0, 0), (1, 0), (1, 1), (1, 2)),
+               "L": ((0, 2), (1, 0), (1, 1), (1, 2))}
+PIECE_COLORS = {"I": "cyan", "O": "yellow", "T": "purple", "S": "green", "Z": "red", "J": "blue", "L": "orange"}
+TETRIS_SIZES = {0: (8, 6), 1: (12, 8), 2: (16, 10)}  # rows, cols
+
+
+def rotate(cells, k: int) -> tuple[tuple[int, int], ...]:
+    """The cells turned ``k`` quarter turns, moved to the top-left corner and sorted."""
+    for _ in range(k % 4):
+        cells = [(c, -r) for r, c in cells]
+    r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
+    return tuple(sorted((r - r0, c - c0) for r, c in cells))
+
+
+def random_stack(rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
+    """A bottom stack of ragged columns with a few holes; no row is full."""
+    filled = np.zeros((rows, cols), dtype=bool)
+    h = int(rng.integers(1, rows // 2))
+    for c in range(cols):
+        h = int(np.clip(h + rng.integers(-2, 3), 0, rows // 2 + 1))
+        filled[rows - h:, c] = True
+        holes = rng.random(h) < 0.15
+        filled[rows - h + 1:, c] &= ~holes[1:] if h > 1 else True
+    for r in range(rows):
+        if filled[r].all():
+            filled[r, int(rng.integers(cols))] = False
+    return filled
+
+
+def drop(filled: np.ndarray, cells, col: int) -> list[tuple[int, int]] | None:
+    """Cells of a piece dropped from above the board in column offset ``col``; None if it sticks out."""
+    rows, cols = filled.shape
+    ph = max(r for r, _ in cells) + 1
+    top = -ph
+
+    def fits(t: int) -> bool:
+        return all(r + t < rows and (r + t < 0 or not filled[r + t, c + col]) for r, c in cells)
+
+    while fits(top + 1):
+        top += 1
+    out = [(r + top, c + col) for r, c in cells]
+    return out if top >= 0 else None
+
+
+def draw_tetris(H: int, W: int, filled: np.ndarray, piece: str, cells, col: int, landed=None) -> np.ndarray:
+    """The well (rows numbered from the bottom) with the piece hovering above column offset ``col``."""
+    rows, cols = filled.shape
+    g = Board(H, W, rows, cols, top_extra=2.4)
+    colors = {(r, c): (110, 110, 120) for r in range(rows) for c in range(cols) if filled[r, c]}
+    img = g.paint(colors, bottom_up=True)
+    pad = max(1, int(g.cell * 0.06))
+    for r, c in cells:  # the falling piece, hovering above the board
+        x0, y0, x1, y1 = g.box(r - 2.2, c + col)
+        fill_rect(img, x0 + pad, y0 + pad, x1 - pad, y1 - pad, PALETTE[PIECE_COLORS[piece]])
+    return img

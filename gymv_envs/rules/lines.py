@@ -1,0 +1,33 @@
+"""Lines of ``length`` stones in a row (across, down, either diagonal) on a flat ``rows x cols``
+board (cell ``r * cols + c``, row 0 at the top): Connect Four's four, Gomoku's five."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+DIRS = ((0, 1), (1, 0), (1, 1), (1, -1))  # across, down and the two diagonals
+
+
+@functools.cache
+def line_windows(rows: int, cols: int, length: int) -> tuple[tuple[int, ...], ...]:
+    """Every line of ``length`` cells on the board, as flat indices (by first cell, then direction)."""
+    return tuple(
+        tuple((r + i * dr) * cols + c + i * dc for i in range(length))
+        for r in range(rows) for c in range(cols) for dr, dc in DIRS
+        if 0 <= r + (length - 1) * dr < rows and 0 <= c + (length - 1) * dc < cols
+    )
+
+
+def makes_line(board: Sequence[int], i: int, rows: int, cols: int, length: int) -> bool:
+    """Whether the stone at index ``i`` lies on ``length`` or more stones of its colour in a row."""
+    p, r, c = board[i], i // cols, i % cols
+    for dr, dc in DIRS:
+        n = 1
+        for sign in (1, -1):
+            rr, cc = r + sign * dr, c + sign * dc
+            while 0 <= rr < rows and 0 <= cc < cols and board[rr * cols + cc] == p:
+                n, rr, cc = n + 1, rr + sign * dr, cc + sign * dc
+        if n >= length:
+            return True
+    return False

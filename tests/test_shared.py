@@ -1,0 +1,133 @@
+"""Focused tests of the shared layer: core.cells (both row numberings), core.board, and the rules
+modules whose behaviour no task test pins down on its own (the maze carver, Lights Out ties,
+Connect Four lines, the tic-tac-toe minimax)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from gymv_envs.core.board import Geom, labelled_layout, layout
+from gymv_envs.core.cells import (
+    GO_LETTERS,
+    cell_name,
+    cell_names,
+    cell_tokens,
+    find_cells,
+    format_cells,
+    parse_cell,
+)
+from gymv_envs.rules import connect_four, lights_out, maze, tic_tac_toe
+
+
+# ----------------------------------------------------------------- cells
+def test_cell_name_counts_rows_from_the_top_unless_bottom_up():
+    assert cell_name(0, 0) == "A1" and cell_name(2, 1) == "B3"
+    assert cell_name(0, 0, 8, bottom_up=True) == "A8" and cell_name(7, 4, 8, bottom_up=True) == "E1"
+    assert cell_name(0, 8, 9, bottom_up=True, letters=GO_LETTERS) == "J9"  # Go skips I
+    assert cell_names(2, 2) == ("A1", "B1", "A2", "B2")
+    assert cell_names(2, 2, bottom_up=True) == ("A2", "B2", "A1", "B1")
+    assert format_cells([(1, 0), (0, 2)]) == "C1 A2"
+
+
+@pytest.mark.parametrize("bottom_up", [False, True])
+def test_parsers_invert_cell_name(bottom_up):
+    rows, cols = 7, 5
+    for r in range(rows):
+        for c in range(cols):
+            name = cell_name(r, c, rows, bottom_up=bottom_up)
+            assert parse_cell(name.lower(), rows, cols, bottom_up=bottom_up) == (r, c)
+            assert find_cells(f"I play {name}.", rows, cols, bottom_up=bottom_up) == [(r, c)]
+
+
+def test_parsers_reject_what_is_off_the_board():
+    assert parse_cell("F1", 5, 5) is None and parse_cell("A6", 5, 5) is None and parse_cell("A0", 5, 5) is None
+    assert parse_cell("A1B2", 5, 5) is None
+    assert find_cells("A1 and Z9", 5, 5) is None and find_cells("no cells", 5, 5) is None
+    seps = re.compile(r"[\s,]+")
+    assert cell_tokens("A1, B2 A1", seps, 3, 3) == [(0, 0), (1, 1), (0, 0)]
+    assert cell_tokens("A1 hello", seps, 3, 3) is None
+
+
+# ----------------------------------------------------------------- board
+def test_layout_fits_and_centres_the_board():
+    g = layout((200, 300), 4, 6, pad=(1, 0, 0, 1))
+    assert isinstance(g, Geom)
+    x0, y0, cell = g
+    assert x0 - cell >= 0 and x0 + 6 * cell <= 300 and y0 - cell >= 0 and y0 + 4 * cell <= 200
+    assert g.center(0, 0) == (x0 + cell / 2, y0 + cell / 2) and g.box(1, 2)[:2] == (x0 + 2 * cell, y0 + cell)
+    assert labelled_layout((200, 300), 4, 6, labels=False) == layout((200, 300), 4, 6)
+
+
+# ----------------------------------------------------------------- maze
+@pytest.mark.parametrize("n", [1, 2, 5, 9])
+def test_carved_mazes_are_perfect(n):
+    rng = np.random.default_rng(n)
+    passages = maze.carve_maze(rng, n, ((0, 1), (1, 0), (0, -1), (-1, 0)))
+    assert len(passages) == n * n - 1  # a spanning tree: n^2 cells, n^2 - 1 passages ...
+    for a, b in passages:
+        assert abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 and all(0 <= v < n for v in (*a, *b))
+    walls = maze.block_map(n, passages)
+    dist = maze.grid_distances(walls, [(1, 1)])
+    rooms = [(2 * r + 1, 2 * c + 1) for r in range(n) for c in range(n)]
+    assert all(dist[p] < 10**6 for p in rooms)  # ... that reaches every cell: one path between any two
+    closed = maze.closed_walls(n, passages)
+    assert len(closed) == 2 * n * (n - 1) - len(passages)
+    assert sorted(maze.closed_walls(n, passages, by_row=True)) == sorted(closed)
+
+
+def test_carving_is_a_pure_function_of_the_generator():
+    steps = ((-1, 0), (1, 0), (0, -1), (0, 1))
+    a = maze.carve_maze(np.random.default_rng(7), 6, steps)
+    b = maze.carve_maze(np.random.default_rng(7), 6, steps)
+    assert a == b and a != maze.carve_maze(np.random.default_rng(8), 6, steps)
+
+
+def test_block_map_widens_corridors():
+    passages = [((0, 0), (0, 1))]
+    walls = maze.block_map(2, passages, width=2)
+    assert walls.shape == (7, 7)
+    assert not walls[1:3, 1:6].any() and walls[1:3, 3].sum() == 0 and walls[4:6, 3].all()
+
+
+# ----------------------------------------------------------------- lights out, connect four, tic-tac-toe
+def test_fewest_presses_switch_the_board_off_and_break_ties_as_asked():
+    n = 4
+    masks = lights_out.press_masks(n)
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        board = 0
+        for i in rng.choice(n * n, size=5, replace=False):
+            board ^= masks[int(i)]
+        sols = lights_out.all_solutions(n, board)
+        for first_row in (False, True):
+            best = lights_out.fewest_presses(n, board, first_row_ties=first_row)
+            cells = tuple(divmod(i, n) for i in range(n * n) if best >> i & 1)
+            assert lights_out.apply_presses(n, board, cells) == 0
+            assert best.bit_count() == min(s.bit_count() for s in sols)
+        ties = [s for s in sols if s.bit_count() == best.bit_count()]
+        assert lights_out.fewest_presses(n, board) == min(ties)
+        assert lights_out.fewest_presses(n, board, True) == min(ties, key=lambda s: s & (1 << n) - 1)
+
+
+def test_connect_four_lines():
+    board = [0] * (connect_four.ROWS * connect_four.COLS)
+    for c in range(3):
+        board[5 * connect_four.COLS + c] = 1
+    assert connect_four.landing_row(board, 0) == 4 and not connect_four.wins_at(board, 5 * connect_four.COLS)
+    board[5 * connect_four.COLS + 3] = 1
+    assert connect_four.wins_at(board, 5 * connect_four.COLS + 1)
+    diag = [0] * len(board)
+    for k in range(4):
+        diag[(5 - k) * connect_four.COLS + k] = 2
+    assert connect_four.wins_at(diag, 5 * connect_four.COLS) and len(connect_four.WINDOWS) == 69
+
+
+def test_tic_tac_toe_score():
+    empty = (0,) * 9
+    assert tic_tac_toe.score(empty) == 0  # perfect play draws
+    x_wins = (1, 1, 0, 2, 2, 0, 0, 0, 0)
+    assert tic_tac_toe.move_score(x_wins, 2) == 99 and tic_tac_toe.win_distance(x_wins) == 1
+    assert tic_tac_toe.winner(tic_tac_toe.play(x_wins, 2)) == tic_tac_toe.CROSS
