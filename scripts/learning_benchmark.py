@@ -25,16 +25,35 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-DEFAULT_IDS = ("GymV/GridNav-v0", "GymV/SlidingPuzzle-v0", "GymV/TicTacToe-v0")
+DEFAULT_IDS = ("GymV/GridNav-v0:1", "GymV/SlidingPuzzle-v0", "GymV/TicTacToe-v0", "GymV/FrozenLake-v0",
+               "GymV/Breakout-v0", "GymV/RaycastMaze-v0")
 PPO_HPARAMS = {"n_steps": 128, "batch_size": 256, "n_epochs": 4, "learning_rate": 2.5e-4, "ent_coef": 0.01, "clip_range": 0.1}
 
 
-def run_one(env_id: str, args: argparse.Namespace) -> dict[str, Any]:
+def parse_id(spec: str, default_difficulty: int | None) -> tuple[str, int]:
+    """``GymV/X-v1:2`` -> (id, 2); a bare id gets ``default_difficulty`` or the id's registered default."""
+    import gymv_envs
+
+    env_id, sep, level = spec.rpartition(":")
+    if not sep or not level.isdigit():
+        env_id, level = spec, ""
+    if env_id not in gymv_envs.ids():
+        raise SystemExit(f"unknown id {env_id!r}; see gymv_envs.ids()")
+    if level:
+        return env_id, int(level)
+    if default_difficulty is not None:
+        return env_id, default_difficulty
+    desc = gymv_envs.describe(env_id)
+    return env_id, int(desc["kwargs"].get("difficulty", desc["difficulties"][0]))
+
+
+def run_one(spec: str, args: argparse.Namespace) -> dict[str, Any]:
     from gymv.agents import make_agent
     from gymv.agents.sb3 import SB3Agent, Trainer, evaluate
 
-    trainer = Trainer(env_id, "ppo", steps=10**9, out=Path(args.out) / env_id.split("/")[-1], obs_size=args.obs_size,
-                      difficulty=args.difficulty, n_envs=args.n_envs, eval_freq=args.eval_freq,
+    env_id, difficulty = parse_id(spec, args.difficulty)
+    trainer = Trainer(env_id, "ppo", steps=10**9, out=Path(args.out) / f"{env_id.split('/')[-1]}-d{difficulty}",
+                      obs_size=args.obs_size, difficulty=difficulty, n_envs=args.n_envs, eval_freq=args.eval_freq,
                       eval_episodes=args.eval_episodes, seed=args.seed, hparams=PPO_HPARAMS,
                       deterministic=False, cpu_budget_s=args.cpu_seconds)
     curve = trainer.run()
@@ -47,7 +66,11 @@ def run_one(env_id: str, args: argparse.Namespace) -> dict[str, Any]:
         "ppo_sampled": evaluate(lambda env: SB3Agent(env, ckpt, deterministic=False), env_id, kw, wrappers, final_episodes),
         "ppo_deterministic": evaluate(lambda env: SB3Agent(env, ckpt), env_id, kw, wrappers, final_episodes),
     }
-    return {"env_id": env_id, "env_kwargs": {k: list(v) if isinstance(v, tuple) else v for k, v in kw.items()},
+    best_ppo = max(baselines["ppo_sampled"]["success_rate"], baselines["ppo_deterministic"]["success_rate"])
+    margin = 100.0 * (best_ppo - baselines["random"]["success_rate"])
+    return {"env_id": env_id, "difficulty": difficulty, "success_margin": round(margin, 1),
+            "passes": margin >= args.margin,
+            "env_kwargs": {k: list(v) if isinstance(v, tuple) else v for k, v in kw.items()},
             "timesteps": curve[-1]["timesteps"], "train_cpu_s": curve[-1]["train_cpu_s"], "wall_s": curve[-1]["wall_s"],
             "curve": curve, "final": baselines, "checkpoint": str(ckpt)}
 
@@ -90,16 +113,19 @@ def draw_curves(results: list[dict[str, Any]], path: Path) -> None:
 
 
 def markdown(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
-    lines = [f"PPO from pixels ({args.obs_size[0]}x{args.obs_size[1]}, CnnPolicy, {args.n_envs} envs), "
-             f"{args.cpu_seconds:g} CPU seconds of training per id, difficulty {args.difficulty}; "
-             f"scores over {args.final_episodes} held-out seeds (mean, 0-100).", "",
-             "| id | env steps | train CPU s | random | PPO sampled | PPO deterministic | oracle |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines = [f"PPO from pixels ({args.obs_size[0]}x{args.obs_size[1]}, CnnPolicy, {args.n_envs} envs, text_in_image), "
+             f"{args.cpu_seconds:g} CPU seconds of training per id; success % and score (0-100) over "
+             f"{args.final_episodes} held-out seeds; passes: PPO beats random by >= {args.margin:g} points of success.", "",
+             "| id | difficulty | env steps | train CPU s | random | PPO sampled | PPO greedy | oracle | margin | passes |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    def cell(final: dict[str, Any], agent: str) -> str:
+        return f"{100 * final[agent]['success_rate']:.0f}% / {final[agent]['score_mean']:.1f}"
+
     for r in results:
         f = r["final"]
-        lines.append(f"| `{r['env_id']}` | {r['timesteps']:,} | {r['train_cpu_s']:.0f} | {f['random']['score_mean']:.1f} | "
-                     f"{f['ppo_sampled']['score_mean']:.1f} | {f['ppo_deterministic']['score_mean']:.1f} | "
-                     f"{f['oracle']['score_mean']:.1f} |")
+        lines.append(f"| `{r['env_id']}` | {r['difficulty']} | {r['timesteps']:,} | {r['train_cpu_s']:.0f} | {cell(f, 'random')} | "
+                     f"{cell(f, 'ppo_sampled')} | {cell(f, 'ppo_deterministic')} | {cell(f, 'oracle')} | "
+                     f"{r['success_margin']:+.0f} | {'yes' if r['passes'] else 'no'} |")
     return "\n".join(lines) + "\n"
 
 
@@ -107,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ids", nargs="+", default=list(DEFAULT_IDS))
     parser.add_argument("--cpu-seconds", type=float, default=180.0, help="training CPU seconds per id")
-    parser.add_argument("--difficulty", type=int, default=0)
+    parser.add_argument("--difficulty", type=int, default=None, help="for ids given without :DIFFICULTY (default: the id's own)")
+    parser.add_argument("--margin", type=float, default=20.0, help="points of success PPO must beat random by")
     parser.add_argument("--obs-size", type=int, nargs=2, default=[84, 84])
     parser.add_argument("--n-envs", type=int, default=8)
     parser.add_argument("--eval-freq", type=int, default=4096)
@@ -124,15 +151,15 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     results = []
-    for env_id in args.ids:
-        results.append(run_one(env_id, args))
+    for spec in args.ids:
+        results.append(run_one(spec, args))
         (out / "results.json").write_text(json.dumps(results, indent=1))  # kept if a later id fails
     draw_curves(results, out / "curves.png")
     table = markdown(results, args)
     (out / "results.md").write_text(table)
     print(table)
     print(f"wall time {time.perf_counter() - t0:.0f}s; wrote {out / 'results.json'}, {out / 'results.md'}, {out / 'curves.png'}")
-    return 0
+    return 0 if all(r["passes"] for r in results) else 1
 
 
 if __name__ == "__main__":

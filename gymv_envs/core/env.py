@@ -606,25 +606,3 @@ class SingleTurnEnv(VisionEnv):
         except Exception:  # noqa: BLE001
             return None
 
-
-class PaintedOnceEnv(SingleTurnEnv):
-    """Base of single-turn tasks whose image is painted once per level and then reused.
-
-    A task implements ``_paint() -> (H, W, 3) uint8`` instead of ``_draw``: the level's image is
-    painted on the first frame after ``reset`` and every later frame of the episode (the answer
-    step included) reuses it, since nothing on it changes.
-    """
-
-    _image: np.ndarray | None = None
-
-    def _after_generate(self) -> None:
-        self._image = None
-        super()._after_generate()
-
-    def _paint(self) -> np.ndarray:
-        raise NotImplementedError
-
-    def _draw(self) -> np.ndarray:
-        if self._image is None:
-            self._image = self._paint()
-        return self._image

@@ -6,7 +6,7 @@ JSON lists, ``Row 1:`` labels), formats them one way, and draws near-miss option
 swapping or changing one or two cells the puzzle left open. A task sets ``cell_kind``
 (``"digit"``: one character per cell; ``"number"``: separated integers; ``"mask"``: ``#``
 for a shaded cell and ``.`` for an empty one), and implements ``_generate`` (setting
-``rows``, ``cols``, ``free`` and its clues), ``_paint``, ``_check``, ``_solve``. `LatinSquareEnv`
+``rows``, ``cols``, ``free`` and its clues), ``_draw``, ``_check``, ``_solve``. `LatinSquareEnv`
 and `HiddenCellsEnv` add what Latin-square puzzles and puzzles made by hiding cells of a full grid
 share. Boards are drawn with `gymv_envs.core.board`.
 """
@@ -21,7 +21,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv
+from gymv_envs.core import SingleTurnEnv
 from gymv_envs.core.board import Geom, cell_text
 
 Grid = tuple[tuple[int, ...], ...]
@@ -339,7 +339,7 @@ def complete_lines(cells: Sequence[int], lines: Sequence[Sequence[int]], totals:
 
 
 # ----------------------------------------------------------------- the base envs
-class GridAnswerEnv(PaintedOnceEnv):
+class GridAnswerEnv(SingleTurnEnv):
     """Base of puzzles answered by a filled grid (see the module docstring)."""
 
     cell_kind: ClassVar[str] = "digit"

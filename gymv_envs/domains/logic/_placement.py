@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv
+from gymv_envs.core import SingleTurnEnv
 from gymv_envs.core.cells import Cell, cell_tokens, format_cells
 
 _CELL_SEPS = re.compile(r"(?:[\s,;/|+&.:\[\](){}'\"\-]|\bAND\b)+")
@@ -204,7 +204,7 @@ def repair_regions(rng: np.random.Generator, regions: np.ndarray, truth: frozens
     return False
 
 
-class CellsAnswerEnv(PaintedOnceEnv):
+class CellsAnswerEnv(SingleTurnEnv):
     """Base of tasks on an ``n x n`` board answered by a set of cells, written as a cell list or a
     grid of marks (`parse_marked_cells`) and formatted as ``A1 B3 ...``."""
 

@@ -114,7 +114,7 @@ class Binairo(GridAnswerEnv):
         self.free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in self.givens]
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         img, g = blank_board(self.obs_size, self.n, self.n)
         for (r, c), v in self.givens.items():
             cell_text(img, g, r, c, str(v))

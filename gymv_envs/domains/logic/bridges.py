@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import interleave
 from gymv_envs.core.board import blank_labelled_board, cell_centre
 from gymv_envs.core.canvas import INK, draw_shape, draw_text
@@ -28,7 +28,7 @@ _BRIDGE = re.compile(r"([A-Z])\s?(\d{1,2})\s*(?:-|TO|<->|->|\u2013|\u2192|,|\s)\
                      r"(?:\s*(?:[:=X\u00d7*]|\bTIMES\b)?\s*\(?([12])\)?(?!\d))?")
 
 
-class Bridges(PaintedOnceEnv):
+class Bridges(SingleTurnEnv):
     """Connect the numbered islands with bridges (Hashiwokakero).
 
     ## Description
@@ -104,7 +104,7 @@ class Bridges(PaintedOnceEnv):
         self.islands = islands
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         n = self.n
         img, layout = blank_labelled_board(self.obs_size, n, n, cell_colour=SEA)
         size = max(4, int(layout[2] * 0.86))

@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import interleave, words_to_digits
 from gymv_envs.core.canvas import BACKGROUND, PALETTE, SHAPES, blend_mask, new_frame, shape_mask
 from gymv_envs.core.rng import choice, sample
@@ -50,7 +50,7 @@ def sprite(kind: str, size: int, colour: str, filled: bool) -> np.ndarray:
     return tile
 
 
-class ShapeCount(PaintedOnceEnv):
+class ShapeCount(SingleTurnEnv):
     """Count two categories of shapes (for example red circles and blue triangles) in a scene.
 
     ## Description
@@ -116,7 +116,7 @@ class ShapeCount(PaintedOnceEnv):
         return sum(1 for s in self.shapes if s[0] == colour and s[1] == kind and s[2] == filled)
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         g = self.level["grid"]
         margin = max(1, min(H, W) // 40)

@@ -53,7 +53,7 @@ def _line(n: int, line: int, less: tuple[tuple[int, int], ...]):
 
 @functools.lru_cache(maxsize=32)
 def _boxes(H: int, W: int, n: int) -> np.ndarray:
-    """The empty boxes of an n x n board (read-only); `Futoshiki._paint` fits the rest around them."""
+    """The empty boxes of an n x n board (read-only); `Futoshiki._draw` fits the rest around them."""
     span = n + (n - 1) * GAP
     size = min(H, W) * 0.94 / span
     pitch = size * (1 + GAP)
@@ -128,7 +128,7 @@ class Futoshiki(LatinSquareEnv):
         self.free = [x for x in ((r, c) for r in range(n) for c in range(n)) if x not in self.givens]
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         n = self.n
         span = n + (n - 1) * GAP

@@ -166,7 +166,7 @@ class Hitori(GridAnswerEnv):
         self.free = [(r, c) for r in range(n) for c in range(n)]
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         n = self.n
         img, g = blank_board(self.obs_size, n, n)
         for r in range(n):

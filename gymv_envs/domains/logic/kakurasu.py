@@ -108,7 +108,7 @@ class Kakurasu(GridAnswerEnv):
         self.free = [(r, c) for r in range(n) for c in range(n)]
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         n = self.n
         img, g = blank_board(self.obs_size, n, n, pad=(0.8, 0.9, 0.9, 0.8))
         for i in range(n):

@@ -116,7 +116,7 @@ class Kakuro(GridAnswerEnv):
         self.free = [x for x in cells if x not in givens]
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         n = self.n
         img, g = blank_board(self.obs_size, n, n)
         s = int(g.cell) - max(1, int(g.cell / 30))

@@ -181,7 +181,7 @@ class KenKen(LatinSquareEnv):
         return (tuple(cells), op, cage_value(op, vals))
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         n = self.n
         img, g = blank_board(self.obs_size, n, n)
         owner = {x: i for i, (cells, _, _) in enumerate(self.cages) for x in cells}

@@ -97,7 +97,7 @@ class LightUp(CellsAnswerEnv):
         self.black = numbers
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         n = self.n
         img, layout = blank_labelled_board(self.obs_size, n, n)
         size = max(5, int(layout[2] * 0.55))

@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import interleave
 from gymv_envs.core.board import Geom, draw_labels, labelled_layout
 from gymv_envs.core.canvas import BACKGROUND, fill_rect, new_frame
@@ -38,7 +38,7 @@ def _base(h: int, w: int, n: int) -> tuple[np.ndarray, Geom]:
     return img, g
 
 
-class LightsOutSolve(PaintedOnceEnv):
+class LightsOutSolve(SingleTurnEnv):
     """Name the fewest cells to press to switch off every light of a Lights Out board.
 
     ## Description
@@ -98,7 +98,7 @@ class LightsOutSolve(PaintedOnceEnv):
         return mask_cells(mask, self.n)
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         base, (x0, y0, cell) = _base(H, W, self.n)
         img = base.copy()

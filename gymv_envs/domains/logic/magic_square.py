@@ -130,7 +130,7 @@ class MagicSquare(HiddenCellsEnv):
         self._set_givens(hide_cells(full, order, k))
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         img, g = blank_board(self.obs_size, self.n, self.n)
         self._paint_givens(img, g, scale=0.5)
         return img

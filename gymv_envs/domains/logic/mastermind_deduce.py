@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import interleave
 from gymv_envs.core.canvas import (
     BACKGROUND,
@@ -74,7 +74,7 @@ def _stamp(img: np.ndarray, bg: tuple[int, int, int], parts: tuple) -> None:
         blend_mask(img, m, x, y, p[3])
 
 
-class MastermindDeduce(PaintedOnceEnv):
+class MastermindDeduce(SingleTurnEnv):
     """Deduce the secret Mastermind code from the guesses already made and their scores.
 
     ## Description
@@ -145,7 +145,7 @@ class MastermindDeduce(PaintedOnceEnv):
         return [int(score(c, cnt, np.asarray(g, dtype=np.int8), self.colours)[0]) == fb for g, fb in self.guesses]
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         img = new_frame(H, W, BACKGROUND)
         n, L = len(self.guesses) + 1, self.length

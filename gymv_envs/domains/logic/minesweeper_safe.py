@@ -179,7 +179,7 @@ class MinesweeperSafe(CellsAnswerEnv):
         self.counts, self.shown = counts, shown
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         n = self.n
         img, layout = blank_labelled_board(self.obs_size, n, n, cell_colour=OPEN)
         size = max(5, int(layout[2] * 0.6))

@@ -95,7 +95,7 @@ class NQueens(CellsAnswerEnv):
         self.given = tuple((r, sol[r]) for r in rows)
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         img, layout = blank_labelled_board(self.obs_size, self.n, self.n)
         for r in range(self.n):
             for c in range(self.n):

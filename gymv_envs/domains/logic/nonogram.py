@@ -66,7 +66,7 @@ class Nonogram(GridAnswerEnv):
         self.free = [(r, c) for r in range(n) for c in range(n)]
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         n = self.n
         left = max(len(c) or 1 for c in self.row_clues) * 0.6 + 0.5
         top = max(len(c) or 1 for c in self.col_clues) * 0.6 + 0.5

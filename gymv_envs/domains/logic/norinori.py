@@ -183,7 +183,7 @@ class Norinori(CellsAnswerEnv):
         self.regions, self.blank = regions, tuple(sorted(blank))
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         img, layout = blank_labelled_board(self.obs_size, self.n, self.n)
         paint_regions(img, layout, self.regions)
         for r, c in self.blank:

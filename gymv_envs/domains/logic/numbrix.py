@@ -88,7 +88,7 @@ class Numbrix(GridAnswerEnv):
         self.free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in cells]
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         n = self.n
         img, g = blank_board(self.obs_size, n, n)
         for (r, c), v in self.given_at.items():

@@ -142,7 +142,7 @@ class Nurikabe(CellsAnswerEnv):
         return [list(bits(isl)) for isl in islands]
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         img, layout = blank_labelled_board(self.obs_size, self.n, self.n)
         size = max(5, int(layout[2] * 0.55))
         for i, k in self.numbers.items():

@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import interleave
 from gymv_envs.core.board import blank_labelled_board, cell_rect
 from gymv_envs.core.canvas import WHITE, draw_shape, fill_rect, new_frame
@@ -50,7 +50,7 @@ def tile_image(mask: int, size: int) -> np.ndarray:
     return img
 
 
-class PipesConnect(PaintedOnceEnv):
+class PipesConnect(SingleTurnEnv):
     """Rotate the pipe tiles so that all of them join into one network with no open end.
 
     ## Description
@@ -113,7 +113,7 @@ class PipesConnect(PaintedOnceEnv):
         self.tiles = shown
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         n = self.n
         img, layout = blank_labelled_board(self.obs_size, n, n)
         for r in range(n):

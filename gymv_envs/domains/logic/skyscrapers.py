@@ -122,7 +122,7 @@ class Skyscrapers(LatinSquareEnv):
         self.free = [x for x in cells if x not in self.givens]
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         n = self.n
         img, g = blank_board(self.obs_size, n, n, pad=(0.9, 0.9, 0.9, 0.9))
         for (r, c), v in self.givens.items():

@@ -104,7 +104,7 @@ class Slitherlink(CellsAnswerEnv):
         self.clues = clues
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         layout = labelled_layout((H, W), self.n, self.n)
         img = _base(H, W, self.n).copy()

@@ -149,7 +149,7 @@ class StarBattle(CellsAnswerEnv):
         self.regions = regions
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         img, layout = blank_labelled_board(self.obs_size, self.n, self.n)
         paint_regions(img, layout, self.regions)
         return img

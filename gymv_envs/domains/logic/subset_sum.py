@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.canvas import (
     BACKGROUND,
     INK,
@@ -23,7 +23,7 @@ LEVELS = {0: (5, 2, 9), 1: (7, 3, 19), 2: (9, 4, 49)}  # cards, cards in the pla
 _SPLIT = re.compile(r"[\s,;+&/]+|\band\b", re.IGNORECASE)
 
 
-class SubsetSum(PaintedOnceEnv):
+class SubsetSum(SingleTurnEnv):
     """Choose cards whose numbers add up exactly to the target.
 
     ## Description
@@ -66,7 +66,7 @@ class SubsetSum(PaintedOnceEnv):
         planted = sorted(int(i) for i in rng.choice(self.n, size=self.k, replace=False))
         self.target = sum(self.values[i] for i in planted)
 
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         img = new_frame(H, W, BACKGROUND)
         draw_text(img, f"target {self.target}", (W / 2, H * 0.18), max(6, int(min(H, W) * 0.1)), INK, bold=True)

@@ -68,7 +68,7 @@ class Sudoku(HiddenCellsEnv):
         self._set_givens(hide_cells(full, order, k))
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         img, g = blank_board(self.obs_size, self.n, self.n, box=(self.br, self.bc))
         self._paint_givens(img, g, scale=0.62)
         return img

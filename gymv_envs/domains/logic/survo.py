@@ -83,7 +83,7 @@ class Survo(HiddenCellsEnv):
         self._set_givens(hide_cells(full, order, k))
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         R, C = self.rows, self.cols
         img, g = blank_board(self.obs_size, R, C, pad=(0, 1, 1, 0))
         self._paint_givens(img, g, scale=0.5)

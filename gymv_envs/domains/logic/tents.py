@@ -151,7 +151,7 @@ class Tents(GridAnswerEnv):
         self.free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in set(trees)]
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         n = self.n
         img, g = blank_board(self.obs_size, n, n, pad=(0, 0.8, 0.8, 0))
         for r, c in self.trees:

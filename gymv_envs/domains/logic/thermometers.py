@@ -150,7 +150,7 @@ class Thermometers(GridAnswerEnv):
         return thermos
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         n = self.n
         img, g = blank_board(self.obs_size, n, n, pad=(0, 0.8, 0.8, 0))
         w = g.cell * 0.32

@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import Board
 from gymv_envs.core.canvas import INK, WHITE, draw_shape, draw_text
 from gymv_envs.rules.chess import forces_mate, mates_in_one
@@ -27,7 +27,7 @@ def _empty_board(H: int, W: int) -> np.ndarray:
     return img
 
 
-class ChessMate(PaintedOnceEnv):
+class ChessMate(SingleTurnEnv):
     """Find a checkmating move (mate in one) or the key move of a mate in two.
 
     ## Description
@@ -100,7 +100,7 @@ class ChessMate(PaintedOnceEnv):
         self.fen = b.fen()
         self.board = b
 
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         g = Board(H, W, 8, 8)
         img = _empty_board(H, W).copy()

@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.canvas import (
     BACKGROUND,
     INK,
@@ -45,7 +45,7 @@ def _value(b: np.ndarray, me: int, depth: int) -> int:
     return best if any_move else 0
 
 
-class ConnectFourBestMove(PaintedOnceEnv):
+class ConnectFourBestMove(SingleTurnEnv):
     """Choose a Connect Four column by a short look-ahead.
 
     ## Description
@@ -109,7 +109,7 @@ class ConnectFourBestMove(PaintedOnceEnv):
             if sum(v < self.best for v in self.vals.values()) >= 3:
                 return
 
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         s = min(W / (COLS + 0.6), H / (ROWS + 1.4))
         x0, y0 = (W - s * COLS) / 2, (H - s * (ROWS + 0.8)) / 2

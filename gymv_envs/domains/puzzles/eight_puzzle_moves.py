@@ -6,7 +6,7 @@ import functools
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import CountAnswer
 from gymv_envs.core.board import coordinate_frame
 from gymv_envs.core.canvas import INK, draw_text, fill_rect
@@ -61,7 +61,7 @@ def fewest_moves(board: str) -> int:
     return int(dist[np.searchsorted(all_codes, _encode(board))])
 
 
-class EightPuzzleMoves(CountAnswer, PaintedOnceEnv):
+class EightPuzzleMoves(CountAnswer, SingleTurnEnv):
     """Give the fewest slides that solve a drawn 8-puzzle.
 
     ## Description
@@ -105,7 +105,7 @@ class EightPuzzleMoves(CountAnswer, PaintedOnceEnv):
         self.board = _decode(int(layer[int(rng.integers(len(layer)))]))
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         base, (x0, y0, cell) = coordinate_frame((H, W), 3, 3, False)
         img = base.copy()

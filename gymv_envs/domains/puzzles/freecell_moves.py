@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.canvas import (
     BACKGROUND,
     GRID_LINE,
@@ -33,7 +33,7 @@ def _name(card) -> str:
     return RANKS.get(card[0], str(card[0])) + GLYPHS[card[1]]
 
 
-class FreeCellMoves(PaintedOnceEnv):
+class FreeCellMoves(SingleTurnEnv):
     """Count the legal single-card moves of a FreeCell position.
 
     ## Description
@@ -106,7 +106,7 @@ class FreeCellMoves(PaintedOnceEnv):
                 moves.append((card, "empty column"))
         return moves
 
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         slots = max(8, self.ncols)
         w = W / (slots + 0.8)

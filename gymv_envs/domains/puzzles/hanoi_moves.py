@@ -6,7 +6,7 @@ from collections import deque
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import CountAnswer
 from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, draw_text, fill_rect, new_frame
 
@@ -43,7 +43,7 @@ def distance(a: tuple[int, ...], b: tuple[int, ...]) -> int:
     raise ValueError("unreachable Hanoi state")
 
 
-class HanoiMoves(CountAnswer, PaintedOnceEnv):
+class HanoiMoves(CountAnswer, SingleTurnEnv):
     """Give the fewest moves that turn the top Tower of Hanoi arrangement into the bottom one.
 
     ## Description
@@ -115,7 +115,7 @@ class HanoiMoves(CountAnswer, PaintedOnceEnv):
                 fill_rect(img, cx - half, y1 - disk_h + max(1, disk_h / 10), cx + half, y1, PALETTE[DISK_COLOURS[d]])
                 level += 1
 
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         img = new_frame(H, W, BACKGROUND)
         self._panel(img, self.start, 0, H / 2, "Start")

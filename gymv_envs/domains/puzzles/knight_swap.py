@@ -6,7 +6,7 @@ import functools
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import CountAnswer
 from gymv_envs.core.board import coordinate_frame
 from gymv_envs.core.canvas import INK, PALETTE, draw_shape, draw_text, fill_rect
@@ -33,7 +33,7 @@ def _jumps(n: int) -> np.ndarray:
     return out
 
 
-class KnightSwap(CountAnswer, PaintedOnceEnv):
+class KnightSwap(CountAnswer, SingleTurnEnv):
     """Give the fewest knight moves that bring a knight to the star, or swap two knights.
 
     ## Description
@@ -119,7 +119,7 @@ class KnightSwap(CountAnswer, PaintedOnceEnv):
         return None
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         base, (x0, y0, cell) = coordinate_frame((H, W), self.n, self.n)
         img = base.copy()

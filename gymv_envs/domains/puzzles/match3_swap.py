@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import Board
 from gymv_envs.core.canvas import PALETTE, draw_shape
 from gymv_envs.core.cells import cell_name, find_cells
@@ -26,7 +26,7 @@ def cleared(g: np.ndarray) -> int:
     return int(hit.sum())
 
 
-class Match3Swap(PaintedOnceEnv):
+class Match3Swap(SingleTurnEnv):
     """Find the swap of two neighbouring gems that clears the most gems.
 
     ## Description
@@ -91,7 +91,7 @@ class Match3Swap(PaintedOnceEnv):
         g[a], g[b] = g[b], g[a]
         return cleared(g)
 
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         b = Board(H, W, self.n, self.n)
         img = b.paint()

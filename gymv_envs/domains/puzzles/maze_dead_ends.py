@@ -50,7 +50,7 @@ class MazeDeadEnds(CountAnswer, MazePath):
         self.n = SIZES[self.difficulty]
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         return draw_maze(self.open_, self.obs_size)[0]
 
     def _task_text(self) -> str:

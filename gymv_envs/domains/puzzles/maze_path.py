@@ -7,7 +7,7 @@ from collections import deque
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import draw_maze
 from gymv_envs.core.canvas import PALETTE, draw_shape
 from gymv_envs.core.rng import choice, sample
@@ -21,7 +21,7 @@ EXTRA_OPENINGS = {0: 0, 1: 3, 2: 8}  # walls knocked out after carving: several 
 _PATH = re.compile(r"^(?:(?:UP|DOWN|LEFT|RIGHT|NORTH|SOUTH|EAST|WEST|[UDLR])[\s,;>\-\u2192]*)+$")
 
 
-class MazePath(PaintedOnceEnv):
+class MazePath(SingleTurnEnv):
     """Find a shortest path from the green circle to the red star in a maze.
 
     ## Description
@@ -89,7 +89,7 @@ class MazePath(PaintedOnceEnv):
         return dist
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         img, (x0, y0, cell), wall = draw_maze(self.open_, self.obs_size)
         size = max(3, int(cell * 0.6))
         for (r, c), shape, col in ((self.start, "circle", PALETTE["green"]), (self.goal, "star", PALETTE["red"])):

@@ -86,7 +86,7 @@ class MazeReachable(MazePath):
         self.open_[r + dr, c + dc, k ^ 1] = False
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         img, g, wall = draw_maze(self.open_, self.obs_size)
         x0, y0, cell = g.x0 + wall / 2, g.y0 + wall / 2, g.cell
         r, c = self.start

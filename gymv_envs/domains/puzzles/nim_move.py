@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, draw_text, fill_rect, new_frame
 from gymv_envs.rules.nim import nim_sum, winning_moves
 
@@ -14,7 +14,7 @@ LEVELS = {0: (2, 5), 1: (3, 7), 2: (4, 9)}  # heaps, most sticks in a heap
 _MOVE = re.compile(r"(?:TAKE\s+)?(\d+)\s*(?:STICKS?\s+)?(?:FROM\s+)?(?:HEAP\s+|ROW\s+)?([A-D])$|(?:HEAP\s+|ROW\s+)?([A-D])\s*[:\-=]?\s*(\d+)$")
 
 
-class NimMove(PaintedOnceEnv):
+class NimMove(SingleTurnEnv):
     """Name a move after which the opponent is in a lost Nim position.
 
     ## Description
@@ -60,7 +60,7 @@ class NimMove(PaintedOnceEnv):
             if nim_sum(self.heaps) and len(set(self.heaps)) > 1 and sum(self.heaps) >= 6:
                 break
 
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         img = new_frame(H, W, BACKGROUND)
         row_h = H / (self.rows + 0.5)

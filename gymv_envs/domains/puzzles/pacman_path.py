@@ -7,7 +7,7 @@ from collections import deque
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import Board
 from gymv_envs.core.canvas import INK, PALETTE, draw_shape, fill_rect
 
@@ -18,7 +18,7 @@ GHOSTS = {0: 1, 1: 2, 2: 3}
 _PATH = re.compile(r"^(?:(?:UP|DOWN|LEFT|RIGHT|[UDLR])[\s,;>\-\u2192]*)+$")
 
 
-class PacmanPath(PaintedOnceEnv):
+class PacmanPath(SingleTurnEnv):
     """Give a shortest safe path from Pac-Man to the pellet.
 
     ## Description
@@ -94,7 +94,7 @@ class PacmanPath(PaintedOnceEnv):
                     queue.append((nr, nc))
         return dist
 
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         g = Board(H, W, self.n, self.n, labels=False)
         img = g.paint({(r, c): (40, 50, 110) for r in range(self.n) for c in range(self.n) if self.wall[r, c]})

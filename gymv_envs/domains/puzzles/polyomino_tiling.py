@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec, parsing
+from gymv_envs.core import SingleTurnEnv, TaskSpec, parsing
 from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, WHITE, draw_text, fill_rect, new_frame
 from gymv_envs.core.rng import shuffled
 from gymv_envs.domains.puzzles._polyomino import (
@@ -28,7 +28,7 @@ REGION, OUTSIDE, FAINT = (150, 152, 160), (236, 236, 230), (212, 212, 206)
 _TOKEN = re.compile(r"[A-Za-z.]+")
 
 
-class PolyominoTiling(PaintedOnceEnv):
+class PolyominoTiling(SingleTurnEnv):
     """Tile a drawn region exactly with a drawn set of lettered polyomino pieces.
 
     ## Description
@@ -94,7 +94,7 @@ class PolyominoTiling(PaintedOnceEnv):
         self._canon = [canonical(p) for p in self.pieces]
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         img = new_frame(H, W, BACKGROUND)
         split = H * 0.52

@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.canvas import BACKGROUND, INK, draw_text, fill_rect, new_frame
 from gymv_envs.core.rng import choice
 
@@ -59,7 +59,7 @@ def solved() -> tuple[np.ndarray, np.ndarray, list[str]]:
     return np.array(pos), np.array(nrm), colour
 
 
-class RubikNet(PaintedOnceEnv):
+class RubikNet(SingleTurnEnv):
     """Give the colours of one face of a Rubik's cube, drawn as a net, after a sequence of turns.
 
     ## Description
@@ -126,7 +126,7 @@ class RubikNet(PaintedOnceEnv):
         return faces(pos, nrm, self.colour)
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         img = new_frame(H, W, BACKGROUND)
         s = min(W / 12.4, H / 9.4)

@@ -6,7 +6,7 @@ import functools
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import CountAnswer
 from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, ROAD, draw_text, fill_rect, new_frame
 from gymv_envs.rules.rush_hour import (
@@ -66,7 +66,7 @@ def _pool(difficulty: int) -> tuple[tuple[tuple[Vehicle, ...], ...], dict[int, t
     return tuple(boards), {d: tuple(v) for d, v in by_moves.items() if v}
 
 
-class RushHourMoves(CountAnswer, PaintedOnceEnv):
+class RushHourMoves(CountAnswer, SingleTurnEnv):
     """Give the fewest moves that bring the red car of a drawn Rush Hour lot to the exit.
 
     ## Description
@@ -123,7 +123,7 @@ class RushHourMoves(CountAnswer, PaintedOnceEnv):
         self.colours = (RED, *(OTHERS[int(i)] for i in rng.permutation(len(OTHERS))[: len(self.vehicles) - 1]))
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         cell = min(W / (N + 1.5), H / (N + 0.8))
         wall = max(2, int(cell / 9))

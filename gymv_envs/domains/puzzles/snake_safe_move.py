@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import Board
 from gymv_envs.core.canvas import PALETTE, draw_shape, fill_rect
 
@@ -15,7 +15,7 @@ SIZES = {0: 5, 1: 7, 2: 9}
 LENGTHS = {0: (3, 5), 1: (6, 10), 2: (12, 20)}
 
 
-class SnakeSafeMove(PaintedOnceEnv):
+class SnakeSafeMove(SingleTurnEnv):
     """Choose the move that keeps the snake alive.
 
     ## Description
@@ -88,7 +88,7 @@ class SnakeSafeMove(PaintedOnceEnv):
         blocked = self.body if (r, c) == self.food else self.body[1:]
         return (r, c) not in blocked
 
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         g = Board(H, W, self.n, self.n, labels=False)
         img = g.paint()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.cells import cell_name, find_cells
 from gymv_envs.domains.puzzles._tetris import (
     PIECE_COLORS,
@@ -17,7 +17,7 @@ from gymv_envs.domains.puzzles._tetris import (
 )
 
 
-class TetrisLanding(PaintedOnceEnv):
+class TetrisLanding(SingleTurnEnv):
     """Say where a tetromino lands when it is dropped straight down.
 
     ## Description
@@ -65,7 +65,7 @@ class TetrisLanding(PaintedOnceEnv):
             if self.landed is not None and min(r for r, _ in self.landed) >= 2:
                 return
 
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         return draw_tetris(*self.obs_size, self.filled, self.piece, self.cells, self.col)
 
     def _task_text(self) -> str:

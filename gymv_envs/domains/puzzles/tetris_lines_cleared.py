@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.domains.puzzles._tetris import (
     PIECE_COLORS,
     TETRIS_SIZES,
@@ -20,7 +20,7 @@ from gymv_envs.domains.puzzles._tetris import (
 WORDS = {"ZERO": 0, "NONE": 0, "NO": 0, "ONE": 1, "TWO": 2, "THREE": 3, "FOUR": 4}
 
 
-class TetrisLinesCleared(PaintedOnceEnv):
+class TetrisLinesCleared(SingleTurnEnv):
     """Count how many lines a dropped tetromino clears.
 
     ## Description
@@ -88,7 +88,7 @@ class TetrisLinesCleared(PaintedOnceEnv):
             self.count = int(after.all(axis=1).sum())
             return
 
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         return draw_tetris(*self.obs_size, self.filled, self.piece, self.cells, self.col)
 
     def _task_text(self) -> str:

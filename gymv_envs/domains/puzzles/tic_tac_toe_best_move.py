@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import Board
 from gymv_envs.core.canvas import PALETTE, draw_text
 from gymv_envs.core.cells import cell_name, find_cells
@@ -13,7 +13,7 @@ from gymv_envs.rules.tic_tac_toe import CROSS, move_score, winner
 PIECES = {0: (4, 5), 1: (3, 4), 2: (1, 2)}  # stones already on the board: fewer = deeper search
 
 
-class TicTacToeBestMove(PaintedOnceEnv):
+class TicTacToeBestMove(SingleTurnEnv):
     """Pick an optimal move in a tic-tac-toe position.
 
     ## Description
@@ -69,7 +69,7 @@ class TicTacToeBestMove(PaintedOnceEnv):
         sign = 1 if self.me == CROSS else -1
         return {i: sign * ((v > 0) - (v < 0)) for i in range(9) if not self.board[i] for v in (move_score(self.board, i),)}
 
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         g = Board(H, W, 3, 3)
         img = g.paint()

@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from gymv_envs.core import PaintedOnceEnv, TaskSpec
+from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import coordinate_frame
 from gymv_envs.core.canvas import INK, WHITE, draw_text, fill_rect
 from gymv_envs.core.cells import cell_name
@@ -33,7 +33,7 @@ LEVELS = {0: (6, ("right", "down"), 3), 1: (8, ("right", "down", "down-right", "
 _CELLS = re.compile(r"(?<![A-Z])([A-Z])\s?(\d{1,2})(?!\d)")
 
 
-class WordSearch(PaintedOnceEnv):
+class WordSearch(SingleTurnEnv):
     """Say where a given word is hidden in a grid of letters: its first cell and direction.
 
     ## Description
@@ -108,7 +108,7 @@ class WordSearch(PaintedOnceEnv):
         return "".join(out)
 
     # -- draw
-    def _paint(self) -> np.ndarray:
+    def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         base, (x0, y0, cell) = coordinate_frame((H, W), self.n, self.n)
         img = base.copy()
