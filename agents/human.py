@@ -248,7 +248,7 @@ def play(env_id: str, episodes: int = 1, seed: int = 0, env_kwargs: dict[str, An
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gymv.agents.human", description=__doc__.split("\n\n")[0])
-    parser.add_argument("env", help="a GymV id, e.g. GymV/Sokoban-v0")
+    parser.add_argument("env", help="a GymV id, e.g. GymV/Sokoban-v1")
     parser.add_argument("--episodes", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--difficulty", type=int, default=None, help="default: the id's registered difficulty")

@@ -2,7 +2,7 @@
 
 Command line::
 
-    python -m gymv.agents.sb3 train --env GymV/GridNav-v0 --algo ppo --steps 50000 [--out runs/sb3/x]
+    python -m gymv.agents.sb3 train --env GymV/GridNav-v1 --algo ppo --steps 50000 [--out runs/sb3/x]
     python -m gymv.agents.sb3 eval --checkpoint runs/sb3/x/model.zip --episodes 10
 
 The RL stack: the env drawn natively at ``obs_size`` (84x84 by default, no resizing),
@@ -392,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gymv.agents.sb3", description="Train or evaluate SB3 agents on GymV ids.")
     sub = parser.add_subparsers(dest="command", required=True)
     tr = sub.add_parser("train", help="train from pixels; writes model.zip, best.zip and curve.json")
-    tr.add_argument("--env", required=True, help="a GymV id, e.g. GymV/GridNav-v0")
+    tr.add_argument("--env", required=True, help="a GymV id, e.g. GymV/GridNav-v1")
     tr.add_argument("--algo", choices=ALGOS, default="ppo")
     tr.add_argument("--steps", type=int, default=50_000)
     tr.add_argument("--out", default=None, help="output folder (default runs/sb3/<Name>-<algo>-s<seed>)")

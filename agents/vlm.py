@@ -470,7 +470,7 @@ def agent_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m gymv.agents.vlm --env GymV/GridNav-v0 --model M --episodes 3``: play and print one JSON line per episode."""
+    """``python -m gymv.agents.vlm --env GymV/GridNav-v1 --model M --episodes 3``: play and print one JSON line per episode."""
     import sys
 
     import gymv_envs

@@ -31,9 +31,9 @@ import gymnasium as gym
 import gymv_envs
 from gymv.benchmarks import run as bench_run
 
-OVERHEAD_IDS = ("GymV/Breakout-v0", "GymV/GridNav-v0", "GymV/MazePath-v0", "GymV/SlidingPuzzle-v0",
-                "GymV/Sokoban-v0", "GymV/TicTacToe-v0")
-SCALING_IDS = ("GymV/RaycastMaze-v0", "GymV/Breakout-v0", "GymV/SymbolRecall-v0", "GymV/Artillery-v0")
+OVERHEAD_IDS = ("GymV/Breakout-v1", "GymV/GridNav-v1", "GymV/MazePath-v1", "GymV/SlidingPuzzle-v1",
+                "GymV/Sokoban-v1", "GymV/TicTacToe-v1")
+SCALING_IDS = ("GymV/RaycastMaze-v1", "GymV/Breakout-v1", "GymV/SymbolRecall-v1", "GymV/Artillery-v1")
 
 
 def raw_loop(ids: list[str], seeds: list[int]) -> tuple[float, float]:

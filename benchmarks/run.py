@@ -10,7 +10,7 @@ Examples::
     gymv-bench run --agent oracle --ids 'GymV/Maze*' --difficulty all --out results/oracle
     gymv-bench run --agent mypkg.bots:MyAgent --agent-kwargs '{"temperature": 0}'
     gymv-bench run --agent vlm --executor thread --workers 16 --protocol single_turn
-    gymv-bench run --agent sb3:ckpt/ppo.zip --ids GymV/Sokoban-v0 --env-kwargs '{"obs_size": [84, 84]}'
+    gymv-bench run --agent sb3:ckpt/ppo.zip --ids GymV/Sokoban-v1 --env-kwargs '{"obs_size": [84, 84]}'
 
 Agent interface (what ``--agent`` needs; ``module:Class`` is called as ``Class(env, **kwargs)``)::
 

@@ -5,7 +5,7 @@ Importing this package registers every id with Gymnasium::
     import gymnasium as gym
     import gymv_envs
 
-    env = gym.make("GymV/Sokoban-v0")
+    env = gym.make("GymV/Sokoban-v1")
 """
 
 from gymv_envs.core.registry import (

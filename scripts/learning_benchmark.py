@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-DEFAULT_IDS = ("GymV/GridNav-v0:1", "GymV/SlidingPuzzle-v0", "GymV/TicTacToe-v0", "GymV/FrozenLake-v0",
-               "GymV/Breakout-v0", "GymV/RaycastMaze-v0")
+DEFAULT_IDS = ("GymV/GridNav-v1:1", "GymV/SlidingPuzzle-v1", "GymV/TicTacToe-v1", "GymV/FrozenLake-v1",
+               "GymV/Breakout-v1", "GymV/RaycastMaze-v1")
 PPO_HPARAMS = {"n_steps": 128, "batch_size": 256, "n_epochs": 4, "learning_rate": 2.5e-4, "ent_coef": 0.01, "clip_range": 0.1}
 
 

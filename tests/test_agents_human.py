@@ -44,9 +44,9 @@ def agent_for():
 
 
 def test_arrow_keys_walk_the_oracle_route_to_success(agent_for):
-    agent = agent_for("GymV/GridNav-v0")
+    agent = agent_for("GymV/GridNav-v1")
     env = agent.env
-    planner = gym.make("GymV/GridNav-v0", obs_size=(96, 96))
+    planner = gym.make("GymV/GridNav-v1", obs_size=(96, 96))
     planner.reset(seed=4)
     route = []
     while True:
@@ -57,12 +57,12 @@ def test_arrow_keys_walk_the_oracle_route_to_success(agent_for):
             break
     for a in route:
         press(ARROW[env.unwrapped.action_names[a]])
-    records = play("GymV/GridNav-v0", episodes=1, seed=4, agent=agent)
+    records = play("GymV/GridNav-v1", episodes=1, seed=4, agent=agent)
     assert records[0]["success"] and records[0]["score"] == 100.0 and records[0]["steps"] == len(route)
 
 
 def test_typed_open_answer_and_number_keys(agent_for):
-    agent = agent_for("GymV/MazePath-v0")
+    agent = agent_for("GymV/MazePath-v1")
     obs, info = agent.env.reset(seed=2)
     agent.reset(info["instruction"], info)
     answer = agent.env.unwrapped.oracle_action()
@@ -75,7 +75,7 @@ def test_typed_open_answer_and_number_keys(agent_for):
     *_, terminated, _, info = agent.env.step(action)
     assert terminated and info["success"]
 
-    ttt = agent_for("GymV/TicTacToe-v0")
+    ttt = agent_for("GymV/TicTacToe-v1")
     obs, info = ttt.env.reset(seed=0)
     ttt.reset(info["instruction"], info)
     press(pygame.K_5, "5")
@@ -85,7 +85,7 @@ def test_typed_open_answer_and_number_keys(agent_for):
 
 
 def test_mcq_letters_unreadable_text_and_quitting(agent_for):
-    agent = agent_for("GymV/MazePath-v0", answer_format="mcq")
+    agent = agent_for("GymV/MazePath-v1", answer_format="mcq")
     obs, info = agent.env.reset(seed=1)
     agent.reset(info["instruction"], info)
     type_text("xyzzy")  # unreadable: shown as a message, no action
@@ -97,7 +97,7 @@ def test_mcq_letters_unreadable_text_and_quitting(agent_for):
 
 
 def test_realtime_ids_do_not_wait_and_make_agent_builds_it():
-    env = gym.make("GymV/Breakout-v0", obs_size=(96, 96))
+    env = gym.make("GymV/Breakout-v1", obs_size=(96, 96))
     agent = make_agent("human", env, window_height=160, fps=200)
     try:
         obs, info = env.reset(seed=0)

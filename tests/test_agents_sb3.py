@@ -49,7 +49,7 @@ def train(tmp_path, env_id, algo="ppo", steps=128, eval_episodes=2, **kw):
 
 
 def test_ppo_train_then_load_and_evaluate_through_the_runner(tmp_path):
-    trainer, curve = train(tmp_path, "GymV/TicTacToe-v0", obs_size=(48, 48))
+    trainer, curve = train(tmp_path, "GymV/TicTacToe-v1", obs_size=(48, 48))
     assert [p["timesteps"] for p in curve] == [0, 64, 128]
     assert all(0.0 <= p["score_mean"] <= 100.0 and p["episodes"] == 2 for p in curve)
     assert json.loads((tmp_path / "run" / "curve.json").read_text()) == curve
@@ -57,16 +57,16 @@ def test_ppo_train_then_load_and_evaluate_through_the_runner(tmp_path):
         assert (tmp_path / "run" / f"{name}.zip").exists() and (tmp_path / "run" / f"{name}.gymv.json").exists()
     where = checkpoint_env_kwargs(tmp_path / "run")
     assert where["env_kwargs"] == {"obs_size": [48, 48], "difficulty": 0, "text_in_image": True}
-    assert where["env_id"] == "GymV/TicTacToe-v0"
+    assert where["env_id"] == "GymV/TicTacToe-v1"
 
-    task = EpisodeTask(env_id="GymV/TicTacToe-v0", env_kwargs={"obs_size": (48, 48), "difficulty": 0,
+    task = EpisodeTask(env_id="GymV/TicTacToe-v1", env_kwargs={"obs_size": (48, 48), "difficulty": 0,
                                                                "text_in_image": True}, seed=5,
                        agent=f"sb3:{tmp_path / 'run' / 'model.zip'}", max_steps=10)
     records = [run_task(task) for _ in range(2)]
     assert records[0]["steps"] > 0 and 0.0 <= records[0]["score"] <= 100.0
     assert records[0]["return"] == records[1]["return"] and records[0]["steps"] == records[1]["steps"]  # deterministic
 
-    env = gym.make("GymV/TicTacToe-v0", obs_size=(48, 48), text_in_image=True)
+    env = gym.make("GymV/TicTacToe-v1", obs_size=(48, 48), text_in_image=True)
     obs, info = env.reset(seed=0)
     agent = make_agent(f"sb3:{tmp_path / 'run'}", env)
     agent.reset(info["instruction"], info)
@@ -74,24 +74,24 @@ def test_ppo_train_then_load_and_evaluate_through_the_runner(tmp_path):
 
 
 def test_a_checkpoint_refuses_other_observations_with_a_clear_message(tmp_path):
-    train(tmp_path, "GymV/GridNav-v0", steps=64, eval_episodes=1, obs_size=(48, 48))
+    train(tmp_path, "GymV/GridNav-v1", steps=64, eval_episodes=1, obs_size=(48, 48))
     ckpt = tmp_path / "run" / "model.zip"
     with pytest.raises(ValueError, match=r"expects observations.*\[48, 48, 3\].*\[84, 84, 3\].*obs_size"):
-        SB3Agent(gym.make("GymV/GridNav-v0", obs_size=(84, 84), text_in_image=True), ckpt)
+        SB3Agent(gym.make("GymV/GridNav-v1", obs_size=(84, 84), text_in_image=True), ckpt)
     with pytest.raises(ValueError, match=r"trained with text_in_image=True.*text_in_image"):
-        SB3Agent(gym.make("GymV/GridNav-v0", obs_size=(48, 48)), ckpt)
-    with pytest.raises(ValueError, match="trained on GymV/GridNav-v0, not GymV/Sokoban-v0"):
-        SB3Agent(gym.make("GymV/Sokoban-v0", obs_size=(48, 48)), ckpt)
+        SB3Agent(gym.make("GymV/GridNav-v1", obs_size=(48, 48)), ckpt)
+    with pytest.raises(ValueError, match="trained on GymV/GridNav-v1, not GymV/Sokoban-v1"):
+        SB3Agent(gym.make("GymV/Sokoban-v1", obs_size=(48, 48)), ckpt)
     with pytest.raises(ValueError, match="expects actions"):
-        SB3Agent(gym.make("GymV/GridNav-v0", obs_size=(48, 48), action_mode="joystick", text_in_image=True), ckpt)
+        SB3Agent(gym.make("GymV/GridNav-v1", obs_size=(48, 48), action_mode="joystick", text_in_image=True), ckpt)
     with pytest.raises(ValueError, match="no SB3 checkpoint.*agents.sb3 train"):
-        make_agent(f"sb3:{tmp_path / 'missing.zip'}", gym.make("GymV/GridNav-v0"))
+        make_agent(f"sb3:{tmp_path / 'missing.zip'}", gym.make("GymV/GridNav-v1"))
 
 
 @pytest.mark.parametrize("env_id,algo,kw", [
-    ("GymV/MazePath-v0", "a2c", {}),  # single-turn, mcq: Discrete(4)
-    ("GymV/TicTacToe-v0", "dqn", {}),
-    ("GymV/Artillery-v0", "ppo", {}),  # Box action
+    ("GymV/MazePath-v1", "a2c", {}),  # single-turn, mcq: Discrete(4)
+    ("GymV/TicTacToe-v1", "dqn", {}),
+    ("GymV/Artillery-v1", "ppo", {}),  # Box action
 ])
 def test_other_protocols_and_action_spaces(tmp_path, env_id, algo, kw):
     trainer, curve = train(tmp_path, env_id, algo, obs_size=(64, 64), **kw)  # mcq options drawn: 64 px is the least
@@ -110,15 +110,15 @@ def test_other_protocols_and_action_spaces(tmp_path, env_id, algo, kw):
 
 def test_dict_views_use_multi_input_policy_and_frame_stacking(tmp_path):
     wrapper = "tests.test_agents_sb3:TwoViews"
-    trainer, curve = train(tmp_path, "GymV/TicTacToe-v0", obs_size=(48, 48), wrappers=[wrapper], frame_stack=2)
+    trainer, curve = train(tmp_path, "GymV/TicTacToe-v1", obs_size=(48, 48), wrappers=[wrapper], frame_stack=2)
     assert trainer.policy == "MultiInputPolicy" and trainer.stack == "VecFrameStack" and len(curve) == 3
-    env = TwoViews(gym.make("GymV/TicTacToe-v0", obs_size=(48, 48), text_in_image=True))
+    env = TwoViews(gym.make("GymV/TicTacToe-v1", obs_size=(48, 48), text_in_image=True))
     obs, info = env.reset(seed=0)
     agent = make_agent(f"sb3:{tmp_path / 'run'}", env)
     agent.reset(info["instruction"], info)
     assert env.action_space.contains(agent.act(obs, info))
     with pytest.raises(ValueError, match="expects observations"):
-        make_agent(f"sb3:{tmp_path / 'run'}", gym.make("GymV/TicTacToe-v0", obs_size=(48, 48), text_in_image=True))
+        make_agent(f"sb3:{tmp_path / 'run'}", gym.make("GymV/TicTacToe-v1", obs_size=(48, 48), text_in_image=True))
 
 
 def test_agent_frame_stack_matches_the_training_stacks():
@@ -126,10 +126,10 @@ def test_agent_frame_stack_matches_the_training_stacks():
 
     from gymv.wrappers import for_sb3
 
-    venv = VecFrameStack(DummyVecEnv([lambda: gym.make("GymV/Breakout-v0", obs_size=(48, 48))]), 4)
+    venv = VecFrameStack(DummyVecEnv([lambda: gym.make("GymV/Breakout-v1", obs_size=(48, 48))]), 4)
     venv.seed(3)
-    wrapped = for_sb3(gym.make("GymV/Breakout-v0", obs_size=(48, 48)), obs_size=None, frame_stack=4)
-    env = gym.make("GymV/Breakout-v0", obs_size=(48, 48))
+    wrapped = for_sb3(gym.make("GymV/Breakout-v1", obs_size=(48, 48)), obs_size=None, frame_stack=4)
+    env = gym.make("GymV/Breakout-v1", obs_size=(48, 48))
     zeros, reset = FrameStack(4), FrameStack(4, "reset")
     obs, _ = env.reset(seed=3)
     theirs, _ = wrapped.reset(seed=3)
@@ -146,15 +146,15 @@ def test_command_line_train_and_errors(tmp_path, capsys):
     out = subprocess.run([sys.executable, "-m", "gymv.agents.sb3", "train", "--help"], cwd=ROOT, capture_output=True,
                          text=True, timeout=300)
     assert out.returncode == 0 and "--algo {ppo,dqn,a2c}" in out.stdout and "--cpu-budget" in out.stdout
-    assert main(["train", "--env", "GymV/SlidingPuzzle-v0", "--steps", "64", "--n-envs", "1", "--eval-freq", "64",
+    assert main(["train", "--env", "GymV/SlidingPuzzle-v1", "--steps", "64", "--n-envs", "1", "--eval-freq", "64",
                  "--eval-episodes", "1", "--obs-size", "48", "48", "--hparams", '{"n_steps": 64, "n_epochs": 1, "batch_size": 32}',
                  "--out", str(tmp_path / "cli")]) == 0
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["final"]["timesteps"] == 64
     assert main(["eval", "--checkpoint", str(tmp_path / "cli"), "--episodes", "1"]) == 0
     assert json.loads(capsys.readouterr().out)["agent"] == "sb3"
-    assert main(["train", "--env", "GymV/Artillery-v0", "--algo", "dqn"]) == 2
+    assert main(["train", "--env", "GymV/Artillery-v1", "--algo", "dqn"]) == 2
     assert "DQN needs a Discrete action space" in capsys.readouterr().err
-    assert main(["train", "--env", "GymV/MazePath-v0", "--env-kwargs", '{"answer_format": "open"}']) == 2
+    assert main(["train", "--env", "GymV/MazePath-v1", "--env-kwargs", '{"answer_format": "open"}']) == 2
     assert "answer_format='mcq'" in capsys.readouterr().err
     assert main(["eval", "--checkpoint", str(tmp_path / "nothing")]) == 2
     assert "no SB3 checkpoint" in capsys.readouterr().err

@@ -73,10 +73,10 @@ holder: dict = {}
 
 
 @pytest.mark.parametrize("env_id,env_kwargs", [
-    ("GymV/GridNav-v0", {}),
-    ("GymV/MazePath-v0", {"answer_format": "mcq"}),
-    ("GymV/MazePath-v0", {"answer_format": "open"}),
-    ("GymV/TicTacToe-v0", {}),
+    ("GymV/GridNav-v1", {}),
+    ("GymV/MazePath-v1", {"answer_format": "mcq"}),
+    ("GymV/MazePath-v1", {"answer_format": "open"}),
+    ("GymV/TicTacToe-v1", {}),
 ])
 def test_scripted_oracle_scores_full_through_the_runner(env_id, env_kwargs, tmp_path):
     with ChatServer(oracle_policy(holder)) as server:
@@ -87,7 +87,7 @@ def test_scripted_oracle_scores_full_through_the_runner(env_id, env_kwargs, tmp_
     assert stats["requests"] == len(server.requests) == stats["actions"] + stats["reparses"]
     assert stats["prompt_tokens"] == 100 * stats["requests"]
     assert stats["cache_hits"] == 0 and stats["model"] == "test-model"
-    if env_id == "GymV/GridNav-v0":
+    if env_id == "GymV/GridNav-v1":
         assert record["steps"] >= 5 and stats["reparses"] >= 1  # the garbage style came up and was re-asked
     if record["protocol"] == "single_turn":
         assert record["parsed"]
@@ -95,17 +95,17 @@ def test_scripted_oracle_scores_full_through_the_runner(env_id, env_kwargs, tmp_
 
 def test_unparseable_replies_are_counted_and_flagged_invalid(tmp_path):
     with ChatServer(lambda request: "~~ no idea ~~") as server:
-        record = run("GymV/GridNav-v0", server, tmp_path, max_steps=4, on_parse_failure="raw")
+        record = run("GymV/GridNav-v1", server, tmp_path, max_steps=4, on_parse_failure="raw")
     assert record["agent_stats"]["parse_failures"] == 4 and record["agent_stats"]["reparses"] == 0
     assert record["invalid_actions"] == 4 and record["score"] == 0.0 and record["truncated"]
 
     with ChatServer(lambda request: "~~ no idea ~~") as server:
-        record = run("GymV/MazePath-v0", server, tmp_path, {"answer_format": "mcq"}, on_parse_failure="retry")
+        record = run("GymV/MazePath-v1", server, tmp_path, {"answer_format": "mcq"}, on_parse_failure="retry")
     assert record["agent_stats"]["parse_failures"] == 1 and record["agent_stats"]["reparses"] == 1
     assert len(server.requests) == 2 and "could not be read" in last_text(server.requests[1])
     assert not record["parsed"] and record["score"] == 0.0
 
-    env = gym.make("GymV/GridNav-v0", **SMALL)
+    env = gym.make("GymV/GridNav-v1", **SMALL)
     obs, info = env.reset(seed=0)
     with ChatServer(lambda request: "") as server:
         agent = VLMAgent(env, model="m", base_url=server.base_url, cache=False, on_parse_failure="first",
@@ -117,10 +117,10 @@ def test_unparseable_replies_are_counted_and_flagged_invalid(tmp_path):
 
 def test_rerun_is_served_from_the_cache(tmp_path):
     with ChatServer(oracle_policy(holder)) as server:
-        first = run("GymV/GridNav-v0", server, tmp_path)
+        first = run("GymV/GridNav-v1", server, tmp_path)
         sent = server.attempts
         assert sent == first["agent_stats"]["requests"] > 0
-        second = run("GymV/GridNav-v0", server, tmp_path)
+        second = run("GymV/GridNav-v1", server, tmp_path)
         assert server.attempts == sent  # no HTTP call at all
     assert second["agent_stats"]["cache_hits"] == sent and second["agent_stats"]["requests"] == 0
     assert second["agent_stats"]["prompt_tokens"] == 0 and second["agent_stats"]["cost_usd"] == 0.0
@@ -130,7 +130,7 @@ def test_rerun_is_served_from_the_cache(tmp_path):
 def test_repeated_identical_requests_are_cached_by_occurrence(tmp_path):
     """A stuck agent sends the same request twice; each occurrence gets its own reply."""
     replies = iter(["left", "up"] * 10)
-    env = gym.make("GymV/GridNav-v0", **SMALL)
+    env = gym.make("GymV/GridNav-v1", **SMALL)
     obs, info = env.reset(seed=0)
     kw = dict(model="m", cache_dir=tmp_path, history=0)
     with ChatServer(lambda request: next(replies)) as server:
@@ -143,7 +143,7 @@ def test_repeated_identical_requests_are_cached_by_occurrence(tmp_path):
 
 
 def test_retries_on_429_5xx_timeouts_and_dropped_connections(tmp_path):
-    env = gym.make("GymV/GridNav-v0", **SMALL)
+    env = gym.make("GymV/GridNav-v1", **SMALL)
     obs, info = env.reset(seed=0)
     with ChatServer(lambda request: "Action: up") as server:
         server.fail(429, times=2, retry_after=0)
@@ -172,7 +172,7 @@ def free_port() -> int:
 
 
 def test_bad_input_gives_a_clear_message(monkeypatch, tmp_path):
-    env = gym.make("GymV/GridNav-v0", **SMALL)
+    env = gym.make("GymV/GridNav-v1", **SMALL)
     obs, info = env.reset(seed=0)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
@@ -210,9 +210,9 @@ def test_key_is_used_but_never_written(monkeypatch, tmp_path, capsys):
     key = "sk-test-SECRET-8f3a1c"
     monkeypatch.setenv("GYMV_TEST_KEY", key)
     with ChatServer(oracle_policy(holder)) as server:
-        record = run("GymV/GridNav-v0", server, tmp_path, api_key_env="GYMV_TEST_KEY")
+        record = run("GymV/GridNav-v1", server, tmp_path, api_key_env="GYMV_TEST_KEY")
         assert all(h.get("Authorization") == f"Bearer {key}" for h in server.headers)
-        env = gym.make("GymV/GridNav-v0", **SMALL)
+        env = gym.make("GymV/GridNav-v1", **SMALL)
         obs, info = env.reset(seed=0)
         agent = VLMAgent(env, model="m", base_url=server.base_url, api_key_env="GYMV_TEST_KEY", cache_dir=tmp_path / "c2")
         agent.reset(info["instruction"], info)
@@ -252,8 +252,8 @@ def decode(url: str) -> Image.Image:
 
 
 def test_every_view_is_sent_with_history_and_downscaling(tmp_path):
-    env = TwoViews(gym.make("GymV/GridNav-v0", obs_size=(120, 160)))
-    obs, info = env.reset(seed=0)
+    env = TwoViews(gym.make("GymV/GridNav-v1", obs_size=(120, 160)))
+    obs, info = env.reset(seed=3)  # a level where a first step right moves and a second is blocked
     with ChatServer(lambda request: "Action: right") as server:
         agent = VLMAgent(env, model="m", base_url=server.base_url, cache=False, image_format="jpeg",
                          max_image_side=40, history=1, history_mode="images")
@@ -284,7 +284,7 @@ def test_every_view_is_sent_with_history_and_downscaling(tmp_path):
 
 def test_prompt_templates_can_be_overridden_and_cost_is_priced(tmp_path):
     (tmp_path / "system.txt").write_text("CUSTOM SYSTEM. $instruction")
-    env = gym.make("GymV/MazePath-v0", answer_format="mcq", **SMALL)
+    env = gym.make("GymV/MazePath-v1", answer_format="mcq", **SMALL)
     obs, info = env.reset(seed=1)
     with ChatServer(lambda request: "Answer: B") as server:
         agent = VLMAgent(env, model="priced-model", base_url=server.base_url, cache=False, prompts_dir=tmp_path,
@@ -314,7 +314,7 @@ def test_concurrency_is_bounded_per_endpoint(tmp_path):
 
     with ChatServer(slow) as server:
         def episode(k):
-            env = gym.make("GymV/GridNav-v0", **SMALL)
+            env = gym.make("GymV/GridNav-v1", **SMALL)
             obs, info = env.reset(seed=k)
             agent = VLMAgent(env, model="m", base_url=server.base_url, cache=False, max_concurrency=2)
             agent.reset(info["instruction"], info)
@@ -330,7 +330,7 @@ def test_concurrency_is_bounded_per_endpoint(tmp_path):
 
 
 def test_observation_without_images_still_asks_in_text(tmp_path):
-    env = gym.make("GymV/GridNav-v0", **SMALL)
+    env = gym.make("GymV/GridNav-v1", **SMALL)
     env.reset(seed=0)
     with ChatServer(lambda request: "down") as server:
         agent = VLMAgent(env, model="m", base_url=server.base_url, cache=False, system_role=False)

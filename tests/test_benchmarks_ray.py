@@ -11,8 +11,8 @@ import pytest
 from gymv.benchmarks.cli import main as bench
 
 ray = pytest.importorskip("ray", reason="the 'ray' extra is not installed")
-ARGS = ["run", "--agent", "random", "--ids", "GymV/TicTacToe-v0", "--ids", "GymV/MazePath-v0",
-        "--ids", "GymV/SlidingPuzzle-v0", "--seeds", "3", "--no-plots", "--quiet"]
+ARGS = ["run", "--agent", "random", "--ids", "GymV/TicTacToe-v1", "--ids", "GymV/MazePath-v1",
+        "--ids", "GymV/SlidingPuzzle-v1", "--seeds", "3", "--no-plots", "--quiet"]
 
 
 def _episodes(out):

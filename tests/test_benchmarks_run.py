@@ -17,7 +17,7 @@ from gymv.agents.base import RandomAgent
 from gymv.benchmarks.episode import FORMAT_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
-IDS = ("GymV/MazePath-v0", "GymV/SlidingPuzzle-v0", "GymV/TicTacToe-v0")
+IDS = ("GymV/MazePath-v1", "GymV/SlidingPuzzle-v1", "GymV/TicTacToe-v1")
 TIMINGS = ("wall_s",)
 
 
@@ -98,7 +98,7 @@ def test_random_scores_lower_and_unparseable_answers_count_apart(random_run):
     summary = json.loads((out / "summary.json").read_text())
     assert summary["overall"]["score_mean"] < 60.0
     # Random text is not a maze path: every single-turn answer is unreadable, counted apart.
-    maze = summary["by_id"]["GymV/MazePath-v0"]
+    maze = summary["by_id"]["GymV/MazePath-v1"]
     assert maze["parse_rate"] == 0.0 and maze["score_mean"] == 0.0 and maze["invalid_rate"] == 1.0
     assert maze["accuracy_parsed"] is None
 
@@ -112,13 +112,13 @@ def test_single_and_multi_turn_scoring_with_a_clipped_loss(random_run):
         else:
             assert e["score"] == pytest.approx(100 * min(1.0, max(0.0, e["return"] / e["max_return"])))
             assert 0.0 <= e["score"] <= 100.0
-    losses = [e for e in eps if e["env_id"] == "GymV/TicTacToe-v0" and e["return"] < 0]
+    losses = [e for e in eps if e["env_id"] == "GymV/TicTacToe-v1" and e["return"] < 0]
     assert losses, "random play should lose some tic-tac-toe games (return -1)"
     assert all(e["score"] == 0.0 and not e["success"] for e in losses)
 
 
 def test_mcq_answers_are_parsed_and_scored(tmp_path):
-    proc = bench("run", "--agent", "random", "--ids", "GymV/MazePath-v0", "--seeds", "12", "--out", str(tmp_path),
+    proc = bench("run", "--agent", "random", "--ids", "GymV/MazePath-v1", "--seeds", "12", "--out", str(tmp_path),
                  "--env-kwargs", '{"answer_format": "mcq"}', "--workers", "1", "--no-plots")
     assert proc.returncode == 0, proc.stderr
     eps = episodes(tmp_path)
@@ -145,7 +145,7 @@ def test_thread_executor_gives_the_same_results(tmp_path):
     outs = []
     for executor in ("process", "thread"):
         out = tmp_path / executor
-        proc = bench("run", "--agent", "random", "--ids", "GymV/TicTacToe-v0", "--ids", "GymV/SlidingPuzzle-v0",
+        proc = bench("run", "--agent", "random", "--ids", "GymV/TicTacToe-v1", "--ids", "GymV/SlidingPuzzle-v1",
                      "--seeds", "3", "--out", str(out), "--executor", executor, "--workers", "2", "--no-plots")
         assert proc.returncode == 0, proc.stderr
         outs.append(without_timings(episodes(out)))
@@ -154,14 +154,14 @@ def test_thread_executor_gives_the_same_results(tmp_path):
 
 def test_rerun_skips_finished_episodes(oracle_run, tmp_path):
     out = tmp_path / "again"
-    args = ("run", "--agent", "oracle", "--ids", "GymV/TicTacToe-v0", "--seeds", "2", "--out", str(out), "--no-plots")
+    args = ("run", "--agent", "oracle", "--ids", "GymV/TicTacToe-v1", "--seeds", "2", "--out", str(out), "--no-plots")
     assert bench(*args).returncode == 0
     before = (out / "episodes.jsonl").read_bytes()
     proc = bench(*args)
     assert proc.returncode == 0 and "2 already in" in proc.stderr and "0 to run" in proc.stderr
     assert (out / "episodes.jsonl").read_bytes() == before
     # A wider command reuses the finished episodes and runs only the new ones.
-    proc = bench("run", "--agent", "oracle", "--ids", "GymV/TicTacToe-v0", "--seeds", "3", "--out", str(out),
+    proc = bench("run", "--agent", "oracle", "--ids", "GymV/TicTacToe-v1", "--seeds", "3", "--out", str(out),
                  "--no-plots")
     assert proc.returncode == 0 and "2 already in" in proc.stderr and "1 to run" in proc.stderr
     assert len(episodes(out)) == 3
@@ -180,7 +180,7 @@ def _processes_mentioning(text: str) -> list[int]:
 
 def test_resume_after_sigkill_and_sigint(tmp_path):
     out = tmp_path / "killed"
-    args = ["run", "--agent", "tests.test_benchmarks_run:SlowRandomAgent", "--ids", "GymV/SymbolRecall-v0",
+    args = ["run", "--agent", "tests.test_benchmarks_run:SlowRandomAgent", "--ids", "GymV/SymbolRecall-v1",
             "--seeds", "12", "--out", str(out), "--workers", "2", "--no-plots"]
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
     log = out.parent / "killed.log"
@@ -229,7 +229,7 @@ def test_resume_after_sigkill_and_sigint(tmp_path):
 
 
 def test_trajectories_with_frames(tmp_path):
-    proc = bench("run", "--agent", "oracle", "--ids", "GymV/SlidingPuzzle-v0", "--seeds", "1", "--out", str(tmp_path),
+    proc = bench("run", "--agent", "oracle", "--ids", "GymV/SlidingPuzzle-v1", "--seeds", "1", "--out", str(tmp_path),
                  "--trajectories", "--frames", "--obs-size", "48x48", "--no-plots")
     assert proc.returncode == 0, proc.stderr
     (traj,) = (tmp_path / "trajectories").glob("*.json")
@@ -244,7 +244,7 @@ WRAPPER = 'gymnasium.wrappers:ClipReward{"min_reward": 0.0, "max_reward": 0.5}'
 
 
 def test_budget_and_wrappers_pass_through_and_the_task_return_is_scored(tmp_path):
-    proc = bench("run", "--agent", "random", "--ids", "GymV/TicTacToe-v0", "--seeds", "8", "--out", str(tmp_path),
+    proc = bench("run", "--agent", "random", "--ids", "GymV/TicTacToe-v1", "--seeds", "8", "--out", str(tmp_path),
                  "--max-steps", "3", "--wrapper", WRAPPER,
                  "--workers", "1", "--no-plots")
     assert proc.returncode == 0, proc.stderr
@@ -254,7 +254,7 @@ def test_budget_and_wrappers_pass_through_and_the_task_return_is_scored(tmp_path
     # The wrapper halves a win's reward as the agent sees it; the score follows the task's return.
     wins = [e for e in eps if e["return"] > 0]
     assert wins and all(e["score"] == 100.0 and e["wrapped_return"] == 0.5 for e in wins)
-    proc = bench("run", "--ids", "GymV/TicTacToe-v0", "--out", str(tmp_path / "x"), "--wrapper", "nowhere:Nothing")
+    proc = bench("run", "--ids", "GymV/TicTacToe-v1", "--out", str(tmp_path / "x"), "--wrapper", "nowhere:Nothing")
     assert proc.returncode == 2 and "cannot load wrapper" in proc.stderr
 
 
@@ -283,7 +283,7 @@ def test_vlm_agent_through_the_runner_reports_usage_and_parse_failures(tmp_path)
         with ChatServer(lambda request, reply=reply: reply) as server:
             kwargs = json.dumps({"base_url": server.base_url, "model": "test-model", "cache": False,
                                  "on_parse_failure": "first"})
-            rc = main(["run", "--agent", "vlm", "--agent-kwargs", kwargs, "--ids", "GymV/MazePath-v0", "--seeds", "4",
+            rc = main(["run", "--agent", "vlm", "--agent-kwargs", kwargs, "--ids", "GymV/MazePath-v1", "--seeds", "4",
                        "--env-kwargs", '{"answer_format": "mcq", "obs_size": [64, 64]}', "--executor", "thread",
                        "--workers", "2", "--out", str(out), "--no-plots", "--quiet"])
             assert rc == 0 and len(server.requests) == 4
@@ -309,7 +309,7 @@ def test_bad_input_fails_before_any_work(tmp_path):
         "bad json": (["--agent-kwargs", "{oops"], "JSON"),
     }
     for name, (extra, message) in cases.items():
-        base = ["run", "--ids", "GymV/TicTacToe-v0", "--out", str(out)]
+        base = ["run", "--ids", "GymV/TicTacToe-v1", "--out", str(out)]
         if extra[0] == "--ids":
             base = ["run", "--out", str(out)]
         proc = bench(*base, *extra)
@@ -318,7 +318,7 @@ def test_bad_input_fails_before_any_work(tmp_path):
         assert not out.exists(), name  # nothing was written
     blocker = tmp_path / "a_file"
     blocker.write_text("keep me")
-    proc = bench("run", "--ids", "GymV/TicTacToe-v0", "--out", str(blocker / "sub"))
+    proc = bench("run", "--ids", "GymV/TicTacToe-v1", "--out", str(blocker / "sub"))
     assert proc.returncode == 2 and "cannot write to --out" in proc.stderr
     assert blocker.read_text() == "keep me"
     # A second run into a directory that a running one holds is refused.
@@ -328,7 +328,7 @@ def test_bad_input_fails_before_any_work(tmp_path):
     busy.mkdir()
     with open(busy / ".lock", "a") as held:
         fcntl.flock(held.fileno(), fcntl.LOCK_EX)
-        proc = bench("run", "--ids", "GymV/TicTacToe-v0", "--out", str(busy))
+        proc = bench("run", "--ids", "GymV/TicTacToe-v1", "--out", str(busy))
     assert proc.returncode == 2 and "another run is writing" in proc.stderr
     assert not (busy / "episodes.jsonl").exists()
     proc = bench("frobnicate")
@@ -339,19 +339,19 @@ def test_bad_input_fails_before_any_work(tmp_path):
 def test_incompatible_results_are_refused_and_kept(tmp_path, kind):
     out = tmp_path / kind.replace(" ", "_")
     out.mkdir()
-    good = bench("run", "--agent", "oracle", "--ids", "GymV/TicTacToe-v0", "--seeds", "2", "--out", str(out),
+    good = bench("run", "--agent", "oracle", "--ids", "GymV/TicTacToe-v1", "--seeds", "2", "--out", str(out),
                  "--no-plots")
     assert good.returncode == 0
     path = out / "episodes.jsonl"
     lines = path.read_text().splitlines(keepends=True)
     if kind == "old line":
-        path.write_text(json.dumps({"v": 0, "env_id": "GymV/TicTacToe-v0"}) + "\n" + "".join(lines))
+        path.write_text(json.dumps({"v": 0, "env_id": "GymV/TicTacToe-v1"}) + "\n" + "".join(lines))
     elif kind == "meta":
         (out / "meta.json").write_text(json.dumps({"format_version": FORMAT_VERSION + 1}))
     else:
         path.write_text(lines[0] + "{not json\n" + lines[1])
     before = {p.name: p.read_bytes() for p in out.iterdir()}
-    proc = bench("run", "--agent", "oracle", "--ids", "GymV/TicTacToe-v0", "--seeds", "3", "--out", str(out))
+    proc = bench("run", "--agent", "oracle", "--ids", "GymV/TicTacToe-v1", "--seeds", "3", "--out", str(out))
     assert proc.returncode == 2, proc.stdout
     assert "nothing was changed" in proc.stderr and str(out) in proc.stderr
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before

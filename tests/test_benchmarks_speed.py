@@ -17,7 +17,7 @@ def _bench(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_speed_reports_rates_render_time_and_peak_rss(tmp_path):
-    proc = _bench("speed", "--pattern", "GymV/TicTacToe-v0", "--seconds", "0.05", "--out", str(tmp_path))
+    proc = _bench("speed", "--pattern", "GymV/TicTacToe-v1", "--seconds", "0.05", "--out", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     data = json.loads((tmp_path / "speed.json").read_text())
     (row,) = data["rows"]
@@ -25,20 +25,20 @@ def test_speed_reports_rates_render_time_and_peak_rss(tmp_path):
         assert row[key] > 0, key
     # Measured in a fresh interpreter: its own peak, at least the imports' peak, of a plausible size.
     assert 20 < row["base_rss_mb"] <= row["peak_rss_mb"] < 4096
-    assert data["meta"]["isolated"] and data["summary"]["peak_rss_mb_max"][0][0] == "GymV/TicTacToe-v0"
+    assert data["meta"]["isolated"] and data["summary"]["peak_rss_mb_max"][0][0] == "GymV/TicTacToe-v1"
     assert 0 < row["step_ms_median@default"] < 1000 / row["step_per_s@default"] * 10
     assert data["summary"]["step_ms_median_by_domain"]["games"]["median"] == round(row["step_ms_median@default"], 2)
     assert data["summary"]["reset_ms_median_by_domain"]["games"]["max"] == round(row["reset_ms_median@default"], 2)
     md = (tmp_path / "speed.md").read_text()
-    assert "| GymV/TicTacToe-v0 | multi_turn |" in md and "peak RSS MB" in md
+    assert "| GymV/TicTacToe-v1 | multi_turn |" in md and "peak RSS MB" in md
     proc = _bench("speed", "--pattern", "GymV/NoSuch*", "--out", str(tmp_path))
     assert proc.returncode == 2 and "no available id" in proc.stderr
 
 
 def test_overhead_command_measures_both_sides(tmp_path):
     target = tmp_path / "overhead.json"
-    proc = _bench("overhead", "--ids", "GymV/TicTacToe-v0", "--seeds", "2", "--repeats", "1",
-                  "--scaling-ids", "GymV/SlidingPuzzle-v0", "--scaling-seeds", "2", "--json", str(target))
+    proc = _bench("overhead", "--ids", "GymV/TicTacToe-v1", "--seeds", "2", "--repeats", "1",
+                  "--scaling-ids", "GymV/SlidingPuzzle-v1", "--scaling-seeds", "2", "--json", str(target))
     assert proc.returncode == 0, proc.stderr
     data = json.loads(target.read_text())
     assert data["overhead"]["episodes"] == 2 and data["overhead"]["raw_cpu_s"][0] > 0 and "overhead_cpu_pct" in data["overhead"]
@@ -58,7 +58,7 @@ def test_web_steps_are_timed_with_browser_actions(monkeypatch):
         return real_apply(self, action)
 
     monkeypatch.setattr(WebEnv, "_apply", apply)
-    row = speed.measure("GymV/WebShopFindPrice-v0", (96, 128), 0.3)
+    row = speed.measure("GymV/WebShopFindPrice-v1", (96, 128), 0.3)
     assert kinds and set(kinds) <= {0, 1, 2, 3}  # KINDS[:4]: click, double_click, scroll, type
     assert row["step_ms_median"] > 0 and row["draw_ms"] > 1  # draw_ms is a fresh screenshot, not the cached frame
 

@@ -6,6 +6,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
+import gymv_envs
 from gymv_envs.domains.games._board import ME, THEM
 
 GAMES = ("ConnectFour", "Nim", "DotsAndBoxes", "Breakthrough", "Othello", "Gomoku", "Checkers", "Hex", "AtariGo", "Chess")
@@ -14,7 +15,7 @@ GAMES = ("ConnectFour", "Nim", "DotsAndBoxes", "Breakthrough", "Othello", "Gomok
 def _env(name: str, difficulty: int = 0):
     if name == "Chess":
         pytest.importorskip("chess")
-    env = gym.make(f"GymV/{name}-v0", difficulty=difficulty, obs_size=(48, 48)).unwrapped
+    env = gym.make(gymv_envs.task_spec(name).id, difficulty=difficulty, obs_size=(48, 48)).unwrapped
     env.reset(seed=0)
     return env
 

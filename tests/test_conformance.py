@@ -112,6 +112,25 @@ def test_determinism_same_seed(env_id):
 
 
 @pytest.mark.parametrize("env_id", IDS)
+def test_levels_come_from_their_own_stream(env_id, monkeypatch):
+    """A level is drawn from `level_generator(seed)`, not from the stream Gymnasium seeds an action space
+    with: with the env's derivation swapped for Gymnasium's, the levels change."""
+    from gymnasium.utils import seeding
+
+    import gymv_envs.core.env as core_env
+
+    def first_frames() -> list[bytes]:
+        env = _make(env_id, obs_size=(64, 64))
+        frames = [env.reset(seed=seed)[0].tobytes() + env.unwrapped._task_text().encode() for seed in range(3)]
+        env.close()
+        return frames
+
+    ours = first_frames()
+    monkeypatch.setattr(core_env, "level_generator", lambda seed: seeding.np_random(seed)[0])
+    assert first_frames() != ours, "the level does not depend on the derived stream"
+
+
+@pytest.mark.parametrize("env_id", IDS)
 def test_different_seeds_give_different_levels(env_id):
     env = _make(env_id)
     firsts = set()

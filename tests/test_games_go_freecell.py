@@ -1,4 +1,4 @@
-"""Go (GymV/Go9x9-v0) and FreeCell (GymV/FreeCell-v0): rules on set-up positions, scoring, solver plans."""
+"""Go (GymV/Go9x9-v1) and FreeCell (GymV/FreeCell-v1): rules on set-up positions, scoring, solver plans."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from gymv_envs.rules import go
 
 # ------------------------------------------------------------------ Go
 def _go_env(difficulty: int = 2):
-    env = gym.make("GymV/Go9x9-v0", difficulty=difficulty, obs_size=(64, 64)).unwrapped
+    env = gym.make("GymV/Go9x9-v1", difficulty=difficulty, obs_size=(64, 64)).unwrapped
     env.reset(seed=0)
     return env
 
@@ -136,7 +136,7 @@ def test_go_parse_and_names():
 
 
 def test_go_oracle_beats_random_play():
-    env = gym.make("GymV/Go9x9-v0", difficulty=1, obs_size=(48, 48)).unwrapped
+    env = gym.make("GymV/Go9x9-v1", difficulty=1, obs_size=(48, 48)).unwrapped
     rng = np.random.default_rng(0)
 
     def play_out(policy, seed):
@@ -179,7 +179,7 @@ def test_freecell_move_legality():
     assert t[2] == (1, 1, 0, 0) and t[0][3] == (_card("5C"),)
     u = fc.move(_fc_state(["8D", "7S"]), 1, 0)                # black 7 on red 8
     assert u[0][0] == (_card("8D"), _card("7S")) and u[0][1] == ()
-    env = gym.make("GymV/FreeCell-v0", obs_size=(96, 96)).unwrapped
+    env = gym.make("GymV/FreeCell-v1", obs_size=(96, 96)).unwrapped
     env.reset(seed=0)
     env.state = s
     frame = env._draw().copy()
@@ -192,7 +192,7 @@ def test_freecell_move_legality():
 
 def test_freecell_solver_plan_replays_to_a_win():
     for difficulty, seed in ((0, 3), (1, 4), (2, 0), (2, 7)):
-        env = gym.make("GymV/FreeCell-v0", difficulty=difficulty, obs_size=(48, 48)).unwrapped
+        env = gym.make("GymV/FreeCell-v1", difficulty=difficulty, obs_size=(48, 48)).unwrapped
         env.reset(seed=seed)
         plan = fc.solve(env.state)
         assert plan is not None
@@ -211,7 +211,7 @@ def test_freecell_solver_plan_replays_to_a_win():
 
 
 def test_freecell_oracle_replans_after_a_detour():
-    env = gym.make("GymV/FreeCell-v0", difficulty=1, obs_size=(48, 48)).unwrapped
+    env = gym.make("GymV/FreeCell-v1", difficulty=1, obs_size=(48, 48)).unwrapped
     env.reset(seed=2)
     detour = next(a for a, (src, dst) in enumerate(ACTIONS) if src < fc.CASCADES and dst == fc.CASCADES
                   and fc.check(env.state, src, dst) == "" and env.oracle_action() != a)
@@ -224,7 +224,7 @@ def test_freecell_oracle_replans_after_a_detour():
 
 
 def test_freecell_parse_action_grammar():
-    env = gym.make("GymV/FreeCell-v0", obs_size=(48, 48)).unwrapped
+    env = gym.make("GymV/FreeCell-v1", obs_size=(48, 48)).unwrapped
     env.reset(seed=0)
     idx = {a: i for i, a in enumerate(ACTIONS)}
     assert env.parse_action("Action: cascade 3 to foundation") == idx[(2, fc.FOUNDATION)]
@@ -240,7 +240,7 @@ def test_freecell_parse_action_grammar():
 
 
 def test_freecell_random_play_rarely_solves():
-    env = gym.make("GymV/FreeCell-v0", difficulty=1, obs_size=(48, 48))
+    env = gym.make("GymV/FreeCell-v1", difficulty=1, obs_size=(48, 48))
     env.action_space.seed(0)
     wins = 0
     for seed in range(3):

@@ -16,7 +16,7 @@ from gymv_envs.rules.pipes import rotate
 
 
 def _env(name: str, difficulty: int = 0, seed: int = 0, **kw):
-    env = gym.make(f"GymV/{name}-v0", difficulty=difficulty, obs_size=(64, 64), **kw).unwrapped
+    env = gym.make(gymv_envs.task_spec(name).id, difficulty=difficulty, obs_size=(64, 64), **kw).unwrapped
     env.reset(seed=seed)
     return env
 

@@ -75,13 +75,13 @@ SIDE_BY_SIDE = textwrap.dedent("""
     import gymv.agents
     assert "site-packages" in gymv.agents.__file__ and os.sep + "gymv" + os.sep in gymv.agents.__file__
 
-    env = gym.make("GymV/TicTacToe-v0", obs_size=(64, 64))
+    env = gym.make("GymV/TicTacToe-v1", obs_size=(64, 64))
     record = rollout(env, make_agent("oracle", env), seed=0)
     assert record["success"] and record["score"] == 100.0, record
-    rl = for_sb3("GymV/Sokoban-v0", obs_size=(48, 48), frame_stack=2)
+    rl = for_sb3("GymV/Sokoban-v1", obs_size=(48, 48), frame_stack=2)
     obs, _ = rl.reset(seed=0)
     assert obs.shape == (48, 48, 6)
-    vlm = for_vlm("GymV/GridNav-v0", obs_size=(64, 64))
+    vlm = for_vlm("GymV/GridNav-v1", obs_size=(64, 64))
     vlm.reset(seed=0)
     _, _, _, _, info = vlm.step("Action: up")
     assert info["parsed"]

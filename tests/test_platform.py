@@ -30,7 +30,7 @@ CLIP = 'gymv.wrappers:RewardClip{"lo": 0.0, "hi": 0.5}'
 
 def test_every_command_scores_the_env_return_through_one_loop():
     """The runner, the SB3 evaluation and a direct rollout give the same records under a reward wrapper."""
-    env_id, seeds = "GymV/TicTacToe-v0", range(6)
+    env_id, seeds = "GymV/TicTacToe-v1", range(6)
     runner = [run_task(EpisodeTask(env_id, {"difficulty": 0}, s, agent="oracle", wrappers=(CLIP,))) for s in seeds]
     env = RewardClip(gym.make(env_id, difficulty=0), 0.0, 0.5)
     direct = [rollout(env, make_agent("oracle", env), s) for s in seeds]
@@ -46,7 +46,7 @@ def test_vlm_command_prints_the_rollout_record(tmp_path):
     from tests.chat_server import ChatServer
 
     with ChatServer(lambda request: "Answer: B2") as server:
-        out = subprocess.run([sys.executable, "-m", "gymv.agents.vlm", "--env", "GymV/TicTacToeBestMove-v0",
+        out = subprocess.run([sys.executable, "-m", "gymv.agents.vlm", "--env", "GymV/TicTacToeBestMove-v1",
                               "--model", "m", "--base-url", server.base_url, "--episodes", "2", "--no-cache"],
                              capture_output=True, text=True, timeout=120, cwd=tmp_path,
                              env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -57,7 +57,7 @@ def test_vlm_command_prints_the_rollout_record(tmp_path):
 
 
 def test_one_table_of_agent_names():
-    env = gym.make("GymV/TicTacToe-v0")
+    env = gym.make("GymV/TicTacToe-v1")
     for name in ("random", "oracle"):
         assert type(make_agent(name, env)).__name__ == AGENTS[name].rsplit(":", 1)[1]
     with pytest.raises(ValueError, match="random, oracle, vlm, human, sb3:<checkpoint path>"):
@@ -67,7 +67,7 @@ def test_one_table_of_agent_names():
 
 
 def test_domain_comes_from_the_module_path():
-    cls = gymv_envs.task_spec("GymV/Sokoban-v0").entry_point
+    cls = gymv_envs.task_spec("GymV/Sokoban-v1").entry_point
     assert TaskSpec(name="X", entry_point=cls, max_episode_steps=5).domain == "games"
     with pytest.raises(ValueError, match="'games' folder"):
         TaskSpec(name="X", entry_point=cls, max_episode_steps=5, domain="puzzles")
@@ -85,14 +85,14 @@ def test_domain_comes_from_the_module_path():
 
 
 def test_unknown_extra_is_refused_at_registration():
-    cls = type("NeedsMagic", (gymv_envs.task_spec("GymV/Sokoban-v0").entry_point,), {"extras": ("magic",)})
+    cls = type("NeedsMagic", (gymv_envs.task_spec("GymV/Sokoban-v1").entry_point,), {"extras": ("magic",)})
     with pytest.raises(ValueError, match="unknown extras.*valid extras: world3d"):
         registry.register_spec(TaskSpec(name="NeedsMagic", entry_point=cls, max_episode_steps=5, domain="x"))
 
 
 def test_skipped_ids_are_named_with_the_install_command(monkeypatch, tmp_path, capsys):
     monkeypatch.setitem(registry.EXTRA_MODULES, "web", "module_that_does_not_exist_xyz")
-    status = bench_run.main(["--agent", "random", "--ids", "GymV/WebShop*", "--ids", "GymV/TicTacToe-v0",
+    status = bench_run.main(["--agent", "random", "--ids", "GymV/WebShop*", "--ids", "GymV/TicTacToe-v1",
                              "--out", str(tmp_path), "--seeds", "1", "--workers", "1", "--quiet", "--no-plots",
                              "--no-baselines"])
     err = capsys.readouterr().err
@@ -112,7 +112,7 @@ def test_unreachable_ray_cluster_fails_fast_naming_the_address(tmp_path):
     pytest.importorskip("ray")
     port = _closed_port()
     t0 = time.monotonic()
-    out = subprocess.run([sys.executable, "-m", "gymv.benchmarks", "run", "--ids", "GymV/TicTacToe-v0",
+    out = subprocess.run([sys.executable, "-m", "gymv.benchmarks", "run", "--ids", "GymV/TicTacToe-v1",
                           "--executor", "ray", "--ray-address", f"127.0.0.1:{port}", "--out", str(tmp_path)],
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert time.monotonic() - t0 < 30
@@ -124,7 +124,7 @@ def test_unreachable_ray_cluster_fails_fast_naming_the_address(tmp_path):
 def test_human_play_without_a_display_says_so_at_once(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
     t0 = time.monotonic()
-    out = subprocess.run([sys.executable, "-m", "gymv.agents.human", "GymV/Sokoban-v0"], capture_output=True,
+    out = subprocess.run([sys.executable, "-m", "gymv.agents.human", "GymV/Sokoban-v1"], capture_output=True,
                          text=True, timeout=60, env=env, cwd=tmp_path)
     assert time.monotonic() - t0 < 20
     assert out.returncode == 2 and "needs a display" in out.stderr and "xvfb-run" in out.stderr
@@ -134,3 +134,32 @@ def test_bare_folder_names_refuse_to_import():
     out = subprocess.run([sys.executable, "-c", "import agents"], capture_output=True, text=True, cwd=ROOT,
                          timeout=60)
     assert out.returncode != 0 and "import gymv.agents" in out.stderr
+
+
+def test_cleanrl_seeding_does_not_replay_the_level():
+    """``env.reset(seed=s); env.action_space.seed(s)`` (CleanRL) gave a random policy Mastermind's code on the
+    first guess on every seed; now a policy seeded like that does no better than one seeded apart."""
+
+    def successes(env_id: str, same: bool, seeds: range) -> int:
+        env = gym.make(env_id)
+        won = 0
+        for s in seeds:
+            env.reset(seed=s)
+            env.action_space.seed(s if same else s + 10_000)
+            done, info = False, {}
+            while not done:
+                _, _, term, trunc, info = env.step(env.action_space.sample())
+                done = term or trunc
+            won += info["success"]
+        return won
+
+    seeds = range(40)
+    first_guess = 0
+    env = gym.make("GymV/Mastermind-v1")
+    for s in seeds:
+        env.reset(seed=s)
+        env.action_space.seed(s)
+        first_guess += env.step(env.action_space.sample())[1] > 0 and env.unwrapped._success
+    assert first_guess == 0
+    for env_id in ("GymV/Mastermind-v1", "GymV/TicTacToe-v1", "GymV/GridNav-v1"):
+        assert successes(env_id, True, seeds) <= successes(env_id, False, seeds) + 4, env_id

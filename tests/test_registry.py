@@ -14,9 +14,9 @@ def test_ids_sorted_unique_and_registered():
 
 
 def test_ids_filters():
-    assert gymv_envs.ids("MazePath*") == ["GymV/MazePath-v0"]
+    assert gymv_envs.ids("MazePath*") == ["GymV/MazePath-v1"]
     assert gymv_envs.ids("GymV/Maze*") == gymv_envs.ids("Maze*")
-    assert "GymV/MazePath-v0" in gymv_envs.ids("GymV/Maze*")
+    assert "GymV/MazePath-v1" in gymv_envs.ids("GymV/Maze*")
     for env_id in gymv_envs.ids(protocol="single_turn"):
         assert gymv_envs.describe(env_id)["protocol"] == "single_turn"
     for domain in gymv_envs.domain_names():
@@ -39,8 +39,8 @@ def test_bad_queries_name_valid_values():
 
 
 def test_describe_accepts_short_names():
-    assert gymv_envs.describe("MazePath")["id"] == "GymV/MazePath-v0"
-    assert gymv_envs.describe("MazePath-v0")["id"] == "GymV/MazePath-v0"
+    assert gymv_envs.describe("MazePath")["id"] == "GymV/MazePath-v1"
+    assert gymv_envs.describe("MazePath-v1")["id"] == "GymV/MazePath-v1"
 
 
 def test_missing_extra_names_it(monkeypatch):

@@ -71,7 +71,7 @@ def test_ids_and_split_tags():
 
 def test_lifecycle_blocking_and_close(monkeypatch):
     monkeypatch.setattr(_browser, "LINGER", 0.0)  # the library's default: close() kills the browser
-    env = gym.make("GymV/WebShopFindPrice-v0").unwrapped
+    env = gym.make("GymV/WebShopFindPrice-v1").unwrapped
     obs, info = env.reset(seed=0)
     assert obs.shape == (768, 1024, 3) and obs.std() > 0
     assert info["blocked_requests"] >= 1  # the page's analytics beacon
@@ -93,12 +93,12 @@ def test_lifecycle_blocking_and_close(monkeypatch):
 
 def test_linger_hands_the_browser_to_the_next_env_then_kills_it(monkeypatch):
     monkeypatch.setattr(_browser, "LINGER", 1.0)
-    first = gym.make("GymV/WebWikiInfoboxFact-v0", obs_size=(96, 128)).unwrapped
+    first = gym.make("GymV/WebWikiInfoboxFact-v1", obs_size=(96, 128)).unwrapped
     first.reset(seed=0)
     pid = first._live.proc.pid
     first.close()
     assert _alive(pid)  # parked for the next env of this thread
-    second = gym.make("GymV/WebWikiInfoboxFact-v0", obs_size=(96, 128)).unwrapped
+    second = gym.make("GymV/WebWikiInfoboxFact-v1", obs_size=(96, 128)).unwrapped
     second.reset(seed=1)
     assert second._live.proc.pid == pid
     second.close()
@@ -121,7 +121,7 @@ def test_stale_profiles_of_dead_owners_are_swept(tmp_path):
 def test_browser_dies_with_its_owner_process():
     code = textwrap.dedent("""
         import sys, time, gymnasium as gym, gymv_envs
-        env = gym.make("GymV/WebMailFindSender-v0", obs_size=(96, 128)).unwrapped
+        env = gym.make("GymV/WebMailFindSender-v1", obs_size=(96, 128)).unwrapped
         env.reset(seed=0)
         print(env._live.proc.pid, env._live.proc.profile, flush=True)
         time.sleep(120)
@@ -146,7 +146,7 @@ def test_browser_dies_with_its_owner_process():
 
 
 def test_crash_is_reported_and_next_reset_restarts():
-    env = gym.make("GymV/WebCalendarFindDate-v0", obs_size=(96, 128)).unwrapped
+    env = gym.make("GymV/WebCalendarFindDate-v1", obs_size=(96, 128)).unwrapped
     env.reset(seed=0)
     pid = env._live.proc.pid
     os.killpg(pid, signal.SIGKILL)
@@ -159,7 +159,7 @@ def test_crash_is_reported_and_next_reset_restarts():
 
 
 def test_async_vector_env_two_workers():
-    envs = gym.vector.AsyncVectorEnv([lambda: gym.make("GymV/WebWikiInfoboxFact-v0", obs_size=(84, 84))] * 2)
+    envs = gym.vector.AsyncVectorEnv([lambda: gym.make("GymV/WebWikiInfoboxFact-v1", obs_size=(84, 84))] * 2)
     try:
         obs, _ = envs.reset(seed=[0, 1])
         assert obs.shape == (2, 84, 84, 3) and not np.array_equal(obs[0], obs[1])
@@ -171,7 +171,7 @@ def test_async_vector_env_two_workers():
 
 
 def test_parse_action_grammar():
-    env = gym.make("GymV/WebShopAddToCart-v0", obs_size=(96, 128)).unwrapped  # no browser needed to parse
+    env = gym.make("GymV/WebShopAddToCart-v1", obs_size=(96, 128)).unwrapped  # no browser needed to parse
     p = env.parse_action("I will click the button.\nAction: click(31.5, 88)")
     assert KINDS[p["kind"]] == "click" and float(p["x"]) == 31.5 and float(p["y"]) == 88
     assert KINDS[env.parse_action('type("blue shoes")')["kind"]] == "type"
@@ -195,7 +195,7 @@ def test_rubric_progress_and_judge_hook():
         seen.update(n=len(frames), shape=frames[-1].shape, instruction=instruction)
         return False
 
-    env = gym.make("GymV/WebShopAddToCart-v0", difficulty=1, obs_size=(96, 128), judge=judge)
+    env = gym.make("GymV/WebShopAddToCart-v1", difficulty=1, obs_size=(96, 128), judge=judge)
     _, info = env.reset(seed=3)
     progress = [info["progress"]]
     while True:
@@ -210,8 +210,8 @@ def test_rubric_progress_and_judge_hook():
 
 
 def test_set_of_marks_numbers_clickables_and_clicks_them():
-    env = SetOfMarks(gym.make("GymV/WebDirectoryPhone-v0"))
-    plain = gym.make("GymV/WebDirectoryPhone-v0")
+    env = SetOfMarks(gym.make("GymV/WebDirectoryPhone-v1"))
+    plain = gym.make("GymV/WebDirectoryPhone-v1")
     obs, info = env.reset(seed=0)
     ref, _ = plain.reset(seed=0)
     assert info["marks"] and not np.array_equal(obs, ref)  # boxes drawn
@@ -229,7 +229,7 @@ def test_set_of_marks_numbers_clickables_and_clicks_them():
 
 
 def test_small_observations_and_invalid_keys():
-    env = gym.make("GymV/WebBankBalance-v0", obs_size=(48, 48)).unwrapped
+    env = gym.make("GymV/WebBankBalance-v1", obs_size=(48, 48)).unwrapped
     obs, _ = env.reset(seed=0)
     assert obs.shape == (48, 48, 3) and obs.std() > 0
     obs2, r, term, _, info = env.step(env._act("key", text="F13"))

@@ -20,7 +20,7 @@ ACT = {name: i for i, name in enumerate(("move_forward", "move_backward", "rotat
 
 def _make(name: str, **kwargs) -> gym.Env:
     kwargs.setdefault("obs_size", SMALL)
-    return gym.make(f"GymV/{name}-v0", **kwargs).unwrapped
+    return gym.make(gymv_envs.task_spec(name).id, **kwargs).unwrapped
 
 
 def test_at_least_forty_ids_with_both_action_modes_and_views():
@@ -183,7 +183,7 @@ def test_wrong_item_fails_collect_colour():
 
 @pytest.mark.parametrize("name", ["World3DQuestChain", "World3DDoorsMixed", "World3DSignTrail", "World3DPatrolRooms"])
 def test_oracle_succeeds_on_more_seeds(name):
-    budget = gymv_envs.describe(f"GymV/{name}-v0")["max_episode_steps"]
+    budget = gymv_envs.describe(gymv_envs.task_spec(name).id)["max_episode_steps"]
     for difficulty in (0, 2):
         env = _make(name, difficulty=difficulty, obs_size=(48, 48))
         for seed in range(10, 25):
@@ -197,7 +197,7 @@ def test_oracle_succeeds_on_more_seeds(name):
 
 def test_rendering_survives_a_human_window_closing():
     """SDL terminates the process's shared EGL display when its window closes; worlds recover."""
-    human = gym.make("GymV/World3DOneRoom-v0", render_mode="human", obs_size=SMALL)
+    human = gym.make("GymV/World3DOneRoom-v1", render_mode="human", obs_size=SMALL)
     human.reset(seed=0)
     human.close()
     env = _make("World3DOneRoom")
@@ -208,7 +208,7 @@ def test_rendering_survives_a_human_window_closing():
 def test_frames_do_not_depend_on_other_sizes_rendered_in_between():
     """Envs of several sizes share one GL context; each render must use its own framebuffer."""
     sizes = ((48, 48), (32, 32), (84, 84))
-    envs = [gym.make("GymV/World3DCollectColour-v0", obs_size=size).unwrapped for size in sizes]
+    envs = [gym.make("GymV/World3DCollectColour-v1", obs_size=size).unwrapped for size in sizes]
     for env in envs:
         env.reset(seed=0)
     first = [env.render_view("front") for env in envs]

@@ -18,7 +18,7 @@ from tests.helpers import id_params
 S = (48, 48)
 WORLD3D = [i for i in gymv_envs.ids() if gymv_envs.describe(i)["domain"] == "world3d"][:1]
 SB3_CASES = [pytest.param(*p.values, kw, id=p.id) for p, kw in zip(
-    id_params(["GymV/MazePath-v0", "GymV/Sokoban-v0", "GymV/Artillery-v0", "GymV/RaycastMaze-v0", *WORLD3D]),
+    id_params(["GymV/MazePath-v1", "GymV/Sokoban-v1", "GymV/Artillery-v1", "GymV/RaycastMaze-v1", *WORLD3D]),
     [{"answer_format": "mcq"}, {}, {}, {}, {}])]
 
 
@@ -43,15 +43,15 @@ def test_sb3_stack_resizes_grayscales_and_trains():
     ppo = pytest.importorskip("stable_baselines3").PPO
     torch = pytest.importorskip("torch")
     torch.set_num_threads(1)  # a tiny network: threads only contend
-    env = for_sb3(gym.make("GymV/Sokoban-v0", obs_size=(96, 96)), obs_size=(48, 48), grayscale=True, frame_stack=2)
+    env = for_sb3(gym.make("GymV/Sokoban-v1", obs_size=(96, 96)), obs_size=(48, 48), grayscale=True, frame_stack=2)
     assert env.observation_space.shape == (48, 48, 2)
-    raw = gym.make("GymV/Sokoban-v0", obs_size=(96, 96))
+    raw = gym.make("GymV/Sokoban-v1", obs_size=(96, 96))
     gray = np.asarray(raw.reset(seed=0)[0], dtype=float).mean(axis=2)[::2, ::2]
     first = env.reset(seed=0)[0]
     assert np.abs(first[..., 0] - gray).mean() < 25 and np.array_equal(first[..., 0], first[..., 1])
     restored = pickle.loads(pickle.dumps(env))
     assert np.array_equal(restored.step(0)[0], env.step(0)[0])
-    fn = lambda: for_sb3("GymV/SlidingPuzzle-v0", obs_size=(48, 48))
+    fn = lambda: for_sb3("GymV/SlidingPuzzle-v1", obs_size=(48, 48))
     vec = gym.vector.AsyncVectorEnv([fn, fn])
     try:
         obs, _ = vec.reset(seed=[0, 1])
@@ -67,25 +67,25 @@ def test_sb3_stack_resizes_grayscales_and_trains():
 def test_multi_input_policy_trains_on_camera_views():
     ppo = pytest.importorskip("stable_baselines3").PPO
     pytest.importorskip("torch").set_num_threads(1)
-    env = CameraViews(gym.make("GymV/RaycastMaze-v0", obs_size=S), views=("front", "left", "right"))
+    env = CameraViews(gym.make("GymV/RaycastMaze-v1", obs_size=S), views=("front", "left", "right"))
     model = ppo("MultiInputPolicy", env, n_steps=16, batch_size=16, n_epochs=1, verbose=0, device="cpu")
     model.learn(total_timesteps=16)
 
 
 @pytest.mark.parametrize("bad, error, match", [
-    ({"env": "GymV/MazePath-v0"}, TypeError, "answer_format='mcq'"),
+    ({"env": "GymV/MazePath-v1"}, TypeError, "answer_format='mcq'"),
     ({"frame_stack": 0}, ValueError, "int >= 1"),
     ({"max_steps": 0}, ValueError, "int >= 1"),
     ({"reward_clip": (1, 0)}, ValueError, "lo <= hi"),
 ])
 def test_sb3_bad_input(bad, error, match):
-    kwargs = {"env": "GymV/Sokoban-v0", "obs_size": S, **bad}
+    kwargs = {"env": "GymV/Sokoban-v1", "obs_size": S, **bad}
     with pytest.raises(error, match=match):
         for_sb3(kwargs.pop("env"), **kwargs)
 
 
 def test_vlm_stack_plays_an_episode_from_replies(tmp_path):
-    env = for_vlm("GymV/GridNav-v0", obs_size=S, history=2, instruction_level="step", record=tmp_path)
+    env = for_vlm("GymV/GridNav-v1", obs_size=S, history=2, instruction_level="step", record=tmp_path)
     frames, info = env.reset(seed=1)
     assert len(frames) == 2 and frames[0].shape == (48, 48, 3)
     assert "Directions: go" in info["instruction"] and info["steps_left"] == 200
@@ -105,7 +105,7 @@ def test_vlm_stack_plays_an_episode_from_replies(tmp_path):
 
 
 def test_vlm_stack_views_and_checks():
-    env = for_vlm("GymV/RaycastMaze-v0", obs_size=S, views=("left", "front", "right"), fov=90)
+    env = for_vlm("GymV/RaycastMaze-v1", obs_size=S, views=("left", "front", "right"), fov=90)
     assert env.unwrapped.fov == 90.0
     obs, _ = env.reset(seed=0)
     assert obs.shape == (12 + 48, 3 * 48 + 4, 3)
@@ -115,7 +115,7 @@ def test_vlm_stack_views_and_checks():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_env(env, skip_render_check=True)
-    fn = lambda: for_vlm("GymV/RaycastMaze-v0", obs_size=S, views=("front", "previous"), history=2)
+    fn = lambda: for_vlm("GymV/RaycastMaze-v1", obs_size=S, views=("front", "previous"), history=2)
     vec = gym.vector.AsyncVectorEnv([fn, fn])
     try:
         vec.reset(seed=[0, 1])
@@ -130,10 +130,10 @@ def test_vlm_stack_views_and_checks():
     ({"history": 0}, ValueError, "int >= 1"),
     ({"on_unparseable": "skip"}, ValueError, "'noop', 'repeat', 'terminate'"),
     ({"instruction_level": "step"}, ValueError, "no instruction levels"),
-    ({"fov": 90, "env": "GymV/Sokoban-v0"}, ValueError, "no camera setting"),
+    ({"fov": 90, "env": "GymV/Sokoban-v1"}, ValueError, "no camera setting"),
 ])
 def test_vlm_bad_input(bad, error, match):
-    kwargs = {"env": "GymV/RaycastMaze-v0", "obs_size": S, **bad}
+    kwargs = {"env": "GymV/RaycastMaze-v1", "obs_size": S, **bad}
     with pytest.raises(error, match=match):
         for_vlm(kwargs.pop("env"), **kwargs)
 

@@ -16,8 +16,8 @@ from tests.helpers import id_params
 
 S = (48, 64)
 WORLD3D = [i for i in gymv_envs.ids() if gymv_envs.describe(i)["domain"] == "world3d"][:1]
-CAMERA_IDS = id_params(["GymV/RaycastMaze-v0", *WORLD3D])  # envs with left/right cameras
-IDS = id_params(["GymV/MazePath-v0", "GymV/Sokoban-v0", "GymV/Artillery-v0", "GymV/RaycastMaze-v0", *WORLD3D])
+CAMERA_IDS = id_params(["GymV/RaycastMaze-v1", *WORLD3D])  # envs with left/right cameras
+IDS = id_params(["GymV/MazePath-v1", "GymV/Sokoban-v1", "GymV/Artillery-v1", "GymV/RaycastMaze-v1", *WORLD3D])
 
 
 def _turn_left(env):
@@ -35,7 +35,7 @@ def test_views_match_the_env_cameras(env_id):
     first = obs["front"]
     obs, *_ = env.step(_turn_left(env))
     assert np.array_equal(obs["previous"], first)
-    if env_id == "GymV/RaycastMaze-v0":  # turning left 90 degrees: the new right view is the old front
+    if env_id == "GymV/RaycastMaze-v1":  # turning left 90 degrees: the new right view is the old front
         assert np.array_equal(obs["right"], first)
     assert env.observation_space.contains(obs)
 
@@ -54,7 +54,7 @@ def test_front_and_previous_on_every_kind(env_id):
 
 
 def test_tiled_layout_with_per_view_resolution():
-    env = CameraViews(gym.make("GymV/RaycastMaze-v0", obs_size=S), views=("left", "front", "right"), layout="tiled",
+    env = CameraViews(gym.make("GymV/RaycastMaze-v1", obs_size=S), views=("left", "front", "right"), layout="tiled",
                       resolution={"left": (24, 32), "right": (24, 32)})
     obs, _ = env.reset(seed=1)
     strip = 12
@@ -62,7 +62,7 @@ def test_tiled_layout_with_per_view_resolution():
     assert np.array_equal(obs[strip:, 34:98], env.unwrapped.render())
     left = np.asarray(obs[strip: strip + 24, :32], dtype=float)
     assert np.abs(left - env.unwrapped.render_view("left")[::2, ::2]).mean() < 40  # a resized left view
-    dict_env = CameraViews(gym.make("GymV/RaycastMaze-v0", obs_size=S), views=("front", "left"), resolution=(32, 32))
+    dict_env = CameraViews(gym.make("GymV/RaycastMaze-v1", obs_size=S), views=("front", "left"), resolution=(32, 32))
     obs, _ = dict_env.reset(seed=1)
     assert obs["front"].shape == obs["left"].shape == (32, 32, 3)
 
@@ -80,16 +80,16 @@ def test_fov_rebuilds_the_camera(env_id):
 
 
 def test_pitch_and_bad_camera_values():
-    tilted = CameraViews(gym.make("GymV/RaycastMaze-v0", obs_size=S), views=("front",), pitch=0.2)
+    tilted = CameraViews(gym.make("GymV/RaycastMaze-v1", obs_size=S), views=("front",), pitch=0.2)
     assert tilted.unwrapped.pitch == 0.2
-    level = CameraViews(gym.make("GymV/RaycastMaze-v0", obs_size=S), views=("front",))
+    level = CameraViews(gym.make("GymV/RaycastMaze-v1", obs_size=S), views=("front",))
     assert not np.array_equal(tilted.reset(seed=0)[0]["front"], level.reset(seed=0)[0]["front"])
     with pytest.raises(ValueError, match="valid values: 30 to 120"):
-        CameraViews(gym.make("GymV/RaycastMaze-v0", obs_size=S), fov=170)  # the env's own check
+        CameraViews(gym.make("GymV/RaycastMaze-v1", obs_size=S), fov=170)  # the env's own check
 
 
 def test_pickle_and_dict_space_for_multi_input_policy():
-    env = CameraViews(gym.make("GymV/RaycastMaze-v0", obs_size=S), views=("front", "left", "right", "previous"))
+    env = CameraViews(gym.make("GymV/RaycastMaze-v1", obs_size=S), views=("front", "left", "right", "previous"))
     env.reset(seed=3)
     copy = pickle.loads(pickle.dumps(env))
     a, b = env.step(0), copy.step(0)
@@ -97,7 +97,7 @@ def test_pickle_and_dict_space_for_multi_input_policy():
     sb3 = pytest.importorskip("stable_baselines3.common.env_checker")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        sb3.check_env(CameraViews(gym.make("GymV/RaycastMaze-v0", obs_size=S), views=("front", "left")))
+        sb3.check_env(CameraViews(gym.make("GymV/RaycastMaze-v1", obs_size=S), views=("front", "left")))
 
 
 @pytest.mark.parametrize("kwargs, error, match", [
@@ -113,16 +113,16 @@ def test_pickle_and_dict_space_for_multi_input_policy():
 ])
 def test_bad_input_on_an_env_without_cameras(kwargs, error, match):
     with pytest.raises(error, match=match):
-        CameraViews(gym.make("GymV/Sokoban-v0", obs_size=S), **{"views": ("front",), **kwargs})
+        CameraViews(gym.make("GymV/Sokoban-v1", obs_size=S), **{"views": ("front",), **kwargs})
 
 
 def test_unknown_view_names_the_supported_ones():
     with pytest.raises(ValueError, match="supported views: 'front', 'previous', 'left', 'right'"):
-        CameraViews(gym.make("GymV/RaycastMaze-v0", obs_size=S), views=("front", "back"))
+        CameraViews(gym.make("GymV/RaycastMaze-v1", obs_size=S), views=("front", "back"))
 
 
 def test_async_vector_env():
-    fn = lambda: CameraViews(gym.make("GymV/RaycastMaze-v0", obs_size=S), views=("front", "left", "right"))
+    fn = lambda: CameraViews(gym.make("GymV/RaycastMaze-v1", obs_size=S), views=("front", "left", "right"))
     envs = gym.vector.AsyncVectorEnv([fn, fn])
     try:
         obs, _ = envs.reset(seed=[0, 1])

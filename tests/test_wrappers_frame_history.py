@@ -16,7 +16,7 @@ from tests.helpers import id_params
 
 S = (48, 48)
 WORLD3D = [i for i in gymv_envs.ids() if gymv_envs.describe(i)["domain"] == "world3d"][:1]
-IDS = id_params(["GymV/MazePath-v0", "GymV/Breakout-v0", "GymV/Artillery-v0", "GymV/RaycastMaze-v0", *WORLD3D])
+IDS = id_params(["GymV/MazePath-v1", "GymV/Breakout-v1", "GymV/Artillery-v1", "GymV/RaycastMaze-v1", *WORLD3D])
 
 
 def _frames(env_id, n, seed=0):
@@ -30,8 +30,8 @@ def _frames(env_id, n, seed=0):
 
 @pytest.mark.parametrize("output", ["stack", "channels", "sequence"])
 def test_holds_the_last_k_frames_oldest_first(output):
-    raw = _frames("GymV/Breakout-v0", 5)
-    env = FrameHistory(gym.make("GymV/Breakout-v0", obs_size=S), 3, output=output)
+    raw = _frames("GymV/Breakout-v1", 5)
+    env = FrameHistory(gym.make("GymV/Breakout-v1", obs_size=S), 3, output=output)
     obs, _ = env.reset(seed=0)
     seen = [obs]
     for _ in range(4):
@@ -54,7 +54,7 @@ def test_check_env_on_every_kind(env_id, output):
 
 
 def test_sequence_of_dict_views_and_pickle():
-    env = FrameHistory(CameraViews(gym.make("GymV/RaycastMaze-v0", obs_size=S), views=("front", "left")), 2,
+    env = FrameHistory(CameraViews(gym.make("GymV/RaycastMaze-v1", obs_size=S), views=("front", "left")), 2,
                        output="sequence")
     obs, _ = env.reset(seed=0)
     assert len(obs) == 2 and obs[0]["left"].shape == (48, 48, 3)
@@ -65,7 +65,7 @@ def test_sequence_of_dict_views_and_pickle():
 
 
 def test_is_gymnasiums_frame_stacking():
-    env = FrameHistory(gym.make("GymV/Breakout-v0", obs_size=S), 2)
+    env = FrameHistory(gym.make("GymV/Breakout-v1", obs_size=S), 2)
     assert isinstance(env, gym.wrappers.FrameStackObservation)
     assert env.spec.additional_wrappers[-1].kwargs == {"k": 2, "output": "stack"}
 
@@ -75,17 +75,17 @@ def test_is_gymnasiums_frame_stacking():
     (2, "list", ValueError, "'stack', 'channels', 'sequence'")])
 def test_bad_input(k, output, error, match):
     with pytest.raises(error, match=match):
-        FrameHistory(gym.make("GymV/Breakout-v0", obs_size=S), k, output=output)
+        FrameHistory(gym.make("GymV/Breakout-v1", obs_size=S), k, output=output)
 
 
 def test_channels_needs_images():
-    env = CameraViews(gym.make("GymV/RaycastMaze-v0", obs_size=S), views=("front", "left"))
+    env = CameraViews(gym.make("GymV/RaycastMaze-v1", obs_size=S), views=("front", "left"))
     with pytest.raises(TypeError, match="image observations"):
         FrameHistory(env, 2, output="channels")
 
 
 def test_async_vector_env():
-    fn = lambda: FrameHistory(gym.make("GymV/Breakout-v0", obs_size=S), 3, output="channels")
+    fn = lambda: FrameHistory(gym.make("GymV/Breakout-v1", obs_size=S), 3, output="channels")
     envs = gym.vector.AsyncVectorEnv([fn, fn])
     try:
         obs, _ = envs.reset(seed=[0, 1])

@@ -16,7 +16,7 @@ from tests.helpers import id_params
 
 S = (48, 48)
 LEVEL_IDS = id_params([i for i in gymv_envs.ids() if gymv_envs.describe(i)["instruction_levels"]][:3])
-NO_LEVEL_IDS = id_params(["GymV/MazePath-v0", "GymV/Sokoban-v0", "GymV/Artillery-v0", "GymV/RaycastMaze-v0"])
+NO_LEVEL_IDS = id_params(["GymV/MazePath-v1", "GymV/Sokoban-v1", "GymV/Artillery-v1", "GymV/RaycastMaze-v1"])
 
 
 @pytest.mark.parametrize("env_id", LEVEL_IDS)
@@ -34,10 +34,10 @@ def test_each_level_changes_the_instruction_not_the_level(env_id):
 
 
 def test_gridnav_levels_add_directions_and_landmarks():
-    env = InstructionLevel(gym.make("GymV/GridNav-v0", obs_size=S, action_mode="joystick"), "step")
+    env = InstructionLevel(gym.make("GymV/GridNav-v1", obs_size=S, action_mode="joystick"), "step")
     _, info = env.reset(seed=3)
     assert "Directions: go" in info["instruction"] and env.unwrapped.action_mode == "joystick"  # other args kept
-    env = InstructionLevel(gym.make("GymV/GridNav-v0", obs_size=S), "visual")
+    env = InstructionLevel(gym.make("GymV/GridNav-v1", obs_size=S), "visual")
     assert "part of the grid" in env.reset(seed=3)[1]["instruction"]
 
 
@@ -59,18 +59,18 @@ def test_check_env_pickle_and_oracle(env_id):
 
 @pytest.mark.parametrize("env_id", NO_LEVEL_IDS)
 def test_envs_without_levels_raise_naming_those_with_levels(env_id):
-    with pytest.raises(ValueError, match="has no instruction levels; ids that have them: .*GymV/GridNav-v0"):
+    with pytest.raises(ValueError, match="has no instruction levels; ids that have them: .*GymV/GridNav-v1"):
         InstructionLevel(gym.make(env_id, obs_size=S), "goal")
 
 
 @pytest.mark.parametrize("level", ["detailed", "", None, 1])
 def test_unknown_level(level):
     with pytest.raises(ValueError, match="valid values for GridNav: 'goal', 'step', 'visual'"):
-        InstructionLevel(gym.make("GymV/GridNav-v0", obs_size=S), level)
+        InstructionLevel(gym.make("GymV/GridNav-v1", obs_size=S), level)
 
 
 def test_async_vector_env():
-    fn = lambda: InstructionLevel(gym.make("GymV/GridNav-v0", obs_size=S), "visual")
+    fn = lambda: InstructionLevel(gym.make("GymV/GridNav-v1", obs_size=S), "visual")
     envs = gym.vector.AsyncVectorEnv([fn, fn])
     try:
         _, info = envs.reset(seed=[0, 1])

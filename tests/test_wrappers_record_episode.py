@@ -19,7 +19,7 @@ from tests.helpers import id_params
 
 S = (48, 48)
 WORLD3D = [i for i in gymv_envs.ids() if gymv_envs.describe(i)["domain"] == "world3d"][:1]
-IDS = id_params(["GymV/MazePath-v0", "GymV/Sokoban-v0", "GymV/Artillery-v0", "GymV/RaycastMaze-v0", *WORLD3D])
+IDS = id_params(["GymV/MazePath-v1", "GymV/Sokoban-v1", "GymV/Artillery-v1", "GymV/RaycastMaze-v1", *WORLD3D])
 
 
 def _oracle_episode(env, seed, max_steps=40):
@@ -51,7 +51,7 @@ def test_replay_is_frame_identical(env_id, tmp_path):
 
 
 def test_tampered_log_fails_replay(tmp_path):
-    env = RecordEpisode(gym.make("GymV/Sokoban-v0", obs_size=S), tmp_path)
+    env = RecordEpisode(gym.make("GymV/Sokoban-v1", obs_size=S), tmp_path)
     _oracle_episode(env, seed=0)
     path = env.written[0]
     log = json.loads(path.read_text())
@@ -63,7 +63,7 @@ def test_tampered_log_fails_replay(tmp_path):
 
 
 def test_unseeded_resets_are_replayable_and_cut_episodes_written(tmp_path):
-    env = RecordEpisode(gym.make("GymV/RaycastMaze-v0", obs_size=S), tmp_path, name_prefix="maze")
+    env = RecordEpisode(gym.make("GymV/RaycastMaze-v1", obs_size=S), tmp_path, name_prefix="maze")
     env.reset(seed=11)
     env.step(2)
     env.reset()  # writes the cut episode; draws a seed from the first one
@@ -75,7 +75,7 @@ def test_unseeded_resets_are_replayable_and_cut_episodes_written(tmp_path):
     assert logs[0]["seed"] == 11 and isinstance(logs[1]["seed"], int) and not logs[1]["terminated"]
     for p in env.written:
         replay(p)
-    again = RecordEpisode(gym.make("GymV/RaycastMaze-v0", obs_size=S), tmp_path / "again")
+    again = RecordEpisode(gym.make("GymV/RaycastMaze-v1", obs_size=S), tmp_path / "again")
     again.reset(seed=11)
     again.reset()
     again.close()
@@ -83,7 +83,7 @@ def test_unseeded_resets_are_replayable_and_cut_episodes_written(tmp_path):
 
 
 def test_under_text_actions_records_the_env_actions(tmp_path):
-    env = TextActions(RecordEpisode(gym.make("GymV/GridNav-v0", obs_size=S, action_mode="joystick"), tmp_path))
+    env = TextActions(RecordEpisode(gym.make("GymV/GridNav-v1", obs_size=S, action_mode="joystick"), tmp_path))
     env.reset(seed=2)
     env.step("Action: x=1, y=0")
     env.step("no idea")  # a noop: recorded as null, replayed as the same invalid step
@@ -96,7 +96,7 @@ def test_under_text_actions_records_the_env_actions(tmp_path):
 
 
 def test_check_env_pickle(tmp_path):
-    env = RecordEpisode(gym.make("GymV/Artillery-v0", obs_size=S), tmp_path)
+    env = RecordEpisode(gym.make("GymV/Artillery-v1", obs_size=S), tmp_path)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_env(env, skip_render_check=True)
@@ -113,32 +113,32 @@ def test_check_env_pickle(tmp_path):
 ])
 def test_bad_options(kwargs, error, match, tmp_path):
     with pytest.raises(error, match=match):
-        RecordEpisode(gym.make("GymV/Sokoban-v0", obs_size=S), tmp_path, **kwargs)
+        RecordEpisode(gym.make("GymV/Sokoban-v1", obs_size=S), tmp_path, **kwargs)
 
 
 def test_unwritable_path(tmp_path):
     blocker = tmp_path / "a_file"
     blocker.write_text("not a folder")
     with pytest.raises(ValueError, match="cannot write recordings to .*a_file/videos.*valid values"):
-        RecordEpisode(gym.make("GymV/Sokoban-v0", obs_size=S), blocker / "videos")
+        RecordEpisode(gym.make("GymV/Sokoban-v1", obs_size=S), blocker / "videos")
     with pytest.raises(TypeError, match="folder must be a path"):
-        RecordEpisode(gym.make("GymV/Sokoban-v0", obs_size=S), 42)
+        RecordEpisode(gym.make("GymV/Sokoban-v1", obs_size=S), 42)
     with pytest.raises(ValueError, match="render_mode='rgb_array'"):
-        RecordEpisode(gym.make("GymV/Sokoban-v0", obs_size=S, render_mode=None), tmp_path)
+        RecordEpisode(gym.make("GymV/Sokoban-v1", obs_size=S, render_mode=None), tmp_path)
 
 
 def test_mp4(tmp_path):
     if not _mp4_available():
         with pytest.raises(ValueError, match="valid values here: 'gif'"):
-            RecordEpisode(gym.make("GymV/Sokoban-v0", obs_size=S), tmp_path, format="mp4")
+            RecordEpisode(gym.make("GymV/Sokoban-v1", obs_size=S), tmp_path, format="mp4")
         return
-    env = RecordEpisode(gym.make("GymV/Sokoban-v0", obs_size=S), tmp_path, format="mp4")
+    env = RecordEpisode(gym.make("GymV/Sokoban-v1", obs_size=S), tmp_path, format="mp4")
     _oracle_episode(env, seed=0)
     assert (tmp_path / "episode-0000.mp4").stat().st_size > 0
 
 
 def test_async_vector_env(tmp_path):
-    fns = [lambda i=i: RecordEpisode(gym.make("GymV/Sokoban-v0", obs_size=S), tmp_path / f"w{i}") for i in range(2)]
+    fns = [lambda i=i: RecordEpisode(gym.make("GymV/Sokoban-v1", obs_size=S), tmp_path / f"w{i}") for i in range(2)]
     envs = gym.vector.AsyncVectorEnv(fns)
     try:
         envs.reset(seed=[0, 1])

@@ -17,7 +17,7 @@ from tests.helpers import id_params
 
 S = (48, 48)
 WORLD3D = [i for i in gymv_envs.ids() if gymv_envs.describe(i)["domain"] == "world3d"][:1]
-IDS = id_params(["GymV/MazePath-v0", "GymV/Sokoban-v0", "GymV/Artillery-v0", "GymV/RaycastMaze-v0", *WORLD3D])
+IDS = id_params(["GymV/MazePath-v1", "GymV/Sokoban-v1", "GymV/Artillery-v1", "GymV/RaycastMaze-v1", *WORLD3D])
 
 
 class Blank(MultiTurnEnv):
@@ -62,19 +62,19 @@ def test_check_env_and_pickle(env_id):
 
 
 def test_state_changes_with_the_state():
-    env = StateText(gym.make("GymV/RaycastMaze-v0", obs_size=S))
+    env = StateText(gym.make("GymV/RaycastMaze-v1", obs_size=S))
     first, _ = env.reset(seed=0)
     turned = env.step(env.unwrapped.action_names.index("turn_left"))[0]
     assert turned != first
 
 
 def test_env_without_state_text_raises():
-    with pytest.raises(ValueError, match="Blank does not provide state_text; ids that do: .*GymV/Sokoban-v0"):
+    with pytest.raises(ValueError, match="Blank does not provide state_text; ids that do: .*GymV/Sokoban-v1"):
         StateText(Blank(obs_size=S))
 
 
 def test_async_vector_env():
-    fn = lambda: StateText(gym.make("GymV/Sokoban-v0", obs_size=S))
+    fn = lambda: StateText(gym.make("GymV/Sokoban-v1", obs_size=S))
     # Gymnasium 1.4's shared memory garbles Text observations (every string reads back "000..."),
     # so text observations go through pipes.
     envs = gym.vector.AsyncVectorEnv([fn, fn], shared_memory=False)

@@ -16,7 +16,7 @@ from tests.helpers import id_params, invalid_action
 
 S = (48, 48)
 WORLD3D = [i for i in gymv_envs.ids() if gymv_envs.describe(i)["domain"] == "world3d"][:1]
-IDS = id_params(["GymV/MazePath-v0", "GymV/Sokoban-v0", "GymV/Artillery-v0", "GymV/RaycastMaze-v0", *WORLD3D])
+IDS = id_params(["GymV/MazePath-v1", "GymV/Sokoban-v1", "GymV/Artillery-v1", "GymV/RaycastMaze-v1", *WORLD3D])
 
 
 @pytest.mark.parametrize("env_id", IDS)
@@ -60,20 +60,20 @@ def test_check_env_and_pickle(env_id):
 
 def test_pokegym_budget_beyond_the_registered_one():
     with pytest.raises(ValueError, match="max_episode_steps=-1"):
-        StepBudget(gym.make("GymV/RaycastMaze-v0", obs_size=S), 360)  # TimeLimit(300) would cut it
-    env = StepBudget(gym.make("GymV/RaycastMaze-v0", obs_size=S, max_episode_steps=-1), 360)
+        StepBudget(gym.make("GymV/RaycastMaze-v1", obs_size=S), 360)  # TimeLimit(300) would cut it
+    env = StepBudget(gym.make("GymV/RaycastMaze-v1", obs_size=S, max_episode_steps=-1), 360)
     env.reset(seed=0)
     turn_left = env.unwrapped.action_names.index("turn_left")
     for i in range(1, 361):
         _, _, terminated, truncated, info = env.step(turn_left)
         assert not terminated and truncated is (i == 360)
     assert info["steps_used"] == 360 and info["budget_exhausted"]
-    smaller = StepBudget(gym.make("GymV/RaycastMaze-v0", obs_size=S), 180)  # under the TimeLimit: fine
+    smaller = StepBudget(gym.make("GymV/RaycastMaze-v1", obs_size=S), 180)  # under the TimeLimit: fine
     assert smaller.max_steps == 180
 
 
 def test_oracle_succeeds_within_a_single_turn_budget():
-    env = StepBudget(gym.make("GymV/MazePath-v0", obs_size=S, answer_format="mcq"))
+    env = StepBudget(gym.make("GymV/MazePath-v1", obs_size=S, answer_format="mcq"))
     env.reset(seed=4)
     _, reward, terminated, truncated, info = env.step(env.unwrapped.oracle_action())
     assert terminated and truncated and info["success"] and reward == 1.0 and info["steps_left"] == 0
@@ -83,20 +83,20 @@ def test_oracle_succeeds_within_a_single_turn_budget():
                                         (True, TypeError)])
 def test_bad_budget(bad, error):
     with pytest.raises(error, match="int >= 1"):
-        StepBudget(gym.make("GymV/Sokoban-v0", obs_size=S), bad)
+        StepBudget(gym.make("GymV/Sokoban-v1", obs_size=S), bad)
 
 
 def test_env_without_registered_id_needs_a_budget():
-    bare = gymv_envs.task_spec("GymV/Sokoban-v0").entry_point(obs_size=S)
+    bare = gymv_envs.task_spec("GymV/Sokoban-v1").entry_point(obs_size=S)
     with pytest.raises(ValueError, match="pass max_steps"):
         StepBudget(bare)
     assert StepBudget(bare, 7).max_steps == 7
     with pytest.raises(TypeError, match="gymnasium.Env"):
-        StepBudget("GymV/Sokoban-v0", 7)
+        StepBudget("GymV/Sokoban-v1", 7)
 
 
 def test_async_vector_env():
-    fn = lambda: StepBudget(gym.make("GymV/Sokoban-v0", obs_size=S), 4)
+    fn = lambda: StepBudget(gym.make("GymV/Sokoban-v1", obs_size=S), 4)
     envs = gym.vector.AsyncVectorEnv([fn, fn])
     try:
         envs.reset(seed=[0, 1])

@@ -16,7 +16,7 @@ from tests.helpers import id_params
 
 S = (48, 48)
 WORLD3D = [i for i in gymv_envs.ids() if gymv_envs.describe(i)["domain"] == "world3d"][:1]
-IDS = id_params(["GymV/MazePath-v0", "GymV/Sokoban-v0", "GymV/Artillery-v0", "GymV/RaycastMaze-v0", *WORLD3D])
+IDS = id_params(["GymV/MazePath-v1", "GymV/Sokoban-v1", "GymV/Artillery-v1", "GymV/RaycastMaze-v1", *WORLD3D])
 
 
 def _reply(env) -> str:
@@ -59,20 +59,20 @@ def test_noop_counts_a_step_and_changes_nothing(env_id):
 
 
 def test_repeat_steps_the_last_action_again():
-    env = TextActions(gym.make("GymV/RaycastMaze-v0", obs_size=S), "repeat")
+    env = TextActions(gym.make("GymV/RaycastMaze-v1", obs_size=S), "repeat")
     env.reset(seed=0)
     _, _, _, _, info = env.step("banana")  # nothing read yet: a noop
     assert "action" not in info and info["invalid_action"]
     first = env.step("Action: turn_left")[0]
     twice, _, _, _, info = env.step("banana")
     assert info["action"] == 2 and not info["parsed"] and "repeated your last action" in info["feedback"]
-    raw = gym.make("GymV/RaycastMaze-v0", obs_size=S)
+    raw = gym.make("GymV/RaycastMaze-v1", obs_size=S)
     raw.reset(seed=0)
     assert np.array_equal(raw.step(2)[0], first) and np.array_equal(raw.step(2)[0], twice)
 
 
 def test_terminate_ends_the_episode_without_stepping():
-    env = TextActions(gym.make("GymV/Sokoban-v0", obs_size=S), "terminate")
+    env = TextActions(gym.make("GymV/Sokoban-v1", obs_size=S), "terminate")
     obs, _ = env.reset(seed=0)
     new, reward, terminated, truncated, info = env.step("???")
     assert terminated and not truncated and reward == 0.0 and not info["success"]
@@ -81,11 +81,11 @@ def test_terminate_ends_the_episode_without_stepping():
 
 
 def test_box_action_and_single_turn_open_answer():
-    env = TextActions(gym.make("GymV/Artillery-v0", obs_size=S))
+    env = TextActions(gym.make("GymV/Artillery-v1", obs_size=S))
     env.reset(seed=0)
     _, _, _, _, info = env.step("angle=45, power=0.5")
     assert info["parsed"] and len(info["action"]) == 2
-    env = TextActions(gym.make("GymV/MazePath-v0", obs_size=S))
+    env = TextActions(gym.make("GymV/MazePath-v1", obs_size=S))
     env.reset(seed=0)
     _, reward, terminated, _, info = env.step("Answer: " + env.unwrapped.oracle_action())
     assert terminated and reward == 1.0 and info["parsed"]
@@ -107,11 +107,11 @@ def test_check_env_and_pickle(env_id, policy):
 
 def test_bad_policy():
     with pytest.raises(ValueError, match="'noop', 'repeat', 'terminate'"):
-        TextActions(gym.make("GymV/Sokoban-v0", obs_size=S), on_unparseable="retry")
+        TextActions(gym.make("GymV/Sokoban-v1", obs_size=S), on_unparseable="retry")
 
 
 def test_async_vector_env():
-    fn = lambda: TextActions(gym.make("GymV/GridNav-v0", obs_size=S))
+    fn = lambda: TextActions(gym.make("GymV/GridNav-v1", obs_size=S))
     envs = gym.vector.AsyncVectorEnv([fn, fn])
     try:
         envs.reset(seed=[0, 1])

@@ -71,15 +71,15 @@ class CameraViews(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
         >>> import gymnasium as gym
         >>> import gymv_envs
         >>> from gymv.wrappers import CameraViews
-        >>> env = CameraViews(gym.make("GymV/RaycastMaze-v0", obs_size=(48, 64)), views=("left", "front", "right"))
+        >>> env = CameraViews(gym.make("GymV/RaycastMaze-v1", obs_size=(48, 64)), views=("left", "front", "right"))
         >>> obs, _ = env.reset(seed=0)
         >>> sorted(obs), obs["left"].shape
         (['front', 'left', 'right'], (48, 64, 3))
-        >>> tiled = CameraViews(gym.make("GymV/RaycastMaze-v0", obs_size=(48, 64)), views=("front", "previous"),
+        >>> tiled = CameraViews(gym.make("GymV/RaycastMaze-v1", obs_size=(48, 64)), views=("front", "previous"),
         ...                     layout="tiled", fov=90)
         >>> tiled.reset(seed=0)[0].shape, tiled.unwrapped.fov
         ((60, 130, 3), 90.0)
-        >>> CameraViews(gym.make("GymV/Sokoban-v0"), views=("front", "left"))
+        >>> CameraViews(gym.make("GymV/Sokoban-v1"), views=("front", "left"))
         Traceback (most recent call last):
         ...
         ValueError: Sokoban does not offer view 'left'; supported views: 'front', 'previous'

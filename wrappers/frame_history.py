@@ -35,15 +35,15 @@ class FrameHistory(FrameStackObservation):
         >>> import gymnasium as gym
         >>> import gymv_envs
         >>> from gymv.wrappers import FrameHistory
-        >>> env = FrameHistory(gym.make("GymV/Breakout-v0", obs_size=(48, 48)), k=3)
+        >>> env = FrameHistory(gym.make("GymV/Breakout-v1", obs_size=(48, 48)), k=3)
         >>> env.reset(seed=0)[0].shape
         (3, 48, 48, 3)
-        >>> FrameHistory(gym.make("GymV/Breakout-v0", obs_size=(48, 48)), k=3, output="channels").reset(seed=0)[0].shape
+        >>> FrameHistory(gym.make("GymV/Breakout-v1", obs_size=(48, 48)), k=3, output="channels").reset(seed=0)[0].shape
         (48, 48, 9)
-        >>> frames = FrameHistory(gym.make("GymV/Breakout-v0", obs_size=(48, 48)), k=2, output="sequence").reset(seed=0)[0]
+        >>> frames = FrameHistory(gym.make("GymV/Breakout-v1", obs_size=(48, 48)), k=2, output="sequence").reset(seed=0)[0]
         >>> len(frames), frames[0].shape
         (2, (48, 48, 3))
-        >>> FrameHistory(gym.make("GymV/Breakout-v0"), k=0)
+        >>> FrameHistory(gym.make("GymV/Breakout-v1"), k=0)
         Traceback (most recent call last):
         ...
         ValueError: invalid k=0; valid values: an int >= 1

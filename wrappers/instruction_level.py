@@ -36,11 +36,11 @@ class InstructionLevel(gym.Wrapper, gym.utils.RecordConstructorArgs):
         >>> import gymnasium as gym
         >>> import gymv_envs
         >>> from gymv.wrappers import InstructionLevel
-        >>> env = InstructionLevel(gym.make("GymV/GridNav-v0", obs_size=(48, 48)), "step")
+        >>> env = InstructionLevel(gym.make("GymV/GridNav-v1", obs_size=(48, 48)), "step")
         >>> _, info = env.reset(seed=0)
         >>> info["instruction_level"], "Directions: go" in info["instruction"]
         ('step', True)
-        >>> InstructionLevel(gym.make("GymV/GridNav-v0"), "detailed")
+        >>> InstructionLevel(gym.make("GymV/GridNav-v1"), "detailed")
         Traceback (most recent call last):
         ...
         ValueError: invalid instruction_level='detailed'; valid values for GridNav: 'goal', 'step', 'visual'

@@ -30,7 +30,7 @@ class PixelsOnly(gym.Wrapper, gym.utils.RecordConstructorArgs):
         >>> import gymnasium as gym
         >>> import gymv_envs
         >>> from gymv.wrappers import PixelsOnly
-        >>> env = PixelsOnly(gym.make("GymV/Sokoban-v0", obs_size=(48, 48)))
+        >>> env = PixelsOnly(gym.make("GymV/Sokoban-v1", obs_size=(48, 48)))
         >>> _, info = env.reset(seed=0)
         >>> "instruction" in info, "state_text" in info, info["feedback"]
         (True, False, '')

@@ -98,7 +98,7 @@ class RecordEpisode(gym.Wrapper, gym.utils.RecordConstructorArgs):
         >>> import gymv_envs
         >>> from gymv.wrappers import RecordEpisode, replay
         >>> folder = tempfile.mkdtemp()
-        >>> env = RecordEpisode(gym.make("GymV/SlidingPuzzle-v0", obs_size=(48, 48)), folder)
+        >>> env = RecordEpisode(gym.make("GymV/SlidingPuzzle-v1", obs_size=(48, 48)), folder)
         >>> _ = env.reset(seed=3)
         >>> for _ in range(3):
         ...     _ = env.step(env.unwrapped.oracle_action())

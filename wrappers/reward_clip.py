@@ -39,7 +39,7 @@ class RewardClip(gym.RewardWrapper, gym.utils.RecordConstructorArgs):
         >>> import gymnasium as gym
         >>> import gymv_envs
         >>> from gymv.wrappers import RewardClip
-        >>> env = RewardClip(gym.make("GymV/MazePath-v0", answer_format="mcq", obs_size=(48, 48)), lo=0.0, hi=0.5)
+        >>> env = RewardClip(gym.make("GymV/MazePath-v1", answer_format="mcq", obs_size=(48, 48)), lo=0.0, hi=0.5)
         >>> _ = env.reset(seed=0)
         >>> _, reward, terminated, _, info = env.step(env.unwrapped.oracle_action())
         >>> reward, terminated, info["episode_return"]

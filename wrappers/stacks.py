@@ -92,10 +92,10 @@ def for_sb3(
     Example:
         >>> import gymv_envs
         >>> from gymv.wrappers import for_sb3
-        >>> env = for_sb3("GymV/Sokoban-v0", obs_size=(48, 48), frame_stack=2)
+        >>> env = for_sb3("GymV/Sokoban-v1", obs_size=(48, 48), frame_stack=2)
         >>> env.observation_space.shape, env.action_space
         ((48, 48, 6), Discrete(4))
-        >>> for_sb3("GymV/MazePath-v0")
+        >>> for_sb3("GymV/MazePath-v1")
         Traceback (most recent call last):
         ...
         TypeError: for_sb3 needs Discrete or Box actions; MazePath has Text actions (single-turn ids give Discrete answers with answer_format='mcq')
@@ -172,7 +172,7 @@ def for_vlm(
     Example:
         >>> import gymv_envs
         >>> from gymv.wrappers import for_vlm
-        >>> env = for_vlm("GymV/RaycastMaze-v0", views=("left", "front", "right"), history=2, obs_size=(48, 48))
+        >>> env = for_vlm("GymV/RaycastMaze-v1", views=("left", "front", "right"), history=2, obs_size=(48, 48))
         >>> frames, info = env.reset(seed=0)
         >>> len(frames), frames[-1].shape
         (2, (60, 148, 3))

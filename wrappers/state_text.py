@@ -35,7 +35,7 @@ class StateText(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
         >>> import gymnasium as gym
         >>> import gymv_envs
         >>> from gymv.wrappers import StateText
-        >>> env = StateText(gym.make("GymV/SlidingPuzzle-v0", obs_size=(48, 48)))
+        >>> env = StateText(gym.make("GymV/SlidingPuzzle-v1", obs_size=(48, 48)))
         >>> obs, info = env.reset(seed=0)
         >>> obs == info["state_text"], isinstance(obs, str)
         (True, True)

@@ -45,7 +45,7 @@ class StepBudget(gym.Wrapper, gym.utils.RecordConstructorArgs):
         >>> import gymnasium as gym
         >>> import gymv_envs
         >>> from gymv.wrappers import StepBudget
-        >>> env = StepBudget(gym.make("GymV/Sokoban-v0", obs_size=(48, 48)), max_steps=2)
+        >>> env = StepBudget(gym.make("GymV/Sokoban-v1", obs_size=(48, 48)), max_steps=2)
         >>> _, info = env.reset(seed=0)
         >>> info["steps_left"]
         2
@@ -55,7 +55,7 @@ class StepBudget(gym.Wrapper, gym.utils.RecordConstructorArgs):
         >>> _, _, _, truncated, info = env.step(0)
         >>> truncated, info["budget_exhausted"]
         (True, True)
-        >>> StepBudget(gym.make("GymV/Sokoban-v0"), max_steps=0)
+        >>> StepBudget(gym.make("GymV/Sokoban-v1"), max_steps=0)
         Traceback (most recent call last):
         ...
         ValueError: invalid max_steps=0; valid values: an int >= 1, or None for the registered budget (200)

@@ -39,7 +39,7 @@ class TextActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
         >>> import gymnasium as gym
         >>> import gymv_envs
         >>> from gymv.wrappers import TextActions
-        >>> env = TextActions(gym.make("GymV/GridNav-v0", obs_size=(48, 48)))
+        >>> env = TextActions(gym.make("GymV/GridNav-v1", obs_size=(48, 48)))
         >>> _ = env.reset(seed=0)
         >>> _, _, _, _, info = env.step("I will go <answer>left</answer>")
         >>> info["parsed"], info["action"]
@@ -47,7 +47,7 @@ class TextActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
         >>> _, _, _, _, info = env.step("hmm, no idea")
         >>> info["parsed"], info["invalid_action"], info["steps"]
         (False, True, 2)
-        >>> TextActions(gym.make("GymV/GridNav-v0"), on_unparseable="skip")
+        >>> TextActions(gym.make("GymV/GridNav-v1"), on_unparseable="skip")
         Traceback (most recent call last):
         ...
         ValueError: invalid on_unparseable='skip'; valid values: 'noop', 'repeat', 'terminate'

@@ -29,6 +29,7 @@ from gymnasium import spaces
 from gymv_envs.core import captions, parsing
 from gymv_envs.core.canvas import GridPainter
 from gymv_envs.core.registry import require_extras
+from gymv_envs.core.rng import level_generator
 
 RENDER_MODES = ("rgb_array", "human")
 ANSWER_FORMATS = ("open", "mcq")
@@ -256,6 +257,8 @@ class VisionEnv(gym.Env):
     # ----------------------------------------------------------------- gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
+        if seed is not None:  # the level's own stream, apart from an action space seeded alike
+            self._np_random = level_generator(seed)
         if options:
             raise ValueError(f"{type(self).__name__}.reset takes no options; got {sorted(options)}")
         self._elapsed = 0

@@ -13,6 +13,25 @@ import numpy as np
 
 T = TypeVar("T")
 
+# The level stream's spawn key ("GymV"): a level generator is never the generator Gymnasium builds for
+# an action space seeded with the same number (``seeding.np_random(seed)``, spawn key ``()``).
+LEVEL_STREAM = 0x47796D56
+
+
+def level_generator(seed: int) -> np.random.Generator:
+    """The generator a level is drawn from for ``reset(seed=seed)``.
+
+    Gymnasium seeds an env's ``np_random`` and its ``action_space`` alike, so code that calls
+    ``env.reset(seed=s); env.action_space.seed(s)`` (CleanRL does) would sample random actions
+    that replay the level's first draws (a random Mastermind guess equal to the secret code).
+    Deriving the level's stream from ``SeedSequence(seed, spawn_key=(LEVEL_STREAM,))`` keeps the
+    two independent while a level stays a pure function of the seed.
+
+    >>> level_generator(7).integers(1000) == level_generator(7).integers(1000)
+    True
+    """
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(LEVEL_STREAM,))))
+
 
 def choice(rng: np.random.Generator, items: Sequence[T]) -> T:
     """One element of ``items`` (any sequence, including tuples of tuples)."""

@@ -67,6 +67,8 @@ class SymbolRecall(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     action_names = ("next", "A", "B", "C", "D")
@@ -217,6 +219,6 @@ class SymbolRecall(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="SymbolRecall", entry_point=SymbolRecall, max_episode_steps=12,
+    TaskSpec(name="SymbolRecall", entry_point=SymbolRecall, version=1, max_episode_steps=12,
              tags=("memory", "sequence", "multi-frame")),
 )

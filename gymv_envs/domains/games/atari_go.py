@@ -84,6 +84,8 @@ class AtariGo(IntersectionBoard, BoardGameEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def _configure(self) -> None:
@@ -213,6 +215,6 @@ class AtariGo(IntersectionBoard, BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="AtariGo", entry_point=AtariGo, max_episode_steps=40,
+    TaskSpec(name="AtariGo", entry_point=AtariGo, version=1, max_episode_steps=40,
              tags=("board-game", "adversarial", "planning")),
 )

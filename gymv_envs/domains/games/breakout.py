@@ -115,6 +115,8 @@ class Breakout(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     action_names = ("noop", "left", "right")
@@ -311,6 +313,6 @@ class Breakout(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Breakout", entry_point=Breakout, max_episode_steps=2000,
+    TaskSpec(name="Breakout", entry_point=Breakout, version=1, max_episode_steps=2000,
              tags=("arcade", "real-time", "control")),
 )

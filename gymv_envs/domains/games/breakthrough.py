@@ -53,6 +53,8 @@ class Breakthrough(BoardGameEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def _configure(self) -> None:
@@ -198,6 +200,6 @@ class Breakthrough(BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="Breakthrough", entry_point=Breakthrough, max_episode_steps=30,
+    TaskSpec(name="Breakthrough", entry_point=Breakthrough, version=1, max_episode_steps=30,
              tags=("board-game", "adversarial", "planning")),
 )

@@ -77,6 +77,8 @@ class Checkers(BoardGameEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     search_depth = 3
@@ -201,6 +203,6 @@ class Checkers(BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="Checkers", entry_point=Checkers, max_episode_steps=40,
+    TaskSpec(name="Checkers", entry_point=Checkers, version=1, max_episode_steps=40,
              tags=("board-game", "adversarial", "planning")),
 )

@@ -67,6 +67,8 @@ class Chess(BoardGameEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     extras = ("chess",)
@@ -248,6 +250,6 @@ class Chess(BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="Chess", entry_point=Chess, max_episode_steps=30,
+    TaskSpec(name="Chess", entry_point=Chess, version=1, max_episode_steps=30,
              tags=("board-game", "adversarial", "planning")),
 )

@@ -49,6 +49,8 @@ class ConnectFour(BoardGameEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     action_names = tuple(LETTERS[:COLS])
@@ -129,6 +131,6 @@ class ConnectFour(BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="ConnectFour", entry_point=ConnectFour, max_episode_steps=30,
+    TaskSpec(name="ConnectFour", entry_point=ConnectFour, version=1, max_episode_steps=30,
              tags=("board-game", "adversarial", "planning")),
 )

@@ -63,6 +63,8 @@ class DotsAndBoxes(BoardGameEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     labels = False
@@ -218,6 +220,6 @@ class DotsAndBoxes(BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="DotsAndBoxes", entry_point=DotsAndBoxes, max_episode_steps=40,
+    TaskSpec(name="DotsAndBoxes", entry_point=DotsAndBoxes, version=1, max_episode_steps=40,
              tags=("board-game", "adversarial", "planning")),
 )

@@ -46,6 +46,8 @@ class FloodIt(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def _configure(self) -> None:
@@ -150,6 +152,6 @@ class FloodIt(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="FloodIt", entry_point=FloodIt, max_episode_steps=100,
+    TaskSpec(name="FloodIt", entry_point=FloodIt, version=1, max_episode_steps=100,
              tags=("puzzle", "planning", "grid")),
 )

@@ -110,6 +110,8 @@ class FreeCell(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     transient_attrs = (*MultiTurnEnv.transient_attrs, "_canvas", "_shown", "_table")
@@ -289,6 +291,6 @@ class FreeCell(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="FreeCell", entry_point=FreeCell, max_episode_steps=300,
+    TaskSpec(name="FreeCell", entry_point=FreeCell, version=1, max_episode_steps=300,
              tags=("puzzle", "cards", "planning")),
 )

@@ -46,6 +46,8 @@ class FrozenLake(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     action_names = ("up", "down", "left", "right")
@@ -146,6 +148,6 @@ class FrozenLake(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="FrozenLake", entry_point=FrozenLake, max_episode_steps=100,
+    TaskSpec(name="FrozenLake", entry_point=FrozenLake, version=1, max_episode_steps=100,
              tags=("navigation", "grid")),
 )

@@ -100,6 +100,8 @@ class Game2048(MultiTurnEnv):
     - v0: initial version. Spawns come from the env's generator, so the oracle (a depth-limited
       expectimax over a corner-snake heuristic) plans without seeing future spawns. Revised
       before release: targets 256/512/1024 (was 128/256/512) and rewards linear in tile value.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     action_names = ("up", "down", "left", "right")
@@ -211,6 +213,6 @@ class Game2048(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Game2048", entry_point=Game2048, max_episode_steps=600,
+    TaskSpec(name="Game2048", entry_point=Game2048, version=1, max_episode_steps=600,
              tags=("puzzle", "stochastic", "grid")),
 )

@@ -93,6 +93,8 @@ class Go(IntersectionBoard, BoardGameEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def _configure(self) -> None:
@@ -208,6 +210,6 @@ class Go(IntersectionBoard, BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="Go9x9", entry_point=Go, max_episode_steps=120, max_return=1.5,
+    TaskSpec(name="Go9x9", entry_point=Go, version=1, max_episode_steps=120, max_return=1.5,
              tags=("board-game", "adversarial", "planning")),
 )

@@ -73,6 +73,8 @@ class Gomoku(IntersectionBoard, BoardGameEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def _configure(self) -> None:
@@ -175,6 +177,6 @@ class Gomoku(IntersectionBoard, BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="Gomoku", entry_point=Gomoku, max_episode_steps=40,
+    TaskSpec(name="Gomoku", entry_point=Gomoku, version=1, max_episode_steps=40,
              tags=("board-game", "adversarial", "planning")),
 )

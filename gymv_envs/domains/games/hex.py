@@ -60,6 +60,8 @@ class Hex(BoardGameEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     labels = False
@@ -195,6 +197,6 @@ class Hex(BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="Hex", entry_point=Hex, max_episode_steps=40,
+    TaskSpec(name="Hex", entry_point=Hex, version=1, max_episode_steps=40,
              tags=("board-game", "adversarial", "planning")),
 )

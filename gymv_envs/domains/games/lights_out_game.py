@@ -44,6 +44,8 @@ class LightsOutGame(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def _configure(self) -> None:
@@ -102,6 +104,6 @@ class LightsOutGame(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="LightsOutGame", entry_point=LightsOutGame, max_episode_steps=100,
+    TaskSpec(name="LightsOutGame", entry_point=LightsOutGame, version=1, max_episode_steps=100,
              tags=("puzzle", "logic", "grid")),
 )

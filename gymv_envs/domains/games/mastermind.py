@@ -59,6 +59,8 @@ class Mastermind(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def _configure(self) -> None:
@@ -161,6 +163,6 @@ class Mastermind(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Mastermind", entry_point=Mastermind, max_episode_steps=ROWS,
+    TaskSpec(name="Mastermind", entry_point=Mastermind, version=1, max_episode_steps=ROWS,
              tags=("puzzle", "deduction")),
 )

@@ -49,6 +49,8 @@ class MemoryPairs(MultiTurnEnv):
     ## Version History
     - v0: initial version. The oracle only uses what has been shown face up so far (its memory
       of the observations), never the hidden layout.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def _configure(self) -> None:
@@ -143,6 +145,6 @@ class MemoryPairs(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="MemoryPairs", entry_point=MemoryPairs, max_episode_steps=100,
+    TaskSpec(name="MemoryPairs", entry_point=MemoryPairs, version=1, max_episode_steps=100,
              tags=("memory", "grid")),
 )

@@ -51,6 +51,8 @@ class Minesweeper(MultiTurnEnv):
 
     ## Version History
     - v0: initial version. The oracle is the deduction solver, reading only the open numbers.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     reply_tail = 2000  # hundreds of action names
@@ -197,6 +199,6 @@ class Minesweeper(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Minesweeper", entry_point=Minesweeper, max_episode_steps=150,
+    TaskSpec(name="Minesweeper", entry_point=Minesweeper, version=1, max_episode_steps=150,
              tags=("puzzle", "logic", "grid")),
 )

@@ -53,6 +53,8 @@ class Nim(BoardGameEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def _configure(self) -> None:
@@ -151,6 +153,6 @@ class Nim(BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="Nim", entry_point=Nim, max_episode_steps=40,
+    TaskSpec(name="Nim", entry_point=Nim, version=1, max_episode_steps=40,
              tags=("board-game", "adversarial", "math")),
 )

@@ -48,6 +48,8 @@ class NonogramFill(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     reply_tail = 2000  # hundreds of action names
@@ -142,6 +144,6 @@ class NonogramFill(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="NonogramFill", entry_point=NonogramFill, max_episode_steps=150,
+    TaskSpec(name="NonogramFill", entry_point=NonogramFill, version=1, max_episode_steps=150,
              tags=("puzzle", "logic", "grid")),
 )

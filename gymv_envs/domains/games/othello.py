@@ -114,6 +114,8 @@ class Othello(BoardGameEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def _generate(self, rng: np.random.Generator) -> None:
@@ -237,6 +239,6 @@ class Othello(BoardGameEnv):
 
 
 SPECS = (
-    TaskSpec(name="Othello", entry_point=Othello, max_episode_steps=30,
+    TaskSpec(name="Othello", entry_point=Othello, version=1, max_episode_steps=30,
              tags=("board-game", "adversarial", "planning")),
 )

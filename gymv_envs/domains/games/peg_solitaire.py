@@ -48,6 +48,8 @@ class PegSolitaire(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     reply_tail = 2000  # hundreds of action names
@@ -153,6 +155,6 @@ class PegSolitaire(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="PegSolitaire", entry_point=PegSolitaire, max_episode_steps=50,
+    TaskSpec(name="PegSolitaire", entry_point=PegSolitaire, version=1, max_episode_steps=50,
              tags=("puzzle", "planning", "grid")),
 )

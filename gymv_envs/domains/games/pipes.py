@@ -48,6 +48,8 @@ class Pipes(MultiTurnEnv):
     ## Version History
     - v0: initial version. The oracle solves the drawn tiles by backtracking search (the
       solver of `PipesConnect`) and turns each tile to that solution.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     reply_tail = 2000  # hundreds of action names
@@ -155,6 +157,6 @@ class Pipes(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Pipes", entry_point=Pipes, max_episode_steps=150,
+    TaskSpec(name="Pipes", entry_point=Pipes, version=1, max_episode_steps=150,
              tags=("puzzle", "grid")),
 )

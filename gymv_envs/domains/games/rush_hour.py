@@ -53,6 +53,8 @@ class RushHour(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     action_names = tuple(f"{c} {d}" for c in CARS for d in DIRS)
@@ -187,6 +189,6 @@ class RushHour(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="RushHour", entry_point=RushHour, max_episode_steps=100,
+    TaskSpec(name="RushHour", entry_point=RushHour, version=1, max_episode_steps=100,
              tags=("puzzle", "planning", "grid")),
 )

@@ -62,6 +62,8 @@ class SameGame(MultiTurnEnv):
     ## Version History
     - v0: initial version. Revised before release: most of the reward for clearing, groups of
       three and order traps in the boards, four colours.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     action_names = cell_names(MAX_SIDE, MAX_SIDE)
@@ -285,6 +287,6 @@ class SameGame(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="SameGame", entry_point=SameGame, max_episode_steps=40,
+    TaskSpec(name="SameGame", entry_point=SameGame, version=1, max_episode_steps=40,
              tags=("puzzle", "planning", "grid")),
 )

@@ -64,6 +64,8 @@ class SlidingPuzzle(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     action_names = ("up", "down", "left", "right")
@@ -207,6 +209,6 @@ class SlidingPuzzle(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="SlidingPuzzle", entry_point=SlidingPuzzle, max_episode_steps=150,
+    TaskSpec(name="SlidingPuzzle", entry_point=SlidingPuzzle, version=1, max_episode_steps=150,
              tags=("puzzle", "planning", "grid")),
 )

@@ -48,6 +48,8 @@ class Snake(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     action_names = ("up", "down", "left", "right")
@@ -202,6 +204,6 @@ class Snake(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Snake", entry_point=Snake, max_episode_steps=200,
+    TaskSpec(name="Snake", entry_point=Snake, version=1, max_episode_steps=200,
              tags=("arcade", "planning", "grid")),
 )

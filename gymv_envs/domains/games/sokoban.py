@@ -66,6 +66,8 @@ class Sokoban(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     action_names = ("up", "down", "left", "right")
@@ -296,6 +298,6 @@ class Sokoban(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Sokoban", entry_point=Sokoban, max_episode_steps=200,
+    TaskSpec(name="Sokoban", entry_point=Sokoban, version=1, max_episode_steps=200,
              tags=("puzzle", "planning", "grid")),
 )

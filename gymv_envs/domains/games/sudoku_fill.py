@@ -49,6 +49,8 @@ class SudokuFill(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     reply_tail = 2000  # hundreds of action names
@@ -138,6 +140,6 @@ class SudokuFill(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="SudokuFill", entry_point=SudokuFill, max_episode_steps=150,
+    TaskSpec(name="SudokuFill", entry_point=SudokuFill, version=1, max_episode_steps=150,
              tags=("puzzle", "logic", "grid")),
 )

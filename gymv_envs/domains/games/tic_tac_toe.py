@@ -67,6 +67,8 @@ class TicTacToe(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     action_names = CELL_NAMES
@@ -179,6 +181,6 @@ class TicTacToe(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="TicTacToe", entry_point=TicTacToe, max_episode_steps=20,
+    TaskSpec(name="TicTacToe", entry_point=TicTacToe, version=1, max_episode_steps=20,
              tags=("board-game", "adversarial", "planning")),
 )

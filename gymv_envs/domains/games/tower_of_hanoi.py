@@ -46,6 +46,8 @@ class TowerOfHanoi(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     action_names = tuple(f"{PEGS[a]} to {PEGS[b]}" for a, b in MOVES)
@@ -138,6 +140,6 @@ class TowerOfHanoi(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="TowerOfHanoi", entry_point=TowerOfHanoi, max_episode_steps=100,
+    TaskSpec(name="TowerOfHanoi", entry_point=TowerOfHanoi, version=1, max_episode_steps=100,
              tags=("puzzle", "planning")),
 )

@@ -65,6 +65,8 @@ class Wordle(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     action_names = WORDS
@@ -147,6 +149,6 @@ class Wordle(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Wordle", entry_point=Wordle, max_episode_steps=12,
+    TaskSpec(name="Wordle", entry_point=Wordle, version=1, max_episode_steps=12,
              tags=("word", "deduction", "multi-turn")),
 )

@@ -375,8 +375,8 @@ class GridAnswerEnv(SingleTurnEnv):
         if cells is None:
             return None
         short = self.rows * self.cols - len(cells)
-        if self.cell_kind == "mask" and 0 < short < self.cols and text.count("/") == self.rows - 1:
-            # answer extraction strips trailing dots: `... / .##..` reaches us as `... / .##`
+        if self.cell_kind == "mask" and 0 < short <= self.cols and text.count("/") == self.rows - 1:
+            # answer extraction strips trailing dots: `... / .##..` reaches us as `... / .##` (`... / .....` as `... /`)
             cells += ["0"] * short
         return self._grid_from_cells(cells)
 

@@ -93,6 +93,8 @@ class Binairo(GridAnswerEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     cell_kind = "digit"
@@ -144,6 +146,6 @@ class Binairo(GridAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Binairo", entry_point=Binairo, max_episode_steps=1,
+    TaskSpec(name="Binairo", entry_point=Binairo, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "binary")),
 )

@@ -64,6 +64,8 @@ class Bridges(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "every bridge as two island cells and a count, separated by commas (for example `A1-A4=2, A1-C1=1`)"
@@ -189,6 +191,6 @@ def _cells_of(edge: tuple[Cell, Cell]) -> list[Cell]:
 
 
 SPECS = (
-    TaskSpec(name="Bridges", entry_point=Bridges, max_episode_steps=1,
+    TaskSpec(name="Bridges", entry_point=Bridges, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "graph")),
 )

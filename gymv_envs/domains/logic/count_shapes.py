@@ -83,6 +83,8 @@ class ShapeCount(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the two counts in the order asked, each with its category (in the form `<count> <colour> <shapes>, <count> <colour> <shapes>`)"
@@ -201,6 +203,6 @@ class ShapeCount(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="ShapeCount", entry_point=ShapeCount, max_episode_steps=1,
+    TaskSpec(name="ShapeCount", entry_point=ShapeCount, version=1, max_episode_steps=1,
              tags=("counting", "visual-search", "attributes")),
 )

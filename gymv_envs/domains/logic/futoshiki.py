@@ -100,6 +100,8 @@ class Futoshiki(LatinSquareEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def _configure(self) -> None:
@@ -181,6 +183,6 @@ class Futoshiki(LatinSquareEnv):
 
 
 SPECS = (
-    TaskSpec(name="Futoshiki", entry_point=Futoshiki, max_episode_steps=1,
+    TaskSpec(name="Futoshiki", entry_point=Futoshiki, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "latin-square")),
 )

@@ -131,6 +131,8 @@ class Hitori(GridAnswerEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     cell_kind = "mask"
@@ -207,6 +209,6 @@ class Hitori(GridAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Hitori", entry_point=Hitori, max_episode_steps=1,
+    TaskSpec(name="Hitori", entry_point=Hitori, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction")),
 )

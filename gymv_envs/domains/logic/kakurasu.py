@@ -83,6 +83,8 @@ class Kakurasu(GridAnswerEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     cell_kind = "mask"
@@ -142,6 +144,6 @@ class Kakurasu(GridAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Kakurasu", entry_point=Kakurasu, max_episode_steps=1,
+    TaskSpec(name="Kakurasu", entry_point=Kakurasu, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "arithmetic")),
 )

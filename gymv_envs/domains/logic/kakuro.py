@@ -65,6 +65,8 @@ class Kakuro(GridAnswerEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     cell_kind = "digit"
@@ -186,6 +188,6 @@ class Kakuro(GridAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Kakuro", entry_point=Kakuro, max_episode_steps=1,
+    TaskSpec(name="Kakuro", entry_point=Kakuro, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "arithmetic")),
 )

@@ -113,6 +113,8 @@ class KenKen(LatinSquareEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def _configure(self) -> None:
@@ -223,6 +225,6 @@ class KenKen(LatinSquareEnv):
 
 
 SPECS = (
-    TaskSpec(name="KenKen", entry_point=KenKen, max_episode_steps=1,
+    TaskSpec(name="KenKen", entry_point=KenKen, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "latin-square", "arithmetic")),
 )

@@ -50,6 +50,8 @@ class LightUp(CellsAnswerEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the cells of all the bulbs, column letter then row number, separated by spaces (for example `A1 C3`)"
@@ -150,6 +152,6 @@ class LightUp(CellsAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="LightUp", entry_point=LightUp, max_episode_steps=1,
+    TaskSpec(name="LightUp", entry_point=LightUp, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "akari")),
 )

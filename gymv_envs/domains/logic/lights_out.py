@@ -74,6 +74,8 @@ class LightsOutSolve(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the cells to press, each as column letter then row number, separated by spaces (for example `C2 A1 B3`)"
@@ -155,6 +157,6 @@ class LightsOutSolve(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="LightsOutSolve", entry_point=LightsOutSolve, max_episode_steps=1,
+    TaskSpec(name="LightsOutSolve", entry_point=LightsOutSolve, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "linear-algebra")),
 )

@@ -108,6 +108,8 @@ class MagicSquare(HiddenCellsEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     cell_kind = "number"
@@ -155,6 +157,6 @@ class MagicSquare(HiddenCellsEnv):
 
 
 SPECS = (
-    TaskSpec(name="MagicSquare", entry_point=MagicSquare, max_episode_steps=1,
+    TaskSpec(name="MagicSquare", entry_point=MagicSquare, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "arithmetic")),
 )

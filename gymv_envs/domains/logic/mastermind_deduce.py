@@ -107,6 +107,8 @@ class MastermindDeduce(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the secret code as colour initials in order, separated by spaces (for example `R B G`)"
@@ -240,6 +242,6 @@ class MastermindDeduce(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="MastermindDeduce", entry_point=MastermindDeduce, max_episode_steps=1,
+    TaskSpec(name="MastermindDeduce", entry_point=MastermindDeduce, version=1, max_episode_steps=1,
              tags=("puzzle", "deduction", "colour")),
 )

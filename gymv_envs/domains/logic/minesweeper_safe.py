@@ -136,6 +136,8 @@ class MinesweeperSafe(CellsAnswerEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "every certainly safe covered cell, column letter then row number, separated by spaces (for example `B3 C4`)"
@@ -234,6 +236,6 @@ class MinesweeperSafe(CellsAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="MinesweeperSafe", entry_point=MinesweeperSafe, max_episode_steps=1,
+    TaskSpec(name="MinesweeperSafe", entry_point=MinesweeperSafe, version=1, max_episode_steps=1,
              tags=("puzzle", "deduction", "minesweeper")),
 )

@@ -79,6 +79,8 @@ class NQueens(CellsAnswerEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the cells of all the queens, column letter then row number, separated by spaces (for example `A2 B4 C1`)"
@@ -136,6 +138,6 @@ class NQueens(CellsAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="NQueens", entry_point=NQueens, max_episode_steps=1,
+    TaskSpec(name="NQueens", entry_point=NQueens, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "chess")),
 )

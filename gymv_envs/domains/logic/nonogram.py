@@ -45,6 +45,8 @@ class Nonogram(GridAnswerEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     cell_kind = "mask"
@@ -103,6 +105,6 @@ class Nonogram(GridAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Nonogram", entry_point=Nonogram, max_episode_steps=1,
+    TaskSpec(name="Nonogram", entry_point=Nonogram, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "picross")),
 )

@@ -136,6 +136,8 @@ class Norinori(CellsAnswerEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the cells to shade, column letter then row number, separated by spaces (for example `A1 A2 C4 D4`)"
@@ -233,6 +235,6 @@ class Norinori(CellsAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Norinori", entry_point=Norinori, max_episode_steps=1,
+    TaskSpec(name="Norinori", entry_point=Norinori, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "regions")),
 )

@@ -54,6 +54,8 @@ class Numbrix(GridAnswerEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     cell_kind = "number"
@@ -130,6 +132,6 @@ class Numbrix(GridAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Numbrix", entry_point=Numbrix, max_episode_steps=1,
+    TaskSpec(name="Numbrix", entry_point=Numbrix, version=1, max_episode_steps=1,
              tags=("puzzle", "path", "constraint-satisfaction")),
 )

@@ -63,6 +63,8 @@ class Nurikabe(CellsAnswerEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the cells to shade, column letter then row number, separated by spaces (for example `A2 B2 C1`)"
@@ -208,6 +210,6 @@ class Nurikabe(CellsAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Nurikabe", entry_point=Nurikabe, max_episode_steps=1,
+    TaskSpec(name="Nurikabe", entry_point=Nurikabe, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "connectivity")),
 )

@@ -84,6 +84,8 @@ class PipesConnect(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = ("the clockwise quarter turns of every tile, as one row of digits 0-3 per grid row, rows "
@@ -189,6 +191,6 @@ class PipesConnect(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="PipesConnect", entry_point=PipesConnect, max_episode_steps=1,
+    TaskSpec(name="PipesConnect", entry_point=PipesConnect, version=1, max_episode_steps=1,
              tags=("puzzle", "spatial-reasoning", "rotation")),
 )

@@ -99,6 +99,8 @@ class Skyscrapers(LatinSquareEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def _configure(self) -> None:
@@ -163,6 +165,6 @@ class Skyscrapers(LatinSquareEnv):
 
 
 SPECS = (
-    TaskSpec(name="Skyscrapers", entry_point=Skyscrapers, max_episode_steps=1,
+    TaskSpec(name="Skyscrapers", entry_point=Skyscrapers, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "latin-square")),
 )

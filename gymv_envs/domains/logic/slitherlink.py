@@ -66,6 +66,8 @@ class Slitherlink(CellsAnswerEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the cells inside the loop, column letter then row number, separated by spaces (for example `A1 B1 B2`)"
@@ -149,6 +151,6 @@ class Slitherlink(CellsAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Slitherlink", entry_point=Slitherlink, max_episode_steps=1,
+    TaskSpec(name="Slitherlink", entry_point=Slitherlink, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "loop")),
 )

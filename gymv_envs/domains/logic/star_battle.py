@@ -129,6 +129,8 @@ class StarBattle(CellsAnswerEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the cells of all the stars, column letter then row number, separated by spaces (for example `A2 B4 C1`)"
@@ -186,6 +188,6 @@ class StarBattle(CellsAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="StarBattle", entry_point=StarBattle, max_episode_steps=1,
+    TaskSpec(name="StarBattle", entry_point=StarBattle, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "regions")),
 )

@@ -53,6 +53,8 @@ class SubsetSum(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the letters of the cards to pick, separated by spaces (for example `A C D`)"
@@ -125,6 +127,6 @@ class SubsetSum(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="SubsetSum", entry_point=SubsetSum, max_episode_steps=1,
+    TaskSpec(name="SubsetSum", entry_point=SubsetSum, version=1, max_episode_steps=1,
              tags=("arithmetic", "search")),
 )

@@ -47,6 +47,8 @@ class Sudoku(HiddenCellsEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     cell_kind = "digit"
@@ -94,6 +96,6 @@ class Sudoku(HiddenCellsEnv):
 
 
 SPECS = (
-    TaskSpec(name="Sudoku", entry_point=Sudoku, max_episode_steps=1,
+    TaskSpec(name="Sudoku", entry_point=Sudoku, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "latin-square")),
 )

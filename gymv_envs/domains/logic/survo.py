@@ -60,6 +60,8 @@ class Survo(HiddenCellsEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     cell_kind = "number"
@@ -118,6 +120,6 @@ class Survo(HiddenCellsEnv):
 
 
 SPECS = (
-    TaskSpec(name="Survo", entry_point=Survo, max_episode_steps=1,
+    TaskSpec(name="Survo", entry_point=Survo, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "arithmetic")),
 )

@@ -113,6 +113,8 @@ class Tents(GridAnswerEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     cell_kind = "mask"
@@ -193,6 +195,6 @@ class Tents(GridAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Tents", entry_point=Tents, max_episode_steps=1,
+    TaskSpec(name="Tents", entry_point=Tents, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction")),
 )

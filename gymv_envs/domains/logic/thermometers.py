@@ -96,6 +96,8 @@ class Thermometers(GridAnswerEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     cell_kind = "mask"
@@ -196,6 +198,6 @@ class Thermometers(GridAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Thermometers", entry_point=Thermometers, max_episode_steps=1,
+    TaskSpec(name="Thermometers", entry_point=Thermometers, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction")),
 )

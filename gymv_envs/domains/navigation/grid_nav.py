@@ -62,6 +62,8 @@ class GridNav(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     action_modes = ("discrete", "joystick")
@@ -248,6 +250,6 @@ class GridNav(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="GridNav", entry_point=GridNav, max_episode_steps=200,
+    TaskSpec(name="GridNav", entry_point=GridNav, version=1, max_episode_steps=200,
              tags=("navigation", "spatial-reasoning", "instruction-following")),
 )

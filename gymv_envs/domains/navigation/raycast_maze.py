@@ -56,6 +56,8 @@ class RaycastMaze(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     action_names = ("move_forward", "move_backward", "turn_left", "turn_right")
@@ -263,6 +265,6 @@ class RaycastMaze(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="RaycastMaze", entry_point=RaycastMaze, max_episode_steps=300,
+    TaskSpec(name="RaycastMaze", entry_point=RaycastMaze, version=1, max_episode_steps=300,
              tags=("navigation", "first-person", "3d", "exploration")),
 )

@@ -59,6 +59,8 @@ class ChessMate(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     extras = ("chess",)
@@ -160,6 +162,6 @@ class ChessMate(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="ChessMate", entry_point=ChessMate, max_episode_steps=1,
+    TaskSpec(name="ChessMate", entry_point=ChessMate, version=1, max_episode_steps=1,
              tags=("game", "chess", "search")),
 )

@@ -75,6 +75,8 @@ class ConnectFourBestMove(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "a column number from 1 (left) to 7 (right)"
@@ -163,6 +165,6 @@ class ConnectFourBestMove(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="ConnectFourBestMove", entry_point=ConnectFourBestMove, max_episode_steps=1,
+    TaskSpec(name="ConnectFourBestMove", entry_point=ConnectFourBestMove, version=1, max_episode_steps=1,
              tags=("game", "minimax", "spatial-reasoning")),
 )

@@ -92,6 +92,8 @@ class EightPuzzleMoves(CountAnswer, SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the fewest number of moves as a whole number (for example `12`)"
@@ -136,6 +138,6 @@ class EightPuzzleMoves(CountAnswer, SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="EightPuzzleMoves", entry_point=EightPuzzleMoves, max_episode_steps=1,
+    TaskSpec(name="EightPuzzleMoves", entry_point=EightPuzzleMoves, version=1, max_episode_steps=1,
              tags=("planning", "search")),
 )

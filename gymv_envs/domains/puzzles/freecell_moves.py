@@ -65,6 +65,8 @@ class FreeCellMoves(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the number of legal moves (a whole number)"
@@ -177,6 +179,6 @@ class FreeCellMoves(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="FreeCellMoves", entry_point=FreeCellMoves, max_episode_steps=1,
+    TaskSpec(name="FreeCellMoves", entry_point=FreeCellMoves, version=1, max_episode_steps=1,
              tags=("game", "cards", "counting")),
 )

@@ -74,6 +74,8 @@ class HanoiMoves(CountAnswer, SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the fewest number of moves as a whole number (for example `7`)"
@@ -141,6 +143,6 @@ class HanoiMoves(CountAnswer, SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="HanoiMoves", entry_point=HanoiMoves, max_episode_steps=1,
+    TaskSpec(name="HanoiMoves", entry_point=HanoiMoves, version=1, max_episode_steps=1,
              tags=("planning", "search")),
 )

@@ -66,6 +66,8 @@ class KnightSwap(CountAnswer, SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the fewest number of moves as a whole number (for example `6`)"
@@ -163,6 +165,6 @@ class KnightSwap(CountAnswer, SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="KnightSwap", entry_point=KnightSwap, max_episode_steps=1,
+    TaskSpec(name="KnightSwap", entry_point=KnightSwap, version=1, max_episode_steps=1,
              tags=("planning", "search", "chess")),
 )

@@ -57,6 +57,8 @@ class Match3Swap(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "two adjacent cells to swap, such as `B3 C3` (column letter, row number from the top)"
@@ -132,6 +134,6 @@ class Match3Swap(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Match3Swap", entry_point=Match3Swap, max_episode_steps=1,
+    TaskSpec(name="Match3Swap", entry_point=Match3Swap, version=1, max_episode_steps=1,
              tags=("game", "spatial-reasoning", "search")),
 )

@@ -42,6 +42,8 @@ class MazeDeadEnds(CountAnswer, MazePath):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the number of dead ends as a whole number (for example `7`)"
@@ -67,6 +69,6 @@ class MazeDeadEnds(CountAnswer, MazePath):
 
 
 SPECS = (
-    TaskSpec(name="MazeDeadEnds", entry_point=MazeDeadEnds, max_episode_steps=1,
+    TaskSpec(name="MazeDeadEnds", entry_point=MazeDeadEnds, version=1, max_episode_steps=1,
              tags=("maze", "counting", "spatial-reasoning")),
 )

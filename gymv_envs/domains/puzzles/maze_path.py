@@ -50,6 +50,8 @@ class MazePath(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "a shortest path as a sequence of moves U, D, L, R (for example `R R D L`)"
@@ -173,6 +175,6 @@ class MazePath(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="MazePath", entry_point=MazePath, max_episode_steps=1,
+    TaskSpec(name="MazePath", entry_point=MazePath, version=1, max_episode_steps=1,
              tags=("path", "spatial-reasoning")),
 )

@@ -50,6 +50,8 @@ class MazeReachable(MazePath):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the letters of the reachable cells, separated by spaces (for example `A C`)"
@@ -140,6 +142,6 @@ class MazeReachable(MazePath):
 
 
 SPECS = (
-    TaskSpec(name="MazeReachable", entry_point=MazeReachable, max_episode_steps=1,
+    TaskSpec(name="MazeReachable", entry_point=MazeReachable, version=1, max_episode_steps=1,
              tags=("maze", "spatial-reasoning")),
 )

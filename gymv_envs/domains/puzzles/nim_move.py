@@ -46,6 +46,8 @@ class NimMove(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "a move as `take <number> from <row letter>` (for example `take 2 from B`)"
@@ -113,6 +115,6 @@ class NimMove(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="NimMove", entry_point=NimMove, max_episode_steps=1,
+    TaskSpec(name="NimMove", entry_point=NimMove, version=1, max_episode_steps=1,
              tags=("game-theory", "arithmetic")),
 )

@@ -50,6 +50,8 @@ class PacmanPath(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "a shortest safe path as moves U, D, L, R separated by spaces"
@@ -185,6 +187,6 @@ class PacmanPath(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="PacmanPath", entry_point=PacmanPath, max_episode_steps=1,
+    TaskSpec(name="PacmanPath", entry_point=PacmanPath, version=1, max_episode_steps=1,
              tags=("game", "path", "spatial-reasoning")),
 )

@@ -67,6 +67,8 @@ class PolyominoTiling(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = ("the tiling: one line per grid row, one character per cell (the letter of the piece "
@@ -245,6 +247,6 @@ class PolyominoTiling(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="PolyominoTiling", entry_point=PolyominoTiling, max_episode_steps=1,
+    TaskSpec(name="PolyominoTiling", entry_point=PolyominoTiling, version=1, max_episode_steps=1,
              tags=("spatial", "search", "tiling")),
 )

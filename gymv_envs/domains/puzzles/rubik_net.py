@@ -92,6 +92,8 @@ class RubikNet(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the nine colour initials of the face, row by row (for example `W W G / R G G / O B Y`)"
@@ -200,6 +202,6 @@ class RubikNet(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="RubikNet", entry_point=RubikNet, max_episode_steps=1,
+    TaskSpec(name="RubikNet", entry_point=RubikNet, version=1, max_episode_steps=1,
              tags=("spatial-reasoning", "mental-rotation")),
 )

@@ -104,6 +104,8 @@ class RushHourMoves(CountAnswer, SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the fewest number of moves as a whole number (for example `9`)"
@@ -175,6 +177,6 @@ class RushHourMoves(CountAnswer, SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="RushHourMoves", entry_point=RushHourMoves, max_episode_steps=1,
+    TaskSpec(name="RushHourMoves", entry_point=RushHourMoves, version=1, max_episode_steps=1,
              tags=("planning", "search")),
 )

@@ -47,6 +47,8 @@ class SnakeSafeMove(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "one direction: up, down, left or right"
@@ -143,6 +145,6 @@ class SnakeSafeMove(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="SnakeSafeMove", entry_point=SnakeSafeMove, max_episode_steps=1,
+    TaskSpec(name="SnakeSafeMove", entry_point=SnakeSafeMove, version=1, max_episode_steps=1,
              tags=("game", "spatial-reasoning")),
 )

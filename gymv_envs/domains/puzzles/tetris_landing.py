@@ -47,6 +47,8 @@ class TetrisLanding(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the four landed cells such as `C1 D1 D2 E2` (column letter, row number from the bottom)"
@@ -112,6 +114,6 @@ class TetrisLanding(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="TetrisLanding", entry_point=TetrisLanding, max_episode_steps=1,
+    TaskSpec(name="TetrisLanding", entry_point=TetrisLanding, version=1, max_episode_steps=1,
              tags=("game", "spatial-reasoning", "physics")),
 )

@@ -49,6 +49,8 @@ class TetrisLinesCleared(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the number of cleared lines (0 to 4)"
@@ -126,6 +128,6 @@ class TetrisLinesCleared(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="TetrisLinesCleared", entry_point=TetrisLinesCleared, max_episode_steps=1,
+    TaskSpec(name="TetrisLinesCleared", entry_point=TetrisLinesCleared, version=1, max_episode_steps=1,
              tags=("game", "spatial-reasoning", "counting")),
 )

@@ -43,6 +43,8 @@ class TicTacToeBestMove(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "one empty cell such as `B2` (column letter A-C, row number 1-3 from the top)"
@@ -116,6 +118,6 @@ class TicTacToeBestMove(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="TicTacToeBestMove", entry_point=TicTacToeBestMove, max_episode_steps=1,
+    TaskSpec(name="TicTacToeBestMove", entry_point=TicTacToeBestMove, version=1, max_episode_steps=1,
              tags=("game", "minimax", "spatial-reasoning")),
 )

@@ -66,6 +66,8 @@ class WordSearch(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     answer_hint = "the cell of the word's first letter and its reading direction (for example `B3 down-right`)"
@@ -185,6 +187,6 @@ class WordSearch(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="WordSearch", entry_point=WordSearch, max_episode_steps=1,
+    TaskSpec(name="WordSearch", entry_point=WordSearch, version=1, max_episode_steps=1,
              tags=("visual-search", "reading")),
 )

@@ -56,6 +56,8 @@ class Artillery(MultiTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     action_modes = ("parametric",)
@@ -328,6 +330,6 @@ class Artillery(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Artillery", entry_point=Artillery, max_episode_steps=MAX_SHOTS,
+    TaskSpec(name="Artillery", entry_point=Artillery, version=1, max_episode_steps=MAX_SHOTS,
              tags=("physics", "trajectory", "feedback", "continuous-action")),
 )

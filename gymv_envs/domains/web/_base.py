@@ -404,4 +404,6 @@ def web_doc(summary: str, description: str, difficulty: str, start: str = "The s
 
     ## Version History
     - v0: initial release
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """

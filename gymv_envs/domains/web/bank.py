@@ -207,8 +207,8 @@ class BankCardApplication(_BankTask):
 
 _TAGS = ("web", "site:bank", "split:train")
 SPECS = (
-    TaskSpec("WebBankBalance", BankBalance, max_episode_steps=15, tags=_TAGS),
-    TaskSpec("WebBankLastPayment", BankLastPayment, max_episode_steps=20, tags=_TAGS),
-    TaskSpec("WebBankTransfer", BankTransfer, max_episode_steps=30, tags=_TAGS),
-    TaskSpec("WebBankCardApplication", BankCardApplication, max_episode_steps=50, tags=_TAGS),
+    TaskSpec("WebBankBalance", BankBalance, version=1, max_episode_steps=15, tags=_TAGS),
+    TaskSpec("WebBankLastPayment", BankLastPayment, version=1, max_episode_steps=20, tags=_TAGS),
+    TaskSpec("WebBankTransfer", BankTransfer, version=1, max_episode_steps=30, tags=_TAGS),
+    TaskSpec("WebBankCardApplication", BankCardApplication, version=1, max_episode_steps=50, tags=_TAGS),
 )

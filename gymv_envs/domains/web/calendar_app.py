@@ -175,8 +175,8 @@ class CalendarDeleteEvents(_CalTask):
 
 _TAGS = ("web", "site:calendar", "split:train")
 SPECS = (
-    TaskSpec("WebCalendarFindDate", CalendarFindDate, max_episode_steps=20, tags=_TAGS),
-    TaskSpec("WebCalendarCountDay", CalendarCountDay, max_episode_steps=20, tags=_TAGS),
-    TaskSpec("WebCalendarAddEvent", CalendarAddEvent, max_episode_steps=30, tags=_TAGS),
-    TaskSpec("WebCalendarDeleteEvents", CalendarDeleteEvents, max_episode_steps=30, tags=_TAGS),
+    TaskSpec("WebCalendarFindDate", CalendarFindDate, version=1, max_episode_steps=20, tags=_TAGS),
+    TaskSpec("WebCalendarCountDay", CalendarCountDay, version=1, max_episode_steps=20, tags=_TAGS),
+    TaskSpec("WebCalendarAddEvent", CalendarAddEvent, version=1, max_episode_steps=30, tags=_TAGS),
+    TaskSpec("WebCalendarDeleteEvents", CalendarDeleteEvents, version=1, max_episode_steps=30, tags=_TAGS),
 )

@@ -185,8 +185,8 @@ class DirectoryReview(_DirTask):
 
 _TAGS = ("web", "site:directory", "split:test")
 SPECS = (
-    TaskSpec("WebDirectoryPhone", DirectoryPhone, max_episode_steps=20, tags=_TAGS),
-    TaskSpec("WebDirectoryBestRated", DirectoryBestRated, max_episode_steps=50, tags=_TAGS),
-    TaskSpec("WebDirectoryNearest", DirectoryNearest, max_episode_steps=15, tags=_TAGS),
-    TaskSpec("WebDirectoryReview", DirectoryReview, max_episode_steps=30, tags=_TAGS),
+    TaskSpec("WebDirectoryPhone", DirectoryPhone, version=1, max_episode_steps=20, tags=_TAGS),
+    TaskSpec("WebDirectoryBestRated", DirectoryBestRated, version=1, max_episode_steps=50, tags=_TAGS),
+    TaskSpec("WebDirectoryNearest", DirectoryNearest, version=1, max_episode_steps=15, tags=_TAGS),
+    TaskSpec("WebDirectoryReview", DirectoryReview, version=1, max_episode_steps=30, tags=_TAGS),
 )

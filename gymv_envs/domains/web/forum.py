@@ -165,8 +165,8 @@ class ForumUpvote(_ForumTask):
 
 _TAGS = ("web", "site:forum", "split:test")
 SPECS = (
-    TaskSpec("WebForumThreadAuthor", ForumThreadAuthor, max_episode_steps=20, tags=_TAGS),
-    TaskSpec("WebForumReplyCount", ForumReplyCount, max_episode_steps=20, tags=_TAGS),
-    TaskSpec("WebForumPostReply", ForumPostReply, max_episode_steps=30, tags=_TAGS),
-    TaskSpec("WebForumUpvote", ForumUpvote, max_episode_steps=25, tags=_TAGS),
+    TaskSpec("WebForumThreadAuthor", ForumThreadAuthor, version=1, max_episode_steps=20, tags=_TAGS),
+    TaskSpec("WebForumReplyCount", ForumReplyCount, version=1, max_episode_steps=20, tags=_TAGS),
+    TaskSpec("WebForumPostReply", ForumPostReply, version=1, max_episode_steps=30, tags=_TAGS),
+    TaskSpec("WebForumUpvote", ForumUpvote, version=1, max_episode_steps=25, tags=_TAGS),
 )

@@ -234,8 +234,8 @@ class MailCompose(_MailTask):
 
 _TAGS = ("web", "site:mail", "split:train")
 SPECS = (
-    TaskSpec("WebMailFindSender", MailFindSender, max_episode_steps=20, tags=_TAGS),
-    TaskSpec("WebMailReplyToRequest", MailReplyToRequest, max_episode_steps=30, tags=_TAGS),
-    TaskSpec("WebMailArchiveSender", MailArchiveSender, max_episode_steps=40, tags=_TAGS),
-    TaskSpec("WebMailCompose", MailCompose, max_episode_steps=30, tags=_TAGS),
+    TaskSpec("WebMailFindSender", MailFindSender, version=1, max_episode_steps=20, tags=_TAGS),
+    TaskSpec("WebMailReplyToRequest", MailReplyToRequest, version=1, max_episode_steps=30, tags=_TAGS),
+    TaskSpec("WebMailArchiveSender", MailArchiveSender, version=1, max_episode_steps=40, tags=_TAGS),
+    TaskSpec("WebMailCompose", MailCompose, version=1, max_episode_steps=30, tags=_TAGS),
 )

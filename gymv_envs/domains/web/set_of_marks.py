@@ -1,6 +1,6 @@
 """Set-of-marks overlay for the web tasks: number every visible clickable element.
 
-`SetOfMarks` wraps any web env (``gym.make("GymV/WebShopFindPrice-v0")``). After every reset
+`SetOfMarks` wraps any web env (``gym.make("GymV/WebShopFindPrice-v1")``). After every reset
 and step it reads the clickable elements (links, buttons, inputs, text areas, radio buttons)
 from the page, draws a numbered box over each one on the observation, and lets replies name
 a mark instead of pixels: ``click(#12)``, ``double_click(#3)``. The marks of the current
@@ -8,7 +8,7 @@ frame are in ``info["marks"]`` and ``wrapper.marks`` as ``(number, x, y, w, h)``
 observation pixels; the env's own actions keep working unchanged.
 
     >>> import gymnasium as gym, gymv_envs                                    # doctest: +SKIP
-    >>> env = SetOfMarks(gym.make("GymV/WebShopFindPrice-v0"))                # doctest: +SKIP
+    >>> env = SetOfMarks(gym.make("GymV/WebShopFindPrice-v1"))                # doctest: +SKIP
     >>> obs, info = env.reset(seed=0)                                         # doctest: +SKIP
     >>> env.step(env.parse_action("click(#1)"))                               # doctest: +SKIP
 """

@@ -228,8 +228,8 @@ class ShopCheckout(_ShopTask):
 
 _TAGS = ("web", "site:shop", "split:train")
 SPECS = (
-    TaskSpec("WebShopFindPrice", ShopFindPrice, max_episode_steps=20, tags=_TAGS),
-    TaskSpec("WebShopAddToCart", ShopAddToCart, max_episode_steps=40, tags=_TAGS),
-    TaskSpec("WebShopCheapestInCategory", ShopCheapestInCategory, max_episode_steps=30, tags=_TAGS),
-    TaskSpec("WebShopCheckout", ShopCheckout, max_episode_steps=50, tags=_TAGS),
+    TaskSpec("WebShopFindPrice", ShopFindPrice, version=1, max_episode_steps=20, tags=_TAGS),
+    TaskSpec("WebShopAddToCart", ShopAddToCart, version=1, max_episode_steps=40, tags=_TAGS),
+    TaskSpec("WebShopCheapestInCategory", ShopCheapestInCategory, version=1, max_episode_steps=30, tags=_TAGS),
+    TaskSpec("WebShopCheckout", ShopCheckout, version=1, max_episode_steps=50, tags=_TAGS),
 )

@@ -185,8 +185,8 @@ class TravelBookEarliestNonstop(_Book):
 
 _TAGS = ("web", "site:travel", "split:train")
 SPECS = (
-    TaskSpec("WebTravelCheapestFare", TravelCheapestFare, max_episode_steps=25, tags=_TAGS),
-    TaskSpec("WebTravelCountNonstop", TravelCountNonstop, max_episode_steps=25, tags=_TAGS),
-    TaskSpec("WebTravelBookCheapest", TravelBookCheapest, max_episode_steps=40, tags=_TAGS),
-    TaskSpec("WebTravelBookEarliestNonstop", TravelBookEarliestNonstop, max_episode_steps=40, tags=_TAGS),
+    TaskSpec("WebTravelCheapestFare", TravelCheapestFare, version=1, max_episode_steps=25, tags=_TAGS),
+    TaskSpec("WebTravelCountNonstop", TravelCountNonstop, version=1, max_episode_steps=25, tags=_TAGS),
+    TaskSpec("WebTravelBookCheapest", TravelBookCheapest, version=1, max_episode_steps=40, tags=_TAGS),
+    TaskSpec("WebTravelBookEarliestNonstop", TravelBookEarliestNonstop, version=1, max_episode_steps=40, tags=_TAGS),
 )

@@ -178,8 +178,8 @@ class WikiAddCategory(_WikiTask):
 
 _TAGS = ("web", "site:wiki", "split:train")
 SPECS = (
-    TaskSpec("WebWikiInfoboxFact", WikiInfoboxFact, max_episode_steps=20, tags=_TAGS),
-    TaskSpec("WebWikiCapitalFounded", WikiCapitalFounded, max_episode_steps=25, tags=_TAGS),
-    TaskSpec("WebWikiOlderCity", WikiOlderCity, max_episode_steps=40, tags=_TAGS),
-    TaskSpec("WebWikiAddCategory", WikiAddCategory, max_episode_steps=40, tags=_TAGS),
+    TaskSpec("WebWikiInfoboxFact", WikiInfoboxFact, version=1, max_episode_steps=20, tags=_TAGS),
+    TaskSpec("WebWikiCapitalFounded", WikiCapitalFounded, version=1, max_episode_steps=25, tags=_TAGS),
+    TaskSpec("WebWikiOlderCity", WikiOlderCity, version=1, max_episode_steps=40, tags=_TAGS),
+    TaskSpec("WebWikiAddCategory", WikiAddCategory, version=1, max_episode_steps=40, tags=_TAGS),
 )

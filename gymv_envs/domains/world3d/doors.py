@@ -58,6 +58,8 @@ class Doors(World3DEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def __init__(self, mode: str = "switch", **kwargs: Any) -> None:
@@ -156,12 +158,12 @@ class Doors(World3DEnv):
 
 _TAGS = ("world3d", "3d", "first-person", "interaction", "multi-stage")
 SPECS = (
-    TaskSpec(name="World3DSwitchDoor", entry_point=Doors, max_episode_steps=240, tags=_TAGS,
+    TaskSpec(name="World3DSwitchDoor", entry_point=Doors, version=1, max_episode_steps=240, tags=_TAGS,
              kwargs={"mode": "switch"}),
-    TaskSpec(name="World3DColourSwitch", entry_point=Doors, max_episode_steps=240, tags=_TAGS,
+    TaskSpec(name="World3DColourSwitch", entry_point=Doors, version=1, max_episode_steps=240, tags=_TAGS,
              kwargs={"mode": "colour"}),
-    TaskSpec(name="World3DDoorsMixed", entry_point=Doors, max_episode_steps=360, tags=_TAGS,
+    TaskSpec(name="World3DDoorsMixed", entry_point=Doors, version=1, max_episode_steps=360, tags=_TAGS,
              kwargs={"mode": "mixed"}),
-    TaskSpec(name="World3DKeyDoor", entry_point=Doors, max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DKeyDoor", entry_point=Doors, version=1, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "key"}),
 )

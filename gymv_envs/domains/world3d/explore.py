@@ -57,6 +57,8 @@ class Explore(World3DEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def __init__(self, mode: str = "exit", world: str = "rooms", **kwargs: Any) -> None:
@@ -218,20 +220,20 @@ class Explore(World3DEnv):
 
 _TAGS = ("world3d", "3d", "first-person", "exploration")
 SPECS = (
-    TaskSpec(name="World3DFindExit", entry_point=Explore, max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DFindExit", entry_point=Explore, version=1, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "exit", "world": "rooms"}),
-    TaskSpec(name="World3DFindExitMaze", entry_point=Explore, max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DFindExitMaze", entry_point=Explore, version=1, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "exit", "world": "maze"}),
-    TaskSpec(name="World3DFindExitOpen", entry_point=Explore, max_episode_steps=240, tags=_TAGS,
+    TaskSpec(name="World3DFindExitOpen", entry_point=Explore, version=1, max_episode_steps=240, tags=_TAGS,
              kwargs={"mode": "exit", "world": "open"}),
-    TaskSpec(name="World3DReturnToStart", entry_point=Explore, max_episode_steps=300,
+    TaskSpec(name="World3DReturnToStart", entry_point=Explore, version=1, max_episode_steps=300,
              tags=(*_TAGS, "multi-stage"), kwargs={"mode": "return", "world": "open"}),
-    TaskSpec(name="World3DReturnToStartRooms", entry_point=Explore, max_episode_steps=360,
+    TaskSpec(name="World3DReturnToStartRooms", entry_point=Explore, version=1, max_episode_steps=360,
              tags=(*_TAGS, "multi-stage"), kwargs={"mode": "return", "world": "rooms"}),
-    TaskSpec(name="World3DPatrol", entry_point=Explore, max_episode_steps=300,
+    TaskSpec(name="World3DPatrol", entry_point=Explore, version=1, max_episode_steps=300,
              tags=(*_TAGS, "multi-stage"), kwargs={"mode": "patrol", "world": "open"}),
-    TaskSpec(name="World3DPatrolRooms", entry_point=Explore, max_episode_steps=360,
+    TaskSpec(name="World3DPatrolRooms", entry_point=Explore, version=1, max_episode_steps=360,
              tags=(*_TAGS, "multi-stage"), kwargs={"mode": "patrol", "world": "rooms"}),
-    TaskSpec(name="World3DEscapeClutter", entry_point=Explore, max_episode_steps=240,
+    TaskSpec(name="World3DEscapeClutter", entry_point=Explore, version=1, max_episode_steps=240,
              tags=(*_TAGS, "deadlock-recovery"), kwargs={"mode": "escape", "world": "open"}),
 )

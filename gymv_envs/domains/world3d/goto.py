@@ -60,6 +60,8 @@ class GoTo(World3DEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def __init__(self, world: str = "open", target: str = "landmark", **kwargs: Any) -> None:
@@ -144,22 +146,22 @@ class GoTo(World3DEnv):
 
 
 SPECS = (
-    TaskSpec(name="World3DGoToLandmark", entry_point=GoTo, max_episode_steps=180,
+    TaskSpec(name="World3DGoToLandmark", entry_point=GoTo, version=1, max_episode_steps=180,
              tags=("world3d", "navigation", "3d", "first-person"), kwargs={"world": "open"}),
-    TaskSpec(name="World3DGoToRooms", entry_point=GoTo, max_episode_steps=240,
+    TaskSpec(name="World3DGoToRooms", entry_point=GoTo, version=1, max_episode_steps=240,
              tags=("world3d", "navigation", "3d", "first-person", "rooms"), kwargs={"world": "rooms"}),
-    TaskSpec(name="World3DGoToRoom", entry_point=GoTo, max_episode_steps=240,
+    TaskSpec(name="World3DGoToRoom", entry_point=GoTo, version=1, max_episode_steps=240,
              tags=("world3d", "navigation", "3d", "first-person", "rooms"), kwargs={"world": "rooms", "target": "room"}),
-    TaskSpec(name="World3DGoToMaze", entry_point=GoTo, max_episode_steps=240,
+    TaskSpec(name="World3DGoToMaze", entry_point=GoTo, version=1, max_episode_steps=240,
              tags=("world3d", "navigation", "3d", "first-person", "maze"), kwargs={"world": "maze"}),
-    TaskSpec(name="World3DFourRooms", entry_point=GoTo, max_episode_steps=200,
+    TaskSpec(name="World3DFourRooms", entry_point=GoTo, version=1, max_episode_steps=200,
              tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "fourrooms"}),
-    TaskSpec(name="World3DOneRoom", entry_point=GoTo, max_episode_steps=180,
+    TaskSpec(name="World3DOneRoom", entry_point=GoTo, version=1, max_episode_steps=180,
              tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "oneroom"}),
-    TaskSpec(name="World3DHallway", entry_point=GoTo, max_episode_steps=180,
+    TaskSpec(name="World3DHallway", entry_point=GoTo, version=1, max_episode_steps=180,
              tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "hallway"}),
-    TaskSpec(name="World3DTMaze", entry_point=GoTo, max_episode_steps=180,
+    TaskSpec(name="World3DTMaze", entry_point=GoTo, version=1, max_episode_steps=180,
              tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "tmaze"}),
-    TaskSpec(name="World3DYMaze", entry_point=GoTo, max_episode_steps=180,
+    TaskSpec(name="World3DYMaze", entry_point=GoTo, version=1, max_episode_steps=180,
              tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "ymaze"}),
 )

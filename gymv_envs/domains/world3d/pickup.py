@@ -57,6 +57,8 @@ class Pickup(World3DEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def __init__(self, mode: str = "one", world: str = "rooms", **kwargs: Any) -> None:
@@ -188,22 +190,22 @@ class Pickup(World3DEnv):
 
 _TAGS = ("world3d", "3d", "first-person", "interaction")
 SPECS = (
-    TaskSpec(name="World3DPickupItem", entry_point=Pickup, max_episode_steps=240, tags=_TAGS,
+    TaskSpec(name="World3DPickupItem", entry_point=Pickup, version=1, max_episode_steps=240, tags=_TAGS,
              kwargs={"mode": "one", "world": "rooms"}),
-    TaskSpec(name="World3DPickupItemMaze", entry_point=Pickup, max_episode_steps=240, tags=_TAGS,
+    TaskSpec(name="World3DPickupItemMaze", entry_point=Pickup, version=1, max_episode_steps=240, tags=_TAGS,
              kwargs={"mode": "one", "world": "maze"}),
-    TaskSpec(name="World3DCollectColour", entry_point=Pickup, max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DCollectColour", entry_point=Pickup, version=1, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "colour", "world": "rooms"}),
-    TaskSpec(name="World3DPickupObjects", entry_point=Pickup, max_episode_steps=240,
+    TaskSpec(name="World3DPickupObjects", entry_point=Pickup, version=1, max_episode_steps=240,
              tags=(*_TAGS, "miniworld"), kwargs={"mode": "all", "world": "oneroom"}),
-    TaskSpec(name="World3DPickupObjectsRooms", entry_point=Pickup, max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DPickupObjectsRooms", entry_point=Pickup, version=1, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "all", "world": "rooms"}),
-    TaskSpec(name="World3DCollectHealthRooms", entry_point=Pickup, max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DCollectHealthRooms", entry_point=Pickup, version=1, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "health", "world": "rooms"}),
-    TaskSpec(name="World3DCollectHealth", entry_point=Pickup, max_episode_steps=240,
+    TaskSpec(name="World3DCollectHealth", entry_point=Pickup, version=1, max_episode_steps=240,
              tags=(*_TAGS, "miniworld"), kwargs={"mode": "health", "world": "open"}),
-    TaskSpec(name="World3DPutNext", entry_point=Pickup, max_episode_steps=200,
+    TaskSpec(name="World3DPutNext", entry_point=Pickup, version=1, max_episode_steps=200,
              tags=(*_TAGS, "miniworld"), kwargs={"mode": "putnext", "world": "oneroom"}),
-    TaskSpec(name="World3DPutNextRooms", entry_point=Pickup, max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DPutNextRooms", entry_point=Pickup, version=1, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "putnext", "world": "rooms"}),
 )

@@ -59,6 +59,8 @@ class Quest(World3DEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def __init__(self, mode: str = "fetch", world: str = "rooms", **kwargs: Any) -> None:
@@ -194,16 +196,16 @@ class Quest(World3DEnv):
 
 _TAGS = ("world3d", "3d", "first-person", "interaction", "multi-stage", "dialogue")
 SPECS = (
-    TaskSpec(name="World3DQuestFetch", entry_point=Quest, max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DQuestFetch", entry_point=Quest, version=1, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "fetch"}),
-    TaskSpec(name="World3DQuestFetchMaze", entry_point=Quest, max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DQuestFetchMaze", entry_point=Quest, version=1, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "fetch", "world": "maze"}),
-    TaskSpec(name="World3DQuestMeet", entry_point=Quest, max_episode_steps=240, tags=_TAGS,
+    TaskSpec(name="World3DQuestMeet", entry_point=Quest, version=1, max_episode_steps=240, tags=_TAGS,
              kwargs={"mode": "meet"}),
-    TaskSpec(name="World3DQuestSwitch", entry_point=Quest, max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DQuestSwitch", entry_point=Quest, version=1, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "switch"}),
-    TaskSpec(name="World3DQuestDeliver", entry_point=Quest, max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DQuestDeliver", entry_point=Quest, version=1, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "deliver"}),
-    TaskSpec(name="World3DQuestChain", entry_point=Quest, max_episode_steps=360, tags=_TAGS,
+    TaskSpec(name="World3DQuestChain", entry_point=Quest, version=1, max_episode_steps=360, tags=_TAGS,
              kwargs={"mode": "chain"}),
 )

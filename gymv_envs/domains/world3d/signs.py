@@ -55,6 +55,8 @@ class Signs(World3DEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
+      action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
     def __init__(self, mode: str = "pad", world: str = "rooms", **kwargs: Any) -> None:
@@ -172,12 +174,12 @@ class Signs(World3DEnv):
 
 _TAGS = ("world3d", "3d", "first-person", "interaction", "reading")
 SPECS = (
-    TaskSpec(name="World3DSignPad", entry_point=Signs, max_episode_steps=240, tags=_TAGS,
+    TaskSpec(name="World3DSignPad", entry_point=Signs, version=1, max_episode_steps=240, tags=_TAGS,
              kwargs={"mode": "pad"}),
-    TaskSpec(name="World3DSignPadMaze", entry_point=Signs, max_episode_steps=300, tags=_TAGS,
+    TaskSpec(name="World3DSignPadMaze", entry_point=Signs, version=1, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "pad", "world": "maze"}),
-    TaskSpec(name="World3DSignTrail", entry_point=Signs, max_episode_steps=360,
+    TaskSpec(name="World3DSignTrail", entry_point=Signs, version=1, max_episode_steps=360,
              tags=(*_TAGS, "multi-stage"), kwargs={"mode": "trail", "world": "maze"}),
-    TaskSpec(name="World3DSignSwitch", entry_point=Signs, max_episode_steps=300,
+    TaskSpec(name="World3DSignSwitch", entry_point=Signs, version=1, max_episode_steps=300,
              tags=(*_TAGS, "multi-stage"), kwargs={"mode": "switch"}),
 )
