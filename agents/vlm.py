@@ -334,6 +334,7 @@ class VLMAgent:
         self._step = 0
         self._seen: dict[str, int] = {}
         self._ep = self._zero_stats()
+        self.last_reply = ""
 
     def act(self, observation: Any, info: dict[str, Any]) -> Any:
         self._step += 1
@@ -364,6 +365,7 @@ class VLMAgent:
             self._count(parse_failures=1)
             action = self._fallback(reply)
         turn["reply"] = strip_reasoning(reply).strip()
+        self.last_reply = reply  # the whole reply, reasoning included (read by the deadlock-awareness label)
         self._turns.append(turn)
         return action
 

@@ -19,7 +19,8 @@ from gymv_envs.core import canvas
 
 CSV_FIELDS = ("level", "name", "ids", "episodes", "k", "score_mean", "score_std", "ci95_low", "ci95_high",
               "best_at_k", "random_score", "oracle_score", "normalized_score", "completion", "progress",
-              "parse_rate", "accuracy_parsed", "unparsed_reply_rate", "invalid_rate", "steps_mean", "wall_s_mean",
+              "parse_rate", "accuracy_parsed", "unparsed_reply_rate", "invalid_rate", "deadlocks_per_episode",
+              "stuck_steps_mean", "recovery_rate", "deadlocks_noticed_rate", "steps_mean", "wall_s_mean",
               "wall_s_total", "total_tokens", "cost_usd")
 
 
@@ -82,6 +83,13 @@ def markdown_table(summary: dict[str, Any], title: str = "") -> str:
                      f"{_fmt(r['completion'])} | {_fmt(r.get('parse_rate'))} | {_fmt(r.get('unparsed_reply_rate'))} | "
                      f"{_fmt(r['invalid_rate'], '.3f')} | "
                      f"{_fmt(r['steps_mean'])} | {_fmt(r['wall_s_mean'], '.3f')} |")
+    stuck = [r for r in rows(summary) if r.get("deadlocks") is not None]
+    if stuck:
+        lines += ["", "Deadlocks (physics worlds): per episode, steps spent stuck, % recovered, % the agent's replies "
+                  "acknowledged.", "", "| level | name | deadlocks / episode | stuck steps | recovered % | noticed % |",
+                  "| --- | --- | ---: | ---: | ---: | ---: |"]
+        lines += [f"| {r['level']} | {r['name']} | {_fmt(r['deadlocks_per_episode'], '.2f')} | {_fmt(r['stuck_steps_mean'])} | "
+                  f"{_fmt(r['recovery_rate'])} | {_fmt(r['deadlocks_noticed_rate'])} |" for r in stuck]
     return "\n".join(lines) + "\n"
 
 

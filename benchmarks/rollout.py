@@ -17,10 +17,17 @@ Record keys: ``env_id``, ``domain``, ``protocol``, ``difficulty``, ``seed``, ``r
 env accepted an answer and the agent did not fall back after failing to parse its own reply);
 ``agent_stats`` (the agent's ``stats()``, when it has one); ``wrapped_return`` (see above);
 ``_trajectory`` and ``_frames`` on request.
+
+Deadlocks (envs whose ``info`` carries ``stuck``, ``deadlocks``, ``stuck_steps`` and
+``recoveries``, the world3d physics worlds): the record gets ``deadlocks``, ``stuck_steps`` and
+``recoveries`` from the last step, and ``deadlocks_noticed``: how many deadlocks the agent's own
+words acknowledged while it was stuck (PokeGym's aware/unaware split), read by
+``noticed_deadlock`` from the agent's ``last_reply`` (the VLM agent keeps its last reply there).
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -39,6 +46,21 @@ def episode_return(env: gym.Env) -> float:
     if not hasattr(base, "episode_return"):
         raise TypeError(f"rollout needs a GymV env (gymv_envs VisionEnv) under the wrappers; got {type(base).__name__}")
     return float(base.episode_return)
+
+
+DEADLOCK_KEYS = ("deadlocks", "stuck_steps", "recoveries")
+_AWARE = re.compile(r"\b(stuck|blocked|trapped|wedged|snagged|jammed|can(?:no|')t (?:move|go|get)|not moving|"
+                    r"(?:isn't|is not|am not|didn't|did not) (?:moving|move)|no progress|same (?:place|spot|view))\b",
+                    re.IGNORECASE)
+
+
+def noticed_deadlock(reply: str) -> bool:
+    """Whether a reply written while stuck says so (the default awareness label; word list in `_AWARE`).
+
+    >>> noticed_deadlock("I seem to be stuck behind the crate, backing up."), noticed_deadlock("Action: move_forward")
+    (True, False)
+    """
+    return bool(_AWARE.search(reply or ""))
 
 
 def rollout(env: gym.Env, agent: Any, seed: int | None = None, *, trajectory: bool = False, frames: bool = False,
@@ -62,10 +84,13 @@ def rollout(env: gym.Env, agent: Any, seed: int | None = None, *, trajectory: bo
     if trajectory and frames:
         kept.append(obs)
     total, steps, invalid = 0.0, 0, 0
+    noticed: set[int] = set()
     terminated = truncated = False
     while not (terminated or truncated):
         action = agent.act(obs, info)
         obs, reward, terminated, truncated, info = env.step(action)
+        if info.get("stuck") and noticed_deadlock(str(getattr(agent, "last_reply", "") or "")):
+            noticed.add(int(info.get("deadlocks", 0)))
         total += float(reward)
         steps += 1
         invalid += bool(info.get("invalid_action", False))
@@ -100,6 +125,9 @@ def rollout(env: gym.Env, agent: Any, seed: int | None = None, *, trajectory: bo
         "truncated": bool(truncated),
     }
     record["score"] = episode_score(protocol, env_return, record["max_return"], success)
+    if all(k in info for k in DEADLOCK_KEYS):
+        record.update({k: int(info[k]) for k in DEADLOCK_KEYS})
+        record["deadlocks_noticed"] = len(noticed)
     if abs(total - env_return) > 1e-9:
         record["wrapped_return"] = round(total, 9)
     if protocol == "single_turn":

@@ -123,6 +123,15 @@ def summarize_group(episodes: Sequence[dict[str, Any]]) -> dict[str, Any]:
         failures = sum(float(st.get("parse_failures", 0)) for st in replies)
         # Model replies the env could not read, apart from invalid actions (read, but not legal).
         out["unparsed_reply_rate"] = round(100.0 * failures / actions, 6) if actions else None
+    stuck = [ep for ep in episodes if "deadlocks" in ep]
+    if stuck:
+        deadlocks = sum(int(ep["deadlocks"]) for ep in stuck)
+        out["deadlocks"] = deadlocks
+        out["deadlocks_per_episode"] = _mean(float(ep["deadlocks"]) for ep in stuck)
+        out["stuck_steps_mean"] = _mean(float(ep["stuck_steps"]) for ep in stuck)
+        out["recovery_rate"] = round(100.0 * sum(int(ep["recoveries"]) for ep in stuck) / deadlocks, 6) if deadlocks else None
+        out["deadlocks_noticed_rate"] = (round(100.0 * sum(int(ep.get("deadlocks_noticed", 0)) for ep in stuck)
+                                               / deadlocks, 6) if deadlocks else None)
     single = [ep for ep in episodes if ep["protocol"] == "single_turn"]
     if single:
         parsed = [ep for ep in single if ep["parsed"]]

@@ -163,3 +163,67 @@ def test_cleanrl_seeding_does_not_replay_the_level():
     assert first_guess == 0
     for env_id in ("GymV/Mastermind-v1", "GymV/TicTacToe-v1", "GymV/GridNav-v1"):
         assert successes(env_id, True, seeds) <= successes(env_id, False, seeds) + 4, env_id
+
+
+class _Snag(gymv_envs.core.MultiTurnEnv):
+    """A stand-in physics world: 'push' moves, anything else is blocked; three blocked steps in a row
+    are a deadlock, the next move a recovery (the info keys world3d reports)."""
+
+    action_names = ("push", "wait")
+
+    def _generate(self, rng):
+        self.blocked = self.deadlocks = self.stuck_steps = self.recoveries = 0
+
+    def _draw(self):
+        import numpy as np
+
+        return np.full((*self.obs_size, 3), 40 * self.blocked % 255, np.uint8)
+
+    def _task_text(self):
+        return "Push."
+
+    def _apply(self, action):
+        was_stuck = self.blocked >= 3
+        self.blocked = 0 if action == 0 else self.blocked + 1
+        if self.blocked == 3:
+            self.deadlocks += 1
+        if self.blocked >= 3:
+            self.stuck_steps += 1
+        if was_stuck and self.blocked == 0:
+            self.recoveries += 1
+        return gymv_envs.core.Outcome(terminated=self._elapsed >= 12, success=True)
+
+    def _info(self, outcome):
+        info = super()._info(outcome)
+        info.update(stuck=self.blocked >= 3, deadlocks=self.deadlocks, stuck_steps=self.stuck_steps,
+                    recoveries=self.recoveries)
+        return info
+
+    def oracle_action(self):
+        return 0
+
+
+class _Scripted:
+    def __init__(self, plan, replies):
+        self.plan, self.replies, self.i, self.last_reply = plan, replies, 0, ""
+
+    def reset(self, instruction, info):
+        self.i = 0
+
+    def act(self, obs, info):
+        self.last_reply = self.replies[self.i]
+        self.i += 1
+        return self.plan[self.i - 1]
+
+
+def test_deadlocks_are_counted_per_episode_and_summarised():
+    from gymv.benchmarks.scoring import aggregate
+
+    plan = [1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0]  # stuck from step 3 to 4, recovered, stuck again from step 8
+    replies = ["go"] * 3 + ["I am stuck here"] + ["go"] * 8
+    record = rollout(_Snag(obs_size=(32, 32)), _Scripted(plan, replies), seed=0)
+    assert (record["deadlocks"], record["stuck_steps"], record["recoveries"], record["deadlocks_noticed"]) == (2, 6, 2, 1)
+    summary = aggregate([{**record, "config_key": "", "wall_s": 0.0}])
+    overall = summary["overall"]
+    assert overall["recovery_rate"] == 100.0 and overall["deadlocks_noticed_rate"] == 50.0
+    assert overall["deadlocks_per_episode"] == 2.0
