@@ -394,6 +394,12 @@ class VLMAgent:
         first["content"] = head + (first["content"] if isinstance(first["content"], list) else [{"type": "text", "text": first["content"]}])
         return messages
 
+    def ask(self, messages: list[dict[str, Any]]) -> str:
+        """One chat-completions request with this agent's model, parameters, retries, cache and accounting;
+        the reply text. `act` asks through it, and so does the offline VQA evaluation (``env`` may then be
+        ``None``)."""
+        return self._ask(messages)
+
     def _ask(self, messages: list[dict[str, Any]]) -> str:
         body: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": self.temperature}
         if self.max_tokens is not None:

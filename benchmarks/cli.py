@@ -8,6 +8,9 @@ COMMANDS = {
     "run": ("gymv.benchmarks.run", "an agent over registered ids: scores, intervals, reports, resume"),
     "compare": ("gymv.benchmarks.compare", "paired difference of two runs over shared seeds"),
     "validity": ("gymv.benchmarks.validity", "random and oracle scores per id and level; fails where chance does well"),
+    "export-vqa": ("gymv.benchmarks.vqa.export", "freeze multiple-choice questions from live envs into a set"),
+    "eval-vqa": ("gymv.benchmarks.vqa.evaluate", "answer a frozen set offline, with AgentVQA's format checks"),
+    "agreement": ("gymv.benchmarks.vqa.agreement", "does offline accuracy rank agents like online scores?"),
     "speed": ("gymv.benchmarks.speed", "reset/s, step/s, render ms and peak RSS per id"),
     "overhead": ("gymv.benchmarks.overhead", "runner overhead over raw stepping, and worker scaling"),
     "demo": ("gymv.benchmarks.demo", "a quick per-id loop of a built-in agent"),
@@ -16,7 +19,7 @@ COMMANDS = {
 
 def usage() -> str:
     lines = [f"usage: gymv-bench {{{','.join(COMMANDS)}}} [options]", "", "commands:"]
-    lines += [f"  {name:9} {text}" for name, (_, text) in COMMANDS.items()]
+    lines += [f"  {name:10} {text}" for name, (_, text) in COMMANDS.items()]
     return "\n".join(lines)
 
 

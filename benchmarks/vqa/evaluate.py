@@ -1,0 +1,324 @@
+"""``gymv-bench eval-vqa``: answer an exported question set offline, with AgentVQA's format checks.
+
+    gymv-bench eval-vqa --set vqa-set --agent random
+    gymv-bench eval-vqa --set vqa-set --agent vlm --model my-model --base-url http://127.0.0.1:8000/v1
+
+Every question is asked with a letter-only prompt (the image(s), the question, the lettered options,
+"answer with the letter only"); the reply is read as AgentVQA reads it: the exact letter first, then
+patterns such as ``Answer: B``, ``(B)``, ``Option B``; a reply with no readable letter is counted
+apart ("unevaluated"), not as wrong. The report gives accuracy over evaluated questions (and over
+all), overall, per AgentVQA domain and per question type, each with a 95% bootstrap interval; the
+parse rate; every constant-letter baseline (always A, always B, ...: the share of answers with that
+letter) and the random baseline (100/k); and accuracy under ``--permutations`` seeded option
+permutations with their standard deviation (the answer moves with its option).
+
+Agents (``--agent``): ``random`` (a seeded random letter), ``letter:X`` (always X), ``oracle``
+(the right letter), ``oracle:EPS`` (the right letter, or with probability EPS a random one),
+``vlm`` (`gymv.agents.vlm.VLMAgent`'s client: retries, cache, cost; its options below), and
+``module:Class`` (``Class(**agent_kwargs)`` with ``answer(question, images) -> reply text``, where
+``question`` is the record and ``images`` a list of ``(label, frame)``). Outputs in ``--out``:
+``answers.jsonl``, ``summary.json``, ``results.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import importlib
+import json
+import statistics
+import sys
+import zlib
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gymv.benchmarks.scoring import bootstrap_ci
+from gymv_envs.core.parsing import LETTERS, parse_letter
+
+PROMPT = "Answer with the letter of the correct option only (one of {letters})."
+
+
+# ----------------------------------------------------------------------------- the set
+def load_set(folder: str | Path) -> tuple[list[dict[str, Any]], Path]:
+    root = Path(folder)
+    path = root / "questions.jsonl"
+    if not path.exists():
+        raise ValueError(f"no question set at {root} (expected {path}); write one with gymv-bench export-vqa")
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    if not records:
+        raise ValueError(f"{path} holds no questions")
+    return records, root
+
+
+def load_image(root: Path, rel: str) -> np.ndarray:
+    from PIL import Image
+
+    with Image.open(root / rel) as img:
+        return np.asarray(img.convert("RGB"))
+
+
+def permute(record: dict[str, Any], order: list[int]) -> dict[str, Any]:
+    """The record with its options in ``order`` (``order[i]``: the old option shown at place i)."""
+    out = dict(record)
+    if record.get("options") is not None:
+        out["options"] = [record["options"][i] for i in order]
+    if record.get("option_images") is not None:
+        out["option_images"] = [record["option_images"][i] for i in order]
+    out["answer"] = LETTERS[order.index(LETTERS.index(record["answer"]))]
+    return out
+
+
+def n_options(record: dict[str, Any]) -> int:
+    return len(record["options"] if record.get("options") is not None else record["option_images"])
+
+
+def question_text(record: dict[str, Any]) -> str:
+    k = n_options(record)
+    letters = LETTERS[:k]
+    if record.get("options") is not None:
+        opts = "\n".join(f"{letters[i]}. {o}" for i, o in enumerate(record["options"]))
+    else:
+        opts = "\n".join(f"{letters[i]}. the image labelled 'Option {letters[i]}'" for i in range(k))
+    history = ""
+    if record.get("history"):
+        history = ("Earlier frames (oldest first) and the actions taken after each: "
+                   + ", ".join(h["action"] for h in record["history"]) + ".\n")
+    return f"{history}{record['prompt']}\n\nOptions:\n{opts}\n\n{PROMPT.format(letters=', '.join(letters))}"
+
+
+def images_of(record: dict[str, Any], root: Path) -> list[tuple[str, np.ndarray]]:
+    out = [(f"Earlier frame {i + 1}", load_image(root, h["image"])) for i, h in enumerate(record.get("history") or [])]
+    out.append(("Current image", load_image(root, record["image"])))
+    for letter, rel in zip(LETTERS, record.get("option_images") or []):
+        out.append((f"Option {letter}", load_image(root, rel)))
+    return out
+
+
+# ----------------------------------------------------------------------------- answerers
+class RandomLetter:
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def answer(self, question: dict[str, Any], images: list) -> str:
+        rng = np.random.default_rng([self.seed, zlib.crc32(question["qid"].encode())])
+        return LETTERS[int(rng.integers(n_options(question)))]
+
+
+class ConstantLetter:
+    def __init__(self, letter: str = "A") -> None:
+        if not (isinstance(letter, str) and len(letter) == 1 and letter.upper() in LETTERS):
+            raise ValueError(f"invalid letter {letter!r}; valid: one of {', '.join(LETTERS)}")
+        self.letter = letter.upper()
+
+    def answer(self, question: dict[str, Any], images: list) -> str:
+        return self.letter
+
+
+class OracleLetter:
+    """The right letter, or with probability ``eps`` a uniformly random one (seeded per question)."""
+
+    def __init__(self, eps: float = 0.0, seed: int = 0) -> None:
+        if not 0.0 <= float(eps) <= 1.0:
+            raise ValueError(f"invalid eps={eps!r}; valid values: 0 to 1")
+        self.eps, self.seed = float(eps), seed
+
+    def answer(self, question: dict[str, Any], images: list) -> str:
+        rng = np.random.default_rng([self.seed, zlib.crc32(question["qid"].encode())])
+        if rng.random() < self.eps:
+            return LETTERS[int(rng.integers(n_options(question)))]
+        return question["answer"]
+
+
+class VLMAnswerer:
+    """Asks an OpenAI-compatible endpoint through `gymv.agents.vlm.VLMAgent` (retries, cache, cost)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        from gymv.agents.vlm import VLMAgent
+
+        self.agent = VLMAgent(None, **kwargs)
+
+    def answer(self, question: dict[str, Any], images: list) -> str:
+        from gymv.agents.vlm import encode_image
+
+        agent = self.agent
+        parts: list[dict[str, Any]] = []
+        for label, frame in images:
+            parts.append({"type": "text", "text": label})
+            url = encode_image(frame, agent.image_format, agent.max_image_side, agent.jpeg_quality)
+            parts.append({"type": "image_url", "image_url": {"url": url}})
+        parts.append({"type": "text", "text": question_text(question)})
+        return agent.ask([{"role": "user", "content": parts}])
+
+    def stats(self) -> dict[str, Any]:
+        return self.agent.total_stats()
+
+
+def make_answerer(name: str, kwargs: dict[str, Any], seed: int = 0) -> Any:
+    if name == "random":
+        return RandomLetter(seed)
+    if name.startswith("letter:"):
+        return ConstantLetter(name.split(":", 1)[1])
+    if name == "oracle" or name.startswith("oracle:"):
+        try:
+            eps = float(name.split(":", 1)[1]) if ":" in name else 0.0
+        except ValueError:
+            raise ValueError(f"invalid agent {name!r}; oracle:EPS takes a number from 0 to 1") from None
+        return OracleLetter(eps, seed)
+    if name == "vlm":
+        return VLMAnswerer(**kwargs)
+    module, sep, cls = name.partition(":")
+    if sep and module and cls:
+        try:
+            return getattr(importlib.import_module(module), cls)(**kwargs)
+        except (ImportError, AttributeError) as exc:
+            raise ValueError(f"cannot load agent {name!r}: {exc}") from None
+    raise ValueError(f"unknown agent {name!r}; valid: random, letter:X, oracle, oracle:EPS, vlm, or module:Class")
+
+
+# ----------------------------------------------------------------------------- scoring
+def ask_all(answerer: Any, records: list[dict[str, Any]], root: Path, workers: int = 1) -> list[dict[str, Any]]:
+    """Each record's reply, the letter read from it (``None``: unreadable) and whether it is right."""
+    def one(rec: dict[str, Any]) -> dict[str, Any]:
+        imgs = [] if _scripted(answerer) else images_of(rec, root)
+        reply = str(answerer.answer(rec, imgs) or "")
+        k = n_options(rec)
+        names = rec["options"] if rec.get("options") is not None else [f"option {L}" for L in LETTERS[:k]]
+        index = parse_letter(reply, names)
+        letter = None if index is None else LETTERS[index]
+        return {"qid": rec["qid"], "reply": reply[:2000], "letter": letter, "answer": rec["answer"],
+                "parsed": letter is not None, "correct": letter == rec["answer"],
+                "agentvqa_domain": rec["agentvqa_domain"], "question_type": rec["question_type"]}
+
+    if workers > 1:
+        with cf.ThreadPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(one, records))
+    return [one(r) for r in records]
+
+
+def _scripted(answerer: Any) -> bool:
+    return isinstance(answerer, (RandomLetter, ConstantLetter, OracleLetter))
+
+
+def group_metrics(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    parsed = [r for r in rows if r["parsed"]]
+    acc = [100.0 * r["correct"] for r in parsed]
+    lo, hi = bootstrap_ci([acc]) if acc else (None, None)
+    return {"questions": len(rows), "evaluated": len(parsed),
+            "accuracy": round(float(np.mean(acc)), 3) if acc else None, "accuracy_ci95": [lo, hi],
+            "accuracy_all": round(100.0 * sum(r["correct"] for r in rows) / len(rows), 3),
+            "parse_rate": round(100.0 * len(parsed) / len(rows), 3)}
+
+
+def summarize(records: list[dict[str, Any]], rows: list[dict[str, Any]],
+              permutations: list[list[dict[str, Any]]]) -> dict[str, Any]:
+    out: dict[str, Any] = {"overall": group_metrics(rows)}
+    for key in ("agentvqa_domain", "question_type"):
+        groups: dict[str, list] = defaultdict(list)
+        for r in rows:
+            groups[str(r[key])].append(r)
+        out[f"by_{key}"] = {name: group_metrics(g) for name, g in sorted(groups.items())}
+    k_max = max(n_options(r) for r in records)
+    out["constant_letter"] = {L: round(100.0 * sum(r["answer"] == L for r in records) / len(records), 3)
+                              for L in LETTERS[:k_max]}
+    out["random_baseline"] = round(float(np.mean([100.0 / n_options(r) for r in records])), 3)
+    if permutations:
+        accs = [group_metrics(p)["accuracy"] for p in permutations]
+        vals = [a for a in accs if a is not None]
+        out["permutations"] = {"accuracy": accs, "mean": round(statistics.fmean(vals), 3) if vals else None,
+                               "std": round(statistics.stdev(vals), 3) if len(vals) > 1 else 0.0}
+    return out
+
+
+def evaluate(records: list[dict[str, Any]], root: Path, answerer: Any, permutations: int = 5, seed: int = 0,
+             workers: int = 1) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    rows = ask_all(answerer, records, root, workers)
+    perm_rows = []
+    for p in range(1, permutations + 1):
+        shuffled = []
+        for rec in records:
+            rng = np.random.default_rng([seed, p, zlib.crc32(rec["qid"].encode())])
+            shuffled.append(permute(rec, [int(i) for i in rng.permutation(n_options(rec))]))
+        got = ask_all(answerer, shuffled, root, workers)
+        for g in got:
+            g["permutation"] = p
+        perm_rows.append(got)
+    summary = summarize(records, rows, perm_rows)
+    if callable(getattr(answerer, "stats", None)):
+        summary["usage"] = answerer.stats()
+    return summary, rows + [g for p in perm_rows for g in p]
+
+
+def _fmt(v: Any) -> str:
+    return "-" if v is None else f"{v:.1f}"
+
+
+def markdown(summary: dict[str, Any], agent: str) -> str:
+    lines = [f"# Offline VQA: agent={agent}", "", "| group | name | questions | accuracy | 95% CI | accuracy (all) | parse % |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+
+    def row(level: str, name: str, g: dict[str, Any]) -> str:
+        lo, hi = g["accuracy_ci95"]
+        return (f"| {level} | {name} | {g['questions']} | {_fmt(g['accuracy'])} | [{_fmt(lo)}, {_fmt(hi)}] | "
+                f"{_fmt(g['accuracy_all'])} | {_fmt(g['parse_rate'])} |")
+
+    lines.append(row("overall", "all", summary["overall"]))
+    for key in ("agentvqa_domain", "question_type"):
+        lines += [row(key, n, g) for n, g in summary[f"by_{key}"].items()]
+    lines += ["", "Constant-letter baselines: " + ", ".join(f"{L} {v:.1f}%" for L, v in summary["constant_letter"].items())
+              + f"; random letter {summary['random_baseline']:.1f}%."]
+    if "permutations" in summary:
+        p = summary["permutations"]
+        lines.append(f"Option permutations ({len(p['accuracy'])}): accuracy {', '.join(map(_fmt, p['accuracy']))}; "
+                     f"mean {_fmt(p['mean'])}, std {p['std']:.2f}.")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    from gymv.agents import vlm
+
+    p = argparse.ArgumentParser(prog="gymv-bench eval-vqa", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--set", required=True, dest="set_dir", help="a folder written by gymv-bench export-vqa")
+    p.add_argument("--agent", default="random", help="random, letter:X, oracle, oracle:EPS, vlm or module:Class")
+    p.add_argument("--agent-kwargs", default="{}", help="JSON kwargs for a module:Class agent")
+    p.add_argument("--permutations", type=int, default=5, help="seeded option permutations to ask again (default 5)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--limit", type=int, default=None, help="only the first N questions")
+    p.add_argument("--workers", type=int, default=4, help="questions asked at once (threads; default 4)")
+    p.add_argument("--out", default=None, help="write answers.jsonl, summary.json and results.md here")
+    vlm.add_arguments(p)
+    args = p.parse_args(argv)
+    try:
+        records, root = load_set(args.set_dir)
+        if args.limit:
+            records = records[: args.limit]
+        kwargs = json.loads(args.agent_kwargs)
+        if args.agent == "vlm":
+            kwargs = {k: v for k, v in vlm.agent_kwargs(args).items()
+                      if k not in ("history", "history_mode", "on_parse_failure", "feedback")}
+        answerer = make_answerer(args.agent, kwargs, args.seed)
+        if args.permutations < 0:
+            raise ValueError("--permutations must be >= 0")
+        summary, rows = evaluate(records, root, answerer, args.permutations, args.seed, max(1, args.workers))
+    except (ValueError, json.JSONDecodeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except vlm.VLMError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    text = markdown(summary, args.agent)
+    print(text)
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "answers.jsonl").write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+        (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+        (out / "results.md").write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

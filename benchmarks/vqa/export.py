@@ -1,0 +1,234 @@
+"""``gymv-bench export-vqa``: freeze multiple-choice questions from live envs into a versioned set.
+
+    gymv-bench export-vqa --per-domain 200 --seed 0 --out vqa-set      # 1,000 questions, five domains
+
+Writes, in ``--out``:
+
+- ``images/``: PNG files (the question's image, option images, history frames);
+- ``questions.jsonl``: one record per question: ``qid``, ``env_id``, ``seed``, ``difficulty``,
+  ``step``, ``domain`` (GymV's), ``agentvqa_domain`` (web, egocentric_video, robotics, games,
+  spatial_planning), ``question_type``, ``prompt``, ``options`` (texts, or ``null``),
+  ``option_images`` (PNG paths, or ``null``), ``answer`` (a letter), ``image``, ``history``
+  (``[{"image", "action"}]``, oldest first);
+- ``manifest.json``: the GymV version, the arguments, counts per domain and type, and a content
+  hash (SHA-256 over every other file's path and bytes);
+- ``hf/data/test-00000-of-00001.parquet``: the same records for Hugging Face ``datasets``
+  (``load_dataset("parquet", data_files=...)`` or ``load_dataset("<out>/hf")``), images as
+  ``Image`` columns (``{"bytes", "path"}`` structs, with the ``huggingface`` features metadata);
+  needs the ``vqa`` extra (pyarrow);
+- ``vlmevalkit.tsv``: VLMEvalKit's MCQ layout (``index, image, question, A..D, answer, category,
+  l2-category``; ``image`` is a base64 PNG, or a JSON list of them when options are images).
+
+The same arguments give the same files byte for byte (no timestamps; PNGs, JSON and parquet are
+written deterministically), and the correct letters are balanced across the set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import io
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import gymv_envs
+from gymv.benchmarks.vqa.questions import (
+    AGENTVQA_DOMAINS,
+    Question,
+    agentvqa_domain,
+    balance_letters,
+    generate_domain,
+    plan,
+)
+from gymv_envs.core.parsing import LETTERS
+
+FORMAT = 1
+QUESTIONS = "questions.jsonl"
+MANIFEST = "manifest.json"
+PARQUET = "hf/data/test-00000-of-00001.parquet"
+TSV = "vlmevalkit.tsv"
+
+
+def png_bytes(frame: np.ndarray) -> bytes:
+    """A frame as PNG bytes, written the same way every time."""
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(frame)).save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()
+
+
+def _generate(job: tuple[str, list[str], int, int, int, tuple[int, int] | None]) -> list[Question]:
+    name, ids, per_domain, seed, history, obs_size = job
+    return generate_domain(name, ids, per_domain, seed, history, obs_size)
+
+
+def build(per_domain: int, seed: int, domains: tuple[str, ...] | None = None, history: int = 0,
+          obs_size: tuple[int, int] | None = None, workers: int = 1) -> list[Question]:
+    """Every question of the set, letters balanced, in a fixed order (domain, then generation order)."""
+    jobs = [(name, ids, per_domain, seed, history, obs_size) for name, ids in plan(per_domain, seed, domains).items()]
+    if workers > 1 and len(jobs) > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            parts = list(pool.map(_generate, jobs))
+    else:
+        parts = [_generate(j) for j in jobs]
+    return balance_letters([q for part in parts for q in part], seed)
+
+
+def records(questions: list[Question]) -> tuple[list[dict[str, Any]], dict[str, bytes]]:
+    """The JSON records and the image files (path -> PNG bytes) of a set."""
+    files: dict[str, bytes] = {}
+    out = []
+    for q in questions:
+        qid = q.qid
+        image = f"images/{qid}.png"
+        files[image] = png_bytes(q.image)
+        option_images = None
+        if q.option_images is not None:
+            option_images = []
+            for letter, frame in zip(LETTERS, q.option_images):
+                path = f"images/{qid}-{letter}.png"
+                files[path] = png_bytes(frame)
+                option_images.append(path)
+        history = []
+        for i, (frame, action) in enumerate(q.history):
+            path = f"images/{qid}-h{i}.png"
+            files[path] = png_bytes(frame)
+            history.append({"image": path, "action": action})
+        out.append({"qid": qid, "env_id": q.env_id, "seed": q.seed, "difficulty": q.difficulty, "step": q.step,
+                    "domain": q.domain, "agentvqa_domain": agentvqa_domain(q.domain), "question_type": q.qtype,
+                    "prompt": q.prompt, "options": q.options, "option_images": option_images,
+                    "answer": LETTERS[q.answer], "image": image, "history": history})
+    return out, files
+
+
+def _parquet(recs: list[dict[str, Any]], files: dict[str, bytes]) -> bytes:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise RuntimeError("the Hugging Face layout needs pyarrow: pip install 'gymv[vqa]' (or --no-parquet)") from None
+    image = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
+    schema = pa.schema([("qid", pa.string()), ("env_id", pa.string()), ("seed", pa.int64()),
+                        ("difficulty", pa.int64()), ("step", pa.int64()), ("domain", pa.string()),
+                        ("agentvqa_domain", pa.string()), ("question_type", pa.string()), ("prompt", pa.string()),
+                        ("options", pa.list_(pa.string())), ("option_images", pa.list_(image)), ("answer", pa.string()),
+                        ("image", image), ("history_images", pa.list_(image)), ("history_actions", pa.list_(pa.string()))])
+    value = lambda dtype: {"dtype": dtype, "_type": "Value"}  # noqa: E731
+    features = {"qid": value("string"), "env_id": value("string"), "seed": value("int64"),
+                "difficulty": value("int64"), "step": value("int64"), "domain": value("string"),
+                "agentvqa_domain": value("string"), "question_type": value("string"), "prompt": value("string"),
+                "options": {"feature": value("string"), "_type": "Sequence"},
+                "option_images": {"feature": {"_type": "Image"}, "_type": "Sequence"}, "answer": value("string"),
+                "image": {"_type": "Image"}, "history_images": {"feature": {"_type": "Image"}, "_type": "Sequence"},
+                "history_actions": {"feature": value("string"), "_type": "Sequence"}}
+    schema = schema.with_metadata({"huggingface": json.dumps({"info": {"features": features}}, sort_keys=True)})
+    img = lambda path: {"bytes": files[path], "path": path}  # noqa: E731
+    rows = [{"qid": r["qid"], "env_id": r["env_id"], "seed": r["seed"], "difficulty": r["difficulty"], "step": r["step"],
+             "domain": r["domain"], "agentvqa_domain": r["agentvqa_domain"], "question_type": r["question_type"],
+             "prompt": r["prompt"], "options": r["options"] or [],
+             "option_images": [img(p) for p in r["option_images"] or []], "answer": r["answer"], "image": img(r["image"]),
+             "history_images": [img(h["image"]) for h in r["history"]],
+             "history_actions": [h["action"] for h in r["history"]]} for r in recs]
+    table = pa.Table.from_pylist(rows, schema=schema)
+    buf = pa.BufferOutputStream()
+    pq.write_table(table, buf, compression="zstd", use_dictionary=True, write_statistics=False)
+    return buf.getvalue().to_pybytes()
+
+
+def _tsv(recs: list[dict[str, Any]], files: dict[str, bytes]) -> bytes:
+    b64 = lambda path: base64.b64encode(files[path]).decode()  # noqa: E731
+    clean = lambda text: str(text).replace("\t", " ").replace("\r", " ").replace("\n", "\\n")  # noqa: E731
+    lines = ["\t".join(["index", "image", "question", "A", "B", "C", "D", "answer", "category", "l2-category"])]
+    for i, r in enumerate(recs):
+        if r["option_images"]:
+            image = json.dumps([b64(r["image"]), *[b64(p) for p in r["option_images"]]])
+            options = [f"image {j + 2}" for j in range(len(r["option_images"]))]
+        else:
+            image, options = b64(r["image"]), list(r["options"])
+        options += [""] * (4 - len(options))
+        lines.append("\t".join([str(i), image, clean(r["prompt"]), *map(clean, options[:4]), r["answer"],
+                                r["agentvqa_domain"] or "", r["question_type"]]))
+    return ("\n".join(lines) + "\n").encode()
+
+
+def write(out: Path, questions: list[Question], args: dict[str, Any], parquet: bool = True) -> dict[str, Any]:
+    """Write the set into ``out`` (see the module docstring); returns the manifest."""
+    recs, files = records(questions)
+    files[QUESTIONS] = "".join(json.dumps(r, sort_keys=True) + "\n" for r in recs).encode()
+    if parquet:
+        files[PARQUET] = _parquet(recs, files)
+    files[TSV] = _tsv(recs, files)
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(path.encode() + b"\0" + hashlib.sha256(files[path]).digest())
+    count = lambda key: {k: sum(r[key] == k for r in recs) for k in sorted({r[key] for r in recs})}  # noqa: E731
+    manifest = {"format": FORMAT, "gymv_version": gymv_envs.__version__, "created_by": "gymv-bench export-vqa",
+                "args": args, "questions": len(recs), "by_agentvqa_domain": count("agentvqa_domain"),
+                "by_question_type": count("question_type"), "by_answer": count("answer"),
+                "content_sha256": digest.hexdigest()}
+    files[MANIFEST] = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+    out.mkdir(parents=True, exist_ok=True)
+    for path, data in sorted(files.items()):
+        target = out / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    return manifest
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="gymv-bench export-vqa", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--per-domain", type=int, default=200, help="questions per AgentVQA domain (default 200)")
+    p.add_argument("--seed", type=int, default=0, help="the set's seed (levels and option orders)")
+    p.add_argument("--out", required=True, help="output folder (written anew)")
+    p.add_argument("--domains", nargs="+", choices=tuple(AGENTVQA_DOMAINS), default=None,
+                   help="only these AgentVQA domains (default: every domain with an available id)")
+    p.add_argument("--history", type=int, default=0, help="earlier frames and actions kept per question (default 0)")
+    p.add_argument("--obs-size", type=int, nargs=2, metavar=("H", "W"), default=None,
+                   help="frame size (default: each id's own)")
+    p.add_argument("--workers", type=int, default=None, help="processes (default: CPU cores)")
+    p.add_argument("--no-parquet", action="store_true", help="skip the Hugging Face parquet (needs pyarrow)")
+    args = p.parse_args(argv)
+    if args.per_domain < 1 or args.history < 0:
+        p.error("--per-domain must be >= 1 and --history >= 0")
+    out = Path(args.out)
+    if out.exists() and any(out.iterdir()) and not (out / MANIFEST).exists():
+        p.error(f"--out {out} exists and is not an exported set; choose an empty or new folder")
+    if (out / MANIFEST).exists():  # a set written before: replace it whole, leaving no stale image behind
+        import shutil
+
+        for name in ("images", "hf"):
+            shutil.rmtree(out / name, ignore_errors=True)
+        for name in (QUESTIONS, TSV, MANIFEST):
+            (out / name).unlink(missing_ok=True)
+    settings = {"per_domain": args.per_domain, "seed": args.seed, "domains": args.domains, "history": args.history,
+                "obs_size": args.obs_size}
+    questions = build(args.per_domain, args.seed, tuple(args.domains) if args.domains else None, args.history,
+                      tuple(args.obs_size) if args.obs_size else None, args.workers or os.cpu_count() or 1)
+    if not questions:
+        print("error: no question could be generated (no available id in the chosen domains?)", file=sys.stderr)
+        return 2
+    try:
+        manifest = write(out, questions, settings, parquet=not args.no_parquet)
+    except RuntimeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    short = {d: n for d, n in manifest["by_agentvqa_domain"].items()}
+    print(f"wrote {manifest['questions']} questions to {out} ({short}; types {manifest['by_question_type']}; "
+          f"answers {manifest['by_answer']}); content sha256 {manifest['content_sha256'][:16]}")
+    missing = [d for d in (args.domains or AGENTVQA_DOMAINS) if d not in short]
+    if missing:
+        print(f"note: no questions for {', '.join(missing)} (no available id there; see the extras)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,289 @@
+"""Multiple-choice questions frozen from live envs, each answer decided exactly by the env.
+
+A `Question` is one image (plus optional history frames), a question text, k options (texts or
+images) and the index of the one correct option; every other option is proven wrong by the env:
+
+- ``mcq`` (single-turn ids): the id's own MCQ format: the options are its answer and hard
+  negatives, each checked wrong by the task's verifier;
+- ``next_action`` (multi-turn ids with named actions): a state on an oracle (or noisy-oracle)
+  trajectory; the options are legal actions, the correct one the planner's, and each wrong one is
+  proven worse: played from a copy of the env and followed by the planner, it needs strictly more
+  steps to succeed (or never succeeds within the horizon);
+- ``next_state``: which image shows the state right after a named action (options: the frames the
+  env draws after four different actions from that state, all different);
+- task-specific types from an env's own ``vqa_questions(rng)`` hook (web click targets, world3d
+  clips and deadlocks, robotics): a list of dicts ``{"type", "prompt", "options" | "option_images",
+  "answer"}`` that the env guarantees, as its docstring says.
+
+`generate` walks ids in a fixed order and is a pure function of its arguments, so an export is
+reproducible byte for byte.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import gymv_envs
+
+# AgentVQA's five agentic domains, and which GymV domains feed each.
+AGENTVQA_DOMAINS = {
+    "web": ("web",),
+    "egocentric_video": ("world3d",),
+    "robotics": ("robotics",),
+    "games": ("games", "puzzles", "logic", "arc", "cognition", "algorithmic", "graphs", "geometry", "temporal"),
+    "spatial_planning": ("navigation", "gridworld", "spatial"),
+}
+QUESTION_TYPES = ("mcq", "next_action", "next_state")
+TRIES = 8  # states along the trajectory tried for a next_action question
+HORIZON = 120  # planner steps a candidate action may need before it counts as never succeeding
+K = 4  # options per question
+PLAN_SIZE = (48, 48)  # frames of the copy the planner explores (levels do not depend on the frame size)
+
+
+def agentvqa_domain(domain: str) -> str | None:
+    for name, members in AGENTVQA_DOMAINS.items():
+        if domain in members:
+            return name
+    return None
+
+
+@dataclass
+class Question:
+    """One frozen multiple-choice question (see the module docstring)."""
+
+    env_id: str
+    domain: str
+    difficulty: int
+    seed: int
+    step: int
+    qtype: str
+    prompt: str
+    image: np.ndarray
+    answer: int
+    options: list[str] | None = None
+    option_images: list[np.ndarray] | None = None
+    history: list[tuple[np.ndarray, str]] = field(default_factory=list)
+
+    @property
+    def qid(self) -> str:
+        name = self.env_id.split("/")[-1]
+        return f"{name}-d{self.difficulty}-s{self.seed}-t{self.step}-{self.qtype}"
+
+    @property
+    def k(self) -> int:
+        return len(self.options) if self.options is not None else len(self.option_images or [])
+
+    def permuted(self, order: list[int]) -> Question:
+        """The same question with its options in ``order`` (``order[i]``: which old option goes to place i)."""
+        options = [self.options[i] for i in order] if self.options is not None else None
+        images = [self.option_images[i] for i in order] if self.option_images is not None else None
+        return Question(self.env_id, self.domain, self.difficulty, self.seed, self.step, self.qtype, self.prompt,
+                        self.image, order.index(self.answer), options, images, self.history)
+
+
+def _leaks(prompt: str, options: list[str], answer: int) -> bool:
+    """Whether the prompt names the correct option but not every wrong one (so it gives the answer away)."""
+    low = prompt.lower()
+    named = [len(o) >= 3 and o.lower() in low for o in options]
+    return named[answer] and not all(named)
+
+
+def _planner_steps(env: Any, horizon: int) -> float:
+    """Steps the env's own planner needs from this state to succeed (``inf`` if it does not within ``horizon``)."""
+    for n in range(1, horizon + 1):
+        _, _, terminated, truncated, info = env.step(env.oracle_action())
+        if terminated or truncated:
+            return float(n) if info["success"] else float("inf")
+    return float("inf")
+
+
+def _after(env: Any, action: int) -> tuple[Any, np.ndarray, dict[str, Any], bool]:
+    clone = copy.deepcopy(env)
+    obs, _, terminated, truncated, info = clone.step(action)
+    return clone, obs, info, terminated or truncated
+
+
+def next_action(env: Any, rng: np.random.Generator) -> tuple[str, list[str], int] | None:
+    """(question, options, answer) or ``None`` when fewer than K-1 actions are proven worse than the
+    planner's (legal ones are preferred; an action the env refuses wastes the step, so it is worse too)."""
+    best = int(env.oracle_action())
+    cost: dict[int, float] = {}
+    legal: dict[int, bool] = {}
+    for a in range(env.action_space.n):
+        clone, _, info, done = _after(env, a)
+        legal[a] = not info["invalid_action"]
+        cost[a] = (1.0 if info["success"] else float("inf")) if done else 1.0 + _planner_steps(clone, HORIZON)
+    if not legal[best] or not np.isfinite(cost[best]) or cost[best] > min(cost.values()):
+        return None
+    worse = [a for a, c in cost.items() if c > cost[best]]
+    if len(worse) < K - 1:
+        return None
+    order = [worse[int(i)] for i in rng.permutation(len(worse))]
+    wrong = sorted(order, key=lambda a: not legal[a])[: K - 1]  # legal first, in random order
+    names = [env.action_names[a] for a in [best, *wrong]]
+    return ("Which action should come next to make the most progress toward the goal?", names, 0)
+
+
+def next_state(env: Any, rng: np.random.Generator) -> tuple[str, list[np.ndarray], int] | None:
+    """(question, option images, answer) or ``None``: the frames after different actions from this state
+    (and the unchanged frame, what an action that does nothing would show), all different."""
+    current = env.render()
+    frames: dict[bytes, tuple[int, np.ndarray]] = {}
+    for a in rng.permutation(env.action_space.n):
+        _, obs, info, _ = _after(env, int(a))
+        if info["invalid_action"] or np.array_equal(obs, current):
+            continue
+        frames.setdefault(obs.tobytes(), (int(a), obs))
+        if len(frames) == K:
+            break
+    if len(frames) < K - 1:
+        return None
+    picks = list(frames.values())
+    action = picks[0][0]
+    images = [obs for _, obs in picks][:K]
+    if len(images) < K:
+        images.append(current)
+    return (f"Which image shows the state right after the action '{env.action_names[action]}'?", images, 0)
+
+
+def _walk(env: Any, sim: Any, seed: int, cap: int, eps: float, rng: np.random.Generator,
+          history: int) -> tuple[np.ndarray, int, list[tuple[np.ndarray, str]]] | None:
+    """A state on a noisy-oracle trajectory (the oracle, or with probability ``eps`` a random action):
+    the episode is played once on ``sim`` (the same id drawn small, for planning) to learn its length L
+    (at most ``cap``), then both envs are played to a step drawn from [0, L); returns the frame of
+    ``env`` there, the step and the last ``history`` (frame, action) pairs."""
+    plays = [int(rng.integers(env.action_space.n)) if rng.random() < eps else -1 for _ in range(cap)]
+    sim.reset(seed=seed)
+    length = cap
+    for t in range(cap):
+        _, _, terminated, truncated, _ = sim.step(plays[t] if plays[t] >= 0 else int(sim.oracle_action()))
+        if terminated or truncated:
+            length = t + 1  # the states before each of the t + 1 steps can be asked about
+            break
+    upto = int(rng.integers(length))
+    obs, _ = env.reset(seed=seed)
+    sim.reset(seed=seed)
+    past: list[tuple[np.ndarray, str]] = []
+    for t in range(upto):
+        action = plays[t] if plays[t] >= 0 else int(sim.oracle_action())
+        if plays[t] < 0 and int(env.oracle_action()) != action:
+            return None  # the two copies disagree: the level depends on the frame size, so plan nothing
+        past.append((obs, env.action_names[action]))
+        obs = env.step(action)[0]
+        sim.step(action)
+    return obs, upto, past[-history:] if history else []
+
+
+def questions_for(env_id: str, difficulty: int, seed: int, rng: np.random.Generator, history: int = 0,
+                  obs_size: tuple[int, int] | None = None) -> list[Question]:
+    """The questions one level gives (zero or one of each type that applies)."""
+    desc = gymv_envs.describe(env_id)
+    kwargs: dict[str, Any] = {"difficulty": difficulty}
+    if obs_size is not None:
+        kwargs["obs_size"] = tuple(obs_size)
+    out: list[Question] = []
+    if desc["protocol"] == "single_turn":
+        if "mcq" not in desc["answer_formats"]:
+            return out
+        env = gym.make(env_id, answer_format="mcq", num_options=K, **kwargs).unwrapped
+        try:
+            obs, _ = env.reset(seed=seed)
+            out.append(Question(env_id, desc["domain"], difficulty, seed, 0, "mcq", env._task_text().strip(), obs,
+                                env._correct_index, options=list(env.options)))
+        finally:
+            env.close()
+        return out
+    env = gym.make(env_id, **kwargs).unwrapped
+    sim = gym.make(env_id, **{**kwargs, "obs_size": PLAN_SIZE}).unwrapped  # the same levels, cheap frames
+    try:
+        budget = int(desc["max_episode_steps"])
+        hook = getattr(env, "vqa_questions", None)
+        named = isinstance(env.action_space, gym.spaces.Discrete) and bool(env.action_names)
+        if not named and hook is None:
+            return out
+        eps = float(rng.choice([0.0, 0.3]))  # noisy-oracle trajectories reach states off the ideal path
+        walked = (_walk(env, sim, seed, min(budget, 60), eps, rng, history) if named
+                  else (env.reset(seed=seed)[0], 0, []))
+        if walked is None:
+            return out
+        obs, t, past = walked
+        task = env._task_text().strip()
+        if named:
+            shown = next_state(env, rng)
+            if shown is not None:
+                out.append(Question(env_id, desc["domain"], difficulty, seed, t, "next_state",
+                                    f"{task}\n\n{shown[0]}", obs, shown[2], option_images=shown[1], history=past))
+            for _ in range(TRIES):  # states where one legal action is best and K-1 are worse: walk on to one
+                made = next_action(sim, rng)
+                if made is not None and not _leaks(task + " " + made[0], made[1], made[2]):
+                    out.append(Question(env_id, desc["domain"], difficulty, seed, t, "next_action",
+                                        f"{task}\n\n{made[0]}", obs, made[2], options=made[1], history=past))
+                    break
+                action = int(sim.oracle_action())
+                past = (past + [(obs, env.action_names[action])])[-history:] if history else []
+                obs, _, terminated, truncated, _ = env.step(action)
+                sim.step(action)
+                t += 1
+                if terminated or truncated:
+                    break
+        if hook is not None:
+            for q in hook(rng) or []:
+                out.append(Question(env_id, desc["domain"], difficulty, seed, t, str(q["type"]),
+                                    f"{task}\n\n{q['prompt']}", obs, int(q["answer"]), options=q.get("options"),
+                                    option_images=q.get("option_images"), history=past))
+    finally:
+        env.close()
+        sim.close()
+    return out
+
+
+def plan(per_domain: int, seed: int, domains: tuple[str, ...] | None = None) -> dict[str, list[str]]:
+    """The ids each AgentVQA domain draws from (available ids only), in a fixed order."""
+    out = {}
+    for name, members in AGENTVQA_DOMAINS.items():
+        if domains and name not in domains:
+            continue
+        ids = [i for i in gymv_envs.ids(available_only=True) if gymv_envs.describe(i)["domain"] in members]
+        if ids:
+            out[name] = ids
+    return out
+
+
+def generate_domain(name: str, ids: list[str], per_domain: int, seed: int, history: int = 0,
+                    obs_size: tuple[int, int] | None = None, max_levels: int = 20_000) -> list[Question]:
+    """``per_domain`` questions for one AgentVQA domain: ids round robin, levels ``seed, seed+1, ...``,
+    difficulties cycling, each question type at most once per level; deterministic."""
+    rng = np.random.default_rng([seed, sum(name.encode())])
+    out: list[Question] = []
+    by_type: dict[str, int] = {}
+    level = 0
+    while len(out) < per_domain and level < max_levels:
+        env_id = ids[level % len(ids)]
+        levels = gymv_envs.describe(env_id)["difficulties"]
+        difficulty = levels[(level // len(ids)) % len(levels)]
+        made = questions_for(env_id, difficulty, seed * 100_003 + level, rng, history, obs_size)
+        # keep the types balanced: the rarest type first
+        for q in sorted(made, key=lambda q: by_type.get(q.qtype, 0)):
+            if len(out) < per_domain:
+                out.append(q)
+                by_type[q.qtype] = by_type.get(q.qtype, 0) + 1
+        level += 1
+    return out
+
+
+def balance_letters(questions: list[Question], seed: int) -> list[Question]:
+    """Every question with its options shuffled so the correct letters are balanced across the set."""
+    rng = np.random.default_rng([seed, 7])
+    targets = rng.permutation(np.arange(len(questions)) % K)
+    out = []
+    for q, target in zip(questions, targets):
+        others = [i for i in range(q.k) if i != q.answer]
+        others = [others[int(i)] for i in rng.permutation(len(others))]
+        order = others[:target] + [q.answer] + others[target:]
+        out.append(q.permuted(order))
+    return out
