@@ -1,0 +1,181 @@
+"""Drawing for the algorithmic tasks: labelled boards, cell fills, cached text tiles, arrows and coins.
+
+A board is ``rows x cols`` square cells in a box of the frame, with column letters across the top
+and row numbers down the left side (the cell names of `gymv_envs.core.grid_answers`). The empty
+board is drawn once per (size, shape) and cached read-only; a level's picture is a copy of it with
+cells filled by cached tiles, so a frame costs a copy and a few hundred small slice assignments.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import NamedTuple
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    GRID_LINE,
+    INK,
+    WHITE,
+    Color,
+    blend_mask,
+    fill_rect,
+    new_frame,
+    shape_mask,
+    text_mask,
+)
+from gymv_envs.core.grid_answers import LETTERS
+
+DARK: Color = (45, 45, 55)
+WALL: Color = (70, 70, 80)
+MARK: Color = (220, 50, 47)
+DIRS = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}  # clockwise from up
+HEADINGS = ("up", "right", "down", "left")
+
+
+class Geom(NamedTuple):
+    """A board's place in the frame: the top-left corner of cell (0, 0), the cell side, the shape."""
+
+    x0: float
+    y0: float
+    cell: float
+    rows: int
+    cols: int
+
+    def box(self, r: float, c: float) -> tuple[int, int, int, int]:
+        s = self.cell
+        return (int(self.x0 + c * s), int(self.y0 + r * s), int(self.x0 + (c + 1) * s), int(self.y0 + (r + 1) * s))
+
+    def center(self, r: float, c: float) -> tuple[float, float]:
+        return self.x0 + (c + 0.5) * self.cell, self.y0 + (r + 0.5) * self.cell
+
+
+def layout(box: tuple[int, int, int, int], rows: int, cols: int, labels: bool = True) -> Geom:
+    """Square cells as large as fit in ``box`` = (x0, y0, x1, y1), with a gutter for the labels."""
+    bx0, by0, bx1, by1 = box
+    gut = 0.75 if labels else 0.0
+    margin = max(1, min(bx1 - bx0, by1 - by0) // 40)
+    cell = min((bx1 - bx0 - 2 * margin) / (cols + gut), (by1 - by0 - 2 * margin) / (rows + gut))
+    x0 = bx0 + (bx1 - bx0 - cell * (cols + gut)) / 2 + gut * cell
+    y0 = by0 + (by1 - by0 - cell * (rows + gut)) / 2 + gut * cell
+    return Geom(x0, y0, max(cell, 1.0), rows, cols)
+
+
+def draw_grid(img: np.ndarray, g: Geom, labels: bool = True, fill: Color | None = WHITE,
+              col_labels: tuple[str, ...] | None = None, row_labels: tuple[str, ...] | None = None) -> None:
+    """Cells (filled with ``fill``), grid lines and the labels of a board."""
+    s, rows, cols = g.cell, g.rows, g.cols
+    x1, y1 = g.x0 + cols * s, g.y0 + rows * s
+    if fill is not None:
+        fill_rect(img, g.x0, g.y0, x1, y1, fill)
+    w = max(1, int(s / 28))
+    for r in range(rows + 1):
+        y = int(g.y0 + r * s)
+        fill_rect(img, g.x0 - w // 2, y - w // 2, x1 + w, y + (w + 1) // 2, GRID_LINE)
+    for c in range(cols + 1):
+        x = int(g.x0 + c * s)
+        fill_rect(img, x - w // 2, g.y0 - w // 2, x + (w + 1) // 2, y1 + w, GRID_LINE)
+    if labels and s >= 6:
+        cl = col_labels or tuple(LETTERS[:cols])
+        rl = row_labels or tuple(str(r + 1) for r in range(rows))
+        size = max(4, int(s * 0.42))
+        for c in range(cols):
+            put_text(img, cl[c], g.x0 + (c + 0.5) * s, g.y0 - 0.38 * s, size, INK, BACKGROUND)
+        for r in range(rows):
+            put_text(img, rl[r], g.x0 - 0.38 * s, g.y0 + (r + 0.5) * s, size, INK, BACKGROUND)
+
+
+@functools.lru_cache(maxsize=128)
+def board(size: tuple[int, int], rows: int, cols: int, labels: bool = True,
+          box: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, Geom]:
+    """The empty board in a frame of ``size`` (read-only, cached) and its geometry."""
+    h, w = size
+    g = layout(box or (0, 0, w, h), rows, cols, labels)
+    img = new_frame(h, w, BACKGROUND)
+    draw_grid(img, g, labels)
+    img.setflags(write=False)
+    return img, g
+
+
+def blank(size: tuple[int, int], rows: int, cols: int, labels: bool = True,
+          box: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, Geom]:
+    """A writable copy of `board`, and its geometry."""
+    img, g = board(tuple(size), rows, cols, labels, box)
+    return img.copy(), g
+
+
+@functools.lru_cache(maxsize=8192)
+def text_tile(text: str, size: int, color: Color, bg: Color, bold: bool = True) -> np.ndarray:
+    """``text`` blended once over a ``bg`` block (read-only, cached)."""
+    mask = text_mask(text, size, bold)
+    tile = new_frame(mask.shape[0], mask.shape[1], bg)
+    blend_mask(tile, mask, 0, 0, color)
+    tile.setflags(write=False)
+    return tile
+
+
+def put_text(img: np.ndarray, text: str, cx: float, cy: float, size: int, color: Color = INK,
+             bg: Color = WHITE, bold: bool = True) -> None:
+    """``text`` centred on (cx, cy) over a plain ``bg`` background (a cached tile, clipped to the frame)."""
+    tile = text_tile(text, max(4, int(size)), color, bg, bold)
+    h, w = tile.shape[:2]
+    x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
+    H, W = img.shape[:2]
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, W), min(y + h, H)
+    if x0 < x1 and y0 < y1:
+        img[y0:y1, x0:x1] = tile[y0 - y:y1 - y, x0 - x:x1 - x]
+
+
+def cell_text(img: np.ndarray, g: Geom, r: int, c: int, text: str, color: Color = INK, bg: Color = WHITE,
+              scale: float = 0.55) -> None:
+    """``text`` centred in cell (r, c) over the cell's colour ``bg``; long texts get smaller."""
+    size = g.cell * scale * (1.0 if len(text) <= 2 else 2.2 / len(text))
+    put_text(img, text, *g.center(r, c), int(size), color, bg)
+
+
+def fill_cell(img: np.ndarray, g: Geom, r: int, c: int, color: Color, inset: float = 0.0) -> None:
+    """Colour cell (r, c) inside its grid lines (``inset``: a fraction of the cell left around)."""
+    x0, y0, x1, y1 = g.box(r, c)
+    d = max(1, int(g.cell / 28)) // 2 + 1 + int(inset * g.cell)
+    fill_rect(img, x0 + d, y0 + d, x1 - d + 1, y1 - d + 1, color)
+
+
+def outline_cell(img: np.ndarray, g: Geom, r: int, c: int, color: Color = MARK, width: float = 0.09) -> None:
+    """A thick frame just inside cell (r, c): marks the cell a question is about."""
+    x0, y0, x1, y1 = g.box(r, c)
+    t = max(1, int(g.cell * width))
+    fill_rect(img, x0, y0, x1 + 1, y0 + t, color)
+    fill_rect(img, x0, y1 - t + 1, x1 + 1, y1 + 1, color)
+    fill_rect(img, x0, y0, x0 + t, y1 + 1, color)
+    fill_rect(img, x1 - t + 1, y0, x1 + 1, y1 + 1, color)
+
+
+@functools.lru_cache(maxsize=512)
+def arrow_mask(direction: str, size: int) -> np.ndarray:
+    """An anti-aliased arrow pointing U/R/D/L in a ``size`` square (read-only, cached)."""
+    k = 4
+    s = max(2, int(size)) * k
+    img = Image.new("L", (s, s), 0)
+    shaft, head = 0.12 * s, 0.3 * s
+    pts = [(0.12 * s, 0.5 * s - shaft), (0.55 * s, 0.5 * s - shaft), (0.55 * s, 0.5 * s - head),
+           (0.9 * s, 0.5 * s), (0.55 * s, 0.5 * s + head), (0.55 * s, 0.5 * s + shaft), (0.12 * s, 0.5 * s + shaft)]
+    ImageDraw.Draw(img).polygon(pts, fill=255)  # pointing right
+    turns = {"R": 0, "U": 90, "L": 180, "D": 270}[direction]
+    img = img.rotate(turns).resize((max(2, int(size)),) * 2, Image.Resampling.LANCZOS)
+    mask = np.ascontiguousarray(np.asarray(img))
+    mask.setflags(write=False)
+    return mask
+
+
+def cell_arrow(img: np.ndarray, g: Geom, r: int, c: int, direction: str, color: Color = INK, scale: float = 0.8) -> None:
+    size = max(2, int(g.cell * scale))
+    cx, cy = g.center(r, c)
+    blend_mask(img, arrow_mask(direction, size), int(round(cx - size / 2)), int(round(cy - size / 2)), color)
+
+
+def cell_shape(img: np.ndarray, g: Geom, r: int, c: int, kind: str, color: Color, scale: float = 0.7) -> None:
+    size = max(2, int(g.cell * scale))
+    cx, cy = g.center(r, c)
+    blend_mask(img, shape_mask(kind, size), int(round(cx - size / 2)), int(round(cy - size / 2)), color)
