@@ -135,11 +135,22 @@ def cell_text(img: np.ndarray, g: Geom, r: int, c: int, text: str, color: Color 
     put_text(img, text, *g.center(r, c), int(size), color, bg)
 
 
+@functools.lru_cache(maxsize=1024)
+def solid(h: int, w: int, color: Color) -> np.ndarray:
+    """A plain ``h x w`` block of ``color`` (read-only, cached): filling a cell is one slice assignment."""
+    tile = new_frame(max(h, 0), max(w, 0), color)
+    tile.setflags(write=False)
+    return tile
+
+
 def fill_cell(img: np.ndarray, g: Geom, r: int, c: int, color: Color, inset: float = 0.0) -> None:
     """Colour cell (r, c) inside its grid lines (``inset``: a fraction of the cell left around)."""
     x0, y0, x1, y1 = g.box(r, c)
     d = max(1, int(g.cell / 28)) // 2 + 1 + int(inset * g.cell)
-    fill_rect(img, x0 + d, y0 + d, x1 - d + 1, y1 - d + 1, color)
+    H, W = img.shape[:2]
+    a, b, e, f = max(x0 + d, 0), max(y0 + d, 0), min(x1 - d + 1, W), min(y1 - d + 1, H)
+    if a < e and b < f:
+        img[b:f, a:e] = solid(f - b, e - a, color)
 
 
 def outline_cell(img: np.ndarray, g: Geom, r: int, c: int, color: Color = MARK, width: float = 0.09) -> None:

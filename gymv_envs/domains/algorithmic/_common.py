@@ -1,16 +1,16 @@
 """Shared parts of the algorithmic tasks: answer kinds (a number, a cell, a grid), question checks,
 near-miss helpers and small grid algorithms (BFS distances, connected components).
 
-A task mixes in one answer kind: `IntAnswerEnv`, `CellAnswerEnv` or `GridAnswerEnv`. Each reads the
-answer strictly (`gymv_envs.core.grid_answers`), formats it one way, and draws MCQ hard negatives
-from the task's semantically similar wrong answers (``_similar``) before generic near misses.
+A task subclasses `AlgoEnv` and picks the kind of its answer (`Number`, `Cell`, `Cells`, `Word`,
+`GridOf`): the kind reads answers strictly (`gymv_envs.core.grid_answers`), writes them one way and
+supplies generic near misses, after the task's own semantically similar wrong answers (``_similar``).
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -18,6 +18,7 @@ from gymv_envs.core import SingleTurnEnv
 from gymv_envs.core.grid_answers import (
     Grid,
     cell_name,
+    format_cells,
     format_grid,
     read_cells,
     read_grid,
@@ -40,105 +41,180 @@ def board_text(grid: Sequence[Sequence[Any]], cell=str) -> str:
     return "\n".join(" ".join(cell(v) for v in row) for row in grid)
 
 
-class IntAnswerEnv(SingleTurnEnv):
-    """A task answered by one integer (a count, a distance, a number of steps)."""
+class Kind:
+    """How one kind of answer is read, written, described and varied into near misses."""
 
-    answer_hint: ClassVar[str] = "one whole number"
-    min_value: ClassVar[int] = 0
+    hint = "the answer"
 
-    def _parse_answer(self, text: str) -> int | None:
-        return read_int(text)
+    def parse(self, text: str) -> Any:
+        raise NotImplementedError
 
-    def _check(self, answer: int) -> bool:
-        return answer == self._solution
+    def format(self, answer: Any) -> str:
+        return str(answer)
 
-    def _format(self, answer: int) -> str:
-        return str(int(answer))
-
-    def _similar(self, rng: np.random.Generator) -> Iterable[int]:
-        """Hook: wrong answers of a similar method (another rule, metric, step count)."""
+    def nearby(self, answer: Any, rng: np.random.Generator, k: int) -> Iterable[Any]:
+        """Generic near misses of ``answer`` (the task's semantically similar ones come first)."""
         return ()
 
-    def _near_misses(self, rng: np.random.Generator) -> list[int]:
-        s = int(self._solution)
-        out = [int(v) for v in self._similar(rng) if v >= self.min_value and v != s]
-        # then a window of consecutive values in which the answer sits at a random rank
-        lo = max(self.min_value, s - int(rng.integers(self.num_options)))
-        out += [v for v in range(lo, lo + self.num_options + 1) if v != s]
-        out += [s + k for k in range(1, 2 * self.num_options)]
-        return out
+
+class Number(Kind):
+    """One whole number (``min_value`` and up): a count, a distance, a number of steps."""
+
+    def __init__(self, hint: str = "one whole number", min_value: int = 0) -> None:
+        self.hint, self.min_value = hint, min_value
+
+    def parse(self, text: str) -> int | None:
+        v = read_int(text)
+        return v if v is not None and v >= self.min_value else None
+
+    def format(self, answer: int) -> str:
+        return str(int(answer))
+
+    def nearby(self, answer: int, rng: np.random.Generator, k: int) -> list[int]:
+        # consecutive values in which the answer sits at a random rank (no "middle option" tell)
+        lo = max(self.min_value, int(answer) - int(rng.integers(k)))
+        return [v for v in range(lo, lo + 3 * k) if v != answer]
 
 
-class CellAnswerEnv(SingleTurnEnv):
-    """A task answered by one cell of a board, named like ``B3``."""
+class Cell(Kind):
+    """One cell of a ``rows x cols`` board, named like ``B3``."""
 
-    answer_hint: ClassVar[str] = "one cell, its column letter and row number (for example `A1`)"
-    rows: int = 0
-    cols: int = 0
+    hint = "one cell, its column letter and row number (for example `A1`)"
 
-    def _parse_answer(self, text: str) -> tuple[int, int] | None:
+    def __init__(self, rows: int, cols: int, hint: str | None = None) -> None:
+        self.rows, self.cols = rows, cols
+        self.hint = hint or self.hint
+
+    def parse(self, text: str) -> tuple[int, int] | None:
         cells = read_cells(text, self.rows, self.cols)
         return cells[0] if cells and len(cells) == 1 else None
 
-    def _check(self, answer: tuple[int, int]) -> bool:
-        return tuple(answer) == tuple(self._solution)
-
-    def _format(self, answer: tuple[int, int]) -> str:
+    def format(self, answer: tuple[int, int]) -> str:
         return cell_name(*answer)
 
-    def _similar(self, rng: np.random.Generator) -> Iterable[tuple[int, int]]:
-        return ()
-
-    def _near_misses(self, rng: np.random.Generator) -> list[tuple[int, int]]:
-        r, c = self._solution
-        out = [tuple(p) for p in self._similar(rng)]
+    def nearby(self, answer: tuple[int, int], rng: np.random.Generator, k: int) -> list[tuple[int, int]]:
+        r, c = answer
         around = [(r + dr, c + dc) for dr, dc in NEIGHBOURS_8 if 0 <= r + dr < self.rows and 0 <= c + dc < self.cols]
-        out += [around[int(i)] for i in rng.permutation(len(around))]
+        return [around[int(i)] for i in rng.permutation(len(around))]
+
+
+class Cells(Kind):
+    """A set of cells, named like ``B3 C4`` in any order (``none`` for no cell)."""
+
+    def __init__(self, rows: int, cols: int, hint: str) -> None:
+        self.rows, self.cols, self.hint = rows, cols, hint
+
+    def parse(self, text: str) -> frozenset | None:
+        cells = read_cells(text, self.rows, self.cols)
+        return None if cells is None else frozenset(cells)
+
+    def format(self, answer: frozenset) -> str:
+        return format_cells(answer)
+
+    def nearby(self, answer: frozenset, rng: np.random.Generator, k: int) -> list[frozenset]:
+        out, cells = [], sorted(answer)
+        for i in rng.permutation(len(cells)):
+            r, c = cells[int(i)]
+            out.append(answer - {(r, c)})
+            out += [answer | {(r + dr, c + dc)} for dr, dc in NEIGHBOURS_4
+                    if 0 <= r + dr < self.rows and 0 <= c + dc < self.cols and (r + dr, c + dc) not in answer][:1]
         return out
 
 
-class GridAnswerEnv(SingleTurnEnv):
-    """A task answered by a whole ``answer_rows x answer_cols`` grid (see `core.grid_answers`)."""
+class Word(Kind):
+    """One of a few named values (``names[i]`` for value i), read with ``aliases`` too."""
 
-    grid_kind: ClassVar[str] = "int"
-    grid_alphabet: ClassVar[str] = ""
-    grid_symbols: ClassVar[dict[str, int]] = {}
-    grid_names: ClassVar[dict[int, str]] = {}
-    answer_rows: int = 0
-    answer_cols: int = 0
+    def __init__(self, names: Sequence[str], hint: str, aliases: dict[str, int] | None = None) -> None:
+        self.names, self.hint = tuple(names), hint
+        self.table = {n.lower(): i for i, n in enumerate(self.names)} | {a.lower(): i for a, i in (aliases or {}).items()}
 
-    def _parse_answer(self, text: str) -> Grid | None:
-        return read_grid(text, self.answer_rows, self.answer_cols, self.grid_kind, self.grid_alphabet, self.grid_symbols)
+    def parse(self, text: str) -> int | None:
+        if not isinstance(text, str) or len(text) > 64:
+            return None
+        return self.table.get(text.strip().strip(".!*`'\"").strip().lower())
 
-    def _check(self, answer: Grid) -> bool:
-        return tuple(map(tuple, answer)) == tuple(map(tuple, self._solution))
+    def format(self, answer: int) -> str:
+        return self.names[answer]
 
-    def _format(self, answer: Grid) -> str:
-        return format_grid(answer, self.grid_kind, self.grid_alphabet, self.grid_names)
+    def nearby(self, answer: int, rng: np.random.Generator, k: int) -> list[int]:
+        return [int(i) for i in rng.permutation(len(self.names))]
 
-    def _grid_hint(self, what: str, cells: str) -> str:
-        return (f"{what}: {self.answer_rows} rows of {self.answer_cols} {cells}, row by row from the top, "
-                "rows separated by `/`")
 
-    def _similar(self, rng: np.random.Generator) -> Iterable[Grid]:
-        return ()
+class GridOf(Kind):
+    """A whole ``rows x cols`` grid (see `core.grid_answers`); near misses change one or two cells to
+    another of ``values`` (or by one, when ``values`` is empty)."""
 
-    def _cell_values(self, r: int, c: int, v: int) -> Sequence[int]:
-        """Hook: the values a near miss may put in cell (r, c) instead of ``v``."""
-        return (v - 1, v + 1)
+    def __init__(self, rows: int, cols: int, hint: str, kind: str = "int", alphabet: str = "",
+                 symbols: dict[str, int] | None = None, names: dict[int, str] | None = None,
+                 values: Sequence[int] = ()) -> None:
+        self.rows, self.cols, self.kind, self.alphabet = rows, cols, kind, alphabet
+        self.symbols, self.names, self.values = symbols or {}, names or {}, tuple(values)
+        self.hint = f"{hint}: {rows} rows of {cols} {'values' if kind == 'int' else 'characters'}, row by row from the top, rows separated by `/`"
 
-    def _near_misses(self, rng: np.random.Generator) -> Iterator[Grid]:
-        yield from (as_grid(g) for g in self._similar(rng))
-        sol = [list(row) for row in self._solution]
-        cells = [(r, c) for r in range(self.answer_rows) for c in range(self.answer_cols)]
+    def parse(self, text: str) -> Grid | None:
+        return read_grid(text, self.rows, self.cols, self.kind, self.alphabet, self.symbols)
+
+    def format(self, answer: Grid) -> str:
+        return format_grid(answer, self.kind, self.alphabet, self.names)
+
+    def nearby(self, answer: Grid, rng: np.random.Generator, k: int) -> Iterator[Grid]:
+        fixed = set(self.names)  # symbol cells (walls) stay
+        cells = [(r, c) for r in range(self.rows) for c in range(self.cols) if answer[r][c] not in fixed]
         for _ in range(100):
-            g = [list(row) for row in sol]
+            g = [list(row) for row in answer]
             for _k in range(1 + int(rng.integers(2))):
                 r, c = cells[int(rng.integers(len(cells)))]
-                choices = [v for v in self._cell_values(r, c, g[r][c]) if v != g[r][c]]
+                v = g[r][c]
+                choices = [x for x in (self.values or (v - 1, v + 1)) if x != v and x not in fixed]
                 if choices:
                     g[r][c] = choices[int(rng.integers(len(choices)))]
             yield as_grid(g)
+
+
+class AlgoEnv(SingleTurnEnv):
+    """Base of the algorithmic tasks.
+
+    A task sets ``self.kind`` (a `Kind`) in ``_configure`` or ``_generate`` and implements
+    ``_generate``, ``_draw``, ``_task_text``, ``_solve``, ``_level_text`` (the level as text, built
+    once per level) and, for MCQ hard negatives, ``_similar`` (wrong answers of a similar method:
+    another rule, metric or step count; the kind's generic near misses follow). ``_check`` compares
+    with the solution; tasks whose answers are not unique override it to judge by the rules.
+    """
+
+    kind: Kind = Kind()
+    _level_cache: str | None = None
+
+    @property
+    def answer_hint(self) -> str:  # type: ignore[override]
+        return self.kind.hint
+
+    def _after_generate(self) -> None:
+        self._level_cache = None
+        super()._after_generate()
+
+    def _level_text(self) -> str:
+        raise NotImplementedError
+
+    def _state_text(self) -> str:
+        if self._level_cache is None:
+            self._level_cache = self._level_text()
+        return self._level_cache
+
+    def _parse_answer(self, text: str) -> Any:
+        return self.kind.parse(text)
+
+    def _format(self, answer: Any) -> str:
+        return self.kind.format(answer)
+
+    def _check(self, answer: Any) -> bool:
+        return answer == self._solution
+
+    def _similar(self, rng: np.random.Generator) -> Iterable[Any]:
+        return ()
+
+    def _near_misses(self, rng: np.random.Generator) -> Iterator[Any]:
+        yield from self._similar(rng)
+        yield from self.kind.nearby(self._solution, rng, self.num_options)
 
 
 def as_grid(g: Any) -> Grid:

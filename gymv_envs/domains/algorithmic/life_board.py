@@ -8,11 +8,11 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.core.rng import choice
 from gymv_envs.domains.algorithmic import _life
 from gymv_envs.domains.algorithmic._board import DARK, blank, fill_cell
-from gymv_envs.domains.algorithmic._common import GridAnswerEnv, as_grid, board_text
+from gymv_envs.domains.algorithmic._common import AlgoEnv, GridOf, as_grid, board_text
 
 # difficulty -> (side, step counts N to draw from)
 LEVELS = {0: (6, (1, 2)), 1: (8, (2, 3)), 2: (10, (3, 4, 5))}
-class LifeBoard(GridAnswerEnv):
+class LifeBoard(AlgoEnv):
     """Give the whole board of Conway's Game of Life after N steps.
 
     ## Description
@@ -48,12 +48,10 @@ class LifeBoard(GridAnswerEnv):
     - v0: initial version.
     """
 
-    grid_kind = "mask"
-
     def _configure(self) -> None:
         self.side, self.step_counts = LEVELS[self.difficulty]
-        self.answer_rows = self.answer_cols = self.side
-        self.answer_hint = self._grid_hint("the board after the steps", "digits, 1 for a live cell and 0 for a dead one")
+        self.kind = GridOf(self.side, self.side, "the board after the steps, 1 for a live cell and 0 for a dead one",
+                           kind="mask", values=(0, 1))
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
@@ -83,13 +81,10 @@ class LifeBoard(GridAnswerEnv):
     def _caption(self) -> list:
         return [f"Board after {self.steps} step{'s' if self.steps > 1 else ''}?"]
 
-    def _state_text(self) -> str:
+    def _level_text(self) -> str:
         return board_text(self.start)
 
     # -- verify
-    def _cell_values(self, r: int, c: int, v: int) -> tuple[int, ...]:
-        return (1 - v,)
-
     def _similar(self, rng: np.random.Generator):
         n = self.side
         yield as_grid(_life.to_array(_life.run(self.start_bits, n, n, self.steps - 1), n, n))

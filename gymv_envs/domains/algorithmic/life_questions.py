@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from gymv_envs.core import SingleTurnEnv, TaskSpec
-from gymv_envs.core.grid_answers import format_cells, read_cells, read_int
+from gymv_envs.core import TaskSpec
 from gymv_envs.core.rng import choice
 from gymv_envs.domains.algorithmic import _life
 from gymv_envs.domains.algorithmic._board import DARK, blank, fill_cell
-from gymv_envs.domains.algorithmic._common import NEIGHBOURS_4, board_text, check_question
+from gymv_envs.domains.algorithmic._common import (
+    AlgoEnv,
+    Cells,
+    Number,
+    board_text,
+    check_question,
+)
 
 QUESTIONS = ("count", "changes", "settle")
 # question -> difficulty -> (side, step counts N | (fewest, most) changed cells | most steps to settle)
@@ -25,7 +30,7 @@ HINTS = {
 }
 
 
-class LifeQuestions(SingleTurnEnv):
+class LifeQuestions(AlgoEnv):
     """Answer a question about a Game of Life board: a live count, the next changes, the time to settle.
 
     ## Description
@@ -74,7 +79,7 @@ class LifeQuestions(SingleTurnEnv):
 
     def _configure(self) -> None:
         self.side, self.param = LEVELS[self.question][self.difficulty]
-        self.answer_hint = HINTS[self.question]
+        self.kind = Cells(self.side, self.side, HINTS["changes"]) if self.question == "changes" else Number(HINTS[self.question])
         self.steps = 1
 
     # -- generate
@@ -123,48 +128,27 @@ class LifeQuestions(SingleTurnEnv):
             return [f"Live cells after {self.steps} step{'s' if self.steps > 1 else ''}?"]
         return ["Cells that change next step?" if self.question == "changes" else "Steps until stable or periodic?"]
 
-    def _state_text(self) -> str:
+    def _level_text(self) -> str:
         return board_text(self.start)
 
     # -- verify
-    def _parse_answer(self, text: str):
-        if self.question == "changes":
-            cells = read_cells(text, self.side, self.side)
-            return None if cells is None else frozenset(cells)
-        return read_int(text)
-
-    def _check(self, answer) -> bool:
-        return answer == self._solution
-
-    def _format(self, answer) -> str:
-        return format_cells(answer) if self.question == "changes" else str(int(answer))
-
     def _cells(self, bits: int) -> frozenset:
         return frozenset((int(r), int(c)) for r, c in zip(*np.nonzero(_life.to_array(bits, self.side, self.side))))
 
-    def _near_misses(self, rng: np.random.Generator) -> list:
-        n, sol = self.side, self._solution
+    def _similar(self, rng: np.random.Generator) -> list:
+        n = self.side
         if self.question == "changes":
             nxt = _life.step(self.bits, n, n)
             torus = _life.to_bits(_life.step_array(self.start, wrap=True))
             out = [self._cells(nxt & ~self.bits), self._cells(self.bits & ~nxt), self._cells(nxt),
                    self._cells(self.bits ^ torus)]
-            cells = sorted(sol)
-            for i in rng.permutation(len(cells)):
-                r, c = cells[int(i)]
-                out.append(sol - {(r, c)})
-                out += [sol | {(r + dr, c + dc)} for dr, dc in NEIGHBOURS_4
-                        if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr, c + dc) not in sol][:1]
             return [x for x in out if x]
         if self.question == "count":
             torus = self.start
             for _ in range(self.steps):
                 torus = _life.step_array(torus, wrap=True)
-            similar = [_life.run(self.bits, n, n, self.steps + d).bit_count() for d in (-1, 1)] + [int(torus.sum())]
-        else:
-            similar = [self.tail + self.period, self.period if self.period > 1 else self.tail + 2]
-        lo = max(0, sol - int(rng.integers(self.num_options)))
-        return similar + [v for v in range(lo, lo + 2 * self.num_options) if v != sol]
+            return [_life.run(self.bits, n, n, self.steps + d).bit_count() for d in (-1, 1)] + [int(torus.sum())]
+        return [self.tail + self.period, self.period if self.period > 1 else self.tail + 2]
 
     # -- oracle
     def _solve(self):
