@@ -143,6 +143,28 @@ def solid(h: int, w: int, color: Color) -> np.ndarray:
     return tile
 
 
+@functools.lru_cache(maxsize=4096)
+def block(h: int, w: int, bg: Color, text: str = "", color: Color = INK, size: int = 0) -> np.ndarray:
+    """An ``h x w`` block of ``bg`` with ``text`` centred on it (read-only, cached)."""
+    tile = new_frame(max(h, 1), max(w, 1), bg)
+    if text:
+        put_text(tile, text, w / 2, h / 2, size, color, bg)
+    tile.setflags(write=False)
+    return tile
+
+
+def cell_block(img: np.ndarray, g: Geom, r: int, c: int, bg: Color, text: str = "", color: Color = INK,
+               scale: float = 0.55) -> None:
+    """Fill cell (r, c) with ``bg`` and centre ``text`` on it, as one cached tile."""
+    x0, y0, x1, y1 = g.box(r, c)
+    d = max(1, int(g.cell / 28)) // 2 + 1
+    size = int(g.cell * scale * (1.0 if len(text) <= 2 else 2.2 / len(text)))
+    H, W = img.shape[:2]
+    a, b, e, f = x0 + d, y0 + d, x1 - d + 1, y1 - d + 1
+    if a >= 0 and b >= 0 and e <= W and f <= H and a < e and b < f:
+        img[b:f, a:e] = block(f - b, e - a, bg, text, color, max(4, size))
+
+
 def fill_cell(img: np.ndarray, g: Geom, r: int, c: int, color: Color, inset: float = 0.0) -> None:
     """Colour cell (r, c) inside its grid lines (``inset``: a fraction of the cell left around)."""
     x0, y0, x1, y1 = g.box(r, c)
@@ -190,3 +212,45 @@ def cell_shape(img: np.ndarray, g: Geom, r: int, c: int, kind: str, color: Color
     size = max(2, int(g.cell * scale))
     cx, cy = g.center(r, c)
     blend_mask(img, shape_mask(kind, size), int(round(cx - size / 2)), int(round(cy - size / 2)), color)
+
+
+@functools.lru_cache(maxsize=4096)
+def table_row(cells: tuple[str, ...], col_w: tuple[int, ...], row_h: int, size: int, bg: Color) -> np.ndarray:
+    """One row of a table: ``cells`` centred in columns ``col_w`` pixels wide (read-only, cached)."""
+    tile = new_frame(row_h, sum(col_w), bg)
+    x = 0
+    for text, w in zip(cells, col_w):
+        fit = min(size, int(w * 0.9 / max(1, 0.62 * len(text)))) if len(text) > 2 else size
+        put_text(tile, text, x + w / 2, row_h / 2, max(4, fit), INK, bg)
+        x += w
+    tile.setflags(write=False)
+    return tile
+
+
+def draw_table(img: np.ndarray, box: tuple[int, int, int, int], header: tuple[str, ...],
+               rows: list[tuple[str, ...]], widths: tuple[float, ...] | None = None) -> None:
+    """A table of text in ``box``: a shaded header row, then ``rows``, in columns of relative ``widths``."""
+    bx0, by0, bx1, by1 = box
+    n = len(rows) + 1
+    widths = widths or (1.0,) * len(header)
+    total = sum(widths)
+    row_h = int(min((by1 - by0) / n, (bx1 - bx0) / total * 0.9))
+    if row_h < 2:
+        return
+    col_w = tuple(int((bx1 - bx0) * w / total) for w in widths)
+    width = sum(col_w)
+    x0 = bx0 + (bx1 - bx0 - width) // 2
+    y0 = int(by0 + ((by1 - by0) - row_h * n) / 2)
+    size = max(4, int(row_h * 0.55))
+    head_bg = (215, 220, 232)
+    for i, cells in enumerate([header, *rows]):
+        y = y0 + i * row_h
+        img[y:y + row_h, x0:x0 + width] = table_row(tuple(cells), col_w, row_h, int(size * 0.8) if i == 0 else size,
+                                                    head_bg if i == 0 else WHITE)
+    line = max(1, row_h // 24)
+    for i in range(n + 1):
+        fill_rect(img, x0, y0 + i * row_h, x0 + width + line, y0 + i * row_h + line, GRID_LINE)
+    x = x0
+    for w in (0, *col_w):
+        x += w
+        fill_rect(img, x, y0, x + line, y0 + n * row_h + line, GRID_LINE)

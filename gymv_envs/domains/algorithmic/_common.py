@@ -122,19 +122,23 @@ class Cells(Kind):
 
 
 class Word(Kind):
-    """One of a few named values (``names[i]`` for value i), read with ``aliases`` too."""
+    """One of a few named values (``names[i]`` for value i), read with ``aliases`` too; written after
+    ``prefix`` (``facing up``), which a reply may leave out."""
 
-    def __init__(self, names: Sequence[str], hint: str, aliases: dict[str, int] | None = None) -> None:
-        self.names, self.hint = tuple(names), hint
+    def __init__(self, names: Sequence[str], hint: str, aliases: dict[str, int] | None = None, prefix: str = "") -> None:
+        self.names, self.hint, self.prefix = tuple(names), hint, prefix
         self.table = {n.lower(): i for i, n in enumerate(self.names)} | {a.lower(): i for a, i in (aliases or {}).items()}
 
     def parse(self, text: str) -> int | None:
         if not isinstance(text, str) or len(text) > 64:
             return None
-        return self.table.get(text.strip().strip(".!*`'\"").strip().lower())
+        t = text.strip().strip(".!*`'\"").strip().lower()
+        if self.prefix and t.startswith(self.prefix.lower()):
+            t = t[len(self.prefix):].strip()
+        return self.table.get(t)
 
     def format(self, answer: int) -> str:
-        return self.names[answer]
+        return f"{self.prefix}{self.names[answer]}"
 
     def nearby(self, answer: int, rng: np.random.Generator, k: int) -> list[int]:
         return [int(i) for i in rng.permutation(len(self.names))]

@@ -60,7 +60,8 @@ class LangtonAnt(AlgoEnv):
     cells are black).
 
     ## Action Space
-    ``answer_format="open"``: `Text`: a cell name such as ``C4``, a heading word, or a number.
+    ``answer_format="open"``: `Text`: a cell name such as ``C4``, a heading (``up`` or ``facing up``;
+    right, down, left), or a number.
     ``"mcq"``: `Discrete(k)`; wrong options are the answer after k-1 or k+1 steps, under the rule
     turned the other way (left on white), a neighbouring cell, or one off.
 
@@ -93,7 +94,8 @@ class LangtonAnt(AlgoEnv):
     def _configure(self) -> None:
         self.side, self.step_range = LEVELS[self.difficulty]
         self.kind = {"position": Cell(self.side, self.side, "the ant's cell, its column letter and row number"),
-                     "heading": Word(HEADINGS, "the ant's heading: up, right, down or left", HEADING_WORDS),
+                     "heading": Word(HEADINGS, "the way the ant faces (up, right, down or left)", HEADING_WORDS,
+                                        prefix="facing "),
                      "black": Number("the number of black cells, one whole number")}[self.question]
 
     # -- generate
