@@ -153,26 +153,40 @@ def block(h: int, w: int, bg: Color, text: str = "", color: Color = INK, size: i
     return tile
 
 
+@functools.lru_cache(maxsize=64)
+def interiors(g: Geom) -> tuple[tuple[tuple[slice, slice, int, int], ...], ...]:
+    """Per cell, the (rows, cols) slices of its inside (within the grid lines) and its height and width."""
+    d = max(1, int(g.cell / 28)) // 2 + 1
+    out = []
+    for r in range(g.rows):
+        row = []
+        for c in range(g.cols):
+            x0, y0, x1, y1 = g.box(r, c)
+            a, b, e, f = max(x0 + d, 0), max(y0 + d, 0), x1 - d + 1, y1 - d + 1
+            row.append((slice(b, f), slice(a, e), max(f - b, 0), max(e - a, 0)))
+        out.append(tuple(row))
+    return tuple(out)
+
+
 def cell_block(img: np.ndarray, g: Geom, r: int, c: int, bg: Color, text: str = "", color: Color = INK,
                scale: float = 0.55) -> None:
     """Fill cell (r, c) with ``bg`` and centre ``text`` on it, as one cached tile."""
-    x0, y0, x1, y1 = g.box(r, c)
-    d = max(1, int(g.cell / 28)) // 2 + 1
-    size = int(g.cell * scale * (1.0 if len(text) <= 2 else 2.2 / len(text)))
-    H, W = img.shape[:2]
-    a, b, e, f = x0 + d, y0 + d, x1 - d + 1, y1 - d + 1
-    if a >= 0 and b >= 0 and e <= W and f <= H and a < e and b < f:
-        img[b:f, a:e] = block(f - b, e - a, bg, text, color, max(4, size))
+    sy, sx, h, w = interiors(g)[r][c]
+    if h > 0 and w > 0:
+        size = int(g.cell * scale * (1.0 if len(text) <= 2 else 2.2 / len(text)))
+        img[sy, sx] = block(h, w, bg, text, color, max(4, size))
 
 
 def fill_cell(img: np.ndarray, g: Geom, r: int, c: int, color: Color, inset: float = 0.0) -> None:
     """Colour cell (r, c) inside its grid lines (``inset``: a fraction of the cell left around)."""
+    if not inset:
+        sy, sx, h, w = interiors(g)[r][c]
+        if h > 0 and w > 0:
+            img[sy, sx] = solid(h, w, color)
+        return
     x0, y0, x1, y1 = g.box(r, c)
     d = max(1, int(g.cell / 28)) // 2 + 1 + int(inset * g.cell)
-    H, W = img.shape[:2]
-    a, b, e, f = max(x0 + d, 0), max(y0 + d, 0), min(x1 - d + 1, W), min(y1 - d + 1, H)
-    if a < e and b < f:
-        img[b:f, a:e] = solid(f - b, e - a, color)
+    fill_rect(img, x0 + d, y0 + d, x1 - d + 1, y1 - d + 1, color)
 
 
 def outline_cell(img: np.ndarray, g: Geom, r: int, c: int, color: Color = MARK, width: float = 0.09) -> None:
