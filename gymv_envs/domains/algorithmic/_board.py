@@ -216,16 +216,35 @@ def arrow_mask(direction: str, size: int) -> np.ndarray:
     return mask
 
 
-def cell_arrow(img: np.ndarray, g: Geom, r: int, c: int, direction: str, color: Color = INK, scale: float = 0.8) -> None:
-    size = max(2, int(g.cell * scale))
-    cx, cy = g.center(r, c)
-    blend_mask(img, arrow_mask(direction, size), int(round(cx - size / 2)), int(round(cy - size / 2)), color)
+@functools.lru_cache(maxsize=4096)
+def icon_block(h: int, w: int, bg: Color, icons: tuple[tuple[str, Color, float], ...]) -> np.ndarray:
+    """An ``h x w`` block of ``bg`` with centred icons ``(kind, colour, scale)`` blended on it, in order
+    (kind: a `canvas.SHAPES` name, or ``arrow-U``/``-R``/``-D``/``-L``); read-only, cached."""
+    tile = new_frame(max(h, 1), max(w, 1), bg)
+    for kind, color, scale in icons:
+        size = max(2, int(min(h, w) * scale))
+        mask = arrow_mask(kind[-1], size) if kind.startswith("arrow-") else shape_mask(kind, size)
+        blend_mask(tile, mask, (w - size) // 2, (h - size) // 2, color)
+    tile.setflags(write=False)
+    return tile
 
 
-def cell_shape(img: np.ndarray, g: Geom, r: int, c: int, kind: str, color: Color, scale: float = 0.7) -> None:
-    size = max(2, int(g.cell * scale))
-    cx, cy = g.center(r, c)
-    blend_mask(img, shape_mask(kind, size), int(round(cx - size / 2)), int(round(cy - size / 2)), color)
+def cell_icons(img: np.ndarray, g: Geom, r: int, c: int, icons: tuple[tuple[str, Color, float], ...],
+               bg: Color = WHITE) -> None:
+    """Fill cell (r, c) with ``bg`` and the icons of `icon_block`, as one cached tile."""
+    sy, sx, h, w = interiors(g)[r][c]
+    if h > 0 and w > 0:
+        img[sy, sx] = icon_block(h, w, bg, tuple(icons))
+
+
+def cell_arrow(img: np.ndarray, g: Geom, r: int, c: int, direction: str, color: Color = INK, scale: float = 0.8,
+               bg: Color = WHITE) -> None:
+    cell_icons(img, g, r, c, ((f"arrow-{direction}", color, scale),), bg)
+
+
+def cell_shape(img: np.ndarray, g: Geom, r: int, c: int, kind: str, color: Color, scale: float = 0.7,
+               bg: Color = WHITE) -> None:
+    cell_icons(img, g, r, c, ((kind, color, scale),), bg)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -23,6 +23,7 @@ from gymv_envs.core.grid_answers import (
     read_cells,
     read_grid,
     read_int,
+    read_ints,
 )
 
 NEIGHBOURS_4 = ((-1, 0), (0, 1), (1, 0), (0, -1))
@@ -74,6 +75,27 @@ class Number(Kind):
         # consecutive values in which the answer sits at a random rank (no "middle option" tell)
         lo = max(self.min_value, int(answer) - int(rng.integers(k)))
         return [v for v in range(lo, lo + 3 * k) if v != answer]
+
+
+class Numbers(Kind):
+    """A list of ``count`` whole numbers in order (``3 1 2``, ``[3, 1, 2]``)."""
+
+    def __init__(self, count: int, hint: str) -> None:
+        self.count, self.hint = count, hint
+
+    def parse(self, text: str) -> tuple[int, ...] | None:
+        values = read_ints(text, self.count)
+        return None if values is None else tuple(values)
+
+    def format(self, answer: Sequence[int]) -> str:
+        return " ".join(str(int(v)) for v in answer)
+
+    def nearby(self, answer: Sequence[int], rng: np.random.Generator, k: int) -> Iterator[tuple[int, ...]]:
+        for _ in range(50):  # two neighbouring entries swapped
+            i = int(rng.integers(len(answer) - 1))
+            a = list(answer)
+            a[i], a[i + 1] = a[i + 1], a[i]
+            yield tuple(a)
 
 
 class Cell(Kind):

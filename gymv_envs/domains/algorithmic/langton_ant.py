@@ -114,7 +114,7 @@ class LangtonAnt(AlgoEnv):
         img, g = blank(self.obs_size, self.side, self.side)
         for r, c in zip(*np.nonzero(self.black)):
             fill_cell(img, g, int(r), int(c), DARK)
-        cell_arrow(img, g, *self.pos, "URDL"[self.heading], MARK, scale=0.78)
+        cell_arrow(img, g, *self.pos, "URDL"[self.heading], MARK, 0.86, DARK if self.black[self.pos] else (255, 255, 255))
         return img
 
     def _task_text(self) -> str:

@@ -93,9 +93,9 @@ class WallDistance(AlgoEnv):
         img, g = blank(self.obs_size, self.side, self.side)
         for r, c in zip(*np.nonzero(~self.open_)):
             fill_cell(img, g, int(r), int(c), WALL)
-        cell_shape(img, g, *self.start, "circle", PALETTE["green"], 0.62)
+        cell_shape(img, g, *self.start, "circle", PALETTE["green"], 0.66)
         if self.question == "cell":
-            cell_shape(img, g, *self.target, "star", PALETTE["red"], 0.7)
+            cell_shape(img, g, *self.target, "star", PALETTE["red"], 0.76)
         return img
 
     def _task_text(self) -> str:
