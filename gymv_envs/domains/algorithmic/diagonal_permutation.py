@@ -54,7 +54,7 @@ class DiagonalPermutation(AlgoEnv):
     ## Action Space
     ``answer_format="open"``: `Text`, n row numbers such as ``3 1 4 2``. ``"mcq"``: `Discrete(k)`;
     wrong options keep the order, reverse it, give the inverse permutation (where each row goes
-    instead of which row comes), or swap two rows of a valid order.
+    instead of which row comes), swap two rows of a valid order, or are random orders that fail.
 
     ## Observation Space
     `Box(0, 255, (H, W, 3), uint8)`: the labelled matrix.
@@ -136,7 +136,8 @@ class DiagonalPermutation(AlgoEnv):
         for pos, r in enumerate(order):
             inverse[r - 1] = pos + 1
         ones = sorted(range(1, n + 1), key=lambda r: (-int(self.matrix[r - 1].sum()), r))
-        return [tuple(range(1, n + 1)), tuple(range(n, 0, -1)), tuple(inverse), tuple(ones)]
+        shuffled = [tuple(int(v) + 1 for v in rng.permutation(n)) for _ in range(60)]
+        return [tuple(range(1, n + 1)), tuple(range(n, 0, -1)), tuple(inverse), tuple(ones), *shuffled]
 
     # -- oracle
     def _solve(self) -> tuple[int, ...]:
