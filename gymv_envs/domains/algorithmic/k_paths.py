@@ -141,7 +141,8 @@ class KPaths(AlgoEnv):
     ## Action Space
     ``answer_format="open"``: `Text`, K move strings such as ``RRDD / DDRR``. ``"mcq"``:
     `Discrete(k)`; wrong options are the greedy choice (the best single path, then the best on
-    what is left), the best single path repeated, or an optimal set with one corner turned.
+    what is left), the best single path repeated, an optimal set with one corner turned, or random
+    paths.
 
     ## Observation Space
     `Box(0, 255, (H, W, 3), uint8)`: the grid of digits with the start and end tinted.
@@ -216,7 +217,10 @@ class KPaths(AlgoEnv):
 
     def _similar(self, rng: np.random.Generator) -> list:
         single = best_paths(self.values, 1)[1][0]
-        return [tuple(self._greedy()), (single,) * self.k]
+        n = self.side
+        randoms = [tuple("".join("D" if m else "R" for m in rng.permutation([1] * (n - 1) + [0] * (n - 1)))
+                         for _ in range(self.k)) for _ in range(40)]
+        return [tuple(self._greedy()), (single,) * self.k, *randoms]
 
     # -- oracle
     def _solve(self) -> tuple[str, ...]:
