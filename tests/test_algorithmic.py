@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from gymv_envs.core import grid_answers as ga
+from gymv_envs.core.cells import LETTERS, cell_name
 from gymv_envs.domains.algorithmic import _games, _life
 from gymv_envs.domains.algorithmic._common import NEIGHBOURS_4, bfs_distances
 from gymv_envs.domains.algorithmic.arrows_face_right import ArrowsFaceRight
@@ -183,7 +184,7 @@ def test_every_winning_move_is_accepted_and_every_losing_one_refused(name, value
 def test_arrows_face_right_accepts_exactly_the_shortest_solving_sets():
     for seed in range(6):
         env = _env("ArrowsFaceRight", 0, seed)
-        lines = [str(r + 1) for r in range(env.rows)] + list(ga.LETTERS[: env.cols])
+        lines = [str(r + 1) for r in range(env.rows)] + list(LETTERS[: env.cols])
         solving = [s for k in range(len(lines) + 1) for s in itertools.combinations(lines, k)
                    if not ArrowsFaceRight._flip(env, s).any()]
         fewest = min(map(len, solving))
@@ -197,8 +198,8 @@ def test_arrows_face_right_accepts_exactly_the_shortest_solving_sets():
 def test_set_and_word_answers_read_in_any_order_or_spelling():
     env = _env("LifeChanges", 1, 4)
     cells = sorted(env._solution)
-    assert _judge(env, ", ".join(ga.cell_name(r, c).lower() for r, c in reversed(cells)))
-    assert not _judge(env, " ".join(ga.cell_name(r, c) for r, c in cells[1:]) or "none")
+    assert _judge(env, ", ".join(cell_name(r, c).lower() for r, c in reversed(cells)))
+    assert not _judge(env, " ".join(cell_name(r, c) for r, c in cells[1:]) or "none")
     env = _env("LangtonAntHeading", 1, 2)
     word = ("up", "right", "down", "left")[env._solution]
     assert _judge(env, word) and _judge(env, f"facing {word}") and _judge(env, word.upper() + ".")

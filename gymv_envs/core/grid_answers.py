@@ -1,4 +1,4 @@
-"""Reading and writing answers shaped like grids: whole grids, cell names, lists of integers.
+"""Reading and writing answers shaped like grids: whole grids, lists of cells, lists of integers.
 
 Every reader takes any string and returns ``None`` when it cannot read it (never raises). Readers
 are strict: a text with anything besides the answer's own tokens (and separators) is unreadable,
@@ -7,16 +7,15 @@ so prose is left to the answer extraction of `gymv_envs.core.parsing`; a grid wr
 
 Conventions shared by the tasks that use this module:
 
-- a cell is named by its column letter and its row number counted from the top (``B3`` is row 3,
-  column 2), as on boards drawn with letters across the top and numbers down the side;
+- a cell is named as in `gymv_envs.core.cells` (column letter, row number from the top: ``B3``);
 - a grid is written row by row, rows separated by `` / `` (newlines, ``;``, JSON lists work too).
 
 >>> read_grid("1 2 / 3 4", 2, 2, "int")
 ((1, 2), (3, 4))
 >>> read_grid("[[1,0],[0,1]]", 2, 2, "mask")
 ((1, 0), (0, 1))
->>> cell_name(2, 1), read_cells("B3, c1", 3, 3)
-('B3', [(2, 1), (0, 2)])
+>>> read_cells("B3, c1 and A2", 3, 3)
+[(2, 1), (0, 2), (1, 0)]
 """
 
 from __future__ import annotations
@@ -24,8 +23,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from gymv_envs.core.cells import cell_tokens
+
 MAX_TEXT = 20_000
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 KINDS = ("int", "mask", "char")
 MASK_ON = "#1xX*■█●"
 MASK_OFF = ".0_-·□○"
@@ -33,9 +33,7 @@ ARROW_GLYPHS = {"↑": "U", "↓": "D", "←": "L", "→": "R", "^": "U", "v": "
 _SEP = re.compile(r"[\s,;/|\[\](){}\"'`]+")
 _ROW_LABEL = re.compile(r"(?i)\b(?:row|line|r)\s*\d+\s*[:=.)\]-]")
 _INT = re.compile(r"[-+]?\d{1,9}")
-_CELL = re.compile(r"([A-Za-z])(\d{1,2})")
-_LETTER_SPACE = re.compile(r"\b([A-Za-z])\s+(?=\d)")
-_AND = re.compile(r"(?i)\band\b|&")
+_CELL_SEP = re.compile(r"[\s,;/|\[\](){}\"'`.&]+|\bAND\b")
 Grid = tuple[tuple[int, ...], ...]
 
 
@@ -134,35 +132,16 @@ def format_grid(grid: Sequence[Sequence[int]], kind: str = "int", alphabet: str 
     return " / ".join(" ".join(alphabet[v] for v in row) for row in grid)
 
 
-def cell_name(r: int, c: int) -> str:
-    """``B3`` for row index 2, column index 1: the column letter, then the row number from the top."""
-    return f"{LETTERS[c]}{r + 1}"
-
-
 def read_cells(text: str, rows: int, cols: int) -> list[tuple[int, int]] | None:
-    """The cells named in a list such as ``B3, C1 and A2`` as (row, column) indices, in order.
+    """The cells of a list such as ``B3, C1 and A2`` as (row, column) indices, in order.
 
-    ``None`` when the text holds anything but cell names and separators, names none, or names a
-    cell off the board. ``none``/``empty`` reads as the empty list.
+    ``None`` when the text holds anything but cell names (`core.cells`) and separators, names
+    none, or names a cell off the board. ``none``/``empty`` reads as the empty list.
     """
     if not isinstance(text, str) or len(text) > MAX_TEXT:
         return None
     t = text.strip()
     if t.lower().rstrip(".") in ("none", "empty", "no cells", "nothing"):
         return []
-    toks = [tok for tok in _SEP.split(_LETTER_SPACE.sub(r"\1", _AND.sub(" ", t))) if tok.strip(".")]
-    out = []
-    for tok in toks:
-        m = _CELL.fullmatch(tok.strip("."))
-        if m is None:
-            return None
-        c, r = LETTERS.index(m.group(1).upper()), int(m.group(2)) - 1
-        if not (0 <= c < cols and 0 <= r < rows):
-            return None
-        out.append((r, c))
-    return out or None
-
-
-def format_cells(cells: Sequence[tuple[int, int]]) -> str:
-    """Cell names in row-major order, space separated; ``none`` for no cell."""
-    return " ".join(cell_name(r, c) for r, c in sorted(cells)) or "none"
+    cells = cell_tokens(re.sub(r"\b([A-Z]) (?=\d)", r"\1", t.upper()), _CELL_SEP, rows, cols)
+    return cells or None

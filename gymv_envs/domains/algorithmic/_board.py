@@ -1,9 +1,11 @@
-"""Drawing for the algorithmic tasks: labelled boards, cell fills, cached text tiles, arrows and coins.
+"""Drawing for the algorithmic tasks: labelled boards, cell fills, cached tiles, arrows, icons, tables.
 
-A board is ``rows x cols`` square cells in a box of the frame, with column letters across the top
-and row numbers down the left side (the cell names of `gymv_envs.core.grid_answers`). The empty
+A board is ``rows x cols`` square cells placed by `gymv_envs.core.board.labelled_layout` (here inside
+any box of the frame, so that a board can share the frame with a rule table), with column letters
+across the top and row numbers down the left side (the names of `gymv_envs.core.cells`). The empty
 board is drawn once per (size, shape) and cached read-only; a level's picture is a copy of it with
-cells filled by cached tiles, so a frame costs a copy and a few hundred small slice assignments.
+each cell's inside set by one cached tile (`cell_block`, `cell_icons`), so a frame costs a copy and a
+few hundred small slice assignments.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from typing import NamedTuple
 import numpy as np
 from PIL import Image, ImageDraw
 
+from gymv_envs.core import board as core_board
+from gymv_envs.core.board import text_tile
 from gymv_envs.core.canvas import (
     BACKGROUND,
     GRID_LINE,
@@ -24,9 +28,7 @@ from gymv_envs.core.canvas import (
     fill_rect,
     new_frame,
     shape_mask,
-    text_mask,
 )
-from gymv_envs.core.grid_answers import LETTERS
 
 DARK: Color = (45, 45, 55)
 WALL: Color = (70, 70, 80)
@@ -35,8 +37,8 @@ DIRS = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}  # clockwise from 
 HEADINGS = ("up", "right", "down", "left")
 
 
-class Geom(NamedTuple):
-    """A board's place in the frame: the top-left corner of cell (0, 0), the cell side, the shape."""
+class CellGrid(NamedTuple):
+    """A `core.board.CellGrid` that also knows its shape (so per-cell slices can be cached on it)."""
 
     x0: float
     y0: float
@@ -52,24 +54,18 @@ class Geom(NamedTuple):
         return self.x0 + (c + 0.5) * self.cell, self.y0 + (r + 0.5) * self.cell
 
 
-def layout(box: tuple[int, int, int, int], rows: int, cols: int, labels: bool = True) -> Geom:
-    """Square cells as large as fit in ``box`` = (x0, y0, x1, y1), with a gutter for the labels."""
+def layout(box: tuple[int, int, int, int], rows: int, cols: int, labels: bool = True) -> CellGrid:
+    """`core.board.labelled_layout` inside ``box`` = (x0, y0, x1, y1) of the frame."""
     bx0, by0, bx1, by1 = box
-    gut = 0.75 if labels else 0.0
-    margin = max(1, min(bx1 - bx0, by1 - by0) // 40)
-    cell = min((bx1 - bx0 - 2 * margin) / (cols + gut), (by1 - by0 - 2 * margin) / (rows + gut))
-    x0 = bx0 + (bx1 - bx0 - cell * (cols + gut)) / 2 + gut * cell
-    y0 = by0 + (by1 - by0 - cell * (rows + gut)) / 2 + gut * cell
-    return Geom(x0, y0, max(cell, 1.0), rows, cols)
+    g = core_board.labelled_layout((by1 - by0, bx1 - bx0), rows, cols, labels)
+    return CellGrid(bx0 + g.x0, by0 + g.y0, max(g.cell, 1.0), rows, cols)
 
 
-def draw_grid(img: np.ndarray, g: Geom, labels: bool = True, fill: Color | None = WHITE,
-              col_labels: tuple[str, ...] | None = None, row_labels: tuple[str, ...] | None = None) -> None:
-    """Cells (filled with ``fill``), grid lines and the labels of a board."""
+def draw_grid(img: np.ndarray, g: CellGrid, labels: bool = True) -> None:
+    """White cells, grid lines and (``labels``) the column letters and row numbers of a board."""
     s, rows, cols = g.cell, g.rows, g.cols
     x1, y1 = g.x0 + cols * s, g.y0 + rows * s
-    if fill is not None:
-        fill_rect(img, g.x0, g.y0, x1, y1, fill)
+    fill_rect(img, g.x0, g.y0, x1, y1, WHITE)
     w = max(1, int(s / 28))
     for r in range(rows + 1):
         y = int(g.y0 + r * s)
@@ -78,18 +74,12 @@ def draw_grid(img: np.ndarray, g: Geom, labels: bool = True, fill: Color | None 
         x = int(g.x0 + c * s)
         fill_rect(img, x - w // 2, g.y0 - w // 2, x + (w + 1) // 2, y1 + w, GRID_LINE)
     if labels and s >= 6:
-        cl = col_labels or tuple(LETTERS[:cols])
-        rl = row_labels or tuple(str(r + 1) for r in range(rows))
-        size = max(4, int(s * 0.42))
-        for c in range(cols):
-            put_text(img, cl[c], g.x0 + (c + 0.5) * s, g.y0 - 0.38 * s, size, INK, BACKGROUND)
-        for r in range(rows):
-            put_text(img, rl[r], g.x0 - 0.38 * s, g.y0 + (r + 0.5) * s, size, INK, BACKGROUND)
+        core_board.draw_labels(img, g, rows, cols, max(4, int(s * 0.42)))
 
 
 @functools.lru_cache(maxsize=128)
 def board(size: tuple[int, int], rows: int, cols: int, labels: bool = True,
-          box: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, Geom]:
+          box: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, CellGrid]:
     """The empty board in a frame of ``size`` (read-only, cached) and its geometry."""
     h, w = size
     g = layout(box or (0, 0, w, h), rows, cols, labels)
@@ -100,39 +90,22 @@ def board(size: tuple[int, int], rows: int, cols: int, labels: bool = True,
 
 
 def blank(size: tuple[int, int], rows: int, cols: int, labels: bool = True,
-          box: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, Geom]:
+          box: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, CellGrid]:
     """A writable copy of `board`, and its geometry."""
     img, g = board(tuple(size), rows, cols, labels, box)
     return img.copy(), g
 
 
-@functools.lru_cache(maxsize=8192)
-def text_tile(text: str, size: int, color: Color, bg: Color, bold: bool = True) -> np.ndarray:
-    """``text`` blended once over a ``bg`` block (read-only, cached)."""
-    mask = text_mask(text, size, bold)
-    tile = new_frame(mask.shape[0], mask.shape[1], bg)
-    blend_mask(tile, mask, 0, 0, color)
-    tile.setflags(write=False)
-    return tile
-
-
 def put_text(img: np.ndarray, text: str, cx: float, cy: float, size: int, color: Color = INK,
              bg: Color = WHITE, bold: bool = True) -> None:
     """``text`` centred on (cx, cy) over a plain ``bg`` background (a cached tile, clipped to the frame)."""
-    tile = text_tile(text, max(4, int(size)), color, bg, bold)
+    tile = text_tile(text, max(4, int(size)), color, bold, bg)
     h, w = tile.shape[:2]
     x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
     H, W = img.shape[:2]
     x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, W), min(y + h, H)
     if x0 < x1 and y0 < y1:
         img[y0:y1, x0:x1] = tile[y0 - y:y1 - y, x0 - x:x1 - x]
-
-
-def cell_text(img: np.ndarray, g: Geom, r: int, c: int, text: str, color: Color = INK, bg: Color = WHITE,
-              scale: float = 0.55) -> None:
-    """``text`` centred in cell (r, c) over the cell's colour ``bg``; long texts get smaller."""
-    size = g.cell * scale * (1.0 if len(text) <= 2 else 2.2 / len(text))
-    put_text(img, text, *g.center(r, c), int(size), color, bg)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -154,7 +127,7 @@ def block(h: int, w: int, bg: Color, text: str = "", color: Color = INK, size: i
 
 
 @functools.lru_cache(maxsize=64)
-def interiors(g: Geom) -> tuple[tuple[tuple[slice, slice, int, int], ...], ...]:
+def interiors(g: CellGrid) -> tuple[tuple[tuple[slice, slice, int, int], ...], ...]:
     """Per cell, the (rows, cols) slices of its inside (within the grid lines) and its height and width."""
     d = max(1, int(g.cell / 28)) // 2 + 1
     out = []
@@ -168,7 +141,7 @@ def interiors(g: Geom) -> tuple[tuple[tuple[slice, slice, int, int], ...], ...]:
     return tuple(out)
 
 
-def cell_block(img: np.ndarray, g: Geom, r: int, c: int, bg: Color, text: str = "", color: Color = INK,
+def cell_block(img: np.ndarray, g: CellGrid, r: int, c: int, bg: Color, text: str = "", color: Color = INK,
                scale: float = 0.55) -> None:
     """Fill cell (r, c) with ``bg`` and centre ``text`` on it, as one cached tile."""
     sy, sx, h, w = interiors(g)[r][c]
@@ -177,7 +150,7 @@ def cell_block(img: np.ndarray, g: Geom, r: int, c: int, bg: Color, text: str = 
         img[sy, sx] = block(h, w, bg, text, color, max(4, size))
 
 
-def fill_cell(img: np.ndarray, g: Geom, r: int, c: int, color: Color, inset: float = 0.0) -> None:
+def fill_cell(img: np.ndarray, g: CellGrid, r: int, c: int, color: Color, inset: float = 0.0) -> None:
     """Colour cell (r, c) inside its grid lines (``inset``: a fraction of the cell left around)."""
     if not inset:
         sy, sx, h, w = interiors(g)[r][c]
@@ -189,7 +162,7 @@ def fill_cell(img: np.ndarray, g: Geom, r: int, c: int, color: Color, inset: flo
     fill_rect(img, x0 + d, y0 + d, x1 - d + 1, y1 - d + 1, color)
 
 
-def outline_cell(img: np.ndarray, g: Geom, r: int, c: int, color: Color = MARK, width: float = 0.09) -> None:
+def outline_cell(img: np.ndarray, g: CellGrid, r: int, c: int, color: Color = MARK, width: float = 0.09) -> None:
     """A thick frame just inside cell (r, c): marks the cell a question is about."""
     x0, y0, x1, y1 = g.box(r, c)
     t = max(1, int(g.cell * width))
@@ -229,7 +202,7 @@ def icon_block(h: int, w: int, bg: Color, icons: tuple[tuple[str, Color, float],
     return tile
 
 
-def cell_icons(img: np.ndarray, g: Geom, r: int, c: int, icons: tuple[tuple[str, Color, float], ...],
+def cell_icons(img: np.ndarray, g: CellGrid, r: int, c: int, icons: tuple[tuple[str, Color, float], ...],
                bg: Color = WHITE) -> None:
     """Fill cell (r, c) with ``bg`` and the icons of `icon_block`, as one cached tile."""
     sy, sx, h, w = interiors(g)[r][c]
@@ -237,12 +210,12 @@ def cell_icons(img: np.ndarray, g: Geom, r: int, c: int, icons: tuple[tuple[str,
         img[sy, sx] = icon_block(h, w, bg, tuple(icons))
 
 
-def cell_arrow(img: np.ndarray, g: Geom, r: int, c: int, direction: str, color: Color = INK, scale: float = 0.8,
+def cell_arrow(img: np.ndarray, g: CellGrid, r: int, c: int, direction: str, color: Color = INK, scale: float = 0.8,
                bg: Color = WHITE) -> None:
     cell_icons(img, g, r, c, ((f"arrow-{direction}", color, scale),), bg)
 
 
-def cell_shape(img: np.ndarray, g: Geom, r: int, c: int, kind: str, color: Color, scale: float = 0.7,
+def cell_shape(img: np.ndarray, g: CellGrid, r: int, c: int, kind: str, color: Color, scale: float = 0.7,
                bg: Color = WHITE) -> None:
     cell_icons(img, g, r, c, ((kind, color, scale),), bg)
 

@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv
+from gymv_envs.core.answers import count_near_misses
+from gymv_envs.core.cells import cell_name, format_cells
 from gymv_envs.core.grid_answers import (
     Grid,
-    cell_name,
-    format_cells,
     format_grid,
     read_cells,
     read_grid,
@@ -72,9 +72,8 @@ class Number(Kind):
         return str(int(answer))
 
     def nearby(self, answer: int, rng: np.random.Generator, k: int) -> list[int]:
-        # consecutive values in which the answer sits at a random rank (no "middle option" tell)
-        lo = max(self.min_value, int(answer) - int(rng.integers(k)))
-        return [v for v in range(lo, lo + 3 * k) if v != answer]
+        # a window of values holding the answer at a random place (no "middle option" tell)
+        return count_near_misses(rng, int(answer), self.min_value, k)
 
 
 class Numbers(Kind):
@@ -131,7 +130,7 @@ class Cells(Kind):
         return None if cells is None else frozenset(cells)
 
     def format(self, answer: frozenset) -> str:
-        return format_cells(answer)
+        return format_cells(answer) or "none"
 
     def nearby(self, answer: frozenset, rng: np.random.Generator, k: int) -> list[frozenset]:
         out, cells = [], sorted(answer)

@@ -8,7 +8,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import PALETTE
-from gymv_envs.core.grid_answers import LETTERS
+from gymv_envs.core.cells import LETTERS
 from gymv_envs.domains.algorithmic._board import DARK, blank, cell_arrow
 from gymv_envs.domains.algorithmic._common import AlgoEnv, Kind
 

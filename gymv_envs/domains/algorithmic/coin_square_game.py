@@ -8,7 +8,8 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import INK
-from gymv_envs.core.grid_answers import cell_name, read_cells
+from gymv_envs.core.cells import cell_name
+from gymv_envs.core.grid_answers import read_cells
 from gymv_envs.domains.algorithmic._board import blank, cell_block, cell_icons, put_text
 from gymv_envs.domains.algorithmic._common import AlgoEnv, Kind, Number, check_question
 from gymv_envs.domains.algorithmic._games import wythoff_table

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.grid_answers import cell_name
+from gymv_envs.core.cells import cell_name
 from gymv_envs.domains.algorithmic._board import (
     DARK,
     DIRS,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.grid_answers import format_cells, read_cells
+from gymv_envs.core.cells import format_cells
+from gymv_envs.core.grid_answers import read_cells
 from gymv_envs.domains.algorithmic._board import blank, cell_icons
 from gymv_envs.domains.algorithmic._common import AlgoEnv, Kind, Number, check_question
 from gymv_envs.domains.algorithmic._games import kayles, runs

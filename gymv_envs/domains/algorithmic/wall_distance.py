@@ -6,7 +6,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import PALETTE
-from gymv_envs.core.grid_answers import cell_name
+from gymv_envs.core.cells import cell_name
 from gymv_envs.domains.algorithmic._board import WALL, blank, cell_shape, fill_cell
 from gymv_envs.domains.algorithmic._common import (
     NEIGHBOURS_8,
