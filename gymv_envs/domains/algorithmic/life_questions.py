@@ -126,7 +126,9 @@ class LifeQuestions(AlgoEnv):
     def _caption(self) -> list:
         if self.question == "count":
             return [f"Live cells after {self.steps} step{'s' if self.steps > 1 else ''}?"]
-        return ["Cells that change next step?" if self.question == "changes" else "Steps until stable or periodic?"]
+        if self.question == "changes":
+            return ["Cells that change next step?"]
+        return [f"Steps until stable or periodic (1-{self.param})?"]
 
     def _level_text(self) -> str:
         return board_text(self.start)
