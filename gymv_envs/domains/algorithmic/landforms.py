@@ -23,14 +23,15 @@ LAND = [(196, 226, 160), (176, 214, 140), (160, 200, 120), (200, 200, 130), (214
         (190, 150, 100), (176, 136, 96), (160, 124, 92)]
 
 
-def height_map(rng: np.random.Generator, n: int) -> np.ndarray:
-    """Smoothed noise scaled to heights 0-9, about a third of it sea (0)."""
-    g = rng.random((n + 2, n + 2))
-    for _ in range(2):
-        p = np.pad(g, 1, mode="edge")
-        g = sum(p[1 + dr:p.shape[0] - 1 + dr, 1 + dc:p.shape[1] - 1 + dc] for dr in (-1, 0, 1) for dc in (-1, 0, 1)) / 9
-    g = g[1:-1, 1:-1]
-    lo, hi = np.quantile(g, rng.uniform(0.25, 0.45)), g.max()
+def height_map(rng: np.random.Generator, n: int, sea: tuple[float, float] = (0.25, 0.45), passes: int = 2) -> np.ndarray:
+    """Noise smoothed ``passes`` times by a 3x3 box (each pass trims the border), scaled to heights 0-9
+    with a fraction ``sea`` of the cells sea (0)."""
+    g = rng.random((n + 2 * passes, n + 2 * passes))
+    for _ in range(passes):
+        g = g[:-2] + g[1:-1] + g[2:]
+        g = g[:, :-2] + g[:, 1:-1] + g[:, 2:]
+    flat = np.sort(g.reshape(-1))
+    lo, hi = flat[int(rng.uniform(*sea) * (flat.size - 1))], flat[-1]
     return np.clip(np.ceil((g - lo) / max(hi - lo, 1e-9) * 9), 0, 9).astype(np.int64)
 
 
@@ -85,8 +86,9 @@ class Landforms(AlgoEnv):
     1.0 for the exact count, else 0.0.
 
     ## Starting State
-    Smoothed random noise scaled to heights 0-9 with a quarter to nearly half of the map sea;
-    levels with fewer than two islands (or peaks) are redrawn.
+    Random noise smoothed by a 3x3 box and scaled to heights 0-9: once with 45-60% of the map sea
+    (islands), twice with 25-45% sea (peaks); levels with fewer than two islands (or peaks) are
+    redrawn.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
@@ -109,7 +111,8 @@ class Landforms(AlgoEnv):
 
     def _generate(self, rng: np.random.Generator) -> None:
         while True:
-            self.heights = height_map(rng, self.side)
+            self.heights = (height_map(rng, self.side, (0.45, 0.6), 1) if self.question == "islands"
+                            else height_map(rng, self.side))
             self.count = islands(self.heights) if self.question == "islands" else peaks(self.heights)
             if self.count >= 2:
                 return
