@@ -28,6 +28,7 @@ EXTRA_MODULES = {
     "vlm": "json",  # the VLM agent speaks HTTP with the standard library only
     "ray": "ray",
     "vqa": "pyarrow",  # the Hugging Face parquet layout of exported question sets
+    "scipy": "scipy",
 }
 
 _TASKS: dict[str, TaskSpec] = {}
