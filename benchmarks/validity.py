@@ -75,7 +75,7 @@ def mcq_chance(env_id: str, difficulty: int, seeds: int) -> dict[str, Any]:
     import gymnasium as gym
 
     env = gym.make(env_id, difficulty=difficulty, answer_format="mcq", obs_size=(64, 64)).unwrapped
-    k = env.action_space.n
+    k = int(env.action_space.n)
     per_letter = [0.0] * k
     exact = 0.0
     try:

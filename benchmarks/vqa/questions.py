@@ -40,8 +40,10 @@ AGENTVQA_DOMAINS = {
 }
 QUESTION_TYPES = ("mcq", "next_action", "next_state")
 TRIES = 8  # states along the trajectory tried for a next_action question
+QUESTION_STEPS = 300  # planner steps one next_action question may take over all its candidates
 HORIZON = 120  # planner steps a candidate action may need before it counts as never succeeding
 K = 4  # options per question
+HOOK_ONLY_DOMAINS = ("world3d", "web", "robotics")
 PLAN_SIZE = (48, 48)  # frames of the copy the planner explores (levels do not depend on the frame size)
 
 
@@ -93,9 +95,17 @@ def _leaks(prompt: str, options: list[str], answer: int) -> bool:
     return named[answer] and not all(named)
 
 
-def _planner_steps(env: Any, horizon: int) -> float:
-    """Steps the env's own planner needs from this state to succeed (``inf`` if it does not within ``horizon``)."""
+class TooCostly(Exception):
+    """A question's planner rollouts ran past their step budget: skip it (deterministically)."""
+
+
+def _planner_steps(env: Any, horizon: int, budget: list[int]) -> float:
+    """Steps the env's own planner needs from this state to succeed (``inf`` if it does not within
+    ``horizon``); ``budget[0]`` is the planner steps left for the question, counted down."""
     for n in range(1, horizon + 1):
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise TooCostly
         _, _, terminated, truncated, info = env.step(env.oracle_action())
         if terminated or truncated:
             return float(n) if info["success"] else float("inf")
@@ -111,13 +121,19 @@ def _after(env: Any, action: int) -> tuple[Any, np.ndarray, dict[str, Any], bool
 def next_action(env: Any, rng: np.random.Generator) -> tuple[str, list[str], int] | None:
     """(question, options, answer) or ``None`` when fewer than K-1 actions are proven worse than the
     planner's (legal ones are preferred; an action the env refuses wastes the step, so it is worse too)."""
+    if not getattr(env, "fast_oracle", True):
+        return None  # an engine-backed planner: rollouts per candidate would take minutes
+    budget = [QUESTION_STEPS]
     best = int(env.oracle_action())
     cost: dict[int, float] = {}
     legal: dict[int, bool] = {}
     for a in range(env.action_space.n):
         clone, _, info, done = _after(env, a)
         legal[a] = not info["invalid_action"]
-        cost[a] = (1.0 if info["success"] else float("inf")) if done else 1.0 + _planner_steps(clone, HORIZON)
+        try:
+            cost[a] = (1.0 if info["success"] else float("inf")) if done else 1.0 + _planner_steps(clone, HORIZON, budget)
+        except TooCostly:
+            return None
     if not legal[best] or not np.isfinite(cost[best]) or cost[best] > min(cost.values()):
         return None
     worse = [a for a, c in cost.items() if c > cost[best]]
@@ -203,7 +219,10 @@ def questions_for(env_id: str, difficulty: int, seed: int, rng: np.random.Genera
     try:
         budget = int(desc["max_episode_steps"])
         hook = getattr(env, "vqa_questions", None)
-        named = isinstance(env.action_space, gym.spaces.Discrete) and bool(env.action_names)
+        # 3D worlds, browsers and physics tables ask their own questions (copying and replaying them per
+        # candidate action would cost seconds); the planner types serve the 2D multi-turn ids
+        named = (isinstance(env.action_space, gym.spaces.Discrete) and bool(env.action_names)
+                 and desc["domain"] not in HOOK_ONLY_DOMAINS)
         if not named and hook is None:
             return out
         eps = float(rng.choice([0.0, 0.3]))  # noisy-oracle trajectories reach states off the ideal path
@@ -242,13 +261,25 @@ def questions_for(env_id: str, difficulty: int, seed: int, rng: np.random.Genera
     return out
 
 
+def askable(env_id: str) -> bool:
+    """Whether an id can give questions: a single-turn MCQ, a 2D multi-turn id with named actions, or an
+    env with its own ``vqa_questions`` hook."""
+    desc = gymv_envs.describe(env_id)
+    cls = gymv_envs.task_spec(env_id).entry_point
+    if desc["protocol"] == "single_turn":
+        return "mcq" in desc["answer_formats"]
+    if callable(getattr(cls, "vqa_questions", None)):
+        return True
+    return desc["domain"] not in HOOK_ONLY_DOMAINS and bool(getattr(cls, "action_names", ()))
+
+
 def plan(per_domain: int, seed: int, domains: tuple[str, ...] | None = None) -> dict[str, list[str]]:
-    """The ids each AgentVQA domain draws from (available ids only), in a fixed order."""
+    """The ids each AgentVQA domain draws from (available, askable ids), in a fixed order."""
     out = {}
     for name, members in AGENTVQA_DOMAINS.items():
         if domains and name not in domains:
             continue
-        ids = [i for i in gymv_envs.ids(available_only=True) if gymv_envs.describe(i)["domain"] in members]
+        ids = [i for i in gymv_envs.ids(available_only=True) if gymv_envs.describe(i)["domain"] in members and askable(i)]
         if ids:
             out[name] = ids
     return out
@@ -261,8 +292,8 @@ def generate_domain(name: str, ids: list[str], per_domain: int, seed: int, histo
     rng = np.random.default_rng([seed, sum(name.encode())])
     out: list[Question] = []
     by_type: dict[str, int] = {}
-    level = 0
-    while len(out) < per_domain and level < max_levels:
+    level = barren = 0
+    while len(out) < per_domain and level < max_levels and barren < 20 * len(ids):
         env_id = ids[level % len(ids)]
         levels = gymv_envs.describe(env_id)["difficulties"]
         difficulty = levels[(level // len(ids)) % len(levels)]
@@ -272,6 +303,7 @@ def generate_domain(name: str, ids: list[str], per_domain: int, seed: int, histo
             if len(out) < per_domain:
                 out.append(q)
                 by_type[q.qtype] = by_type.get(q.qtype, 0) + 1
+        barren = 0 if made else barren + 1
         level += 1
     return out
 

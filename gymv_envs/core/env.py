@@ -82,6 +82,9 @@ class VisionEnv(gym.Env):
     # characters of a reply: matching every name over a megabyte costs seconds, and the prompt
     # asks for the action on the last line.
     reply_tail: ClassVar[int | None] = None
+    # Whether ``oracle_action`` is cheap enough (well under a millisecond or so) to be called thousands of
+    # times from copies of the env, as the offline VQA export does to prove wrong options worse.
+    fast_oracle: ClassVar[bool] = True
 
     action_names: tuple[str, ...] = ()
     # Box actions: (name, low, high, description) per field.

@@ -72,6 +72,7 @@ class Chess(BoardGameEnv):
     """
 
     extras = ("chess",)
+    fast_oracle = False  # a mate search per move
     win_in = {0: 1, 1: 2, 2: 2}
     board_shape = (8, 8)
     action_names = tuple(FILES[f % 8] + str(f // 8 + 1) + FILES[t % 8] + str(t // 8 + 1) for f in range(64) for t in range(64))
