@@ -35,7 +35,7 @@ def scatter(rng: np.random.Generator, h: int, w: int, density: float, palette: l
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def polyominoes(cells: int, max_side: int) -> tuple[np.ndarray, ...]:
     """Every fixed polyomino of ``cells`` cells that fits in max_side x max_side, as read-only bool
     masks cropped to their boxes (a per-process table: drawing a shape is one index)."""

@@ -55,10 +55,11 @@ class ArcRecolour(ArcEnv):
         scenes: list[Scene] = []
         while len(scenes) < k + 1:
             n, m = int(rng.integers(lo, hi + 1)), int(rng.integers(o_lo, o_hi + 1))
-            shapes = [blob(rng, int(rng.integers(s_lo, s_hi + 1))) for _ in range(m)]
-            sizes_here = sorted(int(sh.sum()) for sh in shapes)
-            if key == "rank" and (sizes_here[0] == sizes_here[1] or sizes_here[-1] == sizes_here[-2]):
-                continue  # the rank rule needs one largest and one smallest object
+            if key == "rank":  # one largest and one smallest object, the others in between
+                cells = [s_lo, s_hi] + rng.integers(s_lo + 1, s_hi, size=m - 2).tolist()
+            else:
+                cells = rng.integers(s_lo, s_hi + 1, size=m).tolist()
+            shapes = [blob(rng, c) for c in cells]
             scene = place(rng, n, n, shapes, [pick(rng, inputs) for _ in range(m)])
             if scene is not None:
                 scenes.append(scene)

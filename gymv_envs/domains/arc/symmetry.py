@@ -10,7 +10,15 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.domains.arc._base import ArcEnv, arc_doc
 from gymv_envs.domains.arc._scenes import colours, pick
 from gymv_envs.domains.arc._search import Core, Rule
-from gymv_envs.domains.arc._transforms import BG, SYMMETRIES, Scene, complete_symmetry, crop, d4, mask_box
+from gymv_envs.domains.arc._transforms import (
+    BG,
+    SYMMETRIES,
+    Scene,
+    complete_symmetry,
+    crop,
+    d4,
+    mask_box,
+)
 
 # difficulty -> (demonstrations, side range, patch side range, symmetries the rule may use, colours)
 LEVELS = {0: (3, (6, 8), (2, 3), ("left-right", "top-bottom", "both mirrors"), 3),
@@ -18,7 +26,7 @@ LEVELS = {0: (3, (6, 8), (2, 3), ("left-right", "top-bottom", "both mirrors"), 3
 EXTRAS = {0: [("full",)], 1: [("patch",), ("full", "cmap")], 2: [("patch", "cmap"), ("patch", "g")]}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _orbit_rep(n: int, kind: str) -> np.ndarray:
     """For each cell of an n x n grid, the smallest flat index of its orbit under the symmetry."""
     idx = np.arange(n * n).reshape(n, n)
