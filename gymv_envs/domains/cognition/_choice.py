@@ -52,7 +52,8 @@ def grid_boxes(x0: float, y0: float, x1: float, y1: float, n: int, rows: int | N
 
 
 @functools.lru_cache(maxsize=64)
-def _layout(H: int, W: int, k: int, stem: float, cards: int, fill: float) -> tuple[np.ndarray, tuple[Box, ...], tuple[Box, ...]]:
+def _layout(H: int, W: int, k: int, stem: float, cards: int, fill: float,
+            question: bool = True) -> tuple[np.ndarray, tuple[Box, ...], tuple[Box, ...]]:
     """The empty board: candidate panels with their letters and, when ``cards``, that many white
     cards in the stem (the last one holding a '?'); the candidates' boxes and the stem cards' (or
     the whole stem's) boxes."""
@@ -62,7 +63,7 @@ def _layout(H: int, W: int, k: int, stem: float, cards: int, fill: float) -> tup
     for i, (a, b, c, d) in enumerate(stem_boxes if cards else ()):
         fill_rect(img, a, b, c, d, WHITE)
         outline_rect(img, a, b, c, d, PANEL_LINE, max(1, (c - a) // 60))
-        if i == cards - 1:
+        if i == cards - 1 and question:
             draw_text(img, "?", ((a + c) / 2, (b + d) / 2), max(4, int((d - b) * 0.5)), INK, bold=True)
     fill_rect(img, 0, split, W, split + max(1, H // 200), PANEL_LINE)
     boxes = tuple(grid_boxes(0, split + H * 0.01, W, H, k))
@@ -83,6 +84,8 @@ class PanelChoiceEnv(SingleTurnEnv):
     stem_fraction: ClassVar[float] = 0.45
     stem_cards: ClassVar[int] = 0  # white cards drawn in the stem, the last with a '?' (0: none)
     stem_fill: ClassVar[float] = 0.88  # of its slot a stem card fills (less leaves room for arrows)
+    stem_question: ClassVar[bool] = True  # the last stem card shows a '?'
+
     correct: int = 0
 
     def _make(self, rng: np.random.Generator, k: int) -> None:
@@ -107,7 +110,8 @@ class PanelChoiceEnv(SingleTurnEnv):
 
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        base, boxes, stem = _layout(H, W, self.num_options, self.stem_fraction, self.stem_cards, self.stem_fill)
+        base, boxes, stem = _layout(H, W, self.num_options, self.stem_fraction, self.stem_cards, self.stem_fill,
+                                   self.stem_question)
         img = base.copy()
         self._draw_stem(img, stem)
         for i, (x0, y0, x1, y1) in enumerate(boxes):

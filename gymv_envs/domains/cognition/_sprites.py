@@ -81,6 +81,40 @@ def glyph(kind: str, size: int, colour: Color, angle: float = 0.0, mirror: bool 
     return render([(pts, colour)], s, s)
 
 
+_BLOCKS: dict[int, tuple[np.ndarray, list[tuple[int, int, int, int]]]] = {}
+
+
+def blocks(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """The mask as rectangles (r0, r1, c0, c1): runs of each row, consecutive rows with the same
+    runs merged (a large convex sprite is a few dozen slice copies). Cached for read-only masks."""
+    hit = _BLOCKS.get(id(mask))
+    if hit is not None and hit[0] is mask:
+        return hit[1]
+    out: list[tuple[int, int, int, int]] = []
+    open_: dict[tuple[int, int], int] = {}
+    prev: tuple = ()
+    for r, row in enumerate(mask.tolist() + [[False] * mask.shape[1]]):
+        runs, c = [], 0
+        while c < len(row):
+            if row[c]:
+                a = c
+                while c < len(row) and row[c]:
+                    c += 1
+                runs.append((a, c))
+            c += 1
+        runs = tuple(runs)
+        if runs != prev:
+            for run, start in open_.items():
+                out.append((start, r, *run))
+            open_ = {run: r for run in runs}
+            prev = runs
+    if not mask.flags.writeable:
+        if len(_BLOCKS) > 4096:
+            _BLOCKS.clear()
+        _BLOCKS[id(mask)] = (mask, out)
+    return out
+
+
 def stamp(frame: np.ndarray, sprite: Sprite, x: int, y: int) -> None:
     """Copy the sprite's pixels into ``frame`` with its top-left corner at (x, y), clipped."""
     rgb, mask = sprite
@@ -89,8 +123,15 @@ def stamp(frame: np.ndarray, sprite: Sprite, x: int, y: int) -> None:
     x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, W), min(y + h, H)
     if x0 >= x1 or y0 >= y1:
         return
-    sub = (slice(y0 - y, y1 - y), slice(x0 - x, x1 - x))
-    np.copyto(frame[y0:y1, x0:x1], rgb[sub], where=mask[sub][..., None])
+    parts = blocks(mask) if h * w >= 2500 else None
+    if parts is None or len(parts) * 400 > h * w:  # one masked copy
+        sub = (slice(y0 - y, y1 - y), slice(x0 - x, x1 - x))
+        np.copyto(frame[y0:y1, x0:x1], rgb[sub], where=mask[sub][..., None])
+        return
+    for r0, r1, c0, c1 in parts:  # a large sprite of few rectangles: slice copies
+        a, b, c, d = max(r0, y0 - y), min(r1, y1 - y), max(c0, x0 - x), min(c1, x1 - x)
+        if a < b and c < d:
+            frame[y + a:y + b, x + c:x + d] = rgb[a:b, c:d]
 
 
 def stamp_centred(frame: np.ndarray, sprite: Sprite, cx: float, cy: float) -> None:
