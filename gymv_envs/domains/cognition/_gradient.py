@@ -8,7 +8,15 @@ import re
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv
-from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, draw_text, fill_rect, fit_text_size, new_frame
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    INK,
+    PALETTE,
+    draw_text,
+    fill_rect,
+    fit_text_size,
+    new_frame,
+)
 from gymv_envs.domains.cognition._cells import blit_cells
 
 # difficulty -> (board side, directions allowed: axes only or diagonals too)

@@ -69,7 +69,7 @@ class CubeMazeEnv(SingleTurnEnv):
             d.polygon(poly, fill=fill, outline=INK)
         P = lambda x, y, z: (ox + (x - y) * s * _iso.C30, oy + (x + y) * s / 2 - z * s)  # noqa: E731
         w = max(1, s // 14)
-        for (x, y), (x2, y2) in self.ladders:  # on the taller block's side facing the lower one
+        for (x, y), (x2, _) in self.ladders:  # on the taller block's side facing the lower one
             z = int(self.heights[x, y]) - 1
             for t in (0.3, 0.7):
                 a = P(x + 1, y + t, z) if x2 > x else P(x + t, y + 1, z)

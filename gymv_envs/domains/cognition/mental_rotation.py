@@ -8,7 +8,6 @@ import itertools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.canvas import INK, WHITE
 from gymv_envs.domains.cognition import _iso
 from gymv_envs.domains.cognition._choice import PanelChoiceEnv
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.canvas import INK, PALETTE, draw_shape, draw_text, fill_rect
+from gymv_envs.core.canvas import INK, draw_shape, draw_text, fill_rect
 from gymv_envs.domains.cognition._cells import blit_cells
 from gymv_envs.domains.cognition._choice import PanelChoiceEnv
 
