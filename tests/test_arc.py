@@ -66,7 +66,7 @@ def test_outside_and_symmetry_completion():
 
 def test_generated_objects_agree_with_an_independent_labelling():
     """Scenes built by the generators carry their objects; labelling the grid finds the same ones."""
-    for name in ("ArcCrop", "ArcCount", "ArcRecolour", "ArcGeometry"):
+    for name in ("ArcCrop", "ArcCount", "ArcRecolour", "ArcGeometry", "ArcMove"):
         for seed in range(3):
             env = _env(name, 1, seed)
             for scene in [s for s, _ in env.demos] + [env.test]:
@@ -75,6 +75,17 @@ def test_generated_objects_agree_with_an_independent_labelling():
                 given = sorted((o.colour, tuple(o.rows), tuple(o.cols)) for o in scene.objects)
                 found = sorted((o.colour, tuple(o.rows), tuple(o.cols)) for o in T.label(scene.grid))
                 assert given == found
+
+
+def test_flood_fill_regions_known_by_construction_match_the_flood_fill():
+    from gymv_envs.domains.arc.flood_fill import _regions
+    for d in (0, 1, 2):
+        for seed in range(4):
+            env = _env("ArcFloodFill", d, seed)
+            for scene in [s for s, _ in env.demos] + [env.test]:
+                known = scene.cache["regions"]
+                found = _regions(Scene(scene.grid))
+                assert all(np.array_equal(a, b) for a, b in zip(known, found))
 
 
 # ----------------------------------------------------------------------------- uniqueness

@@ -82,16 +82,35 @@ def free_spots(busy: np.ndarray, sh: int, sw: int, gap: int, margin: int = 0) ->
     return np.flatnonzero(ok)
 
 
+_CELLS: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def cells_of(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.nonzero`` of a bool mask, cached for read-only (table) masks."""
+    hit = _CELLS.get(id(m))
+    if hit is not None and hit[0] is m:
+        return hit[1], hit[2]
+    rs, cs = np.nonzero(m)
+    if not m.flags.writeable:
+        if len(_CELLS) > 8192:
+            _CELLS.clear()
+        _CELLS[id(m)] = (m, rs, cs)
+    return rs, cs
+
+
 def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], palette: list[int],
-          margin: int = 0, gap: int = 1, base: np.ndarray | None = None) -> Scene | None:
+          margin: int = 0, gap: int = 1, base: np.ndarray | None = None,
+          base_objects: list[Obj] | None = None) -> Scene | None:
     """Put each bool-mask shape at a random free spot, coloured from ``palette`` in turn, with at
     least ``gap`` background cells (8-neighbourhood) between the objects' boxes and ``margin``
-    from the edge. Returns None when some shape does not fit."""
+    from the edge, over ``base`` (whose objects are ``base_objects``, or found by labelling when
+    not given). Returns None when some shape does not fit."""
     grid = np.zeros((h, w), dtype=np.int8) if base is None else base.copy()
     rows = (grid != BG).tolist()
     objs: list[Obj] = []
     tries = rng.integers(0, 1 << 30, size=12 * len(shapes)).tolist()
-    for k, m in enumerate(shapes):
+    for k in sorted(range(len(shapes)), key=lambda i: -shapes[i].size):  # big ones first: fewer failures
+        m = shapes[k]
         sh, sw = m.shape
         if sh + 2 * margin > h or sw + 2 * margin > w:
             return None
@@ -107,15 +126,17 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
             if spots.size == 0:
                 return None
             r, c = divmod(int(spots[int(rng.integers(spots.size))]), w)
-        rs, cs = np.nonzero(m)
+        rs, cs = cells_of(m)
         rs, cs = rs + r, cs + c
         colour = palette[k % len(palette)]
         grid[rs, cs] = colour
         for row in rows[r:r + sh]:
             row[c:c + sw] = [True] * sw
-        objs.append(Obj(colour, rs, cs))
+        objs.append(Obj(colour, rs, cs, (r, c, r + sh, c + sw)))
     if base is not None:
-        return Scene(grid)
+        if base_objects is None:
+            return Scene(grid)
+        objs += base_objects
     objs.sort(key=lambda o: (int(o.rows[0]), int(o.cols[0])))
     return Scene(grid, objs)
 

@@ -24,20 +24,24 @@ D4_INVERSE = (0, 3, 2, 1, 4, 5, 6, 7)
 DIRECTIONS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
 
-@dataclass
 class Obj:
-    """One object: its colour and cell coordinates."""
+    """One object: its colour, cell coordinates (row-major order), size and box (r0, c0, r1, c1)."""
 
-    colour: int
-    rows: np.ndarray
-    cols: np.ndarray
+    __slots__ = ("colour", "rows", "cols", "size", "bbox")
 
-    size: int = field(init=False)
-    bbox: tuple[int, int, int, int] = field(init=False)  # r0, c0, r1, c1 (exclusive)
+    def __init__(self, colour: int, rows: np.ndarray, cols: np.ndarray,
+                 bbox: tuple[int, int, int, int] | None = None) -> None:
+        self.colour, self.rows, self.cols = colour, rows, cols
+        self.size = int(rows.size)
+        self.bbox = bbox if bbox is not None else (int(rows.min()), int(cols.min()), int(rows.max()) + 1,
+                                                   int(cols.max()) + 1)
 
-    def __post_init__(self) -> None:
-        self.size = int(self.rows.size)
-        self.bbox = int(self.rows.min()), int(self.cols.min()), int(self.rows.max()) + 1, int(self.cols.max()) + 1
+    def __getstate__(self):
+        return tuple(getattr(self, k) for k in self.__slots__)
+
+    def __setstate__(self, state) -> None:
+        for k, v in zip(self.__slots__, state):
+            setattr(self, k, v)
 
 
 @dataclass

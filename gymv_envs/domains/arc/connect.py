@@ -11,7 +11,7 @@ from gymv_envs.domains.arc._search import Core, Rule
 from gymv_envs.domains.arc._transforms import Scene, connect
 
 # difficulty -> (demonstrations, grid side range, marker pairs, lone markers, colours)
-LEVELS = {0: (3, (7, 8), (2, 3), (0, 1), 2), 1: (3, (8, 10), (3, 4), (1, 2), 3), 2: (4, (10, 12), (3, 5), (1, 3), 3)}
+LEVELS = {0: (3, (7, 8), (2, 3), (0, 1), 2), 1: (3, (8, 10), (3, 4), (1, 2), 3), 2: (3, (10, 12), (3, 5), (1, 3), 3)}
 AXES = {"rows": (1,), "columns": (0,), "both": (1, 0)}
 EXTRAS = {0: [("marker",)], 1: [("fixed",), ("marker", "g"), ("marker", "cmap")],
           2: [("fixed", "g"), ("fixed", "cmap"), ("marker", "g", "cmap")]}
@@ -27,7 +27,7 @@ class ArcConnect(ArcEnv):
     Difficulty 1 adds a fixed line colour, a symmetry of the output or a colour map; difficulty 2
     composes three steps.""",
         """``difficulty`` (0: one step, 3 demonstrations, 7-8 cells a side, 2-3 pairs; 1: two steps,
-    8-10 cells, lone markers; 2: three steps, 4 demonstrations, 10-12 cells),""")
+    8-10 cells, lone markers; 2: three steps, 10-12 cells),""")
 
     def _cores(self) -> list[Core]:
         cores: list[Core] = [("identity", 0, lambda s: s.grid)]

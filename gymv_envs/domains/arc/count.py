@@ -11,7 +11,7 @@ from gymv_envs.domains.arc._search import Core, Rule
 from gymv_envs.domains.arc._transforms import Scene, count_strip
 
 # difficulty -> (demonstrations, grid side range, objects, cells per object, colours)
-LEVELS = {0: (3, (6, 8), (3, 5), (1, 3), 2), 1: (3, (8, 9), (3, 6), (1, 4), 3), 2: (4, (9, 11), (4, 7), (1, 4), 3)}
+LEVELS = {0: (3, (6, 8), (3, 5), (1, 3), 2), 1: (3, (8, 9), (3, 6), (1, 4), 3), 2: (3, (9, 11), (4, 7), (1, 4), 3)}
 EXTRAS = {0: [("objects of",), ("cells of",)], 1: [("objects",), ("objects of", "g"), ("objects of", "cmap")],
           2: [("objects", "g"), ("objects", "cmap"), ("objects of", "g", "cmap"), ("cells of", "g", "cmap")]}
 TURNS = (1, 3, 6, 7)  # the symmetries that stand the strip upright
@@ -37,7 +37,7 @@ class ArcCount(ArcEnv):
     colour), the cells of one colour, or all objects (strip in a fixed colour). Difficulty 1
     adds a step (a quarter turn stands the strip upright, a colour map), difficulty 2 two.""",
         """``difficulty`` (0: one step, 3 demonstrations, 6-8 cells a side, 3-5 objects; 1: two
-    steps, 8-9 cells, up to 6 objects; 2: three steps, 4 demonstrations, 9-11 cells, 4-7
+    steps, 8-9 cells, up to 6 objects; 2: three steps, 9-11 cells, 4-7
     objects),""")
 
     def _cores(self) -> list[Core]:

@@ -13,7 +13,7 @@ from gymv_envs.domains.arc._search import Core, Rule
 from gymv_envs.domains.arc._transforms import Obj, Scene, crop
 
 # difficulty -> (demonstrations, grid side range, objects, cells per object, colours)
-LEVELS = {0: (3, (7, 8), (3, 3), (2, 6), 3), 1: (3, (8, 10), (3, 4), (2, 7), 3), 2: (4, (10, 12), (4, 5), (2, 8), 3)}
+LEVELS = {0: (3, (7, 8), (3, 3), (2, 6), 3), 1: (3, (8, 10), (3, 4), (2, 7), 3), 2: (3, (10, 12), (4, 5), (2, 8), 3)}
 EXTRAS = {0: [("crop",)], 1: [("crop", "g"), ("crop", "cmap")], 2: [("crop", "g", "cmap")]}
 
 
@@ -55,7 +55,7 @@ class ArcCrop(ArcEnv):
     of its colour, or the topmost, bottommost, leftmost or rightmost. Difficulty 1 adds a symmetry
     of the cut-out or a colour map, difficulty 2 both.""",
         """``difficulty`` (0: one step, 3 demonstrations, 7-8 cells a side, 3 objects; 1: two steps,
-    8-10 cells, 3-4 objects; 2: three steps, 4 demonstrations, 10-12 cells, 4-5 objects),""")
+    8-10 cells, 3-4 objects; 2: three steps, 10-12 cells, 4-5 objects),""")
 
     def _cores(self) -> list[Core]:
         cores: list[Core] = [("identity", 0, lambda s: s.grid)]

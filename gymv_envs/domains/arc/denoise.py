@@ -12,7 +12,7 @@ from gymv_envs.domains.arc._transforms import BG, Scene, keep_objects
 
 # difficulty -> (demonstrations, grid side range, rectangles, noise cells, noise on rectangles, colours)
 LEVELS = {0: (3, (7, 8), (2, 2), (3, 5), False, 2), 1: (3, (9, 10), (2, 3), (4, 7), True, 2),
-          2: (4, (10, 12), (2, 3), (5, 9), True, 3)}
+          2: (3, (10, 12), (2, 3), (5, 9), True, 3)}
 EXTRAS = {0: [("remove",)], 1: [("repair",), ("remove", "g"), ("remove", "cmap")],
           2: [("repair", "g"), ("repair", "cmap"), ("remove", "g", "cmap")]}
 
@@ -42,7 +42,7 @@ class ArcDenoise(ArcEnv):
     are erased). From difficulty 1 noise also falls on the rectangles; extra steps are a symmetry
     of the output and a colour map.""",
         """``difficulty`` (0: one step, 3 demonstrations, 7-8 cells a side, noise beside the
-    rectangles; 1: two steps or repair, 9-10 cells; 2: three steps, 4 demonstrations, 10-12
+    rectangles; 1: two steps or repair, 9-10 cells; 2: three steps, 10-12
     cells),""")
 
     def _cores(self) -> list[Core]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -11,7 +13,7 @@ from gymv_envs.domains.arc._search import Core, Rule
 from gymv_envs.domains.arc._transforms import BG, Scene, label, outside
 
 # difficulty -> (demonstrations, grid side range, closed outlines, open outlines, colours, largest outline side)
-LEVELS = {0: (3, (7, 8), (1, 2), (0, 1), 2, 4), 1: (3, (9, 10), (2, 2), (1, 1), 2, 4), 2: (4, (11, 12), (2, 3), (1, 1), 3, 5)}
+LEVELS = {0: (3, (7, 8), (1, 2), (0, 1), 2, 4), 1: (3, (9, 10), (2, 2), (1, 1), 2, 4), 2: (3, (11, 12), (2, 3), (1, 1), 3, 5)}
 EXTRAS = {0: [("fixed",), ("same",)], 1: [("fixed", "g"), ("same", "g"), ("fixed", "cmap"), ("same", "cmap")],
           2: [("fixed", "g", "cmap"), ("same", "g", "cmap")]}
 
@@ -25,26 +27,37 @@ def _regions(s: Scene) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
         out = outside(g)
         enclosed = (g == BG) & ~out
         same = np.zeros_like(g)
-        pad = np.pad(g, 1)
-        for region in label(enclosed.astype(np.int8)):
-            r, c = region.rows + 1, region.cols + 1
-            around = np.concatenate([pad[r - 1, c], pad[r + 1, c], pad[r, c - 1], pad[r, c + 1]])
-            around = np.unique(around[around != BG])
-            if around.size != 1:
+        regions = label(enclosed.astype(np.int8))
+        if regions:
+            rid = np.full(g.shape, -1, dtype=np.int32)
+            for k, region in enumerate(regions):
+                rid[region.rows, region.cols] = k
+            pad_g, pad_r = np.pad(g, 1), np.pad(rid, 1, constant_values=-1)
+            codes = []
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):  # each enclosed cell's coloured neighbours
+                nb = pad_g[1 + dr:1 + dr + g.shape[0], 1 + dc:1 + dc + g.shape[1]]
+                sel = enclosed & (nb != BG)
+                codes.append(rid[sel] * 16 + nb[sel])
+            pairs = np.unique(np.concatenate(codes))
+            owner, colour = pairs // 16, pairs % 16
+            if np.unique(owner).size == owner.size == len(regions):  # every region touches one colour
+                same[enclosed] = colour[rid[enclosed]]
+            else:
                 same = None
-                break
-            same[region.rows, region.cols] = around[0]
+            del pad_r
         hit = s.cache["regions"] = (enclosed, same, out)
     return hit
 
 
-def _outline(h: int, w: int, gap: bool, rng: np.random.Generator) -> np.ndarray:
+@functools.cache
+def _outline(h: int, w: int, side: int = -1, i: int = 0) -> np.ndarray:
+    """A rectangle outline, with an opening at position ``i`` of side ``side`` (0 top, 1 bottom,
+    2 left, 3 right) when side >= 0 (read-only, cached)."""
     m = np.ones((h, w), dtype=bool)
     m[1:-1, 1:-1] = False
-    if gap:  # an opening in one side, away from the corners
-        side = int(rng.integers(4))
-        i = int(rng.integers(1, (w if side < 2 else h) - 1))
+    if side >= 0:
         m[(0, h - 1)[side] if side < 2 else i, i if side < 2 else (0, w - 1)[side - 2]] = False
+    m.setflags(write=False)
     return m
 
 
@@ -58,7 +71,7 @@ class ArcFloodFill(ArcEnv):
     around it; the library also holds filling the open background instead. Difficulty 1 adds a
     symmetry of the output or a colour map, difficulty 2 both.""",
         """``difficulty`` (0: one step, 3 demonstrations, 7-8 cells a side, 1-2 closed outlines;
-    1: two steps, 9-10 cells, an open outline; 2: three steps, 4 demonstrations, 11-12 cells),""")
+    1: two steps, 9-10 cells, an open outline; 2: three steps, 11-12 cells),""")
 
     def _cores(self) -> list[Core]:
         cores: list[Core] = [("identity", 0, lambda s: s.grid)]
@@ -73,6 +86,21 @@ class ArcFloodFill(ArcEnv):
         shown = set(np.unique(demos[0][1]).tolist())
         return [c for c in self.cores if not c[0][-1].isdigit() or int(c[0][-1]) in shown]
 
+    @staticmethod
+    def _known_regions(scene: Scene) -> Scene:
+        """The regions `_regions` finds, filled in from the outlines placed (boxes kept apart, so a
+        closed outline's inside is exactly its box less the border): saves the flood fill."""
+        g = scene.grid
+        enclosed = np.zeros(g.shape, dtype=bool)
+        same = np.zeros_like(g)
+        for o in scene.objects:
+            r0, c0, r1, c1 = o.bbox
+            if o.size == 2 * (r1 - r0 + c1 - c0) - 4:  # a closed outline
+                enclosed[r0 + 1:r1 - 1, c0 + 1:c1 - 1] = True
+                same[r0 + 1:r1 - 1, c0 + 1:c1 - 1] = o.colour
+        scene.cache["regions"] = (enclosed, same, (g == BG) & ~enclosed)
+        return scene
+
     def _sample(self, rng: np.random.Generator) -> tuple[Rule, list]:
         k, (lo, hi), (c_lo, c_hi), (o_lo, o_hi), n_col, big = LEVELS[self.difficulty]
         extras = pick(rng, EXTRAS[self.difficulty])
@@ -83,11 +111,14 @@ class ArcFloodFill(ArcEnv):
         while len(scenes) < k + 1:
             n = int(rng.integers(lo, hi + 1))
             closed, opened = int(rng.integers(c_lo, c_hi + 1)), int(rng.integers(o_lo, o_hi + 1))
-            shapes = [_outline(int(rng.integers(3, big + 1)), int(rng.integers(3, big + 1)), i >= closed, rng)
-                      for i in range(closed + opened)]
+            shapes = []
+            for i in range(closed + opened):
+                h, w = int(rng.integers(3, big + 1)), int(rng.integers(3, big + 1))
+                side = int(rng.integers(4)) if i >= closed else -1  # an opening away from the corners
+                shapes.append(_outline(h, w, side, int(rng.integers(1, (w if side < 2 else h) - 1))))
             scene = place(rng, n, n, shapes, [pick(rng, palette) for _ in shapes])
             if scene is not None:
-                scenes.append(Scene(scene.grid))
+                scenes.append(self._known_regions(scene))
         return rule, scenes
 
 

@@ -11,7 +11,7 @@ from gymv_envs.domains.arc._search import Core, Rule
 from gymv_envs.domains.arc._transforms import translate
 
 # difficulty -> (demonstrations, grid side range, objects, colours)
-LEVELS = {0: (3, (6, 8), (2, 3), 2), 1: (3, (7, 9), (2, 4), 3), 2: (4, (9, 11), (3, 4), 3)}
+LEVELS = {0: (3, (6, 8), (2, 3), 2), 1: (3, (7, 9), (2, 4), 3), 2: (3, (9, 11), (3, 4), 3)}
 # difficulty -> the steps of the rule: a symmetry g, a shift, a colour map
 EXTRAS = {0: [("g",), ("shift",)], 1: [("g", "shift"), ("g", "cmap"), ("shift", "cmap")], 2: [("g", "shift", "cmap")]}
 SHIFTS = [(dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if (dr, dc) != (0, 0)]
@@ -26,7 +26,7 @@ class ArcGeometry(ArcEnv):
     in), one of the eight symmetries of the square (quarter turns, mirrors, transposes; a
     non-square grid changes shape) and a colour map.""",
         """``difficulty`` (0: one step, 3 demonstrations, 6-8 cells a side; 1: two steps, 7-9 cells;
-    2: three steps, 4 demonstrations, 9-11 cells),""")
+    2: three steps, 9-11 cells),""")
 
     def _cores(self) -> list[Core]:
         cores: list[Core] = [("identity", 0, lambda s: s.grid)]

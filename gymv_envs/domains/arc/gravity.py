@@ -11,7 +11,7 @@ from gymv_envs.domains.arc._search import Core, Rule
 from gymv_envs.domains.arc._transforms import gravity
 
 # difficulty -> (demonstrations, grid side range, colours used)
-LEVELS = {0: (3, (5, 6), 2), 1: (3, (6, 8), 3), 2: (4, (8, 10), 3)}
+LEVELS = {0: (3, (5, 6), 2), 1: (3, (6, 8), 3), 2: (3, (8, 10), 3)}
 SIDES = ("down", "up", "left", "right")
 # difficulty -> the steps added to the gravity: a symmetry g, a colour map, a second gravity
 EXTRAS = {0: [()], 1: [("g",), ("cmap",), ("then",)], 2: [("g", "cmap"), ("then", "g"), ("then", "cmap")]}
@@ -27,7 +27,7 @@ class ArcGravity(ArcEnv):
     the cells into a corner). Difficulty 1 adds one more step (a rotation or mirror of the result,
     a colour map, or a second gravity), difficulty 2 two more.""",
         """``difficulty`` (0: one gravity, 3 demonstrations, 5-6 cells a side; 1: two steps, 6-8
-    cells; 2: three steps, 4 demonstrations, 8-10 cells),""")
+    cells; 2: three steps, 8-10 cells),""")
 
     def _cores(self) -> list[Core]:
         def fall(s, side: str) -> np.ndarray:

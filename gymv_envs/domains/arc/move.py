@@ -8,11 +8,11 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.domains.arc._base import ArcEnv, arc_doc
 from gymv_envs.domains.arc._scenes import blob, colours, pick, place
 from gymv_envs.domains.arc._search import Core, Rule
-from gymv_envs.domains.arc._transforms import DIRECTIONS, Scene, move_until_contact
+from gymv_envs.domains.arc._transforms import DIRECTIONS, Obj, Scene, move_until_contact
 
 WALL = 5  # gray: the wall never moves
 # difficulty -> (demonstrations, grid side range, movers, colours)
-LEVELS = {0: (3, (7, 8), (2, 3), 2), 1: (3, (8, 10), (2, 4), 2), 2: (4, (10, 12), (3, 5), 3)}
+LEVELS = {0: (3, (7, 8), (2, 3), 2), 1: (3, (8, 10), (2, 4), 2), 2: (3, (10, 12), (3, 5), 3)}
 EXTRAS = {0: [("all",), ("toward",), ("colour",)], 1: [("all", "g"), ("toward", "g"), ("all", "cmap"), ("colour", "g")],
           2: [("all", "g", "cmap"), ("toward", "g", "cmap"), ("colour", "g", "cmap")]}
 
@@ -46,7 +46,7 @@ class ArcMove(ArcEnv):
     direction, only the objects of one colour in one direction, or every object towards the
     wall. Difficulty 1 adds a symmetry of the output or a colour map, difficulty 2 both.""",
         """``difficulty`` (0: one step, 3 demonstrations, 7-8 cells a side, 2-3 objects; 1: two
-    steps, 8-10 cells; 2: three steps, 4 demonstrations, 10-12 cells, 3-5 objects),""")
+    steps, 8-10 cells; 2: three steps, 10-12 cells, 3-5 objects),""")
 
     def _cores(self) -> list[Core]:
         def movers(s: Scene, colour: int | None) -> list[int]:
@@ -77,13 +77,13 @@ class ArcMove(ArcEnv):
             base = np.zeros((n, n), dtype=np.int8)
             at = int(rng.integers(2, n - 2))
             vertical = side in ("left", "right") if "toward" not in extras else bool(rng.integers(2))
-            if vertical:
-                base[:, at] = WALL
-            else:
-                base[at] = WALL
+            line = np.arange(n)
+            wall = Obj(WALL, line, np.full(n, at)) if vertical else Obj(WALL, np.full(n, at), line)
+            base[wall.rows, wall.cols] = WALL
             m = int(rng.integers(m_lo, m_hi + 1))
             shapes = [blob(rng, int(rng.integers(1, 4)), 2) for _ in range(m)]
-            scene = place(rng, n, n, shapes, [palette[0]] + [pick(rng, palette) for _ in range(m - 1)], base=base)
+            scene = place(rng, n, n, shapes, [palette[0]] + [pick(rng, palette) for _ in range(m - 1)],
+                          base=base, base_objects=[wall])
             if scene is not None:
                 scenes.append(scene)
         return self._rule(rng, core, extras, palette), scenes

@@ -11,7 +11,7 @@ from gymv_envs.domains.arc._search import Core, Rule
 from gymv_envs.domains.arc._transforms import Scene, fill_boxes, hollow, object_index
 
 # difficulty -> (demonstrations, grid side range, objects, object sizes, input colours)
-LEVELS = {0: (3, (7, 8), (3, 5), (1, 3), 1), 1: (3, (8, 10), (3, 6), (1, 4), 1), 2: (4, (10, 12), (4, 7), (1, 4), 1)}
+LEVELS = {0: (3, (7, 8), (3, 5), (1, 3), 1), 1: (3, (8, 10), (3, 6), (1, 4), 1), 2: (3, (10, 12), (4, 7), (1, 4), 1)}
 EXTRAS = {0: [("size",), ("rank",)], 1: [("size", "g"), ("rank", "g"), ("boxes", "size"), ("boxes", "rank")],
           2: [("boxes", "size", "g"), ("boxes", "rank", "g")]}
 
@@ -27,7 +27,7 @@ class ArcRecolour(ArcEnv):
     is hollowed) and the symmetries of the square add steps at difficulties 1 and 2; a colour map
     keyed by the cell's own colour is in the library too.""",
         """``difficulty`` (0: the recolouring only, 3 demonstrations, 7-8 cells a side, objects of 1-3
-    cells; 1: two steps, 8-10 cells, up to 4 cells; 2: three steps, 4 demonstrations, 10-12
+    cells; 1: two steps, 8-10 cells, up to 4 cells; 2: three steps, 10-12
     cells),""")
 
     keys = ("colour", "size", "rank")

@@ -11,7 +11,7 @@ from gymv_envs.domains.arc._search import Core, Rule
 from gymv_envs.domains.arc._transforms import Scene, connect, gravity, translate
 
 # difficulty -> (demonstrations, strip length range, colours)
-LEVELS = {0: (3, (12, 14), 2), 1: (3, (14, 16), 3), 2: (4, (16, 18), 3)}
+LEVELS = {0: (3, (12, 14), 2), 1: (3, (14, 16), 3), 2: (3, (16, 18), 3)}
 SHIFTS = (-3, -2, -1, 1, 2, 3)
 # difficulty -> the rule's steps: a core (shift, fill, gravity, fill+shift) and extras (mirror g, colour map)
 EXTRAS = {0: [("shift",), ("fill",), ("gravity",), ("g",)],
@@ -35,7 +35,7 @@ class ArcStrip(ArcEnv):
     by one to three cells, filling the gap between two markers of the same colour, gravity (all
     coloured cells slide to the left or right end), a mirror of the strip, and a colour map.""",
         """``difficulty`` (0: one step, 3 demonstrations, 12-14 cells; 1: two steps, 14-16 cells;
-    2: three steps, 4 demonstrations, 16-18 cells),""")
+    2: three steps, 16-18 cells),""")
 
     modifiers = (0, 4)
 
