@@ -209,3 +209,66 @@ def test_mcq_options_are_grids_and_one_is_right():
     grids = [parse_grid(o) for o in env.options]
     assert all(g is not None for g in grids)
     assert sum(env._check(g) for g in grids) == 1
+
+
+# ----------------------------------------------------------------------------- ARC-AGI folder
+def _write_fixture(folder) -> None:
+    """A tiny ARC-AGI-format folder made by our own generators (nothing bundled or downloaded):
+    tasks of three sizes, a file that is not a task, and one whose test has no output."""
+    import json
+
+    k = 0
+    for name in ("ArcGravity", "ArcTiling", "ArcCrop", "ArcStrip"):
+        for d in (0, 1, 2):
+            for seed in range(4):
+                env = _env(name, d, seed)
+                task = {"train": [{"input": s.grid.tolist(), "output": y.tolist()} for s, y in env.demos],
+                        "test": [{"input": env.test.grid.tolist(), "output": env.truth.tolist()}]}
+                (folder / f"task_{k:02d}.json").write_text(json.dumps(task))
+                k += 1
+    (folder / "notes.json").write_text('{"hello": 1}')
+    (folder / "hidden.json").write_text(json.dumps({"train": task["train"], "test": [{"input": [[1]]}]}))
+
+
+def test_agi_folder_errors_name_what_is_wanted(tmp_path):
+    from gymv_envs.domains.arc.agi_folder import ArcAgiFolder
+
+    with pytest.raises(ValueError, match="data_dir"):
+        ArcAgiFolder()
+    with pytest.raises(ValueError, match="not a folder"):
+        ArcAgiFolder(data_dir=str(tmp_path / "missing"))
+    (tmp_path / "junk.json").write_text("not json")
+    with pytest.raises(ValueError, match="no task"):
+        ArcAgiFolder(data_dir=str(tmp_path))
+
+
+def test_agi_folder_passes_the_conformance_checks_on_a_generated_fixture(tmp_path):
+    """The folder id is not registered (it cannot run without data); here it is registered for the
+    test under a fixture id and put through the registry-wide suite's checks."""
+    import tests.test_conformance as C
+    from gymv_envs import TaskSpec
+    from gymv_envs.core import registry
+    from gymv_envs.domains.arc.agi_folder import ArcAgiFolder, load_tasks
+
+    _write_fixture(tmp_path)
+    assert len(load_tasks(tmp_path)) == 48  # the note and the task without a test output are skipped
+    spec = TaskSpec(name="ArcAgiFolderFixture", entry_point=ArcAgiFolder, max_episode_steps=1,
+                    kwargs={"data_dir": str(tmp_path)})
+    registry.register_spec(spec)
+    try:
+        env = gym.make(spec.id).unwrapped
+        env.reset(seed=0)
+        assert env.step(env.oracle_action())[1] == 1.0
+        for check in (C.test_registry_metadata, C.test_gymnasium_check_env, C.test_determinism_same_seed,
+                      C.test_different_seeds_give_different_levels, C.test_harder_levels_cost_the_oracle_more,
+                      C.test_random_agent_200_steps, C.test_invalid_action_changes_nothing,
+                      C.test_parse_action_never_raises, C.test_parse_action_reads_oracle_replies,
+                      C.test_no_answer_leak, C.test_observations_fresh_and_in_space, C.test_pickle_round_trip,
+                      C.test_obs_size_is_native, C.test_text_in_image_shows_what_the_instruction_adds,
+                      C.test_mcq_one_correct_and_balanced):
+            check(spec.id)
+        for difficulty in (0, 1, 2):
+            C.test_oracle_solves_every_seed(spec.id, difficulty)
+    finally:
+        registry._TASKS.pop(spec.id, None)
+        gym.registry.pop(spec.id, None)

@@ -54,20 +54,27 @@ def mirrored(cells: Cells) -> Cells:
     return normal(np.array(cells) * np.array([-1, 1, 1]))
 
 
+_UNIT = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+
+
 def chain(rng: np.random.Generator, n: int, arms: int) -> Cells | None:
-    """A Shepard-Metzler-like figure: ``arms`` straight runs along the axes, each turning 90 degrees."""
-    pos, cells, axis = np.zeros(3, dtype=np.int64), [(0, 0, 0)], -1
+    """A Shepard-Metzler-like figure: ``arms`` straight runs along the axes, each turning 90 degrees
+    (None when the runs cross)."""
+    draws = rng.integers(0, 1 << 30, size=n + 2 * arms).tolist()
     lengths = [2] * arms
-    for _ in range(n - 1 - arms):
-        lengths[int(rng.integers(arms))] += 1
-    for length in lengths:
-        axis = int(rng.choice([a for a in range(3) if a != axis]))
-        step = np.eye(3, dtype=np.int64)[axis] * (1 if rng.random() < 0.5 else -1)
+    for x in draws[:n - 1 - arms]:
+        lengths[x % arms] += 1
+    pos, cells, axis = (0, 0, 0), [(0, 0, 0)], -1
+    for k, length in enumerate(lengths):
+        x = draws[n + 2 * k]
+        axis = [a for a in range(3) if a != axis][x % 2]
+        sign = 1 if (x >> 4) % 2 else -1
+        step = tuple(sign * v for v in _UNIT[axis])
         for _ in range(length - 1):
-            pos = pos + step
-            if tuple(pos.tolist()) in cells:
+            pos = (pos[0] + step[0], pos[1] + step[1], pos[2] + step[2])
+            if pos in cells:
                 return None
-            cells.append(tuple(pos.tolist()))
+            cells.append(pos)
     return normal(np.array(cells)) if len(cells) == n else None
 
 
