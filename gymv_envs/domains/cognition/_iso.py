@@ -17,7 +17,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from gymv_envs.core.canvas import INK, Color
-from gymv_envs.domains.cognition._sprites import Sprite
+from gymv_envs.domains.cognition._sprites import Sprite, stamp
 
 C30 = math.cos(math.pi / 6)
 TOP, RIGHT, LEFT = 1.0, 0.72, 0.86  # shading of the faces
@@ -155,8 +155,6 @@ def painter(cells: Sequence[tuple[int, int, int]]) -> list[int]:
 
 def place(frame: np.ndarray, sprite: Sprite, h: int, s: int, px: float, py: float) -> tuple[int, int]:
     """Stamp a column sprite whose base corner projects to (px, py); returns the sprite's top-left."""
-    from gymv_envs.domains.cognition._sprites import stamp
-
     ox, oy = origin(h, s)
     x, y = int(round(px)) + ox, int(round(py)) + oy
     stamp(frame, sprite, x, y)
