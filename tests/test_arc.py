@@ -66,9 +66,9 @@ def test_outside_and_symmetry_completion():
 
 def test_generated_objects_agree_with_an_independent_labelling():
     """Scenes built by the generators carry their objects; labelling the grid finds the same ones."""
-    for name in ("ArcCrop", "ArcCount", "ArcRecolour", "ArcGeometry", "ArcMove"):
-        for seed in range(3):
-            env = _env(name, 1, seed)
+    for name in ("ArcCrop", "ArcCount", "ArcRecolour", "ArcGeometry", "ArcMove", "ArcDenoise"):
+        for seed, d in itertools.product(range(4), (1, 2)):
+            env = _env(name, d, seed)
             for scene in [s for s, _ in env.demos] + [env.test]:
                 if scene._objects is None:
                     continue

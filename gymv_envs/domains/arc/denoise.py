@@ -8,7 +8,7 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.domains.arc._base import ArcEnv, arc_doc
 from gymv_envs.domains.arc._scenes import colours, pick, place
 from gymv_envs.domains.arc._search import Core, Rule
-from gymv_envs.domains.arc._transforms import BG, Scene, keep_objects
+from gymv_envs.domains.arc._transforms import BG, Obj, Scene, keep_objects
 
 # difficulty -> (demonstrations, grid side range, rectangles, noise cells, noise on rectangles, colours)
 LEVELS = {0: (3, (7, 8), (2, 2), (3, 5), False, 2), 1: (3, (9, 10), (2, 3), (4, 7), True, 2),
@@ -58,6 +58,18 @@ class ArcDenoise(ArcEnv):
         shown = set(np.unique(demos[0][0].grid).tolist())
         return [c for c in self.cores if not c[0][-1].isdigit() or int(c[0][-1]) in shown]
 
+    @staticmethod
+    def _objects(scene: Scene, dots: list[tuple[int, int]], noise: int) -> list[Obj]:
+        """The objects after the noise fell, known by construction: each rectangle less the cells
+        noise covered (noise cells are never neighbours, so a rectangle of 3 x 3 or more stays in
+        one piece) and one object per noise cell."""
+        hit = set(dots)
+        objs = [Obj(noise, np.array([r]), np.array([c])) for r, c in dots]
+        for o in scene.objects:
+            keep = [i for i, rc in enumerate(zip(o.rows.tolist(), o.cols.tolist())) if rc not in hit]
+            objs.append(Obj(o.colour, o.rows[keep], o.cols[keep]))
+        return sorted(objs, key=lambda o: (int(o.rows[0]), int(o.cols[0])))
+
     def _sample(self, rng: np.random.Generator) -> tuple[Rule, list]:
         k, (lo, hi), (r_lo, r_hi), (n_lo, n_hi), on_top, n_col = LEVELS[self.difficulty]
         extras = pick(rng, EXTRAS[self.difficulty])
@@ -75,14 +87,16 @@ class ArcDenoise(ArcEnv):
             grid = scene.grid.copy()
             spots = np.flatnonzero(np.ones(n * n, dtype=bool) if on_top or "repair" in extras else grid.ravel() == BG)
             count = int(rng.integers(n_lo, n_hi + 1))
+            dots: list[tuple[int, int]] = []
             for j in rng.permutation(spots.size).tolist():
                 if not count:
                     break
                 r, c = divmod(int(spots[j]), n)
                 if not (grid[max(0, r - 1):r + 2, max(0, c - 1):c + 2] == noise).any():
                     grid[r, c] = noise
+                    dots.append((r, c))
                     count -= 1
-            scenes.append(Scene(grid))
+            scenes.append(Scene(grid, self._objects(scene, dots, noise)))
         return self._rule(rng, core, extras, palette), scenes
 
 

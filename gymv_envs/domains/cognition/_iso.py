@@ -101,7 +101,7 @@ def canvas(H: int, W: int, colour: Color, floor: tuple | None = None) -> tuple[I
     """A fresh PIL picture (copied from a cached blank one, with the floor ``(n, m, s, ox, oy,
     colour)`` drawn when given) and its drawing context; the iso scenes are drawn face by face as
     polygons, then converted with ``np.asarray`` once."""
-    img = _base(H, W, colour, floor).copy()
+    img = _base(H, W, colour, floor).copy() if floor is not None else Image.new("RGB", (W, H), colour)
     return img, ImageDraw.Draw(img)
 
 

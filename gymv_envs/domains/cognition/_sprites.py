@@ -60,25 +60,33 @@ def render(polys: Sequence[tuple[Poly, Color]], w: int, h: int, outline: Color |
     return rgb, mask
 
 
+@functools.lru_cache(maxsize=4096)
+def _glyph_masks(kind: str, s: int, angle: float, mirror: bool, hollow: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(fill, ink) masks of a glyph, without colour (one PIL render per shape, size and turn)."""
+    img = Image.new("L", (s, s), 0)
+    d = ImageDraw.Draw(img)
+    if kind == "circle":
+        d.ellipse((1, 1, s - 2, s - 2), fill=None if hollow else 2, outline=1, width=max(1, s // 8) if hollow else 1)
+    else:
+        r = (s - 2) / 2
+        pts = [(s / 2 + x * r, s / 2 + y * r) for x, y in transform(GLYPHS[kind], angle, mirror)]
+        d.polygon(pts, fill=None if hollow else 2, outline=1, width=max(1, s // 10) if hollow else 1)
+    arr = np.asarray(img)
+    return arr == 2, arr == 1
+
+
 @functools.lru_cache(maxsize=8192)
 def glyph(kind: str, size: int, colour: Color, angle: float = 0.0, mirror: bool = False, hollow: bool = False) -> Sprite:
-    """A glyph of `GLYPHS` (or ``"circle"``) ``size`` pixels across, cached."""
-    s = max(3, int(size))
-    if kind == "circle":
-        img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-        d = ImageDraw.Draw(img)
-        d.ellipse((1, 1, s - 2, s - 2), fill=None if hollow else (*colour, 255), outline=(*INK, 255),
-                  width=max(1, s // 8) if hollow else 1)
-        arr = np.asarray(img)
-        rgb, mask = np.ascontiguousarray(arr[..., :3]), arr[..., 3] > 127
-        rgb.setflags(write=False)
-        mask.setflags(write=False)
-        return rgb, mask
-    r = (s - 2) / 2
-    pts = tuple((s / 2 + x * r, s / 2 + y * r) for x, y in transform(GLYPHS[kind], angle, mirror))
-    if hollow:
-        return render([(pts, colour)], s, s, outline=colour, width=max(1, s // 10))
-    return render([(pts, colour)], s, s)
+    """A glyph of `GLYPHS` (or ``"circle"``) ``size`` pixels across, filled with ``colour`` and
+    outlined in ink (a hollow polygon: outlined in ``colour``), cached."""
+    fill, ink = _glyph_masks(kind, max(3, int(size)), float(angle), bool(mirror), bool(hollow))
+    rgb = np.zeros((*fill.shape, 3), dtype=np.uint8)
+    rgb[fill] = colour
+    rgb[ink] = colour if hollow and kind != "circle" else INK
+    mask = fill | ink
+    rgb.setflags(write=False)
+    mask.setflags(write=False)
+    return rgb, mask
 
 
 _BLOCKS: dict[int, tuple[np.ndarray, list[tuple[int, int, int, int]]]] = {}

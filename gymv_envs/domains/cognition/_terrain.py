@@ -31,7 +31,7 @@ def stepped_heights(rng: np.random.Generator, n: int, top: int, low: int = 0) ->
 class CubeMazeEnv(SingleTurnEnv):
     """Base of the cube-maze ids: a stepped terrain of blocks with ladders, a ball and flags."""
 
-    LEVELS = {0: (4, 3, 0.55), 1: (5, 4, 0.5), 2: (6, 4, 0.45)}  # side, top height, ladder chance
+    LEVELS = {0: (4, 3, 0.35), 1: (5, 4, 0.35), 2: (6, 4, 0.3)}  # side, top height, ladder chance
 
     def _terrain(self, rng: np.random.Generator) -> None:
         n, top, p = self.LEVELS[self.difficulty]

@@ -78,14 +78,14 @@ def chain(rng: np.random.Generator, n: int, arms: int) -> Cells | None:
     return normal(np.array(cells)) if len(cells) == n else None
 
 
-def layout(cells: Cells, box: tuple[int, int, int, int]) -> tuple[int, float, float]:
-    """Cube edge and origin that fit the figure in ``box``."""
+def layout(cells: Cells, box: tuple[int, int, int, int], edge: int | None = None) -> tuple[int, float, float]:
+    """Cube edge (``edge``, or the largest that fits) and origin that centre the figure in ``box``."""
     a = np.array(cells)
     xs = (a[:, 0] - a[:, 1])
     ys = (a[:, 0] + a[:, 1]) / 2 - a[:, 2]
     x0, y0, x1, y1 = box
     span_x, span_y = (xs.max() - xs.min() + 2) * _iso.C30, ys.max() - ys.min() + 2
-    s = max(3, int(min((x1 - x0) / span_x, (y1 - y0) / span_y) * 0.9))
+    s = edge or max(3, int(min((x1 - x0) / span_x, (y1 - y0) / span_y) * 0.9))
     ox = (x0 + x1) / 2 - (xs.max() + xs.min()) / 2 * s * _iso.C30
     oy = (y0 + y1) / 2 - ((ys.max() + ys.min()) / 2 + 0.5) * s
     return s, ox, oy
@@ -207,8 +207,8 @@ class MentalRotation3D(PanelChoiceEnv):
         self.candidates = [wrong[int(i)] for i in rng.permutation(k - 1)]
         self.candidates.insert(self.correct, views[1])
 
-    def _figure(self, img: np.ndarray, cells: Cells, box) -> None:
-        s, ox, oy = layout(cells, box)
+    def _figure(self, img: np.ndarray, cells: Cells, box, edge: int | None = None) -> None:
+        s, ox, oy = layout(cells, box, edge)
         cube = _iso.column(1, s, CUBE)
         for i in _iso.painter(cells):
             x, y, z = cells[i]
@@ -220,7 +220,9 @@ class MentalRotation3D(PanelChoiceEnv):
         self._figure(img, self.reference, (a + 4, b + 4, c - 4, d - 4))
 
     def _draw_candidate(self, img: np.ndarray, i: int, box) -> None:
-        self._figure(img, self.candidates[i], box)
+        # one cube size for every candidate (the largest that fits them all): fair to compare, one sprite
+        edge = min(layout(c, box)[0] for c in self.candidates)
+        self._figure(img, self.candidates[i], box, edge)
 
     def _task_text(self) -> str:
         return ("The top of the image shows a reference figure made of cubes joined face to face. Exactly one of "
