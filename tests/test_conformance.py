@@ -355,7 +355,8 @@ def test_text_in_image_shows_what_the_instruction_adds(env_id):
 def test_mcq_one_correct_and_balanced(env_id):
     counts = np.zeros(4, dtype=int)
     for seed in range(40):
-        env = _make(env_id, answer_format="mcq").unwrapped
+        # four options whatever an id's default (the figure-reasoning ids register eight)
+        env = _make(env_id, answer_format="mcq", num_options=4).unwrapped
         env.reset(seed=seed)
         assert len(set(env.options)) == 4, "options repeat"
         rewards = []

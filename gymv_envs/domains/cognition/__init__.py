@@ -1,1 +1,1 @@
-"""Cognition: memory and attention tasks."""
+"""Cognition: memory, attention, perception and abstract and spatial reasoning tasks."""

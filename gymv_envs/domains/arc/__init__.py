@@ -1,0 +1,1 @@
+"""ARC-style abstraction and reasoning tasks: infer a grid transformation from demonstrations."""

@@ -1,0 +1,154 @@
+"""Random inputs for the ARC-style families: scattered cells, separated objects, colour tables."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from gymv_envs.domains.arc._transforms import BG, Obj, Scene
+
+
+def colours(rng: np.random.Generator, k: int, avoid: tuple[int, ...] = ()) -> list[int]:
+    """``k`` distinct colours from 1-9, none of ``avoid``."""
+    pool = [c for c in range(1, 10) if c not in avoid]
+    return [pool[int(i)] for i in rng.permutation(len(pool))[:k]]
+
+
+def colour_table(rng: np.random.Generator, used: list[int], changes: int = 1) -> tuple[tuple[int, int], ...]:
+    """A full colour map (every digit a key) that changes ``changes`` of the ``used`` colours:
+    to another used colour (a swap) or to a new one."""
+    table = {c: c for c in range(10)}
+    for a in [used[int(i)] for i in rng.permutation(len(used))[:changes]]:
+        b = int(rng.choice([c for c in range(1, 10) if c != a]))
+        table[a] = b
+    return tuple(sorted(table.items()))
+
+
+def scatter(rng: np.random.Generator, h: int, w: int, density: float, palette: list[int]) -> Scene:
+    """Cells coloured at random from ``palette`` with probability ``density``, else background."""
+    on = rng.random((h, w)) < density
+    grid = np.where(on, np.asarray(palette, dtype=np.int8)[rng.integers(len(palette), size=(h, w))], BG)
+    return Scene(grid.astype(np.int8))
+
+
+_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+@functools.cache
+def polyominoes(cells: int, max_side: int) -> tuple[np.ndarray, ...]:
+    """Every fixed polyomino of ``cells`` cells that fits in max_side x max_side, as read-only bool
+    masks cropped to their boxes (a per-process table: drawing a shape is one index)."""
+    level = {((0, 0),)}
+    for _ in range(cells - 1):
+        grown = set()
+        for shape in level:
+            have = set(shape)
+            for r, c in shape:
+                for dr, dc in _STEPS:
+                    p = (r + dr, c + dc)
+                    if p not in have:
+                        pts = [*shape, p]
+                        r0, c0 = min(q[0] for q in pts), min(q[1] for q in pts)
+                        grown.add(tuple(sorted((q[0] - r0, q[1] - c0) for q in pts)))
+        level = {s for s in grown if max(q[0] for q in s) < max_side and max(q[1] for q in s) < max_side}
+    out = []
+    for shape in sorted(level):
+        rs, cs = np.array(shape).T
+        m = np.zeros((rs.max() + 1, cs.max() + 1), dtype=bool)
+        m[rs, cs] = True
+        m.setflags(write=False)
+        out.append(m)
+    return tuple(out)
+
+
+def blob(rng: np.random.Generator, cells: int, max_side: int = 3) -> np.ndarray:
+    """A random 4-connected shape of ``cells`` cells fitting in max_side x max_side (bool mask)."""
+    table = polyominoes(cells, max_side)
+    return table[int(rng.integers(len(table)))]
+
+
+def free_spots(busy: np.ndarray, sh: int, sw: int, gap: int, margin: int = 0) -> np.ndarray:
+    """Flat indices (over top-left corners r * W + c) where an sh x sw box, grown by ``gap`` on
+    every side, covers no busy cell, at least ``margin`` from the edge."""
+    h, w = busy.shape
+    P = np.zeros((h + 2 * gap + 1, w + 2 * gap + 1), dtype=np.int32)
+    P[1 + gap:h + gap + 1, 1 + gap:w + gap + 1] = busy
+    P = P.cumsum(0).cumsum(1)
+    wh, ww = sh + 2 * gap, sw + 2 * gap
+    S = P[wh:, ww:] - P[:-wh, ww:] - P[wh:, :-ww] + P[:-wh, :-ww]
+    ok = np.zeros((h, w), dtype=bool)
+    ok[margin:h - sh - margin + 1, margin:w - sw - margin + 1] = S[margin:h - sh - margin + 1, margin:w - sw - margin + 1] == 0
+    return np.flatnonzero(ok)
+
+
+_CELLS: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def cells_of(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.nonzero`` of a bool mask, cached for read-only (table) masks."""
+    hit = _CELLS.get(id(m))
+    if hit is not None and hit[0] is m:
+        return hit[1], hit[2]
+    rs, cs = np.nonzero(m)
+    if not m.flags.writeable:
+        if len(_CELLS) > 8192:
+            _CELLS.clear()
+        _CELLS[id(m)] = (m, rs, cs)
+    return rs, cs
+
+
+def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], palette: list[int],
+          margin: int = 0, gap: int = 1, base: np.ndarray | None = None,
+          base_objects: list[Obj] | None = None) -> Scene | None:
+    """Put each bool-mask shape at a random free spot, coloured from ``palette`` in turn, with at
+    least ``gap`` background cells (8-neighbourhood) between the objects' boxes and ``margin``
+    from the edge, over ``base`` (whose objects are ``base_objects``, or found by labelling when
+    not given). Returns None when some shape does not fit."""
+    grid = np.zeros((h, w), dtype=np.int8) if base is None else base.copy()
+    rows = (grid != BG).tolist()
+    objs: list[Obj] = []
+    tries = rng.integers(0, 1 << 30, size=12 * len(shapes)).tolist()
+    for k in sorted(range(len(shapes)), key=lambda i: -shapes[i].size):  # big ones first: fewer failures
+        m = shapes[k]
+        sh, sw = m.shape
+        if sh + 2 * margin > h or sw + 2 * margin > w:
+            return None
+        r = c = -1
+        for x in tries[12 * k:12 * k + 12]:
+            rr, cc = margin + x % (h - sh - 2 * margin + 1), margin + (x >> 10) % (w - sw - 2 * margin + 1)
+            c0, c1 = max(0, cc - gap), cc + sw + gap
+            if not any(any(row[c0:c1]) for row in rows[max(0, rr - gap):rr + sh + gap]):
+                r, c = rr, cc
+                break
+        if r < 0:
+            spots = free_spots(np.array(rows, dtype=bool), sh, sw, gap, margin)
+            if spots.size == 0:
+                return None
+            r, c = divmod(int(spots[int(rng.integers(spots.size))]), w)
+        rs, cs = cells_of(m)
+        rs, cs = rs + r, cs + c
+        colour = palette[k % len(palette)]
+        grid[rs, cs] = colour
+        for row in rows[r:r + sh]:
+            row[c:c + sw] = [True] * sw
+        objs.append(Obj(colour, rs, cs, (r, c, r + sh, c + sw)))
+    if base is not None:
+        if base_objects is None:
+            return Scene(grid)
+        objs += base_objects
+    objs.sort(key=lambda o: (int(o.rows[0]), int(o.cols[0])))
+    return Scene(grid, objs)
+
+
+def pad(scene: Scene, top: int, bottom: int, left: int, right: int) -> Scene:
+    """The scene with background rows and columns added around it (objects moved with it)."""
+    h, w = scene.grid.shape
+    grid = np.zeros((h + top + bottom, w + left + right), dtype=np.int8)
+    grid[top:top + h, left:left + w] = scene.grid
+    objs = None if scene._objects is None else [Obj(o.colour, o.rows + top, o.cols + left) for o in scene._objects]
+    return Scene(grid, objs)
+
+
+def pick(rng: np.random.Generator, items):
+    return items[int(rng.integers(len(items)))]

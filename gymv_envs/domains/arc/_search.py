@@ -1,0 +1,247 @@
+"""Hypothesis search over compositions of the library's transformations: is a task's rule unique?
+
+A hypothesis is ``g . recolour . core``: a *core* transformation of the family (with a cost, the
+number of library steps it stands for; the identity costs 0), then optionally a *learned
+recolouring* (a table from a cell key to a colour, fitted to the demonstrations; the key is the
+cell's colour, which makes it a colour map that keeps the background and sends no colour to it,
+or the size or size rank of the object the cell came from), then a symmetry ``g`` of D4 (the family's allowed subset). Its cost is the core's cost, plus
+one for a recolouring, plus one for ``g`` other than the identity. Other orders of the same steps
+are covered: a symmetry commutes with every colour map, and turning a direction-parametrised
+core (gravity, shifts, moves) by ``g`` is the same core with the turned parameter before ``g``.
+
+`search` lists every hypothesis up to a depth that explains all demonstrations, with its output
+on the test input (None where the table learned from the demonstrations does not cover the test:
+the demonstrations do not determine the output). A task is unique when every such output equals
+the intended one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from gymv_envs.domains.arc._transforms import BG, D4_INVERSE, Scene, d4
+
+CoreFn = Callable[[Scene], "np.ndarray | tuple[np.ndarray, np.ndarray] | None"]
+Core = tuple[str, int, CoreFn]
+KEYS = ("colour", "size", "rank")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One hypothesis: core name, recolouring key and table (None: no recolouring), symmetry."""
+
+    core: str
+    key: str | None = None
+    table: tuple[tuple[int, int], ...] = ()
+    g: int = 0
+
+
+def core_output(fn: CoreFn, scene: Scene, name: str | None = None) -> tuple[np.ndarray, np.ndarray | None] | None:
+    """``(grid, src)`` of a core on a scene (src None for cell-wise cores); cached in the scene by name."""
+    key = ("core", name)
+    if name is not None and key in scene.cache:
+        return scene.cache[key]
+    out = fn(scene)
+    if out is not None and not isinstance(out, tuple):
+        out = (out, None)
+    if name is not None:
+        scene.cache[key] = out
+    return out
+
+
+def _features(scene: Scene, key: str) -> np.ndarray:
+    feats = scene.cache.get(key)
+    if feats is None:
+        sizes = np.array([o.size for o in scene.objects] or [0])
+        if key == "size":
+            feats = sizes
+        else:  # rank: 0 the unique largest, 1 the unique smallest, 2 any other object
+            feats = np.full(sizes.shape, 2)
+            for value, code in ((sizes.min(), 1), (sizes.max(), 0)):
+                if (sizes == value).sum() == 1:
+                    feats[sizes == value] = code
+        scene.cache[key] = feats
+    return feats
+
+
+def key_array(key: str, z: np.ndarray, src: np.ndarray | None, scene: Scene) -> np.ndarray | None:
+    """The key of each cell of ``z`` (flat); background cells of object keys get distinct negatives."""
+    if key == "colour":
+        return z.ravel()
+    if src is None:
+        return None
+    s = src.ravel()
+    feats = _features(scene, key)
+    return np.where(s >= 0, feats[np.maximum(s, 0)], -1 - np.arange(s.size))
+
+
+def _fits(K: np.ndarray, z: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """For each row of ``T`` (targets, flat), whether some table maps K to it (negative keys: z kept)."""
+    order = np.argsort(K, kind="stable")
+    Ks, Ts = K[order], T[:, order]
+    ok = ((Ts[:, 1:] == Ts[:, :-1]) | (Ks[1:] != Ks[:-1])).all(axis=1)
+    if Ks[0] < 0:
+        bg = K < 0
+        ok &= (T[:, bg] == z.ravel()[bg]).all(axis=1)
+    return ok
+
+
+def _table(K: np.ndarray, t: np.ndarray, table: dict[int, int]) -> bool:
+    """Extend ``table`` with K -> t (flat); False on a conflict."""
+    keep = K >= 0
+    keys, idx = np.unique(K[keep], return_index=True)
+    for k, v in zip(keys.tolist(), t.ravel()[keep][idx].tolist()):
+        if table.setdefault(k, v) != v:
+            return False
+    return True
+
+
+def apply_rule(rule: Rule, cores: dict[str, CoreFn], scene: Scene) -> np.ndarray | None:
+    """The rule's output for ``scene`` (None: the core does not apply, or a key is not in the table)."""
+    out = core_output(cores[rule.core], scene, rule.core)
+    if out is None:
+        return None
+    z, src = out
+    if rule.key is not None:
+        K = key_array(rule.key, z, src, scene)
+        if K is None:
+            return None
+        table = dict(rule.table)
+        obj = K >= 0
+        keys = K[obj]
+        lut = np.full(max(max(table, default=0), int(keys.max(initial=0))) + 1, -1, dtype=np.int16)
+        lut[list(table)] = list(table.values())
+        vals = lut[keys]
+        if (vals < 0).any():
+            return None
+        flat = z.ravel().copy()
+        flat[obj] = vals
+        z = flat.reshape(z.shape)
+    return d4(z, rule.g)
+
+
+def search(cores: Sequence[Core], keys: Sequence[str], modifiers: Sequence[int],
+           demos: Sequence[tuple[Scene, np.ndarray]], test: Scene, depth: int,
+           truth: bytes | None = None) -> list[tuple[Rule, bytes | None]]:
+    """Every hypothesis of cost <= depth that explains all demonstrations, with its test output
+    (`pack`, or None when undetermined). With ``truth``, stops at the first hypothesis whose output
+    differs from it (the task is then not unique)."""
+    table_of = {name: fn for name, _, fn in cores}
+    targets: list[dict[int, np.ndarray]] = [{} for _ in demos]
+
+    def target(i: int, g: int) -> np.ndarray:
+        t = targets[i].get(g)
+        if t is None:
+            t = targets[i][g] = d4(demos[i][1], D4_INVERSE[g])
+        return t
+
+    # demonstration 1 under each inverse symmetry, grouped by shape: exact matches by a dict lookup,
+    # recolourings by one vectorised fit over the group
+    groups: dict[tuple[int, int], tuple[list[int], dict[bytes, list[int]], dict[bytes, list[int]], np.ndarray]] = {}
+    for g in modifiers:
+        t = target(0, g)
+        gs, exact, masks, _ = groups.setdefault(t.shape, ([], {}, {}, None))
+        gs.append(g)
+        exact.setdefault(t.tobytes(), []).append(g)
+        masks.setdefault((t != BG).tobytes(), []).append(g)
+    for shape, (gs, exact, masks, _) in groups.items():
+        groups[shape] = (gs, exact, masks, np.stack([target(0, g).ravel() for g in gs]))
+    found: list[tuple[Rule, bytes | None]] = []
+    for name, cost, fn in cores:
+        if cost > depth:
+            continue
+        outs = {0: core_output(fn, demos[0][0], name)}
+        if outs[0] is None:
+            continue
+        z, src = outs[0]
+        group = groups.get(z.shape)
+        if group is None:
+            continue
+        gs, exact, masks, T = group
+        cands: list[tuple[int, str | None]] = [(g, None) for g in exact.get(z.tobytes(), ()) if cost + (g != 0) <= depth]
+        if cost + 1 < depth:
+            learn = gs
+        elif cost + 1 == depth and 0 in gs:
+            learn = [0]
+        else:
+            learn = []
+        for key in keys if learn else ():
+            # a colour map keeps the background (and maps no colour to it): the masks must agree
+            fit = [g for g in masks.get((z != BG).tobytes(), ()) if g in learn] if key == "colour" else learn
+            K = key_array(key, z, src, demos[0][0]) if fit else None
+            if K is not None:
+                rows = T[[gs.index(g) for g in fit]]
+                cands += [(g, key) for g, ok in zip(fit, _fits(K, z, rows)) if ok]
+        for g, key in cands:
+            rule = _verify(name, fn, g, key, demos, outs, target)
+            if rule is None:
+                continue
+            pred = apply_rule(rule, table_of, test)
+            if pred is None and core_output(fn, test, name) is None:
+                continue  # the core does not apply to the test: no competing answer
+            code = None if pred is None else pack(pred)
+            found.append((rule, code))
+            if truth is not None and code != truth:
+                return found
+    return found
+
+
+def _verify(name: str, fn: CoreFn, g: int, key: str | None, demos, outs: dict, target) -> Rule | None:
+    table: dict[int, int] = {}
+    changed = False
+    for i, (scene, _) in enumerate(demos):
+        if i not in outs:
+            outs[i] = core_output(fn, scene, name)
+        if outs[i] is None:
+            return None
+        z, src = outs[i]
+        t = target(i, g)
+        if t.shape != z.shape:
+            return None
+        if key is None:
+            if t.tobytes() != z.tobytes():
+                return None
+            continue
+        K = key_array(key, z, src, scene)
+        if K is None or (key == "colour" and (z != BG).tobytes() != (t != BG).tobytes()):
+            return None
+        if not _fits(K, z, t.ravel()[None])[0] or not _table(K, t, table):
+            return None
+        changed |= t.tobytes() != z.tobytes()
+    if key is not None and not changed:
+        return None  # the recolouring changes nothing shown: the same rule without it is listed
+    return Rule(name, key, tuple(sorted(table.items())), g)
+
+
+def pack(grid: np.ndarray) -> bytes:
+    """A grid as bytes, shape included (so 2x3 and 3x2 grids differ)."""
+    return bytes(grid.shape) + grid.astype(np.int8).tobytes()
+
+
+def unique(cores, keys, modifiers, demos, test, depth, truth: np.ndarray) -> bool:
+    """Whether every hypothesis up to ``depth`` that explains the demonstrations gives ``truth``."""
+    code = pack(truth)
+    found = search(cores, keys, modifiers, demos, test, depth, truth=code)
+    return bool(found) and all(c == code for _, c in found)
+
+
+def partial_outputs(cores, modifiers, demos, test, depth) -> list[np.ndarray]:
+    """Test outputs of hypotheses (no recolouring) that explain some but not all demonstrations:
+    the plausible wrong answers of multiple choice, most demonstrations explained first."""
+    scored = []
+    for _, cost, fn in cores:
+        for g in modifiers:
+            if cost + (g != 0) > depth:
+                continue
+            hits = 0
+            for scene, y in demos:
+                out = core_output(fn, scene)
+                hits += out is not None and d4(out[0], g).shape == y.shape and (d4(out[0], g) == y).all()
+            out = core_output(fn, test)
+            if 0 < hits < len(demos) and out is not None:
+                scored.append((-hits, len(scored), d4(out[0], g)))
+    return [grid for *_, grid in sorted(scored, key=lambda t: t[:2])]
+

@@ -1,0 +1,106 @@
+"""ARC denoise: scattered noise cells are removed, and rectangles they fell on are repaired."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.domains.arc._base import ArcEnv, arc_doc
+from gymv_envs.domains.arc._scenes import colours, pick, place
+from gymv_envs.domains.arc._search import Core, Rule
+from gymv_envs.domains.arc._transforms import BG, Obj, Scene, keep_objects
+
+# difficulty -> (demonstrations, grid side range, rectangles, noise cells, noise on rectangles, colours)
+LEVELS = {0: (3, (7, 8), (2, 2), (3, 5), False, 2), 1: (3, (9, 10), (2, 3), (4, 7), True, 2),
+          2: (3, (10, 12), (2, 3), (5, 9), True, 3)}
+EXTRAS = {0: [("remove",)], 1: [("repair",), ("remove", "g"), ("remove", "cmap")],
+          2: [("repair", "g"), ("repair", "cmap"), ("remove", "g", "cmap")]}
+
+
+def _repair(s: Scene, noise: int) -> np.ndarray | None:
+    """Cells of colour ``noise`` inside the box of an object of another colour take its colour;
+    the others become background (None when no cell has the colour)."""
+    g = s.grid
+    if not (g == noise).any():
+        return None
+    out = np.where(g == noise, BG, g).astype(np.int8)
+    for o in s.objects:
+        if o.colour != noise and o.size > 1:
+            r0, c0, r1, c1 = o.bbox
+            box = out[r0:r1, c0:c1]
+            box[g[r0:r1, c0:c1] == noise] = o.colour
+    return out
+
+
+class ArcDenoise(ArcEnv):
+    __doc__ = arc_doc(
+        "Infer what counts as noise and clean the test input.",
+        """Demonstration pairs show solid rectangles sprinkled with single noise cells and their
+    outputs; the test input's output is asked for. The rule's core is one of the library's
+    cleaners: erase every object of at most one (or two) cells, erase one colour, or repair
+    (cells of the noise colour inside a rectangle's box take the rectangle's colour, the others
+    are erased). From difficulty 1 noise also falls on the rectangles; extra steps are a symmetry
+    of the output and a colour map.""",
+        """``difficulty`` (0: one step, 3 demonstrations, 7-8 cells a side, noise beside the
+    rectangles; 1: two steps or repair, 9-10 cells; 2: three steps, 10-12
+    cells),""")
+
+    def _cores(self) -> list[Core]:
+        cores: list[Core] = [("identity", 0, lambda s: s.grid)]
+        for t in (1, 2):
+            cores.append((f"erase size <= {t}", 1, lambda s, t=t: keep_objects(s, [o.size > t for o in s.objects])))
+        for c in range(1, 10):
+            cores.append((f"erase colour {c}", 1, lambda s, c=c: np.where(s.grid == c, BG, s.grid).astype(np.int8)))
+            cores.append((f"repair {c}", 1, lambda s, c=c: _repair(s, c)))
+        return cores
+
+    def _search_cores(self, demos) -> list[Core]:
+        shown = set(np.unique(demos[0][0].grid).tolist())
+        return [c for c in self.cores if not c[0][-1].isdigit() or int(c[0][-1]) in shown]
+
+    @staticmethod
+    def _objects(scene: Scene, dots: list[tuple[int, int]], noise: int) -> list[Obj]:
+        """The objects after the noise fell, known by construction: each rectangle less the cells
+        noise covered (noise cells are never neighbours, so a rectangle of 3 x 3 or more stays in
+        one piece) and one object per noise cell."""
+        hit = set(dots)
+        objs = [Obj(noise, np.array([r]), np.array([c])) for r, c in dots]
+        for o in scene.objects:
+            keep = [i for i, rc in enumerate(zip(o.rows.tolist(), o.cols.tolist())) if rc not in hit]
+            objs.append(Obj(o.colour, o.rows[keep], o.cols[keep]))
+        return sorted(objs, key=lambda o: (int(o.rows[0]), int(o.cols[0])))
+
+    def _sample(self, rng: np.random.Generator) -> tuple[Rule, list]:
+        k, (lo, hi), (r_lo, r_hi), (n_lo, n_hi), on_top, n_col = LEVELS[self.difficulty]
+        extras = pick(rng, EXTRAS[self.difficulty])
+        palette = colours(rng, n_col + 1)
+        noise = palette.pop()
+        core = f"repair {noise}" if "repair" in extras else pick(rng, (f"erase colour {noise}", "erase size <= 1"))
+        scenes: list[Scene] = []
+        while len(scenes) < k + 1:
+            n = int(rng.integers(lo, hi + 1))
+            rects = [np.ones((int(rng.integers(3, 5)), int(rng.integers(3, 5))), dtype=bool)
+                     for _ in range(int(rng.integers(r_lo, r_hi + 1)))]
+            scene = place(rng, n, n, rects, [pick(rng, palette) for _ in rects])
+            if scene is None:
+                continue
+            grid = scene.grid.copy()
+            spots = np.flatnonzero(np.ones(n * n, dtype=bool) if on_top or "repair" in extras else grid.ravel() == BG)
+            count = int(rng.integers(n_lo, n_hi + 1))
+            dots: list[tuple[int, int]] = []
+            for j in rng.permutation(spots.size).tolist():
+                if not count:
+                    break
+                r, c = divmod(int(spots[j]), n)
+                if not (grid[max(0, r - 1):r + 2, max(0, c - 1):c + 2] == noise).any():
+                    grid[r, c] = noise
+                    dots.append((r, c))
+                    count -= 1
+            scenes.append(Scene(grid, self._objects(scene, dots, noise)))
+        return self._rule(rng, core, extras, palette), scenes
+
+
+SPECS = (
+    TaskSpec(name="ArcDenoise", entry_point=ArcDenoise, max_episode_steps=1,
+             tags=("arc", "abstraction", "induction", "objects")),
+)

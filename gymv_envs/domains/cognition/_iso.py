@@ -1,0 +1,180 @@
+"""Isometric drawing of unit cubes: stacked columns (height maps) and free polycubes.
+
+The viewer looks from the (+x, +y, +z) side: a point (x, y, z) is drawn at screen
+``((x - y) * s * cos 30, (x + y) * s / 2 - z * s)`` for cube edge ``s`` pixels, and a cube shows its
+top (+z), right (+x) and left (+y) faces. Cubes are painted back to front (ascending x + y + z),
+so nearer cubes cover farther ones. Sprites are cached per size; `id_buffer` paints the same
+masks with indices, which the tests use to check what a picture shows.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from gymv_envs.core.canvas import INK, Color
+from gymv_envs.domains.cognition._sprites import Sprite, stamp
+
+C30 = math.cos(math.pi / 6)
+TOP, RIGHT, LEFT = 1.0, 0.72, 0.86  # shading of the faces
+
+
+def shade(colour: Color, k: float) -> Color:
+    return tuple(int(min(255, v * k)) for v in colour)
+
+
+def project(x: float, y: float, z: float, s: float) -> tuple[float, float]:
+    return (x - y) * s * C30, (x + y) * s / 2 - z * s
+
+
+def _faces(h: int, s: float) -> dict[str, list[tuple[float, float]]]:
+    """The three visible faces of a column of ``h`` cubes, relative to the projection of its base corner."""
+    P = lambda dx, dy, dz: project(dx, dy, dz, s)  # noqa: E731
+    return {"top": [P(0, 0, h), P(1, 0, h), P(1, 1, h), P(0, 1, h)],
+            "right": [P(1, 0, 0), P(1, 1, 0), P(1, 1, h), P(1, 0, h)],
+            "left": [P(0, 1, 0), P(1, 1, 0), P(1, 1, h), P(0, 1, h)]}
+
+
+def origin(h: int, s: float) -> tuple[int, int]:
+    """Offset of a column sprite's top-left corner from the projection of the column's base corner."""
+    return -int(math.ceil(s * C30)) - 1, -int(math.ceil(h * s)) - 1
+
+
+@functools.lru_cache(maxsize=2048)
+def column(h: int, s: int, colour: Color, lines: bool = True, part: str = "all") -> Sprite:
+    """A column of ``h`` cubes of edge ``s`` (lines between the cubes), or one face of it
+    (``part`` "top", "right", "left": masks for the id buffer)."""
+    ox, oy = origin(h, s)
+    w, hh = 2 * int(math.ceil(s * C30)) + 3, int(math.ceil((h + 1) * s)) + 3
+    img = Image.new("RGBA", (w, hh), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    faces = _faces(h, s)
+    width = max(1, s // 16)
+    for name, k in (("right", RIGHT), ("left", LEFT), ("top", TOP)):
+        if part not in ("all", name):
+            continue
+        pts = [(x - ox, y - oy) for x, y in faces[name]]
+        d.polygon(pts, fill=(*shade(colour, k), 255), outline=(*INK, 255) if part == "all" else None, width=width)
+    if lines and part == "all":
+        for z in range(1, h):
+            a, b, c = project(1, 0, z, s), project(1, 1, z, s), project(0, 1, z, s)
+            d.line([(a[0] - ox, a[1] - oy), (b[0] - ox, b[1] - oy), (c[0] - ox, c[1] - oy)], fill=(*INK, 255), width=width)
+    arr = np.asarray(img)
+    rgb, mask = np.ascontiguousarray(arr[..., :3]), arr[..., 3] > 127
+    rgb.setflags(write=False)
+    mask.setflags(write=False)
+    return rgb, mask
+
+
+@functools.lru_cache(maxsize=256)
+def floor(n: int, s: int, colour: Color) -> Sprite:
+    """An n x n floor of tiles (outlined), placed like a column of height 0 at (0, 0)."""
+    ox, oy = origin(0, s)
+    w, hh = 2 * int(math.ceil(n * s * C30)) + 3, int(math.ceil(n * s)) + 3
+    img = Image.new("RGBA", (w, hh), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    shift = (n - 1) * s * C30
+    for x in range(n):
+        for y in range(n):
+            pts = [(px + (x - y) * s * C30 - ox + shift, py + (x + y) * s / 2 - oy) for px, py in _faces(0, s)["top"]]
+            d.polygon(pts, fill=(*colour, 255), outline=(*shade(colour, 0.75), 255))
+    arr = np.asarray(img)
+    rgb, mask = np.ascontiguousarray(arr[..., :3]), arr[..., 3] > 127
+    rgb.setflags(write=False)
+    mask.setflags(write=False)
+    return rgb, mask
+
+
+@functools.lru_cache(maxsize=64)
+def _base(H: int, W: int, colour: Color, floor: tuple | None) -> Image.Image:
+    img = Image.new("RGB", (W, H), colour)
+    if floor is not None:
+        draw_floor(ImageDraw.Draw(img), *floor)
+    return img
+
+
+def canvas(H: int, W: int, colour: Color, floor: tuple | None = None) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A fresh PIL picture (copied from a cached blank one, with the floor ``(n, m, s, ox, oy,
+    colour)`` drawn when given) and its drawing context; the iso scenes are drawn face by face as
+    polygons, then converted with ``np.asarray`` once."""
+    img = _base(H, W, colour, floor).copy() if floor is not None else Image.new("RGB", (W, H), colour)
+    return img, ImageDraw.Draw(img)
+
+
+def draw_floor(d: ImageDraw.ImageDraw, n: int, m: int, s: float, ox: float, oy: float, colour: Color) -> None:
+    edge = shade(colour, 0.75)
+    for x in range(n):
+        for y in range(m):
+            d.polygon([(ox + px, oy + py) for px, py in
+                       (project(x, y, 0, s), project(x + 1, y, 0, s), project(x + 1, y + 1, 0, s), project(x, y + 1, 0, s))],
+                      fill=colour, outline=edge)
+
+
+def column_faces(heights: np.ndarray, s: float, ox: float, oy: float, colour: Color,
+                 tops: dict[int, Color] | None = None) -> list[tuple[list[tuple[float, float]], Color]]:
+    """The faces of a height map the viewer sees, back to front, as (polygon, fill): every column's
+    top and the parts of its right (+x) and left (+y) sides above the neighbour in front.
+    ``tops`` colours the top faces by height."""
+    n, m = heights.shape
+    out = []
+    P = lambda x, y, z: (ox + (x - y) * s * C30, oy + (x + y) * s / 2 - z * s)  # noqa: E731
+    for x, y in sorted(((x, y) for x in range(n) for y in range(m)), key=lambda p: p[0] + p[1]):
+        h = int(heights[x, y])
+        if h <= 0:
+            continue
+        right = int(heights[x + 1, y]) if x + 1 < n else 0
+        left = int(heights[x, y + 1]) if y + 1 < m else 0
+        for z in range(right, h):
+            out.append(([P(x + 1, y, z), P(x + 1, y + 1, z), P(x + 1, y + 1, z + 1), P(x + 1, y, z + 1)], shade(colour, RIGHT)))
+        for z in range(left, h):
+            out.append(([P(x, y + 1, z), P(x + 1, y + 1, z), P(x + 1, y + 1, z + 1), P(x, y + 1, z + 1)], shade(colour, LEFT)))
+        top = colour if tops is None else tops.get(h, colour)
+        out.append(([P(x, y, h), P(x + 1, y, h), P(x + 1, y + 1, h), P(x, y + 1, h)], top))
+    return out
+
+
+def fit(n: int, m: int, top: int, box: tuple[int, int, int, int]) -> tuple[int, float, float]:
+    """Cube edge and the screen position of the point (0, 0, 0) that fit an n x m floor with
+    columns up to ``top`` cubes high in ``box``."""
+    x0, y0, x1, y1 = box
+    s = max(3, int(min((x1 - x0) / ((n + m) * C30), (y1 - y0) / ((n + m) / 2 + top)) * 0.96))
+    width = (n + m) * s * C30
+    left = (x0 + x1 - width) / 2 + m * s * C30
+    top_y = (y0 + y1 - ((n + m) / 2 + top) * s) / 2 + top * s
+    return s, left, top_y
+
+
+def painter(cells: Sequence[tuple[int, int, int]]) -> list[int]:
+    """Indices of (x, y, z) cells in drawing order: far to near."""
+    return sorted(range(len(cells)), key=lambda i: (cells[i][0] + cells[i][1] + cells[i][2], cells[i][2]))
+
+
+def place(frame: np.ndarray, sprite: Sprite, h: int, s: int, px: float, py: float) -> tuple[int, int]:
+    """Stamp a column sprite whose base corner projects to (px, py); returns the sprite's top-left."""
+    ox, oy = origin(h, s)
+    x, y = int(round(px)) + ox, int(round(py)) + oy
+    stamp(frame, sprite, x, y)
+    return x, y
+
+
+def id_buffer(shape: tuple[int, int], items: Sequence[tuple[tuple[int, int, int], int, str]], s: int,
+              ox: float, oy: float) -> np.ndarray:
+    """Paint ``((x, y, z), height, part)`` items' masks (a column of ``height`` standing on z) in the
+    given order with their indices into an int array (-1: nothing)."""
+    buf = np.full(shape, -1, dtype=np.int32)
+    H, W = shape
+    for i, ((x, y, z), h, part) in enumerate(items):
+        _, mask = column(h, s, (128, 128, 128), part=part)
+        px, py = project(x, y, z, s)
+        gx, gy = origin(h, s)
+        X, Y = int(round(ox + px)) + gx, int(round(oy + py)) + gy
+        mh, mw = mask.shape
+        a, b, c, d = max(X, 0), max(Y, 0), min(X + mw, W), min(Y + mh, H)
+        if a < c and b < d:
+            region = buf[b:d, a:c]
+            region[mask[b - Y:d - Y, a - X:c - X]] = i
+    return buf

@@ -1,0 +1,241 @@
+"""Mental rotation: which candidate is the reference block figure turned, not its mirror image?"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.domains.cognition import _iso
+from gymv_envs.domains.cognition._choice import PanelChoiceEnv
+
+Cells = tuple[tuple[int, int, int], ...]
+# difficulty -> (cubes, arms: straight runs of 2-3 cubes turning by 90 degrees, whether wrong shapes join the mirrors)
+LEVELS = {0: (5, 3, False), 1: (7, 4, False), 2: (8, 5, True)}
+CUBE = (235, 150, 70)
+MIN_VISIBLE = 0.18  # every cube shows at least this share of its outline
+
+
+@functools.lru_cache(maxsize=1)
+def rotations() -> tuple[np.ndarray, ...]:
+    """The 24 rotation matrices of the cube."""
+    out = []
+    for perm in itertools.permutations(range(3)):
+        for signs in itertools.product((1, -1), repeat=3):
+            m = np.zeros((3, 3), dtype=np.int64)
+            for i, (p, sgn) in enumerate(zip(perm, signs)):
+                m[i, p] = sgn
+            if round(np.linalg.det(m)) == 1:
+                out.append(m)
+    return tuple(out)
+
+
+def normal(cells: np.ndarray) -> Cells:
+    c = cells - cells.min(axis=0)
+    return tuple(sorted(map(tuple, c.tolist())))
+
+
+@functools.lru_cache(maxsize=1)
+def _rotation_stack() -> np.ndarray:
+    return np.stack(rotations())
+
+
+def canonical(cells: Cells) -> bytes:
+    """The same key for every turned copy of a figure: the smallest sorted cell code over the 24 turns."""
+    turned = np.einsum("rij,nj->rni", _rotation_stack(), np.array(cells))
+    turned -= turned.min(axis=1, keepdims=True)
+    codes = np.sort((turned[..., 0] * 32 + turned[..., 1]) * 32 + turned[..., 2], axis=1)
+    return min(row.tobytes() for row in codes)
+
+
+def mirrored(cells: Cells) -> Cells:
+    return normal(np.array(cells) * np.array([-1, 1, 1]))
+
+
+_UNIT = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+
+
+def chain(rng: np.random.Generator, n: int, arms: int) -> Cells | None:
+    """A Shepard-Metzler-like figure: ``arms`` straight runs along the axes, each turning 90 degrees
+    (None when the runs cross)."""
+    draws = rng.integers(0, 1 << 30, size=n + 2 * arms).tolist()
+    lengths = [2] * arms
+    for x in draws[:n - 1 - arms]:
+        lengths[x % arms] += 1
+    pos, cells, axis = (0, 0, 0), [(0, 0, 0)], -1
+    for k, length in enumerate(lengths):
+        x = draws[n + 2 * k]
+        axis = [a for a in range(3) if a != axis][x % 2]
+        sign = 1 if (x >> 4) % 2 else -1
+        step = tuple(sign * v for v in _UNIT[axis])
+        for _ in range(length - 1):
+            pos = (pos[0] + step[0], pos[1] + step[1], pos[2] + step[2])
+            if pos in cells:
+                return None
+            cells.append(pos)
+    return normal(np.array(cells)) if len(cells) == n else None
+
+
+def layout(cells: Cells, box: tuple[int, int, int, int], edge: int | None = None) -> tuple[int, float, float]:
+    """Cube edge (``edge``, or the largest that fits) and origin that centre the figure in ``box``."""
+    a = np.array(cells)
+    xs = (a[:, 0] - a[:, 1])
+    ys = (a[:, 0] + a[:, 1]) / 2 - a[:, 2]
+    x0, y0, x1, y1 = box
+    span_x, span_y = (xs.max() - xs.min() + 2) * _iso.C30, ys.max() - ys.min() + 2
+    s = edge or max(3, int(min((x1 - x0) / span_x, (y1 - y0) / span_y) * 0.9))
+    ox = (x0 + x1) / 2 - (xs.max() + xs.min()) / 2 * s * _iso.C30
+    oy = (y0 + y1) / 2 - ((ys.max() + ys.min()) / 2 + 0.5) * s
+    return s, ox, oy
+
+
+def drawn_shares(cells: Cells, s: int = 16) -> np.ndarray:
+    """For each cube, the share of its outline in view once nearer cubes are painted (an id buffer
+    of the real drawing, at cube edge ``s``)."""
+    order = _iso.painter(cells)
+    items = [(cells[i], 1, "all") for i in order]
+    side = int(s * (len(cells) + 2) * 2)
+    buf = _iso.id_buffer((side, side), items, s, side / 2, side / 2)
+    seen = np.bincount(buf[buf >= 0].ravel(), minlength=len(cells))
+    full = _iso.column(1, s, (128, 128, 128))[1].sum()
+    out = np.zeros(len(cells))
+    out[order] = seen / full
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _overlap_table() -> np.ndarray:
+    """Share of a cube's outline covered by a cube drawn over it at screen offset (du, dw) in lattice
+    units (du = dx - dy, dw = dx + dy - 2 dz), for |du| <= 2, |dw| <= 4 (a per-process table)."""
+    table = np.zeros((5, 9))
+    for du in range(-2, 3):
+        for dw in range(-4, 5):
+            if (du + dw) % 2 == 0:  # lattice offsets have du and dw of the same parity
+                # b sits at that offset on screen and nearer: adding (1, 1, 1) keeps the screen place
+                a, b = (0, 0, 0), ((du + dw) // 2 + 5, (dw - du) // 2 + 5, 5)
+                table[du + 2, dw + 4] = 1 - drawn_shares((a, b), 24)[0]
+    return table
+
+
+def visible_shares(cells: Cells | np.ndarray) -> np.ndarray:
+    """A lower bound of each cube's share in view, for one figure (n, 3) or a stack of turned copies
+    (r, n, 3): one minus the summed overlaps of the cubes drawn over it (`_overlap_table`; the union
+    of the covers is at most their sum)."""
+    a = np.asarray(cells)
+    u, w, depth = a[..., 0] - a[..., 1], a[..., 0] + a[..., 1] - 2 * a[..., 2], a.sum(axis=-1)
+    du, dw = u[..., None, :] - u[..., :, None], w[..., None, :] - w[..., :, None]
+    near = (depth[..., None, :] > depth[..., :, None]) & (np.abs(du) <= 2) & (np.abs(dw) <= 4)
+    cover = np.where(near, _overlap_table()[np.clip(du + 2, 0, 4), np.clip(dw + 4, 0, 8)], 0.0)
+    return 1 - cover.sum(axis=-1)
+
+
+class MentalRotation3D(PanelChoiceEnv):
+    """Pick the candidate that is the reference block figure turned in space (the others are mirrors).
+
+    ## Description
+    The top shows a reference figure of cubes joined face to face (runs of cubes along the three
+    axes, each run turning 90 degrees from the last), drawn in isometric view. Of the
+    ``num_options`` lettered candidates (default 4), exactly one is the same object turned in
+    space; the others are turned copies of its mirror image (difficulty 2: or a figure with one
+    run changed, once). The reference is chiral (checked over the cube's 24 rotations), so no mirror
+    image can be turned into it, and every drawing is checked to show each cube (at least 18% of
+    its outline in view).
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, a panel letter (``C``, ``panel C``). ``"mcq"``:
+    `Discrete(num_options)`, option i is panel i.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the reference on top, the candidates below.
+
+    ## Rewards
+    1.0 for the turned copy, else 0.0.
+
+    ## Starting State
+    The figure, the turns and the right panel's place (uniform) come from the seed.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 5 cubes in 3 runs; 1: 7 cubes in 4 runs; 2: 8 cubes in 5 runs, other
+    shapes among the wrong ones), ``num_options``, ``answer_format``, ``obs_size``,
+    ``text_in_image``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    stem_fraction = 0.42
+    stem_cards = 1
+    stem_question = False
+
+    @staticmethod
+    def _views(rng: np.random.Generator, cells: Cells, count: int) -> list[Cells]:
+        """``count`` different turns of the figure whose drawings show every cube (fewer if there are not)."""
+        turned = np.einsum("rij,nj->rni", _rotation_stack(), np.array(cells))
+        good = np.flatnonzero(visible_shares(turned).min(axis=1) >= MIN_VISIBLE)
+        out: list[Cells] = []
+        for i in rng.permutation(good.size).tolist():
+            view = normal(turned[int(good[i])])
+            if view not in out:
+                out.append(view)
+            if len(out) == count:
+                break
+        return out
+
+    def _make(self, rng: np.random.Generator, k: int) -> None:
+        n, arms, others = LEVELS[self.difficulty]
+        n_alt = 1 if others else 0
+        for self.tries in range(300):
+            shape = chain(rng, n, arms)
+            if shape is None or canonical(shape) == canonical(mirrored(shape)):
+                continue  # not a figure, or one that equals its own mirror image
+            views = self._views(rng, shape, 2)
+            wrong = self._views(rng, mirrored(shape), k - 1 - n_alt)
+            for _ in range(n_alt * 4):
+                alt = chain(rng, n, arms)
+                if len(wrong) < k - 1 and alt is not None and canonical(alt) not in (canonical(shape), canonical(mirrored(shape))):
+                    wrong += self._views(rng, alt, 1)
+            if len(views) == 2 and len(wrong) == k - 1 and len({views[1], *wrong}) == k:
+                break
+        else:
+            raise RuntimeError("MentalRotation3D: no drawable figure in 300 draws")
+        self.reference, self.correct = views[0], int(rng.integers(k))
+        self.candidates = [wrong[int(i)] for i in rng.permutation(k - 1)]
+        self.candidates.insert(self.correct, views[1])
+
+    def _figure(self, img: np.ndarray, cells: Cells, box, edge: int | None = None) -> None:
+        s, ox, oy = layout(cells, box, edge)
+        cube = _iso.column(1, s, CUBE)
+        for i in _iso.painter(cells):
+            x, y, z = cells[i]
+            px, py = _iso.project(x, y, z, s)
+            _iso.place(img, cube, 1, s, ox + px, oy + py)
+
+    def _draw_stem(self, img: np.ndarray, boxes) -> None:
+        a, b, c, d = boxes[0]
+        self._figure(img, self.reference, (a + 4, b + 4, c - 4, d - 4))
+
+    def _draw_candidate(self, img: np.ndarray, i: int, box) -> None:
+        # one cube size for every candidate (the largest that fits them all): fair to compare, one sprite
+        edge = min(layout(c, box)[0] for c in self.candidates)
+        self._figure(img, self.candidates[i], box, edge)
+
+    def _task_text(self) -> str:
+        return ("The top of the image shows a reference figure made of cubes joined face to face. Exactly one of "
+                f"the {self.num_options} lettered candidates below is the same object turned in space; the others "
+                "are turned copies of its mirror image or of a different figure. Which candidate is the reference "
+                "turned?")
+
+    def _state_text(self) -> str:
+        cands = "; ".join(f"{chr(65 + i)}: {list(c)}" for i, c in enumerate(self.candidates))
+        return f"reference cubes (x, y, z) {list(self.reference)}; candidates {cands}"
+
+
+SPECS = (
+    TaskSpec(name="MentalRotation3D", entry_point=MentalRotation3D, max_episode_steps=1,
+             tags=("spatial-reasoning", "3d", "mental-rotation")),
+)
