@@ -10,7 +10,8 @@ read after each episode). Agents are built by ``make_agent(name, env, **kwargs)`
 command (the benchmark runner, ``python -m gymv.agents.vlm``, the SB3 evaluation, human play)
 plays them with the one episode loop, `gymv.benchmarks.rollout.rollout`.
 
-Names (`AGENTS`, the one table of them): ``random``, ``oracle``, ``vlm``
+Names (`AGENTS`, the one table of them): ``random``, ``oracle``, ``oracle:<eps>`` (a random action
+with probability eps), ``vlm``
 (`gymv.agents.vlm.VLMAgent`, an OpenAI-compatible endpoint), ``human``
 (`gymv.agents.human.HumanAgent`, keyboard), ``sb3:<checkpoint.zip>``
 (`gymv.agents.sb3.SB3Agent`) and ``module:Class`` for your own.
@@ -23,7 +24,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from gymv.agents.base import Agent, OracleAgent, RandomAgent
+from gymv.agents.base import Agent, NoisyOracleAgent, OracleAgent, RandomAgent
 
 # Every agent name and the class it builds (imported only when asked for: vlm, human and sb3
 # have optional dependencies). A name ending in ``:`` takes an argument after the colon
@@ -31,6 +32,7 @@ from gymv.agents.base import Agent, OracleAgent, RandomAgent
 AGENTS: dict[str, str] = {
     "random": "gymv.agents.base:RandomAgent",
     "oracle": "gymv.agents.base:OracleAgent",
+    "oracle:": "gymv.agents.base:NoisyOracleAgent",
     "vlm": "gymv.agents.vlm:VLMAgent",
     "human": "gymv.agents.human:HumanAgent",
     "sb3:": "gymv.agents.sb3:SB3Agent",
@@ -39,7 +41,8 @@ AGENTS: dict[str, str] = {
 
 def agent_names() -> str:
     """The valid spellings of ``--agent``, for messages."""
-    return ", ".join(n + "<checkpoint path>" if n.endswith(":") else n for n in AGENTS) + ", or module:Class"
+    arg = {"sb3:": "<checkpoint path>", "oracle:": "<eps>"}
+    return ", ".join(n + arg.get(n, "<arg>") if n.endswith(":") else n for n in AGENTS) + ", or module:Class"
 
 
 def _load(target: str, name: str) -> Any:
@@ -83,7 +86,7 @@ def make_agent(name: str, env: gym.Env, *, seed: int | None = None, **kwargs: An
     return factory(env, *args, **kwargs)
 
 
-__all__ = ["AGENTS", "Agent", "OracleAgent", "RandomAgent", "agent_names", "make_agent", "resolve_agent"]
+__all__ = ["AGENTS", "Agent", "NoisyOracleAgent", "OracleAgent", "RandomAgent", "agent_names", "make_agent", "resolve_agent"]
 
 
 if __name__ == "agents":  # this folder imported by its path in a checkout, not as installed

@@ -41,3 +41,30 @@ class OracleAgent:
 
     def act(self, observation: Any, info: dict[str, Any]) -> Any:
         return self.env.oracle_action()
+
+
+class NoisyOracleAgent:
+    """The oracle, except that with probability ``eps`` it takes a uniformly random action instead
+    (``oracle:<eps>`` in `gymv.agents.make_agent`): a ladder of agents of known quality, eps 0 being
+    the oracle and 1 the random agent."""
+
+    def __init__(self, env: gym.Env, eps: str | float = 0.0, seed: int = 0) -> None:
+        try:
+            self.eps = float(eps)
+        except (TypeError, ValueError):
+            raise ValueError(f"invalid eps {eps!r} for oracle:<eps>; valid values: a number from 0 to 1") from None
+        if not 0.0 <= self.eps <= 1.0:
+            raise ValueError(f"invalid eps {eps!r} for oracle:<eps>; valid values: a number from 0 to 1")
+        self.env, self.space = env.unwrapped, env.action_space
+        self.space.seed(seed)
+        import numpy as np
+
+        self.rng = np.random.default_rng([seed, 1])
+
+    def reset(self, instruction: str, info: dict[str, Any]) -> None:
+        pass
+
+    def act(self, observation: Any, info: dict[str, Any]) -> Any:
+        if self.rng.random() < self.eps:
+            return self.space.sample()
+        return self.env.oracle_action()

@@ -60,7 +60,7 @@ def test_one_table_of_agent_names():
     env = gym.make("GymV/TicTacToe-v1")
     for name in ("random", "oracle"):
         assert type(make_agent(name, env)).__name__ == AGENTS[name].rsplit(":", 1)[1]
-    with pytest.raises(ValueError, match="random, oracle, vlm, human, sb3:<checkpoint path>"):
+    with pytest.raises(ValueError, match="random, oracle, oracle:<eps>, vlm, human, sb3:<checkpoint path>"):
         make_agent("gpt", env)
     assert make_agent("random", env, seed=5).space is env.action_space  # seed goes to agents that take one
     make_agent("oracle", env, seed=5)  # and is dropped for those that do not
