@@ -10,24 +10,25 @@ import pytest
 
 import gymv_envs
 
-# Ids whose every env drives a browser cost about a CPU-minute each in the conformance suite,
-# which would take the suite far past its 20-minute budget on 2 cores. By default it checks
-# one id from a training site and one from a held-out site of such domains (the shared base
-# and both template families); GYMV_FULL_CONFORMANCE=1 checks every id. Every web id's
-# oracle (one seed) and the browser lifecycle are also run in tests/test_web.py.
-SAMPLED_EXTRAS = {"web"}
+# Ids of the browser, 3D and physics domains cost up to a CPU-minute each in the conformance suite,
+# which would take the suite far past its 20-minute budget on 2 cores. By default it checks, of
+# such domains, one id per task module and split (3D worlds and robotics: every task family) or
+# per split alone (web: every id shares one base, and a browser env is the dearest);
+# GYMV_FULL_CONFORMANCE=1 checks every id. The domains' own test files play every id's oracle.
+SAMPLED_DOMAINS = {"web": "split", "world3d": "module", "robotics": "module"}
 
 
 def all_ids() -> list[str]:
     ids = gymv_envs.ids()
     if os.environ.get("GYMV_FULL_CONFORMANCE") == "1":
         return ids
-    seen: set[tuple[str, tuple[str, ...]]] = set()
+    seen: set[tuple[str, str, tuple[str, ...]]] = set()
     out = []
     for env_id in ids:
         spec = gymv_envs.task_spec(env_id)
-        if SAMPLED_EXTRAS & set(spec.entry_point.extras):
-            key = (spec.domain, tuple(t for t in spec.tags if t.startswith("split:")))
+        if spec.domain in SAMPLED_DOMAINS:
+            module = spec.entry_point.__module__ if SAMPLED_DOMAINS[spec.domain] == "module" else ""
+            key = (spec.domain, module, tuple(t for t in spec.tags if t.startswith("split:")))
             if key in seen:
                 continue
             seen.add(key)

@@ -227,3 +227,19 @@ def test_deadlocks_are_counted_per_episode_and_summarised():
     overall = summary["overall"]
     assert overall["recovery_rate"] == 100.0 and overall["deadlocks_noticed_rate"] == 50.0
     assert overall["deadlocks_per_episode"] == 2.0
+
+
+def test_validity_command_on_a_sample(tmp_path):
+    """``gymv-bench validity`` passes a sample of default levels and fails a bar no id can meet."""
+    from gymv.benchmarks import validity
+
+    sample = ["GymV/MazePath-v1", "GymV/SlidingPuzzle-v1", "GymV/Sokoban-v1", "GymV/LifeBoard-v0"]
+    args = [a for i in sample for a in ("--ids", i)] + ["--seeds", "10", "--mcq-seeds", "12", "--workers", "1",
+                                                         "--quiet", "--out", str(tmp_path)]
+    assert validity.main(args) == 0
+    report = json.loads((tmp_path / "validity.json").read_text())
+    assert {r["id"] for r in report["rows"]} == set(sample)
+    assert all(r["oracle_success"] == 100.0 and r["random_success"] <= 20.0 for r in report["rows"])
+    assert all(abs(r["mcq"]["random_letter"] - 25.0) < 1e-6 for r in report["rows"] if "mcq" in r)
+    assert validity.main(["--ids", "GymV/Sokoban-v1", "--seeds", "3", "--workers", "1", "--quiet",
+                          "--max-score", "-1"]) == 1
