@@ -183,6 +183,39 @@ def write(out: Path, questions: list[Question], args: dict[str, Any], parquet: b
     return manifest
 
 
+def draw_sample(recs: list[dict[str, Any]], root: Path, path: Path, per_row: int = 3, n: int = 6,
+                tile: int = 300) -> None:
+    """A picture of ``n`` questions (one per domain and type first): image, question, lettered options,
+    the answer marked; for the README."""
+    from PIL import Image
+
+    from gymv_envs.core.canvas import INK, PALETTE, draw_text, new_frame
+
+    picked, seen = [], set()
+    for r in recs:  # variety first: one question per (domain, type)
+        if (r["agentvqa_domain"], r["question_type"]) not in seen:
+            seen.add((r["agentvqa_domain"], r["question_type"]))
+            picked.append(r)
+    picked = (picked + [r for r in recs if r not in picked])[:n]
+    text_h, rows = 150, (len(picked) + per_row - 1) // per_row
+    sheet = new_frame(rows * (tile + text_h), per_row * tile, (255, 255, 255))
+    for i, r in enumerate(picked):
+        y, x = (i // per_row) * (tile + text_h), (i % per_row) * tile
+        with Image.open(root / r["image"]) as img:
+            sheet[y: y + tile - 10, x + 5: x + tile - 5] = np.asarray(img.convert("RGB").resize((tile - 10, tile - 10)))
+        question = r["prompt"].split("\n\n")[-1]
+        head = f"{r['agentvqa_domain']} / {r['question_type']} ({r['env_id'].split('/')[-1]})"
+        draw_text(sheet, head, (x + 6, y + tile), 11, PALETTE["blue"], anchor="lt", bold=True)
+        draw_text(sheet, question[:52] + ("..." if len(question) > 52 else ""), (x + 6, y + tile + 16), 11, INK, anchor="lt")
+        labels = r["options"] or [f"image {L}" for L in LETTERS[: len(r["option_images"])]]
+        for j, opt in enumerate(labels):
+            right = LETTERS[j] == r["answer"]
+            line = f"{LETTERS[j]}) {str(opt)[:34]}" + ("   <- answer" if right else "")
+            draw_text(sheet, line, (x + 6, y + tile + 36 + 17 * j), 11, PALETTE["green"] if right else INK, anchor="lt")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.fromarray(sheet).save(path)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="gymv-bench export-vqa", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -196,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="frame size (default: each id's own)")
     p.add_argument("--workers", type=int, default=None, help="processes (default: CPU cores)")
     p.add_argument("--no-parquet", action="store_true", help="skip the Hugging Face parquet (needs pyarrow)")
+    p.add_argument("--sample-png", default=None, help="also draw a few questions into this PNG")
     args = p.parse_args(argv)
     if args.per_domain < 1 or args.history < 0:
         p.error("--per-domain must be >= 1 and --history >= 0")
@@ -221,6 +255,8 @@ def main(argv: list[str] | None = None) -> int:
     except RuntimeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.sample_png:
+        draw_sample(records(questions)[0], out, Path(args.sample_png))
     short = {d: n for d, n in manifest["by_agentvqa_domain"].items()}
     print(f"wrote {manifest['questions']} questions to {out} ({short}; types {manifest['by_question_type']}; "
           f"answers {manifest['by_answer']}); content sha256 {manifest['content_sha256'][:16]}")
