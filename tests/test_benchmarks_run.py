@@ -244,8 +244,9 @@ WRAPPER = 'gymnasium.wrappers:ClipReward{"min_reward": 0.0, "max_reward": 0.5}'
 
 
 def test_budget_and_wrappers_pass_through_and_the_task_return_is_scored(tmp_path):
-    proc = bench("run", "--agent", "random", "--ids", "GymV/TicTacToe-v1", "--seeds", "8", "--out", str(tmp_path),
-                 "--max-steps", "3", "--wrapper", WRAPPER,
+    # difficulty 0 (a win in one against a random opponent): random play wins some of the 8 games
+    proc = bench("run", "--agent", "random", "--ids", "GymV/TicTacToe-v1", "--difficulty", "0", "--seeds", "8",
+                 "--out", str(tmp_path), "--max-steps", "3", "--wrapper", WRAPPER,
                  "--workers", "1", "--no-plots")
     assert proc.returncode == 0, proc.stderr
     eps = episodes(tmp_path)

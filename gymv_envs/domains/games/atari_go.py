@@ -79,13 +79,15 @@ class AtariGo(IntersectionBoard, BoardGameEnv):
     loses); success is a black capture.
 
     ## Arguments
-    ``difficulty``: 0 (5x5, random opponent), 1 (7x7, greedy opponent), 2 (9x9, 2-ply
-    alpha-beta opponent on liberties); ``obs_size``.
+    ``difficulty``: 0 (5x5, random opponent), 1 (7x7, greedy opponent), 2 (9x9, 2-ply alpha-beta
+    opponent on liberties); ``obs_size``. The registered id defaults to difficulty 1.
 
     ## Version History
     - v0: initial version.
-    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's action-space
+      seeding (a seeded random policy no longer replays the level's draws). The registered id defaults
+      to difficulty 1: random play won 75% of the difficulty-0 games (a capture in one on 5x5 against a
+      random opponent), none at difficulty 1.
     """
 
     def _configure(self) -> None:
@@ -216,5 +218,5 @@ class AtariGo(IntersectionBoard, BoardGameEnv):
 
 SPECS = (
     TaskSpec(name="AtariGo", entry_point=AtariGo, version=1, max_episode_steps=40,
-             tags=("board-game", "adversarial", "planning")),
+             tags=("board-game", "adversarial", "planning"), kwargs={"difficulty": 1}),
 )

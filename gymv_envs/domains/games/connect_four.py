@@ -44,13 +44,15 @@ class ConnectFour(BoardGameEnv):
     Terminates on four in a row or a full board; success is a win for red.
 
     ## Arguments
-    ``difficulty``: 0 (win in 1, random opponent), 1 (win in 2, greedy opponent), 2 (win in 3,
-    3-ply alpha-beta opponent); ``obs_size``.
+    ``difficulty``: 0 (win in 1, random opponent), 1 (win in 2, greedy opponent), 2 (win in 3, 3-ply
+    alpha-beta opponent); ``obs_size``. The registered id defaults to difficulty 1.
 
     ## Version History
     - v0: initial version.
-    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's action-space
+      seeding (a seeded random policy no longer replays the level's draws). The registered id defaults
+      to difficulty 1: random play won 50% of the difficulty-0 games (a win in one against a random
+      opponent), 5% at difficulty 1.
     """
 
     action_names = tuple(LETTERS[:COLS])
@@ -132,5 +134,5 @@ class ConnectFour(BoardGameEnv):
 
 SPECS = (
     TaskSpec(name="ConnectFour", entry_point=ConnectFour, version=1, max_episode_steps=30,
-             tags=("board-game", "adversarial", "planning")),
+             tags=("board-game", "adversarial", "planning"), kwargs={"difficulty": 1}),
 )

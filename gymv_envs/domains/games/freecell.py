@@ -106,12 +106,15 @@ class FreeCell(MultiTurnEnv):
     left; the step budget truncates.
 
     ## Arguments
-    ``difficulty`` (0: 16 cards, 1: 28 cards, 2: 52 cards), ``obs_size``.
+    ``difficulty`` (0: 16 cards, 1: 28 cards, 2: 52 cards), ``obs_size``. The registered id defaults to
+    difficulty 1.
 
     ## Version History
     - v0: initial version.
-    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's action-space
+      seeding (a seeded random policy no longer replays the level's draws). The registered id defaults
+      to difficulty 1: random play scored 38 (cards sent home) on the 16-card deals of difficulty 0, 10
+      at difficulty 1.
     """
 
     transient_attrs = (*MultiTurnEnv.transient_attrs, "_canvas", "_shown", "_table")
@@ -292,5 +295,5 @@ class FreeCell(MultiTurnEnv):
 
 SPECS = (
     TaskSpec(name="FreeCell", entry_point=FreeCell, version=1, max_episode_steps=300,
-             tags=("puzzle", "cards", "planning")),
+             tags=("puzzle", "cards", "planning"), kwargs={"difficulty": 1}),
 )

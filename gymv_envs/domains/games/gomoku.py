@@ -68,13 +68,15 @@ class Gomoku(IntersectionBoard, BoardGameEnv):
     Terminates on five in a row or a full board; success is a black win.
 
     ## Arguments
-    ``difficulty``: 0 (9x9, random opponent), 1 (11x11, greedy opponent), 2 (13x13, 2-ply
-    alpha-beta opponent); ``obs_size``.
+    ``difficulty``: 0 (9x9, random opponent), 1 (11x11, greedy opponent), 2 (13x13, 2-ply alpha-beta
+    opponent); ``obs_size``. The registered id defaults to difficulty 1.
 
     ## Version History
     - v0: initial version.
-    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's action-space
+      seeding (a seeded random policy no longer replays the level's draws). The registered id defaults
+      to difficulty 1: random play won 45% of the difficulty-0 games (a win in one against a random
+      opponent), none at difficulty 1.
     """
 
     def _configure(self) -> None:
@@ -178,5 +180,5 @@ class Gomoku(IntersectionBoard, BoardGameEnv):
 
 SPECS = (
     TaskSpec(name="Gomoku", entry_point=Gomoku, version=1, max_episode_steps=40,
-             tags=("board-game", "adversarial", "planning")),
+             tags=("board-game", "adversarial", "planning"), kwargs={"difficulty": 1}),
 )

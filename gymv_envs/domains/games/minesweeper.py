@@ -36,7 +36,8 @@ class Minesweeper(MultiTurnEnv):
 
     ## Rewards
     The share of the safe cells that were still closed at the start, for each cell opened;
-    the sum is 1.0 when every safe cell is open (``max_return`` 1.0).
+    the sum is 1.0 when every safe cell is open (``max_return`` 1.0). Opening a mine forfeits
+    what the game earned (its reward is minus the sum so far), so a lost game returns 0.
 
     ## Starting State
     Random mines, none next to a random first cell, which is already opened (a 0, so an area
@@ -52,7 +53,9 @@ class Minesweeper(MultiTurnEnv):
     ## Version History
     - v0: initial version. The oracle is the deduction solver, reading only the open numbers.
     - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+      action-space seeding (a seeded random policy no longer replays the level's draws). A mine
+      forfeits the reward earned (random play, which always loses, scored 22-27 from the cells it
+      opened before its mine).
     """
 
     reply_tail = 2000  # hundreds of action names
@@ -80,6 +83,7 @@ class Minesweeper(MultiTurnEnv):
                     self._open(i)
             if len(self.opened) == n * n - self.m:
                 self.opened, self._closed_start = start, n * n - self.m - len(start)
+                self._earned = 0.0  # the reward of this game's openings so far
                 if self._closed_start > 0:
                     return
 
@@ -132,14 +136,16 @@ class Minesweeper(MultiTurnEnv):
             return Outcome(feedback=f"{'flagged' if i in self.flags else 'unflagged'} {cell}")
         if i in self.flags:
             return Outcome(invalid=True, feedback=f"{cell} is flagged; unflag it first")
-        if i in self.mines:
+        if i in self.mines:  # a lost game forfeits what its openings earned
             self.opened.add(i)
-            return Outcome(terminated=True, feedback=f"{cell} was a mine")
+            return Outcome(reward=-self._earned, terminated=True, feedback=f"{cell} was a mine; the game is lost")
         before = len(self.opened)
         self._open(i)
         self.flags -= self.opened
         done = len(self.opened) == self.n * self.n - self.m
-        return Outcome(reward=(len(self.opened) - before) / self._closed_start, terminated=done, success=done,
+        reward = (len(self.opened) - before) / self._closed_start
+        self._earned += reward
+        return Outcome(reward=reward, terminated=done, success=done,
                        feedback="every safe cell is open" if done else f"opened {cell}")
 
     def _progress(self) -> float:

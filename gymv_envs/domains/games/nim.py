@@ -48,13 +48,16 @@ class Nim(BoardGameEnv):
     Terminates when the last counter is taken; success is taking it yourself.
 
     ## Arguments
-    ``difficulty``: 0 (3 heaps of up to 5, random opponent), 1 (4 heaps of up to 7, greedy
-    opponent), 2 (5 heaps of up to 9, opponent that plays perfectly); ``obs_size``.
+    ``difficulty``: 0 (3 heaps of up to 5, random opponent), 1 (4 heaps of up to 7, greedy opponent), 2
+    (5 heaps of up to 9, opponent that plays perfectly); ``obs_size``. The registered id defaults to
+    difficulty 2.
 
     ## Version History
     - v0: initial version.
-    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's action-space
+      seeding (a seeded random policy no longer replays the level's draws). The registered id defaults
+      to difficulty 2: random play won 50% of the difficulty-0 and 65% of the difficulty-1 games (the
+      greedy opponent is easy prey), none against the perfect opponent of difficulty 2.
     """
 
     def _configure(self) -> None:
@@ -154,5 +157,5 @@ class Nim(BoardGameEnv):
 
 SPECS = (
     TaskSpec(name="Nim", entry_point=Nim, version=1, max_episode_steps=40,
-             tags=("board-game", "adversarial", "math")),
+             tags=("board-game", "adversarial", "math"), kwargs={"difficulty": 2}),
 )

@@ -61,13 +61,16 @@ class Sokoban(MultiTurnEnv):
     Terminates with success when every box is on a goal; the step budget truncates.
 
     ## Arguments
-    ``difficulty`` (0: 7x7 room, 1 box, >= 4 moves; 1: 8x8, 2 boxes, >= 8 moves; 2: 10x10,
-    3 boxes, >= 14 moves), ``obs_size``.
+    ``difficulty`` (0: 7x7 room, 1 box, >= 4 moves; 1: 8x8, 2 boxes, >= 8 moves; 2: 10x10, 3 boxes, >=
+    14 moves), ``obs_size``. The registered id defaults to difficulty 1.
 
     ## Version History
     - v0: initial version.
-    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's action-space
+      seeding (a seeded random policy no longer replays the level's draws). The registered id defaults
+      to difficulty 1: random play solved 25% of the one-box levels of difficulty 0; the budget is now
+      120 steps (twice the longest oracle solution seen at difficulty 2 over 300 seeds), under which
+      random play solves 3% of difficulty-1 levels and scores 12.5 (100 seeds).
     """
 
     action_names = ("up", "down", "left", "right")
@@ -298,6 +301,6 @@ class Sokoban(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Sokoban", entry_point=Sokoban, version=1, max_episode_steps=200,
-             tags=("puzzle", "planning", "grid")),
+    TaskSpec(name="Sokoban", entry_point=Sokoban, version=1, max_episode_steps=120,
+             tags=("puzzle", "planning", "grid"), kwargs={"difficulty": 1}),
 )

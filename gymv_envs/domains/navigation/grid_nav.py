@@ -52,18 +52,22 @@ class GridNav(MultiTurnEnv):
 
     ## Episode End
     Terminates on reaching the goal. Walking into an obstacle, another landmark or the edge is
-    invalid (nothing changes). The registered budget is 200 steps.
+    invalid (nothing changes). The registered budget is 80 steps.
 
     ## Arguments
     ``difficulty`` (0: 7x7, 10% obstacles, 3 landmarks; 1: 10x10, 18%, 4; 2: 13x13, 26%, 5),
-    ``action_mode`` (``"discrete"``, ``"joystick"``), ``instruction_level`` (``"goal"``: the goal
-    only; ``"step"``: directions along a shortest path from the start; ``"visual"``: where the goal
-    lies relative to the grid and the nearest other landmark), ``obs_size``, ``render_mode``.
+    ``action_mode`` (``"discrete"``, ``"joystick"``), ``instruction_level`` (``"goal"``: the goal only;
+    ``"step"``: directions along a shortest path from the start; ``"visual"``: where the goal lies
+    relative to the grid and the nearest other landmark), ``obs_size``, ``render_mode``. The registered
+    id defaults to difficulty 1.
 
     ## Version History
     - v0: initial version.
-    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's action-space
+      seeding (a seeded random policy no longer replays the level's draws). The registered id defaults
+      to difficulty 1: a random walk reached the goal in 80% of the difficulty-0 levels under the old
+      200-step budget; the budget is now 80 steps (twice the longest shortest path seen at difficulty 2
+      over 2,000 seeds), under which random play succeeds on 9% of difficulty-1 levels.
     """
 
     action_modes = ("discrete", "joystick")
@@ -250,6 +254,6 @@ class GridNav(MultiTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="GridNav", entry_point=GridNav, version=1, max_episode_steps=200,
-             tags=("navigation", "spatial-reasoning", "instruction-following")),
+    TaskSpec(name="GridNav", entry_point=GridNav, version=1, max_episode_steps=80,
+             tags=("navigation", "spatial-reasoning", "instruction-following"), kwargs={"difficulty": 1}),
 )

@@ -50,14 +50,17 @@ class RaycastMaze(MultiTurnEnv):
     The registered budget is 300 steps.
 
     ## Arguments
-    ``difficulty`` (0: 7x7 blocks, 1: 11x11, 2: 15x15), ``fov`` (horizontal field of view in
-    degrees, 30 to 120, default 66), ``pitch`` (horizon shift as a fraction of the height, -0.5
-    to 0.5; positive tilts the camera up, moving the horizon down), ``obs_size``, ``render_mode``.
+    ``difficulty`` (0: 7x7 blocks, 1: 11x11, 2: 15x15), ``fov`` (horizontal field of view in degrees, 30
+    to 120, default 66), ``pitch`` (horizon shift as a fraction of the height, -0.5 to 0.5; positive
+    tilts the camera up, moving the horizon down), ``obs_size``, ``render_mode``. The registered id
+    defaults to difficulty 1.
 
     ## Version History
     - v0: initial version.
-    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's action-space
+      seeding (a seeded random policy no longer replays the level's draws). The registered id defaults
+      to difficulty 1: a random walk found the goal of the 3x3-room mazes of difficulty 0 in 30% of 100
+      levels, 2% at difficulty 1.
     """
 
     action_names = ("move_forward", "move_backward", "turn_left", "turn_right")
@@ -266,5 +269,5 @@ class RaycastMaze(MultiTurnEnv):
 
 SPECS = (
     TaskSpec(name="RaycastMaze", entry_point=RaycastMaze, version=1, max_episode_steps=300,
-             tags=("navigation", "first-person", "3d", "exploration")),
+             tags=("navigation", "first-person", "3d", "exploration"), kwargs={"difficulty": 1}),
 )

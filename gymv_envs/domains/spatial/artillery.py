@@ -51,13 +51,15 @@ class Artillery(MultiTurnEnv):
     Terminates on a hit (success); the budget is 10 shots.
 
     ## Arguments
-    ``difficulty`` (0: flat ground, wide target; 1: hills, a wall, narrower target; 2: taller
-    wall, wind, narrowest target), ``obs_size``.
+    ``difficulty`` (0: flat ground, wide target; 1: hills, a wall, narrower target; 2: taller wall,
+    wind, narrowest target), ``obs_size``. The registered id defaults to difficulty 1.
 
     ## Version History
     - v0: initial version.
-    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+    - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's action-space
+      seeding (a seeded random policy no longer replays the level's draws). The registered id defaults
+      to difficulty 1: random shots hit the wide target on flat ground of difficulty 0 in 35% of the
+      levels, 10% at difficulty 1.
     """
 
     action_modes = ("parametric",)
@@ -331,5 +333,5 @@ class Artillery(MultiTurnEnv):
 
 SPECS = (
     TaskSpec(name="Artillery", entry_point=Artillery, version=1, max_episode_steps=MAX_SHOTS,
-             tags=("physics", "trajectory", "feedback", "continuous-action")),
+             tags=("physics", "trajectory", "feedback", "continuous-action"), kwargs={"difficulty": 1}),
 )
