@@ -25,7 +25,8 @@ PANEL_IDS = ("OddOneOut", "ShapeSequence", "SymmetryCompletion", "ShapeTransform
 
 
 def _env(name: str, difficulty: int = 0, seed: int = 0, **kw):
-    env = gym.make(f"GymV/{name}-v0", difficulty=difficulty, **kw).unwrapped
+    version = max(spec.version for spec in gym.registry.values() if spec.namespace == "GymV" and spec.name == name)
+    env = gym.make(f"GymV/{name}-v{version}", difficulty=difficulty, **kw).unwrapped
     env.reset(seed=seed)
     return env
 

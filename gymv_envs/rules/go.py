@@ -356,15 +356,29 @@ def search_move(s: Pos, g: Geo, rng: np.random.Generator, cap: int) -> int:
 OPPONENTS = {"random": random_move, "greedy": greedy_move, "search": search_move}
 
 
-def oracle_move(s: Pos, g: Geo, cap: int) -> int:
+def oracle_move(s: Pos, g: Geo, cap: int, reply=None, width: int = 8) -> int:
     """Black's move: pass to end a won game after the opponent passes; else the point (or pass) that
-    `evaluate` rates best, passing only when every point rates below passing."""
+    `evaluate` rates best, passing only when every point rates below passing.
+
+    With ``reply`` (a function from the position after black's move to the opponent's answer), the
+    ``width`` best-rated moves and passing are rated again on the position after that answer: a
+    two-ply look-ahead against the very opponent being played."""
     pas = g.n * g.n
     if _takes_the_win(s, g):
         return pas
     legal = moves(s, g, eyes=False)
-    values = evaluate([play(s, a, g) for a in legal] + [play(s, pas, g)], g, cap)
     if not legal:
         return pas
-    i = int(np.argmax(values[:-1]))
-    return legal[i] if values[i] >= values[-1] else pas
+    after = [play(s, a, g) for a in legal] + [play(s, pas, g)]
+    values = evaluate(after, g, cap)
+    if reply is None:
+        i = int(np.argmax(values[:-1]))
+        return legal[i] if values[i] >= values[-1] else pas
+    top = [int(i) for i in np.argsort(-values[:-1], kind="stable")[:width]] + [len(legal)]
+    answered = []
+    for i in top:
+        t = after[i]
+        answered.append(t if over(t, cap) else play(t, reply(t), g))
+    again = evaluate(answered, g, cap)
+    j = int(np.argmax(again[:-1]))
+    return legal[top[j]] if again[j] >= again[-1] else pas

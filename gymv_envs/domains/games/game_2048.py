@@ -9,6 +9,7 @@ import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import draw_text, fill, fit_text_size
+from gymv_envs.domains.games._2048_search import best_move
 
 # difficulty -> (log2 of the target tile, log2 of the tiles along the top row at the start)
 LEVELS = {0: (8, ()), 1: (9, ()), 2: (10, (8, 7, 6, 5))}
@@ -178,38 +179,10 @@ class Game2048(MultiTurnEnv):
         return "\n".join(" ".join(map(cell, self.board[r * N:(r + 1) * N])) for r in range(N))
 
     # -- oracle
-    def _value(self, board: tuple[int, ...], depth: int, memo: dict) -> float:
-        """Expected score over the spawns after a move (2s only), then the best next move; a
-        spawn that leaves no move scores as a loss."""
-        if (board, depth) in memo:
-            return memo[board, depth]
-        empty = [i for i, v in enumerate(board) if not v]
-        if not empty:
-            return _score(board)
-        total = 0.0
-        for i in empty:
-            b = board[:i] + (1,) + board[i + 1:]
-            if depth == 0:
-                dead = len(empty) == 1 and all(_move(b, a) == b for a in range(4))
-                total += -1e30 if dead else _score(b)
-            else:
-                nexts = [m for m in (_move(b, a) for a in range(4)) if m != b]
-                total += max((self._value(m, depth - 1, memo) for m in nexts), default=-1e30)
-        memo[board, depth] = value = total / len(empty)
-        return value
-
     def oracle_action(self) -> int:
-        """Expectimax over the spawns, one to three moves deep as the board fills up."""
-        empty = self.board.count(0)
-        depth, best, best_v, memo = 2 if empty <= 3 else 1 if empty <= 8 else 0, 0, None, {}
-        for a in range(4):
-            m = _move(self.board, a)
-            if m == self.board:
-                continue
-            v = self._value(m, depth, memo)
-            if best_v is None or v > best_v:
-                best, best_v = a, v
-        return best
+        """Expectimax over every spawn (2 or 4), one or two replies deep as the board fills up
+        (see ``_2048_search``)."""
+        return best_move(self.board)
 
 
 SPECS = (

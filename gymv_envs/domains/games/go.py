@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from gymv_envs.core import Outcome, TaskSpec
@@ -168,7 +170,13 @@ class Go(IntersectionBoard, BoardGameEnv):
     def oracle_action(self) -> int:
         if self._terminated:
             return self.side ** 2
-        return oracle_move(self.state, self.geo, self.cap)
+        if self.opponent == "random":
+            return oracle_move(self.state, self.geo, self.cap)
+        g, rng = self.geo, copy.deepcopy(self.np_random)   # the opponent's next draws, replayed exactly
+
+        def reply(t):
+            return OPPONENTS[self.opponent](t, g, copy.deepcopy(rng), self.cap)
+        return oracle_move(self.state, g, self.cap, reply)
 
     # -- draw: IntersectionBoard tiles on BoardGameEnv's labelled board
     def _cells(self, s) -> tuple[int, ...]:
