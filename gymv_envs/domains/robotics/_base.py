@@ -14,8 +14,8 @@ success is read from the physics state. A task subclass implements:
 ``_plan()``              the oracle: the next servo target as a `Target`, from the state,
                          built with the skills below (`pick`, `place`, `travel`, `direct`)
 
-Positions of generated parts lie on the discrete action lattice (`HOME` plus whole
-`STEP`\\s), so both action modes can align the gripper with them exactly.
+Positions of generated parts lie on the discrete action lattice (`HOME` plus multiples of
+`STEP`), so both action modes can align the gripper with them exactly.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import numpy as np
 from gymv_envs.core import MultiTurnEnv, Outcome
 from gymv_envs.core.env import VisionEnv
 from gymv_envs.core.mujoco_render import SceneRenderer, import_mujoco
-from gymv_envs.domains.robotics._scene import ASSETS_KEY, FINGER_OPEN, TABLE_HALF, Part, Scene
+from gymv_envs.domains.robotics._scene import ASSETS_KEY, FINGER_OPEN, OBJECT_COLOURS, TABLE_HALF, Part, Scene
 
 STEP = 0.02            # metres per discrete move
 YAW_STEP = 15.0        # degrees per discrete turn
@@ -36,6 +36,7 @@ HOME = np.array([0.0, -0.12, 0.21, 0.0])         # start: x, y, z (tcp, metres),
 LOW = np.array([-0.30, -0.24, -0.01, -90.0])     # servo target bounds (lattice points)
 HIGH = np.array([0.30, 0.24, 0.25, 90.0])
 TRAVEL_Z = 0.17        # tcp height at which the oracle carries things across
+LIFT_Z = 0.23          # tcp height the oracle lifts things to
 HOLD_STEPS = 3         # the goal must hold this many steps in a row
 MAX_MOVE, MAX_YAW = 0.04, 30.0
 FINE = np.array([0.001, 0.001, 0.001, 0.5])     # the oracle's target grid in parametric mode
@@ -105,6 +106,7 @@ class RobotEnv(MultiTurnEnv):
     views: ClassVar[tuple[str, ...]] = ("front", "wrist")
     default_obs_size: ClassVar[tuple[int, int]] = (512, 512)
     transient_attrs: ClassVar[tuple[str, ...]] = (*VisionEnv.transient_attrs, "_sim")
+    hold_steps: int = HOLD_STEPS  # steps in a row the goal must hold (tasks may set it per level)
 
     def __init__(self, **kwargs: Any) -> None:
         self._sim: _Sim | None = None
@@ -160,7 +162,20 @@ class RobotEnv(MultiTurnEnv):
         d.qvel[:] = 0.0
         sim.mujoco.mj_forward(sim.model, d)
         self._after_build()
-        self._phi = float(np.clip(self._progress_now(), 0.0, 1.0))
+        self._phi0 = float(np.clip(self._progress_now(), 0.0, 0.9))
+        self._phi = 0.0
+
+    def _after_physics(self) -> None:
+        """Hook: called after every step's physics, before the goal is judged (events, latches)."""
+
+    def _progress(self) -> float:
+        """The task's progress, rescaled so that the start is 0 (the reward is its change)."""
+        if not self._started:
+            return 0.0
+        if self._success:
+            return 1.0
+        raw = float(np.clip(self._progress_now(), 0.0, 1.0))
+        return float(np.clip((raw - self._phi0) / (1.0 - self._phi0), 0.0, 1.0))
 
     def _after_build(self) -> None:
         """Hook: remember initial physics quantities (distances for progress) after the scene settles."""
@@ -173,6 +188,8 @@ class RobotEnv(MultiTurnEnv):
         ys = np.arange(np.ceil((y[0] - HOME[1]) / STEP), np.floor((y[1] - HOME[1]) / STEP) + 1) * STEP + HOME[1]
         grid = [(round(float(a), 4), round(float(b), 4)) for a in xs for b in ys]
         out: list[tuple[float, float]] = []
+        if n == 0:
+            return out
         for k in rng.permutation(len(grid)):
             p = grid[int(k)]
             if all(np.hypot(p[0] - q[0], p[1] - q[1]) >= gap + radius + r for *q, r in self._taken):
@@ -181,6 +198,38 @@ class RobotEnv(MultiTurnEnv):
                 if len(out) == n:
                     return out
         raise RuntimeError(f"{type(self).__name__}: no room for {n} parts (gap {gap})")
+
+    def scatter(self, rng: np.random.Generator, scene: Scene, looks: list[tuple[str, str]], gap: float = 0.06,
+                prefix: str = "obj", **region: Any) -> list[Part]:
+        """Free objects ``(colour, kind)`` (kind ``block``, ``cylinder`` or ``cup``) on lattice spots;
+        blocks get a yaw that is a multiple of `YAW_STEP`."""
+        out = []
+        for k, ((colour, kind), xy) in enumerate(zip(looks, self.spots(rng, len(looks), gap, **region))):
+            name = f"{prefix}{k}"
+            if kind == "block":
+                out.append(scene.block(name, colour, xy, yaw=float(rng.integers(-3, 3)) * YAW_STEP))
+            elif kind == "cylinder":
+                out.append(scene.cylinder(name, colour, xy))
+            else:
+                out.append(scene.mug(name, colour, xy, yaw=float(rng.integers(0, 24)) * YAW_STEP))
+        return out
+
+    @staticmethod
+    def looks(rng: np.random.Generator, n: int, kinds: tuple[str, ...] = ("block", "cylinder"),
+              near_misses: bool = False) -> list[tuple[str, str]]:
+        """``n`` distinct (colour, kind) pairs, the first the target; with ``near_misses`` the
+        others share its colour or its kind where they can."""
+        colours = [OBJECT_COLOURS[int(i)] for i in rng.permutation(len(OBJECT_COLOURS))]
+        first = (colours[0], kinds[int(rng.integers(len(kinds)))])
+        out = [first]
+        pool = [(c, k) for c in colours for k in kinds if (c, k) != first]
+        if near_misses:
+            pool.sort(key=lambda ck: 0 if (ck[0] == first[0]) != (ck[1] == first[1]) else 1)  # stable: random within
+        for ck in pool:
+            if len(out) == n:
+                break
+            out.append(ck)
+        return out
 
     def reserve(self, xy, radius: float) -> None:
         """Keep later `spots` away from a disc at ``xy`` (for fixtures placed by hand)."""
@@ -217,11 +266,12 @@ class RobotEnv(MultiTurnEnv):
             sim.mujoco.mj_step(sim.model, sim.data)
         sim.mujoco.mj_forward(sim.model, sim.data)
         self._sp = new
+        self._after_physics()
         met = self._goal_met()
         self._hold = self._hold + 1 if met else 0
         fail = self._failed()
-        success = self._hold >= HOLD_STEPS and fail is None
-        phi = 1.0 if success else float(np.clip(self._progress_now(), 0.0, 1.0))
+        success = self._hold >= self.hold_steps and fail is None
+        phi = 1.0 if success else self._progress()
         reward = phi - self._phi + (1.0 if success else 0.0)
         self._phi = phi
         feedback = name
@@ -233,7 +283,7 @@ class RobotEnv(MultiTurnEnv):
         if fail is not None:
             return Outcome(reward=reward, terminated=True, feedback=f"{feedback}; task failed: {fail}")
         if met:
-            feedback += f"; goal holds, keep it for {HOLD_STEPS - self._hold} more step(s)"
+            feedback += f"; goal holds, keep it for {self.hold_steps - self._hold} more step(s)"
         return Outcome(reward=reward, feedback=feedback)
 
     def _decode(self, action: Any) -> tuple[np.ndarray, bool | None, str]:
@@ -349,6 +399,28 @@ class RobotEnv(MultiTurnEnv):
         p = self.pos(part)
         return bool(np.hypot(p[0] - xy[0], p[1] - xy[1]) <= tol and self.speed(part) < 0.05 and not self.holding(part))
 
+    def on_top(self, upper: Part, lower: Part, tol: float = 0.6) -> bool:
+        """``upper`` rests on ``lower``: its centre within ``tol`` of the lower's half width, its
+        bottom at the lower's top."""
+        a, b = self.pos(upper), self.pos(lower)
+        return bool(np.hypot(a[0] - b[0], a[1] - b[1]) < tol * min(lower.half[:2])
+                    and abs(self.extent(upper)[0] - self.extent(lower)[1]) < 0.012)
+
+    def toward(self, part: Part, xy, d0: float) -> float:
+        """1 - (the part's distance to ``xy``) / ``d0``, clipped to [0, 1]."""
+        p = self.pos(part)
+        return float(np.clip(1.0 - np.hypot(p[0] - xy[0], p[1] - xy[1]) / max(d0, 1e-3), 0.0, 1.0))
+
+    def dist_xy(self, part: Part, xy) -> float:
+        p = self.pos(part)
+        return float(np.hypot(p[0] - xy[0], p[1] - xy[1]))
+
+    def carry(self, part: Part, xy, support_z: float, yaw: float | None = None) -> Target:
+        """Next target to pick ``part`` up and put it down over ``xy`` on a surface at ``support_z``."""
+        if self.holding(part):
+            return self.place(part, xy, support_z, yaw)
+        return self.pick(part)
+
     def in_bin(self, part: Part, bin_: Part, margin: float = 0.0) -> bool:
         """The part's centre is inside the bin's walls and below their top."""
         p, b = self.pos(part), bin_.xy
@@ -383,7 +455,7 @@ class RobotEnv(MultiTurnEnv):
                    f"{MAX_YAW:g} degrees and can open or close the fingers.")
         return (f"A two-finger robot gripper works over a table, seen by a fixed camera in front of the table. "
                 f"{self._goal_text()} {how} The world is simulated physics: objects fall, slide and collide, "
-                f"and grasped objects are held by friction. The goal must hold for {HOLD_STEPS} steps.")
+                f"and grasped objects are held by friction. The goal must hold for {self.hold_steps} steps.")
 
     def _state_text(self) -> str:
         x, y, z = self.tcp
@@ -464,6 +536,9 @@ class RobotEnv(MultiTurnEnv):
         lo, _ = self.extent(part)
         z = support_z + clearance + (self.tcp[2] - lo)
         t = self.snap(xy[0], xy[1], z, self._sp[3] if yaw is None else yaw, up=True)
+        band = STEP if self.action_mode == "discrete" else FINE[2]
+        if np.allclose(t[[0, 1, 3]], self._sp[[0, 1, 3]], atol=1e-5) and z - 0.005 <= self._sp[2] <= z + band + 0.005:
+            t[2] = self._sp[2]  # already at a good height: do not chase the measured offset
         if not self.at(t, tol=0.006):
             return self.travel(t[:3], t[3], closed=True, height=max(TRAVEL_Z, t[2]))
         return Target(*t, False)

@@ -62,7 +62,7 @@ _ACTUATORS = """<equality><joint joint1="jfr" joint2="jfl" polycoef="0 1 0 0 0"/
  <position name="ax" joint="jx" kp="2000" forcerange="-60 60"/>
  <position name="ay" joint="jy" kp="2000" forcerange="-60 60"/>
  <position name="az" joint="jz" kp="2000" forcerange="-60 60"/>
- <position name="ayaw" joint="jyaw" kp="40" forcerange="-6 6"/>
+ <position name="ayaw" joint="jyaw" kp="60" forcerange="-10 10"/>
  <position name="agrip" joint="jfl" kp="400" forcerange="-12 12"/>
 </actuator>"""
 
@@ -161,7 +161,7 @@ class Scene:
         xml = f'<body name="{name}" pos="{_v(x, y, 0.0008)}" euler="0 0 {yaw:g}">{geoms}</body>'
         return self._add(Part(name, "outline", colour, (x, y), (hx, hy, 0.0008), yaw, free=False), xml)
 
-    def bin(self, name: str, colour: str, xy, inner=(0.055, 0.055), wall_h: float = 0.035, z: float = 0.0) -> Part:
+    def bin(self, name: str, colour: str, xy, inner=(0.065, 0.065), wall_h: float = 0.035, z: float = 0.0) -> Part:
         """An open box fixed on the table: a floor and four walls ``wall_h`` high."""
         x, y = xy
         ix, iy, t = inner[0], inner[1], 0.005

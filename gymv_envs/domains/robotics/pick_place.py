@@ -55,7 +55,7 @@ class RobotPickPlace(RobotEnv):
     def _build(self, rng: np.random.Generator, scene: Scene) -> None:
         d = self.difficulty
         bin_colours = sample(rng, OBJECT_COLOURS, BINS[d])
-        for k, (c, xy) in enumerate(zip(bin_colours, self.spots(rng, BINS[d], 0.04, y=(-0.12, 0.16), radius=0.07))):
+        for k, (c, xy) in enumerate(zip(bin_colours, self.spots(rng, BINS[d], 0.04, y=(-0.12, 0.16), radius=0.08))):
             part = scene.bin(f"bin{k}", c, xy)
             if k == 0:
                 self.bin = part
