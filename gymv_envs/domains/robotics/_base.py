@@ -27,7 +27,14 @@ import numpy as np
 from gymv_envs.core import MultiTurnEnv, Outcome
 from gymv_envs.core.env import VisionEnv
 from gymv_envs.core.mujoco_render import SceneRenderer, import_mujoco
-from gymv_envs.domains.robotics._scene import ASSETS_KEY, FINGER_OPEN, OBJECT_COLOURS, TABLE_HALF, Part, Scene
+from gymv_envs.domains.robotics._scene import (
+    ASSETS_KEY,
+    FINGER_OPEN,
+    OBJECT_COLOURS,
+    TABLE_HALF,
+    Part,
+    Scene,
+)
 
 STEP = 0.02            # metres per discrete move
 YAW_STEP = 15.0        # degrees per discrete turn
@@ -156,6 +163,8 @@ class RobotEnv(MultiTurnEnv):
         d = sim.data
         d.qpos[:4] = self._sp[:3].tolist() + [np.radians(self._sp[3])]
         d.qpos[4:6] = FINGER_OPEN
+        for joint, value in scene.init_qpos.items():
+            d.qpos[sim.joint_adr(joint)[0]] = value
         self._set_ctrl(self._sp)
         for _ in range(30):  # let the scene settle (balls drop into cups, springs rest)
             sim.mujoco.mj_step(sim.model, d)
@@ -525,6 +534,8 @@ class RobotEnv(MultiTurnEnv):
         if self._closed:
             if self.fingers_moving() and self.finger_gap() > 0.004:
                 return self.hold_here()  # the fingers are still closing
+            if np.any(np.abs(grasp[:2] - self._sp[:2]) > 1e-5) and self._sp[2] < TRAVEL_Z - 1e-6:
+                return self.direct((*self._sp[:2], TRAVEL_Z), closed=True, up=True)  # rise before opening
             return self.hold_here(closed=False)
         if not self.at(grasp):
             return self.travel(grasp[:3], grasp[3], closed=False)

@@ -106,6 +106,8 @@ class Scene:
         self.table_rgba = TABLE_TINTS[int(rng.integers(len(TABLE_TINTS)))]
         self.bodies: list[str] = []
         self.equalities: list[str] = []
+        self.excludes: list[tuple[str, str]] = []
+        self.init_qpos: dict[str, float] = {}  # joint name -> starting position  # body pairs that never collide (a joint's fixed parent)
         self.parts: list[Part] = []
 
     def _add(self, part: Part, xml: str) -> Part:
@@ -188,6 +190,7 @@ class Scene:
                f'<body name="{name}" pos="0 0 0.028"><joint name="{name}" type="slide" axis="0 0 1" range="-0.012 0" '
                f'stiffness="60" springref="0.01" damping="2"/>'
                f'<geom name="{name}" type="cylinder" size="0.022 0.008" rgba="{rgba(colour)}" mass="0.01"/></body></body>')
+        self.excludes.append((f"{name}_base", name))
         return self._add(Part(name, "button", colour, (x, y), (0.022, 0.022, 0.018), free=False), xml)
 
     def hole(self, name: str, colour: str, xy, hole_half: float, height: float = 0.05) -> Part:
@@ -223,9 +226,11 @@ class Scene:
                 f'<geom type="box" pos="{_v(-0.03, -hy - 0.023, 0.04)}" size="0.005 0.023 0.005" rgba=".25 .25 .28 1"/>'
                 f'<geom name="{name}_handle" type="box" pos="{_v(0, -hy - 0.046, 0.04)}" size="0.04 0.006 0.006" rgba=".25 .25 .28 1"/>')
         xml = (f'<body name="{name}_cabinet" pos="{_v(x, y, 0)}">{cab}'
-               f'<body name="{name}" pos="{_v(0, -opening, 0)}"><joint name="{name}" type="slide" axis="0 1 0" '
+               f'<body name="{name}" pos="0 0 0"><joint name="{name}" type="slide" axis="0 1 0" '
                f'range="-0.10 0" damping="12" frictionloss="0.2" armature="0.05"/>'
                f'{tray}</body></body>')
+        self.excludes.append((f"{name}_cabinet", name))
+        self.init_qpos[name] = -opening
         return self._add(Part(name, "drawer", colour, (x, y), (hx, hy, top / 2), free=False,
                               extra={"front": y - hy, "handle_z": 0.04}), xml)
 
@@ -244,7 +249,9 @@ class Scene:
                f'<body name="{name}" pos="0 0 0"><joint name="{name}" type="hinge" axis="0 0 1" range="-2 100" damping="0.3" armature="0.002"/>'
                f'<geom name="{name}" type="box" pos="{_v(width / 2, 0, h / 2 + 0.004)}" size="{_v(width / 2 - 0.004, 0.006, h / 2)}" rgba="{rgba(colour)}" mass="0.08"/>'
                f'{lever}</body></body>')
+        self.excludes.append((f"{name}_frame", name))
         if latched:
+            self.excludes.append((f"{name}_frame", f"{name}_lever"))
             self.equalities.append(f'<joint name="{name}_latch" joint1="{name}" polycoef="0 0 0 0 0"/>')
         return self._add(Part(name, "door", colour, (x, y), (width / 2, 0.006, h / 2), free=False,
                               extra={"width": width, "latched": latched}), xml)
@@ -264,6 +271,7 @@ class Scene:
                f'stiffness="0.08" damping="0.01"/>'
                f'<geom type="cylinder" size="{_v(r + 0.004, 0.004)}" pos="0 0 0.004" rgba="{rgba(colour)}" mass="0.01"/>{walls}'
                f'</body></body>')
+        self.excludes.append((f"{name}_post", name))
         part = self._add(Part(name, "cup", colour, (x, y), (r, r, h / 2), free=False,
                               extra={"pivot_z": post_h, "height": h}), xml)
         for k in range(balls):
@@ -296,5 +304,6 @@ class Scene:
 {_GRIPPER}
 {"".join(self.bodies)}
 </worldbody>
+<contact>{"".join(f'<exclude body1="{a}" body2="{b}"/>' for a, b in self.excludes)}</contact>
 {_ACTUATORS.format(equalities="".join(self.equalities))}
 </mujoco>"""
