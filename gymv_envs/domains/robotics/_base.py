@@ -508,6 +508,9 @@ class RobotEnv(MultiTurnEnv):
             return Target(self._sp[0], self._sp[1], self.snap(0, 0, top, 0, up=True)[2], self._sp[3], closed)
         if across:
             return Target(t[0], t[1], self._sp[2], t[3], closed)
+        if t[2] < self._sp[2] - 1e-6 and (np.any(np.abs(self.tcp[:2] - self._sp[:2]) > 0.006)
+                                          or abs(self.tcp_yaw - self._sp[3]) > 4.0):
+            return Target(*self._sp, closed)  # arrive over the spot, turned, before going down
         return Target(*t, closed)
 
     def hold_here(self, closed: bool | None = None) -> Target:
