@@ -68,7 +68,7 @@ _ACTUATORS = """<equality><joint joint1="jfr" joint2="jfl" polycoef="0 1 0 0 0"/
 
 
 def rgba(colour: str, alpha: float = 1.0) -> str:
-    r, g, b = PALETTE[colour]
+    r, g, b = PALETTE.get(colour, (245, 245, 245))
     return f"{r / 255:.3f} {g / 255:.3f} {b / 255:.3f} {alpha:g}"
 
 
@@ -236,15 +236,17 @@ class Scene:
 
     def door(self, name: str, colour: str, xy, latched: bool, width: float = 0.14) -> Part:
         """A door on a vertical hinge (joint ``name``, 0 closed, opening away from the camera)
-        between two posts; the hinge is at ``xy``. A latched door has a lever handle (joint
-        ``name_lever``) that must be pressed down before the door turns."""
+        between two posts, the hinge at ``xy`` and the door along +x. A latched door has a lever
+        handle (joint ``name_lever``, pressed down is negative) that must be pressed down before
+        the door turns (the env lifts the latch)."""
         x, y = xy
-        h = 0.11
+        h = 0.08
         post = '<geom type="box" pos="{} 0 {}" size="0.008 0.008 {}" rgba=".3 .3 .32 1"/>'
-        posts = post.format(-0.012, h / 2, h / 2) + post.format(width + 0.022, h / 2, h / 2)
-        lever = (f'<body name="{name}_lever" pos="{_v(width - 0.03, -0.012, 0.075)}">'
-                 f'<joint name="{name}_lever" type="hinge" axis="0 1 0" range="0 50" damping="0.05" stiffness="0.4" springref="-10"/>'
-                 f'<geom type="box" pos="-0.022 -0.006 0" size="0.026 0.006 0.005" rgba=".2 .2 .22 1" mass="0.005"/></body>') if latched else ""
+        posts = post.format(-0.014, (h + 0.01) / 2, (h + 0.01) / 2) + post.format(width + 0.014, (h + 0.01) / 2, (h + 0.01) / 2)
+        lever = (f'<body name="{name}_lever" pos="{_v(width - 0.03, -0.016, 0.07)}">'
+                 f'<joint name="{name}_lever" type="hinge" axis="0 1 0" range="-50 0" damping="0.02" stiffness="0.3" springref="15"/>'
+                 f'<geom type="box" pos="-0.022 -0.006 0" size="0.026 0.006 0.005" rgba=".15 .15 .17 1" mass="0.005"/>'
+                 f'<geom type="cylinder" size="0.006 0.01" pos="0 0 0" euler="90 0 0" rgba=".15 .15 .17 1" mass="0.001"/></body>') if latched else ""
         xml = (f'<body name="{name}_frame" pos="{_v(x, y, 0)}">{posts}'
                f'<body name="{name}" pos="0 0 0"><joint name="{name}" type="hinge" axis="0 0 1" range="-2 100" damping="0.3" armature="0.002"/>'
                f'<geom name="{name}" type="box" pos="{_v(width / 2, 0, h / 2 + 0.004)}" size="{_v(width / 2 - 0.004, 0.006, h / 2)}" rgba="{rgba(colour)}" mass="0.08"/>'
@@ -252,6 +254,7 @@ class Scene:
         self.excludes.append((f"{name}_frame", name))
         if latched:
             self.excludes.append((f"{name}_frame", f"{name}_lever"))
+            self.excludes.append((name, f"{name}_lever"))
             self.equalities.append(f'<joint name="{name}_latch" joint1="{name}" polycoef="0 0 0 0 0"/>')
         return self._add(Part(name, "door", colour, (x, y), (width / 2, 0.006, h / 2), free=False,
                               extra={"width": width, "latched": latched}), xml)
@@ -260,7 +263,7 @@ class Scene:
         """A cup on a post, hinged at its base (joint ``name``, about the y axis: positive tips it
         towards +x) and sprung upright, holding ``balls`` small balls (``name_ball0``, ...)."""
         x, y = xy
-        post_h, r, h = 0.05, 0.03, 0.06
+        post_h, r, h = 0.07, 0.03, 0.06
         walls = "".join(
             f'<geom type="box" pos="{_v(r * np.cos(a), r * np.sin(a), h / 2 + 0.004)}" euler="0 0 {np.degrees(a):.4g}" '
             f'size="{_v(0.004, r * 0.42, h / 2)}" rgba="{rgba(colour)}" mass="0.004"/>'
@@ -275,9 +278,11 @@ class Scene:
         part = self._add(Part(name, "cup", colour, (x, y), (r, r, h / 2), free=False,
                               extra={"pivot_z": post_h, "height": h}), xml)
         for k in range(balls):
-            self.bodies.append(f'<body name="{name}_ball{k}" pos="{_v(x + 0.012 * (k - (balls - 1) / 2), y, post_h + 0.022 + 0.026 * k)}">'
-                               f'<freejoint/><geom name="{name}_ball{k}" type="sphere" size="0.011" rgba=".95 .95 .95 1" '
-                               f'density="800" condim="6" friction="1 0.01 0.002"/></body>')
+            ball = f"{name}_ball{k}"
+            self._add(Part(ball, "ball", "white", (x, y), (0.011, 0.011, 0.011)),
+                      f'<body name="{ball}" pos="{_v(x + 0.012 * (k - (balls - 1) / 2), y, post_h + 0.022 + 0.026 * k)}">'
+                      f'<freejoint/><geom name="{ball}" type="sphere" size="0.011" rgba=".96 .96 .96 1" '
+                      f'density="800" condim="6" friction="1 0.01 0.002"/></body>')
         return part
 
     # ------------------------------------------------------------- the model
