@@ -50,7 +50,8 @@ class GLPool:
         if cls.pid != os.getpid():
             cls.pid, cls.gl, cls.contexts = os.getpid(), cls._make_gl(), {}
         try:
-            cls.gl.make_current()
+            if not cls._is_current():
+                cls.gl.make_current()
         except Exception:  # noqa: BLE001 - someone terminated the shared EGL display (SDL does on quit)
             egl = sys.modules.get("mujoco.egl")
             if egl is not None:
@@ -67,6 +68,17 @@ class GLPool:
         # pixels that were never drawn.
         mujoco.mjr_setBuffer(mujoco.mjtFramebuffer.mjFB_OFFSCREEN.value, ctx)
         return ctx
+
+    @classmethod
+    def _is_current(cls) -> bool:
+        """Whether the pool's EGL context is already current on this thread. Making it current
+        again is not free: Mesa's EGL spends milliseconds per call at 512x512 frames."""
+        context = getattr(cls.gl, "_context", None)
+        egl = sys.modules.get("mujoco.egl")
+        if context is None or egl is None or not isinstance(cls.gl, egl.GLContext):
+            return False
+        current = egl.EGL.eglGetCurrentContext()
+        return bool(current) and current.address == context.address
 
     @staticmethod
     def _make_gl() -> Any:

@@ -20,6 +20,7 @@ Positions of generated parts lie on the discrete action lattice (`HOME` plus mul
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
@@ -71,6 +72,9 @@ class Target(NamedTuple):
     closed: bool
 
 
+_SERIALS = itertools.count()
+
+
 class _Sim:
     """A compiled model and its data, with name lookups (rebuilt from the MJCF when unpickled)."""
 
@@ -86,9 +90,9 @@ class _Sim:
         self.geoms = {p.name: np.flatnonzero(m.geom_bodyid == self.body[p.name]) for p in parts}
         self.fingers = (mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_GEOM, "finger_l"),
                         mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_GEOM, "finger_r"))
-        self.gripper_geoms = np.flatnonzero(np.isin(m.geom_bodyid, [mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, b)
-                                                                    for b in ("ee", "finger_l", "finger_r")]))
+        self.gripper_bodies = tuple(mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, b) for b in ("ee", "finger_l", "finger_r"))
         self.renderer: SceneRenderer | None = None
+        self.serial = next(_SERIALS)  # tells compiled models apart (for per-state caches)
         if state is not None:
             mujoco.mj_setState(m, self.data, state, STATE_SIG)
         mujoco.mj_forward(m, self.data)
@@ -112,7 +116,7 @@ class RobotEnv(MultiTurnEnv):
     action_modes: ClassVar[tuple[str, ...]] = ("discrete", "parametric")
     views: ClassVar[tuple[str, ...]] = ("front", "wrist")
     default_obs_size: ClassVar[tuple[int, int]] = (512, 512)
-    transient_attrs: ClassVar[tuple[str, ...]] = (*VisionEnv.transient_attrs, "_sim")
+    transient_attrs: ClassVar[tuple[str, ...]] = (*VisionEnv.transient_attrs, "_sim", "_contacts", "_contacts_key")
     hold_steps: int = HOLD_STEPS  # steps in a row the goal must hold (tasks may set it per level)
 
     def __init__(self, **kwargs: Any) -> None:
@@ -179,10 +183,9 @@ class RobotEnv(MultiTurnEnv):
 
     def _progress(self) -> float:
         """The task's progress, rescaled so that the start is 0 (the reward is its change)."""
-        if not self._started:
-            return 0.0
-        if self._success:
-            return 1.0
+        return self._phi
+
+    def _measure_progress(self) -> float:
         raw = float(np.clip(self._progress_now(), 0.0, 1.0))
         return float(np.clip((raw - self._phi0) / (1.0 - self._phi0), 0.0, 1.0))
 
@@ -280,7 +283,7 @@ class RobotEnv(MultiTurnEnv):
         self._hold = self._hold + 1 if met else 0
         fail = self._failed()
         success = self._hold >= self.hold_steps and fail is None
-        phi = 1.0 if success else self._progress()
+        phi = 1.0 if success else self._measure_progress()
         reward = phi - self._phi + (1.0 if success else 0.0)
         self._phi = phi
         feedback = name
@@ -364,31 +367,28 @@ class RobotEnv(MultiTurnEnv):
             lo, hi = min(lo, z - h), max(hi, z + h)
         return lo, hi
 
+    def _contact_bodies(self) -> frozenset:
+        """Pairs of body ids in contact now (both orders), computed once per physics state."""
+        d = self.sim.data
+        key = (self.sim.serial, d.time)
+        if getattr(self, "_contacts_key", None) != key:
+            bodies = self.sim.model.geom_bodyid[d.contact.geom[: d.ncon]] if d.ncon else np.zeros((0, 2), int)
+            self._contacts = frozenset(map(tuple, bodies.tolist())) | frozenset((b, a) for a, b in bodies.tolist())
+            self._contacts_key = key
+        return self._contacts
+
     def touching(self, a: Part, b: Part | None = None) -> bool:
         """Whether part ``a`` touches part ``b`` (or the gripper when ``b`` is None)."""
-        d = self.sim.data
-        n = d.ncon
-        if n == 0:
-            return False
-        pairs = d.contact.geom[:n]
-        ga = self.sim.geoms[a.name]
-        gb = self.sim.gripper_geoms if b is None else self.sim.geoms[b.name]
-        return bool(np.any((np.isin(pairs[:, 0], ga) & np.isin(pairs[:, 1], gb)) |
-                           (np.isin(pairs[:, 1], ga) & np.isin(pairs[:, 0], gb))))
+        pairs, ba = self._contact_bodies(), self.sim.body[a.name]
+        others = self.sim.gripper_bodies if b is None else (self.sim.body[b.name],)
+        return any((ba, o) in pairs for o in others)
 
     def holding(self, part: Part) -> bool:
         """Closed fingers press on ``part`` from both sides."""
         if not self._closed:
             return False
-        d = self.sim.data
-        n = d.ncon
-        pairs = d.contact.geom[:n]
-        ga = self.sim.geoms[part.name]
-        sides = []
-        for f in self.sim.fingers:
-            sides.append(bool(np.any((np.isin(pairs[:, 0], ga) & (pairs[:, 1] == f)) |
-                                     (np.isin(pairs[:, 1], ga) & (pairs[:, 0] == f)))))
-        return all(sides)
+        pairs, b = self._contact_bodies(), self.sim.body[part.name]
+        return all((b, f) in pairs for f in self.sim.gripper_bodies[1:])
 
     def finger_gap(self) -> float:
         return float(2 * self.sim.data.qpos[4])
@@ -471,8 +471,10 @@ class RobotEnv(MultiTurnEnv):
         held = [p.label for p in self.parts.values() if p.free and self.holding(p)]
         objs = "; ".join(f"{p.label} at ({self.pos(p)[0]:+.2f}, {self.pos(p)[1]:+.2f}, {self.pos(p)[2]:+.2f})"
                          for p in self.parts.values() if p.free)
+        fixed = "; ".join(f"{p.label} at ({p.xy[0]:+.2f}, {p.xy[1]:+.2f})" for p in self.parts.values() if not p.free)
         return (f"Gripper at ({x:+.2f}, {y:+.2f}, {z:+.2f}) m, yaw {self.tcp_yaw:+.0f} deg, fingers "
-                f"{'closed' if self._closed else 'open'}, holding {held[0] if held else 'nothing'}. Objects: {objs or 'none'}.")
+                f"{'closed' if self._closed else 'open'}, holding {held[0] if held else 'nothing'}. Objects: {objs or 'none'}."
+                + (f" Fixtures: {fixed}." if fixed else ""))
 
     # ----------------------------------------------------------------- oracle: skills
     def snap(self, x: float, y: float, z: float, yaw: float, up: bool = False) -> np.ndarray:

@@ -34,12 +34,10 @@ TABLE_TEXTURES = ("tab_checker", "tab_noise", "tab_plain")
 ASSETS_KEY = "gymv-robotics-v0"  # names the texture block below for the shared rendering contexts
 
 _ASSETS = """<asset>
-<texture name="sky" type="skybox" builtin="gradient" rgb1=".86 .89 .94" rgb2=".52 .57 .66" width="32" height="32"/>
-<texture name="floor" type="2d" builtin="checker" rgb1=".36 .36 .4" rgb2=".3 .3 .34" width="64" height="64"/>
 <texture name="tab_checker" type="2d" builtin="checker" rgb1="1 1 1" rgb2=".88 .88 .88" width="64" height="64"/>
 <texture name="tab_noise" type="2d" builtin="flat" rgb1="1 1 1" mark="random" random="0.06" markrgb=".78 .78 .78" width="128" height="128"/>
 <texture name="tab_plain" type="2d" builtin="gradient" rgb1="1 1 1" rgb2=".84 .84 .84" width="64" height="64"/>
-<material name="floor" texture="floor" texrepeat="6 6"/>
+<material name="floor" rgba=".33 .34 .37 1"/>
 <material name="table" texture="{table_tex}" texrepeat="{rep} {rep}" rgba="{table_rgba}"/>
 </asset>"""
 
@@ -302,7 +300,8 @@ class Scene:
 {assets}
 <worldbody>
 <light directional="true" dir="0.25 0.45 -1" diffuse=".5 .5 .48" specular="0 0 0" castshadow="false"/>
-<geom name="floor" type="plane" size="3 3 0.1" pos="0 0 -0.72" material="floor"/>
+<geom name="floor" type="box" size="3 3 0.01" pos="0 0 -0.73" material="floor"/>
+<geom name="backdrop" type="box" size="3 0.01 2" pos="0 2 0" rgba=".72 .76 .83 1" contype="0" conaffinity="0"/>
 <geom name="table" type="box" size="{_v(tx, ty, 0.02)}" pos="0 0 -0.02" material="table"/>
 {legs}
 <camera name="front" pos="0 -0.5 0.56" xyaxes="1 0 0 0 0.726 0.687" fovy="54"/>
