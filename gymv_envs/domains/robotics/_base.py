@@ -28,14 +28,7 @@ import numpy as np
 from gymv_envs.core import MultiTurnEnv, Outcome
 from gymv_envs.core.env import VisionEnv
 from gymv_envs.core.mujoco_render import SceneRenderer, import_mujoco
-from gymv_envs.domains.robotics._scene import (
-    ASSETS_KEY,
-    FINGER_OPEN,
-    OBJECT_COLOURS,
-    TABLE_HALF,
-    Part,
-    Scene,
-)
+from gymv_envs.domains.robotics._scene import ASSETS_KEY, FINGER_OPEN, OBJECT_COLOURS, Part, Scene
 
 STEP = 0.02            # metres per discrete move
 YAW_STEP = 15.0        # degrees per discrete turn
@@ -199,17 +192,20 @@ class RobotEnv(MultiTurnEnv):
         xs = np.arange(np.ceil(x[0] / STEP), np.floor(x[1] / STEP) + 1) * STEP + HOME[0]
         ys = np.arange(np.ceil((y[0] - HOME[1]) / STEP), np.floor((y[1] - HOME[1]) / STEP) + 1) * STEP + HOME[1]
         grid = [(round(float(a), 4), round(float(b), 4)) for a in xs for b in ys]
-        out: list[tuple[float, float]] = []
-        if n == 0:
-            return out
-        for k in rng.permutation(len(grid)):
-            p = grid[int(k)]
-            if all(np.hypot(p[0] - q[0], p[1] - q[1]) >= gap + radius + r for *q, r in self._taken):
-                out.append(p)
-                self._taken.append((p[0], p[1], radius))
+        order = [grid[int(k)] for k in rng.permutation(len(grid))]
+        for g in (gap, 0.6 * gap, 0.0):  # a crowded table leaves less room between parts
+            out: list[tuple[float, float]] = []
+            taken = list(self._taken)
+            for p in order:
                 if len(out) == n:
-                    return out
-        raise RuntimeError(f"{type(self).__name__}: no room for {n} parts (gap {gap})")
+                    break
+                if all(np.hypot(p[0] - q[0], p[1] - q[1]) >= g + radius + r for *q, r in taken):
+                    out.append(p)
+                    taken.append((p[0], p[1], radius))
+            if len(out) == n:
+                self._taken = taken
+                return out
+        raise RuntimeError(f"{type(self).__name__}: no room for {n} parts")
 
     def scatter(self, rng: np.random.Generator, scene: Scene, looks: list[tuple[str, str]], gap: float = 0.06,
                 prefix: str = "obj", **region: Any) -> list[Part]:
@@ -333,10 +329,6 @@ class RobotEnv(MultiTurnEnv):
         R = self.sim.data.xmat[self.sim.body[part.name]].reshape(3, 3)
         return float(np.degrees(np.arctan2(R[1, 0], R[0, 0])))
 
-    def upright(self, part: Part) -> float:
-        """Cosine of the tilt of the part's z axis from the vertical."""
-        return float(self.sim.data.xmat[self.sim.body[part.name]][8])
-
     def speed(self, part: Part) -> float:
         """Linear speed of a free part (m/s)."""
         dof = self._free_dof(part)
@@ -402,11 +394,6 @@ class RobotEnv(MultiTurnEnv):
             if p.free and self.pos(p)[2] < -0.03:
                 return f"the {p.label} fell off the table"
         return None
-
-    def rest_xy(self, part: Part, xy, tol: float) -> bool:
-        """The part lies still within ``tol`` of ``xy`` (not held)."""
-        p = self.pos(part)
-        return bool(np.hypot(p[0] - xy[0], p[1] - xy[1]) <= tol and self.speed(part) < 0.05 and not self.holding(part))
 
     def on_top(self, upper: Part, lower: Part, tol: float = 0.6) -> bool:
         """``upper`` rests on ``lower``: its centre within ``tol`` of the lower's half width, its
@@ -585,6 +572,3 @@ class RobotEnv(MultiTurnEnv):
         turn = round(float(np.clip(diff[3], -MAX_YAW, MAX_YAW)), 2)
         return np.array([*move, turn, 0.0], dtype=np.float32)
 
-
-def within_table(xy, margin: float = 0.0) -> bool:
-    return abs(xy[0]) <= TABLE_HALF[0] - margin and abs(xy[1]) <= TABLE_HALF[1] - margin
