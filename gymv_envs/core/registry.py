@@ -22,6 +22,7 @@ from gymv_envs.core.spec import PROTOCOLS, TaskSpec
 # installed.
 EXTRA_MODULES = {
     "world3d": "mujoco",
+    "robotics": "mujoco",
     "web": "playwright",
     "chess": "chess",
     "sb3": "stable_baselines3",

@@ -1,0 +1,1 @@
+"""Tabletop robotics on MuJoCo physics: a floating gripper, primitives, tasks from pixels."""
