@@ -97,11 +97,11 @@ class ArcadeEnv(MultiTurnEnv):
 
     def _configure(self) -> None:
         self._controls = [controls_of(n) if n in self.minimal_actions else NOOP for n in self.action_names]
+        self._bg = self._buf = None
+        self._setup()  # may set ``self.field`` per difficulty
         H, W = self.obs_size
         self.hud = max(3, round(H * 0.06))
         self.sx, self.sy = W / self.field[0], (H - self.hud) / self.field[1]
-        self._bg = self._buf = None
-        self._setup()
 
     def _setup(self) -> None:
         """Hook: settings from ``self.difficulty``."""
