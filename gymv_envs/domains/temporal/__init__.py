@@ -1,0 +1,1 @@
+"""Temporal: native real-time arcade games under the Arcade Learning Environment's conventions."""
