@@ -22,7 +22,13 @@ from gymv_envs.core import MultiTurnEnv, Outcome
 from gymv_envs.core.canvas import draw_text, fill
 from gymv_envs.core.env import VisionEnv, check_number
 from gymv_envs.domains.world3d import _nav
-from gymv_envs.domains.world3d._scene import AGENT_Z, VIEW_YAWS, build_xml, camera_axes, layout_prims
+from gymv_envs.domains.world3d._scene import (
+    AGENT_Z,
+    VIEW_YAWS,
+    build_xml,
+    camera_axes,
+    layout_prims,
+)
 from gymv_envs.domains.world3d._world import (
     COMPASS,
     HEADINGS,
@@ -197,7 +203,7 @@ class World3DEnv(MultiTurnEnv):
         self._dist_cache: dict = {}
         self._heuristics: dict = {}
         self._navmap = self._renderer = self._sim = None
-        self._sim_state = None
+        self._sim_state = self._sky = None
         self._build(rng)
         if self.locomotion == "grid":  # cell centres and the four axis headings
             self.set_start(self.agent, round(self.yaw / (np.pi / 2)) * np.pi / 2)
@@ -352,7 +358,6 @@ class World3DEnv(MultiTurnEnv):
         """The level's physics (built on first use, and again after unpickling)."""
         if self._sim is None:
             from gymv_envs.domains.world3d._sim import Sim
-
             from gymv_envs.domains.world3d._textures import text_texture
 
             texts = {k: text_texture(lines) for k, lines in self._words.items()}
@@ -670,7 +675,12 @@ class World3DEnv(MultiTurnEnv):
 
     def _render_camera(self, name: str) -> np.ndarray:
         self._aim_cameras()
-        return self.renderer.render(name)
+        if self._sky is None or self._sky[0] != self.look:
+            from gymv_envs.domains.world3d._textures import sky_rows
+
+            rows = sky_rows(self.obs_size[0], self.fov, self.look, self.theme.sky_top, self.theme.sky_bottom)
+            self._sky = (self.look, rows)
+        return self.renderer.render(name, self._sky[1])
 
     def render_buffer(self, name: str, view: str = "front") -> np.ndarray:
         """The ``depth`` (metres, float32) or ``segmentation`` (int16 labels: -1 sky, 0 floor, 1

@@ -5,8 +5,7 @@ milliseconds, while a world is rebuilt at every reset. Every world3d model decla
 assets (textures, materials, meshes) in the same order, so the GPU-side resources an
 `MjrContext` holds are valid for every world of one frame size: the context is made once per
 (process, height, width) and reused by every env and level. Only the `MjvScene` is per model.
-The few textures that differ between levels (the sky of the level's theme, the words on its
-signs) are uploaded again whenever a world renders on a context that another world's
+The few textures that differ between levels (the words on its signs) are uploaded again whenever a world renders on a context that another world's
 textures were last uploaded to.
 
 ``MUJOCO_GL`` defaults to ``egl``; when EGL cannot start, ``osmesa`` is tried. Shadows and
@@ -163,11 +162,18 @@ class WorldRenderer:
         mujoco.mjr_render(self.rect, self.scene, ctx)
         return ctx
 
-    def render(self, camera: str) -> np.ndarray:
+    def render(self, camera: str, sky: np.ndarray | None = None) -> np.ndarray:
+        """The RGB frame; ``sky`` (one colour per row) is painted where nothing was drawn."""
         ctx = self._draw(camera)
         out = np.empty((self.height, self.width, 3), dtype=np.uint8)
         self.mujoco.mjr_readPixels(out, None, self.rect, ctx)
-        return np.ascontiguousarray(out[::-1])
+        frame = np.ascontiguousarray(out[::-1])
+        if sky is not None:  # only rows above the horizon can show sky (the floor reaches past the world)
+            rows = min(len(sky), self.height)
+            top = frame[:rows]
+            empty = (top[..., 0] | top[..., 1] | top[..., 2]) == 0
+            np.copyto(top, np.broadcast_to(sky[:rows, None, :], top.shape), where=empty[..., None])
+        return frame
 
     def depth(self, camera: str) -> np.ndarray:
         """Metres from the camera plane, ``(H, W) float32`` (the far plane where nothing is hit)."""

@@ -7,17 +7,33 @@ the agent and light crates ``contype=2, conaffinity=3`` (they touch everything).
 frictionless (``condim=1``): the agent slides along walls, and crates rub on the floor through
 joint friction.
 
-Every world declares the same textures and meshes in the same order (`ASSETS_ORDER`), so one
-GL context per frame size serves every level (see `_render`); only the sky and the text
-textures (`_textures.TEXT_SLOTS`) change between levels.
+Every world declares the same textures and meshes in the same order (`texture_order`), so one
+GL context per frame size serves every level (see `_render`); only the text textures
+(`_textures.TEXT_SLOTS`) change between levels. There is no skybox (a software renderer spends
+more on it than on the whole world): the renderer paints the theme's sky where nothing was drawn.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from gymv_envs.domains.world3d._textures import SKY_SIZE, SURFACE_SIZE, SURFACES, TEXT_SIZE, TEXT_SLOTS, surface
-from gymv_envs.domains.world3d._world import COLLIDERS, COLOURS, HIDDEN_Z, ROOM_TINTS, Ent, Layout, Prim, Theme
+from gymv_envs.domains.world3d._textures import (
+    SURFACE_SIZE,
+    SURFACES,
+    TEXT_SIZE,
+    TEXT_SLOTS,
+    surface,
+)
+from gymv_envs.domains.world3d._world import (
+    COLLIDERS,
+    COLOURS,
+    HIDDEN_Z,
+    ROOM_TINTS,
+    Ent,
+    Layout,
+    Prim,
+    Theme,
+)
 
 AGENT_R, AGENT_HALF = 0.2, 0.15     # capsule radius and half-segment: 0.7 m long, 0.4 m wide
 AGENT_Z = 0.5
@@ -56,7 +72,7 @@ def merged_walls(walls: np.ndarray) -> list[tuple[int, int, int, int]]:
 
 
 def layout_prims(layout: Layout, wall_height: float = 1.5, tints: bool = True) -> list[Prim]:
-    """The wall blocks of ``layout`` as merged boxes, and a translucent floor tint per room."""
+    """The wall blocks of ``layout`` as merged boxes, and a tinted floor per room."""
     prims = []
     for r0, c0, r1, c1 in merged_walls(layout.walls):
         prims.append(Prim("box", (c0 + c1 + 1) / 2, -(r0 + r1 + 1) / 2, wall_height / 2, (c1 - c0 + 1) / 2,
@@ -64,7 +80,7 @@ def layout_prims(layout: Layout, wall_height: float = 1.5, tints: bool = True) -
     if tints and len(layout.rooms) > 1:
         for (r0, c0, r1, c1), tint in zip(layout.rooms, layout.tints):
             prims.append(Prim("box", (c0 + c1 + 1) / 2, -(r0 + r1 + 1) / 2, 0.003, (c1 - c0 + 1) / 2, (r1 - r0 + 1) / 2,
-                              0.002, material="tint", rgba=(*ROOM_TINTS[tint], 0.45), collide=False))
+                              0.002, material="floor", rgba=(*ROOM_TINTS[tint], 1.0), collide=False))
     return prims
 
 
@@ -196,14 +212,12 @@ def _mesh_assets() -> str:
 
 def texture_order() -> list[str]:
     """Texture names in declaration order (the texture ids every world shares)."""
-    return ["sky", "crate", *SURFACES, *(f"text{k}" for k in range(TEXT_SLOTS))]
+    return ["crate", *SURFACES, *(f"text{k}" for k in range(TEXT_SLOTS))]
 
 
 def _assets(theme: Theme) -> str:
     s = SURFACE_SIZE
-    tex = [f'<texture name="sky" type="skybox" builtin="gradient" rgb1="{_rgba(theme.sky_top)[:-2]}" '
-           f'rgb2="{_rgba(theme.sky_bottom)[:-2]}" width="{SKY_SIZE}" height="{SKY_SIZE}"/>',
-           '<texture name="crate" type="2d" builtin="checker" rgb1="0.9 0.9 0.9" rgb2="0.75 0.75 0.75" width="32" height="32"/>']
+    tex = ['<texture name="crate" type="2d" builtin="checker" rgb1="0.9 0.9 0.9" rgb2="0.75 0.75 0.75" width="32" height="32"/>']
     tex += [f'<texture name="{n}" type="2d" builtin="flat" rgb1="1 1 1" width="{s}" height="{s}"/>' for n in SURFACES]
     th, tw = TEXT_SIZE
     tex += [f'<texture name="text{k}" type="2d" builtin="flat" rgb1="1 1 1" width="{tw}" height="{th}"/>'
@@ -280,7 +294,7 @@ def build_xml(prims: list[Prim], things: list[Ent], bounds: tuple[float, float],
 
 def fill_textures(model, texts: dict[int, np.ndarray]) -> tuple[int, ...]:
     """Write the surfaces and the level's text images into ``model.tex_data``; returns the ids of
-    the textures that differ between levels (the sky and the text slots in use)."""
+    the textures that differ between levels (the text slots in use)."""
     order = texture_order()
     for k, name in enumerate(order):
         if name in SURFACES:
@@ -291,7 +305,7 @@ def fill_textures(model, texts: dict[int, np.ndarray]) -> tuple[int, ...]:
             continue
         adr = model.tex_adr[k]
         model.tex_data[adr:adr + img.size] = img.reshape(-1)
-    return (order.index("sky"), *(order.index(f"text{k}") for k in sorted(texts)))
+    return tuple(order.index(f"text{k}") for k in sorted(texts))
 
 
 def geom_labels(model, mujoco) -> np.ndarray:

@@ -2,14 +2,14 @@
 
 Every world declares the same textures in the same order (the GL context is shared by every
 world of one frame size, see `_render`): the surface textures of `SURFACES` (brick, plaster,
-wood, grass, road, water, stone, tiles), the sky, and `TEXT_SLOTS` text textures that a world
+wood, grass, road, water, stone, tiles) and `TEXT_SLOTS` text textures that a world
 fills with its signs' and shops' words (`text_texture`). Surface textures are grey-ish detail
 patterns; a material's colour (the level's visual theme) tints them.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -19,7 +19,6 @@ SURFACE_SIZE = 128
 SURFACES = ("brick", "plaster", "wood", "grass", "road", "water", "stone", "tiles")
 TEXT_SLOTS = 16
 TEXT_SIZE = (96, 256)   # (height, width) of a text texture
-SKY_SIZE = 64
 
 
 def _noise(rng: np.random.Generator, size: int, scale: int) -> np.ndarray:
@@ -70,7 +69,7 @@ def _brick(rng: np.random.Generator, n: int) -> np.ndarray:
     return np.clip(img * 200, 0, 255).astype(np.uint8)
 
 
-@lru_cache(maxsize=None)
+@cache
 def surface(name: str) -> np.ndarray:
     """The (SURFACE_SIZE, SURFACE_SIZE, 3) uint8 detail texture ``name`` (same pixels in every process)."""
     rng = np.random.default_rng(SURFACES.index(name) + 7)
@@ -104,16 +103,16 @@ def surface(name: str) -> np.ndarray:
     return img
 
 
-def sky(top: tuple[float, float, float], bottom: tuple[float, float, float]) -> np.ndarray:
-    """A skybox cube texture (six SKY_SIZE squares stacked vertically, MuJoCo's cube layout) fading
-    from ``top`` overhead to ``bottom`` at the horizon (rgb in [0, 1])."""
-    n = SKY_SIZE
-    t = np.linspace(0.0, 1.0, n)[:, None, None]
-    side = (np.array(top) * (1 - t) + np.array(bottom) * t)
-    side = np.broadcast_to(side, (n, n, 3))
-    up, down = np.broadcast_to(np.array(top), (n, n, 3)), np.broadcast_to(np.array(bottom) * 0.9, (n, n, 3))
-    faces = [side, side, up, down, side, side]  # +x, -x, +y, -y, +z, -z as MuJoCo reads a cube
-    return (np.concatenate(faces, axis=0) * 255).astype(np.uint8)
+def sky_rows(height: int, fov: float, pitch: float, top: tuple, bottom: tuple) -> np.ndarray:
+    """The sky behind a view, one colour per image row: ``bottom`` at the horizon fading to
+    ``top`` overhead, for a camera pitched up by ``pitch`` degrees; only the rows down to a
+    little below the horizon (``(rows, 3) uint8``, rows <= height)."""
+    half = np.tan(np.radians(fov) / 2)
+    ndc = (height / 2 - (np.arange(height) + 0.5)) / (height / 2)
+    elev = np.degrees(np.arctan(ndc * half)) + pitch
+    t = np.clip(elev / 60.0, 0.0, 1.0)[:, None] ** 0.7
+    rows = ((np.array(bottom) * (1 - t) + np.array(top) * t) * 255).astype(np.uint8)
+    return rows[: max(1, min(height, int(np.sum(elev > -3.0)) + 1))]
 
 
 def text_texture(lines: tuple[str, ...], fg: tuple[int, int, int] = (25, 25, 30),

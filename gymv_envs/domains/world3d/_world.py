@@ -12,7 +12,7 @@ rocks, health kits) at continuous positions. Every generator draws from the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 

@@ -150,7 +150,7 @@ class Doors(World3DEnv):
 
     def _subgoals(self) -> list[str]:
         out = []
-        for door, opener, mech in zip(self.doors, self.openers, self.mech):
+        for door, mech in zip(self.doors, self.mech):
             colour = self.things[door].colour
             if mech == "key":
                 out += [f"Pick up the {colour} key", f"Unlock the {colour} door with it"]
