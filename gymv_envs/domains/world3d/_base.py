@@ -14,6 +14,7 @@ next) and the event hooks ``_interact(i)`` / ``_enter()``; `one_of` checks its c
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
 import numpy as np
@@ -118,6 +119,7 @@ class World3DEnv(MultiTurnEnv):
     wall_height: ClassVar[float] = 1.5
     zfar: ClassVar[float] = 80.0
     heuristic_res: ClassVar[float] = 0.1
+    reach: ClassVar[float] = REACH      # interaction reach (surface distance, metres)
 
     def __init__(self, fov: float = 75.0, camera_height: float = 0.9, pitch: float = -12.0,
                  locomotion: str = "continuous", buffers: tuple[str, ...] | list[str] = (), theme_split: str = "train",
@@ -204,15 +206,19 @@ class World3DEnv(MultiTurnEnv):
         self._heuristics: dict = {}
         self._navmap = self._renderer = self._sim = None
         self._sim_state = self._sky = None
+        self._boards: list[tuple[str, ...]] = []
         self._build(rng)
         if self.locomotion == "grid":  # cell centres and the four axis headings
             self.set_start(self.agent, round(self.yaw / (np.pi / 2)) * np.pi / 2)
         self.start = (self.x, self.y, self.yaw)
         self.prims = self._layout_prims() + self._scenery(rng)
         self.theme, light_dir, gain = pick_theme(rng, self.theme_split)
+        floor = self._theme_floor()
+        if floor is not None:
+            self.theme = dataclasses.replace(self.theme, floor=floor[0], floor_rgb=floor[1])
         words = self._texts()
-        self._text_slots = {i: k for k, i in enumerate(sorted(words))}
-        self._words = {self._text_slots[i]: words[i] for i in words}
+        self._text_slots = {i: self.add_board(words[i]) for i in sorted(words)}
+        self._words = dict(enumerate(self._boards))
         from gymv_envs.domains.world3d._render import accelerated
 
         R, C = self.layout.walls.shape
@@ -225,8 +231,22 @@ class World3DEnv(MultiTurnEnv):
         self._route = self._subgoal_text() if self.instruction_level == "step" else ""
         self._hint = self._visual_text() if self.instruction_level == "visual" else ""
 
+    def add_board(self, lines: tuple[str, ...]) -> int:
+        """A text texture showing ``lines``; returns its slot (a prim shows it with material
+        ``f"text{slot}"``; things get theirs from `_texts`)."""
+        from gymv_envs.domains.world3d._textures import TEXT_SLOTS
+
+        if len(self._boards) >= TEXT_SLOTS:
+            raise RuntimeError(f"a world has at most {TEXT_SLOTS} boards with words")
+        self._boards.append(tuple(lines))
+        return len(self._boards) - 1
+
     def _layout_prims(self) -> list[Prim]:
         return layout_prims(self.layout, self.wall_height)
+
+    def _theme_floor(self) -> tuple[str, tuple[float, float, float]] | None:
+        """A floor surface and tint that replace the theme's (None keeps the theme's)."""
+        return None
 
     def _begin(self, layout: Layout) -> None:
         """Start building a level on ``layout``: no things yet, the agent at (0, 0) facing east."""
@@ -410,14 +430,16 @@ class World3DEnv(MultiTurnEnv):
         return float(np.hypot(e.pos[0] - x, e.pos[1] - y)) - e.radius
 
     def faces(self, i: int, x: float | None = None, y: float | None = None, yaw: float | None = None) -> bool:
-        """Thing ``i`` is within reach of an agent at (x, y, yaw): its surface within `REACH`, its
+        """Thing ``i`` is within reach of an agent at (x, y, yaw): its surface within ``reach`` (1 m; 1.6 m in towns), its
         centre within `FACE` of the heading, and no wall between."""
         x, y, yaw = (self.x, self.y, self.yaw) if x is None else (x, y, yaw)
         e = self.things[i]
         dx, dy = e.pos[0] - x, e.pos[1] - y
-        if np.hypot(dx, dy) - e.radius > REACH or abs(_wrap(np.arctan2(dy, dx) - yaw)) > FACE:
+        dist = float(np.hypot(dx, dy))
+        if dist - e.radius > self.reach or abs(_wrap(np.arctan2(dy, dx) - yaw)) > FACE:
             return False
-        return self.navmap.clear_line(x, y, e.pos[0], e.pos[1], stop_short=e.radius + 0.05)
+        hit, _ = self.sim.ray(x, y, float(np.arctan2(dy, dx)), AGENT_Z, walls_only=True)
+        return hit < 0 or hit > dist - e.radius - 0.05
 
     def near(self, i: int, x: float | None = None, y: float | None = None) -> bool:
         return self.surface_distance(i, x, y) <= NEXT_TO
@@ -444,8 +466,8 @@ class World3DEnv(MultiTurnEnv):
         """Where ``interact`` with nothing ahead puts down what you hold: 1 m ahead, if free."""
         x, y, yaw = (self.x, self.y, self.yaw) if x is None else (x, y, yaw)
         px, py = x + np.cos(yaw), y + np.sin(yaw)
-        nav = self.navmap
-        if not nav.clear_line(x, y, px, py) or not nav.free_points(nav.raw, np.array([[px, py]])):
+        hit, _ = self.sim.ray(x, y, yaw, AGENT_Z)
+        if 0 <= hit < 1.3:
             return None
         if any(e.solid() and np.hypot(e.pos[0] - px, e.pos[1] - py) < e.radius + 0.3 for e in self.things):
             return None
@@ -696,11 +718,15 @@ class World3DEnv(MultiTurnEnv):
         if self.carrying is not None:
             draw_text(frame, f"holding: {self.things[self.carrying].name}", (4, 3), size, (255, 255, 255), anchor="lt", bold=True)
         if self.caption and H >= 64:
-            band = int(size * 2.6)
+            from gymv_envs.core.captions import wrap_to_fit
+
+            band = int(size * 4.2)
             region = frame[H - band:]
             region[...] = (region.astype(np.uint16) // 3).astype(np.uint8)
-            text = self.caption if len(self.caption) * size * 0.55 < W else self.caption[: int(W / (size * 0.55)) - 3] + "..."
-            draw_text(frame, text, (W / 2, H - band / 2), size, (255, 250, 210), anchor="mm")
+            text, tsize = wrap_to_fit(self.caption, W - 8, band - 4, max_lines=3, bold=False)
+            for k, line in enumerate(text.split("\n")):
+                n = len(text.split("\n"))
+                draw_text(frame, line, (W / 2, H - band + 2 + (k + 0.5) * (band - 4) / n), tsize, (255, 250, 210), anchor="mm")
         elif self.caption:
             fill(frame[H - 3:], (255, 250, 210))
 
@@ -736,7 +762,7 @@ class World3DEnv(MultiTurnEnv):
         deg = int(round(np.degrees(self.yaw))) % 360
         compass = COMPASS[int(round(deg / 45)) % 8]
         dist, geom = self.sim.ray(self.x, self.y, self.yaw, AGENT_Z)
-        if geom < 0:
+        if dist < 0:
             ahead = "open space"
         else:
             body = self.sim.model.geom_bodyid[geom]
@@ -795,7 +821,7 @@ class World3DEnv(MultiTurnEnv):
             if kind == "near":
                 return (lambda x, y, a: self.near(i, x, y)), self._disc(tx, ty, rad + NEXT_TO), None
             if kind == "use":
-                return (lambda x, y, a: self.faces(i, x, y, a)), self._disc(tx, ty, rad + REACH), INTERACT
+                return (lambda x, y, a: self.faces(i, x, y, a)), self._disc(tx, ty, rad + self.reach), INTERACT
 
             def drops(x, y, a):
                 spot = self.drop_spot(x, y, a)
@@ -835,7 +861,11 @@ class World3DEnv(MultiTurnEnv):
         for v in target[1:]:
             if isinstance(v, (int, np.integer)) and target[0] in ("near", "use", "drop", "on", "push"):
                 e = self.things[int(v)]
-                out.append((int(v), round(e.pos[0] / 4), round(e.pos[1] / 4)) if int(v) in self.walkers else int(v))
+                if int(v) in self.walkers:  # a moving target: plan again when it has moved on
+                    grain = 2.0 if np.hypot(e.pos[0] - self.x, e.pos[1] - self.y) < 12 else 10.0
+                    out.append((int(v), grain, round(e.pos[0] / grain), round(e.pos[1] / grain)))
+                else:
+                    out.append(int(v))
             elif isinstance(v, list):
                 out.append(tuple(map(tuple, v)))
             else:

@@ -145,6 +145,13 @@ class WorldRenderer:
         self.rect = mujoco.MjrRect(0, 0, width, height)
         self.catmask = mujoco.mjtCatBit.mjCAT_ALL.value
         self.cameras = {mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_CAMERA, i): i for i in range(model.ncam)}
+        # view-frustum culling: geoms out of view get alpha 0 for the frame (MuJoCo then skips them;
+        # a software renderer pays per geom drawn)
+        shown = [g for g in range(model.ngeom) if model.geom_rgba[g, 3] > 0 and model.geom_group[g] < 3
+                 and model.geom_type[g] != mujoco.mjtGeom.mjGEOM_PLANE]
+        self.cull = np.array(shown, dtype=np.int64)
+        self.rbound = model.geom_rbound[self.cull].copy()
+        self.alpha = model.geom_rgba[self.cull, 3].copy()
 
     def _draw(self, camera: str, segment: bool = False) -> Any:
         mujoco = self.mujoco
@@ -155,12 +162,30 @@ class WorldRenderer:
                 owners[tex] = self.serial
         mujoco.mj_kinematics(self.model, self.data)
         mujoco.mj_camlight(self.model, self.data)
-        self.camera.fixedcamid = self.cameras[camera]
+        cam = self.cameras[camera]
+        self.camera.fixedcamid = cam
+        hidden = self._out_of_view(cam)
+        self.model.geom_rgba[hidden, 3] = 0.0
         mujoco.mjv_updateScene(self.model, self.data, self.option, None, self.camera, self.catmask, self.scene)
+        self.model.geom_rgba[self.cull, 3] = self.alpha
         self.scene.flags[mujoco.mjtRndFlag.mjRND_SEGMENT] = segment
         self.scene.flags[mujoco.mjtRndFlag.mjRND_IDCOLOR] = segment
         mujoco.mjr_render(self.rect, self.scene, ctx)
         return ctx
+
+    def _out_of_view(self, cam: int) -> np.ndarray:
+        """The geoms whose bounding spheres lie outside camera ``cam``'s view frustum."""
+        mat = self.data.cam_xmat[cam].reshape(3, 3)
+        v = self.data.geom_xpos[self.cull] - self.data.cam_xpos[cam]
+        f, x, y = v @ -mat[:, 2], v @ mat[:, 0], v @ mat[:, 1]
+        tv = np.tan(np.radians(self.model.cam_fovy[cam]) / 2)
+        th = tv * self.width / self.height
+        rb = self.rbound
+        far = self.model.vis.map.zfar * self.model.stat.extent
+        tiny = rb * (self.height / 2) < 0.4 * tv * np.maximum(f, 1e-6)   # under half a pixel across
+        out = (f < -rb) | (f > far + rb) | (np.abs(x) - f * th > rb * np.sqrt(1 + th * th)) \
+            | (np.abs(y) - f * tv > rb * np.sqrt(1 + tv * tv)) | tiny
+        return self.cull[out]
 
     def render(self, camera: str, sky: np.ndarray | None = None) -> np.ndarray:
         """The RGB frame; ``sky`` (one colour per row) is painted where nothing was drawn."""

@@ -1,6 +1,7 @@
 """The MJCF of a world3d level: static geometry, things, the agent's body and cameras, assets.
 
-Geom groups: 0 static colliders (walls, furniture, fences; visible), 1 decoration, 2 floors,
+Geom groups: 0 static colliders (walls, furniture, fences; visible), 1 decoration and the things'
+looks, 2 floors,
 3 invisible colliders of things and of the agent (hidden from cameras, seen by rays). Contact
 bits: static and mocap colliders ``contype=1, conaffinity=0`` (they never touch each other);
 the agent and light crates ``contype=2, conaffinity=3`` (they touch everything). Contacts are
@@ -25,7 +26,6 @@ from gymv_envs.domains.world3d._textures import (
     surface,
 )
 from gymv_envs.domains.world3d._world import (
-    COLLIDERS,
     COLOURS,
     HIDDEN_Z,
     ROOM_TINTS,
@@ -38,7 +38,7 @@ from gymv_envs.domains.world3d._world import (
 AGENT_R, AGENT_HALF = 0.2, 0.15     # capsule radius and half-segment: 0.7 m long, 0.4 m wide
 AGENT_Z = 0.5
 AGENT_MASS = 10.0
-TIMESTEP = 0.01
+TIMESTEP = 0.02
 MESH_SCALES = {1.25: "l", 0.45: "s", 0.3: "h"}  # landmark, item, hat
 TEXREPEAT = {"brick": 1.0, "plaster": 0.5, "wood": 1.0, "grass": 0.5, "road": 0.4, "water": 0.6, "stone": 1.0,
              "tiles": 1.0}
@@ -96,7 +96,7 @@ def _quat(yaw: float) -> str:
 def _prim_geom(p: Prim) -> str:
     size = {"box": f"{p.sx:.3f} {p.sy:.3f} {p.sz:.3f}", "cyl": f"{p.sx:.3f} {p.sz:.3f}", "sphere": f"{p.sx:.3f}"}[p.shape]
     kind = {"box": "box", "cyl": "cylinder", "sphere": "sphere"}[p.shape]
-    group = 0 if p.collide else (2 if p.z < 0.02 else 1)
+    group = (0 if p.visible else 3) if p.collide else (2 if p.z < 0.02 else 1)
     cls = ' class="static"' if p.collide else ""
     look = f' material="{p.material}"' if p.material else ""
     if p.rgba is not None:
@@ -137,8 +137,9 @@ def _visuals(n: str, e: Ent, text_slot: int | None) -> list[str]:
         add(f'<geom name="{n}_frame" type="box" size="0.2 0.2 0.12" pos="0 0 0.95" rgba="{_rgba(e.colour)}"/>')
         add(f'<geom name="{n}" type="sphere" size="0.13" pos="0 0 1.12" rgba="0.85 0.1 0.1 1"/>')
     elif e.kind == "door":
-        add(f'<geom name="{n}" type="box" size="0.5 0.08 0.9" pos="0 0 0.9" rgba="{_rgba(e.colour)}"/>')
-        add(f'<geom name="{n}_knob" type="sphere" size="0.07" pos="0.3 0 0.85" rgba="0.2 0.2 0.2 1"/>')
+        half = e.state.get("half", 0.5)
+        add(f'<geom name="{n}" type="box" size="{half} 0.08 1.05" pos="0 0 1.05" rgba="{_rgba(e.colour)}"/>')
+        add(f'<geom name="{n}_knob" type="sphere" size="0.07" pos="{0.6 * half:.2f} 0 0.95" rgba="0.2 0.2 0.2 1"/>')
     elif e.kind == "npc":
         add(f'<geom name="{n}_legs" type="capsule" size="0.12 0.25" pos="0 0 0.35" rgba="0.2 0.22 0.35 1"/>')
         add(f'<geom name="{n}" type="capsule" size="0.2 0.2" pos="0 0 0.85" rgba="{_rgba(e.colour)}"/>')
@@ -175,7 +176,7 @@ def _visuals(n: str, e: Ent, text_slot: int | None) -> list[str]:
 
 
 def _collider(n: str, e: Ent, z: float = 0.5) -> str:
-    shape = COLLIDERS.get(e.kind)
+    shape = e.collider()
     if shape is None or e.kind == "box":
         return ""
     cls = "dyn" if e.dynamic else "col"
@@ -195,10 +196,10 @@ def thing_body(i: int, e: Ent, text_slot: int | None = None) -> str:
                   f'<joint name="{n}_y" type="slide" axis="0 1 0" frictionloss="40" damping="8"/>'
                   f'<joint name="{n}_r" type="hinge" axis="0 0 1" frictionloss="8" damping="2"/>')
         geoms = "".join(_visuals(n, e, text_slot)) + _collider(n, e, 0.0)
-        return f'<body name="{n}" pos="0 0 {AGENT_Z}">{joints}{geoms}</body>'
+        return f'<body name="{n}" pos="0 0 {AGENT_Z}" childclass="thing">{joints}{geoms}</body>'
     z = HIDDEN_Z if e.hidden else 0.0
     geoms = "".join(_visuals(n, e, text_slot)) + _collider(n, e)
-    return f'<body name="{n}" mocap="true" pos="{x:.3f} {y:.3f} {z}" quat="{_quat(e.yaw)}">{geoms}</body>'
+    return f'<body name="{n}" mocap="true" pos="{x:.3f} {y:.3f} {z}" quat="{_quat(e.yaw)}" childclass="thing">{geoms}</body>'
 
 
 def _mesh_assets() -> str:
@@ -267,13 +268,14 @@ def build_xml(prims: list[Prim], things: list[Ent], bounds: tuple[float, float],
 <compiler angle="radian"/>
 <option timestep="{TIMESTEP}" integrator="implicitfast" gravity="0 0 0"/>
 <statistic extent="1" center="0 0 0"/>
-<visual><global offwidth="{width}" offheight="{height}"/><quality shadowsize="{shadow}" offsamples="{samples}"/>
+<visual><global offwidth="{width}" offheight="{height}"/><quality shadowsize="{shadow}" offsamples="{samples}" numquads="1" numslices="12" numstacks="6"/>
 <headlight ambient="{amb:.3f} {amb:.3f} {amb:.3f}" diffuse="0.35 0.35 0.35" specular="0 0 0"/>
 <map znear="0.03" zfar="{zfar}" shadowclip="30"/></visual>
-<default><geom contype="0" conaffinity="0" condim="1" density="0" solref="0.02 1" solimp="0.95 0.99 0.001"/>
+<default><geom contype="0" conaffinity="0" condim="1" density="0" solref="0.04 1" solimp="0.95 0.99 0.001"/>
 <default class="static"><geom contype="1" conaffinity="0"/></default>
-<default class="col"><geom contype="1" conaffinity="0" group="3" rgba="0 0 0 0"/></default>
-<default class="dyn"><geom contype="2" conaffinity="3" group="3" rgba="0 0 0 0"/></default></default>
+<default class="col"><geom contype="1" conaffinity="0" group="3" rgba="0 0 0 0.01"/></default>
+<default class="dyn"><geom contype="2" conaffinity="3" group="3" rgba="0 0 0 0.01"/></default>
+<default class="thing"><geom group="1"/></default></default>
 <asset>
 {_assets(theme)}
 </asset>
@@ -287,7 +289,7 @@ def build_xml(prims: list[Prim], things: list[Ent], bounds: tuple[float, float],
 {''.join(cams)}
 </body>
 </worldbody>
-<actuator><velocity name="drive_x" joint="agent_x" kv="400"/><velocity name="drive_y" joint="agent_y" kv="400"/>
+<actuator><velocity name="drive_x" joint="agent_x" kv="400" forcerange="-150 150"/><velocity name="drive_y" joint="agent_y" kv="400" forcerange="-150 150"/>
 <position name="turn" joint="agent_yaw" kp="200" kv="12" forcerange="-100 100"/></actuator>
 </mujoco>"""
 

@@ -20,7 +20,7 @@ from gymv_envs.domains.world3d._render import import_mujoco
 from gymv_envs.domains.world3d._scene import TIMESTEP, fill_textures, geom_labels
 
 CHUNK = 0.1          # seconds simulated between event checks
-SETTLE = 0.15        # seconds of zero command after a move (the velocity loop settles)
+SETTLE = 0.2         # seconds of zero command after a move (the velocity loop settles)
 TURN_TIME = 0.3      # seconds a turn is commanded for
 
 
@@ -40,6 +40,8 @@ class Sim:
         self.steps_per_chunk = int(round(CHUNK / TIMESTEP))
         self.spec = mujoco.mjtState.mjSTATE_INTEGRATION
         self.agent_body = self.model.body("agent").id
+        self._colliders = np.array([1, 0, 0, 1, 0, 0], dtype=np.uint8)
+        self._walls = np.array([1, 0, 0, 0, 0, 0], dtype=np.uint8)
         self.aq = int(self.model.jnt_qposadr[self.model.joint("agent_x").id])   # agent x, y, yaw in qpos
         self.av = int(self.model.jnt_dofadr[self.model.joint("agent_x").id])
         mujoco.mj_forward(self.model, self.data)
@@ -126,11 +128,11 @@ class Sim:
             self.data.ctrl[2] = self.yaw()   # blocked: stop pushing
         return stopped
 
-    def ray(self, x: float, y: float, angle: float, z: float = 0.5) -> tuple[float, int]:
-        """Distance to the first collider along a horizontal ray from (x, y) (the agent excluded)
-        and the id of the geom hit (-1 for none)."""
+    def ray(self, x: float, y: float, angle: float, z: float = 0.5, walls_only: bool = False) -> tuple[float, int]:
+        """Distance to the first collider along a horizontal ray from (x, y) (the agent excluded;
+        -1 when nothing is hit) and the id of the geom hit; ``walls_only`` sees static scenery only."""
         geomid = np.array([-1], dtype=np.int32)
-        groups = np.array([1, 0, 0, 1, 0, 0], dtype=np.uint8)
+        groups = self._walls if walls_only else self._colliders
         d = self.mujoco.mj_ray(self.model, self.data, np.array([x, y, z]), np.array([np.cos(angle), np.sin(angle), 0.0]),
                                groups, 1, self.agent_body, geomid)
         return float(d), int(geomid[0])

@@ -93,10 +93,18 @@ class Ent:
         """Moved by physics (light crates), not placed by the task."""
         return self.kind == "crate" and bool(self.state.get("pushable"))
 
+    def collider(self) -> tuple | None:
+        """The collision shape: ``("cyl", radius)`` or ``("box", half-x, half-y)`` before ``yaw``
+        (a door's half-width from ``state["half"]``, default 0.5 m), or None for flat things."""
+        shape = COLLIDERS.get(self.kind)
+        if shape is not None and self.kind == "door":
+            return ("box", float(self.state.get("half", 0.5)), shape[2])
+        return shape
+
     @property
     def radius(self) -> float:
         """The collider's extent from its centre (for reach and "next to" tests)."""
-        shape = COLLIDERS.get(self.kind)
+        shape = self.collider()
         if shape is None:
             return 0.0
         return shape[1] if shape[0] == "cyl" else float(min(shape[1], shape[2]) if self.kind == "door" else shape[1])
@@ -112,7 +120,8 @@ class Ent:
 class Prim:
     """A piece of static geometry: a ``box`` (half-sizes sx, sy, sz), ``cyl`` (radius sx, half-height
     sz) or ``sphere`` (radius sx) centred at (x, y, z) and turned by ``yaw``; ``material`` names a
-    surface of the level's theme (or ``rgba`` colours it); ``collide`` makes it block movement."""
+    surface of the level's theme (or ``rgba`` colours it); ``collide`` makes it block movement
+    (an invisible collider with ``visible=False``)."""
 
     shape: str
     x: float
@@ -126,6 +135,7 @@ class Prim:
     rgba: tuple[float, float, float, float] | None = None
     collide: bool = True
     name: str = ""
+    visible: bool = True
 
 
 @dataclass(frozen=True)
