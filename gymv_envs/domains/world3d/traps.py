@@ -86,13 +86,33 @@ class Trap(World3DEnv):
         cy = -(1 + n * (0.25 if q in (0, 1) else 0.75))
         cx, cy = round(cx) + 0.5, -round(-cy) - 0.5
         theta = float(rng.integers(12)) * np.pi / 6
+        if self.locomotion == "grid":
+            theta = round(theta / (np.pi / 2)) * np.pi / 2
         getattr(self, f"_trap_{self.kind}")(rng, cx, cy, theta)
+        if self.locomotion == "grid":
+            self._grid_start()
         self._clutter(rng, (cx, cy))
         ex = 1 + n * (0.75 if q in (0, 3) else 0.25) + rng.uniform(-1.5, 1.5)
         ey = -(1 + n * (0.75 if q in (0, 1) else 0.25)) + rng.uniform(-1.5, 1.5)
         self.exit = len(self.things)
         self.things.append(Ent("exit", cell_of(ex, ey)))
         self.snag = (self.x, self.y)
+
+    def _grid_start(self) -> None:
+        """Grid locomotion stands on cell centres: the free cell centre nearest the trap's start."""
+        from gymv_envs.domains.world3d._nav import NavMap
+
+        R, C = self.layout.walls.shape
+        nav = NavMap((C, R), self.layout.walls, self.trap)
+        r0, c0 = cell_of(self.x, self.y)
+        cells = sorted(((r, c) for r in range(r0 - 2, r0 + 3) for c in range(c0 - 2, c0 + 3)),
+                       key=lambda rc: np.hypot(rc[1] + 0.5 - self.x, -(rc[0] + 0.5) - self.y))
+        for r, c in cells:
+            x, y = c + 0.5, -(r + 0.5)
+            if nav.free_points(nav.loose, np.array([[x, y]])) and not any(
+                    e.solid() and np.hypot(e.pos[0] - x, e.pos[1] - y) < 0.8 for e in self.things):
+                self.set_start((x, y), self.yaw)
+                return
 
     def _local(self, cx: float, cy: float, theta: float):
         c, s = np.cos(theta), np.sin(theta)
