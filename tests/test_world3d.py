@@ -163,7 +163,7 @@ def test_turns_are_30_degrees_and_blocked_where_narrow():
     assert abs(np.degrees(pocket.yaw - yaw)) < 60       # the slot is too narrow to turn round in
 
 
-def _open_spot(env, room: float = 3.0, angles=np.arange(0, 2 * np.pi, np.pi / 8)) -> tuple[float, float]:
+def _open_spot(env, room: float, angles) -> tuple[float, float]:
     """A cell centre with ``room`` metres free towards each of ``angles`` (and 0.5 m all round)."""
     for r, c in env.layout.free_cells():
         x, y = c + 0.5, -(r + 0.5)
