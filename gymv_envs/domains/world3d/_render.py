@@ -5,21 +5,27 @@ milliseconds, while a world is rebuilt at every reset. Every world3d model decla
 assets (textures, materials, meshes) in the same order, so the GPU-side resources an
 `MjrContext` holds are valid for every world of one frame size: the context is made once per
 (process, height, width) and reused by every env and level. Only the `MjvScene` is per model.
+The few textures that differ between levels (the words on its signs) are uploaded again whenever a world renders on a context that another world's
+textures were last uploaded to.
 
 ``MUJOCO_GL`` defaults to ``egl``; when EGL cannot start, ``osmesa`` is tried. Shadows and
-multisampling are off in every world (a software renderer spends 30-50 ms a frame on them).
+multisampling are on only when the GL renderer is a hardware one (`accelerated`): a software
+renderer spends 30-50 ms a frame on them.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 from typing import Any
 
 import numpy as np
 
+SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast", "software", "offscreen")
 
-def _import_mujoco():
+
+def import_mujoco():
     os.environ.setdefault("MUJOCO_GL", "egl")
     # Mesa's software rasteriser draws on the calling thread: one core per env, and no thread
     # hand-offs (much faster under vector envs or a busy machine). Set it yourself to override.
@@ -34,14 +40,29 @@ class _GLPool:
 
     pid: int | None = None
     gl: Any = None
+    hardware: bool = False
     contexts: dict[tuple[int, int], Any] = {}
+    owners: dict[tuple[int, int], dict[int, int]] = {}
     stale: list = []
 
     @classmethod
-    def context(cls, model: Any, height: int, width: int) -> Any:
-        mujoco = _import_mujoco()
+    def _ensure(cls) -> None:
         if cls.pid != os.getpid():
-            cls.pid, cls.gl, cls.contexts = os.getpid(), cls._make_gl(), {}
+            cls.pid, cls.contexts, cls.owners = os.getpid(), {}, {}
+            cls.gl = cls._make_gl()
+            cls.hardware = cls._probe_hardware()
+
+    @classmethod
+    def accelerated(cls) -> bool:
+        """Whether this process renders on a hardware GL renderer (not Mesa's software ones)."""
+        import_mujoco()
+        cls._ensure()
+        return cls.hardware
+
+    @classmethod
+    def context(cls, model: Any, height: int, width: int) -> tuple[Any, dict[int, int]]:
+        mujoco = import_mujoco()
+        cls._ensure()
         try:
             cls.gl.make_current()
         except Exception:  # noqa: BLE001 - someone terminated the shared EGL display (SDL does on quit)
@@ -49,64 +70,157 @@ class _GLPool:
             if egl is not None:
                 egl.EGL_DISPLAY = None
             cls.stale.append((cls.gl, cls.contexts))  # kept alive: freeing them needs their dead display
-            cls.gl, cls.contexts = cls._make_gl(), {}
+            cls.gl, cls.contexts, cls.owners = cls._make_gl(), {}, {}
             cls.gl.make_current()
         key = (height, width)
         if key not in cls.contexts:
             cls.contexts[key] = mujoco.MjrContext(model, mujoco.mjtFontScale.mjFONTSCALE_50.value)
+            cls.owners[key] = {}
         ctx = cls.contexts[key]
         # The GL context is shared by every size: bind this size's offscreen framebuffer at every
         # render, or a render after another size's draws into that size's (smaller) buffer and
         # reads back pixels that were never drawn.
         mujoco.mjr_setBuffer(mujoco.mjtFramebuffer.mjFB_OFFSCREEN.value, ctx)
-        return ctx
+        return ctx, cls.owners[key]
 
     @staticmethod
     def _make_gl() -> Any:
         """A GL context from ``MUJOCO_GL`` (default ``egl``), falling back to ``osmesa``."""
-        _import_mujoco()
         import importlib
 
         wanted = os.environ.get("MUJOCO_GL", "egl").lower()
         for backend in dict.fromkeys((wanted, "osmesa")):
             try:
                 module = importlib.import_module(f"mujoco.{backend}")
-                return module.GLContext(64, 64)
+                gl = module.GLContext(64, 64)
+                gl.backend = backend
+                return gl
             except Exception as exc:  # noqa: BLE001 - try the next backend
                 error = exc
         raise RuntimeError(f"world3d could not start MuJoCo rendering (MUJOCO_GL={wanted}, osmesa): {error}")
 
+    @classmethod
+    def _probe_hardware(cls) -> bool:
+        if getattr(cls.gl, "backend", "") == "osmesa":
+            return False
+        try:
+            from OpenGL import GL
+
+            cls.gl.make_current()
+            name = (GL.glGetString(GL.GL_RENDERER) or b"").decode("ascii", "replace").lower()
+        except Exception:  # noqa: BLE001 - unknown renderer: assume software (the cheap choice)
+            return False
+        return bool(name) and not any(s in name for s in SOFTWARE_RENDERERS)
+
+
+def accelerated() -> bool:
+    """Whether world3d renders on a GPU in this process (shadows and anti-aliasing are then on)."""
+    return _GLPool.accelerated()
+
+
+_SERIAL = itertools.count(1)
+
 
 class WorldRenderer:
-    """Renders one compiled world from its named cameras at a fixed frame size."""
+    """Renders one compiled world (``model``, ``data``) from its named cameras at a fixed size.
 
-    def __init__(self, xml: str, height: int, width: int) -> None:
-        mujoco = _import_mujoco()
-        self.mujoco = mujoco
-        self.model = mujoco.MjModel.from_xml_string(xml)
-        self.data = mujoco.MjData(self.model)
+    ``dynamic`` lists the texture ids that differ between levels (re-uploaded when another
+    world used the shared context last); ``labels`` maps each model geom to a segmentation label.
+    """
+
+    def __init__(self, model: Any, data: Any, height: int, width: int, dynamic: tuple[int, ...] = (),
+                 labels: np.ndarray | None = None, hidden_groups: tuple[int, ...] = (3,)) -> None:
+        mujoco = import_mujoco()
+        self.mujoco, self.model, self.data = mujoco, model, data
         self.height, self.width = height, width
-        self.scene = mujoco.MjvScene(self.model, maxgeom=self.model.ngeom + 16)
+        self.serial = next(_SERIAL)
+        self.dynamic = dynamic
+        self.labels = labels
+        self.scene = mujoco.MjvScene(model, maxgeom=model.ngeom + 16)
         self.option = mujoco.MjvOption()
+        for g in hidden_groups:
+            self.option.geomgroup[g] = 0
         self.camera = mujoco.MjvCamera()
         self.camera.type = mujoco.mjtCamera.mjCAMERA_FIXED
         self.rect = mujoco.MjrRect(0, 0, width, height)
         self.catmask = mujoco.mjtCatBit.mjCAT_ALL.value
-        self.cameras = {mujoco.mj_id2name(self.model, mujoco.mjtObj.mjOBJ_CAMERA, i): i for i in range(self.model.ncam)}
-        self.bodies = {mujoco.mj_id2name(self.model, mujoco.mjtObj.mjOBJ_BODY, i): i for i in range(self.model.nbody)}
-        self.geoms = {mujoco.mj_id2name(self.model, mujoco.mjtObj.mjOBJ_GEOM, i): i for i in range(self.model.ngeom)}
+        self.cameras = {mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_CAMERA, i): i for i in range(model.ncam)}
+        # view-frustum culling: geoms out of view get alpha 0 for the frame (MuJoCo then skips them;
+        # a software renderer pays per geom drawn)
+        shown = [g for g in range(model.ngeom) if model.geom_rgba[g, 3] > 0 and model.geom_group[g] < 3
+                 and model.geom_type[g] != mujoco.mjtGeom.mjGEOM_PLANE]
+        self.cull = np.array(shown, dtype=np.int64)
+        self.rbound = model.geom_rbound[self.cull].copy()
+        self.alpha = model.geom_rgba[self.cull, 3].copy()
 
-    def mocap_id(self, body: str) -> int:
-        return int(self.model.body_mocapid[self.bodies[body]])
-
-    def render(self, camera: str) -> np.ndarray:
+    def _draw(self, camera: str, segment: bool = False) -> Any:
         mujoco = self.mujoco
-        ctx = _GLPool.context(self.model, self.height, self.width)
+        ctx, owners = _GLPool.context(self.model, self.height, self.width)
+        for tex in self.dynamic:
+            if owners.get(tex) != self.serial:
+                mujoco.mjr_uploadTexture(self.model, ctx, tex)
+                owners[tex] = self.serial
         mujoco.mj_kinematics(self.model, self.data)
         mujoco.mj_camlight(self.model, self.data)
-        self.camera.fixedcamid = self.cameras[camera]
+        cam = self.cameras[camera]
+        self.camera.fixedcamid = cam
+        hidden = self._out_of_view(cam)
+        self.model.geom_rgba[hidden, 3] = 0.0
         mujoco.mjv_updateScene(self.model, self.data, self.option, None, self.camera, self.catmask, self.scene)
+        self.model.geom_rgba[self.cull, 3] = self.alpha
+        self.scene.flags[mujoco.mjtRndFlag.mjRND_SEGMENT] = segment
+        self.scene.flags[mujoco.mjtRndFlag.mjRND_IDCOLOR] = segment
         mujoco.mjr_render(self.rect, self.scene, ctx)
+        return ctx
+
+    def _out_of_view(self, cam: int) -> np.ndarray:
+        """The geoms whose bounding spheres lie outside camera ``cam``'s view frustum."""
+        mat = self.data.cam_xmat[cam].reshape(3, 3)
+        v = self.data.geom_xpos[self.cull] - self.data.cam_xpos[cam]
+        f, x, y = v @ -mat[:, 2], v @ mat[:, 0], v @ mat[:, 1]
+        tv = np.tan(np.radians(self.model.cam_fovy[cam]) / 2)
+        th = tv * self.width / self.height
+        rb = self.rbound
+        far = self.model.vis.map.zfar * self.model.stat.extent
+        tiny = rb * (self.height / 2) < 0.4 * tv * np.maximum(f, 1e-6)   # under half a pixel across
+        out = (f < -rb) | (f > far + rb) | (np.abs(x) - f * th > rb * np.sqrt(1 + th * th)) \
+            | (np.abs(y) - f * tv > rb * np.sqrt(1 + tv * tv)) | tiny
+        return self.cull[out]
+
+    def render(self, camera: str, sky: np.ndarray | None = None) -> np.ndarray:
+        """The RGB frame; ``sky`` (one colour per row) is painted where nothing was drawn."""
+        ctx = self._draw(camera)
         out = np.empty((self.height, self.width, 3), dtype=np.uint8)
-        mujoco.mjr_readPixels(out, None, self.rect, ctx)
-        return np.ascontiguousarray(out[::-1])
+        self.mujoco.mjr_readPixels(out, None, self.rect, ctx)
+        frame = np.ascontiguousarray(out[::-1])
+        if sky is not None:  # only rows above the horizon can show sky (the floor reaches past the world)
+            rows = min(len(sky), self.height)
+            top = frame[:rows]
+            empty = (top[..., 0] | top[..., 1] | top[..., 2]) == 0
+            np.copyto(top, np.broadcast_to(sky[:rows, None, :], top.shape), where=empty[..., None])
+        return frame
+
+    def depth(self, camera: str) -> np.ndarray:
+        """Metres from the camera plane, ``(H, W) float32`` (the far plane where nothing is hit)."""
+        ctx = self._draw(camera)
+        z = np.empty((self.height, self.width), dtype=np.float32)
+        self.mujoco.mjr_readPixels(None, z, self.rect, ctx)
+        extent = self.model.stat.extent
+        near, far = self.model.vis.map.znear * extent, self.model.vis.map.zfar * extent
+        return np.ascontiguousarray((near / (1.0 - z * (1.0 - near / far)))[::-1]).astype(np.float32)
+
+    def segmentation(self, camera: str) -> np.ndarray:
+        """Per-pixel labels, ``(H, W) int16``, from ``labels`` by model geom (-1: no geom, the sky)."""
+        mujoco = self.mujoco
+        ctx = self._draw(camera, segment=True)
+        rgb = np.empty((self.height, self.width, 3), dtype=np.uint8)
+        mujoco.mjr_readPixels(rgb, None, self.rect, ctx)
+        ids = rgb[::-1].astype(np.int32)
+        segid = ids[..., 0] + ids[..., 1] * 256 + ids[..., 2] * 65536 - 1
+        table = np.full(self.scene.ngeom + 1, -1, dtype=np.int16)
+        for i in range(self.scene.ngeom):
+            g = self.scene.geoms[i]
+            if g.objtype == mujoco.mjtObj.mjOBJ_GEOM and self.labels is not None:
+                table[i] = self.labels[g.objid]
+        segid[(segid < 0) | (segid >= self.scene.ngeom)] = self.scene.ngeom
+        return table[segid]

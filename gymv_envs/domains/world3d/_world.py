@@ -1,27 +1,27 @@
-"""world3d worlds: grid layouts, the things placed in them, and the MJCF that renders them.
+"""world3d worlds: layouts on a grid of 1 m cells, static geometry, the things placed in them, themes.
 
-A world is a grid of 1 m cells (``walls[r, c]`` True for a wall) plus a list of `Ent` (things:
-landmarks, items, switches, doors, characters, signs, exits, pads, crates, rocks, health
-kits). Cell (r, c) has its centre at world (x, y) = (c + 0.5, -(r + 0.5)); headings 0..3 are
-east, north, west, south (counter-clockwise, so turning left adds one). Every generator draws
-from the `numpy.random.Generator` it is handed.
-
-`build_mjcf` writes the world as MJCF: merged wall boxes, a checkered floor with a pale tint
-per room, and one mocap body per thing, so moving, hiding or recolouring a thing never needs
-a recompile. All worlds declare the same assets in the same order (see `_render`).
+A layout is a grid of 1 m cells (``walls[r, c]`` True for a solid block) from which levels are
+generated; the physical world is continuous. Cell (r, c) spans x in [c, c + 1], y in
+[-(r + 1), -r] and has its centre at (c + 0.5, -(r + 0.5)). Headings are angles in radians,
+counter-clockwise from east (0 east, pi/2 north). Besides the wall blocks a world holds static
+`Prim` geometry (furniture, fences, posts, buildings, floor patches; colliding or decoration)
+and `Ent` things (landmarks, items, switches, doors, characters, signs, exits, pads, crates,
+rocks, health kits) at continuous positions. Every generator draws from the
+`numpy.random.Generator` it is handed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from gymv_envs.core.rng import sample
 from gymv_envs.rules.maze import block_map, carve_maze, closed_walls
 
-HEADINGS = ((0, 1), (-1, 0), (0, -1), (1, 0))  # (dr, dc): east, north, west, south
+HEADINGS = ((0, 1), (-1, 0), (0, -1), (1, 0))  # (dr, dc): east, north, west, south (90-degree steps)
 HEADING_NAMES = ("east", "north", "west", "south")
+COMPASS = ("east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east")
 COLOURS = {
     "red": (0.86, 0.16, 0.14), "green": (0.16, 0.66, 0.22), "blue": (0.15, 0.36, 0.90),
     "yellow": (0.96, 0.82, 0.08), "purple": (0.56, 0.26, 0.78), "orange": (0.97, 0.50, 0.08),
@@ -33,31 +33,53 @@ ROOM_TINTS = {"sand": (0.86, 0.78, 0.60), "mint": (0.66, 0.84, 0.70), "sky": (0.
               "rose": (0.90, 0.68, 0.70), "lilac": (0.78, 0.70, 0.88), "stone": (0.70, 0.70, 0.68)}
 WALL_HEIGHT = 1.5
 HIDDEN_Z = -30.0
-MESH_SCALES = {1.25: "l", 0.45: "s", 0.3: "h"}  # landmark, item, hat
-# Things the agent cannot walk through (doors only while closed).
-SOLID = {"landmark", "item", "switch", "door", "npc", "sign", "crate", "rock", "box"}
+# Things the agent cannot walk through (doors only while closed), and their collision shapes:
+# ("cyl", radius) or ("box", half-x, half-y) before the thing's yaw.
+SOLID = {"landmark", "item", "switch", "door", "npc", "sign", "crate", "rock", "box", "key"}
+COLLIDERS = {"landmark": ("cyl", 0.42), "item": ("cyl", 0.18), "key": ("cyl", 0.18), "switch": ("cyl", 0.2),
+             "npc": ("cyl", 0.25), "sign": ("cyl", 0.12), "crate": ("box", 0.44, 0.44), "rock": ("cyl", 0.45),
+             "box": ("cyl", 0.45), "door": ("box", 0.5, 0.08)}
 
 
-@dataclass
+def cell_centre(cell: tuple[int, int]) -> tuple[float, float]:
+    return (cell[1] + 0.5, -(cell[0] + 0.5))
+
+
+def cell_of(x: float, y: float) -> tuple[int, int]:
+    return (int(np.floor(-y)), int(np.floor(x)))
+
+
 class Ent:
-    """One thing in the world. ``state`` is free for tasks (pressed, open, carried, ...)."""
+    """One thing in the world, at continuous ``pos`` (x, y) with ``yaw``; ``cell`` is the cell it
+    stands in (setting it moves the thing to that cell's centre). ``state`` is free for tasks."""
 
-    kind: str
-    cell: tuple[int, int]
-    colour: str = "white"
-    shape: str = "cube"
-    hidden: bool = False
-    lit: bool = False        # switches: pressed; exits: open
-    axis: int = 0            # doors: 0 spans east-west, 1 spans north-south
-    tag: str = ""
-    state: dict = field(default_factory=dict)
+    def __init__(self, kind: str, cell: tuple[int, int] | None = None, colour: str = "white", shape: str = "cube",
+                 hidden: bool = False, lit: bool = False, axis: int = 0, tag: str = "", state: dict | None = None,
+                 pos: tuple[float, float] | None = None, yaw: float = 0.0) -> None:
+        self.kind, self.colour, self.shape = kind, colour, shape
+        self.hidden, self.lit, self.axis, self.tag = hidden, lit, axis, tag
+        self.state = {} if state is None else state
+        self.pos = tuple(map(float, pos)) if pos is not None else cell_centre(cell or (0, 0))
+        self.yaw = float(yaw) if kind != "door" else (np.pi / 2 if axis else 0.0)
+
+    @property
+    def cell(self) -> tuple[int, int]:
+        return cell_of(*self.pos)
+
+    @cell.setter
+    def cell(self, value: tuple[int, int]) -> None:
+        self.pos = cell_centre(value)
 
     @property
     def name(self) -> str:
+        if self.state.get("name"):
+            return self.state["name"]
         if self.kind == "landmark":
             return f"{self.colour} {self.shape}"
         if self.kind == "item":
             return f"small {self.colour} {self.shape}"
+        if self.kind == "key":
+            return f"{self.colour} key"
         if self.kind == "npc":
             return f"character in the {self.colour} shirt"
         if self.kind in ("door", "switch", "pad", "sign"):
@@ -66,8 +88,94 @@ class Ent:
             return "light wooden crate" if self.state.get("pushable") else "heavy crate"
         return {"health": "health kit", "exit": "green exit gate", "rock": "rock", "box": "box"}.get(self.kind, self.kind)
 
+    @property
+    def dynamic(self) -> bool:
+        """Moved by physics (light crates), not placed by the task."""
+        return self.kind == "crate" and bool(self.state.get("pushable"))
+
+    def collider(self) -> tuple | None:
+        """The collision shape: ``("cyl", radius)`` or ``("box", half-x, half-y)`` before ``yaw``
+        (a door's half-width from ``state["half"]``, default 0.5 m), or None for flat things."""
+        shape = COLLIDERS.get(self.kind)
+        if shape is not None and self.kind == "door":
+            return ("box", float(self.state.get("half", 0.5)), shape[2])
+        return shape
+
+    @property
+    def radius(self) -> float:
+        """The collider's extent from its centre (for reach and "next to" tests)."""
+        shape = self.collider()
+        if shape is None:
+            return 0.0
+        return shape[1] if shape[0] == "cyl" else float(min(shape[1], shape[2]) if self.kind == "door" else shape[1])
+
     def solid(self) -> bool:
         return not self.hidden and self.kind in SOLID and not (self.kind == "door" and self.lit)
+
+    def __repr__(self) -> str:
+        return f"Ent({self.kind!r}, pos=({self.pos[0]:.2f}, {self.pos[1]:.2f}), colour={self.colour!r})"
+
+
+@dataclass
+class Prim:
+    """A piece of static geometry: a ``box`` (half-sizes sx, sy, sz), ``cyl`` (radius sx, half-height
+    sz) or ``sphere`` (radius sx) centred at (x, y, z) and turned by ``yaw``; ``material`` names a
+    surface of the level's theme (or ``rgba`` colours it); ``collide`` makes it block movement
+    (an invisible collider with ``visible=False``)."""
+
+    shape: str
+    x: float
+    y: float
+    z: float
+    sx: float
+    sy: float = 0.0
+    sz: float = 0.0
+    yaw: float = 0.0
+    material: str = "wall"
+    rgba: tuple[float, float, float, float] | None = None
+    collide: bool = True
+    name: str = ""
+    visible: bool = True
+
+
+@dataclass(frozen=True)
+class Theme:
+    """A level's look: the surfaces its walls and floors use and their tints, the sky, the light."""
+
+    name: str
+    wall: str
+    wall_rgb: tuple[float, float, float]
+    floor: str
+    floor_rgb: tuple[float, float, float]
+    sky_top: tuple[float, float, float]
+    sky_bottom: tuple[float, float, float]
+    light: float          # directional light strength
+    ambient: float
+
+
+TRAIN_THEMES = (
+    Theme("daylight brick", "brick", (0.86, 0.55, 0.45), "wood", (0.80, 0.66, 0.48), (0.40, 0.62, 0.92), (0.88, 0.93, 0.98), 0.55, 0.40),
+    Theme("plaster noon", "plaster", (0.95, 0.90, 0.80), "tiles", (0.78, 0.78, 0.80), (0.45, 0.66, 0.95), (0.92, 0.95, 1.00), 0.60, 0.42),
+    Theme("stone grey", "stone", (0.72, 0.72, 0.74), "stone", (0.62, 0.60, 0.58), (0.55, 0.62, 0.72), (0.82, 0.84, 0.86), 0.45, 0.45),
+    Theme("evening", "plaster", (0.98, 0.80, 0.62), "wood", (0.70, 0.52, 0.36), (0.30, 0.30, 0.55), (0.98, 0.72, 0.50), 0.50, 0.34),
+    Theme("garden", "brick", (0.70, 0.48, 0.40), "grass", (0.45, 0.70, 0.38), (0.42, 0.66, 0.90), (0.86, 0.92, 0.96), 0.55, 0.40),
+    Theme("mint tiles", "tiles", (0.70, 0.86, 0.80), "tiles", (0.86, 0.84, 0.76), (0.50, 0.70, 0.90), (0.90, 0.94, 0.96), 0.55, 0.42),
+)
+# Reserved for ids tagged ``split:test`` (held-out looks).
+TEST_THEMES = (
+    Theme("dusk violet", "stone", (0.70, 0.62, 0.86), "road", (0.55, 0.50, 0.62), (0.18, 0.16, 0.38), (0.76, 0.52, 0.70), 0.42, 0.36),
+    Theme("snow", "plaster", (0.86, 0.90, 0.96), "stone", (0.92, 0.94, 0.98), (0.62, 0.70, 0.80), (0.95, 0.96, 0.98), 0.50, 0.50),
+)
+THEME_SPLITS = ("train", "test")
+
+
+def pick_theme(rng: np.random.Generator, split: str) -> tuple[Theme, tuple[float, float, float], float]:
+    """A theme of ``split`` and a light direction and strength jitter drawn for the level."""
+    themes = TRAIN_THEMES if split == "train" else TEST_THEMES
+    theme = themes[int(rng.integers(len(themes)))]
+    az, el = rng.uniform(0, 2 * np.pi), rng.uniform(0.5, 1.2)
+    direction = (float(np.cos(az) * np.cos(el)), float(np.sin(az) * np.cos(el)), -float(np.sin(el)))
+    return theme, direction, float(rng.uniform(0.85, 1.15))
 
 
 # ----------------------------------------------------------------------------- layouts
@@ -179,153 +287,6 @@ def corridor_shape(rng: np.random.Generator, kind: str, length: int, width: int 
         walls[mid + arm, fork:C - 1] = False
         rooms = [(mid, 1, mid, length), (mid - arm, fork, mid + arm, C - 2)]
     return Layout(walls, rooms, _tints(rng, len(rooms)), [])
-
-
-# ----------------------------------------------------------------------------- MJCF
-def _merged_walls(walls: np.ndarray) -> list[tuple[int, int, int, int]]:
-    """Wall cells merged into few rectangles (r0, c0, r1, c1), greedily row runs then down."""
-    left = walls.copy()
-    boxes = []
-    R, C = walls.shape
-    for r in range(R):
-        c = 0
-        while c < C:
-            if not left[r, c]:
-                c += 1
-                continue
-            c1 = c
-            while c1 + 1 < C and left[r, c1 + 1]:
-                c1 += 1
-            r1 = r
-            while r1 + 1 < R and left[r1 + 1, c:c1 + 1].all():
-                r1 += 1
-            left[r:r1 + 1, c:c1 + 1] = False
-            boxes.append((r, c, r1, c1))
-            c = c1 + 1
-    return boxes
-
-
-def _rgba(colour: str | tuple, alpha: float = 1.0) -> str:
-    rgb = COLOURS[colour] if isinstance(colour, str) else colour
-    return f"{rgb[0]:.3f} {rgb[1]:.3f} {rgb[2]:.3f} {alpha:g}"
-
-
-def _shape_geoms(name: str, shape: str, scale: float, colour: str, z0: float = 0.0) -> str:
-    """Geoms of a landmark/item shape standing on z0, about ``scale`` metres tall."""
-    s, rgba = scale, _rgba(colour)
-    g = f'name="{name}" rgba="{rgba}" contype="0" conaffinity="0"'
-    if shape == "cube":
-        return f'<geom {g} type="box" size="{0.36 * s:.3f} {0.36 * s:.3f} {0.36 * s:.3f}" pos="0 0 {z0 + 0.36 * s:.3f}"/>'
-    if shape == "ball":
-        return f'<geom {g} type="sphere" size="{0.4 * s:.3f}" pos="0 0 {z0 + 0.4 * s:.3f}"/>'
-    if shape == "cylinder":
-        return f'<geom {g} type="cylinder" size="{0.3 * s:.3f} {0.45 * s:.3f}" pos="0 0 {z0 + 0.45 * s:.3f}"/>'
-    if shape == "capsule":
-        return f'<geom {g} type="capsule" size="{0.25 * s:.3f} {0.3 * s:.3f}" pos="0 0 {z0 + 0.55 * s:.3f}"/>'
-    return f'<geom {g} type="mesh" mesh="{shape}_{MESH_SCALES[scale]}" pos="0 0 {z0:.3f}"/>'
-
-
-def _thing_body(i: int, e: Ent) -> str:
-    """The mocap body of thing ``i`` (its geoms are named ``t{i}``, ``t{i}_a``, ...)."""
-    n, parts = f"t{i}", []
-    add = parts.append
-    nc = 'contype="0" conaffinity="0"'
-    if e.kind == "landmark":
-        add(f'<geom name="{n}_base" type="cylinder" size="0.42 0.04" pos="0 0 0.04" rgba="0.3 0.3 0.32 1" {nc}/>')
-        add(_shape_geoms(n, e.shape, 1.25, e.colour, 0.08))
-    elif e.kind == "item":
-        add(_shape_geoms(n, e.shape, 0.45, e.colour, 0.0))
-    elif e.kind == "switch":
-        add(f'<geom name="{n}_post" type="box" size="0.06 0.06 0.45" pos="0 0 0.45" rgba="0.35 0.35 0.38 1" {nc}/>')
-        add(f'<geom name="{n}_frame" type="box" size="0.2 0.2 0.12" pos="0 0 0.95" rgba="{_rgba(e.colour)}" {nc}/>')
-        add(f'<geom name="{n}" type="sphere" size="0.13" pos="0 0 1.12" rgba="0.85 0.1 0.1 1" {nc}/>')
-    elif e.kind == "door":
-        size = "0.5 0.08 0.75" if e.axis == 0 else "0.08 0.5 0.75"
-        add(f'<geom name="{n}" type="box" size="{size}" pos="0 0 0.75" rgba="{_rgba(e.colour)}" {nc}/>')
-        add(f'<geom name="{n}_knob" type="sphere" size="0.07" pos="0 0 0.75" rgba="0.2 0.2 0.2 1" {nc}/>')
-    elif e.kind == "npc":
-        add(f'<geom name="{n}_legs" type="capsule" size="0.12 0.25" pos="0 0 0.35" rgba="0.2 0.22 0.35 1" {nc}/>')
-        add(f'<geom name="{n}" type="capsule" size="0.2 0.2" pos="0 0 0.85" rgba="{_rgba(e.colour)}" {nc}/>')
-        add(f'<geom name="{n}_head" type="sphere" size="0.16" pos="0 0 1.35" rgba="0.93 0.76 0.6 1" {nc}/>')
-        add(f'<geom name="{n}_hat" type="mesh" mesh="cone_h" pos="0 0 1.45" rgba="{_rgba(e.colour)}" {nc}/>')
-    elif e.kind == "sign":
-        add(f'<geom name="{n}_post" type="box" size="0.05 0.05 0.5" pos="0 0 0.5" rgba="0.45 0.3 0.15 1" {nc}/>')
-        add(f'<geom name="{n}" type="box" size="0.32 0.32 0.22" pos="0 0 1.1" rgba="0.97 0.95 0.85 1" {nc}/>')
-        add(f'<geom name="{n}_band" type="box" size="0.33 0.33 0.05" pos="0 0 1.1" rgba="{_rgba(e.colour)}" {nc}/>')
-    elif e.kind == "exit":
-        for k, y in (("a", 0.42), ("b", -0.42)):
-            add(f'<geom name="{n}_{k}" type="box" size="0.07 0.07 0.8" pos="0 {y} 0.8" rgba="0.1 0.75 0.25 1" {nc}/>')
-            add(f'<geom name="{n}_{k}2" type="box" size="0.07 0.07 0.8" pos="{y} 0 0.8" rgba="0.1 0.75 0.25 1" {nc}/>')
-        add(f'<geom name="{n}" type="cylinder" size="0.45 0.02" pos="0 0 0.02" rgba="0.3 1 0.45 1" {nc}/>')
-        add(f'<geom name="{n}_orb" type="sphere" size="0.14" pos="0 0 1.7" rgba="0.3 1 0.45 1" {nc}/>')
-    elif e.kind == "pad":
-        add(f'<geom name="{n}" type="cylinder" size="0.42 0.015" pos="0 0 0.015" rgba="{_rgba(e.colour)}" {nc}/>')
-    elif e.kind == "crate":
-        rgba = "0.86 0.66 0.36 1" if e.state.get("pushable") else "0.38 0.27 0.18 1"
-        add(f'<geom name="{n}" type="box" size="0.44 0.44 0.4" pos="0 0 0.4" rgba="{rgba}" {nc}/>')
-        add(f'<geom name="{n}_band" type="box" size="0.45 0.45 0.05" pos="0 0 0.55" rgba="0.25 0.18 0.1 1" {nc}/>')
-    elif e.kind == "rock":
-        add(f'<geom name="{n}" type="ellipsoid" size="0.5 0.45 0.38" pos="0 0 0.2" rgba="0.45 0.5 0.38 1" {nc}/>')
-    elif e.kind == "health":
-        add(f'<geom name="{n}" type="box" size="0.22 0.22 0.14" pos="0 0 0.14" rgba="0.97 0.97 0.97 1" {nc}/>')
-        add(f'<geom name="{n}_x" type="box" size="0.16 0.05 0.01" pos="0 0 0.29" rgba="0.9 0.1 0.1 1" {nc}/>')
-        add(f'<geom name="{n}_y" type="box" size="0.05 0.16 0.01" pos="0 0 0.29" rgba="0.9 0.1 0.1 1" {nc}/>')
-    else:
-        raise ValueError(f"unknown thing kind {e.kind!r}")
-    return f'<body name="{n}" mocap="true">{"".join(parts)}</body>'
-
-
-def _mesh_assets() -> str:
-    """The same meshes, in the same order, in every world (the render context is shared)."""
-    ring = [(np.cos(a), np.sin(a)) for a in np.linspace(0, 2 * np.pi, 16, endpoint=False)]
-    verts = {"cone": " ".join(f"{0.4 * x:.3f} {0.4 * y:.3f} 0" for x, y in ring) + " 0 0 1.0",
-             "pyramid": "-0.4 -0.4 0 0.4 -0.4 0 0.4 0.4 0 -0.4 0.4 0 0 0 0.9",
-             "diamond": "0.32 0 0.5 -0.32 0 0.5 0 0.32 0.5 0 -0.32 0.5 0 0 0 0 0 1.0"}
-    return "".join(f'<mesh name="{m}_{k}" vertex="{v}" scale="{s} {s} {s}"/>'
-                   for m, v in verts.items() for s, k in MESH_SCALES.items())
-
-
-def build_mjcf(layout: Layout, things: list[Ent], height: int, width: int, fov: float,
-               camera_height: float, pitch: float) -> str:
-    """The MJCF of one world: walls, floor, room tints, things, and the agent's cameras."""
-    R, C = layout.walls.shape
-    body = []
-    for r0, c0, r1, c1 in _merged_walls(layout.walls):
-        x, y = (c0 + c1 + 1) / 2, -(r0 + r1 + 1) / 2
-        body.append(f'<geom type="box" material="wall" size="{(c1 - c0 + 1) / 2} {(r1 - r0 + 1) / 2} {WALL_HEIGHT / 2}" '
-                    f'pos="{x} {y} {WALL_HEIGHT / 2}"/>')
-    for (r0, c0, r1, c1), tint in zip(layout.rooms, layout.tints):
-        x, y = (c0 + c1 + 1) / 2, -(r0 + r1 + 1) / 2
-        body.append(f'<geom type="box" material="tint" rgba="{_rgba(ROOM_TINTS[tint], 0.45)}" '
-                    f'size="{(c1 - c0 + 1) / 2} {(r1 - r0 + 1) / 2} 0.002" pos="{x} {y} 0.002"/>')
-    body += [_thing_body(i, e) for i, e in enumerate(things)]
-    p = np.radians(pitch)
-    cams = []
-    for name, yaw in (("front", 0.0), ("left", np.pi / 2), ("right", -np.pi / 2)):
-        xa = (np.sin(yaw), -np.cos(yaw), 0.0)
-        ya = (-np.sin(p) * np.cos(yaw), -np.sin(p) * np.sin(yaw), np.cos(p))
-        axes = " ".join(f"{v:.5f}" for v in (*xa, *ya))
-        cams.append(f'<camera name="{name}" pos="-0.25 0 {camera_height}" xyaxes="{axes}" fovy="{fov}"/>')
-    return f"""<mujoco model="world3d">
-<visual><global offwidth="{width}" offheight="{height}"/><quality shadowsize="0" offsamples="0"/>
-<headlight ambient="0.42 0.42 0.42" diffuse="0.45 0.45 0.45" specular="0 0 0"/><map znear="0.02" zfar="80"/>
-<rgba haze="0.72 0.8 0.9 1"/></visual>
-<asset>
-<texture name="sky" type="skybox" builtin="gradient" rgb1="0.55 0.72 0.92" rgb2="0.92 0.94 0.97" width="64" height="64"/>
-<texture name="floor" type="2d" builtin="checker" rgb1="0.66 0.64 0.6" rgb2="0.44 0.42 0.39" width="64" height="64"/>
-<texture name="wall" type="2d" builtin="checker" rgb1="0.78 0.76 0.72" rgb2="0.72 0.70 0.66" width="64" height="64"/>
-<material name="floor" texture="floor" texrepeat="0.5 0.5" texuniform="true" specular="0" shininess="0"/>
-<material name="wall" texture="wall" texrepeat="0.5 0.5" texuniform="true" specular="0" shininess="0"/>
-<material name="tint" specular="0" shininess="0"/>
-{_mesh_assets()}
-</asset>
-<worldbody>
-<light directional="true" dir="0.35 0.5 -1" diffuse="0.45 0.45 0.42" specular="0 0 0" castshadow="false"/>
-<geom type="plane" material="floor" size="{C / 2} {R / 2} 50" pos="{C / 2} {-R / 2} 0"/>
-{chr(10).join(body)}
-<body name="agent" mocap="true">{''.join(cams)}</body>
-</worldbody>
-</mujoco>"""
 
 
 # ----------------------------------------------------------------------------- presets

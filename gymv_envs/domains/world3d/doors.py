@@ -31,9 +31,10 @@ class Doors(World3DEnv):
     Difficulty adds doors (stages), switches and room size.
 
     ## Action Space
-    ``discrete``: `Discrete(8)` (move_forward, move_backward, rotate_left, rotate_right,
-    strafe_left, strafe_right, interact, wait); ``parametric``: `Box(4)`: maneuver, duration,
-    joystick x, y (see ``action_prompt``).
+    ``discrete``: `Discrete(10)` (move_forward, move_backward, rotate_left, rotate_right
+    (30 degrees), strafe_left, strafe_right (1 m under physics), interact, wait, look_up,
+    look_down); ``parametric``: `Box(6)`: maneuver, duration, joystick x, y, turn, look (see
+    ``action_prompt`` and `World3DEnv`); ``locomotion="grid"``: one cell per move, 90-degree turns.
 
     ## Observation Space
     `Box(0, 255, (H, W, 3), uint8)`: the first-person MuJoCo view; ``render_view("left"/
@@ -48,18 +49,20 @@ class Doors(World3DEnv):
 
     ## Episode End
     Terminates on reaching the exit. Pressing a wrong switch does nothing but costs a step;
-    walking into walls, closed doors or objects is invalid.
+    walls, closed doors and objects block the way (physics; not invalid actions).
 
     ## Arguments
     ``mode`` (``switch``, ``colour``, ``key``, ``mixed``: door by door switch, key, colour
     switch), ``difficulty`` (0-2: 1-3 doors, more
-    switches, bigger rooms), ``fov``, ``camera_height``, ``pitch``, ``stuck_after``,
+    switches, bigger rooms), ``fov``, ``camera_height``, ``pitch``, ``locomotion``, ``buffers``, ``theme_split``,
     ``action_mode``, ``instruction_level``, ``obs_size``, ``render_mode``.
 
     ## Version History
     - v0: initial version.
     - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+      action-space seeding; the agent moves continuously on MuJoCo physics (30-degree turns,
+      look up/down, a parametric joystick), blocked moves are not invalid, textured seeded
+      themes, the deadlock signal, sub-goal instructions, ``locomotion="grid"`` for the old moves.
     """
 
     def __init__(self, mode: str = "switch", **kwargs: Any) -> None:
@@ -110,13 +113,13 @@ class Doors(World3DEnv):
         if e.kind == "door" and not e.lit and self.carrying is not None:
             held = self.things[self.carrying]
             if held.colour != e.colour:
-                return Outcome(invalid=True, feedback=f"the {held.colour} key does not fit the {e.name}")
+                return Outcome(feedback=f"the {held.colour} key does not fit the {e.name}")
             e.lit, self.carrying = True, None
             return Outcome(feedback=f"unlocked the {e.name}")
         return None
 
     def _enter(self) -> Outcome | None:
-        if self.agent == self.things[self.exit].cell:
+        if self.on(self.exit):
             return self.win("went through the exit gate")
         return None
 
@@ -145,6 +148,17 @@ class Doors(World3DEnv):
     def _key_things(self) -> list[int]:
         return [self.openers[0], self.exit]
 
+    def _subgoals(self) -> list[str]:
+        out = []
+        for door, mech in zip(self.doors, self.mech):
+            colour = self.things[door].colour
+            if mech == "key":
+                out += [f"Pick up the {colour} key", f"Unlock the {colour} door with it"]
+            else:
+                out.append(f"Press the {colour} switch to open the {colour} door")
+            out.append(f"Go through the {colour} door")
+        return out + ["Walk into the green exit gate"]
+
     # -- oracle
     def _target(self) -> tuple:
         for door, opener in zip(self.doors, self.openers):
@@ -153,7 +167,7 @@ class Doors(World3DEnv):
             if self.carrying == opener:
                 return ("use", door)
             return ("use", opener)
-        return ("reach", [self.things[self.exit].cell])
+        return ("on", self.exit)
 
 
 _TAGS = ("world3d", "3d", "first-person", "interaction", "multi-stage")

@@ -26,13 +26,14 @@ class Explore(World3DEnv):
     you started on (stage flags). ``"patrol"``: step on the coloured floor pads in the order
     given; stepping on a pad out of turn fails. ``"escape"``: you start boxed in by heavy dark
     crates and rocks; one light wooden crate can be pushed (walk into it; the square behind it
-    must be free) to break out, then reach the exit gate (deadlock recovery). Rocks and crates
-    clutter every world.
+    must be free) to break out, then reach the exit gate (deadlock recovery); you start facing a
+    heavy crate, snagged. Rocks and crates clutter every world.
 
     ## Action Space
-    ``discrete``: `Discrete(8)` (move_forward, move_backward, rotate_left, rotate_right,
-    strafe_left, strafe_right, interact, wait); ``parametric``: `Box(4)`: maneuver, duration,
-    joystick x, y (see ``action_prompt``).
+    ``discrete``: `Discrete(10)` (move_forward, move_backward, rotate_left, rotate_right
+    (30 degrees), strafe_left, strafe_right (1 m under physics), interact, wait, look_up,
+    look_down); ``parametric``: `Box(6)`: maneuver, duration, joystick x, y, turn, look (see
+    ``action_prompt`` and `World3DEnv`); ``locomotion="grid"``: one cell per move, 90-degree turns.
 
     ## Observation Space
     `Box(0, 255, (H, W, 3), uint8)`: the first-person MuJoCo view; ``render_view("left"/
@@ -46,19 +47,21 @@ class Explore(World3DEnv):
     the start.
 
     ## Episode End
-    Terminates on success, or on a pad stepped on out of turn (patrol, failure). Walking into
-    walls or objects (other than a pushable crate with room behind it) is invalid.
+    Terminates on success, or on a pad stepped on out of turn (patrol, failure). Walls and
+    objects block the way (physics); only light wooden crates move when pushed.
 
     ## Arguments
     ``mode`` (``exit``, ``return``, ``patrol``, ``escape``), ``world`` (``open``, ``rooms``,
     ``maze``), ``difficulty`` (0-2: size, clutter, stages), ``fov``, ``camera_height``,
-    ``pitch``, ``stuck_after``, ``action_mode``, ``instruction_level``, ``obs_size``,
+    ``pitch``, ``locomotion``, ``buffers``, ``theme_split``, ``action_mode``, ``instruction_level``, ``obs_size``,
     ``render_mode``.
 
     ## Version History
     - v0: initial version.
     - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+      action-space seeding; the agent moves continuously on MuJoCo physics (30-degree turns,
+      look up/down, a parametric joystick), blocked moves are not invalid, textured seeded
+      themes, the deadlock signal, sub-goal instructions, ``locomotion="grid"`` for the old moves.
     """
 
     def __init__(self, mode: str = "exit", world: str = "rooms", **kwargs: Any) -> None:
@@ -115,8 +118,9 @@ class Explore(World3DEnv):
                 self.things.append(Ent("crate" if k % 3 else "rock", rc))
         self.push_heading = h
         self.keep = path + [(p[0] + sr, p[1] + sc) for p in path for sr, sc in ((dc, dr), (-dc, -dr))]  # the way out
-        self.agent = (cell[0] - dr, cell[1] - dc)
-        self.heading = int(rng.integers(4))
+        start = (cell[0] - dr, cell[1] - dc)
+        heavy = [k for k, (sr, sc) in enumerate(HEADINGS) if (start[0] + sr, start[1] + sc) in ring and k != h]
+        self.set_start(start, heavy[int(rng.integers(len(heavy)))] * np.pi / 2)  # snagged: facing a heavy crate
         self.pocket = {(r, c) for r in range(r0, r0 + ph) for c in range(c0, c0 + pw)}
 
     def _far_from(self, cell: tuple[int, int]) -> list[tuple[int, int]]:
@@ -127,18 +131,17 @@ class Explore(World3DEnv):
 
     # -- rules
     def _enter(self) -> Outcome | None:
-        if self.mode in ("exit", "escape") and self.agent == self.things[self.goal].cell:
+        if self.mode in ("exit", "escape") and self.on(self.goal):
             return self.win("went through the exit gate")
         if self.mode == "return":
-            gr, gc = self.things[self.goal].cell
-            if self.stage == 0 and abs(self.agent[0] - gr) + abs(self.agent[1] - gc) == 1:
+            if self.stage == 0 and self.near(self.goal):
                 self.stage = 1
                 self.say(f"You reached the {self.things[self.goal].name}. Now return to the start pad.")
                 return Outcome(reward=0.0, feedback=f"reached the {self.things[self.goal].name}; now return to the start")
-            if self.stage == 1 and self.agent == self.things[self.home].cell:
+            if self.stage == 1 and self.on(self.home):
                 return self.win("returned to the start pad")
         if self.mode == "patrol":
-            here = next((i for i in self.order if self.things[i].cell == self.agent), None)
+            here = next((i for i in self.order if self.on(i)), None)
             if here is None or self.order.index(here) < self.stage:
                 return None
             if self.order.index(here) > self.stage:
@@ -192,27 +195,36 @@ class Explore(World3DEnv):
     def _flags(self) -> tuple:
         return (self.stage,)
 
+    def _subgoals(self) -> list[str]:
+        if self.mode == "exit":
+            return ["Explore to find the green exit gate", "Walk into it"]
+        if self.mode == "return":
+            return [f"Find the big {self.things[self.goal].name} and stand next to it",
+                    "Walk back to the white pad you started on"]
+        if self.mode == "patrol":
+            return [f"Step on the {self.things[i].colour} pad" for i in self.order]
+        return ["Find the light wooden crate in the ring around you", "Push it outwards (walk into it) to open a gap",
+                "Squeeze out through the gap", "Find the green exit gate and walk into it"]
+
     # -- oracle
     def _target(self) -> tuple:
         if self.mode == "patrol":
-            return ("reach", [self.things[self.order[self.stage]].cell])
+            return ("on", self.order[self.stage])
         if self.mode == "return":
-            if self.stage == 0:
-                return ("reach", self.adjacent_free(self.things[self.goal].cell))
-            return ("reach", [self.things[self.home].cell])
+            return ("near", self.goal) if self.stage == 0 else ("on", self.home)
         goal = self.things[self.goal].cell
         if self.mode == "escape" and self.dist_to([goal])[self.agent] >= 10**6:
-            return ("push", self.light, self.push_heading)
-        return ("reach", [goal])
+            return ("push", self.light, self.push_heading * np.pi / 2)
+        return ("on", self.goal)
 
-    def _search(self, target: tuple) -> list[int]:
+    def _next_steps(self) -> list:
         if self.mode != "patrol":
-            return super()._search(target)
+            return super()._next_steps()
         avoid = [self.things[i] for i in self.order[self.stage + 1:]]
         for e in avoid:
             e.kind = "box"  # solid while planning: never step on a pad out of turn
         try:
-            return super()._search(target)
+            return super()._next_steps()
         finally:
             for e in avoid:
                 e.kind = "pad"

@@ -28,11 +28,14 @@ class GoTo(World3DEnv):
     distractor end the two arms.
 
     ## Action Space
-    ``action_mode="discrete"``: `Discrete(8)`: ``move_forward``, ``move_backward``,
-    ``rotate_left``, ``rotate_right`` (90 degrees), ``strafe_left``, ``strafe_right`` (one
-    square), ``interact``, ``wait``. ``action_mode="parametric"``: `Box(4)` with fields
-    ``maneuver`` (0 walk, 1 turn, 2 interact, 3 wait; rounded), ``duration`` (1 to 4 s, rounded:
-    cells walked or quarter turns), joystick ``x`` and ``y`` in [-1, 1] (see ``action_prompt``).
+    ``action_mode="discrete"``: `Discrete(10)`: ``move_forward``, ``move_backward``,
+    ``strafe_left``, ``strafe_right`` (walk 1 m under physics), ``rotate_left``,
+    ``rotate_right`` (30 degrees), ``look_up``, ``look_down`` (camera pitch, 15 degrees),
+    ``interact``, ``wait``. ``action_mode="parametric"``: `Box(6)` with fields ``maneuver`` (0
+    walk, 1 interact, 2 wait; rounded), ``duration`` (0.1 to 3 simulated seconds), joystick ``x``
+    and ``y`` in [-1, 1] (direction continuous, length the speed), ``turn`` (degrees, before the
+    maneuver) and ``look`` (degrees of pitch); see ``action_prompt``. ``locomotion="grid"``:
+    the same ten actions, one cell per move and 90-degree turns.
 
     ## Observation Space
     `Box(0, 255, (H, W, 3), uint8)`: the first-person view rendered by MuJoCo;
@@ -42,26 +45,31 @@ class GoTo(World3DEnv):
     1.0 on reaching the target, else 0.0 (``max_return`` 1.0).
 
     ## Starting State
-    Layout, landmarks and start come from the seed; the start is at least 60% of the farthest
-    walking distance from the target. ``info["stuck"]`` turns True after ``stuck_after``
-    steps without changing square.
+    Layout, landmarks, start and visual theme come from the seed; the start is at least 60% of
+    the farthest walking distance from the target, facing one of twelve headings. ``info``
+    carries the deadlock signal (``stuck``, ``deadlocks``, ``stuck_steps``, ``recoveries``; see
+    `World3DEnv`).
 
     ## Episode End
-    Terminates on standing on a square next to the target (4-neighbour). Walking into a wall
-    or an object is invalid (nothing changes). The budget is registered per id.
+    Terminates on standing next to the target (its surface within 0.9 m). Walking into a wall
+    or an object is blocked by physics (not an invalid action). The budget is registered per id.
 
     ## Arguments
     ``world`` (one of ``open``, ``rooms``, ``maze``, ``fourrooms``, ``oneroom``, ``hallway``,
     ``tmaze``, ``ymaze``), ``difficulty`` (0-2: size, clutter, distractors), ``fov`` (30-120
     degrees vertical), ``camera_height`` (0.3-1.4 m), ``pitch`` (-45 to 30 degrees),
-    ``stuck_after`` (2-100 steps), ``action_mode``, ``instruction_level`` (``goal``, ``step``:
-    turn-by-turn directions, ``visual``: the target located against other landmarks and room
+    ``locomotion`` (``continuous`` physics, ``grid`` kinematic cells), ``buffers`` (any of
+    ``depth``, ``segmentation``: returned in ``info`` each step), ``theme_split`` (``train``,
+    ``test``: the visual themes drawn from), ``action_mode``, ``instruction_level`` (``goal``,
+    ``step``: sub-goals, ``visual``: the target located against other landmarks and room
     tints), ``obs_size``, ``render_mode``.
 
     ## Version History
     - v0: initial version.
     - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+      action-space seeding; the agent moves continuously on MuJoCo physics (30-degree turns,
+      look up/down, a parametric joystick), blocked moves are not invalid, textured seeded
+      themes, the deadlock signal, sub-goal instructions, ``locomotion="grid"`` for the old moves.
     """
 
     def __init__(self, world: str = "open", target: str = "landmark", **kwargs: Any) -> None:
@@ -118,14 +126,20 @@ class GoTo(World3DEnv):
     def _enter(self) -> Outcome | None:
         if self.target == "room":
             return self.win("entered the room") if self.layout.room_at(self.agent) == self.room else None
-        (r, c), (gr, gc) = self.agent, self.goal.cell
-        if abs(r - gr) + abs(c - gc) == 1:
+        if self.near(0):
             return self.win(f"reached the {self.goal.name}")
         return None
 
     def _progress(self) -> float:
         dist = self.dist_to(self._goal_cells())
         return 1.0 - float(dist[self.agent]) / max(1, self.start_dist)
+
+    def _subgoals(self) -> list[str]:
+        if self.target == "room":
+            return [f"Find a doorway into the room whose floor is tinted {self.layout.tints[self.room]}",
+                    "Walk into that room"]
+        return [f"Look around for the big {self.goal.name}", "Walk towards it",
+                "Stop right next to it"]
 
     def _goal_text(self) -> str:
         if self.target == "room":
@@ -142,7 +156,9 @@ class GoTo(World3DEnv):
 
     # -- oracle
     def _target(self) -> tuple:
-        return ("reach", self._goal_cells())
+        if self.target == "room":
+            return ("reach", self._goal_cells())
+        return ("near", 0)
 
 
 SPECS = (

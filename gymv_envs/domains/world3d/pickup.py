@@ -30,9 +30,10 @@ class Pickup(World3DEnv):
     orientation.
 
     ## Action Space
-    ``discrete``: `Discrete(8)` (move_forward, move_backward, rotate_left, rotate_right,
-    strafe_left, strafe_right, interact, wait); ``parametric``: `Box(4)`: maneuver, duration,
-    joystick x, y (see ``action_prompt``).
+    ``discrete``: `Discrete(10)` (move_forward, move_backward, rotate_left, rotate_right
+    (30 degrees), strafe_left, strafe_right (1 m under physics), interact, wait, look_up,
+    look_down); ``parametric``: `Box(6)`: maneuver, duration, joystick x, y, turn, look (see
+    ``action_prompt`` and `World3DEnv`); ``locomotion="grid"``: one cell per move, 90-degree turns.
 
     ## Observation Space
     `Box(0, 255, (H, W, 3), uint8)`: the first-person MuJoCo view, with "holding: ..." written
@@ -46,19 +47,21 @@ class Pickup(World3DEnv):
     Layout, items, landmarks and start from the seed; the start is far from the first target.
 
     ## Episode End
-    Terminates on success, or (failure) on picking up an item that is not wanted. Walking into
-    walls or objects and interacting with nothing are invalid (nothing changes).
+    Terminates on success, or (failure) on picking up an item that is not wanted. Walls and
+    objects block the way (physics); interacting with nothing does nothing.
 
     ## Arguments
     ``mode`` (``one``, ``colour``, ``all``, ``health``, ``putnext``), ``world`` (a layout preset
     as in GoTo), ``difficulty`` (0-2: size, items, distractors), ``fov``, ``camera_height``,
-    ``pitch``, ``stuck_after``, ``action_mode``, ``instruction_level``, ``obs_size``,
+    ``pitch``, ``locomotion``, ``buffers``, ``theme_split``, ``action_mode``, ``instruction_level``, ``obs_size``,
     ``render_mode``.
 
     ## Version History
     - v0: initial version.
     - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+      action-space seeding; the agent moves continuously on MuJoCo physics (30-degree turns,
+      look up/down, a parametric joystick), blocked moves are not invalid, textured seeded
+      themes, the deadlock signal, sub-goal instructions, ``locomotion="grid"`` for the old moves.
     """
 
     def __init__(self, mode: str = "one", world: str = "rooms", **kwargs: Any) -> None:
@@ -113,21 +116,19 @@ class Pickup(World3DEnv):
             return Outcome(feedback=f"picked up the {self.things[i].name}")
         if i is not None:
             return None
-        dr, dc = [(0, 1), (-1, 0), (0, -1), (1, 0)][self.heading]
-        cell = (self.agent[0] + dr, self.agent[1] + dc)
-        if not self.passable(cell) or cell in self.occupied():
+        spot = self.drop_spot()
+        if spot is None:
             return None
         held, self.carrying = self.things[self.carrying], None
-        held.cell, held.hidden = cell, False
-        mark = self.things[self.marks[0]].cell
-        if held is self.things[self.wanted[0]] and abs(cell[0] - mark[0]) + abs(cell[1] - mark[1]) == 1:
+        held.pos, held.hidden = spot, False
+        if held is self.things[self.wanted[0]] and self.near(self.marks[0], *spot):
             return self.win(f"put the {held.name} next to the {self.things[self.marks[0]].name}")
         return Outcome(feedback=f"dropped the {held.name}")
 
     def _enter(self) -> Outcome | None:
         if self.mode != "health":
             return None
-        i = next((k for k in self.wanted if k not in self.collected and self.things[k].cell == self.agent), None)
+        i = next((k for k in self.wanted if k not in self.collected and self.on(k)), None)
         if i is None:
             return None
         self.things[i].hidden = True
@@ -177,15 +178,27 @@ class Pickup(World3DEnv):
     def _flags(self) -> tuple:
         return (len(self.collected),)
 
+    def _subgoals(self) -> list[str]:
+        target = self.things[self.wanted[0]].name
+        if self.mode == "health":
+            return [f"Find the {len(self.wanted)} health kits", "Walk onto each of them"]
+        if self.mode == "colour":
+            return [f"Find the {self.colour} items", "Pick up each of them (face it and interact)", "Leave the other items alone"]
+        if self.mode == "all":
+            return [f"Find the {len(self.wanted)} small items", "Pick up each of them (face it and interact)"]
+        if self.mode == "putnext":
+            return [f"Find the {target} and pick it up", f"Carry it to the big {self.things[self.marks[0]].name}",
+                    "Face an empty spot next to the landmark and interact to put the item down"]
+        return [f"Find the {target}", "Face it and interact to pick it up"]
+
     # -- oracle
     def _target(self) -> tuple:
         if self.mode == "putnext":
             if self.carrying is None:
                 return ("use", self.wanted[0])
-            mark = self.things[self.marks[0]].cell
-            return ("drop", self.adjacent_free(mark))
+            return ("drop", self.marks[0])
         i = self.nearest([k for k in self.wanted if k not in self.collected])
-        return ("reach", [self.things[i].cell]) if self.mode == "health" else ("use", i)
+        return ("on", i) if self.mode == "health" else ("use", i)
 
 
 _TAGS = ("world3d", "3d", "first-person", "interaction")

@@ -30,9 +30,10 @@ class Quest(World3DEnv):
     sends you to another character, who asks for an item. Progress flags are kept per stage.
 
     ## Action Space
-    ``discrete``: `Discrete(8)` (move_forward, move_backward, rotate_left, rotate_right,
-    strafe_left, strafe_right, interact, wait); ``parametric``: `Box(4)`: maneuver, duration,
-    joystick x, y (see ``action_prompt``).
+    ``discrete``: `Discrete(10)` (move_forward, move_backward, rotate_left, rotate_right
+    (30 degrees), strafe_left, strafe_right (1 m under physics), interact, wait, look_up,
+    look_down); ``parametric``: `Box(6)`: maneuver, duration, joystick x, y, turn, look (see
+    ``action_prompt`` and `World3DEnv`); ``locomotion="grid"``: one cell per move, 90-degree turns.
 
     ## Observation Space
     `Box(0, 255, (H, W, 3), uint8)`: the first-person MuJoCo view with captions and "holding";
@@ -49,18 +50,20 @@ class Quest(World3DEnv):
     ## Episode End
     Terminates when the quest is complete. Giving the wrong item, pressing the wrong switch
     (``switch`` mode fails the quest) and interacting with nothing are handled as the caption
-    says; walking into walls or objects is invalid.
+    says; walls and objects block the way (physics).
 
     ## Arguments
     ``mode`` (``fetch``, ``meet``, ``switch``, ``deliver``, ``chain``), ``world`` (``rooms``,
     ``maze``, ``open``), ``difficulty`` (0-2: more
-    rooms, items and characters), ``fov``, ``camera_height``, ``pitch``, ``stuck_after``,
+    rooms, items and characters), ``fov``, ``camera_height``, ``pitch``, ``locomotion``, ``buffers``, ``theme_split``,
     ``action_mode``, ``instruction_level``, ``obs_size``, ``render_mode``.
 
     ## Version History
     - v0: initial version.
     - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+      action-space seeding; the agent moves continuously on MuJoCo physics (30-degree turns,
+      look up/down, a parametric joystick), blocked moves are not invalid, textured seeded
+      themes, the deadlock signal, sub-goal instructions, ``locomotion="grid"`` for the old moves.
     """
 
     def __init__(self, mode: str = "fetch", world: str = "rooms", **kwargs: Any) -> None:
@@ -147,11 +150,9 @@ class Quest(World3DEnv):
         return Outcome(feedback=f"the {e.name} says hello")
 
     def _enter(self) -> Outcome | None:
-        if self.mode == "meet" and self.stage == 1:
-            (r, c), (wr, wc) = self.agent, self.things[self.want].cell
-            if abs(r - wr) + abs(c - wc) == 1:
-                return self.win(f"met by the {self.things[self.want].name}")
-        if self.mode == "switch" and self.stage == 2 and self.agent == self.things[self.exit].cell:
+        if self.mode == "meet" and self.stage == 1 and self.near(self.want):
+            return self.win(f"met by the {self.things[self.want].name}")
+        if self.mode == "switch" and self.stage == 2 and self.on(self.exit):
             return self.win("left through the exit gate")
         return None
 
@@ -179,14 +180,24 @@ class Quest(World3DEnv):
     def _flags(self) -> tuple:
         return (self.stage,)
 
+    def _subgoals(self) -> list[str]:
+        giver = self.things[self.giver].name
+        then = {"fetch": ["Find the item it asks for and pick it up", f"Bring it back to the {giver} and give it"],
+                "meet": ["Go to the landmark it names and stand next to it"],
+                "switch": ["Press the switch it names", "Walk into the green exit gate"],
+                "deliver": ["Take the parcel it gives you to the character it names and give it"],
+                "chain": ["Talk to the character it sends you to", "Find the item that one asks for and pick it up",
+                          "Bring it back and give it"]}[self.mode]
+        return [f"Find the {giver} and talk to it"] + then
+
     # -- oracle
     def _target(self) -> tuple:
         if self.stage == 0:
             return ("use", self.giver)
         if self.mode == "meet":
-            return ("reach", self.adjacent_free(self.things[self.want].cell))
+            return ("near", self.want)
         if self.mode == "switch":
-            return ("use", self.want) if self.stage == 1 else ("reach", [self.things[self.exit].cell])
+            return ("use", self.want) if self.stage == 1 else ("on", self.exit)
         if self.mode == "chain" and self.stage == 1:
             return ("use", self.receiver)
         if self.carrying != self.want:

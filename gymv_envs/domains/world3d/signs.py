@@ -8,7 +8,7 @@ import numpy as np
 
 from gymv_envs.core import Outcome, TaskSpec
 from gymv_envs.domains.world3d._base import World3DEnv, one_of
-from gymv_envs.domains.world3d._world import THING_COLOURS, make_layout
+from gymv_envs.domains.world3d._world import HEADINGS, THING_COLOURS, make_layout
 
 MODES = ("pad", "trail", "switch")
 PADS = (3, 4, 5)
@@ -20,18 +20,19 @@ class Signs(World3DEnv):
     """Read a sign and do what it says.
 
     ## Description
-    Signs are white boards on posts with a coloured band; what a sign says is shown as a
-    caption at the bottom of the frame (and in ``info["feedback"]``) when you face it and
-    interact. ``mode="pad"``: the sign names one of several coloured floor pads; stand on it.
+    Signs are boards on posts with a coloured band; what a sign says is written on the board
+    (painted into the scene's textures, legible from a couple of metres). A sign counts as read
+    once you have faced it from up close (its surface within 2 m) or interacted with it. ``mode="pad"``: the sign names one of several coloured floor pads; stand on it.
     Standing on another pad fails. ``"trail"``: each sign names the band colour of the next
     sign; the last one names the pad to stand on (a multi-stage trail). ``"switch"``: the sign
     names which of several switches unlocks the exit gate; press it and walk into the gate
     (a wrong switch fails).
 
     ## Action Space
-    ``discrete``: `Discrete(8)` (move_forward, move_backward, rotate_left, rotate_right,
-    strafe_left, strafe_right, interact, wait); ``parametric``: `Box(4)`: maneuver, duration,
-    joystick x, y (see ``action_prompt``).
+    ``discrete``: `Discrete(10)` (move_forward, move_backward, rotate_left, rotate_right
+    (30 degrees), strafe_left, strafe_right (1 m under physics), interact, wait, look_up,
+    look_down); ``parametric``: `Box(6)`: maneuver, duration, joystick x, y, turn, look (see
+    ``action_prompt`` and `World3DEnv`); ``locomotion="grid"``: one cell per move, 90-degree turns.
 
     ## Observation Space
     `Box(0, 255, (H, W, 3), uint8)`: the first-person MuJoCo view with captions;
@@ -45,18 +46,20 @@ class Signs(World3DEnv):
     the seed; the first sign is far from the start.
 
     ## Episode End
-    Terminates on success or on a wrong pad / wrong switch (failure). Walking into walls or
-    objects and interacting with nothing are invalid.
+    Terminates on success or on a wrong pad / wrong switch (failure). Walls and objects block
+    the way (physics); interacting with nothing does nothing.
 
     ## Arguments
     ``mode`` (``pad``, ``trail``, ``switch``), ``world`` (layout preset, default ``rooms``),
     ``difficulty`` (0-2: size, pads, signs, switches), ``fov``, ``camera_height``, ``pitch``,
-    ``stuck_after``, ``action_mode``, ``instruction_level``, ``obs_size``, ``render_mode``.
+    ``locomotion``, ``buffers``, ``theme_split``, ``action_mode``, ``instruction_level``, ``obs_size``, ``render_mode``.
 
     ## Version History
     - v0: initial version.
     - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+      action-space seeding; the agent moves continuously on MuJoCo physics (30-degree turns,
+      look up/down, a parametric joystick), blocked moves are not invalid, textured seeded
+      themes, the deadlock signal, sub-goal instructions, ``locomotion="grid"`` for the old moves.
     """
 
     def __init__(self, mode: str = "pad", world: str = "rooms", **kwargs: Any) -> None:
@@ -81,15 +84,39 @@ class Signs(World3DEnv):
             self.pads = [self.place(rng, "pad", obstacle=True, colour=c) for c in colours[n_signs:n_signs + PADS[d]]]
             self.answer = self.pads[int(rng.integers(len(self.pads)))]
         self.read = 0          # signs read so far, in trail order
+        for i in self.signs:   # boards face the most open side
+            e = self.things[i]
+            e.yaw = max(range(4), key=lambda h: (self._run(e.cell, h), -h)) * np.pi / 2
         self.far_start(rng, self.adjacent_free(self.things[self.signs[0]].cell), frac=0.5)
 
-    def _message(self, k: int) -> str:
+    def _run(self, cell: tuple[int, int], h: int) -> int:
+        dr, dc = HEADINGS[h]
+        k = 1
+        while k < 6 and self.passable((cell[0] + k * dr, cell[1] + k * dc)):
+            k += 1
+        return k
+
+    def _message(self, k: int) -> tuple[str, ...]:
         if k + 1 < len(self.signs):
-            return f'"Go to the sign with the {self.things[self.signs[k + 1]].colour} band."'
+            return ("GO TO THE SIGN", f"WITH THE {self.things[self.signs[k + 1]].colour.upper()} BAND")
         target = self.things[self.answer]
         if self.mode == "switch":
-            return f'"The {target.colour} switch unlocks the exit gate."'
-        return f'"Stand on the {target.colour} pad."'
+            return (f"THE {target.colour.upper()} SWITCH", "OPENS THE GATE")
+        return ("STAND ON THE", f"{target.colour.upper()} PAD")
+
+    def _texts(self) -> dict[int, tuple[str, ...]]:
+        return {i: self._message(k) for k, i in enumerate(self.signs)}
+
+    def _look(self) -> Outcome | None:
+        """Reading: the next sign of the trail, faced from up close."""
+        if self.read < len(self.signs):
+            i = self.signs[self.read]
+            e = self.things[i]
+            dx, dy = e.pos[0] - self.x, e.pos[1] - self.y
+            if self.surface_distance(i) <= 2.0 and abs(np.angle(np.exp(1j * (np.arctan2(dy, dx) - self.yaw)))) <= np.radians(30):
+                self.read += 1
+                return Outcome(feedback=f"read the {e.name}")
+        return None
 
     # -- rules
     def _interact(self, i: int | None) -> Outcome | None:
@@ -100,8 +127,7 @@ class Signs(World3DEnv):
             k = self.signs.index(i)
             if k == self.read:
                 self.read += 1
-            self.say(f"The sign reads: {self._message(k)}" if k < self.read else "The sign is blank from here: read the others first.")
-            return Outcome(feedback=f"read the {e.name}: {self._message(k)}" if k < self.read else "the sign is unreadable yet")
+            return Outcome(feedback=f"looked closely at the {e.name}")
         if e.kind == "switch" and not e.lit:
             e.lit = True
             if i != self.answer:
@@ -111,15 +137,16 @@ class Signs(World3DEnv):
         return None
 
     def _enter(self) -> Outcome | None:
-        here = next((i for i in self.pads if self.things[i].cell == self.agent), None)
+        seen = self._look()
+        here = next((i for i in self.pads if self.on(i)), None)
         if here is not None:
             if here == self.answer and self.read == len(self.signs):
                 return self.win(f"stood on the {self.things[here].name}")
             if self.read == len(self.signs):
                 return Outcome(terminated=True, feedback=f"stood on the {self.things[here].name}: the wrong pad")
-        if self.exit is not None and self.agent == self.things[self.exit].cell and self.things[self.exit].lit:
+        if self.exit is not None and self.on(self.exit) and self.things[self.exit].lit:
             return self.win("left through the exit gate")
-        return None
+        return seen
 
     def _progress(self) -> float:
         pressed = self.exit is not None and self.things[self.exit].lit
@@ -132,8 +159,8 @@ class Signs(World3DEnv):
                          "pad to stand on; stepping on a wrong pad after the last sign fails.",
                 "switch": "It tells you which switch unlocks the green exit gate; press it (face it and interact) and "
                           "walk into the gate. A wrong switch fails."}[self.mode]
-        return (f"Find the {first} (a white board with a {self.things[self.signs[0]].colour} band) and read it by "
-                f"facing it and interacting; the text appears at the bottom of the image. {what}")
+        return (f"Find the {first} (a board on a post with a {self.things[self.signs[0]].colour} band) and read what "
+                f"is written on it (walk up close and face it). {what}")
 
     def _caption(self) -> list:
         then = {"pad": "go to the pad it names", "trail": "follow the trail of signs",
@@ -149,6 +176,14 @@ class Signs(World3DEnv):
     def _flags(self) -> tuple:
         return (self.read,)
 
+    def _subgoals(self) -> list[str]:
+        first = self.things[self.signs[0]].name
+        then = {"pad": ["Stand on the pad the sign names"],
+                "trail": ["Go to the sign it names and read that one, and so on to the last sign",
+                          "Stand on the pad the last sign names"],
+                "switch": ["Press the switch the sign names", "Walk into the green exit gate"]}[self.mode]
+        return [f"Find the {first}", "Walk up to it and read it"] + then
+
     # -- oracle
     def _target(self) -> tuple:
         if self.read < len(self.signs):
@@ -156,17 +191,17 @@ class Signs(World3DEnv):
         if self.mode == "switch":
             if not self.things[self.exit].lit:
                 return ("use", self.answer)
-            return ("reach", [self.things[self.exit].cell])
-        return ("reach", [self.things[self.answer].cell])
+            return ("on", self.exit)
+        return ("on", self.answer)
 
-    def _search(self, target: tuple) -> list[int]:
+    def _next_steps(self) -> list:
         # never step on a pad on the way (a wrong pad after reading ends the episode)
         pads = [self.things[i] for i in self.pads if i != self.answer or self.read < len(self.signs)]
         saved = [(e, e.kind) for e in pads]
         for e in pads:
             e.kind = "box"  # solid while planning
         try:
-            return super()._search(target)
+            return super()._next_steps()
         finally:
             for e, kind in saved:
                 e.kind = kind
