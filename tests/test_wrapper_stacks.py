@@ -88,7 +88,7 @@ def test_vlm_stack_plays_an_episode_from_replies(tmp_path):
     env = for_vlm("GymV/GridNav-v1", obs_size=S, history=2, instruction_level="step", record=tmp_path)
     frames, info = env.reset(seed=1)
     assert len(frames) == 2 and frames[0].shape == (48, 48, 3)
-    assert "Directions: go" in info["instruction"] and info["steps_left"] == 200
+    assert "Directions: go" in info["instruction"] and info["steps_left"] == 80
     replies = 0
     while True:
         name = env.unwrapped.action_names[env.unwrapped.oracle_action()]

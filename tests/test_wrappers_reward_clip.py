@@ -37,11 +37,11 @@ def _losing_game(env, seed=LOSING_SEED):
 
 
 def test_negative_return_is_clipped_at_zero_on_the_last_step():
-    raw, _ = _losing_game(gym.make("GymV/TicTacToe-v1", obs_size=S))
+    raw, _ = _losing_game(gym.make("GymV/TicTacToe-v1", obs_size=S, difficulty=0))
     assert raw[-1] == -1.0  # the real env: a loss
-    clipped, infos = _losing_game(RewardClip(gym.make("GymV/TicTacToe-v1", obs_size=S), -0.5, 0.5))
+    clipped, infos = _losing_game(RewardClip(gym.make("GymV/TicTacToe-v1", obs_size=S, difficulty=0), -0.5, 0.5))
     assert clipped[-1] == -0.5 and infos[-1]["episode_return"] == -0.5
-    zeroed, infos = _losing_game(RewardClip(gym.make("GymV/TicTacToe-v1", obs_size=S), clip_return_at_zero=True))
+    zeroed, infos = _losing_game(RewardClip(gym.make("GymV/TicTacToe-v1", obs_size=S, difficulty=0), clip_return_at_zero=True))
     assert sum(zeroed) == 0.0 and zeroed[-1] == 0.0 and infos[-1]["episode_return"] == 0.0
 
 
@@ -73,7 +73,7 @@ def test_check_env_and_pickle(env_id):
 
 
 def test_unbounded_side():
-    raw, _ = _losing_game(RewardClip(gym.make("GymV/TicTacToe-v1", obs_size=S), lo=-math.inf, hi=0.0))
+    raw, _ = _losing_game(RewardClip(gym.make("GymV/TicTacToe-v1", obs_size=S, difficulty=0), lo=-math.inf, hi=0.0))
     assert raw[-1] == -1.0
 
 
@@ -91,7 +91,7 @@ def test_bad_flag():
 
 
 def test_async_vector_env():
-    fn = lambda: RewardClip(gym.make("GymV/TicTacToe-v1", obs_size=S), clip_return_at_zero=True)
+    fn = lambda: RewardClip(gym.make("GymV/TicTacToe-v1", obs_size=S, difficulty=0), clip_return_at_zero=True)
     envs = gym.vector.AsyncVectorEnv([fn, fn])
     try:
         envs.reset(seed=[LOSING_SEED, LOSING_SEED])

@@ -58,7 +58,7 @@ class StepBudget(gym.Wrapper, gym.utils.RecordConstructorArgs):
         >>> StepBudget(gym.make("GymV/Sokoban-v1"), max_steps=0)
         Traceback (most recent call last):
         ...
-        ValueError: invalid max_steps=0; valid values: an int >= 1, or None for the registered budget (200)
+        ValueError: invalid max_steps=0; valid values: an int >= 1, or None for the registered budget (120)
     """
 
     def __init__(self, env: gym.Env, max_steps: int | None = None) -> None:
