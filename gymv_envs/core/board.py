@@ -236,6 +236,7 @@ class Board:
         self.x0 = (W - self.cell * (cols + gut)) / 2 + self.cell * gut
         self.y0 = (H - self.cell * (rows + top_extra + gut)) / 2 + self.cell * top_extra
         self.H, self.W, self.labels = H, W, labels
+        self._top_extra = top_extra
 
     def box(self, r: float, c: float) -> tuple[float, float, float, float]:
         x, y = self.x0 + c * self.cell, self.y0 + r * self.cell
@@ -243,6 +244,10 @@ class Board:
 
     def center(self, r: float, c: float) -> tuple[float, float]:
         return self.x0 + (c + 0.5) * self.cell, self.y0 + (r + 0.5) * self.cell
+
+    def base(self, bottom_up: bool = False, empty: Color = WHITE) -> np.ndarray:
+        """`paint` with no filled cells, read-only and cached (copy it to draw on it)."""
+        return _board_base(self.H, self.W, self.rows, self.cols, self._top_extra, self.labels, bottom_up, empty)
 
     def paint(self, colors: dict | None = None, bottom_up: bool = False, empty: Color = WHITE) -> np.ndarray:
         """A frame with the grid, filled cells (``colors[(r, c)]``) and coordinate labels."""
@@ -265,6 +270,14 @@ class Board:
             for r in range(self.rows):
                 draw_text(img, str(self.rows - r if bottom_up else r + 1), (self.x0 - s * 0.35, self.y0 + (r + 0.5) * s), size, INK)
         return img
+
+
+@functools.lru_cache(maxsize=64)
+def _board_base(H: int, W: int, rows: int, cols: int, top_extra: float, labels: bool, bottom_up: bool,
+                empty: Color) -> np.ndarray:
+    img = Board(H, W, rows, cols, top_extra, labels).paint(None, bottom_up, empty)
+    img.setflags(write=False)
+    return img
 
 
 # ----------------------------------------------------------------- mazes

@@ -237,6 +237,26 @@ def draw_shape(frame: np.ndarray, kind: str, cx: float, cy: float, size: int, co
     blend_mask(frame, mask, int(round(cx - size / 2)), int(round(cy - size / 2)), color)
 
 
+@functools.lru_cache(maxsize=4096)
+def shape_tile(kind: str, size: int, color: Color, bg: Color) -> np.ndarray:
+    """`draw_shape`'s pixels over a uniform ``bg`` block of the mask's size (read-only, cached): where
+    the box the shape covers is all ``bg``, copying the tile there gives the very pixels of blending."""
+    mask = shape_mask(kind, int(size))
+    tile = new_frame(mask.shape[0], mask.shape[1], bg)
+    blend_mask(tile, mask, 0, 0, color)
+    tile.setflags(write=False)
+    return tile
+
+
+def is_uniform(frame: np.ndarray, x0: int, y0: int, x1: int, y1: int, color: Color) -> bool:
+    """Whether the box [x0, x1) x [y0, y1) lies inside ``frame`` and every pixel of it is ``color``
+    (where a pre-blended tile may replace a blend; check once on a cached base, not per frame)."""
+    h, w = frame.shape[:2]
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h or x0 >= x1 or y0 >= y1:
+        return False
+    return bool((frame[y0:y1, x0:x1] == np.asarray(color, dtype=np.uint8)).all())
+
+
 def disc(tile: np.ndarray, color: Color, frac: float = 0.78, edge: Color | None = None) -> np.ndarray:
     """Blend a centred disc (optionally with a darker rim) into ``tile`` in place; returns it."""
     h, w = tile.shape[:2]

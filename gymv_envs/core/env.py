@@ -256,9 +256,13 @@ class VisionEnv(gym.Env):
 
     # ----------------------------------------------------------------- gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
-        if seed is not None:  # the level's own stream, apart from an action space seeded alike
-            self._np_random = level_generator(seed)
+        if seed is None:
+            super().reset(seed=seed)
+        else:  # the level's own stream, apart from an action space seeded alike
+            if not (isinstance(seed, int) and 0 <= seed):  # what Gymnasium's seeding checks
+                super().reset(seed=seed)  # raises its error
+            # Gymnasium's reset would build its own generator from the seed only for us to replace it.
+            self._np_random, self._np_random_seed = level_generator(seed), seed
         if options:
             raise ValueError(f"{type(self).__name__}.reset takes no options; got {sorted(options)}")
         self._elapsed = 0
@@ -562,14 +566,20 @@ class SingleTurnEnv(VisionEnv):
         return Outcome(reward=float(ok), terminated=True, success=ok, feedback="correct" if ok else "wrong")
 
     def _read(self, text: str) -> Any:
-        for cand in (text, *parsing.candidates(text)):
-            try:
-                answer = self._parse_answer(cand)
-            except Exception:  # noqa: BLE001 - a task parser error is an unreadable answer
-                answer = None
+        answer = self._try_parse(text)
+        if answer is not None:  # the bare reply reads: the candidates are not needed
+            return answer
+        for cand in parsing.candidates(text):
+            answer = self._try_parse(cand)
             if answer is not None:
                 return answer
         return None
+
+    def _try_parse(self, text: str) -> Any:
+        try:
+            return self._parse_answer(text)
+        except Exception:  # noqa: BLE001 - a task parser error is an unreadable answer
+            return None
 
     def _answer(self) -> Any:
         if self.answer_format == "mcq":
