@@ -70,6 +70,7 @@ class ScalarDraws:
     It reproduces numpy's algorithms: PCG64 (XSL-RR 128/64) steps, 32-bit draws taken from the low
     then the high half of one 64-bit output (the bit generator's own buffer, kept across calls),
     Lemire's bounded integers on 32-bit draws for ranges up to 2**32, doubles from the top 53 bits.
+    Array draws (`integers_list`, `permutation`) are handed to numpy between two state copies.
     ``tests/test_shared.py`` checks it against numpy.
 
     >>> import numpy as np
@@ -151,6 +152,13 @@ class ScalarDraws:
         """``rng.integers(n, size=count).tolist()`` (the values of a filled array, in order), drawn by numpy."""
         self.close()
         out = self._rng.integers(n, size=count).tolist()
+        self._load()
+        return out
+
+    def permutation(self, n: int) -> list[int]:
+        """``rng.permutation(n).tolist()``, drawn by numpy (one call is cheap there)."""
+        self.close()
+        out = self._rng.permutation(n).tolist()
         self._load()
         return out
 

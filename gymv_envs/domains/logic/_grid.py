@@ -145,13 +145,14 @@ def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: i
     nodes = [0]
     union = functools.partial(functools.reduce, int.__or__)
 
-    def settle(dom: int, cands: list, unions: list) -> int | None:
-        seen = [-1] * count
+    def settle(dom: int, cands: list, unions: list, seen: list) -> int | None:
+        # ``seen[i]``: table i's domain when last looked at (the parent's fixpoint, or -1); a table
+        # whose domain has not changed since is skipped. The fixpoint does not depend on the order
+        # tables are looked at, so neither do the search tree, its solutions and its branch count.
         dirty = True
         while dirty:
             dirty = False
-            for i in range(count):
-                scope = scopes[i]
+            for i, scope in enumerate(scopes):
                 cur = dom & scope
                 if cur == seen[i]:
                     continue
@@ -170,8 +171,8 @@ def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: i
                 seen[i] = new
         return dom
 
-    def rec(dom: int, cands: list, unions: list) -> None:
-        dom = settle(dom, cands, unions)
+    def rec(dom: int, cands: list, unions: list, seen: list) -> None:
+        dom = settle(dom, cands, unions, seen)
         if dom is None:
             return
         best, size = -1, 1 << 30
@@ -190,13 +191,13 @@ def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: i
                 raise Budget
             sub, subu = list(cands), list(unions)
             sub[best], subu[best] = (p,), p
-            rec(rest | p, sub, subu)
+            rec(rest | p, sub, subu, list(seen))
             if len(out) >= limit:
                 return
 
     tabs = [t[1] for t in tables]  # lists are replaced, never changed in place
     if all(tabs):
-        rec(domain, tabs, [t[2] if len(t) > 2 else union(t[1]) for t in tables])
+        rec(domain, tabs, [t[2] if len(t) > 2 else union(t[1]) for t in tables], [-1] * count)
     return out
 
 
