@@ -257,6 +257,91 @@ def is_uniform(frame: np.ndarray, x0: int, y0: int, x1: int, y1: int, color: Col
     return bool((frame[y0:y1, x0:x1] == np.asarray(color, dtype=np.uint8)).all())
 
 
+# ----------------------------------------------------------------- pre-blended stamps
+# A blend's result depends only on the pixels under the mask: where they are all one colour, a tile
+# blended once over a block of that colour is exactly what blending again would give. A *layer* is one
+# blend, ``(mask, x, y, colour)`` with the mask's top-left at (x, y), placed as `draw_text` and
+# `draw_shape` place theirs; `draw_layers` draws a list of them, from a cached tile where the box they
+# span is one colour on the frame's cached (read-only) base and nothing has been drawn there since.
+Layer = tuple[np.ndarray, int, int, Color]
+
+_UNIFORM: dict[tuple[int, int, int, int, int, Color], tuple[np.ndarray, bool]] = {}
+_LAYER_TILES: dict[tuple, tuple[tuple[np.ndarray, ...], np.ndarray]] = {}
+_STAMP_CACHE_MAX = 8192
+
+
+def text_layer(text: str, xy: tuple[float, float], size: int, color: Color = INK, anchor: str = "mm",
+               bold: bool = False, mono: bool = False) -> Layer:
+    """The blend `draw_text` would make, as a layer."""
+    mask = text_mask(text, int(size), bold, mono)
+    h, w = mask.shape
+    x = {"l": xy[0], "m": xy[0] - w / 2, "r": xy[0] - w}[anchor[0]]
+    y = {"t": xy[1], "m": xy[1] - h / 2, "b": xy[1] - h}[anchor[1]]
+    return mask, int(round(x)), int(round(y)), color
+
+
+def shape_layer(kind: str, cx: float, cy: float, size: int, color: Color) -> Layer:
+    """The blend `draw_shape` would make, as a layer."""
+    return shape_mask(kind, int(size)), int(round(cx - size / 2)), int(round(cy - size / 2)), color
+
+
+def base_is_uniform(base: np.ndarray, x0: int, y0: int, x1: int, y1: int, color: Color) -> bool:
+    """`is_uniform` for a read-only (cached, never changing) base image, remembered per box."""
+    key = (id(base), x0, y0, x1, y1, color)
+    hit = _UNIFORM.get(key)
+    if hit is not None and hit[0] is base:
+        return hit[1]
+    ok = is_uniform(base, x0, y0, x1, y1, color)
+    if not base.flags.writeable:
+        if len(_UNIFORM) >= _STAMP_CACHE_MAX:
+            _UNIFORM.clear()
+        _UNIFORM[key] = (base, ok)
+    return ok
+
+
+def _layers_tile(layers: Sequence[Layer], x0: int, y0: int, x1: int, y1: int, bg: Color) -> np.ndarray:
+    key = (bg, x1 - x0, y1 - y0, tuple((id(m), x - x0, y - y0, tuple(c)) for m, x, y, c in layers))
+    hit = _LAYER_TILES.get(key)
+    masks = tuple(m for m, _, _, _ in layers)
+    if hit is not None and all(a is b for a, b in zip(hit[0], masks)):
+        return hit[1]
+    tile = new_frame(y1 - y0, x1 - x0, bg)
+    for m, x, y, c in layers:
+        blend_mask(tile, m, x - x0, y - y0, c)
+    tile.setflags(write=False)
+    if all(not m.flags.writeable for m in masks):
+        if len(_LAYER_TILES) >= _STAMP_CACHE_MAX:
+            _LAYER_TILES.clear()
+        _LAYER_TILES[key] = (masks, tile)
+    return tile
+
+
+def _span(layers: Sequence[Layer]) -> tuple[int, int, int, int]:
+    return (min(x for _, x, _, _ in layers), min(y for _, _, y, _ in layers),
+            max(x + m.shape[1] for m, x, _, _ in layers), max(y + m.shape[0] for m, _, y, _ in layers))
+
+
+def draw_layers(frame: np.ndarray, groups: Sequence[Sequence[Layer]], base: np.ndarray | None = None,
+                bg: Color | None = None) -> None:
+    """Blend every layer of every group onto ``frame`` in turn, with the very pixels of `blend_mask`.
+
+    With ``base`` (the read-only image ``frame`` is a fresh copy of) and ``bg``: when the box each
+    group spans lies in the frame and is all ``bg`` on the base, each group is copied from a tile
+    blended once over ``bg`` (cached) instead. The caller promises that such boxes do not overlap
+    (each group drawn inside its own cell, between grid lines, for example); when one is not all
+    ``bg``, every layer is blended, in order.
+    """
+    if base is not None and bg is not None:
+        spans = [_span(g) for g in groups if g]
+        if all(base_is_uniform(base, *box, bg) for box in spans):
+            for g, (x0, y0, x1, y1) in zip((g for g in groups if g), spans):
+                frame[y0:y1, x0:x1] = _layers_tile(g, x0, y0, x1, y1, bg)
+            return
+    for g in groups:
+        for m, x, y, c in g:
+            blend_mask(frame, m, x, y, c)
+
+
 def disc(tile: np.ndarray, color: Color, frac: float = 0.78, edge: Color | None = None) -> np.ndarray:
     """Blend a centred disc (optionally with a darker rim) into ``tile`` in place; returns it."""
     h, w = tile.shape[:2]

@@ -52,26 +52,22 @@ def shuffled(rng: np.random.Generator, items: Sequence[T]) -> list[T]:
     return [items[int(i)] for i in rng.permutation(len(items))]
 
 
-_PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645
-_MASK64 = (1 << 64) - 1
-_MASK128 = (1 << 128) - 1
-
-
 class ScalarDraws:
     """One-at-a-time draws of a PCG64 ``Generator``, replayed in Python: exactly the values, in the
     order, that ``rng.integers(...)``, ``rng.random()`` and ``rng.integers(k, size=m)`` called on the
-    generator would give, without numpy's cost per call (about 2 us a scalar draw; here 0.3-0.5 us).
+    generator would give, without numpy's cost per call (about 2 us a scalar draw; here 0.3 us).
 
     A generator loop that draws hundreds of scalars (repairing a random board cell by cell) spends
     most of its time in those calls. Use it as a context manager: on exit (also on an exception) the
     generator's state is set to where the same numpy calls would have left it, so later draws carry
     on unchanged. Nothing else may draw from ``rng`` inside the ``with`` block.
 
-    It reproduces numpy's algorithms: PCG64 (XSL-RR 128/64) steps, 32-bit draws taken from the low
-    then the high half of one 64-bit output (the bit generator's own buffer, kept across calls),
-    Lemire's bounded integers on 32-bit draws for ranges up to 2**32, doubles from the top 53 bits.
-    Array draws (`integers_list`, `permutation`) are handed to numpy between two state copies.
-    ``tests/test_shared.py`` checks it against numpy.
+    The generator's 64-bit outputs are fetched ahead in blocks (``random_raw``); on exit the state is
+    reset to the start and advanced by the outputs used. On them it reproduces numpy's algorithms:
+    32-bit draws taken from the low then the high half of one 64-bit output (the bit generator's own
+    buffer, kept across calls), Lemire's bounded integers on 32-bit draws for ranges up to 2**32, and
+    doubles from the top 53 bits. Array draws (`integers_list`, `permutation`) are handed to numpy
+    between two state copies. ``tests/test_shared.py`` checks it against numpy.
 
     >>> import numpy as np
     >>> a, b = np.random.default_rng(3), np.random.default_rng(3)
@@ -81,7 +77,7 @@ class ScalarDraws:
     (True, True)
     """
 
-    __slots__ = ("_rng", "_bg", "_state", "_inc", "_has32", "_u32")
+    __slots__ = ("_rng", "_bg", "_start", "_raw", "_pos", "_has32", "_u32")
 
     def __init__(self, rng: np.random.Generator) -> None:
         if not isinstance(rng.bit_generator, np.random.PCG64):
@@ -91,8 +87,10 @@ class ScalarDraws:
 
     def _load(self) -> None:
         st = self._bg.state
-        self._state, self._inc = st["state"]["state"], st["state"]["inc"]
+        self._start = st
         self._has32, self._u32 = bool(st["has_uint32"]), int(st["uinteger"])
+        self._raw: list[int] = self._bg.random_raw(64).tolist()
+        self._pos = 0
 
     def __enter__(self) -> ScalarDraws:
         return self
@@ -102,15 +100,19 @@ class ScalarDraws:
 
     def close(self) -> None:
         """Set the generator to the state the draws so far leave it in."""
-        self._bg.state = {"bit_generator": "PCG64", "state": {"state": self._state, "inc": self._inc},
-                          "has_uint32": int(self._has32), "uinteger": self._u32}
+        bg = self._bg
+        bg.state = self._start
+        bg.advance(self._pos)  # (clears the 32-bit buffer: numpy keeps its last value, used or not)
+        st = bg.state
+        st["has_uint32"], st["uinteger"] = int(self._has32), self._u32
+        bg.state = st
 
     def _next64(self) -> int:
-        s = (self._state * _PCG_MULT + self._inc) & _MASK128
-        self._state = s
-        x = ((s >> 64) ^ s) & _MASK64
-        rot = s >> 122
-        return ((x >> rot) | (x << (64 - rot))) & _MASK64
+        pos = self._pos
+        if pos == len(self._raw):
+            self._raw += self._bg.random_raw(len(self._raw)).tolist()
+        self._pos = pos + 1
+        return self._raw[pos]
 
     def _next32(self) -> int:
         if self._has32:
@@ -135,11 +137,11 @@ class ScalarDraws:
             self._has32 = False
             m = self._u32 * span
         else:
-            s = (self._state * _PCG_MULT + self._inc) & _MASK128
-            self._state = s
-            x = ((s >> 64) ^ s) & _MASK64
-            rot = s >> 122
-            v = ((x >> rot) | (x << (64 - rot))) & _MASK64
+            pos = self._pos
+            if pos == len(self._raw):
+                self._raw += self._bg.random_raw(len(self._raw)).tolist()
+            self._pos = pos + 1
+            v = self._raw[pos]
             self._has32, self._u32 = True, v >> 32
             m = (v & 0xFFFFFFFF) * span
         if m & 0xFFFFFFFF < span:  # Lemire's rejection, rarely entered
