@@ -175,6 +175,20 @@ def fill_rect(frame: np.ndarray, x0: float, y0: float, x1: float, y1: float, col
         fill(frame[c:d, a:b], color)
 
 
+def rect_box(shape: tuple[int, ...], x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int] | None:
+    """The pixel box (x0, y0, x1, y1) that `fill_rect` fills on a frame of ``shape``, None when empty."""
+    fh, fw = shape[:2]
+    a, b = max(int(x0), 0), min(int(x1), fw)
+    c, d = max(int(y0), 0), min(int(y1), fh)
+    return (a, c, b, d) if a < b and c < d else None
+
+
+def inside(layers: Sequence[Layer], box: tuple[int, int, int, int]) -> bool:
+    """Whether every layer's mask lies within ``box`` (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = box
+    return all(x >= x0 and y >= y0 and x + m.shape[1] <= x1 and y + m.shape[0] <= y1 for m, x, y, _ in layers)
+
+
 def outline_rect(frame: np.ndarray, x0: float, y0: float, x1: float, y1: float, color: Color, width: int = 1) -> None:
     width = max(1, int(width))
     fill_rect(frame, x0, y0, x1, y0 + width, color)
@@ -299,7 +313,10 @@ def base_is_uniform(base: np.ndarray, x0: int, y0: int, x1: int, y1: int, color:
     return ok
 
 
-def _layers_tile(layers: Sequence[Layer], x0: int, y0: int, x1: int, y1: int, bg: Color) -> np.ndarray:
+def layers_tile(layers: Sequence[Layer], x0: int, y0: int, x1: int, y1: int, bg: Color) -> np.ndarray:
+    """The box [x0, x1) x [y0, y1) filled with ``bg`` and the layers blended on it in turn (read-only,
+    cached; the layers' positions are in frame pixels). Where the box on the frame is all ``bg``, or
+    is filled with ``bg`` first, copying the tile there gives the pixels of drawing it."""
     key = (bg, x1 - x0, y1 - y0, tuple((id(m), x - x0, y - y0, tuple(c)) for m, x, y, c in layers))
     hit = _LAYER_TILES.get(key)
     masks = tuple(m for m, _, _, _ in layers)
@@ -335,7 +352,7 @@ def draw_layers(frame: np.ndarray, groups: Sequence[Sequence[Layer]], base: np.n
         spans = [_span(g) for g in groups if g]
         if all(base_is_uniform(base, *box, bg) for box in spans):
             for g, (x0, y0, x1, y1) in zip((g for g in groups if g), spans):
-                frame[y0:y1, x0:x1] = _layers_tile(g, x0, y0, x1, y1, bg)
+                frame[y0:y1, x0:x1] = layers_tile(g, x0, y0, x1, y1, bg)
             return
     for g in groups:
         for m, x, y, c in g:
