@@ -351,10 +351,13 @@ class VisionEnv(gym.Env):
             answer = self._answer()
             if answer is not None:
                 info["answer"] = answer
-        state = self._state_text()
+        state = self._current_state_text()
         if state is not None:
             info["state_text"] = state
         return info
+
+    def _current_state_text(self) -> str | None:
+        return self._state_text()
 
     # ----------------------------------------------------------------- rendering
     def render(self) -> np.ndarray | None:
@@ -490,6 +493,7 @@ class SingleTurnEnv(VisionEnv):
     action_modes: ClassVar[tuple[str, ...]] = ()
     answer_hint: ClassVar[str] = "the answer"
     max_answer_length: ClassVar[int] = 2048
+    _state_cache: tuple[str | None] | None = None
 
     def __init__(self, answer_format: str = "open", num_options: int = 4, **kwargs: Any) -> None:
         self.answer_format = _check_choice("answer_format", answer_format, self.answer_formats)
@@ -533,8 +537,15 @@ class SingleTurnEnv(VisionEnv):
             return spaces.Discrete(self.num_options)
         return spaces.Text(max_length=self.max_answer_length, min_length=0, charset=TEXT_CHARSET)
 
+    def _current_state_text(self) -> str | None:
+        # a single-turn level does not change when it is answered: its state text is made once
+        if self._state_cache is None:
+            self._state_cache = (self._state_text(),)
+        return self._state_cache[0]
+
     def _after_generate(self) -> None:
         self._frame = None
+        self._state_cache = None
         self._solution = self._solve()
         self.options: list[str] = []
         self._correct_index = -1
