@@ -263,7 +263,8 @@ def shape_tile(kind: str, size: int, color: Color, bg: Color) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=1024)
-def _block(h: int, w: int, color: Color) -> np.ndarray:
+def color_block(h: int, w: int, color: Color) -> np.ndarray:
+    """An ``h x w`` block of one colour (read-only, cached): copying it is `fill`'s result, in one step."""
     out = new_frame(h, w, color)
     out.setflags(write=False)
     return out
@@ -276,7 +277,7 @@ def is_uniform(frame: np.ndarray, x0: int, y0: int, x1: int, y1: int, color: Col
     h, w = frame.shape[:2]
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h or x0 >= x1 or y0 >= y1:
         return False
-    return bool((frame[y0:y1, x0:x1] == _block(y1 - y0, x1 - x0, color)).all())
+    return bool((frame[y0:y1, x0:x1] == color_block(y1 - y0, x1 - x0, color)).all())
 
 
 # ----------------------------------------------------------------- pre-blended stamps
