@@ -32,6 +32,7 @@ from gymv_envs.core.canvas import (
     Color,
     blend_mask,
     draw_text,
+    fill,
     fill_rect,
     new_frame,
     text_mask,
@@ -283,21 +284,59 @@ def _board_base(H: int, W: int, rows: int, cols: int, top_extra: float, labels: 
 # ----------------------------------------------------------------- mazes
 def draw_maze(open_: np.ndarray, obs_size: tuple[int, int]) -> tuple[np.ndarray, Geom, int]:
     """A maze frame from ``open_[r, c, k]`` (k: 0 up, 1 down, 2 left, 3 right), the geometry of its
-    cells and the wall thickness (a cell's free space starts half a wall past its corner)."""
+    cells and the wall thickness (a cell's free space starts half a wall past its corner).
+
+    A closed top (left) side is an ink box from the cell's corner a cell and a wall across (down),
+    one wall thick; the boxes of a run of closed sides along a row (column) meet, so each run is
+    filled as one box, on a cached white square with the bottom and right border."""
     H, W = obs_size
     n = open_.shape[0]
+    base, g, wall, (xs, xw, xe), (ys, yw, ye) = _maze_base(H, W, n)
+    img = base.copy()
+    sides = open_.tolist()
+    for r in range(n):  # top walls, in runs along the row
+        row, c = sides[r], 0
+        while c < n:
+            if row[c][0]:
+                c += 1
+                continue
+            e = c
+            while e + 1 < n and not row[e + 1][0]:
+                e += 1
+            fill(img[ys[r]:yw[r], xs[c]:xe[e]], INK)
+            c = e + 1
+    for c in range(n):  # left walls, in runs down the column
+        r = 0
+        while r < n:
+            if sides[r][c][2]:
+                r += 1
+                continue
+            e = r
+            while e + 1 < n and not sides[e + 1][c][2]:
+                e += 1
+            fill(img[ys[r]:ye[e], xs[c]:xw[c]], INK)
+            r = e + 1
+    return img, g, wall
+
+
+@functools.lru_cache(maxsize=32)
+def _maze_base(H: int, W: int, n: int):
+    """The white square with the bottom and right border walls (read-only), the geometry, the wall
+    thickness, and per column (row) the pixels where a cell's walls start, end one wall on, and end
+    a cell and a wall on: the boxes of ``fill_rect`` for the sides of cell ``(r, c)``, whose corner is
+    ``(x0 + c * cell, y0 + r * cell)``, clipped to the frame."""
     cell = (min(H, W) * 0.94) / n
     wall = max(1, int(cell / 8))
     x0, y0 = (W - cell * n) / 2, (H - cell * n) / 2
     img = new_frame(H, W, BACKGROUND)
     fill_rect(img, x0, y0, x0 + cell * n + wall, y0 + cell * n + wall, WHITE)
-    for r in range(n):
-        for c in range(n):
-            x, y = x0 + c * cell, y0 + r * cell
-            if not open_[r, c, 0]:
-                fill_rect(img, x, y, x + cell + wall, y + wall, INK)
-            if not open_[r, c, 2]:
-                fill_rect(img, x, y, x + wall, y + cell + wall, INK)
     fill_rect(img, x0, y0 + n * cell, x0 + n * cell + wall, y0 + n * cell + wall, INK)
     fill_rect(img, x0 + n * cell, y0, x0 + n * cell + wall, y0 + n * cell + wall, INK)
-    return img, Geom(x0, y0, cell), wall
+    img.setflags(write=False)
+
+    def edges(start: float, size: int) -> tuple[list[int], list[int], list[int]]:
+        at = [start + k * cell for k in range(n)]
+        return ([max(int(v), 0) for v in at], [min(max(int(v + wall), 0), size) for v in at],
+                [min(max(int(v + cell + wall), 0), size) for v in at])
+
+    return img, Geom(x0, y0, cell), wall, edges(x0, W), edges(y0, H)
