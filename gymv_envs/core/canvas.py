@@ -304,6 +304,23 @@ def text_layer(text: str, xy: tuple[float, float], size: int, color: Color = INK
     return mask, int(round(x)), int(round(y)), color
 
 
+@functools.lru_cache(maxsize=1024)
+def _solid(h: int, w: int) -> np.ndarray:
+    out = np.full((h, w), 255, dtype=np.uint8)
+    out.setflags(write=False)
+    return out
+
+
+def rect_layer(shape: tuple[int, ...], x0: float, y0: float, x1: float, y1: float, color: Color) -> Layer | None:
+    """`fill_rect` on a frame of ``shape`` as a layer (a blend through a full mask gives the colour
+    itself), or None when the box is empty."""
+    box = rect_box(shape, x0, y0, x1, y1)
+    if box is None:
+        return None
+    a, b, c, d = box
+    return _solid(d - b, c - a), a, b, color
+
+
 def shape_layer(kind: str, cx: float, cy: float, size: int, color: Color) -> Layer:
     """The blend `draw_shape` would make, as a layer."""
     return shape_mask(kind, int(size)), int(round(cx - size / 2)), int(round(cy - size / 2)), color
