@@ -288,29 +288,33 @@ def complete_lines(cells: Sequence[int], lines: Sequence[Sequence[int]], totals:
     g = list(cells)
     avail = sorted(set(values) - set(g))
     out, nodes = [], [0]
+    lines = [tuple(ln) for ln in lines]
+    totals = list(totals)
+    # each line's sum of filled cells and count of open ones, kept up to date as cells are filled
+    sums = [sum(g[j] for j in ln) for ln in lines]
+    opens = [sum(1 for j in ln if not g[j]) for ln in lines]
+    on: list[list[int]] = [[] for _ in g]
+    for li, ln in enumerate(lines):
+        for j in ln:
+            on[j].append(li)
+    todo = list(zip(range(len(lines)), lines, totals))
 
     def rec() -> None:
         if len(out) >= limit:
             return
         forced, pick, fewest = None, None, len(g) + 1
         lo, hi = (avail[0], avail[-1]) if avail else (0, 0)
-        for ln, total in zip(lines, totals):
-            s, open_ = 0, []
-            for j in ln:
-                if g[j]:
-                    s += g[j]
-                else:
-                    open_.append(j)
-            k = len(open_)
+        for li, ln, total in todo:
+            s, k = sums[li], opens[li]
             if k == 0:
                 if s != total:
                     return
             elif s + k * lo > total or s + k * hi < total:
                 return
             elif k == 1:
-                forced = (open_[0], total - s)
+                forced = (next(j for j in ln if not g[j]), total - s)
             elif k < fewest:
-                fewest, pick = k, open_[0]
+                fewest, pick = k, next(j for j in ln if not g[j])
         if forced is not None:
             i, v = forced
             if v not in avail:
@@ -322,15 +326,22 @@ def complete_lines(cells: Sequence[int], lines: Sequence[Sequence[int]], totals:
         else:
             i = pick
             choices = list(avail)
+        mine = on[i]
         for v in choices:
             nodes[0] += 1
             if nodes[0] > budget:
                 raise Budget
             g[i] = v
+            for li in mine:
+                sums[li] += v
+                opens[li] -= 1
             pos = avail.index(v)
             avail.pop(pos)
             rec()
             avail.insert(pos, v)
+            for li in mine:
+                sums[li] -= v
+                opens[li] += 1
             g[i] = 0
             if len(out) >= limit:
                 return
