@@ -312,9 +312,16 @@ def complete_lines(cells: Sequence[int], lines: Sequence[Sequence[int]], totals:
             elif s + k * lo > total or s + k * hi < total:
                 return
             elif k == 1:
-                forced = (next(j for j in ln if not g[j]), total - s)
+                for j in ln:
+                    if not g[j]:
+                        forced = (j, total - s)
+                        break
             elif k < fewest:
-                fewest, pick = k, next(j for j in ln if not g[j])
+                fewest = k
+                for j in ln:
+                    if not g[j]:
+                        pick = j
+                        break
         if forced is not None:
             i, v = forced
             if v not in avail:
