@@ -31,10 +31,12 @@ from gymv_envs.core.canvas import (
     WHITE,
     Color,
     blend_mask,
+    color_block,
     draw_text,
     fill,
     fill_rect,
     new_frame,
+    rect_box,
     text_mask,
 )
 from gymv_envs.core.cells import LETTERS
@@ -192,24 +194,51 @@ def cell_centre(g: Geom, r: int, c: int) -> tuple[float, float]:
 
 def paint_regions(img: np.ndarray, g: Geom, regions: np.ndarray, tint: bool = True) -> None:
     """Tint each region of a labelled board and draw thick borders between cells of different regions."""
-    x0, y0, cell = g
     rows, cols = regions.shape
-    if tint:
+    cells, right, below, outline = _region_boxes(img.shape[:2], tuple(g), rows, cols)
+    reg = regions.tolist()
+    if tint:  # each cell's box filled with its region's colour (boxes inside the lines, apart)
+        k = len(REGION_COLOURS)
         for r in range(rows):
             for c in range(cols):
-                fill_rect(img, *cell_rect(g, r, c), REGION_COLOURS[int(regions[r, c]) % len(REGION_COLOURS)])
+                box = cells[r * cols + c]
+                if box is not None:
+                    x0, y0, x1, y1 = box
+                    img[y0:y1, x0:x1] = color_block(y1 - y0, x1 - x0, REGION_COLOURS[int(reg[r][c]) % k])
+    for r in range(rows):  # the borders, in the order fill_rect drew them (they overlap at corners: same ink)
+        row = reg[r]
+        for c in range(cols):
+            if c + 1 < cols and row[c] != row[c + 1]:
+                _ink(img, right[r * cols + c])
+            if r + 1 < rows and row[c] != reg[r + 1][c]:
+                _ink(img, below[r * cols + c])
+    for box in outline:
+        _ink(img, box)
+
+
+def _ink(img: np.ndarray, box: tuple[int, int, int, int] | None) -> None:
+    if box is not None:
+        fill(img[box[1]:box[3], box[0]:box[2]], INK)
+
+
+@functools.lru_cache(maxsize=64)
+def _region_boxes(shape: tuple[int, int], g: tuple[float, float, float], rows: int, cols: int):
+    """The pixel boxes `paint_regions` fills: each cell's tint, the border right of and below each cell,
+    and the outline (None where a box is empty)."""
+    x0, y0, cell = g
+    cells = [rect_box(shape, *cell_rect(Geom(*g), r, c)) for r in range(rows) for c in range(cols)]
     t = max(2, int(cell / 10))
+    right, below = [], []
     for r in range(rows):
         for c in range(cols):
             x, y = x0 + c * cell, y0 + r * cell
-            if c + 1 < cols and regions[r, c] != regions[r, c + 1]:
-                fill_rect(img, x + cell - t / 2, y - t / 2, x + cell + t / 2 + 1, y + cell + t / 2 + 1, INK)
-            if r + 1 < rows and regions[r, c] != regions[r + 1, c]:
-                fill_rect(img, x - t / 2, y + cell - t / 2, x + cell + t / 2 + 1, y + cell + t / 2 + 1, INK)
+            right.append(rect_box(shape, x + cell - t / 2, y - t / 2, x + cell + t / 2 + 1, y + cell + t / 2 + 1))
+            below.append(rect_box(shape, x - t / 2, y + cell - t / 2, x + cell + t / 2 + 1, y + cell + t / 2 + 1))
     w, h = cols * cell, rows * cell
-    for a, b, c_, d in ((x0 - t / 2, y0 - t / 2, x0 + w + t / 2 + 1, y0 + t / 2), (x0 - t / 2, y0 + h - t / 2, x0 + w + t / 2 + 1, y0 + h + t / 2 + 1),
-                        (x0 - t / 2, y0 - t / 2, x0 + t / 2, y0 + h + t / 2 + 1), (x0 + w - t / 2, y0 - t / 2, x0 + w + t / 2 + 1, y0 + h + t / 2 + 1)):
-        fill_rect(img, a, b, c_, d, INK)
+    outline = [rect_box(shape, a, b, c_, d) for a, b, c_, d in (
+        (x0 - t / 2, y0 - t / 2, x0 + w + t / 2 + 1, y0 + t / 2), (x0 - t / 2, y0 + h - t / 2, x0 + w + t / 2 + 1, y0 + h + t / 2 + 1),
+        (x0 - t / 2, y0 - t / 2, x0 + t / 2, y0 + h + t / 2 + 1), (x0 + w - t / 2, y0 - t / 2, x0 + w + t / 2 + 1, y0 + h + t / 2 + 1))]
+    return cells, right, below, outline
 
 
 @functools.lru_cache(maxsize=64)
