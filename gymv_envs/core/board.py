@@ -31,9 +31,12 @@ from gymv_envs.core.canvas import (
     WHITE,
     Color,
     blend_mask,
+    color_block,
     draw_text,
+    fill,
     fill_rect,
     new_frame,
+    rect_box,
     text_mask,
 )
 from gymv_envs.core.cells import LETTERS
@@ -191,24 +194,51 @@ def cell_centre(g: Geom, r: int, c: int) -> tuple[float, float]:
 
 def paint_regions(img: np.ndarray, g: Geom, regions: np.ndarray, tint: bool = True) -> None:
     """Tint each region of a labelled board and draw thick borders between cells of different regions."""
-    x0, y0, cell = g
     rows, cols = regions.shape
-    if tint:
+    cells, right, below, outline = _region_boxes(img.shape[:2], tuple(g), rows, cols)
+    reg = regions.tolist()
+    if tint:  # each cell's box filled with its region's colour (boxes inside the lines, apart)
+        k = len(REGION_COLOURS)
         for r in range(rows):
             for c in range(cols):
-                fill_rect(img, *cell_rect(g, r, c), REGION_COLOURS[int(regions[r, c]) % len(REGION_COLOURS)])
+                box = cells[r * cols + c]
+                if box is not None:
+                    x0, y0, x1, y1 = box
+                    img[y0:y1, x0:x1] = color_block(y1 - y0, x1 - x0, REGION_COLOURS[int(reg[r][c]) % k])
+    for r in range(rows):  # the borders, in the order fill_rect drew them (they overlap at corners: same ink)
+        row = reg[r]
+        for c in range(cols):
+            if c + 1 < cols and row[c] != row[c + 1]:
+                _ink(img, right[r * cols + c])
+            if r + 1 < rows and row[c] != reg[r + 1][c]:
+                _ink(img, below[r * cols + c])
+    for box in outline:
+        _ink(img, box)
+
+
+def _ink(img: np.ndarray, box: tuple[int, int, int, int] | None) -> None:
+    if box is not None:
+        fill(img[box[1]:box[3], box[0]:box[2]], INK)
+
+
+@functools.lru_cache(maxsize=64)
+def _region_boxes(shape: tuple[int, int], g: tuple[float, float, float], rows: int, cols: int):
+    """The pixel boxes `paint_regions` fills: each cell's tint, the border right of and below each cell,
+    and the outline (None where a box is empty)."""
+    x0, y0, cell = g
+    cells = [rect_box(shape, *cell_rect(Geom(*g), r, c)) for r in range(rows) for c in range(cols)]
     t = max(2, int(cell / 10))
+    right, below = [], []
     for r in range(rows):
         for c in range(cols):
             x, y = x0 + c * cell, y0 + r * cell
-            if c + 1 < cols and regions[r, c] != regions[r, c + 1]:
-                fill_rect(img, x + cell - t / 2, y - t / 2, x + cell + t / 2 + 1, y + cell + t / 2 + 1, INK)
-            if r + 1 < rows and regions[r, c] != regions[r + 1, c]:
-                fill_rect(img, x - t / 2, y + cell - t / 2, x + cell + t / 2 + 1, y + cell + t / 2 + 1, INK)
+            right.append(rect_box(shape, x + cell - t / 2, y - t / 2, x + cell + t / 2 + 1, y + cell + t / 2 + 1))
+            below.append(rect_box(shape, x - t / 2, y + cell - t / 2, x + cell + t / 2 + 1, y + cell + t / 2 + 1))
     w, h = cols * cell, rows * cell
-    for a, b, c_, d in ((x0 - t / 2, y0 - t / 2, x0 + w + t / 2 + 1, y0 + t / 2), (x0 - t / 2, y0 + h - t / 2, x0 + w + t / 2 + 1, y0 + h + t / 2 + 1),
-                        (x0 - t / 2, y0 - t / 2, x0 + t / 2, y0 + h + t / 2 + 1), (x0 + w - t / 2, y0 - t / 2, x0 + w + t / 2 + 1, y0 + h + t / 2 + 1)):
-        fill_rect(img, a, b, c_, d, INK)
+    outline = [rect_box(shape, a, b, c_, d) for a, b, c_, d in (
+        (x0 - t / 2, y0 - t / 2, x0 + w + t / 2 + 1, y0 + t / 2), (x0 - t / 2, y0 + h - t / 2, x0 + w + t / 2 + 1, y0 + h + t / 2 + 1),
+        (x0 - t / 2, y0 - t / 2, x0 + t / 2, y0 + h + t / 2 + 1), (x0 + w - t / 2, y0 - t / 2, x0 + w + t / 2 + 1, y0 + h + t / 2 + 1))]
+    return cells, right, below, outline
 
 
 @functools.lru_cache(maxsize=64)
@@ -236,6 +266,7 @@ class Board:
         self.x0 = (W - self.cell * (cols + gut)) / 2 + self.cell * gut
         self.y0 = (H - self.cell * (rows + top_extra + gut)) / 2 + self.cell * top_extra
         self.H, self.W, self.labels = H, W, labels
+        self._top_extra = top_extra
 
     def box(self, r: float, c: float) -> tuple[float, float, float, float]:
         x, y = self.x0 + c * self.cell, self.y0 + r * self.cell
@@ -243,6 +274,10 @@ class Board:
 
     def center(self, r: float, c: float) -> tuple[float, float]:
         return self.x0 + (c + 0.5) * self.cell, self.y0 + (r + 0.5) * self.cell
+
+    def base(self, bottom_up: bool = False, empty: Color = WHITE) -> np.ndarray:
+        """`paint` with no filled cells, read-only and cached (copy it to draw on it)."""
+        return _board_base(self.H, self.W, self.rows, self.cols, self._top_extra, self.labels, bottom_up, empty)
 
     def paint(self, colors: dict | None = None, bottom_up: bool = False, empty: Color = WHITE) -> np.ndarray:
         """A frame with the grid, filled cells (``colors[(r, c)]``) and coordinate labels."""
@@ -267,24 +302,70 @@ class Board:
         return img
 
 
+@functools.lru_cache(maxsize=64)
+def _board_base(H: int, W: int, rows: int, cols: int, top_extra: float, labels: bool, bottom_up: bool,
+                empty: Color) -> np.ndarray:
+    img = Board(H, W, rows, cols, top_extra, labels).paint(None, bottom_up, empty)
+    img.setflags(write=False)
+    return img
+
+
 # ----------------------------------------------------------------- mazes
 def draw_maze(open_: np.ndarray, obs_size: tuple[int, int]) -> tuple[np.ndarray, Geom, int]:
     """A maze frame from ``open_[r, c, k]`` (k: 0 up, 1 down, 2 left, 3 right), the geometry of its
-    cells and the wall thickness (a cell's free space starts half a wall past its corner)."""
+    cells and the wall thickness (a cell's free space starts half a wall past its corner).
+
+    A closed top (left) side is an ink box from the cell's corner a cell and a wall across (down),
+    one wall thick; the boxes of a run of closed sides along a row (column) meet, so each run is
+    filled as one box, on a cached white square with the bottom and right border."""
     H, W = obs_size
     n = open_.shape[0]
+    base, g, wall, (xs, xw, xe), (ys, yw, ye) = _maze_base(H, W, n)
+    img = base.copy()
+    sides = open_.tolist()
+    for r in range(n):  # top walls, in runs along the row
+        row, c = sides[r], 0
+        while c < n:
+            if row[c][0]:
+                c += 1
+                continue
+            e = c
+            while e + 1 < n and not row[e + 1][0]:
+                e += 1
+            fill(img[ys[r]:yw[r], xs[c]:xe[e]], INK)
+            c = e + 1
+    for c in range(n):  # left walls, in runs down the column
+        r = 0
+        while r < n:
+            if sides[r][c][2]:
+                r += 1
+                continue
+            e = r
+            while e + 1 < n and not sides[e + 1][c][2]:
+                e += 1
+            fill(img[ys[r]:ye[e], xs[c]:xw[c]], INK)
+            r = e + 1
+    return img, g, wall
+
+
+@functools.lru_cache(maxsize=32)
+def _maze_base(H: int, W: int, n: int):
+    """The white square with the bottom and right border walls (read-only), the geometry, the wall
+    thickness, and per column (row) the pixels where a cell's walls start, end one wall on, and end
+    a cell and a wall on: the boxes of ``fill_rect`` for the sides of cell ``(r, c)``, whose corner is
+    ``(x0 + c * cell, y0 + r * cell)``, clipped to the frame."""
     cell = (min(H, W) * 0.94) / n
     wall = max(1, int(cell / 8))
     x0, y0 = (W - cell * n) / 2, (H - cell * n) / 2
     img = new_frame(H, W, BACKGROUND)
     fill_rect(img, x0, y0, x0 + cell * n + wall, y0 + cell * n + wall, WHITE)
-    for r in range(n):
-        for c in range(n):
-            x, y = x0 + c * cell, y0 + r * cell
-            if not open_[r, c, 0]:
-                fill_rect(img, x, y, x + cell + wall, y + wall, INK)
-            if not open_[r, c, 2]:
-                fill_rect(img, x, y, x + wall, y + cell + wall, INK)
     fill_rect(img, x0, y0 + n * cell, x0 + n * cell + wall, y0 + n * cell + wall, INK)
     fill_rect(img, x0 + n * cell, y0, x0 + n * cell + wall, y0 + n * cell + wall, INK)
-    return img, Geom(x0, y0, cell), wall
+    img.setflags(write=False)
+
+    def edges(start: float, size: int) -> tuple[list[int], list[int], list[int]]:
+        at = [start + k * cell for k in range(n)]
+        return ([max(int(v), 0) for v in at], [min(max(int(v + wall), 0), size) for v in at],
+                [min(max(int(v + cell + wall), 0), size) for v in at])
+
+    return img, Geom(x0, y0, cell), wall, edges(x0, W), edges(y0, H)

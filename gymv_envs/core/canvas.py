@@ -175,6 +175,20 @@ def fill_rect(frame: np.ndarray, x0: float, y0: float, x1: float, y1: float, col
         fill(frame[c:d, a:b], color)
 
 
+def rect_box(shape: tuple[int, ...], x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int] | None:
+    """The pixel box (x0, y0, x1, y1) that `fill_rect` fills on a frame of ``shape``, None when empty."""
+    fh, fw = shape[:2]
+    a, b = max(int(x0), 0), min(int(x1), fw)
+    c, d = max(int(y0), 0), min(int(y1), fh)
+    return (a, c, b, d) if a < b and c < d else None
+
+
+def inside(layers: Sequence[Layer], box: tuple[int, int, int, int]) -> bool:
+    """Whether every layer's mask lies within ``box`` (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = box
+    return all(x >= x0 and y >= y0 and x + m.shape[1] <= x1 and y + m.shape[0] <= y1 for m, x, y, _ in layers)
+
+
 def outline_rect(frame: np.ndarray, x0: float, y0: float, x1: float, y1: float, color: Color, width: int = 1) -> None:
     width = max(1, int(width))
     fill_rect(frame, x0, y0, x1, y0 + width, color)
@@ -235,6 +249,154 @@ def draw_shape(frame: np.ndarray, kind: str, cx: float, cy: float, size: int, co
     """Draw a named shape of ``size`` pixels centred on (cx, cy)."""
     mask = shape_mask(kind, int(size))
     blend_mask(frame, mask, int(round(cx - size / 2)), int(round(cy - size / 2)), color)
+
+
+@functools.lru_cache(maxsize=4096)
+def shape_tile(kind: str, size: int, color: Color, bg: Color) -> np.ndarray:
+    """`draw_shape`'s pixels over a uniform ``bg`` block of the mask's size (read-only, cached): where
+    the box the shape covers is all ``bg``, copying the tile there gives the very pixels of blending."""
+    mask = shape_mask(kind, int(size))
+    tile = new_frame(mask.shape[0], mask.shape[1], bg)
+    blend_mask(tile, mask, 0, 0, color)
+    tile.setflags(write=False)
+    return tile
+
+
+@functools.lru_cache(maxsize=1024)
+def color_block(h: int, w: int, color: Color) -> np.ndarray:
+    """An ``h x w`` block of one colour (read-only, cached): copying it is `fill`'s result, in one step."""
+    out = new_frame(h, w, color)
+    out.setflags(write=False)
+    return out
+
+
+def is_uniform(frame: np.ndarray, x0: int, y0: int, x1: int, y1: int, color: Color) -> bool:
+    """Whether the box [x0, x1) x [y0, y1) lies inside ``frame`` and every pixel of it is ``color``
+    (where a pre-blended tile may replace a blend). Compares with a cached block of that colour:
+    several times faster than broadcasting the colour."""
+    h, w = frame.shape[:2]
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h or x0 >= x1 or y0 >= y1:
+        return False
+    return bool((frame[y0:y1, x0:x1] == color_block(y1 - y0, x1 - x0, color)).all())
+
+
+# ----------------------------------------------------------------- pre-blended stamps
+# A blend's result depends only on the pixels under the mask: where they are all one colour, a tile
+# blended once over a block of that colour is exactly what blending again would give. A *layer* is one
+# blend, ``(mask, x, y, colour)`` with the mask's top-left at (x, y), placed as `draw_text` and
+# `draw_shape` place theirs. `stamp` draws a list of them from a cached tile where the box they span
+# is one colour on the frame now (checked each time); `draw_layers` draws groups of them from tiles
+# where their boxes are one colour on the frame's cached (read-only) base, checked once per box.
+Layer = tuple[np.ndarray, int, int, Color]
+
+_UNIFORM: dict[tuple[int, int, int, int, int, Color], tuple[np.ndarray, bool]] = {}
+_LAYER_TILES: dict[tuple, tuple[tuple[np.ndarray, ...], np.ndarray]] = {}
+_STAMP_CACHE_MAX = 8192
+
+
+def text_layer(text: str, xy: tuple[float, float], size: int, color: Color = INK, anchor: str = "mm",
+               bold: bool = False, mono: bool = False) -> Layer:
+    """The blend `draw_text` would make, as a layer."""
+    mask = text_mask(text, int(size), bold, mono)
+    h, w = mask.shape
+    x = {"l": xy[0], "m": xy[0] - w / 2, "r": xy[0] - w}[anchor[0]]
+    y = {"t": xy[1], "m": xy[1] - h / 2, "b": xy[1] - h}[anchor[1]]
+    return mask, int(round(x)), int(round(y)), color
+
+
+@functools.lru_cache(maxsize=1024)
+def _solid(h: int, w: int) -> np.ndarray:
+    out = np.full((h, w), 255, dtype=np.uint8)
+    out.setflags(write=False)
+    return out
+
+
+def rect_layer(shape: tuple[int, ...], x0: float, y0: float, x1: float, y1: float, color: Color) -> Layer | None:
+    """`fill_rect` on a frame of ``shape`` as a layer (a blend through a full mask gives the colour
+    itself), or None when the box is empty."""
+    box = rect_box(shape, x0, y0, x1, y1)
+    if box is None:
+        return None
+    a, b, c, d = box
+    return _solid(d - b, c - a), a, b, color
+
+
+def shape_layer(kind: str, cx: float, cy: float, size: int, color: Color) -> Layer:
+    """The blend `draw_shape` would make, as a layer."""
+    return shape_mask(kind, int(size)), int(round(cx - size / 2)), int(round(cy - size / 2)), color
+
+
+def base_is_uniform(base: np.ndarray, x0: int, y0: int, x1: int, y1: int, color: Color) -> bool:
+    """`is_uniform` for a read-only (cached, never changing) base image, remembered per box."""
+    key = (id(base), x0, y0, x1, y1, color)
+    hit = _UNIFORM.get(key)
+    if hit is not None and hit[0] is base:
+        return hit[1]
+    ok = is_uniform(base, x0, y0, x1, y1, color)
+    if not base.flags.writeable:
+        if len(_UNIFORM) >= _STAMP_CACHE_MAX:
+            _UNIFORM.clear()
+        _UNIFORM[key] = (base, ok)
+    return ok
+
+
+def layers_tile(layers: Sequence[Layer], x0: int, y0: int, x1: int, y1: int, bg: Color) -> np.ndarray:
+    """The box [x0, x1) x [y0, y1) filled with ``bg`` and the layers blended on it in turn (read-only,
+    cached; the layers' positions are in frame pixels). Where the box on the frame is all ``bg``, or
+    is filled with ``bg`` first, copying the tile there gives the pixels of drawing it."""
+    key = (bg, x1 - x0, y1 - y0, tuple((id(m), x - x0, y - y0, tuple(c)) for m, x, y, c in layers))
+    hit = _LAYER_TILES.get(key)
+    masks = tuple(m for m, _, _, _ in layers)
+    if hit is not None and all(a is b for a, b in zip(hit[0], masks)):
+        return hit[1]
+    tile = new_frame(y1 - y0, x1 - x0, bg)
+    for m, x, y, c in layers:
+        blend_mask(tile, m, x - x0, y - y0, c)
+    tile.setflags(write=False)
+    if all(not m.flags.writeable for m in masks):
+        if len(_LAYER_TILES) >= _STAMP_CACHE_MAX:
+            _LAYER_TILES.clear()
+        _LAYER_TILES[key] = (masks, tile)
+    return tile
+
+
+def _span(layers: Sequence[Layer]) -> tuple[int, int, int, int]:
+    return (min(x for _, x, _, _ in layers), min(y for _, _, y, _ in layers),
+            max(x + m.shape[1] for m, x, _, _ in layers), max(y + m.shape[0] for m, _, y, _ in layers))
+
+
+def stamp(frame: np.ndarray, layers: Sequence[Layer], bg: Color) -> None:
+    """Blend the layers onto ``frame`` in turn, copying a cached tile instead when the box they span
+    is all ``bg`` on the frame now: the very pixels either way, whatever was drawn before."""
+    if not layers:
+        return
+    x0, y0, x1, y1 = _span(layers)
+    if is_uniform(frame, x0, y0, x1, y1, bg):
+        frame[y0:y1, x0:x1] = layers_tile(layers, x0, y0, x1, y1, bg)
+        return
+    for m, x, y, c in layers:
+        blend_mask(frame, m, x, y, c)
+
+
+def draw_layers(frame: np.ndarray, groups: Sequence[Sequence[Layer]], base: np.ndarray | None = None,
+                bg: Color | None = None) -> None:
+    """Blend every layer of every group onto ``frame`` in turn, with the very pixels of `blend_mask`.
+
+    With ``base`` (the read-only image ``frame`` is a fresh copy of) and ``bg``: when the box each
+    group spans lies in the frame and is all ``bg`` on the base, each group is copied from a tile
+    blended once over ``bg`` (cached) instead. The caller promises that such boxes do not overlap
+    (each group drawn inside its own cell, between grid lines, for example); when one is not all
+    ``bg``, every layer is blended, in order.
+    """
+    if base is not None and bg is not None:
+        spans = [_span(g) for g in groups if g]
+        if all(base_is_uniform(base, *box, bg) for box in spans):
+            for g, (x0, y0, x1, y1) in zip((g for g in groups if g), spans):
+                frame[y0:y1, x0:x1] = layers_tile(g, x0, y0, x1, y1, bg)
+            return
+    for g in groups:
+        for m, x, y, c in g:
+            blend_mask(frame, m, x, y, c)
 
 
 def disc(tile: np.ndarray, color: Color, frac: float = 0.78, edge: Color | None = None) -> np.ndarray:

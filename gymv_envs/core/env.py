@@ -259,9 +259,13 @@ class VisionEnv(gym.Env):
 
     # ----------------------------------------------------------------- gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
-        if seed is not None:  # the level's own stream, apart from an action space seeded alike
-            self._np_random = level_generator(seed)
+        if seed is None:
+            super().reset(seed=seed)
+        else:  # the level's own stream, apart from an action space seeded alike
+            if not (isinstance(seed, int) and 0 <= seed):  # what Gymnasium's seeding checks
+                super().reset(seed=seed)  # raises its error
+            # Gymnasium's reset would build its own generator from the seed only for us to replace it.
+            self._np_random, self._np_random_seed = level_generator(seed), seed
         if options:
             raise ValueError(f"{type(self).__name__}.reset takes no options; got {sorted(options)}")
         self._elapsed = 0
@@ -350,10 +354,13 @@ class VisionEnv(gym.Env):
             answer = self._answer()
             if answer is not None:
                 info["answer"] = answer
-        state = self._state_text()
+        state = self._current_state_text()
         if state is not None:
             info["state_text"] = state
         return info
+
+    def _current_state_text(self) -> str | None:
+        return self._state_text()
 
     # ----------------------------------------------------------------- rendering
     def render(self) -> np.ndarray | None:
@@ -489,6 +496,7 @@ class SingleTurnEnv(VisionEnv):
     action_modes: ClassVar[tuple[str, ...]] = ()
     answer_hint: ClassVar[str] = "the answer"
     max_answer_length: ClassVar[int] = 2048
+    _state_cache: tuple[str | None] | None = None
 
     def __init__(self, answer_format: str = "open", num_options: int = 4, **kwargs: Any) -> None:
         self.answer_format = _check_choice("answer_format", answer_format, self.answer_formats)
@@ -532,8 +540,15 @@ class SingleTurnEnv(VisionEnv):
             return spaces.Discrete(self.num_options)
         return spaces.Text(max_length=self.max_answer_length, min_length=0, charset=TEXT_CHARSET)
 
+    def _current_state_text(self) -> str | None:
+        # a single-turn level does not change when it is answered: its state text is made once
+        if self._state_cache is None:
+            self._state_cache = (self._state_text(),)
+        return self._state_cache[0]
+
     def _after_generate(self) -> None:
         self._frame = None
+        self._state_cache = None
         self._solution = self._solve()
         self.options: list[str] = []
         self._correct_index = -1
@@ -565,14 +580,20 @@ class SingleTurnEnv(VisionEnv):
         return Outcome(reward=float(ok), terminated=True, success=ok, feedback="correct" if ok else "wrong")
 
     def _read(self, text: str) -> Any:
-        for cand in (text, *parsing.candidates(text)):
-            try:
-                answer = self._parse_answer(cand)
-            except Exception:  # noqa: BLE001 - a task parser error is an unreadable answer
-                answer = None
+        answer = self._try_parse(text)
+        if answer is not None:  # the bare reply reads: the candidates are not needed
+            return answer
+        for cand in parsing.candidates(text):
+            answer = self._try_parse(cand)
             if answer is not None:
                 return answer
         return None
+
+    def _try_parse(self, text: str) -> Any:
+        try:
+            return self._parse_answer(text)
+        except Exception:  # noqa: BLE001 - a task parser error is an unreadable answer
+            return None
 
     def _answer(self) -> Any:
         if self.answer_format == "mcq":

@@ -10,12 +10,13 @@ walls the tree leaves, for tasks that knock a few through to make loops.
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from gymv_envs.core.rng import choice
+from gymv_envs.core.rng import ScalarDraws
 
 Cell = tuple[int, int]
 Passage = tuple[Cell, Cell]
@@ -28,19 +29,28 @@ def carve_maze(rng: np.random.Generator, n: int, steps: Sequence[Cell]) -> list[
     to one unvisited neighbour drawn uniformly among those listed in ``steps`` order (each a
     ``(drow, dcol)``), backing up when there is none, until every cell is visited.
     """
-    start = (int(rng.integers(n)), int(rng.integers(n)))
-    seen, stack, out = {start}, [start], []
-    while stack:
-        r, c = stack[-1]
-        nxt = [(r + dr, c + dc) for dr, dc in steps if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr, c + dc) not in seen]
-        if not nxt:
-            stack.pop()
-            continue
-        cell = choice(rng, nxt)
-        out.append(((r, c), cell))
-        seen.add(cell)
-        stack.append(cell)
+    with ScalarDraws(rng) as d:  # the draws `rng.integers` would make, one by one, at Python speed
+        start = (d.integers(n), d.integers(n))
+        around = _around(n, tuple(steps))
+        seen, stack, out = {start}, [start], []
+        while stack:
+            here = stack[-1]
+            nxt = [cell for cell in around[here] if cell not in seen]
+            if not nxt:
+                stack.pop()
+                continue
+            cell = nxt[d.integers(len(nxt))]  # `choice`
+            out.append((here, cell))
+            seen.add(cell)
+            stack.append(cell)
     return out
+
+
+@functools.cache
+def _around(n: int, steps: tuple[Cell, ...]) -> dict[Cell, tuple[Cell, ...]]:
+    """Each cell's neighbours on the board, in ``steps`` order."""
+    return {(r, c): tuple((r + dr, c + dc) for dr, dc in steps if 0 <= r + dr < n and 0 <= c + dc < n)
+            for r in range(n) for c in range(n)}
 
 
 def closed_walls(n: int, passages: Iterable[Passage], sides: Sequence[Cell] = ((0, 1), (1, 0)),
@@ -52,11 +62,11 @@ def closed_walls(n: int, passages: Iterable[Passage], sides: Sequence[Cell] = ((
     row by row and within a row side by side, cell by cell (the reading order of the wall blocks
     of a `block_map` with the default sides).
     """
-    open_ = {frozenset(p) for p in passages}
+    open_ = {q for a, b in passages for q in ((a, b), (b, a))}
 
     def walls(r: int, c: int, side: Cell) -> list[Passage]:
         b = (r + side[0], c + side[1])
-        return [((r, c), b)] if b[0] < n and b[1] < n and frozenset(((r, c), b)) not in open_ else []
+        return [((r, c), b)] if b[0] < n and b[1] < n and ((r, c), b) not in open_ else []
 
     if by_row:
         return [w for r in range(n) for side in sides for c in range(n) for w in walls(r, c, side)]

@@ -42,18 +42,20 @@ def peers(n: int, br: int, bc: int) -> tuple[tuple[int, ...], ...]:
 def solve_singles(cells: list[int], n: int, br: int, bc: int) -> list[int] | None:
     """Fill ``cells`` (0 = open) by naked and hidden singles only; ``None`` if that does not finish.
 
-    A grid these two rules complete has exactly one solution.
+    A grid these two rules complete has exactly one solution. Each round places every naked single
+    (an open cell with one candidate left); when there is none, every hidden single of the first unit
+    that has one (a digit only one of its open cells can take), digits in increasing order.
     """
     every, of = units(n, br, bc)
+    near = peers(n, br, bc)
     full = (1 << (n + 1)) - 2
     g = list(cells)
     cand = [0] * (n * n)
     for i in range(n * n):
         if not g[i]:
             used = 0
-            for u in of[i]:
-                for j in u:
-                    used |= 1 << g[j]
+            for j in near[i]:
+                used |= 1 << g[j]
             cand[i] = full & ~used
     todo = sum(1 for v in g if not v)
     while todo:
@@ -65,13 +67,17 @@ def solve_singles(cells: list[int], n: int, br: int, bc: int) -> list[int] | Non
                 placed.append((i, cand[i].bit_length() - 1))
         if not placed:
             for u in every:
-                for d in range(1, n + 1):
-                    bit, where, hits = 1 << d, -1, 0
-                    for j in u:
-                        if not g[j] and cand[j] & bit:
-                            where, hits = j, hits + 1
-                    if hits == 1:
-                        placed.append((where, d))
+                once = twice = 0  # digits open cells of the unit can take: at least once, at least twice
+                for j in u:
+                    if not g[j]:
+                        c = cand[j]
+                        twice |= once & c
+                        once |= c
+                single = once & ~twice
+                while single:
+                    bit = single & -single
+                    single ^= bit
+                    placed.append((next(j for j in u if not g[j] and cand[j] & bit), bit.bit_length() - 1))
                 if placed:
                     break
         if not placed:
@@ -82,9 +88,10 @@ def solve_singles(cells: list[int], n: int, br: int, bc: int) -> list[int] | Non
                     return None
                 continue
             g[i], todo = d, todo - 1
-            for u in of[i]:
-                for j in u:
-                    cand[j] &= ~(1 << d)
+            gone = ~(1 << d)
+            cand[i] &= gone
+            for j in near[i]:
+                cand[j] &= gone
     return g
 
 

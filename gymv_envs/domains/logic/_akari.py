@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 import copy
+import functools
 
 from gymv_envs.domains.logic._placement import NEIGHBOURS4
+
+
+@functools.lru_cache(maxsize=16)
+def _tables(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Row r then column r for each r, as cells; each cell's orthogonal neighbours (in `NEIGHBOURS4` order)."""
+    lines = []
+    for r in range(n):
+        lines += [tuple(r * n + c for c in range(n)), tuple(c * n + r for c in range(n))]
+    around = tuple(tuple((r + dr) * n + c + dc for dr, dc in NEIGHBOURS4 if 0 <= r + dr < n and 0 <= c + dc < n)
+                   for r in range(n) for c in range(n))
+    return tuple(lines), around
 
 
 class Akari:
@@ -12,24 +24,29 @@ class Akari:
 
     def __init__(self, n: int, black: dict[int, int | None]) -> None:
         self.n, self.black = n, dict(black)
-        self.white = sum(1 << i for i in range(n * n) if i not in black)
+        lines, around = _tables(n)
+        self.white = ((1 << (n * n)) - 1) & ~sum(1 << i for i in black)
         self.sees = [0] * (n * n)
-        for r in range(n):  # runs of white cells along rows, then columns
-            for line in ([r * n + c for c in range(n)], [c * n + r for c in range(n)]):
-                run: list[int] = []
-                for i in (*line, -1):
-                    if i >= 0 and i not in black:
-                        run.append(i)
-                        continue
-                    m = sum(1 << j for j in run)
+        sees = self.sees
+        for line in lines:  # runs of white cells along rows, then columns (per row index: row r, column r)
+            run, m = [], 0
+            for i in line:
+                if i in black:
                     for j in run:
-                        self.sees[j] |= m
-                    run = []
+                        sees[j] |= m
+                    run, m = [], 0
+                else:
+                    run.append(i)
+                    m |= 1 << i
+            for j in run:
+                sees[j] |= m
         self.adjacent = {}
         for i in black:
-            r, c = divmod(i, n)
-            self.adjacent[i] = sum(1 << ((r + dr) * n + c + dc) for dr, dc in NEIGHBOURS4
-                                   if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr) * n + c + dc not in black)
+            m = 0
+            for j in around[i]:
+                if j not in black:
+                    m |= 1 << j
+            self.adjacent[i] = m
         self.numbers = [(self.adjacent[i], k) for i, k in black.items() if k is not None]
 
     def renumbered(self, black: dict[int, int | None]) -> Akari:
@@ -56,15 +73,16 @@ class Akari:
                 raise TimeoutError
             while True:
                 free = white & ~lit & ~banned
-                for adj, k in numbers:
-                    placed = (bulbs & adj).bit_count()
-                    if placed > k:
-                        return
-                    if placed == k:
-                        free &= ~adj
-                forced = 0
+                needs = []
                 for adj, k in numbers:
                     need = k - (bulbs & adj).bit_count()
+                    if need < 0:
+                        return
+                    if not need:
+                        free &= ~adj
+                    needs.append(need)
+                forced = 0
+                for (adj, _), need in zip(numbers, needs):
                     if need:
                         room = (free & adj).bit_count()
                         if room < need:

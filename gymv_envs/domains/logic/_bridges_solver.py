@@ -28,6 +28,23 @@ def crosses(a: tuple[Cell, Cell], b: tuple[Cell, Cell]) -> bool:
     return False
 
 
+def crossing(edges: list[tuple[Cell, Cell]]) -> list[list[int]]:
+    """For each edge, the indices of the edges it `crosses` (a horizontal and a vertical one), in order."""
+    flat = [j for j, ((r1, _), (r2, _)) in enumerate(edges) if r1 == r2]
+    upright = [j for j, ((_, c1), (_, c2)) in enumerate(edges) if c1 == c2 and edges[j][0][0] != edges[j][1][0]]
+    out: list[list[int]] = [[] for _ in edges]
+    for i in flat:
+        (r, c1), (_, c2) = edges[i]
+        for j in upright:
+            (s1, d), (s2, _) = edges[j]
+            if c1 < d < c2 and s1 < r < s2:
+                out[i].append(j)
+                out[j].append(i)
+    for lst in out:
+        lst.sort()
+    return out
+
+
 def connected(islands: dict[Cell, int], bridges: dict[tuple[Cell, Cell], int]) -> bool:
     start = next(iter(islands))
     seen, stack = {start}, [start]
@@ -44,41 +61,72 @@ def connected(islands: dict[Cell, int], bridges: dict[tuple[Cell, Cell], int]) -
     return len(seen) == len(islands)
 
 
-def bridge_solutions(islands: dict[Cell, int], n: int, limit: int) -> list[dict[tuple[Cell, Cell], int]]:
-    """Up to ``limit`` bridge layouts meeting every number, crossing nothing and joining all islands."""
-    edges = candidate_edges(islands, n)
-    cross = [[j for j, f in enumerate(edges) if crosses(e, f)] for e in edges]
-    touching: dict[Cell, list[int]] = {}
-    for j, (a, b) in enumerate(edges):
-        touching.setdefault(a, []).append(j)
-        touching.setdefault(b, []).append(j)
-    need = dict(islands)
-    value = [-1] * len(edges)
-    out: list[dict[tuple[Cell, Cell], int]] = []
+def bridge_solutions(islands: dict[Cell, int], n: int, limit: int,
+                     edges: list[tuple[Cell, Cell]] | None = None) -> list[dict[tuple[Cell, Cell], int]]:
+    """Up to ``limit`` bridge layouts meeting every number, crossing nothing and joining all islands.
 
-    def room(island: Cell) -> int:
-        return sum(2 for j in touching.get(island, ()) if value[j] < 0 and not any(value[x] > 0 for x in cross[j]))
+    Decides the `candidate_edges` in order (0, 1 or 2 bridges each); a choice is dropped when an island
+    it touches (or one at the end of an edge it blocks) needs more bridges than its open edges, those
+    not yet decided and not crossed by a bridge, can still bring (two each). ``edges``: the candidate
+    edges when already known.
+    """
+    edges = candidate_edges(islands, n) if edges is None else edges
+    names = list(islands)
+    index = {c: k for k, c in enumerate(names)}
+    ends = [(index[a], index[b]) for a, b in edges]
+    cross = crossing(edges)
+    need = [islands[c] for c in names]
+    # open edges at each island: not decided and not crossed by a bridge (kept up to date)
+    open_ = [0] * len(names)
+    for a, b in ends:
+        open_[a] += 1
+        open_[b] += 1
+    blocked = [0] * len(edges)  # bridges crossing each edge
+    value = [-1] * len(edges)
+    watch = [tuple({a, b, *(k for x in cross[i] for k in ends[x])}) for i, (a, b) in enumerate(ends)]
+    out: list[dict[tuple[Cell, Cell], int]] = []
 
     def search(i: int) -> None:
         if len(out) >= limit:
             return
         if i == len(edges):
             layout = {e: v for e, v in zip(edges, value) if v}
-            if all(v == 0 for v in need.values()) and connected(islands, layout):
+            if not any(need) and connected(islands, layout):
                 out.append(layout)
             return
-        a, b = edges[i]
+        a, b = ends[i]
+        free = not blocked[i]
+        if free:  # edge i is decided from here on
+            open_[a] -= 1
+            open_[b] -= 1
         for v in (0, 1, 2):
-            if v > min(need[a], need[b]) or (v and any(value[x] > 0 for x in cross[i])):
+            if v > need[a] or v > need[b] or (v and not free):
                 continue
             value[i] = v
             need[a] -= v
             need[b] -= v
-            if all(need[x] <= room(x) for x in {a, b, *(p for x in cross[i] for p in edges[x])}):
+            if v:
+                for x in cross[i]:
+                    blocked[x] += 1
+                    if blocked[x] == 1 and value[x] < 0:
+                        p, q = ends[x]
+                        open_[p] -= 1
+                        open_[q] -= 1
+            if all(need[k] <= 2 * open_[k] for k in watch[i]):
                 search(i + 1)
+            if v:
+                for x in cross[i]:
+                    blocked[x] -= 1
+                    if not blocked[x] and value[x] < 0:
+                        p, q = ends[x]
+                        open_[p] += 1
+                        open_[q] += 1
             need[a] += v
             need[b] += v
         value[i] = -1
+        if free:
+            open_[a] += 1
+            open_[b] += 1
 
     search(0)
     return out

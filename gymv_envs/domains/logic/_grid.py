@@ -145,13 +145,14 @@ def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: i
     nodes = [0]
     union = functools.partial(functools.reduce, int.__or__)
 
-    def settle(dom: int, cands: list, unions: list) -> int | None:
-        seen = [-1] * count
+    def settle(dom: int, cands: list, unions: list, seen: list) -> int | None:
+        # ``seen[i]``: table i's domain when last looked at (the parent's fixpoint, or -1); a table
+        # whose domain has not changed since is skipped. The fixpoint does not depend on the order
+        # tables are looked at, so neither do the search tree, its solutions and its branch count.
         dirty = True
         while dirty:
             dirty = False
-            for i in range(count):
-                scope = scopes[i]
+            for i, scope in enumerate(scopes):
                 cur = dom & scope
                 if cur == seen[i]:
                     continue
@@ -170,8 +171,8 @@ def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: i
                 seen[i] = new
         return dom
 
-    def rec(dom: int, cands: list, unions: list) -> None:
-        dom = settle(dom, cands, unions)
+    def rec(dom: int, cands: list, unions: list, seen: list) -> None:
+        dom = settle(dom, cands, unions, seen)
         if dom is None:
             return
         best, size = -1, 1 << 30
@@ -190,13 +191,13 @@ def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: i
                 raise Budget
             sub, subu = list(cands), list(unions)
             sub[best], subu[best] = (p,), p
-            rec(rest | p, sub, subu)
+            rec(rest | p, sub, subu, list(seen))
             if len(out) >= limit:
                 return
 
     tabs = [t[1] for t in tables]  # lists are replaced, never changed in place
     if all(tabs):
-        rec(domain, tabs, [t[2] if len(t) > 2 else union(t[1]) for t in tables])
+        rec(domain, tabs, [t[2] if len(t) > 2 else union(t[1]) for t in tables], [-1] * count)
     return out
 
 
@@ -287,29 +288,40 @@ def complete_lines(cells: Sequence[int], lines: Sequence[Sequence[int]], totals:
     g = list(cells)
     avail = sorted(set(values) - set(g))
     out, nodes = [], [0]
+    lines = [tuple(ln) for ln in lines]
+    totals = list(totals)
+    # each line's sum of filled cells and count of open ones, kept up to date as cells are filled
+    sums = [sum(g[j] for j in ln) for ln in lines]
+    opens = [sum(1 for j in ln if not g[j]) for ln in lines]
+    on: list[list[int]] = [[] for _ in g]
+    for li, ln in enumerate(lines):
+        for j in ln:
+            on[j].append(li)
+    todo = list(zip(range(len(lines)), lines, totals))
 
     def rec() -> None:
         if len(out) >= limit:
             return
         forced, pick, fewest = None, None, len(g) + 1
         lo, hi = (avail[0], avail[-1]) if avail else (0, 0)
-        for ln, total in zip(lines, totals):
-            s, open_ = 0, []
-            for j in ln:
-                if g[j]:
-                    s += g[j]
-                else:
-                    open_.append(j)
-            k = len(open_)
+        for li, ln, total in todo:
+            s, k = sums[li], opens[li]
             if k == 0:
                 if s != total:
                     return
             elif s + k * lo > total or s + k * hi < total:
                 return
             elif k == 1:
-                forced = (open_[0], total - s)
+                for j in ln:
+                    if not g[j]:
+                        forced = (j, total - s)
+                        break
             elif k < fewest:
-                fewest, pick = k, open_[0]
+                fewest = k
+                for j in ln:
+                    if not g[j]:
+                        pick = j
+                        break
         if forced is not None:
             i, v = forced
             if v not in avail:
@@ -321,15 +333,22 @@ def complete_lines(cells: Sequence[int], lines: Sequence[Sequence[int]], totals:
         else:
             i = pick
             choices = list(avail)
+        mine = on[i]
         for v in choices:
             nodes[0] += 1
             if nodes[0] > budget:
                 raise Budget
             g[i] = v
+            for li in mine:
+                sums[li] += v
+                opens[li] -= 1
             pos = avail.index(v)
             avail.pop(pos)
             rec()
             avail.insert(pos, v)
+            for li in mine:
+                sums[li] -= v
+                opens[li] += 1
             g[i] = 0
             if len(out) >= limit:
                 return

@@ -51,7 +51,10 @@ def solve(cells: list, runs: list, sums: list, givens: dict, rng: np.random.Gene
 
     Branches on the cell with the fewest digits left, which the runs' sums and used digits allow.
     """
-    of = {x: [i for i, run in enumerate(runs) if x in run] for x in cells}
+    of: dict = {x: [] for x in cells}
+    for i, run in enumerate(runs):
+        for x in run:
+            of[x].append(i)
     used, total, left = [0] * len(runs), [0] * len(runs), [len(run) for run in runs]
     val, out, nodes = {}, [], [0]
     ALL = 0b1111111110
@@ -59,7 +62,8 @@ def solve(cells: list, runs: list, sums: list, givens: dict, rng: np.random.Gene
     def options(x) -> int:
         m = ALL
         for i in of[x]:
-            m &= ~used[i] if sums[i] is None else allowed(left[i], sums[i] - total[i], used[i])
+            s = sums[i]
+            m &= ~used[i] if s is None else allowed(left[i], s - total[i], used[i])
         return m
 
     def put(x, d: int, sign: int) -> None:

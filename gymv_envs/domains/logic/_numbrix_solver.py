@@ -7,7 +7,7 @@ import functools
 import numpy as np
 
 from gymv_envs.domains.logic._grid import Budget
-from gymv_envs.domains.logic._placement import edge_masks, flood
+from gymv_envs.domains.logic._placement import edge_masks
 
 ENUMERATED = 4  # sides up to this count solutions over every Hamiltonian path (552 at 4x4)
 
@@ -112,8 +112,12 @@ def solve(n: int, givens: dict[int, tuple[int, int]], limit: int = 2, budget: in
             seeds |= start_bit
         empty = full & ~taken_bits[0]
         ways = empty | seeds | (above[v] if d > 0 else 0)
-        if empty & ~flood(seeds, ways, n, n):
-            return False
+        region = seeds & ways  # `flood`, stopped once every empty cell is reached
+        while empty & ~region:
+            grown = (region | (region << 1 & not_first) | (region >> 1 & not_last) | (region << n) | (region >> n)) & ways
+            if grown == region:
+                return False
+            region = grown
         # per cell, whether 1 and whether 2 or more of its neighbours are ways in
         right, left, down, up = ways >> 1 & not_last, ways << 1 & not_first, ways >> n, ways << n & full
         one = right | left | down | up

@@ -57,25 +57,39 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
             if j != i:
                 near |= halo[j]
         options.append([x for x in _polyominoes(n, i, k) if not x[0] & near])
-    blocks = BLOCKS(n)
     out: list[int] = []
+    # top-left cells of the 2x2 blocks: a block is all sea when its top-left cell and the cells right,
+    # below and right-below are sea
+    corners = sum(1 << (r * n + c) for r in range(n - 1) for c in range(n - 1))
+    wide = n + 1
+
+    def dead(maybe: int, land: int) -> bool:
+        """Whether a 2x2 block can get no land, or the sure sea cannot be joined through non-land."""
+        sea = full & ~maybe
+        if sea & (sea >> 1) & (sea >> n) & (sea >> wide) & corners:
+            return True
+        return bool(sea) and flood(sea & -sea, full & ~land, n, n) & sea != sea
 
     def search(opts: list, land: int, near: int) -> None:
         maybe = land
         for o in opts:
             for s, _ in o:
                 maybe |= s
-        for block in blocks:
-            if not maybe & block:
-                return
-        sea = full & ~maybe
-        if sea and flood(sea & -sea, full & ~land, n, n) & sea != sea:
+        if dead(maybe, land):
             return
         if not opts:
-            out.append(sea)
+            out.append(full & ~maybe)
             return
         k = min(range(len(opts)), key=lambda i: len(opts[i]))
         rest = opts[:k] + opts[k + 1:]
+        if not rest:  # the last island: each shape completes a placement
+            for shape, _ in opts[k]:
+                done = land | shape
+                if not dead(done, done):
+                    out.append(full & ~done)
+                    if len(out) >= limit:
+                        return
+            return
         for shape, ring in opts[k]:
             around = near | ring
             sub = []

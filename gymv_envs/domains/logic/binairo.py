@@ -47,7 +47,7 @@ def solve(n: int, givens: dict[tuple[int, int], int], rng: np.random.Generator |
     With ``rng``, each table's lines are tried in a random order."""
     tables = [line_table(n, line) for line in range(2 * n)]
     if rng is not None:
-        tables = [(scope, [codes[int(i)] for i in rng.permutation(len(codes))], union) for scope, codes, union in tables]
+        tables = [(scope, [codes[i] for i in rng.permutation(len(codes)).tolist()], union) for scope, codes, union in tables]
     dom = (1 << (2 * n * n)) - 1
     for (r, c), v in givens.items():
         dom &= ~(1 << (2 * (r * n + c) + 1 - v))
@@ -55,9 +55,13 @@ def solve(n: int, givens: dict[tuple[int, int], int], rng: np.random.Generator |
     def grid(code: int) -> tuple[tuple[int, ...], ...]:
         return tuple(zip(*[iter(decode_cells(code, n * n, 2))] * n))
 
+    width, line = 2 * n * n, 2 * n
+
     def distinct(code: int) -> bool:
-        g = grid(code)
-        return len(set(g)) == n and len(set(zip(*g, strict=True))) == n
+        # bit 2 * cell is set where the cell holds 0: a line's pattern of those bits names the line
+        bit = format(code, f"0{width}b")[::-1]
+        return (len({bit[r * line:(r + 1) * line:2] for r in range(n)}) == n
+                and len({bit[2 * c::line] for c in range(n)}) == n)
 
     return [grid(x) for x in table_search(tables, dom, limit, budget, distinct)]
 
@@ -113,6 +117,7 @@ class Binairo(GridAnswerEnv):
             return {rc: full[rc[0]][rc[1]] for rc in order[:k]}
 
         self.givens = givens(fewest_clues(0, n * n, lambda k: solve(n, givens(k))))
+        self._full = full  # the givens have one solution: this grid
         self.free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in self.givens]
 
     # -- draw
@@ -142,7 +147,7 @@ class Binairo(GridAnswerEnv):
 
     # -- oracle
     def _solve(self):
-        return solve(self.n, self.givens, limit=1, budget=10**7)[0]
+        return self._full
 
 
 SPECS = (

@@ -8,15 +8,16 @@ import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import interleave
-from gymv_envs.core.board import blank_labelled_board, cell_centre
-from gymv_envs.core.canvas import INK, draw_shape, draw_text
+from gymv_envs.core.board import cell_centre, labelled_base, labelled_layout
+from gymv_envs.core.canvas import INK, draw_layers, shape_layer, text_layer
 from gymv_envs.core.cells import cell_name
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._bridges_solver import (
     Cell,
     bridge_solutions,
     candidate_edges,
     connected,
-    crosses,
+    crossing,
 )
 from gymv_envs.domains.logic._placement import NEIGHBOURS4
 
@@ -76,46 +77,63 @@ class Bridges(SingleTurnEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
-        while True:
-            islands = {(int(rng.integers(n)), int(rng.integers(n))): 0}
-            bridges: dict[tuple[Cell, Cell], int] = {}
-            for _ in range(60 * self.count):
-                if len(islands) == self.count:
+        with ScalarDraws(rng) as d:  # the same draws as `rng.integers` one at a time, faster
+            while True:
+                islands, bridges = self._grow(d)
+                if len(islands) < self.count:
+                    continue
+                for (a, b), k in bridges.items():
+                    islands[a] += k
+                    islands[b] += k
+                edges = candidate_edges(islands, n)
+                if len(bridge_solutions(islands, n, 2, edges)) == 1:
                     break
-                src = list(islands)[int(rng.integers(len(islands)))]
-                dr, dc = NEIGHBOURS4[int(rng.integers(4))]
-                dist = int(rng.integers(2, n))
-                path = [(src[0] + dr * k, src[1] + dc * k) for k in range(1, dist + 1)]
-                dst = path[-1]
-                if not (0 <= dst[0] < n and 0 <= dst[1] < n) or any(p in islands for p in path):
-                    continue
-                if any((dst[0] + a, dst[1] + b) in islands for a, b in NEIGHBOURS4):
-                    continue
-                edge = tuple(sorted((src, dst)))
-                if any(crosses(edge, e) or any(p in _cells_of(e) for p in path) for e in bridges):
-                    continue
-                islands[dst] = 0
-                bridges[edge] = int(rng.integers(1, 3))
-            if len(islands) < self.count:
-                continue
-            for (a, b), k in bridges.items():
-                islands[a] += k
-                islands[b] += k
-            if len(bridge_solutions(islands, n, 2)) == 1:
-                break
         self.islands = islands
+        self._crossed = {e: frozenset(edges[j] for j in js) for e, js in zip(edges, crossing(edges))}
+        # the one solution is the layout the level was built from
+        self._layout = tuple(sorted((a, b, k) for (a, b), k in bridges.items()))
+
+    def _grow(self, d: ScalarDraws) -> tuple[dict[Cell, int], dict[tuple[Cell, Cell], int]]:
+        """Islands added one at a time, each bridged to an earlier one along a row or column over free
+        water: the path neither meets an island or a bridge (so crosses none) nor ends next to an island."""
+        n = self.n
+        first = (d.integers(n), d.integers(n))
+        islands, order = {first: 0}, [first]
+        bridges: dict[tuple[Cell, Cell], int] = {}
+        taken = {first}  # island cells and the cells bridges run over
+        for _ in range(60 * self.count):
+            if len(islands) == self.count:
+                break
+            src = order[d.integers(len(order))]
+            dr, dc = NEIGHBOURS4[d.integers(4)]
+            dist = d.integers(2, n)
+            dst = (src[0] + dr * dist, src[1] + dc * dist)
+            if not (0 <= dst[0] < n and 0 <= dst[1] < n):
+                continue
+            path = [(src[0] + dr * k, src[1] + dc * k) for k in range(1, dist + 1)]
+            if not taken.isdisjoint(path) or any((dst[0] + a, dst[1] + b) in islands for a, b in NEIGHBOURS4):
+                continue
+            islands[dst] = 0
+            order.append(dst)
+            taken.update(path)
+            bridges[tuple(sorted((src, dst)))] = d.integers(1, 3)
+        return islands, bridges
 
     # -- draw
     def _draw(self) -> np.ndarray:
         n = self.n
-        img, layout = blank_labelled_board(self.obs_size, n, n, cell_colour=SEA)
+        (h, w), layout = self.obs_size, labelled_layout(self.obs_size, n, n)
+        base = labelled_base(h, w, n, n, True, SEA)
+        img = base.copy()
         size = max(4, int(layout[2] * 0.86))
+        inner = max(2, size - 2 * max(1, size // 14))
         text = max(5, int(layout[2] * 0.48))
+        islands = []
         for (r, c), k in self.islands.items():
             x, y = cell_centre(layout, r, c)
-            draw_shape(img, "circle", x, y, size, INK)
-            draw_shape(img, "circle", x, y, max(2, size - 2 * max(1, size // 14)), ISLAND)
-            draw_text(img, str(k), (x, y), text, INK, bold=True)
+            islands.append((shape_layer("circle", x, y, size, INK), shape_layer("circle", x, y, inner, ISLAND),
+                            text_layer(str(k), (x, y), text, INK, bold=True)))
+        draw_layers(img, islands, base, SEA)  # each island inside its own cell
         return img
 
     def _task_text(self) -> str:
@@ -151,11 +169,11 @@ class Bridges(SingleTurnEnv):
         return tuple(sorted((a, b, k) for (a, b), k in out.items()))
 
     def _check(self, answer: tuple[tuple[Cell, Cell, int], ...]) -> bool:
-        edges = set(candidate_edges(self.islands, self.n))
+        crossed = self._crossed  # the candidate edges and those each crosses
         layout = {(a, b): k for a, b, k in answer}
-        if any(e not in edges or not 1 <= k <= 2 for e, k in layout.items()):
+        if any(e not in crossed or not 1 <= k <= 2 for e, k in layout.items()):
             return False
-        if any(crosses(e, f) for e in layout for f in layout):
+        if any(not crossed[e].isdisjoint(layout) for e in layout):
             return False
         total = dict.fromkeys(self.islands, 0)
         for (a, b), k in layout.items():
@@ -168,8 +186,7 @@ class Bridges(SingleTurnEnv):
 
     # -- oracle
     def _solve(self) -> tuple[tuple[Cell, Cell, int], ...]:
-        layout = bridge_solutions(self.islands, self.n, 1)[0]
-        return tuple(sorted((a, b, k) for (a, b), k in layout.items()))
+        return self._layout
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[Cell, Cell, int], ...]]:
         sol = {(a, b): k for a, b, k in self._solution}
@@ -183,11 +200,6 @@ class Bridges(SingleTurnEnv):
         added = [pack({**sol, e: 1}) for e in edges if e not in sol]
         moved = [pack({**{f: v for f, v in sol.items() if f != e}, g: k}) for e, k in sol.items() for g in edges if g not in sol]
         return interleave(rng, flipped, moved, added, dropped)
-
-
-def _cells_of(edge: tuple[Cell, Cell]) -> list[Cell]:
-    (r1, c1), (r2, c2) = edge
-    return [(r, c) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]
 
 
 SPECS = (

@@ -8,8 +8,9 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv, latin_square
-from gymv_envs.domains.logic._placement import beside4, bits, is_connected
+from gymv_envs.domains.logic._placement import beside4, bits, edge_masks, is_connected
 
 # difficulty -> (side, shaded share wanted)
 LEVELS = {0: (5, 0.24), 1: (6, 0.26), 2: (8, 0.27)}
@@ -29,6 +30,19 @@ def connected(n: int, shaded: set) -> bool:
         if grown == region:
             return region == free
         region = grown
+
+
+def _reaches(seed: int, targets: int, within: int, n: int) -> bool:
+    """Whether a flood from ``seed`` inside ``within`` reaches every cell of ``targets`` (stopping as
+    soon as it has)."""
+    full, not_first, not_last = edge_masks(n, n)
+    region = seed
+    while region & targets != targets:
+        grown = (region | (region << 1 & not_first) | (region >> 1 & not_last) | (region << n) | (region >> n)) & within
+        if grown == region:
+            return False
+        region = grown
+    return True
 
 
 def repeated(grid) -> set:
@@ -136,6 +150,7 @@ class Hitori(GridAnswerEnv):
     """
 
     cell_kind = "mask"
+    _repeats: tuple | None = None  # (grid, its repeated cells)
 
     def _configure(self) -> None:
         self.n, self.share = LEVELS[self.difficulty]
@@ -145,22 +160,33 @@ class Hitori(GridAnswerEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
+        full = (1 << (n * n)) - 1
+        self._shading = None
         for _ in range(2000):
             grid = latin_square(rng, n)
-            shaded: set = set()
-            for i in rng.permutation(n * n):
-                r, c = divmod(int(i), n)
-                if len(shaded) >= self.share * n * n:
+            mask, count = 0, 0  # the shaded cells as bits r * n + c
+            for i in rng.permutation(n * n).tolist():
+                if count >= self.share * n * n:
                     break
-                if any(x in shaded for x in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1))):
+                bit = 1 << i
+                near = beside4(bit, n, n)
+                if near & mask:
                     continue
-                if connected(n, shaded | {(r, c)}):
-                    shaded.add((r, c))
-            for r, c in sorted(shaded):
-                pool = [grid[r][k] for k in range(n) if (r, k) not in shaded] + [grid[k][c] for k in range(n) if (k, c) not in shaded]
-                grid[r][c] = pool[int(rng.integers(len(pool)))]
+                # the free cells are connected; without this cell they stay so exactly when its
+                # (free) neighbours still reach each other
+                if near and _reaches(near & -near, near, full & ~(mask | bit), n):
+                    mask |= bit
+                    count += 1
+            with ScalarDraws(rng) as d:  # `rng.integers` one by one, at Python speed
+                for i in bits(mask):  # reading order, as the cells sorted
+                    r, c = divmod(i, n)
+                    pool = ([grid[r][k] for k in range(n) if not mask >> (r * n + k) & 1]
+                            + [grid[k][c] for k in range(n) if not mask >> (k * n + c) & 1])
+                    grid[r][c] = pool[d.integers(len(pool))]
             try:
                 if len(solve(grid)) == 1:
+                    # the one solution is the shading the numbers were copied over
+                    self._shading = tuple(tuple(mask >> (r * n + c) & 1 for c in range(n)) for r in range(n))
                     break
             except Budget:
                 continue
@@ -191,7 +217,9 @@ class Hitori(GridAnswerEnv):
     def _check(self, answer) -> bool:
         n = self.n
         shaded = {(r, c) for r in range(n) for c in range(n) if answer[r][c]}
-        if len(shaded) == n * n or not shaded <= repeated(self.grid):
+        if self._repeats is None or self._repeats[0] is not self.grid:
+            self._repeats = (self.grid, repeated(self.grid))
+        if len(shaded) == n * n or not shaded <= self._repeats[1]:
             return False
         if any((r + 1, c) in shaded or (r, c + 1) in shaded for r, c in shaded):
             return False
@@ -204,6 +232,8 @@ class Hitori(GridAnswerEnv):
 
     # -- oracle
     def _solve(self):
+        if self._shading is not None:
+            return self._shading
         shaded = solve(self.grid, limit=1, budget=10**8)[0]
         return tuple(tuple(int((r, c) in shaded) for c in range(self.n)) for r in range(self.n))
 

@@ -92,11 +92,11 @@ class Kakuro(GridAnswerEnv):
             while changed:  # a white cell must lie on a run of at least two both ways
                 changed = False
                 for r in range(1, n):
+                    row, above, below = white[r], white[r - 1], white[r + 1] if r + 1 < n else None
                     for c in range(1, n):
-                        if white[r][c] and not all(
-                                any(0 <= a < n and 0 <= b < n and white[a][b] for a, b in pair)
-                                for pair in (((r, c - 1), (r, c + 1)), ((r - 1, c), (r + 1, c)))):
-                            white[r][c], changed = False, True
+                        if row[c] and not ((row[c - 1] or (c + 1 < n and row[c + 1]))
+                                           and (above[c] or (below is not None and below[c]))):
+                            row[c], changed = False, True
             cells = [(r, c) for r in range(n) for c in range(n) if white[r][c]]
             if len(cells) >= (n - 1) ** 2 - self.blacks - 2:
                 break
@@ -115,6 +115,7 @@ class Kakuro(GridAnswerEnv):
             x = differ[int(rng.integers(len(differ)))]
             givens[x] = fill[x]
         self.white, self.cells, self.runs, self.sums, self.givens = white, cells, runs, sums, givens
+        self._fill = fill  # the sums and givens have one solution: the filling they came from
         self.free = [x for x in cells if x not in givens]
 
     # -- draw
@@ -183,7 +184,7 @@ class Kakuro(GridAnswerEnv):
 
     # -- oracle
     def _solve(self):
-        val = solve(self.cells, self.runs, self.sums, self.givens, limit=1, budget=10**8)[0]
+        val = self._fill
         return tuple(tuple(val.get((r, c), 0) for c in range(self.n)) for r in range(self.n))
 
 

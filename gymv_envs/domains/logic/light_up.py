@@ -54,6 +54,7 @@ class LightUp(CellsAnswerEnv):
       action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
+    _board: Akari | None = None  # the level's board, for the verifier
     answer_hint = "the cells of all the bulbs, column letter then row number, separated by spaces (for example `A1 C3`)"
 
     def _configure(self) -> None:
@@ -97,6 +98,7 @@ class LightUp(CellsAnswerEnv):
                         numbers = trial
             break
         self.black = numbers
+        self._bulbs = bulbs  # the one solution: the bulbs the numbers were counted from
 
     # -- draw
     def _draw(self) -> np.ndarray:
@@ -126,7 +128,9 @@ class LightUp(CellsAnswerEnv):
 
     # -- verify
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
-        n, board = self.n, Akari(self.n, self.black)
+        if self._board is None or self._board.black != self.black:
+            self._board = Akari(self.n, self.black)
+        n, board = self.n, self._board
         bulbs = [r * n + c for r, c in answer]
         if any(i in self.black for i in bulbs):
             return False
@@ -139,8 +143,7 @@ class LightUp(CellsAnswerEnv):
 
     # -- oracle
     def _solve(self) -> tuple[tuple[int, int], ...]:
-        mask = Akari(self.n, self.black).solutions(1, budget=10**9)[0]
-        return mask_cells(mask, self.n)
+        return mask_cells(self._bulbs, self.n)
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, int], ...]]:
         n, sol = self.n, self._solution

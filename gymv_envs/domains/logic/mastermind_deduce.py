@@ -11,16 +11,17 @@ from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import interleave
 from gymv_envs.core.canvas import (
     BACKGROUND,
-    BLACK,
     INK,
     PALETTE,
     WHITE,
     blend_mask,
     fill_rect,
+    is_uniform,
     new_frame,
     shape_mask,
     text_mask,
 )
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._mastermind_codes import all_codes, score, score_all
 
 # difficulty -> (code length, colours, repeats allowed)
@@ -29,6 +30,13 @@ COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 LETTER = {name: name[0].upper() for name in COLOURS}
 MAX_GUESSES = 10
 _WORD = re.compile(r"[A-Z]+")
+
+
+def _score(a: tuple[int, ...], b: tuple[int, ...]) -> int:
+    """`score` of one code against another: black * 16 + white."""
+    black = sum(x == y for x, y in zip(a, b))
+    common = sum(min(a.count(k), b.count(k)) for k in set(a))
+    return black * 16 + common - black
 
 
 def _mask(kind: str, text: str, size: int) -> np.ndarray:
@@ -66,12 +74,106 @@ def _stamp(img: np.ndarray, bg: tuple[int, int, int], parts: tuple) -> None:
     x0, y0 = min(x for x, _ in corners), min(y for _, y in corners)
     tile = _stamp_tile(bg, tuple((*p[:4], x - x0, y - y0) for p, (x, y) in zip(parts, corners, strict=True)))
     h, w = tile.shape[:2]
-    region = img[y0:y0 + h, x0:x0 + w] if x0 >= 0 and y0 >= 0 else img[:0]
-    if region.shape[:2] == (h, w) and (region == np.asarray(bg, dtype=np.uint8)).all():
-        region[...] = tile
+    if is_uniform(img, x0, y0, x0 + w, y0 + h, bg):
+        img[y0:y0 + h, x0:x0 + w] = tile
         return
     for p, m, (x, y) in zip(parts, masks, corners, strict=True):
         blend_mask(img, m, x, y, p[3])
+
+
+def _geometry(H: int, W: int, n: int, L: int) -> tuple[float, int, float, float, int]:
+    pitch = min(H / (n + 0.3), W / (L + 3.2))
+    return pitch, max(3, int(pitch * 0.8)), (W - (L + 3.2) * pitch) / 2, (H - n * pitch) / 2, max(5, int(pitch * 0.42))
+
+
+TINT = (232, 232, 226)
+
+
+def _slot(H: int, W: int, n: int, L: int, names: tuple[str, ...], i: int, k: int, what) -> tuple:
+    """The `_stamp` call ``(background, parts)`` of slot ``k`` of row ``i``: 0 the row number (``what``
+    True) or ``?``, 1..L a peg (a colour index, None for the secret's ``?``), then the score dots
+    (``what`` "black", "white" or None)."""
+    pitch, peg, x0, y0, text_size = _geometry(H, W, n, L)
+    cy = y0 + (i + 0.5) * pitch
+    bg = TINT if i % 2 == 0 else BACKGROUND
+    if k == 0:
+        return bg, (("text", str(i + 1) if what else "?", text_size, INK, x0 + 0.5 * pitch, cy),)
+    if k <= L:
+        cx = x0 + (k - 1 + 1.5) * pitch
+        if what is None:
+            return bg, (("circle", "", peg, (200, 200, 200), cx, cy), ("text", "?", text_size, INK, cx, cy))
+        name = names[what]
+        return bg, (("circle", "", peg, PALETTE[name], cx, cy),
+                    ("text", LETTER[name], text_size, INK if name == "yellow" else WHITE, cx, cy))
+    j = k - L - 1
+    per_row = (L + 1) // 2
+    dot = max(2, int(pitch * 0.34))
+    cx = x0 + (L + 1.4 + (j % per_row + 0.5) * 1.6 / per_row) * pitch
+    ry = cy + (-0.2 if j < per_row else 0.2) * pitch
+    if what is None:
+        return bg, (("circle", "", max(2, dot // 3), (170, 170, 170), cx, ry),)
+    if what == "white":
+        return bg, (("circle", "", dot, INK, cx, ry), ("circle", "", max(1, dot - 2 * max(1, dot // 6)), WHITE, cx, ry))
+    return bg, (("circle", "", dot, INK, cx, ry),)
+
+
+def _row(L: int, guess, fb) -> list[tuple[int, object]]:
+    """The slots of a row and what each shows."""
+    if guess is None:
+        return [(0, False)] + [(j + 1, None) for j in range(L)]
+    black, white = divmod(fb, 16)
+    return ([(0, True)] + [(j + 1, guess[j]) for j in range(L)]
+            + [(L + 1 + j, "black" if j < black else "white" if j < black + white else None) for j in range(L)])
+
+
+def _tint(img: np.ndarray, H: int, W: int, n: int, L: int, i: int) -> None:
+    pitch, _, x0, y0, _ = _geometry(H, W, n, L)
+    cy = y0 + (i + 0.5) * pitch
+    fill_rect(img, x0, cy - pitch / 2, x0 + (L + 3.2) * pitch, cy + pitch / 2, TINT)
+
+
+def _placed(bg: tuple[int, int, int], parts: tuple) -> tuple[int, int, np.ndarray]:
+    """Where `_stamp` puts the tile of ``parts`` and the tile."""
+    masks = [_mask(kind, text, size) for kind, text, size, *_ in parts]
+    corners = [_corner(m, p[0], p[2], p[4], p[5]) for p, m in zip(parts, masks, strict=True)]
+    x0, y0 = min(x for x, _ in corners), min(y for _, y in corners)
+    return x0, y0, _stamp_tile(bg, tuple((*p[:4], x - x0, y - y0) for p, (x, y) in zip(parts, corners, strict=True)))
+
+
+@functools.lru_cache(maxsize=16384)
+def _slot_tile(H: int, W: int, n: int, L: int, names: tuple[str, ...], i: int, k: int, what) -> tuple:
+    x, y, tile = _placed(*_slot(H, W, n, L, names, i, k, what))
+    return slice(y, y + tile.shape[0]), slice(x, x + tile.shape[1]), tile
+
+
+@functools.lru_cache(maxsize=64)
+def _plan(H: int, W: int, n: int, L: int, names: tuple[str, ...]) -> np.ndarray | None:
+    """For ``n`` rows: the frame with the row tints (read-only), when every stamp any slot can hold
+    sits on its row's plain colour there and apart from every other slot's; None otherwise (then the
+    frame is stamped part by part, checking each time)."""
+    base = new_frame(H, W, BACKGROUND)
+    for i in range(0, n, 2):
+        _tint(base, H, W, n, L, i)
+    base.setflags(write=False)
+    choices = {0: (True, False), **{k: (None, *range(len(names))) for k in range(1, L + 1)},
+               **{k: (None, "black", "white") for k in range(L + 1, 2 * L + 1)}}
+    boxes: list[tuple[int, int, int, int]] = []
+    for i in range(n):
+        for k, options in choices.items():
+            x0 = y0 = 1 << 30
+            x1 = y1 = -1
+            for what in options:
+                bg, parts = _slot(H, W, n, L, names, i, k, what)
+                x, y, tile = _placed(bg, parts)
+                if not is_uniform(base, x, y, x + tile.shape[1], y + tile.shape[0], bg):
+                    return None
+                x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x + tile.shape[1]), max(y1, y + tile.shape[0])
+            boxes.append((x0, y0, x1, y1))
+    for a, (ax0, ay0, ax1, ay1) in enumerate(boxes):
+        for bx0, by0, bx1, by1 in boxes[a + 1:]:
+            if ax0 < bx1 and bx0 < ax1 and ay0 < by1 and by0 < ay1:
+                return None
+    return base
 
 
 class MastermindDeduce(SingleTurnEnv):
@@ -120,73 +222,58 @@ class MastermindDeduce(SingleTurnEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         codes, counts = all_codes(self.length, self.colours, self.repeats)
-        while True:
-            secret = int(rng.integers(len(codes)))
-            alive = np.ones(len(codes), dtype=bool)
-            guesses: list[tuple[tuple[int, ...], int]] = []
-            for _ in range(8 * MAX_GUESSES):
-                pool = np.flatnonzero(alive) if rng.random() < 0.4 else np.arange(len(codes))
-                g = int(pool[int(rng.integers(len(pool)))])
-                if g == secret:
-                    continue
-                fb = score_all(self.length, self.colours, self.repeats, codes[g])
-                keep = alive & (fb == fb[secret])
-                if keep.sum() == alive.sum():
-                    continue
-                alive = keep
-                guesses.append((tuple(int(v) for v in codes[g]), int(fb[secret])))
-                if alive.sum() == 1 or len(guesses) == MAX_GUESSES:
+        with ScalarDraws(rng) as d:  # `rng.integers` and `rng.random` one by one, at Python speed
+            while True:
+                secret = d.integers(len(codes))
+                hidden = tuple(codes[secret].tolist())
+                alive = np.arange(len(codes))  # the codes every score so far fits (in order)
+                guesses: list[tuple[tuple[int, ...], int]] = []
+                for _ in range(8 * MAX_GUESSES):
+                    if d.random() < 0.4:
+                        g = int(alive[d.integers(len(alive))])
+                    else:
+                        g = d.integers(len(codes))
+                    if g == secret:
+                        continue
+                    guess = tuple(codes[g].tolist())
+                    fb = _score(guess, hidden)
+                    if len(alive) > 600:  # scores against every code, by sums of cached rows
+                        keep = alive[score_all(self.length, self.colours, self.repeats, guess)[alive] == fb]
+                    else:
+                        keep = alive[score(codes[alive], counts[alive], codes[g], self.colours) == fb]
+                    if len(keep) == len(alive):
+                        continue
+                    alive = keep
+                    guesses.append((guess, fb))
+                    if len(alive) == 1 or len(guesses) == MAX_GUESSES:
+                        break
+                if len(alive) == 1:
                     break
-            if alive.sum() == 1:
-                break
         self.guesses = tuple(guesses)
+        self._secret = hidden  # the one code every score fits
 
     def _fits(self, code: tuple[int, ...]) -> list[bool]:
-        c = np.asarray(code, dtype=np.int8)[None]
-        cnt = np.stack([(c == k).sum(1) for k in range(self.colours)], axis=1)
-        return [int(score(c, cnt, np.asarray(g, dtype=np.int8), self.colours)[0]) == fb for g, fb in self.guesses]
+        return [_score(code, g) == fb for g, fb in self.guesses]
 
     # -- draw
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        img = new_frame(H, W, BACKGROUND)
         n, L = len(self.guesses) + 1, self.length
-        pitch = min(H / (n + 0.3), W / (L + 3.2))
-        peg = max(3, int(pitch * 0.8))
-        x0 = (W - (L + 3.2) * pitch) / 2
-        y0 = (H - n * pitch) / 2
-        text_size = max(5, int(pitch * 0.42))
-        tint = (232, 232, 226)
-        for i, (guess, fb) in enumerate((*self.guesses, (None, None))):
-            cy = y0 + (i + 0.5) * pitch
-            bg = tint if i % 2 == 0 else BACKGROUND
+        rows = [_row(L, g, fb) for g, fb in (*self.guesses, (None, None))]
+        base = _plan(H, W, n, L, self.names)
+        if base is not None:  # slots apart, each on its plain row colour: copy the cached stamps
+            img = base.copy()
+            for i, row in enumerate(rows):
+                for k, what in row:
+                    r, c, tile = _slot_tile(H, W, n, L, self.names, i, k, what)
+                    img[r, c] = tile
+            return img
+        img = new_frame(H, W, BACKGROUND)
+        for i, row in enumerate(rows):
             if i % 2 == 0:
-                fill_rect(img, x0, cy - pitch / 2, x0 + (L + 3.2) * pitch, cy + pitch / 2, tint)
-            _stamp(img, bg, (("text", str(i + 1) if guess else "?", text_size, INK, x0 + 0.5 * pitch, cy),))
-            for j in range(L):
-                cx = x0 + (j + 1.5) * pitch
-                if guess is None:
-                    _stamp(img, bg, (("circle", "", peg, (200, 200, 200), cx, cy), ("text", "?", text_size, INK, cx, cy)))
-                    continue
-                name = self.names[guess[j]]
-                _stamp(img, bg, (("circle", "", peg, PALETTE[name], cx, cy),
-                                 ("text", LETTER[name], text_size, INK if name == "yellow" else WHITE, cx, cy)))
-            if guess is None:
-                continue
-            black, white = divmod(fb, 16)
-            per_row = (L + 1) // 2
-            dot = max(2, int(pitch * 0.34))
-            for k in range(L):
-                kind = BLACK if k < black else WHITE if k < black + white else None
-                cx = x0 + (L + 1.4 + (k % per_row + 0.5) * 1.6 / per_row) * pitch
-                ry = cy + (-0.2 if k < per_row else 0.2) * pitch
-                if kind is None:
-                    _stamp(img, bg, (("circle", "", max(2, dot // 3), (170, 170, 170), cx, ry),))
-                elif kind == WHITE:
-                    _stamp(img, bg, (("circle", "", dot, INK, cx, ry),
-                                     ("circle", "", max(1, dot - 2 * max(1, dot // 6)), WHITE, cx, ry)))
-                else:
-                    _stamp(img, bg, (("circle", "", dot, INK, cx, ry),))
+                _tint(img, H, W, n, L, i)
+            for k, what in row:
+                _stamp(img, *_slot(H, W, n, L, self.names, i, k, what))
         return img
 
     def _task_text(self) -> str:
@@ -223,11 +310,7 @@ class MastermindDeduce(SingleTurnEnv):
 
     # -- oracle
     def _solve(self) -> tuple[int, ...]:
-        codes, counts = all_codes(self.length, self.colours, self.repeats)
-        alive = np.ones(len(codes), dtype=bool)
-        for g, fb in self.guesses:
-            alive &= score_all(self.length, self.colours, self.repeats, g) == fb
-        return tuple(int(v) for v in codes[np.flatnonzero(alive)[0]])
+        return self._secret
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[int, ...]]:
         codes, counts = all_codes(self.length, self.colours, self.repeats)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
-from gymv_envs.core.board import blank_labelled_board, cell_centre, cell_rect
-from gymv_envs.core.canvas import INK, draw_text, fill_rect
+from gymv_envs.core.board import blank_labelled_board, cell_centre, cell_rect, labelled_layout
+from gymv_envs.core.canvas import INK, fill_rect, new_frame, rect_box, stamp, text_layer
 from gymv_envs.domains.logic._placement import NEIGHBOURS8, CellsAnswerEnv, parse_cell_list
 
 # difficulty -> (side, mines, most safe cells asked, hard: needs reasoning over several numbers)
@@ -19,17 +21,19 @@ DIGIT_COLOURS = {1: (25, 70, 200), 2: (20, 125, 40), 3: (200, 30, 30), 4: (90, 3
                  5: (130, 40, 20), 6: (0, 120, 120), 7: (30, 30, 30), 8: (100, 100, 100)}
 
 
-def _constraints(counts: np.ndarray, shown: np.ndarray) -> list[tuple[int, list[tuple[int, int]]]]:
-    rows, cols = shown.shape
+def _constraints(counts, shown) -> list[tuple[int, list[tuple[int, int]]]]:
+    """Each opened cell with covered neighbours: its number and those neighbours (arrays or row lists)."""
+    counts, shown = np.asarray(counts).tolist(), np.asarray(shown).tolist()
+    rows, cols = len(shown), len(shown[0])
     out = []
     for r in range(rows):
         for c in range(cols):
-            if not shown[r, c]:
+            if not shown[r][c]:
                 continue
             nb = [(r + dr, c + dc) for dr, dc in NEIGHBOURS8
-                  if 0 <= r + dr < rows and 0 <= c + dc < cols and not shown[r + dr, c + dc]]
+                  if 0 <= r + dr < rows and 0 <= c + dc < cols and not shown[r + dr][c + dc]]
             if nb:
-                out.append((int(counts[r, c]), nb))
+                out.append((int(counts[r][c]), nb))
     return out
 
 
@@ -48,27 +52,26 @@ def possible_mines(cons: list[tuple[int, list[tuple[int, int]]]], budget: int = 
     seen: set[int] = set()
     nodes = [0]
 
+    last = len(cells)
+
     def search(i: int, forced: int) -> bool:
         nodes[0] += 1
         if nodes[0] > budget:
             raise TimeoutError
-        if i == len(cells):
+        if i == last:
             seen.update(j for j, v in enumerate(value) if v == 1)
             return True
+        ks = of_cell[i]
         for v in ((1,) if i == forced else (0, 1)):
             ok = True
-            for k in of_cell[i]:
-                free[k] -= 1
-                need[k] -= v
-            for k in of_cell[i]:
-                if need[k] < 0 or need[k] > free[k]:
+            for k in ks:  # place v, and see whether every number can still be met
+                f, m = free[k] - 1, need[k] - v
+                free[k], need[k] = f, m
+                if m < 0 or m > f:
                     ok = False
             value[i] = v
-            if ok and search(i + 1, forced):
-                found = True
-            else:
-                found = False
-            for k in of_cell[i]:
+            found = ok and search(i + 1, forced)
+            for k in ks:
                 free[k] += 1
                 need[k] += v
             value[i] = -1
@@ -100,6 +103,22 @@ def simple_safe(cons: list[tuple[int, list[tuple[int, int]]]]) -> set:
                 mines.update(unknown)
                 changed = True
     return safe
+
+
+@functools.lru_cache(maxsize=1024)
+def _covered(obs_size: tuple[int, int], n: int, r: int, c: int) -> tuple[slice, slice, np.ndarray]:
+    """Covered cell (r, c): the box of its outer fill and the two fills as a tile (read-only)."""
+    layout = labelled_layout(obs_size, n, n)
+    tile = new_frame(*obs_size)  # drawn at full size, then cut out: the fills' pixel boxes are kept
+    fill_rect(tile, *cell_rect(layout, r, c), COVERED_EDGE)
+    fill_rect(tile, *cell_rect(layout, r, c, 0.08), COVERED)
+    box = rect_box(obs_size, *cell_rect(layout, r, c))
+    if box is None:
+        return slice(0, 0), slice(0, 0), tile[:0, :0]
+    a, b, e, f = box
+    out = np.ascontiguousarray(tile[b:f, a:e])
+    out.setflags(write=False)
+    return slice(b, f), slice(a, e), out
 
 
 class MinesweeperSafe(CellsAnswerEnv):
@@ -140,6 +159,7 @@ class MinesweeperSafe(CellsAnswerEnv):
       action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
+    _safe: tuple | None = None
     answer_hint = "every certainly safe covered cell, column letter then row number, separated by spaces (for example `B3 C4`)"
 
     def _configure(self) -> None:
@@ -156,18 +176,22 @@ class MinesweeperSafe(CellsAnswerEnv):
             zeros = np.argwhere(~mine & (counts == 0))
             if not len(zeros):
                 continue
-            shown = np.zeros((n, n), dtype=bool)
+            cnt = counts.tolist()
+            seen = [[False] * n for _ in range(n)]
+            opened = 0
             stack = [tuple(int(v) for v in zeros[int(rng.integers(len(zeros)))])]
             while stack:
                 r, c = stack.pop()
-                if shown[r, c]:
+                if seen[r][c]:
                     continue
-                shown[r, c] = True
-                if counts[r, c] == 0:
+                seen[r][c] = True
+                opened += 1
+                if cnt[r][c] == 0:
                     stack += [(r + dr, c + dc) for dr, dc in NEIGHBOURS8 if 0 <= r + dr < n and 0 <= c + dc < n]
-            if not 0.25 <= shown.mean() <= 0.75:
+            if not 0.25 <= opened / (n * n) <= 0.75:  # `shown.mean()`: the same division
                 continue
-            cons = _constraints(counts, shown)
+            shown = np.array(seen, dtype=bool)
+            cons = _constraints(cnt, seen)
             maybe = possible_mines(cons)
             if maybe is None:
                 continue
@@ -179,21 +203,22 @@ class MinesweeperSafe(CellsAnswerEnv):
                 continue
             break
         self.counts, self.shown = counts, shown
+        self._safe = tuple(sorted(safe))  # what `_solve`'s search (without a budget) finds
 
     # -- draw
     def _draw(self) -> np.ndarray:
         n = self.n
         img, layout = blank_labelled_board(self.obs_size, n, n, cell_colour=OPEN)
         size = max(5, int(layout[2] * 0.6))
-        edge = 0.08
+        shown, counts = self.shown.tolist(), self.counts.tolist()
         for r in range(n):
             for c in range(n):
-                if not self.shown[r, c]:
-                    fill_rect(img, *cell_rect(layout, r, c), COVERED_EDGE)
-                    fill_rect(img, *cell_rect(layout, r, c, edge), COVERED)
-                elif self.counts[r, c]:
-                    k = int(self.counts[r, c])
-                    draw_text(img, str(k), cell_centre(layout, r, c), size, DIGIT_COLOURS.get(k, INK), bold=True)
+                if not shown[r][c]:  # the raised cell: both fills inside its box, so one cached tile
+                    rows, cols, tile = _covered(self.obs_size, n, r, c)
+                    img[rows, cols] = tile
+                elif counts[r][c]:
+                    k = counts[r][c]
+                    stamp(img, [text_layer(str(k), cell_centre(layout, r, c), size, DIGIT_COLOURS.get(k, INK), bold=True)], OPEN)
         return img
 
     def _task_text(self) -> str:
@@ -217,6 +242,8 @@ class MinesweeperSafe(CellsAnswerEnv):
 
     # -- oracle
     def _solve(self) -> tuple[tuple[int, int], ...]:
+        if self._safe is not None:
+            return self._safe
         cons = _constraints(self.counts, self.shown)
         maybe = possible_mines(cons, budget=10**9)
         return tuple(sorted({x for _, nb in cons for x in nb} - maybe))

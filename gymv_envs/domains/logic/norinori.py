@@ -10,6 +10,7 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
 from gymv_envs.core.board import blank_labelled_board, cell_centre, paint_regions
 from gymv_envs.core.canvas import INK, draw_shape
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._placement import (
     NEIGHBOURS4,
     CellsAnswerEnv,
@@ -27,6 +28,12 @@ LEVELS = {0: (5, 0.0, 20), 1: (6, 0.0, 20), 2: (7, 0.0, 20)}
 def _neighbour_cells(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(r2 * n + c2 for r2, c2 in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= r2 < n and 0 <= c2 < n)
                  for r in range(n) for c in range(n))
+
+
+@functools.lru_cache(maxsize=16)
+def _rings(n: int) -> tuple[int, ...]:
+    """Each cell and its orthogonal neighbours, as a bit mask."""
+    return tuple(1 << j | sum(1 << q for q in nb) for j, nb in enumerate(_neighbour_cells(n)))
 
 
 def norinori_solutions(regions: np.ndarray, limit: int = 2, blank: frozenset = frozenset()) -> list[frozenset[tuple[int, int]]]:
@@ -54,14 +61,19 @@ def shading_masks(regions: np.ndarray, limit: int = 2, blank: frozenset = frozen
     for r, c in blank:
         closed0 |= 1 << (r * n + c)
     nbrs = _neighbour_cells(n)
+    rings = _rings(n)
     out: list[int] = []
 
-    def search(shaded: int, closed: int, count: list[int]) -> None:
+    count = [0] * k
+    regions_k = range(k)
+
+    def search(shaded: int, closed: int) -> None:
         best, fewest = -1, 1 << 30
-        for g in range(k):
-            if count[g] < 2:
+        for g in regions_k:
+            have = count[g]
+            if have < 2:
                 free = (masks[g] & ~closed).bit_count()
-                if free + count[g] < 2:
+                if free + have < 2:
                     return
                 if free < fewest:
                     best, fewest = g, free
@@ -80,24 +92,22 @@ def shading_masks(regions: np.ndarray, limit: int = 2, blank: frozenset = frozen
                     continue
             elif count[gy] == 2:
                 continue
-            d = 1 << x | 1 << y
-            ring = d
-            for j in (x, y):
-                for q in nbrs[j]:
-                    ring |= 1 << q
-            sub = list(count)
-            sub[gx] += 1
-            sub[gy] += 1
+            ring = rings[x] | rings[y]
+            count[gx] += 1
+            count[gy] += 1
             shut = closed | ring
-            for g in {gx, gy}:
-                if sub[g] == 2:
-                    shut |= masks[g]
-            search(shaded | d, shut, sub)
+            if count[gx] == 2:
+                shut |= masks[gx]
+            if count[gy] == 2:
+                shut |= masks[gy]
+            search(shaded | 1 << x | 1 << y, shut)
+            count[gx] -= 1
+            count[gy] -= 1
             if len(out) >= limit:
                 return
-        search(shaded, closed | 1 << x, count)
+        search(shaded, closed | 1 << x)
 
-    search(0, closed0, [0] * k)
+    search(0, closed0)
     return out
 
 
@@ -151,18 +161,19 @@ class Norinori(CellsAnswerEnv):
         while True:
             used: set[tuple[int, int]] = set()
             dominoes = []
-            for i in rng.permutation(n * n).tolist():
-                r, c = divmod(i, n)
-                if rng.random() < self.skip:
-                    continue
-                dr, dc = ((0, 1), (1, 0))[int(rng.integers(2))]
-                pair = ((r, c), (r + dr, c + dc))
-                if r + dr >= n or c + dc >= n:
-                    continue
-                if any(x in used or (x[0] + a, x[1] + b) in used for x in pair for a, b in NEIGHBOURS4):
-                    continue
-                used.update(pair)
-                dominoes.append(pair)
+            with ScalarDraws(rng) as d:  # `rng.random`/`rng.integers` one by one, at Python speed
+                for i in d.permutation(n * n):
+                    r, c = divmod(i, n)
+                    if d.random() < self.skip:
+                        continue
+                    dr, dc = ((0, 1), (1, 0))[d.integers(2)]
+                    pair = ((r, c), (r + dr, c + dc))
+                    if r + dr >= n or c + dc >= n:
+                        continue
+                    if any(x in used or (x[0] + a, x[1] + b) in used for x in pair for a, b in NEIGHBOURS4):
+                        continue
+                    used.update(pair)
+                    dominoes.append(pair)
             if len(dominoes) < n - 1:
                 continue
             regions = grow_regions(rng, dominoes, n, n)
@@ -183,6 +194,7 @@ class Norinori(CellsAnswerEnv):
                 blank.add(divmod(best[int(rng.integers(len(best)))], n))
             break
         self.regions, self.blank = regions, tuple(sorted(blank))
+        self._truth = tuple(sorted(truth))  # the one solution left
 
     # -- draw
     def _draw(self) -> np.ndarray:
@@ -218,7 +230,7 @@ class Norinori(CellsAnswerEnv):
 
     # -- oracle
     def _solve(self) -> tuple[tuple[int, int], ...]:
-        return tuple(sorted(norinori_solutions(self.regions, 1, frozenset(self.blank))[0]))
+        return self._truth
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, int], ...]]:
         n, sol = self.n, self._solution

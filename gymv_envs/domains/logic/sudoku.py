@@ -68,6 +68,7 @@ class Sudoku(HiddenCellsEnv):
         order = [int(i) for i in rng.permutation(n * n)]
         k = smallest_true(0, self.max_open + 1, lambda k: solve_singles(hide_cells(full, order, k), n, br, bc) is None) - 1
         self._set_givens(hide_cells(full, order, k))
+        self._full = full  # singles complete the givens, so this is their one solution
 
     # -- draw
     def _draw(self) -> np.ndarray:
@@ -92,7 +93,7 @@ class Sudoku(HiddenCellsEnv):
 
     # -- oracle
     def _solve(self):
-        return self._unflatten(solve_singles(self.givens, self.n, self.br, self.bc))
+        return self._unflatten(self._full)
 
 
 SPECS = (

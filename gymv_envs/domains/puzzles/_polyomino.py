@@ -42,6 +42,12 @@ def _placeable(shape: Cells) -> tuple[tuple[tuple[tuple[int, int], ...], int, in
     return tuple((tuple(sorted(o)), max(r for r, _ in o), max(c for _, c in o)) for o in orientations(shape))
 
 
+@functools.lru_cache(maxsize=1024)
+def _placed_bits(shape: Cells, stride: int, origin: int) -> tuple[int, ...]:
+    """Per orientation of `_placeable`, its cells as bits of `grow_region`'s board."""
+    return tuple(sum(1 << (origin + r * stride + c) for r, c in o) for o, _, _ in _placeable(shape))
+
+
 def canonical(cells) -> tuple[tuple[int, int], ...]:
     """One name for a shape and all its rotations and reflections."""
     return min(tuple(sorted(o)) for o in orientations(_normal(cells)))
@@ -76,11 +82,10 @@ def grow_region(rng: np.random.Generator, shapes: list[Cells], box: tuple[int, i
     c_lo, c_hi = min(c for _, c in placed[0]), max(c for _, c in placed[0])
     for shape in shapes[1:]:
         # per cell, the edges it shares with taken cells, one direction at a time
-        sides = (taken << stride, taken >> stride, taken << 1, taken >> 1)
-        near = sides[0] | sides[1] | sides[2] | sides[3]
-        options: dict[tuple, int] = {}
-        for o, h, w in _placeable(shape):
-            base = bits_of(o)
+        s0, s1, s2, s3 = taken << stride, taken >> stride, taken << 1, taken >> 1
+        near = s0 | s1 | s2 | s3
+        best, tops = -1, []  # the placements sharing the most edges (each orientation's cells are its own)
+        for (o, h, w), base in zip(_placeable(shape), _placed_bits(shape, stride, origin)):
             # translations that keep the union inside the box
             for dr in range(r_hi - box[0] + 1, r_lo + box[0] - h):
                 for dc in range(c_hi - box[1] + 1, c_lo + box[1] - w):
@@ -88,11 +93,14 @@ def grow_region(rng: np.random.Generator, shapes: list[Cells], box: tuple[int, i
                     mask = base << shift if shift >= 0 else base >> -shift
                     if mask & taken or not mask & near:
                         continue
-                    options[tuple((r + dr, c + dc) for r, c in o)] = sum((mask & side).bit_count() for side in sides)
-        if not options:
+                    score = (mask & s0).bit_count() + (mask & s1).bit_count() + (mask & s2).bit_count() + (mask & s3).bit_count()
+                    if score > best:
+                        best, tops = score, [(o, dr, dc)]
+                    elif score == best:
+                        tops.append((o, dr, dc))
+        if not tops:
             return None
-        best = max(options.values())
-        top = sorted(k for k, v in options.items() if v == best)
+        top = sorted(tuple((r + dr, c + dc) for r, c in o) for o, dr, dc in tops)
         cells = frozenset(top[int(rng.integers(len(top)))])
         placed.append(cells)
         taken |= bits_of(cells)
@@ -102,25 +110,35 @@ def grow_region(rng: np.random.Generator, shapes: list[Cells], box: tuple[int, i
     return [frozenset((r - r0, c - c0) for r, c in p) for p in placed]
 
 
+@functools.lru_cache(maxsize=4096)
+def _placements(shape: Cells, rows: int, cols: int) -> tuple[int, ...]:
+    """Every placement of a shape in a rows x cols box as a bit mask (bit r * cols + c): orientations in
+    order, then row and column offsets."""
+    out = []
+    for o in orientations(shape):
+        h, w = max(r for r, _ in o) + 1, max(c for _, c in o) + 1
+        base = sum(1 << (r * cols + c) for r, c in o)
+        out += [base << (dr * cols + dc) for dr in range(rows - h + 1) for dc in range(cols - w + 1)]
+    return tuple(out)
+
+
 def solve_tiling(region: Cells, rows: int, cols: int, shapes: list[Cells]) -> list[Cells] | None:
     """A tiling of ``region`` using every shape once (rotated or reflected), by backtracking
     over bitmasks: the first uncovered cell in reading order is covered by each piece that fits."""
     full = sum(1 << (r * cols + c) for r, c in region)
-    by_anchor: list[dict[int, list[int]]] = []
-    for shape in shapes:
-        table: dict[int, list[int]] = {}
-        for o in orientations(_normal(shape)):
-            h, w = max(r for r, _ in o) + 1, max(c for _, c in o) + 1
-            base = sum(1 << (r * cols + c) for r, c in o)
-            for dr in range(rows - h + 1):
-                for dc in range(cols - w + 1):
-                    mask = base << (dr * cols + dc)
-                    if not mask & ~full:
-                        table.setdefault(mask & -mask, []).append(mask)
-        by_anchor.append(table)
     chosen = [0] * len(shapes)
     inner_left = sum(1 << (r * cols + c) for r in range(rows) for c in range(1, cols))  # not in column 0
     inner_right = sum(1 << (r * cols + c) for r in range(rows) for c in range(cols - 1))
+
+    # per anchor cell (the first one a placement covers), every (piece, placement) inside the region:
+    # pieces in order, each piece's placements by orientation, then row and column offset
+    at_anchor: dict[int, list[tuple[int, int, int]]] = {}
+    outside = ~full
+    for i, shape in enumerate(shapes):
+        bit = 1 << i
+        for mask in _placements(_normal(shape), rows, cols):
+            if not mask & outside:
+                at_anchor.setdefault(mask & -mask, []).append((bit, i, mask))
 
     def search(filled: int, unused: int) -> bool:
         if filled == full:
@@ -129,14 +147,11 @@ def solve_tiling(region: Cells, rows: int, cols: int, shapes: list[Cells]) -> li
         touching = (free << cols) | (free >> cols) | ((free & inner_right) << 1) | ((free & inner_left) >> 1)
         if free & ~touching:  # a free cell with no free neighbour can never be covered
             return False
-        anchor = free & -free
-        for i in range(len(shapes)):
-            if unused >> i & 1:
-                for mask in by_anchor[i].get(anchor, ()):
-                    if not mask & filled:
-                        chosen[i] = mask
-                        if search(filled | mask, unused & ~(1 << i)):
-                            return True
+        for bit, i, mask in at_anchor.get(free & -free, ()):
+            if unused & bit and not mask & filled:
+                chosen[i] = mask
+                if search(filled | mask, unused & ~bit):
+                    return True
         return False
 
     if not search(0, (1 << len(shapes)) - 1):

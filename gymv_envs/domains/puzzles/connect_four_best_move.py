@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
@@ -15,8 +16,11 @@ from gymv_envs.core.canvas import (
     draw_shape,
     draw_text,
     fill_rect,
+    is_uniform,
     new_frame,
+    shape_tile,
 )
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.rules.connect_four import COLS, ROWS, landing_row, wins_at
 
 PLIES = {0: 1, 1: 2, 2: 3}      # look-ahead depth of the value that is asked for
@@ -24,25 +28,83 @@ STONES = {0: (6, 12), 1: (8, 16), 2: (10, 20)}
 NAMES = {1: "red", 2: "yellow"}
 
 
-def _value(b: np.ndarray, me: int, depth: int) -> int:
+def _value(b: list[int], me: int, depth: int, tops: list[int] | None = None) -> int:
     """Negamax over ``depth`` plies on the flat board ``b``: +1 if ``me`` forces a win, -1 if the
-    opponent does, else 0."""
+    opponent does, else 0. ``tops``: the landing row of each column (-1 when full), kept up to date."""
     if depth == 0:
         return 0
+    if tops is None:
+        tops = [landing_row(b, c) for c in range(COLS)]
     best, any_move = -1, False
     for c in range(COLS):
-        r = landing_row(b, c)
+        r = tops[c]
         if r < 0:
             continue
         any_move = True
         i = r * COLS + c
         b[i] = me
-        v = 1 if wins_at(b, i) else -_value(b, 3 - me, depth - 1)
+        if wins_at(b, i):
+            v = 1
+        elif depth == 1:
+            v = 0
+        else:
+            tops[c] = r - 1
+            v = -_value(b, 3 - me, depth - 1, tops)
+            tops[c] = r
         b[i] = 0
         best = max(best, v)
         if best == 1:
             break
     return best if any_move else 0
+
+
+DISC = (WHITE, PALETTE["red"], PALETTE["yellow"])
+
+
+def _geometry(H: int, W: int) -> tuple[float, float, float]:
+    s = min(W / (COLS + 0.6), H / (ROWS + 1.4))
+    return s, (W - s * COLS) / 2, (H - s * (ROWS + 0.8)) / 2
+
+
+def _empty(H: int, W: int) -> np.ndarray:
+    s, x0, y0 = _geometry(H, W)
+    img = new_frame(H, W, BACKGROUND)
+    fill_rect(img, x0, y0, x0 + s * COLS, y0 + s * ROWS, PALETTE["blue"])
+    return img
+
+
+def _numbers(img: np.ndarray, H: int, W: int) -> None:
+    s, x0, y0 = _geometry(H, W)
+    if s >= 7:
+        for c in range(COLS):
+            draw_text(img, str(c + 1), (x0 + (c + 0.5) * s, y0 + (ROWS + 0.4) * s), max(5, int(s * 0.5)), INK)
+
+
+def _draw_slow(board: np.ndarray, H: int, W: int) -> np.ndarray:
+    """The frame drawn disc by disc, then the column numbers."""
+    s, x0, y0 = _geometry(H, W)
+    img = _empty(H, W)
+    for r in range(ROWS):
+        for c in range(COLS):
+            draw_shape(img, "circle", x0 + (c + 0.5) * s, y0 + (r + 0.5) * s, max(3, int(s * 0.8)), DISC[int(board[r, c])])
+    _numbers(img, H, W)
+    return img
+
+
+@functools.lru_cache(maxsize=16)
+def _frame(H: int, W: int) -> tuple[np.ndarray, list[tuple[int, int]], int, bool]:
+    """The board without discs but with the column numbers (read-only), each hole's disc box corner,
+    the disc size, and whether every hole is plain blue there (then a disc is a copied tile, the same
+    pixels as blending it, and the numbers, which miss the holes, may be drawn first)."""
+    s, x0, y0 = _geometry(H, W)
+    img = _empty(H, W)
+    _numbers(img, H, W)
+    size = max(3, int(s * 0.8))
+    discs = [(int(round(x0 + (c + 0.5) * s - size / 2)), int(round(y0 + (r + 0.5) * s - size / 2)))
+             for r in range(ROWS) for c in range(COLS)]
+    fast = all(is_uniform(img, x, y, x + size, y + size, PALETTE["blue"]) for x, y in discs)
+    img.setflags(write=False)
+    return img, discs, size, fast
 
 
 class ConnectFourBestMove(SingleTurnEnv):
@@ -84,47 +146,42 @@ class ConnectFourBestMove(SingleTurnEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         lo, hi = STONES[self.difficulty]
         depth = PLIES[self.difficulty]
-        while True:
-            board = np.zeros((ROWS, COLS), dtype=np.int8)
-            b = board.reshape(-1)  # a flat view: writes go to the board
-            n, ok = int(rng.integers(lo, hi + 1)), True
-            for k in range(n):
-                cols = [c for c in range(COLS) if landing_row(b, c) >= 0]
-                c = cols[int(rng.integers(len(cols)))]
-                i = landing_row(b, c) * COLS + c
-                b[i] = 1 + k % 2
-                if wins_at(b, i):
-                    ok = False
+        with ScalarDraws(rng) as d:  # `rng.integers` one by one, at Python speed
+            while True:
+                b = [0] * (ROWS * COLS)  # a flat board: lists index faster than arrays
+                n, ok = d.integers(lo, hi + 1), True
+                for k in range(n):
+                    cols = [c for c in range(COLS) if not b[c]]  # the top row is the last to fill
+                    c = cols[d.integers(len(cols))]
+                    i = landing_row(b, c) * COLS + c
+                    b[i] = 1 + k % 2
+                    if wins_at(b, i):
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                me, vals = 1 + n % 2, {}
+                for c in range(COLS):
+                    r = landing_row(b, c)
+                    if r >= 0:
+                        i = r * COLS + c
+                        b[i] = me
+                        vals[c] = 1 if wins_at(b, i) else -_value(b, 3 - me, depth - 1)
+                        b[i] = 0
+                best = max(vals.values())
+                if sum(v < best for v in vals.values()) >= 3:
                     break
-            if not ok:
-                continue
-            self.board, self.me = board, 1 + n % 2
-            self.vals = {}
-            for c in range(COLS):
-                r = landing_row(b, c)
-                if r >= 0:
-                    i = r * COLS + c
-                    b[i] = self.me
-                    self.vals[c] = 1 if wins_at(b, i) else -_value(b, 3 - self.me, depth - 1)
-                    b[i] = 0
-            self.best = max(self.vals.values())
-            if sum(v < self.best for v in self.vals.values()) >= 3:
-                return
+        self.board, self.me = np.array(b, dtype=np.int8).reshape(ROWS, COLS), me
+        self.vals, self.best = vals, best
 
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        s = min(W / (COLS + 0.6), H / (ROWS + 1.4))
-        x0, y0 = (W - s * COLS) / 2, (H - s * (ROWS + 0.8)) / 2
-        img = new_frame(H, W, BACKGROUND)
-        fill_rect(img, x0, y0, x0 + s * COLS, y0 + s * ROWS, PALETTE["blue"])
-        for r in range(ROWS):
-            for c in range(COLS):
-                v = int(self.board[r, c])
-                col = WHITE if v == 0 else PALETTE["red"] if v == 1 else PALETTE["yellow"]
-                draw_shape(img, "circle", x0 + (c + 0.5) * s, y0 + (r + 0.5) * s, max(3, int(s * 0.8)), col)
-        if s >= 7:
-            for c in range(COLS):
-                draw_text(img, str(c + 1), (x0 + (c + 0.5) * s, y0 + (ROWS + 0.4) * s), max(5, int(s * 0.5)), INK)
+        base, discs, size, fast = _frame(H, W)
+        if not fast:
+            return _draw_slow(self.board, H, W)
+        img = base.copy()
+        for (x, y), v in zip(discs, self.board.ravel().tolist()):
+            img[y:y + size, x:x + size] = shape_tile("circle", size, DISC[v], PALETTE["blue"])
         return img
 
     def _task_text(self) -> str:

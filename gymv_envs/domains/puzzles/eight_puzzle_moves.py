@@ -9,7 +9,15 @@ import numpy as np
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import CountAnswer
 from gymv_envs.core.board import coordinate_frame
-from gymv_envs.core.canvas import INK, draw_text, fill_rect
+from gymv_envs.core.canvas import (
+    INK,
+    draw_layers,
+    fill_rect,
+    inside,
+    layers_tile,
+    rect_box,
+    text_layer,
+)
 
 GOAL = "123456780"  # reading order, 0 is the blank
 LEVELS = {0: (3, 8), 1: (9, 15), 2: (16, 24)}  # difficulty -> fewest moves range
@@ -61,6 +69,34 @@ def fewest_moves(board: str) -> int:
     return int(dist[np.searchsorted(all_codes, _encode(board))])
 
 
+def _square_parts(H: int, W: int, i: int, ch: str) -> tuple[tuple[int, int, int, int] | None, list, tuple]:
+    """Square ``i`` showing ``ch``: its filled box, its number as a layer, its colour."""
+    _, (x0, y0, cell) = coordinate_frame((H, W), 3, 3, False)
+    gap, size = max(1, int(cell / 20)), max(5, int(cell * 0.55))
+    r, c = divmod(i, 3)
+    x, y = x0 + c * cell, y0 + r * cell
+    box = rect_box((H, W), x + gap, y + gap, x + cell - gap, y + cell - gap)
+    text = [text_layer(ch, (x + cell / 2, y + cell / 2), size, INK, bold=True)] if ch != "0" else []
+    return box, text, EMPTY if ch == "0" else TILE
+
+
+def _draw_square(img: np.ndarray, H: int, W: int, i: int, ch: str) -> None:
+    box, text, colour = _square_parts(H, W, i, ch)
+    if box is not None:
+        fill_rect(img, *box, colour)
+    draw_layers(img, [text])
+
+
+@functools.lru_cache(maxsize=256)
+def _square(H: int, W: int, i: int, ch: str) -> tuple[slice, slice, np.ndarray] | None:
+    """Square ``i`` with ``ch`` as a tile over its box (read-only), when its number lies inside the box."""
+    box, text, colour = _square_parts(H, W, i, ch)
+    if box is None or not inside(text, box):
+        return None
+    a, b, c, d = box
+    return slice(b, d), slice(a, c), layers_tile(text, a, b, c, d, colour)
+
+
 class EightPuzzleMoves(CountAnswer, SingleTurnEnv):
     """Give the fewest slides that solve a drawn 8-puzzle.
 
@@ -109,16 +145,15 @@ class EightPuzzleMoves(CountAnswer, SingleTurnEnv):
     # -- draw
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        base, (x0, y0, cell) = coordinate_frame((H, W), 3, 3, False)
+        base = coordinate_frame((H, W), 3, 3, False)[0]
         img = base.copy()
-        gap = max(1, int(cell / 20))
-        size = max(5, int(cell * 0.55))
+        tiles = [_square(H, W, i, ch) for i, ch in enumerate(self.board)]
+        if all(t is not None for t in tiles):
+            for rows, cols, tile in tiles:  # each square's fill and number, one copy (squares apart)
+                img[rows, cols] = tile
+            return img
         for i, ch in enumerate(self.board):
-            r, c = divmod(i, 3)
-            x, y = x0 + c * cell, y0 + r * cell
-            fill_rect(img, x + gap, y + gap, x + cell - gap, y + cell - gap, EMPTY if ch == "0" else TILE)
-            if ch != "0":
-                draw_text(img, ch, (x + cell / 2, y + cell / 2), size, INK, bold=True)
+            _draw_square(img, H, W, i, ch)
         return img
 
     def _task_text(self) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
@@ -13,10 +14,14 @@ from gymv_envs.core.canvas import (
     INK,
     PALETTE,
     WHITE,
+    blend_mask,
     draw_text,
     fill_rect,
+    inside,
     new_frame,
     outline_rect,
+    rect_box,
+    text_layer,
 )
 
 SUITS = "SHDC"          # spades, hearts, diamonds, clubs; hearts and diamonds are red
@@ -31,6 +36,49 @@ def _red(card) -> bool:
 
 def _name(card) -> str:
     return RANKS.get(card[0], str(card[0])) + GLYPHS[card[1]]
+
+
+_CARD_TILES: dict[tuple, np.ndarray] = {}
+
+
+@functools.lru_cache(maxsize=16384)
+def _card_tile(shape: tuple[int, ...], x: float, y: float, w: float, h: float, card) -> tuple[slice, slice, np.ndarray] | None:
+    """A face-up card as the pixels `FreeCellMoves._card` draws: its white box (which it paints over
+    whole), outline and name, from a tile cached by the card and where those parts fall in the box.
+    None when the box is cut by the frame or the name runs out of it (then the card is drawn)."""
+    box = rect_box(shape, x, y, x + w, y + h)
+    if box is None or box != (int(x), int(y), int(x + w), int(y + h)):
+        return None
+    a, b, c, d = box
+    line = max(1, int(w / 30))
+    edges = [rect_box(shape, *r) for r in ((x, y, x + w, y + line), (x, y + h - line, x + w, y + h),
+                                            (x, y, x + line, y + h), (x + w - line, y, x + w, y + h))]
+    col = PALETTE["red"] if _red(card) else INK
+    if w >= 10:
+        mark = text_layer(_name(card), (x + w * 0.08, y + h * 0.02), max(5, int(h * 0.26)), col, anchor="lt", bold=True)
+        if not inside([mark], box):
+            return None
+        parts = ("text", _name(card), max(5, int(h * 0.26)), mark[1] - a, mark[2] - b)
+    else:
+        mark = rect_box(shape, x + w * 0.25, y + 1, x + w * 0.75, y + h * 0.3)
+        parts = ("bar", None if mark is None else (mark[0] - a, mark[1] - b, mark[2] - a, mark[3] - b))
+    rel = tuple(None if e is None else (e[0] - a, e[1] - b, e[2] - a, e[3] - b) for e in edges)
+    key = (c - a, d - b, col, rel, parts)
+    tile = _CARD_TILES.get(key)
+    if tile is None:
+        tile = new_frame(d - b, c - a, WHITE)
+        for e in rel:
+            if e is not None:
+                fill_rect(tile, *e, INK)
+        if parts[0] == "text":
+            blend_mask(tile, mark[0], parts[3], parts[4], col)
+        elif parts[1] is not None:
+            fill_rect(tile, *parts[1], col)
+        tile.setflags(write=False)
+        if len(_CARD_TILES) > 4096:
+            _CARD_TILES.clear()
+        _CARD_TILES[key] = tile
+    return slice(b, d), slice(a, c), tile
 
 
 class FreeCellMoves(SingleTurnEnv):
@@ -133,6 +181,12 @@ class FreeCellMoves(SingleTurnEnv):
     @staticmethod
     def _card(img, x, y, w, h, card, empty_label: str = "") -> None:
         line = max(1, int(w / 30))
+        if card is not None:
+            tile = _card_tile(img.shape[:2], x, y, w, h, card)
+            if tile is not None:
+                rows, cols, pixels = tile
+                img[rows, cols] = pixels
+                return
         if card is None:
             outline_rect(img, x, y, x + w, y + h, GRID_LINE, line)
             if empty_label and w >= 10:

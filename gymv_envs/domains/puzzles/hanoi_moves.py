@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections import deque
 
 import numpy as np
@@ -41,6 +43,40 @@ def distance(a: tuple[int, ...], b: tuple[int, ...]) -> int:
                 seen[t] = seen[s] + 1
                 queue.append(t)
     raise ValueError("unreachable Hanoi state")
+
+
+_PEGS: dict[tuple[int, int, int], np.ndarray] = {}
+
+
+def _pegs(env: HanoiMoves, H: int, W: int) -> np.ndarray:
+    """The two panels without disks (read-only, cached by size and disk count)."""
+    key = (H, W, env.disks)
+    img = _PEGS.get(key)
+    if img is None:
+        img = new_frame(H, W, BACKGROUND)
+        env._panel(img, (-1,) * env.disks, 0, H / 2, "Start")
+        fill_rect(img, 0, H / 2 - max(1, H // 200), W, H / 2 + max(1, H // 200), (180, 180, 185))
+        env._panel(img, (-1,) * env.disks, H / 2, H / 2, "Goal")
+        img.setflags(write=False)
+        _PEGS[key] = img
+    return img
+
+
+@functools.cache
+def _distances(disks: int) -> dict[tuple[int, ...], dict[tuple[int, ...], int]]:
+    """`distance` between every two states of ``disks`` disks (one breadth-first search from each)."""
+    states = list(itertools.product(range(3), repeat=disks))
+    out = {}
+    for a in states:
+        seen, queue = {a: 0}, deque([a])
+        while queue:
+            s = queue.popleft()
+            for t in neighbours(s):
+                if t not in seen:
+                    seen[t] = seen[s] + 1
+                    queue.append(t)
+        out[a] = seen
+    return out
 
 
 class HanoiMoves(CountAnswer, SingleTurnEnv):
@@ -91,23 +127,26 @@ class HanoiMoves(CountAnswer, SingleTurnEnv):
                 self.goal = (int(rng.integers(3)),) * self.disks
             else:
                 self.goal = tuple(int(p) for p in rng.integers(3, size=self.disks))
-            self.best = distance(self.start, self.goal)
+            self.best = _distances(self.disks)[self.start][self.goal]
             if self.best >= self.floor:
                 break
 
     # -- draw
-    def _panel(self, img: np.ndarray, state: tuple[int, ...], top: float, height: float, title: str) -> None:
+    def _panel(self, img: np.ndarray, state: tuple[int, ...], top: float, height: float, title: str,
+               pegs: bool = True) -> None:
         W = img.shape[1]
         unit = max(1.0, height / 10)
-        draw_text(img, title, (W / 2, top + unit * 0.9), max(5, int(unit * 1.1)), INK, bold=True)
+        if pegs:
+            draw_text(img, title, (W / 2, top + unit * 0.9), max(5, int(unit * 1.1)), INK, bold=True)
         base_y = top + height - unit * 1.6
         disk_h = min(unit * 1.1, (height - unit * 4) / (self.disks + 1))
         third = W / 3
         for p in range(3):
             cx = third * (p + 0.5)
-            fill_rect(img, cx - third * 0.45, base_y, cx + third * 0.45, base_y + unit * 0.35, INK)
-            fill_rect(img, cx - unit * 0.18, base_y - disk_h * (self.disks + 0.8), cx + unit * 0.18, base_y, INK)
-            draw_text(img, PEGS[p], (cx, base_y + unit * 1.0), max(5, int(unit * 0.9)), INK, bold=True)
+            if pegs:
+                fill_rect(img, cx - third * 0.45, base_y, cx + third * 0.45, base_y + unit * 0.35, INK)
+                fill_rect(img, cx - unit * 0.18, base_y - disk_h * (self.disks + 0.8), cx + unit * 0.18, base_y, INK)
+                draw_text(img, PEGS[p], (cx, base_y + unit * 1.0), max(5, int(unit * 0.9)), INK, bold=True)
             level = 0
             for d in range(self.disks - 1, -1, -1):
                 if state[d] != p:
@@ -118,11 +157,12 @@ class HanoiMoves(CountAnswer, SingleTurnEnv):
                 level += 1
 
     def _draw(self) -> np.ndarray:
+        # The disks are filled boxes over the pegs, each within its peg's third of a panel, and nothing
+        # drawn after them reaches them: the frame is the empty pegs (cached) with the disks filled in.
         H, W = self.obs_size
-        img = new_frame(H, W, BACKGROUND)
-        self._panel(img, self.start, 0, H / 2, "Start")
-        fill_rect(img, 0, H / 2 - max(1, H // 200), W, H / 2 + max(1, H // 200), (180, 180, 185))
-        self._panel(img, self.goal, H / 2, H / 2, "Goal")
+        img = _pegs(self, H, W).copy()
+        self._panel(img, self.start, 0, H / 2, "Start", pegs=False)
+        self._panel(img, self.goal, H / 2, H / 2, "Goal", pegs=False)
         return img
 
     def _task_text(self) -> str:
@@ -139,7 +179,7 @@ class HanoiMoves(CountAnswer, SingleTurnEnv):
 
     # -- oracle
     def _solve(self) -> int:
-        return distance(self.start, self.goal)
+        return self.best
 
 
 SPECS = (

@@ -9,7 +9,16 @@ import numpy as np
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import CountAnswer
 from gymv_envs.core.board import coordinate_frame
-from gymv_envs.core.canvas import INK, PALETTE, draw_shape, draw_text, fill_rect
+from gymv_envs.core.canvas import (
+    INK,
+    PALETTE,
+    color_block,
+    fill_rect,
+    rect_box,
+    shape_layer,
+    stamp,
+    text_layer,
+)
 from gymv_envs.core.cells import cell_name
 from gymv_envs.core.rng import sample
 
@@ -20,17 +29,40 @@ LIGHT, DARK, BLOCK = (240, 217, 181), (181, 136, 99), (60, 60, 66)
 WHITE_KNIGHT, BLACK_KNIGHT = (250, 250, 250), (20, 20, 24)
 
 
-@functools.lru_cache(maxsize=8)
-def _jumps(n: int) -> np.ndarray:
-    """The knight-move adjacency of an n x n board (cell r * n + c), as a read-only uint8 matrix."""
-    out = np.zeros((n * n, n * n), dtype=np.uint8)
+@functools.lru_cache(maxsize=16)
+def _board(H: int, W: int, n: int):
+    """The labelled board with every square light or dark (read-only), its geometry and each square's box."""
+    base, (x0, y0, cell) = coordinate_frame((H, W), n, n)
+    img = base.copy()
+    squares = []
     for r in range(n):
         for c in range(n):
-            for dr, dc in JUMPS:
-                if 0 <= r + dr < n and 0 <= c + dc < n:
-                    out[r * n + c, (r + dr) * n + c + dc] = 1
-    out.setflags(write=False)
-    return out
+            box = (x0 + c * cell, y0 + r * cell, x0 + (c + 1) * cell, y0 + (r + 1) * cell)
+            fill_rect(img, *box, LIGHT if (r + c) % 2 == 0 else DARK)
+            squares.append(rect_box((H, W), *box))
+    img.setflags(write=False)
+    return img, (x0, y0, cell), squares
+
+
+@functools.lru_cache(maxsize=8)
+def _layer_moves(n: int, knights: int) -> tuple[tuple[int, int], ...]:
+    """For a layer of `KnightSwap._search`: per knight and jump, the states from which the jump stays
+    on the board and the bit shift it makes."""
+    size = n * n
+    out = []
+    for k in range(knights):
+        scale = size ** (knights - 1 - k)  # the white knight is the high digit
+        for dr, dc in JUMPS:
+            ok = [r * n + c for r in range(n) for c in range(n) if 0 <= r + dr < n and 0 <= c + dc < n]
+            if knights == 1:
+                mask = sum(1 << a for a in ok)
+            elif k == 0:
+                mask = sum(((1 << size) - 1) << (a * size) for a in ok)
+            else:
+                row = sum(1 << b for b in ok)
+                mask = sum(row << (a * size) for a in range(size))
+            out.append((mask, (dr * n + dc) * scale))
+    return tuple(out)
 
 
 class KnightSwap(CountAnswer, SingleTurnEnv):
@@ -92,52 +124,60 @@ class KnightSwap(CountAnswer, SingleTurnEnv):
 
     # -- rules
     def _search(self) -> int | None:
-        """Breadth-first search over the knights' squares, a whole layer at a time on boolean arrays:
-        with two knights, entry (a, b) of a layer is "white knight on a, black knight on b"."""
-        n, blocked = self.n, self.blocked
+        """Breadth-first search over the knights' squares, a whole layer at a time on bit masks: with
+        two knights, bit ``a * n * n + b`` of a layer is "white knight on a, black knight on b"; a layer
+        moves by shifting the states from which a jump stays on the board. The same layers as
+        stepping boolean arrays by the jump matrix."""
+        n = self.n
         size = n * n
-        jumps = _jumps(n).copy()
-        for r, c in blocked:
-            jumps[r * n + c, :] = 0
-            jumps[:, r * n + c] = 0
-        cells = [r * n + c for r, c in self.start]
-        goal = tuple(r * n + c for r, c in self.goal)
-        layer = np.zeros((size,) * len(cells), dtype=np.uint8)
-        layer[tuple(cells)] = 1
-        seen = layer.astype(bool)
+        moves_of = _layer_moves(n, len(self.start))
+        free = [r * n + c for r in range(n) for c in range(n) if (r, c) not in self.blocked]
+        if len(self.start) == 1:
+            allowed = sum(1 << a for a in free)
+            at = lambda cells: 1 << cells[0]  # noqa: E731
+        else:  # both knights on free squares, never on the same one
+            row = sum(1 << b for b in free)
+            allowed = sum(row << (a * size) for a in free) & ~sum(1 << (a * size + a) for a in range(size))
+            at = lambda cells: 1 << (cells[0] * size + cells[1])  # noqa: E731
+        layer = at([r * n + c for r, c in self.start])
+        goal = at([r * n + c for r, c in self.goal])
+        seen = layer
         for moves in range(4 * size * size):
-            if layer[goal]:
+            if layer & goal:
                 return moves
-            if len(cells) == 1:
-                reach = jumps @ layer > 0
-            else:  # move the white knight (rows) or the black one (columns), never onto the other
-                reach = (jumps @ layer > 0) | (layer @ jumps > 0)
-                np.fill_diagonal(reach, False)
-            reach &= ~seen
-            if not reach.any():
+            reach = 0
+            for mask, shift in moves_of:
+                part = layer & mask
+                if part:
+                    reach |= part << shift if shift >= 0 else part >> -shift
+            reach &= allowed & ~seen
+            if not reach:
                 return None
             seen |= reach
-            layer = reach.view(np.uint8)
+            layer = reach
         return None
 
     # -- draw
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        base, (x0, y0, cell) = coordinate_frame((H, W), self.n, self.n)
+        base, (x0, y0, cell), squares = _board(H, W, self.n)
         img = base.copy()
-        for r in range(self.n):
-            for c in range(self.n):
-                col = BLOCK if (r, c) in self.blocked else LIGHT if (r + c) % 2 == 0 else DARK
-                fill_rect(img, x0 + c * cell, y0 + r * cell, x0 + (c + 1) * cell, y0 + (r + 1) * cell, col)
+        for r, c in self.blocked:  # the squares fill their boxes, which meet without overlapping
+            box = squares[r * self.n + c]
+            if box is not None:
+                a, b, e, f = box
+                img[b:f, a:e] = color_block(f - b, e - a, BLOCK)
         size = max(5, int(cell * 0.8))
         if self.knights == 1:
             (r, c), = self.goal
-            draw_shape(img, "star", x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell, size, PALETTE["red"])
+            stamp(img, [shape_layer("star", x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell, size, PALETTE["red"])],
+                  LIGHT if (r + c) % 2 == 0 else DARK)
         for (r, c), col in zip(self.start, (WHITE_KNIGHT, BLACK_KNIGHT)):
             cx, cy = x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell
-            draw_shape(img, "circle", cx, cy, size, INK if col == WHITE_KNIGHT else (235, 235, 235))
-            draw_shape(img, "circle", cx, cy, int(size * 0.86), col)
-            draw_text(img, "N", (cx, cy), max(5, int(size * 0.55)), INK if col == WHITE_KNIGHT else WHITE_KNIGHT, bold=True)
+            stamp(img, [shape_layer("circle", cx, cy, size, INK if col == WHITE_KNIGHT else (235, 235, 235)),
+                        shape_layer("circle", cx, cy, int(size * 0.86), col),
+                        text_layer("N", (cx, cy), max(5, int(size * 0.55)), INK if col == WHITE_KNIGHT else WHITE_KNIGHT, bold=True)],
+                  LIGHT if (r + c) % 2 == 0 else DARK)
         return img
 
     def _task_text(self) -> str:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import Board
-from gymv_envs.core.canvas import PALETTE, draw_shape
+from gymv_envs.core.canvas import PALETTE, WHITE, draw_shape, is_uniform, shape_tile
 from gymv_envs.core.cells import cell_name, find_cells
+from gymv_envs.core.rng import ScalarDraws
 
 SIZES = {0: 5, 1: 6, 2: 8}
 KINDS = {0: 4, 1: 5, 2: 6}
@@ -24,6 +27,70 @@ def cleared(g: np.ndarray) -> int:
         hit[:, k:g.shape[1] - 2 + k] |= row
         hit[k:g.shape[0] - 2 + k] |= col
     return int(hit.sum())
+
+
+@functools.lru_cache(maxsize=8)
+def _windows(n: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """For each cell of an n x n board (flat index), the row and column windows of three cells holding it."""
+    wins = [(r * n + c, r * n + c + 1, r * n + c + 2) for r in range(n) for c in range(n - 2)]
+    wins += [(r * n + c, (r + 1) * n + c, (r + 2) * n + c) for r in range(n - 2) for c in range(n)]
+    return tuple(tuple(w for w in wins if i in w) for i in range(n * n))
+
+
+def _triples(g: list[int], n: int) -> int:
+    """How many windows of three equal gems in a row or column the flat board holds (0: no line)."""
+    return sum(g[a] == g[b] == g[c] for a, b, c in set().union(*_windows(n)))
+
+
+def _runs_at(g: list[list[int]], r: int, c: int, n: int, out: set) -> None:
+    """Add to ``out`` the cells of the row and column runs of three or more through (r, c)."""
+    v, row = g[r][c], g[r]
+    a = b = c
+    while a > 0 and row[a - 1] == v:
+        a -= 1
+    while b < n - 1 and row[b + 1] == v:
+        b += 1
+    if b - a >= 2:
+        out.update((r, x) for x in range(a, b + 1))
+    a = b = r
+    while a > 0 and g[a - 1][c] == v:
+        a -= 1
+    while b < n - 1 and g[b + 1][c] == v:
+        b += 1
+    if b - a >= 2:
+        out.update((y, c) for y in range(a, b + 1))
+
+
+def swap_scores(g: list[list[int]], swaps: list) -> dict:
+    """`cleared` after each swap of a board with no line yet: every run then holds a swapped cell."""
+    n, scores = len(g), {}
+    for a, b in swaps:
+        (ar, ac), (br, bc) = a, b
+        va, vb = g[ar][ac], g[br][bc]
+        if va == vb:
+            scores[(a, b)] = 0
+            continue
+        g[ar][ac], g[br][bc] = vb, va
+        hit: set = set()
+        _runs_at(g, ar, ac, n, hit)
+        _runs_at(g, br, bc, n, hit)
+        g[ar][ac], g[br][bc] = va, vb
+        scores[(a, b)] = len(hit)
+    return scores
+
+
+@functools.lru_cache(maxsize=16)
+def _board(H: int, W: int, n: int) -> tuple[np.ndarray, list, int]:
+    """The empty board, each cell's gem box (x, y) and whether it lies on white, and the gem size."""
+    b = Board(H, W, n, n)
+    base, size = b.base(), max(3, int(b.cell * 0.72))
+    boxes = []
+    for r in range(n):
+        for c in range(n):
+            cx, cy = b.center(r, c)
+            x, y = int(round(cx - size / 2)), int(round(cy - size / 2))
+            boxes.append((x, y, is_uniform(base, x, y, x + size, y + size, WHITE), cx, cy))
+    return base, boxes, size
 
 
 class Match3Swap(SingleTurnEnv):
@@ -67,40 +134,47 @@ class Match3Swap(SingleTurnEnv):
         self.n, self.kinds = SIZES[self.difficulty], KINDS[self.difficulty]
 
     def _generate(self, rng: np.random.Generator) -> None:
-        n = self.n
-        while True:
-            g = rng.integers(self.kinds, size=(n, n))
-            for _ in range(50):
-                if not cleared(g):
+        n, kinds = self.n, self.kinds
+        wins = _windows(n)
+        with ScalarDraws(rng) as d:  # the draws of `rng.integers` one by one, at Python speed
+            draw = d.integers
+            while True:
+                f = d.integers_list(kinds, n * n)
+                lines = _triples(f, n)
+                for _ in range(50):
+                    if not lines:
+                        break
+                    v, r, c = draw(kinds), draw(n), draw(n)  # value first: numpy drew the right side first
+                    i = r * n + c
+                    for a, b, e in wins[i]:
+                        lines -= f[a] == f[b] == f[e]
+                    f[i] = v
+                    for a, b, e in wins[i]:
+                        lines += f[a] == f[b] == f[e]
+                if lines:
+                    continue
+                g = [f[r * n:(r + 1) * n] for r in range(n)]
+                scores = swap_scores(g, self._swaps())
+                best = max(scores.values())
+                if best > 0:
                     break
-                g[int(rng.integers(n)), int(rng.integers(n))] = int(rng.integers(self.kinds))
-            if cleared(g):
-                continue
-            self.grid = g
-            self.scores = {s: self._score(s) for s in self._swaps()}
-            self.best = max(self.scores.values())
-            if self.best > 0:
-                return
+        self.grid, self.scores, self.best = np.array(g, dtype=np.int64), scores, best
 
     def _swaps(self) -> list[tuple[tuple[int, int], tuple[int, int]]]:
         n = self.n
         return [((r, c), (r + dr, c + dc)) for r in range(n) for c in range(n)
                 for dr, dc in ((0, 1), (1, 0)) if r + dr < n and c + dc < n]
 
-    def _score(self, swap) -> int:
-        (a, b) = swap
-        g = self.grid.copy()
-        g[a], g[b] = g[b], g[a]
-        return cleared(g)
-
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        b = Board(H, W, self.n, self.n)
-        img = b.paint()
-        for r in range(self.n):
-            for c in range(self.n):
-                colour, shape = GEMS[int(self.grid[r, c])]
-                draw_shape(img, shape, *b.center(r, c), max(3, int(b.cell * 0.72)), PALETTE[colour])
+        base, boxes, size = _board(H, W, self.n)
+        img = base.copy()
+        for (x, y, on_white, cx, cy), v in zip(boxes, self.grid.ravel().tolist()):
+            colour, shape = GEMS[v]
+            if on_white:  # the same pixels as blending the gem onto its white cell
+                img[y:y + size, x:x + size] = shape_tile(shape, size, PALETTE[colour], WHITE)
+            else:
+                draw_shape(img, shape, cx, cy, size, PALETTE[colour])
         return img
 
     def _task_text(self) -> str:

@@ -9,7 +9,7 @@ import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import draw_maze
-from gymv_envs.core.canvas import PALETTE, draw_shape
+from gymv_envs.core.canvas import PALETTE, WHITE, shape_layer, stamp
 from gymv_envs.core.rng import choice, sample
 from gymv_envs.rules.maze import carve_maze, closed_walls
 
@@ -62,40 +62,50 @@ class MazePath(SingleTurnEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
-        # open_[r, c, k]: passage from (r, c) in direction k (0 U, 1 D, 2 L, 3 R)
-        self.open_ = np.zeros((n, n, 4), dtype=bool)
+        # open_[r, c, k]: passage from (r, c) in direction k (0 U, 1 D, 2 L, 3 R), built as lists
+        sides = [[[False] * 4 for _ in range(n)] for _ in range(n)]
         passages = carve_maze(rng, n, STEPS)
         for a, b in passages + sample(rng, closed_walls(n, passages, sides=STEPS[1::2]), EXTRA_OPENINGS[self.difficulty]):
-            self._carve(*a, STEPS.index((b[0] - a[0], b[1] - a[1])))
+            k = STEPS.index((b[0] - a[0], b[1] - a[1]))
+            sides[a[0]][a[1]][k] = sides[b[0]][b[1]][k ^ 1] = True
+        self.open_ = np.array(sides, dtype=bool)
         self.start = (int(rng.integers(n)), int(rng.integers(n)))
-        dist = self._distances(self.start)
-        far = [(r, c) for r in range(n) for c in range(n) if dist[r, c] >= 0.6 * dist.max() and dist[r, c] > 0]
+        dist = self._distance_rows(self.start, sides)
+        top = max(map(max, dist))
+        far = [(r, c) for r in range(n) for c in range(n) if dist[r][c] >= 0.6 * top and dist[r][c] > 0]
         self.goal = choice(rng, far)
-        self.best = int(dist[self.goal])
+        self.best = dist[self.goal[0]][self.goal[1]]
 
     def _carve(self, r: int, c: int, k: int) -> None:
         dr, dc = STEPS[k]
         self.open_[r, c, k] = True
         self.open_[r + dr, c + dc, k ^ 1] = True
 
-    def _distances(self, src: tuple[int, int]) -> np.ndarray:
-        dist = np.full((self.n, self.n), -1)
-        dist[src] = 0
+    def _distance_rows(self, src: tuple[int, int], sides: list | None = None) -> list[list[int]]:
+        """Breadth-first step counts from ``src`` (-1 where unreachable), as rows of lists."""
+        n = self.n
+        sides = self.open_.tolist() if sides is None else sides
+        dist = [[-1] * n for _ in range(n)]
+        dist[src[0]][src[1]] = 0
         queue = deque([src])
         while queue:
             r, c = queue.popleft()
-            for k, (dr, dc) in enumerate(MOVES.values()):
-                if self.open_[r, c, k] and dist[r + dr, c + dc] < 0:
-                    dist[r + dr, c + dc] = dist[r, c] + 1
+            here, d = sides[r][c], dist[r][c] + 1
+            for k, (dr, dc) in enumerate(STEPS):
+                if here[k] and dist[r + dr][c + dc] < 0:
+                    dist[r + dr][c + dc] = d
                     queue.append((r + dr, c + dc))
         return dist
+
+    def _distances(self, src: tuple[int, int]) -> np.ndarray:
+        return np.array(self._distance_rows(src))
 
     # -- draw
     def _draw(self) -> np.ndarray:
         img, (x0, y0, cell), wall = draw_maze(self.open_, self.obs_size)
         size = max(3, int(cell * 0.6))
         for (r, c), shape, col in ((self.start, "circle", PALETTE["green"]), (self.goal, "star", PALETTE["red"])):
-            draw_shape(img, shape, x0 + (c + 0.5) * cell + wall / 2, y0 + (r + 0.5) * cell + wall / 2, size, col)
+            stamp(img, [shape_layer(shape, x0 + (c + 0.5) * cell + wall / 2, y0 + (r + 0.5) * cell + wall / 2, size, col)], WHITE)
         return img
 
     def _task_text(self) -> str:
@@ -113,9 +123,10 @@ class MazePath(SingleTurnEnv):
     def _walk(self, moves: tuple[str, ...]) -> tuple[int, int] | None:
         r, c = self.start
         keys = list(MOVES)
+        sides = self.open_.tolist()
         for m in moves:
             k = keys.index(m)
-            if not self.open_[r, c, k]:
+            if not sides[r][c][k]:
                 return None
             r, c = r + MOVES[m][0], c + MOVES[m][1]
         return r, c
@@ -128,12 +139,13 @@ class MazePath(SingleTurnEnv):
 
     # -- oracle
     def _solve(self) -> tuple[str, ...]:
-        dist = self._distances(self.goal)
+        sides = self.open_.tolist()
+        dist = self._distance_rows(self.goal, sides)
         r, c = self.start
         path = []
         while (r, c) != self.goal:
             for k, (m, (dr, dc)) in enumerate(MOVES.items()):
-                if self.open_[r, c, k] and dist[r + dr, c + dc] == dist[r, c] - 1:
+                if sides[r][c][k] and dist[r + dr][c + dc] == dist[r][c] - 1:
                     path.append(m)
                     r, c = r + dr, c + dc
                     break

@@ -9,13 +9,36 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.board import draw_maze
-from gymv_envs.core.canvas import INK, PALETTE, draw_shape, draw_text
+from gymv_envs.core.canvas import INK, PALETTE, WHITE, shape_layer, stamp, text_layer
 from gymv_envs.core.rng import sample
 from gymv_envs.domains.puzzles.maze_path import MazePath
 
 # difficulty -> (cells per side, lettered cells, largest share of the maze reachable from the start)
 LEVELS = {0: (5, 3, 0.6), 1: (7, 4, 0.55), 2: (10, 5, 0.5)}
 LETTERS = "ABCDEFGH"
+
+
+def _side_masks(open_: np.ndarray, n: int) -> tuple[int, ...]:
+    """The cells open up, down, left and right, as bit masks (bit ``r * n + c``)."""
+    return tuple(int(sum(1 << i for i, v in enumerate(open_[:, :, k].ravel().tolist()) if v)) for k in range(4))
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _flood(seen: int, up: int, down: int, left: int, right: int, n: int) -> int:
+    """The cells reached from ``seen`` through open sides (bit-parallel: a step in every direction at once)."""
+    while True:
+        grown = seen | (seen & right) << 1 | (seen & left) >> 1 | (seen & down) << n | (seen & up) >> n
+        if grown == seen:
+            return seen
+        seen = grown
 
 
 class MazeReachable(MazePath):
@@ -63,17 +86,28 @@ class MazeReachable(MazePath):
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
         super()._generate(rng)
+        # the open sides as bit masks (bit r * n + c), flooded bit-parallel from the start
+        up, down, left, right = _side_masks(self.open_, n)
         while True:
-            reach = self._distances(self.start) >= 0
-            if reach.sum() < 2:                      # the start was walled in alone: redraw the maze
+            start = 1 << (self.start[0] * n + self.start[1])
+            seen = _flood(start, up, down, left, right, n)
+            if seen.bit_count() < 2:                      # the start was walled in alone: redraw the maze
                 super()._generate(rng)
+                up, down, left, right = _side_masks(self.open_, n)
                 continue
-            if reach.sum() <= self.share * n * n:
+            if seen.bit_count() <= self.share * n * n:
                 break
-            passages = [(r, c, k) for r in range(n) for c in range(n) for k in (1, 3)
-                        if self.open_[r, c, k] and reach[r, c]]
-            r, c, k = passages[int(rng.integers(len(passages)))]
-            self._close(r, c, k)
+            passages = [(i, k) for i in _bits(seen & (down | right)) for k, side in ((1, down), (3, right)) if side >> i & 1]
+            i, k = passages[int(rng.integers(len(passages)))]
+            if k == 1:  # `_close`
+                down, up = down & ~(1 << i), up & ~(1 << (i + n))
+            else:
+                right, left = right & ~(1 << i), left & ~(1 << (i + 1))
+        sides = np.zeros((n, n, 4), dtype=bool)
+        for k, mask in enumerate((up, down, left, right)):
+            sides[:, :, k] = np.array([mask >> i & 1 for i in range(n * n)], dtype=bool).reshape(n, n)
+        self.open_ = sides
+        reach = np.array([seen >> i & 1 for i in range(n * n)], dtype=bool).reshape(n, n)
         cells = [(r, c) for r in range(n) for c in range(n) if (r, c) != self.start]
         while True:
             self.marks = sample(rng, cells, self.num_marks)
@@ -92,10 +126,10 @@ class MazeReachable(MazePath):
         img, g, wall = draw_maze(self.open_, self.obs_size)
         x0, y0, cell = g.x0 + wall / 2, g.y0 + wall / 2, g.cell
         r, c = self.start
-        draw_shape(img, "circle", x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell, max(3, int(cell * 0.6)), PALETTE["green"])
+        stamp(img, [shape_layer("circle", x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell, max(3, int(cell * 0.6)), PALETTE["green"])], WHITE)
         size = max(5, int(cell * 0.6))
         for i, (r, c) in enumerate(self.marks):
-            draw_text(img, LETTERS[i], (x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell), size, INK, bold=True)
+            stamp(img, [text_layer(LETTERS[i], (x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell), size, INK, bold=True)], WHITE)
         return img
 
     def _task_text(self) -> str:

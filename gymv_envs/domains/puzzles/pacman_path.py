@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import deque
 
@@ -9,13 +10,44 @@ import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import Board
-from gymv_envs.core.canvas import INK, PALETTE, draw_shape, fill_rect
+from gymv_envs.core.canvas import (
+    INK,
+    PALETTE,
+    WHITE,
+    color_block,
+    is_uniform,
+    rect_box,
+    rect_layer,
+    shape_layer,
+    stamp,
+)
 
 MOVES = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 WORDS = {"UP": "U", "DOWN": "D", "LEFT": "L", "RIGHT": "R"}
 SIZES = {0: 6, 1: 8, 2: 11}
 GHOSTS = {0: 1, 1: 2, 2: 3}
 _PATH = re.compile(r"^(?:(?:UP|DOWN|LEFT|RIGHT|[UDLR])[\s,;>\-\u2192]*)+$")
+
+
+WALL = (40, 50, 110)
+
+
+@functools.lru_cache(maxsize=16)
+def _walls(H: int, W: int, n: int) -> tuple[np.ndarray, list | None]:
+    """The empty board (read-only) and each cell's wall block as slices, when every block lies on white
+    (clear of the grid lines `Board.paint` draws over it); None otherwise."""
+    g = Board(H, W, n, n, labels=False)
+    base = g.base()
+    pad = max(1, int(g.cell * 0.06))
+    blocks = []
+    for r in range(n):
+        for c in range(n):
+            x0, y0, x1, y1 = g.box(r, c)
+            box = rect_box((H, W), x0 + pad, y0 + pad, x1 - pad, y1 - pad)
+            if box is None or not is_uniform(base, *box, WHITE):
+                return base, None
+            blocks.append((slice(box[1], box[3]), slice(box[0], box[2])))
+    return base, blocks
 
 
 class PacmanPath(SingleTurnEnv):
@@ -67,48 +99,63 @@ class PacmanPath(SingleTurnEnv):
             picks = rng.permutation(len(free))[: 2 + GHOSTS[self.difficulty]]
             self.pac, self.pellet, *ghosts = [free[int(i)] for i in picks]
             self.ghosts = ghosts
-            self.unsafe = np.zeros((n, n), dtype=bool)
+            unsafe = [[False] * n for _ in range(n)]
             for r, c in ghosts:
                 for dr, dc in ((0, 0), *MOVES.values()):
                     if 0 <= r + dr < n and 0 <= c + dc < n:
-                        self.unsafe[r + dr, c + dc] = True
-            if self.unsafe[self.pac] or self.unsafe[self.pellet]:
+                        unsafe[r + dr][c + dc] = True
+            self.unsafe = np.array(unsafe, dtype=bool)
+            if unsafe[self.pac[0]][self.pac[1]] or unsafe[self.pellet[0]][self.pellet[1]]:
                 continue
-            dist = self._distances(self.pellet, safe=True)
-            plain = self._distances(self.pellet, safe=False)
-            d = dist[self.pac]
-            if d >= n // 2 and (d > plain[self.pac] or rng.random() < 0.3):
-                self.dist, self.best = dist, int(d)
+            wall = self.wall.tolist()
+            dist = self._distance_rows(self.pellet, [[w or u for w, u in zip(a, b)] for a, b in zip(wall, unsafe)])
+            plain = self._distance_rows(self.pellet, wall)
+            d = dist[self.pac[0]][self.pac[1]]
+            if d >= n // 2 and (d > plain[self.pac[0]][self.pac[1]] or rng.random() < 0.3):
+                self.dist, self.best = np.array(dist), d
                 return
 
-    def _distances(self, src, safe: bool) -> np.ndarray:
+    def _distance_rows(self, src, block: list[list[bool]]) -> list[list[int]]:
+        """Breadth-first step counts from ``src`` around the ``block`` cells (-1: unreachable), as rows."""
         n = self.n
-        block = self.wall | self.unsafe if safe else self.wall
-        dist = np.full((n, n), -1)
-        dist[src] = 0
+        dist = [[-1] * n for _ in range(n)]
+        dist[src[0]][src[1]] = 0
         queue = deque([src])
         while queue:
             r, c = queue.popleft()
+            d = dist[r][c] + 1
             for dr, dc in MOVES.values():
                 nr, nc = r + dr, c + dc
-                if 0 <= nr < n and 0 <= nc < n and not block[nr, nc] and dist[nr, nc] < 0:
-                    dist[nr, nc] = dist[r, c] + 1
+                if 0 <= nr < n and 0 <= nc < n and not block[nr][nc] and dist[nr][nc] < 0:
+                    dist[nr][nc] = d
                     queue.append((nr, nc))
         return dist
+
+    def _distances(self, src, safe: bool) -> np.ndarray:
+        block = self.wall | self.unsafe if safe else self.wall
+        return np.array(self._distance_rows(src, block.tolist()))
 
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         g = Board(H, W, self.n, self.n, labels=False)
-        img = g.paint({(r, c): (40, 50, 110) for r in range(self.n) for c in range(self.n) if self.wall[r, c]})
+        walls = [(r, c) for r in range(self.n) for c in range(self.n) if self.wall[r, c]]
+        base, blocks = _walls(H, W, self.n)
+        if blocks is not None:  # wall blocks clear of the grid lines: copied onto the empty board
+            img = base.copy()
+            for r, c in walls:
+                rows, cols = blocks[r * self.n + c]
+                img[rows, cols] = color_block(rows.stop - rows.start, cols.stop - cols.start, WALL)
+        else:
+            img = g.paint(dict.fromkeys(walls, WALL))
         s = g.cell
-        draw_shape(img, "circle", *g.center(*self.pellet), max(2, int(s * 0.3)), INK)
-        draw_shape(img, "circle", *g.center(*self.pac), max(3, int(s * 0.8)), PALETTE["yellow"])
+        stamp(img, [shape_layer("circle", *g.center(*self.pellet), max(2, int(s * 0.3)), INK)], WHITE)
+        stamp(img, [shape_layer("circle", *g.center(*self.pac), max(3, int(s * 0.8)), PALETTE["yellow"])], WHITE)
         for r, c in self.ghosts:
             cx, cy = g.center(r, c)
-            draw_shape(img, "circle", cx, cy - s * 0.08, max(3, int(s * 0.7)), PALETTE["red"])
-            fill_rect(img, cx - s * 0.35, cy - s * 0.05, cx + s * 0.35, cy + s * 0.35, PALETTE["red"])
-            for ex in (-0.14, 0.14):
-                draw_shape(img, "circle", cx + ex * s, cy - s * 0.1, max(2, int(s * 0.16)), (255, 255, 255))
+            body = rect_layer(img.shape, cx - s * 0.35, cy - s * 0.05, cx + s * 0.35, cy + s * 0.35, PALETTE["red"])
+            parts = [shape_layer("circle", cx, cy - s * 0.08, max(3, int(s * 0.7)), PALETTE["red"]), body,
+                     *(shape_layer("circle", cx + ex * s, cy - s * 0.1, max(2, int(s * 0.16)), (255, 255, 255)) for ex in (-0.14, 0.14))]
+            stamp(img, [p for p in parts if p is not None], WHITE)
         return img
 
     def _task_text(self) -> str:
@@ -140,10 +187,11 @@ class PacmanPath(SingleTurnEnv):
     def _solve(self) -> tuple[str, ...]:
         r, c = self.pac
         path = []
+        dist = self.dist.tolist()
         while (r, c) != self.pellet:
             for m, (dr, dc) in MOVES.items():
                 nr, nc = r + dr, c + dc
-                if 0 <= nr < self.n and 0 <= nc < self.n and self.dist[nr, nc] == self.dist[r, c] - 1:
+                if 0 <= nr < self.n and 0 <= nc < self.n and dist[nr][nc] == dist[r][c] - 1:
                     path.append(m)
                     r, c = nr, nc
                     break

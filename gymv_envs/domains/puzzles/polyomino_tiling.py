@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec, parsing
-from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, WHITE, draw_text, fill_rect, new_frame
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    INK,
+    PALETTE,
+    WHITE,
+    color_block,
+    draw_layers,
+    draw_text,
+    fill_rect,
+    inside,
+    layers_tile,
+    new_frame,
+    rect_box,
+    text_layer,
+)
 from gymv_envs.core.rng import shuffled
 from gymv_envs.domains.puzzles._polyomino import (
     PENTOMINOES,
@@ -26,6 +41,44 @@ LEVELS = {0: (3, 0, (4, 4)), 1: (2, 3, (5, 6)), 2: (2, 5, (6, 7))}
 COLOURS = tuple(PALETTE[c] for c in ("red", "blue", "green", "yellow", "purple", "orange", "cyan", "pink", "brown"))
 REGION, OUTSIDE, FAINT = (150, 152, 160), (236, 236, 230), (212, 212, 206)
 _TOKEN = re.compile(r"[A-Za-z.]+")
+
+
+@functools.lru_cache(maxsize=8192)
+def _square(shape: tuple[int, int], corners: tuple[float, ...], letter: str, centre: tuple[float, float], size: int,
+            ink: tuple, colour: tuple) -> tuple[slice, slice, np.ndarray] | None:
+    """A piece's square filled with its colour and its letter on it, as a tile over the square's box,
+    when the letter lies inside the box (else None)."""
+    box = rect_box(shape, *corners)
+    text = [text_layer(letter, centre, size, ink, bold=True)]
+    if box is None or not inside(text, box):
+        return None
+    return slice(box[1], box[3]), slice(box[0], box[2]), layers_tile(text, *box, colour)
+
+
+@functools.lru_cache(maxsize=64)
+def _region_frame(H: int, W: int, rows: int, cols: int) -> tuple[np.ndarray, list]:
+    """The frame with the region's grid, its row and column numbers and the split line, before the
+    cells are filled (read-only), and each cell's box. The numbers sit outside the cells, so filling
+    the cells afterwards gives the frame the cells-then-numbers order would."""
+    img = new_frame(H, W, BACKGROUND)
+    split = H * 0.52
+    cell = min((W * 0.92) / (cols + 0.6), (split * 0.94) / (rows + 0.6))
+    x0 = (W - (cols + 0.6) * cell) / 2 + 0.6 * cell
+    y0 = (split - (rows + 0.6) * cell) / 2 + 0.6 * cell
+    gap = max(1, int(cell / 16))
+    size = max(5, int(cell * 0.32))
+    fill_rect(img, x0 - gap, y0 - gap, x0 + cols * cell + gap, y0 + rows * cell + gap, FAINT)
+    for c in range(cols):
+        draw_text(img, str(c + 1), (x0 + (c + 0.5) * cell, y0 - 0.32 * cell), size, INK)
+    boxes = []
+    for r in range(rows):
+        draw_text(img, str(r + 1), (x0 - 0.32 * cell, y0 + (r + 0.5) * cell), size, INK)
+        for c in range(cols):
+            x, y = x0 + c * cell, y0 + r * cell
+            boxes.append(rect_box((H, W), x + gap, y + gap, x + cell - gap, y + cell - gap))
+    fill_rect(img, 0, split, W, split + max(1, H // 256), FAINT)
+    img.setflags(write=False)
+    return img, boxes
 
 
 class PolyominoTiling(SingleTurnEnv):
@@ -98,25 +151,15 @@ class PolyominoTiling(SingleTurnEnv):
     # -- draw
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        img = new_frame(H, W, BACKGROUND)
-        split = H * 0.52
-        # the region on its grid, column and row numbers outside
-        cell = min((W * 0.92) / (self.cols + 0.6), (split * 0.94) / (self.rows + 0.6))
-        x0 = (W - (self.cols + 0.6) * cell) / 2 + 0.6 * cell
-        y0 = (split - (self.rows + 0.6) * cell) / 2 + 0.6 * cell
-        gap = max(1, int(cell / 16))
-        size = max(5, int(cell * 0.32))
-        fill_rect(img, x0 - gap, y0 - gap, x0 + self.cols * cell + gap, y0 + self.rows * cell + gap, FAINT)
-        for c in range(self.cols):
-            draw_text(img, str(c + 1), (x0 + (c + 0.5) * cell, y0 - 0.32 * cell), size, INK)
+        base, boxes = _region_frame(H, W, self.rows, self.cols)
+        img = base.copy()  # the grid, its numbers and the split line; each cell's box filled below
         for r in range(self.rows):
-            draw_text(img, str(r + 1), (x0 - 0.32 * cell, y0 + (r + 0.5) * cell), size, INK)
             for c in range(self.cols):
-                x, y = x0 + c * cell, y0 + r * cell
-                fill_rect(img, x + gap, y + gap, x + cell - gap, y + cell - gap,
-                          REGION if (r, c) in self.region else OUTSIDE)
-        fill_rect(img, 0, split, W, split + max(1, H // 256), FAINT)
-        self._draw_pieces(img, split + max(1, H // 256), H)
+                box = boxes[r * self.cols + c]
+                if box is not None:
+                    a, b, e, f = box
+                    img[b:f, a:e] = color_block(f - b, e - a, REGION if (r, c) in self.region else OUTSIDE)
+        self._draw_pieces(img, H * 0.52 + max(1, H // 256), H)
         return img
 
     def _draw_pieces(self, img: np.ndarray, top: float, bottom: float) -> None:
@@ -138,9 +181,16 @@ class PolyominoTiling(SingleTurnEnv):
             px, py = cx - w * cell / 2, cy - h * cell / 2
             ink = INK if sum(colour) > 450 else WHITE
             for r, c in piece:
-                fill_rect(img, px + c * cell + gap, py + r * cell + gap, px + (c + 1) * cell - gap,
-                          py + (r + 1) * cell - gap, colour)
-                draw_text(img, self.letters[i], (px + (c + 0.5) * cell, py + (r + 0.5) * cell), size, ink, bold=True)
+                corners = (px + c * cell + gap, py + r * cell + gap, px + (c + 1) * cell - gap, py + (r + 1) * cell - gap)
+                centre = (px + (c + 0.5) * cell, py + (r + 0.5) * cell)
+                tile = _square(img.shape[:2], corners, self.letters[i], centre, size, ink, colour)
+                if tile is not None:  # the filled square and its letter: one tile
+                    img[tile[0], tile[1]] = tile[2]
+                    continue
+                box = rect_box(img.shape, *corners)
+                if box is not None:
+                    fill_rect(img, *box, colour)
+                draw_layers(img, [[text_layer(self.letters[i], centre, size, ink, bold=True)]])
 
     def _task_text(self) -> str:
         pieces = ", ".join(self.letters)

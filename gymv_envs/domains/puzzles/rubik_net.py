@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
-from gymv_envs.core.canvas import BACKGROUND, INK, draw_text, fill_rect, new_frame
-from gymv_envs.core.rng import choice
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    INK,
+    color_block,
+    draw_text,
+    fill_rect,
+    inside,
+    layers_tile,
+    new_frame,
+    rect_box,
+    text_layer,
+)
+from gymv_envs.core.rng import ScalarDraws, choice
 
 # face -> (outward normal, right, down) in x right, y up, z towards the viewer
 FACES = {"U": ((0, 1, 0), (1, 0, 0), (0, 0, 1)), "D": ((0, -1, 0), (1, 0, 0), (0, 0, -1)),
@@ -59,6 +71,62 @@ def solved() -> tuple[np.ndarray, np.ndarray, list[str]]:
     return np.array(pos), np.array(nrm), colour
 
 
+@functools.cache
+def _move_table(move: str) -> tuple[int, ...]:
+    """A turn as a permutation of the 54 facelets (face by face in `faces` order, nine each): after it,
+    facelet q holds what facelet ``table[q]`` held. Sticker k of `solved` starts on facelet k."""
+    pos, nrm, _ = solved()
+    _turn(pos, nrm, move)
+    return tuple(int(k) for f in _ORDER for k in faces(pos, nrm, [str(k) for k in range(54)])[f])
+
+
+def _apply(state: list[str], moves) -> list[str]:
+    """The facelet colours after ``moves`` (by `_move_table`; the same as simulating the stickers)."""
+    for m in moves:
+        table = _move_table(m)
+        state = [state[k] for k in table]
+    return state
+
+
+def _as_faces(state: list[str]) -> dict[str, list[str]]:
+    return {f: state[9 * i:9 * i + 9] for i, f in enumerate(_ORDER)}
+
+
+_SOLVED = [START[f] for f in _ORDER for _ in range(9)]
+
+
+@functools.lru_cache(maxsize=16)
+def _net(H: int, W: int):
+    """The net's black face squares (read-only), each sticker's box per face, and per face a function
+    giving the centre sticker with its letter as a tile, ``(rows, cols, tile)`` (None when the letter
+    would leave the sticker)."""
+    img = new_frame(H, W, BACKGROUND)
+    s = min(W / 12.4, H / 9.4)
+    x0, y0 = (W - 12 * s) / 2, (H - 9 * s) / 2
+    gap = max(1, int(s / 12))
+    boxes, centres = {}, {}
+    for f in _ORDER:
+        br, bc = NET[f]
+        fx, fy = x0 + bc * 3 * s, y0 + br * 3 * s
+        fill_rect(img, fx, fy, fx + 3 * s, fy + 3 * s, INK)
+        boxes[f] = [rect_box((H, W), fx + c * s + gap, fy + r * s + gap, fx + (c + 1) * s - gap, fy + (r + 1) * s - gap)
+                    for r, c in (divmod(i, 3) for i in range(9))]
+        centres[f] = (fx + 1.5 * s, fy + 1.5 * s)
+    img.setflags(write=False)
+    size = max(5, int(s * 0.6))
+
+    @functools.lru_cache(maxsize=64)
+    def centre(f: str, col: str):
+        box = boxes[f][4]
+        ink = INK if col in "WYO" else (255, 255, 255)
+        text = [text_layer(f, centres[f], size, ink, bold=True)]
+        if box is None or not inside(text, box):
+            return None
+        return slice(box[1], box[3]), slice(box[0], box[2]), layers_tile(text, *box, COLOURS[col][1])
+
+    return img, boxes, centre
+
+
 class RubikNet(SingleTurnEnv):
     """Give the colours of one face of a Rubik's cube, drawn as a net, after a sequence of turns.
 
@@ -102,47 +170,47 @@ class RubikNet(SingleTurnEnv):
         self.scramble, self.num_moves, self.fancy = LEVELS[self.difficulty]
 
     # -- generate
-    def _random_moves(self, rng: np.random.Generator, k: int, fancy: bool) -> list[str]:
+    def _random_moves(self, d: ScalarDraws, k: int, fancy: bool) -> list[str]:
         out: list[str] = []
         while len(out) < k:
-            m = choice(rng, tuple(FACES)) + (choice(rng, ("", "'", "2")) if fancy else choice(rng, ("", "")))
+            m = _ORDER[d.integers(6)] + (("", "'", "2")[d.integers(3)] if fancy else ("", "")[d.integers(2)])
             if not out or out[-1][0] != m[0]:
                 out.append(m)
         return out
 
     def _generate(self, rng: np.random.Generator) -> None:
-        self.pos, self.nrm, self.colour = solved()
-        for m in self._random_moves(rng, self.scramble, True):
-            _turn(self.pos, self.nrm, m)
-        self.moves = tuple(self._random_moves(rng, self.num_moves, self.fancy))
-        before = faces(self.pos, self.nrm, self.colour)
-        after = self._after(self.moves)
-        changed = [f for f in FACES if after[f] != before[f]] or list(FACES)
-        self.face = choice(rng, changed)
+        with ScalarDraws(rng) as d:  # `rng.integers` one by one, at Python speed
+            self.state = _apply(_SOLVED, self._random_moves(d, self.scramble, True))
+            self.moves = tuple(self._random_moves(d, self.num_moves, self.fancy))
+            before = _as_faces(self.state)
+            after = self._after(self.moves)
+            changed = [f for f in FACES if after[f] != before[f]] or list(FACES)
+            self.face = changed[d.integers(len(changed))]
         self._target = after[self.face]
 
     def _after(self, moves) -> dict[str, list[str]]:
-        pos, nrm = self.pos.copy(), self.nrm.copy()
-        for m in moves:
-            _turn(pos, nrm, m)
-        return faces(pos, nrm, self.colour)
+        return _as_faces(_apply(self.state, moves))
 
     # -- draw
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        img = new_frame(H, W, BACKGROUND)
-        s = min(W / 12.4, H / 9.4)
-        x0, y0 = (W - 12 * s) / 2, (H - 9 * s) / 2
-        gap = max(1, int(s / 12))
-        for f, grid in faces(self.pos, self.nrm, self.colour).items():
-            br, bc = NET[f]
-            fx, fy = x0 + bc * 3 * s, y0 + br * 3 * s
-            fill_rect(img, fx, fy, fx + 3 * s, fy + 3 * s, INK)
+        base, boxes, centre = _net(H, W)
+        img = base.copy()
+        for f, grid in _as_faces(self.state).items():
             for i, col in enumerate(grid):
-                r, c = divmod(i, 3)
-                fill_rect(img, fx + c * s + gap, fy + r * s + gap, fx + (c + 1) * s - gap, fy + (r + 1) * s - gap, COLOURS[col][1])
-            ink = INK if grid[4] in "WYO" else (255, 255, 255)
-            draw_text(img, f, (fx + 1.5 * s, fy + 1.5 * s), max(5, int(s * 0.6)), ink, bold=True)
+                box = boxes[f][i]
+                if box is not None:
+                    a, b, c, e = box
+                    img[b:e, a:c] = color_block(e - b, c - a, COLOURS[col][1])
+            tile = centre(f, grid[4])
+            if tile is not None:
+                img[tile[0], tile[1]] = tile[2]
+            else:
+                s = min(W / 12.4, H / 9.4)
+                br, bc = NET[f]
+                fx, fy = (W - 12 * s) / 2 + bc * 3 * s, (H - 9 * s) / 2 + br * 3 * s
+                ink = INK if grid[4] in "WYO" else (255, 255, 255)
+                draw_text(img, f, (fx + 1.5 * s, fy + 1.5 * s), max(5, int(s * 0.6)), ink, bold=True)
         return img
 
     def _task_text(self) -> str:
@@ -160,7 +228,7 @@ class RubikNet(SingleTurnEnv):
 
     def _state_text(self) -> str:
         return "\n".join(f"{f}: " + " / ".join(" ".join(g[3 * r: 3 * r + 3]) for r in range(3))
-                         for f, g in faces(self.pos, self.nrm, self.colour).items())
+                         for f, g in _as_faces(self.state).items())
 
     # -- verify
     def _parse_answer(self, text: str) -> tuple[str, ...] | None:
@@ -182,7 +250,7 @@ class RubikNet(SingleTurnEnv):
 
     # -- oracle
     def _solve(self) -> tuple[str, ...]:
-        return tuple(self._after(self.moves)[self.face])
+        return tuple(self._target)
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[str, ...]]:
         inverse = {"": "'", "'": "", "2": "2"}

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import coordinate_frame
-from gymv_envs.core.canvas import INK, WHITE, draw_text, fill_rect
+from gymv_envs.core.canvas import (
+    INK,
+    WHITE,
+    draw_text,
+    fill_rect,
+    is_uniform,
+    layers_tile,
+    text_layer,
+)
 from gymv_envs.core.cells import cell_name
-from gymv_envs.core.rng import choice, sample
+from gymv_envs.core.rng import ScalarDraws
 
 WORDS = ("APPLE", "BREAD", "CHAIR", "DANCE", "EAGLE", "FLAME", "GRAPE", "HOUSE", "IVORY", "JELLY",
          "KNIFE", "LEMON", "MANGO", "NORTH", "OCEAN", "PIANO", "QUEEN", "RIVER", "STONE", "TIGER",
@@ -31,6 +40,28 @@ SYNONYMS = {"east": "right", "west": "left", "south": "down", "north": "up", "e"
 # difficulty -> (side, directions used, words hidden)
 LEVELS = {0: (6, ("right", "down"), 3), 1: (8, ("right", "down", "down-right", "up-right"), 4), 2: (10, tuple(DIRS), 6)}
 _CELLS = re.compile(r"(?<![A-Z])([A-Z])\s?(\d{1,2})(?!\d)")
+
+
+@functools.lru_cache(maxsize=16)
+def _board(H: int, W: int, n: int):
+    """The labelled board with its white cells (read-only), and a function giving a letter's tile in a
+    cell, ``(rows, cols, tile)``, or None when the letter would not lie inside its cell on white."""
+    base, (x0, y0, cell) = coordinate_frame((H, W), n, n)
+    base = base.copy()
+    fill_rect(base, x0, y0, x0 + n * cell, y0 + n * cell, WHITE)
+    base.setflags(write=False)
+    size = max(5, int(cell * 0.6))
+
+    @functools.lru_cache(maxsize=4096)
+    def letter(r: int, c: int, ch: str):
+        m, x, y, colour = text_layer(ch, (x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell), size, INK, bold=True, mono=True)
+        h, w = m.shape
+        if not (x >= x0 + c * cell and x + w <= x0 + (c + 1) * cell and y >= y0 + r * cell and y + h <= y0 + (r + 1) * cell
+                and is_uniform(base, x, y, x + w, y + h, WHITE)):
+            return None
+        return slice(y, y + h), slice(x, x + w), layers_tile([(m, x, y, colour)], x, y, x + w, y + h, WHITE)
+
+    return base, letter
 
 
 class WordSearch(SingleTurnEnv):
@@ -79,27 +110,28 @@ class WordSearch(SingleTurnEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
         grid = [[""] * n for _ in range(n)]
-        words = [w for w in sample(rng, WORDS, len(WORDS)) if len(w) <= n]
-        placed = []
-        for word in words:
-            if len(placed) == self.num_words:
-                break
-            for _ in range(40):
-                dr, dc = DIRS[choice(rng, self.dirs)]
-                r, c = int(rng.integers(n)), int(rng.integers(n))
-                cells = [(r + i * dr, c + i * dc) for i in range(len(word))]
-                if all(0 <= a < n and 0 <= b < n and grid[a][b] in ("", word[i]) for i, (a, b) in enumerate(cells)):
-                    for i, (a, b) in enumerate(cells):
-                        grid[a][b] = word[i]
-                    placed.append(word)
+        with ScalarDraws(rng) as d:  # the same draws as `rng.integers`/`rng.permutation`, faster
+            words = [w for w in (WORDS[i] for i in d.permutation(len(WORDS))) if len(w) <= n]
+            placed = []
+            for word in words:
+                if len(placed) == self.num_words:
                     break
-        for r in range(n):
-            for c in range(n):
-                if not grid[r][c]:
-                    grid[r][c] = chr(65 + int(rng.integers(26)))
+                for _ in range(40):
+                    dr, dc = DIRS[self.dirs[d.integers(len(self.dirs))]]
+                    r, c = d.integers(n), d.integers(n)
+                    cells = [(r + i * dr, c + i * dc) for i in range(len(word))]
+                    if all(0 <= a < n and 0 <= b < n and grid[a][b] in ("", word[i]) for i, (a, b) in enumerate(cells)):
+                        for i, (a, b) in enumerate(cells):
+                            grid[a][b] = word[i]
+                        placed.append(word)
+                        break
+            for r in range(n):
+                for c in range(n):
+                    if not grid[r][c]:
+                        grid[r][c] = chr(65 + d.integers(26))
+            self.word = placed[d.integers(len(placed))]
         self.grid = ["".join(row) for row in grid]
         self.words = tuple(placed)
-        self.word = choice(rng, placed)
 
     # -- rules
     def _reads(self, r: int, c: int, dr: int, dc: int) -> str:
@@ -112,9 +144,14 @@ class WordSearch(SingleTurnEnv):
     # -- draw
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        base, (x0, y0, cell) = coordinate_frame((H, W), self.n, self.n)
+        base, letter = _board(H, W, self.n)
         img = base.copy()
-        fill_rect(img, x0, y0, x0 + self.n * cell, y0 + self.n * cell, WHITE)
+        tiles = [letter(r, c, ch) for r, row in enumerate(self.grid) for c, ch in enumerate(row)]
+        if all(t is not None for t in tiles):  # each letter inside its own white cell: copy its tile
+            for rows, cols, tile in tiles:
+                img[rows, cols] = tile
+            return img
+        _, (x0, y0, cell) = coordinate_frame((H, W), self.n, self.n)
         size = max(5, int(cell * 0.6))
         for r in range(self.n):
             for c in range(self.n):
@@ -168,6 +205,8 @@ class WordSearch(SingleTurnEnv):
     def _solve(self) -> tuple[int, int, int, int]:
         for r in range(self.n):
             for c in range(self.n):
+                if self.grid[r][c] != self.word[0]:
+                    continue
                 for dr, dc in DIRS.values():
                     if self._reads(r, c, dr, dc) == self.word:
                         return r, c, dr, dc
