@@ -82,7 +82,7 @@ def fingerprint(env_id: str, kwargs: dict[str, Any], seed: int, steps: int, rand
     return h.hexdigest()
 
 
-def cases(pattern: str, seeds: list[int]) -> list[tuple[str, dict[str, Any], int]]:
+def cases(pattern: str, seeds: list[int], domains: set[str] | None = None) -> list[tuple[str, dict[str, Any], int]]:
     import gymv_envs
 
     out = []
@@ -90,6 +90,8 @@ def cases(pattern: str, seeds: list[int]) -> list[tuple[str, dict[str, Any], int
         if not fnmatch.fnmatchcase(env_id, pattern):
             continue
         d = gymv_envs.describe(env_id)
+        if domains is not None and d["domain"] not in domains:
+            continue
         variants = [{}] + [{"answer_format": f} for f in d["answer_formats"][1:]] + \
                    [{"action_mode": m} for m in d["action_modes"][1:]]
         sizes = [SMALL] if d["domain"] in COSTLY_DOMAINS else [None, SMALL]
@@ -108,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", help="write fingerprints here (JSON lines)")
     p.add_argument("--pattern", default="GymV/*", help="glob over ids")
+    p.add_argument("--domains", help="comma-separated domains to fingerprint (default: all)")
     p.add_argument("--seeds", default="0,1,2")
     p.add_argument("--steps", type=int, default=40, help="oracle steps hashed per case")
     p.add_argument("--random-steps", type=int, default=12, help="random steps hashed per case")
@@ -124,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.out:
         p.error("--out or --compare is required")
     seeds = [int(s) for s in args.seeds.split(",")]
-    todo = cases(args.pattern, seeds)
+    todo = cases(args.pattern, seeds, set(args.domains.split(",")) if args.domains else None)
     with open(args.out, "w") as fh:
         for i, (env_id, kw, seed) in enumerate(todo):
             key = json.dumps([env_id, kw, seed], sort_keys=True)
