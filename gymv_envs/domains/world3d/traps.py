@@ -75,6 +75,18 @@ class Trap(World3DEnv):
         super().__init__(**kwargs)
 
     # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        """Draw until the oracle's planner finds a way out from the start (clutter can close the
+        one way out of a trap); a level that already has one keeps its first draw."""
+        for _ in range(12):
+            super()._generate(rng)
+            self._next_steps()
+            planned = bool(self._plan)
+            self._plan, self._plan_key, self._expect, self._last_pose, self._stalls = [], None, None, None, 0
+            if planned:
+                return
+        raise RuntimeError(f"no trap level with a way out in 12 draws (kind={self.kind!r})")
+
     def _build(self, rng: np.random.Generator) -> None:
         d = self.difficulty
         n = FIELD[d]
@@ -92,11 +104,32 @@ class Trap(World3DEnv):
         if self.locomotion == "grid":
             self._grid_start()
         self._clutter(rng, (cx, cy))
-        ex = 1 + n * (0.75 if q in (0, 3) else 0.25) + rng.uniform(-1.5, 1.5)
-        ey = -(1 + n * (0.75 if q in (0, 1) else 0.25)) + rng.uniform(-1.5, 1.5)
+        for _try in range(20):  # the exit's cell clear of clutter and fences (else physics can keep you off it)
+            ex = 1 + n * (0.75 if q in (0, 3) else 0.25) + rng.uniform(-1.5, 1.5)
+            ey = -(1 + n * (0.75 if q in (0, 1) else 0.25)) + rng.uniform(-1.5, 1.5)
+            if self._clear(ex, ey):
+                break
         self.exit = len(self.things)
         self.things.append(Ent("exit", cell_of(ex, ey)))
         self.snag = (self.x, self.y)
+
+    def _clear(self, x: float, y: float, room: float = 1.0) -> bool:
+        """No solid thing and no trap or fence piece within ``room`` metres of the exit cell's centre."""
+        r, c = cell_of(x, y)
+        x, y = c + 0.5, -(r + 0.5)
+        if any(e.solid() and np.hypot(e.pos[0] - x, e.pos[1] - y) < room + 0.5 for e in self.things):
+            return False
+        for p in self.trap:
+            dx, dy = x - p.x, y - p.y
+            if p.shape == "box":
+                u = abs(np.cos(p.yaw) * dx + np.sin(p.yaw) * dy) - p.sx
+                v = abs(-np.sin(p.yaw) * dx + np.cos(p.yaw) * dy) - p.sy
+                gap = np.hypot(max(u, 0.0), max(v, 0.0))
+            else:
+                gap = np.hypot(dx, dy) - p.sx
+            if gap < room:
+                return False
+        return True
 
     def _grid_start(self) -> None:
         """Grid locomotion stands on cell centres: the free cell centre nearest the trap's start."""
