@@ -27,6 +27,7 @@ EXTRA_MODULES = {
     "sb3": "stable_baselines3",
     "vlm": "json",  # the VLM agent speaks HTTP with the standard library only
     "ray": "ray",
+    "graphs": "networkx",  # with scipy: the graph and geometry solvers of some ids
 }
 
 _TASKS: dict[str, TaskSpec] = {}
