@@ -44,18 +44,29 @@ def disc_mask(radius: float, ring: float = 0.0) -> np.ndarray:
     return mask
 
 
+@functools.lru_cache(maxsize=1024)
+def _solid(h: int, w: int, alpha: int) -> np.ndarray:
+    """A uniform h x w coverage mask (read-only, cached)."""
+    m = np.full((h, w), alpha, dtype=np.uint8)
+    m.setflags(write=False)
+    return m
+
+
 @functools.lru_cache(maxsize=64)
-def _line_profile(h: float) -> tuple[np.ndarray, int]:
+def _line_profile(h: float) -> tuple[np.ndarray, int, int]:
     """Coverage of the rows around a line's centre, by (1 - cos of the slope) in 64ths and the
-    centre's sub-pixel offset in eighths: ``table[c, f, k]`` for rows ``-span .. span``."""
+    centre's sub-pixel offset in eighths: ``table[c, f, j]`` is row ``lo + j`` below the centre's
+    pixel row; returns (table, lo, number of rows)."""
     cos = 1 - np.arange(20)[:, None, None] / 64
-    span = int(np.ceil(h / cos.min() + 1))
+    span = int(np.ceil(h / cos.min() + 2))
     frac = (np.arange(8)[None, :, None] + 0.5) / 8
     rows = np.arange(-span, span + 1)[None, None, :] + 0.5
     d = np.abs(rows - frac) * cos
     table = (np.clip(h + 0.5 - d, 0, 1) * 255 + 0.5).astype(np.uint8)
+    used = np.flatnonzero(table.any(axis=(0, 1)))
+    table = np.ascontiguousarray(table[:, :, used[0]:used[-1] + 1])
     table.setflags(write=False)
-    return table, span
+    return table, int(used[0]) - span, table.shape[2]
 
 
 _SPARSE: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
@@ -144,48 +155,42 @@ class Layer:
         if not len(segs):
             return self
         h = max(0.5, width / 2)
+        table, lo, k = _line_profile(round(h * 4) / 4)
+        W, H = self.W, self.H
         x0, y0, x1, y1 = segs.T
         steep = np.abs(y1 - y0) > np.abs(x1 - x0)
-        u0, v0 = np.where(steep, y0, x0), np.where(steep, x0, y0)
-        u1, v1 = np.where(steep, y1, x1), np.where(steep, x1, y1)
-        swap = u1 < u0
-        u0, u1, v0, v1 = np.where(swap, u1, u0), np.where(swap, u0, u1), np.where(swap, v1, v0), np.where(swap, v0, v1)
-        du = u1 - u0
-        slope = np.where(du > 1e-9, (v1 - v0) / np.maximum(du, 1e-9), 0.0)
-        cos = 1 / np.sqrt(1 + slope * slope)
-        first = np.ceil(u0 - 0.5).astype(np.int64)  # the columns whose centres lie in [u0, u1]
-        count = np.maximum(np.floor(u1 - 0.5).astype(np.int64) - first + 1, 0)
-        seg = np.repeat(np.arange(len(segs)), count)
-        u = first[seg] + (np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count))
-        vc = v0[seg] + slope[seg] * (u + 0.5 - u0[seg])
-        base = np.floor(vc).astype(np.int64)
-        table, span = _line_profile(round(h * 4) / 4)
-        ci = np.rint((1 - cos) * 64).astype(np.intp)[seg]
-        fi = ((vc - base) * 8).astype(np.intp)
-        alpha = table[ci, fi]  # (columns, rows): coverage of the rows base - span .. base + span
-        lim_u = np.where(steep, self.H, self.W)[seg]
-        lim_v = np.where(steep, self.W, self.H)[seg]
-        inside = (u >= 0) & (u < lim_u) & (base - span >= 0) & (base + span < lim_v)
-        if not inside.all():  # columns at the frame's border: drop the rows outside it
-            rows = base[:, None] + np.arange(-span, span + 1)[None, :]
-            alpha = np.where((rows >= 0) & (rows < lim_v[:, None]) & ((u >= 0) & (u < lim_u))[:, None], alpha, 0)
-            base = np.clip(base, span, None)  # keep the flat indices non-negative (their alpha is 0)
-            u = np.clip(u, 0, None)
-        st = steep[seg]
-        W = self.W
-        start = np.where(st, u * W + base - span, (base - span) * W + u)
-        step = np.where(st, 1, W)
-        pix = start[:, None] + np.arange(2 * span + 1)[None, :] * step[:, None]
-        keep = alpha > 0
-        pix, alpha = pix[keep], alpha[keep]
-        ok = (pix >= 0) & (pix < self.H * W)
-        if not ok.all():
-            pix, alpha = pix[ok], alpha[ok]
-        if cols.ndim == 2:
-            which = np.broadcast_to(seg[:, None], keep.shape)[keep]
-            self._chunks.append((pix, alpha, cols[which]))
-        else:
-            self._chunks.append((pix, alpha, _rgb(cols)))
+        for is_steep in (False, True):
+            which = np.flatnonzero(steep == is_steep)
+            if not len(which):
+                continue
+            if is_steep:  # u is the major axis, v the minor one
+                u0, v0, u1, v1, lim_u, lim_v, step = y0[which], x0[which], y1[which], x1[which], H, W, 1
+            else:
+                u0, v0, u1, v1, lim_u, lim_v, step = x0[which], y0[which], x1[which], y1[which], W, H, W
+            swap = u1 < u0
+            u0, u1, v0, v1 = np.where(swap, u1, u0), np.where(swap, u0, u1), np.where(swap, v1, v0), np.where(swap, v0, v1)
+            du = u1 - u0
+            slope = (v1 - v0) / np.maximum(du, 1e-9)
+            first = np.ceil(u0 - 0.5).astype(np.int64)  # the columns whose centres lie in [u0, u1]
+            count = np.maximum(np.floor(u1 - 0.5).astype(np.int64) - first + 1, 0)
+            seg = np.repeat(np.arange(len(which)), count)
+            u = first[seg] + (np.arange(len(seg)) - np.repeat(np.cumsum(count) - count, count))
+            vc = v0[seg] + slope[seg] * (u + 0.5 - u0[seg])
+            base = np.floor(vc).astype(np.int64)
+            ci = np.rint((1 - 1 / np.sqrt(1 + slope * slope)) * 64).astype(np.intp)[seg]
+            alpha = table[ci, ((vc - base) * 8).astype(np.intp)]  # (columns, k): rows base+lo .. base+lo+k-1
+            if u.size and (u.min() < 0 or u.max() >= lim_u or base.min() + lo < 0 or base.max() + lo + k > lim_v):
+                rows = base[:, None] + np.arange(lo, lo + k)[None, :]  # at the frame's border: drop what is off it
+                alpha = np.where((rows >= 0) & (rows < lim_v) & ((u >= 0) & (u < lim_u))[:, None], alpha, 0)
+                base, u = np.clip(base, -lo, None), np.clip(u, 0, lim_u - 1)
+            start = u * W + base + lo if is_steep else (base + lo) * W + u
+            pix = start[:, None] + np.arange(0, k * step, step)[None, :]
+            keep = alpha > 0
+            if cols.ndim == 2:
+                own = np.broadcast_to(which[seg][:, None], keep.shape)[keep]
+                self._chunks.append((pix[keep], alpha[keep], cols[own]))
+            else:
+                self._chunks.append((pix[keep], alpha[keep], _rgb(cols)))
         if caps:
             for x, y in np.concatenate([segs[:, :2], segs[:, 2:]]):
                 self.disc(x, y, h, tuple(cols) if cols.ndim == 1 else (0, 0, 0))
@@ -253,9 +258,7 @@ class Layer:
         c, d = int(round(y0)), int(round(y1))
         if a >= b or c >= d:
             return self
-        ys = np.repeat(np.arange(c, d), b - a)
-        xs = np.tile(np.arange(a, b), d - c)
-        return self._add(ys, xs, np.full(ys.size, int(alpha * 255 + 0.5), np.uint8), color)
+        return self.mask(_solid(d - c, b - a, int(alpha * 255 + 0.5)), a, c, color)
 
     def triangles(self, tris, color) -> Layer:
         """Filled anti-aliased triangles, ``tris`` (k, 3, 2) in px; small ones (arrowheads) are cheap."""
@@ -309,11 +312,15 @@ class Layer:
         return self._add(ys + lo[1], xs + lo[0], a, color)
 
     # ------------------------------------------------------------------ compositing
-    def flush(self, dedupe: bool = True) -> None:
+    def flush(self, dedupe: bool = True, under: Color | None = None) -> None:
         """Blend every mark onto the frame in one pass and empty the layer. ``dedupe=False`` skips
-        resolving pixels that several marks cover (faster; for marks known not to overlap)."""
+        resolving pixels that several marks cover (faster; for marks known not to overlap).
+        ``under``: every mark lies on pixels of this one colour (a plain background), so each pixel's
+        result is looked up in a table by its coverage instead of blended (fastest)."""
         if not self._chunks:
             return
+        if under is not None:
+            return self._flush_over(tuple(int(v) for v in under))
         chunks, self._chunks = self._chunks, []
         pix = np.concatenate([c[0] for c in chunks]) if len(chunks) > 1 else chunks[0][0]
         alpha = np.concatenate([c[1] for c in chunks]) if len(chunks) > 1 else chunks[0][1]
@@ -345,6 +352,35 @@ class Layer:
             v += a * first[ch] if cols is None else a * cols[ch]
             v >>= 8
             plane[pix] = v
+
+    def _flush_over(self, under: Color) -> None:
+        chunks, self._chunks = self._chunks, []
+        if any(not isinstance(c[2], tuple) for c in chunks):  # per-pixel colours: blend them instead
+            self._chunks = chunks
+            return self.flush()
+        colours = list(dict.fromkeys(c[2] for c in chunks))
+        index = {c: i for i, c in enumerate(colours)}
+        table = _over_table(tuple(colours), under)  # (colours * 256, 3): colour k at coverage a is row 256 k + a
+        pix = np.concatenate([c[0] for c in chunks])
+        key = np.concatenate([c[1] for c in chunks]).astype(np.intp)
+        if len(colours) > 1:
+            key += np.repeat(np.array([256 * index[c[2]] for c in chunks], dtype=np.intp), [len(c[0]) for c in chunks])
+        rgb = self.frame.reshape(-1, 3)
+        for ch in range(3):
+            rgb[:, ch][pix] = table[ch][key]
+
+
+@functools.lru_cache(maxsize=256)
+def _over_table(colours: tuple[Color, ...], under: Color) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per channel, the blend of each colour over ``under`` at every coverage 0-255 (same rounding as `Layer.flush`)."""
+    a = np.arange(256, dtype=np.uint16)
+    a = a + (a >> 7)
+    out = []
+    for ch in range(3):
+        out.append(np.concatenate([((np.uint16(under[ch]) * (256 - a) + np.uint16(col[ch]) * a) >> 8).astype(np.uint8)
+                                   for col in colours]))
+    return tuple(out)
+
 
 _SCRATCH: dict[int, np.ndarray] = {}
 

@@ -43,14 +43,19 @@ def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: flo
     """Up to ``m`` non-crossing edges among ``pos``, a spanning tree first; None if it cannot connect."""
     n = len(pos)
     iu, ju = np.triu_indices(n, 1)
+    length = np.hypot(pos[iu, 0] - pos[ju, 0], pos[iu, 1] - pos[ju, 1])
+    near = np.flatnonzero(length <= max_len)  # candidate pairs: short ones that pass no other vertex closely
+    iu, ju, length = iu[near], ju[near], length[near]
     segs = np.hstack([pos[iu], pos[ju]])
-    length = np.hypot(*(pos[iu] - pos[ju]).T)
     clear = point_segment_distance(pos, segs)
-    clear[iu, np.arange(len(iu))] = np.inf
-    clear[ju, np.arange(len(iu))] = np.inf
-    ok = (clear.min(axis=0) > 0.28) & (length <= max_len)
-    order = [int(k) for k in np.argsort(length * rng.uniform(0.75, 1.3, len(length))) if ok[k]]
-    cross = segments_cross(segs, segs)
+    cols = np.arange(len(iu))
+    clear[iu, cols] = np.inf
+    clear[ju, cols] = np.inf
+    keep = np.flatnonzero(clear.min(axis=0) > 0.28)
+    iu, ju, segs = iu[keep].tolist(), ju[keep].tolist(), segs[keep]
+    order = np.argsort(length[keep] * rng.uniform(0.75, 1.3, len(keep))).tolist()
+    packed = np.packbits(segments_cross(segs, segs), axis=1, bitorder="little")
+    cross = [int.from_bytes(row.tobytes(), "little") for row in packed]  # bit j of cross[k]: k and j cross
     parent = list(range(n))
 
     def find(x: int) -> int:
@@ -59,20 +64,22 @@ def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: flo
             x = parent[x]
         return x
 
-    chosen: list[int] = []
+    chosen, bits = [], 0
     for k in order:  # a spanning tree of short edges first
-        a, b = find(int(iu[k])), find(int(ju[k]))
-        if a != b and not cross[k, chosen].any():
+        a, b = find(iu[k]), find(ju[k])
+        if a != b and not cross[k] & bits:
             parent[a] = b
             chosen.append(k)
+            bits |= 1 << k
     if len(chosen) < n - 1:
         return None
     for k in order:
         if len(chosen) >= m:
             break
-        if k not in chosen and not cross[k, chosen].any():
+        if not bits >> k & 1 and not cross[k] & bits:
             chosen.append(k)
-    return sorted((int(iu[k]), int(ju[k])) for k in chosen)
+            bits |= 1 << k
+    return sorted((iu[k], ju[k]) for k in chosen)
 
 
 def add_short_edges(rng: np.random.Generator, pos: np.ndarray, edges: Sequence[Edge], extra: int,
@@ -89,6 +96,18 @@ def add_short_edges(rng: np.random.Generator, pos: np.ndarray, edges: Sequence[E
     ok = [k for k in rng.permutation(len(iu)) if clear[:, k].min() > 0.3 and length[k] <= max_len
           and (int(iu[k]), int(ju[k])) not in have]
     return sorted(have | {(int(iu[k]), int(ju[k])) for k in ok[:extra]})
+
+
+def edges_clear(pos: np.ndarray, edges: Sequence[Edge], gap: float = 0.28) -> bool:
+    """Whether every edge keeps ``gap`` (layout units) away from every vertex but its own ends."""
+    if not edges:
+        return True
+    e = np.asarray(edges, dtype=int)
+    d = point_segment_distance(pos, np.hstack([pos[e[:, 0]], pos[e[:, 1]]]))
+    cols = np.arange(len(e))
+    d[e[:, 0], cols] = np.inf
+    d[e[:, 1], cols] = np.inf
+    return bool(d.min() > gap)
 
 
 def bitsets(n: int, edges: Sequence[Edge]) -> list[int]:

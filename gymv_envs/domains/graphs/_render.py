@@ -224,7 +224,9 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
     r, width, label_size, weight_size = _sizes(side)
     if pic.title:
         tsize = max(5, int(label_size * 0.95))
-        Layer(frame).text(pic.title, ((x0 + x1) / 2, y0 + tsize * 0.2), tsize, INK, anchor="mt", bold=True).flush()
+        title = Layer(frame)
+        title.text(pic.title, ((x0 + x1) / 2, y0 + tsize * 0.2), tsize, INK, anchor="mt", bold=True)
+        title.flush()
         y0 += tsize * 1.5
     n = len(pic.labels)
     pad = r * 1.25 + 2
@@ -268,27 +270,32 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
             layer.lines(pieces[group], width, pcols if one else pcols[group], dash=dash)
     if directed.any():
         layer.arrowheads(tip[directed], unit[directed], alen, awide, pcols if one else colors[directed])
-    for (cx, cy), f in zip(centers, pic.fills or [None] * n):
+    fills = pic.fills or [None] * n
+    for (cx, cy), f in zip(centers, fills):
         if f is not None:  # uncoloured vertices show the background: no edge enters a vertex
             layer.disc(cx, cy, r, f)
-    layer.flush()
+    # everything so far lies on the plain background, and nothing of it overlaps but at crossings
+    layer.flush(under=BACKGROUND)
     ring = max(1.0, r * 0.12)
     label_boxes = []
     lcols = pic.label_colors or [INK] * n
-    for (cx, cy), text, lc in zip(centers, pic.labels, lcols):
+    on_fill = Layer(frame)  # badges of filled vertices blend over their fill
+    for (cx, cy), text, lc, f in zip(centers, pic.labels, lcols, fills):
         size = _label_font(text, int(r * 1.5), int(r * 1.15), label_size)
+        target = layer if f is None else on_fill
         if lc == INK:  # ring and label in one cached mask
             badge, (ox, oy, bw, bh) = _badge(text, round(r * 2) / 2, round(ring * 2) / 2, size)
             x, y = int(round(cx)) - badge.shape[1] // 2, int(round(cy)) - badge.shape[0] // 2
-            layer.mask(badge, x, y, INK)
+            target.mask(badge, x, y, INK)
             label_boxes.append((x + ox, y + oy, x + ox + bw, y + oy + bh))
         else:
-            layer.disc(cx, cy, r, INK, ring=ring)
-            label_boxes.append(layer.text(text, (cx, cy), size, lc, bold=True))
+            target.disc(cx, cy, r, INK, ring=ring)
+            label_boxes.append(target.text(text, (cx, cy), size, lc, bold=True))
     for bx, text in zip(wboxes, weights):
-        if bx is not None:
+        if bx is not None:  # in the gap cut out of its edge: on the background
             layer.text(text, ((bx[0] + bx[2]) / 2, (bx[1] + bx[3]) / 2), weight_size, WEIGHT_INK, bold=True)
-    layer.flush()
+    layer.flush(under=BACKGROUND)
+    on_fill.flush(dedupe=False)
     return Placed(centers, r, label_boxes, wboxes, segs)
 
 
@@ -346,7 +353,7 @@ def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: 
     W, H = frame_wh
     lo, hi = cand - half, cand + half
     off = (lo[:, 0] < 0) | (hi[:, 0] > W) | (lo[:, 1] < 0) | (hi[:, 1] > H)
-    cost = (4 * near_vertex + 2 * near_edge + 4 * off).reshape(k, nt) + _RANK[None, :]
+    cost = (4 * near_vertex + 2 * near_edge + 1000 * off).reshape(k, nt) + _RANK[None, :]
     pick = np.argmin(cost, axis=1) + np.arange(k) * nt
     for _ in range(3):  # a box overlapping an earlier pick moves to its best place clear of the others
         plo, phi = lo[pick], hi[pick]
@@ -358,7 +365,8 @@ def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: 
             rows = slice(j * nt, (j + 1) * nt)
             c = cost[j] + 8 * _overlaps(lo[rows], hi[rows], lo[others], hi[others]).sum(axis=1)
             pick[j] = j * nt + int(np.argmin(c))
-    box = np.rint(np.concatenate([lo[pick], hi[pick]], axis=1)).astype(int).tolist()
+    shift = np.clip(lo[pick], None, 0) * -1 - np.clip(hi[pick] - (W, H), 0, None)  # last resort: pushed inside
+    box = np.rint(np.concatenate([lo[pick] + shift, hi[pick] + shift], axis=1)).astype(int).tolist()
     for j, i in enumerate(todo):
         out[i] = tuple(box[j])
     return out

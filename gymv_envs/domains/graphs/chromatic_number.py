@@ -11,6 +11,7 @@ from gymv_envs.domains.graphs._graphs import (
     bfs_hops,
     bitsets,
     chromatic_number,
+    edges_clear,
     int_near_misses,
     parse_int,
     planar_graph,
@@ -62,7 +63,7 @@ class ChromaticNumber(GraphQuestion):
         n, aims = LEVELS[self.difficulty]
         self._name_labels(n)
         aim = aims[int(rng.integers(len(aims)))]
-        for _ in range(30):
+        for attempt in range(100):
             self.pos, edges = planar_graph(rng, n, 2 * n)
             if aim == 2:  # keep the edges across the layers of a breadth-first tree: bipartite
                 depth = bfs_hops(adjacency(n, edges), 0)
@@ -70,10 +71,12 @@ class ChromaticNumber(GraphQuestion):
             else:  # a clique of the aimed size on a vertex and its nearest neighbours
                 near = np.argsort(np.hypot(*(self.pos - self.pos[int(rng.integers(n))]).T))[:aim]
                 edges = sorted(set(edges) | {(int(min(a, b)), int(max(a, b))) for a in near for b in near if a != b})
+            if not edges_clear(self.pos, edges):
+                continue  # a planted edge would pass over a vertex
             self.edges = edges
             self.nb = bitsets(n, edges)
             self.chi, self.colouring = chromatic_number(self.nb)
-            if self.chi == aim:
+            if self.chi == aim or attempt >= 30:  # the aim is a preference; the exact value decides
                 return
 
     def _picture(self) -> Picture:

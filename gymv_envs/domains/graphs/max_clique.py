@@ -9,6 +9,7 @@ from gymv_envs.domains.graphs._graphs import (
     GraphQuestion,
     add_short_edges,
     bitsets,
+    edges_clear,
     fmt_set,
     parse_set,
     planar_graph,
@@ -61,12 +62,15 @@ class MaxClique(GraphQuestion):
 
         n, k, extra = LEVELS[self.difficulty]
         self._name_labels(n)
-        self.pos, edges = planar_graph(rng, n, int(1.6 * n))
-        edges = add_short_edges(rng, self.pos, edges, extra)
-        centre = int(rng.integers(n))
-        near = np.argsort(np.hypot(*(self.pos - self.pos[centre]).T))[:k]
-        planted = {(int(min(a, b)), int(max(a, b))) for a in near for b in near if a != b}
-        self.edges = sorted(set(edges) | planted)
+        while True:
+            self.pos, edges = planar_graph(rng, n, int(1.6 * n))
+            edges = add_short_edges(rng, self.pos, edges, extra)
+            centre = int(rng.integers(n))
+            near = np.argsort(np.hypot(*(self.pos - self.pos[centre]).T))[:k]
+            planted = {(int(min(a, b)), int(max(a, b))) for a in near for b in near if a != b}
+            self.edges = sorted(set(edges) | planted)
+            if edges_clear(self.pos, self.edges):  # no planted edge passes over a vertex
+                break
         self.nb = bitsets(n, self.edges)
         g = nx.Graph(self.edges)
         g.add_nodes_from(range(n))
