@@ -54,9 +54,9 @@ def _solid(h: int, w: int, alpha: int) -> np.ndarray:
 
 @functools.lru_cache(maxsize=64)
 def _line_profile(h: float) -> tuple[np.ndarray, int, int]:
-    """Coverage of the rows around a line's centre, by (1 - cos of the slope) in 64ths and the
-    centre's sub-pixel offset in eighths: ``table[c, f, j]`` is row ``lo + j`` below the centre's
-    pixel row; returns (table, lo, number of rows)."""
+    """Coverage of the rows around a line's centre, by (1 - cos of the slope) in 64ths ``c`` and the
+    centre's sub-pixel offset in eighths ``f``: ``table[8 c + f, j]`` is row ``lo + j`` from the
+    centre's pixel row; returns (table, lo, number of rows)."""
     cos = 1 - np.arange(20)[:, None, None] / 64
     span = int(np.ceil(h / cos.min() + 2))
     frac = (np.arange(8)[None, :, None] + 0.5) / 8
@@ -64,9 +64,9 @@ def _line_profile(h: float) -> tuple[np.ndarray, int, int]:
     d = np.abs(rows - frac) * cos
     table = (np.clip(h + 0.5 - d, 0, 1) * 255 + 0.5).astype(np.uint8)
     used = np.flatnonzero(table.any(axis=(0, 1)))
-    table = np.ascontiguousarray(table[:, :, used[0]:used[-1] + 1])
+    table = np.ascontiguousarray(table[:, :, used[0]:used[-1] + 1]).reshape(-1, len(used))  # row 8 c + f
     table.setflags(write=False)
-    return table, int(used[0]) - span, table.shape[2]
+    return table, int(used[0]) - span, table.shape[1]
 
 
 _SPARSE: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
@@ -177,8 +177,9 @@ class Layer:
             u = first[seg] + (np.arange(len(seg)) - np.repeat(np.cumsum(count) - count, count))
             vc = v0[seg] + slope[seg] * (u + 0.5 - u0[seg])
             base = np.floor(vc).astype(np.int64)
-            ci = np.rint((1 - 1 / np.sqrt(1 + slope * slope)) * 64).astype(np.intp)[seg]
-            alpha = table[ci, ((vc - base) * 8).astype(np.intp)]  # (columns, k): rows base+lo .. base+lo+k-1
+            ci = (np.rint((1 - 1 / np.sqrt(1 + slope * slope)) * 64).astype(np.intp) * 8)[seg]
+            ci += ((vc - base) * 8).astype(np.intp)
+            alpha = np.take(table, ci, axis=0)  # (columns, k): rows base+lo .. base+lo+k-1
             if u.size and (u.min() < 0 or u.max() >= lim_u or base.min() + lo < 0 or base.max() + lo + k > lim_v):
                 rows = base[:, None] + np.arange(lo, lo + k)[None, :]  # at the frame's border: drop what is off it
                 alpha = np.where((rows >= 0) & (rows < lim_v) & ((u >= 0) & (u < lim_u))[:, None], alpha, 0)
@@ -335,16 +336,25 @@ class Layer:
             full = np.concatenate([np.broadcast_to(np.array(c[2], dtype=np.uint8), (len(c[0]), 3))
                                    if isinstance(c[2], tuple) else c[2] for c in chunks]).T.astype(np.uint16)
             cols = list(full)
-        if dedupe:  # where marks overlap, every copy of a pixel takes the largest coverage: the scatter's order is moot
+        if dedupe and cols is not None:  # where marks overlap, every copy of a pixel takes the largest coverage
+            # (one colour needs none: fully covered pixels are set first, and rims blend over them)
             buf = _scratch(self.H * self.W)
             np.maximum.at(buf, pix, alpha)
             alpha = buf[pix]
             buf[pix] = 0
+        rgb = self.frame.reshape(-1, 3)
+        if cols is None:  # one colour: fully covered pixels are just set, only the rims blend
+            solid = alpha == 255
+            if solid.any():
+                inner = pix[solid]
+                for ch in range(3):
+                    rgb[:, ch][inner] = first[ch]
+                rim = ~solid
+                pix, alpha = pix[rim], alpha[rim]
         # out = (pixel * (256 - a) + colour * a) >> 8 with a = alpha + alpha >> 7 (0..256: exact at both ends)
         a = alpha.astype(np.uint16)
         a += a >> 7
         inv = 256 - a
-        rgb = self.frame.reshape(-1, 3)
         for ch in range(3):
             plane = rgb[:, ch]
             v = plane[pix].astype(np.uint16)

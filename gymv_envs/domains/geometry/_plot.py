@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from PIL import Image, ImageDraw
 
 from gymv_envs.core import SingleTurnEnv
 from gymv_envs.core.canvas import BACKGROUND, INK, WHITE, Color, new_frame, text_mask
@@ -125,13 +124,13 @@ class Plot:
         self.spots: list[tuple[float, float]] = []  # pixel centres of the points and labels drawn
 
     def fill_polygons(self, polys, colors) -> Plot:
-        """Solid fills (drawn with PIL in one pass; outline them with `polyline` for smooth edges)."""
-        img = Image.fromarray(self.img)
-        draw = ImageDraw.Draw(img)
+        """Solid fills, composited in one pass (outline them with `polylines` for smooth edges)."""
+        layer = Layer(self.img)
         for poly, col in zip(polys, colors):
-            x, y = self.ax.px(np.asarray(poly)[:, 0], np.asarray(poly)[:, 1])
-            draw.polygon([(float(a), float(b)) for a, b in zip(x, y)], fill=tuple(col))
-        self.img = np.array(img)
+            p = np.asarray(poly, dtype=float).reshape(-1, 2)
+            x, y = self.ax.px(p[:, 0], p[:, 1])
+            layer.polygon(np.stack([x, y], 1), tuple(int(v) for v in col))
+        layer.flush(dedupe=False)
         return self
 
     def lines(self, segs, color: Color = INK, width: float | None = None, dash: bool = False) -> Plot:
@@ -146,11 +145,18 @@ class Plot:
 
     def polyline(self, pts, color: Color = INK, closed: bool = False, width: float | None = None,
                  dash: bool = False) -> Plot:
-        p = np.asarray(pts, dtype=float).reshape(-1, 2)
-        x, y = self.ax.px(p[:, 0], p[:, 1])
+        return self.polylines([pts], color, closed, width, dash)
+
+    def polylines(self, polys, color: Color = INK, closed: bool = False, width: float | None = None,
+                  dash: bool = False) -> Plot:
+        """Several polylines (or closed outlines) in one colour, composited in one pass."""
         w = width or self.width * 1.4
-        Layer(self.img).polyline(np.stack([x, y], 1), w, color, closed=closed,
-                                 dash=(w * 4, w * 3) if dash else None).flush()
+        layer = Layer(self.img)
+        for pts in polys:
+            p = np.asarray(pts, dtype=float).reshape(-1, 2)
+            x, y = self.ax.px(p[:, 0], p[:, 1])
+            layer.polyline(np.stack([x, y], 1), w, color, closed=closed, dash=(w * 4, w * 3) if dash else None)
+        layer.flush()
         return self
 
     def circle(self, cx: float, cy: float, r: float, color: Color = INK, dash: bool = False) -> Plot:
@@ -232,19 +238,21 @@ _PLACES = np.array([(1, -1), (-1, -1), (1, 1), (-1, 1), (0, -1), (0, 1), (1, 0),
 def distinct_points(rng: np.random.Generator, n: int, lo: int, hi: int, min_gap: float = 1.0,
                     taken=()) -> np.ndarray:
     """``n`` integer points in ``[lo, hi]^2``, at least ``min_gap`` apart (and from ``taken``): grid
-    points in a random order, each kept when it is far enough from those kept before."""
+    points in a random order, each kept unless it lies within ``min_gap`` of one kept before."""
     side = hi - lo + 1
-    gap2 = min_gap * min_gap
+    reach = int(np.ceil(min_gap))
+    near = [(dx, dy) for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1)
+            if dx * dx + dy * dy < min_gap * min_gap]
     for _ in range(20):
-        kept = [tuple(int(v) for v in t) for t in taken]
+        blocked = {(int(x) + dx, int(y) + dy) for x, y in taken for dx, dy in near}
         out = []
-        for k in rng.permutation(side * side):
-            p = (lo + int(k) % side, lo + int(k) // side)
-            if all((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 >= gap2 for q in kept):
-                kept.append(p)
+        for k in rng.permutation(side * side).tolist():
+            p = (lo + k % side, lo + k // side)
+            if p not in blocked:
                 out.append(p)
                 if len(out) == n:
                     return np.array(out, dtype=np.int64)
+                blocked.update((p[0] + dx, p[1] + dy) for dx, dy in near)
     raise RuntimeError(f"distinct_points: no room for {n} points {min_gap} apart in [{lo}, {hi}]^2")
 
 

@@ -93,8 +93,7 @@ class LargestIsland(GeometryQuestion):
     def _draw(self) -> np.ndarray:
         p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
         p.fill_polygons(self.islands, [LAND] * len(self.islands))
-        for poly in self.islands:
-            p.polyline(poly, SHORE, closed=True)
+        p.polylines(self.islands, SHORE, closed=True)
         centres = [p.ax.px(*poly.mean(axis=0)) for poly in self.islands]
         p.labels([(float(x), float(y)) for x, y in centres], self.labels, SHORE, centred=True)
         return p.frame()

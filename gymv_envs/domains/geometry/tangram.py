@@ -177,12 +177,8 @@ class TangramPieces(GeometryQuestion):
         p.fill_polygons([poly for _, poly in present] + holes + self.loose,
                         [KIND_FILL[k] for k, _ in present] + [HOLE] * len(holes)
                         + [(235, 200, 120)] * len(self.loose))
-        for _, poly in present:
-            p.polyline(poly, EDGE, closed=True)
-        for poly in self.loose:
-            p.polyline(poly, EDGE, closed=True)
-        for poly in holes:
-            p.polyline(poly, HOLE_EDGE, closed=True, dash=True)
+        p.polylines([poly for _, poly in present] + list(self.loose), EDGE, closed=True)
+        p.polylines(holes, HOLE_EDGE, closed=True, dash=True)
         if self.question == "placement":
             spots = [p.ax.px(*poly.mean(axis=0)) for poly in self.loose]
             p.labels([(float(x), float(y)) for x, y in spots], list(LETTERS[: len(self.loose)]), centred=True)

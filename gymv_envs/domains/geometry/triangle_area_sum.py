@@ -78,8 +78,7 @@ class TriangleAreaSum(GeometryQuestion):
     def _draw(self) -> np.ndarray:
         p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
         p.fill_polygons(self.tris, FILLS[: len(self.tris)])
-        for t in self.tris:
-            p.polyline(t, OUTLINE, closed=True)
+        p.polylines(self.tris, OUTLINE, closed=True)
         return p.frame()
 
     def _task_text(self) -> str:

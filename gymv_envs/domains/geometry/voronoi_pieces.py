@@ -9,17 +9,18 @@ from gymv_envs.domains.geometry._common import LETTERS, parse_letter_set
 from gymv_envs.domains.geometry._plot import GeometryQuestion, distinct_points
 
 QUESTIONS = ("count", "adjacency")
-SITES = {"count": {0: (5, 7), 1: (8, 11), 2: (12, 16)}, "adjacency": {0: (5, 6), 1: (7, 9), 2: (10, 12)}}
+SITES = {"count": {0: (5, 7), 1: (8, 10), 2: (11, 14)}, "adjacency": {0: (5, 6), 1: (7, 9), 2: (10, 12)}}
 GRID = (0, 12)
 EDGE = (50, 60, 90)
 SITE = (200, 40, 40)
-MIN_RIDGE = 0.6  # shorter shared borders are redrawn: every border is plainly visible
+MIN_RIDGE = {"count": 0.3, "adjacency": 0.4}  # shorter shared borders are redrawn: every border shows
 
 
-def voronoi_cells(sites: np.ndarray, lo: float, hi: float) -> tuple[list[np.ndarray], dict[frozenset, float]]:
-    """Each site's region inside the square [lo, hi]^2 (a convex polygon) and the length of every shared
-    border, by scipy.spatial.Voronoi on the sites and their mirror images in the four sides (which
-    makes every region bounded and cut exactly at the square's sides)."""
+def voronoi_cells(sites: np.ndarray, lo: float, hi: float) -> tuple[list[np.ndarray], dict[frozenset, np.ndarray]]:
+    """Each site's region inside the square [lo, hi]^2 (a convex polygon, corners in order) and every
+    border two regions share (as a segment ``(x0, y0, x1, y1)``), by scipy.spatial.Voronoi on the sites
+    and their mirror images in the four sides (which makes every region bounded and cut exactly at
+    the square's sides)."""
     from scipy.spatial import Voronoi
 
     s = np.asarray(sites, dtype=float)
@@ -27,18 +28,19 @@ def voronoi_cells(sites: np.ndarray, lo: float, hi: float) -> tuple[list[np.ndar
     mirrored = [s, np.stack([2 * lo - s[:, 0], s[:, 1]], 1), np.stack([2 * hi - s[:, 0], s[:, 1]], 1),
                 np.stack([s[:, 0], 2 * lo - s[:, 1]], 1), np.stack([s[:, 0], 2 * hi - s[:, 1]], 1)]
     vor = Voronoi(np.concatenate(mirrored))
-    cells = []
-    for i in range(n):
-        region = vor.regions[vor.point_region[i]]
-        poly = vor.vertices[region]
-        c = poly.mean(axis=0)
-        cells.append(poly[np.argsort(np.arctan2(poly[:, 1] - c[1], poly[:, 0] - c[0]))])
-    borders = {}
-    for (a, b), ridge in zip(vor.ridge_points, vor.ridge_vertices):
-        if a < n and b < n:
-            p, q = vor.vertices[ridge[0]], vor.vertices[ridge[1]]
-            borders[frozenset((int(a), int(b)))] = float(np.hypot(*(p - q)))
+    pts = vor.ridge_points
+    inner = np.flatnonzero((pts[:, 0] < n) & (pts[:, 1] < n))
+    ridge = np.asarray(vor.ridge_vertices, dtype=np.intp)[inner]
+    segs = np.hstack([vor.vertices[ridge[:, 0]], vor.vertices[ridge[:, 1]]])
+    borders = {frozenset(p): seg for p, seg in zip(pts[inner].tolist(), segs)}
+    cells = [vor.vertices[vor.regions[vor.point_region[i]]] for i in range(n)]
     return cells, borders
+
+
+def in_order(poly: np.ndarray) -> np.ndarray:
+    """A convex polygon's corners sorted by angle around their mean."""
+    c = poly.mean(axis=0)
+    return poly[np.argsort(np.arctan2(poly[:, 1] - c[1], poly[:, 0] - c[0]))]
 
 
 class VoronoiPieces(GeometryQuestion):
@@ -55,7 +57,8 @@ class VoronoiPieces(GeometryQuestion):
       the answer is the set of pieces that share a border (a stretch of line, not just a corner)
       with it.
 
-    Every shared border is at least 0.6 grid units long, so touching at a point is never close.
+    Every shared border is at least 0.4 grid units long (0.3 for counting): levels where regions
+    would meet at a single point or along a sliver of border are redrawn.
 
     ## Action Space
     ``answer_format="open"``: `Text`, an integer (count) or letters (adjacency). ``"mcq"``:
@@ -69,13 +72,14 @@ class VoronoiPieces(GeometryQuestion):
     1.0 for the exact count or exactly the neighbouring pieces, else 0.0.
 
     ## Starting State
-    Random integer sites in [1, 11]^2, at least 2 apart, redrawn while some border is too short.
+    Random sites near grid points of [1, 11]^2 (at least 2 apart, then moved by up to 0.35), redrawn
+    while some border is shorter than the minimum.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
 
     ## Arguments
-    ``question`` (``"count"``, ``"adjacency"``), ``difficulty`` (count: 5-7, 8-11, 12-16 pieces;
+    ``question`` (``"count"``, ``"adjacency"``), ``difficulty`` (count: 5-7, 8-10, 11-14 pieces;
     adjacency: 5-6, 7-9, 10-12), ``answer_format``, ``num_options``, ``obs_size``, ``text_in_image``.
 
     ## Version History
@@ -99,23 +103,33 @@ class VoronoiPieces(GeometryQuestion):
         lo, hi = SITES[self.question][self.difficulty]
         n = int(rng.integers(lo, hi + 1))
         while True:
-            self.sites = distinct_points(rng, n, GRID[0] + 1, GRID[1] - 1, min_gap=2.0)
+            grid = distinct_points(rng, n, GRID[0] + 1, GRID[1] - 1, min_gap=2.0)
+            self.sites = grid + rng.uniform(-0.35, 0.35, grid.shape)  # off the grid: no four sites on a circle
             self.cells, borders = voronoi_cells(self.sites, GRID[0], GRID[1])
-            if all(v >= MIN_RIDGE or v < 1e-6 for v in borders.values()):
+            length = {k: float(np.hypot(v[2] - v[0], v[3] - v[1])) for k, v in borders.items()}
+            if all(v >= MIN_RIDGE[self.question] for v in length.values()) and not self._corner_touch(borders):
                 break
+        self.cells = [in_order(c) for c in self.cells]
         self.labels = list(LETTERS[:n])
-        self.neighbours = [frozenset(next(iter(k - {i})) for k, v in borders.items() if i in k and v >= 1e-6)
-                           for i in range(n)]
+        self.ridges = np.array(list(borders.values())).reshape(-1, 4)
+        self.neighbours = [frozenset(next(iter(k - {i})) for k in borders if i in k) for i in range(n)]
         self.target = int(rng.integers(n))
+
+    def _corner_touch(self, borders) -> bool:
+        """Whether two regions without a shared border still meet at a corner (four sites on a circle)."""
+        corners = [{(round(float(x), 6), round(float(y), 6)) for x, y in c} for c in self.cells]
+        return any(corners[i] & corners[j] for i in range(len(corners)) for j in range(i + 1, len(corners))
+                   if frozenset((i, j)) not in borders)
 
     def _draw(self) -> np.ndarray:
         p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
-        for cell in self.cells:
-            p.polyline(cell, EDGE, closed=True, width=p.width * 2)
+        p.lines(self.ridges, EDGE, width=p.width * 1.6)
+        p.polyline([(GRID[0], GRID[0]), (GRID[1], GRID[0]), (GRID[1], GRID[1]), (GRID[0], GRID[1])], EDGE,
+                   closed=True, width=p.width * 1.6)
         if self.question == "adjacency":
             fills = [(255, 225, 140)]
             p.fill_polygons([self.cells[self.target]], fills)
-            p.polyline(self.cells[self.target], EDGE, closed=True, width=p.width * 2)
+            p.polyline(self.cells[self.target], EDGE, closed=True, width=p.width * 1.6)
             p.points(self.sites, self.labels, color=SITE)
         return p.frame()
 
@@ -131,7 +145,7 @@ class VoronoiPieces(GeometryQuestion):
         return None if self.question == "count" else [f"Neighbours of piece {self.labels[self.target]}?"]
 
     def _state_text(self) -> str:
-        return ", ".join(f"{a}({x},{y})" for a, (x, y) in zip(self.labels, self.sites))
+        return ", ".join(f"{a}({x:.2f},{y:.2f})" for a, (x, y) in zip(self.labels, self.sites))
 
     def _parse_answer(self, text: str):
         if self.question == "count":

@@ -82,20 +82,29 @@ def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: flo
     return sorted((iu[k], ju[k]) for k in chosen)
 
 
-def add_short_edges(rng: np.random.Generator, pos: np.ndarray, edges: Sequence[Edge], extra: int,
-                    max_len: float = 1.9) -> list[Edge]:
-    """``edges`` plus up to ``extra`` more short ones (they may cross, but never pass close to a vertex)."""
+def clear_pairs(pos: np.ndarray, gap: float = 0.28) -> np.ndarray:
+    """(n, n) bool: whether the segment between two vertices keeps ``gap`` away from every other vertex."""
     n = len(pos)
-    have = set(edges)
     iu, ju = np.triu_indices(n, 1)
-    segs = np.hstack([pos[iu], pos[ju]])
-    clear = point_segment_distance(pos, segs)
-    clear[iu, np.arange(len(iu))] = np.inf
-    clear[ju, np.arange(len(iu))] = np.inf
-    length = np.hypot(*(pos[iu] - pos[ju]).T)
-    ok = [k for k in rng.permutation(len(iu)) if clear[:, k].min() > 0.3 and length[k] <= max_len
-          and (int(iu[k]), int(ju[k])) not in have]
-    return sorted(have | {(int(iu[k]), int(ju[k])) for k in ok[:extra]})
+    d = point_segment_distance(pos, np.hstack([pos[iu], pos[ju]]))
+    cols = np.arange(len(iu))
+    d[iu, cols] = np.inf
+    d[ju, cols] = np.inf
+    out = np.zeros((n, n), dtype=bool)
+    out[iu, ju] = out[ju, iu] = d.min(axis=0) > gap
+    return out
+
+
+def add_short_edges(rng: np.random.Generator, pos: np.ndarray, edges: Sequence[Edge], extra: int,
+                    max_len: float = 1.9, clear: np.ndarray | None = None) -> list[Edge]:
+    """``edges`` plus up to ``extra`` more short ones (they may cross, but never pass close to a vertex)."""
+    have = set(edges)
+    clear = clear_pairs(pos, 0.3) if clear is None else clear
+    length = np.hypot(pos[:, None, 0] - pos[None, :, 0], pos[:, None, 1] - pos[None, :, 1])
+    iu, ju = np.nonzero(np.triu(clear & (length <= max_len), 1))
+    fresh = [(int(a), int(b)) for a, b in zip(iu, ju) if (int(a), int(b)) not in have]
+    pick = rng.permutation(len(fresh))[:extra]
+    return sorted(have | {fresh[int(k)] for k in pick})
 
 
 def edges_clear(pos: np.ndarray, edges: Sequence[Edge], gap: float = 0.28) -> bool:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gymv_envs.core.canvas import BACKGROUND, INK, Color, fit_text_size, new_frame, text_mask
-from gymv_envs.core.vector import Layer, disc_mask, point_segment_distance, segments_cross
+from gymv_envs.core.vector import Layer, disc_mask, segments_cross
 
 EDGE = (70, 72, 84)
 WEIGHT_INK = (20, 60, 160)
@@ -326,50 +326,66 @@ def _cut_for_labels(segs: np.ndarray, boxes: list) -> tuple[np.ndarray, np.ndarr
 
 def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: np.ndarray,
                    weights: list[str | None], size: int, frame_wh: tuple[int, int]) -> list:
-    """A box per weighted edge, on the edge near its middle (else further along it, else beside it)
-    where it clears the discs ``centers``/``r`` (vertices, arrowheads), the other edges, the frame's
-    border and the other boxes."""
+    """A box per weighted edge, on the edge at its middle where that clears the discs ``centers``/``r``
+    (vertices, arrowheads), the other edges, the frame's border and the other boxes; else the best
+    of a few places further along the edge or beside it."""
     todo = [i for i, w in enumerate(weights) if w]
     out: list = [None] * len(weights)
     if not todo:
         return out
-    k, nt = len(todo), len(_TS) + 2
+    W, H = frame_wh
     e = np.asarray(todo)
     s = segs[e]
-    d = s[:, 2:] - s[:, :2]
-    perp = np.stack([-d[:, 1], d[:, 0]], 1) / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)[:, None]
-    dims = np.array([text_mask(weights[i], size, True).shape[::-1] for i in todo], dtype=float) + (6, 4)
-    side = (np.abs(perp) * dims / 2).sum(axis=1) + 2  # beside the edge: clear of it by 2 px
+    dims = np.array([_text_box(weights[i], size) for i in todo], dtype=float)
     mid = (s[:, :2] + s[:, 2:]) / 2
-    cand = np.concatenate([s[:, None, :2] + _TS[None, :, None] * d[:, None, :],
-                           (mid + perp * side[:, None])[:, None], (mid - perp * side[:, None])[:, None]], 1).reshape(-1, 2)
-    half = np.repeat(dims / 2, nt, axis=0)
-    reach = np.hypot(half[:, 0], half[:, 1])
-    dv = np.hypot(cand[:, None, 0] - centers[None, :, 0], cand[:, None, 1] - centers[None, :, 1]) - r[None, :]
-    near_vertex = (dv < reach[:, None] + 1).sum(axis=1)
-    de = point_segment_distance(cand, segs)
-    de[np.arange(len(cand)), np.repeat(e, nt)] = np.inf
-    near_edge = (de < reach[:, None] * 0.8).sum(axis=1)
-    W, H = frame_wh
-    lo, hi = cand - half, cand + half
-    off = (lo[:, 0] < 0) | (hi[:, 0] > W) | (lo[:, 1] < 0) | (hi[:, 1] > H)
-    cost = (4 * near_vertex + 2 * near_edge + 1000 * off).reshape(k, nt) + _RANK[None, :]
-    pick = np.argmin(cost, axis=1) + np.arange(k) * nt
-    for _ in range(3):  # a box overlapping an earlier pick moves to its best place clear of the others
-        plo, phi = lo[pick], hi[pick]
-        clash = np.triu(_overlaps(plo, phi, plo, phi), 1).any(axis=0)
-        if not clash.any():
-            break
-        for j in np.flatnonzero(clash):
-            others = np.delete(pick, j)
-            rows = slice(j * nt, (j + 1) * nt)
-            c = cost[j] + 8 * _overlaps(lo[rows], hi[rows], lo[others], hi[others]).sum(axis=1)
-            pick[j] = j * nt + int(np.argmin(c))
-    shift = np.clip(lo[pick], None, 0) * -1 - np.clip(hi[pick] - (W, H), 0, None)  # last resort: pushed inside
-    box = np.rint(np.concatenate([lo[pick] + shift, hi[pick] + shift], axis=1)).astype(int).tolist()
+    lo, hi = mid - dims / 2, mid + dims / 2
+    bad = _box_cost(mid, dims, e, centers, r, segs, (W, H)) > 0
+    bad |= np.triu(_overlaps(lo, hi, lo, hi), 1).any(axis=0)
+    for j in np.flatnonzero(bad):  # the few that do not fit at the middle try the other places
+        a, d = s[j, :2], s[j, 2:] - s[j, :2]
+        n = np.array([-d[1], d[0]]) / (np.hypot(d[0], d[1]) + 1e-9)
+        side = abs(n[0]) * dims[j, 0] / 2 + abs(n[1]) * dims[j, 1] / 2 + 2
+        cand = np.vstack([a + _TS[:, None] * d, mid[j] + n * side, mid[j] - n * side])
+        size_j = np.broadcast_to(dims[j], cand.shape)
+        cost = _box_cost(cand, size_j, np.full(len(cand), e[j]), centers, r, segs, (W, H)) + _RANK
+        others = np.delete(np.arange(len(todo)), j)
+        clo, chi = cand - dims[j] / 2, cand + dims[j] / 2
+        cost = cost + 8 * _overlaps(clo, chi, lo[others], hi[others]).sum(axis=1)
+        best = int(np.argmin(cost))
+        lo[j], hi[j] = clo[best], chi[best]
+    shift = -np.minimum(lo, 0) - np.maximum(hi - (W, H), 0)  # last resort: pushed inside the frame
+    box = np.rint(np.concatenate([lo + shift, hi + shift], axis=1)).astype(int).tolist()
     for j, i in enumerate(todo):
         out[i] = tuple(box[j])
     return out
+
+
+def _box_cost(cand: np.ndarray, dims: np.ndarray, own: np.ndarray, centers: np.ndarray, r: np.ndarray,
+              segs: np.ndarray, frame_wh: tuple[int, int]) -> np.ndarray:
+    """How badly boxes (centres ``cand``, sizes ``dims``) sit: discs under them, other edges through
+    them, the frame's border cutting them."""
+    half2 = (dims * dims).sum(axis=1) / 4
+    vx, vy = cand[:, None, 0] - centers[None, :, 0], cand[:, None, 1] - centers[None, :, 1]
+    room = np.sqrt(half2)[:, None] + r[None, :] + 1
+    near_vertex = (vx * vx + vy * vy < room * room).sum(axis=1)
+    sx, sy = segs[:, 0], segs[:, 1]
+    sdx, sdy = segs[:, 2] - sx, segs[:, 3] - sy
+    rx, ry = cand[:, None, 0] - sx, cand[:, None, 1] - sy
+    t = np.clip((rx * sdx + ry * sdy) / (sdx * sdx + sdy * sdy + 1e-12), 0, 1)
+    rx -= t * sdx
+    ry -= t * sdy
+    close = rx * rx + ry * ry < 0.64 * half2[:, None]
+    close[np.arange(len(cand)), own] = False
+    W, H = frame_wh
+    off = ((cand - dims / 2).min(axis=1) < 0) | (cand[:, 0] + dims[:, 0] / 2 > W) | (cand[:, 1] + dims[:, 1] / 2 > H)
+    return 4 * near_vertex + 2 * close.sum(axis=1) + 1000 * off
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_box(text: str, size: int) -> tuple[int, int]:
+    """(width, height) of a weight's box: its bold text plus a margin."""
+    h, w = text_mask(text, size, True).shape
+    return w + 6, h + 4
 
 
 def _overlaps(alo: np.ndarray, ahi: np.ndarray, blo: np.ndarray, bhi: np.ndarray) -> np.ndarray:

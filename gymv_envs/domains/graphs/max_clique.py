@@ -9,7 +9,7 @@ from gymv_envs.domains.graphs._graphs import (
     GraphQuestion,
     add_short_edges,
     bitsets,
-    edges_clear,
+    clear_pairs,
     fmt_set,
     parse_set,
     planar_graph,
@@ -62,15 +62,19 @@ class MaxClique(GraphQuestion):
 
         n, k, extra = LEVELS[self.difficulty]
         self._name_labels(n)
-        while True:
+        planted = None
+        while planted is None:
             self.pos, edges = planar_graph(rng, n, int(1.6 * n))
-            edges = add_short_edges(rng, self.pos, edges, extra)
-            centre = int(rng.integers(n))
-            near = np.argsort(np.hypot(*(self.pos - self.pos[centre]).T))[:k]
-            planted = {(int(min(a, b)), int(max(a, b))) for a in near for b in near if a != b}
-            self.edges = sorted(set(edges) | planted)
-            if edges_clear(self.pos, self.edges):  # no planted edge passes over a vertex
-                break
+            clear = clear_pairs(self.pos, 0.3)
+            edges = add_short_edges(rng, self.pos, edges, extra, clear=clear)
+            dist = np.hypot(self.pos[:, None, 0] - self.pos[None, :, 0], self.pos[:, None, 1] - self.pos[None, :, 1])
+            nearest = np.argsort(dist, axis=1)[:, :k]
+            for centre in rng.permutation(n):  # the first centre whose nearest neighbours' edges pass no vertex
+                near = nearest[int(centre)]
+                if clear[np.ix_(near, near)][np.triu_indices(k, 1)].all():
+                    planted = {(int(min(a, b)), int(max(a, b))) for a in near for b in near if a < b}
+                    break
+        self.edges = sorted(set(edges) | planted)
         self.nb = bitsets(n, self.edges)
         g = nx.Graph(self.edges)
         g.add_nodes_from(range(n))
