@@ -30,6 +30,7 @@ EXTRA_MODULES = {
     "ray": "ray",
     "vqa": "pyarrow",  # the Hugging Face parquet layout of exported question sets
     "scipy": "scipy",
+    "graphs": "networkx",  # with scipy: the graph and geometry solvers of some ids
 }
 
 _TASKS: dict[str, TaskSpec] = {}

@@ -1,0 +1,442 @@
+"""Anti-aliased vector drawing on numpy frames, batched: thick and dashed lines, polylines, circles,
+discs, rings, arrowheads, filled polygons and text.
+
+Marks are collected in a `Layer` and composited onto the frame in one pass by `Layer.flush`
+(one gather, one blend, one scatter for the whole layer), so a frame of a few hundred marks
+costs a handful of numpy calls. Marks of one layer that cover the same pixel do not stack (the
+last one wins there); draw what must lie on top in a later layer::
+
+    >>> from gymv_envs.core.canvas import new_frame
+    >>> img = new_frame(64, 64)
+    >>> Layer(img).lines([(4, 4, 60, 40)], width=3, color=(0, 0, 0)).flush()
+    >>> int(img[22, 32].min()) < 100
+    True
+
+Coverage is computed per pixel centre: a line is a capsule (round caps) of the given width, a
+disc a circle of the given radius, with a one-pixel linear ramp at the border.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from gymv_envs.core.canvas import Color, text_mask
+
+Point = tuple[float, float]
+
+
+@functools.lru_cache(maxsize=1024)
+def disc_mask(radius: float, ring: float = 0.0) -> np.ndarray:
+    """Coverage mask (uint8, read-only) of a disc of ``radius`` px, or of a ring ``ring`` px wide
+    inside that radius, centred in a square of odd side."""
+    half = int(np.ceil(radius + 1))
+    c = np.arange(-half, half + 1, dtype=np.float32)
+    d = np.sqrt(c[:, None] ** 2 + c[None, :] ** 2)
+    a = np.clip(radius + 0.5 - d, 0, 1)
+    if ring > 0:
+        a = np.minimum(a, np.clip(d - (radius - ring) + 0.5, 0, 1))
+    mask = np.ascontiguousarray((a * 255 + 0.5).astype(np.uint8))
+    mask.setflags(write=False)
+    return mask
+
+
+@functools.lru_cache(maxsize=1024)
+def _solid(h: int, w: int, alpha: int) -> np.ndarray:
+    """A uniform h x w coverage mask (read-only, cached)."""
+    m = np.full((h, w), alpha, dtype=np.uint8)
+    m.setflags(write=False)
+    return m
+
+
+@functools.lru_cache(maxsize=64)
+def _line_profile(h: float) -> tuple[np.ndarray, int, int]:
+    """Coverage of the rows around a line's centre, by (1 - cos of the slope) in 64ths ``c`` and the
+    centre's sub-pixel offset in eighths ``f``: ``table[8 c + f, j]`` is row ``lo + j`` from the
+    centre's pixel row; returns (table, lo, number of rows)."""
+    cos = 1 - np.arange(20)[:, None, None] / 64
+    span = int(np.ceil(h / cos.min() + 2))
+    frac = (np.arange(8)[None, :, None] + 0.5) / 8
+    rows = np.arange(-span, span + 1)[None, None, :] + 0.5
+    d = np.abs(rows - frac) * cos
+    table = (np.clip(h + 0.5 - d, 0, 1) * 255 + 0.5).astype(np.uint8)
+    used = np.flatnonzero(table.any(axis=(0, 1)))
+    table = np.ascontiguousarray(table[:, :, used[0]:used[-1] + 1]).reshape(-1, len(used))  # row 8 c + f
+    table.setflags(write=False)
+    return table, int(used[0]) - span, table.shape[1]
+
+
+_SPARSE: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def _sparse(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows, cols, alpha) of a mask's nonzero pixels; cached for read-only (cached) masks."""
+    hit = _SPARSE.get(id(mask))
+    if hit is not None and hit[0] is mask:
+        return hit[1], hit[2], hit[3]
+    ys, xs = np.nonzero(mask)
+    out = (ys.astype(np.int32), xs.astype(np.int32), mask[ys, xs])
+    if not mask.flags.writeable:
+        if len(_SPARSE) > 8192:
+            _SPARSE.clear()
+        _SPARSE[id(mask)] = (mask, *out)
+    return out
+
+
+_STAMPS: dict[tuple[int, int], tuple] = {}
+
+
+def _stamp(mask: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """(flat offsets in a frame ``width`` px wide, coverage, height, width) of a mask's nonzero
+    pixels; cached for read-only (cached) masks."""
+    key = (id(mask), width)
+    hit = _STAMPS.get(key)
+    if hit is not None and hit[0] is mask:
+        return hit[1]
+    ys, xs, alpha = _sparse(mask)
+    out = (ys.astype(np.intp) * width + xs, alpha, mask.shape[0], mask.shape[1])
+    if not mask.flags.writeable:
+        if len(_STAMPS) > 8192:
+            _STAMPS.clear()
+        _STAMPS[key] = (mask, out)
+    return out
+
+
+def _rgb(color):
+    """One colour as a tuple of ints, or per-pixel colours as a (n, 3) uint8 array."""
+    if isinstance(color, tuple) and len(color) == 3 and all(type(v) is int for v in color):
+        return color
+    arr = np.asarray(color, dtype=np.uint8)
+    return tuple(int(v) for v in arr) if arr.ndim == 1 else arr
+
+
+def dash_segments(segs: np.ndarray, dash: float, gap: float) -> tuple[np.ndarray, np.ndarray]:
+    """Each segment of ``segs`` (k, 4) cut into dashes ``dash`` px long with ``gap`` px between;
+    returns the dashes and, for each, the index of the segment it came from."""
+    segs = np.asarray(segs, dtype=np.float64).reshape(-1, 4)
+    d = segs[:, 2:] - segs[:, :2]
+    length = np.hypot(d[:, 0], d[:, 1])
+    period = dash + gap
+    count = np.maximum(1, np.ceil((length + gap) / period)).astype(int)
+    src = np.repeat(np.arange(len(segs)), count)
+    k = np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
+    t0 = np.minimum(k * period, length[src])
+    t1 = np.minimum(t0 + dash, length[src])
+    unit = d[src] / np.maximum(length[src], 1e-9)[:, None]
+    start = segs[src, :2] + unit * t0[:, None]
+    end = segs[src, :2] + unit * t1[:, None]
+    return np.concatenate([start, end], axis=1), src
+
+
+class Layer:
+    """A batch of anti-aliased marks on ``frame``, composited by `flush` (which also empties it)."""
+
+    def __init__(self, frame: np.ndarray) -> None:
+        self.frame = frame
+        self.H, self.W = frame.shape[:2]
+        # (flat pixel indices, coverage 0-255, one RGB tuple or a (n, 3) array of one per pixel)
+        self._chunks: list[tuple[np.ndarray, np.ndarray, tuple | np.ndarray]] = []
+
+    # ------------------------------------------------------------------ lines
+    def lines(self, segs, width: float, color, dash: tuple[float, float] | None = None,
+              caps: bool = False) -> Layer:
+        """Segments ``(x0, y0, x1, y1)`` of ``width`` px; ``color`` one RGB or one per segment;
+        ``dash=(on, off)`` in px draws them dashed. The ends are cut square to the major axis (hidden
+        under the discs and arrowheads that usually sit there); ``caps=True`` rounds them."""
+        segs = np.asarray(segs, dtype=np.float64).reshape(-1, 4)
+        cols = np.asarray(color, dtype=np.uint8)
+        if dash is not None and len(segs):
+            segs, src = dash_segments(segs, *dash)
+            if cols.ndim == 2:
+                cols = cols[src]
+        if not len(segs):
+            return self
+        h = max(0.5, width / 2)
+        table, lo, k = _line_profile(round(h * 4) / 4)
+        W, H = self.W, self.H
+        x0, y0, x1, y1 = segs.T
+        steep = np.abs(y1 - y0) > np.abs(x1 - x0)
+        for is_steep in (False, True):
+            which = np.flatnonzero(steep == is_steep)
+            if not len(which):
+                continue
+            if is_steep:  # u is the major axis, v the minor one
+                u0, v0, u1, v1, lim_u, lim_v, step = y0[which], x0[which], y1[which], x1[which], H, W, 1
+            else:
+                u0, v0, u1, v1, lim_u, lim_v, step = x0[which], y0[which], x1[which], y1[which], W, H, W
+            swap = u1 < u0
+            u0, u1, v0, v1 = np.where(swap, u1, u0), np.where(swap, u0, u1), np.where(swap, v1, v0), np.where(swap, v0, v1)
+            du = u1 - u0
+            slope = (v1 - v0) / np.maximum(du, 1e-9)
+            first = np.ceil(u0 - 0.5).astype(np.int64)  # the columns whose centres lie in [u0, u1]
+            count = np.maximum(np.floor(u1 - 0.5).astype(np.int64) - first + 1, 0)
+            seg = np.repeat(np.arange(len(which)), count)
+            u = first[seg] + (np.arange(len(seg)) - np.repeat(np.cumsum(count) - count, count))
+            vc = v0[seg] + slope[seg] * (u + 0.5 - u0[seg])
+            base = np.floor(vc).astype(np.int64)
+            ci = (np.rint((1 - 1 / np.sqrt(1 + slope * slope)) * 64).astype(np.intp) * 8)[seg]
+            ci += ((vc - base) * 8).astype(np.intp)
+            alpha = np.take(table, ci, axis=0)  # (columns, k): rows base+lo .. base+lo+k-1
+            if u.size and (u.min() < 0 or u.max() >= lim_u or base.min() + lo < 0 or base.max() + lo + k > lim_v):
+                rows = base[:, None] + np.arange(lo, lo + k)[None, :]  # at the frame's border: drop what is off it
+                alpha = np.where((rows >= 0) & (rows < lim_v) & ((u >= 0) & (u < lim_u))[:, None], alpha, 0)
+                base, u = np.clip(base, -lo, None), np.clip(u, 0, lim_u - 1)
+            start = u * W + base + lo if is_steep else (base + lo) * W + u
+            pix = start[:, None] + np.arange(0, k * step, step)[None, :]
+            keep = alpha > 0
+            if cols.ndim == 2:
+                own = np.broadcast_to(which[seg][:, None], keep.shape)[keep]
+                self._chunks.append((pix[keep], alpha[keep], cols[own]))
+            else:
+                self._chunks.append((pix[keep], alpha[keep], _rgb(cols)))
+        if caps:
+            for x, y in np.concatenate([segs[:, :2], segs[:, 2:]]):
+                self.disc(x, y, h, tuple(cols) if cols.ndim == 1 else (0, 0, 0))
+        return self
+
+    def polyline(self, pts: Sequence[Point], width: float, color: Color, closed: bool = False,
+                 dash: tuple[float, float] | None = None) -> Layer:
+        p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+        if closed:
+            p = np.vstack([p, p[:1]])
+        a, b = p[:-1], p[1:]
+        if dash is None:  # each piece runs half a width past its joints, so corners close
+            d = b - a
+            d *= (width / 2 / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9))[:, None]
+            a, b = a - d, b + d
+        return self.lines(np.hstack([a, b]), width, color, dash)
+
+    def circle(self, cx: float, cy: float, r: float, width: float, color: Color,
+               dash: tuple[float, float] | None = None) -> Layer:
+        """The outline of a circle (a fine polygon, so any radius costs about its perimeter)."""
+        n = int(np.clip(r * 0.8, 24, 256))
+        ang = np.linspace(0, 2 * np.pi, n + 1)
+        return self.polyline(np.stack([cx + r * np.cos(ang), cy + r * np.sin(ang)], 1), width, color, dash=dash)
+
+    # ------------------------------------------------------------------ masks
+    def mask(self, mask: np.ndarray, x: int, y: int, color: Color) -> Layer:
+        """A coverage mask with its top-left at (x, y) in one colour (cached masks are cheapest)."""
+        offsets, alpha, h, w = _stamp(mask, self.W)
+        if x >= 0 and y >= 0 and x + w <= self.W and y + h <= self.H:
+            self._chunks.append((offsets + (y * self.W + x), alpha, color if type(color) is tuple else _rgb(color)))
+            return self
+        ys, xs, alpha = _sparse(mask)
+        return self._add(ys + y, xs + x, alpha, color)
+
+    def _add(self, ys: np.ndarray, xs: np.ndarray, alpha: np.ndarray, color) -> Layer:
+        """Pixels (rows, cols, coverage) in one colour or one per pixel; those off the frame are dropped."""
+        cols = _rgb(color)
+        ok = (ys >= 0) & (ys < self.H) & (xs >= 0) & (xs < self.W)
+        if not ok.all():
+            ys, xs, alpha = ys[ok], xs[ok], alpha[ok]
+            cols = cols[ok] if isinstance(cols, np.ndarray) else cols
+        self._chunks.append((ys.astype(np.intp) * self.W + xs, alpha, cols))
+        return self
+
+    def disc(self, cx: float, cy: float, r: float, color: Color, ring: float = 0.0) -> Layer:
+        """A filled disc of radius ``r`` (or a ring ``ring`` px wide inside it) centred on (cx, cy)."""
+        m = disc_mask(round(r * 2) / 2, round(ring * 2) / 2)
+        half = m.shape[0] // 2
+        return self.mask(m, int(round(cx)) - half, int(round(cy)) - half, color)
+
+    def text(self, text: str, xy: Point, size: int, color: Color = (30, 30, 35), anchor: str = "mm",
+             bold: bool = False, mono: bool = False) -> tuple[int, int, int, int]:
+        """Text anchored at ``xy`` (anchor as in `canvas.draw_text`); returns its pixel box."""
+        m = text_mask(text, int(size), bold, mono)
+        h, w = m.shape
+        ax, ay = anchor
+        x = int(round(xy[0] if ax == "l" else xy[0] - w / 2 if ax == "m" else xy[0] - w))
+        y = int(round(xy[1] if ay == "t" else xy[1] - h / 2 if ay == "m" else xy[1] - h))
+        self.mask(m, x, y, color)
+        return x, y, x + w, y + h
+
+    def rect(self, x0: float, y0: float, x1: float, y1: float, color: Color, alpha: float = 1.0) -> Layer:
+        """A filled pixel box [x0, x1) x [y0, y1) (clipped), optionally translucent."""
+        a, b = int(round(x0)), int(round(x1))
+        c, d = int(round(y0)), int(round(y1))
+        if a >= b or c >= d:
+            return self
+        return self.mask(_solid(d - c, b - a, int(alpha * 255 + 0.5)), a, c, color)
+
+    def triangles(self, tris, color) -> Layer:
+        """Filled anti-aliased triangles, ``tris`` (k, 3, 2) in px; small ones (arrowheads) are cheap."""
+        tris = np.asarray(tris, dtype=np.float64).reshape(-1, 3, 2)
+        if not len(tris):
+            return self
+        lo = np.floor(tris.min(axis=1)).astype(np.int64) - 1
+        side = int(np.ceil((tris.max(axis=1) - lo).max())) + 2
+        g = np.arange(side)
+        gx = lo[:, 0, None, None] + g[None, None, :] + 0.5
+        gy = lo[:, 1, None, None] + g[None, :, None] + 0.5
+        area = ((tris[:, 1, 0] - tris[:, 0, 0]) * (tris[:, 2, 1] - tris[:, 0, 1])
+                - (tris[:, 1, 1] - tris[:, 0, 1]) * (tris[:, 2, 0] - tris[:, 0, 0]))
+        sign = np.where(area >= 0, 1.0, -1.0)
+        cover = np.full((len(tris), side, side), np.inf)
+        for i in range(3):
+            p, q = tris[:, i], tris[:, (i + 1) % 3]
+            e = q - p
+            n = np.hypot(e[:, 0], e[:, 1]) + 1e-9
+            dist = sign[:, None, None] * (e[:, 0, None, None] * (gy - p[:, 1, None, None])
+                                          - e[:, 1, None, None] * (gx - p[:, 0, None, None])) / n[:, None, None]
+            cover = np.minimum(cover, dist)
+        a = np.clip(cover + 0.5, 0, 1)
+        keep = a > 0.02
+        ys = np.broadcast_to(gy - 0.5, a.shape)[keep].astype(np.int64)
+        xs = np.broadcast_to(gx - 0.5, a.shape)[keep].astype(np.int64)
+        cols = np.asarray(color, dtype=np.uint8)
+        if cols.ndim == 2:
+            cols = np.broadcast_to(cols[:, None, None, :], (*a.shape, 3))[keep]
+        return self._add(ys, xs, (a[keep] * 255 + 0.5).astype(np.uint8), cols)
+
+    def arrowheads(self, tips, dirs, length: float, width: float, color) -> Layer:
+        """Filled arrowheads with their points at ``tips`` (k, 2), pointing along ``dirs`` (k, 2)."""
+        tips = np.asarray(tips, dtype=np.float64).reshape(-1, 2)
+        d = np.asarray(dirs, dtype=np.float64).reshape(-1, 2)
+        d = d / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)[:, None]
+        perp = np.stack([-d[:, 1], d[:, 0]], 1)
+        base = tips - d * length
+        tris = np.stack([tips, base + perp * width / 2, base - perp * width / 2], 1)
+        return self.triangles(tris, color)
+
+    def polygon(self, pts: Sequence[Point], color: Color, alpha: float = 1.0) -> Layer:
+        """A filled simple polygon (pixel-exact fill; draw its outline with `polyline` for smooth edges)."""
+        p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+        lo = np.floor(p.min(axis=0)).astype(int)
+        hi = np.ceil(p.max(axis=0)).astype(int) + 1
+        img = Image.new("L", (int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1), 0)
+        ImageDraw.Draw(img).polygon([(float(x - lo[0] - 0.5), float(y - lo[1] - 0.5)) for x, y in p],
+                                    fill=int(alpha * 255 + 0.5))
+        ys, xs, a = _sparse(np.asarray(img))
+        return self._add(ys + lo[1], xs + lo[0], a, color)
+
+    # ------------------------------------------------------------------ compositing
+    def flush(self, dedupe: bool = True, under: Color | None = None) -> None:
+        """Blend every mark onto the frame in one pass and empty the layer. ``dedupe=False`` skips
+        resolving pixels that several marks cover (faster; for marks known not to overlap).
+        ``under``: every mark lies on pixels of this one colour (a plain background), so each pixel's
+        result is looked up in a table by its coverage instead of blended (fastest)."""
+        if not self._chunks:
+            return
+        if under is not None:
+            return self._flush_over(tuple(int(v) for v in under))
+        chunks, self._chunks = self._chunks, []
+        pix = np.concatenate([c[0] for c in chunks]) if len(chunks) > 1 else chunks[0][0]
+        alpha = np.concatenate([c[1] for c in chunks]) if len(chunks) > 1 else chunks[0][1]
+        first = chunks[0][2]
+        cols = None  # per channel, one colour value per pixel (None: all pixels have colour ``first``)
+        if all(isinstance(c[2], tuple) for c in chunks):
+            if not all(c[2] == first for c in chunks):
+                per = np.array([c[2] for c in chunks], dtype=np.uint16).T
+                counts = [len(c[0]) for c in chunks]
+                cols = [np.repeat(per[ch], counts) for ch in range(3)]
+        else:
+            full = np.concatenate([np.broadcast_to(np.array(c[2], dtype=np.uint8), (len(c[0]), 3))
+                                   if isinstance(c[2], tuple) else c[2] for c in chunks]).T.astype(np.uint16)
+            cols = list(full)
+        if dedupe and cols is not None:  # where marks overlap, every copy of a pixel takes the largest coverage
+            # (one colour needs none: fully covered pixels are set first, and rims blend over them)
+            buf = _scratch(self.H * self.W)
+            np.maximum.at(buf, pix, alpha)
+            alpha = buf[pix]
+            buf[pix] = 0
+        rgb = self.frame.reshape(-1, 3)
+        if cols is None:  # one colour: fully covered pixels are just set, only the rims blend
+            solid = alpha == 255
+            if solid.any():
+                inner = pix[solid]
+                for ch in range(3):
+                    rgb[:, ch][inner] = first[ch]
+                rim = ~solid
+                pix, alpha = pix[rim], alpha[rim]
+        # out = (pixel * (256 - a) + colour * a) >> 8 with a = alpha + alpha >> 7 (0..256: exact at both ends)
+        a = alpha.astype(np.uint16)
+        a += a >> 7
+        inv = 256 - a
+        for ch in range(3):
+            plane = rgb[:, ch]
+            v = plane[pix].astype(np.uint16)
+            v *= inv
+            v += a * first[ch] if cols is None else a * cols[ch]
+            v >>= 8
+            plane[pix] = v
+
+    def _flush_over(self, under: Color) -> None:
+        chunks, self._chunks = self._chunks, []
+        if any(not isinstance(c[2], tuple) for c in chunks):  # per-pixel colours: blend them instead
+            self._chunks = chunks
+            return self.flush()
+        colours = list(dict.fromkeys(c[2] for c in chunks))
+        index = {c: i for i, c in enumerate(colours)}
+        table = _over_table(tuple(colours), under)  # (colours * 256, 3): colour k at coverage a is row 256 k + a
+        pix = np.concatenate([c[0] for c in chunks])
+        key = np.concatenate([c[1] for c in chunks]).astype(np.intp)
+        if len(colours) > 1:
+            key += np.repeat(np.array([256 * index[c[2]] for c in chunks], dtype=np.intp), [len(c[0]) for c in chunks])
+        rgb = self.frame.reshape(-1, 3)
+        for ch in range(3):
+            rgb[:, ch][pix] = table[ch][key]
+
+
+@functools.lru_cache(maxsize=256)
+def _over_table(colours: tuple[Color, ...], under: Color) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per channel, the blend of each colour over ``under`` at every coverage 0-255 (same rounding as `Layer.flush`)."""
+    a = np.arange(256, dtype=np.uint16)
+    a = a + (a >> 7)
+    out = []
+    for ch in range(3):
+        out.append(np.concatenate([((np.uint16(under[ch]) * (256 - a) + np.uint16(col[ch]) * a) >> 8).astype(np.uint8)
+                                   for col in colours]))
+    return tuple(out)
+
+
+_SCRATCH: dict[int, np.ndarray] = {}
+
+
+def _scratch(n: int) -> np.ndarray:
+    """A zeroed uint8 buffer of n entries, reused (callers zero what they touched)."""
+    buf = _SCRATCH.get(n)
+    if buf is None:
+        if len(_SCRATCH) > 8:
+            _SCRATCH.clear()
+        buf = _SCRATCH[n] = np.zeros(n, dtype=np.uint8)
+    return buf
+
+def segments_cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """For segments ``a`` (k, 4) and ``b`` (m, 4): a (k, m) bool array, True where they properly cross
+    (intersect at a point interior to both; touching at an end does not count)."""
+    a = np.asarray(a, dtype=np.float64).reshape(-1, 4)[:, None, :]
+    b = np.asarray(b, dtype=np.float64).reshape(-1, 4)[None, :, :]
+
+    def orient(px, py, qx, qy, rx, ry):
+        return np.sign((qx - px) * (ry - py) - (qy - py) * (rx - px))
+
+    o1 = orient(a[..., 0], a[..., 1], a[..., 2], a[..., 3], b[..., 0], b[..., 1])
+    o2 = orient(a[..., 0], a[..., 1], a[..., 2], a[..., 3], b[..., 2], b[..., 3])
+    o3 = orient(b[..., 0], b[..., 1], b[..., 2], b[..., 3], a[..., 0], a[..., 1])
+    o4 = orient(b[..., 0], b[..., 1], b[..., 2], b[..., 3], a[..., 2], a[..., 3])
+    return (o1 * o2 < 0) & (o3 * o4 < 0)
+
+
+def point_segment_distance(pts: np.ndarray, segs: np.ndarray) -> np.ndarray:
+    """Distances (k, m) from points ``pts`` (k, 2) to segments ``segs`` (m, 4)."""
+    p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+    s = np.asarray(segs, dtype=np.float64).reshape(-1, 4)
+    px, py = p[:, 0:1], p[:, 1:2]
+    ax, ay = s[:, 0], s[:, 1]
+    dx, dy = s[:, 2] - ax, s[:, 3] - ay
+    len2 = np.maximum(dx * dx + dy * dy, 1e-12)
+    rx, ry = px - ax, py - ay
+    t = (rx * dx + ry * dy) / len2
+    np.clip(t, 0, 1, out=t)
+    rx -= t * dx
+    ry -= t * dy
+    return np.sqrt(rx * rx + ry * ry)
+
+
+def bounds(points: Iterable[Point]) -> tuple[float, float, float, float]:
+    """(xmin, ymin, xmax, ymax) of some points."""
+    p = np.asarray(list(points), dtype=np.float64).reshape(-1, 2)
+    return float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()), float(p[:, 1].max())

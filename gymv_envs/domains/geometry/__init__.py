@@ -1,0 +1,1 @@
+"""Plane geometry read off a coordinate grid: hulls, circles, areas, envelopes, dissections."""

@@ -1,0 +1,265 @@
+"""The one plot renderer of the geometry domain: a coordinate grid with numbered ticks, and marks on it.
+
+`plot_base` draws (once per size and range, cached read-only) the grid: a line at every integer
+(heavier at multiples of 5 and on the axes through 0), tick numbers below and left of the grid,
+so integer and half-integer coordinates can be read off the picture. `Plot` maps data
+coordinates (y up) to pixels and draws points with labels, segments, polylines, polygons,
+circles and infinite lines clipped to the grid, with the anti-aliased primitives of
+`core.vector`. Labels go to the side of their point (of eight) that keeps clear of the other
+points and labels. `GeometryQuestion` is the base of the domain's tasks.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv
+from gymv_envs.core.canvas import BACKGROUND, INK, WHITE, Color, new_frame, text_mask
+from gymv_envs.core.vector import Layer
+
+GRID_MINOR = (214, 218, 226)
+GRID_MAJOR = (170, 176, 190)
+AXIS = (90, 94, 110)
+POINT = (200, 40, 40)
+LABEL = (20, 20, 28)
+FILLS = ((255, 190, 160), (170, 215, 255), (190, 235, 170), (255, 225, 140), (215, 190, 245),
+         (160, 230, 225), (250, 180, 215), (220, 220, 200))
+
+
+@dataclass(frozen=True)
+class Axes:
+    """Where the grid of ``[x0, x1] x [y0, y1]`` sits in the frame: pixel origin and pixels per unit."""
+
+    x0: int
+    x1: int
+    y0: int
+    y1: int
+    left: float
+    top: float
+    sx: float
+    sy: float
+
+    def px(self, x, y) -> tuple:
+        """Pixel coordinates of data points (scalars or arrays); y grows upwards in data."""
+        return self.left + (np.asarray(x, dtype=float) - self.x0) * self.sx, self.top + (self.y1 - np.asarray(y, dtype=float)) * self.sy
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        return self.left, self.top, self.left + (self.x1 - self.x0) * self.sx, self.top + (self.y1 - self.y0) * self.sy
+
+
+def make_axes(obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, square: bool = True) -> Axes:
+    H, W = obs_size
+    font = max(5, int(min(H, W) * 0.03))
+    margin_l = font * (1.6 if max(abs(y0), abs(y1)) < 10 else 2.4) + 4 + (font * 0.6 if min(y0, 0) < 0 else 0)
+    margin_b, pad = font * 1.6 + 4, max(2, font * 1.2)
+    aw, ah = W - margin_l - pad, H - margin_b - pad
+    sx, sy = aw / (x1 - x0), ah / (y1 - y0)
+    if square:
+        sx = sy = min(sx, sy)
+    left = margin_l + (aw - sx * (x1 - x0)) / 2
+    top = pad + (ah - sy * (y1 - y0)) / 2
+    return Axes(x0, x1, y0, y1, left, top, sx, sy)
+
+
+@functools.lru_cache(maxsize=64)
+def plot_base(obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, square: bool = True) -> tuple[np.ndarray, Axes]:
+    """The empty grid with tick numbers (read-only) and its axes."""
+    H, W = obs_size
+    ax = make_axes(obs_size, x0, x1, y0, y1, square)
+    img = new_frame(H, W, BACKGROUND)
+    L, T, R, B = ax.box
+    layer = Layer(img).rect(L, T, R + 1, B + 1, WHITE)
+    layer.flush()
+    unit = min(ax.sx, ax.sy)
+    thin = max(1.0, unit / 30)
+    step = 1 if unit >= 5 else 5
+    minor, major, axis = [], [], []
+    for x in range(x0, x1 + 1, step):
+        (px, _), seg = ax.px(x, 0), None
+        seg = (float(px), T, float(px), B)
+        (axis if x == 0 else major if x % 5 == 0 else minor).append(seg)
+    for y in range(y0, y1 + 1, step):
+        _, py = ax.px(0, y)
+        seg = (L, float(py), R, float(py))
+        (axis if y == 0 else major if y % 5 == 0 else minor).append(seg)
+    for segs, col, w in ((minor, GRID_MINOR, thin), (major, GRID_MAJOR, thin * 1.3), (axis, AXIS, thin * 2)):
+        if segs:
+            layer.lines(segs, w, col)
+        layer.flush()
+    font = max(5, int(min(H, W) * 0.03))
+    every = max(1, int(np.ceil(font * 1.6 / max(ax.sx, 1e-9)))) if x1 - x0 > 0 else 1
+    every = next(e for e in (1, 2, 5, 10, 20, 50) if e >= every)
+    for x in range(x0, x1 + 1):
+        if x % every == 0:
+            px, _ = ax.px(x, 0)
+            layer.text(str(x), (float(px), B + 3), font, INK, anchor="mt")
+    every_y = max(1, int(np.ceil(font * 1.3 / max(ax.sy, 1e-9))))
+    every_y = next(e for e in (1, 2, 5, 10, 20, 50) if e >= every_y)
+    for y in range(y0, y1 + 1):
+        if y % every_y == 0:
+            _, py = ax.px(0, y)
+            layer.text(str(y), (L - 4, float(py)), font, INK, anchor="rm")
+    layer.flush()
+    img.setflags(write=False)
+    return img, ax
+
+
+class Plot:
+    """Marks in data coordinates on a copy of the cached grid; call `frame()` for the result."""
+
+    def __init__(self, obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, square: bool = True) -> None:
+        base, self.ax = plot_base(obs_size, x0, x1, y0, y1, square)
+        self.img = base.copy()
+        H, W = obs_size
+        self.unit = min(self.ax.sx, self.ax.sy)
+        self.side = min(H, W)
+        self.width = max(1.0, self.side / 200)
+        self.font = max(5, int(self.side * 0.036))
+        self.radius = max(1.5, self.side * 0.011)
+        self.spots: list[tuple[float, float]] = []  # pixel centres of the points and labels drawn
+
+    def fill_polygons(self, polys, colors) -> Plot:
+        """Solid fills, composited in one pass (outline them with `polylines` for smooth edges)."""
+        layer = Layer(self.img)
+        for poly, col in zip(polys, colors):
+            p = np.asarray(poly, dtype=float).reshape(-1, 2)
+            x, y = self.ax.px(p[:, 0], p[:, 1])
+            layer.polygon(np.stack([x, y], 1), tuple(int(v) for v in col))
+        layer.flush(dedupe=False)
+        return self
+
+    def lines(self, segs, color: Color = INK, width: float | None = None, dash: bool = False) -> Plot:
+        """Segments ``(xa, ya, xb, yb)`` in data coordinates."""
+        s = np.asarray(segs, dtype=float).reshape(-1, 4)
+        xa, ya = self.ax.px(s[:, 0], s[:, 1])
+        xb, yb = self.ax.px(s[:, 2], s[:, 3])
+        w = width or self.width * 1.4
+        Layer(self.img).lines(np.stack([xa, ya, xb, yb], 1), w, color,
+                              dash=(w * 4, w * 3) if dash else None).flush()
+        return self
+
+    def polyline(self, pts, color: Color = INK, closed: bool = False, width: float | None = None,
+                 dash: bool = False) -> Plot:
+        return self.polylines([pts], color, closed, width, dash)
+
+    def polylines(self, polys, color: Color = INK, closed: bool = False, width: float | None = None,
+                  dash: bool = False) -> Plot:
+        """Several polylines (or closed outlines) in one colour, composited in one pass."""
+        w = width or self.width * 1.4
+        layer = Layer(self.img)
+        for pts in polys:
+            p = np.asarray(pts, dtype=float).reshape(-1, 2)
+            x, y = self.ax.px(p[:, 0], p[:, 1])
+            layer.polyline(np.stack([x, y], 1), w, color, closed=closed, dash=(w * 4, w * 3) if dash else None)
+        layer.flush()
+        return self
+
+    def circle(self, cx: float, cy: float, r: float, color: Color = INK, dash: bool = False) -> Plot:
+        x, y = self.ax.px(cx, cy)
+        w = self.width * 1.4
+        Layer(self.img).circle(float(x), float(y), r * self.ax.sx, w, color, dash=(w * 4, w * 3) if dash else None).flush()
+        return self
+
+    def infinite_lines(self, slopes, intercepts, colors) -> list[np.ndarray]:
+        """Lines y = a x + b clipped to the grid; returns each one's visible segment in data coordinates."""
+        ax = self.ax
+        segs = []
+        for a, b in zip(slopes, intercepts):
+            xs = np.array([ax.x0, ax.x1], dtype=float)
+            if a:
+                lo, hi = sorted(((ax.y0 - b) / a, (ax.y1 - b) / a))
+                xs = np.clip(xs, lo, hi)
+            segs.append(np.array([xs[0], a * xs[0] + b, xs[1], a * xs[1] + b]))
+        layer = Layer(self.img)
+        for s, col in zip(segs, colors):
+            xa, ya = ax.px(s[0], s[1])
+            xb, yb = ax.px(s[2], s[3])
+            layer.lines([(float(xa), float(ya), float(xb), float(yb))], self.width * 1.6, col)
+        layer.flush()
+        return segs
+
+    def points(self, pts, labels=None, color: Color = POINT, label_color: Color = LABEL) -> Plot:
+        """Dots at data points, each with its label beside it, away from its nearest neighbours."""
+        p = np.asarray(pts, dtype=float).reshape(-1, 2)
+        x, y = self.ax.px(p[:, 0], p[:, 1])
+        layer = Layer(self.img)
+        for a, b in zip(x, y):
+            layer.disc(float(a), float(b), self.radius, color)
+        layer.flush()
+        self.spots += [(float(a), float(b)) for a, b in zip(x, y)]
+        if labels is not None:
+            self.labels(np.stack([x, y], 1), labels, label_color, near=self.radius)
+        return self
+
+    def labels(self, spots, texts, color: Color = LABEL, near: float = 0.0, size: int | None = None,
+               centred: bool = False) -> list[tuple[int, int, int, int]]:
+        """Labels on a white halo, centred on pixel spots or beside them: on the side (of eight) that
+        points away from the other marks nearby (the sum of inverse-square pushes), inside the frame."""
+        size = size or self.font
+        spots = np.asarray(spots, dtype=float).reshape(-1, 2)
+        dims = np.array([text_mask(t, size, True).shape[::-1] for t in texts], dtype=float).reshape(-1, 2)
+        if centred:
+            centres = spots
+        else:
+            others = np.asarray(self.spots, dtype=float).reshape(-1, 2)
+            diff = spots[:, None, :] - others[None, :, :]
+            d2 = (diff ** 2).sum(-1)
+            d2[d2 < 1e-6] = np.inf
+            push = (diff / d2[..., None] ** 1.5).sum(axis=1)  # away from the neighbours
+            push /= np.maximum(np.hypot(push[:, 0], push[:, 1]), 1e-12)[:, None]
+            dirs = _PLACES / np.hypot(_PLACES[:, 0], _PLACES[:, 1])[:, None]
+            off = spots[:, None, :] + _PLACES[None, :, :] * (near + 2 + dims[:, None, :] / 2)
+            H, W = self.img.shape[:2]
+            half = dims[:, None, :] / 2
+            outside = ((off - half < 0) | (off + half > (W, H))).any(axis=-1)
+            score = push @ dirs.T - 10 * outside - np.arange(len(_PLACES)) * 0.01
+            centres = off[np.arange(len(spots)), np.argmax(score, axis=1)]
+        layer = Layer(self.img)
+        for (cx, cy), (w, h) in zip(centres, dims):
+            layer.rect(cx - w / 2 - 1, cy - h / 2 - 1, cx + w / 2 + 1, cy + h / 2 + 1, WHITE, alpha=0.8)
+        layer.flush()
+        out = [layer.text(t, (float(cx), float(cy)), size, color, bold=True) for (cx, cy), t in zip(centres, texts)]
+        layer.flush()
+        self.spots += [(float(cx), float(cy)) for cx, cy in centres]
+        return out
+
+    def frame(self) -> np.ndarray:
+        return self.img
+
+
+_PLACES = np.array([(1, -1), (-1, -1), (1, 1), (-1, 1), (0, -1), (0, 1), (1, 0), (-1, 0)], dtype=float)
+
+
+def distinct_points(rng: np.random.Generator, n: int, lo: int, hi: int, min_gap: float = 1.0,
+                    taken=()) -> np.ndarray:
+    """``n`` integer points in ``[lo, hi]^2``, at least ``min_gap`` apart (and from ``taken``): grid
+    points in a random order, each kept unless it lies within ``min_gap`` of one kept before."""
+    side = hi - lo + 1
+    reach = int(np.ceil(min_gap))
+    near = [(dx, dy) for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1)
+            if dx * dx + dy * dy < min_gap * min_gap]
+    for _ in range(20):
+        blocked = {(int(x) + dx, int(y) + dy) for x, y in taken for dx, dy in near}
+        out = []
+        for k in rng.permutation(side * side).tolist():
+            p = (lo + k % side, lo + k // side)
+            if p not in blocked:
+                out.append(p)
+                if len(out) == n:
+                    return np.array(out, dtype=np.int64)
+                blocked.update((p[0] + dx, p[1] + dy) for dx, dy in near)
+    raise RuntimeError(f"distinct_points: no room for {n} points {min_gap} apart in [{lo}, {hi}]^2")
+
+
+class GeometryQuestion(SingleTurnEnv):
+    """Base of the geometry tasks: the grid range and a `Plot` to draw on."""
+
+    default_obs_size: ClassVar[tuple[int, int]] = (512, 512)
+
+    def plot(self, x0: int, x1: int, y0: int, y1: int, square: bool = True) -> Plot:
+        return Plot(self.obs_size, x0, x1, y0, y1, square)

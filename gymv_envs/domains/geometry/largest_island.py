@@ -1,0 +1,132 @@
+"""Largest island: the area of the biggest of the polygon islands drawn on a grid, exactly."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.domains.geometry._common import LETTERS, fmt_exact, parse_exact
+from gymv_envs.domains.geometry._plot import GeometryQuestion
+
+COUNTS = {0: 2, 1: 3, 2: 4}
+CORNERS = {0: (4, 5), 1: (5, 6), 2: (6, 7)}
+GRID = (0, 12)
+LAND = (196, 226, 160)
+SHORE = (70, 110, 50)
+
+
+def shoelace2(poly) -> int:
+    """Twice a simple polygon's area (integer corners)."""
+    p = np.asarray(poly, dtype=np.int64)
+    x, y = p[:, 0], p[:, 1]
+    return abs(int((x * np.roll(y, -1) - np.roll(x, -1) * y).sum()))
+
+
+def star_polygon(rng: np.random.Generator, x0: int, y0: int, x1: int, y1: int, k: int) -> np.ndarray:
+    """A simple polygon with k integer corners in the box, star-shaped around the box's centre
+    (corners sorted by angle, each in its own sector, so the boundary never crosses itself)."""
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    while True:
+        pts = []
+        for s in range(k):
+            for _ in range(30):
+                x, y = int(rng.integers(x0, x1 + 1)), int(rng.integers(y0, y1 + 1))
+                ang = (np.arctan2(y - cy, x - cx) + np.pi) / (2 * np.pi) * k
+                if int(ang) % k == s and (x - cx) ** 2 + (y - cy) ** 2 >= 1:
+                    pts.append((x, y))
+                    break
+        if len(pts) == k and shoelace2(pts) >= 6:
+            return np.array(pts, dtype=np.int64)
+
+
+class LargestIsland(GeometryQuestion):
+    """Give the area of the largest island drawn on a grid.
+
+    ## Description
+    A few lettered islands are drawn on a grid of sea: each is a simple polygon with corners on
+    grid points. The answer is the area (in grid squares) of the largest island, exactly: an
+    integer or a half (``17.5`` or ``35/2``), by the shoelace formula.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, one number. ``"mcq"``: `Discrete(k)`; wrong options are the
+    second-largest island's area, the area of the largest island's bounding rectangle, the total
+    land area, and the answer off by a half or one.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the grid from 0 to 12 with the islands.
+
+    ## Rewards
+    1.0 for the exact area, else 0.0.
+
+    ## Starting State
+    Random star-shaped polygons, one in each of ``k`` separate 6x6 blocks of the grid, with
+    different areas.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 2 islands of 4-5 corners, 1: 3 of 5-6, 2: 4 of 6-7), ``answer_format``,
+    ``num_options``, ``obs_size``, ``text_in_image``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the largest island's area, one number (a half as .5 or as a fraction)"
+
+    def _generate(self, rng: np.random.Generator) -> None:
+        k = COUNTS[self.difficulty]
+        lo, hi = CORNERS[self.difficulty]
+        blocks = [(0, 0), (6, 0), (0, 6), (6, 6)]
+        while True:
+            self.islands = [star_polygon(rng, bx + 1, by + 1, bx + 5, by + 5, int(rng.integers(lo, hi + 1)))
+                            for bx, by in (blocks[int(i)] for i in rng.permutation(4)[:k])]
+            self.areas2 = [shoelace2(p) for p in self.islands]
+            if len(set(self.areas2)) == k:
+                break
+        self.labels = list(LETTERS[:k])
+        self.best = Fraction(max(self.areas2), 2)
+
+    def _draw(self) -> np.ndarray:
+        p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
+        p.fill_polygons(self.islands, [LAND] * len(self.islands))
+        p.polylines(self.islands, SHORE, closed=True)
+        centres = [p.ax.px(*poly.mean(axis=0)) for poly in self.islands]
+        p.labels([(float(x), float(y)) for x, y in centres], self.labels, SHORE, centred=True)
+        return p.frame()
+
+    def _task_text(self) -> str:
+        return ("The image shows lettered islands on a grid; the corners of every island are grid points. What is "
+                "the area (in grid squares) of the largest island?")
+
+    def _state_text(self) -> str:
+        return "; ".join(f"{a}: " + " ".join(f"({x},{y})" for x, y in poly) for a, poly in zip(self.labels, self.islands))
+
+    def _parse_answer(self, text: str):
+        return parse_exact(text)
+
+    def _check(self, answer) -> bool:
+        return answer == self.best
+
+    def _format(self, answer) -> str:
+        return fmt_exact(answer)
+
+    def _solve(self):
+        return self.best
+
+    def _near_misses(self, rng: np.random.Generator) -> list:
+        a = sorted(self.areas2)
+        big = self.islands[self.areas2.index(a[-1])]
+        box = (big[:, 0].max() - big[:, 0].min()) * (big[:, 1].max() - big[:, 1].min())
+        half = Fraction(1, 2)
+        return [Fraction(a[-2], 2), Fraction(int(box)), Fraction(sum(a), 2), self.best + half, self.best - half,
+                self.best + 1, self.best - 1, 2 * self.best]
+
+
+SPECS = (
+    TaskSpec(name="LargestIsland", entry_point=LargestIsland, max_episode_steps=1,
+             tags=("geometry", "area", "polygon")),
+)

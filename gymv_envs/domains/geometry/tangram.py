@@ -1,0 +1,253 @@
+"""Tangram pieces: the area of a hole in a tangram square, the turn that fits a loose piece, or which piece fits."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.domains.geometry._common import LETTERS, fmt_exact, parse_exact, parse_letters
+from gymv_envs.domains.geometry._plot import FILLS, GeometryQuestion
+
+QUESTIONS = ("area", "rotation", "placement")
+# The seven pieces of a tangram square of side 4 (corners on grid points): two large triangles,
+# a medium one, two small ones, a square and a parallelogram.
+PIECES = (
+    ("large triangle", ((0, 4), (4, 4), (2, 2))),
+    ("large triangle", ((0, 0), (0, 4), (2, 2))),
+    ("medium triangle", ((2, 0), (4, 0), (4, 2))),
+    ("square", ((2, 2), (3, 1), (4, 2), (3, 3))),
+    ("small triangle", ((3, 3), (4, 2), (4, 4))),
+    ("parallelogram", ((0, 0), (2, 0), (3, 1), (1, 1))),
+    ("small triangle", ((1, 1), (3, 1), (2, 2))),
+)
+KIND_FILL = {"large triangle": FILLS[0], "medium triangle": FILLS[1], "square": FILLS[2],
+             "small triangle": FILLS[3], "parallelogram": FILLS[4]}
+HOLE = (255, 255, 255)
+EDGE = (60, 60, 80)
+HOLE_EDGE = (200, 60, 60)
+
+
+def rotate(poly, quarter_turns: int) -> np.ndarray:
+    """Turned clockwise by 90 degrees ``quarter_turns`` times about the origin (x, y) -> (y, -x)."""
+    p = np.asarray(poly, dtype=np.int64)
+    for _ in range(quarter_turns % 4):
+        p = np.stack([p[:, 1], -p[:, 0]], 1)
+    return p
+
+
+def shape_key(poly) -> frozenset:
+    """The polygon's corners moved so the lowest x and y are 0: equal keys, same shape and turn."""
+    p = np.asarray(poly, dtype=np.int64)
+    p = p - p.min(axis=0)
+    return frozenset(map(tuple, p.tolist()))
+
+
+def congruent_by_turning(a, b) -> bool:
+    return any(shape_key(rotate(a, k)) == shape_key(b) for k in range(4))
+
+
+class TangramPieces(GeometryQuestion):
+    """Tangram puzzles on a grid: the area of a hole, the turn that fits a loose piece, or which piece fits.
+
+    ## Description
+    A tangram square (two large triangles, a medium and two small ones, a square and a
+    parallelogram, all with corners on grid points) is drawn on a grid, turned or mirrored as a
+    whole at higher levels. Pieces are missing, leaving a hole outlined in red dashes.
+
+    - ``question="area"``: two or three pieces are missing; the answer is the hole's area in grid
+      squares (exact).
+    - ``question="rotation"``: one piece is missing and a copy of it lies beside the square, turned;
+      the answer is by how many degrees it must be turned clockwise (a multiple of 45 from 0 to 315)
+      to fill the hole without flipping. Every angle that fits is accepted (a parallelogram fits
+      two ways).
+    - ``question="placement"``: one piece is missing and four or five lettered loose pieces lie
+      beside the square, each turned; exactly one of them fills the hole when turned (not flipped);
+      the answer is its letter.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`: a number (area), an angle in degrees (rotation) or a letter
+    (placement). ``"mcq"``: `Discrete(k)`; wrong options are the area of one piece fewer or more and
+    doubled, the other angles, or the other letters.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the grid with the square, the hole and any loose pieces.
+
+    ## Rewards
+    1.0 for a right answer, else 0.0.
+
+    ## Starting State
+    The square, its transform, the missing pieces and the loose pieces' turns are random.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``question`` (``"area"``, ``"rotation"``, ``"placement"``), ``difficulty`` (0: the square
+    upright, side 4; 1: turned, and side 8 for the area and rotation questions; 2: turned or mirrored, one more
+    missing piece (area) or loose piece (placement: 5, else 4)), ``answer_format``, ``num_options``,
+    ``obs_size``, ``text_in_image``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    default_obs_size = (384, 768)
+
+    def __init__(self, question: str = "area", **kwargs) -> None:
+        if question not in QUESTIONS:
+            raise ValueError(f"invalid question={question!r}; valid values: {', '.join(map(repr, QUESTIONS))}")
+        self.question = question
+        super().__init__(**kwargs)
+
+    @property
+    def answer_hint(self) -> str:  # type: ignore[override]
+        return {"area": "the hole's area, one number",
+                "rotation": "the clockwise turn in degrees, a multiple of 45 from 0 to 315",
+                "placement": "the letter of the loose piece that fills the hole"}[self.question]
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        d = self.difficulty
+        self.scale = 2 if self.question in ("area", "rotation") and d >= 1 else 1
+        turns = int(rng.integers(4)) if d >= 1 else 0
+        mirror = d == 2 and rng.random() < 0.5
+        side = 4 * self.scale
+        pieces = []
+        for kind, poly in PIECES:
+            p = np.asarray(poly, dtype=np.int64) * self.scale
+            if mirror:
+                p = np.stack([side - p[:, 0], p[:, 1]], 1)
+            p = rotate(p, turns)
+            p -= rotate([(0, 0), (side, side)], turns).min(axis=0)  # back onto [0, side]^2
+            pieces.append((kind, p + 1))
+        self.pieces = pieces
+        missing = 3 if self.question == "area" and d == 2 else 2 if self.question == "area" else 1
+        if self.question == "rotation":  # the square fits every turn: not a question
+            choices = [i for i, (k, _) in enumerate(pieces) if k != "square"]
+        else:
+            choices = list(range(7))
+        self.missing = sorted(int(i) for i in rng.permutation(choices)[:missing])
+        self.loose: list[np.ndarray] = []
+        if self.question == "area":
+            self.answer = Fraction(sum(_area2(pieces[i][1]) for i in self.missing), 2)
+            return
+        hole = pieces[self.missing[0]][1]
+        if self.question == "rotation":
+            t = int(rng.integers(1, 4))
+            self.loose = [rotate(hole, -t)]  # turned back by t: t quarter turns clockwise refit it
+            self.answer = t * 90
+        else:
+            count = 5 if d == 2 else 4
+            others = [p for i, (_, p) in enumerate(pieces) if not congruent_by_turning(p, hole)]
+            if pieces[self.missing[0]][0] == "parallelogram":  # its mirror image does not fit
+                flipped = np.stack([-hole[:, 0], hole[:, 1]], 1)
+                others = [flipped] + others
+            distinct = []
+            for p in others:
+                if not any(congruent_by_turning(p, q) for q in distinct):
+                    distinct.append(p)
+            pick = [distinct[int(i)] for i in rng.permutation(len(distinct))[: count - 1]]
+            slot = int(rng.integers(count))
+            pick.insert(slot, hole)
+            self.loose = [rotate(p, int(rng.integers(4))) for p in pick]
+            self.answer = slot
+        self._lay_out_loose()
+
+    def _lay_out_loose(self) -> None:
+        """Loose pieces side by side to the right of the square, one unit apart."""
+        x = 4 * self.scale + 3
+        placed = []
+        for p in self.loose:
+            q = p - p.min(axis=0)
+            w, h = q.max(axis=0)
+            placed.append(q + np.array([x, 1 + (4 * self.scale - h) // 2]))
+            x += int(w) + 1
+        self.loose = placed
+        self.width = x
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        side = 4 * self.scale
+        width = max(getattr(self, "width", 0), side + 2) if self.loose else side + 2
+        p = self.plot(0, width, 0, side + 2)
+        present = [(k, poly) for i, (k, poly) in enumerate(self.pieces) if i not in self.missing]
+        holes = [self.pieces[i][1] for i in self.missing]
+        p.fill_polygons([poly for _, poly in present] + holes + self.loose,
+                        [KIND_FILL[k] for k, _ in present] + [HOLE] * len(holes)
+                        + [(235, 200, 120)] * len(self.loose))
+        p.polylines([poly for _, poly in present] + list(self.loose), EDGE, closed=True)
+        p.polylines(holes, HOLE_EDGE, closed=True, dash=True)
+        if self.question == "placement":
+            spots = [p.ax.px(*poly.mean(axis=0)) for poly in self.loose]
+            p.labels([(float(x), float(y)) for x, y in spots], list(LETTERS[: len(self.loose)]), centred=True)
+        return p.frame()
+
+    def _task_text(self) -> str:
+        if self.question == "area":
+            return ("The image shows a tangram square on a grid with some pieces missing; the hole is outlined with "
+                    "red dashes and every corner is a grid point. What is the area of the hole in grid squares?")
+        if self.question == "rotation":
+            return ("The image shows a tangram square on a grid with one piece missing (outlined with red dashes) "
+                    "and a loose piece beside it. By how many degrees must the loose piece be turned clockwise "
+                    "(a multiple of 45 from 0 to 315; no flipping) so that it fits the hole exactly?")
+        return ("The image shows a tangram square on a grid with one piece missing (outlined with red dashes) and "
+                "lettered loose pieces beside it. Which loose piece fills the hole exactly when turned (without "
+                "flipping it over)?")
+
+    def _state_text(self) -> str:
+        fmt = lambda p: " ".join(f"({x},{y})" for x, y in p)  # noqa: E731
+        parts = [f"{k}: {fmt(p)}" + (" (missing)" if i in self.missing else "") for i, (k, p) in enumerate(self.pieces)]
+        parts += [f"loose {LETTERS[i]}: {fmt(p)}" for i, p in enumerate(self.loose)]
+        return "\n".join(parts)
+
+    # -- verify
+    def _parse_answer(self, text: str):
+        if self.question == "area":
+            return parse_exact(text)
+        if self.question == "rotation":
+            got = parse_exact(text.lower().replace("degrees", "").replace("°", "").replace("clockwise", ""))
+            return int(got) % 360 if got is not None and got.denominator == 1 and got % 45 == 0 else None
+        seq = parse_letters(text, len(self.loose))
+        return seq[0] if seq and len(seq) == 1 else None
+
+    def _check(self, answer) -> bool:
+        if self.question == "rotation":
+            hole = self.pieces[self.missing[0]][1]
+            return answer % 90 == 0 and shape_key(rotate(self.loose[0], answer // 90)) == shape_key(hole)
+        return answer == self.answer
+
+    def _format(self, answer) -> str:
+        if self.question == "area":
+            return fmt_exact(answer)
+        if self.question == "rotation":
+            return str(answer)
+        return LETTERS[answer]
+
+    def _solve(self):
+        return self.answer
+
+    def _near_misses(self, rng: np.random.Generator) -> list:
+        if self.question == "area":
+            a, s2 = self.answer, self.scale ** 2
+            return [a + s2, a - s2, 2 * a, a + 2 * s2, a - Fraction(s2, 2), a + Fraction(s2, 2), a + 4 * s2]
+        if self.question == "rotation":  # the other quarter turns, then the eighth turns between them
+            return [0, 90, 180, 270] + [int(a) for a in rng.permutation([45, 135, 225, 315])]
+        return [i for i in range(len(self.loose)) if i != self.answer]
+
+
+def _area2(poly) -> int:
+    p = np.asarray(poly, dtype=np.int64)
+    x, y = p[:, 0], p[:, 1]
+    return abs(int((x * np.roll(y, -1) - np.roll(x, -1) * y).sum()))
+
+
+SPECS = (
+    TaskSpec(name="TangramArea", entry_point=TangramPieces, max_episode_steps=1, kwargs={"question": "area"},
+             tags=("geometry", "tangram", "area")),
+    TaskSpec(name="TangramRotation", entry_point=TangramPieces, max_episode_steps=1, kwargs={"question": "rotation"},
+             tags=("geometry", "tangram", "rotation", "mental-rotation")),
+    TaskSpec(name="TangramPlacement", entry_point=TangramPieces, max_episode_steps=1, kwargs={"question": "placement"},
+             tags=("geometry", "tangram", "shape-matching")),
+)

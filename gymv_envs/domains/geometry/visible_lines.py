@@ -1,0 +1,147 @@
+"""Lines visible from above: which of the plotted lines y = ax + b show on the upper envelope."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.domains.geometry._common import LETTERS, parse_letter_set
+from gymv_envs.domains.geometry._plot import GeometryQuestion
+
+COUNTS = {0: 4, 1: 6, 2: 8}
+X, Y = (-6, 6), (-12, 12)
+COLOURS = ((200, 50, 47), (38, 110, 220), (40, 150, 60), (140, 70, 190), (235, 120, 20), (20, 160, 170),
+           (200, 70, 150), (110, 80, 40))
+
+
+def envelope(lines, sign: int = 1) -> tuple[set[int], bool, list[Fraction]]:
+    """(lines on the upper envelope (``sign=-1``: lower), whether some other line touches it at a point,
+    the crossing points' x along it). A line counts when it is strictly highest on some interval;
+    exact rational arithmetic."""
+    xs = sorted({Fraction(b2 - b1, a1 - a2) for i, (a1, b1) in enumerate(lines) for a2, b2 in lines[i + 1:] if a1 != a2})
+    probes = [xs[0] - 1] + [(p + q) / 2 for p, q in zip(xs, xs[1:])] + [xs[-1] + 1] if xs else [Fraction(0)]
+    top = set()
+    for x in probes:
+        vals = [sign * (a * x + b) for a, b in lines]
+        top.add(int(np.argmax(vals)))
+    touch, breaks = False, []
+    for x in xs:
+        vals = [sign * (a * x + b) for a, b in lines]
+        best = max(vals)
+        at = {i for i, v in enumerate(vals) if v == best}
+        if len(at) > 1:
+            breaks.append(x)
+        if at - top or len(at) > 2:
+            touch = True
+    return top, touch, breaks
+
+
+class VisibleLines(GeometryQuestion):
+    """Name the lines visible from above.
+
+    ## Description
+    Lettered straight lines ``y = a x + b`` (integer slopes and intercepts) are plotted. Looking
+    down from high above, a line is visible when over some stretch of x it is strictly above all
+    the others (the upper envelope). Every crossing where the envelope changes line lies inside the
+    plot, so what is seen there holds for all x. The answer is the set of visible lines; it is
+    computed exactly with rational arithmetic, and no line merely touches the envelope at a point.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the visible lines' letters. ``"mcq"``: `Discrete(k)`; wrong
+    options are the lines visible from below, and the visible set with one line added or removed.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the grid from -6 to 6 (x) and -12 to 12 (y) with the
+    coloured, lettered lines.
+
+    ## Rewards
+    1.0 for exactly the visible lines, else 0.0.
+
+    ## Starting State
+    Distinct lines with slopes -3..3 and intercepts -6..6, redrawn until the envelope's crossings lie
+    inside the plot and no line touches it at a single point.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 4 lines, 1: 6, 2: 8), ``answer_format``, ``num_options``, ``obs_size``,
+    ``text_in_image``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the letters of the visible lines, separated by commas"
+
+    def _generate(self, rng: np.random.Generator) -> None:
+        k = COUNTS[self.difficulty]
+        while True:
+            pairs = {(int(rng.integers(-3, 4)), int(rng.integers(-6, 7))) for _ in range(k)}
+            if len(pairs) < k:
+                continue
+            self.lines = sorted(pairs, key=lambda _: rng.random())
+            up, touch_up, xs = envelope(self.lines)
+            down, touch_down, _ = envelope(self.lines, -1)
+            inside = all(X[0] + 1 <= x <= X[1] - 1 and Y[0] < max(a * x + b for a, b in self.lines) < Y[1] for x in xs)
+            if not touch_up and not touch_down and inside and 2 <= len(up) < k:
+                break
+        self.visible, self.below = frozenset(up), frozenset(down)
+        self.labels = list(LETTERS[:k])
+
+    def _draw(self) -> np.ndarray:
+        p = self.plot(X[0], X[1], Y[0], Y[1], square=False)
+        segs = p.infinite_lines([a for a, _ in self.lines], [b for _, b in self.lines], COLOURS)
+        ax = p.ax
+        pix = []
+        for s in segs:  # pixel segments, to put each label where the other lines are farthest
+            xa, ya = ax.px(s[0], s[1])
+            xb, yb = ax.px(s[2], s[3])
+            pix.append((float(xa), float(ya), float(xb), float(yb)))
+        pix = np.array(pix)
+        t = np.linspace(0.12, 0.88, 15)
+        spots = []
+        from gymv_envs.core.vector import point_segment_distance
+
+        for i, (xa, ya, xb, yb) in enumerate(pix):
+            cand = np.stack([xa + t * (xb - xa), ya + t * (yb - ya)], 1)
+            d = point_segment_distance(cand, np.delete(pix, i, axis=0))
+            spots.append(cand[int(np.argmax(d.min(axis=1)))])
+        for spot, text, col in zip(spots, self.labels, COLOURS):
+            p.labels([spot], [text], col, centred=True)
+        return p.frame()
+
+    def _task_text(self) -> str:
+        return ("The image shows lettered straight lines. Looking down from far above, a line is visible if over "
+                "some stretch it lies strictly above all the other lines. Which lines are visible?")
+
+    def _state_text(self) -> str:
+        return ", ".join(f"{c}: y = {a}x + {b}" for c, (a, b) in zip(self.labels, self.lines))
+
+    def _parse_answer(self, text: str):
+        got = parse_letter_set(text, len(self.labels))
+        return got or None
+
+    def _check(self, answer) -> bool:
+        return answer == self.visible
+
+    def _format(self, answer) -> str:
+        return ", ".join(self.labels[i] for i in sorted(answer))
+
+    def _solve(self):
+        return self.visible
+
+    def _near_misses(self, rng: np.random.Generator) -> list:
+        k, vis = len(self.labels), set(self.visible)
+        out = [self.below]
+        out += [frozenset(vis | {i}) for i in rng.permutation(k) if i not in vis]
+        out += [frozenset(vis - {i}) for i in sorted(vis)]
+        return out
+
+
+SPECS = (
+    TaskSpec(name="VisibleLines", entry_point=VisibleLines, max_episode_steps=1,
+             tags=("geometry", "lines", "envelope")),
+)

@@ -1,0 +1,189 @@
+"""Voronoi pieces: a square cut into the regions nearest to each of some points; count them or name a piece's neighbours."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.domains.geometry._common import LETTERS, parse_letter_set
+from gymv_envs.domains.geometry._plot import GeometryQuestion, distinct_points
+
+QUESTIONS = ("count", "adjacency")
+SITES = {"count": {0: (5, 7), 1: (8, 10), 2: (11, 14)}, "adjacency": {0: (5, 6), 1: (7, 9), 2: (10, 12)}}
+GRID = (0, 12)
+EDGE = (50, 60, 90)
+SITE = (200, 40, 40)
+MIN_RIDGE = {"count": 0.3, "adjacency": 0.4}  # shorter shared borders are redrawn: every border shows
+
+
+def voronoi_cells(sites: np.ndarray, lo: float, hi: float) -> tuple[list[np.ndarray], dict[frozenset, np.ndarray]]:
+    """Each site's region inside the square [lo, hi]^2 (a convex polygon, corners in order) and every
+    border two regions share (as a segment ``(x0, y0, x1, y1)``), by scipy.spatial.Voronoi on the sites
+    and their mirror images in the four sides (which makes every region bounded and cut exactly at
+    the square's sides)."""
+    from scipy.spatial import Voronoi
+
+    s = np.asarray(sites, dtype=float)
+    n = len(s)
+    mirrored = [s, np.stack([2 * lo - s[:, 0], s[:, 1]], 1), np.stack([2 * hi - s[:, 0], s[:, 1]], 1),
+                np.stack([s[:, 0], 2 * lo - s[:, 1]], 1), np.stack([s[:, 0], 2 * hi - s[:, 1]], 1)]
+    vor = Voronoi(np.concatenate(mirrored))
+    pts = vor.ridge_points
+    inner = np.flatnonzero((pts[:, 0] < n) & (pts[:, 1] < n))
+    ridge = np.asarray(vor.ridge_vertices, dtype=np.intp)[inner]
+    segs = np.hstack([vor.vertices[ridge[:, 0]], vor.vertices[ridge[:, 1]]])
+    borders = {frozenset(p): seg for p, seg in zip(pts[inner].tolist(), segs)}
+    cells = [vor.vertices[vor.regions[vor.point_region[i]]] for i in range(n)]
+    return cells, borders
+
+
+def in_order(poly: np.ndarray) -> np.ndarray:
+    """A convex polygon's corners sorted by angle around their mean."""
+    c = poly.mean(axis=0)
+    return poly[np.argsort(np.arctan2(poly[:, 1] - c[1], poly[:, 0] - c[0]))]
+
+
+class VoronoiPieces(GeometryQuestion):
+    """A square cut into Voronoi regions: count the pieces, or name the pieces bordering one of them.
+
+    ## Description
+    Some points (sites) are chosen in a square on a grid, and the square is cut into pieces: each
+    piece is the part of the square closer to its site than to any other site (a Voronoi
+    diagram, computed with scipy.spatial.Voronoi on the sites and their mirror images in the
+    square's sides).
+
+    - ``question="count"``: only the cuts are drawn; the answer is the number of pieces.
+    - ``question="adjacency"``: the sites are drawn and lettered; the instruction names one piece;
+      the answer is the set of pieces that share a border (a stretch of line, not just a corner)
+      with it.
+
+    Every shared border is at least 0.4 grid units long (0.3 for counting): levels where regions
+    would meet at a single point or along a sliver of border are redrawn.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, an integer (count) or letters (adjacency). ``"mcq"``:
+    `Discrete(k)`; wrong options are counts off by one or two, or the neighbour set with one piece
+    added (a nearby site) or removed.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the grid from 0 to 12 with the cut square.
+
+    ## Rewards
+    1.0 for the exact count or exactly the neighbouring pieces, else 0.0.
+
+    ## Starting State
+    Random sites near grid points of [1, 11]^2 (at least 2 apart, then moved by up to 0.35), redrawn
+    while some border is shorter than the minimum.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``question`` (``"count"``, ``"adjacency"``), ``difficulty`` (count: 5-7, 8-10, 11-14 pieces;
+    adjacency: 5-6, 7-9, 10-12), ``answer_format``, ``num_options``, ``obs_size``, ``text_in_image``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    extras = ("graphs",)
+
+    def __init__(self, question: str = "count", **kwargs) -> None:
+        if question not in QUESTIONS:
+            raise ValueError(f"invalid question={question!r}; valid values: {', '.join(map(repr, QUESTIONS))}")
+        self.question = question
+        super().__init__(**kwargs)
+
+    @property
+    def answer_hint(self) -> str:  # type: ignore[override]
+        return ("the number of pieces, one integer" if self.question == "count"
+                else "the letters of the neighbouring pieces, separated by commas")
+
+    def _generate(self, rng: np.random.Generator) -> None:
+        lo, hi = SITES[self.question][self.difficulty]
+        n = int(rng.integers(lo, hi + 1))
+        while True:
+            grid = distinct_points(rng, n, GRID[0] + 1, GRID[1] - 1, min_gap=2.0)
+            self.sites = grid + rng.uniform(-0.35, 0.35, grid.shape)  # off the grid: no four sites on a circle
+            self.cells, borders = voronoi_cells(self.sites, GRID[0], GRID[1])
+            length = {k: float(np.hypot(v[2] - v[0], v[3] - v[1])) for k, v in borders.items()}
+            if all(v >= MIN_RIDGE[self.question] for v in length.values()) and not self._corner_touch(borders):
+                break
+        self.cells = [in_order(c) for c in self.cells]
+        self.labels = list(LETTERS[:n])
+        self.ridges = np.array(list(borders.values())).reshape(-1, 4)
+        self.neighbours = [frozenset(next(iter(k - {i})) for k in borders if i in k) for i in range(n)]
+        self.target = int(rng.integers(n))
+
+    def _corner_touch(self, borders) -> bool:
+        """Whether two regions without a shared border still meet at a corner (four sites on a circle)."""
+        corners = [{(round(float(x), 6), round(float(y), 6)) for x, y in c} for c in self.cells]
+        return any(corners[i] & corners[j] for i in range(len(corners)) for j in range(i + 1, len(corners))
+                   if frozenset((i, j)) not in borders)
+
+    def _draw(self) -> np.ndarray:
+        p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
+        p.lines(self.ridges, EDGE, width=p.width * 1.6)
+        p.polyline([(GRID[0], GRID[0]), (GRID[1], GRID[0]), (GRID[1], GRID[1]), (GRID[0], GRID[1])], EDGE,
+                   closed=True, width=p.width * 1.6)
+        if self.question == "adjacency":
+            fills = [(255, 225, 140)]
+            p.fill_polygons([self.cells[self.target]], fills)
+            p.polyline(self.cells[self.target], EDGE, closed=True, width=p.width * 1.6)
+            p.points(self.sites, self.labels, color=SITE)
+        return p.frame()
+
+    def _task_text(self) -> str:
+        if self.question == "count":
+            return ("The image shows a square on a grid cut into pieces by straight lines. How many pieces is the "
+                    "square cut into?")
+        return (f"The image shows a square cut into pieces, each holding one lettered point: a piece is the part "
+                f"of the square closer to its point than to any other point. Which pieces share a border (a "
+                f"stretch of line, not just a corner) with piece {self.labels[self.target]} (shaded)?")
+
+    def _caption(self) -> list | None:
+        return None if self.question == "count" else [f"Neighbours of piece {self.labels[self.target]}?"]
+
+    def _state_text(self) -> str:
+        return ", ".join(f"{a}({x:.2f},{y:.2f})" for a, (x, y) in zip(self.labels, self.sites))
+
+    def _parse_answer(self, text: str):
+        if self.question == "count":
+            from gymv_envs.domains.geometry._common import parse_exact
+
+            got = parse_exact(text)
+            return int(got) if got is not None and got.denominator == 1 else None
+        return parse_letter_set(text, len(self.labels)) or None
+
+    def _check(self, answer) -> bool:
+        if self.question == "count":
+            return answer == len(self.sites)
+        return answer == self.neighbours[self.target]
+
+    def _format(self, answer) -> str:
+        if self.question == "count":
+            return str(answer)
+        return ", ".join(self.labels[i] for i in sorted(answer))
+
+    def _solve(self):
+        return len(self.sites) if self.question == "count" else self.neighbours[self.target]
+
+    def _near_misses(self, rng: np.random.Generator) -> list:
+        if self.question == "count":
+            n = len(self.sites)
+            return [n + 1, n - 1, n + 2, n - 2, n + 3]
+        nb, t = set(self.neighbours[self.target]), self.target
+        d = np.hypot(*(self.sites - self.sites[t]).T)
+        near = [int(i) for i in np.argsort(d) if int(i) != t and int(i) not in nb]
+        out = [frozenset(nb | {i}) for i in near[:3]]
+        out += [frozenset(nb - {i}) for i in sorted(nb) if len(nb) > 1]
+        out += [frozenset(nb - {i} | {j}) for i in sorted(nb) for j in near[:2]]
+        return out
+
+
+SPECS = (
+    TaskSpec(name="VoronoiCount", entry_point=VoronoiPieces, max_episode_steps=1, kwargs={"question": "count"},
+             tags=("geometry", "voronoi", "counting")),
+    TaskSpec(name="VoronoiAdjacency", entry_point=VoronoiPieces, max_episode_steps=1,
+             kwargs={"question": "adjacency"}, tags=("geometry", "voronoi", "adjacency")),
+)

@@ -1,0 +1,1 @@
+"""Graph problems drawn as pictures: paths, trees, matchings, flows, colourings, counts."""

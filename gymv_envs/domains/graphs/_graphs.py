@@ -1,0 +1,329 @@
+"""Shared parts of the graph tasks: random graphs laid out to be drawn cleanly, answer parsing, a base env.
+
+Generators build the graph *from* a layout, so the picture is clean by construction:
+`planar_graph` picks short non-crossing edges between `spread_points` (a spanning tree first,
+so it is connected), `random_tree` attaches vertices one by one. Parsers read vertex sequences
+(``A C F``, ``A -> C -> F``), vertex sets (``{A, C}``), edge lists (``A-B, C-D``, ``A->B``),
+mappings (``A=3, B=1``) and integers, strictly: a candidate that is anything else is unreadable,
+so the base's candidate extraction (``Answer: ...``, ``<answer>``) does the rest.
+`GraphQuestion` draws the level's `Picture` once and keeps where its vertices went.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import ClassVar
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv
+from gymv_envs.core.vector import point_segment_distance, segments_cross
+from gymv_envs.domains.graphs._render import Picture, Placed, letters, render, spread_points
+
+Edge = tuple[int, int]
+_SEP = r"[\s,;|/]*(?:->|-->|=>|→|–|—|-|>)?[\s,;|/]*"
+_INT = re.compile(r"[-+]?\d+")
+
+
+# ------------------------------------------------------------------ generation
+def planar_graph(rng: np.random.Generator, n: int, m: int, aspect: float = 1.0, slack: float = 1.5,
+                 max_len: float = 2.3) -> tuple[np.ndarray, list[Edge]]:
+    """A connected graph on ``n`` points with up to ``m`` edges, none crossing and none passing close
+    to a vertex, preferring short edges (so it looks like a road map). Returns (positions, edges)."""
+    for _ in range(50):
+        pos = spread_points(rng, n, aspect, slack)
+        edges = planar_edges(rng, pos, m, max_len)
+        if edges is not None:
+            return pos, edges
+    raise RuntimeError("planar_graph: no connected layout found")  # pragma: no cover
+
+
+def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: float = 2.3) -> list[Edge] | None:
+    """Up to ``m`` non-crossing edges among ``pos``, a spanning tree first; None if it cannot connect."""
+    n = len(pos)
+    iu, ju = np.triu_indices(n, 1)
+    length = np.hypot(pos[iu, 0] - pos[ju, 0], pos[iu, 1] - pos[ju, 1])
+    near = np.flatnonzero(length <= max_len)  # candidate pairs: short ones that pass no other vertex closely
+    iu, ju, length = iu[near], ju[near], length[near]
+    segs = np.hstack([pos[iu], pos[ju]])
+    clear = point_segment_distance(pos, segs)
+    cols = np.arange(len(iu))
+    clear[iu, cols] = np.inf
+    clear[ju, cols] = np.inf
+    keep = np.flatnonzero(clear.min(axis=0) > 0.28)
+    iu, ju, segs = iu[keep].tolist(), ju[keep].tolist(), segs[keep]
+    order = np.argsort(length[keep] * rng.uniform(0.75, 1.3, len(keep))).tolist()
+    packed = np.packbits(segments_cross(segs, segs), axis=1, bitorder="little")
+    cross = [int.from_bytes(row.tobytes(), "little") for row in packed]  # bit j of cross[k]: k and j cross
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    chosen, bits = [], 0
+    for k in order:  # a spanning tree of short edges first
+        a, b = find(iu[k]), find(ju[k])
+        if a != b and not cross[k] & bits:
+            parent[a] = b
+            chosen.append(k)
+            bits |= 1 << k
+    if len(chosen) < n - 1:
+        return None
+    for k in order:
+        if len(chosen) >= m:
+            break
+        if not bits >> k & 1 and not cross[k] & bits:
+            chosen.append(k)
+            bits |= 1 << k
+    return sorted((iu[k], ju[k]) for k in chosen)
+
+
+def clear_pairs(pos: np.ndarray, gap: float = 0.28) -> np.ndarray:
+    """(n, n) bool: whether the segment between two vertices keeps ``gap`` away from every other vertex."""
+    n = len(pos)
+    iu, ju = np.triu_indices(n, 1)
+    d = point_segment_distance(pos, np.hstack([pos[iu], pos[ju]]))
+    cols = np.arange(len(iu))
+    d[iu, cols] = np.inf
+    d[ju, cols] = np.inf
+    out = np.zeros((n, n), dtype=bool)
+    out[iu, ju] = out[ju, iu] = d.min(axis=0) > gap
+    return out
+
+
+def add_short_edges(rng: np.random.Generator, pos: np.ndarray, edges: Sequence[Edge], extra: int,
+                    max_len: float = 1.9, clear: np.ndarray | None = None) -> list[Edge]:
+    """``edges`` plus up to ``extra`` more short ones (they may cross, but never pass close to a vertex)."""
+    have = set(edges)
+    clear = clear_pairs(pos, 0.3) if clear is None else clear
+    length = np.hypot(pos[:, None, 0] - pos[None, :, 0], pos[:, None, 1] - pos[None, :, 1])
+    iu, ju = np.nonzero(np.triu(clear & (length <= max_len), 1))
+    fresh = [(int(a), int(b)) for a, b in zip(iu, ju) if (int(a), int(b)) not in have]
+    pick = rng.permutation(len(fresh))[:extra]
+    return sorted(have | {fresh[int(k)] for k in pick})
+
+
+def edges_clear(pos: np.ndarray, edges: Sequence[Edge], gap: float = 0.28) -> bool:
+    """Whether every edge keeps ``gap`` (layout units) away from every vertex but its own ends."""
+    if not edges:
+        return True
+    e = np.asarray(edges, dtype=int)
+    d = point_segment_distance(pos, np.hstack([pos[e[:, 0]], pos[e[:, 1]]]))
+    cols = np.arange(len(e))
+    d[e[:, 0], cols] = np.inf
+    d[e[:, 1], cols] = np.inf
+    return bool(d.min() > gap)
+
+
+def bitsets(n: int, edges: Sequence[Edge]) -> list[int]:
+    """Neighbourhoods as bit masks."""
+    nb = [0] * n
+    for u, v in edges:
+        nb[u] |= 1 << v
+        nb[v] |= 1 << u
+    return nb
+
+
+def colourable(nb: Sequence[int], k: int) -> list[int] | None:
+    """A proper colouring with colours 0..k-1 (vertices by decreasing degree, backtracking), or None."""
+    n = len(nb)
+    order = sorted(range(n), key=lambda v: -bin(nb[v]).count("1"))
+    colour = [-1] * n
+
+    def place(i: int, used: int) -> bool:
+        if i == n:
+            return True
+        v = order[i]
+        banned = 0
+        for w in range(n):
+            if nb[v] >> w & 1 and colour[w] >= 0:
+                banned |= 1 << colour[w]
+        for c in range(min(k, used + 1)):  # a new colour only as the next unused one: no symmetric retries
+            if not banned >> c & 1:
+                colour[v] = c
+                if place(i + 1, max(used, c + 1)):
+                    return True
+        colour[v] = -1
+        return False
+
+    return colour if place(0, 0) else None
+
+
+def chromatic_number(nb: Sequence[int]) -> tuple[int, list[int]]:
+    """The chromatic number and a colouring that achieves it (exact search)."""
+    for k in range(1, len(nb) + 1):
+        col = colourable(nb, k)
+        if col is not None:
+            return k, col
+    return 0, []
+
+
+def random_tree(rng: np.random.Generator, n: int, max_children: int = 3) -> list[Edge]:
+    """A random tree on 0..n-1 rooted at 0: each new vertex hangs under an earlier one with room."""
+    kids = [0] * n
+    edges = []
+    for v in range(1, n):
+        options = [u for u in range(v) if kids[u] < max_children]
+        u = options[int(rng.integers(len(options)))]
+        kids[u] += 1
+        edges.append((u, v))
+    return edges
+
+
+def tree_positions(n: int, edges: Sequence[Edge], root: int = 0) -> np.ndarray:
+    """A tree hung from ``root`` and drawn as a tree (layers, children under their parent)."""
+    from gymv_envs.domains.graphs._render import rooted_children, tree_layout
+
+    return tree_layout(rooted_children(n, edges, root), root)
+
+
+def tree_parents(n: int, edges: Sequence[Edge], root: int = 0) -> tuple[list[int], list[int]]:
+    """(parent of each vertex, -1 for the root; vertices in BFS order from the root)."""
+    adj = adjacency(n, edges)
+    parent, order = [-1] * n, [root]
+    seen = {root}
+    for v in order:
+        for w in sorted(adj[v]):
+            if w not in seen:
+                seen.add(w)
+                parent[w] = v
+                order.append(w)
+    return parent, order
+
+
+def adjacency(n: int, edges: Sequence[Edge]) -> list[set[int]]:
+    adj: list[set[int]] = [set() for _ in range(n)]
+    for u, v in edges:
+        adj[u].add(v)
+        adj[v].add(u)
+    return adj
+
+
+def bfs_hops(adj: Sequence[set[int]], src: int) -> dict[int, int]:
+    """Edges from ``src`` to every vertex it reaches."""
+    dist, frontier = {src: 0}, [src]
+    while frontier:
+        nxt = []
+        for v in frontier:
+            for w in adj[v]:
+                if w not in dist:
+                    dist[w] = dist[v] + 1
+                    nxt.append(w)
+        frontier = nxt
+    return dist
+
+
+def relabel(rng: np.random.Generator, n: int, edges: Sequence[Edge]) -> list[Edge]:
+    """The same graph with its vertices shuffled (so vertex A is not always the first one generated)."""
+    perm = rng.permutation(n)
+    return sorted(tuple(sorted((int(perm[u]), int(perm[v])))) for u, v in edges)
+
+
+# ------------------------------------------------------------------ parsing
+def _label_pattern(labels: Sequence[str]) -> str:
+    return "|".join(sorted((re.escape(x) for x in labels), key=len, reverse=True))
+
+
+def parse_sequence(text: str, labels: Sequence[str]) -> list[int] | None:
+    """Vertex names in order (``A C F``, ``A -> C -> F``, ``[A, C, F]``); None unless the text is only that."""
+    t = text.strip().strip("[](){}<>.").strip().upper()
+    if not t or len(t) > 4000:
+        return None
+    pat = _label_pattern(labels)
+    if not re.fullmatch(rf"(?:{pat})(?:{_SEP}(?:{pat}))*", t):
+        return None
+    index = {x.upper(): i for i, x in enumerate(labels)}
+    return [index[x] for x in re.findall(rf"(?<![A-Z0-9])(?:{pat})(?![A-Z0-9])|(?:{pat})", t)]
+
+
+def parse_set(text: str, labels: Sequence[str]) -> frozenset[int] | None:
+    """A set of vertex names (``A, C, F`` or ``{A, C, F}``); None when a name repeats or it is not only names."""
+    seq = parse_sequence(text.replace("{", "").replace("}", ""), labels)
+    if seq is None or len(set(seq)) != len(seq):
+        return None
+    return frozenset(seq)
+
+
+def parse_edges(text: str, labels: Sequence[str]) -> list[Edge] | None:
+    """Edges as pairs of names: ``A-B, C-D``, ``(A,B) (C,D)``, ``A->B; C->D``; order inside a pair kept."""
+    t = text.strip().strip("[]{}.").strip()
+    if not t or len(t) > 4000:
+        return None
+    groups = [g for g in re.split(r"\)\s*[,;]?\s*\(|[,;\n]\s*(?![^()]*\))", t.strip("()")) if g.strip()]
+    out = []
+    for g in groups:
+        seq = parse_sequence(g.strip().strip("()"), labels)
+        if seq is None or len(seq) != 2:
+            flat = parse_sequence(t.replace("(", " ").replace(")", " "), labels)
+            if flat is None or len(flat) % 2:
+                return None
+            return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
+        out.append((seq[0], seq[1]))
+    return out
+
+
+def parse_int(text: str) -> int | None:
+    """The one integer a candidate states (``12``, ``= 12``, ``12.``); None for several or none."""
+    t = text.strip()
+    if len(t) > 200:
+        return None
+    nums = _INT.findall(t.replace(",", ""))
+    if len(nums) != 1 or re.search(r"\d\.\d", t):
+        return None
+    return int(nums[0])
+
+
+def fmt_sequence(seq: Sequence[int], labels: Sequence[str]) -> str:
+    return " ".join(labels[v] for v in seq)
+
+
+def fmt_set(items, labels: Sequence[str]) -> str:
+    return ", ".join(labels[v] for v in sorted(items))
+
+
+def fmt_edges(edges: Sequence[Edge], labels: Sequence[str], arrow: str = "-") -> str:
+    return ", ".join(f"{labels[u]}{arrow}{labels[v]}" for u, v in edges)
+
+
+# ------------------------------------------------------------------ base env
+class GraphQuestion(SingleTurnEnv):
+    """Base of the graph tasks: ``_picture()`` says what to draw (once per level); the vertex names
+    are ``self.labels``; ``self.placed`` keeps where `draw_graph` put the vertices (for tests)."""
+
+    default_obs_size: ClassVar[tuple[int, int]] = (512, 512)
+    labels: list[str]
+    placed: Placed | None = None
+
+    def _picture(self) -> Picture:
+        raise NotImplementedError
+
+    def _draw(self) -> np.ndarray:
+        frame, self.placed = render(self.obs_size, self._picture())
+        return frame
+
+    def _name_labels(self, n: int) -> None:
+        self.labels = letters(n)
+
+    def _state_text(self) -> str | None:
+        """The drawn graph as text (vertices, then edges with their weights), for text-only ablations."""
+        edges = getattr(self, "edges", None)
+        if edges is None:
+            return None
+        weights = getattr(self, "weights", None)
+        arrow = "->" if getattr(self, "directed", False) else "-"
+        parts = [f"{self.labels[u]}{arrow}{self.labels[v]}" + (f":{weights[k]}" if weights is not None else "")
+                 for k, (u, v) in enumerate(edges)]
+        return f"vertices: {' '.join(self.labels)}\nedges: {', '.join(parts)}"
+
+
+def int_near_misses(rng: np.random.Generator, value: int, *similar: int, low: int = 0) -> list[int]:
+    """Wrong integers for an MCQ: the semantically similar values first, then off-by-one and -two."""
+    out = [v for v in similar if v != value and v >= low]
+    for d in (1, -1, 2, -2, 3, -3, 4, 5, -4, 6):
+        if value + d >= low:
+            out.append(value + d)
+    return out

@@ -1,0 +1,404 @@
+"""The one graph renderer of the graphs domain, and the layouts it draws.
+
+`draw_graph` fits a `Picture` (vertex positions in any layout coordinates, edges, labels,
+optional weights, directions, colours) into a box of a frame and draws it with the
+anti-aliased primitives of `core.vector`: edges first, then vertices (a filled disc with a dark
+ring and its label), then edge weights in small white boxes on their edges. Vertices never
+overlap: the radius shrinks to a third of the closest pair's distance. Weights go to the point of
+their edge (near the middle, else further along) whose box clears every vertex, every other
+edge and every weight placed before. Directed edges end in an arrowhead at the target's ring.
+
+Layouts (all cheap, none iterative): `spread_points` (a jittered grid, so graphs built on it by
+`_graphs.planar_edges` are drawn without crossings), `tree_layout` (layers, children under their
+parent in order), `binary_tree_layout` (x = in-order rank), `grid_layout` and `circle_layout`
+(vertex order on the circle chosen among candidates for the fewest crossings).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gymv_envs.core.canvas import BACKGROUND, INK, Color, fit_text_size, new_frame, text_mask
+from gymv_envs.core.vector import Layer, disc_mask, segments_cross
+
+EDGE = (70, 72, 84)
+WEIGHT_INK = (20, 60, 160)
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def letters(n: int) -> list[str]:
+    """Vertex names ``A, B, C, ...`` (``A1 ...`` past 26)."""
+    return [LETTERS[i] if n <= 26 else f"{LETTERS[i % 26]}{i // 26 + 1}" for i in range(n)]
+
+
+@dataclass
+class Picture:
+    """What to draw: ``pos`` (n, 2) layout coordinates (y grows downwards), ``edges`` as vertex
+    index pairs, a label per vertex; per edge optionally a weight text, a direction flag
+    (arrow from the first vertex to the second), a colour and a dashed flag; per vertex a fill
+    colour (None: the background shows through)."""
+
+    pos: np.ndarray
+    edges: Sequence[tuple[int, int]]
+    labels: Sequence[str]
+    weights: Sequence[str | None] | None = None
+    directed: bool | Sequence[bool] = False
+    edge_colors: Sequence[Color] | None = None
+    dashed: Sequence[bool] | None = None
+    fills: Sequence[Color | None] | None = None
+    label_colors: Sequence[Color] | None = None
+    keep_aspect: bool = True
+    title: str | None = None
+
+
+@dataclass
+class Placed:
+    """Where `draw_graph` put things, in pixels: vertex centres, the vertex radius, and the boxes
+    (x0, y0, x1, y1) of vertex labels and of weights (None for an edge without one)."""
+
+    centers: np.ndarray
+    radius: float
+    label_boxes: list[tuple[int, int, int, int]] = field(default_factory=list)
+    weight_boxes: list[tuple[int, int, int, int] | None] = field(default_factory=list)
+    segments: np.ndarray | None = None
+
+
+# ------------------------------------------------------------------ layouts
+def spread_points(rng: np.random.Generator, n: int, aspect: float = 1.0, slack: float = 1.5) -> np.ndarray:
+    """``n`` points in a box ``aspect`` wide and 1 high, one per cell of a jittered grid with about
+    ``slack`` cells per point, so any two are more than half a cell apart."""
+    cols = max(1, int(np.ceil(np.sqrt(n * slack * aspect))))
+    rows = max(1, int(np.ceil(n * slack / cols)))
+    while rows * cols < n:
+        rows += 1
+    cells = rng.permutation(rows * cols)[:n]
+    jitter = rng.uniform(-0.22, 0.22, size=(n, 2))
+    pts = np.stack([cells % cols + 0.5 + jitter[:, 0], cells // cols + 0.5 + jitter[:, 1]], 1)
+    return pts
+
+
+def grid_layout(rows: int, cols: int) -> np.ndarray:
+    """Positions of a ``rows x cols`` grid's vertices, row-major."""
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    return np.stack([c, r], 1).astype(float)
+
+
+def tree_layout(children: Sequence[Sequence[int]], root: int) -> np.ndarray:
+    """Layered drawing of a rooted tree: depth down, leaves left to right in child order, each parent
+    centred over its children (no two edges cross)."""
+    n = len(children)
+    pos = np.zeros((n, 2))
+    next_x = [0.0]
+
+    def place(v: int, depth: int) -> None:
+        pos[v, 1] = depth
+        if not children[v]:
+            pos[v, 0] = next_x[0]
+            next_x[0] += 1
+            return
+        for c in children[v]:
+            place(c, depth + 1)
+        pos[v, 0] = (pos[children[v][0], 0] + pos[children[v][-1], 0]) / 2
+
+    place(root, 0)
+    return pos
+
+
+def binary_tree_layout(left: Sequence[int], right: Sequence[int], root: int) -> np.ndarray:
+    """A binary tree with x = in-order rank and y = depth (a left child is always left of its parent)."""
+    n = len(left)
+    pos = np.zeros((n, 2))
+    rank = [0]
+    stack: list[tuple[int, int, bool]] = [(root, 0, False)]
+    while stack:
+        v, depth, seen = stack.pop()
+        if v < 0:
+            continue
+        if seen:
+            pos[v] = (rank[0], depth)
+            rank[0] += 1
+            continue
+        stack += [(right[v], depth + 1, False), (v, depth, True), (left[v], depth + 1, False)]
+    return pos
+
+
+def rooted_children(n: int, edges: Sequence[tuple[int, int]], root: int) -> list[list[int]]:
+    """Children lists of a tree given by undirected ``edges``, hung from ``root``."""
+    adj: list[list[int]] = [[] for _ in range(n)]
+    for u, v in edges:
+        adj[u].append(v)
+        adj[v].append(u)
+    children: list[list[int]] = [[] for _ in range(n)]
+    seen, stack = {root}, [root]
+    while stack:
+        v = stack.pop()
+        for w in sorted(adj[v]):
+            if w not in seen:
+                seen.add(w)
+                children[v].append(w)
+                stack.append(w)
+    return children
+
+
+def crossings(pos: np.ndarray, edges: Sequence[tuple[int, int]]) -> int:
+    """How many pairs of edges cross in a drawing."""
+    if len(edges) < 2:
+        return 0
+    e = np.asarray(edges)
+    segs = np.hstack([pos[e[:, 0]], pos[e[:, 1]]])
+    return int(np.triu(segments_cross(segs, segs), 1).sum())
+
+
+def circle_layout(rng: np.random.Generator, n: int, edges: Sequence[tuple[int, int]], tries: int = 24) -> np.ndarray:
+    """Vertices on a circle in the order, among ``tries`` random ones, whose chords cross least."""
+    e = np.asarray(edges, dtype=int).reshape(-1, 2)
+    orders = np.stack([rng.permutation(n) for _ in range(tries)])
+    slot = np.argsort(orders, axis=1)  # slot[t, v]: position of vertex v in order t
+    a = np.minimum(slot[:, e[:, 0]], slot[:, e[:, 1]])
+    b = np.maximum(slot[:, e[:, 0]], slot[:, e[:, 1]])
+    # chords (a1, b1) and (a2, b2) cross when exactly one end of the second lies strictly inside the first
+    inside_a = (a[:, None, :] > a[:, :, None]) & (a[:, None, :] < b[:, :, None])
+    inside_b = (b[:, None, :] > a[:, :, None]) & (b[:, None, :] < b[:, :, None])
+    apart = ((a[:, None, :] != a[:, :, None]) & (a[:, None, :] != b[:, :, None])
+             & (b[:, None, :] != a[:, :, None]) & (b[:, None, :] != b[:, :, None]))
+    cross = ((inside_a ^ inside_b) & apart).sum(axis=(1, 2))
+    best = slot[int(np.argmin(cross))]
+    ang = -np.pi / 2 + 2 * np.pi * best / n
+    return np.stack([np.cos(ang), np.sin(ang)], 1)
+
+
+# ------------------------------------------------------------------ drawing
+@functools.lru_cache(maxsize=256)
+def _sizes(side: int) -> tuple[float, float, int, int]:
+    """(default vertex radius, edge width, label font, weight font) for a box ``side`` px across."""
+    r = max(2.0, 0.045 * side)
+    return r, max(1.0, side / 220), max(5, int(r * 1.05)), max(5, int(r * 0.85))
+
+
+@functools.lru_cache(maxsize=4096)
+def _badge(text: str, r: float, ring: float, size: int) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """A vertex's ring with its label inside, as one read-only mask, and the label's box in it."""
+    m = disc_mask(r, ring).copy()
+    t = text_mask(text, size, True)
+    th, tw = t.shape
+    cy, cx = m.shape[0] // 2, m.shape[1] // 2
+    y0, x0 = int(round(cy - th / 2)), int(round(cx - tw / 2))
+    if y0 < 0 or x0 < 0 or y0 + th > m.shape[0] or x0 + tw > m.shape[1]:
+        pad = max(-y0, -x0, y0 + th - m.shape[0], x0 + tw - m.shape[1], 0)
+        m = np.pad(m, pad)
+        y0, x0 = y0 + pad, x0 + pad
+    np.maximum(m[y0:y0 + th, x0:x0 + tw], t, out=m[y0:y0 + th, x0:x0 + tw])
+    m.setflags(write=False)
+    return m, (x0, y0, tw, th)
+
+
+@functools.lru_cache(maxsize=4096)
+def _label_font(text: str, w: int, h: int, most: int) -> int:
+    return min(most, fit_text_size(text, w, h, bold=True))
+
+
+def fit(pos: np.ndarray, box: tuple[float, float, float, float], pad: float, keep_aspect: bool = True) -> np.ndarray:
+    """Layout coordinates scaled (uniformly unless ``keep_aspect=False``) into ``box`` less ``pad``."""
+    x0, y0, x1, y1 = box
+    p = np.asarray(pos, dtype=float)
+    lo, hi = p.min(axis=0), p.max(axis=0)
+    ext = np.maximum(hi - lo, 1e-9)
+    avail = np.array([x1 - x0 - 2 * pad, y1 - y0 - 2 * pad])
+    scale = avail / ext
+    if keep_aspect:
+        scale[:] = scale.min()
+    scale = np.where(hi - lo > 1e-9, scale, 0)
+    centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+    return centre + (p - (lo + hi) / 2) * scale
+
+
+def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, float] | None = None) -> Placed:
+    """Draw ``pic`` into ``box`` (default: the whole frame) and say where everything went."""
+    H, W = frame.shape[:2]
+    x0, y0, x1, y1 = box if box is not None else (0, 0, W, H)
+    side = int(min(x1 - x0, y1 - y0))
+    r, width, label_size, weight_size = _sizes(side)
+    if pic.title:
+        tsize = max(5, int(label_size * 0.95))
+        title = Layer(frame)
+        title.text(pic.title, ((x0 + x1) / 2, y0 + tsize * 0.2), tsize, INK, anchor="mt", bold=True)
+        title.flush()
+        y0 += tsize * 1.5
+    n = len(pic.labels)
+    pad = r * 1.25 + 2
+    centers = fit(pic.pos, (x0, y0, x1, y1), pad, pic.keep_aspect)
+    if n > 1:
+        d = np.hypot(*(centers[:, None, :] - centers[None, :, :]).transpose(2, 0, 1))
+        np.fill_diagonal(d, np.inf)
+        r = min(r, 0.36 * float(d.min()))
+    r = max(r, 1.5)
+    label_size = min(label_size, max(5, int(r * 1.05)))
+    weight_size = min(weight_size, max(5, int(r * 0.9)))
+    edges = np.asarray(pic.edges, dtype=int).reshape(-1, 2)
+    m = len(edges)
+    directed = np.broadcast_to(np.asarray(pic.directed, dtype=bool), (m,))
+    colors = np.asarray(pic.edge_colors if pic.edge_colors is not None else [EDGE] * m, dtype=np.uint8).reshape(-1, 3)
+    dashed = np.asarray(pic.dashed if pic.dashed is not None else [False] * m, dtype=bool)
+    segs = np.zeros((m, 4))
+    if m:
+        a, b = centers[edges[:, 0]], centers[edges[:, 1]]
+        vec = b - a
+        dist = np.maximum(np.hypot(vec[:, 0], vec[:, 1]), 1e-9)
+        unit = vec / dist[:, None]
+        start = a + unit * r * 0.9
+        tip = b - unit * (r + width * 0.6)
+        alen, awide = max(4.0, r * 0.75), max(3.0, r * 0.6)
+        end = np.where(directed[:, None], tip - unit * alen * 0.8, b - unit * r * 0.9)
+        segs = np.hstack([start, end])
+    weights = list(pic.weights) if pic.weights is not None else [None] * m
+    spots, radii = centers, np.full(n, r)  # what a weight's box must keep clear of: vertices, arrowheads
+    if m and directed.any():
+        heads = tip[directed] - unit[directed] * alen * 0.5
+        spots, radii = np.vstack([centers, heads]), np.concatenate([radii, np.full(len(heads), alen * 0.5)])
+    wboxes = _place_weights(spots, radii, segs, edges, weights, weight_size, (W, H))
+    pieces, piece_of = _cut_for_labels(segs, wboxes)
+    layer = Layer(frame)
+    one = len(colors) and (colors == colors[0]).all()
+    pcols = tuple(int(v) for v in colors[0]) if one else colors[piece_of]
+    solid = ~dashed[piece_of]
+    for group, dash in ((solid, None), (~solid, (max(3.0, r * 0.5), max(2.0, r * 0.35)))):
+        if group.any():
+            layer.lines(pieces[group], width, pcols if one else pcols[group], dash=dash)
+    if directed.any():
+        layer.arrowheads(tip[directed], unit[directed], alen, awide, pcols if one else colors[directed])
+    fills = pic.fills or [None] * n
+    for (cx, cy), f in zip(centers, fills):
+        if f is not None:  # uncoloured vertices show the background: no edge enters a vertex
+            layer.disc(cx, cy, r, f)
+    # everything so far lies on the plain background, and nothing of it overlaps but at crossings
+    layer.flush(under=BACKGROUND)
+    ring = max(1.0, r * 0.12)
+    label_boxes = []
+    lcols = pic.label_colors or [INK] * n
+    on_fill = Layer(frame)  # badges of filled vertices blend over their fill
+    for (cx, cy), text, lc, f in zip(centers, pic.labels, lcols, fills):
+        size = _label_font(text, int(r * 1.5), int(r * 1.15), label_size)
+        target = layer if f is None else on_fill
+        if lc == INK:  # ring and label in one cached mask
+            badge, (ox, oy, bw, bh) = _badge(text, round(r * 2) / 2, round(ring * 2) / 2, size)
+            x, y = int(round(cx)) - badge.shape[1] // 2, int(round(cy)) - badge.shape[0] // 2
+            target.mask(badge, x, y, INK)
+            label_boxes.append((x + ox, y + oy, x + ox + bw, y + oy + bh))
+        else:
+            target.disc(cx, cy, r, INK, ring=ring)
+            label_boxes.append(target.text(text, (cx, cy), size, lc, bold=True))
+    for bx, text in zip(wboxes, weights):
+        if bx is not None:  # in the gap cut out of its edge: on the background
+            layer.text(text, ((bx[0] + bx[2]) / 2, (bx[1] + bx[3]) / 2), weight_size, WEIGHT_INK, bold=True)
+    layer.flush(under=BACKGROUND)
+    on_fill.flush(dedupe=False)
+    return Placed(centers, r, label_boxes, wboxes, segs)
+
+
+def _cut_for_labels(segs: np.ndarray, boxes: list) -> tuple[np.ndarray, np.ndarray]:
+    """The segments with a gap where a weight's box sits on them; returns (pieces, source index of each)."""
+    m = len(segs)
+    has = np.array([b is not None for b in boxes] + [False] * (m - len(boxes)), dtype=bool)[:m]
+    if not has.any():
+        return segs, np.arange(m)
+    bx = np.array([b if b is not None else (0, 0, 0, 0) for b in boxes], dtype=float).reshape(-1, 4)[:m]
+    p, q = segs[:, :2], segs[:, 2:]
+    d = q - p
+    length = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)
+    u = d / length[:, None]
+    c = (bx[:, :2] + bx[:, 2:]) / 2
+    t = ((c - p) * u).sum(axis=1)
+    has &= np.abs((c - p)[:, 0] * u[:, 1] - (c - p)[:, 1] * u[:, 0]) < 1  # a box beside its edge cuts nothing
+    gap = np.abs(u[:, 0]) * (bx[:, 2] - bx[:, 0]) / 2 + np.abs(u[:, 1]) * (bx[:, 3] - bx[:, 1]) / 2 + 1
+    first = np.hstack([p, p + u * (t - gap)[:, None]])
+    second = np.hstack([p + u * (t + gap)[:, None], q])
+    keep1 = has & (t - gap > 0.5)
+    keep2 = has & (t + gap < length - 0.5)
+    idx = np.arange(m)
+    pieces = np.concatenate([segs[~has], first[keep1], second[keep2]])
+    src = np.concatenate([idx[~has], idx[keep1], idx[keep2]])
+    return pieces, src
+
+
+def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: np.ndarray,
+                   weights: list[str | None], size: int, frame_wh: tuple[int, int]) -> list:
+    """A box per weighted edge, on the edge at its middle where that clears the discs ``centers``/``r``
+    (vertices, arrowheads), the other edges, the frame's border and the other boxes; else the best
+    of a few places further along the edge or beside it."""
+    todo = [i for i, w in enumerate(weights) if w]
+    out: list = [None] * len(weights)
+    if not todo:
+        return out
+    W, H = frame_wh
+    e = np.asarray(todo)
+    s = segs[e]
+    dims = np.array([_text_box(weights[i], size) for i in todo], dtype=float)
+    mid = (s[:, :2] + s[:, 2:]) / 2
+    lo, hi = mid - dims / 2, mid + dims / 2
+    bad = _box_cost(mid, dims, e, centers, r, segs, (W, H)) > 0
+    bad |= np.triu(_overlaps(lo, hi, lo, hi), 1).any(axis=0)
+    for j in np.flatnonzero(bad):  # the few that do not fit at the middle try the other places
+        a, d = s[j, :2], s[j, 2:] - s[j, :2]
+        n = np.array([-d[1], d[0]]) / (np.hypot(d[0], d[1]) + 1e-9)
+        side = abs(n[0]) * dims[j, 0] / 2 + abs(n[1]) * dims[j, 1] / 2 + 2
+        cand = np.vstack([a + _TS[:, None] * d, mid[j] + n * side, mid[j] - n * side])
+        size_j = np.broadcast_to(dims[j], cand.shape)
+        cost = _box_cost(cand, size_j, np.full(len(cand), e[j]), centers, r, segs, (W, H)) + _RANK
+        others = np.delete(np.arange(len(todo)), j)
+        clo, chi = cand - dims[j] / 2, cand + dims[j] / 2
+        cost = cost + 8 * _overlaps(clo, chi, lo[others], hi[others]).sum(axis=1)
+        best = int(np.argmin(cost))
+        lo[j], hi[j] = clo[best], chi[best]
+    shift = -np.minimum(lo, 0) - np.maximum(hi - (W, H), 0)  # last resort: pushed inside the frame
+    box = np.rint(np.concatenate([lo + shift, hi + shift], axis=1)).astype(int).tolist()
+    for j, i in enumerate(todo):
+        out[i] = tuple(box[j])
+    return out
+
+
+def _box_cost(cand: np.ndarray, dims: np.ndarray, own: np.ndarray, centers: np.ndarray, r: np.ndarray,
+              segs: np.ndarray, frame_wh: tuple[int, int]) -> np.ndarray:
+    """How badly boxes (centres ``cand``, sizes ``dims``) sit: discs under them, other edges through
+    them, the frame's border cutting them."""
+    half2 = (dims * dims).sum(axis=1) / 4
+    vx, vy = cand[:, None, 0] - centers[None, :, 0], cand[:, None, 1] - centers[None, :, 1]
+    room = np.sqrt(half2)[:, None] + r[None, :] + 1
+    near_vertex = (vx * vx + vy * vy < room * room).sum(axis=1)
+    sx, sy = segs[:, 0], segs[:, 1]
+    sdx, sdy = segs[:, 2] - sx, segs[:, 3] - sy
+    rx, ry = cand[:, None, 0] - sx, cand[:, None, 1] - sy
+    t = np.clip((rx * sdx + ry * sdy) / (sdx * sdx + sdy * sdy + 1e-12), 0, 1)
+    rx -= t * sdx
+    ry -= t * sdy
+    close = rx * rx + ry * ry < 0.64 * half2[:, None]
+    close[np.arange(len(cand)), own] = False
+    W, H = frame_wh
+    off = ((cand - dims / 2).min(axis=1) < 0) | (cand[:, 0] + dims[:, 0] / 2 > W) | (cand[:, 1] + dims[:, 1] / 2 > H)
+    return 4 * near_vertex + 2 * close.sum(axis=1) + 1000 * off
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_box(text: str, size: int) -> tuple[int, int]:
+    """(width, height) of a weight's box: its bold text plus a margin."""
+    h, w = text_mask(text, size, True).shape
+    return w + 6, h + 4
+
+
+def _overlaps(alo: np.ndarray, ahi: np.ndarray, blo: np.ndarray, bhi: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)) bool: which boxes of a overlap which of b (boxes as corner arrays)."""
+    return ((alo[:, None, 0] < bhi[None, :, 0]) & (ahi[:, None, 0] > blo[None, :, 0])
+            & (alo[:, None, 1] < bhi[None, :, 1]) & (ahi[:, None, 1] > blo[None, :, 1]))
+
+
+_TS = np.array([0.5, 0.38, 0.62, 0.28, 0.72])
+_RANK = np.array([0.0, 0.1, 0.1, 0.2, 0.2, 0.5, 0.5])  # middle first, beside the edge last
+
+
+def render(obs_size: tuple[int, int], pic: Picture) -> tuple[np.ndarray, Placed]:
+    """A new frame of ``obs_size`` with ``pic`` drawn over all of it."""
+    frame = new_frame(obs_size[0], obs_size[1], BACKGROUND)
+    return frame, draw_graph(frame, pic)

@@ -1,0 +1,234 @@
+"""Eulerian circuit in a mixed graph: a closed walk using every arc (in its direction) and every edge once."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.domains.graphs._graphs import (
+    GraphQuestion,
+    adjacency,
+    fmt_sequence,
+    parse_sequence,
+    planar_graph,
+)
+from gymv_envs.domains.graphs._render import Picture, letters
+
+SIZES = {0: (6, 9, 5), 1: (8, 13, 7), 2: (10, 17, 9)}  # vertices drawn from, edges, fewest edges kept
+
+
+def hierholzer(out: dict[int, list[int]], start: int) -> list[int]:
+    """An Euler circuit of a directed multigraph (``out[v]``: heads of v's arcs, consumed)."""
+    stack, circuit = [start], []
+    while stack:
+        v = stack[-1]
+        if out.get(v):
+            stack.append(out[v].pop())
+        else:
+            circuit.append(stack.pop())
+    return circuit[::-1]
+
+
+def orient_mixed(n: int, arcs, edges) -> list[tuple[int, int]] | None:
+    """Directions for the undirected ``edges`` that balance every vertex's in- and out-degree (with the
+    fixed ``arcs``): start anywhere and reverse paths of undirected edges from a vertex with surplus to one
+    with deficit until none is left. None when impossible."""
+    way = [tuple(e) for e in edges]
+    bal = [0] * n
+    for u, v in list(arcs) + way:
+        bal[u] += 1
+        bal[v] -= 1
+    if any(b % 2 for b in bal):
+        return None
+    while any(bal):
+        src = next(v for v in range(n) if bal[v] > 0)
+        prev, queue = {src: None}, [src]
+        for x in queue:  # breadth-first along undirected edges as they are now oriented
+            for k, (a, b) in enumerate(way):
+                if a == x and b not in prev:
+                    prev[b] = k
+                    queue.append(b)
+        dst = next((v for v in queue if bal[v] < 0), None)
+        if dst is None:
+            return None
+        v = dst
+        while v != src:
+            k = prev[v]
+            a, b = way[k]
+            way[k] = (b, a)
+            v = a
+        bal[src] -= 2
+        bal[dst] += 2
+    return way
+
+
+class EulerianCircuit(GraphQuestion):
+    """Give an Eulerian circuit of a mixed graph.
+
+    ## Description
+    A connected mixed graph is drawn: some connections are arcs (with an arrowhead, usable only in
+    their direction), the others are plain edges (usable either way). The answer is a closed walk
+    that uses every arc and every edge exactly once; any such circuit, from any starting vertex,
+    is accepted. One always exists. The solver orients the plain edges so that every vertex has as
+    many arcs in as out (reversing paths of edges from surplus to deficit) and then follows
+    Hierholzer's algorithm.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the walk's vertex letters, ending where it started
+    (``A C B A``). ``"mcq"``: `Discrete(k)`; wrong options are the circuit reversed (which runs
+    arcs backwards), the circuit with one connection skipped and the circuit with two stops swapped.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the mixed graph.
+
+    ## Rewards
+    1.0 for a closed walk along the drawn connections that uses each exactly once (arcs forwards),
+    else 0.0.
+
+    ## Starting State
+    The even part of random cycles of a planar graph (a sum of fundamental cycles) is walked once
+    to direct it, then about half of its connections lose their direction. Some vertex has four
+    connections or more (the graph is more than one cycle).
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: about 5 connections or more, 1: 7, 2: 9), ``answer_format``, ``num_options``,
+    ``obs_size``, ``text_in_image``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the closed walk as vertex letters, ending at its first vertex"
+
+    def _generate(self, rng: np.random.Generator) -> None:
+        n0, m, least = SIZES[self.difficulty]
+        while True:
+            pos, edges = planar_graph(rng, n0, m)
+            even = self._even_part(rng, n0, edges)
+            degree = np.bincount(np.asarray(even, dtype=int).ravel(), minlength=n0) if even else np.zeros(1)
+            if len(even) >= least and degree.max() >= 4:  # more than one cycle meets somewhere
+                break
+        verts = sorted({v for e in even for v in e})
+        index = {v: i for i, v in enumerate(verts)}
+        n = len(verts)
+        self.labels = letters(n)
+        self.pos = pos[verts]
+        und = [(index[u], index[v]) for u, v in even]
+        out: dict[int, list[int]] = {}
+        for u, v in und:
+            out.setdefault(u, []).append(v)
+            out.setdefault(v, []).append(u)
+        # walk it once (undirected Hierholzer) to give every connection a direction
+        used, stack, walk = set(), [0], []
+        while stack:
+            v = stack[-1]
+            nxt = next((w for w in out[v] if (min(v, w), max(v, w)) not in used), None)
+            if nxt is None:
+                walk.append(stack.pop())
+            else:
+                used.add((min(v, nxt), max(v, nxt)))
+                stack.append(nxt)
+        arcs = list(zip(walk, walk[1:]))
+        plain = rng.random(len(arcs)) < 0.5
+        plain[int(rng.integers(len(arcs)))] = False  # at least one arc
+        self.edges = [(min(a), max(a)) if p else a for a, p in zip(arcs, plain)]
+        self.is_arc = [not p for p in plain]
+
+    @staticmethod
+    def _even_part(rng, n, edges) -> list[tuple[int, int]]:
+        """The largest connected piece of a random sum of fundamental cycles (every degree even)."""
+        adj = adjacency(n, edges)
+        parent, order = {0: None}, [0]
+        for v in order:
+            for w in sorted(adj[v]):
+                if w not in parent:
+                    parent[w] = v
+                    order.append(w)
+        tree = {(min(v, p), max(v, p)) for v, p in parent.items() if p is not None}
+        chosen: set[tuple[int, int]] = set()
+        for u, v in edges:
+            if (u, v) not in tree and rng.random() < 0.7:
+                path = {(u, v)}
+                a, b = u, v
+                anc = []
+                while a is not None:
+                    anc.append(a)
+                    a = parent[a]
+                while b not in anc:
+                    path ^= {(min(b, parent[b]), max(b, parent[b]))}
+                    b = parent[b]
+                x = u
+                while x != b:
+                    path ^= {(min(x, parent[x]), max(x, parent[x]))}
+                    x = parent[x]
+                chosen ^= path
+        sub = adjacency(n, sorted(chosen))
+        best: set[int] = set()
+        for s in range(n):
+            comp, stack = {s}, [s]
+            while stack:
+                for w in sub[stack.pop()]:
+                    if w not in comp:
+                        comp.add(w)
+                        stack.append(w)
+            if len(comp) > len(best):
+                best = comp
+        return sorted(e for e in chosen if e[0] in best)
+
+    def _picture(self) -> Picture:
+        return Picture(self.pos, self.edges, self.labels, directed=self.is_arc)
+
+    def _task_text(self) -> str:
+        return ("The image shows a mixed graph: connections with an arrowhead are one-way arcs (use them only in the "
+                "arrow's direction), plain lines are two-way edges. Give a closed walk that uses every connection "
+                "exactly once, as the sequence of vertices it passes, ending at the vertex where it started.")
+
+    def _parse_answer(self, text: str):
+        seq = parse_sequence(text, self.labels)
+        return tuple(seq) if seq and len(seq) >= 2 else None
+
+    def _check(self, answer) -> bool:
+        if len(answer) != len(self.edges) + 1 or answer[0] != answer[-1]:
+            return False
+        left = {(e if arc else (min(e), max(e))): arc for e, arc in zip(self.edges, self.is_arc)}
+        for u, v in zip(answer, answer[1:]):
+            if (u, v) in left and left[(u, v)]:
+                del left[(u, v)]
+            elif (min(u, v), max(u, v)) in left and not left[(min(u, v), max(u, v))]:
+                del left[(min(u, v), max(u, v))]
+            else:
+                return False
+        return not left
+
+    def _format(self, answer) -> str:
+        return fmt_sequence(answer, self.labels)
+
+    def _solve(self):
+        n = len(self.labels)
+        arcs = [e for e, a in zip(self.edges, self.is_arc) if a]
+        plain = [e for e, a in zip(self.edges, self.is_arc) if not a]
+        way = orient_mixed(n, arcs, plain)
+        out: dict[int, list[int]] = {}
+        for u, v in sorted(arcs + way, reverse=True):
+            out.setdefault(u, []).append(v)
+        return tuple(hierholzer(out, arcs[0][0]))
+
+    def _near_misses(self, rng: np.random.Generator) -> list:
+        sol = list(self._solution)
+        out = [tuple(reversed(sol))]
+        for i in range(1, len(sol) - 1):
+            out.append(tuple(sol[:i] + sol[i + 1:]))
+            b = sol[:]
+            b[i], b[i + 1] = b[i + 1], b[i]
+            if i + 1 < len(sol) - 1:
+                out.append(tuple(b))
+        return [out[0]] + [out[1 + int(j)] for j in rng.permutation(len(out) - 1)]
+
+
+SPECS = (
+    TaskSpec(name="EulerianCircuit", entry_point=EulerianCircuit, max_episode_steps=1,
+             tags=("graph", "directed", "euler", "path")),
+)

@@ -1,0 +1,174 @@
+"""Graph isomorphism: map the vertices of one drawn graph onto another's so that edges match, or say none exists."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.core.canvas import BACKGROUND, GRID_LINE, fill_rect, new_frame
+from gymv_envs.domains.graphs._graphs import GraphQuestion, random_tree
+from gymv_envs.domains.graphs._render import Picture, circle_layout, draw_graph, letters
+
+SIZES = {0: (5, 6), 1: (6, 8), 2: (8, 11)}  # vertices, edges
+NONE = ()
+_NONE = re.compile(r"(?i)^\s*(?:not\s+isomorphic|no\s+isomorphism|none|no|impossible|no\s+mapping)\s*\.?$")
+_PAIR = re.compile(r"([A-Za-z])\s*(?:=|->|→|:|-|to)?\s*(\d+)")
+
+
+class GraphIsomorphism(GraphQuestion):
+    """Map one drawn graph onto another (an isomorphism), or say that they are not isomorphic.
+
+    ## Description
+    Two undirected graphs with the same number of vertices and edges are drawn side by side, the
+    left one with letters, the right one with numbers. An isomorphism maps each letter to a
+    different number so that two letters are joined exactly when their numbers are. The answer is
+    such a mapping (any isomorphism is accepted), or ``not isomorphic``. Half the levels are
+    isomorphic; the others differ by one exchange of edge ends that keeps every degree, so the
+    degree sequences match either way.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the mapping as ``A=3, B=1, ...`` (every letter once) or
+    ``not isomorphic``. ``"mcq"``: `Discrete(k)`; wrong options are mappings with two images
+    swapped, other bijections, and ``not isomorphic`` when the graphs are isomorphic.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the two graphs, each on a circle in a crossing-poor order.
+
+    ## Rewards
+    1.0 for a mapping that is an isomorphism, or ``not isomorphic`` when none exists, else 0.0.
+
+    ## Starting State
+    A random connected graph (a random tree plus edges) and a relabelled copy, or a copy with one
+    degree-preserving edge swap that makes it non-isomorphic.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 5 vertices and 6 edges, 1: 6 and 8, 2: 8 and 11), ``answer_format``,
+    ``num_options``, ``obs_size``, ``text_in_image``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    extras = ("graphs",)
+    default_obs_size = (384, 640)
+    answer_hint = "the mapping as `letter=number` pairs for every letter, or `not isomorphic`"
+
+    def _generate(self, rng: np.random.Generator) -> None:
+        import networkx as nx
+
+        n, m = SIZES[self.difficulty]
+        self.labels = letters(n)
+        self.numbers = [str(i + 1) for i in range(n)]
+        while True:
+            edges = {tuple(sorted(e)) for e in random_tree(rng, n)}
+            while len(edges) < m:
+                a, b = (int(x) for x in rng.choice(n, 2, replace=False))
+                edges.add((min(a, b), max(a, b)))
+            left = sorted(edges)
+            perm = [int(v) for v in rng.permutation(n)]
+            right = sorted(tuple(sorted((perm[u], perm[v]))) for u, v in left)
+            self.iso = bool(rng.random() < 0.5)
+            if not self.iso:
+                right = self._swap(rng, n, right)
+                if right is None:
+                    continue
+            g1, g2 = nx.Graph(left), nx.Graph(right)
+            g1.add_nodes_from(range(n))
+            g2.add_nodes_from(range(n))
+            if not nx.is_connected(g2):
+                continue
+            mapping = nx.vf2pp_isomorphism(g1, g2)
+            if (mapping is not None) == self.iso:
+                break
+        self.left, self.right = left, right
+        self.right_set = set(right)
+        self.mapping = tuple(mapping[v] for v in range(n)) if mapping else NONE
+        self.pos_left = circle_layout(rng, n, left)
+        self.pos_right = circle_layout(rng, n, right)
+
+    @staticmethod
+    def _swap(rng, n, edges):
+        """Edges (a, b), (c, d) become (a, d), (c, b): degrees stay, the graph usually changes."""
+        es = list(edges)
+        for _ in range(30):
+            i, j = (int(x) for x in rng.choice(len(es), 2, replace=False))
+            (a, b), (c, d) = es[i], es[j]
+            if rng.random() < 0.5:
+                c, d = d, c
+            new = {tuple(sorted((a, d))), tuple(sorted((c, b)))}
+            if len({a, b, c, d}) == 4 and not new & set(es):
+                rest = [e for k, e in enumerate(es) if k not in (i, j)]
+                return sorted(rest + sorted(new))
+        return None
+
+    def _draw(self) -> np.ndarray:
+        H, W = self.obs_size
+        img = new_frame(H, W, BACKGROUND)
+        half = W / 2
+        fill_rect(img, half - max(1, W // 400), H * 0.05, half + max(1, W // 400), H * 0.95, GRID_LINE)
+        draw_graph(img, Picture(self.pos_left, self.left, self.labels), (0, 0, half, H))
+        draw_graph(img, Picture(self.pos_right, self.right, self.numbers), (half, 0, W, H))
+        return img
+
+    def _state_text(self) -> str:
+        fmt = lambda names, es: ", ".join(f"{names[u]}-{names[v]}" for u, v in es)  # noqa: E731
+        return f"left: {fmt(self.labels, self.left)}\nright: {fmt(self.numbers, self.right)}"
+
+    def _task_text(self) -> str:
+        return ("The image shows two undirected graphs: the left one has lettered vertices, the right one numbered "
+                "vertices. Map every letter to a different number so that two letters are joined by an edge "
+                "exactly when their numbers are. Give the mapping, or answer `not isomorphic` if no such mapping "
+                "exists.")
+
+    def _parse_answer(self, text: str):
+        if _NONE.match(text):
+            return NONE
+        t = text.strip().strip("{}[]().")
+        pairs = _PAIR.findall(t)
+        n = len(self.labels)
+        if len(pairs) != n or re.sub(r"[\s,;{}()\[\]'\"]|=|->|→|:|-|to|[A-Za-z]|\d", "", t):
+            return None
+        got = {}
+        for letter, num in pairs:
+            a, b = letter.upper(), int(num) - 1
+            if a not in self.labels or not 0 <= b < n or a in got:
+                return None
+            got[a] = b
+        image = tuple(got[x] for x in self.labels)
+        return image if len(set(image)) == n else None
+
+    def _check(self, answer) -> bool:
+        if answer == NONE:
+            return not self.iso
+        return self.iso and all(tuple(sorted((answer[u], answer[v]))) in self.right_set for u, v in self.left)
+
+    def _format(self, answer) -> str:
+        if answer == NONE:
+            return "not isomorphic"
+        return ", ".join(f"{a}={self.numbers[b]}" for a, b in zip(self.labels, answer))
+
+    def _solve(self):
+        return self.mapping
+
+    def _near_misses(self, rng: np.random.Generator) -> list:
+        n = len(self.labels)
+        base = list(self.mapping) if self.iso else [int(v) for v in rng.permutation(n)]
+        out = [] if not self.iso else [NONE]
+        for i, j in zip(rng.integers(0, n, 40), rng.integers(0, n, 40)):
+            if i != j:
+                b = base[:]
+                b[i], b[j] = b[j], b[i]
+                out.append(tuple(b))
+        out += [tuple(int(v) for v in rng.permutation(n)) for _ in range(6)]
+        return out
+
+
+SPECS = (
+    TaskSpec(name="GraphIsomorphism", entry_point=GraphIsomorphism, max_episode_steps=1,
+             tags=("graph", "isomorphism", "matching")),
+)

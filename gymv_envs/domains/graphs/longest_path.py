@@ -1,0 +1,139 @@
+"""Longest simple path: the path with the most edges that never repeats a vertex."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.domains.graphs._graphs import (
+    GraphQuestion,
+    adjacency,
+    bfs_hops,
+    fmt_sequence,
+    parse_sequence,
+    planar_graph,
+)
+from gymv_envs.domains.graphs._render import Picture
+
+SIZES = {0: (6, 7), 1: (8, 10), 2: (10, 12)}  # vertices, edges
+
+
+def longest_simple_path(n: int, edges) -> list[int]:
+    """A simple path with the most edges (depth-first search over simple paths from every vertex)."""
+    nb = [sorted(a) for a in adjacency(n, edges)]
+    best: list[int] = [0]
+    path: list[int] = []
+
+    def grow(v: int, used: int) -> None:
+        nonlocal best
+        path.append(v)
+        if len(path) > len(best):
+            best = path[:]
+        if len(best) < n:
+            for w in nb[v]:
+                if not used >> w & 1:
+                    grow(w, used | 1 << w)
+        path.pop()
+
+    for s in range(n):
+        grow(s, 1 << s)
+        if len(best) == n:
+            break
+    return best
+
+
+class LongestPath(GraphQuestion):
+    """Give a longest simple path of a drawn graph.
+
+    ## Description
+    A connected undirected graph with lettered vertices is drawn. A simple path follows edges and
+    never visits a vertex twice; its length is its number of edges. The answer is a simple path of
+    the greatest length, anywhere in the graph; any such path is accepted. The graph never has a
+    path through all its vertices.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the path's vertex letters in order. ``"mcq"``: `Discrete(k)`;
+    wrong options are the path less its last vertex, a longest shortest path (the diameter), the
+    path with a vertex swapped, and the path running on through a vertex it has visited.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the graph.
+
+    ## Rewards
+    1.0 for a simple path along drawn edges with the greatest number of edges, else 0.0.
+
+    ## Starting State
+    A random sparse planar graph without a Hamiltonian path.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 6 vertices, 1: 8, 2: 10), ``answer_format``, ``num_options``, ``obs_size``,
+    ``text_in_image``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the letters of a longest simple path, in order, separated by spaces"
+
+    def _generate(self, rng: np.random.Generator) -> None:
+        n, m = SIZES[self.difficulty]
+        self._name_labels(n)
+        while True:
+            self.pos, self.edges = planar_graph(rng, n, m)
+            self.best = longest_simple_path(n, self.edges)
+            if len(self.best) < n:
+                break
+        self.adj = adjacency(n, self.edges)
+
+    def _picture(self) -> Picture:
+        return Picture(self.pos, self.edges, self.labels)
+
+    def _task_text(self) -> str:
+        return ("The image shows an undirected graph. Find a longest simple path: a path along the edges that never "
+                "visits a vertex twice and has as many edges as possible. It may start and end at any vertices.")
+
+    def _parse_answer(self, text: str):
+        seq = parse_sequence(text, self.labels)
+        return tuple(seq) if seq else None
+
+    def _check(self, answer) -> bool:
+        return (len(answer) == len(self.best) and len(set(answer)) == len(answer)
+                and all(b in self.adj[a] for a, b in zip(answer, answer[1:])))
+
+    def _format(self, answer) -> str:
+        return fmt_sequence(answer, self.labels)
+
+    def _solve(self):
+        return tuple(self.best)
+
+    def _near_misses(self, rng: np.random.Generator) -> list:
+        n, best = len(self.labels), list(self.best)
+        out = [tuple(best[:-1]), tuple(best[1:])]
+        far = max(((s, t, d) for s in range(n) for t, d in bfs_hops(self.adj, s).items()), key=lambda x: x[2])
+        prev, hops = {far[0]: None}, [far[0]]
+        for v in hops:
+            for w in sorted(self.adj[v]):
+                if w not in prev:
+                    prev[w] = v
+                    hops.append(w)
+        path, v = [], far[1]
+        while v is not None:
+            path.append(v)
+            v = prev[v]
+        out.append(tuple(path))
+        for i in range(1, len(best) - 1):
+            for w in range(n):
+                if w not in best:
+                    out.append(tuple(best[:i] + [w] + best[i + 1:]))
+        for w in sorted(self.adj[best[-1]]):
+            out.append(tuple(best + [w]))
+        return out
+
+
+SPECS = (
+    TaskSpec(name="LongestPath", entry_point=LongestPath, max_episode_steps=1,
+             tags=("graph", "np-hard", "path")),
+)

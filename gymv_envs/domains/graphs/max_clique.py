@@ -1,0 +1,123 @@
+"""Maximum clique: the largest set of vertices of a drawn graph that are all joined to each other."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.domains.graphs._graphs import (
+    GraphQuestion,
+    add_short_edges,
+    bitsets,
+    clear_pairs,
+    fmt_set,
+    parse_set,
+    planar_graph,
+)
+from gymv_envs.domains.graphs._render import Picture
+
+LEVELS = {0: (7, 3, 3), 1: (9, 4, 4), 2: (12, 5, 6)}  # vertices, planted clique size, extra short edges
+
+
+class MaxClique(GraphQuestion):
+    """Name a largest clique of a drawn graph.
+
+    ## Description
+    An undirected graph with lettered vertices is drawn. A clique is a set of vertices every two
+    of which are joined by an edge. The answer is a clique with as many vertices as possible; any
+    maximum clique is accepted.
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the clique's vertex letters (``A, C, F``; any order and
+    separators). ``"mcq"``: `Discrete(k)`; wrong options are the clique less one vertex, the clique
+    with one vertex swapped for a neighbour (no longer a clique), smaller maximal cliques, and the
+    clique plus a vertex.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the graph; edges may cross where the clique needs them.
+
+    ## Rewards
+    1.0 for a set of vertices that is a clique of the maximum size, else 0.0.
+
+    ## Starting State
+    A random planar graph with a few more short edges, and a clique planted on a vertex and its
+    nearest neighbours.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 7 vertices, clique of 3 planted; 1: 9 vertices, 4; 2: 12 vertices, 5),
+    ``answer_format``, ``num_options``, ``obs_size``, ``text_in_image``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    extras = ("graphs",)
+    answer_hint = "the letters of a largest clique, separated by commas"
+
+    def _generate(self, rng: np.random.Generator) -> None:
+        import networkx as nx
+
+        n, k, extra = LEVELS[self.difficulty]
+        self._name_labels(n)
+        planted = None
+        while planted is None:
+            self.pos, edges = planar_graph(rng, n, int(1.6 * n))
+            clear = clear_pairs(self.pos, 0.3)
+            edges = add_short_edges(rng, self.pos, edges, extra, clear=clear)
+            dist = np.hypot(self.pos[:, None, 0] - self.pos[None, :, 0], self.pos[:, None, 1] - self.pos[None, :, 1])
+            nearest = np.argsort(dist, axis=1)[:, :k]
+            for centre in rng.permutation(n):  # the first centre whose nearest neighbours' edges pass no vertex
+                near = nearest[int(centre)]
+                if clear[np.ix_(near, near)][np.triu_indices(k, 1)].all():
+                    planted = {(int(min(a, b)), int(max(a, b))) for a in near for b in near if a < b}
+                    break
+        self.edges = sorted(set(edges) | planted)
+        self.nb = bitsets(n, self.edges)
+        g = nx.Graph(self.edges)
+        g.add_nodes_from(range(n))
+        self.cliques = sorted((frozenset(c) for c in nx.find_cliques(g)), key=lambda c: (-len(c), sorted(c)))
+        self.size = len(self.cliques[0])
+
+    def _picture(self) -> Picture:
+        return Picture(self.pos, self.edges, self.labels)
+
+    def _task_text(self) -> str:
+        return ("The image shows an undirected graph. A clique is a set of vertices in which every two vertices "
+                "are joined by an edge. Give a clique with as many vertices as possible.")
+
+    def _is_clique(self, vs) -> bool:
+        return all(self.nb[v] >> w & 1 for v in vs for w in vs if v != w)
+
+    def _parse_answer(self, text: str):
+        return parse_set(text, self.labels)
+
+    def _check(self, answer) -> bool:
+        return len(answer) == self.size and self._is_clique(answer)
+
+    def _format(self, answer) -> str:
+        return fmt_set(answer, self.labels)
+
+    def _solve(self):
+        return self.cliques[0]
+
+    def _near_misses(self, rng: np.random.Generator) -> list:
+        best = sorted(self._solution)
+        n = len(self.labels)
+        out = [frozenset(best[:i] + best[i + 1:]) for i in range(len(best))]
+        for i in range(len(best)):
+            for w in range(n):
+                if w not in best and self.nb[best[(i + 1) % len(best)]] >> w & 1:
+                    out.append(frozenset(best[:i] + [w] + best[i + 1:]))
+        out += [c for c in self.cliques[1:] if len(c) >= 2]
+        out += [frozenset(best + [w]) for w in range(n) if w not in best]
+        order = rng.permutation(len(out))
+        return [out[int(i)] for i in order]
+
+
+SPECS = (
+    TaskSpec(name="MaxClique", entry_point=MaxClique, max_episode_steps=1,
+             tags=("graph", "np-hard", "subgraph")),
+)

@@ -1,0 +1,115 @@
+"""Maximum flow: the most that can flow from the source to the sink of a capacitated network."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.domains.graphs._graphs import GraphQuestion, int_near_misses, parse_int, planar_graph
+from gymv_envs.domains.graphs._render import Picture
+
+SIZES = {0: (5, 7), 1: (7, 11), 2: (9, 15)}  # vertices, arcs
+SOURCE_FILL, SINK_FILL = (190, 235, 190), (250, 200, 200)
+
+
+def widest_path(n: int, caps: dict, s: int, t: int) -> int:
+    """The largest bottleneck of a single path from s to t (what one path alone can carry)."""
+    best = [0] * n
+    best[s] = 10**9
+    for _ in range(n):
+        for (u, v), c in caps.items():
+            best[v] = max(best[v], min(best[u], c))
+    return best[t]
+
+
+class MaxFlow(GraphQuestion):
+    """Give the maximum flow value of a drawn network.
+
+    ## Description
+    A directed network is drawn: each arc has an arrowhead and an integer capacity 1-9; the green
+    vertex is the source and the red one the sink. A flow sends along each arc at most its
+    capacity, and into every other vertex as much as out of it. The answer is the largest amount
+    that can flow from the source to the sink (networkx's preflow-push algorithm; exact integers).
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, one integer. ``"mcq"``: `Discrete(k)`; wrong options are the
+    most a single path can carry, the capacity out of the source and into the sink, and the answer
+    plus or minus one or two.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the network with its capacities.
+
+    ## Rewards
+    1.0 for the exact maximum flow value, else 0.0.
+
+    ## Starting State
+    A random planar network, source at the far left and sink at the far right; arcs mostly point
+    rightwards.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 5 vertices, 1: 7, 2: 9), ``answer_format``, ``num_options``, ``obs_size``,
+    ``text_in_image``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    extras = ("graphs",)
+    answer_hint = "the maximum flow value, one integer"
+    directed = True
+
+    def _generate(self, rng: np.random.Generator) -> None:
+        import networkx as nx
+
+        n, m = SIZES[self.difficulty]
+        self._name_labels(n)
+        while True:
+            self.pos, edges = planar_graph(rng, n, m, aspect=1.5)
+            x = self.pos[:, 0]
+            self.source, self.sink = int(np.argmin(x)), int(np.argmax(x))
+            arcs = [(u, v) if (x[u] < x[v]) != (rng.random() < 0.2) else (v, u) for u, v in edges]
+            arcs = [(v, u) if v == self.source or u == self.sink else (u, v) for u, v in arcs]
+            self.edges = arcs
+            self.weights = [int(c) for c in rng.integers(1, 10, len(arcs))]
+            self.caps = dict(zip(arcs, self.weights))
+            g = nx.DiGraph()
+            g.add_nodes_from(range(n))
+            g.add_edges_from((u, v, {"capacity": c}) for (u, v), c in self.caps.items())
+            self.flow = int(nx.maximum_flow_value(g, self.source, self.sink))
+            if self.flow > 0:
+                break
+
+    def _picture(self) -> Picture:
+        fills = [SOURCE_FILL if v == self.source else SINK_FILL if v == self.sink else None for v in range(len(self.labels))]
+        return Picture(self.pos, self.edges, self.labels, weights=[str(c) for c in self.weights], directed=True,
+                       fills=fills)
+
+    def _task_text(self) -> str:
+        return ("The image shows a directed network; the number on each arc is its capacity. The green vertex is the "
+                "source and the red vertex the sink. Each arc can carry at most its capacity in the arrow's "
+                "direction, and every other vertex passes on exactly what it receives. What is the maximum total "
+                "flow from the source to the sink?")
+
+    def _parse_answer(self, text: str):
+        return parse_int(text)
+
+    def _check(self, answer) -> bool:
+        return answer == self.flow
+
+    def _solve(self) -> int:
+        return self.flow
+
+    def _near_misses(self, rng: np.random.Generator) -> list[int]:
+        out_s = sum(c for (u, _), c in self.caps.items() if u == self.source)
+        in_t = sum(c for (_, v), c in self.caps.items() if v == self.sink)
+        one = widest_path(len(self.labels), self.caps, self.source, self.sink)
+        return int_near_misses(rng, self.flow, one, out_s, in_t, low=1)
+
+
+SPECS = (
+    TaskSpec(name="MaxFlow", entry_point=MaxFlow, max_episode_steps=1,
+             tags=("graph", "directed", "flow", "weighted")),
+)

@@ -1,0 +1,117 @@
+"""Maximum weight matching: disjoint edges of a weighted graph with the largest total weight."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.domains.graphs._graphs import GraphQuestion, fmt_edges, parse_edges, planar_graph
+from gymv_envs.domains.graphs._render import Picture
+
+SIZES = {0: (6, 8), 1: (8, 12), 2: (10, 15)}  # vertices, edges
+
+
+class MaxWeightMatching(GraphQuestion):
+    """Give a matching of largest total weight in a weighted graph.
+
+    ## Description
+    A connected graph with lettered vertices and an integer weight 1-9 on each edge is drawn. A
+    matching is a set of edges no two of which share a vertex. The answer is a matching whose
+    weights add up to the most; any optimal matching is accepted (networkx's blossom algorithm
+    finds one; the verifier compares the integer totals exactly).
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the matched edges as letter pairs (``A-B, C-D``).
+    ``"mcq"``: `Discrete(k)`; wrong options are a matching with the most edges (not the most
+    weight), the greedy heaviest-edge-first matching, the answer less one edge, and the answer
+    with one edge exchanged for a neighbouring one.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the graph with its weights.
+
+    ## Rewards
+    1.0 for a set of drawn edges that is a matching of maximum total weight, else 0.0.
+
+    ## Starting State
+    A random planar graph with random weights.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 6 vertices, 1: 8, 2: 10), ``answer_format``, ``num_options``, ``obs_size``,
+    ``text_in_image``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    extras = ("graphs",)
+    answer_hint = "the matched edges as letter pairs, for example `X-Y, Z-W`"
+
+    def _generate(self, rng: np.random.Generator) -> None:
+        import networkx as nx
+
+        n, m = SIZES[self.difficulty]
+        self._name_labels(n)
+        self.pos, self.edges = planar_graph(rng, n, m)
+        self.weights = [int(w) for w in rng.integers(1, 10, len(self.edges))]
+        self.w = {e: w for e, w in zip(self.edges, self.weights)}
+        g = nx.Graph()
+        g.add_weighted_edges_from((u, v, w) for (u, v), w in self.w.items())
+        self.graph = g
+        self.matching = frozenset(tuple(sorted(e)) for e in nx.max_weight_matching(g))
+        self.best = self._total(self.matching)
+
+    def _total(self, pairs) -> int:
+        return sum(self.w[p] for p in pairs)
+
+    def _picture(self) -> Picture:
+        return Picture(self.pos, self.edges, self.labels, weights=[str(w) for w in self.weights])
+
+    def _task_text(self) -> str:
+        return ("The image shows an undirected graph; the number on each edge is its weight. Choose edges no two of "
+                "which share a vertex (a matching) so that the total weight of the chosen edges is as large as "
+                "possible. Give the chosen edges.")
+
+    def _parse_answer(self, text: str):
+        pairs = parse_edges(text, self.labels)
+        if not pairs:
+            return None
+        out = frozenset(tuple(sorted(p)) for p in pairs)
+        return out if len(out) == len(pairs) else None
+
+    def _check(self, answer) -> bool:
+        ends = [v for e in answer for v in e]
+        return all(e in self.w for e in answer) and len(ends) == len(set(ends)) and self._total(answer) == self.best
+
+    def _format(self, answer) -> str:
+        return fmt_edges(sorted(answer), self.labels)
+
+    def _solve(self):
+        return self.matching
+
+    def _near_misses(self, rng: np.random.Generator) -> list:
+        import networkx as nx
+
+        out = [frozenset(tuple(sorted(e)) for e in nx.max_weight_matching(self.graph, maxcardinality=True))]
+        greedy, used = [], set()
+        for e in sorted(self.edges, key=lambda e: -self.w[e]):
+            if not set(e) & used:
+                greedy.append(e)
+                used |= set(e)
+        out.append(frozenset(greedy))
+        best = sorted(self.matching)
+        out += [frozenset(best[:i] + best[i + 1:]) for i in range(len(best))]
+        for i, e in enumerate(best):
+            for f in self.edges:
+                if f not in self.matching and set(f) & set(e):
+                    rest = [g for g in best[:i] + best[i + 1:] if not set(g) & set(f)]
+                    out.append(frozenset(rest + [f]))
+        return out
+
+
+SPECS = (
+    TaskSpec(name="MaxWeightMatching", entry_point=MaxWeightMatching, max_episode_steps=1,
+             tags=("graph", "matching", "weighted")),
+)

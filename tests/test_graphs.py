@@ -1,0 +1,436 @@
+"""Graph tasks (gymv_envs/domains/graphs): every solver against an independent brute force on small
+levels, verifiers that take every optimal answer and refuse near misses, tolerant answer reading,
+and the renderer's promises (vertices apart, labels inside the frame and clear of edges)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import gymv_envs  # noqa: F401  (registers the ids)
+from gymv_envs.core.vector import point_segment_distance
+from gymv_envs.domains.graphs import (
+    achromatic_number,
+    eulerian_circuit,
+    graph_isomorphism,
+    min_arborescence,
+    spanning_tree_count,
+    tree_colouring,
+    tree_diameter_change,
+    tree_even_partition,
+    weighted_binary_tree,
+)
+from gymv_envs.domains.graphs._graphs import (
+    adjacency,
+    parse_edges,
+    parse_int,
+    parse_sequence,
+    parse_set,
+)
+from gymv_envs.domains.graphs._render import Picture, render
+
+nx = pytest.importorskip("networkx")
+SEEDS = range(6)
+
+
+def level(name: str, seed: int, difficulty: int = 0, **kw):
+    env = gym.make(f"GymV/{name}-v0", difficulty=difficulty, **kw).unwrapped
+    env.reset(seed=seed)
+    return env
+
+
+def graph_of(env) -> nx.Graph:
+    g = nx.Graph()
+    g.add_nodes_from(range(len(env.labels)))
+    g.add_edges_from(env.edges)
+    return g
+
+
+def said(env, answer) -> bool:
+    """Whether the env accepts ``answer`` given as text the way a model would write it."""
+    return env.step(env._format(answer) if not isinstance(answer, str) else answer)[1] == 1.0
+
+
+# ------------------------------------------------------------------ parsing
+def test_parsers_read_common_spellings_and_refuse_prose():
+    labels = list("ABCDEF")
+    assert parse_sequence("A -> C -> F", labels) == [0, 2, 5]
+    assert parse_sequence("[a, c, f]", labels) == [0, 2, 5]
+    assert parse_sequence("the path is A C F", labels) is None
+    assert parse_set("{F, A}", labels) == frozenset({0, 5})
+    assert parse_set("A, A", labels) is None
+    assert parse_edges("A-B, C-D", labels) == [(0, 1), (2, 3)]
+    assert parse_edges("(A,B) (D,C)", labels) == [(0, 1), (3, 2)]
+    assert parse_edges("A->B; B->E", labels) == [(0, 1), (1, 4)]
+    assert parse_int("= 12.") == 12 and parse_int("1,234") == 1234
+    assert parse_int("3 or 4") is None and parse_int("2.5") is None
+
+
+# ------------------------------------------------------------------ renderer
+@pytest.mark.parametrize("name", ["ShortestPath", "MaxFlow", "TreeColouring", "MaxIndependentSetGrid", "FBITree"])
+def test_renderer_keeps_vertices_apart_and_labels_inside(name):
+    for seed in SEEDS:
+        for size in ((384, 384), (512, 512), (96, 128)):
+            env = level(name, seed, difficulty=2, obs_size=size)
+            frame, placed = render(env.obs_size, env._picture())
+            H, W = env.obs_size
+            c, r = placed.centers, placed.radius
+            d = np.hypot(*(c[:, None] - c[None]).transpose(2, 0, 1))
+            np.fill_diagonal(d, np.inf)
+            assert d.min() >= 2.5 * r, "vertex discs too close"
+            boxes = placed.label_boxes + [b for b in placed.weight_boxes if b is not None]
+            for x0, y0, x1, y1 in boxes:
+                assert 0 <= x0 and 0 <= y0 and x1 <= W and y1 <= H, "a label leaves the frame"
+            for (x0, y0, x1, y1), (cx, cy) in zip(placed.label_boxes, c):  # labels inside their vertex
+                assert np.hypot(max(abs(x0 - cx), abs(x1 - cx)), max(abs(y0 - cy), abs(y1 - cy))) <= r * 1.05
+
+
+@pytest.mark.parametrize("name", ["ShortestPath", "MaxWeightMatching", "PatrolWalk", "MinArborescence"])
+def test_weights_sit_clear_of_vertices_other_edges_and_each_other(name):
+    clashes = total = 0
+    for seed in range(12):
+        env = level(name, seed, difficulty=2, obs_size=(384, 384))
+        _, placed = render(env.obs_size, env._picture())
+        boxes = [b for b in placed.weight_boxes if b is not None]
+        total += len(boxes)
+        for k, (x0, y0, x1, y1) in enumerate(boxes):
+            mid = np.array([[(x0 + x1) / 2, (y0 + y1) / 2]])
+            gap = np.hypot(*(placed.centers - mid).T).min() - placed.radius
+            assert gap > 0, "a weight box covers a vertex's centre side"
+            for bx in boxes[k + 1:]:
+                clashes += bx[0] < x1 and bx[2] > x0 and bx[1] < y1 and bx[3] > y0
+            others = np.delete(placed.segments, placed.weight_boxes.index((x0, y0, x1, y1)), axis=0)
+            clashes += int((point_segment_distance(mid, others) < min(x1 - x0, y1 - y0) / 2).any())
+    assert clashes <= 0.05 * total, f"{clashes} of {total} weights overlap another weight or edge"
+
+
+def test_edges_stop_at_vertex_rings_so_labels_are_never_crossed():
+    for seed in SEEDS:
+        env = level("ChromaticNumber", seed, difficulty=2, obs_size=(384, 384))
+        _, placed = render(env.obs_size, env._picture())
+        d = point_segment_distance(placed.centers, placed.segments)
+        for k, (u, v) in enumerate(env.edges):
+            d[u, k] = d[v, k] = np.inf  # its own ends
+        assert d.min() > placed.radius, "an edge passes through a vertex"
+        ends = np.concatenate([placed.segments[:, :2], placed.segments[:, 2:]])
+        nearest = np.hypot(*(ends[:, None] - placed.centers[None]).transpose(2, 0, 1)).min(axis=1)
+        assert nearest.min() >= 0.85 * placed.radius, "an edge runs into a vertex label"
+
+
+def test_label_glyphs_are_drawn_on_a_clean_disc():
+    """Inside a vertex, only label ink is drawn: the pixels there are background or ink shades."""
+    env = level("ShortestPath", 1, difficulty=2, obs_size=(384, 384))
+    pic = env._picture()
+    pic.fills = None
+    frame, placed = render(env.obs_size, pic)
+    for (x0, y0, x1, y1) in placed.label_boxes:
+        patch = frame[y0:y1, x0:x1].astype(int)
+        spread = patch.max(axis=2) - patch.min(axis=2)  # grey shades only: background blended with ink
+        assert spread.max() <= 12
+
+
+def test_legible_sizes_at_384():
+    env = level("ShortestPath", 0, difficulty=2, obs_size=(384, 384))
+    _, placed = render(env.obs_size, env._picture())
+    heights = [b[3] - b[1] for b in placed.weight_boxes if b is not None]
+    assert placed.radius >= 12 and min(heights) >= 10
+
+
+# ------------------------------------------------------------------ verifiers and solvers
+def test_shortest_path_accepts_every_shortest_path_and_only_those():
+    for seed in range(20):
+        env = level("ShortestPath", seed, difficulty=1)
+        if env.best is None:
+            assert env._check(()) and not env._check(env._near_misses(np.random.default_rng(0))[0])
+            continue
+        paths = list(nx.all_shortest_paths(env.graph, env.start, env.goal, weight="weight"))
+        for p in paths:
+            assert env._check(tuple(p))
+        longer = [p for p in nx.all_simple_paths(env.graph, env.start, env.goal, cutoff=6)
+                  if nx.path_weight(env.graph, p, "weight") > env.best][:5]
+        assert not any(env._check(tuple(p)) for p in longer)
+        assert not env._check(())
+
+
+def test_spanning_tree_count_matches_brute_force_and_networkx():
+    for seed in SEEDS:
+        env = level("SpanningTreeCount", seed)
+        n, edges = len(env.labels), env.edges
+        brute = sum(1 for sub in itertools.combinations(edges, n - 1) if nx.is_tree(nx.Graph(list(sub))) and
+                    len(nx.Graph(list(sub))) == n)
+        assert env.count == brute == round(nx.number_of_spanning_trees(graph_of(env)))
+    assert spanning_tree_count.spanning_trees(4, [(0, 1), (1, 2), (2, 3), (3, 0), (0, 2), (1, 3)]) == 16  # K4
+
+
+def test_tree_component_count_matches_networkx():
+    for seed in SEEDS:
+        env = level("TreeComponentCount", seed, difficulty=1)
+        g = graph_of(env)
+        assert env.count == sum(nx.is_tree(g.subgraph(c)) for c in nx.connected_components(g))
+
+
+def test_max_clique_accepts_every_maximum_clique():
+    for seed in SEEDS:
+        env = level("MaxClique", seed, difficulty=1)
+        best = [c for c in nx.find_cliques(graph_of(env)) if len(c) == env.size]
+        assert all(env._check(frozenset(c)) for c in best)
+        assert not env._check(frozenset(list(best[0])[:-1]))
+
+
+def test_chromatic_and_achromatic_numbers_match_brute_force():
+    for seed in SEEDS:
+        env = level("ChromaticNumber", seed)
+        n = len(env.labels)
+        brute = min(k for k in range(1, n + 1) if any(all(c[u] != c[v] for u, v in env.edges)
+                                                        for c in itertools.product(range(k), repeat=n)))
+        assert env.chi == brute
+        a = level("AchromaticNumber", seed)
+        n = len(a.labels)
+        best = 0
+        for c in itertools.product(range(n), repeat=n):
+            k = max(c) + 1
+            if set(c) != set(range(k)) or any(c[u] == c[v] for u, v in a.edges):
+                continue
+            met = {(min(c[u], c[v]), max(c[u], c[v])) for u, v in a.edges}
+            if len(met) == k * (k - 1) // 2:
+                best = max(best, k)
+        assert a.psi == best
+    assert achromatic_number.set_partitions(5).shape[0] == 52  # Bell(5)
+
+
+def test_hamiltonian_and_longest_paths_match_brute_force_and_accept_reversal():
+    for seed in SEEDS:
+        env = level("HamiltonianPath", seed)
+        n = len(env.labels)
+        g = graph_of(env)
+        w = dict(zip(env.edges, env.weights))
+        cost = lambda p, w=w: sum(w[tuple(sorted(e))] for e in zip(p, p[1:]))  # noqa: E731
+        paths = [p for p in itertools.permutations(range(n)) if all(g.has_edge(*e) for e in zip(p, p[1:]))]
+        best = min(cost(p) for p in paths)
+        assert env.best == best
+        assert all(env._check(p) for p in paths if cost(p) == best)
+        assert not any(env._check(p) for p in paths if cost(p) > best)
+        lp = level("LongestPath", seed)
+        g = graph_of(lp)
+        longest = max(len(p) for s in g for t in g if s != t for p in nx.all_simple_paths(g, s, t))
+        assert len(lp.best) == longest
+        assert lp._check(tuple(reversed(lp.best)))
+
+
+def test_matching_and_arborescence_match_brute_force():
+    for seed in SEEDS:
+        env = level("MaxWeightMatching", seed)
+        best, optimal = 0, []
+        for k in range(len(env.edges) + 1):
+            for sub in itertools.combinations(env.edges, k):
+                ends = [v for e in sub for v in e]
+                if len(ends) == len(set(ends)):
+                    t = sum(env.w[e] for e in sub)
+                    if t > best:
+                        best, optimal = t, [frozenset(sub)]
+                    elif t == best:
+                        optimal.append(frozenset(sub))
+        assert env.best == best and all(env._check(m) for m in optimal)
+        a = level("MinArborescence", seed)
+        arcs = list(a.edges)
+        n = len(a.labels)
+        valid = [frozenset(s) for s in itertools.combinations(arcs, n - 1) if a._valid(frozenset(s))]
+        assert a.best == min(sum(a.w[x] for x in s) for s in valid)
+        assert all(a._check(s) for s in valid if sum(a.w[x] for x in s) == a.best)
+    arcs = [(0, 1, 5), (0, 2, 1), (2, 1, 1), (1, 2, 1)]
+    assert sorted(min_arborescence.edmonds(3, arcs, 0)) == [1, 2]
+
+
+def test_max_flow_equals_the_smallest_cut():
+    for seed in SEEDS:
+        env = level("MaxFlow", seed, difficulty=1)
+        n = len(env.labels)
+        others = [v for v in range(n) if v not in (env.source, env.sink)]
+        cut = min(sum(c for (u, v), c in env.caps.items() if u in side and v not in side)
+                  for k in range(len(others) + 1) for rest in itertools.combinations(others, k)
+                  for side in [{env.source, *rest}])
+        assert env.flow == cut
+
+
+def test_isomorphism_accepts_every_isomorphism():
+    seen = set()
+    for seed in range(12):
+        env = level("GraphIsomorphism", seed, difficulty=1)
+        seen.add(env.iso)
+        g1, g2 = nx.Graph(env.left), nx.Graph(env.right)
+        maps = list(nx.vf2pp_all_isomorphisms(g1, g2))
+        assert bool(maps) == env.iso
+        for m in maps:
+            assert env._check(tuple(m[v] for v in range(len(env.labels))))
+        assert env._check(graph_isomorphism.NONE) == (not env.iso)
+        if env.iso:
+            text = ", ".join(f"{a} -> {b + 1}" for a, b in zip(env.labels, env.mapping))
+            assert env._parse_answer(text) == env.mapping
+    assert seen == {True, False}
+
+
+def test_eulerian_circuit_accepts_any_start_and_refuses_wrong_ways():
+    for seed in SEEDS:
+        env = level("EulerianCircuit", seed, difficulty=1)
+        sol = list(env._solution)
+        assert env._check(tuple(sol))
+        for k in range(1, len(sol) - 1):  # the same circuit from another vertex
+            assert env._check(tuple(sol[k:-1] + sol[:k] + [sol[k]]))
+        assert not env._check(tuple(reversed(sol)))  # arcs backwards
+    way = eulerian_circuit.orient_mixed(3, [(0, 1)], [(1, 2), (0, 2)])
+    assert sorted(way) == [(1, 2), (2, 0)]
+
+
+def test_patrol_walk_optimum_matches_a_search_over_covered_roads():
+    import heapq
+
+    for seed in SEEDS:
+        env = level("PatrolWalk", seed)
+        m = len(env.edges)
+        index = {e: k for k, e in enumerate(env.edges)}
+        adj = adjacency(len(env.labels), env.edges)
+        start = (env.depot, 0)
+        dist, heap = {start: 0}, [(0, start)]
+        while heap:  # Dijkstra over (vertex, roads covered so far)
+            d, (v, mask) = heapq.heappop(heap)
+            if (v, mask) == (env.depot, (1 << m) - 1):
+                break
+            if d > dist[(v, mask)]:
+                continue
+            for w in adj[v]:
+                k = index[tuple(sorted((v, w)))]
+                state = (w, mask | 1 << k)
+                nd = d + env.weights[k]
+                if nd < dist.get(state, math.inf):
+                    dist[state] = nd
+                    heapq.heappush(heap, (nd, state))
+        assert env.best == d
+        assert env._check(env._solution) and not env._check(env._solution[:-1])
+
+
+def test_tree_solvers_match_brute_force():
+    for seed in SEEDS:
+        env = level("TreeColouring", seed, difficulty=1)
+        n = len(env.labels)
+        brute = max(tree_colouring.colouring_value(n, env.edges, env.weights, set(c))
+                    for c in itertools.combinations(range(n), env.k))
+        assert env.best == brute and env._check(env._solution)
+        sol = set(env._solution)
+        complement = frozenset(set(range(n)) - sol)
+        assert env._check(complement) == (len(complement) == env.k)
+
+        d = level("TreeDiameterChange", seed)
+        n = len(d.labels)
+        best = math.inf
+        for cut in d.edges:
+            rest = [e for e in d.edges if e != cut]
+            for a, b in itertools.combinations(range(n), 2):
+                g = nx.Graph(rest + [(a, b)])
+                if len(g) == n and nx.is_tree(g):
+                    best = min(best, nx.diameter(g))
+        assert d.best == best
+        assert tree_diameter_change.diameter(adjacency(n, d.edges), set(range(n))) == d.now
+
+        t = level("TreeTopologicalOrders", seed)
+        n = len(t.labels)
+        orders = sum(1 for p in itertools.permutations(range(n))
+                     if all(p.index(u) < p.index(v) for u, v in t.edges))
+        assert t.count == orders
+
+        e = level("EquidistantTriads", seed)
+        g = graph_of(e)
+        sp = dict(nx.all_pairs_shortest_path_length(g))
+        assert e.count == sum(1 for a, b, c in itertools.combinations(g, 3) if sp[a][b] == sp[a][c] == sp[b][c])
+
+        mis = level("MaxIndependentSetTree", seed)
+        g = graph_of(mis)
+        size = max(len(s) for k in range(len(g) + 1) for s in itertools.combinations(g, k)
+                   if not any(g.has_edge(u, v) for u, v in itertools.combinations(s, 2)))
+        assert mis.size == size and mis._check(mis.best)
+
+
+def test_even_partition_cut_is_the_only_valid_one():
+    for seed in SEEDS:
+        env = level("TreeEvenPartition", seed)
+        n = len(env.labels)
+        valid = []
+        for k in range(len(env.edges)):
+            for cut in itertools.combinations(env.edges, k):
+                g = nx.Graph([e for e in env.edges if e not in cut])
+                g.add_nodes_from(range(n))
+                if all(len(c) == env.k for c in nx.connected_components(g)):
+                    valid.append(frozenset(cut))
+        assert valid == [env.cut]
+        assert env._parse_answer(", ".join(f"{env.labels[v]}-{env.labels[u]}" for u, v in env.cut)) == env.cut
+    assert tree_even_partition.cut_edges(4, [(0, 1), (1, 2), (2, 3)], 2) == frozenset({(1, 2)})
+
+
+def test_mis_on_grid_matches_brute_force():
+    for seed in SEEDS:
+        env = level("MaxIndependentSetGrid", seed)
+        g = graph_of(env)
+        best = max(len(s) for k in range(len(g) + 1) for s in itertools.combinations(g, k)
+                   if not any(g.has_edge(u, v) for u, v in itertools.combinations(s, 2)))
+        assert len(env.best) == best and env._check(env.best)
+
+
+def test_weighted_binary_tree_accepts_every_optimal_tree():
+    def trees(lo, hi):
+        if lo > hi:
+            yield []
+            return
+        for k in range(lo, hi + 1):
+            for left in trees(lo, k - 1):
+                for right in trees(k + 1, hi):
+                    yield [k] + left + right
+
+    for seed in SEEDS:
+        env = level("WeightedBinaryTree", seed, difficulty=1)
+        n = len(env.scores)
+        scored = [(weighted_binary_tree.tree_score(env.scores, t), t) for t in trees(0, n - 1)]
+        best = max(s for s, _ in scored)
+        assert env.best == best
+        assert all(env._check(tuple(t)) == (s == best) for s, t in scored)
+    assert weighted_binary_tree.tree_score((5, 7, 1, 2, 10), [0, 2]) is None
+
+
+def test_fbi_and_traversals():
+    from gymv_envs.domains.graphs.fbi_tree import fbi_postorder
+    from gymv_envs.domains.graphs.tree_traversal import traverse
+
+    assert fbi_postorder("10001011") == "IBFBBBFIBFIIIFF"
+    left, right = [1, -1, -1], [2, -1, -1]
+    assert [traverse(left, right, 0, k) for k in ("pre-order", "in-order", "post-order")] == [[0, 1, 2], [1, 0, 2], [1, 2, 0]]
+    env = level("FBITree", 3, difficulty=1)
+    assert env._check(env._parse_answer(" ".join(env.answer))) and not env._check(env.answer[:-1] + "B")
+
+
+def test_grid_largest_component_matches_scipy():
+    ndimage = pytest.importorskip("scipy.ndimage")
+    for seed in SEEDS:
+        env = level("GridLargestComponent", seed, difficulty=2)
+        labels, k = ndimage.label(env.grid)
+        assert env.sizes[0] == max(np.bincount(labels.ravel())[1:])
+        labels8, _ = ndimage.label(env.grid, structure=np.ones((3, 3)))
+        assert env.diag == max(np.bincount(labels8.ravel())[1:])
+
+
+@pytest.mark.parametrize("name", ["ShortestPath", "MaxWeightMatching", "TreeTraversal", "GraphIsomorphism"])
+def test_near_misses_are_wrong_and_the_oracle_reply_is_right(name):
+    for seed in SEEDS:
+        env = level(name, seed, difficulty=1, answer_format="mcq")
+        texts = env.options
+        assert texts[env._correct_index] == env._format(env._solution)
+        env2 = level(name, seed, difficulty=1)
+        assert said(env2, env2._solution)
+
+
+def test_picture_with_a_title_and_dashed_edges_draws():
+    pic = Picture(np.array([[0, 0], [1, 0], [0.5, 1]]), [(0, 1), (1, 2)], ["A", "B", "C"], dashed=[True, False],
+                  directed=[False, True], title="G")
+    frame, placed = render((128, 128), pic)
+    assert frame.std() > 0 and len(placed.label_boxes) == 3
