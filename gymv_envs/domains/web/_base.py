@@ -248,6 +248,9 @@ class WebEnv(GrammarMixin, OracleMixin, VQAMixin, MultiTurnEnv):
         })
 
     # ----------------------------------------------------------------- task hooks
+    def _make_site(self, rng: np.random.Generator) -> Site:
+        return self.site_cls(rng, self.difficulty)
+
     def _setup(self, rng: np.random.Generator) -> None:
         raise NotImplementedError
 
@@ -286,13 +289,14 @@ class WebEnv(GrammarMixin, OracleMixin, VQAMixin, MultiTurnEnv):
         self._navigated = True
 
     def _generate(self, rng: np.random.Generator) -> None:
-        self._site = self.site_cls(rng, self.difficulty)
+        self._site = self._make_site(rng)
         self._setup(rng)
         self._site_initial = copy.deepcopy(self._site)
         self._history: list[dict] = []
         self._final_answer: str | None = None
         self._keyframes: list[np.ndarray] = []
         self._url, self._page_text = self.start_path, ""
+        self._seen_texts: list[str] = []
         self._error, self._timed_out, self._action_ms, self._judged = "", False, 0.0, None
 
     def _after_generate(self) -> None:
@@ -512,6 +516,8 @@ class WebEnv(GrammarMixin, OracleMixin, VQAMixin, MultiTurnEnv):
             self._navigated = True  # a state change is a keypoint too
         if self.observation_mode != "screenshot":
             self._axtree = live.page.evaluate(_page.AXTREE_JS)
+        if self.judge_mode != "off" and self._page_text not in self._seen_texts[-8:]:
+            self._seen_texts = [*self._seen_texts[-63:], self._page_text[:8000]]
 
     def _finish(self) -> Outcome:
         results = self._criteria()
@@ -550,7 +556,8 @@ class WebEnv(GrammarMixin, OracleMixin, VQAMixin, MultiTurnEnv):
             args = [self.instruction, self.keyframes(), self._final_answer]
             if len(params) >= 4 or any(p.kind == p.VAR_POSITIONAL for p in params.values()):
                 args.append([n for n, _ in results])
-            got = self.judge(*args)
+            extra = {"evidence": list(self._seen_texts)} if "evidence" in params else {}
+            got = self.judge(*args, **extra)
         except Exception as exc:  # noqa: BLE001 - a judge that fails says no, and why
             return False, f"judge failed: {type(exc).__name__}: {str(exc)[:120]}"
         if isinstance(got, tuple):
