@@ -158,7 +158,7 @@ def matches(reply: str | None, expected: Any, kind: str | None = None, others: I
 def _matches(reply: str, expected: Any, kind: str, others: tuple[str, ...]) -> bool:
     if kind == "infeasible":
         return says_infeasible(reply)
-    if kind != "infeasible" and _NO_WAY.search(reply) and not fold(expected) in fold(reply):
+    if kind != "infeasible" and _NO_WAY.search(reply) and fold(expected) not in fold(reply):
         return False  # "there is no such product" is not a value
     if kind in ("money", "number"):
         want = float(expected)

@@ -25,7 +25,7 @@ SETTLE_JS = """async () => { await document.fonts.ready;
   for (const e of document.querySelectorAll('%s')) if (!e.hasAttribute('data-gymv-bid')) e.setAttribute('data-gymv-bid', String(++k));
   window.__gymvBid = k;
   const n = window.__gymvNav; window.__gymvNav = null;
-  return [n, location.pathname + location.search, document.body ? document.body.innerText : '']; }""" % INTERACTIVE
+  return [n, location.pathname + location.search, document.body ? document.body.innerText : '']; }""".replace("%s", INTERACTIVE)
 
 # The centre of the element with an id, scrolled into view first when it is outside the viewport.
 BID_JS = """(bid) => { const e = document.querySelector(`[data-gymv-bid="${bid}"]`); if (!e) return null;
