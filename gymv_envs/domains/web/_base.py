@@ -102,6 +102,19 @@ class _Live:
         return self.proc is not None and self.proc.alive() and self.browser.is_connected()
 
     def new_page(self, css_size: tuple[int, int], scale: float, timeout_ms: float) -> None:
+        """A clean page for a new level: the context of the last level reused (its extra tabs
+        closed, cookies cleared; `WebEnv._open` then resets the history), or a new context."""
+        if self.context is not None and self.pages:
+            try:
+                for extra in self.pages[1:]:
+                    extra.close()
+                self.pages = self.pages[:1]
+                self.switch(0)
+                self.context.clear_cookies()
+                self.blocked = 0
+                return
+            except Exception:  # noqa: BLE001 - a broken context: open a new one
+                pass
         old = self.context
         # The new context is opened before the old one closes: Chromium opens it faster then.
         self.context = self.browser.new_context(
@@ -111,6 +124,7 @@ class _Live:
             with suppress(Exception):
                 old.close()
         self.context.set_default_timeout(timeout_ms)
+        self.context.add_init_script(_page.MUTATIONS_JS)
         self.blocked = 0
         self.context.route(re.compile(rf"^(?!{re.escape(self.server.origin)}/)"), self._block)
         self.pages, self.cdps = [], {}
@@ -281,12 +295,15 @@ class WebEnv(GrammarMixin, OracleMixin, VQAMixin, MultiTurnEnv):
         live = self._live
         live.new_page(self._css_size, self._scale, self.action_timeout * 1000)
         live.router.site = self._site
+        live.page.mouse.move(0, 0)  # the same hover state whether the context is new or reused
         live.page.goto(live.server.origin + self.start_path)
+        live.cdp.send("Page.resetNavigationHistory")
         self._settle()
         for action in self._history:
             self._perform(action)
         self._dirty = True
         self._navigated = True
+        self._view_sig = None
 
     def _generate(self, rng: np.random.Generator) -> None:
         self._site = self._make_site(rng)
@@ -426,7 +443,6 @@ class WebEnv(GrammarMixin, OracleMixin, VQAMixin, MultiTurnEnv):
         if why:
             return Outcome(invalid=True, feedback=why)
         self._history.append(action)
-        self._dirty = True
         return Outcome(feedback="")
 
     def _crash(self, exc: BaseException) -> Outcome:
@@ -507,11 +523,14 @@ class WebEnv(GrammarMixin, OracleMixin, VQAMixin, MultiTurnEnv):
     def _settle(self) -> None:
         live = self._live
         before = live.router.changes
-        target, self._url, self._page_text = live.page.evaluate(_page.SETTLE_JS)
+        target, self._url, self._page_text, view = live.page.evaluate(_page.SETTLE_JS)
         if target:
             live.page.goto(live.server.origin + target)
-            _, self._url, self._page_text = live.page.evaluate(_page.SETTLE_JS)
+            _, self._url, self._page_text, view = live.page.evaluate(_page.SETTLE_JS)
             self._navigated = True
+        view = f"{live.pages.index(live.page)}|{view}"
+        if view != getattr(self, "_view_sig", None):
+            self._view_sig, self._dirty = view, True
         if live.router.changes != before:
             self._navigated = True  # a state change is a keypoint too
         if self.observation_mode != "screenshot":

@@ -3,7 +3,8 @@
 ``SETTLE_JS`` runs after every action: it waits for fonts, gives every interactive element an
 element id (``data-gymv-bid``, numbered in document order and kept for the page's life, so an
 id keeps naming the same element), takes the navigation the page script caught (if any) and
-returns the URL and the page text, in one round trip.
+returns the URL, the page text and a view signature (DOM changes, scroll, focus and its value,
+hover, URL), in one round trip. A step whose signature is unchanged keeps the last screenshot.
 
 ``AXTREE_JS`` is the accessibility-tree observation (``observation="axtree"`` or ``"both"``):
 one line per visible heading, text block, image, link, button and form field, in document
@@ -25,7 +26,16 @@ SETTLE_JS = """async () => { await document.fonts.ready;
   for (const e of document.querySelectorAll('%s')) if (!e.hasAttribute('data-gymv-bid')) e.setAttribute('data-gymv-bid', String(++k));
   window.__gymvBid = k;
   const n = window.__gymvNav; window.__gymvNav = null;
-  return [n, location.pathname + location.search, document.body ? document.body.innerText : '']; }""".replace("%s", INTERACTIVE)
+  const a = document.activeElement, hv = [...document.querySelectorAll(':hover')].pop();
+  const view = [window.__gymvMut || 0, scrollX, scrollY, a ? a.getAttribute('data-gymv-bid') || a.tagName : '',
+    a && 'value' in a ? String(a.value) + ':' + (a.selectionStart ?? '') + ':' + !!a.checked : '',
+    hv ? hv.getAttribute('data-gymv-bid') || hv.tagName : '', location.href].join('|');
+  return [n, location.pathname + location.search, document.body ? document.body.innerText : '', view]; }""".replace("%s", INTERACTIVE)
+
+# Installed in every page before its scripts: counts DOM changes, so a step that changed nothing
+# on the page (a click on blank space) needs no new screenshot.
+MUTATIONS_JS = """(() => { window.__gymvMut = 0; new MutationObserver(() => { window.__gymvMut++; })
+  .observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); })();"""
 
 # The centre of the element with an id, scrolled into view first when it is outside the viewport.
 BID_JS = """(bid) => { const e = document.querySelector(`[data-gymv-bid="${bid}"]`); if (!e) return null;
