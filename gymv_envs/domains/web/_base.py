@@ -636,21 +636,27 @@ TEXT_CHARSET_AX = TEXT_CHARSET + "".join(chr(c) for c in range(0xA0, 0x250)) + "
 
 
 def web_doc(summary: str, description: str, difficulty: str, start: str = "The site's start page, freshly generated.") -> str:
-    """The Gymnasium-style docstring of a web task (the sections every GymV env carries)."""
+    """The Gymnasium-style docstring of a hand-built web task (the sections every GymV env carries)."""
     return f"""{summary}
 
     ## Description
     {description} The site is generated from the seed and served on 127.0.0.1; the rubric
-    is checked on the site's server-side state and the final answer.
+    is checked on the site's server-side state and the final answer, read by the shared answer
+    reader (`_answers`: a value inside a sentence, with a currency word or code, units, separators,
+    a date in any common format; a reply naming two different values is wrong).
 
     ## Action Space
-    `Dict(kind, x, y, dx, dy, text)`: kind is one of click, double_click, scroll, type, key,
-    back, answer, done; x, y are pixels of the observation; dx, dy scroll amounts in pixels;
-    text is typed, a key name, or the answer. `parse_action` reads replies such as
-    `click(312, 88)`, `type("blue shoes")`, `scroll(0, 400)`, `answer("42.50")`, `done`.
+    `Dict(kind, x, y, dx, dy, text, bid)`: kind is one of click, double_click, scroll, type, key,
+    back, answer, done, hover, select, drag, goto, forward, new_tab, switch_tab, fill; x, y are
+    pixels of the observation; dx, dy scroll amounts or a drag's displacement; text is typed, a key
+    name, an option, a path, a tab number or the answer; bid an element id of the outline
+    observation. `parse_action` reads replies such as `click(312, 88)`, `type("blue shoes")`,
+    `select(300, 200, "Large")`, `drag(10, 20, 10, 80)`, `click("12")`, `fill("12", "x")`,
+    `answer("42.50")`, `done` (see `_grammar`).
 
     ## Observation Space
-    The page screenshot, `Box(0, 255, (H, W, 3), uint8)`, default 768x1024 (a 1024x768 viewport).
+    The page screenshot, `Box(0, 255, (H, W, 3), uint8)`, default 768x1024 (a 1024x768 viewport);
+    ``observation="axtree"`` or ``"both"`` gives a `Dict` with the page outline (see `_base`).
 
     ## Rewards
     1.0 when the episode ends with every rubric criterion holding, else 0.0.
@@ -660,14 +666,23 @@ def web_doc(summary: str, description: str, difficulty: str, start: str = "The s
     {start}
 
     ## Episode End
-    `answer(...)` or `done` ends the episode; the step budget truncates.
+    `answer(...)` or `done` ends the episode; the step budget truncates. A browser that dies ends
+    it too (``info["error"]``).
 
     ## Arguments
-    `difficulty`: {difficulty}. `obs_size`: (H, W) of the screenshot. `judge`: optional
-    callable(instruction, keyframes, answer) -> bool, an extra LLM-judge criterion.
+    `difficulty`: {difficulty}. `obs_size`: (H, W) of the screenshot. `observation`: screenshot,
+    axtree, both. `judge_mode`: off, and, replace, audit; `judge`: a callable
+    (instruction, keyframes, answer[, criteria]) -> bool, or a dict of `WebJudge` arguments.
+    `action_timeout`: seconds per action (0.1 to 600). `shared_browser`: share this thread's
+    Chromium with other envs (True, False).
 
     ## Version History
     - v0: initial release
     - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+      action-space seeding (a seeded random policy no longer replays the level's draws); answers
+      are read by the shared answer reader (``65.22 dollars``, ``USD 65.22`` and ``The price is
+      $65.22.`` now score; a reply naming two values does not); the action space gains a ``bid``
+      field and the kinds hover, select, drag, goto, forward, new_tab, switch_tab and fill;
+      ``judge_mode``, ``observation``, ``action_timeout``, ``shared_browser`` arguments;
+      ``info["error"]``, ``info["timed_out"]``, ``info["action_ms"]``.
     """
