@@ -519,7 +519,7 @@ def test_action_timeout_is_reported_not_raised():
     env.reset(seed=0)
     env._site.page_help = lambda q: time.sleep(2.0) or env._site.shell("Help", "<h1>slow</h1>")
     _, _, term, _, info = env.step(env._act("goto", text="/help"))
-    assert info["timed_out"] and not term and "timed out" in info["feedback"] and info["action_ms"] >= 400
+    assert info["timed_out"] and not term and "timed out" in info["feedback"] and env.last_action_ms >= 400
     _, _, term, _, info = env.step(env._act("goto", text="/"))
     assert not info["timed_out"] and not term
     env.close()

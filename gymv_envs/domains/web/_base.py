@@ -26,8 +26,9 @@ means ``and``. ``keyframes`` are the screenshots taken after each navigation and
 Faults: a browser that dies (or stops answering) during a step ends the episode:
 ``terminated=True``, ``info["error"]`` names the cause (``"browser_crashed: ..."``), and the
 next reset starts a new browser. An action that runs past ``action_timeout`` seconds is
-abandoned; ``info["timed_out"]`` says so (the state may have changed). Every step reports
-``info["action_ms"]``. No Playwright exception leaves ``step``.
+abandoned; ``info["timed_out"]`` says so (the state may have changed). How long the last
+action took is ``env.unwrapped.last_action_ms`` (not in ``info``, which stays a pure function of
+the seed and the actions). No Playwright exception leaves ``step``.
 
 Observations: ``observation="screenshot"`` (the default) is the `Box` screenshot;
 ``"axtree"`` is ``Dict(axtree=Text)``, the page outline with element ids (see `_page`), and
@@ -523,10 +524,10 @@ class WebEnv(GrammarMixin, OracleMixin, VQAMixin, MultiTurnEnv):
     def _settle(self) -> None:
         live = self._live
         before = live.router.changes
-        target, self._url, self._page_text, view = live.page.evaluate(_page.SETTLE_JS)
+        target, self._url, self._page_text, view = self._evaluate_settled()
         if target:
             live.page.goto(live.server.origin + target)
-            _, self._url, self._page_text, view = live.page.evaluate(_page.SETTLE_JS)
+            _, self._url, self._page_text, view = self._evaluate_settled()
             self._navigated = True
         view = f"{live.pages.index(live.page)}|{view}"
         if view != getattr(self, "_view_sig", None):
@@ -537,6 +538,21 @@ class WebEnv(GrammarMixin, OracleMixin, VQAMixin, MultiTurnEnv):
             self._axtree = live.page.evaluate(_page.AXTREE_JS)
         if self.judge_mode != "off" and self._page_text not in self._seen_texts[-8:]:
             self._seen_texts = [*self._seen_texts[-63:], self._page_text[:8000]]
+
+    def _evaluate_settled(self) -> list:
+        """`SETTLE_JS` on the current page; a navigation the page made itself is waited for first."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        page = self._live.page
+        for attempt in range(4):
+            try:
+                return page.evaluate(_page.SETTLE_JS)
+            except PlaywrightError as exc:
+                if attempt == 3 or "context was destroyed" not in str(exc) and "navigat" not in str(exc):
+                    raise
+                self._navigated = True
+                page.wait_for_load_state("load")
+        raise AssertionError("unreachable")
 
     def _finish(self) -> Outcome:
         results = self._criteria()
@@ -553,6 +569,11 @@ class WebEnv(GrammarMixin, OracleMixin, VQAMixin, MultiTurnEnv):
         held = sum(h for _, h in results)
         return Outcome(reward=float(ok), terminated=True, success=ok,
                        feedback=f"{held} of {len(results)} rubric criteria hold" + ("" if all(h for _, h in results) else ": " + ", ".join(n for n, h in results if not h)))
+
+    @property
+    def last_action_ms(self) -> float:
+        """Milliseconds the last browser action took (0 for answer, done and refused actions)."""
+        return self._action_ms
 
     def keyframes(self) -> list[np.ndarray]:
         """The judge's screenshots: after each navigation and state change, the current frame last."""
@@ -621,7 +642,6 @@ class WebEnv(GrammarMixin, OracleMixin, VQAMixin, MultiTurnEnv):
         info = super()._info(outcome)
         info["blocked_requests"] = self._live.blocked if self._live is not None else 0
         info["url"] = self._url
-        info["action_ms"] = round(self._action_ms, 2)
         info["timed_out"] = self._timed_out
         if self._error:
             info["error"] = self._error
@@ -684,5 +704,5 @@ def web_doc(summary: str, description: str, difficulty: str, start: str = "The s
       $65.22.`` now score; a reply naming two values does not); the action space gains a ``bid``
       field and the kinds hover, select, drag, goto, forward, new_tab, switch_tab and fill;
       ``judge_mode``, ``observation``, ``action_timeout``, ``shared_browser`` arguments;
-      ``info["error"]``, ``info["timed_out"]``, ``info["action_ms"]``.
+      ``info["error"]``, ``info["timed_out"]``.
     """
