@@ -633,3 +633,37 @@ def test_vqa_click_targets_are_inside_the_target_and_near_misses_outside():
         assert sum(h == target for h in hits) == 1
     assert {"click_target", "click_target_norm", "fact_page"} <= {q["type"] for q in made}
     env.close()
+
+
+# ----------------------------------------------------------------------------- cross-site
+@pytest.mark.parametrize("env_id", ["GymV/WebCrossShopBank-v0", "GymV/WebCrossFoodBank-v0"])
+def test_cross_site_tasks_need_facts_from_both_sites(env_id):
+    """A price read on the catalogue site (one item, the cheapest of a category, a total of two) is
+    paid from the bank on the other: the oracle visits both at every difficulty and succeeds; the
+    amount is never in the instruction; a transfer off by a cent, or from another account, fails."""
+    from tests.helpers import ORACLE_OBS_SIZE, oracle_episode
+
+    for d in (0, 1, 2):
+        env = gym.make(env_id, difficulty=d, obs_size=ORACLE_OBS_SIZE)
+        try:
+            success, steps, _, infos = oracle_episode(env, 0)
+            u = env.unwrapped
+            assert success, f"{env_id} d{d}: oracle failed after {steps} steps"
+            paths = [i["url"] for i in infos]
+            assert any(p.startswith("/a/item") for p in paths) and any(p.startswith("/b/transfer") for p in paths)
+            shop, bank = u._site.a, u._site.b
+            if d == 1:
+                assert u._amount == min(p["num"] for p in shop.items if p["cat"] == u._cat)
+            assert u._amount == round(sum(p["num"] for p in u._items), 2) and len(u._items) == (2 if d == 2 else 1)
+            assert f"{u._amount:.2f}" not in u.instruction and f"{u._amount:,.2f}" not in u.instruction
+            assert u.instruction.count(shop.brand) and u.instruction.count(bank.brand)
+            (t,) = bank.transfers
+            bank.transfers[:] = [{**t, "amount": round(t["amount"] + 0.01, 2)}]
+            assert not all(h for _, h in u._criteria())
+            other = next(a for a in bank.accounts if a != t["src"])
+            bank.transfers[:] = [{**t, "src": other}]
+            assert all(h for _, h in u._criteria()) is (d == 0)
+            bank.transfers[:] = [t, t]
+            assert not all(h for _, h in u._criteria())
+        finally:
+            env.close()
