@@ -5,6 +5,7 @@ HTTP server, no mocks."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -62,11 +63,19 @@ def _with_profile(profile: str) -> list[int]:
 
 def test_ids_and_split_tags():
     web = gymv_envs.ids(domain="web")
-    assert len(web) >= 30
+    assert len(web) >= 120
     train, test = gymv_envs.ids(domain="web", tags="split:train"), gymv_envs.ids(domain="web", tags="split:test")
     assert train and test and set(train) | set(test) == set(web) and not set(train) & set(test)
     sites = lambda ids: {t for i in ids for t in gymv_envs.describe(i)["tags"] if t.startswith("site:")}
-    assert len(sites(web)) >= 8 and len(sites(test)) >= 2 and not sites(train) & sites(test)
+    held_family = gymv_envs.ids(domain="web", tags="heldout:family")
+    held_layout = gymv_envs.ids(domain="web", tags="heldout:layout")
+    assert len(sites(web)) >= 20
+    # whole families held out: none of their ids trains
+    assert sites(held_family) >= {"site:directory", "site:forum", "site:helpdesk", "site:library"}
+    assert not sites(held_family) & sites(train)
+    # whole layout styles held out: the HeldOutLayout ids of training families, and nothing else in test
+    assert held_layout and sites(held_layout) <= sites(train)
+    assert set(test) == set(held_family) | set(held_layout) | {i for i in test if i.split("/")[1].startswith(("WebDirectory", "WebForum"))}
 
 
 def test_lifecycle_blocking_and_close(monkeypatch):
@@ -268,12 +277,32 @@ def test_system_browser_search_prefers_the_headless_shell(monkeypatch, tmp_path)
     assert _browser.find_chromium() == str(tmp_path / "chromium")
 
 
+FULL_WEB = os.environ.get("GYMV_FULL_WEB") == "1" or os.environ.get("GYMV_FULL_CONFORMANCE") == "1"
+
+
+def _oracle_ids() -> list[str]:
+    """Every web id with GYMV_FULL_WEB=1 (or GYMV_FULL_CONFORMANCE=1); by default one id of each
+    hand-built site and one of each catalogue family, the patterns rotating over the families."""
+    web = gymv_envs.ids(domain="web")
+    if FULL_WEB:
+        return web
+    groups: dict[tuple, list[str]] = {}
+    for env_id in web:
+        d = gymv_envs.describe(env_id)
+        site = next(t for t in d["tags"] if t.startswith("site:"))
+        groups.setdefault((site, "task" in d["kwargs"]), []).append(env_id)
+    return sorted(members[k % len(members)] for k, members in enumerate(groups.values()))
+
+
 def test_every_web_id_oracle_succeeds_and_random_fails():
-    """The conformance suite samples web ids; here every one is played by its oracle (seed 0,
-    difficulty 1) and by random actions, in one browser-owning env per id."""
+    """The conformance suite samples web ids; here web ids are played by their oracle (seed 0,
+    difficulty 1) and by random actions, in one browser-owning env per id (all of them with
+    GYMV_FULL_WEB=1)."""
     from tests.helpers import ORACLE_OBS_SIZE, oracle_episode
 
-    for env_id in gymv_envs.ids(domain="web"):
+    ids = _oracle_ids()
+    assert len(ids) >= 28
+    for env_id in ids:
         env = gym.make(env_id, difficulty=1, obs_size=ORACLE_OBS_SIZE)
         try:
             success, steps, total, infos = oracle_episode(env, 0)
@@ -286,5 +315,355 @@ def test_every_web_id_oracle_succeeds_and_random_fails():
                 if term or trunc:
                     break
             assert not info["success"], f"{env_id}: five random actions solved the task"
+        finally:
+            env.close()
+
+
+# ----------------------------------------------------------------------------- answers
+ANSWER_TABLE = {
+    # kind: (expected, accepted replies, rejected replies)
+    "money": (65.22, ["65.22", "$65.22", "65.22 dollars", "USD 65.22", "The price is $65.22.", "65.22 EUR", "€65.22",
+                      "It costs 65.22", "$65.220"],
+              ["65", "$65.23", "65.22 or 70.00", "between $60 and $70", "$6,522", "no price shown", "", "sixty-five"]),
+    "number": (1234.5, ["1,234.5 km", "1234.50", "about 1 234.5 km", "Distance: 1,234.50km"], ["1234", "1,234.5 or 1,300", "12345"]),
+    "count": (3, ["3", "three", "There are 3 flights.", "Three", "3 items"], ["4", "3 or 4", "thirty", "none"]),
+    "date": ("2026-05-04", ["2026-05-04", "May 4, 2026", "4 May 2026", "05/04/2026", "Monday, May 4th", "on the 4th of May 2026",
+                            "2026/05/04"],
+             ["2026-04-05", "May 5, 2026", "May 4 or May 5", "04/05/2025", "sometime in May"]),
+    "name": ("Blue Parka", ["Blue Parka", "blue parka", "The answer is 'Blue Parka'.", "BLUE-PARKA", "blue  parka!"],
+             ["Blue", "Red Parka", "Blue Parka or Red Parka", "Blue Parkas"]),
+    "infeasible": (None, ["infeasible", "This cannot be done.", "There is no such product.", "It does not exist", "N/A"],
+                   ["65.22", "Blue Parka", "done"]),
+}
+
+
+@pytest.mark.parametrize("kind", list(ANSWER_TABLE))
+def test_answer_reader_table(kind):
+    from gymv_envs.domains.web._answers import matches
+
+    expected, good, bad = ANSWER_TABLE[kind]
+    others = ("Red Parka", "Green Tote") if kind == "name" else ()
+    for reply in good:
+        assert matches(reply, expected, kind, others), f"{kind}: {reply!r} should score"
+    for reply in bad:
+        assert not matches(reply, expected, kind, others), f"{kind}: {reply!r} should not score"
+
+
+def test_answer_reader_is_what_the_tasks_use():
+    """WebShopFindPrice's truth is read with the shared reader: the replies of the issue score."""
+    from gymv_envs.domains.web._answers import split_parts
+
+    env = gym.make("GymV/WebShopFindPrice-v1", obs_size=(48, 48)).unwrapped
+    try:
+        env.reset(seed=0)
+        price = env._target["price"]
+        for reply, ok in ((f"{price:.2f} dollars", True), (f"USD {price:.2f}", True), (f"The price is ${price:,.2f}.", True),
+                          (f"{price:.2f} or {price + 1:.2f}", False)):
+            env._final_answer = reply
+            assert env._criteria()[0][1] is ok, reply
+    finally:
+        env.close()
+    assert split_parts("12.50; Blue Parka", 2) == ["12.50", "Blue Parka"] and split_parts("12.50", 2) is None
+
+
+# ----------------------------------------------------------------------------- rubric grammar
+def _catalog_ids() -> list[str]:
+    return [i for i in gymv_envs.ids(domain="web") if "task" in gymv_envs.describe(i)["kwargs"]]
+
+
+def _levels(env_id: str, difficulty: int, seeds) -> list:
+    """Levels generated without a browser (generation is pure Python)."""
+    from gymv_envs.core.rng import level_generator
+
+    env = gym.make(env_id, difficulty=difficulty, obs_size=(48, 48)).unwrapped
+    out = []
+    for seed in seeds:
+        env._generate(level_generator(seed))
+        out.append((env.template, env._criteria(), env._task_text(), env.infeasible, env._site.layout.style))
+    return out
+
+
+def test_templates_count_and_difficulty_bands():
+    """At least 1,000 distinct templates, (family, pattern, composition signature, intro, closing),
+    over the catalogue ids; every feasible level's facts lie in its difficulty's band."""
+    from gymv_envs.domains.web._facts import BANDS
+
+    templates, infeasible, levels = set(), 0, 0
+    for env_id in _catalog_ids():
+        for d in (0, 1, 2):
+            for template, criteria, text, impossible, _ in _levels(env_id, d, range(4)):
+                templates.add(template)
+                levels += 1
+                infeasible += impossible
+                if not impossible:
+                    lo, hi = BANDS[d]
+                    assert lo <= len(criteria) <= hi, (env_id, d, len(criteria), text)
+                assert not any(h for _, h in criteria) or all(n for n, _ in criteria)
+    assert len(templates) >= 1000, len(templates)
+    assert 0.01 <= infeasible / levels <= 0.10, infeasible / levels
+
+
+def test_held_out_layouts_never_train():
+    from gymv_envs.domains.web._layout import TEST_STYLES, TRAIN_STYLES
+
+    for env_id in _catalog_ids():
+        tags = gymv_envs.describe(env_id)["tags"]
+        styles = {lv[4] for lv in _levels(env_id, 0, range(12))}
+        if "heldout:layout" in tags:
+            assert styles <= set(TEST_STYLES) and "split:test" in tags
+        else:
+            assert styles <= set(TRAIN_STYLES), (env_id, styles)
+            assert len(styles) >= 2
+
+
+# ----------------------------------------------------------------------------- judge
+def test_judge_modes_and_audit_against_the_chat_server():
+    """The reference judge over a real chat-completions server on 127.0.0.1: its requests carry the
+    criteria, the keyframes and the answer; audit mode records without deciding; the grounding
+    check fails an answer no page showed even when the model says PASS; and the audit reports
+    precision, recall and accuracy against the rubric."""
+    from gymv_envs.domains.web._judge import audit, read_verdict
+    from tests.chat_server import ChatServer
+
+    verdicts = {"v": "PASS"}
+    server = ChatServer(lambda req: f"Checked the pages.\nVERDICT: {verdicts['v']}")
+    with server:
+        cfg = {"model": "judge-test", "base_url": server.base_url}
+        env = gym.make("GymV/WebShopFindPrice-v1", obs_size=(96, 128), judge_mode="audit", judge=cfg)
+        _, info = env.reset(seed=0)
+        verdicts["v"] = "FAIL"
+        while True:
+            _, r, term, trunc, info = env.step(env.unwrapped.oracle_action())
+            if term or trunc:
+                break
+        assert info["success"] and r == 1.0 and info["judge"]["verdict"] is False and info["judge"]["mode"] == "audit"
+        body = server.requests[-1]
+        content = body["messages"][1]["content"]
+        assert any(c["type"] == "image_url" for c in content) and "Criteria" in content[0]["text"]
+        assert "Final answer of the agent: $" in content[0]["text"]
+        env.close()
+        # "and": the judge's FAIL vetoes a right answer; "replace": its PASS alone decides
+        for mode, says, success in (("and", "FAIL", False), ("replace", "PASS", True)):
+            verdicts["v"] = says
+            env = gym.make("GymV/WebShopFindPrice-v1", obs_size=(96, 128), judge_mode=mode, judge=cfg)
+            env.reset(seed=1)
+            while True:
+                _, r, term, trunc, info = env.step(env.unwrapped.oracle_action())
+                if term or trunc:
+                    break
+            assert info["success"] is success, mode
+            env.close()
+        # a made-up number: the model says PASS, the grounding check says no
+        verdicts["v"] = "PASS"
+        env = gym.make("GymV/WebShopFindPrice-v1", obs_size=(96, 128), judge_mode="replace", judge=cfg)
+        env.reset(seed=2)
+        _, _, _, _, info = env.step(env.unwrapped._act("answer", text="$123,456.78"))
+        assert not info["success"] and "grounding" in info["judge"]["reason"]
+        env.close()
+        report = audit(["GymV/WebShopFindPrice-v1"], [0], cfg, policies=("oracle", "random"), max_steps=12, obs_size=(96, 128))
+    o = report["overall"]
+    assert o["episodes"] == 2 and o["tp"] == 1 and o["recall"] == 1.0 and o["accuracy"] is not None
+    assert report["per_policy"]["random"]["tp"] == 0
+    assert read_verdict("reason\nVERDICT: FAIL") is False and read_verdict("**Verdict:** pass") is True and read_verdict("hmm") is None
+    with pytest.raises(ValueError, match="judge_mode"):
+        gym.make("GymV/WebShopFindPrice-v1", judge_mode="maybe")
+
+
+def test_judge_audit_cli(capsys):
+    import importlib.util
+    from pathlib import Path
+
+    from tests.chat_server import ChatServer
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_audit.py"
+    spec = importlib.util.spec_from_file_location("judge_audit_cli", path)
+    cli = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cli)
+    with ChatServer(lambda req: "VERDICT: PASS") as server:
+        code = cli.main(["--ids", "GymV/WebBankBalance-v1", "--seeds", "1", "--policies", "oracle", "--model", "m",
+                         "--base-url", server.base_url, "--max-steps", "10"])
+    out = capsys.readouterr().out
+    assert code == 0 and "GymV/WebBankBalance-v1" in out and "precision" in out
+    assert cli.main(["--ids", "GymV/Nothing*"]) == 2
+
+
+# ----------------------------------------------------------------------------- faults
+def test_browser_killed_mid_episode_ends_it_cleanly():
+    """Killing the env's Chromium during an episode: the next step ends the episode with
+    ``info["error"]`` naming the cause (no Playwright exception), and the next reset recovers."""
+    env = gym.make("GymV/WebHotelCollect-v0", obs_size=(96, 128))
+    env.reset(seed=0)
+    u = env.unwrapped
+    env.step(u.oracle_action())
+    pid = u._live.proc.pid
+    os.killpg(pid, signal.SIGKILL)
+    assert _wait_dead(pid)
+    for action in (u._act("click", 50, 50), u._act("goto", text="/saved")):
+        _, r, term, trunc, info = env.step(action)
+        assert term and not trunc and r == 0.0
+        assert info.get("error", "").startswith("browser_crashed") or info["invalid_action"]
+    obs, info = env.reset(seed=0)
+    assert "Chromium" in info["feedback"] and obs.std() > 0
+    success = False
+    while True:
+        _, _, term, trunc, info = env.step(u.oracle_action())
+        if term or trunc:
+            success = info["success"]
+            break
+    assert success and "error" not in info
+    env.close()
+
+
+def test_action_timeout_is_reported_not_raised():
+    env = gym.make("GymV/WebNewsLookup-v0", obs_size=(96, 128), action_timeout=0.5).unwrapped
+    env.reset(seed=0)
+    env._site.page_help = lambda q: time.sleep(2.0) or env._site.shell("Help", "<h1>slow</h1>")
+    _, _, term, _, info = env.step(env._act("goto", text="/help"))
+    assert info["timed_out"] and not term and "timed out" in info["feedback"] and env.last_action_ms >= 400
+    _, _, term, _, info = env.step(env._act("goto", text="/"))
+    assert not info["timed_out"] and not term
+    env.close()
+
+
+# ----------------------------------------------------------------------------- vector env
+def test_web_vector_env_shares_browsers_and_autoresets():
+    from gymv_envs.domains.web import WebVectorEnv
+
+    envs = WebVectorEnv(["GymV/WebShopFindPrice-v1", "GymV/WebNewsLookup-v0", "GymV/WebBankBalance-v1"], threads=2,
+                        obs_size=(96, 128))
+    try:
+        obs, infos = envs.reset(seed=5)
+        assert obs.shape == (3, 96, 128, 3) and len({o.tobytes() for o in obs}) == 3
+        pids = [e.unwrapped._live.proc.pid for e in envs.envs]
+        assert pids[0] == pids[2] != pids[1]  # two workers, one Chromium each
+        done = {"kind": np.array([KINDS.index("done")] * 3)} | {k: v for k, v in envs.action_space.sample().items() if k != "kind"}
+        obs, rew, term, trunc, infos = envs.step(done)
+        assert term.all() and not rew.any()
+        obs, rew, term, trunc, infos = envs.step(envs.action_space.sample())  # the autoreset step
+        assert not term.any() and not rew.any() and obs.shape == (3, 96, 128, 3)
+        assert envs.call("instruction")[0].startswith("You are on the ShopLane")
+    finally:
+        envs.close()
+    assert not _alive(pids[0]) or _wait_dead(pids[0])
+
+
+# ----------------------------------------------------------------------------- BrowserGym-style actions
+def test_element_actions_outline_and_new_kinds():
+    env = gym.make("GymV/WebShopCollect-v0", obs_size=(384, 512), observation="both")
+    obs, info = env.reset(seed=4)
+    u = env.unwrapped
+    assert set(obs) == {"screenshot", "axtree"} and obs["screenshot"].shape == (384, 512, 3)
+    assert env.observation_space.contains(obs)
+    tree = obs["axtree"]
+    assert "textbox" in tree and 'link "Help"' in tree and info["axtree"] == tree
+    bid = re.search(r'\[(\d+)\] link "Help"', tree).group(1)
+    _, _, _, _, info = env.step(u.parse_action(f'click("{bid}")'))
+    assert info["url"] == "/help"
+    _, _, _, _, info = env.step(u.parse_action("back"))
+    assert info["url"] == "/" and not info["invalid_action"]
+    _, _, _, _, info = env.step(u.parse_action("forward"))
+    assert info["url"] == "/help"
+    _, _, _, _, info = env.step(u.parse_action('goto("http://example.com/")'))
+    assert info["invalid_action"]  # loopback only
+    _, _, _, _, info = env.step(u.parse_action('goto("/")'))
+    search = re.search(r'\[(\d+)\] textbox "Search', info["axtree"]).group(1)
+    p = u._site.items[0]
+    _, _, _, _, info = env.step(u.parse_action(f'fill("{search}", "{p["name"]}")'))
+    assert u._live.page.evaluate("() => document.querySelector('#search input').value") == p["name"]
+    _, _, _, _, info = env.step(u.parse_action(f'goto("/item?id={p["id"]}")'))
+    opt = re.search(r'\[(\d+)\] combobox "' + u._site.family.opt[0], info["axtree"]).group(1)
+    want = u._site.family.opt[1][2]
+    _, _, _, _, info = env.step(u.parse_action(f'select_option("{opt}", "{want}")'))
+    assert f'value="{want}"' in info["axtree"]
+    _, _, _, _, info = env.step(u.parse_action('select_option("999", "x")'))
+    assert info["invalid_action"]
+    _, _, _, _, info = env.step(u.parse_action('new_tab("/saved")'))
+    assert info["url"] == "/saved" and len(u._live.pages) == 2
+    _, _, _, _, info = env.step(u.parse_action("switch_tab(0)"))
+    assert info["url"].startswith("/item") and u.parse_action("switch_tab(7)") is not None
+    _, _, _, _, info = env.step(u.parse_action("switch_tab(7)"))
+    assert info["invalid_action"]
+    env.close()
+
+
+def test_hover_menus_dropdowns_sliders_and_drag_are_played_by_the_oracle():
+    """Levels whose oracle needs a hover menu, a dropdown, a slider, a date picker, the dialog and
+    drag-and-drop: every one of those action kinds is used, and the rubric holds."""
+    used = set()
+    for env_id, seed in (("GymV/WebHotelCurate-v0", 0), ("GymV/WebHotelCurate-v0", 1), ("GymV/WebFoodDeliveryErrand-v0", 2),
+                         ("GymV/WebHotelCollect-v0", 3)):
+        env = gym.make(env_id, difficulty=2, obs_size=(96, 128))
+        env.reset(seed=seed)
+        u = env.unwrapped
+        while True:
+            a = u.oracle_action()
+            used.add(KINDS[int(a["kind"])])
+            _, _, term, trunc, info = env.step(a)
+            if term or trunc:
+                break
+        assert info["success"], (env_id, seed, info["feedback"])
+        env.close()
+    assert {"select", "drag", "key", "type", "click"} <= used
+
+
+def test_vqa_click_targets_are_inside_the_target_and_near_misses_outside():
+    env = gym.make("GymV/WebShopLookup-v0", obs_size=(384, 512)).unwrapped
+    made = []
+    for seed in range(3):
+        env.reset(seed=seed)
+        qs = env.vqa_questions(np.random.default_rng(seed))
+        made += qs
+        for q in qs:
+            assert len(q["options"]) == 4 and len(set(q["options"])) == 4 and 0 <= q["answer"] < 4
+        px = next((q for q in qs if q["type"] == "click_target"), None)
+        if px is None:
+            continue
+        norm = next(q for q in qs if q["type"] == "click_target_norm")
+        assert norm["answer"] == px["answer"]
+        hits = []
+        for opt in px["options"]:
+            x, y = (float(v) for v in re.findall(r"[\d.]+", opt))
+            hits.append(env._live.page.evaluate(
+                "([x, y]) => { let e = document.elementFromPoint(x, y); return e ? e.outerHTML.slice(0, 80) : ''; }",
+                [x / env._scale, (y - env._page_top) / env._scale]))
+        act = env.oracle_action()
+        target = env._live.page.evaluate("([x, y]) => document.elementFromPoint(x, y).outerHTML.slice(0, 80)",
+                                         [float(act["x"]) / env._scale, float(act["y"]) / env._scale])
+        assert hits[px["answer"]] == target
+        assert sum(h == target for h in hits) == 1
+    assert {"click_target", "click_target_norm", "fact_page"} <= {q["type"] for q in made}
+    env.close()
+
+
+# ----------------------------------------------------------------------------- cross-site
+@pytest.mark.parametrize("env_id", ["GymV/WebCrossShopBank-v0", "GymV/WebCrossFoodBank-v0"])
+def test_cross_site_tasks_need_facts_from_both_sites(env_id):
+    """A price read on the catalogue site (one item, the cheapest of a category, a total of two) is
+    paid from the bank on the other: the oracle visits both at every difficulty and succeeds; the
+    amount is never in the instruction; a transfer off by a cent, or from another account, fails."""
+    from tests.helpers import ORACLE_OBS_SIZE, oracle_episode
+
+    for d in (0, 1, 2):
+        env = gym.make(env_id, difficulty=d, obs_size=ORACLE_OBS_SIZE)
+        try:
+            success, steps, _, infos = oracle_episode(env, 0)
+            u = env.unwrapped
+            assert success, f"{env_id} d{d}: oracle failed after {steps} steps"
+            paths = [i["url"] for i in infos]
+            assert any(p.startswith("/a/item") for p in paths) and any(p.startswith("/b/transfer") for p in paths)
+            shop, bank = u._site.a, u._site.b
+            if d == 1:
+                assert u._amount == min(p["num"] for p in shop.items if p["cat"] == u._cat)
+            assert u._amount == round(sum(p["num"] for p in u._items), 2) and len(u._items) == (2 if d == 2 else 1)
+            assert f"{u._amount:.2f}" not in u.instruction and f"{u._amount:,.2f}" not in u.instruction
+            assert u.instruction.count(shop.brand) and u.instruction.count(bank.brand)
+            (t,) = bank.transfers
+            bank.transfers[:] = [{**t, "amount": round(t["amount"] + 0.01, 2)}]
+            assert not all(h for _, h in u._criteria())
+            other = next(a for a in bank.accounts if a != t["src"])
+            bank.transfers[:] = [{**t, "src": other}]
+            assert all(h for _, h in u._criteria()) is (d == 0)
+            bank.transfers[:] = [t, t]
+            assert not all(h for _, h in u._criteria())
         finally:
             env.close()

@@ -15,9 +15,14 @@ from urllib.parse import parse_qsl, urlsplit
 
 _PROBE_JS = """(sels) => sels.map(s => { const e = document.querySelector(s); if (!e) return null;
   const rs = e.getClientRects(); const r = rs.length ? rs[0] : e.getBoundingClientRect(); const v = ('value' in e) ? String(e.value) : null;
+  let all = false; try { all = v !== null && e.selectionStart === 0 && e.selectionEnd === v.length; } catch (err) { all = false; }
+  const menu = e.closest('[data-hover-menu]'); let hover = null;
+  if (menu && (r.width < 1 || r.height < 1)) { const t = menu.querySelector('[data-hover-trigger]') || menu; const q = t.getBoundingClientRect(); hover = {x: q.left, y: q.top, w: q.width, h: q.height}; }
   return {x: r.left, y: r.top, w: r.width, h: r.height, value: v, checked: !!e.checked,
-          focused: document.activeElement === e,
-          all: v !== null && e.selectionStart === 0 && e.selectionEnd === v.length}; })"""
+          focused: document.activeElement === e, all, hover}; })"""
+# Overlays a person deals with first: a cookie banner's accept button, a dialog's confirm button.
+_NEXT_JS = """() => { for (const e of document.querySelectorAll('[data-gymv-next]')) { const r = e.getBoundingClientRect();
+  if (r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden') return e.getAttribute('data-gymv-next'); } return null; }"""
 
 
 @dataclass(frozen=True)
@@ -27,7 +32,10 @@ class Step:
     ``link``: click ``a[href=target]`` (leads to ``url``, default ``target``); ``form``: type
     ``fields`` ((css, value), ...) into the form ``target`` and submit it (leads to ``url``);
     ``click``: click the element ``target``; a form field whose value is ``True`` is a
-    checkbox or radio button to check; ``answer``: reply ``value``; ``done``: finish.
+    checkbox or radio button to check, a field ``(css, value, "select")`` a dropdown, a field
+    ``(css, value, "slider")`` a range input set with the arrow keys; ``select``: choose option
+    ``value`` of the dropdown ``target``; ``drag``: drag ``target`` onto the element ``value``;
+    ``answer``: reply ``value``; ``done``: finish.
     """
 
     kind: str
@@ -61,6 +69,11 @@ class OracleMixin:
 
     def oracle_action(self) -> dict:
         self._revive()
+        first = self._live.page.evaluate(_NEXT_JS)
+        if first:
+            act = self._click(f'[data-gymv-next="{first}"]')
+            if act is not None:
+                return act
         for goal in self._plan():
             if goal.done is not None and goal.done():
                 continue
@@ -91,13 +104,27 @@ class OracleMixin:
             return self._click(f'a[href="{step.target}"]')
         if step.kind == "click":
             return self._click(step.target)
+        if step.kind == "select":
+            return self._field(step.target, step.value, "select")
+        if step.kind == "drag":
+            src, dst = self._probe([step.target, step.value])
+            if src is None or dst is None:
+                return None
+            s, top = self._scale, self._page_top
+            x0, y0 = (src["x"] + src["w"] / 2) * s, (src["y"] + src["h"] / 2) * s + top
+            x1, y1 = (dst["x"] + dst["w"] / 2) * s, (dst["y"] + min(dst["h"] / 4, 6)) * s + top
+            return self._act("drag", x=x0, y=y0, dx=x1 - x0, dy=y1 - y0)
         # form: fill each field in order, then submit
-        probes = self._probe([step.target] + [sel for sel, _ in step.fields])
+        probes = self._probe([step.target] + [f[0] for f in step.fields])
         if probes[0] is None:
             return None
-        for (sel, want), p in zip(step.fields, probes[1:]):
-            if p is None or p["value"] == want or (want is True and p["checked"]):
+        for field_, p in zip(step.fields, probes[1:]):
+            sel, want = field_[0], field_[1]
+            how = field_[2] if len(field_) > 2 else ("check" if want is True else "text")
+            if p is None or p["value"] == str(want) or (want is True and p["checked"]):
                 continue
+            if how in ("select", "slider"):
+                return self._field(sel, want, how, p)
             if want is True:
                 return self._click(sel, p)
             if not p["focused"]:
@@ -107,9 +134,28 @@ class OracleMixin:
             return self._act("type", text=want)
         return self._click(f"{step.target} button[type=submit]")
 
+    def _field(self, selector: str, want: str, how: str, probe: dict | None = None) -> dict | None:
+        """One action toward a dropdown or slider holding ``want``."""
+        p = probe or self._probe([selector])[0]
+        if p is None or p["value"] == str(want):
+            return None
+        if how == "select":
+            act = self._click(selector, p)
+            if act is None or act["kind"] != 0:
+                return act  # a scroll first
+            return self._act("select", x=float(act["x"]), y=float(act["y"]), text=str(want))
+        if not p["focused"]:
+            return self._click(selector, p)
+        return self._act("key", text="ArrowRight" if float(p["value"]) < float(want) else "ArrowLeft")
+
     def _click(self, selector: str, probe: dict | None = None) -> dict | None:
         p = probe or self._probe([selector])[0]
         if p is None:
+            return None
+        if p.get("hover") is not None and (p["w"] < 1 or p["h"] < 1):
+            q, s = p["hover"], self._scale
+            return self._act("hover", x=(q["x"] + q["w"] / 2) * s, y=(q["y"] + q["h"] / 2) * s + self._page_top)
+        if p["w"] < 1 or p["h"] < 1:
             return None
         s, (_, vh) = self._scale, self._css_size
         cy = p["y"] + p["h"] / 2  # the first line box of the element: a wrapped link is clicked on its text

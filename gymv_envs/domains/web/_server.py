@@ -18,12 +18,15 @@ class Router:
         self.site = None
         self.lock = threading.Lock()
         self.requests = 0
+        self.changes = 0  # requests to /do/... (state changes), for the judge's keyframes
 
     def __call__(self, path: str, query: dict[str, str]) -> tuple[int, str, bytes]:
         if path in STATIC:
             return 200, "font/ttf", STATIC[path].read_bytes()
         with self.lock:
             self.requests += 1
+            if path.startswith("/do/"):
+                self.changes += 1
             if self.site is None:
                 return 503, "text/plain", b"no site"
             return self.site.handle(path, query)
@@ -46,7 +49,7 @@ class LoopbackServer:
                     body = b""
                 self.send_header("Content-Type", ctype)
                 self.send_header("Content-Length", str(len(body)))
-                self.send_header("Cache-Control", "max-age=86400, immutable" if ctype.startswith("font/") else "no-store")
+                self.send_header("Cache-Control", "max-age=86400, immutable" if ctype.startswith(("font/", "image/")) else "no-store")
                 self.end_headers()
                 self.wfile.write(body)
 
