@@ -451,13 +451,14 @@ class World3DEnv(MultiTurnEnv):
 
     FLAT = ("pad", "exit", "health")
 
-    def facing_thing(self) -> int | None:
+    def facing_thing(self, x: float | None = None, y: float | None = None, yaw: float | None = None) -> int | None:
+        """The thing ``interact`` reaches from (x, y, yaw) (default: the agent's pose): the nearest one faced."""
         best, dist = None, 1e9
         for i, e in enumerate(self.things):
             if e.hidden or e.kind in self.FLAT or (e.kind == "door" and e.lit):
                 continue
-            if self.faces(i):
-                d = self.surface_distance(i)
+            if self.faces(i, x, y, yaw):
+                d = self.surface_distance(i, x, y)
                 if d < dist:
                     best, dist = i, d
         return best
@@ -821,7 +822,9 @@ class World3DEnv(MultiTurnEnv):
             if kind == "near":
                 return (lambda x, y, a: self.near(i, x, y)), self._disc(tx, ty, rad + NEXT_TO), None
             if kind == "use":
-                return (lambda x, y, a: self.faces(i, x, y, a)), self._disc(tx, ty, rad + self.reach), INTERACT
+                # facing it, with nothing nearer in front that interact would reach first
+                return (lambda x, y, a: self.faces(i, x, y, a) and self.facing_thing(x, y, a) == i), \
+                    self._disc(tx, ty, rad + self.reach), INTERACT
 
             def drops(x, y, a):
                 spot = self.drop_spot(x, y, a)
