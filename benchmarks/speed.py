@@ -64,6 +64,20 @@ def _durations(fn, seconds: float, min_calls: int = 3) -> list[float]:
     return out
 
 
+def single_turn_rate(env_id: str, difficulty: int, seconds: float) -> float:
+    """Reset+step pairs per second (answered by the oracle) at one difficulty, default size."""
+    env = gym.make(env_id, difficulty=difficulty).unwrapped
+    seed = iter(range(10**9))
+    env.reset(seed=next(seed))
+
+    def episode() -> None:
+        env.reset(seed=next(seed))
+        env.step(env.oracle_action())
+    rate = _rate(episode, seconds)
+    env.close()
+    return rate
+
+
 def measure(env_id: str, obs_size: tuple[int, int] | None, seconds: float) -> dict[str, float]:
     from gymv.benchmarks.episode import keep_freed_frames
 
@@ -119,6 +133,9 @@ def measure_row(env_id: str, seconds: float) -> dict[str, Any]:
     for label, size in (("default", None), ("84", (84, 84))):
         for k, v in measure(env_id, size, seconds).items():
             row[f"{k}@{label}"] = round(v, 3)
+    if d["protocol"] == "single_turn":  # every difficulty, at the default size
+        rates = {f"step_per_s@d{lvl}": round(single_turn_rate(env_id, lvl, seconds / 2), 3) for lvl in d["difficulties"]}
+        row.update(rates, **{"step_per_s@slowest_difficulty": min(rates.values())})
     return row
 
 
@@ -135,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="gymv-bench speed", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pattern", default="*", help="glob over ids (default: all available)")
+    parser.add_argument("--protocol", choices=("single_turn", "multi_turn"), help="only ids of this protocol")
     parser.add_argument("--seconds", type=float, default=0.5, help="time per measurement (default 0.5)")
     parser.add_argument("--out", default="results/speed", help="output directory (default results/speed)")
     parser.add_argument("--no-isolate", action="store_true", help="measure every id in this process (RSS is then a running peak)")
@@ -146,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         row.update(base_rss_mb=round(base, 1), peak_rss_mb=round(_peak_rss_mb(), 1))
         print(json.dumps(row))
         return 0
-    selected = gymv_envs.ids(args.pattern, available_only=True)
+    selected = [i for i in gymv_envs.ids(args.pattern, available_only=True)
+                if args.protocol is None or gymv_envs.describe(i)["protocol"] == args.protocol]
     if not selected:
         parser.error(f"no available id matches {args.pattern!r}")
     out_dir = Path(args.out)
@@ -189,6 +208,10 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "multi_turn_step_per_s_84_median": med([r["step_per_s@84"] for r in multi]),
         "multi_turn_step_per_s_default_median": med([r["step_per_s@default"] for r in multi]),
         "single_turn_reset_step_per_s_default_median": med([r["step_per_s@default"] for r in single]),
+        # the slowest difficulty of each single-turn id: the "no id under 1,000/s at any difficulty" bar
+        "single_turn_slowest_difficulty": [(r["id"], round(r["step_per_s@slowest_difficulty"], 1)) for r in
+                                           sorted(single, key=lambda r: r["step_per_s@slowest_difficulty"])[:10]],
+        "single_turn_ids_under_1000_at_some_difficulty": sum(r["step_per_s@slowest_difficulty"] < 1000 for r in single),
         "slowest_default": [(r["id"], round(r["step_per_s@default"], 1)) for r in slowest],
         "render_ms_default_median": med([r["render_ms@default"] for r in rows], 3),
         "draw_ms_default_median": med([r["draw_ms@default"] for r in rows], 3),

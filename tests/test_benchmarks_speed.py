@@ -35,6 +35,22 @@ def test_speed_reports_rates_render_time_and_peak_rss(tmp_path):
     assert proc.returncode == 2 and "no available id" in proc.stderr
 
 
+def test_speed_times_single_turn_ids_at_every_difficulty(tmp_path):
+    proc = _bench("speed", "--pattern", "GymV/Maze*", "--protocol", "single_turn", "--seconds", "0.05", "--no-isolate",
+                  "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((tmp_path / "speed.json").read_text())
+    assert data["rows"] and all(r["protocol"] == "single_turn" for r in data["rows"])
+    for row in data["rows"]:
+        rates = [row[f"step_per_s@d{lvl}"] for lvl in (0, 1, 2)]
+        assert min(rates) > 0 and row["step_per_s@slowest_difficulty"] == min(rates)
+    summary = data["summary"]
+    assert summary["single_turn_slowest_difficulty"][0][1] == round(min(r["step_per_s@slowest_difficulty"]
+                                                                        for r in data["rows"]), 1)
+    assert summary["single_turn_ids_under_1000_at_some_difficulty"] == sum(
+        r["step_per_s@slowest_difficulty"] < 1000 for r in data["rows"])
+
+
 def test_overhead_command_measures_both_sides(tmp_path):
     target = tmp_path / "overhead.json"
     proc = _bench("overhead", "--ids", "GymV/TicTacToe-v1", "--seeds", "2", "--repeats", "1",
