@@ -97,7 +97,8 @@ def test_skipped_ids_are_named_with_the_install_command(monkeypatch, tmp_path, c
                              "--no-baselines"])
     err = capsys.readouterr().err
     assert status == 0
-    assert "4 matching ids skipped" in err and "web (4 ids)" in err and "pip install 'gymv[web]'" in err
+    n = len(gymv_envs.ids("GymV/WebShop*"))
+    assert n >= 2 and f"{n} matching ids skipped" in err and f"web ({n} ids)" in err and "pip install 'gymv[web]'" in err
     status = bench_run.main(["--agent", "random", "--ids", "GymV/WebShop*", "--out", str(tmp_path / "none")])
     assert status == 2 and "pip install 'gymv[web]'" in capsys.readouterr().err
 

@@ -294,8 +294,10 @@ class CatalogTask(WebEnv):
         return (self._site.family.key, self.task, tuple(a.sig for a in self._atoms), self._intro, self._close)
 
     def _fact_page(self) -> tuple[str, list[str]] | None:
-        pages = [a.page for a in self._atoms if a.page and a.kind in ("read", "colour", "compare")]
-        if not pages:
+        # one page holds the fact, and the task does not name it (a comparison needs two pages,
+        # and a named item would give the answer away)
+        pages = [a.page for a in self._atoms if a.page and a.kind in ("read", "colour")]
+        if len(set(pages)) != 1 or pages[0].lower() in self.instruction.lower():
             return None
         return pages[0], [p["name"] for p in self._site.items if p["name"] not in pages]
 
