@@ -233,13 +233,15 @@ def _by_domain(rows: list[dict[str, Any]], key: str) -> dict[str, dict[str, floa
 
 
 def to_markdown(rows: list[dict[str, Any]], summary: dict[str, Any]) -> str:
-    lines = ["| id | protocol | step/s (default) | step/s (84x84) | step ms median | reset/s (default) | reset ms median "
-             "| render ms | draw ms | peak RSS MB |",
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines = ["| id | protocol | step/s (default) | step/s (84x84) | step/s (d0 / d1 / d2) | step ms median | reset/s (default) "
+             "| reset ms median | render ms | draw ms | peak RSS MB |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
         rss = r.get("peak_rss_mb", r.get("peak_rss_mb_running"))
         step_ms = f"{r['step_ms_median@default']:.2f}" if "step_ms_median@default" in r else "-"
-        lines.append(f"| {r['id']} | {r['protocol']} | {r['step_per_s@default']:.0f} | {r['step_per_s@84']:.0f} | {step_ms} | "
+        levels = sorted(k for k in r if k.startswith("step_per_s@d") and k[12:].isdigit())
+        by_level = " / ".join(f"{r[k]:.0f}" for k in levels) if levels else "-"
+        lines.append(f"| {r['id']} | {r['protocol']} | {r['step_per_s@default']:.0f} | {r['step_per_s@84']:.0f} | {by_level} | {step_ms} | "
                      f"{r['reset_per_s@default']:.0f} | {r['reset_ms_median@default']:.2f} | {r['render_ms@default']:.3f} | "
                      f"{r['draw_ms@default']:.3f} | {rss:.0f} |")
     lines += ["", "Summary:", "", "```json", json.dumps(summary, indent=2), "```", ""]
