@@ -95,14 +95,17 @@ class Game2048(MultiTurnEnv):
     step budget truncates.
 
     ## Arguments
-    ``difficulty`` (0: target 256; 1: 512; 2: 1024 from the game in progress), ``obs_size``.
+    ``difficulty`` (0: target 256; 1: 512; 2: 1024 from the game in progress), ``obs_size``. The
+    registered id defaults to difficulty 2.
 
     ## Version History
     - v0: initial version. Spawns come from the env's generator, so the oracle (a depth-limited
       expectimax over a corner-snake heuristic) plans without seeing future spawns. Revised
       before release: targets 256/512/1024 (was 128/256/512) and rewards linear in tile value.
     - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
-      action-space seeding (a seeded random policy no longer replays the level's draws).
+      action-space seeding (a seeded random policy no longer replays the level's draws). The
+      registered id defaults to difficulty 2: random play scored 44.5 of 100 at difficulty 0 (merges
+      earn along the way) and 22.2 at difficulty 1, 8.3 at difficulty 2 (20 seeds).
     """
 
     action_names = ("up", "down", "left", "right")
@@ -187,5 +190,5 @@ class Game2048(MultiTurnEnv):
 
 SPECS = (
     TaskSpec(name="Game2048", entry_point=Game2048, version=1, max_episode_steps=600,
-             tags=("puzzle", "stochastic", "grid")),
+             tags=("puzzle", "stochastic", "grid"), kwargs={"difficulty": 2}),
 )
