@@ -320,6 +320,21 @@ class GraphQuestion(SingleTurnEnv):
         return f"vertices: {' '.join(self.labels)}\nedges: {', '.join(parts)}"
 
 
+class CountQuestion(GraphQuestion):
+    """A graph task whose answer is one integer, ``self.count`` (read, checked exactly, and solved)."""
+
+    count: int
+
+    def _parse_answer(self, text: str):
+        return parse_int(text)
+
+    def _check(self, answer) -> bool:
+        return answer == self.count
+
+    def _solve(self) -> int:
+        return self.count
+
+
 def int_near_misses(rng: np.random.Generator, value: int, *similar: int, low: int = 0) -> list[int]:
     """Wrong integers for an MCQ: the semantically similar values first, then off-by-one and -two."""
     out = [v for v in similar if v != value and v >= low]

@@ -9,11 +9,10 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.graphs._graphs import (
-    GraphQuestion,
+    CountQuestion,
     adjacency,
     bfs_hops,
     int_near_misses,
-    parse_int,
     random_tree,
     relabel,
     tree_positions,
@@ -40,7 +39,7 @@ def triad_counts(n: int, edges) -> tuple[int, int]:
     return int(((a == b) & (b == c)).sum()), int(((a == b) | (b == c) | (a == c)).sum())
 
 
-class EquidistantTriads(GraphQuestion):
+class EquidistantTriads(CountQuestion):
     """Count the triples of tree vertices that are pairwise equidistant.
 
     ## Description
@@ -93,15 +92,6 @@ class EquidistantTriads(GraphQuestion):
         return ("The image shows a tree; the distance between two vertices is the number of edges on the path "
                 "between them. How many sets of three different vertices are there in which all three pairwise "
                 "distances are equal?")
-
-    def _parse_answer(self, text: str):
-        return parse_int(text)
-
-    def _check(self, answer) -> bool:
-        return answer == self.count
-
-    def _solve(self) -> int:
-        return self.count
 
     def _near_misses(self, rng: np.random.Generator) -> list[int]:
         return int_near_misses(rng, self.count, self.iso, 6 * self.count)

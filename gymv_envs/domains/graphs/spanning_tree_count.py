@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.graphs._graphs import GraphQuestion, int_near_misses, parse_int, planar_graph
+from gymv_envs.domains.graphs._graphs import CountQuestion, int_near_misses, planar_graph
 from gymv_envs.domains.graphs._render import Picture
 
 SIZES = {0: (5, 5, 7), 1: (7, 8, 11), 2: (9, 11, 15)}  # vertices, fewest and most edges
@@ -40,7 +40,7 @@ def spanning_trees(n: int, edges) -> int:
     return bareiss_det([row[1:] for row in lap[1:]])
 
 
-class SpanningTreeCount(GraphQuestion):
+class SpanningTreeCount(CountQuestion):
     """Count the spanning trees of a drawn graph.
 
     ## Description
@@ -87,15 +87,6 @@ class SpanningTreeCount(GraphQuestion):
     def _task_text(self) -> str:
         return ("The image shows an undirected graph. A spanning tree is a set of its edges that connects all the "
                 "vertices and contains no cycle. How many different spanning trees does the graph have?")
-
-    def _parse_answer(self, text: str):
-        return parse_int(text)
-
-    def _check(self, answer) -> bool:
-        return answer == self.count
-
-    def _solve(self) -> int:
-        return self.count
 
     def _near_misses(self, rng: np.random.Generator) -> list[int]:
         n = len(self.labels)

@@ -6,10 +6,9 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.graphs._graphs import (
-    GraphQuestion,
+    CountQuestion,
     adjacency,
     int_near_misses,
-    parse_int,
     planar_graph,
 )
 from gymv_envs.domains.graphs._render import Picture
@@ -36,7 +35,7 @@ def components(n: int, edges) -> list[tuple[set[int], int]]:
     return out
 
 
-class TreeComponentCount(GraphQuestion):
+class TreeComponentCount(CountQuestion):
     """Count the connected components of a drawn graph that are trees.
 
     ## Description
@@ -127,15 +126,6 @@ class TreeComponentCount(GraphQuestion):
         return ("The image shows an undirected graph made of several separate pieces (connected components). "
                 "A piece is a tree if it contains no cycle; a single vertex on its own is also a tree. "
                 "How many of the pieces are trees?")
-
-    def _parse_answer(self, text: str):
-        return parse_int(text)
-
-    def _check(self, answer) -> bool:
-        return answer == self.count
-
-    def _solve(self) -> int:
-        return self.count
 
     def _near_misses(self, rng: np.random.Generator) -> list[int]:
         return int_near_misses(rng, self.count, len(self.comps), len(self.comps) - self.count)

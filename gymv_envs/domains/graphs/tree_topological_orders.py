@@ -8,9 +8,8 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.graphs._graphs import (
-    GraphQuestion,
+    CountQuestion,
     int_near_misses,
-    parse_int,
     random_tree,
     tree_parents,
     tree_positions,
@@ -30,7 +29,7 @@ def count_orders(n: int, edges, root: int) -> int:
     return math.factorial(n) // math.prod(size)
 
 
-class TreeTopologicalOrders(GraphQuestion):
+class TreeTopologicalOrders(CountQuestion):
     """Count the orderings of a rooted tree's vertices in which every parent comes before its children.
 
     ## Description
@@ -81,15 +80,6 @@ class TreeTopologicalOrders(GraphQuestion):
     def _task_text(self) -> str:
         return ("The image shows a rooted tree, root at the top, with arrows from each parent to its children. In "
                 "how many ways can all the vertices be put in a sequence so that every vertex comes after its parent?")
-
-    def _parse_answer(self, text: str):
-        return parse_int(text)
-
-    def _check(self, answer) -> bool:
-        return answer == self.count
-
-    def _solve(self) -> int:
-        return self.count
 
     def _near_misses(self, rng: np.random.Generator) -> list[int]:
         n = len(self.labels)

@@ -22,17 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from gymv_envs.core.mujoco_render import import_mujoco
+
 SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast", "software", "offscreen")
-
-
-def import_mujoco():
-    os.environ.setdefault("MUJOCO_GL", "egl")
-    # Mesa's software rasteriser draws on the calling thread: one core per env, and no thread
-    # hand-offs (much faster under vector envs or a busy machine). Set it yourself to override.
-    os.environ.setdefault("LP_NUM_THREADS", "0")
-    import mujoco
-
-    return mujoco
 
 
 class _GLPool:
