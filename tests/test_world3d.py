@@ -421,3 +421,23 @@ def test_sign_textures_of_two_levels_do_not_bleed():
     b.reset(seed=1)
     a._sky = None
     assert np.array_equal(a._draw(), frame)
+
+
+# ----------------------------------------------------------------------------- offline VQA
+def test_next_view_questions_show_what_each_move_really_shows():
+    env = _make("World3DTrapCorner", obs_size=(96, 128))
+    asked = 0
+    for seed in range(4):
+        obs, _ = env.reset(seed=seed)
+        questions = env.vqa_questions(np.random.default_rng(seed))
+        assert np.array_equal(env.render(), obs)  # asking steps copies, never the env
+        for q in questions:
+            asked += 1
+            images = q["option_images"]
+            assert q["type"] == "next_view" and len(images) == 4 and 0 <= q["answer"] < 4
+            assert len({im.tobytes() for im in images}) == 4
+            name = q["prompt"].split("'")[1]
+            seen, *_ = pickle.loads(pickle.dumps(env)).step(env.action_names.index(name))
+            assert [np.array_equal(seen, im) for im in images] == [i == q["answer"] for i in range(4)]
+    assert asked >= 3
+    assert _make("World3DTrapCorner", action_mode="parametric").vqa_questions(np.random.default_rng(0)) == []
