@@ -249,3 +249,22 @@ def test_sb3_env_checker_accepts_the_rl_stack():
         obs, _ = env.reset(seed=0)
         assert obs.shape[:2] == (84, 84)
         env.close()
+
+
+def test_next_view_questions_show_what_each_action_really_shows():
+    env = gym.make("GymV/RobotPickPlace-v0", obs_size=(96, 96)).unwrapped
+    asked = 0
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        for q in env.vqa_questions(np.random.default_rng(seed)):
+            asked += 1
+            images = q["option_images"]
+            assert q["type"] == "next_view" and len({im.tobytes() for im in images}) == 4 and 0 <= q["answer"] < 4
+            name = q["prompt"].split("'")[1]
+            clone = pickle.loads(pickle.dumps(env))
+            for _ in range(5):
+                seen, *_ = clone.step(env.action_names.index(name))
+            assert [np.array_equal(seen, im) for im in images] == [i == q["answer"] for i in range(4)]
+        assert np.array_equal(env.render(), obs)  # asking steps copies, never the env
+    assert asked >= 2
+    env.close()

@@ -28,6 +28,7 @@ import numpy as np
 from gymv_envs.core import MultiTurnEnv, Outcome
 from gymv_envs.core.env import VisionEnv
 from gymv_envs.core.mujoco_render import SceneRenderer, import_mujoco
+from gymv_envs.core.vqa import next_view_question
 from gymv_envs.domains.robotics._scene import ASSETS_KEY, FINGER_OPEN, OBJECT_COLOURS, Part, Scene
 
 STEP = 0.02            # metres per discrete move
@@ -551,6 +552,17 @@ class RobotEnv(MultiTurnEnv):
         if self._closed:
             return self.hold_here(closed=False)
         return self.direct((self._sp[0], self._sp[1], max(self._sp[2], TRAVEL_Z)), closed=False, up=True)
+
+    # ----------------------------------------------------------------- offline VQA
+    VQA_MOVES: ClassVar[tuple[str, ...]] = ("move_left", "move_right", "move_forward", "move_back", "move_up",
+                                            "move_down", "open", "close")
+
+    def vqa_questions(self, rng: np.random.Generator) -> list[dict[str, Any]]:
+        """Next-view questions for offline VQA (``gymv-bench export-vqa``): "which image shows the scene
+        right after <action> 5 times in a row?" (10 cm of gripper travel, or the fingers opening or
+        closing), the options being the camera frames after four different actions, each played on a
+        pickled copy under physics (`core.vqa.next_view_question`). Discrete mode only."""
+        return next_view_question(self, rng, self.VQA_MOVES, repeat=5, what="the scene")
 
     # ----------------------------------------------------------------- oracle: the follower
     def oracle_action(self) -> Any:

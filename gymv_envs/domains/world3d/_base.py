@@ -22,6 +22,7 @@ import numpy as np
 from gymv_envs.core import MultiTurnEnv, Outcome
 from gymv_envs.core.canvas import draw_text, fill
 from gymv_envs.core.env import VisionEnv, check_number
+from gymv_envs.core.vqa import next_view_question
 from gymv_envs.domains.world3d import _nav
 from gymv_envs.domains.world3d._scene import (
     AGENT_Z,
@@ -929,30 +930,9 @@ class World3DEnv(MultiTurnEnv):
     def vqa_questions(self, rng: np.random.Generator) -> list[dict[str, Any]]:
         """Egocentric next-view questions for offline VQA (``gymv-bench export-vqa``): "which image shows
         your view right after <action>?", the options being the first-person frames after four different
-        moves from the current state, each played on a copy under physics (pickled, so the world and its
-        contacts replay exactly); frames that are identical (a move blocked by a wall) are left out, and
-        no question is asked unless four differ. The env itself is not stepped. Discrete mode only."""
-        import pickle
-
-        if self.action_mode != "discrete" or self._terminated:
-            return []
-        frames: dict[bytes, tuple[str, np.ndarray]] = {}
-        for k in rng.permutation(len(self.VQA_MOVES)):
-            name = self.VQA_MOVES[int(k)]
-            clone = pickle.loads(pickle.dumps(self))
-            obs, _, _, _, info = clone.step(self.action_names.index(name))
-            clone.close()
-            if not info.get("invalid_action"):
-                frames.setdefault(obs.tobytes(), (name, obs))
-            if len(frames) == 4:
-                break
-        if len(frames) < 4:
-            return []
-        picks = list(frames.values())
-        answer = int(rng.integers(4))
-        name = picks[answer][0]
-        return [{"type": "next_view", "answer": answer, "option_images": [obs for _, obs in picks],
-                 "prompt": f"Which image shows your view right after the action '{name}'? Answer with its letter."}]
+        moves, each played on a pickled copy under physics (`core.vqa.next_view_question`). Discrete
+        mode only."""
+        return next_view_question(self, rng, self.VQA_MOVES)
 
     def oracle_action(self) -> Any:
         steps = self._next_steps()
