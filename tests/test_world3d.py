@@ -67,7 +67,7 @@ def test_action_spaces():
 
 
 def test_views_are_real_cameras():
-    env = _make("World3DGoToRooms")
+    env = _make("World3DGoToRooms", difficulty=0)
     with pytest.raises(gym.error.ResetNeeded):
         env.render_view("left")
     obs, _ = env.reset(seed=0)

@@ -62,6 +62,8 @@ class Explore(World3DEnv):
       action-space seeding; the agent moves continuously on MuJoCo physics (30-degree turns,
       look up/down, a parametric joystick), blocked moves are not invalid, textured seeded
       themes, the deadlock signal, sub-goal instructions, ``locomotion="grid"`` for the old moves.
+      Defaults that discriminate: FindExit, FindExitOpen, ReturnToStart and Patrol default to
+      difficulty 1 (random play found the goal on 20-30% of the difficulty-0 levels, 0-10% at 1).
     """
 
     def __init__(self, mode: str = "exit", world: str = "rooms", **kwargs: Any) -> None:
@@ -233,17 +235,17 @@ class Explore(World3DEnv):
 _TAGS = ("world3d", "3d", "first-person", "exploration")
 SPECS = (
     TaskSpec(name="World3DFindExit", entry_point=Explore, version=1, max_episode_steps=300, tags=_TAGS,
-             kwargs={"mode": "exit", "world": "rooms"}),
+             kwargs={"mode": "exit", "world": "rooms", "difficulty": 1}),
     TaskSpec(name="World3DFindExitMaze", entry_point=Explore, version=1, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "exit", "world": "maze"}),
     TaskSpec(name="World3DFindExitOpen", entry_point=Explore, version=1, max_episode_steps=240, tags=_TAGS,
-             kwargs={"mode": "exit", "world": "open"}),
+             kwargs={"mode": "exit", "world": "open", "difficulty": 1}),
     TaskSpec(name="World3DReturnToStart", entry_point=Explore, version=1, max_episode_steps=300,
-             tags=(*_TAGS, "multi-stage"), kwargs={"mode": "return", "world": "open"}),
+             tags=(*_TAGS, "multi-stage"), kwargs={"mode": "return", "world": "open", "difficulty": 1}),
     TaskSpec(name="World3DReturnToStartRooms", entry_point=Explore, version=1, max_episode_steps=360,
              tags=(*_TAGS, "multi-stage"), kwargs={"mode": "return", "world": "rooms"}),
     TaskSpec(name="World3DPatrol", entry_point=Explore, version=1, max_episode_steps=300,
-             tags=(*_TAGS, "multi-stage"), kwargs={"mode": "patrol", "world": "open"}),
+             tags=(*_TAGS, "multi-stage"), kwargs={"mode": "patrol", "world": "open", "difficulty": 1}),
     TaskSpec(name="World3DPatrolRooms", entry_point=Explore, version=1, max_episode_steps=360,
              tags=(*_TAGS, "multi-stage"), kwargs={"mode": "patrol", "world": "rooms"}),
     TaskSpec(name="World3DEscapeClutter", entry_point=Explore, version=1, max_episode_steps=240,

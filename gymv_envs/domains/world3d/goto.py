@@ -70,6 +70,9 @@ class GoTo(World3DEnv):
       action-space seeding; the agent moves continuously on MuJoCo physics (30-degree turns,
       look up/down, a parametric joystick), blocked moves are not invalid, textured seeded
       themes, the deadlock signal, sub-goal instructions, ``locomotion="grid"`` for the old moves.
+      Defaults that discriminate: FourRooms, GoToRooms and Hallway default to difficulty 1,
+      GoToLandmark, TMaze, YMaze and OneRoom to 2 (random play reached the goal on 20-100% of
+      the difficulty-0 levels; OneRoom, one small room, still lets it on 30% at difficulty 2).
     """
 
     def __init__(self, world: str = "open", target: str = "landmark", **kwargs: Any) -> None:
@@ -163,21 +166,21 @@ class GoTo(World3DEnv):
 
 SPECS = (
     TaskSpec(name="World3DGoToLandmark", entry_point=GoTo, version=1, max_episode_steps=180,
-             tags=("world3d", "navigation", "3d", "first-person"), kwargs={"world": "open"}),
+             tags=("world3d", "navigation", "3d", "first-person"), kwargs={"world": "open", "difficulty": 2}),
     TaskSpec(name="World3DGoToRooms", entry_point=GoTo, version=1, max_episode_steps=240,
-             tags=("world3d", "navigation", "3d", "first-person", "rooms"), kwargs={"world": "rooms"}),
+             tags=("world3d", "navigation", "3d", "first-person", "rooms"), kwargs={"world": "rooms", "difficulty": 1}),
     TaskSpec(name="World3DGoToRoom", entry_point=GoTo, version=1, max_episode_steps=240,
              tags=("world3d", "navigation", "3d", "first-person", "rooms"), kwargs={"world": "rooms", "target": "room"}),
     TaskSpec(name="World3DGoToMaze", entry_point=GoTo, version=1, max_episode_steps=240,
              tags=("world3d", "navigation", "3d", "first-person", "maze"), kwargs={"world": "maze"}),
     TaskSpec(name="World3DFourRooms", entry_point=GoTo, version=1, max_episode_steps=200,
-             tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "fourrooms"}),
+             tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "fourrooms", "difficulty": 1}),
     TaskSpec(name="World3DOneRoom", entry_point=GoTo, version=1, max_episode_steps=180,
-             tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "oneroom"}),
+             tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "oneroom", "difficulty": 2}),
     TaskSpec(name="World3DHallway", entry_point=GoTo, version=1, max_episode_steps=180,
-             tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "hallway"}),
+             tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "hallway", "difficulty": 1}),
     TaskSpec(name="World3DTMaze", entry_point=GoTo, version=1, max_episode_steps=180,
-             tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "tmaze"}),
+             tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "tmaze", "difficulty": 2}),
     TaskSpec(name="World3DYMaze", entry_point=GoTo, version=1, max_episode_steps=180,
-             tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "ymaze"}),
+             tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "ymaze", "difficulty": 2}),
 )

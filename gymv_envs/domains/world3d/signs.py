@@ -60,6 +60,8 @@ class Signs(World3DEnv):
       action-space seeding; the agent moves continuously on MuJoCo physics (30-degree turns,
       look up/down, a parametric joystick), blocked moves are not invalid, textured seeded
       themes, the deadlock signal, sub-goal instructions, ``locomotion="grid"`` for the old moves.
+      Defaults that discriminate: SignPad defaults to difficulty 1 (random play reached the pad on
+      20% of the difficulty-0 levels, 0% at 1).
     """
 
     def __init__(self, mode: str = "pad", world: str = "rooms", **kwargs: Any) -> None:
@@ -210,7 +212,7 @@ class Signs(World3DEnv):
 _TAGS = ("world3d", "3d", "first-person", "interaction", "reading")
 SPECS = (
     TaskSpec(name="World3DSignPad", entry_point=Signs, version=1, max_episode_steps=240, tags=_TAGS,
-             kwargs={"mode": "pad"}),
+             kwargs={"mode": "pad", "difficulty": 1}),
     TaskSpec(name="World3DSignPadMaze", entry_point=Signs, version=1, max_episode_steps=300, tags=_TAGS,
              kwargs={"mode": "pad", "world": "maze"}),
     TaskSpec(name="World3DSignTrail", entry_point=Signs, version=1, max_episode_steps=360,
