@@ -162,6 +162,12 @@ def fill_cell(img: np.ndarray, g: CellGrid, r: int, c: int, color: Color, inset:
     fill_rect(img, x0 + d, y0 + d, x1 - d + 1, y1 - d + 1, color)
 
 
+def fill_cells(img: np.ndarray, g: CellGrid, mask: np.ndarray, color: Color) -> None:
+    """Colour every cell where ``mask`` is true (see `fill_cell`)."""
+    for r, c in zip(*np.nonzero(mask)):
+        fill_cell(img, g, int(r), int(c), color)
+
+
 def outline_cell(img: np.ndarray, g: CellGrid, r: int, c: int, color: Color = MARK, width: float = 0.09) -> None:
     """A thick frame just inside cell (r, c): marks the cell a question is about."""
     x0, y0, x1, y1 = g.box(r, c)

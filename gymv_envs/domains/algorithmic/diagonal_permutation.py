@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.algorithmic._board import DARK, blank, fill_cell
+from gymv_envs.domains.algorithmic._board import DARK, blank, fill_cells
 from gymv_envs.domains.algorithmic._common import AlgoEnv, Numbers, board_text, check_question
 
 QUESTIONS = ("main", "both")
@@ -111,8 +111,7 @@ class DiagonalPermutation(AlgoEnv):
     # -- draw
     def _draw(self) -> np.ndarray:
         img, g = blank(self.obs_size, self.n, self.n)
-        for r, c in zip(*np.nonzero(self.matrix)):
-            fill_cell(img, g, int(r), int(c), DARK)
+        fill_cells(img, g, self.matrix, DARK)
         return img
 
     def _task_text(self) -> str:

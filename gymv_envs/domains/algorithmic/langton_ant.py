@@ -13,7 +13,7 @@ from gymv_envs.domains.algorithmic._board import (
     MARK,
     blank,
     cell_arrow,
-    fill_cell,
+    fill_cells,
 )
 from gymv_envs.domains.algorithmic._common import (
     AlgoEnv,
@@ -112,8 +112,7 @@ class LangtonAnt(AlgoEnv):
     # -- draw
     def _draw(self) -> np.ndarray:
         img, g = blank(self.obs_size, self.side, self.side)
-        for r, c in zip(*np.nonzero(self.black)):
-            fill_cell(img, g, int(r), int(c), DARK)
+        fill_cells(img, g, self.black, DARK)
         cell_arrow(img, g, *self.pos, "URDL"[self.heading], MARK, 0.86, DARK if self.black[self.pos] else (255, 255, 255))
         return img
 

@@ -7,7 +7,7 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.rng import choice
 from gymv_envs.domains.algorithmic import _life
-from gymv_envs.domains.algorithmic._board import DARK, blank, fill_cell
+from gymv_envs.domains.algorithmic._board import DARK, blank, fill_cells
 from gymv_envs.domains.algorithmic._common import AlgoEnv, GridOf, as_grid, board_text
 
 # difficulty -> (side, step counts N to draw from)
@@ -69,8 +69,7 @@ class LifeBoard(AlgoEnv):
     # -- draw
     def _draw(self) -> np.ndarray:
         img, g = blank(self.obs_size, self.side, self.side)
-        for r, c in zip(*np.nonzero(self.start)):
-            fill_cell(img, g, int(r), int(c), DARK)
+        fill_cells(img, g, self.start, DARK)
         return img
 
     def _task_text(self) -> str:

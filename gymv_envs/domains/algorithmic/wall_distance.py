@@ -7,7 +7,7 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import PALETTE
 from gymv_envs.core.cells import cell_name
-from gymv_envs.domains.algorithmic._board import WALL, blank, cell_shape, fill_cell
+from gymv_envs.domains.algorithmic._board import WALL, blank, cell_shape, fill_cells
 from gymv_envs.domains.algorithmic._common import (
     NEIGHBOURS_8,
     AlgoEnv,
@@ -91,8 +91,7 @@ class WallDistance(AlgoEnv):
     # -- draw
     def _draw(self) -> np.ndarray:
         img, g = blank(self.obs_size, self.side, self.side)
-        for r, c in zip(*np.nonzero(~self.open_)):
-            fill_cell(img, g, int(r), int(c), WALL)
+        fill_cells(img, g, ~self.open_, WALL)
         cell_shape(img, g, *self.start, "circle", PALETTE["green"], 0.66)
         if self.question == "cell":
             cell_shape(img, g, *self.target, "star", PALETTE["red"], 0.76)

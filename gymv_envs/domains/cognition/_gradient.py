@@ -101,3 +101,26 @@ class GradientEnv(SingleTurnEnv):
     def _read_number(self, text: str) -> int | None:
         m = _NUMBER.match(text) if len(text) < 40 else None
         return int(m.group(1)) if m else None
+
+
+class ShadeQuestion(GradientEnv):
+    """A gradient task whose answer is one legend number, ``self.answer`` (1 to ``self.m``)."""
+
+    answer: int
+
+    def _parse_answer(self, text: str) -> int | None:
+        return self._read_number(text)
+
+    def _check(self, answer) -> bool:
+        return int(answer) == self.answer
+
+    def _format(self, answer) -> str:
+        return str(int(answer))
+
+    def _solve(self) -> int:
+        return self.answer
+
+    def _near_misses(self, rng: np.random.Generator) -> list[int]:
+        a = self.answer
+        out = [a + d for d in (1, -1, 2, -2, 3, -3, 4, -4) if 1 <= a + d <= self.m]
+        return out + [v for v in range(1, self.m + 3) if v != a and v not in out]

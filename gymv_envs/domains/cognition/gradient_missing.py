@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.cognition._gradient import GradientEnv
+from gymv_envs.domains.cognition._gradient import ShadeQuestion
 
 BLANKS = {0: 0, 1: 2, 2: 4}  # cells blanked besides the asked one
 
 
-class GradientMissingShade(GradientEnv):
+class GradientMissingShade(ShadeQuestion):
     """Say which shade (a number of the legend) belongs in the '?' cell of a colour gradient board.
 
     ## Description
@@ -69,23 +69,6 @@ class GradientMissingShade(GradientEnv):
 
     def _state_text(self) -> str:
         return f"shades {self._board_text()}; asked cell (row, col) {self.cell}; blanked {self.blanks}"
-
-    def _parse_answer(self, text: str) -> int | None:
-        return self._read_number(text)
-
-    def _check(self, answer) -> bool:
-        return int(answer) == self.answer
-
-    def _format(self, answer) -> str:
-        return str(int(answer))
-
-    def _solve(self) -> int:
-        return self.answer
-
-    def _near_misses(self, rng: np.random.Generator) -> list[int]:
-        a = self.answer
-        out = [a + d for d in (1, -1, 2, -2, 3, -3, 4, -4) if 1 <= a + d <= self.m]
-        return out + [v for v in range(1, self.m + 3) if v != a and v not in out]
 
 
 SPECS = (

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.cognition._gradient import GradientEnv
+from gymv_envs.domains.cognition._gradient import ShadeQuestion
 
 
-class GradientCellShade(GradientEnv):
+class GradientCellShade(ShadeQuestion):
     """Name the shade (a number of the legend) of the outlined cell of a colour gradient board.
 
     ## Description
@@ -62,23 +62,6 @@ class GradientCellShade(GradientEnv):
 
     def _state_text(self) -> str:
         return f"shades {self._board_text()}; outlined cell (row, col) {self.cell}"
-
-    def _parse_answer(self, text: str) -> int | None:
-        return self._read_number(text)
-
-    def _check(self, answer) -> bool:
-        return int(answer) == self.answer
-
-    def _format(self, answer) -> str:
-        return str(int(answer))
-
-    def _solve(self) -> int:
-        return self.answer
-
-    def _near_misses(self, rng: np.random.Generator) -> list[int]:
-        a = self.answer
-        out = [a + d for d in (1, -1, 2, -2, 3, -3, 4, -4) if 1 <= a + d <= self.m]
-        return out + [v for v in range(1, self.m + 3) if v != a and v not in out]
 
 
 SPECS = (

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import functools
-from operator import itemgetter, mul
+from operator import itemgetter
 
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import draw_text, fill, fit_text_size
-from gymv_envs.domains.games._2048_search import best_move
+from gymv_envs.domains.games._2048_search import FOUR_CHANCE, best_move
 
 # difficulty -> (log2 of the target tile, log2 of the tiles along the top row at the start)
 LEVELS = {0: (8, ()), 1: (9, ()), 2: (10, (8, 7, 6, 5))}
 N = 4
-FOUR_CHANCE = 0.1
 EMPTY_C, BOARD_C, DARK_INK, LIGHT_INK = (205, 193, 180), (187, 173, 160), (119, 110, 101), (249, 246, 242)
 TILE_C = {1: (238, 228, 218), 2: (237, 224, 200), 3: (242, 177, 121), 4: (245, 149, 99), 5: (246, 124, 95),
           6: (246, 94, 59), 7: (237, 207, 114), 8: (237, 204, 97), 9: (237, 200, 80), 10: (237, 197, 63)}
@@ -52,17 +51,10 @@ def _move(board: tuple[int, ...], a: int) -> tuple[int, ...]:
     return BOARD_PUT[a](_slide(g0(board)) + _slide(g1(board)) + _slide(g2(board)) + _slide(g3(board)))
 
 
-# snake-shaped weights that keep big tiles ordered into the top-left corner
-WEIGHTS = tuple(4.0 ** w for w in (15, 14, 13, 12, 8, 9, 10, 11, 7, 6, 5, 4, 0, 1, 2, 3))
-
 
 def _mass(board: tuple[int, ...]) -> int:
     """The sum of the tiles (merges keep it; each spawn adds 2 or 4)."""
     return sum(map(POW2.__getitem__, board))
-
-
-def _score(board: tuple[int, ...]) -> float:
-    return sum(map(mul, WEIGHTS, map(POW2.__getitem__, board))) + 4.0 ** 10 * board.count(0)
 
 
 class Game2048(MultiTurnEnv):
