@@ -138,6 +138,9 @@ def _rows(rows: list[list[str]]) -> np.ndarray | None:
     return np.array([[int(v) for v in r] for r in rows], dtype=np.int8)
 
 
+_RGB = np.array(ARC_RGB, dtype=np.uint8)
+
+
 @functools.lru_cache(maxsize=64)
 def _tiles(s: int) -> np.ndarray:
     """(10, s, s, 3): one cell of each colour, with a grid line on its top and left when s >= 5."""
@@ -187,13 +190,24 @@ def _board(H: int, W: int, n: int, cols: int) -> np.ndarray:
 def blit_grid(img: np.ndarray, grid: np.ndarray, cx: float, cy: float, s: int) -> None:
     """Draw ``grid`` with cells of ``s`` pixels centred on (cx, cy), clipped to the frame."""
     h, w = grid.shape
-    block = _tiles(s)[grid].transpose(0, 2, 1, 3, 4).reshape(h * s, w * s, 3)
     x, y = int(cx - w * s / 2), int(cy - h * s / 2)
     H, W = img.shape[:2]
-    bx, by = max(0, -x), max(0, -y)
-    x1, y1 = min(W, x + w * s), min(H, y + h * s)
-    if x1 > x + bx and y1 > y + by:
-        img[y + by:y1, x + bx:x1] = block[by:y1 - y, bx:x1 - x]
+    if x >= 0 and y >= 0 and x + w * s <= W and y + h * s <= H:
+        # inside the frame (the usual case): one row of cells widened, then its rows repeated
+        # (twice as fast as gathering the (h, w, s, s, 3) tiles); the same pixels as the tiles
+        rows = _RGB[np.repeat(grid, s, axis=1)]
+        if s >= 5:
+            rows[:, ::s] = LINE
+        block = np.repeat(rows, s, axis=0)
+        if s >= 5:
+            block[::s] = LINE
+        img[y:y + h * s, x:x + w * s] = block
+    else:
+        block = _tiles(s)[grid].transpose(0, 2, 1, 3, 4).reshape(h * s, w * s, 3)
+        bx, by = max(0, -x), max(0, -y)
+        x1, y1 = min(W, x + w * s), min(H, y + h * s)
+        if x1 > x + bx and y1 > y + by:
+            img[y + by:y1, x + bx:x1] = block[by:y1 - y, bx:x1 - x]
     if s >= 5:
         fill_rect(img, x, y + h * s, x + w * s + 1, y + h * s + 1, LINE)
         fill_rect(img, x + w * s, y, x + w * s + 1, y + h * s + 1, LINE)
