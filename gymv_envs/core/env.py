@@ -57,7 +57,8 @@ def check_number(name: str, value: Any, lo: float, hi: float, unit: str = "") ->
     return float(value)
 
 
-def _check_choice(name: str, value: Any, valid: tuple) -> Any:
+def check_choice(name: str, value: Any, valid: tuple) -> Any:
+    """``value`` if it is one of ``valid``, else a `ValueError` naming the valid values."""
     if isinstance(value, bool) or value not in valid:
         raise ValueError(f"invalid {name}={value!r}; valid values: {', '.join(map(repr, valid))}")
     return value
@@ -74,6 +75,9 @@ class VisionEnv(gym.Env):
     action_modes: ClassVar[tuple[str, ...]] = ("discrete",)
     answer_formats: ClassVar[tuple[str, ...]] = ()
     instruction_levels: ClassVar[tuple[str, ...]] = ()
+    # The values of a task's ``question`` constructor argument, its default first (tasks that ask
+    # one question leave it empty); `describe` lists them. Validate with ``check_choice``.
+    questions: ClassVar[tuple[str, ...]] = ()
     views: ClassVar[tuple[str, ...]] = ("front",)
     extras: ClassVar[tuple[str, ...]] = ()
     # Attributes that are rebuilt on demand and left out of pickles (windows, caches).
@@ -106,22 +110,22 @@ class VisionEnv(gym.Env):
                 f"valid arguments: {', '.join(self.accepted_kwargs())}"
             )
         require_extras(self.extras, type(self).__name__)
-        self.difficulty = _check_choice("difficulty", difficulty, self.difficulties)
+        self.difficulty = check_choice("difficulty", difficulty, self.difficulties)
         self.frame_size = self._check_obs_size(self.default_obs_size if obs_size is None else obs_size)
         if not isinstance(text_in_image, (bool, np.bool_)):
             raise ValueError(f"invalid text_in_image={text_in_image!r}; valid values: True, False")
         self.text_in_image = bool(text_in_image)
         # What the env draws itself: the whole frame, or what the caption strip and options panel leave.
         self.obs_size = self._picture_size()
-        self.render_mode = _check_choice("render_mode", render_mode, (*RENDER_MODES, None))
+        self.render_mode = check_choice("render_mode", render_mode, (*RENDER_MODES, None))
         self.action_mode = (
-            _check_choice("action_mode", action_mode or self.action_modes[0], self.action_modes)
+            check_choice("action_mode", action_mode or self.action_modes[0], self.action_modes)
             if self.action_modes else None
         )
         if instruction_level is not None and not self.instruction_levels:
             raise ValueError(f"{type(self).__name__} has no instruction levels; leave instruction_level unset")
         self.instruction_level = (
-            _check_choice("instruction_level", instruction_level or self.instruction_levels[0], self.instruction_levels)
+            check_choice("instruction_level", instruction_level or self.instruction_levels[0], self.instruction_levels)
             if self.instruction_levels else None
         )
         self._configure()
@@ -499,7 +503,7 @@ class SingleTurnEnv(VisionEnv):
     _state_cache: tuple[str | None] | None = None
 
     def __init__(self, answer_format: str = "open", num_options: int = 4, **kwargs: Any) -> None:
-        self.answer_format = _check_choice("answer_format", answer_format, self.answer_formats)
+        self.answer_format = check_choice("answer_format", answer_format, self.answer_formats)
         if isinstance(num_options, bool) or not isinstance(num_options, (int, np.integer)) or not 2 <= num_options <= len(parsing.LETTERS):
             raise ValueError(f"invalid num_options={num_options!r}; valid values: 2 to {len(parsing.LETTERS)}")
         self.num_options = int(num_options)

@@ -135,6 +135,7 @@ def describe(env_id: str) -> dict[str, Any]:
         "action_modes": list(cls.action_modes),
         "answer_formats": list(cls.answer_formats),
         "instruction_levels": list(cls.instruction_levels),
+        "questions": list(cls.questions),
         "views": list(cls.views),
         "kwargs": dict(spec.kwargs),
         "default_obs_size": list(cls.default_obs_size),

@@ -1,4 +1,4 @@
-"""Pac-Man path: a shortest route to the pellet that never comes next to a ghost."""
+"""Pac-Man path: a shortest route to the pellet that never comes next to a ghost, or where a chasing ghost will be."""
 
 from __future__ import annotations
 
@@ -16,16 +16,23 @@ from gymv_envs.core.canvas import (
     WHITE,
     color_block,
     is_uniform,
+    pil_draw,
     rect_box,
     rect_layer,
     shape_layer,
     stamp,
 )
+from gymv_envs.core.cells import cell_name, find_cells
+from gymv_envs.core.env import check_choice
 
 MOVES = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 WORDS = {"UP": "U", "DOWN": "D", "LEFT": "L", "RIGHT": "R"}
 SIZES = {0: 6, 1: 8, 2: 11}
 GHOSTS = {0: 1, 1: 2, 2: 3}
+QUESTIONS = ("path", "ghost")
+CHASE_STEPS = {0: 4, 1: 6, 2: 9}  # the ghost question: steps the ghost takes
+TIE_ORDER = "ULDR"  # the arcade's tie order: up, left, down, right
+REVERSE = {"U": "D", "D": "U", "L": "R", "R": "L"}
 _PATH = re.compile(r"^(?:(?:UP|DOWN|LEFT|RIGHT|[UDLR])[\s,;>\-\u2192]*)+$")
 
 
@@ -33,10 +40,10 @@ WALL = (40, 50, 110)
 
 
 @functools.lru_cache(maxsize=16)
-def _walls(H: int, W: int, n: int) -> tuple[np.ndarray, list | None]:
+def _walls(H: int, W: int, n: int, labels: bool = False) -> tuple[np.ndarray, list | None]:
     """The empty board (read-only) and each cell's wall block as slices, when every block lies on white
     (clear of the grid lines `Board.paint` draws over it); None otherwise."""
-    g = Board(H, W, n, n, labels=False)
+    g = Board(H, W, n, n, labels=labels)
     base = g.base()
     pad = max(1, int(g.cell * 0.06))
     blocks = []
@@ -50,24 +57,57 @@ def _walls(H: int, W: int, n: int) -> tuple[np.ndarray, list | None]:
     return base, blocks
 
 
+def chase(wall: np.ndarray, ghost: tuple[int, int], heading: str, target: tuple[int, int], steps: int,
+          reverse: bool = False, order: str = TIE_ORDER) -> list[tuple[int, int]] | None:
+    """The cells a ghost visits in ``steps`` steps of the chase rule (the arcade's): it moves to the free
+    neighbouring cell nearest ``target`` in a straight line (squared distance), never straight back
+    unless nothing else is free, ties in ``order``. None when it reaches the target or cannot move.
+    ``reverse=True`` lets it turn back (a near miss)."""
+    n = len(wall)
+    (r, c), h, out = ghost, heading, []
+    for _ in range(steps):
+        opts = [m for m in order if (reverse or m != REVERSE[h]) and 0 <= r + MOVES[m][0] < n
+                and 0 <= c + MOVES[m][1] < n and not wall[r + MOVES[m][0], c + MOVES[m][1]]]
+        if not opts and 0 <= r + MOVES[REVERSE[h]][0] < n and 0 <= c + MOVES[REVERSE[h]][1] < n \
+                and not wall[r + MOVES[REVERSE[h]][0], c + MOVES[REVERSE[h]][1]]:
+            opts = [REVERSE[h]]
+        if not opts:
+            return None
+        h = min(opts, key=lambda m: (r + MOVES[m][0] - target[0]) ** 2 + (c + MOVES[m][1] - target[1]) ** 2)
+        r, c = r + MOVES[h][0], c + MOVES[h][1]
+        if (r, c) == target:
+            return None
+        out.append((r, c))
+    return out
+
+
 class PacmanPath(SingleTurnEnv):
-    """Give a shortest safe path from Pac-Man to the pellet.
+    """Give a shortest safe path from Pac-Man to the pellet, or the cell a chasing ghost reaches.
 
     ## Description
-    Pac-Man (yellow disc), a white pellet and red ghosts stand in an ``n x n`` grid with dark
-    wall blocks. The ghosts do not move. A cell is unsafe if it holds a ghost or touches a
-    ghost's cell by a side. The answer is a move sequence from Pac-Man to the pellet through
-    free, safe cells; every shortest such path is accepted.
+    ``question="path"`` (default): Pac-Man (yellow disc), a white pellet and red ghosts stand in
+    an ``n x n`` grid with dark wall blocks. The ghosts do not move. A cell is unsafe if it holds
+    a ghost or touches a ghost's cell by a side. The answer is a move sequence from Pac-Man to
+    the pellet through free, safe cells; every shortest such path is accepted.
+
+    ``question="ghost"``: a labelled grid with Pac-Man and one ghost; a black triangle on the
+    ghost points the way it is heading. Pac-Man stays still. Each step the ghost follows the
+    arcade chase rule: it moves to the free neighbouring cell (not a wall, on the board) nearest
+    Pac-Man's cell in a straight line, never straight back the way it came unless that is the only
+    free cell; ties go up, then left, down, right. The answer is the ghost's cell after 4
+    (difficulty 0), 6 (1) or 9 (2) steps; levels where it catches Pac-Man sooner are redrawn.
 
     ## Action Space
-    ``"open"``: `Text`, moves U/D/L/R or up/down/left/right, any separators.
-    ``"mcq"``: `Discrete(k)` over move sequences.
+    ``"open"``: `Text`, moves U/D/L/R or up/down/left/right, any separators (path); one cell such
+    as ``C4`` (ghost: column letter, row number from the top).
+    ``"mcq"``: `Discrete(k)` over move sequences, or over cells: one step early or late, the cell
+    a ghost that may turn back reaches, or the one down a shortest path to Pac-Man.
 
     ## Observation Space
     `Box(0, 255, (H, W, 3), uint8)`: the grid, walls dark, ghosts red with eyes.
 
     ## Rewards
-    1.0 for a shortest safe path, else 0.0.
+    1.0 for a shortest safe path (path) or the ghost's cell (ghost), else 0.0.
 
     ## Starting State
     Random walls (about a quarter of the cells) on a 6x6 (difficulty 0), 8x8 (1) or 11x11 (2)
@@ -78,7 +118,8 @@ class PacmanPath(SingleTurnEnv):
     Terminates on the first readable answer; the budget is one step.
 
     ## Arguments
-    ``difficulty``, ``answer_format``, ``num_options``, ``obs_size``.
+    ``question`` (``"path"``: a shortest safe path to the pellet; ``"ghost"``: the chasing ghost's
+    cell after a number of steps), ``difficulty``, ``answer_format``, ``num_options``, ``obs_size``.
 
     ## Version History
     - v0: initial version.
@@ -86,12 +127,24 @@ class PacmanPath(SingleTurnEnv):
       action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
-    answer_hint = "a shortest safe path as moves U, D, L, R separated by spaces"
+    questions = QUESTIONS
+
+    def __init__(self, question: str = "path", **kwargs) -> None:
+        self.question = check_choice("question", question, QUESTIONS)
+        super().__init__(**kwargs)
+
+    @property
+    def answer_hint(self) -> str:  # type: ignore[override]
+        if self.question == "ghost":
+            return "the ghost's cell as a column letter and row number (for example `C4`)"
+        return "a shortest safe path as moves U, D, L, R separated by spaces"
 
     def _configure(self) -> None:
         self.n = SIZES[self.difficulty]
 
     def _generate(self, rng: np.random.Generator) -> None:
+        if self.question == "ghost":
+            return self._generate_chase(rng)
         n = self.n
         while True:
             self.wall = rng.random((n, n)) < 0.25
@@ -113,6 +166,19 @@ class PacmanPath(SingleTurnEnv):
             d = dist[self.pac[0]][self.pac[1]]
             if d >= n // 2 and (d > plain[self.pac[0]][self.pac[1]] or rng.random() < 0.3):
                 self.dist, self.best = np.array(dist), d
+                return
+
+    def _generate_chase(self, rng: np.random.Generator) -> None:
+        n, k = self.n, CHASE_STEPS[self.difficulty]
+        while True:
+            self.wall = rng.random((n, n)) < 0.25
+            free = np.argwhere(~self.wall)
+            a, b = rng.permutation(len(free))[:2]
+            self.pac, ghost = tuple(int(v) for v in free[a]), tuple(int(v) for v in free[b])
+            self.heading = "UDLR"[int(rng.integers(4))]
+            self.route = chase(self.wall, ghost, self.heading, self.pac, k)
+            if self.route is not None and len(set(self.route)) > k // 2:  # a ghost that goes somewhere
+                self.ghosts, self.pellet, self.unsafe = [ghost], None, np.zeros((n, n), bool)
                 return
 
     def _distance_rows(self, src, block: list[list[bool]]) -> list[list[int]]:
@@ -137,9 +203,10 @@ class PacmanPath(SingleTurnEnv):
 
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        g = Board(H, W, self.n, self.n, labels=False)
+        labels = self.question == "ghost"
+        g = Board(H, W, self.n, self.n, labels=labels)
         walls = [(r, c) for r in range(self.n) for c in range(self.n) if self.wall[r, c]]
-        base, blocks = _walls(H, W, self.n)
+        base, blocks = _walls(H, W, self.n, labels)
         if blocks is not None:  # wall blocks clear of the grid lines: copied onto the empty board
             img = base.copy()
             for r, c in walls:
@@ -148,7 +215,8 @@ class PacmanPath(SingleTurnEnv):
         else:
             img = g.paint(dict.fromkeys(walls, WALL))
         s = g.cell
-        stamp(img, [shape_layer("circle", *g.center(*self.pellet), max(2, int(s * 0.3)), INK)], WHITE)
+        if self.pellet is not None:
+            stamp(img, [shape_layer("circle", *g.center(*self.pellet), max(2, int(s * 0.3)), INK)], WHITE)
         stamp(img, [shape_layer("circle", *g.center(*self.pac), max(3, int(s * 0.8)), PALETTE["yellow"])], WHITE)
         for r, c in self.ghosts:
             cx, cy = g.center(r, c)
@@ -156,9 +224,25 @@ class PacmanPath(SingleTurnEnv):
             parts = [shape_layer("circle", cx, cy - s * 0.08, max(3, int(s * 0.7)), PALETTE["red"]), body,
                      *(shape_layer("circle", cx + ex * s, cy - s * 0.1, max(2, int(s * 0.16)), (255, 255, 255)) for ex in (-0.14, 0.14))]
             stamp(img, [p for p in parts if p is not None], WHITE)
+        if self.question == "ghost":  # a black triangle at the ghost's edge, pointing where it heads
+            (cx, cy), (dr, dc) = g.center(*self.ghosts[0]), MOVES[self.heading]
+            tip, base_, half = s * 0.5, s * 0.22, s * 0.2
+            pts = [(cx + dc * tip, cy + dr * tip), (cx + dc * base_ - dr * half, cy + dr * base_ + dc * half),
+                   (cx + dc * base_ + dr * half, cy + dr * base_ - dc * half)]
+            with pil_draw(img) as d:
+                d.polygon(pts, fill=INK)
         return img
 
     def _task_text(self) -> str:
+        if self.question == "ghost":
+            return (f"The image shows a {self.n}x{self.n} grid with columns lettered from the left and rows "
+                    "numbered from the top: dark blue blocks are walls, the yellow disc is Pac-Man, the red figure "
+                    "is a ghost and the black triangle on it points the way it is heading. Pac-Man stays still. "
+                    "Each step the ghost moves one cell to the free neighbouring cell (not a wall, not off the "
+                    "grid) that is nearest to Pac-Man's cell in a straight line, but never straight back the way "
+                    "it is heading from unless no other neighbouring cell is free; ties are broken in the order up, "
+                    f"left, down, right, and it then heads the way it moved. Which cell is the ghost on after "
+                    f"{CHASE_STEPS[self.difficulty]} steps?")
         return (f"The image shows a {self.n}x{self.n} grid: dark blue blocks are walls, the yellow disc is "
                 "Pac-Man, the small dark dot is a pellet, red figures are ghosts (they do not move). A cell "
                 "is unsafe if it holds a ghost or shares a side with a ghost's cell. Give a shortest path "
@@ -166,12 +250,17 @@ class PacmanPath(SingleTurnEnv):
                 "down (D), left (L) or right (R).")
 
     def _parse_answer(self, text: str) -> tuple[str, ...] | None:
+        if self.question == "ghost":
+            cells = find_cells(text, self.n, self.n) if len(text) <= 200 else None
+            return cells[0] if cells and len(set(cells)) == 1 else None
         t = text.strip().upper()
         if not t or len(t) > 2000 or not _PATH.match(t):
             return None
         return tuple(WORDS.get(tok, tok) for tok in re.findall(r"UP|DOWN|LEFT|RIGHT|[UDLR]", t))
 
     def _check(self, answer: tuple[str, ...]) -> bool:
+        if self.question == "ghost":
+            return answer == self.route[-1]
         if len(answer) != self.best:
             return False
         r, c = self.pac
@@ -182,9 +271,11 @@ class PacmanPath(SingleTurnEnv):
         return (r, c) == self.pellet
 
     def _format(self, answer: tuple[str, ...]) -> str:
-        return " ".join(answer)
+        return cell_name(*answer) if self.question == "ghost" else " ".join(answer)
 
     def _solve(self) -> tuple[str, ...]:
+        if self.question == "ghost":
+            return self.route[-1]
         r, c = self.pac
         path = []
         dist = self.dist.tolist()
@@ -197,7 +288,26 @@ class PacmanPath(SingleTurnEnv):
                     break
         return tuple(path)
 
+    def _chase_misses(self, rng: np.random.Generator) -> list[tuple[int, int]]:
+        """A step early or late, a ghost that may turn back, other tie orders, a shortest path to Pac-Man."""
+        k, ghost = CHASE_STEPS[self.difficulty], self.ghosts[0]
+        longer = chase(self.wall, ghost, self.heading, self.pac, k + 1)
+        out = [self.route[-2], *(longer[-1:] if longer else [])]
+        for kw in ({"reverse": True}, {"order": "RDLU"}, {"order": "DRUL"}):
+            other = chase(self.wall, ghost, self.heading, self.pac, k, **kw)
+            out += other[-1:] if other else []
+        dist = self._distances(self.pac, safe=False)
+        (r, c), d = ghost, dist[ghost]
+        for _ in range(min(k, max(0, d - 1))):  # down a shortest path towards Pac-Man
+            r, c = next((r + a, c + b) for a, b in MOVES.values() if 0 <= r + a < self.n and 0 <= c + b < self.n
+                        and dist[r + a, c + b] == dist[r, c] - 1)
+        out.append((r, c))
+        free = [tuple(int(v) for v in x) for x in np.argwhere(~self.wall)]
+        return out + [free[int(i)] for i in rng.permutation(len(free))]
+
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[str, ...]]:
+        if self.question == "ghost":
+            return self._chase_misses(rng)
         path = list(self._solution)
         turn = {"U": "R", "R": "D", "D": "L", "L": "U"}
         out = []
@@ -230,6 +340,8 @@ class PacmanPath(SingleTurnEnv):
 
     def _state_text(self) -> str:
         marks = {self.pac: "P", self.pellet: "o", **{g: "G" for g in self.ghosts}}
+        if self.question == "ghost":
+            marks[self.ghosts[0]] = "^v<>"["UDLR".index(self.heading)]
         return "\n".join(" ".join(marks.get((r, c), "#" if self.wall[r, c] else ".") for c in range(self.n))
                          for r in range(self.n))
 

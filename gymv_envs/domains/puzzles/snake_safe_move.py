@@ -1,49 +1,63 @@
-"""Snake safe move: name the one direction in which the snake survives its next step."""
+"""Snake safe move: name the one direction in which the snake survives its next step, or count the moves
+until a snake that keeps going straight dies."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.answers import count_near_misses, parse_count
 from gymv_envs.core.board import Board
 from gymv_envs.core.canvas import PALETTE, draw_shape, fill_rect
+from gymv_envs.core.env import check_choice
 
 DIRS = {"UP": (-1, 0), "DOWN": (1, 0), "LEFT": (0, -1), "RIGHT": (0, 1)}
 ALIASES = {"U": "UP", "D": "DOWN", "L": "LEFT", "R": "RIGHT", "NORTH": "UP", "SOUTH": "DOWN",
            "WEST": "LEFT", "EAST": "RIGHT", **{k: k for k in DIRS}}
 SIZES = {0: 5, 1: 7, 2: 9}
 LENGTHS = {0: (3, 5), 1: (6, 10), 2: (12, 20)}
+QUESTIONS = ("safe_move", "crash")
+CRASH_LENGTHS = {0: (6, 9), 1: (10, 16), 2: (18, 28)}  # crash: longer snakes, so the body is in the way
 
 
 class SnakeSafeMove(SingleTurnEnv):
-    """Choose the move that keeps the snake alive.
+    """Choose the move that keeps the snake alive, or count the moves until a snake going straight dies.
 
     ## Description
     A snake (green body, dark-green head with eyes) lies on an ``n x n`` board with one red
-    food pellet. On the next step the head moves one cell; the snake dies if the head leaves
+    food pellet. On each step the head moves one cell; the snake dies if the head leaves
     the board or enters its own body. The tail moves away on the same step, so the tail's
     cell is free, unless the head eats the food (the snake grows and the tail stays).
-    Every surviving move is accepted; positions are drawn so that exactly one move survives.
+    ``question="safe_move"`` (default): which move survives the next step? Every surviving move
+    is accepted; positions are drawn so that exactly one move survives.
+    ``question="crash"``: the snake keeps moving straight on, the way its head points (from the
+    body cell linked to the head, through the head); on which move does it die? Moves are
+    counted from 1 (1: the very next move kills it). Levels where the body, not the wall, ends the run
+    are preferred (a quarter of them at difficulty 0, over half at 2); the tail moving away and the
+    food can change the count.
 
     ## Action Space
-    ``"open"``: `Text`, a direction (up/down/left/right, U/D/L/R or north/south/west/east).
-    ``"mcq"``: `Discrete(4)` over the four directions.
+    ``"open"``: `Text`, a direction (up/down/left/right, U/D/L/R or north/south/west/east) for
+    safe_move; a whole number for crash. ``"mcq"``: `Discrete(4)` over the four directions, or
+    over counts (the wall alone, the body standing still, one off).
 
     ## Observation Space
     `Box(0, 255, (H, W, 3), uint8)`: the board, the body as a chain of linked squares.
 
     ## Rewards
-    1.0 for a move that survives, else 0.0.
+    1.0 for a move that survives (safe_move) or the exact move number (crash), else 0.0.
 
     ## Starting State
     A random self-avoiding snake of 3-5 (difficulty 0), 6-10 (1) or 12-20 (2) cells on a
-    5x5, 7x7 or 9x9 board, rejected until exactly one move is safe.
+    5x5, 7x7 or 9x9 board, rejected until exactly one move is safe (crash: 6-9, 10-16 or 18-28
+    cells, rejected mostly where the first move kills or the body is not in the way).
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
 
     ## Arguments
-    ``difficulty``, ``answer_format``, ``num_options``, ``obs_size``.
+    ``question`` (``"safe_move"``: the one surviving move; ``"crash"``: the move on which a snake
+    going straight dies), ``difficulty``, ``answer_format``, ``num_options``, ``obs_size``.
 
     ## Version History
     - v0: initial version.
@@ -51,14 +65,23 @@ class SnakeSafeMove(SingleTurnEnv):
       action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
-    answer_hint = "one direction: up, down, left or right"
+    questions = QUESTIONS
+
+    def __init__(self, question: str = "safe_move", **kwargs) -> None:
+        self.question = check_choice("question", question, QUESTIONS)
+        super().__init__(**kwargs)
+
+    @property
+    def answer_hint(self) -> str:  # type: ignore[override]
+        return "the number of the move on which it dies (for example `4`)" if self.question == "crash" else \
+            "one direction: up, down, left or right"
 
     def _configure(self) -> None:
         self.n = SIZES[self.difficulty]
 
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
-        lo, hi = LENGTHS[self.difficulty]
+        lo, hi = (CRASH_LENGTHS if self.question == "crash" else LENGTHS)[self.difficulty]
         while True:
             length = int(rng.integers(lo, hi + 1))
             body = [(int(rng.integers(n)), int(rng.integers(n)))]  # body[0] is the tail end
@@ -79,8 +102,42 @@ class SnakeSafeMove(SingleTurnEnv):
                 near = [(hr + dr, hc + dc) for dr, dc in DIRS.values() if (hr + dr, hc + dc) in free]
                 if near:
                     self.food = near[int(rng.integers(len(near)))]
-            if sum(self._safe(d) for d in DIRS) == 1:
+            if self.question == "crash":
+                if self._accept_crash(rng):
+                    return
+            elif sum(self._safe(d) for d in DIRS) == 1:
                 return
+
+    def _accept_crash(self, rng: np.random.Generator) -> bool:
+        (nr, nc), (hr, hc) = self.body[-2], self.body[-1]
+        self.heading = (hr - nr, hc - nc)
+        ray = [(hr + k * self.heading[0], hc + k * self.heading[1]) for k in range(1, self.n)]
+        ray = [q for q in ray if 0 <= q[0] < self.n and 0 <= q[1] < self.n and q not in self.body]
+        if ray and rng.random() < 0.3:  # sometimes the food lies ahead
+            self.food = ray[int(rng.integers(len(ray)))]
+        self.crash = self._crash_move()
+        if self.crash == 1 and rng.random() < 0.8:  # mostly a snake that gets somewhere
+            return False
+        return self.crash != self._crash_move(body=False) or rng.random() < 0.08  # mostly the body in the way
+
+    def _crash_move(self, tail_moves: bool = True, body: bool = True, eats: bool = True) -> int:
+        """The move on which the snake going straight dies (a near miss without the tail moving away,
+        without its body, or not growing on the food)."""
+        snake, food = list(self.body), self.food if eats else None
+        (r, c), (dr, dc) = self.body[-1], self.heading
+        for move in range(1, 2 * self.n + 1):
+            r, c = r + dr, c + dc
+            if not (0 <= r < self.n and 0 <= c < self.n):
+                return move
+            eat = (r, c) == food
+            if body and (r, c) in (snake if eat or not tail_moves else snake[1:]):
+                return move
+            snake.append((r, c))
+            if eat:
+                food = None
+            elif tail_moves:
+                snake.pop(0)
+        raise RuntimeError("the snake going straight never leaves the board")
 
     def _safe(self, d: str) -> bool:
         hr, hc = self.body[-1]
@@ -115,25 +172,37 @@ class SnakeSafeMove(SingleTurnEnv):
         return img
 
     def _task_text(self) -> str:
-        return (f"The image shows a snake game on a {self.n}x{self.n} board: the green chain is the snake, "
-                "the dark square with eyes is its head, the red dot is food. On the next step the head "
-                "moves one cell; the snake dies if it leaves the board or runs into its own body. The tail "
-                "moves away on the same step, unless the head eats the food (then the snake grows and "
-                "the tail stays). Which move keeps the snake alive?")
+        rules = (f"The image shows a snake game on a {self.n}x{self.n} board: the green chain is the snake, "
+                 "the dark square with eyes is its head, the red dot is food. On {} the head "
+                 "moves one cell; the snake dies if it leaves the board or runs into its own body. The tail "
+                 "moves away on the same step, unless the head eats the food (then the snake grows and "
+                 "the tail stays). ")
+        if self.question == "crash":
+            return (rules.format("every step") + "The snake keeps moving straight on, in the direction from the "
+                    "body cell linked to its head through its head. On which move does it die? Count the moves "
+                    "from 1 (1 means the very next move kills it).")
+        return rules.format("the next step") + "Which move keeps the snake alive?"
 
     def _parse_answer(self, text: str) -> str | None:
+        if self.question == "crash":
+            return parse_count(text)
         return ALIASES.get(text.strip().strip(".`'\"").upper())
 
     def _check(self, answer: str) -> bool:
-        return self._safe(answer)
+        return answer == self.crash if self.question == "crash" else self._safe(answer)
 
     def _format(self, answer: str) -> str:
-        return answer  # upper case: UP, DOWN, LEFT, RIGHT
+        return str(answer)  # directions in upper case: UP, DOWN, LEFT, RIGHT
 
     def _solve(self) -> str:
+        if self.question == "crash":
+            return self.crash
         return next(d for d in DIRS if self._safe(d))
 
     def _near_misses(self, rng: np.random.Generator) -> list[str]:
+        if self.question == "crash":
+            similar = [self._crash_move(tail_moves=False), self._crash_move(body=False), self._crash_move(eats=False)]
+            return similar + count_near_misses(rng, self.crash, 1)
         return [d for d in DIRS if not self._safe(d)]
 
     def _state_text(self) -> str:
