@@ -195,3 +195,21 @@ def test_bad_ids_and_arguments_name_the_valid_values():
                           ({"max_cycles": 0}, "integer >= 1"), ({"difficulty": 7}, "0, 1, 2")):
         with pytest.raises(ValueError, match=valid):
             multiagent.make("GymV/Hex-v1", **kwargs)
+
+
+def test_an_sb3_policy_against_the_builtin_opponent():
+    """A PPO policy built on the single-player id plays its seat through `SB3Agent` (untrained: the
+    test is the plumbing, not the play); illegal moves are ignored and asked again, up to max_cycles."""
+    pytest.importorskip("stable_baselines3")
+    from stable_baselines3 import PPO
+
+    from gymv.agents.sb3 import SB3Agent, space_summary
+
+    single = gym.make("GymV/ConnectFour-v1", obs_size=SMALL)
+    model = PPO("CnnPolicy", single, n_steps=16, batch_size=16, seed=0, device="cpu")
+    meta = {"env_id": "GymV/ConnectFour-v1", "env_kwargs": {"obs_size": list(SMALL)}, "wrappers": [], "algo": "ppo",
+            "observation_space": space_summary(single.observation_space), "action_space": space_summary(single.action_space)}
+    env = multiagent.make("GymV/ConnectFour-v1", obs_size=SMALL, illegal_action="ignore", max_cycles=40)
+    out = multiagent.play(env, {"player_0": SB3Agent(env.seat("player_0"), model=model, meta=meta), "player_1": "builtin"}, seed=0)
+    assert out["moves"] > 0 and out["invalid"]["player_1"] == 0
+    assert out["truncated"] or out["winner"] is not None or out["rewards"] == {"player_0": 0.0, "player_1": 0.0}
