@@ -31,6 +31,7 @@ EXTRA_MODULES = {
     "vqa": "pyarrow",  # the Hugging Face parquet layout of exported question sets
     "scipy": "scipy",
     "graphs": "networkx",  # with scipy: the graph and geometry solvers of some ids
+    "multiagent": "pettingzoo",  # gymv_envs.multiagent: two-player play of the board games
 }
 
 _TASKS: dict[str, TaskSpec] = {}

@@ -122,6 +122,20 @@ class BoardGameEnv(MultiTurnEnv):
         """How feedback names a move of either player."""
         return self.action_names[a]
 
+    # ---------------------------------------------------------------- two-player play (gymv_envs.multiagent)
+    def standard_start(self) -> Any:
+        """The game's usual initial position on this difficulty's board, the first player (`ME`) to move."""
+        raise NotImplementedError
+
+    def move_of(self, player: int, a: int) -> int:
+        """The rules' move (as `legal` and `play` number them) that action ``a`` of ``player`` names; the
+        same number unless the two sides' moves are numbered apart (Breakthrough)."""
+        return a
+
+    def action_of(self, move: int) -> int:
+        """The action index (``0 .. len(action_names) - 1``) of a rules move of either player."""
+        return move
+
     # ---------------------------------------------------------------- generate
     def _configure(self) -> None:
         self.opponent = OPPONENTS[self.difficulty]

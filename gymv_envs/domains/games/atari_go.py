@@ -98,8 +98,12 @@ class AtariGo(IntersectionBoard, BoardGameEnv):
         self.action_names = square_cell_names(n)
 
     # -- generate
+    def standard_start(self):
+        """The empty board, black to move."""
+        return (0,) * (self.side ** 2), ME, None
+
     def random_start(self, rng: np.random.Generator):
-        s = ((0,) * (self.side ** 2), ME, None)
+        s = self.standard_start()
         for _ in range(self.plies):
             if s[2] is not None:
                 break

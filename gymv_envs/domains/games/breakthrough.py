@@ -86,6 +86,17 @@ class Breakthrough(BoardGameEnv):
                 board[int(k) + (n if p == ME else 0)] = p
         return tuple(board), ME, None
 
+    def standard_start(self):
+        """Each side's two home rows full (black on the top two rows), white to move."""
+        n = self.side
+        return (THEM,) * (2 * n) + (0,) * (n * n - 4 * n) + (ME,) * (2 * n), ME, None
+
+    def move_of(self, player: int, a: int) -> int:
+        return a + (3 * self.side ** 2 if player == THEM else 0)
+
+    def action_of(self, move: int) -> int:
+        return move % (3 * self.side ** 2)
+
     # -- rules
     def _moves(self, board, p: int) -> list[int]:
         n, out = self.side, []

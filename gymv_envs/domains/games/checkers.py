@@ -116,6 +116,14 @@ class Checkers(BoardGameEnv):
             b[sq] = (p - 1) * 2 + (KING if king else MAN)
         return tuple(b), ME, -1, None
 
+    def standard_start(self):
+        """Men on the dark squares of each side's home rows (3 on 8x8, 2 on 6x6), red to move."""
+        n, k = self.side, (self.side - 2) // 2
+        dark = [(r + c) % 2 == 1 for r in range(n) for c in range(n)]
+        b = tuple(EMPTY if not dark[i] else (THEM - 1) * 2 + MAN if i < k * n else MAN if i >= (n - k) * n else EMPTY
+                  for i in range(n * n))
+        return b, ME, -1, None
+
     # -- rules
     def _moves(self, b, p: int, only: int = -1) -> list[int]:
         jumps, steps, hops = [], [], neighbours(self.side)

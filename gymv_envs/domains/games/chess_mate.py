@@ -98,6 +98,10 @@ class Chess(BoardGameEnv):
         board.turn = chess.WHITE
         return board.fen() if board.is_valid() else "8/8/8/8/8/8/8/8 w - - 0 1"
 
+    def standard_start(self):
+        """The usual initial position, white to move."""
+        return _chess().STARTING_FEN
+
     def start_ok(self, s) -> bool:
         return self.result(s) is None and super().start_ok(s)
 

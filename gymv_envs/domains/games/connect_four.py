@@ -64,13 +64,17 @@ class ConnectFour(BoardGameEnv):
     # -- generate
     def random_start(self, rng: np.random.Generator):
         lo, hi = PLIES[self.difficulty]
-        s = ((0,) * (ROWS * COLS), ME, None)
+        s = self.standard_start()
         for _ in range(2 * int(rng.integers(lo // 2, hi // 2 + 1))):
             if self.result(s) is not None:
                 break
             moves = self.legal(s)
             s = self.play(s, moves[int(rng.integers(len(moves)))])
         return s
+
+    def standard_start(self):
+        """The empty board, red to move."""
+        return (0,) * (ROWS * COLS), ME, None
 
     # -- rules
     def legal(self, s) -> list[int]:

@@ -20,6 +20,7 @@ from gymv_envs.domains.games._board import DRAW, ME, THEM, BoardGameEnv
 from gymv_envs.domains.games._dots_search import closes, geometry, value
 
 LEVELS = {0: (2, 7), 1: (3, 10), 2: (3, 13)}   # difficulty -> (boxes per side, undrawn lines at the start)
+SOLVE_LINES = 13   # the search opponent solves exactly with this many undrawn lines or fewer
 OWNER_C = {ME: (150, 190, 245), THEM: (245, 160, 150)}
 LINE_C = {ME: PALETTE["blue"], THEM: PALETTE["red"]}
 LIT_C = (240, 200, 20)
@@ -70,6 +71,7 @@ class DotsAndBoxes(BoardGameEnv):
     """
 
     labels = False
+    score_names = ("you", "opponent")   # the two sides in the score strip (two-player play names the colours)
     transient_attrs = (*BoardGameEnv.transient_attrs, "_base", "_banners")
 
     def _configure(self) -> None:
@@ -94,6 +96,10 @@ class DotsAndBoxes(BoardGameEnv):
                 break
         self.state = self.start = self.before = s
         self.moves, self.last = 0, ()
+
+    def standard_start(self):
+        """No line drawn yet, blue to move."""
+        return 0, ME, (0,) * (self.n * self.n)
 
     # -- rules
     def legal(self, s) -> list[int]:
@@ -123,9 +129,9 @@ class DotsAndBoxes(BoardGameEnv):
     def _opponent_move(self) -> int:
         s, rng = self.state, self.np_random
         moves = self.legal(s)
-        if self.opponent == "search":
+        if self.opponent == "search" and len(moves) <= SOLVE_LINES:
             return max(moves, key=lambda a: -self.margin(self.play(s, a)))
-        if self.opponent == "greedy":
+        if self.opponent != "random":   # greedy, and the search opponent before the endgame (two-player play)
             taking = [a for a in moves if closes(self.n, s[0], a)]
             if taking:
                 return choice(rng, taking)
@@ -199,8 +205,9 @@ class DotsAndBoxes(BoardGameEnv):
             cache = self._banners = {}
         if (mine, theirs) not in cache:
             strip = new_frame(head, width, BACKGROUND)
-            size = fit_text_size("you 9 - 9 opponent", int(width * 0.9), int(head * 0.8))
-            draw_text(strip, f"you {mine} - {theirs} opponent", (width / 2, head / 2), size, INK)
+            a, b = self.score_names
+            size = fit_text_size(f"{a} 9 - 9 {b}", int(width * 0.9), int(head * 0.8))
+            draw_text(strip, f"{a} {mine} - {theirs} {b}", (width / 2, head / 2), size, INK)
             cache[mine, theirs] = strip
         return cache[mine, theirs]
 

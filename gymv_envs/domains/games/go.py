@@ -125,6 +125,10 @@ class Go(IntersectionBoard, BoardGameEnv):
         self.state = self.before = (black, white, BLACK, 0, 0, 0)
         self.captures = [0, 0]   # stones captured by black, by white
 
+    def standard_start(self):
+        """The empty board, black to move (two-player play; the single-player game starts with four stones)."""
+        return 0, 0, BLACK, 0, 0, 0
+
     # -- rules
     def _potential(self) -> float:
         return CAPTURE_STEP * float(np.clip(self.captures[0] - self.captures[1], -CAPTURE_CAP, CAPTURE_CAP))

@@ -87,9 +87,13 @@ class Gomoku(IntersectionBoard, BoardGameEnv):
         self.action_names = square_cell_names(n)
 
     # -- generate
+    def standard_start(self):
+        """The empty board, black to move."""
+        return (0,) * (self.side ** 2), ME, None
+
     def random_start(self, rng: np.random.Generator):
         n = self.side
-        s = ((0,) * (n * n), ME, None)
+        s = self.standard_start()
         s = self.play(s, (n // 2) * n + n // 2)
         for _ in range(self.plies - 1):
             if s[2] is not None:

@@ -76,8 +76,12 @@ class Hex(BoardGameEnv):
         self.action_names = cell_names(n, n)
 
     # -- generate
+    def standard_start(self):
+        """The empty board, red to move (no swap rule)."""
+        return (0,) * (self.side ** 2), ME, None
+
     def random_start(self, rng: np.random.Generator):
-        s = ((0,) * (self.side ** 2), ME, None)
+        s = self.standard_start()
         for _ in range(self.plies):
             if s[2] is not None:
                 break

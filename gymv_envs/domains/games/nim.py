@@ -12,6 +12,7 @@ from gymv_envs.domains.games._board import ME, BoardGameEnv
 from gymv_envs.rules.nim import nim_sum, winning_moves
 
 LEVELS = {0: (3, 5), 1: (4, 7), 2: (5, 9)}   # difficulty -> (heaps, most counters in a heap)
+CLASSIC = {0: (3, 4, 5), 1: (1, 3, 5, 7), 2: (1, 3, 5, 7, 9)}   # difficulty -> the usual heaps of that many
 TOKEN_C, LIT_C, EMPTY_C = PALETTE["orange"], (255, 236, 150), (250, 250, 250)
 OPPONENTS_TEXT = {
     "random": "takes a random legal number of counters from a random heap",
@@ -76,6 +77,10 @@ class Nim(BoardGameEnv):
                 break
         self.state = self.start = self.before = (heaps, ME)
         self.moves, self.last = 0, ()
+
+    def standard_start(self):
+        """The classic heaps (3-4-5, the Marienbad 1-3-5-7, or 1-3-5-7-9), the first player to move."""
+        return CLASSIC[self.difficulty], ME
 
     # -- rules
     def mover(self, s) -> int:

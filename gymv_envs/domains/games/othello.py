@@ -21,6 +21,7 @@ from gymv_envs.domains.games._board import (
 )
 
 LEVELS = {0: (6, 4), 1: (6, 8), 2: (8, 8)}   # difficulty -> (board side, empty squares at the start; even: black to move)
+SOLVE_EMPTIES = 10   # the search opponent solves exactly from this many empty squares on
 GREEN, LIT_C = (30, 120, 70), (90, 170, 90)
 DISC_C = {ME: (25, 25, 30), THEM: (245, 245, 245)}
 EDGE_C = {ME: (0, 0, 0), THEM: (150, 150, 150)}
@@ -131,15 +132,18 @@ class Othello(BoardGameEnv):
         self.action_names = square_cell_names(n)
 
     # -- generate
-    def random_start(self, rng: np.random.Generator):
-        n = self.side
+    def standard_start(self):
+        """The four centre discs, black to move."""
+        n, m = self.side, self.side // 2
         b = [0] * (n * n)
-        m = n // 2
         b[(m - 1) * n + m - 1] = b[m * n + m] = THEM
         b[(m - 1) * n + m] = b[m * n + m - 1] = ME
+        return tuple(b), ME, None
+
+    def random_start(self, rng: np.random.Generator):
         self._tries = getattr(self, "_tries", 0) + 1
         if self._tries % 16 == 1:   # a fresh opening every 16 tries; the last plies are replayed at random
-            s = (tuple(b), ME, None)
+            s = self.standard_start()
             while s[2] is None and s[0].count(0) > self.empties + 6:
                 s = self.play(s, choice(rng, self.legal(s)))
             self._opening = s
@@ -190,8 +194,9 @@ class Othello(BoardGameEnv):
         return hit
 
     def _opponent_move(self) -> int:
-        """Difficulty 2 solves the endgame: it takes any reply after which black can no longer force a win."""
-        if self.opponent == "search":
+        """Difficulty 2 solves the endgame (from `SOLVE_EMPTIES` empty squares on): it takes any reply after
+        which black can no longer force a win; earlier in a game (two-player play) a 2-ply alpha-beta move."""
+        if self.opponent == "search" and self.state[0].count(0) <= SOLVE_EMPTIES:
             for a in self.legal(self.state):
                 if not self.wins(self.play(self.state, a), 1):
                     return a

@@ -86,6 +86,10 @@ class TicTacToe(MultiTurnEnv):
         self.start = self.board
         self.moves = 0
 
+    def standard_start(self) -> tuple[int, ...]:
+        """The empty board, X to move (two-player play)."""
+        return (EMPTY,) * 9
+
     # -- rules
     def _apply(self, action: int) -> Outcome:
         if self.board[action]:
