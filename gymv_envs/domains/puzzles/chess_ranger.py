@@ -239,6 +239,12 @@ class ChessRanger(SingleTurnEnv):
                     out.append(tuple(key[:i] + [m] + key[i + 1:]))
             a, b = key[i]
             out.append(tuple(key[:i] + [(b, a)] + key[i + 1:]))  # the capture the other way round
+        for i in range(len(key)):  # last: any two squares of the position at step i, then the rest as it was
+            before = pos
+            for m in key[:i]:
+                before = play(before, m)
+            sqs = [sq for sq, _ in before]
+            out += [tuple(key[:i] + [(a, b)] + key[i + 1:]) for a in sqs for b in sqs if a != b and (a, b) != key[i]]
         return [m for m in out if all(self._letters(m))]  # each move names a piece that is there
 
 
