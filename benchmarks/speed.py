@@ -1,6 +1,6 @@
 """Speed benchmark: reset/s, step/s, render ms and peak RSS per id, at the default size and 84x84.
 
-``python -m gymv.benchmarks speed [--pattern GLOB] [--seconds S] [--out DIR] [--no-isolate]``
+``python -m gymv.benchmarks speed [--pattern GLOB] [--seconds S] [--sizes default,84,...] [--out DIR] [--no-isolate]``
 
 Each id is measured in a fresh subprocess (``--one ID``), so ``peak_rss_mb`` is that id's own
 peak resident memory (the interpreter and ``import gymv_envs`` included; ``base_rss_mb`` is
@@ -10,7 +10,9 @@ peak and is reported as such (``peak_rss_mb_running``).
 
 Measured on ``env.unwrapped`` (the env's own cost, no wrappers) in this one process, with
 actions pre-sampled from the action space (seeded). Multi-turn: step/s excludes resets,
-which are timed separately. Single-turn: one episode is one reset plus one step answered by
+which are timed separately; ``step_per_cpu_s`` is the same count per CPU-second of the process (all
+its threads, software GL included): a per-core figure that other load on the machine barely
+changes. Single-turn: one episode is one reset plus one step answered by
 the oracle, so the rate reported is reset+step pairs per second. ``render_ms`` times ``env.render()`` (a copy of the current frame, what a
 user calls); ``draw_ms`` times a full redraw of the frame (``env.unwrapped._draw()``; for web ids a new
 screenshot). Web ids step with browser actions only (click, double-click, scroll, type).
@@ -98,13 +100,22 @@ def measure(env_id: str, obs_size: tuple[int, int] | None, seconds: float) -> di
     out: dict[str, float] = {"reset_per_s": len(resets) / sum(resets),
                              "reset_ms_median": 1000 * statistics.median(resets)}
     i = 0
+    cpu0 = time.process_time()
     if env.protocol == "single_turn":
         def episode() -> None:  # answered by the oracle, so every step reads and judges an answer
             env.reset(seed=next(seed))
             env.step(env.oracle_action())
-        out["step_per_s"] = _rate(episode, seconds)
+        calls, t0 = 0, time.perf_counter()
+        while True:
+            episode()
+            calls += 1
+            if time.perf_counter() - t0 >= seconds and calls >= 3:
+                break
+        out["step_per_s"] = calls / (time.perf_counter() - t0)
+        out["step_per_cpu_s"] = calls / max(time.process_time() - cpu0, 1e-9)
     else:
         times: list[float] = []
+        reset_cpu = 0.0
         env.reset(seed=next(seed))
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline or len(times) < 3:
@@ -113,9 +124,14 @@ def measure(env_id: str, obs_size: tuple[int, int] | None, seconds: float) -> di
             times.append(time.perf_counter() - t0)
             i += 1
             if term or trunc or len(times) % 500 == 0:
+                c0 = time.process_time()
                 env.reset(seed=next(seed))
+                reset_cpu += time.process_time() - c0
         out["step_per_s"] = len(times) / sum(times)
         out["step_ms_median"] = 1000 * statistics.median(times)
+        # steps per CPU-second of this process (every thread: software GL included), resets left out:
+        # the per-core figure, which other load on the machine barely changes
+        out["step_per_cpu_s"] = len(times) / max(time.process_time() - cpu0 - reset_cpu, 1e-9)
     out["render_ms"] = 1000 / _rate(env.render, seconds / 4)
     out["draw_ms"] = 1000 / _rate(lambda: _redraw(env), seconds / 4)
     env.close()
@@ -126,11 +142,31 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
-def measure_row(env_id: str, seconds: float) -> dict[str, Any]:
-    """Every figure of one id (in this process)."""
+def parse_sizes(text: str) -> list[tuple[str, tuple[int, int] | None]]:
+    """``"default,84,128x96"`` -> labelled sizes (N alone is N x N; ``default`` is the id's own size)."""
+    out: list[tuple[str, tuple[int, int] | None]] = []
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        if part == "default":
+            out.append(("default", None))
+            continue
+        try:
+            h, w = (int(v) for v in part.split("x")) if "x" in part else (int(part), int(part))
+        except ValueError:
+            raise ValueError(f"invalid size {part!r} in --sizes; valid: 'default', N (N x N) or HxW, comma-separated") from None
+        if not (16 <= h <= 4096 and 16 <= w <= 4096):
+            raise ValueError(f"invalid size {part!r} in --sizes; sides must be 16 to 4096 pixels")
+        out.append((part, (h, w)))
+    for need in ("default", "84"):  # the summary's figures
+        if need not in [label for label, _ in out]:
+            out.insert(0 if need == "default" else 1, (need, None if need == "default" else (84, 84)))
+    return out
+
+
+def measure_row(env_id: str, seconds: float, sizes: str = "default,84") -> dict[str, Any]:
+    """Every figure of one id (in this process), at each of ``sizes`` (see `parse_sizes`)."""
     d = gymv_envs.describe(env_id)
     row: dict[str, Any] = {"id": env_id, "protocol": d["protocol"], "domain": d["domain"]}
-    for label, size in (("default", None), ("84", (84, 84))):
+    for label, size in parse_sizes(sizes):
         for k, v in measure(env_id, size, seconds).items():
             row[f"{k}@{label}"] = round(v, 3)
     if d["protocol"] == "single_turn":  # every difficulty, at the default size
@@ -139,9 +175,10 @@ def measure_row(env_id: str, seconds: float) -> dict[str, Any]:
     return row
 
 
-def measure_isolated(env_id: str, seconds: float) -> dict[str, Any]:
+def measure_isolated(env_id: str, seconds: float, sizes: str = "default,84") -> dict[str, Any]:
     """`measure_row` in a fresh interpreter, with its peak RSS."""
-    out = subprocess.run([sys.executable, "-m", "gymv.benchmarks.speed", "--one", env_id, "--seconds", str(seconds)],
+    out = subprocess.run([sys.executable, "-m", "gymv.benchmarks.speed", "--one", env_id, "--seconds", str(seconds),
+                          "--sizes", sizes],
                          capture_output=True, text=True, timeout=600 + 40 * seconds)
     if out.returncode != 0:
         raise RuntimeError(f"measuring {env_id} failed:\n{out.stderr[-2000:]}")
@@ -156,11 +193,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=0.5, help="time per measurement (default 0.5)")
     parser.add_argument("--out", default="results/speed", help="output directory (default results/speed)")
     parser.add_argument("--no-isolate", action="store_true", help="measure every id in this process (RSS is then a running peak)")
+    parser.add_argument("--sizes", default="default,84",
+                        help="observation sizes to time, comma-separated: 'default', N (N x N) or HxW "
+                             "(default 'default,84'; e.g. 'default,84,128,512' for the robotics figures)")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one id, print its JSON row
     args = parser.parse_args(argv)
+    try:
+        parse_sizes(args.sizes)
+    except ValueError as exc:
+        parser.error(str(exc))
     if args.one:
         base = _peak_rss_mb()
-        row = measure_row(args.one, args.seconds)
+        row = measure_row(args.one, args.seconds, args.sizes)
         row.update(base_rss_mb=round(base, 1), peak_rss_mb=round(_peak_rss_mb(), 1))
         print(json.dumps(row))
         return 0
@@ -176,15 +220,17 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     for env_id in selected:
         if args.no_isolate:
-            row = measure_row(env_id, args.seconds)
+            row = measure_row(env_id, args.seconds, args.sizes)
             row["peak_rss_mb_running"] = round(_peak_rss_mb(), 1)
         else:
-            row = measure_isolated(env_id, args.seconds)
+            row = measure_isolated(env_id, args.seconds, args.sizes)
         rows.append(row)
         rss = row.get("peak_rss_mb", row.get("peak_rss_mb_running"))
+        extra = "".join(f"  step/s@{label} {row[f'step_per_s@{label}']:7.0f} (per CPU-s {row[f'step_per_cpu_s@{label}']:7.0f})"
+                        for label, _ in parse_sizes(args.sizes) if label not in ("default", "84"))
         print(f"{env_id:34} step/s@default {row['step_per_s@default']:9.0f}  step/s@84 {row['step_per_s@84']:9.0f}  "
               f"reset/s@default {row['reset_per_s@default']:8.0f}  draw ms {row['draw_ms@default']:7.2f}  "
-              f"peak RSS {rss:6.0f} MB", flush=True)
+              f"peak RSS {rss:6.0f} MB{extra}", flush=True)
     summary = summarize(rows)
     meta = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
             "loadavg": [round(x, 2) for x in os.getloadavg()], "isolated": not args.no_isolate,
