@@ -80,19 +80,28 @@ class RhythmLane(SingleTurnEnv):
         self.lanes, self.units, self.speeds, self.mults = LEVELS[self.difficulty]
 
     def _generate(self, rng: np.random.Generator) -> None:
-        while True:
-            self.speed = int(rng.choice(self.speeds))
+        self.speed = int(rng.choice(self.speeds))
+        if self.difficulty < 2:
+            self.mult = [1] * self.lanes
+            self.notes = [self._lane_notes(rng, lane, 0, 3) for lane in range(self.lanes)]
+        else:  # a x2 lane arrives first at beat t while a x1 lane's note is lower but arrives later
+            v = self.speed
+            t = int(rng.integers(2, self.units // (2 * v) + 1))
+            fast, slow = (int(k) for k in rng.permutation(self.lanes)[:2])
             self.mult = [int(rng.choice(self.mults)) for _ in range(self.lanes)]
-            self.notes = []
-            for lane in range(self.lanes):
-                step = self.speed * self.mult[lane]
-                beats = rng.permutation(np.arange(1, self.units // step + 1))[: int(rng.integers(1, 4))]
-                self.notes.append(sorted(int(b) * step for b in beats))
-            self.beat, self.good = first_hits(self.notes, self.speed, self.mult)
-            lowest = min(d for ds in self.notes for d in ds)
-            self.lowest = [lane for lane, ds in enumerate(self.notes) if lowest in ds]
-            if self.difficulty < 2 or not set(self.lowest) & self.good:
-                return
+            self.mult[fast], self.mult[slow] = 2, 1
+            self.notes = [self._lane_notes(rng, lane, t, 3) for lane in range(self.lanes)]
+            self.notes[fast] = sorted([2 * v * t] + self._lane_notes(rng, fast, t, 2))
+            self.notes[slow] = sorted({v * (t + int(rng.integers(1, t)))} | set(self._lane_notes(rng, slow, t, 2)))
+        self.beat, self.good = first_hits(self.notes, self.speed, self.mult)
+        lowest = min(d for ds in self.notes for d in ds)
+        self.lowest = [lane for lane, ds in enumerate(self.notes) if lowest in ds]
+
+    def _lane_notes(self, rng: np.random.Generator, lane: int, after: int, most: int) -> list[int]:
+        """1 to ``most`` notes of a lane on distinct beats later than ``after`` (none when no beat is left)."""
+        step = self.speed * self.mult[lane]
+        beats = rng.permutation(np.arange(after + 1, self.units // step + 1))[: int(rng.integers(1, most + 1))]
+        return sorted(int(b) * step for b in beats)
 
     # ----------------------------------------------------------------- draw
     def _geometry(self) -> tuple[int, int, int, float]:
