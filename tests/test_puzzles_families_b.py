@@ -17,7 +17,7 @@ from gymv_envs.domains.puzzles.invader_shot import simulate
 from gymv_envs.domains.puzzles.pyramid_chess import seen_from_above
 from gymv_envs.domains.puzzles.rhythm_lane import first_hits
 from gymv_envs.domains.puzzles.spider_move import legal_moves
-from gymv_envs.domains.puzzles.ultimate_tic_tac_toe_move import LINES, small_board
+from gymv_envs.domains.puzzles._ultimate_ttt import LINES, small_board
 from gymv_envs.domains.puzzles.zuma_chain import cleared
 
 

@@ -2,60 +2,27 @@
 
 from __future__ import annotations
 
-import functools
 import re
 
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import text_tile
-from gymv_envs.core.canvas import (
-    BACKGROUND,
-    GRID_LINE,
-    INK,
-    PALETTE,
-    WHITE,
-    draw_text,
-    fill_rect,
-    new_frame,
-    outline_rect,
-)
+from gymv_envs.core.canvas import PALETTE, WHITE, outline_rect
 from gymv_envs.core.cells import cell_name, find_cells
+from gymv_envs.domains.puzzles._ultimate_ttt import (
+    board_tile,
+    grid_base,
+    line_won,
+    playable,
+    small_board,
+)
 
 QUESTIONS = ("board", "game", "playable")
-LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 MIN_PLY = {0: 10, 1: 30, 2: 20}  # plies played before the position; difficulty 2: the sent board is closed
 TINT = {"play": (255, 238, 150), 1: (200, 220, 255), 2: (255, 210, 210), 3: (215, 215, 215), 0: WHITE}
 STONE = {1: PALETTE["blue"], 2: PALETTE["red"]}
 LAST = PALETTE["orange"]
-
-
-@functools.lru_cache(maxsize=1)
-def _small_boards() -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
-    """Per 3x3 board coded in base 3 (cell i = digit i; 1 X, 2 O): (winner 0/1/2, X's winning cells,
-    O's winning cells); one table for the process (3**9 boards, numpy)."""
-    v = (np.arange(3 ** 9)[:, None] // 3 ** np.arange(9)) % 3
-    winner = np.zeros(3 ** 9, dtype=np.int64)
-    wins = np.zeros((2, 3 ** 9, 9), dtype=bool)
-    for line in LINES:
-        a, b, c = (v[:, k] for k in line)
-        winner = np.where((winner == 0) & (a > 0) & (a == b) & (b == c), a, winner)
-        for p in (1, 2):
-            for k in range(3):
-                others = [v[:, line[j]] == p for j in range(3) if j != k]
-                wins[p - 1, :, line[k]] |= (v[:, line[k]] == 0) & others[0] & others[1]
-    cells = [tuple(np.flatnonzero(row).tolist()) for row in wins.reshape(-1, 9)]
-    n = 3 ** 9
-    return tuple((int(w), cells[k], cells[n + k]) for k, w in enumerate(winner.tolist()))
-
-
-def small_board(code: int) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
-    """(winner 0/1/2, X's winning cells, O's winning cells) of a 3x3 board coded in base 3."""
-    return _small_boards()[code]
-
-
-def line_won(status: list[int], p: int) -> bool:
-    return any(status[a] == status[b] == status[c] == p for a, b, c in LINES)
 
 
 class UltimateTicTacToeMove(SingleTurnEnv):
@@ -124,7 +91,7 @@ class UltimateTicTacToeMove(SingleTurnEnv):
             codes, status, cells, stones = [0] * 9, [0] * 9, [[0] * 9 for _ in range(9)], [0] * 9
             last, p = None, 1
             for ply in range(81):
-                play = self._playable(status, last)
+                play = playable(status, last)
                 if not play:
                     break
                 if ply >= lo and (any_send or (status[last[1]] != 0) == free):
@@ -148,12 +115,6 @@ class UltimateTicTacToeMove(SingleTurnEnv):
                 if w and line_won(status, p):
                     break
                 last, p = (b, i), 3 - p
-
-    @staticmethod
-    def _playable(status: list[int], last: tuple[int, int] | None) -> list[int]:
-        if last is not None and status[last[1]] == 0:
-            return [last[1]]
-        return [b for b in range(9) if status[b] == 0]
 
     def _good(self, codes: list[int], status: list[int], play: list[int], p: int) -> frozenset | None:
         """The right answers at this position (None when there is none)."""
@@ -192,12 +153,12 @@ class UltimateTicTacToeMove(SingleTurnEnv):
     def _draw(self) -> np.ndarray:
         geom = self._geometry()
         x0, y0, cs, thick = geom
-        img = _base(self.obs_size, *geom).copy()
+        img = grid_base(self.obs_size, *geom).copy()
         span = 3 * cs + thick
         for b in range(9):
             tint = TINT["play"] if self.question != "playable" and b in self.play else TINT[self.status[b]]
             if tint != WHITE:
-                tile = _board_tile(self.obs_size, geom, tint)
+                tile = board_tile(self.obs_size, geom, tint)
                 y, x = y0 + (b // 3) * span, x0 + (b % 3) * span
                 img[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
             for i, v in enumerate(self.cells[b]):
@@ -275,41 +236,6 @@ class UltimateTicTacToeMove(SingleTurnEnv):
         stones = [" ".join(sorted(name[b, i] for b in range(9) for i in range(9) if self.cells[b][i] == p)) for p in (1, 2)]
         won = ", ".join(f"{b + 1}:{'-XO='[s]}" for b, s in enumerate(self.status) if s)
         return f"X: {stones[0]}\nO: {stones[1]}\nclosed boards: {won or 'none'}\nlast move: {name[self.last]}"
-
-
-@functools.lru_cache(maxsize=16)
-def _base(obs_size: tuple[int, int], x0: int, y0: int, cs: int, thick: int) -> np.ndarray:
-    """The empty 9x9 grid with labels (read-only)."""
-    H, W = obs_size
-    img = new_frame(H, W, BACKGROUND)
-    side = 9 * cs + 2 * thick
-    line = max(1, cs // 25)
-    fill_rect(img, x0 - thick, y0 - thick, x0 + side + line + thick, y0 + side + line + thick, INK)
-    for R in range(9):
-        for C in range(9):
-            x, y = x0 + C * cs + (C // 3) * thick, y0 + R * cs + (R // 3) * thick
-            fill_rect(img, x, y, x + cs + line, y + cs + line, GRID_LINE)
-            fill_rect(img, x + line, y + line, x + cs, y + cs, WHITE)
-    size = max(4, int(cs * 0.5))
-    for k in range(9):
-        off = k * cs + (k // 3) * thick + cs / 2
-        draw_text(img, "ABCDEFGHI"[k], (x0 + off, y0 - thick - cs * 0.4), size, INK, bold=True)
-        draw_text(img, str(k + 1), (x0 - thick - cs * 0.4, y0 + off), size, INK, bold=True)
-    img.setflags(write=False)
-    return img
-
-
-@functools.lru_cache(maxsize=64)
-def _board_tile(obs_size: tuple[int, int], geom: tuple[int, int, int, int], tint: tuple[int, int, int]) -> np.ndarray:
-    """The top-left small board of `_base` (its cells and inner lines) with the cells filled with ``tint``."""
-    x0, y0, cs, thick = geom
-    line = max(1, cs // 25)
-    tile = _base(obs_size, *geom)[y0:y0 + 3 * cs, x0:x0 + 3 * cs].copy()
-    for r in range(3):
-        for c in range(3):
-            fill_rect(tile, c * cs + line, r * cs + line, (c + 1) * cs, (r + 1) * cs, tint)
-    tile.setflags(write=False)
-    return tile
 
 
 SPECS = tuple(
