@@ -93,7 +93,7 @@ class PyramidChess(SingleTurnEnv):
     @property
     def answer_hint(self) -> str:  # type: ignore[override]
         return ("the number of pieces seen from above (a whole number)" if self.question == "visible"
-                else "a piece as colour and shape (for example `red star`)")
+                else "a piece as `<colour> <shape>` (colours: red, blue, green; shapes: circle, square, triangle, star)")
 
     def _configure(self) -> None:
         self.n, self.count_range = LEVELS[self.difficulty]
@@ -147,14 +147,13 @@ class PyramidChess(SingleTurnEnv):
 
     def _task_text(self) -> str:
         rules = (f"The image shows the {self.levels} levels of a stepped pyramid board, side by side from the bottom "
-                 "level (left, Level 1) to the top (right). Each level is two cells narrower than the one below and centred on "
-                 "it; every level is drawn level with the rows it covers and labelled with the bottom level's column letters and row numbers, so the same "
-                 "cell name is the same spot seen from above. The levels are glass: a piece hides every piece below "
-                 "it in the same cell.")
+                 "level (left, Level 1) to the top (right). Each level is two cells narrower than the one below and "
+                 "centred on it; every level is drawn level with the rows it covers and labelled with the bottom "
+                 "level's column letters and row numbers, so the same cell name is the same spot seen from above. "
+                 "The levels are glass: a piece hides every piece below it in the same cell.")
         if self.question == "visible":
             return rules + " How many pieces are seen from directly above?"
-        return rules + (f" Which piece is seen from directly above at {self._cell(self.target)}? Answer with its "
-                        "colour and shape, such as red star.")
+        return rules + f" Which piece (colour and shape) is seen from directly above at {self._cell(self.target)}?"
 
     def _caption(self) -> list:
         return ["Pieces seen from above?"] if self.question == "visible" else [f"Seen from above at {self._cell(self.target)}?"]

@@ -74,7 +74,7 @@ class RhythmLane(SingleTurnEnv):
     - v0: initial version.
     """
 
-    answer_hint = "a lane letter and a beat number (for example `C at beat 3`)"
+    answer_hint = "the lane and the beat as `<lane letter> at beat <number>`"
 
     def _configure(self) -> None:
         self.lanes, self.units, self.speeds, self.mults = LEVELS[self.difficulty]
@@ -132,7 +132,7 @@ class RhythmLane(SingleTurnEnv):
                 "the white hit line at the bottom. Faint lines mark distance units above the hit line; the bracket "
                 "left of the chart shows how many units the notes fall in one beat." + mult + " Every note reaches "
                 "the hit line on a whole beat. Which lane's note reaches the hit line first, and on which beat "
-                "(now is beat 0)? Answer with the lane letter and the beat, such as C at beat 3.")
+                "(now is beat 0)?")
 
     # ----------------------------------------------------------------- verify
     def _parse_answer(self, text: str):

@@ -131,7 +131,7 @@ class SpiderMove(SingleTurnEnv):
     def answer_hint(self) -> str:  # type: ignore[override]
         if self.question == "count":
             return "the number of legal moves (a whole number)"
-        return "a move as source and destination column letters (for example `B to E`)"
+        return "a move as `X to Y`, with X the source and Y the destination column letter"
 
     def _configure(self) -> None:
         self.ncols, self.nsuits, self.max_down = LEVELS[self.difficulty]
