@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 import gymv_envs  # noqa: F401  (registers the ids)
+from gymv_envs.domains.puzzles._ultimate_ttt import LINES, small_board
 from gymv_envs.domains.puzzles.invader_shot import simulate
 from gymv_envs.domains.puzzles.pyramid_chess import seen_from_above
 from gymv_envs.domains.puzzles.rhythm_lane import first_hits
 from gymv_envs.domains.puzzles.spider_move import legal_moves
-from gymv_envs.domains.puzzles._ultimate_ttt import LINES, small_board
 from gymv_envs.domains.puzzles.zuma_chain import cleared
 
 
@@ -193,6 +193,24 @@ def test_spider_reveal_accepts_every_revealing_move():
             assert (k == env._correct_index) == env._check(env._parse_answer(option))
     assert env._parse_answer("move column B onto column E") == (1, 4)
     assert env._parse_answer("B->E") == (1, 4)
+
+
+def test_spider_run_accepts_every_completing_move():
+    env = _env("SpiderRun", difficulty=1, answer_format="mcq", obs_size=(64, 64))
+    for seed in range(8):
+        env.reset(seed=seed)
+        for src, dst in itertools.permutations(range(env.ncols), 2):
+            col, target = env.up[src], env.up[dst]
+            completes = False
+            for k in range(1, len(col) + 1):  # any tail that is one suit in order and fits on the target
+                part = col[-k:]
+                in_order = all(a[1] == b[1] and a[0] == b[0] + 1 for a, b in itertools.pairwise(part))
+                if in_order and target and target[-1][0] == part[0][0] + 1:
+                    tail = (target + part)[-13:]
+                    completes |= tail == [(13 - i, part[0][1]) for i in range(13)]
+            assert env._check(env._parse_answer(f"{'ABCDEFGHIJ'[src]} to {'ABCDEFGHIJ'[dst]}")) == completes
+        for k, option in enumerate(env.options):
+            assert (k == env._correct_index) == env._check(env._parse_answer(option))
 
 
 # ----------------------------------------------------------------- rhythm lanes

@@ -1,4 +1,4 @@
-"""Spider solitaire: count the legal moves of a tableau, or name a move that turns up a face-down card."""
+"""Spider solitaire: count the legal moves of a tableau, or name a move that turns up a card or completes a suit."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from gymv_envs.core.canvas import (
 )
 from gymv_envs.core.cells import LETTERS
 
-QUESTIONS = ("count", "reveal")
+QUESTIONS = ("count", "reveal", "run")
 GLYPHS = "\u2660\u2665\u2666\u2663"  # spades, hearts, diamonds, clubs
 RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 LEVELS = {0: (5, 1, 2), 1: (7, 2, 3), 2: (10, 4, 4)}  # columns, suits, most face-down cards per column
@@ -42,6 +42,11 @@ def movable(column: list[Card]) -> int:
     while k < len(column) and column[-k - 1][1] == column[-k][1] and column[-k - 1][0] == column[-k][0] + 1:
         k += 1
     return k if column else 0
+
+
+def full_run(column: list[Card]) -> bool:
+    """Whether a column ends with a whole suit in order, K down to A."""
+    return len(column) >= 13 and movable(column) >= 13 and column[-1][0] == 1
 
 
 def legal_moves(down: list[int], up: list[list[Card]]) -> list[tuple[int, int, int | str]]:
@@ -80,7 +85,7 @@ def card_tile(w: int, h: int, strip: int, card: Card | None) -> np.ndarray:
 
 
 class SpiderMove(SingleTurnEnv):
-    """Spider solitaire tableau: count the legal moves, or give a move that turns up a face-down card.
+    """Spider solitaire tableau: count the legal moves, or give a move that turns up a card or completes a suit.
 
     ## Description
     Columns of cards, lettered A.. above them: face-down cards (blue backs) under face-up cards.
@@ -94,6 +99,8 @@ class SpiderMove(SingleTurnEnv):
     - ``question="reveal"``: give a move (source column, destination column) that moves every
       face-up card of a column (they must form one run) off a face-down card, turning it up. Any
       such move is accepted; into an empty column, any empty column's letter is accepted.
+    - ``question="run"``: give a move (source column, destination column) after which the
+      destination column ends with a whole suit in order, K down to A. Every such move is accepted.
 
     ## Action Space
     ``"open"``: `Text`, a whole number (count) or two column letters such as ``B to E`` (reveal).
@@ -104,17 +111,19 @@ class SpiderMove(SingleTurnEnv):
     `Box(0, 255, (H, W, 3), uint8)`: the tableau, cards drawn with rank and suit glyph.
 
     ## Rewards
-    1.0 for the right count or a revealing move, else 0.0.
+    1.0 for the right count, a revealing move or a completing move, else 0.0.
 
     ## Starting State
     5, 7 or 10 columns with cards of 1, 2 or 4 suits and up to 2, 3 or 4 face-down cards each
     (difficulty 0-2); the face-up cards are built of runs; some columns may be empty from level 1.
+    ``"run"`` deals K down to some rank of one suit at the end of one column and the rest of that suit
+    at the end of another.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
 
     ## Arguments
-    ``question`` (``"count"``, ``"reveal"``), ``difficulty``, ``answer_format``, ``num_options``,
+    ``question`` (``"count"``, ``"reveal"``, ``"run"``), ``difficulty``, ``answer_format``, ``num_options``,
     ``obs_size``.
 
     ## Version History
@@ -152,12 +161,30 @@ class SpiderMove(SingleTurnEnv):
                     r, s = col[-1]
                     col.append((r - 1, s) if r > 1 and next(u) < 0.6 else (1 + int(next(u) * 13), int(next(u) * self.nsuits)))
                 self.up.append(col)
+            if self.question == "run":
+                self._plant_run(u)
+            if any(full_run(col) for col in self.up):
+                continue
             self.moves = legal_moves(self.down, self.up)
+            self.runs = {(j, d) for j, k, d in self.moves if d != "empty" and full_run(self.up[d] + self.up[j][-k:])}
             self.reveals = {(j, d) for j, k, d in self.moves if k == len(self.up[j]) and self.down[j]}
             if self.question == "count" and self.moves:
                 return
             if self.question == "reveal" and self.reveals and len(self.reveals) < 3:
                 return
+            if self.question == "run" and self.runs:
+                return
+
+    def _plant_run(self, u) -> None:
+        """Deal K down to rank x of one suit at the end of one column and x-1 down to A at the end of another."""
+        p, q = int(next(u) * self.ncols), int(next(u) * (self.ncols - 1))
+        q += q >= p
+        suit, x = int(next(u) * self.nsuits), 3 + int(next(u) * 10)
+        for j in (p, q):
+            self.down[j] = min(self.down[j], 2)
+            self.up[j] = self.up[j][: int(next(u) * 2)]
+        self.up[p] += [(r, suit) for r in range(13, x - 1, -1)]
+        self.up[q] += [(r, suit) for r in range(x - 1, 0, -1)]
 
     # ----------------------------------------------------------------- draw
     def _geometry(self) -> tuple[int, int, int, int, int, int]:
@@ -205,6 +232,9 @@ class SpiderMove(SingleTurnEnv):
             return rules + (" How many legal moves are there? Count each number of cards taken from a run as a "
                             "different move; all empty columns count as one destination, and moving a whole column "
                             "into an empty column does not count.")
+        if self.question == "run":
+            return rules + (" Give a move after which a column ends with a whole suit in order, K down to A "
+                            "(13 cards of one suit): the source and destination columns.")
         return rules + (" Give a move that takes every face-up card of one column (they must form a run) off a "
                         "face-down card, so that the face-down card is turned up: the source and destination columns.")
 
@@ -224,6 +254,8 @@ class SpiderMove(SingleTurnEnv):
         if self.question == "count":
             return answer == len(self.moves)
         src, dst = answer
+        if self.question == "run":
+            return (src, dst) in self.runs
         return (src, "empty" if not self.up[dst] and not self.down[dst] else dst) in self.reveals
 
     def _format(self, answer) -> str:
@@ -232,6 +264,8 @@ class SpiderMove(SingleTurnEnv):
     def _solve(self):
         if self.question == "count":
             return len(self.moves)
+        if self.question == "run":
+            return min(self.runs)
         src, dst = min(self.reveals, key=str)
         return src, dst if dst != "empty" else next(j for j in range(self.ncols) if not self.up[j] and not self.down[j])
 
@@ -239,6 +273,7 @@ class SpiderMove(SingleTurnEnv):
         if self.question == "count":
             return count_near_misses(rng, len(self.moves))
         legal = [(j, d) for j, k, d in self.moves if d != "empty"]
+        legal += [(d, j) for j, d in getattr(self, "runs", ())]
         pairs = [(j, d) for j in range(self.ncols) for d in range(self.ncols) if j != d and self.up[j]]
         close = [(j, d) for j, d in pairs if self.down[j] and self.up[d] and abs(self.up[d][-1][0] - self.up[j][0][0] - 1) == 1]
         first = [legal[int(k)] for k in rng.permutation(len(legal))] + [close[int(k)] for k in rng.permutation(len(close))]
@@ -251,6 +286,8 @@ class SpiderMove(SingleTurnEnv):
 
 SPECS = (
     TaskSpec(name="SpiderMove", entry_point=SpiderMove, max_episode_steps=1, kwargs={"question": "reveal"},
+             tags=("game", "cards", "solitaire")),
+    TaskSpec(name="SpiderRun", entry_point=SpiderMove, max_episode_steps=1, kwargs={"question": "run"},
              tags=("game", "cards", "solitaire")),
     TaskSpec(name="SpiderMoveCount", entry_point=SpiderMove, max_episode_steps=1, kwargs={"question": "count"},
              tags=("game", "cards", "counting")),
