@@ -67,6 +67,29 @@ def spiral(obs_size: tuple[int, int], n: int) -> tuple[np.ndarray, np.ndarray, f
     return pts[idx], pts, step
 
 
+@functools.lru_cache(maxsize=32)
+def ball_corners(obs_size: tuple[int, int], n: int, size: int) -> tuple[tuple[int, int], ...]:
+    """The top-left pixel of each ball's ``size``-pixel tile."""
+    centres, _, _ = spiral(obs_size, n)
+    return tuple((int(round(x - size / 2)), int(round(y - size / 2))) for x, y in centres.tolist())
+
+
+@functools.lru_cache(maxsize=32)
+def gap_marks(obs_size: tuple[int, int], n: int) -> tuple[tuple[tuple[int, int, int], tuple[float, float]], ...]:
+    """Per gap between balls g and g+1: the pointer's centre and direction (of 32, `_pointer`) just
+    outside the chain, and where its number goes."""
+    H, W = obs_size
+    centres, _, step = spiral(obs_size, n)
+    out = []
+    for p in (centres[:-1] + centres[1:]) / 2:
+        d = p - np.array([W / 2, H / 2])
+        angle = float(np.arctan2(d[1], d[0]))
+        d /= max(1e-9, float(np.hypot(*d)))
+        q, label = p + d * step * 0.72, p + d * step * 1.3
+        out.append(((int(q[0]), int(q[1]), int(round(angle / (2 * np.pi) * 32)) % 32), (float(label[0]), float(label[1]))))
+    return tuple(out)
+
+
 class ZumaChain(SingleTurnEnv):
     """A Zuma chain of coloured balls and a shooter: count the balls a shot clears, or find the best gap.
 
@@ -131,8 +154,8 @@ class ZumaChain(SingleTurnEnv):
                 c = c if not chain or c < chain[-1] else c + 1  # a colour other than the last run's
                 chain += [c] * min(n - len(chain), int(rng.integers(1, 3)))
             self.chain, self.shot = chain, int(rng.integers(self.ncolours))
-            clears = [cleared(chain, g, self.shot) for g in range(1, n)]
             if self.question == "count":
+                clears = [cleared(chain, g, self.shot) for g in range(1, n)]
                 hits = [g for g in range(1, n) if clears[g - 1]]
                 chained = [g for g in hits if clears[g - 1] > self._first_group(g)]
                 pool = chained if self.difficulty and chained and rng.random() < 0.5 else (hits if rng.random() < 0.85 else list(range(1, n)))
@@ -142,7 +165,7 @@ class ZumaChain(SingleTurnEnv):
                 self.value = clears[self.gap - 1]
                 return
             gaps = sorted(int(g) + 1 for g in rng.permutation(n - 1)[: self.nlabels])
-            values = [clears[g - 1] for g in gaps]
+            values = [cleared(chain, g, self.shot) for g in gaps]
             best = max(values)
             if best >= 3 and sum(v < best for v in values) >= 3:
                 self.gaps, self.values = gaps, values
@@ -159,13 +182,11 @@ class ZumaChain(SingleTurnEnv):
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         n = len(self.chain)
-        centres, _, step = spiral(self.obs_size, n)
+        _, _, step = spiral(self.obs_size, n)
         img = _track(self.obs_size, n).copy()
         size = max(2, int(step * 0.8))
-        for (x, y), c in zip(centres, self.chain):
-            tile = shape_tile("circle", size, PALETTE[COLOURS[c]], BACKGROUND)
-            x0, y0 = int(round(x - size / 2)), int(round(y - size / 2))
-            img[y0:y0 + size, x0:x0 + size] = tile
+        for (x0, y0), c in zip(ball_corners(self.obs_size, n, size), self.chain):
+            img[y0:y0 + size, x0:x0 + size] = shape_tile("circle", size, PALETTE[COLOURS[c]], BACKGROUND)
         s = min(H, W)
         shooter = shape_tile("circle", max(3, int(s * 0.13)), (90, 150, 80), BACKGROUND)
         t = shooter.shape[0]
@@ -173,18 +194,12 @@ class ZumaChain(SingleTurnEnv):
         ball = shape_tile("circle", size, PALETTE[COLOURS[self.shot]], (90, 150, 80))
         img[(H - size) // 2:(H - size) // 2 + size, (W - size) // 2:(W - size) // 2 + size] = ball
         marks = [self.gap] if self.question == "count" else self.gaps
-        tri = max(3, int(step * 0.5))
+        tri, fs = max(3, int(step * 0.5)), max(4, int(step * 0.45))
         for k, g in enumerate(marks):
-            p = (centres[g - 1] + centres[g]) / 2
-            out = p - np.array([W / 2, H / 2])
-            angle = np.arctan2(out[1], out[0])
-            out /= max(1e-9, np.hypot(*out))
-            q = p + out * step * 0.72
-            mask = _pointer(tri, int(round(angle / (2 * np.pi) * 32)) % 32)
-            blend_mask(img, mask, int(q[0] - tri / 2), int(q[1] - tri / 2), INK)
+            (px, py, direction), (lx, ly) = gap_marks(self.obs_size, n)[g - 1]
+            blend_mask(img, _pointer(tri, direction), px - tri // 2, py - tri // 2, INK)
             if self.question == "best":
-                q = p + out * step * 1.3
-                draw_text(img, str(k + 1), (q[0], q[1]), max(4, int(step * 0.45)), INK, bold=True)
+                draw_text(img, str(k + 1), (lx, ly), fs, INK, bold=True)
         return img
 
     # ----------------------------------------------------------------- text
