@@ -119,22 +119,18 @@ class InvaderShot(SingleTurnEnv):
         W, H, R, C = self.width, self.height, self.rows, self.cols
         slots = [(r, c) for r in range(R) for c in range(C)]
         while True:
-            gone = rng.permutation(len(slots))[: int(rng.integers(self.missing[0], self.missing[1] + 1))]
-            alive = frozenset(s for k, s in enumerate(slots) if k not in set(gone.tolist()))
+            gone = set(rng.permutation(len(slots))[: int(rng.integers(self.missing[0], self.missing[1] + 1))].tolist())
+            alive = frozenset(s for k, s in enumerate(slots) if k not in gone)
             lo, hi = min(c for _, c in alive), max(c for _, c in alive)
             top, left = int(rng.integers(1, 3)), int(rng.integers(-lo, W - hi))
             direction, cannon = int(rng.choice((-1, 1))), int(rng.integers(W))
             hit = simulate(alive, top, left, direction, W, H, cannon)
-            straight = self._straight(alive, top, left, cannon)
-            drift = None
             if hit is None and rng.random() > 0.2:
                 continue
-            if self.difficulty >= 1 and hit == straight:
+            straight = self._straight(alive, top, left, cannon)
+            drift = simulate(alive, top, left + 10 ** 4, direction, 10 ** 5, H, cannon + 10 ** 4)  # no walls
+            if (self.difficulty >= 1 and hit == straight) or (self.difficulty == 2 and drift == hit):
                 continue
-            if self.difficulty == 2:
-                drift = simulate(alive, top, left + 10 ** 4, direction, 10 ** 5, H, cannon + 10 ** 4)
-                if drift == hit:
-                    continue
             self.alive, self.top, self.left, self.direction, self.cannon = alive, top, left, direction, cannon
             self.hit, self.straight_hit, self.drift_hit = hit, straight, drift
             return
