@@ -1,0 +1,263 @@
+"""Invader shot: which invader of a drifting Space Invaders formation does the cannon's shot hit?"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    INK,
+    PALETTE,
+    blend_mask,
+    draw_text,
+    fill_rect,
+    new_frame,
+    pil_draw,
+)
+from gymv_envs.core.cells import LETTERS, find_cells
+
+# field (cols, rows), formation (rows, cols), missing invaders
+LEVELS = {0: ((9, 10), (2, 3), (0, 1)), 1: ((11, 12), (3, 4), (1, 3)), 2: ((13, 14), (4, 5), (2, 5))}
+FIELD_BG = (20, 22, 40)
+FIELD_LINE = (44, 48, 78)
+ROW_COLOURS = ("green", "cyan", "purple", "orange", "pink")
+INVADER = ("..#...#..", "...#.#...", "..#####..", ".##.#.##.", "#########", "#.#####.#", "#.#...#.#", "...#.#...")
+CANNON = ("....#....", "...###...", ".#######.", "#########", "#########")
+
+Slot = tuple[int, int]  # (formation row, formation column)
+
+
+def simulate(alive: frozenset[Slot], top: int, left: int, direction: int, width: int, height: int,
+             cannon: int) -> Slot | None:
+    """The invader the shot hits, or None when it leaves the top of the field.
+
+    Each tick the shot moves up one cell (hitting an invader in the cell it enters); then the formation
+    moves one cell sideways, or, when that would take an invader past a wall, one row down and turns
+    around (hitting an invader that moves onto the shot's cell)."""
+    lo = min(c for _, c in alive)
+    hi = max(c for _, c in alive)
+    row = height - 1
+    while True:
+        row -= 1
+        if row < 0:
+            return None
+        slot = (row - top, cannon - left)
+        if slot in alive:
+            return slot
+        if left + lo + direction < 0 or left + hi + direction > width - 1:
+            top, direction = top + 1, -direction
+        else:
+            left += direction
+        slot = (row - top, cannon - left)
+        if slot in alive:
+            return slot
+
+
+@functools.lru_cache(maxsize=64)
+def sprite_tile(bitmap: tuple[str, ...], size: int, color: tuple[int, int, int], bg: tuple[int, int, int]) -> np.ndarray:
+    """A pixel-art sprite scaled to ``size`` pixels wide over ``bg`` (read-only, cached)."""
+    bits = np.array([[ch == "#" for ch in row] for row in bitmap])
+    h = max(1, round(size * bits.shape[0] / bits.shape[1]))
+    ys = (np.arange(h) * bits.shape[0] // h)[:, None]
+    xs = (np.arange(size) * bits.shape[1] // size)[None, :]
+    mask = bits[ys, xs]
+    tile = np.empty((h, size, 3), dtype=np.uint8)
+    tile[...] = bg
+    tile[mask] = color
+    tile.setflags(write=False)
+    return tile
+
+
+class InvaderShot(SingleTurnEnv):
+    """Say which invader of a drifting formation the cannon's shot hits.
+
+    ## Description
+    A Space Invaders still on a grid of cells: a formation of invaders (columns lettered A.. above
+    it, rows numbered 1.. left of it; some invaders already shot away), an arrow above the field
+    showing which way it drifts, and the player's cannon in the bottom row, which fires now. Each tick the shot
+    moves up one cell and hits an invader in the cell it enters; then the formation moves one cell
+    in its direction, or, when that would take an invader past a side wall, one row down and turns
+    around; an invader moving onto the shot's cell is hit too. The answer is the invader hit (its
+    column letter and row number, e.g. ``B2``) or ``none`` when the shot leaves the top of the field.
+
+    ## Action Space
+    ``"open"``: `Text`, ``B2`` or ``none``. ``"mcq"``: `Discrete(k)`; wrong options are the
+    invader straight above the cannon now, the neighbours of the one hit, the invader hit without
+    the turn at the wall, and ``none``.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the field with faint cell lines, the sprites, labels and the arrow.
+
+    ## Rewards
+    1.0 for the right invader (or ``none``), else 0.0.
+
+    ## Starting State
+    Fields of 9x10, 11x12, 13x14 cells with 2x3, 3x4, 4x5 formations and 0-1, 1-3, 2-5 invaders
+    missing (difficulty 0-2). From difficulty 1 the shot never hits the invader straight above the
+    cannon at the start; at difficulty 2 the formation turns at a wall before the hit.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty``, ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    answer_hint = "the invader hit as its column letter and row number (for example `B2`), or `none`"
+
+    def _configure(self) -> None:
+        (self.width, self.height), (self.rows, self.cols), self.missing = LEVELS[self.difficulty]
+
+    def _generate(self, rng: np.random.Generator) -> None:
+        W, H, R, C = self.width, self.height, self.rows, self.cols
+        slots = [(r, c) for r in range(R) for c in range(C)]
+        while True:
+            gone = set(rng.permutation(len(slots))[: int(rng.integers(self.missing[0], self.missing[1] + 1))].tolist())
+            alive = frozenset(s for k, s in enumerate(slots) if k not in gone)
+            lo, hi = min(c for _, c in alive), max(c for _, c in alive)
+            top, left = int(rng.integers(1, 3)), int(rng.integers(-lo, W - hi))
+            direction, cannon = int(rng.choice((-1, 1))), int(rng.integers(W))
+            hit = simulate(alive, top, left, direction, W, H, cannon)
+            if hit is None and rng.random() > 0.2:
+                continue
+            straight = self._straight(alive, top, left, cannon)
+            drift = simulate(alive, top, left + 10 ** 4, direction, 10 ** 5, H, cannon + 10 ** 4)  # no walls
+            if (self.difficulty >= 1 and hit == straight) or (self.difficulty == 2 and drift == hit):
+                continue
+            self.alive, self.top, self.left, self.direction, self.cannon = alive, top, left, direction, cannon
+            self.hit, self.straight_hit, self.drift_hit = hit, straight, drift
+            return
+
+    @staticmethod
+    def _straight(alive: frozenset[Slot], top: int, left: int, cannon: int) -> Slot | None:
+        """The lowest invader straight above the cannon now (what a shot would hit if nothing moved)."""
+        column = [r for r, c in alive if c == cannon - left]
+        return (max(column), cannon - left) if column else None
+
+    # ----------------------------------------------------------------- draw
+    def _geometry(self) -> tuple[int, int, int]:
+        H, W = self.obs_size
+        cs = max(3, int(min((W - 4) / (self.width + 2), (H - 4) / (self.height + 1.2))))
+        return (W - cs * (self.width + 2)) // 2 + cs, (H - int(cs * (self.height + 1.2))) // 2 + int(cs * 1.2), cs
+
+    def _draw(self) -> np.ndarray:
+        x0, y0, cs = self._geometry()
+        img = _field_base(self.obs_size, x0, y0, cs, self.width, self.height).copy()
+        line = max(1, cs // 16)
+        size = max(2, cs - 2 * line - max(1, cs // 8))
+        for r, c in self.alive:
+            tile = sprite_tile(INVADER, size, PALETTE[ROW_COLOURS[r]], FIELD_BG)
+            x = x0 + (self.left + c) * cs + (cs - tile.shape[1]) // 2
+            y = y0 + (self.top + r) * cs + (cs - tile.shape[0]) // 2
+            img[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
+        tile = sprite_tile(CANNON, size, (235, 235, 235), FIELD_BG)
+        x = x0 + self.cannon * cs + (cs - tile.shape[1]) // 2
+        y = y0 + (self.height - 1) * cs + (cs - tile.shape[0]) // 2
+        img[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
+        fs = max(4, int(cs * 0.5))
+        for c in range(self.cols):
+            draw_text(img, LETTERS[c], (x0 + (self.left + c + 0.5) * cs, y0 + (self.top - 0.5) * cs), fs, (235, 235, 235), bold=True)
+        for r in range(self.rows):
+            draw_text(img, str(r + 1), (x0 + (self.left - 0.5) * cs, y0 + (self.top + r + 0.5) * cs), fs,
+                      INK if self.left == 0 else (235, 235, 235), bold=True)
+        arrow = _arrow_mask(max(4, int(cs * 1.6)), max(3, int(cs * 0.7)), self.direction)
+        ax = x0 + (self.left + self.cols / 2) * cs - arrow.shape[1] / 2
+        ay = y0 - cs * 1.1
+        blend_mask(img, arrow, int(ax), int(ay), INK)
+        return img
+
+    # ----------------------------------------------------------------- text
+    def _task_text(self) -> str:
+        return ("The image shows a Space Invaders field on a grid of cells: a formation of invaders (columns "
+                "lettered above it, rows numbered left of it; missing invaders were shot already), an arrow above "
+                "it showing which way the formation drifts, and the player's cannon in the bottom row. The cannon "
+                "fires now. Each tick the shot moves up one cell and hits an invader in the cell it enters; then "
+                "the formation moves one cell in its direction, unless that would take an invader past a side "
+                "wall: then it moves one row down instead and turns around. An invader that moves onto the shot's "
+                "cell is hit too. Which invader does the shot hit? Answer with its column letter and row number "
+                "(such as B2), or none if the shot leaves the top of the field.")
+
+    # ----------------------------------------------------------------- verify
+    def _parse_answer(self, text: str):
+        t = text.strip().strip(".`'\"*").lower()
+        if re.fullmatch(r"(?:none|no invader|nothing|miss(?:es)?|no hit|it misses)", t):
+            return "none"
+        cells = find_cells(text, self.rows, self.cols)
+        if not cells or len(set(cells)) != 1 or len(t) > 60:
+            return None
+        return cells[0]
+
+    def _check(self, answer) -> bool:
+        return answer == ("none" if self.hit is None else self.hit)
+
+    def _format(self, answer) -> str:
+        return "none" if answer in ("none", None) else f"{LETTERS[answer[1]]}{answer[0] + 1}"
+
+    def _solve(self):
+        return "none" if self.hit is None else self.hit
+
+    def _near_misses(self, rng: np.random.Generator) -> list:
+        first = [s for s in (self.straight_hit, self.drift_hit) if s is not None]
+        if self.hit is not None:
+            first.append("none")
+            r, c = self.hit
+            first += [s for s in ((r, c - 1), (r, c + 1), (r - 1, c), (r + 1, c)) if s in self.alive]
+        ref = self.hit or (self.rows, self.cannon - self.left)
+        rest = sorted(self.alive, key=lambda s: (abs(s[0] - ref[0]) + abs(s[1] - ref[1]), rng.random()))
+        first = [first[int(k)] for k in rng.permutation(len(first))]
+        return first + rest
+
+    def _state_text(self) -> str:
+        rows = []
+        for y in range(self.height):
+            row = ["."] * self.width
+            for r, c in self.alive:
+                if self.top + r == y:
+                    row[self.left + c] = LETTERS[c].lower()
+            if y == self.height - 1:
+                row[self.cannon] = "^"
+            rows.append("".join(row))
+        return "\n".join(rows) + f"\ndrift: {'right' if self.direction > 0 else 'left'}"
+
+
+@functools.lru_cache(maxsize=16)
+def _field_base(obs_size: tuple[int, int], x0: int, y0: int, cs: int, width: int, height: int) -> np.ndarray:
+    H, W = obs_size
+    img = new_frame(H, W, BACKGROUND)
+    fill_rect(img, x0, y0, x0 + width * cs, y0 + height * cs, FIELD_BG)
+    line = max(1, cs // 16)
+    for k in range(width + 1):
+        fill_rect(img, x0 + k * cs, y0, x0 + k * cs + line, y0 + height * cs, FIELD_LINE)
+    for k in range(height + 1):
+        fill_rect(img, x0, y0 + k * cs, x0 + width * cs, y0 + k * cs + line, FIELD_LINE)
+    wall = max(2, cs // 6)
+    fill_rect(img, x0 - wall, y0, x0, y0 + height * cs, (160, 160, 170))
+    fill_rect(img, x0 + width * cs, y0, x0 + width * cs + wall, y0 + height * cs, (160, 160, 170))
+    img.setflags(write=False)
+    return img
+
+
+@functools.lru_cache(maxsize=32)
+def _arrow_mask(w: int, h: int, direction: int) -> np.ndarray:
+    """A horizontal arrow pointing right (``direction`` 1) or left (-1), as a read-only mask."""
+    img = np.zeros((h, w, 3), dtype=np.uint8)
+    with pil_draw(img) as d:
+        shaft = [(0, h * 0.35), (w * 0.6, h * 0.35), (w * 0.6, h * 0.65), (0, h * 0.65)]
+        d.polygon(shaft, fill=(255, 255, 255))
+        d.polygon([(w * 0.55, 0), (w - 1, h / 2), (w * 0.55, h - 1)], fill=(255, 255, 255))
+    mask = np.ascontiguousarray(img[..., 0] if direction > 0 else img[:, ::-1, 0])
+    mask.setflags(write=False)
+    return mask
+
+
+SPECS = (
+    TaskSpec(name="InvaderShot", entry_point=InvaderShot, max_episode_steps=1,
+             tags=("game", "simulation", "space-invaders")),
+)

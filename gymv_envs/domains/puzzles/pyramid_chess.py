@@ -1,0 +1,234 @@
+"""Pyramid chess: pieces on the glass levels of a stepped pyramid board; which are seen from above?"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.answers import count_near_misses, parse_count
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    GRID_LINE,
+    INK,
+    PALETTE,
+    WHITE,
+    draw_text,
+    fill_rect,
+    new_frame,
+    shape_tile,
+)
+from gymv_envs.core.cells import LETTERS, find_cells
+
+QUESTIONS = ("visible", "top")
+LEVELS = {0: (4, (4, 6)), 1: (5, (7, 10)), 2: (7, (11, 16))}  # base side, pieces
+SHAPES = ("circle", "square", "triangle", "star")
+COLOURS = ("red", "blue", "green")
+
+Piece = tuple[int, int]  # (shape, colour)
+
+
+def seen_from_above(pieces: dict[tuple[int, int, int], Piece]) -> dict[tuple[int, int], Piece]:
+    """Per base cell (row, column), the piece on the highest level over it (a key is (level, row, column)
+    in the coordinates of the bottom level)."""
+    top: dict[tuple[int, int], tuple[int, Piece]] = {}
+    for (k, r, c), p in pieces.items():
+        if (r, c) not in top or top[r, c][0] < k:
+            top[r, c] = (k, p)
+    return {cell: p for cell, (_, p) in top.items()}
+
+
+def piece_name(p: Piece) -> str:
+    return f"{COLOURS[p[1]]} {SHAPES[p[0]]}"
+
+
+class PyramidChess(SingleTurnEnv):
+    """A stepped pyramid of glass boards: count the pieces seen from above, or name the one seen at a cell.
+
+    ## Description
+    A pyramid board: the bottom level is an ``n x n`` board, each level above is two cells
+    narrower and centred, so level k covers the base cells from column letter k+1 and row k+1 on
+    (every level is labelled with the bottom level's letters and numbers: the same cell name is the
+    same spot seen from above). The levels are drawn side by side, bottom first. The boards are
+    glass: a piece hides every piece below it in the same cell name.
+
+    - ``question="visible"``: how many pieces are seen from directly above (cells with a piece on
+      some level count once)?
+    - ``question="top"``: which piece (colour and shape) is seen from above at the named cell?
+
+    ## Action Space
+    ``"open"``: `Text`, a whole number (visible) or a piece such as ``red star`` (top).
+    ``"mcq"``: `Discrete(k)`; counts off by one or two and the number of all pieces, or the pieces
+    below the top one, a neighbour's piece and pieces of the same shape or colour.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the levels with their labels and pieces.
+
+    ## Rewards
+    1.0 for the right count or piece, else 0.0.
+
+    ## Starting State
+    Bases of 4 (2 levels), 5 (3) and 7 (4) cells, with 4-6, 7-10 and 11-16 pieces (difficulty 0-2),
+    some stacked over others; the cell asked about holds two or more pieces from difficulty 1.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``question`` (``"visible"``, ``"top"``), ``difficulty``, ``answer_format``, ``num_options``,
+    ``obs_size``, ``text_in_image``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    def __init__(self, question: str = "visible", **kwargs) -> None:
+        if question not in QUESTIONS:
+            raise ValueError(f"invalid question={question!r}; valid values: {', '.join(map(repr, QUESTIONS))}")
+        self.question = question
+        super().__init__(**kwargs)
+
+    @property
+    def answer_hint(self) -> str:  # type: ignore[override]
+        return ("the number of pieces seen from above (a whole number)" if self.question == "visible"
+                else "a piece as `<colour> <shape>` (colours: red, blue, green; shapes: circle, square, triangle, star)")
+
+    def _configure(self) -> None:
+        self.n, self.count_range = LEVELS[self.difficulty]
+        self.levels = (self.n + 1) // 2
+
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        spots = [(k, r, c) for k in range(self.levels) for r in range(k, n - k) for c in range(k, n - k)]
+        while True:
+            m = int(rng.integers(self.count_range[0], self.count_range[1] + 1))
+            picks = rng.permutation(len(spots))[:m].tolist()
+            kinds = rng.integers(0, len(SHAPES) * len(COLOURS), size=m).tolist()
+            self.pieces = {spots[i]: (v % len(SHAPES), v // len(SHAPES)) for i, v in zip(picks, kinds)}
+            self.top = seen_from_above(self.pieces)
+            stacks = [cell for cell in self.top if sum(1 for k in range(self.levels) if (k, *cell) in self.pieces) > 1]
+            if not stacks or (self.difficulty and len(self.top) > m - 2):
+                continue
+            if self.question == "visible":
+                return
+            pool = stacks if self.difficulty else list(self.top)
+            self.target = pool[int(rng.integers(len(pool)))]
+            return
+
+    # ----------------------------------------------------------------- draw
+    def _geometry(self) -> tuple[float, float, float]:
+        H, W = self.obs_size
+        cells = sum(_slot(self.n - 2 * k) for k in range(self.levels)) + 0.2
+        cs = min(W / cells, H / (self.n + 2.2))
+        return (W - cs * cells) / 2, (H - cs * (self.n + 1.4)) / 2 + cs * 1.4, cs
+
+    def _origin(self, k: int) -> float:
+        """The x pixel of base column 0 in the drawing of level k (whose own cells start at column k)."""
+        x0, _, cs = self._geometry()
+        return x0 + cs * (0.8 + sum(_slot(self.n - 2 * j) for j in range(k))) - k * cs
+
+    def _draw(self) -> np.ndarray:
+        x0, y0, cs = self._geometry()
+        img = _levels_base(self.obs_size, self.n, self.levels, x0, y0, cs).copy()
+        size = max(2, int(cs * 0.7))
+        for (k, r, c), (shape, colour) in self.pieces.items():
+            ox = self._origin(k)
+            tile = shape_tile(SHAPES[shape], size, PALETTE[COLOURS[colour]], WHITE)
+            x = int(ox + (c + 0.5) * cs - tile.shape[1] / 2)
+            y = int(y0 + (r + 0.5) * cs - tile.shape[0] / 2)
+            img[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
+        return img
+
+    # ----------------------------------------------------------------- text
+    def _cell(self, cell: tuple[int, int]) -> str:
+        return f"{LETTERS[cell[1]]}{cell[0] + 1}"
+
+    def _task_text(self) -> str:
+        rules = (f"The image shows the {self.levels} levels of a stepped pyramid board, side by side from the bottom "
+                 "level (left, Level 1) to the top (right). Each level is two cells narrower than the one below and "
+                 "centred on it; every level is drawn level with the rows it covers and labelled with the bottom "
+                 "level's column letters and row numbers, so the same cell name is the same spot seen from above. "
+                 "The levels are glass: a piece hides every piece below it in the same cell.")
+        if self.question == "visible":
+            return rules + " How many pieces are seen from directly above?"
+        return rules + f" Which piece (colour and shape) is seen from directly above at {self._cell(self.target)}?"
+
+    def _caption(self) -> list:
+        return ["Pieces seen from above?"] if self.question == "visible" else [f"Seen from above at {self._cell(self.target)}?"]
+
+    # ----------------------------------------------------------------- verify
+    def _parse_answer(self, text: str):
+        if self.question == "visible":
+            return parse_count(text)
+        t = text.strip().lower()
+        colours = {i for i, w in enumerate(COLOURS) if re.search(rf"\b{w}\b", t)}
+        shapes = {i for i, w in enumerate(SHAPES) if re.search(rf"\b{w}s?\b", t)}
+        if len(colours) != 1 or len(shapes) != 1 or len(t) > 60 or find_cells(t.upper(), 26, 26):
+            return None
+        return shapes.pop(), colours.pop()
+
+    def _check(self, answer) -> bool:
+        return answer == (len(self.top) if self.question == "visible" else self.top[self.target])
+
+    def _format(self, answer) -> str:
+        return str(answer) if self.question == "visible" else piece_name(answer)
+
+    def _solve(self):
+        return len(self.top) if self.question == "visible" else self.top[self.target]
+
+    def _near_misses(self, rng: np.random.Generator) -> list:
+        if self.question == "visible":
+            return [len(self.pieces)] + count_near_misses(rng, len(self.top), 1)
+        r, c = self.target
+        below = [p for (k, rr, cc), p in self.pieces.items() if (rr, cc) == self.target]
+        near = [p for (rr, cc), p in self.top.items() if abs(rr - r) + abs(cc - c) == 1]
+        ans = self.top[self.target]
+        similar = [(s, ans[1]) for s in range(len(SHAPES))] + [(ans[0], k) for k in range(len(COLOURS))]
+        every = [(s, k) for s in range(len(SHAPES)) for k in range(len(COLOURS))]
+        groups = [below, near, similar]
+        first = [g[int(i)] for g in groups for i in rng.permutation(len(g))]
+        return first + [every[int(i)] for i in rng.permutation(len(every))]
+
+    def _state_text(self) -> str:
+        return "\n".join(f"level {k + 1}: " + ", ".join(f"{self._cell((r, c))} {piece_name(p)}"
+                                                        for (kk, r, c), p in sorted(self.pieces.items()) if kk == k)
+                         for k in range(self.levels))
+
+
+def _slot(side: int) -> float:
+    """Cells of room a level of ``side`` cells takes in the row of levels (its row labels, a gap, its title)."""
+    return max(side + 0.8, 3.0)
+
+
+@functools.lru_cache(maxsize=16)
+def _levels_base(obs_size: tuple[int, int], n: int, levels: int, x0: float, y0: float, cs: float) -> np.ndarray:
+    """The empty levels with their titles and labels (read-only)."""
+    H, W = obs_size
+    img = new_frame(H, W, BACKGROUND)
+    line = max(1, int(cs / 20))
+    fs = max(4, int(cs * 0.42))
+    top = y0
+    x = x0 + cs * 0.8
+    for k in range(levels):
+        side, y0 = n - 2 * k, top + k * cs
+        fill_rect(img, x - line, y0 - line, x + side * cs + line, y0 + side * cs + line, INK)
+        for r in range(side):
+            for c in range(side):
+                fill_rect(img, x + c * cs + line, y0 + r * cs + line, x + (c + 1) * cs - line + 1, y0 + (r + 1) * cs - line + 1, WHITE)
+        for j in range(side):
+            draw_text(img, LETTERS[k + j], (x + (j + 0.5) * cs, y0 - cs * 0.35), fs, GRID_LINE, bold=True)
+            draw_text(img, str(k + j + 1), (x - cs * 0.4, y0 + (j + 0.5) * cs), fs, GRID_LINE, bold=True)
+        draw_text(img, f"Level {k + 1}", (x + side * cs / 2, y0 - cs * 0.95), fs, INK, bold=True)
+        x += _slot(side) * cs
+    img.setflags(write=False)
+    return img
+
+
+SPECS = (
+    TaskSpec(name="PyramidChess", entry_point=PyramidChess, max_episode_steps=1, kwargs={"question": "visible"},
+             tags=("spatial-reasoning", "3d-board", "counting")),
+    TaskSpec(name="PyramidChessTop", entry_point=PyramidChess, max_episode_steps=1, kwargs={"question": "top"},
+             tags=("spatial-reasoning", "3d-board")),
+)

@@ -1,0 +1,294 @@
+"""Spider solitaire: count the legal moves of a tableau, or name a move that turns up a card or completes a suit."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import numpy as np
+
+from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.answers import count_near_misses, parse_count
+from gymv_envs.core.canvas import (
+    GRID_LINE,
+    INK,
+    PALETTE,
+    WHITE,
+    blend_mask,
+    draw_text,
+    new_frame,
+    outline_rect,
+    text_mask,
+)
+from gymv_envs.core.cells import LETTERS
+
+QUESTIONS = ("count", "reveal", "run")
+GLYPHS = "\u2660\u2665\u2666\u2663"  # spades, hearts, diamonds, clubs
+RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+LEVELS = {0: (5, 1, 2), 1: (7, 2, 3), 2: (10, 4, 4)}  # columns, suits, most face-down cards per column
+BACK = (45, 85, 160)
+TABLE = (40, 120, 70)
+
+Card = tuple[int, int]  # (rank 1-13, suit 0-3)
+
+
+def card_name(card: Card) -> str:
+    return RANKS.get(card[0], str(card[0])) + GLYPHS[card[1]]
+
+
+def movable(column: list[Card]) -> int:
+    """How many cards at the end of a face-up column form one run (same suit, ranks down by one)."""
+    k = 1
+    while k < len(column) and column[-k - 1][1] == column[-k][1] and column[-k - 1][0] == column[-k][0] + 1:
+        k += 1
+    return k if column else 0
+
+
+def full_run(column: list[Card]) -> bool:
+    """Whether a column ends with a whole suit in order, K down to A."""
+    return len(column) >= 13 and movable(column) >= 13 and column[-1][0] == 1
+
+
+def legal_moves(down: list[int], up: list[list[Card]]) -> list[tuple[int, int, int | str]]:
+    """Every move (source column, number of cards, destination column or ``"empty"``): a run from the
+    end of a column onto a card one rank higher (any suit), or into an empty column (all empty columns
+    are one destination; moving a whole column into one does not count)."""
+    empty = any(not up[j] for j in range(len(up)))
+    moves = []
+    for j, col in enumerate(up):
+        for k in range(1, movable(col) + 1):
+            rank = col[-k][0]
+            moves += [(j, k, d) for d, other in enumerate(up) if d != j and other and other[-1][0] == rank + 1]
+            if empty and (k < len(col) or down[j]):
+                moves.append((j, k, "empty"))
+    return moves
+
+
+@functools.lru_cache(maxsize=4096)
+def card_tile(w: int, h: int, strip: int, card: Card | None) -> np.ndarray:
+    """A card (``None``: face down) as a ``h x w`` tile: box, outline and rank + suit in the top ``strip`` pixels."""
+    line = max(1, w // 30)
+    tile = new_frame(h, w, WHITE if card else BACK)
+    outline_rect(tile, 0, 0, w, h, INK, line)
+    if card is None:
+        for k in range(2, 8, 2):
+            outline_rect(tile, w * k / 20, h * k / 28, w - w * k / 20, h - h * k / 28, (120, 150, 210), line)
+    elif w >= 10:
+        col = PALETTE["red"] if card[1] in (1, 2) else INK
+        size = max(5, int(min(strip * 0.8, w * 0.4)))
+        mask = text_mask(card_name(card), size, True)
+        blend_mask(tile, mask[: h - 2, : w - 2 * line], line + max(1, w // 14), line + 1, col)
+        big = text_mask(GLYPHS[card[1]], max(5, int(w * 0.55)))
+        blend_mask(tile, big, (w - big.shape[1]) // 2, min(h - big.shape[0] - line, int(h * 0.45)), col)
+    tile.setflags(write=False)
+    return tile
+
+
+class SpiderMove(SingleTurnEnv):
+    """Spider solitaire tableau: count the legal moves, or give a move that turns up a card or completes a suit.
+
+    ## Description
+    Columns of cards, lettered A.. above them: face-down cards (blue backs) under face-up cards.
+    A move takes the last card of a column, or several last cards that form a run (same suit, each
+    one rank below the one before), and puts them on the last card of another column if that card
+    is one rank higher than the first moved card (any suit), or into an empty column. Aces are low.
+
+    - ``question="count"``: how many legal moves are there? Every number of cards from a run counts
+      as a different move; all empty columns count as one destination, and moving a whole column
+      into an empty one does not count.
+    - ``question="reveal"``: give a move (source column, destination column) that moves every
+      face-up card of a column (they must form one run) off a face-down card, turning it up. Any
+      such move is accepted; into an empty column, any empty column's letter is accepted.
+    - ``question="run"``: give a move (source column, destination column) after which the
+      destination column ends with a whole suit in order, K down to A. Every such move is accepted.
+
+    ## Action Space
+    ``"open"``: `Text`, a whole number (count) or two column letters such as ``B to E`` (reveal).
+    ``"mcq"``: `Discrete(k)`; counts off by a few, or moves that are legal but reveal nothing,
+    that break a run or that land on a card of the wrong rank.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the tableau, cards drawn with rank and suit glyph.
+
+    ## Rewards
+    1.0 for the right count, a revealing move or a completing move, else 0.0.
+
+    ## Starting State
+    5, 7 or 10 columns with cards of 1, 2 or 4 suits and up to 2, 3 or 4 face-down cards each
+    (difficulty 0-2); the face-up cards are built of runs; some columns may be empty from level 1.
+    ``"run"`` deals K down to some rank of one suit at the end of one column and the rest of that suit
+    at the end of another.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``question`` (``"count"``, ``"reveal"``, ``"run"``), ``difficulty``, ``answer_format``, ``num_options``,
+    ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    def __init__(self, question: str = "reveal", **kwargs) -> None:
+        if question not in QUESTIONS:
+            raise ValueError(f"invalid question={question!r}; valid values: {', '.join(map(repr, QUESTIONS))}")
+        self.question = question
+        super().__init__(**kwargs)
+
+    @property
+    def answer_hint(self) -> str:  # type: ignore[override]
+        if self.question == "count":
+            return "the number of legal moves (a whole number)"
+        return "a move as `X to Y`, with X the source and Y the destination column letter"
+
+    def _configure(self) -> None:
+        self.ncols, self.nsuits, self.max_down = LEVELS[self.difficulty]
+
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.ncols
+        while True:
+            u = iter(rng.random(40 * n).tolist())
+            self.down, self.up = [], []
+            for _ in range(n):
+                if self.difficulty and next(u) < 0.12:
+                    self.down.append(0)
+                    self.up.append([])
+                    continue
+                self.down.append(int(next(u) * (self.max_down + 1)))
+                col = [(1 + int(next(u) * 13), int(next(u) * self.nsuits))]
+                for _ in range(int(next(u) * 5)):
+                    r, s = col[-1]
+                    col.append((r - 1, s) if r > 1 and next(u) < 0.6 else (1 + int(next(u) * 13), int(next(u) * self.nsuits)))
+                self.up.append(col)
+            if self.question == "run":
+                self._plant_run(u)
+            if any(full_run(col) for col in self.up):
+                continue
+            self.moves = legal_moves(self.down, self.up)
+            self.runs = {(j, d) for j, k, d in self.moves if d != "empty" and full_run(self.up[d] + self.up[j][-k:])}
+            self.reveals = {(j, d) for j, k, d in self.moves if k == len(self.up[j]) and self.down[j]}
+            if self.question == "count" and self.moves:
+                return
+            if self.question == "reveal" and self.reveals and len(self.reveals) < 3:
+                return
+            if self.question == "run" and self.runs:
+                return
+
+    def _plant_run(self, u) -> None:
+        """Deal K down to rank x of one suit at the end of one column and x-1 down to A at the end of another."""
+        p, q = int(next(u) * self.ncols), int(next(u) * (self.ncols - 1))
+        q += q >= p
+        suit, x = int(next(u) * self.nsuits), 3 + int(next(u) * 10)
+        for j in (p, q):
+            self.down[j] = min(self.down[j], 2)
+            self.up[j] = self.up[j][: int(next(u) * 2)]
+        self.up[p] += [(r, suit) for r in range(13, x - 1, -1)]
+        self.up[q] += [(r, suit) for r in range(x - 1, 0, -1)]
+
+    # ----------------------------------------------------------------- draw
+    def _geometry(self) -> tuple[int, int, int, int, int, int]:
+        H, W = self.obs_size
+        n = self.ncols
+        w = max(2, min(int(W / (n + (n + 1) * 0.2)), W // n))
+        gap = max(0, int((W - n * w) / (n + 1)))
+        top = max(4, int(H * 0.07))
+        h = max(5, min(int(w * 1.4), int((H - top) / 3)))
+        downs = max(self.max_down, 1)
+        ups = max(len(c) for c in self.up) - 1
+        avail = H - top - h - max(2, H // 50)
+        ds = max(2, int(h * 0.14))
+        us = max(3, min(int(h * 0.42), (avail - downs * ds) // max(1, ups)))
+        return w, h, gap, top, ds, us
+
+    def _draw(self) -> np.ndarray:
+        H, W = self.obs_size
+        w, h, gap, top, ds, us = self._geometry()
+        img = new_frame(H, W, TABLE)
+        xs = (W - self.ncols * w - (self.ncols - 1) * gap) // 2
+        for j in range(self.ncols):
+            x = xs + j * (w + gap)
+            draw_text(img, LETTERS[j], (x + w / 2, top / 2), max(4, int(top * 0.7)), WHITE, bold=True)
+            y = top + max(1, top // 8)
+            if not self.up[j] and not self.down[j]:
+                outline_rect(img, x, y, x + w, y + h, GRID_LINE, max(1, w // 30))
+                continue
+            cards = [None] * self.down[j] + list(self.up[j])
+            for card in cards:
+                tile = card_tile(w, h, us, card)
+                t = tile[: max(0, min(h, H - y))]
+                img[y:y + t.shape[0], x:x + w] = t
+                y += ds if card is None else us
+        return img
+
+    # ----------------------------------------------------------------- text
+    def _task_text(self) -> str:
+        rules = (f"The image shows a Spider solitaire tableau of {self.ncols} columns lettered A-{LETTERS[self.ncols - 1]} "
+                 "above them: face-down cards (blue backs) under face-up cards (rank and suit). A move takes the last "
+                 "card of a column, or several last cards that form a run (same suit, each one rank below the card "
+                 "before it), and puts them on the last card of another column if that card is one rank higher than "
+                 "the first moved card (any suit), or into an empty column. Aces are low (A, 2, ..., 10, J, Q, K).")
+        if self.question == "count":
+            return rules + (" How many legal moves are there? Count each number of cards taken from a run as a "
+                            "different move; all empty columns count as one destination, and moving a whole column "
+                            "into an empty column does not count.")
+        if self.question == "run":
+            return rules + (" Give a move after which a column ends with a whole suit in order, K down to A "
+                            "(13 cards of one suit): the source and destination columns.")
+        return rules + (" Give a move that takes every face-up card of one column (they must form a run) off a "
+                        "face-down card, so that the face-down card is turned up: the source and destination columns.")
+
+    # ----------------------------------------------------------------- verify
+    def _parse_answer(self, text: str):
+        if self.question == "count":
+            return parse_count(text)
+        t = re.sub(r"\b(?:columns?|from|to|onto|on|into|move|the|cards?|all)\b", " ", text.strip().lower())
+        t = t.replace("->", " ").replace("→", " ").replace(",", " ")
+        letters = re.findall(r"(?<![a-z])([a-j])(?![a-z])", t)
+        if len(letters) != 2 or re.search(r"[a-z]{2,}", t) or len(t) > 80:
+            return None
+        src, dst = (LETTERS.index(x.upper()) for x in letters)
+        return (src, dst) if max(src, dst) < self.ncols and src != dst else None
+
+    def _check(self, answer) -> bool:
+        if self.question == "count":
+            return answer == len(self.moves)
+        src, dst = answer
+        if self.question == "run":
+            return (src, dst) in self.runs
+        return (src, "empty" if not self.up[dst] and not self.down[dst] else dst) in self.reveals
+
+    def _format(self, answer) -> str:
+        return str(answer) if self.question == "count" else f"{LETTERS[answer[0]]} to {LETTERS[answer[1]]}"
+
+    def _solve(self):
+        if self.question == "count":
+            return len(self.moves)
+        if self.question == "run":
+            return min(self.runs)
+        src, dst = min(self.reveals, key=str)
+        return src, dst if dst != "empty" else next(j for j in range(self.ncols) if not self.up[j] and not self.down[j])
+
+    def _near_misses(self, rng: np.random.Generator) -> list:
+        if self.question == "count":
+            return count_near_misses(rng, len(self.moves))
+        legal = [(j, d) for j, k, d in self.moves if d != "empty"]
+        legal += [(d, j) for j, d in getattr(self, "runs", ())]
+        pairs = [(j, d) for j in range(self.ncols) for d in range(self.ncols) if j != d and self.up[j]]
+        close = [(j, d) for j, d in pairs if self.down[j] and self.up[d] and abs(self.up[d][-1][0] - self.up[j][0][0] - 1) == 1]
+        first = [legal[int(k)] for k in rng.permutation(len(legal))] + [close[int(k)] for k in rng.permutation(len(close))]
+        return first + [pairs[int(k)] for k in rng.permutation(len(pairs))]
+
+    def _state_text(self) -> str:
+        return "\n".join(f"{LETTERS[j]}: " + " ".join(["##"] * self.down[j] + [card_name(c) for c in self.up[j]])
+                         for j in range(self.ncols))
+
+
+SPECS = (
+    TaskSpec(name="SpiderMove", entry_point=SpiderMove, max_episode_steps=1, kwargs={"question": "reveal"},
+             tags=("game", "cards", "solitaire")),
+    TaskSpec(name="SpiderRun", entry_point=SpiderMove, max_episode_steps=1, kwargs={"question": "run"},
+             tags=("game", "cards", "solitaire")),
+    TaskSpec(name="SpiderMoveCount", entry_point=SpiderMove, max_episode_steps=1, kwargs={"question": "count"},
+             tags=("game", "cards", "counting")),
+)
