@@ -10,7 +10,17 @@ import numpy as np
 import pytest
 
 from gymv_envs.domains.gridworld import _world as W
-from gymv_envs.domains.gridworld._world import GOAL, LAVA, OBSTACLE, WALL, Level, ball, box, door, key
+from gymv_envs.domains.gridworld._world import (
+    GOAL,
+    LAVA,
+    OBSTACLE,
+    WALL,
+    Level,
+    ball,
+    box,
+    door,
+    key,
+)
 
 
 def _env(env_id="GymV/GridDoorKey-v0", **kwargs):
