@@ -308,7 +308,8 @@ class GridWorldEnv(MultiTurnEnv):
     # Tasks where opening an (unlocked) door is itself the point (RedBlueDoors) plan door toggles as
     # steps of their own; elsewhere the planner opens closed doors on its way through them.
     plans_door_toggles: ClassVar[bool] = False
-    transient_attrs = (*MultiTurnEnv.transient_attrs, "_plan", "_keys")
+    transient_attrs = (*MultiTurnEnv.transient_attrs, "_keys")
+    fast_oracle = False  # a search over board configurations (milliseconds), replanned off its path
 
     def __init__(self, view: str = "full", agent_view_size: int = 7, **kwargs: Any) -> None:
         if not isinstance(view, str) or view not in VIEWS:
