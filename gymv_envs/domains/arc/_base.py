@@ -193,9 +193,9 @@ def blit_grid(img: np.ndarray, grid: np.ndarray, cx: float, cy: float, s: int) -
     x, y = int(cx - w * s / 2), int(cy - h * s / 2)
     H, W = img.shape[:2]
     if x >= 0 and y >= 0 and x + w * s <= W and y + h * s <= H:
-        # inside the frame (the usual case): one row of cells widened, then its rows repeated
-        # (twice as fast as gathering the (h, w, s, s, 3) tiles); the same pixels as the tiles
-        rows = _RGB[np.repeat(grid, s, axis=1)]
+        # inside the frame (the usual case): the cells' colours widened, then their rows repeated
+        # (1.4x faster than gathering the (h, w, s, s, 3) tiles at s = 14); the same pixels as the tiles
+        rows = np.repeat(_RGB[grid], s, axis=1)
         if s >= 5:
             rows[:, ::s] = LINE
         block = np.repeat(rows, s, axis=0)
