@@ -42,18 +42,13 @@ def random_stack(rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
 
 
 def drop(filled: np.ndarray, cells, col: int) -> list[tuple[int, int]] | None:
-    """Cells of a piece dropped from above the board in column offset ``col``; None if it sticks out."""
-    rows, cols = filled.shape
-    ph = max(r for r, _ in cells) + 1
-    top = -ph
+    """Cells of a piece dropped from above the board in column offset ``col``; None if it sticks out.
 
-    def fits(t: int) -> bool:
-        return all(r + t < rows and (r + t < 0 or not filled[r + t, c + col]) for r, c in cells)
-
-    while fits(top + 1):
-        top += 1
-    out = [(r + top, c + col) for r, c in cells]
-    return out if top >= 0 else None
+    Coming from above, a cell stops on its column's highest filled cell (or the floor)."""
+    rows = filled.shape[0]
+    highest = np.where(filled.any(axis=0), filled.argmax(axis=0), rows).tolist()
+    top = min(highest[c + col] - 1 - r for r, c in cells)
+    return [(r + top, c + col) for r, c in cells] if top >= 0 else None
 
 
 @functools.lru_cache(maxsize=16)
