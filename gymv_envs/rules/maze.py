@@ -63,14 +63,19 @@ def closed_walls(n: int, passages: Iterable[Passage], sides: Sequence[Cell] = ((
     of a `block_map` with the default sides).
     """
     open_ = {q for a, b in passages for q in ((a, b), (b, a))}
+    return [w for w in _all_walls(n, tuple(sides), by_row) if w not in open_]
 
+
+@functools.cache
+def _all_walls(n: int, sides: tuple[Cell, ...], by_row: bool) -> tuple[Passage, ...]:
+    """Every wall `closed_walls` can list, in its order."""
     def walls(r: int, c: int, side: Cell) -> list[Passage]:
         b = (r + side[0], c + side[1])
-        return [((r, c), b)] if b[0] < n and b[1] < n and ((r, c), b) not in open_ else []
+        return [((r, c), b)] if b[0] < n and b[1] < n else []
 
     if by_row:
-        return [w for r in range(n) for side in sides for c in range(n) for w in walls(r, c, side)]
-    return [w for r in range(n) for c in range(n) for side in sides for w in walls(r, c, side)]
+        return tuple(w for r in range(n) for side in sides for c in range(n) for w in walls(r, c, side))
+    return tuple(w for r in range(n) for c in range(n) for side in sides for w in walls(r, c, side))
 
 
 def block_map(n: int, passages: Iterable[Passage], width: int = 1) -> np.ndarray:

@@ -1,8 +1,12 @@
 """Several knights on a small board with blocked squares: a breadth-first search over their squares.
 
 A state is the squares of ``k`` distinguishable knights, encoded as one integer (knight 0 the
-highest base-``n*n`` digit). The jump table of every state is built once per (side, knights) and
-reused; a level only marks which states are allowed (knights on free squares, never two on one).
+highest base-``n*n`` digit). The search runs a whole layer at a time on bit masks: bit ``s`` of a
+layer is "state ``s`` is at this distance". A layer moves by shifting the states from which a
+knight's jump stays on the board (one mask and shift per knight and jump, built once per
+(side, knights)); a level only marks which states are allowed (knights on free squares, never two
+on one). A path is read back from the layers, each state's parent the lowest state of the layer
+before that jumps to it.
 """
 
 from __future__ import annotations
@@ -16,26 +20,32 @@ Square = tuple[int, int]
 Move = tuple[Square, Square]
 
 
-@functools.lru_cache(maxsize=8)
-def _jump_table(n: int, knights: int) -> np.ndarray:
-    """``(states, knights * 8)`` int32: the state after knight ``i`` makes jump ``j`` (-1 off the board)."""
+def _bits(flags: np.ndarray) -> int:
+    """The integer whose bit ``i`` is ``flags[i]``."""
+    return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
+
+
+@functools.lru_cache(maxsize=16)
+def _tables(n: int, knights: int) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...], int]:
+    """Per knight and jump, the states from which the jump stays on the board and the shift it makes;
+    per knight and square, the states with that knight on that square; the states with no two knights
+    on one square."""
     size = n * n
-    land = np.full((size, 8), -1, np.int64)  # square -> square after each jump
-    for r in range(n):
-        for c in range(n):
-            for j, (dr, dc) in enumerate(JUMPS):
-                if 0 <= r + dr < n and 0 <= c + dc < n:
-                    land[r * n + c, j] = (r + dr) * n + c + dc
     states = np.arange(size ** knights, dtype=np.int64)
-    cols = []
-    for i in range(knights):
+    digits = [states // size ** (knights - 1 - i) % size for i in range(knights)]
+    moves, on = [], []
+    for i, d in enumerate(digits):
         scale = size ** (knights - 1 - i)
-        digit = states // scale % size
-        to = land[digit]  # (states, 8)
-        cols.append(np.where(to >= 0, states[:, None] + (to - digit[:, None]) * scale, -1))
-    table = np.concatenate(cols, axis=1).astype(np.int32)
-    table.setflags(write=False)
-    return table
+        r, c = d // n, d % n
+        for dr, dc in JUMPS:
+            ok = (0 <= r + dr) & (r + dr < n) & (0 <= c + dc) & (c + dc < n)
+            moves.append((_bits(ok), (dr * n + dc) * scale))
+        on.append(tuple(_bits(d == a) for a in range(size)))
+    apart = np.ones(states.size, bool)
+    for i, d in enumerate(digits):
+        for e in digits[:i]:
+            apart &= d != e
+    return tuple(moves), tuple(on), _bits(apart)
 
 
 def encode(squares: tuple[Square, ...], n: int) -> int:
@@ -53,48 +63,44 @@ def decode(state: int, n: int, knights: int) -> tuple[Square, ...]:
     return tuple(reversed(out))
 
 
-def allowed_states(n: int, knights: int, blocked: frozenset) -> np.ndarray:
-    """Boolean per state: every knight on a free square, no two on one square."""
-    size = n * n
-    free = np.ones(size, bool)
+def layers(n: int, blocked: frozenset, start: tuple[Square, ...], goal: tuple[Square, ...]) -> list[int] | None:
+    """The breadth-first layers (bit masks of states) from ``start`` up to the one that holds ``goal``
+    (knight ``i`` on ``goal[i]``), one knight moving per step; None when ``goal`` cannot be reached."""
+    k = len(start)
+    moves, on, allowed = _tables(n, k)
     for r, c in blocked:
-        free[r * n + c] = False
-    states = np.arange(size ** knights, dtype=np.int64)
-    digits = [states // size ** (knights - 1 - i) % size for i in range(knights)]
-    ok = np.ones(states.size, bool)
-    for i, d in enumerate(digits):
-        ok &= free[d]
-        for e in digits[:i]:
-            ok &= d != e
-    return ok
+        for i in range(k):
+            allowed &= ~on[i][r * n + c]
+    layer, target = 1 << encode(start, n), 1 << encode(goal, n)
+    seen, out = layer, [layer]
+    while not layer & target:
+        reach = 0
+        for mask, shift in moves:
+            part = layer & mask
+            if part:
+                reach |= part << shift if shift >= 0 else part >> -shift
+        layer = reach & allowed & ~seen
+        if not layer:
+            return None
+        seen |= layer
+        out.append(layer)
+    return out
 
 
 def shortest_moves(n: int, blocked: frozenset, start: tuple[Square, ...], goal: tuple[Square, ...]) -> list[Move] | None:
     """A fewest-move list of (from, to) jumps taking the knights from ``start`` to ``goal`` (knight ``i``
     to ``goal[i]``), one knight per move; None when no list exists."""
-    k = len(start)
-    table, ok = _jump_table(n, k), allowed_states(n, k, blocked)
-    a, b = encode(start, n), encode(goal, n)
-    parent = np.full(ok.size, -1, np.int64)
-    parent[a] = a
-    frontier = np.array([a], np.int64)
-    while frontier.size and parent[b] < 0:
-        nxt = table[frontier].astype(np.int64)  # (F, 8k)
-        src = np.broadcast_to(frontier[:, None], nxt.shape)
-        keep = nxt >= 0
-        nxt, src = nxt[keep], src[keep]
-        keep = ok[nxt] & (parent[nxt] < 0)
-        nxt, idx = np.unique(nxt[keep], return_index=True)
-        parent[nxt] = src[keep][idx]
-        frontier = nxt
-    if parent[b] < 0:
+    found = layers(n, blocked, start, goal)
+    if found is None:
         return None
-    path, s = [], b
-    while s != a:
-        p = int(parent[s])
-        before, after = decode(p, n, k), decode(s, n, k)
-        i = next(i for i in range(k) if before[i] != after[i])
-        path.append((before[i], after[i]))
+    k = len(start)
+    moves = _tables(n, k)[0]
+    path, s = [], encode(goal, n)
+    for before in reversed(found[:-1]):
+        p = min(s - shift for mask, shift in moves if s - shift >= 0 and (mask & before) >> (s - shift) & 1)
+        a, b = decode(p, n, k), decode(s, n, k)
+        i = next(i for i in range(k) if a[i] != b[i])
+        path.append((a[i], b[i]))
         s = p
     return path[::-1]
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core.board import Board
-from gymv_envs.core.canvas import PALETTE, fill_rect
+from gymv_envs.core.canvas import PALETTE, fill, fill_rect, rect_box
 
 TETROMINOES = {"I": ((0, 0), (0, 1), (0, 2), (0, 3)), "O": ((0, 0), (0, 1), (1, 0), (1, 1)),
                "T": ((0, 0), (0, 1), (0, 2), (1, 1)), "S": ((0, 1), (0, 2), (1, 0), (1, 1)),
@@ -13,6 +15,7 @@ TETROMINOES = {"I": ((0, 0), (0, 1), (0, 2), (0, 3)), "O": ((0, 0), (0, 1), (1, 
                "L": ((0, 2), (1, 0), (1, 1), (1, 2))}
 PIECE_COLORS = {"I": "cyan", "O": "yellow", "T": "purple", "S": "green", "Z": "red", "J": "blue", "L": "orange"}
 TETRIS_SIZES = {0: (8, 6), 1: (12, 8), 2: (16, 10)}  # rows, cols
+STACK = (110, 110, 120)
 
 
 def rotate(cells, k: int) -> tuple[tuple[int, int], ...]:
@@ -39,26 +42,49 @@ def random_stack(rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
 
 
 def drop(filled: np.ndarray, cells, col: int) -> list[tuple[int, int]] | None:
-    """Cells of a piece dropped from above the board in column offset ``col``; None if it sticks out."""
-    rows, cols = filled.shape
-    ph = max(r for r, _ in cells) + 1
-    top = -ph
+    """Cells of a piece dropped from above the board in column offset ``col``; None if it sticks out.
 
-    def fits(t: int) -> bool:
-        return all(r + t < rows and (r + t < 0 or not filled[r + t, c + col]) for r, c in cells)
+    Coming from above, a cell stops on its column's highest filled cell (or the floor)."""
+    rows = filled.shape[0]
+    highest = np.where(filled.any(axis=0), filled.argmax(axis=0), rows).tolist()
+    top = min(highest[c + col] - 1 - r for r, c in cells)
+    return [(r + top, c + col) for r, c in cells] if top >= 0 else None
 
-    while fits(top + 1):
-        top += 1
-    out = [(r + top, c + col) for r, c in cells]
-    return out if top >= 0 else None
+
+@functools.lru_cache(maxsize=16)
+def _well(H: int, W: int, rows: int, cols: int) -> tuple[Board, np.ndarray, list | None]:
+    """The well's geometry, its empty frame (read-only) and per cell the pixel box of a stack cell, when
+    filling that box on the empty frame gives what `Board.paint` draws for that cell alone (the grid
+    lines and labels, painted after the cells, leave the box alone); else None for every cell."""
+    g = Board(H, W, rows, cols, top_extra=2.4)
+    base = g.base(bottom_up=True)
+    pad = max(1, int(g.cell * 0.06))
+    boxes = []
+    for r in range(rows):
+        for c in range(cols):
+            x0, y0, x1, y1 = g.box(r, c)
+            box = rect_box(base.shape, x0 + pad, y0 + pad, x1 - pad, y1 - pad)
+            img = base.copy()
+            if box is not None:
+                fill(img[box[1]:box[3], box[0]:box[2]], STACK)
+            if not np.array_equal(img, g.paint({(r, c): STACK}, bottom_up=True)):
+                return g, base, None
+            boxes.append(box)
+    return g, base, boxes
 
 
 def draw_tetris(H: int, W: int, filled: np.ndarray, piece: str, cells, col: int, landed=None) -> np.ndarray:
     """The well (rows numbered from the bottom) with the piece hovering above column offset ``col``."""
     rows, cols = filled.shape
-    g = Board(H, W, rows, cols, top_extra=2.4)
-    colors = {(r, c): (110, 110, 120) for r in range(rows) for c in range(cols) if filled[r, c]}
-    img = g.paint(colors, bottom_up=True)
+    g, base, boxes = _well(H, W, rows, cols)
+    if boxes is None:
+        img = g.paint({(r, c): STACK for r in range(rows) for c in range(cols) if filled[r, c]}, bottom_up=True)
+    else:  # the empty well, then its stack cells
+        img = base.copy()
+        for i in np.flatnonzero(filled).tolist():
+            box = boxes[i]
+            if box is not None:
+                fill(img[box[1]:box[3], box[0]:box[2]], STACK)
     pad = max(1, int(g.cell * 0.06))
     for r, c in cells:  # the falling piece, hovering above the board
         x0, y0, x1, y1 = g.box(r - 2.2, c + col)

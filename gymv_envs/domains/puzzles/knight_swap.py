@@ -56,27 +56,6 @@ def _board(H: int, W: int, n: int):
     return img, (x0, y0, cell), squares
 
 
-@functools.lru_cache(maxsize=8)
-def _layer_moves(n: int, knights: int) -> tuple[tuple[int, int], ...]:
-    """For a layer of `KnightSwap._search`: per knight and jump, the states from which the jump stays
-    on the board and the bit shift it makes."""
-    size = n * n
-    out = []
-    for k in range(knights):
-        scale = size ** (knights - 1 - k)  # the white knight is the high digit
-        for dr, dc in JUMPS:
-            ok = [r * n + c for r in range(n) for c in range(n) if 0 <= r + dr < n and 0 <= c + dc < n]
-            if knights == 1:
-                mask = sum(1 << a for a in ok)
-            elif k == 0:
-                mask = sum(((1 << size) - 1) << (a * size) for a in ok)
-            else:
-                row = sum(1 << b for b in ok)
-                mask = sum(row << (a * size) for a in range(size))
-            out.append((mask, (dr * n + dc) * scale))
-    return tuple(out)
-
-
 class KnightSwap(CountAnswer, SingleTurnEnv):
     """Give the fewest knight moves that bring a knight to the star or swap two knights, or a move list.
 
@@ -194,38 +173,9 @@ class KnightSwap(CountAnswer, SingleTurnEnv):
 
     # -- rules
     def _search(self) -> int | None:
-        """Breadth-first search over the knights' squares, a whole layer at a time on bit masks: with
-        two knights, bit ``a * n * n + b`` of a layer is "white knight on a, black knight on b"; a layer
-        moves by shifting the states from which a jump stays on the board. The same layers as
-        stepping boolean arrays by the jump matrix."""
-        n = self.n
-        size = n * n
-        moves_of = _layer_moves(n, len(self.start))
-        free = [r * n + c for r in range(n) for c in range(n) if (r, c) not in self.blocked]
-        if len(self.start) == 1:
-            allowed = sum(1 << a for a in free)
-            at = lambda cells: 1 << cells[0]  # noqa: E731
-        else:  # both knights on free squares, never on the same one
-            row = sum(1 << b for b in free)
-            allowed = sum(row << (a * size) for a in free) & ~sum(1 << (a * size + a) for a in range(size))
-            at = lambda cells: 1 << (cells[0] * size + cells[1])  # noqa: E731
-        layer = at([r * n + c for r, c in self.start])
-        goal = at([r * n + c for r, c in self.goal])
-        seen = layer
-        for moves in range(4 * size * size):
-            if layer & goal:
-                return moves
-            reach = 0
-            for mask, shift in moves_of:
-                part = layer & mask
-                if part:
-                    reach |= part << shift if shift >= 0 else part >> -shift
-            reach &= allowed & ~seen
-            if not reach:
-                return None
-            seen |= reach
-            layer = reach
-        return None
+        """The fewest moves, by breadth-first search over the knights' squares (`_knights.layers`)."""
+        found = _knights.layers(self.n, self.blocked, self.start, self.goal)
+        return None if found is None else len(found) - 1
 
     # -- draw
     def _draw(self) -> np.ndarray:

@@ -20,16 +20,19 @@ LETTERS = "ABCDEFGH"
 
 def _side_masks(open_: np.ndarray, n: int) -> tuple[int, ...]:
     """The cells open up, down, left and right, as bit masks (bit ``r * n + c``)."""
-    return tuple(int(sum(1 << i for i, v in enumerate(open_[:, :, k].ravel().tolist()) if v)) for k in range(4))
+    return tuple(int.from_bytes(np.packbits(open_[:, :, k].ravel(), bitorder="little").tobytes(), "little")
+                 for k in range(4))
+
+
+def _grid(mask: int, n: int) -> np.ndarray:
+    """The ``n x n`` boolean grid whose cell ``(r, c)`` is bit ``r * n + c`` of ``mask``."""
+    raw = np.frombuffer(mask.to_bytes((n * n + 7) // 8, "little"), np.uint8)
+    return np.unpackbits(raw, bitorder="little")[: n * n].astype(bool).reshape(n, n)
 
 
 def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    """The set bits of ``mask``, lowest first (read off its binary digits)."""
+    return [i for i, ch in enumerate(bin(mask)[:1:-1]) if ch == "1"]
 
 
 def _flood(seen: int, up: int, down: int, left: int, right: int, n: int) -> int:
@@ -39,6 +42,21 @@ def _flood(seen: int, up: int, down: int, left: int, right: int, n: int) -> int:
         if grown == seen:
             return seen
         seen = grown
+
+
+def _after_cut(seen: int, a: int, b: int, start: int, up: int, down: int, left: int, right: int, n: int) -> int:
+    """The cells reached from ``start`` once the passage between cells ``a`` and ``b`` of its region
+    ``seen`` is closed: both ends are flooded a step at a time until they meet (the region stays
+    whole) or one side stops growing (it is cut off), so the smaller side sets the cost."""
+    ends = [1 << a, 1 << b]
+    while True:
+        grown = [x | (x & right) << 1 | (x & left) >> 1 | (x & down) << n | (x & up) >> n for x in ends]
+        if grown[0] & grown[1]:
+            return seen
+        for x, g in zip(ends, grown):
+            if g == x:
+                return x if x & start else seen & ~x
+        ends = grown
 
 
 class MazeReachable(MazePath):
@@ -88,26 +106,30 @@ class MazeReachable(MazePath):
         super()._generate(rng)
         # the open sides as bit masks (bit r * n + c), flooded bit-parallel from the start
         up, down, left, right = _side_masks(self.open_, n)
+        start = 1 << (self.start[0] * n + self.start[1])
+        seen = _flood(start, up, down, left, right, n)
         while True:
-            start = 1 << (self.start[0] * n + self.start[1])
-            seen = _flood(start, up, down, left, right, n)
             if seen.bit_count() < 2:                      # the start was walled in alone: redraw the maze
                 super()._generate(rng)
                 up, down, left, right = _side_masks(self.open_, n)
+                start = 1 << (self.start[0] * n + self.start[1])
+                seen = _flood(start, up, down, left, right, n)
                 continue
             if seen.bit_count() <= self.share * n * n:
                 break
-            passages = [(i, k) for i in _bits(seen & (down | right)) for k, side in ((1, down), (3, right)) if side >> i & 1]
+            passages = sorted([(i, 1) for i in _bits(seen & down)] + [(i, 3) for i in _bits(seen & right)])
             i, k = passages[int(rng.integers(len(passages)))]
+            j = i + n if k == 1 else i + 1
             if k == 1:  # `_close`
-                down, up = down & ~(1 << i), up & ~(1 << (i + n))
+                down, up = down & ~(1 << i), up & ~(1 << j)
             else:
-                right, left = right & ~(1 << i), left & ~(1 << (i + 1))
+                right, left = right & ~(1 << i), left & ~(1 << j)
+            seen = _after_cut(seen, i, j, start, up, down, left, right, n)
         sides = np.zeros((n, n, 4), dtype=bool)
         for k, mask in enumerate((up, down, left, right)):
-            sides[:, :, k] = np.array([mask >> i & 1 for i in range(n * n)], dtype=bool).reshape(n, n)
+            sides[:, :, k] = _grid(mask, n)
         self.open_ = sides
-        reach = np.array([seen >> i & 1 for i in range(n * n)], dtype=bool).reshape(n, n)
+        reach = _grid(seen, n)
         cells = [(r, c) for r in range(n) for c in range(n) if (r, c) != self.start]
         while True:
             self.marks = sample(rng, cells, self.num_marks)

@@ -7,6 +7,7 @@ import re
 from collections import deque
 
 import numpy as np
+from PIL import Image, ImageDraw
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import Board
@@ -16,7 +17,6 @@ from gymv_envs.core.canvas import (
     WHITE,
     color_block,
     is_uniform,
-    pil_draw,
     rect_box,
     rect_layer,
     shape_layer,
@@ -229,8 +229,14 @@ class PacmanPath(SingleTurnEnv):
             tip, base_, half = s * 0.5, s * 0.22, s * 0.2
             pts = [(cx + dc * tip, cy + dr * tip), (cx + dc * base_ - dr * half, cy + dr * base_ + dc * half),
                    (cx + dc * base_ + dr * half, cy + dr * base_ - dc * half)]
-            with pil_draw(img) as d:
-                d.polygon(pts, fill=INK)
+            # the polygon's pixels from a one-channel mask of the frame (the same pixels `pil_draw` fills,
+            # without converting the whole RGB frame to PIL and back)
+            mask = Image.new("L", (img.shape[1], img.shape[0]))
+            ImageDraw.Draw(mask).polygon(pts, fill=255)
+            box = mask.getbbox()
+            if box is not None:
+                x0, y0, x1, y1 = box
+                img[y0:y1, x0:x1][np.asarray(mask.crop(box)) > 0] = INK
         return img
 
     def _task_text(self) -> str:

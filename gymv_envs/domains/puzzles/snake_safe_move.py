@@ -10,6 +10,7 @@ from gymv_envs.core.answers import count_near_misses, parse_count
 from gymv_envs.core.board import Board
 from gymv_envs.core.canvas import PALETTE, draw_shape, fill_rect
 from gymv_envs.core.env import check_choice
+from gymv_envs.core.rng import ScalarDraws
 
 DIRS = {"UP": (-1, 0), "DOWN": (1, 0), "LEFT": (0, -1), "RIGHT": (0, 1)}
 ALIASES = {"U": "UP", "D": "DOWN", "L": "LEFT", "R": "RIGHT", "NORTH": "UP", "SOUTH": "DOWN",
@@ -80,41 +81,47 @@ class SnakeSafeMove(SingleTurnEnv):
         self.n = SIZES[self.difficulty]
 
     def _generate(self, rng: np.random.Generator) -> None:
+        with ScalarDraws(rng) as d:  # the same draws as `rng.integers` / `rng.random`, at Python speed
+            self._draw_level(d)
+
+    def _draw_level(self, rng: ScalarDraws) -> None:
         n = self.n
         lo, hi = (CRASH_LENGTHS if self.question == "crash" else LENGTHS)[self.difficulty]
         while True:
-            length = int(rng.integers(lo, hi + 1))
-            body = [(int(rng.integers(n)), int(rng.integers(n)))]  # body[0] is the tail end
+            length = rng.integers(lo, hi + 1)
+            body = [(rng.integers(n), rng.integers(n))]  # body[0] is the tail end
+            taken = set(body)
             while len(body) < length:
                 r, c = body[-1]
                 nxt = [(r + dr, c + dc) for dr, dc in DIRS.values()
-                       if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr, c + dc) not in body]
+                       if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr, c + dc) not in taken]
                 if not nxt:
                     break
-                body.append(nxt[int(rng.integers(len(nxt)))])
+                body.append(nxt[rng.integers(len(nxt))])
+                taken.add(body[-1])
             if len(body) < length:
                 continue
-            free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in body]
+            free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in taken]
             self.body = body
-            self.food = free[int(rng.integers(len(free)))]
-            if int(rng.integers(3)) == 0:  # sometimes put the food next to the head
+            self.food = free[rng.integers(len(free))]
+            if rng.integers(3) == 0:  # sometimes put the food next to the head
                 hr, hc = body[-1]
                 near = [(hr + dr, hc + dc) for dr, dc in DIRS.values() if (hr + dr, hc + dc) in free]
                 if near:
-                    self.food = near[int(rng.integers(len(near)))]
+                    self.food = near[rng.integers(len(near))]
             if self.question == "crash":
                 if self._accept_crash(rng):
                     return
             elif sum(self._safe(d) for d in DIRS) == 1:
                 return
 
-    def _accept_crash(self, rng: np.random.Generator) -> bool:
+    def _accept_crash(self, rng: ScalarDraws) -> bool:
         (nr, nc), (hr, hc) = self.body[-2], self.body[-1]
         self.heading = (hr - nr, hc - nc)
         ray = [(hr + k * self.heading[0], hc + k * self.heading[1]) for k in range(1, self.n)]
         ray = [q for q in ray if 0 <= q[0] < self.n and 0 <= q[1] < self.n and q not in self.body]
         if ray and rng.random() < 0.3:  # sometimes the food lies ahead
-            self.food = ray[int(rng.integers(len(ray)))]
+            self.food = ray[rng.integers(len(ray))]
         self.crash = self._crash_move()
         if self.crash == 1 and rng.random() < 0.8:  # mostly a snake that gets somewhere
             return False
@@ -150,7 +157,7 @@ class SnakeSafeMove(SingleTurnEnv):
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         g = Board(H, W, self.n, self.n, labels=False)
-        img = g.paint()
+        img = g.base().copy()  # `g.paint()`, cached
         s = g.cell
         dark, body = (20, 100, 40), PALETTE["green"]
         for k, (r, c) in enumerate(self.body):

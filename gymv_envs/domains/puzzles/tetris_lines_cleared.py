@@ -120,10 +120,10 @@ class TetrisLinesCleared(SingleTurnEnv):
         landed = drop(self.filled, self.cells, col)
         if landed is None:
             return -1
-        after = self.filled.copy()
-        for r, c in landed:
-            after[r, c] = True
-        return int(after.all(axis=1).sum())
+        per_row = self.filled.sum(axis=1).tolist()
+        for r, _ in landed:  # the landed cells were empty
+            per_row[r] += 1
+        return sum(1 for r in {r for r, _ in landed} if per_row[r] == self.cols)
 
     def _draw(self) -> np.ndarray:
         return draw_tetris(*self.obs_size, self.filled, self.piece, self.cells, self.col)
