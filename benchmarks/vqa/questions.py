@@ -18,7 +18,7 @@ images) and the index of the one correct option; every other option is proven wr
   world3d first-person clips, steps left and stuck, robotics' wrist-camera clips): a list of dicts
   ``{"type", "prompt", "options" | "option_images", "answer"[, "frames"]}`` that the env guarantees,
   as its docstring says; ``frames`` is a clip (oldest first, the last being the current view), which
-  the question carries whole.
+  the question carries whole; ``proof`` (the state that decides the answer, for tests) is not exported.
 
 `generate` walks ids in a fixed order and is a pure function of its arguments, so an export is
 reproducible byte for byte.

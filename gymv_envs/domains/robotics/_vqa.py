@@ -58,6 +58,7 @@ def clip_motion(env: Any, rng: np.random.Generator, k: int) -> list[dict[str, An
     rest = [d for d in range(len(DIRECTIONS)) if d not in (got, opposite)]
     picks = [got, opposite, *[rest[int(i)] for i in rng.permutation(len(rest))][:2]]
     return [{"type": "clip_motion", "frames": frames, "options": [DIRECTIONS[d] for d in picks], "answer": 0,
+             "proof": {"delta": [float(v) for v in delta]},
              "prompt": (f"The {k} images are frames from the camera on the gripper's wrist, oldest first, {GAP} "
                         "actions apart (the last is the view now). Which way did the gripper move overall, from "
                         "the first frame to the last (as the front camera sees the table)?")}]

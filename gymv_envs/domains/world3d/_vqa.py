@@ -14,7 +14,7 @@ stepped). Steps between the frames a question shows are played *blind* (the came
   last pose;
 - ``steps_left``: the length of the planner's plan to the goal from the last pose, proven by
   replay (the oracle, played blind, succeeds after exactly that many actions); options n-2..n+2;
-- ``stuck``: six ``move_forward`` steps, after walking up to a wall (or facing 3.5 m of open floor);
+- ``stuck``: six ``move_forward`` steps, after walking up to a wall (or facing 6.5 m of open floor);
   the answer is the env's detector, ``info["stuck"]``, at the end (the same actions either way).
 """
 
@@ -100,7 +100,8 @@ def _clip(env: Any, rng: np.random.Generator, k: int) -> dict[str, Any] | None:
             frames.append(_frame(sim))
             poses.append((sim.x, sim.y, sim.yaw))
             seen.append(_seen(sim))
-    return {"env": sim, "frames": frames, "poses": poses, "seen": seen, "actions": actions, "turn": total}
+    return {"env": sim, "frames": frames, "poses": poses, "seen": seen, "actions": actions, "turn": total,
+            "names": [e.name for e in sim.things], "positions": [e.pos for e in sim.things]}
 
 
 def _clip_questions(env: Any, clip: dict[str, Any], rng: np.random.Generator) -> list[dict[str, Any]]:
@@ -114,12 +115,14 @@ def _clip_questions(env: Any, clip: dict[str, Any], rng: np.random.Generator) ->
     cls = _turn_class(clip["turn"])
     if cls is not None:
         out.append({**base, "type": "clip_turn", "options": list(TURNS), "answer": cls,
+                    "proof": {"turn": clip["turn"], "yaws": [p[2] for p in clip["poses"]]},
                     "prompt": intro + "Which way did you turn overall, from the first frame to the last?"})
     x, y, yaw = clip["poses"][-1]
     x0, y0, _ = clip["poses"][0]
     side = bearing_word(x0 - x, y0 - y, yaw, MIN_AWAY)
     if side is not None:
         out.append({**base, "type": "clip_start", "options": ["ahead", "behind", "to the left", "to the right"],
+                    "proof": {"start": (x0, y0), "pose": (x, y, yaw)},
                     "answer": ["ahead", "behind", "to the left", "to the right"].index(side),
                     "prompt": intro + "Where is the spot you stood at in the first frame now, relative to you?"})
     things = clip["env"].things
@@ -133,7 +136,8 @@ def _clip_questions(env: Any, clip: dict[str, Any], rng: np.random.Generator) ->
         pick = seen[int(rng.integers(len(seen)))]
         pool = [unseen[int(i)] for i in rng.permutation(len(unseen))][:2]
         pool += [vocab[int(i)] for i in rng.permutation(len(vocab))][: 3 - len(pool)]
-        out.append({**base, "type": "clip_passed", "options": [pick, *pool], "answer": 0,
+        share = {n: max([best[i] for i in range(len(names)) if names[i] == n], default=0.0) for n in [pick, *pool]}
+        out.append({**base, "type": "clip_passed", "options": [pick, *pool], "answer": 0, "proof": {"share": share},
                     "prompt": intro + "Which of these did you see during the clip?"})
         unique = [i for i, n in enumerate(names) if best[i] >= SEEN and names.count(n) == 1 and not things[i].hidden]
         if unique:
@@ -141,6 +145,7 @@ def _clip_questions(env: Any, clip: dict[str, Any], rng: np.random.Generator) ->
             side = bearing_word(things[i].pos[0] - x, things[i].pos[1] - y, yaw, MIN_AWAY)
             if side is not None:
                 out.append({**base, "type": "where_object", "answer": ["ahead", "behind", "to the left", "to the right"].index(side),
+                            "proof": {"thing": things[i].pos, "pose": (x, y, yaw)},
                             "options": ["ahead", "behind", "to the left", "to the right"],
                             "prompt": intro + f"Where is the {names[i]} now, relative to you?"})
     return out
@@ -161,13 +166,13 @@ def steps_left(env: Any, rng: np.random.Generator, limit: int = 80) -> dict[str,
     else:
         return None
     options, answer = numeric_options(n, rng)
-    return {"type": "steps_left", "options": options, "answer": answer,
+    return {"type": "steps_left", "options": options, "answer": answer, "proof": {"replayed": n},
             "prompt": "How many more actions does the shortest plan to complete the task take from here?"}
 
 
 def stuck(env: Any, rng: np.random.Generator, k: int) -> dict[str, Any] | None:
-    """Six move_forward steps, drawn 50/50: after walking up to a wall ahead (yes) or facing 3.5 m of open
-    floor (no); the answer is the env's own detector, ``info["stuck"]``, after the sixth."""
+    """Six move_forward steps, drawn 50/50: after walking up to a wall ahead (yes) or facing 6.5 m of open
+    floor, the whole way clear (no); the answer is the env's own detector, ``info["stuck"]``, after the sixth."""
     from gymv_envs.domains.world3d._base import FORWARD, LEFT, TURN_STEP
 
     want = bool(rng.integers(2))
@@ -175,7 +180,7 @@ def stuck(env: Any, rng: np.random.Generator, k: int) -> dict[str, Any] | None:
     fits = []
     for n in range(12):
         d, _ = sim.sim.ray(sim.x, sim.y, sim.yaw + n * TURN_STEP)
-        if (want and 0 <= d < 4.0) or (not want and (d < 0 or d > 3.5)):
+        if (want and 0 <= d < 4.0) or (not want and (d < 0 or d > 6.5)):
             fits.append((n, d))
     if not fits:
         return None
@@ -188,6 +193,7 @@ def stuck(env: Any, rng: np.random.Generator, k: int) -> dict[str, Any] | None:
             return None
     marks = {int(round(j)) for j in np.linspace(0, WINDOW, k)}
     frames = [_frame(sim)] if 0 in marks else []
+    before = (sim.x, sim.y)
     for s in range(1, WINDOW + 1):
         done, info = _blind(sim, FORWARD)
         if done:
@@ -199,6 +205,7 @@ def stuck(env: Any, rng: np.random.Generator, k: int) -> dict[str, Any] | None:
         return None
     options, answer = yes_no(want)
     return {"type": "stuck", "frames": frames, "options": options, "answer": answer,
+            "proof": {"before": before, "after": (sim.x, sim.y), "stuck": bool(info["stuck"])},
             "prompt": (f"The {len(frames)} images are frames of a first-person clip, oldest first, taken while you "
                        f"pressed move_forward {WINDOW} times in a row. Are you stuck (pressing moves but getting "
                        "less than half a metre anywhere)?")}
