@@ -161,3 +161,233 @@ def test_agreement_ranks_the_ladder(exported, tmp_path):
     assert result["agents"]["oracle:0"]["online"]["all"] > result["agents"]["oracle:1"]["online"]["all"]
     assert result["rho"]["all"] == 1.0
     assert agreement.spearman([1, 2, 2, 3], [1, 3, 2, 4]) == pytest.approx(0.948683, abs=1e-6)
+
+
+# ----------------------------------------------------------------------------- clips and agentic types
+def _world3d_questions(env_id: str, seeds: range, clip: int = 4) -> list[dict]:
+    pytest.importorskip("mujoco")
+    out = []
+    env = gym.make(env_id, obs_size=(64, 64)).unwrapped
+    try:
+        for seed in seeds:
+            env.reset(seed=seed)
+            out += env.vqa_questions(np.random.default_rng(seed), clip=clip)
+    finally:
+        env.close()
+    return out
+
+
+def _side(dx: float, dy: float, yaw: float) -> str:
+    """Independent of `core.vqa.bearing_word`: the agent's own frame (forward, left) by a rotation."""
+    fwd, left = dx * np.cos(yaw) + dy * np.sin(yaw), -dx * np.sin(yaw) + dy * np.cos(yaw)
+    if abs(fwd) >= abs(left):
+        return "ahead" if fwd > 0 else "behind"
+    return "to the left" if left > 0 else "to the right"
+
+
+@pytest.fixture(scope="module")
+def world3d_questions() -> list[dict]:
+    return (_world3d_questions("GymV/World3DGoToLandmark-v1", range(4))
+            + _world3d_questions("GymV/World3DFourRooms-v1", range(4, 8)))
+
+
+def test_world3d_clip_and_agentic_answers_follow_from_the_state(world3d_questions):
+    """Each new type has exactly one correct option, recomputed here from the state the env recorded."""
+    types = {q["type"] for q in world3d_questions}
+    assert {"clip_turn", "clip_passed", "steps_left", "stuck"} <= types, types
+    assert types & {"clip_start", "where_object"}
+    for q in world3d_questions:
+        if q["type"] == "next_view":
+            continue
+        opts, proof = q["options"], q["proof"]
+        assert len(set(opts)) == len(opts) and 0 <= q["answer"] < len(opts)
+        assert len(q["frames"]) == (1 if q["type"] == "steps_left" else 4)
+        right = opts[q["answer"]]
+        if q["type"] == "clip_turn":
+            net = (np.degrees(proof["yaws"][-1] - proof["yaws"][0]) + 180) % 360 - 180  # first to last frame
+            expect = ("not at all" if abs(net) < 20 else "about face (half a turn)" if abs(net) > 150
+                      else "to the left" if net > 0 else "to the right")
+            assert right == expect, (net, right)
+        elif q["type"] in ("clip_start", "where_object"):
+            x, y, yaw = proof["pose"]
+            tx, ty = proof["start"] if q["type"] == "clip_start" else proof["thing"]
+            assert right == _side(tx - x, ty - y, yaw)
+            assert np.hypot(tx - x, ty - y) >= 1.5
+        elif q["type"] == "clip_passed":
+            shares = proof["share"]
+            assert shares[right] >= 0.004 and all(shares[o] == 0.0 for o in opts if o != right), shares
+        elif q["type"] == "steps_left":
+            assert int(right) == proof["replayed"] and sorted(abs(int(o) - int(right)) for o in opts)[1] <= 2
+        elif q["type"] == "stuck":
+            moved = np.hypot(*np.subtract(proof["after"], proof["before"]))
+            assert right == ("yes" if moved < 0.5 else "no") and proof["stuck"] == (right == "yes")
+            assert "move_forward 6 times" in q["prompt"]  # the same actions for yes and no: only the frames tell
+        assert not questions._leaks(q["prompt"], opts, q["answer"]), q
+
+
+def test_world3d_turns_left_are_counter_clockwise():
+    """The convention the bearings rest on: rotate_left raises the yaw, so +90 degrees is on the left."""
+    pytest.importorskip("mujoco")
+    env = gym.make("GymV/World3DOneRoom-v1", obs_size=(48, 48)).unwrapped
+    env.reset(seed=0)
+    yaw = env.yaw
+    env.step(env.action_names.index("rotate_left"))
+    assert 25 <= np.degrees(env.yaw - yaw) % 360 <= 35
+    env.close()
+    assert _side(0.0, 2.0, 0.0) == "to the left" and questions_side(0.0, 2.0, 0.0) == "to the left"
+
+
+def questions_side(dx, dy, yaw):
+    from gymv_envs.core.vqa import bearing_word
+
+    return bearing_word(dx, dy, yaw, 1.0)
+
+
+def test_steps_left_replays_and_the_clip_steps_match_the_planner():
+    """World3D: the answer is the planner's plan length and a blind replay of the oracle succeeds in exactly n."""
+    pytest.importorskip("mujoco")
+    import pickle
+
+    from gymv_envs.domains.world3d import _vqa
+
+    env = gym.make("GymV/World3DOneRoom-v1", obs_size=(48, 48)).unwrapped
+    env.reset(seed=1)
+    q = _vqa.steps_left(env, np.random.default_rng(0))
+    assert q is not None
+    n = int(q["options"][q["answer"]])
+    clone = pickle.loads(pickle.dumps(env))
+    for t in range(1, n + 1):
+        _, _, done, _, info = clone.step(int(clone.oracle_action()))
+        assert done == (t == n)
+    assert info["success"]
+    env.close()
+    clone.close()
+
+
+def test_grid_nav_steps_left_is_the_bfs_distance():
+    rng = np.random.default_rng(0)
+    for seed in range(6):
+        env = gym.make("GymV/GridNav-v1", difficulty=seed % 3, obs_size=(48, 48)).unwrapped
+        env.reset(seed=seed)
+        for _ in range(seed % 3):
+            env.step(int(env.oracle_action()))
+        made = questions.steps_left(env, rng)
+        # an independent breadth-first search over the free cells
+        R, C = env.blocked.shape
+        dist, frontier = {env.agent: 0}, [env.agent]
+        while frontier:
+            nxt = []
+            for r, c in frontier:
+                for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                    cell = (r + dr, c + dc)
+                    if 0 <= cell[0] < R and 0 <= cell[1] < C and cell not in dist and not env.blocked[cell]:
+                        dist[cell] = dist[(r, c)] + 1
+                        nxt.append(cell)
+            frontier = nxt
+        assert made is not None and int(made[1][made[2]]) == dist[env.goal]
+        assert len(set(made[1])) == 4 and all(0 < abs(int(o) - dist[env.goal]) <= 3 for i, o in enumerate(made[1]) if i != made[2])
+        env.close()
+
+
+def test_robot_wrist_clip_motion_follows_the_tool_point():
+    pytest.importorskip("mujoco")
+    env = gym.make("GymV/RobotLiftHold-v0", obs_size=(48, 48)).unwrapped
+    made = []
+    for seed in range(6):
+        env.reset(seed=seed)
+        made += [q for q in env.vqa_questions(np.random.default_rng(seed), clip=3) if q["type"] == "clip_motion"]
+    env.close()
+    assert made
+    names = {0: ("right", "left"), 1: ("forward (away from the front camera)", "back (towards the front camera)"),
+             2: ("up", "down")}
+    for q in made:
+        d = np.array(q["proof"]["delta"])
+        axis = int(np.argmax(np.abs(d)))
+        assert np.abs(d[axis]) >= 2 * np.delete(np.abs(d), axis).max()
+        assert q["options"][q["answer"]] == names[axis][0 if d[axis] > 0 else 1]
+        assert len(q["frames"]) == 3 and len(set(q["options"])) == 4
+        assert not all(np.array_equal(q["frames"][0], f) for f in q["frames"][1:])
+
+
+@pytest.fixture(scope="module")
+def clip_set(tmp_path_factory) -> Path:
+    pytest.importorskip("mujoco")
+    out = tmp_path_factory.mktemp("vqaclip") / "set"
+    # worker processes: world3d frames depend on which models drew before in the process (the shared GL
+    # contexts per frame size, `world3d._render._GLPool`), and this module's other tests draw world3d levels
+    assert export.main(["--per-domain", "6", "--seed", "1", "--out", str(out), "--workers", "2", "--obs-size", "48", "48",
+                        "--domains", "egocentric_video", "robotics", "spatial_planning", "--clip-frames", "3"]) == 0
+    return out
+
+
+class FrameRecorder:
+    """A module:Class agent that keeps every (label, frame) it was shown."""
+
+    seen: dict = {}
+
+    def answer(self, question, images):
+        FrameRecorder.seen[question["qid"]] = images
+        return question["answer"]
+
+
+def test_clip_frames_are_in_order_in_every_layout_and_all_reach_the_answerer(clip_set, tmp_path):
+    import pyarrow.parquet as pq
+
+    recs, root = evaluate.load_set(clip_set)
+    clips = [r for r in recs if len(r["images"]) > 1]
+    assert {r["question_type"] for r in clips} >= {"clip_motion", "clip_turn"}
+    assert all(len(r["images"]) == 3 and r["images"][-1] == r["image"] for r in clips)
+    assert {r["question_type"] for r in recs} >= {"steps_left"}
+    # the answerer gets every clip frame, oldest first, as the JSONL lists them
+    FrameRecorder.seen = {}
+    got, _ = evaluate.evaluate(clips, root, evaluate.make_answerer("tests.test_vqa:FrameRecorder", {}), permutations=0)
+    assert got["overall"]["accuracy"] == 100.0
+    for r in clips:
+        shown = [(label, frame) for label, frame in FrameRecorder.seen[r["qid"]] if label.startswith("Clip frame")]
+        assert [label for label, _ in shown] == [f"Clip frame {i + 1} of 3" for i in range(3)]
+        for (_, frame), rel in zip(shown, r["images"]):
+            assert np.array_equal(frame, evaluate.load_image(root, rel))
+    # parquet and TSV carry the same frames in the same order
+    rows = {row["qid"]: row for row in pq.read_table(clip_set / export.PARQUET).to_pylist()}
+    lines = (clip_set / export.TSV).read_text().splitlines()
+    head = lines[0].split("\t")
+    tsv = {recs[int(d["index"])]["qid"]: d for d in (dict(zip(head, line.split("\t"))) for line in lines[1:])}
+    for r in clips:
+        files = [(root / rel).read_bytes() for rel in r["images"]]
+        assert [im["bytes"] for im in rows[r["qid"]]["images"]] == files
+        assert [base64.b64decode(b) for b in json.loads(tsv[r["qid"]]["image"])][:3] == files
+    # the VLM path sends them all too, labelled in order
+    r = clips[0]
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "questions.jsonl").write_text(json.dumps(r) + "\n")
+    (one / "images").symlink_to(root / "images")
+    with ChatServer(lambda request: "Answer: A") as server:
+        assert evaluate.main(["--set", str(one), "--agent", "vlm", "--model", "m", "--base-url", server.base_url,
+                              "--no-cache", "--permutations", "0", "--workers", "1"]) == 0
+        sent = server.requests[0]["messages"][0]["content"]
+    labels = [p["text"] for p in sent if p["type"] == "text" and p["text"].startswith("Clip frame")]
+    assert labels == [f"Clip frame {i + 1} of 3" for i in range(3)]
+    assert sum(p["type"] == "image_url" for p in sent) == 3 + len(r["history"]) + len(r["option_images"] or [])
+
+
+def test_small_clip_export_is_reproducible_and_balanced(clip_set, tmp_path):
+    again = tmp_path / "again"
+    assert export.main(["--per-domain", "6", "--seed", "1", "--out", str(again), "--workers", "3", "--obs-size", "48", "48",
+                        "--domains", "egocentric_video", "robotics", "spatial_planning", "--clip-frames", "3"]) == 0
+    assert _files(clip_set) == _files(again)
+    recs, _ = evaluate.load_set(clip_set)
+    counts = [sum(r["answer"] == L for r in recs) for L in "ABCD"]
+    assert max(counts) - min(counts) <= 1, counts
+    stuck = [r["options"][LETTERS.index(r["answer"])] for r in recs if r["question_type"] == "stuck"]
+    assert abs(stuck.count("yes") - stuck.count("no")) <= 1
+
+
+def test_letters_balance_over_yes_no_and_four_option_questions():
+    frame = np.zeros((2, 2, 3), np.uint8)
+    qs = [questions.Question("GymV/X-v0", "world3d", 0, i, 0, "stuck" if i % 3 == 0 else "clip_turn", "?", frame, 0,
+                             options=["yes", "no"] if i % 3 == 0 else ["a", "b", "c", "d"]) for i in range(40)]
+    out = questions.balance_letters(qs, 0)
+    counts = [sum(q.answer == j for q in out) for j in range(4)]
+    assert max(counts) - min(counts) <= 1, counts
+    assert all(q.options[q.answer] == p.options[p.answer] for q, p in zip(out, qs))  # the answer moves with its option

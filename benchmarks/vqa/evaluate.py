@@ -3,7 +3,8 @@
     gymv-bench eval-vqa --set vqa-set --agent random
     gymv-bench eval-vqa --set vqa-set --agent vlm --model my-model --base-url http://127.0.0.1:8000/v1
 
-Every question is asked with a letter-only prompt (the image(s), the question, the lettered options,
+Every question is asked with a letter-only prompt (the image(s): history frames, then every frame of a
+clip in order or the current image, then option images; the question, the lettered options,
 "answer with the letter only"); the reply is read as AgentVQA reads it: the exact letter first, then
 patterns such as ``Answer: B``, ``(B)``, ``Option B``; a reply with no readable letter is counted
 apart ("unevaluated"), not as wrong. The report gives accuracy over evaluated questions (and over
@@ -91,7 +92,11 @@ def question_text(record: dict[str, Any]) -> str:
 
 def images_of(record: dict[str, Any], root: Path) -> list[tuple[str, np.ndarray]]:
     out = [(f"Earlier frame {i + 1}", load_image(root, h["image"])) for i, h in enumerate(record.get("history") or [])]
-    out.append(("Current image", load_image(root, record["image"])))
+    shown = record.get("images") or [record["image"]]
+    if len(shown) == 1:
+        out.append(("Current image", load_image(root, shown[0])))
+    else:  # a clip: every frame, oldest first
+        out += [(f"Clip frame {i + 1} of {len(shown)}", load_image(root, rel)) for i, rel in enumerate(shown)]
     for letter, rel in zip(LETTERS, record.get("option_images") or []):
         out.append((f"Option {letter}", load_image(root, rel)))
     return out

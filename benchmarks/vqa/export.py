@@ -9,7 +9,8 @@ Writes, in ``--out``:
   ``step``, ``domain`` (GymV's), ``agentvqa_domain`` (web, egocentric_video, robotics, games,
   spatial_planning), ``question_type``, ``prompt``, ``options`` (texts, or ``null``),
   ``option_images`` (PNG paths, or ``null``), ``answer`` (a letter), ``image``, ``history``
-  (``[{"image", "action"}]``, oldest first);
+  (``[{"image", "action"}]``, oldest first), ``images`` (every frame the question itself shows, in
+  order: a clip's frames oldest first, ending with ``image``; else just ``image``);
 - ``manifest.json``: the GymV version, the arguments, counts per domain and type, and a content
   hash (SHA-256 over every other file's path and bytes);
 - ``hf/data/test-00000-of-00001.parquet``: the same records for Hugging Face ``datasets``
@@ -17,7 +18,8 @@ Writes, in ``--out``:
   ``Image`` columns (``{"bytes", "path"}`` structs, with the ``huggingface`` features metadata);
   needs the ``vqa`` extra (pyarrow);
 - ``vlmevalkit.tsv``: VLMEvalKit's MCQ layout (``index, image, question, A..D, answer, category,
-  l2-category``; ``image`` is a base64 PNG, or a JSON list of them when options are images).
+  l2-category``; ``image`` is a base64 PNG, or a JSON list of them, in order, when the question shows a
+  clip or its options are images).
 
 The same arguments give the same files byte for byte (no timestamps; PNGs, JSON and parquet are
 written deterministically), and the correct letters are balanced across the set.
@@ -41,6 +43,7 @@ import numpy as np
 import gymv_envs
 from gymv.benchmarks.vqa.questions import (
     AGENTVQA_DOMAINS,
+    CLIP,
     Question,
     agentvqa_domain,
     balance_letters,
@@ -65,15 +68,16 @@ def png_bytes(frame: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
-def _generate(job: tuple[str, list[str], int, int, int, tuple[int, int] | None]) -> list[Question]:
-    name, ids, per_domain, seed, history, obs_size = job
-    return generate_domain(name, ids, per_domain, seed, history, obs_size)
+def _generate(job: tuple[str, list[str], int, int, int, tuple[int, int] | None, int]) -> list[Question]:
+    name, ids, per_domain, seed, history, obs_size, clip = job
+    return generate_domain(name, ids, per_domain, seed, history, obs_size, clip=clip)
 
 
 def build(per_domain: int, seed: int, domains: tuple[str, ...] | None = None, history: int = 0,
-          obs_size: tuple[int, int] | None = None, workers: int = 1) -> list[Question]:
+          obs_size: tuple[int, int] | None = None, workers: int = 1, clip: int = CLIP) -> list[Question]:
     """Every question of the set, letters balanced, in a fixed order (domain, then generation order)."""
-    jobs = [(name, ids, per_domain, seed, history, obs_size) for name, ids in plan(per_domain, seed, domains).items()]
+    jobs = [(name, ids, per_domain, seed, history, obs_size, clip)
+            for name, ids in plan(per_domain, seed, domains).items()]
     if workers > 1 and len(jobs) > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             parts = list(pool.map(_generate, jobs))
@@ -90,6 +94,12 @@ def records(questions: list[Question]) -> tuple[list[dict[str, Any]], dict[str, 
         qid = q.qid
         image = f"images/{qid}.png"
         files[image] = png_bytes(q.image)
+        shown = []
+        for i, frame in enumerate(q.frames[:-1]):
+            path = f"images/{qid}-f{i}.png"
+            files[path] = png_bytes(frame)
+            shown.append(path)
+        shown.append(image)
         option_images = None
         if q.option_images is not None:
             option_images = []
@@ -105,7 +115,7 @@ def records(questions: list[Question]) -> tuple[list[dict[str, Any]], dict[str, 
         out.append({"qid": qid, "env_id": q.env_id, "seed": q.seed, "difficulty": q.difficulty, "step": q.step,
                     "domain": q.domain, "agentvqa_domain": agentvqa_domain(q.domain), "question_type": q.qtype,
                     "prompt": q.prompt, "options": q.options, "option_images": option_images,
-                    "answer": LETTERS[q.answer], "image": image, "history": history})
+                    "answer": LETTERS[q.answer], "image": image, "images": shown, "history": history})
     return out, files
 
 
@@ -120,14 +130,15 @@ def _parquet(recs: list[dict[str, Any]], files: dict[str, bytes]) -> bytes:
                         ("difficulty", pa.int64()), ("step", pa.int64()), ("domain", pa.string()),
                         ("agentvqa_domain", pa.string()), ("question_type", pa.string()), ("prompt", pa.string()),
                         ("options", pa.list_(pa.string())), ("option_images", pa.list_(image)), ("answer", pa.string()),
-                        ("image", image), ("history_images", pa.list_(image)), ("history_actions", pa.list_(pa.string()))])
+                        ("image", image), ("images", pa.list_(image)), ("history_images", pa.list_(image)), ("history_actions", pa.list_(pa.string()))])
     value = lambda dtype: {"dtype": dtype, "_type": "Value"}  # noqa: E731
     features = {"qid": value("string"), "env_id": value("string"), "seed": value("int64"),
                 "difficulty": value("int64"), "step": value("int64"), "domain": value("string"),
                 "agentvqa_domain": value("string"), "question_type": value("string"), "prompt": value("string"),
                 "options": {"feature": value("string"), "_type": "Sequence"},
                 "option_images": {"feature": {"_type": "Image"}, "_type": "Sequence"}, "answer": value("string"),
-                "image": {"_type": "Image"}, "history_images": {"feature": {"_type": "Image"}, "_type": "Sequence"},
+                "image": {"_type": "Image"}, "images": {"feature": {"_type": "Image"}, "_type": "Sequence"},
+                "history_images": {"feature": {"_type": "Image"}, "_type": "Sequence"},
                 "history_actions": {"feature": value("string"), "_type": "Sequence"}}
     schema = schema.with_metadata({"huggingface": json.dumps({"info": {"features": features}}, sort_keys=True)})
     img = lambda path: {"bytes": files[path], "path": path}  # noqa: E731
@@ -135,7 +146,7 @@ def _parquet(recs: list[dict[str, Any]], files: dict[str, bytes]) -> bytes:
              "domain": r["domain"], "agentvqa_domain": r["agentvqa_domain"], "question_type": r["question_type"],
              "prompt": r["prompt"], "options": r["options"] or [],
              "option_images": [img(p) for p in r["option_images"] or []], "answer": r["answer"], "image": img(r["image"]),
-             "history_images": [img(h["image"]) for h in r["history"]],
+             "images": [img(p) for p in r["images"]], "history_images": [img(h["image"]) for h in r["history"]],
              "history_actions": [h["action"] for h in r["history"]]} for r in recs]
     table = pa.Table.from_pylist(rows, schema=schema)
     buf = pa.BufferOutputStream()
@@ -148,11 +159,13 @@ def _tsv(recs: list[dict[str, Any]], files: dict[str, bytes]) -> bytes:
     clean = lambda text: str(text).replace("\t", " ").replace("\r", " ").replace("\n", "\\n")  # noqa: E731
     lines = ["\t".join(["index", "image", "question", "A", "B", "C", "D", "answer", "category", "l2-category"])]
     for i, r in enumerate(recs):
+        shown = r["images"]
         if r["option_images"]:
-            image = json.dumps([b64(r["image"]), *[b64(p) for p in r["option_images"]]])
-            options = [f"image {j + 2}" for j in range(len(r["option_images"]))]
+            image = json.dumps([*map(b64, shown), *[b64(p) for p in r["option_images"]]])
+            options = [f"image {j + 1 + len(shown)}" for j in range(len(r["option_images"]))]
         else:
-            image, options = b64(r["image"]), list(r["options"])
+            image = json.dumps([*map(b64, shown)]) if len(shown) > 1 else b64(r["image"])
+            options = list(r["options"])
         options += [""] * (4 - len(options))
         lines.append("\t".join([str(i), image, clean(r["prompt"]), *map(clean, options[:4]), r["answer"],
                                 r["agentvqa_domain"] or "", r["question_type"]]))
@@ -227,12 +240,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--history", type=int, default=0, help="earlier frames and actions kept per question (default 0)")
     p.add_argument("--obs-size", type=int, nargs=2, metavar=("H", "W"), default=None,
                    help="frame size (default: each id's own)")
+    p.add_argument("--clip-frames", type=int, default=CLIP,
+                   help=f"frames per first-person clip question (world3d, robotics' wrist camera; default {CLIP})")
     p.add_argument("--workers", type=int, default=None, help="processes (default: CPU cores)")
     p.add_argument("--no-parquet", action="store_true", help="skip the Hugging Face parquet (needs pyarrow)")
     p.add_argument("--sample-png", default=None, help="also draw a few questions into this PNG")
     args = p.parse_args(argv)
-    if args.per_domain < 1 or args.history < 0:
-        p.error("--per-domain must be >= 1 and --history >= 0")
+    if args.per_domain < 1 or args.history < 0 or args.clip_frames < 2:
+        p.error("--per-domain must be >= 1, --history >= 0 and --clip-frames >= 2")
     out = Path(args.out)
     if out.exists() and any(out.iterdir()) and not (out / MANIFEST).exists():
         p.error(f"--out {out} exists and is not an exported set; choose an empty or new folder")
@@ -244,9 +259,10 @@ def main(argv: list[str] | None = None) -> int:
         for name in (QUESTIONS, TSV, MANIFEST):
             (out / name).unlink(missing_ok=True)
     settings = {"per_domain": args.per_domain, "seed": args.seed, "domains": args.domains, "history": args.history,
-                "obs_size": args.obs_size}
+                "obs_size": args.obs_size, "clip_frames": args.clip_frames}
     questions = build(args.per_domain, args.seed, tuple(args.domains) if args.domains else None, args.history,
-                      tuple(args.obs_size) if args.obs_size else None, args.workers or os.cpu_count() or 1)
+                      tuple(args.obs_size) if args.obs_size else None, args.workers or os.cpu_count() or 1,
+                      args.clip_frames)
     if not questions:
         print("error: no question could be generated (no available id in the chosen domains?)", file=sys.stderr)
         return 2

@@ -11,9 +11,14 @@ images) and the index of the one correct option; every other option is proven wr
   steps to succeed (or never succeeds within the horizon);
 - ``next_state``: which image shows the state right after a named action (options: the frames the
   env draws after four different actions from that state, all different);
-- task-specific types from an env's own ``vqa_questions(rng)`` hook (web click targets, world3d
-  clips and deadlocks, robotics): a list of dicts ``{"type", "prompt", "options" | "option_images",
-  "answer"}`` that the env guarantees, as its docstring says.
+- ``steps_left`` (2D navigation ids, whose planners are shortest-path ones: GridNav's BFS distances,
+  RaycastMaze's cost-to-go table): how many actions the planner's plan from this state takes, proven
+  by replay (the planner, played on a copy, succeeds after exactly that many); options n-2..n+2;
+- task-specific types from an env's own ``vqa_questions(rng[, clip])`` hook (web click targets,
+  world3d first-person clips, steps left and stuck, robotics' wrist-camera clips): a list of dicts
+  ``{"type", "prompt", "options" | "option_images", "answer"[, "frames"]}`` that the env guarantees,
+  as its docstring says; ``frames`` is a clip (oldest first, the last being the current view), which
+  the question carries whole; ``proof`` (the state that decides the answer, for tests) is not exported.
 
 `generate` walks ids in a fixed order and is a pure function of its arguments, so an export is
 reproducible byte for byte.
@@ -22,6 +27,7 @@ reproducible byte for byte.
 from __future__ import annotations
 
 import copy
+import inspect
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +50,8 @@ QUESTION_STEPS = 300  # planner steps one next_action question may take over all
 HORIZON = 120  # planner steps a candidate action may need before it counts as never succeeding
 K = 4  # options per question
 HOOK_ONLY_DOMAINS = ("world3d", "web", "robotics")
+STEPS_LEFT_DOMAINS = ("navigation",)  # 2D ids whose planner is a shortest-path one (see the module docstring)
+CLIP = 4  # frames per egocentric clip (``--clip-frames``)
 PLAN_SIZE = (48, 48)  # frames of the copy the planner explores (levels do not depend on the frame size)
 
 
@@ -70,6 +78,7 @@ class Question:
     options: list[str] | None = None
     option_images: list[np.ndarray] | None = None
     history: list[tuple[np.ndarray, str]] = field(default_factory=list)
+    frames: list[np.ndarray] = field(default_factory=list)  # a clip, oldest first; its last frame is ``image``
 
     @property
     def qid(self) -> str:
@@ -85,7 +94,7 @@ class Question:
         options = [self.options[i] for i in order] if self.options is not None else None
         images = [self.option_images[i] for i in order] if self.option_images is not None else None
         return Question(self.env_id, self.domain, self.difficulty, self.seed, self.step, self.qtype, self.prompt,
-                        self.image, order.index(self.answer), options, images, self.history)
+                        self.image, order.index(self.answer), options, images, self.history, self.frames)
 
 
 def _leaks(prompt: str, options: list[str], answer: int) -> bool:
@@ -167,6 +176,22 @@ def next_state(env: Any, rng: np.random.Generator) -> tuple[str, list[np.ndarray
     return (f"Which image shows the state right after the action '{env.action_names[action]}'?", images, 0)
 
 
+def steps_left(env: Any, rng: np.random.Generator) -> tuple[str, list[str], int] | None:
+    """(question, options, answer): the planner's steps to success from this state, replayed on a copy."""
+    if not getattr(env, "fast_oracle", True):
+        return None
+    try:
+        n = _planner_steps(copy.deepcopy(env), HORIZON, [QUESTION_STEPS])
+    except TooCostly:
+        return None
+    if not np.isfinite(n):
+        return None
+    from gymv_envs.core.vqa import numeric_options
+
+    options, answer = numeric_options(int(n), rng)
+    return "How many more actions does the shortest route to the goal take from here?", options, answer
+
+
 def _walk(env: Any, sim: Any, seed: int, cap: int, eps: float, rng: np.random.Generator,
           history: int) -> tuple[np.ndarray, int, list[tuple[np.ndarray, str]]] | None:
     """A state on a noisy-oracle trajectory (the oracle, or with probability ``eps`` a random action):
@@ -196,7 +221,7 @@ def _walk(env: Any, sim: Any, seed: int, cap: int, eps: float, rng: np.random.Ge
 
 
 def questions_for(env_id: str, difficulty: int, seed: int, rng: np.random.Generator, history: int = 0,
-                  obs_size: tuple[int, int] | None = None) -> list[Question]:
+                  obs_size: tuple[int, int] | None = None, clip: int = CLIP) -> list[Question]:
     """The questions one level gives (zero or one of each type that applies)."""
     desc = gymv_envs.describe(env_id)
     kwargs: dict[str, Any] = {"difficulty": difficulty}
@@ -237,6 +262,11 @@ def questions_for(env_id: str, difficulty: int, seed: int, rng: np.random.Genera
             if shown is not None:
                 out.append(Question(env_id, desc["domain"], difficulty, seed, t, "next_state",
                                     f"{task}\n\n{shown[0]}", obs, shown[2], option_images=shown[1], history=past))
+            if desc["domain"] in STEPS_LEFT_DOMAINS:
+                left = steps_left(sim, rng)
+                if left is not None:
+                    out.append(Question(env_id, desc["domain"], difficulty, seed, t, "steps_left",
+                                        f"{task}\n\n{left[0]}", obs, left[2], options=left[1], history=past))
             for _ in range(TRIES):  # states where one legal action is best and K-1 are worse: walk on to one
                 made = next_action(sim, rng)
                 if made is not None and not _leaks(task + " " + made[0], made[1], made[2]):
@@ -251,10 +281,13 @@ def questions_for(env_id: str, difficulty: int, seed: int, rng: np.random.Genera
                 if terminated or truncated:
                     break
         if hook is not None:
-            for q in hook(rng) or []:
+            takes_clip = "clip" in inspect.signature(hook).parameters
+            for q in (hook(rng, clip=clip) if takes_clip else hook(rng)) or []:
+                frames = list(q.get("frames") or [])
                 out.append(Question(env_id, desc["domain"], difficulty, seed, t, str(q["type"]),
-                                    f"{task}\n\n{q['prompt']}", obs, int(q["answer"]), options=q.get("options"),
-                                    option_images=q.get("option_images"), history=past))
+                                    f"{task}\n\n{q['prompt']}", frames[-1] if frames else obs, int(q["answer"]),
+                                    options=q.get("options"), option_images=q.get("option_images"), history=past,
+                                    frames=frames if len(frames) > 1 else []))
     finally:
         env.close()
         sim.close()
@@ -286,20 +319,28 @@ def plan(per_domain: int, seed: int, domains: tuple[str, ...] | None = None) -> 
 
 
 def generate_domain(name: str, ids: list[str], per_domain: int, seed: int, history: int = 0,
-                    obs_size: tuple[int, int] | None = None, max_levels: int = 20_000) -> list[Question]:
+                    obs_size: tuple[int, int] | None = None, max_levels: int = 20_000,
+                    clip: int = CLIP) -> list[Question]:
     """``per_domain`` questions for one AgentVQA domain: ids round robin, levels ``seed, seed+1, ...``,
-    difficulties cycling, each question type at most once per level; deterministic."""
+    difficulties cycling, each question type at most once per level; yes/no questions are kept only while
+    their yes and no answers stay balanced (within one); deterministic."""
     rng = np.random.default_rng([seed, sum(name.encode())])
     out: list[Question] = []
     by_type: dict[str, int] = {}
+    yes_no: dict[tuple[str, str], int] = {}
     level = barren = 0
     while len(out) < per_domain and level < max_levels and barren < 20 * len(ids):
         env_id = ids[level % len(ids)]
         levels = gymv_envs.describe(env_id)["difficulties"]
         difficulty = levels[(level // len(ids)) % len(levels)]
-        made = questions_for(env_id, difficulty, seed * 100_003 + level, rng, history, obs_size)
+        made = questions_for(env_id, difficulty, seed * 100_003 + level, rng, history, obs_size, clip)
         # keep the types balanced: the rarest type first
         for q in sorted(made, key=lambda q: by_type.get(q.qtype, 0)):
+            if q.options == ["yes", "no"]:
+                said, other = q.options[q.answer], q.options[1 - q.answer]
+                if yes_no.get((q.qtype, said), 0) > yes_no.get((q.qtype, other), 0):
+                    continue
+                yes_no[(q.qtype, said)] = yes_no.get((q.qtype, said), 0) + 1
             if len(out) < per_domain:
                 out.append(q)
                 by_type[q.qtype] = by_type.get(q.qtype, 0) + 1
@@ -309,9 +350,21 @@ def generate_domain(name: str, ids: list[str], per_domain: int, seed: int, histo
 
 
 def balance_letters(questions: list[Question], seed: int) -> list[Question]:
-    """Every question with its options shuffled so the correct letters are balanced across the set."""
+    """Every question with its options shuffled so the correct letters are balanced across the set: the
+    questions with fewer options (yes/no) take their letters first, evenly, and the others fill up the
+    letters left behind, so each letter is correct about equally often overall."""
     rng = np.random.default_rng([seed, 7])
-    targets = rng.permutation(np.arange(len(questions)) % K)
+    counts = [0] * max([q.k for q in questions] + [K])
+    targets = [0] * len(questions)
+    for k in sorted({q.k for q in questions}):
+        members = [i for i, q in enumerate(questions) if q.k == k]
+        wanted = []
+        for _ in members:  # water-filling: the least used letter among this group's k
+            j = min(range(k), key=lambda j: (counts[j], j))
+            counts[j] += 1
+            wanted.append(j)
+        for i, j in zip(members, rng.permutation(wanted)):
+            targets[i] = int(j)
     out = []
     for q, target in zip(questions, targets):
         others = [i for i in range(q.k) if i != q.answer]

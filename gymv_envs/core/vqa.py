@@ -44,3 +44,31 @@ def next_view_question(env: Any, rng: np.random.Generator, moves: tuple[str, ...
     return [{"type": "next_view", "answer": answer, "option_images": [obs for _, obs in picks],
              "prompt": f"Which image shows {what} right after the action '{picks[answer][0]}'{times}? "
                        "Answer with its letter."}]
+
+
+SIDES = ("ahead", "behind", "to the left", "to the right")
+
+
+def bearing_word(dx: float, dy: float, yaw: float, min_dist: float, tol: float = 30.0) -> str | None:
+    """Where the point at offset (dx, dy) lies from an agent facing ``yaw`` (radians, counter-clockwise,
+    so positive bearings are to the left): one of `SIDES` when its bearing is within ``tol`` degrees of
+    one of the four and it is at least ``min_dist`` away, else ``None`` (no clear answer)."""
+    if float(np.hypot(dx, dy)) < min_dist:
+        return None
+    b = float(np.degrees(np.angle(np.exp(1j * (np.arctan2(dy, dx) - yaw)))))
+    for side, centre in zip(SIDES, (0.0, 180.0, 90.0, -90.0)):
+        if abs((b - centre + 180.0) % 360.0 - 180.0) <= tol:
+            return side
+    return None
+
+
+def numeric_options(n: int, rng: np.random.Generator) -> tuple[list[str], int]:
+    """``n`` and three near misses among n-2, n-1, n+1, n+2 (n+3 stands in for a negative one); answer 0."""
+    near = [m if m >= 0 else n + 3 for m in (n - 2, n - 1, n + 1, n + 2)]
+    picks = [near[int(i)] for i in rng.permutation(4)][: K - 1]
+    return [str(n), *map(str, picks)], 0
+
+
+def yes_no(answer: bool) -> tuple[list[str], int]:
+    """The options of a yes/no question and the correct one's index."""
+    return ["yes", "no"], 0 if answer else 1

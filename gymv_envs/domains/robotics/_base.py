@@ -433,6 +433,8 @@ class RobotEnv(MultiTurnEnv):
         return sim.renderer.render(sim.data, camera)
 
     def _draw(self) -> np.ndarray:
+        if self.__dict__.get("_vqa_blind"):  # offline VQA plays steps between the frames it shows unrendered
+            return np.zeros((*self.obs_size, 3), dtype=np.uint8)
         return self._render("front")
 
     def _view(self, name: str) -> np.ndarray:
@@ -557,12 +559,17 @@ class RobotEnv(MultiTurnEnv):
     VQA_MOVES: ClassVar[tuple[str, ...]] = ("move_left", "move_right", "move_forward", "move_back", "move_up",
                                             "move_down", "open", "close")
 
-    def vqa_questions(self, rng: np.random.Generator) -> list[dict[str, Any]]:
-        """Next-view questions for offline VQA (``gymv-bench export-vqa``): "which image shows the scene
-        right after <action> 5 times in a row?" (10 cm of gripper travel, or the fingers opening or
-        closing), the options being the camera frames after four different actions, each played on a
-        pickled copy under physics (`core.vqa.next_view_question`). Discrete mode only."""
-        return next_view_question(self, rng, self.VQA_MOVES, repeat=5, what="the scene")
+    def vqa_questions(self, rng: np.random.Generator, clip: int = 4) -> list[dict[str, Any]]:
+        """Questions for offline VQA (``gymv-bench export-vqa``), each played on pickled copies under
+        physics: "which image shows the scene right after <action> 5 times in a row?" (10 cm of gripper
+        travel, or the fingers opening or closing; `core.vqa.next_view_question`), and which way the gripper
+        moved over a clip of ``clip`` wrist-camera frames (`_vqa.clip_motion`). Discrete mode only."""
+        if not self.action_names:
+            return []
+        from gymv_envs.domains.robotics import _vqa
+
+        return (next_view_question(self, rng, self.VQA_MOVES, repeat=5, what="the scene")
+                + _vqa.clip_motion(self, rng, clip))
 
     # ----------------------------------------------------------------- oracle: the follower
     def oracle_action(self) -> Any:

@@ -671,6 +671,8 @@ class World3DEnv(MultiTurnEnv):
 
     # ----------------------------------------------------------------- draw
     def _draw(self) -> np.ndarray:
+        if self.__dict__.get("_vqa_blind"):  # offline VQA plays steps between the frames it shows unrendered
+            return np.zeros((*self.obs_size, 3), dtype=np.uint8)
         frame = self._render_camera("front")
         self._overlay(frame)
         return frame
@@ -927,12 +929,17 @@ class World3DEnv(MultiTurnEnv):
     VQA_MOVES: ClassVar[tuple[str, ...]] = ("move_forward", "move_backward", "strafe_left", "strafe_right",
                                             "rotate_left", "rotate_right")
 
-    def vqa_questions(self, rng: np.random.Generator) -> list[dict[str, Any]]:
-        """Egocentric next-view questions for offline VQA (``gymv-bench export-vqa``): "which image shows
-        your view right after <action>?", the options being the first-person frames after four different
-        moves, each played on a pickled copy under physics (`core.vqa.next_view_question`). Discrete
-        mode only."""
-        return next_view_question(self, rng, self.VQA_MOVES)
+    def vqa_questions(self, rng: np.random.Generator, clip: int = 4) -> list[dict[str, Any]]:
+        """Egocentric questions for offline VQA (``gymv-bench export-vqa``), each played on pickled copies
+        under physics: "which image shows your view right after <action>?" (`core.vqa.next_view_question`),
+        and questions on a first-person clip of ``clip`` frames (which way you turned, what you passed,
+        where the clip's start is, where a thing seen is), the planner's steps left and whether six forward
+        moves leave you stuck (`_vqa`). Discrete mode only."""
+        if not self.action_names:
+            return []
+        from gymv_envs.domains.world3d import _vqa
+
+        return next_view_question(self, rng, self.VQA_MOVES) + _vqa.questions(self, rng, clip)
 
     def oracle_action(self) -> Any:
         steps = self._next_steps()
