@@ -314,7 +314,24 @@ def plan(per_domain: int, seed: int, domains: tuple[str, ...] | None = None) -> 
             continue
         ids = [i for i in gymv_envs.ids(available_only=True) if gymv_envs.describe(i)["domain"] in members and askable(i)]
         if ids:
-            out[name] = ids
+            out[name] = interleave(ids)
+    return out
+
+
+def interleave(ids: list[str]) -> list[str]:
+    """``ids`` taken in turn from each (source domain, protocol) group, each group in its own order, so
+    that a small set draws from every group (the games domain holds 12 source domains, single- and
+    multi-turn) however many ids one group has."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for i in ids:
+        d = gymv_envs.describe(i)
+        groups.setdefault((d["domain"], d["protocol"]), []).append(i)
+    queues = [list(g) for g in groups.values()]
+    out: list[str] = []
+    while any(queues):
+        for q in queues:
+            if q:
+                out.append(q.pop(0))
     return out
 
 
