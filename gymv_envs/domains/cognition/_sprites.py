@@ -123,6 +123,9 @@ def blocks(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
     return out
 
 
+_PIXEL = np.dtype("V3")
+
+
 def stamp(frame: np.ndarray, sprite: Sprite, x: int, y: int) -> None:
     """Copy the sprite's pixels into ``frame`` with its top-left corner at (x, y), clipped."""
     rgb, mask = sprite
@@ -134,7 +137,11 @@ def stamp(frame: np.ndarray, sprite: Sprite, x: int, y: int) -> None:
     parts = blocks(mask) if h * w >= 2500 else None
     if parts is None or len(parts) * 400 > h * w:  # one masked copy
         sub = (slice(y0 - y, y1 - y), slice(x0 - x, x1 - x))
-        np.copyto(frame[y0:y1, x0:x1], rgb[sub], where=mask[sub][..., None])
+        if frame.flags.c_contiguous and rgb.flags.c_contiguous:  # as 3-byte pixels: one item each
+            np.copyto(frame.view(_PIXEL).reshape(H, W)[y0:y1, x0:x1], rgb.view(_PIXEL).reshape(h, w)[sub],
+                      where=mask[sub])
+        else:
+            np.copyto(frame[y0:y1, x0:x1], rgb[sub], where=mask[sub][..., None])
         return
     for r0, r1, c0, c1 in parts:  # a large sprite of few rectangles: slice copies
         a, b, c, d = max(r0, y0 - y), min(r1, y1 - y), max(c0, x0 - x), min(c1, x1 - x)
