@@ -186,10 +186,14 @@ class Plot:
                 xs = np.clip(xs, lo, hi)
             segs.append(np.array([xs[0], a * xs[0] + b, xs[1], a * xs[1] + b]))
         layer = Layer(self.img)
+        H, W = self.img.shape[:2]
         for s, col in zip(segs, colors):
             xa, ya = ax.px(s[0], s[1])
             xb, yb = ax.px(s[2], s[3])
-            layer.lines([(float(xa), float(ya), float(xb), float(yb))], self.width * 1.6, col)
+            # one segment: its coverage (cached, lines recur) has no pixel twice, as its own mark has not
+            seg = np.array([(float(xa), float(ya)), (float(xb), float(yb))])
+            x0, y0, m = outline_coverage(H, W, seg.tobytes(), self.width * 1.6, False, False, True)
+            layer.mask(m, x0, y0, tuple(int(v) for v in col))
         layer.flush()
         return segs
 
@@ -257,17 +261,22 @@ _PIXEL = np.dtype("V3")
 
 
 @functools.lru_cache(maxsize=2048)
-def outline_coverage(H: int, W: int, pts: bytes, width: float, closed: bool, dash: bool) -> tuple[int, int, np.ndarray]:
+def outline_coverage(H: int, W: int, pts: bytes, width: float, closed: bool, dash: bool,
+                     segment: bool = False) -> tuple[int, int, np.ndarray]:
     """The coverage (uint8, read-only, with its top-left pixel) of a one-colour `vector.Layer.polyline`
     through the float64 (k, 2) pixel points ``pts`` in an H x W frame, as that layer's flush applies
     it: 255 where some piece covers a pixel fully, else the coverage of the last piece over it (so
     `Layer.mask` with it, in a one-colour layer, gives the same pixels). Read back from one drawing
-    on a blank frame: channel 0 (0 under 255) tells full cover, channel 1 (255 under 0) the blend."""
+    on a blank frame: channel 0 (0 under 255) tells full cover, channel 1 (255 under 0) the blend.
+    ``segment``: the two points are one `Layer.lines` segment (no half-width extension at its ends)."""
     probe = np.zeros((H, W, 3), dtype=np.uint8)
     probe[..., 1] = 255
     w = float(width)
-    Layer(probe).polyline(np.frombuffer(pts, dtype=np.float64).reshape(-1, 2), w, (255, 0, 0), closed=closed,
-                          dash=(w * 4, w * 3) if dash else None).flush()
+    p = np.frombuffer(pts, dtype=np.float64).reshape(-1, 2)
+    if segment:
+        Layer(probe).lines(p.reshape(1, 4), w, (255, 0, 0)).flush()
+    else:
+        Layer(probe).polyline(p, w, (255, 0, 0), closed=closed, dash=(w * 4, w * 3) if dash else None).flush()
     ys, xs = np.nonzero((probe[..., 0] != 0) | (probe[..., 1] != 255))
     if not len(ys):
         return 0, 0, np.zeros((1, 1), dtype=np.uint8)
