@@ -101,16 +101,14 @@ def blocks(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
     out: list[tuple[int, int, int, int]] = []
     open_: dict[tuple[int, int], int] = {}
     prev: tuple = ()
-    for r, row in enumerate(mask.tolist() + [[False] * mask.shape[1]]):
-        runs, c = [], 0
-        while c < len(row):
-            if row[c]:
-                a = c
-                while c < len(row) and row[c]:
-                    c += 1
-                runs.append((a, c))
-            c += 1
-        runs = tuple(runs)
+    edges = np.diff(np.pad(mask.astype(np.int8), ((0, 0), (1, 1))), axis=1)  # +1 where a run starts, -1 past its end
+    rows, starts = np.nonzero(edges == 1)
+    ends = np.nonzero(edges == -1)[1]
+    by_row: list[list[tuple[int, int]]] = [[] for _ in range(mask.shape[0] + 1)]  # the last: all False
+    for r, a, c in zip(rows.tolist(), starts.tolist(), ends.tolist()):
+        by_row[r].append((a, c))
+    for r, row_runs in enumerate(by_row):
+        runs = tuple(row_runs)
         if runs != prev:
             for run, start in open_.items():
                 out.append((start, r, *run))
