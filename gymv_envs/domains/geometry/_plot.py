@@ -269,18 +269,24 @@ def outline_coverage(H: int, W: int, pts: bytes, width: float, closed: bool, das
     `Layer.mask` with it, in a one-colour layer, gives the same pixels). Read back from one drawing
     on a blank frame: channel 0 (0 under 255) tells full cover, channel 1 (255 under 0) the blend.
     ``segment``: the two points are one `Layer.lines` segment (no half-width extension at its ends)."""
-    probe = np.zeros((H, W, 3), dtype=np.uint8)
-    probe[..., 1] = 255
     w = float(width)
     p = np.frombuffer(pts, dtype=np.float64).reshape(-1, 2)
+    # the marks stay within 1.25 widths (ends extended by half a width, the slanted profile, the ramp) of
+    # the points: only a window twice that wide is prepared and read
+    m = 2 * int(np.ceil(w)) + 4
+    bx0, by0 = (max(0, int(np.floor(v)) - m) for v in p.min(axis=0))
+    bx1, by1 = min(W, int(np.ceil(p[:, 0].max())) + m + 1), min(H, int(np.ceil(p[:, 1].max())) + m + 1)
+    probe = np.zeros((H, W, 3), dtype=np.uint8)
+    probe[by0:by1, bx0:bx1, 1] = 255
     if segment:
         Layer(probe).lines(p.reshape(1, 4), w, (255, 0, 0)).flush()
     else:
         Layer(probe).polyline(p, w, (255, 0, 0), closed=closed, dash=(w * 4, w * 3) if dash else None).flush()
-    ys, xs = np.nonzero((probe[..., 0] != 0) | (probe[..., 1] != 255))
+    win = probe[by0:by1, bx0:bx1]
+    ys, xs = np.nonzero((win[..., 0] != 0) | (win[..., 1] != 255))
     if not len(ys):
         return 0, 0, np.zeros((1, 1), dtype=np.uint8)
-    y0, y1, x0, x1 = int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
+    y0, y1, x0, x1 = int(ys.min()) + by0, int(ys.max()) + 1 + by0, int(xs.min()) + bx0, int(xs.max()) + 1 + bx0
     a = 255 - probe[y0:y1, x0:x1, 1].astype(np.int32)  # the blend weight: coverage + coverage // 128
     cover = np.where(a >= 128, a - 1, a)
     cover[probe[y0:y1, x0:x1, 0] == 255] = 255
