@@ -101,16 +101,14 @@ def blocks(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
     out: list[tuple[int, int, int, int]] = []
     open_: dict[tuple[int, int], int] = {}
     prev: tuple = ()
-    for r, row in enumerate(mask.tolist() + [[False] * mask.shape[1]]):
-        runs, c = [], 0
-        while c < len(row):
-            if row[c]:
-                a = c
-                while c < len(row) and row[c]:
-                    c += 1
-                runs.append((a, c))
-            c += 1
-        runs = tuple(runs)
+    edges = np.diff(np.pad(mask.astype(np.int8), ((0, 0), (1, 1))), axis=1)  # +1 where a run starts, -1 past its end
+    rows, starts = np.nonzero(edges == 1)
+    ends = np.nonzero(edges == -1)[1]
+    by_row: list[list[tuple[int, int]]] = [[] for _ in range(mask.shape[0] + 1)]  # the last: all False
+    for r, a, c in zip(rows.tolist(), starts.tolist(), ends.tolist()):
+        by_row[r].append((a, c))
+    for r, row_runs in enumerate(by_row):
+        runs = tuple(row_runs)
         if runs != prev:
             for run, start in open_.items():
                 out.append((start, r, *run))
@@ -121,6 +119,9 @@ def blocks(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
             _BLOCKS.clear()
         _BLOCKS[id(mask)] = (mask, out)
     return out
+
+
+_PIXEL = np.dtype("V3")
 
 
 def stamp(frame: np.ndarray, sprite: Sprite, x: int, y: int) -> None:
@@ -134,7 +135,11 @@ def stamp(frame: np.ndarray, sprite: Sprite, x: int, y: int) -> None:
     parts = blocks(mask) if h * w >= 2500 else None
     if parts is None or len(parts) * 400 > h * w:  # one masked copy
         sub = (slice(y0 - y, y1 - y), slice(x0 - x, x1 - x))
-        np.copyto(frame[y0:y1, x0:x1], rgb[sub], where=mask[sub][..., None])
+        if frame.flags.c_contiguous and rgb.flags.c_contiguous:  # as 3-byte pixels: one item each
+            np.copyto(frame.view(_PIXEL).reshape(H, W)[y0:y1, x0:x1], rgb.view(_PIXEL).reshape(h, w)[sub],
+                      where=mask[sub])
+        else:
+            np.copyto(frame[y0:y1, x0:x1], rgb[sub], where=mask[sub][..., None])
         return
     for r0, r1, c0, c1 in parts:  # a large sprite of few rectangles: slice copies
         a, b, c, d = max(r0, y0 - y), min(r1, y1 - y), max(c0, x0 - x), min(c1, x1 - x)

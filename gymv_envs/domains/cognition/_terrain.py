@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import deque
 
 import numpy as np
+from PIL import Image, ImageDraw
 
 from gymv_envs.core import SingleTurnEnv
 from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, font
@@ -19,13 +21,38 @@ FLOOR = (205, 205, 212)
 
 def stepped_heights(rng: np.random.Generator, n: int, top: int, low: int = 0) -> np.ndarray:
     """A random height map that never rises towards the viewer: h[x, y] <= h[x-1, y] and <= h[x, y-1]."""
-    h = np.zeros((n, n), dtype=np.int64)
-    drops = rng.choice(3, size=(n, n), p=(0.58, 0.3, 0.12))
+    h = [[0] * n for _ in range(n)]
+    drops = rng.choice(3, size=(n, n), p=(0.58, 0.3, 0.12)).tolist()
     for x in range(n):
         for y in range(n):
-            cap = min(h[x - 1, y] if x else top, h[x, y - 1] if y else top)
-            h[x, y] = max(low, cap - int(drops[x, y])) if (x or y) else int(rng.integers(top - 1, top + 1))
-    return h
+            cap = min(h[x - 1][y] if x else top, h[x][y - 1] if y else top)
+            h[x][y] = max(low, cap - drops[x][y]) if (x or y) else int(rng.integers(top - 1, top + 1))
+    return np.array(h, dtype=np.int64)
+
+
+def _draw_flag(d: ImageDraw.ImageDraw, cx: float, cy: float, s: int, w: int, label: str, ink=INK) -> None:
+    r = s * 0.36
+    d.ellipse((cx - r, cy - r * 0.62, cx + r, cy + r * 0.62), fill=(255, 255, 255), outline=ink, width=w)
+    d.text((cx, cy), label, fill=ink, font=font(max(6, int(s * 0.42)), bold=True), anchor="mm")
+
+
+@functools.lru_cache(maxsize=1024)
+def _flag_patch(H: int, W: int, cx: float, cy: float, s: int, w: int, label: str) -> tuple | None:
+    """A flag as `_draw_flag` draws it at that place in an H x W picture, as ``(patch, box, mask)``
+    for ``Image.paste``: the disc is opaque, so when every pixel the letter touches lies on the disc
+    the result there does not depend on the picture beneath (None when some does not)."""
+    disc = Image.new("L", (W, H), 0)
+    letter = Image.new("L", (W, H), 0)
+    r = s * 0.36
+    ImageDraw.Draw(disc).ellipse((cx - r, cy - r * 0.62, cx + r, cy + r * 0.62), fill=255, outline=255, width=w)
+    ImageDraw.Draw(letter).text((cx, cy), label, fill=255, font=font(max(6, int(s * 0.42)), bold=True), anchor="mm")
+    on, touched = np.asarray(disc) > 0, np.asarray(letter) > 0
+    if not on.any() or (touched & ~on).any():
+        return None
+    picture = Image.new("RGB", (W, H), BACKGROUND)
+    _draw_flag(ImageDraw.Draw(picture), cx, cy, s, w, label)
+    box = disc.getbbox()
+    return picture.crop(box), box, disc.crop(box)
 
 
 class CubeMazeEnv(SingleTurnEnv):
@@ -42,19 +69,23 @@ class CubeMazeEnv(SingleTurnEnv):
         self.start = (int(rng.integers(n)), int(rng.integers(n)))
         self.dist = self._distances(self.start)
 
-    def _neighbours(self, cell: tuple[int, int]) -> list[tuple[int, int]]:
-        n = self.heights.shape[0]
-        x, y = cell
-        out = [(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-               if 0 <= x + dx < n and 0 <= y + dy < n and self.heights[x + dx, y + dy] == self.heights[x, y]]
-        out += [b for a, b in self.ladders if a == cell] + [a for a, b in self.ladders if b == cell]
-        return out
-
     def _distances(self, src: tuple[int, int]) -> dict[tuple[int, int], int]:
+        """Breadth-first step counts from ``src``; a cell's moves: the four side neighbours of equal height
+        (+x, -x, +y, -y), then up its ladders, then down the ladders that end on it (list order)."""
+        n = self.heights.shape[0]
+        h = self.heights.tolist()
+        up: dict[tuple[int, int], list] = {}
+        down: dict[tuple[int, int], list] = {}
+        for a, b in self.ladders:
+            up.setdefault(a, []).append(b)
+            down.setdefault(b, []).append(a)
         dist, queue = {src: 0}, deque([src])
         while queue:
             c = queue.popleft()
-            for nb in self._neighbours(c):
+            x, y = c
+            nbs = [(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                   if 0 <= x + dx < n and 0 <= y + dy < n and h[x + dx][y + dy] == h[x][y]]
+            for nb in nbs + up.get(c, []) + down.get(c, []):
                 if nb not in dist:
                     dist[nb] = dist[c] + 1
                     queue.append(nb)
@@ -85,9 +116,11 @@ class CubeMazeEnv(SingleTurnEnv):
                 r = s * 0.28
                 d.ellipse((cx - r, cy - r * 0.8 - s * 0.15, cx + r, cy + r * 0.8 - s * 0.15), fill=PALETTE["red"], outline=INK)
             else:  # a flag: a white disc with its letter, lying on the top
-                r = s * 0.36
-                d.ellipse((cx - r, cy - r * 0.62, cx + r, cy + r * 0.62), fill=(255, 255, 255), outline=INK, width=w)
-                d.text((cx, cy), label, fill=INK, font=font(max(6, int(s * 0.42)), bold=True), anchor="mm")
+                flag = _flag_patch(H, W, cx, cy, s, w, label)
+                if flag is None:
+                    _draw_flag(d, cx, cy, s, w, label)
+                else:
+                    img.paste(*flag)
         return np.asarray(img)
 
     def _markers(self) -> list[tuple[tuple[int, int], str | None]]:

@@ -42,6 +42,7 @@ def _rotation_stack() -> np.ndarray:
     return np.stack(rotations())
 
 
+@functools.lru_cache(maxsize=8192)
 def canonical(cells: Cells) -> bytes:
     """The same key for every turned copy of a figure: the smallest sorted cell code over the 24 turns."""
     turned = np.einsum("rij,nj->rni", _rotation_stack(), np.array(cells))
@@ -80,14 +81,14 @@ def chain(rng: np.random.Generator, n: int, arms: int) -> Cells | None:
 
 def layout(cells: Cells, box: tuple[int, int, int, int], edge: int | None = None) -> tuple[int, float, float]:
     """Cube edge (``edge``, or the largest that fits) and origin that centre the figure in ``box``."""
-    a = np.array(cells)
-    xs = (a[:, 0] - a[:, 1])
-    ys = (a[:, 0] + a[:, 1]) / 2 - a[:, 2]
+    xs = [x - y for x, y, _ in cells]
+    ys = [(x + y) / 2 - z for x, y, z in cells]
     x0, y0, x1, y1 = box
-    span_x, span_y = (xs.max() - xs.min() + 2) * _iso.C30, ys.max() - ys.min() + 2
+    xlo, xhi, ylo, yhi = min(xs), max(xs), min(ys), max(ys)
+    span_x, span_y = (xhi - xlo + 2) * _iso.C30, yhi - ylo + 2
     s = edge or max(3, int(min((x1 - x0) / span_x, (y1 - y0) / span_y) * 0.9))
-    ox = (x0 + x1) / 2 - (xs.max() + xs.min()) / 2 * s * _iso.C30
-    oy = (y0 + y1) / 2 - ((ys.max() + ys.min()) / 2 + 0.5) * s
+    ox = (x0 + x1) / 2 - (xhi + xlo) / 2 * s * _iso.C30
+    oy = (y0 + y1) / 2 - ((yhi + ylo) / 2 + 0.5) * s
     return s, ox, oy
 
 
@@ -129,6 +130,14 @@ def visible_shares(cells: Cells | np.ndarray) -> np.ndarray:
     near = (depth[..., None, :] > depth[..., :, None]) & (np.abs(du) <= 2) & (np.abs(dw) <= 4)
     cover = np.where(near, _overlap_table()[np.clip(du + 2, 0, 4), np.clip(dw + 4, 0, 8)], 0.0)
     return 1 - cover.sum(axis=-1)
+
+
+@functools.lru_cache(maxsize=4096)
+def _drawable_turns(cells: Cells) -> tuple[np.ndarray, np.ndarray]:
+    """The figure's 24 turned copies (r, n, 3) and the indices of those whose drawing shows every cube."""
+    turned = np.einsum("rij,nj->rni", _rotation_stack(), np.array(cells))
+    turned.setflags(write=False)
+    return turned, np.flatnonzero(visible_shares(turned).min(axis=1) >= MIN_VISIBLE)
 
 
 class MentalRotation3D(PanelChoiceEnv):
@@ -175,8 +184,7 @@ class MentalRotation3D(PanelChoiceEnv):
     @staticmethod
     def _views(rng: np.random.Generator, cells: Cells, count: int) -> list[Cells]:
         """``count`` different turns of the figure whose drawings show every cube (fewer if there are not)."""
-        turned = np.einsum("rij,nj->rni", _rotation_stack(), np.array(cells))
-        good = np.flatnonzero(visible_shares(turned).min(axis=1) >= MIN_VISIBLE)
+        turned, good = _drawable_turns(cells)
         out: list[Cells] = []
         for i in rng.permutation(good.size).tolist():
             view = normal(turned[int(good[i])])
@@ -203,6 +211,7 @@ class MentalRotation3D(PanelChoiceEnv):
                 break
         else:
             raise RuntimeError("MentalRotation3D: no drawable figure in 300 draws")
+        self._edges: dict[tuple[int, int], int] = {}
         self.reference, self.correct = views[0], int(rng.integers(k))
         self.candidates = [wrong[int(i)] for i in rng.permutation(k - 1)]
         self.candidates.insert(self.correct, views[1])
@@ -221,7 +230,10 @@ class MentalRotation3D(PanelChoiceEnv):
 
     def _draw_candidate(self, img: np.ndarray, i: int, box) -> None:
         # one cube size for every candidate (the largest that fits them all): fair to compare, one sprite
-        edge = min(layout(c, box)[0] for c in self.candidates)
+        size = (box[2] - box[0], box[3] - box[1])  # the edge depends on the box's size only
+        if size not in self._edges:
+            self._edges[size] = min(layout(c, box)[0] for c in self.candidates)
+        edge = self._edges[size]
         self._figure(img, self.candidates[i], box, edge)
 
     def _task_text(self) -> str:

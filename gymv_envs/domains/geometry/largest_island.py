@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 import numpy as np
@@ -19,9 +20,14 @@ SHORE = (70, 110, 50)
 
 def shoelace2(poly) -> int:
     """Twice a simple polygon's area (integer corners)."""
-    p = np.asarray(poly, dtype=np.int64)
-    x, y = p[:, 0], p[:, 1]
-    return abs(int((x * np.roll(y, -1) - np.roll(x, -1) * y).sum()))
+    p = [(int(x), int(y)) for x, y in (poly.tolist() if isinstance(poly, np.ndarray) else poly)]
+    return abs(sum(xa * yb - xb * ya for (xa, ya), (xb, yb) in zip(p, p[1:] + p[:1])))
+
+
+@functools.lru_cache(maxsize=1024)
+def _sector(dx: float, dy: float, k: int) -> int:
+    """Which of k equal angular sectors (from the -x direction, counter-clockwise) holds (dx, dy)."""
+    return int((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * k) % k
 
 
 def star_polygon(rng: np.random.Generator, x0: int, y0: int, x1: int, y1: int, k: int) -> np.ndarray:
@@ -33,8 +39,7 @@ def star_polygon(rng: np.random.Generator, x0: int, y0: int, x1: int, y1: int, k
         for s in range(k):
             for _ in range(30):
                 x, y = int(rng.integers(x0, x1 + 1)), int(rng.integers(y0, y1 + 1))
-                ang = (np.arctan2(y - cy, x - cx) + np.pi) / (2 * np.pi) * k
-                if int(ang) % k == s and (x - cx) ** 2 + (y - cy) ** 2 >= 1:
+                if _sector(x - cx, y - cy, k) == s and (x - cx) ** 2 + (y - cy) ** 2 >= 1:
                     pts.append((x, y))
                     break
         if len(pts) == k and shoelace2(pts) >= 6:

@@ -177,8 +177,11 @@ class TangramPieces(GeometryQuestion):
         p.fill_polygons([poly for _, poly in present] + holes + self.loose,
                         [KIND_FILL[k] for k, _ in present] + [HOLE] * len(holes)
                         + [(235, 200, 120)] * len(self.loose))
-        p.polylines([poly for _, poly in present] + list(self.loose), EDGE, closed=True)
-        p.polylines(holes, HOLE_EDGE, closed=True, dash=True)
+        # the square's outlines recur across levels (cached), the loose pieces' places less; the two
+        # sets of outlines are apart, so two passes give the pixels of one
+        p.polylines([poly for _, poly in present], EDGE, closed=True, cached=True)
+        p.polylines(self.loose, EDGE, closed=True, cached=self.question == "rotation")
+        p.polylines(holes, HOLE_EDGE, closed=True, dash=True, cached=True)
         if self.question == "placement":
             spots = [p.ax.px(*poly.mean(axis=0)) for poly in self.loose]
             p.labels([(float(x), float(y)) for x, y in spots], list(LETTERS[: len(self.loose)]), centred=True)

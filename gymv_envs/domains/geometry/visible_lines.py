@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -19,20 +20,36 @@ COLOURS = ((200, 50, 47), (38, 110, 220), (40, 150, 60), (140, 70, 190), (235, 1
 def envelope(lines, sign: int = 1) -> tuple[set[int], bool, list[Fraction]]:
     """(lines on the upper envelope (``sign=-1``: lower), whether some other line touches it at a point,
     the crossing points' x along it). A line counts when it is strictly highest on some interval;
-    exact rational arithmetic."""
-    xs = sorted({Fraction(b2 - b1, a1 - a2) for i, (a1, b1) in enumerate(lines) for a2, b2 in lines[i + 1:] if a1 != a2})
-    probes = [xs[0] - 1] + [(p + q) / 2 for p, q in zip(xs, xs[1:])] + [xs[-1] + 1] if xs else [Fraction(0)]
+    exact arithmetic: every x is a fraction ``num / den`` (den > 0) and a line's value there is
+    compared as the integer ``a num + b den``."""
+    pts = set()
+    for i, (a1, b1) in enumerate(lines):
+        for a2, b2 in lines[i + 1:]:
+            if a1 != a2:
+                num, den = b2 - b1, a1 - a2
+                if den < 0:
+                    num, den = -num, -den
+                g = math.gcd(num, den)
+                pts.add((num // g, den // g))
+    xs = sorted(pts, key=lambda p: p[0] / p[1])  # distinct small fractions: their floats order them exactly
+    if xs:
+        probes = [(xs[0][0] - xs[0][1], xs[0][1])]
+        probes += [(p * s + q * r, 2 * q * s) for (p, q), (r, s) in zip(xs, xs[1:])]
+        probes.append((xs[-1][0] + xs[-1][1], xs[-1][1]))
+    else:
+        probes = [(0, 1)]
+    ab = [(sign * a, sign * b) for a, b in lines]
     top = set()
-    for x in probes:
-        vals = [sign * (a * x + b) for a, b in lines]
-        top.add(int(np.argmax(vals)))
+    for num, den in probes:
+        vals = [a * num + b * den for a, b in ab]
+        top.add(vals.index(max(vals)))
     touch, breaks = False, []
-    for x in xs:
-        vals = [sign * (a * x + b) for a, b in lines]
+    for num, den in xs:
+        vals = [a * num + b * den for a, b in ab]
         best = max(vals)
         at = {i for i, v in enumerate(vals) if v == best}
         if len(at) > 1:
-            breaks.append(x)
+            breaks.append(Fraction(num, den))
         if at - top or len(at) > 2:
             touch = True
     return top, touch, breaks
