@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import os
 import sys
+import zlib
 from typing import Any
 
 import numpy as np
@@ -51,8 +52,14 @@ class _GLPool:
         cls._ensure()
         return cls.hardware
 
+    # contexts kept per frame size (each holds the model's textures and offscreen buffers)
+    MAX_PER_SIZE = 6
+    users: dict[tuple, int] = {}
+
     @classmethod
-    def context(cls, model: Any, height: int, width: int) -> tuple[Any, dict[int, int]]:
+    def context(cls, model: Any, height: int, width: int, baked: tuple = (), serial: int = 0) -> tuple[Any, dict[int, int]]:
+        """The `MjrContext` for this frame size and ``baked`` (`baked_signature`: what `MjrContext`
+        compiles from the model it is made for), with the model's material-to-texture table."""
         mujoco = import_mujoco()
         cls._ensure()
         try:
@@ -64,11 +71,25 @@ class _GLPool:
             cls.stale.append((cls.gl, cls.contexts))  # kept alive: freeing them needs their dead display
             cls.gl, cls.contexts, cls.owners = cls._make_gl(), {}, {}
             cls.gl.make_current()
-        key = (height, width)
+        key = (height, width, baked)
         if key not in cls.contexts:
+            same_size = [k for k in cls.contexts if k[:2] == (height, width)]
+            if len(same_size) >= cls.MAX_PER_SIZE:  # the least recently made one goes
+                old = same_size[0]
+                cls.contexts.pop(old).free()
+                cls.owners.pop(old, None)
+                cls.users.pop(old, None)
             cls.contexts[key] = mujoco.MjrContext(model, mujoco.mjtFontScale.mjFONTSCALE_50.value)
             cls.owners[key] = {}
         ctx = cls.contexts[key]
+        if cls.users.get(key) != serial:
+            # The context copied its maker's material-to-texture table; this model's may differ
+            # (another family's floor texture) while the baked planes are the same.
+            n = model.nmat
+            ctx.mat_texid[:model.mat_texid.size] = model.mat_texid.ravel()
+            ctx.mat_texuniform[:n] = model.mat_texuniform
+            ctx.mat_texrepeat[:2 * n] = model.mat_texrepeat.ravel()
+            cls.users[key] = serial
         # The GL context is shared by every size: bind this size's offscreen framebuffer at every
         # render, or a render after another size's draws into that size's (smaller) buffer and
         # reads back pixels that were never drawn.
@@ -113,6 +134,28 @@ def accelerated() -> bool:
 _SERIAL = itertools.count(1)
 
 
+def baked_signature(model: Any, dynamic: tuple[int, ...] = ()) -> tuple:
+    """What an `MjrContext` takes from the model it is made for and a renderer does not upload
+    again: the plane geoms (their display lists hold each plane's size and its material's texture
+    repeat), the texture and mesh layout, and the content of the textures other than ``dynamic``
+    and of the meshes (a CRC). Worlds that differ here get their own context, or a level's frames
+    would depend on which world drew first at that frame size."""
+    mujoco = import_mujoco()
+    planes = tuple(
+        (tuple(model.geom_size[g].round(6).tolist()), int(model.geom_matid[g]),
+         tuple(model.mat_texrepeat[model.geom_matid[g]].round(6).tolist()) if model.geom_matid[g] >= 0 else ())
+        for g in range(model.ngeom) if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_PLANE)
+    textures = (int(model.ntex), tuple(model.tex_height.tolist()), tuple(model.tex_width.tolist()),
+                int(model.nmesh), int(model.nhfield), int(model.nskin), int(model.vis.quality.numquads))
+    crc = 0
+    for t in range(model.ntex):
+        if t not in dynamic:
+            a = int(model.tex_adr[t])
+            crc = zlib.crc32(model.tex_data[a:a + int(model.tex_height[t] * model.tex_width[t] * model.tex_nchannel[t])], crc)
+    crc = zlib.crc32(model.mesh_vert.tobytes(), zlib.crc32(model.mesh_face.tobytes(), crc))
+    return planes, textures, crc
+
+
 class WorldRenderer:
     """Renders one compiled world (``model``, ``data``) from its named cameras at a fixed size.
 
@@ -127,6 +170,7 @@ class WorldRenderer:
         self.height, self.width = height, width
         self.serial = next(_SERIAL)
         self.dynamic = dynamic
+        self.baked = baked_signature(model, dynamic)
         self.labels = labels
         self.scene = mujoco.MjvScene(model, maxgeom=model.ngeom + 16)
         self.option = mujoco.MjvOption()
@@ -147,7 +191,7 @@ class WorldRenderer:
 
     def _draw(self, camera: str, segment: bool = False) -> Any:
         mujoco = self.mujoco
-        ctx, owners = _GLPool.context(self.model, self.height, self.width)
+        ctx, owners = _GLPool.context(self.model, self.height, self.width, self.baked, self.serial)
         for tex in self.dynamic:
             if owners.get(tex) != self.serial:
                 mujoco.mjr_uploadTexture(self.model, ctx, tex)
