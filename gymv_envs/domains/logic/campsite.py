@@ -94,7 +94,7 @@ class Campsite(GridAnswerEnv):
 
     ## Description
     An ``n x n`` grid has a number right of each row and below each column: how many camps that
-    line holds. Some cells may be given: an orange disc is a camp, a grey cross a cell without
+    line holds. Some cells may be given: an orange disc is a camp, a small grey cross (+) a cell without
     one. Place camps so that every count holds and no two camps touch, neither side by side nor
     diagonally (the eight cells around a camp are empty). The solution is unique (a row-by-row
     solver counts solutions up to two at generation).
@@ -184,7 +184,7 @@ class Campsite(GridAnswerEnv):
     def _task_text(self) -> str:
         n = self.n
         return (f"The image shows a {n}x{n} Campsite puzzle. The number right of each row and below each column is "
-                "how many camps that row or column holds. An orange disc is a given camp and a grey cross a given "
+                "how many camps that row or column holds. An orange disc is a given camp and a small grey cross (+) a given "
                 "cell without a camp. Place camps so that every count holds and no two camps touch each other, "
                 "neither side by side nor diagonally. Where are all the camps?")
 
