@@ -1,0 +1,135 @@
+"""Questions about the unique solution of a drawn placement puzzle (Star Battle, Tents).
+
+`SolutionQuestion` is a mixin over a puzzle env whose level has exactly one solution, a set of
+cells holding a piece (a star, a tent). It keeps the puzzle's generator and picture, marks part
+of the board in red and asks about it instead of asking for the whole solution:
+
+- ``question="row"``: one row is outlined; which of its cells hold a piece?
+- ``question="forced"``: a few cells are outlined; which of them hold a piece? The solution is
+  unique, so these are the cells the rules force to hold one.
+
+The answer is a set of cells (``B3 D3``, or ``none``), compared with the solution's cells there.
+The puzzle env implements ``_solution_cells()`` (the solver) and ``_board_geom()`` (where its
+cells are drawn), and words its rules in ``_rules_text()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from gymv_envs.core.answers import interleave
+from gymv_envs.core.board import Geom
+from gymv_envs.core.canvas import PALETTE, outline_rect
+from gymv_envs.core.cells import Cell, format_cells
+from gymv_envs.domains.logic._placement import parse_cell_list
+
+QUESTIONS = ("row", "forced")
+MARK = PALETTE["red"]
+# difficulty -> cells outlined by the "forced" question
+FORCED_CELLS = {0: 4, 1: 5, 2: 6}
+
+
+class SolutionQuestion:
+    """Mixin: ask about part of a placement puzzle's unique solution (see the module docstring)."""
+
+    piece: ClassVar[str] = "piece"
+    n: int
+    difficulty: int
+    question: str
+
+    def __init__(self, question: str = "row", **kwargs: Any) -> None:
+        if isinstance(question, bool) or question not in QUESTIONS:
+            raise ValueError(f"invalid question={question!r}; valid values: {', '.join(map(repr, QUESTIONS))}")
+        self.question = question
+        super().__init__(**kwargs)
+
+    # hooks of the puzzle env
+    def _solution_cells(self) -> frozenset[Cell]:
+        raise NotImplementedError
+
+    def _board_geom(self) -> Geom:
+        raise NotImplementedError
+
+    def _rules_text(self) -> str:
+        raise NotImplementedError
+
+    def _configure(self) -> None:
+        super()._configure()  # type: ignore[misc]
+        self.answer_hint = (f"the cells that hold a {self.piece}, column letter then row number, separated by "
+                            "spaces (for example `B3 D3`), or `none`")
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        super()._generate(rng)  # type: ignore[misc]
+        n = self.n
+        self.truth = self._solution_cells()
+        if self.question == "row":
+            rows = [r for r in range(n) if any(rr == r for rr, _ in self.truth)]
+            self.row = rows[int(rng.integers(len(rows)))]
+            self.asked = tuple((self.row, c) for c in range(n) if self._may_hold(self.row, c))
+        else:
+            k = FORCED_CELLS[self.difficulty]
+            on = sorted(self.truth)
+            off = [(r, c) for r in range(n) for c in range(n) if (r, c) not in self.truth and self._may_hold(r, c)]
+            n_on = int(rng.integers(1, min(k - 1, len(on)) + 1))
+            picks = [on[int(i)] for i in rng.permutation(len(on))[:n_on]]
+            picks += [off[int(i)] for i in rng.permutation(len(off))[:k - n_on]]
+            self.asked = tuple(sorted(picks))
+
+    def _may_hold(self, r: int, c: int) -> bool:
+        """Whether a piece could stand on (r, c) at all (a Tents tree cannot hold a tent)."""
+        return True
+
+    # -- draw
+    def _puzzle_picture(self) -> np.ndarray:
+        """The puzzle's own picture (a hook: a task may draw it with labels)."""
+        return super()._draw()  # type: ignore[misc]
+
+    def _draw(self) -> np.ndarray:
+        img = self._puzzle_picture()
+        g = self._board_geom()
+        w = max(2, int(g.cell / 9))
+        if self.question == "row":
+            x0, y0, _, y1 = g.box(self.row, 0)
+            outline_rect(img, x0 - w / 2, y0 - w / 2, g.x0 + self.n * g.cell + w / 2 + 1, y1 + w / 2 + 1, MARK, w)
+        else:
+            for r, c in self.asked:
+                x0, y0, x1, y1 = g.box(r, c)
+                outline_rect(img, x0 + w / 2, y0 + w / 2, x1 - w / 2 + 1, y1 - w / 2 + 1, MARK, w)
+        return img
+
+    def _task_text(self) -> str:
+        p = self.piece
+        ask = (f"In the row outlined in red, which cells hold a {p} in the solution?" if self.question == "row" else
+               f"Which of the cells outlined in red hold a {p} in the solution? The puzzle has exactly one solution, "
+               f"so these are the outlined cells that the rules force to hold a {p}.")
+        return f"{self._rules_text()} {ask} Name those cells, or answer `none` if there are none."
+
+    def _state_text(self) -> str:
+        asked = f"row {self.row + 1}" if self.question == "row" else format_cells(self.asked)
+        return f"{super()._state_text()}\nasked: {asked}"  # type: ignore[misc]
+
+    # -- verify
+    def _parse_answer(self, text: str) -> tuple[Cell, ...] | None:
+        if text.strip().strip(".`'\"").lower() in ("none", "no cells", "nothing", "no cell"):
+            return ()
+        return parse_cell_list(text, self.n, self.n)
+
+    def _check(self, answer: tuple[Cell, ...]) -> bool:
+        return tuple(sorted(answer)) == self._solve()
+
+    def _format(self, answer: tuple[Cell, ...]) -> str:
+        return format_cells(answer) if answer else "none"
+
+    # -- oracle
+    def _solve(self) -> tuple[Cell, ...]:
+        return tuple(sorted(x for x in self.asked if x in self.truth))
+
+    def _near_misses(self, rng: np.random.Generator) -> list[tuple[Cell, ...]]:
+        sol = set(self._solve())
+        toggled = [tuple(sorted(sol ^ {x})) for x in self.asked]
+        moved = [tuple(sorted((sol - {a}) | {b})) for a in sol for b in self.asked if b not in sol]
+        out = [tuple(sorted(set(self.asked) - sol)), tuple(self.asked)]
+        return interleave(rng, moved, toggled, out)
