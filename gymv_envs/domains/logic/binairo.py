@@ -10,6 +10,7 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.board import blank_board, cell_text
 from gymv_envs.domains.logic._grid import (
+    Budget,
     GridAnswerEnv,
     Table,
     cell_bits,
@@ -19,6 +20,8 @@ from gymv_envs.domains.logic._grid import (
 )
 
 SIDES = {0: 4, 1: 6, 2: 8}
+PLAIN_PROBE = 3  # solutions of a BinairoPlain draft looked at per given added
+PLAIN_START = 0.375  # share of the cells a BinairoPlain draft gives before the cells that break other solutions
 
 
 @functools.lru_cache(maxsize=16)
@@ -67,60 +70,76 @@ def solve(n: int, givens: dict[tuple[int, int], int], rng: np.random.Generator |
     return [grid(x) for x in table_search(tables, dom, limit, budget, distinct)]
 
 
-def plain_solve(n: int, givens: dict[tuple[int, int], int], rng: np.random.Generator | None = None,
-                limit: int = 2) -> list[tuple[tuple[int, ...], ...]]:
-    """Grids with as many ones as zeros in every row and column, distinct rows and distinct columns (no
-    rule on triples) that keep the givens. Rows are bit masks; each step places the open row with the
-    fewest lines left, where a line may not put a one (zero) in a column whose ones (zeros), placed or
-    given, already number n/2, nor repeat a placed row; columns are compared at the end. With ``rng``
-    the lines of each row are tried in a random order."""
-    half, full = n // 2, (1 << n) - 1
-    lines = [sum(v << k for k, v in enumerate(p)) for p in valid_lines(n, False)]
-    ones, zeros = [0] * n, [0] * n
-    for (r, c), v in givens.items():
-        (ones if v else zeros)[r] |= 1 << c
-    cands = [[m for m in lines if m & ones[r] == ones[r] and not m & zeros[r]] for r in range(n)]
-    if rng is not None:
-        cands = [[x[int(i)] for i in rng.permutation(len(x))] for x in cands]
-    col_ones = [sum(ones[r] >> c & 1 for r in range(n)) for c in range(n)]
-    col_zeros = [sum(zeros[r] >> c & 1 for r in range(n)) for c in range(n)]
-    rows: list[int | None] = [None] * n
-    out: list[tuple[tuple[int, ...], ...]] = []
+@functools.lru_cache(maxsize=8)
+def _balanced_masks(n: int) -> tuple[int, ...]:
+    """The lines of n cells with n/2 ones, as bit masks (bit k: cell k)."""
+    return tuple(sum(v << k for k, v in enumerate(p)) for p in valid_lines(n, False))
 
-    def rec(used: frozenset) -> None:
-        no_one = sum(1 << c for c in range(n) if col_ones[c] == half)
-        no_zero = sum(1 << c for c in range(n) if col_zeros[c] == half)
-        best, best_left = -1, None
-        for r in range(n):
-            if rows[r] is None:
-                free_one, free_zero = no_one & ~ones[r], no_zero & ~zeros[r]
-                left = [m for m in cands[r] if not m & free_one and m & free_zero == free_zero and m not in used]
-                if not left:
-                    return
-                if best_left is None or len(left) < len(best_left):
-                    best, best_left = r, left
-        if best_left is None:
-            cols = {sum((rows[r] >> c & 1) << r for r in range(n)) for c in range(n)}
-            if len(cols) == n:
-                out.append(tuple(tuple(rows[r] >> c & 1 for c in range(n)) for r in range(n)))
+
+def plain_solve(n: int, givens: dict[tuple[int, int], int], rng: np.random.Generator | None = None,
+                limit: int = 2, budget: int = 10**6) -> list[tuple[tuple[int, ...], ...]]:
+    """Grids with as many ones as zeros in every row and column, distinct rows and distinct columns (no
+    rule on triples) that keep the givens.
+
+    Rows and columns are lines of bit masks (a row's bit c is column c, a column's bit r is row r),
+    each with the balanced lines that agree with its known cells and differ from every complete line
+    of its direction; each step fills the open line with the fewest such lines left, trying each (in
+    a random order with ``rng``). Raises `Budget` after ``budget`` steps."""
+    full = (1 << n) - 1
+    lines = _balanced_masks(n)
+    known, val = [0] * (2 * n), [0] * (2 * n)
+
+    def put(r: int, c: int, v: int) -> None:
+        known[r] |= 1 << c
+        val[r] |= v << c
+        known[n + c] |= 1 << r
+        val[n + c] |= v << r
+
+    for (r, c), v in givens.items():
+        put(r, c, v)
+    cands = [lines] * (2 * n)
+    if rng is not None:
+        cands = [[lines[int(i)] for i in rng.permutation(len(lines))] for _ in range(2 * n)]
+    out: list[tuple[tuple[int, ...], ...]] = []
+    nodes = [0]
+
+    def rec(cands: list) -> None:
+        nodes[0] += 1
+        if nodes[0] > budget:
+            raise Budget
+        done = []
+        for lo in (0, n):
+            vals = [val[i] for i in range(lo, lo + n) if known[i] == full]
+            if len(set(vals)) < len(vals):
+                return
+            done.append(set(vals))
+        best, left = -1, []
+        for i in range(2 * n):
+            k, v = known[i], val[i]
+            if k == full:
+                left.append(())
+                continue
+            seen = done[i >= n]
+            here = [m for m in cands[i] if not (m ^ v) & k and m not in seen]
+            if not here:
+                return
+            left.append(here)
+            if best < 0 or len(here) < len(left[best]):
+                best = i
+        if best < 0:
+            out.append(tuple(tuple(val[r] >> c & 1 for c in range(n)) for r in range(n)))
             return
-        r = best
-        for m in best_left:
-            new_one, new_zero = m & ~ones[r], ~m & full & ~zeros[r]
-            rows[r] = m
-            for c in range(n):
-                col_ones[c] += new_one >> c & 1
-                col_zeros[c] += new_zero >> c & 1
-            rec(used | {m})
-            for c in range(n):
-                col_ones[c] -= new_one >> c & 1
-                col_zeros[c] -= new_zero >> c & 1
-            rows[r] = None
+        saved = known[:], val[:]
+        for m in left[best]:
+            for k in range(n):
+                if not known[best] >> k & 1:
+                    put(best, k, m >> k & 1) if best < n else put(k, best - n, m >> k & 1)
+            rec(left)
+            known[:], val[:] = saved[0][:], saved[1][:]
             if len(out) >= limit:
                 return
 
-    if all(cands) and max(col_ones + col_zeros) <= half:
-        rec(frozenset())
+    rec(cands)
     return out
 
 
@@ -147,6 +166,8 @@ class Binairo(GridAnswerEnv):
     ## Starting State
     A random valid grid (row-by-row search in a random order); cells are revealed in a
     random order until the puzzle has exactly one solution (binary search over the order).
+    BinairoPlain: 3/8 of the cells at random, then, while the solver (`plain_solve`) finds
+    other solutions, the cell where most of them differ from the grid.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
@@ -179,7 +200,7 @@ class Binairo(GridAnswerEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
         rule = self.no_triples
-        full = solve(n, {}, rng, limit=1, budget=10**6, no_triples=rule)[0]
+        full = solve(n, {}, rng, limit=1, budget=10**6)[0] if rule else plain_solve(n, {}, rng, limit=1)[0]
         order = [divmod(int(i), n) for i in rng.permutation(n * n)]
 
         def givens(k: int) -> dict[tuple[int, int], int]:
@@ -187,14 +208,16 @@ class Binairo(GridAnswerEnv):
 
         if rule:
             self.givens = givens(fewest_clues(0, n * n, lambda k: solve(n, givens(k))))
-        else:  # a quarter of the cells, then a cell where a second solution differs, until there is none
-            self.givens = givens(n * n // 4)
+        else:  # a quarter of the cells, then the cell where most other solutions found differ, until none is left
+            self.givens = givens(int(n * n * PLAIN_START))
             while True:
-                other = next((g for g in plain_solve(n, self.givens, rng) if g != full), None)
-                if other is None:
+                others = [g for g in plain_solve(n, self.givens, limit=PLAIN_PROBE) if g != full]
+                if not others:
                     break
-                diff = [(r, c) for r in range(n) for c in range(n) if other[r][c] != full[r][c]]
-                r, c = diff[int(rng.integers(len(diff)))]
+                miss = [(sum(g[r][c] != full[r][c] for g in others), r, c) for r in range(n) for c in range(n)]
+                top = max(miss)[0]
+                best = [(r, c) for k, r, c in miss if k == top]
+                r, c = best[int(rng.integers(len(best)))]
                 self.givens[r, c] = full[r][c]
         self._full = full  # the givens have one solution: this grid
         self.free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in self.givens]
