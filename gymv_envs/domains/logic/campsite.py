@@ -13,6 +13,7 @@ from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv
 
 # difficulty -> (side, camps)
 LEVELS = {0: (5, 5), 1: (6, 8), 2: (8, 13)}
+PROBE = 4  # solutions looked at per given cell added
 CAMP = PALETTE["orange"]
 EMPTY_MARK = PALETTE["gray"]
 
@@ -113,8 +114,8 @@ class Campsite(GridAnswerEnv):
 
     ## Starting State
     Camps are scattered at random without touching; the counts are read off. When the counts
-    alone allow another solution, a cell where a second solution differs from the layout is
-    given (its camp or its cross), until the solver finds no second solution.
+    alone allow other solutions, the cell where most of the (up to four) solutions found differ
+    from the layout is given (its camp or its cross), until the solver finds no other solution.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
@@ -151,12 +152,14 @@ class Campsite(GridAnswerEnv):
         rc = [m.bit_count() for m in grid]
         cc = [sum(1 for _, b in camps if b == c) for c in range(n)]
         ones, zeros = [0] * n, [0] * n
-        while True:  # give a cell where a second solution differs from the layout, until none is left
-            other = next((s for s in solve(n, rc, cc, ones, zeros) if list(s) != grid), None)
-            if other is None:
+        while True:  # give the cell where most other solutions found differ from the layout, until none is left
+            others = [s for s in solve(n, rc, cc, ones, zeros, limit=PROBE) if list(s) != grid]
+            if not others:
                 break
-            diff = [(r, c) for r in range(n) for c in range(n) if (grid[r] ^ other[r]) >> c & 1]
-            r, c = diff[int(rng.integers(len(diff)))]
+            miss = [(sum((grid[r] ^ s[r]) >> c & 1 for s in others), r, c) for r in range(n) for c in range(n)]
+            top = max(miss)[0]
+            best = [(r, c) for k, r, c in miss if k == top]
+            r, c = best[int(rng.integers(len(best)))]
             if grid[r] >> c & 1:
                 ones[r] |= 1 << c
             else:
