@@ -50,7 +50,7 @@ def _line(n: int, line: int, dots: tuple[bool, ...]):
     perms = permutation_array(n)
     keep = np.all((np.abs(np.diff(perms, axis=1)) == 1) == np.array(dots, dtype=bool), axis=1)
     scope, codes = latin_line_table(n, line, keep)
-    return scope, tuple(codes)
+    return scope, tuple(codes), functools.reduce(int.__or__, codes, 0)
 
 
 class Renzoku(LatinSquareEnv):
