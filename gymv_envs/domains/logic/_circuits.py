@@ -255,11 +255,13 @@ def draw_circuit(obs_size: tuple[int, int], c: Circuit, input_text: list[str]) -
             bx = boxes.setdefault(s, [x0, x1, ymid(s), ymid(s)])
             bx[1], bx[2], bx[3] = max(bx[1], x1), min(bx[2], py), max(bx[3], py)
     colour_of: dict[int, Color] = {}
+    used = dict.fromkeys(WIRE_COLOURS, 0)
     for s in sorted(boxes, key=lambda v: rows[v]):
         x0, x1, y0, y1 = boxes[s]
         taken = [colour_of[t] for t, (a0, a1, b0, b1) in boxes.items()
                  if t in colour_of and a0 <= x1 + line and x0 <= a1 + line and b0 <= y1 + line and y0 <= b1 + line]
-        colour_of[s] = min(WIRE_COLOURS, key=lambda k: (taken.count(k), sum(v == k for v in colour_of.values())))
+        colour_of[s] = k = min(WIRE_COLOURS, key=lambda k: (taken.count(k), used[k]))
+        used[k] += 1
     for o in outs:
         colour_of.setdefault(o, WIRE_COLOURS[o % len(WIRE_COLOURS)])
 
