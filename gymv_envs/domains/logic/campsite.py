@@ -28,6 +28,12 @@ def row_masks(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(x) for x in out)
 
 
+@functools.cache
+def spread_masks(n: int) -> tuple[int, ...]:
+    """Per row mask, its cells as one per four bits (column c at bit 4c): what a row takes off the column counts."""
+    return tuple(sum(1 << 4 * c for c in range(n) if m >> c & 1) for m in range(1 << n))
+
+
 def solve(n: int, row_counts: list[int], col_counts: list[int], ones: list[int] | None = None,
           zeros: list[int] | None = None, limit: int = 2, budget: int = 200_000) -> list[tuple[int, ...]]:
     """Up to ``limit`` solutions as row masks (bit c = column c), row by row.
@@ -41,30 +47,33 @@ def solve(n: int, row_counts: list[int], col_counts: list[int], ones: list[int] 
     zeros = zeros or [0] * n
     full = (1 << n) - 1
     masks = row_masks(n)
-    left = list(col_counts)
+    spread = spread_masks(n)
     rows: list[int] = []
     out: list[tuple[int, ...]] = []
     nodes = [0]
-    dead: set[tuple[int, ...]] = set()
+    dead: set[tuple[int, int, int]] = set()
+    cols = range(n)
 
-    def rec(r: int, prev: int) -> None:
+    def rec(r: int, prev: int, left: int) -> None:
+        # left: the camps each column still needs, four bits per column (column c at bit 4c)
         if r == n:
-            if not any(left):
+            if not left:
                 out.append(tuple(rows))
             return
-        key = (r, prev, *left)
+        key = (r, prev, left)
         if key in dead:
             return
         found = len(out)
         rest = n - r - 1  # rows below this one: a column can take at most every other one of them
+        hi, lo = rest // 2 + 1, (rest + 1) // 2
         zero = need = 0
-        for c in range(n):
-            v = left[c]
-            if v - 1 > rest // 2:
+        for c in cols:
+            v = left >> 4 * c & 15
+            if v > hi:
                 return
             if not v:
                 zero |= 1 << c
-            elif v > (rest + 1) // 2:
+            elif v > lo:
                 need |= 1 << c
         block = (prev | prev << 1 | prev >> 1) & full | zero | zeros[r]
         must = ones[r] | need
@@ -74,19 +83,17 @@ def solve(n: int, row_counts: list[int], col_counts: list[int], ones: list[int] 
             nodes[0] += 1
             if nodes[0] > budget:
                 raise Budget
-            for c in range(n):
-                left[c] -= m >> c & 1
             rows.append(m)
-            rec(r + 1, m)
+            rec(r + 1, m, left - spread[m])
             rows.pop()
-            for c in range(n):
-                left[c] += m >> c & 1
             if len(out) >= limit:
                 return
         if len(out) == found:  # no completion from here: skip this state when it comes again
             dead.add(key)
 
-    rec(0, 0)
+    if max(col_counts, default=0) > 15:
+        return out
+    rec(0, 0, sum(v << 4 * c for c, v in enumerate(col_counts)))
     return out
 
 
