@@ -76,6 +76,12 @@ def _balanced_masks(n: int) -> tuple[int, ...]:
     return tuple(sum(v << k for k, v in enumerate(p)) for p in valid_lines(n, False))
 
 
+@functools.lru_cache(maxsize=20_000)
+def _agreeing(n: int, known: int, value: int) -> tuple[int, ...]:
+    """The balanced lines (`_balanced_masks`) whose cells in ``known`` hold the bits of ``value``."""
+    return tuple(m for m in _balanced_masks(n) if not (m ^ value) & known)
+
+
 def plain_solve(n: int, givens: dict[tuple[int, int], int], rng: np.random.Generator | None = None,
                 limit: int = 2, budget: int = 10**6) -> list[tuple[tuple[int, ...], ...]]:
     """Grids with as many ones as zeros in every row and column, distinct rows and distinct columns (no
@@ -86,7 +92,6 @@ def plain_solve(n: int, givens: dict[tuple[int, int], int], rng: np.random.Gener
     of its direction; each step fills the open line with the fewest such lines left, trying each (in
     a random order with ``rng``). Raises `Budget` after ``budget`` steps."""
     full = (1 << n) - 1
-    lines = _balanced_masks(n)
     known, val = [0] * (2 * n), [0] * (2 * n)
 
     def put(r: int, c: int, v: int) -> None:
@@ -97,13 +102,10 @@ def plain_solve(n: int, givens: dict[tuple[int, int], int], rng: np.random.Gener
 
     for (r, c), v in givens.items():
         put(r, c, v)
-    cands = [lines] * (2 * n)
-    if rng is not None:
-        cands = [[lines[int(i)] for i in rng.permutation(len(lines))] for _ in range(2 * n)]
     out: list[tuple[tuple[int, ...], ...]] = []
     nodes = [0]
 
-    def rec(cands: list) -> None:
+    def rec() -> None:
         nodes[0] += 1
         if nodes[0] > budget:
             raise Budget
@@ -113,33 +115,35 @@ def plain_solve(n: int, givens: dict[tuple[int, int], int], rng: np.random.Gener
             if len(set(vals)) < len(vals):
                 return
             done.append(set(vals))
-        best, left = -1, []
+        best, here_best = -1, ()
         for i in range(2 * n):
-            k, v = known[i], val[i]
+            k = known[i]
             if k == full:
-                left.append(())
                 continue
             seen = done[i >= n]
-            here = [m for m in cands[i] if not (m ^ v) & k and m not in seen]
+            here = _agreeing(n, k, val[i])
+            if seen:
+                here = [m for m in here if m not in seen]
             if not here:
                 return
-            left.append(here)
-            if best < 0 or len(here) < len(left[best]):
-                best = i
+            if best < 0 or len(here) < len(here_best):
+                best, here_best = i, here
         if best < 0:
             out.append(tuple(tuple(val[r] >> c & 1 for c in range(n)) for r in range(n)))
             return
         saved = known[:], val[:]
-        for m in left[best]:
+        if rng is not None:
+            here_best = [here_best[int(j)] for j in rng.permutation(len(here_best))]
+        for m in here_best:
             for k in range(n):
                 if not known[best] >> k & 1:
                     put(best, k, m >> k & 1) if best < n else put(k, best - n, m >> k & 1)
-            rec(left)
+            rec()
             known[:], val[:] = saved[0][:], saved[1][:]
             if len(out) >= limit:
                 return
 
-    rec(cands)
+    rec()
     return out
 
 
