@@ -277,6 +277,22 @@ def test_solution_questions_read_the_unique_solution(name):
             assert _score(env, _cells(truth + [extra]), seed) == 0.0
 
 
+@pytest.mark.parametrize("name", ["StarBattleCount", "TentsCount"])
+def test_count_question_counts_the_block_of_the_unique_solution(name):
+    for seed in range(4):
+        env = _env(name, 2, seed)
+        if name.startswith("Star"):
+            (sol,) = count_solutions(env.regions, 3)
+        else:
+            (sol,) = tents_solve(env.n, env.trees, env.row_counts, env.col_counts, limit=3)
+        r0, c0, r1, c1 = env.block
+        assert 2 <= r1 - r0 + 1 <= env.n - 2 and 2 <= c1 - c0 + 1 <= env.n - 2  # never whole rows or columns
+        count = sum(r0 <= r <= r1 and c0 <= c <= c1 for r, c in sol)
+        assert env._solution == count
+        assert _score(env, f"There are {count} in the block.", seed) == 1.0
+        assert _score(env, str(count + 1), seed) == 0.0
+
+
 def test_solution_question_argument_is_checked():
-    with pytest.raises(ValueError, match="'row', 'forced'"):
-        gym.make("GymV/TentsRow-v0", question="count")
+    with pytest.raises(ValueError, match="'row', 'forced', 'count'"):
+        gym.make("GymV/TentsRow-v0", question="where")

@@ -18,28 +18,32 @@ class StarBattleQuestion(SolutionQuestion, StarBattle):
     red. ``question`` picks what is asked: ``"row"``, one row is outlined and the answer is the
     cell of that row that holds a star; ``"forced"``, a few cells (4, 5 or 6 by difficulty) are
     outlined and the answer is those of them that hold a star in the solution, that is, the
-    outlined cells the rules force to hold one (at least one does, at least one does not).
+    outlined cells the rules force to hold one (at least one does, at least one does not);
+    ``"count"``, a block of 2 to n-2 rows by 2 to n-2 columns is outlined and the answer is how
+    many stars the solution places inside it.
 
     ## Action Space
     ``answer_format="open"``: `Text`, cells such as ``B3 D5`` (any order and separators), or
-    ``none``. ``"mcq"``: `Discrete(k)` over sets of cells.
+    ``none``; count: a whole number. ``"mcq"``: `Discrete(k)` over sets of cells (count: over
+    nearby numbers).
 
     ## Observation Space
     `Box(0, 255, (H, W, 3), uint8)`: the labelled board with its regions and the red outlines.
 
     ## Rewards
     1.0 if the cells named are exactly the outlined cells that hold a star in the solution
-    (found by the exact Star Battle solver), else 0.0.
+    (found by the exact Star Battle solver), or, for count, if the number is how many of them the
+    block holds; else 0.0.
 
     ## Starting State
     StarBattle-v1's generator (a unique-solution board); then the row (any) or the outlined
-    cells (some holding a star, some not) are drawn.
+    cells (some holding a star, some not) or the block are drawn.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
 
     ## Arguments
-    ``question`` (``"row"``, ``"forced"``); ``difficulty`` (0: 5x5, 1: 6x6, 2: 8x8),
+    ``question`` (``"row"``, ``"forced"``, ``"count"``); ``difficulty`` (0: 5x5, 1: 6x6, 2: 8x8),
     ``answer_format``, ``num_options``, ``obs_size``.
 
     ## Version History
@@ -65,5 +69,5 @@ class StarBattleQuestion(SolutionQuestion, StarBattle):
 SPECS = tuple(
     TaskSpec(name=name, entry_point=StarBattleQuestion, max_episode_steps=1, kwargs={"question": q},
              tags=("puzzle", "constraint-satisfaction", "regions"))
-    for name, q in (("StarBattleRow", "row"), ("StarBattleForced", "forced"))
+    for name, q in (("StarBattleRow", "row"), ("StarBattleForced", "forced"), ("StarBattleCount", "count"))
 )

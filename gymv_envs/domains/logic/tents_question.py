@@ -25,28 +25,32 @@ class TentsQuestion(SolutionQuestion, Tents):
     row holding at least one tent is outlined and the answer is the cells of that row that hold
     a tent (the row's count says how many, not which); ``"forced"``, a few cells without trees
     (4, 5 or 6 by difficulty) are outlined and the answer is those of them that hold a tent
-    in the solution, that is, the outlined cells the rules force to hold one.
+    in the solution, that is, the outlined cells the rules force to hold one; ``"count"``, a
+    block of 2 to n-2 rows by 2 to n-2 columns is outlined and the answer is how many tents the
+    solution places inside it (the counts shown are for whole rows and columns).
 
     ## Action Space
     ``answer_format="open"``: `Text`, cells such as ``B3 D3`` (any order and separators), or
-    ``none``. ``"mcq"``: `Discrete(k)` over sets of cells.
+    ``none``; count: a whole number. ``"mcq"``: `Discrete(k)` over sets of cells (count: over
+    nearby numbers).
 
     ## Observation Space
     `Box(0, 255, (H, W, 3), uint8)`: the labelled board, trees, counts and the red outlines.
 
     ## Rewards
     1.0 if the cells named are exactly the outlined cells that hold a tent in the solution
-    (found by the exact Tents solver), else 0.0.
+    (found by the exact Tents solver), or, for count, if the number is how many of them the
+    block holds; else 0.0.
 
     ## Starting State
     Tents-v1's generator (a unique-solution board); then the row (one with a tent) or the
-    outlined cells (some holding a tent, some not) are drawn.
+    outlined cells (some holding a tent, some not) or the block are drawn.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
 
     ## Arguments
-    ``question`` (``"row"``, ``"forced"``); ``difficulty`` (0: 5x5, 1: 6x6, 2: 8x8),
+    ``question`` (``"row"``, ``"forced"``, ``"count"``); ``difficulty`` (0: 5x5, 1: 6x6, 2: 8x8),
     ``answer_format``, ``num_options``, ``obs_size``.
 
     ## Version History
@@ -91,5 +95,5 @@ class TentsQuestion(SolutionQuestion, Tents):
 SPECS = tuple(
     TaskSpec(name=name, entry_point=TentsQuestion, max_episode_steps=1, kwargs={"question": q},
              tags=("puzzle", "constraint-satisfaction"))
-    for name, q in (("TentsRow", "row"), ("TentsForced", "forced"))
+    for name, q in (("TentsRow", "row"), ("TentsForced", "forced"), ("TentsCount", "count"))
 )
