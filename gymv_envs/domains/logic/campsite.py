@@ -1,0 +1,228 @@
+"""Campsite: place camps so that no two touch, not even diagonally, matching the row and column counts."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.core.canvas import BACKGROUND, PALETTE, draw_shape
+from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv
+
+# difficulty -> (side, camps)
+LEVELS = {0: (5, 5), 1: (6, 8), 2: (8, 13)}
+PROBE = 4  # solutions looked at per given cell added
+CAMP = PALETTE["orange"]
+EMPTY_MARK = PALETTE["gray"]
+
+
+@functools.cache
+def row_masks(n: int) -> tuple[tuple[int, ...], ...]:
+    """Per count k, the masks of a row of ``n`` cells holding k ones, no two side by side."""
+    out: list[list[int]] = [[] for _ in range(n + 1)]
+    for m in range(1 << n):
+        if not m & m >> 1:
+            out[m.bit_count()].append(m)
+    return tuple(tuple(x) for x in out)
+
+
+@functools.cache
+def spread_masks(n: int) -> tuple[int, ...]:
+    """Per row mask, its cells as one per four bits (column c at bit 4c): what a row takes off the column counts."""
+    return tuple(sum(1 << 4 * c for c in range(n) if m >> c & 1) for m in range(1 << n))
+
+
+def solve(n: int, row_counts: list[int], col_counts: list[int], ones: list[int] | None = None,
+          zeros: list[int] | None = None, limit: int = 2, budget: int = 200_000) -> list[tuple[int, ...]]:
+    """Up to ``limit`` solutions as row masks (bit c = column c), row by row.
+
+    A row is a mask with its count of ones and none side by side, none next to (or diagonal to) a
+    one of the row above; ``ones``/``zeros`` (row masks) are given cells. A column whose count
+    can no longer be met by the rows left (at most every other cell) prunes the branch; states (row,
+    row above, counts left) without a completion are remembered and not searched again.
+    """
+    ones = ones or [0] * n
+    zeros = zeros or [0] * n
+    full = (1 << n) - 1
+    masks = row_masks(n)
+    spread = spread_masks(n)
+    rows: list[int] = []
+    out: list[tuple[int, ...]] = []
+    nodes = [0]
+    dead: set[tuple[int, int, int]] = set()
+    cols = range(n)
+
+    def rec(r: int, prev: int, left: int) -> None:
+        # left: the camps each column still needs, four bits per column (column c at bit 4c)
+        if r == n:
+            if not left:
+                out.append(tuple(rows))
+            return
+        key = (r, prev, left)
+        if key in dead:
+            return
+        found = len(out)
+        rest = n - r - 1  # rows below this one: a column can take at most every other one of them
+        hi, lo = rest // 2 + 1, (rest + 1) // 2
+        zero = need = 0
+        for c in cols:
+            v = left >> 4 * c & 15
+            if v > hi:
+                return
+            if not v:
+                zero |= 1 << c
+            elif v > lo:
+                need |= 1 << c
+        block = (prev | prev << 1 | prev >> 1) & full | zero | zeros[r]
+        must = ones[r] | need
+        for m in masks[row_counts[r]] if 0 <= row_counts[r] <= n else ():
+            if m & block or m & must != must:
+                continue
+            nodes[0] += 1
+            if nodes[0] > budget:
+                raise Budget
+            rows.append(m)
+            rec(r + 1, m, left - spread[m])
+            rows.pop()
+            if len(out) >= limit:
+                return
+        if len(out) == found:  # no completion from here: skip this state when it comes again
+            dead.add(key)
+
+    if max(col_counts, default=0) > 15:
+        return out
+    rec(0, 0, sum(v << 4 * c for c, v in enumerate(col_counts)))
+    return out
+
+
+class Campsite(GridAnswerEnv):
+    """Place the camps: none touching, not even diagonally, with the row and column counts shown.
+
+    ## Description
+    An ``n x n`` grid has a number right of each row and below each column: how many camps that
+    line holds. Some cells may be given: an orange disc is a camp, a small grey cross (+) a cell without
+    one. Place camps so that every count holds and no two camps touch, neither side by side nor
+    diagonally (the eight cells around a camp are empty). The solution is unique (a row-by-row
+    solver counts solutions up to two at generation).
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the grid row by row with ``#`` (or ``1``) for a camp and
+    ``.`` (or ``0``) for an empty cell, ``/`` or newlines between rows. ``"mcq"``:
+    `Discrete(k)` over grids.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the grid, the counts and the given cells.
+
+    ## Rewards
+    1.0 if the grid keeps the given cells, matches every count and has no two touching camps,
+    else 0.0.
+
+    ## Starting State
+    Camps are scattered at random without touching; the counts are read off. When the counts
+    alone allow other solutions, the cell where most of the (up to four) solutions found differ
+    from the layout is given (its camp or its cross), until the solver finds no other solution.
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 5x5 with 5 camps, 1: 6x6 with 8, 2: 8x8 with 13), ``answer_format``,
+    ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    cell_kind = "mask"
+
+    def _configure(self) -> None:
+        self.n, self.camps = LEVELS[self.difficulty]
+        self.rows = self.cols = self.n
+        self.answer_hint = self._mask_hint("the camps", "a camp", "an empty cell")
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        while True:
+            camps: set[tuple[int, int]] = set()
+            for i in rng.permutation(n * n).tolist():
+                r, c = divmod(i, n)
+                if not any((r + dr, c + dc) in camps for dr in (-1, 0, 1) for dc in (-1, 0, 1)):
+                    camps.add((r, c))
+                    if len(camps) == self.camps:
+                        break
+            if len(camps) == self.camps:
+                break
+        grid = [sum(1 << c for c in range(n) if (r, c) in camps) for r in range(n)]
+        rc = [m.bit_count() for m in grid]
+        cc = [sum(1 for _, b in camps if b == c) for c in range(n)]
+        ones, zeros = [0] * n, [0] * n
+        while True:  # give the cell where most other solutions found differ from the layout, until none is left
+            others = [s for s in solve(n, rc, cc, ones, zeros, limit=PROBE) if list(s) != grid]
+            if not others:
+                break
+            miss = [(sum((grid[r] ^ s[r]) >> c & 1 for s in others), r, c) for r in range(n) for c in range(n)]
+            top = max(miss)[0]
+            best = [(r, c) for k, r, c in miss if k == top]
+            r, c = best[int(rng.integers(len(best)))]
+            if grid[r] >> c & 1:
+                ones[r] |= 1 << c
+            else:
+                zeros[r] |= 1 << c
+        self.ones, self.zeros = ones, zeros
+        self.row_counts, self.col_counts, self._grid = rc, cc, grid
+        self.free = [(r, c) for r in range(n) for c in range(n) if not (self.ones[r] | self.zeros[r]) >> c & 1]
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        n = self.n
+        img, g = blank_board(self.obs_size, n, n, pad=(0, 0.8, 0.8, 0))
+        for r in range(n):
+            for c in range(n):
+                x, y = g.center(r, c)
+                if self.ones[r] >> c & 1:
+                    draw_shape(img, "circle", x, y, int(g.cell * 0.62), CAMP)
+                elif self.zeros[r] >> c & 1:
+                    draw_shape(img, "cross", x, y, int(g.cell * 0.36), EMPTY_MARK)
+        for i in range(n):
+            cell_text(img, g, i, n - 0.1, str(self.row_counts[i]), scale=0.5, bg=BACKGROUND)
+            cell_text(img, g, n - 0.1, i, str(self.col_counts[i]), scale=0.5, bg=BACKGROUND)
+        return img
+
+    def _task_text(self) -> str:
+        n = self.n
+        return (f"The image shows a {n}x{n} Campsite puzzle. The number right of each row and below each column is "
+                "how many camps that row or column holds. An orange disc is a given camp and a small grey cross (+) a given "
+                "cell without a camp. Place camps so that every count holds and no two camps touch each other, "
+                "neither side by side nor diagonally. Where are all the camps?")
+
+    def _state_text(self) -> str:
+        def cell(r: int, c: int) -> str:
+            return "#" if self.ones[r] >> c & 1 else "x" if self.zeros[r] >> c & 1 else "."
+        body = self._state_rows(cell)
+        return f"{body}\nrow counts: {' '.join(map(str, self.row_counts))}\ncolumn counts: {' '.join(map(str, self.col_counts))}"
+
+    # -- verify
+    def _check(self, answer) -> bool:
+        n = self.n
+        masks = [sum(v << c for c, v in enumerate(row)) for row in answer]
+        if any(m & o != o or m & z for m, o, z in zip(masks, self.ones, self.zeros, strict=True)):
+            return False
+        if [m.bit_count() for m in masks] != self.row_counts:
+            return False
+        if [sum(row[c] for row in answer) for c in range(n)] != self.col_counts:
+            return False
+        return all(not (m & m >> 1) and not (m & (p | p << 1 | p >> 1)) for p, m in zip([0, *masks], masks))
+
+    # -- oracle
+    def _solve(self):
+        # the solver found no second solution for these clues: the layout is the solution
+        return tuple(tuple(m >> c & 1 for c in range(self.n)) for m in self._grid)
+
+
+SPECS = (
+    TaskSpec(name="Campsite", entry_point=Campsite, max_episode_steps=1,
+             tags=("puzzle", "constraint-satisfaction")),
+)

@@ -1,0 +1,149 @@
+"""Renzoku: a Latin square where a dot between two neighbouring cells marks consecutive digits, and only there."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from gymv_envs.core import TaskSpec
+from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.core.canvas import INK, draw_shape
+from gymv_envs.domains.logic._grid import (
+    LatinSquareEnv,
+    fewest_clues,
+    is_latin,
+    keeps,
+    latin_line_table,
+    latin_solve,
+    latin_square,
+    permutation_array,
+)
+
+SIDES = {0: 4, 1: 5, 2: 6}
+
+
+def consecutive(a: int, b: int) -> bool:
+    return abs(a - b) == 1
+
+
+def dots_of(grid) -> tuple[frozenset, frozenset]:
+    """The dots of a filled grid: cells (r, c) with a dot right of them, and cells with a dot below them."""
+    n = len(grid)
+    right = frozenset((r, c) for r in range(n) for c in range(n - 1) if consecutive(grid[r][c], grid[r][c + 1]))
+    below = frozenset((r, c) for r in range(n - 1) for c in range(n) if consecutive(grid[r][c], grid[r + 1][c]))
+    return right, below
+
+
+def solve(n: int, givens: dict, right: frozenset, below: frozenset, limit: int = 2, budget: int = 20_000) -> list:
+    """Latin squares with the givens whose dots are exactly ``right`` and ``below``: each row and column is a
+    table of the permutations whose neighbours are consecutive where its dots are and only there."""
+    rows = [tuple((r, c) in right for c in range(n - 1)) for r in range(n)]
+    cols = [tuple((r, c) in below for r in range(n - 1)) for c in range(n)]
+    tables = [_line(n, line, dots) for line, dots in enumerate(rows + cols)]
+    return latin_solve(n, tables, givens, limit, budget)
+
+
+@functools.lru_cache(maxsize=8192)
+def _line(n: int, line: int, dots: tuple[bool, ...]):
+    """Line ``line`` as a table of the permutations with ``|p[i] - p[i+1]| == 1`` exactly where ``dots[i]``."""
+    perms = permutation_array(n)
+    keep = np.all((np.abs(np.diff(perms, axis=1)) == 1) == np.array(dots, dtype=bool), axis=1)
+    scope, codes = latin_line_table(n, line, keep)
+    return scope, tuple(codes), functools.reduce(int.__or__, codes, 0)
+
+
+class Renzoku(LatinSquareEnv):
+    """Fill a Renzoku grid: a Latin square whose consecutive neighbours are exactly the dotted ones.
+
+    ## Description
+    An ``n x n`` grid; some cells hold digits and black dots sit on some borders between two
+    neighbouring cells. Fill every cell with 1..n so that each row and column holds each digit
+    once, two cells with a dot between them hold consecutive digits (differing by one), and two
+    neighbouring cells with no dot between them do not. The solution is unique (a solver that
+    counts solutions up to two checks it at generation).
+
+    ## Action Space
+    ``answer_format="open"``: `Text`, the full grid, row by row (digits, any separators, ``/``
+    or newlines between rows). ``"mcq"``: `Discrete(k)` over complete grids.
+
+    ## Observation Space
+    `Box(0, 255, (H, W, 3), uint8)`: the grid, the given digits and the dots.
+
+    ## Rewards
+    1.0 if the grid is a Latin square that keeps the givens and whose consecutive neighbours are
+    exactly the dotted pairs, else 0.0.
+
+    ## Starting State
+    A random Latin square; its dots are read off; digits are given in a random order until the
+    solution is unique (binary search over the order).
+
+    ## Episode End
+    Terminates on the first readable answer; the budget is one step.
+
+    ## Arguments
+    ``difficulty`` (0: 4x4, 1: 5x5, 2: 6x6), ``answer_format``, ``num_options``, ``obs_size``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    def _configure(self) -> None:
+        self._set_side(SIDES[self.difficulty])
+
+    # -- generate
+    def _generate(self, rng: np.random.Generator) -> None:
+        n = self.n
+        sq = latin_square(rng, n)
+        self.right, self.below = dots_of(sq)
+        order = [divmod(int(i), n) for i in rng.permutation(n * n)]
+
+        def givens(k: int) -> dict:
+            return {x: sq[x[0]][x[1]] for x in order[:k]}
+
+        self.givens = givens(fewest_clues(0, n * n, lambda k: solve(n, givens(k), self.right, self.below)))
+        self.free = [x for x in ((r, c) for r in range(n) for c in range(n)) if x not in self.givens]
+
+    # -- draw
+    def _draw(self) -> np.ndarray:
+        n = self.n
+        img, g = blank_board(self.obs_size, n, n)
+        for (r, c), v in self.givens.items():
+            cell_text(img, g, r, c, str(v))
+        size = max(3, int(g.cell * 0.24))
+        for r, c in self.right:
+            draw_shape(img, "circle", g.x0 + (c + 1) * g.cell, g.y0 + (r + 0.5) * g.cell, size, INK)
+        for r, c in self.below:
+            draw_shape(img, "circle", g.x0 + (c + 0.5) * g.cell, g.y0 + (r + 1) * g.cell, size, INK)
+        return img
+
+    def _task_text(self) -> str:
+        n = self.n
+        return (f"The image shows a {n}x{n} Renzoku puzzle. Fill every cell with a digit from 1 to {n} so that each row "
+                f"and each column contains every digit from 1 to {n} exactly once. A black dot on the border between "
+                "two neighbouring cells means their digits are consecutive (they differ by exactly 1); two neighbouring "
+                "cells with no dot between them must not hold consecutive digits. Keep the given digits.")
+
+    def _state_text(self) -> str:
+        n, rows = self.n, []
+        for r in range(n):
+            rows.append(" ".join(str(self.givens.get((r, c), ".")) + ("*" if (r, c) in self.right else " ")
+                                 for c in range(n)).rstrip())
+            if r < n - 1:
+                rows.append(" ".join("*" if (r, c) in self.below else " " for c in range(n)).rstrip())
+        return "\n".join(rows)
+
+    # -- verify
+    def _check(self, answer) -> bool:
+        return (len(answer) == self.n and is_latin(answer, self.n) and keeps(answer, self.givens)
+                and dots_of(answer) == (self.right, self.below))
+
+    # -- oracle
+    def _solve(self):
+        return solve(self.n, self.givens, self.right, self.below, limit=1, budget=10**7)[0]
+
+
+SPECS = (
+    TaskSpec(name="Renzoku", entry_point=Renzoku, max_episode_steps=1,
+             tags=("puzzle", "constraint-satisfaction", "latin-square")),
+)
