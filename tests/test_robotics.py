@@ -257,9 +257,11 @@ def test_next_view_questions_show_what_each_action_really_shows():
     for seed in range(3):
         obs, _ = env.reset(seed=seed)
         for q in env.vqa_questions(np.random.default_rng(seed)):
+            if q["type"] != "next_view":  # the wrist clip questions are tested in test_vqa.py
+                continue
             asked += 1
             images = q["option_images"]
-            assert q["type"] == "next_view" and len({im.tobytes() for im in images}) == 4 and 0 <= q["answer"] < 4
+            assert len({im.tobytes() for im in images}) == 4 and 0 <= q["answer"] < 4
             name = q["prompt"].split("'")[1]
             clone = pickle.loads(pickle.dumps(env))
             for _ in range(5):

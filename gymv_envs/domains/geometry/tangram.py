@@ -7,6 +7,7 @@ from fractions import Fraction
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.env import check_choice
 from gymv_envs.domains.geometry._common import LETTERS, fmt_exact, parse_exact, parse_letters
 from gymv_envs.domains.geometry._plot import FILLS, GeometryQuestion
 
@@ -95,10 +96,10 @@ class TangramPieces(GeometryQuestion):
 
     default_obs_size = (384, 768)
 
+    questions = QUESTIONS
+
     def __init__(self, question: str = "area", **kwargs) -> None:
-        if question not in QUESTIONS:
-            raise ValueError(f"invalid question={question!r}; valid values: {', '.join(map(repr, QUESTIONS))}")
-        self.question = question
+        self.question = check_choice("question", question, QUESTIONS)
         super().__init__(**kwargs)
 
     @property

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.env import check_choice
 from gymv_envs.domains.geometry._common import LETTERS, parse_letter_set
 from gymv_envs.domains.geometry._plot import GeometryQuestion, distinct_points
 
@@ -88,10 +89,10 @@ class VoronoiPieces(GeometryQuestion):
 
     extras = ("graphs",)
 
+    questions = QUESTIONS
+
     def __init__(self, question: str = "count", **kwargs) -> None:
-        if question not in QUESTIONS:
-            raise ValueError(f"invalid question={question!r}; valid values: {', '.join(map(repr, QUESTIONS))}")
-        self.question = question
+        self.question = check_choice("question", question, QUESTIONS)
         super().__init__(**kwargs)
 
     @property

@@ -26,6 +26,7 @@ from gymv_envs.core.answers import count_near_misses, interleave, parse_count
 from gymv_envs.core.board import Geom
 from gymv_envs.core.canvas import PALETTE, outline_rect
 from gymv_envs.core.cells import Cell, format_cells
+from gymv_envs.core.env import check_choice
 from gymv_envs.domains.logic._placement import parse_cell_list
 
 QUESTIONS = ("row", "forced", "count")
@@ -42,10 +43,10 @@ class SolutionQuestion:
     difficulty: int
     question: str
 
+    questions = QUESTIONS
+
     def __init__(self, question: str = "row", **kwargs: Any) -> None:
-        if isinstance(question, bool) or question not in QUESTIONS:
-            raise ValueError(f"invalid question={question!r}; valid values: {', '.join(map(repr, QUESTIONS))}")
-        self.question = question
+        self.question = check_choice("question", question, QUESTIONS)
         super().__init__(**kwargs)
 
     # hooks of the puzzle env

@@ -19,6 +19,7 @@ from gymv_envs.core.canvas import (
     new_frame,
 )
 from gymv_envs.core.cells import GO_LETTERS, cell_name, parse_cell
+from gymv_envs.core.env import check_choice
 from gymv_envs.domains.puzzles._tsumego import (
     answers,
     captures_within,
@@ -106,9 +107,7 @@ class GoCapture(SingleTurnEnv):
     answer_hint = "one point such as `C4` (column letter, row number from the bottom)"
 
     def __init__(self, goal: str = "capture", **kwargs) -> None:
-        if goal not in GOALS:
-            raise ValueError(f"invalid goal={goal!r}; valid values: {', '.join(map(repr, GOALS))}")
-        self.goal = goal
+        self.goal = check_choice("goal", goal, GOALS)
         super().__init__(**kwargs)
 
     def _configure(self) -> None:

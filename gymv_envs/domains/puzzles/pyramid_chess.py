@@ -21,6 +21,7 @@ from gymv_envs.core.canvas import (
     shape_tile,
 )
 from gymv_envs.core.cells import LETTERS, find_cells
+from gymv_envs.core.env import check_choice
 
 QUESTIONS = ("visible", "top")
 LEVELS = {0: (4, (4, 6)), 1: (5, (7, 10)), 2: (7, (11, 16))}  # base side, pieces
@@ -84,10 +85,10 @@ class PyramidChess(SingleTurnEnv):
     - v0: initial version.
     """
 
+    questions = QUESTIONS
+
     def __init__(self, question: str = "visible", **kwargs) -> None:
-        if question not in QUESTIONS:
-            raise ValueError(f"invalid question={question!r}; valid values: {', '.join(map(repr, QUESTIONS))}")
-        self.question = question
+        self.question = check_choice("question", question, QUESTIONS)
         super().__init__(**kwargs)
 
     @property

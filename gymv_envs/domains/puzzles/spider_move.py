@@ -21,6 +21,7 @@ from gymv_envs.core.canvas import (
     text_mask,
 )
 from gymv_envs.core.cells import LETTERS
+from gymv_envs.core.env import check_choice
 
 QUESTIONS = ("count", "reveal", "run")
 GLYPHS = "\u2660\u2665\u2666\u2663"  # spades, hearts, diamonds, clubs
@@ -130,10 +131,10 @@ class SpiderMove(SingleTurnEnv):
     - v0: initial version.
     """
 
+    questions = ("reveal", "run", "count")  # the default first
+
     def __init__(self, question: str = "reveal", **kwargs) -> None:
-        if question not in QUESTIONS:
-            raise ValueError(f"invalid question={question!r}; valid values: {', '.join(map(repr, QUESTIONS))}")
-        self.question = question
+        self.question = check_choice("question", question, QUESTIONS)
         super().__init__(**kwargs)
 
     @property

@@ -10,6 +10,7 @@ from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import text_tile
 from gymv_envs.core.canvas import PALETTE, WHITE, outline_rect
 from gymv_envs.core.cells import cell_name, find_cells
+from gymv_envs.core.env import check_choice
 from gymv_envs.domains.puzzles._ultimate_ttt import (
     board_tile,
     grid_base,
@@ -70,10 +71,10 @@ class UltimateTicTacToeMove(SingleTurnEnv):
     - v0: initial version.
     """
 
+    questions = QUESTIONS
+
     def __init__(self, question: str = "board", **kwargs) -> None:
-        if question not in QUESTIONS:
-            raise ValueError(f"invalid question={question!r}; valid values: {', '.join(map(repr, QUESTIONS))}")
-        self.question = question
+        self.question = check_choice("question", question, QUESTIONS)
         super().__init__(**kwargs)
 
     @property

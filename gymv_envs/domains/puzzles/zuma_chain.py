@@ -18,6 +18,7 @@ from gymv_envs.core.canvas import (
     pil_draw,
     shape_tile,
 )
+from gymv_envs.core.env import check_choice
 
 QUESTIONS = ("count", "best")
 LEVELS = {0: ((10, 14), 3, 5), 1: ((16, 22), 4, 6), 2: ((24, 32), 4, 8)}  # balls, colours, gaps labelled (best)
@@ -131,10 +132,10 @@ class ZumaChain(SingleTurnEnv):
     - v0: initial version.
     """
 
+    questions = QUESTIONS
+
     def __init__(self, question: str = "count", **kwargs) -> None:
-        if question not in QUESTIONS:
-            raise ValueError(f"invalid question={question!r}; valid values: {', '.join(map(repr, QUESTIONS))}")
-        self.question = question
+        self.question = check_choice("question", question, QUESTIONS)
         super().__init__(**kwargs)
 
     @property
