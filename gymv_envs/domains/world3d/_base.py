@@ -830,7 +830,8 @@ class World3DEnv(MultiTurnEnv):
             def drops(x, y, a):
                 spot = self.drop_spot(x, y, a)
                 return spot is not None and np.hypot(spot[0] - tx, spot[1] - ty) - rad <= NEXT_TO
-            return drops, self._disc(tx, ty, rad + NEXT_TO + 1.0), INTERACT
+            # the drop region reaches 1 m beyond "next to": only the side of walls the landmark is on
+            return drops, self._sighted_disc(tx, ty, rad + NEXT_TO + 1.0, rad), INTERACT
         if kind == "on":
             e = self.things[target[1]]
             return (lambda x, y, a: self.on(target[1], x, y)), self._disc(*e.pos, ON), None
@@ -859,6 +860,20 @@ class World3DEnv(MultiTurnEnv):
     @staticmethod
     def _disc(cx: float, cy: float, r: float):
         return lambda X, Y: (X - cx) ** 2 + (Y - cy) ** 2 <= (r + 0.15) ** 2
+
+    def _sighted_disc(self, cx: float, cy: float, r: float, inner: float):
+        """`_disc`, less the points with a static collider between them and the thing (surface at
+        ``inner`` from its centre): a heuristic source across a wall is a false goal the search
+        cannot walk out of."""
+        disc, nav = self._disc(cx, cy, r), self.navmap
+
+        def test(X, Y):
+            X, Y = np.broadcast_arrays(X, Y)
+            inside = disc(X, Y)
+            out = np.zeros(X.shape, dtype=bool)
+            out[inside] = nav.clear_lines(X[inside], Y[inside], cx, cy, stop_short=inner)
+            return out
+        return test
 
     def _target_key(self, target: tuple) -> tuple:
         out = [target[0]]
@@ -918,7 +933,7 @@ class World3DEnv(MultiTurnEnv):
             recovery = (BACKWARD, LEFT, STRAFE_L, RIGHT, STRAFE_R, FORWARD)[(self._elapsed + self._stalls) % 6]
             self._stalls = 0 if self._stalls >= 4 else self._stalls
             return [(recovery, here)]
-        if final is not None:
+        if final is not None and goal(*steps[-1][1]):  # not after a partial plan: it ends short of the goal
             steps.append((final, steps[-1][1]))
         self._plan, self._plan_key = steps, key
         return steps
