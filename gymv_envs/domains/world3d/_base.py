@@ -159,10 +159,11 @@ class World3DEnv(MultiTurnEnv):
         return [self._goal_text()]
 
     def _target(self) -> tuple:
-        """What the oracle does next: ``("near", i)`` (stand next to thing i), ``("on", i)`` (step
-        on it), ``("use", i)`` (face it and interact), ``("drop", i)`` (drop what you hold next to
-        it), ``("reach", cells)`` (stand in one of the cells), ``("at", (x, y), r)``, ``("push", i,
-        angle)`` (push crate i along angle) or ``("act", a)``."""
+        """What the oracle does next: ``("near", i)`` (stand next to thing i), ``("face", i)`` (stand
+        in front of it, facing it), ``("on", i)`` (step on it), ``("use", i)`` (face it and
+        interact), ``("drop", i)`` (drop what you hold next to it), ``("reach", cells)`` (stand in
+        one of the cells), ``("at", (x, y), r)``, ``("push", i, angle)`` (push crate i along angle)
+        or ``("act", a)``."""
         raise NotImplementedError
 
     def _interact(self, i: int | None) -> Outcome | None:
@@ -816,12 +817,14 @@ class World3DEnv(MultiTurnEnv):
     def _goal_test(self, target: tuple):
         """(goal predicate on a pose, heuristic source test on points, final action or None)."""
         kind = target[0]
-        if kind in ("near", "use", "drop"):
+        if kind in ("near", "face", "use", "drop"):
             i = target[1]
             e = self.things[i]
             tx, ty, rad = e.pos[0], e.pos[1], e.radius
             if kind == "near":
                 return (lambda x, y, a: self.near(i, x, y)), self._disc(tx, ty, rad + NEXT_TO), None
+            if kind == "face":
+                return (lambda x, y, a: self.faces(i, x, y, a)), self._disc(tx, ty, rad + self.reach), None
             if kind == "use":
                 # facing it, with nothing nearer in front that interact would reach first
                 return (lambda x, y, a: self.faces(i, x, y, a) and self.facing_thing(x, y, a) == i), \
@@ -878,7 +881,7 @@ class World3DEnv(MultiTurnEnv):
     def _target_key(self, target: tuple) -> tuple:
         out = [target[0]]
         for v in target[1:]:
-            if isinstance(v, (int, np.integer)) and target[0] in ("near", "use", "drop", "on", "push"):
+            if isinstance(v, (int, np.integer)) and target[0] in ("near", "face", "use", "drop", "on", "push"):
                 e = self.things[int(v)]
                 if int(v) in self.walkers:  # a moving target: plan again when it has moved on
                     grain = 2.0 if np.hypot(e.pos[0] - self.x, e.pos[1] - self.y) < 12 else 10.0
