@@ -390,7 +390,7 @@ def test_oracle_succeeds_on_more_seeds(name):
 
 def test_rendering_survives_a_human_window_closing():
     """SDL terminates the process's shared EGL display when its window closes; worlds recover."""
-    human = gym.make("GymV/World3DOneRoom-v1", render_mode="human", obs_size=SMALL)
+    human = gym.make("GymV/World3DOneRoom-v2", render_mode="human", obs_size=SMALL)
     human.reset(seed=0)
     human.close()
     env = _make("World3DOneRoom")
@@ -445,3 +445,39 @@ def test_next_view_questions_show_what_each_move_really_shows():
     parametric = _make("World3DTrapCorner", action_mode="parametric")
     parametric.reset(seed=0)  # no named moves to show: no next-view question
     assert not [q for q in parametric.vqa_questions(np.random.default_rng(0)) if q["type"] == "next_view"]
+
+
+# ----------------------------------------------------------------------------- regressions (issue 18)
+def test_one_room_ends_in_front_of_the_box_facing_it_not_beside_it():
+    env = _make("World3DOneRoom")
+    env.reset(seed=0)
+    assert env.finish == "face" and env.layout.walls.shape == (16, 16)  # a 14 m room at difficulty 2
+    box = env.things[0]
+    bx, by = box.pos
+    free = [(dx, dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            if not env.layout.walls[int(np.floor(-(by + dy))), int(np.floor(bx + dx))]]
+    dx, dy = free[0]
+    toward = float(np.arctan2(-dy, -dx))
+    env.sim.set_pose(bx + dx, by + dy, toward + np.pi / 2)  # next to the box, side on
+    env._read_pose()
+    assert env.near(0) and not env.faces(0)
+    _, reward, term, _, info = env.step(ACT["wait"])
+    assert not term and reward == 0.0
+    env.sim.set_pose(bx + dx, by + dy, toward)               # the same spot, facing it
+    env._read_pose()
+    _, reward, term, _, info = env.step(ACT["wait"])
+    assert term and info["success"] and reward == 1.0
+
+
+def test_put_next_rooms_drop_region_stops_at_walls():
+    """Seed 0, difficulty 2: the landmark stands by a wall; the old drop region reached across it,
+    and the oracle dropped and picked up the item there until the budget ran out."""
+    for mode in ("discrete", "parametric"):
+        env = _make("World3DPutNextRooms", difficulty=2, obs_size=(48, 48), action_mode=mode)
+        assert _oracle_run(env, 0, 300)["success"], mode
+    env.reset(seed=0)
+    mark = env.things[env.marks[0]]
+    _, sources, _ = env._goal_test(("drop", env.marks[0]))
+    across = np.array([mark.pos[0] + 2.0]), np.array([mark.pos[1]])  # beyond the wall east of it
+    assert env.layout.walls[int(np.floor(-mark.pos[1])), int(np.floor(mark.pos[0] + 1))]
+    assert not sources(*across)[0] and env._disc(*mark.pos, mark.radius + 2.0)(*across)[0]

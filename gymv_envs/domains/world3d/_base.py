@@ -159,10 +159,11 @@ class World3DEnv(MultiTurnEnv):
         return [self._goal_text()]
 
     def _target(self) -> tuple:
-        """What the oracle does next: ``("near", i)`` (stand next to thing i), ``("on", i)`` (step
-        on it), ``("use", i)`` (face it and interact), ``("drop", i)`` (drop what you hold next to
-        it), ``("reach", cells)`` (stand in one of the cells), ``("at", (x, y), r)``, ``("push", i,
-        angle)`` (push crate i along angle) or ``("act", a)``."""
+        """What the oracle does next: ``("near", i)`` (stand next to thing i), ``("face", i)`` (stand
+        in front of it, facing it), ``("on", i)`` (step on it), ``("use", i)`` (face it and
+        interact), ``("drop", i)`` (drop what you hold next to it), ``("reach", cells)`` (stand in
+        one of the cells), ``("at", (x, y), r)``, ``("push", i, angle)`` (push crate i along angle)
+        or ``("act", a)``."""
         raise NotImplementedError
 
     def _interact(self, i: int | None) -> Outcome | None:
@@ -818,12 +819,14 @@ class World3DEnv(MultiTurnEnv):
     def _goal_test(self, target: tuple):
         """(goal predicate on a pose, heuristic source test on points, final action or None)."""
         kind = target[0]
-        if kind in ("near", "use", "drop"):
+        if kind in ("near", "face", "use", "drop"):
             i = target[1]
             e = self.things[i]
             tx, ty, rad = e.pos[0], e.pos[1], e.radius
             if kind == "near":
                 return (lambda x, y, a: self.near(i, x, y)), self._disc(tx, ty, rad + NEXT_TO), None
+            if kind == "face":
+                return (lambda x, y, a: self.faces(i, x, y, a)), self._disc(tx, ty, rad + self.reach), None
             if kind == "use":
                 # facing it, with nothing nearer in front that interact would reach first
                 return (lambda x, y, a: self.faces(i, x, y, a) and self.facing_thing(x, y, a) == i), \
@@ -832,7 +835,8 @@ class World3DEnv(MultiTurnEnv):
             def drops(x, y, a):
                 spot = self.drop_spot(x, y, a)
                 return spot is not None and np.hypot(spot[0] - tx, spot[1] - ty) - rad <= NEXT_TO
-            return drops, self._disc(tx, ty, rad + NEXT_TO + 1.0), INTERACT
+            # the drop region reaches 1 m beyond "next to": only the side of walls the landmark is on
+            return drops, self._sighted_disc(tx, ty, rad + NEXT_TO + 1.0, rad), INTERACT
         if kind == "on":
             e = self.things[target[1]]
             return (lambda x, y, a: self.on(target[1], x, y)), self._disc(*e.pos, ON), None
@@ -862,10 +866,24 @@ class World3DEnv(MultiTurnEnv):
     def _disc(cx: float, cy: float, r: float):
         return lambda X, Y: (X - cx) ** 2 + (Y - cy) ** 2 <= (r + 0.15) ** 2
 
+    def _sighted_disc(self, cx: float, cy: float, r: float, inner: float):
+        """`_disc`, less the points with a static collider between them and the thing (surface at
+        ``inner`` from its centre): a heuristic source across a wall is a false goal the search
+        cannot walk out of."""
+        disc, nav = self._disc(cx, cy, r), self.navmap
+
+        def test(X, Y):
+            X, Y = np.broadcast_arrays(X, Y)
+            inside = disc(X, Y)
+            out = np.zeros(X.shape, dtype=bool)
+            out[inside] = nav.clear_lines(X[inside], Y[inside], cx, cy, stop_short=inner)
+            return out
+        return test
+
     def _target_key(self, target: tuple) -> tuple:
         out = [target[0]]
         for v in target[1:]:
-            if isinstance(v, (int, np.integer)) and target[0] in ("near", "use", "drop", "on", "push"):
+            if isinstance(v, (int, np.integer)) and target[0] in ("near", "face", "use", "drop", "on", "push"):
                 e = self.things[int(v)]
                 if int(v) in self.walkers:  # a moving target: plan again when it has moved on
                     grain = 2.0 if np.hypot(e.pos[0] - self.x, e.pos[1] - self.y) < 12 else 10.0
@@ -920,7 +938,7 @@ class World3DEnv(MultiTurnEnv):
             recovery = (BACKWARD, LEFT, STRAFE_L, RIGHT, STRAFE_R, FORWARD)[(self._elapsed + self._stalls) % 6]
             self._stalls = 0 if self._stalls >= 4 else self._stalls
             return [(recovery, here)]
-        if final is not None:
+        if final is not None and goal(*steps[-1][1]):  # not after a partial plan: it ends short of the goal
             steps.append((final, steps[-1][1]))
         self._plan, self._plan_key = steps, key
         return steps

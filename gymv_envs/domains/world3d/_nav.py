@@ -137,6 +137,17 @@ class NavMap:
         pts = np.stack([x0 + t * (x1 - x0), y0 + t * (y1 - y0)], axis=1)
         return self.free_points(self.raw, pts)
 
+    def clear_lines(self, xs: np.ndarray, ys: np.ndarray, x1: float, y1: float, stop_short: float = 0.0) -> np.ndarray:
+        """`clear_line` from each point (``xs``, ``ys``) towards (x1, y1), vectorised over the points."""
+        xs, ys = np.asarray(xs, dtype=float).ravel(), np.asarray(ys, dtype=float).ravel()
+        dist = np.hypot(x1 - xs, y1 - ys)
+        frac = np.clip((dist - stop_short) / np.maximum(dist, 1e-9), 0.0, 1.0)
+        n = max(2, int(np.ceil(float(dist.max(initial=0.0)) / (RES / 2))) + 1)
+        t = np.linspace(0.0, 1.0, n)[:, None] * frac[None, :]
+        r = np.clip((-(ys + t * (y1 - ys)) * (1 / RES)).astype(np.int64), 0, self.shape[0] - 1)
+        c = np.clip(((xs + t * (x1 - xs)) * (1 / RES)).astype(np.int64), 0, self.shape[1] - 1)
+        return ~self.raw[r, c].any(axis=0)
+
 
 def _runs(walls: np.ndarray) -> list[tuple[int, int, int, int]]:
     from gymv_envs.domains.world3d._scene import merged_walls

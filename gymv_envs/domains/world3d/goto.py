@@ -8,11 +8,13 @@ import numpy as np
 
 from gymv_envs.core import Outcome, TaskSpec
 from gymv_envs.domains.world3d._base import World3DEnv, one_of
-from gymv_envs.domains.world3d._world import WORLDS, make_layout, pick_looks
+from gymv_envs.domains.world3d._world import WORLDS, make_layout, open_area, pick_looks
 
 # landmarks per difficulty, rocks per difficulty (open fields only)
 LANDMARKS = {"hallway": (1, 1, 1), "tmaze": (2, 2, 2), "ymaze": (2, 2, 2), "oneroom": (1, 2, 3)}
 ROCKS = {"open": (2, 6, 12)}
+FINISHES = ("near", "face")
+ONE_ROOM = (5, 8, 14)  # the one room's side per difficulty (14 m at 2, where other tasks' one room is 11 m)
 
 
 class GoTo(World3DEnv):
@@ -51,8 +53,11 @@ class GoTo(World3DEnv):
     `World3DEnv`).
 
     ## Episode End
-    Terminates on standing next to the target (its surface within 0.9 m). Walking into a wall
-    or an object is blocked by physics (not an invalid action). The budget is registered per id.
+    Terminates on standing next to the target (its surface within 0.9 m); with
+    ``finish="face"``, when an action leaves you in front of it and facing it (its surface within
+    1 m, its centre within 30 degrees of the heading, no wall between), so that walking or turning
+    past it does not count. Walking into a wall or an object is blocked by physics (not an invalid action). The
+    budget is registered per id.
 
     ## Arguments
     ``world`` (one of ``open``, ``rooms``, ``maze``, ``fourrooms``, ``oneroom``, ``hallway``,
@@ -62,7 +67,8 @@ class GoTo(World3DEnv):
     ``depth``, ``segmentation``: returned in ``info`` each step), ``theme_split`` (``train``,
     ``test``: the visual themes drawn from), ``action_mode``, ``instruction_level`` (``goal``,
     ``step``: sub-goals, ``visual``: the target located against other landmarks and room
-    tints), ``obs_size``, ``render_mode``.
+    tints), ``finish`` (``near``: stand next to the target, ``face``: stand in front of it,
+    facing it; ``target="landmark"`` only), ``obs_size``, ``render_mode``.
 
     ## Version History
     - v0: initial version.
@@ -73,19 +79,25 @@ class GoTo(World3DEnv):
       Defaults that discriminate: FourRooms, GoToRooms and Hallway default to difficulty 1,
       GoToLandmark, TMaze, YMaze and OneRoom to 2 (random play reached the goal on 20-100% of
       the difficulty-0 levels; OneRoom, one small room, still lets it on 30% at difficulty 2).
+    - v2 (World3DOneRoom only; the other GoTo ids stay at v1): ``finish="face"``, the episode
+      ends when an action leaves you in front of the target facing it, not on passing next to it;
+      the one room is 14 m across at difficulty 2 (was 11 m). Random play reached the target on
+      15% of the v1 difficulty-2 levels (30% in parametric mode), more than world3d's 10%.
     """
 
-    def __init__(self, world: str = "open", target: str = "landmark", **kwargs: Any) -> None:
+    def __init__(self, world: str = "open", target: str = "landmark", finish: str = "near", **kwargs: Any) -> None:
         one_of("world", world, WORLDS)
         if target not in ("landmark", "room") or (target == "room" and world not in ("rooms", "fourrooms")):
             raise ValueError(f"invalid target={target!r}; valid values: 'landmark', or 'room' with world rooms/fourrooms")
-        self.world, self.target = world, target
+        if finish not in FINISHES or (finish == "face" and target == "room"):
+            raise ValueError(f"invalid finish={finish!r}; valid values: 'near', or 'face' with target='landmark'")
+        self.world, self.target, self.finish = world, target, finish
         super().__init__(**kwargs)
 
     # -- generate
     def _build(self, rng: np.random.Generator) -> None:
         d = self.difficulty
-        self._begin(make_layout(rng, self.world, d))
+        self._begin(open_area(rng, ONE_ROOM[d], ONE_ROOM[d]) if self.world == "oneroom" else make_layout(rng, self.world, d))
         n = LANDMARKS.get(self.world, (3, 4, 6))[d]
         looks = pick_looks(rng, n, near_misses=d > 0 and n >= 3)
         ends = self._corridor_ends()
@@ -129,9 +141,15 @@ class GoTo(World3DEnv):
     def _enter(self) -> Outcome | None:
         if self.target == "room":
             return self.win("entered the room") if self.layout.room_at(self.agent) == self.room else None
-        if self.near(0):
+        if self.finish == "near" and self.near(0):
             return self.win(f"reached the {self.goal.name}")
         return None
+
+    def _apply(self, action: Any) -> Outcome:
+        out = super()._apply(action)
+        if self.finish == "face" and not out.terminated and self.faces(0):  # where the action leaves you, not on the way
+            return self.win(f"stopped in front of the {self.goal.name}")
+        return out
 
     def _progress(self) -> float:
         dist = self.dist_to(self._goal_cells())
@@ -142,17 +160,19 @@ class GoTo(World3DEnv):
             return [f"Find a doorway into the room whose floor is tinted {self.layout.tints[self.room]}",
                     "Walk into that room"]
         return [f"Look around for the big {self.goal.name}", "Walk towards it",
-                "Stop right next to it"]
+                "Stop right in front of it, facing it" if self.finish == "face" else "Stop right next to it"]
 
     def _goal_text(self) -> str:
         if self.target == "room":
             return f"Go into the room whose floor is tinted {self.layout.tints[self.room]}."
+        if self.finish == "face":
+            return f"Walk up to the big {self.goal.name} and stop right in front of it, facing it (within 1 m)."
         return f"Walk up to the big {self.goal.name} and stand on a square right next to it."
 
     def _caption(self) -> list:
         if self.target == "room":
             return [f"Go into the {self.layout.tints[self.room]} room"]
-        return [f"Go to the big {self.goal.name}"]
+        return [f"Go to the big {self.goal.name}" + (" and face it" if self.finish == "face" else "")]
 
     def _key_things(self) -> list[int]:
         return [] if self.target == "room" else [0]
@@ -161,7 +181,7 @@ class GoTo(World3DEnv):
     def _target(self) -> tuple:
         if self.target == "room":
             return ("reach", self._goal_cells())
-        return ("near", 0)
+        return ("face", 0) if self.finish == "face" else ("near", 0)
 
 
 SPECS = (
@@ -175,8 +195,9 @@ SPECS = (
              tags=("world3d", "navigation", "3d", "first-person", "maze"), kwargs={"world": "maze"}),
     TaskSpec(name="World3DFourRooms", entry_point=GoTo, version=1, max_episode_steps=200,
              tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "fourrooms", "difficulty": 1}),
-    TaskSpec(name="World3DOneRoom", entry_point=GoTo, version=1, max_episode_steps=180,
-             tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "oneroom", "difficulty": 2}),
+    TaskSpec(name="World3DOneRoom", entry_point=GoTo, version=2, max_episode_steps=180,
+             tags=("world3d", "navigation", "3d", "miniworld"),
+             kwargs={"world": "oneroom", "difficulty": 2, "finish": "face"}),
     TaskSpec(name="World3DHallway", entry_point=GoTo, version=1, max_episode_steps=180,
              tags=("world3d", "navigation", "3d", "miniworld"), kwargs={"world": "hallway", "difficulty": 1}),
     TaskSpec(name="World3DTMaze", entry_point=GoTo, version=1, max_episode_steps=180,
