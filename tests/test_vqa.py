@@ -228,7 +228,7 @@ def test_world3d_clip_and_agentic_answers_follow_from_the_state(world3d_question
 def test_world3d_turns_left_are_counter_clockwise():
     """The convention the bearings rest on: rotate_left raises the yaw, so +90 degrees is on the left."""
     pytest.importorskip("mujoco")
-    env = gym.make("GymV/World3DOneRoom-v1", obs_size=(48, 48)).unwrapped
+    env = gym.make("GymV/World3DOneRoom-v2", obs_size=(48, 48)).unwrapped
     env.reset(seed=0)
     yaw = env.yaw
     env.step(env.action_names.index("rotate_left"))
@@ -250,7 +250,7 @@ def test_steps_left_replays_and_the_clip_steps_match_the_planner():
 
     from gymv_envs.domains.world3d import _vqa
 
-    env = gym.make("GymV/World3DOneRoom-v1", obs_size=(48, 48)).unwrapped
+    env = gym.make("GymV/World3DOneRoom-v2", obs_size=(48, 48)).unwrapped
     env.reset(seed=1)
     q = _vqa.steps_left(env, np.random.default_rng(0))
     assert q is not None

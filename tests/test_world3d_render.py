@@ -27,11 +27,12 @@ def _fresh_contexts() -> None:
 
 @pytest.mark.parametrize("first", ["GymV/World3DTownErrand-v1", "GymV/World3DSignTrail-v1"])
 def test_a_frame_is_the_same_whichever_world_drew_before_it(first):
-    # a town's floor plane is 190 m across, a room's 93 m: an MjrContext bakes its maker's planes and
-    # material-to-texture table, so before contexts were keyed by them the room came out wrong
+    # a town's floor plane is 190 m across, a one-room world's far smaller: an MjrContext bakes its
+    # maker's planes and material-to-texture table, so before contexts were keyed by them the room
+    # came out wrong
     _fresh_contexts()
-    alone = _first_frame("GymV/World3DOneRoom-v1", 0)
+    alone = _first_frame("GymV/World3DOneRoom-v2", 0)
     _fresh_contexts()
     _first_frame(first, 5)
-    after = _first_frame("GymV/World3DOneRoom-v1", 0)
+    after = _first_frame("GymV/World3DOneRoom-v2", 0)
     assert np.array_equal(alone, after)
