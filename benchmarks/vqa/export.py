@@ -196,7 +196,7 @@ def write(out: Path, questions: list[Question], args: dict[str, Any], parquet: b
     return manifest
 
 
-def draw_sample(recs: list[dict[str, Any]], root: Path, path: Path, per_row: int = 3, n: int = 6,
+def draw_sample(recs: list[dict[str, Any]], root: Path, path: Path, per_row: int = 3, n: int = 9,
                 tile: int = 300) -> None:
     """A picture of ``n`` questions (one per domain and type first): image, question, lettered options,
     the answer marked; for the README."""
@@ -204,12 +204,17 @@ def draw_sample(recs: list[dict[str, Any]], root: Path, path: Path, per_row: int
 
     from gymv_envs.core.canvas import INK, PALETTE, draw_text, new_frame
 
-    picked, seen = [], set()
-    for r in recs:  # variety first: one question per (domain, type)
-        if (r["agentvqa_domain"], r["question_type"]) not in seen:
-            seen.add((r["agentvqa_domain"], r["question_type"]))
-            picked.append(r)
-    picked = (picked + [r for r in recs if r not in picked])[:n]
+    firsts: dict[str, list[dict[str, Any]]] = {}
+    for r in recs:  # variety first: the first question of each (domain, type), domains in turn
+        types = firsts.setdefault(r["agentvqa_domain"], [])
+        if r["question_type"] not in {t["question_type"] for t in types}:
+            types.append(r)
+    picked = []
+    while any(firsts.values()) and len(picked) < n:
+        for types in firsts.values():
+            if types and len(picked) < n:
+                picked.append(types.pop(0))
+    picked += [r for r in recs if r not in picked][: n - len(picked)]
     text_h, rows = 150, (len(picked) + per_row - 1) // per_row
     sheet = new_frame(rows * (tile + text_h), per_row * tile, (255, 255, 255))
     for i, r in enumerate(picked):
@@ -218,6 +223,7 @@ def draw_sample(recs: list[dict[str, Any]], root: Path, path: Path, per_row: int
             sheet[y: y + tile - 10, x + 5: x + tile - 5] = np.asarray(img.convert("RGB").resize((tile - 10, tile - 10)))
         question = r["prompt"].split("\n\n")[-1]
         head = f"{r['agentvqa_domain']} / {r['question_type']} ({r['env_id'].split('/')[-1]})"
+        head = head if len(head) <= 44 else head[:43] + "...)"
         draw_text(sheet, head, (x + 6, y + tile), 11, PALETTE["blue"], anchor="lt", bold=True)
         draw_text(sheet, question[:52] + ("..." if len(question) > 52 else ""), (x + 6, y + tile + 16), 11, INK, anchor="lt")
         labels = r["options"] or [f"image {L}" for L in LETTERS[: len(r["option_images"])]]
