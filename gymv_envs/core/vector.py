@@ -113,6 +113,10 @@ def _rgb(color):
     return tuple(int(v) for v in arr) if arr.ndim == 1 else arr
 
 
+_STEEP = [1, 0, 3, 2]  # (x0, y0, x1, y1) -> (y0, x0, y1, x1)
+_SWAP = [2, 3, 0, 1]  # the two ends exchanged
+
+
 def dash_segments(segs: np.ndarray, dash: float, gap: float) -> tuple[np.ndarray, np.ndarray]:
     """Each segment of ``segs`` (k, 4) cut into dashes ``dash`` px long with ``gap`` px between;
     returns the dashes and, for each, the index of the segment it came from."""
@@ -157,43 +161,62 @@ class Layer:
         h = max(0.5, width / 2)
         table, lo, k = _line_profile(round(h * 4) / 4)
         W, H = self.W, self.H
-        x0, y0, x1, y1 = segs.T
-        steep = np.abs(y1 - y0) > np.abs(x1 - x0)
-        for is_steep in (False, True):
-            which = np.flatnonzero(steep == is_steep)
-            if not len(which):
-                continue
-            if is_steep:  # u is the major axis, v the minor one
-                u0, v0, u1, v1, lim_u, lim_v, step = y0[which], x0[which], y1[which], x1[which], H, W, 1
-            else:
-                u0, v0, u1, v1, lim_u, lim_v, step = x0[which], y0[which], x1[which], y1[which], W, H, W
-            swap = u1 < u0
-            u0, u1, v0, v1 = np.where(swap, u1, u0), np.where(swap, u0, u1), np.where(swap, v1, v0), np.where(swap, v0, v1)
-            du = u1 - u0
-            slope = (v1 - v0) / np.maximum(du, 1e-9)
-            first = np.ceil(u0 - 0.5).astype(np.int64)  # the columns whose centres lie in [u0, u1]
-            count = np.maximum(np.floor(u1 - 0.5).astype(np.int64) - first + 1, 0)
-            seg = np.repeat(np.arange(len(which)), count)
-            u = first[seg] + (np.arange(len(seg)) - np.repeat(np.cumsum(count) - count, count))
-            vc = v0[seg] + slope[seg] * (u + 0.5 - u0[seg])
-            base = np.floor(vc).astype(np.int64)
-            ci = (np.rint((1 - 1 / np.sqrt(1 + slope * slope)) * 64).astype(np.intp) * 8)[seg]
-            ci += ((vc - base) * 8).astype(np.intp)
-            alpha = np.take(table, ci, axis=0)  # (columns, k): rows base+lo .. base+lo+k-1
-            if u.size and (u.min() < 0 or u.max() >= lim_u or base.min() + lo < 0 or base.max() + lo + k > lim_v):
-                rows = base[:, None] + np.arange(lo, lo + k)[None, :]  # at the frame's border: drop what is off it
-                alpha = np.where((rows >= 0) & (rows < lim_v) & ((u >= 0) & (u < lim_u))[:, None], alpha, 0)
-                base, u = np.clip(base, -lo, None), np.clip(u, 0, lim_u - 1)
-            start = u * W + base + lo if is_steep else (base + lo) * W + u
-            pix = start[:, None] + np.arange(0, k * step, step)[None, :]
-            keep = alpha > 0
-            if cols.ndim == 2:
-                own = np.broadcast_to(which[seg][:, None], keep.shape)[keep]
-                self._chunks.append((pix[keep], alpha[keep], cols[own]))
-            else:
-                self._chunks.append((pix[keep], alpha[keep], _rgb(cols)))
+        given = segs
+        d = np.abs(segs[:, 2:] - segs[:, :2])
+        steep = d[:, 1] > d[:, 0]
+        n_steep = int(np.count_nonzero(steep))
+        own = None  # the source segment of each one drawn, where they are drawn out of order
+        if 0 < n_steep < len(segs):  # the flat ones first, then the steep ones (the order of the marks)
+            own = np.concatenate([np.flatnonzero(~steep), np.flatnonzero(steep)])
+            segs, steep = segs[own], steep[own]
+        # (u0, v0, u1, v1): u along the major axis, v along the minor one, u0 <= u1
+        uv = np.where(steep[:, None], segs[:, _STEEP], segs) if n_steep else segs
+        uv = np.where((uv[:, 2] < uv[:, 0])[:, None], uv[:, _SWAP], uv)
+        u0, v0, u1, v1 = uv.T
+        slope = (v1 - v0) / np.maximum(u1 - u0, 1e-9)
+        first = np.ceil(u0 - 0.5).astype(np.int64)  # the columns whose centres lie in [u0, u1]
+        count = np.floor(u1 - 0.5).astype(np.int64) - first + 1
+        np.maximum(count, 0, out=count)
+        ends = np.cumsum(count)
+        seg = np.repeat(np.arange(len(segs)), count)
+        u = np.arange(len(seg)) + np.repeat(first - (ends - count), count)
+        vc = v0[seg] + slope[seg] * (u + 0.5 - u0[seg])
+        base = np.floor(vc).astype(np.int64)
+        ci = (np.rint((1 - 1 / np.sqrt(1 + slope * slope)) * 64).astype(np.intp) * 8)[seg]
+        ci += ((vc - base) * 8).astype(np.intp)
+        alpha = table[ci]  # (columns, k): rows base+lo .. base+lo+k-1
+        if n_steep == 0:
+            lim_u, lim_v = W, H
+        elif n_steep == len(segs):
+            lim_u, lim_v = H, W
+        else:
+            cs = int(ends[-n_steep - 1])  # the columns of the flat segments come first
+            lim_u = np.full(len(u), W)
+            lim_u[cs:] = H
+            lim_v = W + H - lim_u
+        if u.size and ((u < 0).any() or (u >= lim_u).any() or (base + lo < 0).any() or (base + (lo + k) > lim_v).any()):
+            rows = base[:, None] + np.arange(lo, lo + k)[None, :]  # at the frame's border: drop what is off it
+            lim_v_col = lim_v[:, None] if isinstance(lim_v, np.ndarray) else lim_v
+            alpha = np.where((rows >= 0) & (rows < lim_v_col) & ((u >= 0) & (u < lim_u))[:, None], alpha, 0)
+            base, u = np.clip(base, -lo, None), np.clip(u, 0, lim_u - 1)
+        if n_steep == 0:
+            pix = ((base + lo) * W + u)[:, None] + np.arange(0, k * W, W)
+        elif n_steep == len(segs):
+            pix = (u * W + base + lo)[:, None] + np.arange(k)
+        else:
+            start = (base + lo) * W + u
+            start[cs:] = u[cs:] * W + base[cs:] + lo
+            pix = np.empty((len(u), k), dtype=np.int64)
+            np.add(start[:cs, None], np.arange(0, k * W, W), out=pix[:cs])
+            np.add(start[cs:, None], np.arange(k), out=pix[cs:])
+        keep = alpha > 0
+        if cols.ndim == 2:
+            src = seg if own is None else own[seg]
+            self._chunks.append((pix[keep], alpha[keep], cols[np.broadcast_to(src[:, None], keep.shape)[keep]]))
+        else:
+            self._chunks.append((pix[keep], alpha[keep], _rgb(cols)))
         if caps:
-            for x, y in np.concatenate([segs[:, :2], segs[:, 2:]]):
+            for x, y in np.concatenate([given[:, :2], given[:, 2:]]):
                 self.disc(x, y, h, tuple(cols) if cols.ndim == 1 else (0, 0, 0))
         return self
 
