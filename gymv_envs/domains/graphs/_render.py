@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gymv_envs.core.canvas import BACKGROUND, INK, Color, fit_text_size, new_frame, text_mask
-from gymv_envs.core.vector import Layer, disc_mask, segments_cross
+from gymv_envs.core.vector import Layer, _stamp, disc_mask, segments_cross
 
 EDGE = (70, 72, 84)
 WEIGHT_INK = (20, 60, 160)
@@ -205,15 +205,35 @@ def fit(pos: np.ndarray, box: tuple[float, float, float, float], pad: float, kee
     """Layout coordinates scaled (uniformly unless ``keep_aspect=False``) into ``box`` less ``pad``."""
     x0, y0, x1, y1 = box
     p = np.asarray(pos, dtype=float)
-    lo, hi = p.min(axis=0), p.max(axis=0)
-    ext = np.maximum(hi - lo, 1e-9)
-    avail = np.array([x1 - x0 - 2 * pad, y1 - y0 - 2 * pad])
-    scale = avail / ext
+    (lx, ly), (hx, hy) = p.min(axis=0).tolist(), p.max(axis=0).tolist()
+    sx = (x1 - x0 - 2 * pad) / max(hx - lx, 1e-9)
+    sy = (y1 - y0 - 2 * pad) / max(hy - ly, 1e-9)
     if keep_aspect:
-        scale[:] = scale.min()
-    scale = np.where(hi - lo > 1e-9, scale, 0)
-    centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
-    return centre + (p - (lo + hi) / 2) * scale
+        sx = sy = min(sx, sy)
+    q = np.array([[(lx + hx) / 2, (ly + hy) / 2],
+                  [sx if hx - lx > 1e-9 else 0.0, sy if hy - ly > 1e-9 else 0.0],
+                  [(x0 + x1) / 2, (y0 + y1) / 2]])
+    return q[2] + (p - q[0]) * q[1]
+
+
+@functools.lru_cache(maxsize=512)
+def _badge_row(texts: tuple[str, ...], sizes: tuple[int, ...], r: float, ring: float, width: int):
+    """The badges of vertices ``texts`` (one label size each) in a frame ``width`` px wide, as one stamp:
+    (flat offsets, coverage, pixels per badge, half width and half height per badge, label box offsets
+    (x, y, w, h) per badge), each offset relative to its badge's top-left corner."""
+    offsets, alpha, counts, half, box = [], [], [], [], []
+    for text, size in zip(texts, sizes):
+        badge, label_box = _badge(text, r, ring, size)
+        off, a, h, w = _stamp(badge, width)
+        offsets.append(off)
+        alpha.append(a)
+        counts.append(len(off))
+        half.append((w // 2, h // 2, w, h))
+        box.append(label_box)
+    out = (np.concatenate(offsets), np.concatenate(alpha), np.array(counts), np.array(half), np.array(box))
+    for arr in out:
+        arr.setflags(write=False)
+    return out
 
 
 def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, float] | None = None) -> Placed:
@@ -232,17 +252,27 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
     pad = r * 1.25 + 2
     centers = fit(pic.pos, (x0, y0, x1, y1), pad, pic.keep_aspect)
     if n > 1:
-        d = np.hypot(*(centers[:, None, :] - centers[None, :, :]).transpose(2, 0, 1))
-        np.fill_diagonal(d, np.inf)
+        diff = centers[:, None, :] - centers[None, :, :]
+        d = np.hypot(diff[..., 0], diff[..., 1])
+        d.flat[::n + 1] = np.inf
         r = min(r, 0.36 * float(d.min()))
     r = max(r, 1.5)
     label_size = min(label_size, max(5, int(r * 1.05)))
     weight_size = min(weight_size, max(5, int(r * 0.9)))
     edges = np.asarray(pic.edges, dtype=int).reshape(-1, 2)
     m = len(edges)
-    directed = np.broadcast_to(np.asarray(pic.directed, dtype=bool), (m,))
-    colors = np.asarray(pic.edge_colors if pic.edge_colors is not None else [EDGE] * m, dtype=np.uint8).reshape(-1, 3)
-    dashed = np.asarray(pic.dashed if pic.dashed is not None else [False] * m, dtype=bool)
+    if isinstance(pic.directed, (bool, np.bool_)):
+        any_directed = bool(pic.directed) and m > 0
+        directed = np.full(m, any_directed)
+    else:
+        directed = np.broadcast_to(np.asarray(pic.directed, dtype=bool), (m,))
+        any_directed = bool(directed.any())
+    if pic.edge_colors is None:
+        colors, one, pcols = None, m > 0, EDGE
+    else:
+        colors = np.asarray(pic.edge_colors, dtype=np.uint8).reshape(-1, 3)
+        one = bool(len(colors) and (colors == colors[0]).all())
+        pcols = tuple(int(v) for v in colors[0]) if one else None
     segs = np.zeros((m, 4))
     if m:
         a, b = centers[edges[:, 0]], centers[edges[:, 1]]
@@ -252,45 +282,77 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
         start = a + unit * r * 0.9
         tip = b - unit * (r + width * 0.6)
         alen, awide = max(4.0, r * 0.75), max(3.0, r * 0.6)
-        end = np.where(directed[:, None], tip - unit * alen * 0.8, b - unit * r * 0.9)
-        segs = np.hstack([start, end])
+        if any_directed:
+            end = np.where(directed[:, None], tip - unit * alen * 0.8, b - unit * r * 0.9)
+        else:
+            end = b - unit * r * 0.9
+        segs = np.concatenate([start, end], axis=1)
     weights = list(pic.weights) if pic.weights is not None else [None] * m
-    spots, radii = centers, np.full(n, r)  # what a weight's box must keep clear of: vertices, arrowheads
-    if m and directed.any():
-        heads = tip[directed] - unit[directed] * alen * 0.5
-        spots, radii = np.vstack([centers, heads]), np.concatenate([radii, np.full(len(heads), alen * 0.5)])
-    wboxes = _place_weights(spots, radii, segs, edges, weights, weight_size, (W, H))
-    pieces, piece_of = _cut_for_labels(segs, wboxes)
+    if any(weights):
+        spots, radii = centers, np.full(n, r)  # what a weight's box must keep clear of: vertices, arrowheads
+        if any_directed:
+            heads = tip[directed] - unit[directed] * alen * 0.5
+            spots, radii = np.vstack([centers, heads]), np.concatenate([radii, np.full(len(heads), alen * 0.5)])
+        wboxes = _place_weights(spots, radii, segs, edges, weights, weight_size, (W, H))
+        pieces, piece_of = _cut_for_labels(segs, wboxes)
+    else:
+        wboxes, pieces, piece_of = [None] * len(weights), segs, None
     layer = Layer(frame)
-    one = len(colors) and (colors == colors[0]).all()
-    pcols = tuple(int(v) for v in colors[0]) if one else colors[piece_of]
-    solid = ~dashed[piece_of]
-    for group, dash in ((solid, None), (~solid, (max(3.0, r * 0.5), max(2.0, r * 0.35)))):
-        if group.any():
-            layer.lines(pieces[group], width, pcols if one else pcols[group], dash=dash)
-    if directed.any():
-        layer.arrowheads(tip[directed], unit[directed], alen, awide, pcols if one else colors[directed])
+    if m:
+        if not one:
+            pcols = colors if piece_of is None else colors[piece_of]
+        if pic.dashed is None or not any(pic.dashed):
+            layer.lines(pieces, width, pcols)
+        else:
+            dashed = np.asarray(pic.dashed, dtype=bool)
+            solid = ~dashed if piece_of is None else ~dashed[piece_of]
+            for group, dash in ((solid, None), (~solid, (max(3.0, r * 0.5), max(2.0, r * 0.35)))):
+                if group.any():
+                    layer.lines(pieces[group], width, pcols if one else pcols[group], dash=dash)
+        if any_directed:
+            layer.arrowheads(tip[directed], unit[directed], alen, awide, pcols if one else colors[directed])
     fills = pic.fills or [None] * n
     for (cx, cy), f in zip(centers, fills):
         if f is not None:  # uncoloured vertices show the background: no edge enters a vertex
             layer.disc(cx, cy, r, f)
-    # everything so far lies on the plain background, and nothing of it overlaps but at crossings
-    layer.flush(under=BACKGROUND)
+    # everything so far lies on the plain background, and nothing of it overlaps but at crossings; the
+    # labels and weights that follow lie on it too (they replace what lies under them): where every mark
+    # has one colour, both go in one pass
+    if not all(type(c[2]) is tuple for c in layer._chunks):
+        layer.flush(under=BACKGROUND)
     ring = max(1.0, r * 0.12)
-    label_boxes = []
     lcols = pic.label_colors or [INK] * n
     on_fill = Layer(frame)  # badges of filled vertices blend over their fill
-    for (cx, cy), text, lc, f in zip(centers, pic.labels, lcols, fills):
-        size = _label_font(text, int(r * 1.5), int(r * 1.15), label_size)
-        target = layer if f is None else on_fill
-        if lc == INK:  # ring and label in one cached mask
-            badge, (ox, oy, bw, bh) = _badge(text, round(r * 2) / 2, round(ring * 2) / 2, size)
-            x, y = int(round(cx)) - badge.shape[1] // 2, int(round(cy)) - badge.shape[0] // 2
-            target.mask(badge, x, y, INK)
-            label_boxes.append((x + ox, y + oy, x + ox + bw, y + oy + bh))
-        else:
-            target.disc(cx, cy, r, INK, ring=ring)
-            label_boxes.append(target.text(text, (cx, cy), size, lc, bold=True))
+    sizes = tuple(_label_font(text, int(r * 1.5), int(r * 1.15), label_size) for text in pic.labels)
+    rr, rring = round(r * 2) / 2, round(ring * 2) / 2
+    label_boxes = None
+    if n and all(lc == INK for lc in lcols):  # ring and label of every vertex in one cached stamp
+        offsets, alpha, counts, half, inner = _badge_row(tuple(pic.labels), sizes, rr, rring, W)
+        xy = np.rint(centers).astype(np.int64) - half[:, :2]
+        if (xy >= 0).all() and (xy[:, 0] + half[:, 2] <= W).all() and (xy[:, 1] + half[:, 3] <= H).all():
+            corner = xy[:, 1] * W + xy[:, 0]
+            tl = xy + inner[:, :2]
+            label_boxes = [tuple(b) for b in np.concatenate([tl, tl + inner[:, 2:]], axis=1).tolist()]
+            filled = np.array([f is not None for f in fills])
+            if not filled.any():
+                layer._chunks.append((offsets + np.repeat(corner, counts), alpha, INK))
+            else:
+                for target, which in ((layer, ~filled), (on_fill, filled)):
+                    if which.any():
+                        sel = np.repeat(which, counts)
+                        target._chunks.append(((offsets + np.repeat(corner, counts))[sel], alpha[sel], INK))
+    if label_boxes is None:
+        label_boxes = []
+        for (cx, cy), text, lc, f, size in zip(centers, pic.labels, lcols, fills, sizes):
+            target = layer if f is None else on_fill
+            if lc == INK:  # ring and label in one cached mask
+                badge, (ox, oy, bw, bh) = _badge(text, rr, rring, size)
+                x, y = int(round(cx)) - badge.shape[1] // 2, int(round(cy)) - badge.shape[0] // 2
+                target.mask(badge, x, y, INK)
+                label_boxes.append((x + ox, y + oy, x + ox + bw, y + oy + bh))
+            else:
+                target.disc(cx, cy, r, INK, ring=ring)
+                label_boxes.append(target.text(text, (cx, cy), size, lc, bold=True))
     for bx, text in zip(wboxes, weights):
         if bx is not None:  # in the gap cut out of its edge: on the background
             layer.text(text, ((bx[0] + bx[2]) / 2, (bx[1] + bx[3]) / 2), weight_size, WEIGHT_INK, bold=True)
