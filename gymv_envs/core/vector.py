@@ -430,6 +430,8 @@ def _scratch(n: int) -> np.ndarray:
 def segments_cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """For segments ``a`` (k, 4) and ``b`` (m, 4): a (k, m) bool array, True where they properly cross
     (intersect at a point interior to both; touching at an end does not count)."""
+    if b is a:  # every segment against every other: each orientation is computed once
+        return _segments_cross_self(np.asarray(a, dtype=np.float64).reshape(-1, 4))
     a = np.asarray(a, dtype=np.float64).reshape(-1, 4)[:, None, :]
     b = np.asarray(b, dtype=np.float64).reshape(-1, 4)[None, :, :]
 
@@ -443,6 +445,18 @@ def segments_cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (o1 * o2 < 0) & (o3 * o4 < 0)
 
 
+def _segments_cross_self(s: np.ndarray) -> np.ndarray:
+    """`segments_cross(s, s)`: the side of every segment's start and end point from every segment's line,
+    ``o[i, j]`` (start of j) and ``o[i, k + j]`` (end of j), each sign the same product as there."""
+    k = len(s)
+    px, py = s[:, 0:1], s[:, 1:2]
+    rx = np.concatenate([s[:, 0], s[:, 2]])
+    ry = np.concatenate([s[:, 1], s[:, 3]])
+    o = np.sign((s[:, 2:3] - px) * (ry - py) - (s[:, 3:4] - py) * (rx - px))
+    both = o[:, :k] * o[:, k:]  # both[i, j] < 0: the ends of j lie on either side of i's line
+    return (both < 0) & (both.T < 0)
+
+
 def point_segment_distance(pts: np.ndarray, segs: np.ndarray) -> np.ndarray:
     """Distances (k, m) from points ``pts`` (k, 2) to segments ``segs`` (m, 4)."""
     p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
@@ -452,11 +466,17 @@ def point_segment_distance(pts: np.ndarray, segs: np.ndarray) -> np.ndarray:
     dx, dy = s[:, 2] - ax, s[:, 3] - ay
     len2 = np.maximum(dx * dx + dy * dy, 1e-12)
     rx, ry = px - ax, py - ay
-    t = (rx * dx + ry * dy) / len2
-    np.clip(t, 0, 1, out=t)
+    t = rx * dx
+    t += ry * dy
+    t /= len2
+    np.maximum(t, 0, out=t)  # clipped to [0, 1]
+    np.minimum(t, 1, out=t)
     rx -= t * dx
     ry -= t * dy
-    return np.sqrt(rx * rx + ry * ry)
+    rx *= rx
+    ry *= ry
+    rx += ry
+    return np.sqrt(rx, out=rx)
 
 
 def bounds(points: Iterable[Point]) -> tuple[float, float, float, float]:
