@@ -17,6 +17,8 @@ from gymv_envs.domains.graphs import (
     achromatic_number,
     eulerian_circuit,
     graph_isomorphism,
+    max_flow,
+    max_weight_matching,
     min_arborescence,
     spanning_tree_count,
     tree_colouring,
@@ -254,6 +256,28 @@ def test_max_flow_equals_the_smallest_cut():
                   for k in range(len(others) + 1) for rest in itertools.combinations(others, k)
                   for side in [{env.source, *rest}])
         assert env.flow == cut
+
+
+def test_own_flow_and_matching_solvers_agree_with_networkx():
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        n = int(rng.integers(2, 9))
+        pairs = [(u, v) for u in range(n) for v in range(n) if u != v and rng.random() < 0.35]
+        caps = {p: int(rng.integers(1, 10)) for p in pairs}
+        g = nx.DiGraph()
+        g.add_nodes_from(range(n))
+        g.add_edges_from((u, v, {"capacity": c}) for (u, v), c in caps.items())
+        assert max_flow.max_flow_value(n, caps, 0, n - 1) == nx.maximum_flow_value(g, 0, n - 1)
+        w = {(u, v): int(rng.integers(1, 4)) for u, v in itertools.combinations(range(n), 2) if rng.random() < 0.5}
+        totals = {}
+        for k in range(len(w) + 1):
+            for sub in itertools.combinations(w, k):
+                ends = [x for e in sub for x in e]
+                if len(ends) == len(set(ends)):
+                    totals[frozenset(sub)] = sum(w[e] for e in sub)
+        top = max(totals.values())
+        optimal = [m for m, t in totals.items() if t == top]
+        assert max_weight_matching.unique_best_matching(n, w) == (optimal[0] if len(optimal) == 1 else None)
 
 
 def test_isomorphism_accepts_every_isomorphism():

@@ -397,24 +397,36 @@ def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: 
         return out
     W, H = frame_wh
     e = np.asarray(todo)
+    t = len(todo)
     s = segs[e]
     dims = np.array([_text_box(weights[i], size) for i in todo], dtype=float)
     mid = (s[:, :2] + s[:, 2:]) / 2
     lo, hi = mid - dims / 2, mid + dims / 2
-    bad = _box_cost(mid, dims, e, centers, r, segs, (W, H)) > 0
+    # the other places of each box: along its edge (_TS), then beside it on either side
+    a, d = s[:, :2], s[:, 2:] - s[:, :2]
+    n = np.stack([-d[:, 1], d[:, 0]], axis=1) / (np.hypot(d[:, 0], d[:, 1]) + 1e-9)[:, None]
+    side = np.abs(n[:, 0]) * dims[:, 0] / 2 + np.abs(n[:, 1]) * dims[:, 1] / 2 + 2
+    cand = np.concatenate([a[:, None, :] + _TS[None, :, None] * d[:, None, :],
+                           (mid + n * side[:, None])[:, None, :], (mid - n * side[:, None])[:, None, :]], axis=1)
+    k = cand.shape[1]
+    # every box's cost at the middle and at each other place, in one batch (each row is costed on its own)
+    rows = np.concatenate([mid, cand.reshape(-1, 2)])
+    cost = _box_cost(rows, np.concatenate([dims, np.repeat(dims, k, axis=0)]), np.concatenate([e, np.repeat(e, k)]),
+                     centers, r, segs, (W, H))
+    bad = cost[:t] > 0
     bad |= np.triu(_overlaps(lo, hi, lo, hi), 1).any(axis=0)
-    for j in np.flatnonzero(bad):  # the few that do not fit at the middle try the other places
-        a, d = s[j, :2], s[j, 2:] - s[j, :2]
-        n = np.array([-d[1], d[0]]) / (np.hypot(d[0], d[1]) + 1e-9)
-        side = abs(n[0]) * dims[j, 0] / 2 + abs(n[1]) * dims[j, 1] / 2 + 2
-        cand = np.vstack([a + _TS[:, None] * d, mid[j] + n * side, mid[j] - n * side])
-        size_j = np.broadcast_to(dims[j], cand.shape)
-        cost = _box_cost(cand, size_j, np.full(len(cand), e[j]), centers, r, segs, (W, H)) + _RANK
-        others = np.delete(np.arange(len(todo)), j)
-        clo, chi = cand - dims[j] / 2, cand + dims[j] / 2
-        cost = cost + 8 * _overlaps(clo, chi, lo[others], hi[others]).sum(axis=1)
-        best = int(np.argmin(cost))
-        lo[j], hi[j] = clo[best], chi[best]
+    if bad.any():
+        cost = cost[t:].reshape(t, k) + _RANK
+        clo, chi = cand - dims[:, None, :] / 2, cand + dims[:, None, :] / 2
+        # box i and a place (lo', hi') overlap where lo' < hi_i and -hi' < -lo_i on both axes
+        mine = np.concatenate([clo, -chi], axis=2)
+        theirs = np.concatenate([hi, -lo], axis=1)
+        for j in np.flatnonzero(bad).tolist():  # the few that do not fit at the middle try the other places
+            hits = (mine[j][:, None, :] < theirs[None, :, :]).all(axis=2)
+            hits[:, j] = False
+            best = int(np.argmin(cost[j] + 8 * hits.sum(axis=1)))
+            lo[j], hi[j] = clo[j, best], chi[j, best]
+            theirs[j, :2], theirs[j, 2:] = hi[j], -lo[j]
     shift = -np.minimum(lo, 0) - np.maximum(hi - (W, H), 0)  # last resort: pushed inside the frame
     box = np.rint(np.concatenate([lo + shift, hi + shift], axis=1)).astype(int).tolist()
     for j, i in enumerate(todo):
