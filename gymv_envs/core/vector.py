@@ -296,23 +296,30 @@ class Layer:
         gy = lo[:, 1, None, None] + g[None, :, None] + 0.5
         area = ((tris[:, 1, 0] - tris[:, 0, 0]) * (tris[:, 2, 1] - tris[:, 0, 1])
                 - (tris[:, 1, 1] - tris[:, 0, 1]) * (tris[:, 2, 0] - tris[:, 0, 0]))
-        sign = np.where(area >= 0, 1.0, -1.0)
-        cover = np.full((len(tris), side, side), np.inf)
-        for i in range(3):
+        sign = np.where(area >= 0, 1.0, -1.0)[:, None, None]
+        cover = None
+        for i in range(3):  # signed distance to each edge: sign * (ex (gy - py) - ey (gx - px)) / |e|
             p, q = tris[:, i], tris[:, (i + 1) % 3]
             e = q - p
             n = np.hypot(e[:, 0], e[:, 1]) + 1e-9
-            dist = sign[:, None, None] * (e[:, 0, None, None] * (gy - p[:, 1, None, None])
-                                          - e[:, 1, None, None] * (gx - p[:, 0, None, None])) / n[:, None, None]
-            cover = np.minimum(cover, dist)
-        a = np.clip(cover + 0.5, 0, 1)
-        keep = a > 0.02
-        ys = np.broadcast_to(gy - 0.5, a.shape)[keep].astype(np.int64)
-        xs = np.broadcast_to(gx - 0.5, a.shape)[keep].astype(np.int64)
+            # sign is +-1, so sign * (a - b) is exactly (sign a) - (sign b): the products stay small
+            dist = sign * (e[:, 0, None, None] * (gy - p[:, 1, None, None]))
+            dist = dist - sign * (e[:, 1, None, None] * (gx - p[:, 0, None, None]))
+            dist /= n[:, None, None]
+            if cover is None:
+                cover = dist
+            else:
+                np.minimum(cover, dist, out=cover)
+        cover += 0.5
+        np.maximum(cover, 0, out=cover)  # clipped to [0, 1]
+        np.minimum(cover, 1, out=cover)
+        t, iy, ix = np.nonzero(cover > 0.02)
+        a = cover[t, iy, ix]
+        ys, xs = lo[t, 1] + iy, lo[t, 0] + ix
         cols = np.asarray(color, dtype=np.uint8)
         if cols.ndim == 2:
-            cols = np.broadcast_to(cols[:, None, None, :], (*a.shape, 3))[keep]
-        return self._add(ys, xs, (a[keep] * 255 + 0.5).astype(np.uint8), cols)
+            cols = cols[t]
+        return self._add(ys, xs, (a * 255 + 0.5).astype(np.uint8), cols)
 
     def arrowheads(self, tips, dirs, length: float, width: float, color) -> Layer:
         """Filled arrowheads with their points at ``tips`` (k, 2), pointing along ``dirs`` (k, 2)."""
