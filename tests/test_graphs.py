@@ -280,6 +280,28 @@ def test_own_flow_and_matching_solvers_agree_with_networkx():
         assert max_weight_matching.unique_best_matching(n, w) == (optimal[0] if len(optimal) == 1 else None)
 
 
+def test_colour_refinement_decides_only_what_vf2pp_agrees_with():
+    rng = np.random.default_rng(3)
+    decided = 0
+    for t in range(200):
+        n = int(rng.integers(4, 9))
+        pairs = list(itertools.combinations(range(n), 2))
+        left = sorted(pairs[i] for i in rng.choice(len(pairs), int(rng.integers(n - 1, min(2 * n, len(pairs)))),
+                                                   replace=False))
+        perm = rng.permutation(n)
+        right = (sorted(tuple(sorted((int(perm[u]), int(perm[v])))) for u, v in left) if t % 2 else
+                 sorted(pairs[i] for i in rng.choice(len(pairs), len(left), replace=False)))
+        g1, g2 = nx.Graph(left), nx.Graph(right)
+        g1.add_nodes_from(range(n))
+        g2.add_nodes_from(range(n))
+        ref = nx.vf2pp_isomorphism(g1, g2)
+        got = graph_isomorphism.forced_isomorphism(n, left, right)
+        if got is not None:
+            decided += 1
+            assert got == ((True, [ref[v] for v in range(n)]) if ref is not None else (False, None))
+    assert decided > 50
+
+
 def test_isomorphism_accepts_every_isomorphism():
     seen = set()
     for seed in range(12):

@@ -113,6 +113,7 @@ def _rgb(color):
     return tuple(int(v) for v in arr) if arr.ndim == 1 else arr
 
 
+_LINES: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # (segments, profile, frame size) -> (pixels, coverage)
 _STEEP = [1, 0, 3, 2]  # (x0, y0, x1, y1) -> (y0, x0, y1, x1)
 _SWAP = [2, 3, 0, 1]  # the two ends exchanged
 
@@ -161,6 +162,13 @@ class Layer:
         h = max(0.5, width / 2)
         table, lo, k = _line_profile(round(h * 4) / 4)
         W, H = self.W, self.H
+        key = None
+        if cols.ndim == 1 and not caps:  # the same segments again (a fixed layout): their pixels are known
+            key = (segs.tobytes(), round(h * 4) / 4, W, H)
+            hit = _LINES.get(key)
+            if hit is not None:
+                self._chunks.append((hit[0], hit[1], _rgb(cols)))
+                return self
         given = segs
         d = np.abs(segs[:, 2:] - segs[:, :2])
         steep = d[:, 1] > d[:, 0]
@@ -214,7 +222,14 @@ class Layer:
             src = seg if own is None else own[seg]
             self._chunks.append((pix[keep], alpha[keep], cols[np.broadcast_to(src[:, None], keep.shape)[keep]]))
         else:
-            self._chunks.append((pix[keep], alpha[keep], _rgb(cols)))
+            pix, alpha = pix[keep], alpha[keep]
+            self._chunks.append((pix, alpha, _rgb(cols)))
+            if key is not None:
+                if len(_LINES) >= 64:
+                    _LINES.pop(next(iter(_LINES)))
+                pix.setflags(write=False)
+                alpha.setflags(write=False)
+                _LINES[key] = (pix, alpha)
         if caps:
             for x, y in np.concatenate([given[:, :2], given[:, 2:]]):
                 self.disc(x, y, h, tuple(cols) if cols.ndim == 1 else (0, 0, 0))
