@@ -114,6 +114,7 @@ def _rgb(color):
 
 
 _LINES: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # (segments, profile, frame size) -> (pixels, coverage)
+_NEXT = [1, 2, 0]  # each corner of a triangle to the next
 _STEEP = [1, 0, 3, 2]  # (x0, y0, x1, y1) -> (y0, x0, y1, x1)
 _SWAP = [2, 3, 0, 1]  # the two ends exchanged
 
@@ -311,20 +312,16 @@ class Layer:
         gy = lo[:, 1, None, None] + g[None, :, None] + 0.5
         area = ((tris[:, 1, 0] - tris[:, 0, 0]) * (tris[:, 2, 1] - tris[:, 0, 1])
                 - (tris[:, 1, 1] - tris[:, 0, 1]) * (tris[:, 2, 0] - tris[:, 0, 0]))
-        sign = np.where(area >= 0, 1.0, -1.0)[:, None, None]
-        cover = None
-        for i in range(3):  # signed distance to each edge: sign * (ex (gy - py) - ey (gx - px)) / |e|
-            p, q = tris[:, i], tris[:, (i + 1) % 3]
-            e = q - p
-            n = np.hypot(e[:, 0], e[:, 1]) + 1e-9
-            # sign is +-1, so sign * (a - b) is exactly (sign a) - (sign b): the products stay small
-            dist = sign * (e[:, 0, None, None] * (gy - p[:, 1, None, None]))
-            dist = dist - sign * (e[:, 1, None, None] * (gx - p[:, 0, None, None]))
-            dist /= n[:, None, None]
-            if cover is None:
-                cover = dist
-            else:
-                np.minimum(cover, dist, out=cover)
+        sign = np.where(area >= 0, 1.0, -1.0)[:, None, None, None]
+        # the signed distance of every pixel centre to each edge i (from corner i to corner i + 1), all at once:
+        # sign * (ex (gy - py) - ey (gx - px)) / |e|; sign is +-1, so sign * (a - b) is exactly (sign a) - (sign b)
+        p = tris
+        e = tris[:, _NEXT] - p  # (k, 3, 2)
+        n = np.hypot(e[..., 0], e[..., 1]) + 1e-9
+        dist = sign * (e[:, :, 0, None, None] * (gy[:, None] - p[:, :, 1, None, None]))
+        dist = dist - sign * (e[:, :, 1, None, None] * (gx[:, None] - p[:, :, 0, None, None]))
+        dist /= n[:, :, None, None]
+        cover = np.minimum(np.minimum(dist[:, 0], dist[:, 1]), dist[:, 2])
         cover += 0.5
         np.maximum(cover, 0, out=cover)  # clipped to [0, 1]
         np.minimum(cover, 1, out=cover)

@@ -397,35 +397,34 @@ def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: 
         return out
     W, H = frame_wh
     e = np.asarray(todo)
-    t = len(todo)
     s = segs[e]
     dims = np.array([_text_box(weights[i], size) for i in todo], dtype=float)
     mid = (s[:, :2] + s[:, 2:]) / 2
     lo, hi = mid - dims / 2, mid + dims / 2
-    # the other places of each box: along its edge (_TS), then beside it on either side
-    a, d = s[:, :2], s[:, 2:] - s[:, :2]
-    n = np.stack([-d[:, 1], d[:, 0]], axis=1) / (np.hypot(d[:, 0], d[:, 1]) + 1e-9)[:, None]
-    side = np.abs(n[:, 0]) * dims[:, 0] / 2 + np.abs(n[:, 1]) * dims[:, 1] / 2 + 2
-    cand = np.concatenate([a[:, None, :] + _TS[None, :, None] * d[:, None, :],
-                           (mid + n * side[:, None])[:, None, :], (mid - n * side[:, None])[:, None, :]], axis=1)
-    k = cand.shape[1]
-    # every box's cost at the middle and at each other place, in one batch (each row is costed on its own)
-    rows = np.concatenate([mid, cand.reshape(-1, 2)])
-    cost = _box_cost(rows, np.concatenate([dims, np.repeat(dims, k, axis=0)]), np.concatenate([e, np.repeat(e, k)]),
-                     centers, r, segs, (W, H))
-    bad = cost[:t] > 0
+    bad = _box_cost(mid, dims, e, centers, r, segs, (W, H)) > 0
     bad |= np.triu(_overlaps(lo, hi, lo, hi), 1).any(axis=0)
-    if bad.any():
-        cost = cost[t:].reshape(t, k) + _RANK
-        clo, chi = cand - dims[:, None, :] / 2, cand + dims[:, None, :] / 2
+    if bad.any():  # the few that do not fit at the middle try the other places
+        b = np.flatnonzero(bad)
+        # the other places of each: along its edge (_TS), then beside it on either side
+        a, d = s[b, :2], s[b, 2:] - s[b, :2]
+        n = np.stack([-d[:, 1], d[:, 0]], axis=1) / (np.hypot(d[:, 0], d[:, 1]) + 1e-9)[:, None]
+        db = dims[b]
+        side = (np.abs(n[:, 0]) * db[:, 0] / 2 + np.abs(n[:, 1]) * db[:, 1] / 2 + 2)[:, None]
+        cand = np.concatenate([a[:, None, :] + _TS[None, :, None] * d[:, None, :],
+                               (mid[b] + n * side)[:, None, :], (mid[b] - n * side)[:, None, :]], axis=1)
+        k = cand.shape[1]
+        # each place is costed on its own, so all of them go in one batch
+        cost = _box_cost(cand.reshape(-1, 2), np.repeat(db, k, axis=0), np.repeat(e[b], k), centers, r, segs,
+                         (W, H)).reshape(-1, k) + _RANK
+        clo, chi = cand - db[:, None, :] / 2, cand + db[:, None, :] / 2
         # box i and a place (lo', hi') overlap where lo' < hi_i and -hi' < -lo_i on both axes
         mine = np.concatenate([clo, -chi], axis=2)
         theirs = np.concatenate([hi, -lo], axis=1)
-        for j in np.flatnonzero(bad).tolist():  # the few that do not fit at the middle try the other places
-            hits = (mine[j][:, None, :] < theirs[None, :, :]).all(axis=2)
+        for q, j in enumerate(b.tolist()):
+            hits = (mine[q][:, None, :] < theirs[None, :, :]).all(axis=2)
             hits[:, j] = False
-            best = int(np.argmin(cost[j] + 8 * hits.sum(axis=1)))
-            lo[j], hi[j] = clo[j, best], chi[j, best]
+            best = int(np.argmin(cost[q] + 8 * hits.sum(axis=1)))
+            lo[j], hi[j] = clo[q, best], chi[q, best]
             theirs[j, :2], theirs[j, 2:] = hi[j], -lo[j]
     shift = -np.minimum(lo, 0) - np.maximum(hi - (W, H), 0)  # last resort: pushed inside the frame
     box = np.rint(np.concatenate([lo + shift, hi + shift], axis=1)).astype(int).tolist()
@@ -445,10 +444,17 @@ def _box_cost(cand: np.ndarray, dims: np.ndarray, own: np.ndarray, centers: np.n
     sx, sy = segs[:, 0], segs[:, 1]
     sdx, sdy = segs[:, 2] - sx, segs[:, 3] - sy
     rx, ry = cand[:, None, 0] - sx, cand[:, None, 1] - sy
-    t = np.clip((rx * sdx + ry * sdy) / (sdx * sdx + sdy * sdy + 1e-12), 0, 1)
+    t = rx * sdx
+    t += ry * sdy
+    t /= sdx * sdx + sdy * sdy + 1e-12
+    np.maximum(t, 0, out=t)  # clipped to [0, 1]
+    np.minimum(t, 1, out=t)
     rx -= t * sdx
     ry -= t * sdy
-    close = rx * rx + ry * ry < 0.64 * half2[:, None]
+    rx *= rx
+    ry *= ry
+    rx += ry
+    close = rx < 0.64 * half2[:, None]
     close[np.arange(len(cand)), own] = False
     W, H = frame_wh
     off = ((cand - dims / 2).min(axis=1) < 0) | (cand[:, 0] + dims[:, 0] / 2 > W) | (cand[:, 1] + dims[:, 1] / 2 > H)
