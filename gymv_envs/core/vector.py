@@ -176,7 +176,7 @@ class Layer:
         n_steep = int(np.count_nonzero(steep))
         own = None  # the source segment of each one drawn, where they are drawn out of order
         if 0 < n_steep < len(segs):  # the flat ones first, then the steep ones (the order of the marks)
-            own = np.concatenate([np.flatnonzero(~steep), np.flatnonzero(steep)])
+            own = np.argsort(steep, kind="stable")
             segs, steep = segs[own], steep[own]
         # (u0, v0, u1, v1): u along the major axis, v along the minor one, u0 <= u1
         uv = np.where(steep[:, None], segs[:, _STEEP], segs) if n_steep else segs
@@ -203,7 +203,10 @@ class Layer:
             lim_u = np.full(len(u), W)
             lim_u[cs:] = H
             lim_v = W + H - lim_u
-        if u.size and ((u < 0).any() or (u >= lim_u).any() or (base + lo < 0).any() or (base + (lo + k) > lim_v).any()):
+        inside = (u.size == 0 or (int(u.min()) >= 0 and int(base.min()) + lo >= 0
+                                  and int(u.max()) < min(W, H) and int(base.max()) + lo + k <= min(W, H)))
+        if not inside and ((u < 0).any() or (u >= lim_u).any() or (base + lo < 0).any()
+                           or (base + (lo + k) > lim_v).any()):
             rows = base[:, None] + np.arange(lo, lo + k)[None, :]  # at the frame's border: drop what is off it
             lim_v_col = lim_v[:, None] if isinstance(lim_v, np.ndarray) else lim_v
             alpha = np.where((rows >= 0) & (rows < lim_v_col) & ((u >= 0) & (u < lim_u))[:, None], alpha, 0)
@@ -414,7 +417,7 @@ class Layer:
         index = {c: i for i, c in enumerate(colours)}
         table = _over_table(tuple(colours), under)  # (colours * 256, 3): colour k at coverage a is row 256 k + a
         pix = np.concatenate([c[0] for c in chunks])
-        key = np.concatenate([c[1] for c in chunks]).astype(np.intp)
+        key = np.concatenate([c[1] for c in chunks], dtype=np.intp)
         if len(colours) > 1:
             key += np.repeat(np.array([256 * index[c[2]] for c in chunks], dtype=np.intp), [len(c[0]) for c in chunks])
         rgb = self.frame.reshape(-1, 3)

@@ -293,8 +293,8 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
         if any_directed:
             heads = tip[directed] - unit[directed] * alen * 0.5
             spots, radii = np.vstack([centers, heads]), np.concatenate([radii, np.full(len(heads), alen * 0.5)])
-        wboxes = _place_weights(spots, radii, segs, edges, weights, weight_size, (W, H))
-        pieces, piece_of = _cut_for_labels(segs, wboxes)
+        wboxes, todo, boxes = _place_weights(spots, radii, segs, edges, weights, weight_size, (W, H))
+        pieces, piece_of = _cut_for_labels(segs, todo, boxes)
     else:
         wboxes, pieces, piece_of = [None] * len(weights), segs, None
     layer = Layer(frame)
@@ -361,40 +361,43 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
     return Placed(centers, r, label_boxes, wboxes, segs)
 
 
-def _cut_for_labels(segs: np.ndarray, boxes: list) -> tuple[np.ndarray, np.ndarray]:
-    """The segments with a gap where a weight's box sits on them; returns (pieces, source index of each)."""
+def _cut_for_labels(segs: np.ndarray, todo: list[int], boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The segments with a gap where a weight's box (``boxes[k]`` on segment ``todo[k]``) sits on them; returns
+    (pieces, source index of each)."""
     m = len(segs)
-    has = np.array([b is not None for b in boxes] + [False] * (m - len(boxes)), dtype=bool)[:m]
-    if not has.any():
-        return segs, np.arange(m)
-    bx = np.array([b if b is not None else (0, 0, 0, 0) for b in boxes], dtype=float).reshape(-1, 4)[:m]
+    has = np.zeros(m, dtype=bool)
+    has[todo] = True
+    bx = np.zeros((m, 4))
+    bx[todo] = boxes
     p, q = segs[:, :2], segs[:, 2:]
     d = q - p
     length = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)
     u = d / length[:, None]
     c = (bx[:, :2] + bx[:, 2:]) / 2
-    t = ((c - p) * u).sum(axis=1)
-    has &= np.abs((c - p)[:, 0] * u[:, 1] - (c - p)[:, 1] * u[:, 0]) < 1  # a box beside its edge cuts nothing
+    cp = c - p
+    t = (cp * u).sum(axis=1)
+    has &= np.abs(cp[:, 0] * u[:, 1] - cp[:, 1] * u[:, 0]) < 1  # a box beside its edge cuts nothing
     gap = np.abs(u[:, 0]) * (bx[:, 2] - bx[:, 0]) / 2 + np.abs(u[:, 1]) * (bx[:, 3] - bx[:, 1]) / 2 + 1
-    first = np.hstack([p, p + u * (t - gap)[:, None]])
-    second = np.hstack([p + u * (t + gap)[:, None], q])
     keep1 = has & (t - gap > 0.5)
     keep2 = has & (t + gap < length - 0.5)
+    first = np.concatenate([p[keep1], p[keep1] + u[keep1] * (t - gap)[keep1, None]], axis=1)
+    second = np.concatenate([p[keep2] + u[keep2] * (t + gap)[keep2, None], q[keep2]], axis=1)
     idx = np.arange(m)
-    pieces = np.concatenate([segs[~has], first[keep1], second[keep2]])
+    pieces = np.concatenate([segs[~has], first, second])
     src = np.concatenate([idx[~has], idx[keep1], idx[keep2]])
     return pieces, src
 
 
 def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: np.ndarray,
-                   weights: list[str | None], size: int, frame_wh: tuple[int, int]) -> list:
+                   weights: list[str | None], size: int, frame_wh: tuple[int, int]):
     """A box per weighted edge, on the edge at its middle where that clears the discs ``centers``/``r``
     (vertices, arrowheads), the other edges, the frame's border and the other boxes; else the best
-    of a few places further along the edge or beside it."""
+    of a few places further along the edge or beside it. Returns (a box or None per edge, the weighted
+    edges, their boxes as a (k, 4) int array)."""
     todo = [i for i, w in enumerate(weights) if w]
     out: list = [None] * len(weights)
     if not todo:
-        return out
+        return out, todo, None
     W, H = frame_wh
     e = np.asarray(todo)
     s = segs[e]
@@ -427,10 +430,10 @@ def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: 
             lo[j], hi[j] = clo[q, best], chi[q, best]
             theirs[j, :2], theirs[j, 2:] = hi[j], -lo[j]
     shift = -np.minimum(lo, 0) - np.maximum(hi - (W, H), 0)  # last resort: pushed inside the frame
-    box = np.rint(np.concatenate([lo + shift, hi + shift], axis=1)).astype(int).tolist()
-    for j, i in enumerate(todo):
-        out[i] = tuple(box[j])
-    return out
+    box = np.rint(np.concatenate([lo + shift, hi + shift], axis=1)).astype(int)
+    for i, b in zip(todo, box.tolist()):
+        out[i] = tuple(b)
+    return out, todo, box
 
 
 def _box_cost(cand: np.ndarray, dims: np.ndarray, own: np.ndarray, centers: np.ndarray, r: np.ndarray,
