@@ -17,6 +17,7 @@ from gymv_envs.domains.graphs import (
     achromatic_number,
     eulerian_circuit,
     graph_isomorphism,
+    max_clique,
     max_flow,
     max_weight_matching,
     min_arborescence,
@@ -28,6 +29,7 @@ from gymv_envs.domains.graphs import (
 )
 from gymv_envs.domains.graphs._graphs import (
     adjacency,
+    bitsets,
     parse_edges,
     parse_int,
     parse_sequence,
@@ -181,6 +183,17 @@ def test_max_clique_accepts_every_maximum_clique():
         best = [c for c in nx.find_cliques(graph_of(env)) if len(c) == env.size]
         assert all(env._check(frozenset(c)) for c in best)
         assert not env._check(frozenset(list(best[0])[:-1]))
+
+
+def test_maximal_cliques_match_networkx():
+    rng = np.random.default_rng(11)
+    for _ in range(100):
+        n = int(rng.integers(1, 11))
+        edges = [e for e in itertools.combinations(range(n), 2) if rng.random() < rng.uniform(0.2, 0.8)]
+        g = nx.Graph(edges)
+        g.add_nodes_from(range(n))
+        got = max_clique.maximal_cliques(bitsets(n, edges))
+        assert sorted(map(sorted, got)) == sorted(map(sorted, nx.find_cliques(g)))
 
 
 def test_chromatic_and_achromatic_numbers_match_brute_force():
