@@ -160,6 +160,18 @@ def test_shortest_path_accepts_every_shortest_path_and_only_those():
         assert not env._check(())
 
 
+def test_shortest_path_own_dijkstra_finds_the_only_shortest_path():
+    for d in (0, 1, 2):
+        for seed in range(12):
+            env = level("ShortestPath", seed, difficulty=d)
+            if env.best is None:
+                continue
+            paths = list(nx.all_shortest_paths(env.graph, env.start, env.goal, weight="weight"))
+            assert env.best == nx.dijkstra_path_length(env.graph, env.start, env.goal)
+            assert (env._path is not None) == (len(paths) == 1)
+            assert env._solve() == tuple(nx.dijkstra_path(env.graph, env.start, env.goal))
+
+
 def test_spanning_tree_count_matches_brute_force_and_networkx():
     for seed in SEEDS:
         env = level("SpanningTreeCount", seed)
