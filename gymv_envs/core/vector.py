@@ -113,6 +113,12 @@ def _rgb(color):
     return tuple(int(v) for v in arr) if arr.ndim == 1 else arr
 
 
+_LINES: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # (segments, profile, frame size) -> (pixels, coverage)
+_NEXT = [1, 2, 0]  # each corner of a triangle to the next
+_STEEP = [1, 0, 3, 2]  # (x0, y0, x1, y1) -> (y0, x0, y1, x1)
+_SWAP = [2, 3, 0, 1]  # the two ends exchanged
+
+
 def dash_segments(segs: np.ndarray, dash: float, gap: float) -> tuple[np.ndarray, np.ndarray]:
     """Each segment of ``segs`` (k, 4) cut into dashes ``dash`` px long with ``gap`` px between;
     returns the dashes and, for each, the index of the segment it came from."""
@@ -157,43 +163,79 @@ class Layer:
         h = max(0.5, width / 2)
         table, lo, k = _line_profile(round(h * 4) / 4)
         W, H = self.W, self.H
-        x0, y0, x1, y1 = segs.T
-        steep = np.abs(y1 - y0) > np.abs(x1 - x0)
-        for is_steep in (False, True):
-            which = np.flatnonzero(steep == is_steep)
-            if not len(which):
-                continue
-            if is_steep:  # u is the major axis, v the minor one
-                u0, v0, u1, v1, lim_u, lim_v, step = y0[which], x0[which], y1[which], x1[which], H, W, 1
-            else:
-                u0, v0, u1, v1, lim_u, lim_v, step = x0[which], y0[which], x1[which], y1[which], W, H, W
-            swap = u1 < u0
-            u0, u1, v0, v1 = np.where(swap, u1, u0), np.where(swap, u0, u1), np.where(swap, v1, v0), np.where(swap, v0, v1)
-            du = u1 - u0
-            slope = (v1 - v0) / np.maximum(du, 1e-9)
-            first = np.ceil(u0 - 0.5).astype(np.int64)  # the columns whose centres lie in [u0, u1]
-            count = np.maximum(np.floor(u1 - 0.5).astype(np.int64) - first + 1, 0)
-            seg = np.repeat(np.arange(len(which)), count)
-            u = first[seg] + (np.arange(len(seg)) - np.repeat(np.cumsum(count) - count, count))
-            vc = v0[seg] + slope[seg] * (u + 0.5 - u0[seg])
-            base = np.floor(vc).astype(np.int64)
-            ci = (np.rint((1 - 1 / np.sqrt(1 + slope * slope)) * 64).astype(np.intp) * 8)[seg]
-            ci += ((vc - base) * 8).astype(np.intp)
-            alpha = np.take(table, ci, axis=0)  # (columns, k): rows base+lo .. base+lo+k-1
-            if u.size and (u.min() < 0 or u.max() >= lim_u or base.min() + lo < 0 or base.max() + lo + k > lim_v):
-                rows = base[:, None] + np.arange(lo, lo + k)[None, :]  # at the frame's border: drop what is off it
-                alpha = np.where((rows >= 0) & (rows < lim_v) & ((u >= 0) & (u < lim_u))[:, None], alpha, 0)
-                base, u = np.clip(base, -lo, None), np.clip(u, 0, lim_u - 1)
-            start = u * W + base + lo if is_steep else (base + lo) * W + u
-            pix = start[:, None] + np.arange(0, k * step, step)[None, :]
-            keep = alpha > 0
-            if cols.ndim == 2:
-                own = np.broadcast_to(which[seg][:, None], keep.shape)[keep]
-                self._chunks.append((pix[keep], alpha[keep], cols[own]))
-            else:
-                self._chunks.append((pix[keep], alpha[keep], _rgb(cols)))
+        key = None
+        if cols.ndim == 1 and not caps:  # the same segments again (a fixed layout): their pixels are known
+            key = (segs.tobytes(), round(h * 4) / 4, W, H)
+            hit = _LINES.get(key)
+            if hit is not None:
+                self._chunks.append((hit[0], hit[1], _rgb(cols)))
+                return self
+        given = segs
+        d = np.abs(segs[:, 2:] - segs[:, :2])
+        steep = d[:, 1] > d[:, 0]
+        n_steep = int(np.count_nonzero(steep))
+        own = None  # the source segment of each one drawn, where they are drawn out of order
+        if 0 < n_steep < len(segs):  # the flat ones first, then the steep ones (the order of the marks)
+            own = np.argsort(steep, kind="stable")
+            segs, steep = segs[own], steep[own]
+        # (u0, v0, u1, v1): u along the major axis, v along the minor one, u0 <= u1
+        uv = np.where(steep[:, None], segs[:, _STEEP], segs) if n_steep else segs
+        uv = np.where((uv[:, 2] < uv[:, 0])[:, None], uv[:, _SWAP], uv)
+        u0, v0, u1, v1 = uv.T
+        slope = (v1 - v0) / np.maximum(u1 - u0, 1e-9)
+        first = np.ceil(u0 - 0.5).astype(np.int64)  # the columns whose centres lie in [u0, u1]
+        count = np.floor(u1 - 0.5).astype(np.int64) - first + 1
+        np.maximum(count, 0, out=count)
+        ends = np.cumsum(count)
+        seg = np.repeat(np.arange(len(segs)), count)
+        u = np.arange(len(seg)) + np.repeat(first - (ends - count), count)
+        vc = v0[seg] + slope[seg] * (u + 0.5 - u0[seg])
+        base = np.floor(vc).astype(np.int64)
+        ci = (np.rint((1 - 1 / np.sqrt(1 + slope * slope)) * 64).astype(np.intp) * 8)[seg]
+        ci += ((vc - base) * 8).astype(np.intp)
+        alpha = table[ci]  # (columns, k): rows base+lo .. base+lo+k-1
+        if n_steep == 0:
+            lim_u, lim_v = W, H
+        elif n_steep == len(segs):
+            lim_u, lim_v = H, W
+        else:
+            cs = int(ends[-n_steep - 1])  # the columns of the flat segments come first
+            lim_u = np.full(len(u), W)
+            lim_u[cs:] = H
+            lim_v = W + H - lim_u
+        inside = (u.size == 0 or (int(u.min()) >= 0 and int(base.min()) + lo >= 0
+                                  and int(u.max()) < min(W, H) and int(base.max()) + lo + k <= min(W, H)))
+        if not inside and ((u < 0).any() or (u >= lim_u).any() or (base + lo < 0).any()
+                           or (base + (lo + k) > lim_v).any()):
+            rows = base[:, None] + np.arange(lo, lo + k)[None, :]  # at the frame's border: drop what is off it
+            lim_v_col = lim_v[:, None] if isinstance(lim_v, np.ndarray) else lim_v
+            alpha = np.where((rows >= 0) & (rows < lim_v_col) & ((u >= 0) & (u < lim_u))[:, None], alpha, 0)
+            base, u = np.clip(base, -lo, None), np.clip(u, 0, lim_u - 1)
+        if n_steep == 0:
+            pix = ((base + lo) * W + u)[:, None] + np.arange(0, k * W, W)
+        elif n_steep == len(segs):
+            pix = (u * W + base + lo)[:, None] + np.arange(k)
+        else:
+            start = (base + lo) * W + u
+            start[cs:] = u[cs:] * W + base[cs:] + lo
+            pix = np.empty((len(u), k), dtype=np.int64)
+            np.add(start[:cs, None], np.arange(0, k * W, W), out=pix[:cs])
+            np.add(start[cs:, None], np.arange(k), out=pix[cs:])
+        keep = alpha > 0
+        if cols.ndim == 2:
+            src = seg if own is None else own[seg]
+            self._chunks.append((pix[keep], alpha[keep], cols[np.broadcast_to(src[:, None], keep.shape)[keep]]))
+        else:
+            pix, alpha = pix[keep], alpha[keep]
+            self._chunks.append((pix, alpha, _rgb(cols)))
+            if key is not None:
+                if len(_LINES) >= 64:
+                    _LINES.pop(next(iter(_LINES)))
+                pix.setflags(write=False)
+                alpha.setflags(write=False)
+                _LINES[key] = (pix, alpha)
         if caps:
-            for x, y in np.concatenate([segs[:, :2], segs[:, 2:]]):
+            for x, y in np.concatenate([given[:, :2], given[:, 2:]]):
                 self.disc(x, y, h, tuple(cols) if cols.ndim == 1 else (0, 0, 0))
         return self
 
@@ -273,23 +315,26 @@ class Layer:
         gy = lo[:, 1, None, None] + g[None, :, None] + 0.5
         area = ((tris[:, 1, 0] - tris[:, 0, 0]) * (tris[:, 2, 1] - tris[:, 0, 1])
                 - (tris[:, 1, 1] - tris[:, 0, 1]) * (tris[:, 2, 0] - tris[:, 0, 0]))
-        sign = np.where(area >= 0, 1.0, -1.0)
-        cover = np.full((len(tris), side, side), np.inf)
-        for i in range(3):
-            p, q = tris[:, i], tris[:, (i + 1) % 3]
-            e = q - p
-            n = np.hypot(e[:, 0], e[:, 1]) + 1e-9
-            dist = sign[:, None, None] * (e[:, 0, None, None] * (gy - p[:, 1, None, None])
-                                          - e[:, 1, None, None] * (gx - p[:, 0, None, None])) / n[:, None, None]
-            cover = np.minimum(cover, dist)
-        a = np.clip(cover + 0.5, 0, 1)
-        keep = a > 0.02
-        ys = np.broadcast_to(gy - 0.5, a.shape)[keep].astype(np.int64)
-        xs = np.broadcast_to(gx - 0.5, a.shape)[keep].astype(np.int64)
+        sign = np.where(area >= 0, 1.0, -1.0)[:, None, None, None]
+        # the signed distance of every pixel centre to each edge i (from corner i to corner i + 1), all at once:
+        # sign * (ex (gy - py) - ey (gx - px)) / |e|; sign is +-1, so sign * (a - b) is exactly (sign a) - (sign b)
+        p = tris
+        e = tris[:, _NEXT] - p  # (k, 3, 2)
+        n = np.hypot(e[..., 0], e[..., 1]) + 1e-9
+        dist = sign * (e[:, :, 0, None, None] * (gy[:, None] - p[:, :, 1, None, None]))
+        dist = dist - sign * (e[:, :, 1, None, None] * (gx[:, None] - p[:, :, 0, None, None]))
+        dist /= n[:, :, None, None]
+        cover = np.minimum(np.minimum(dist[:, 0], dist[:, 1]), dist[:, 2])
+        cover += 0.5
+        np.maximum(cover, 0, out=cover)  # clipped to [0, 1]
+        np.minimum(cover, 1, out=cover)
+        t, iy, ix = np.nonzero(cover > 0.02)
+        a = cover[t, iy, ix]
+        ys, xs = lo[t, 1] + iy, lo[t, 0] + ix
         cols = np.asarray(color, dtype=np.uint8)
         if cols.ndim == 2:
-            cols = np.broadcast_to(cols[:, None, None, :], (*a.shape, 3))[keep]
-        return self._add(ys, xs, (a[keep] * 255 + 0.5).astype(np.uint8), cols)
+            cols = cols[t]
+        return self._add(ys, xs, (a * 255 + 0.5).astype(np.uint8), cols)
 
     def arrowheads(self, tips, dirs, length: float, width: float, color) -> Layer:
         """Filled arrowheads with their points at ``tips`` (k, 2), pointing along ``dirs`` (k, 2)."""
@@ -372,7 +417,7 @@ class Layer:
         index = {c: i for i, c in enumerate(colours)}
         table = _over_table(tuple(colours), under)  # (colours * 256, 3): colour k at coverage a is row 256 k + a
         pix = np.concatenate([c[0] for c in chunks])
-        key = np.concatenate([c[1] for c in chunks]).astype(np.intp)
+        key = np.concatenate([c[1] for c in chunks], dtype=np.intp)
         if len(colours) > 1:
             key += np.repeat(np.array([256 * index[c[2]] for c in chunks], dtype=np.intp), [len(c[0]) for c in chunks])
         rgb = self.frame.reshape(-1, 3)
@@ -407,6 +452,8 @@ def _scratch(n: int) -> np.ndarray:
 def segments_cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """For segments ``a`` (k, 4) and ``b`` (m, 4): a (k, m) bool array, True where they properly cross
     (intersect at a point interior to both; touching at an end does not count)."""
+    if b is a:  # every segment against every other: each orientation is computed once
+        return _segments_cross_self(np.asarray(a, dtype=np.float64).reshape(-1, 4))
     a = np.asarray(a, dtype=np.float64).reshape(-1, 4)[:, None, :]
     b = np.asarray(b, dtype=np.float64).reshape(-1, 4)[None, :, :]
 
@@ -420,6 +467,18 @@ def segments_cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (o1 * o2 < 0) & (o3 * o4 < 0)
 
 
+def _segments_cross_self(s: np.ndarray) -> np.ndarray:
+    """`segments_cross(s, s)`: the side of every segment's start and end point from every segment's line,
+    ``o[i, j]`` (start of j) and ``o[i, k + j]`` (end of j), each sign the same product as there."""
+    k = len(s)
+    px, py = s[:, 0:1], s[:, 1:2]
+    rx = np.concatenate([s[:, 0], s[:, 2]])
+    ry = np.concatenate([s[:, 1], s[:, 3]])
+    o = np.sign((s[:, 2:3] - px) * (ry - py) - (s[:, 3:4] - py) * (rx - px))
+    both = o[:, :k] * o[:, k:]  # both[i, j] < 0: the ends of j lie on either side of i's line
+    return (both < 0) & (both.T < 0)
+
+
 def point_segment_distance(pts: np.ndarray, segs: np.ndarray) -> np.ndarray:
     """Distances (k, m) from points ``pts`` (k, 2) to segments ``segs`` (m, 4)."""
     p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
@@ -429,11 +488,17 @@ def point_segment_distance(pts: np.ndarray, segs: np.ndarray) -> np.ndarray:
     dx, dy = s[:, 2] - ax, s[:, 3] - ay
     len2 = np.maximum(dx * dx + dy * dy, 1e-12)
     rx, ry = px - ax, py - ay
-    t = (rx * dx + ry * dy) / len2
-    np.clip(t, 0, 1, out=t)
+    t = rx * dx
+    t += ry * dy
+    t /= len2
+    np.maximum(t, 0, out=t)  # clipped to [0, 1]
+    np.minimum(t, 1, out=t)
     rx -= t * dx
     ry -= t * dy
-    return np.sqrt(rx * rx + ry * ry)
+    rx *= rx
+    ry *= ry
+    rx += ry
+    return np.sqrt(rx, out=rx)
 
 
 def bounds(points: Iterable[Point]) -> tuple[float, float, float, float]:

@@ -11,6 +11,7 @@ so the base's candidate extraction (``Answer: ...``, ``<answer>``) does the rest
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import ClassVar
@@ -39,23 +40,34 @@ def planar_graph(rng: np.random.Generator, n: int, m: int, aspect: float = 1.0, 
     raise RuntimeError("planar_graph: no connected layout found")  # pragma: no cover
 
 
+@functools.lru_cache(maxsize=64)
+def _pairs(n: int) -> np.ndarray:
+    """The pairs ``i < j`` of ``n`` vertices, in `np.triu_indices` order, as a read-only (p, 2) array."""
+    pairs = np.stack(np.triu_indices(n, 1), axis=1)
+    pairs.setflags(write=False)
+    return pairs
+
+
 def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: float = 2.3) -> list[Edge] | None:
     """Up to ``m`` non-crossing edges among ``pos``, a spanning tree first; None if it cannot connect."""
     n = len(pos)
-    iu, ju = np.triu_indices(n, 1)
-    length = np.hypot(pos[iu, 0] - pos[ju, 0], pos[iu, 1] - pos[ju, 1])
+    pairs = _pairs(n)
+    segs = pos[pairs].reshape(-1, 4)  # (x_i, y_i, x_j, y_j) of every pair
+    d = segs[:, 2:] - segs[:, :2]
+    length = np.hypot(d[:, 0], d[:, 1])
     near = np.flatnonzero(length <= max_len)  # candidate pairs: short ones that pass no other vertex closely
-    iu, ju, length = iu[near], ju[near], length[near]
-    segs = np.hstack([pos[iu], pos[ju]])
+    pairs, length, segs = pairs[near], length[near], segs[near]
     clear = point_segment_distance(pos, segs)
-    cols = np.arange(len(iu))
-    clear[iu, cols] = np.inf
-    clear[ju, cols] = np.inf
+    cols = np.arange(len(pairs))
+    clear[pairs[:, 0], cols] = np.inf
+    clear[pairs[:, 1], cols] = np.inf
     keep = np.flatnonzero(clear.min(axis=0) > 0.28)
-    iu, ju, segs = iu[keep].tolist(), ju[keep].tolist(), segs[keep]
+    pairs, segs = pairs[keep], segs[keep]
+    iu, ju = pairs[:, 0].tolist(), pairs[:, 1].tolist()
     order = np.argsort(length[keep] * rng.uniform(0.75, 1.3, len(keep))).tolist()
     packed = np.packbits(segments_cross(segs, segs), axis=1, bitorder="little")
-    cross = [int.from_bytes(row.tobytes(), "little") for row in packed]  # bit j of cross[k]: k and j cross
+    w, raw = packed.shape[1], packed.tobytes()
+    cross = [int.from_bytes(raw[i:i + w], "little") for i in range(0, len(raw), w or 1)]  # bit j of cross[k]: k and j cross
     parent = list(range(n))
 
     def find(x: int) -> int:
@@ -71,6 +83,8 @@ def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: flo
             parent[a] = b
             chosen.append(k)
             bits |= 1 << k
+            if len(chosen) == n - 1:  # connected: no later pair joins two parts
+                break
     if len(chosen) < n - 1:
         return None
     for k in order:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gymv_envs.core.canvas import BACKGROUND, INK, Color, fit_text_size, new_frame, text_mask
-from gymv_envs.core.vector import Layer, disc_mask, segments_cross
+from gymv_envs.core.vector import Layer, _stamp, disc_mask, segments_cross
 
 EDGE = (70, 72, 84)
 WEIGHT_INK = (20, 60, 160)
@@ -205,15 +205,35 @@ def fit(pos: np.ndarray, box: tuple[float, float, float, float], pad: float, kee
     """Layout coordinates scaled (uniformly unless ``keep_aspect=False``) into ``box`` less ``pad``."""
     x0, y0, x1, y1 = box
     p = np.asarray(pos, dtype=float)
-    lo, hi = p.min(axis=0), p.max(axis=0)
-    ext = np.maximum(hi - lo, 1e-9)
-    avail = np.array([x1 - x0 - 2 * pad, y1 - y0 - 2 * pad])
-    scale = avail / ext
+    (lx, ly), (hx, hy) = p.min(axis=0).tolist(), p.max(axis=0).tolist()
+    sx = (x1 - x0 - 2 * pad) / max(hx - lx, 1e-9)
+    sy = (y1 - y0 - 2 * pad) / max(hy - ly, 1e-9)
     if keep_aspect:
-        scale[:] = scale.min()
-    scale = np.where(hi - lo > 1e-9, scale, 0)
-    centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
-    return centre + (p - (lo + hi) / 2) * scale
+        sx = sy = min(sx, sy)
+    q = np.array([[(lx + hx) / 2, (ly + hy) / 2],
+                  [sx if hx - lx > 1e-9 else 0.0, sy if hy - ly > 1e-9 else 0.0],
+                  [(x0 + x1) / 2, (y0 + y1) / 2]])
+    return q[2] + (p - q[0]) * q[1]
+
+
+@functools.lru_cache(maxsize=512)
+def _badge_row(texts: tuple[str, ...], sizes: tuple[int, ...], r: float, ring: float, width: int):
+    """The badges of vertices ``texts`` (one label size each) in a frame ``width`` px wide, as one stamp:
+    (flat offsets, coverage, pixels per badge, half width and half height per badge, label box offsets
+    (x, y, w, h) per badge), each offset relative to its badge's top-left corner."""
+    offsets, alpha, counts, half, box = [], [], [], [], []
+    for text, size in zip(texts, sizes):
+        badge, label_box = _badge(text, r, ring, size)
+        off, a, h, w = _stamp(badge, width)
+        offsets.append(off)
+        alpha.append(a)
+        counts.append(len(off))
+        half.append((w // 2, h // 2, w, h))
+        box.append(label_box)
+    out = (np.concatenate(offsets), np.concatenate(alpha), np.array(counts), np.array(half), np.array(box))
+    for arr in out:
+        arr.setflags(write=False)
+    return out
 
 
 def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, float] | None = None) -> Placed:
@@ -232,17 +252,27 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
     pad = r * 1.25 + 2
     centers = fit(pic.pos, (x0, y0, x1, y1), pad, pic.keep_aspect)
     if n > 1:
-        d = np.hypot(*(centers[:, None, :] - centers[None, :, :]).transpose(2, 0, 1))
-        np.fill_diagonal(d, np.inf)
+        diff = centers[:, None, :] - centers[None, :, :]
+        d = np.hypot(diff[..., 0], diff[..., 1])
+        d.flat[::n + 1] = np.inf
         r = min(r, 0.36 * float(d.min()))
     r = max(r, 1.5)
     label_size = min(label_size, max(5, int(r * 1.05)))
     weight_size = min(weight_size, max(5, int(r * 0.9)))
     edges = np.asarray(pic.edges, dtype=int).reshape(-1, 2)
     m = len(edges)
-    directed = np.broadcast_to(np.asarray(pic.directed, dtype=bool), (m,))
-    colors = np.asarray(pic.edge_colors if pic.edge_colors is not None else [EDGE] * m, dtype=np.uint8).reshape(-1, 3)
-    dashed = np.asarray(pic.dashed if pic.dashed is not None else [False] * m, dtype=bool)
+    if isinstance(pic.directed, (bool, np.bool_)):
+        any_directed = bool(pic.directed) and m > 0
+        directed = np.full(m, any_directed)
+    else:
+        directed = np.broadcast_to(np.asarray(pic.directed, dtype=bool), (m,))
+        any_directed = bool(directed.any())
+    if pic.edge_colors is None:
+        colors, one, pcols = None, m > 0, EDGE
+    else:
+        colors = np.asarray(pic.edge_colors, dtype=np.uint8).reshape(-1, 3)
+        one = bool(len(colors) and (colors == colors[0]).all())
+        pcols = tuple(int(v) for v in colors[0]) if one else None
     segs = np.zeros((m, 4))
     if m:
         a, b = centers[edges[:, 0]], centers[edges[:, 1]]
@@ -252,45 +282,77 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
         start = a + unit * r * 0.9
         tip = b - unit * (r + width * 0.6)
         alen, awide = max(4.0, r * 0.75), max(3.0, r * 0.6)
-        end = np.where(directed[:, None], tip - unit * alen * 0.8, b - unit * r * 0.9)
-        segs = np.hstack([start, end])
+        if any_directed:
+            end = np.where(directed[:, None], tip - unit * alen * 0.8, b - unit * r * 0.9)
+        else:
+            end = b - unit * r * 0.9
+        segs = np.concatenate([start, end], axis=1)
     weights = list(pic.weights) if pic.weights is not None else [None] * m
-    spots, radii = centers, np.full(n, r)  # what a weight's box must keep clear of: vertices, arrowheads
-    if m and directed.any():
-        heads = tip[directed] - unit[directed] * alen * 0.5
-        spots, radii = np.vstack([centers, heads]), np.concatenate([radii, np.full(len(heads), alen * 0.5)])
-    wboxes = _place_weights(spots, radii, segs, edges, weights, weight_size, (W, H))
-    pieces, piece_of = _cut_for_labels(segs, wboxes)
+    if any(weights):
+        spots, radii = centers, np.full(n, r)  # what a weight's box must keep clear of: vertices, arrowheads
+        if any_directed:
+            heads = tip[directed] - unit[directed] * alen * 0.5
+            spots, radii = np.vstack([centers, heads]), np.concatenate([radii, np.full(len(heads), alen * 0.5)])
+        wboxes, todo, boxes = _place_weights(spots, radii, segs, edges, weights, weight_size, (W, H))
+        pieces, piece_of = _cut_for_labels(segs, todo, boxes)
+    else:
+        wboxes, pieces, piece_of = [None] * len(weights), segs, None
     layer = Layer(frame)
-    one = len(colors) and (colors == colors[0]).all()
-    pcols = tuple(int(v) for v in colors[0]) if one else colors[piece_of]
-    solid = ~dashed[piece_of]
-    for group, dash in ((solid, None), (~solid, (max(3.0, r * 0.5), max(2.0, r * 0.35)))):
-        if group.any():
-            layer.lines(pieces[group], width, pcols if one else pcols[group], dash=dash)
-    if directed.any():
-        layer.arrowheads(tip[directed], unit[directed], alen, awide, pcols if one else colors[directed])
+    if m:
+        if not one:
+            pcols = colors if piece_of is None else colors[piece_of]
+        if pic.dashed is None or not any(pic.dashed):
+            layer.lines(pieces, width, pcols)
+        else:
+            dashed = np.asarray(pic.dashed, dtype=bool)
+            solid = ~dashed if piece_of is None else ~dashed[piece_of]
+            for group, dash in ((solid, None), (~solid, (max(3.0, r * 0.5), max(2.0, r * 0.35)))):
+                if group.any():
+                    layer.lines(pieces[group], width, pcols if one else pcols[group], dash=dash)
+        if any_directed:
+            layer.arrowheads(tip[directed], unit[directed], alen, awide, pcols if one else colors[directed])
     fills = pic.fills or [None] * n
     for (cx, cy), f in zip(centers, fills):
         if f is not None:  # uncoloured vertices show the background: no edge enters a vertex
             layer.disc(cx, cy, r, f)
-    # everything so far lies on the plain background, and nothing of it overlaps but at crossings
-    layer.flush(under=BACKGROUND)
+    # everything so far lies on the plain background, and nothing of it overlaps but at crossings; the
+    # labels and weights that follow lie on it too (they replace what lies under them): where every mark
+    # has one colour, both go in one pass
+    if not all(type(c[2]) is tuple for c in layer._chunks):
+        layer.flush(under=BACKGROUND)
     ring = max(1.0, r * 0.12)
-    label_boxes = []
     lcols = pic.label_colors or [INK] * n
     on_fill = Layer(frame)  # badges of filled vertices blend over their fill
-    for (cx, cy), text, lc, f in zip(centers, pic.labels, lcols, fills):
-        size = _label_font(text, int(r * 1.5), int(r * 1.15), label_size)
-        target = layer if f is None else on_fill
-        if lc == INK:  # ring and label in one cached mask
-            badge, (ox, oy, bw, bh) = _badge(text, round(r * 2) / 2, round(ring * 2) / 2, size)
-            x, y = int(round(cx)) - badge.shape[1] // 2, int(round(cy)) - badge.shape[0] // 2
-            target.mask(badge, x, y, INK)
-            label_boxes.append((x + ox, y + oy, x + ox + bw, y + oy + bh))
-        else:
-            target.disc(cx, cy, r, INK, ring=ring)
-            label_boxes.append(target.text(text, (cx, cy), size, lc, bold=True))
+    sizes = tuple(_label_font(text, int(r * 1.5), int(r * 1.15), label_size) for text in pic.labels)
+    rr, rring = round(r * 2) / 2, round(ring * 2) / 2
+    label_boxes = None
+    if n and all(lc == INK for lc in lcols):  # ring and label of every vertex in one cached stamp
+        offsets, alpha, counts, half, inner = _badge_row(tuple(pic.labels), sizes, rr, rring, W)
+        xy = np.rint(centers).astype(np.int64) - half[:, :2]
+        if (xy >= 0).all() and (xy[:, 0] + half[:, 2] <= W).all() and (xy[:, 1] + half[:, 3] <= H).all():
+            corner = xy[:, 1] * W + xy[:, 0]
+            tl = xy + inner[:, :2]
+            label_boxes = [tuple(b) for b in np.concatenate([tl, tl + inner[:, 2:]], axis=1).tolist()]
+            filled = np.array([f is not None for f in fills])
+            if not filled.any():
+                layer._chunks.append((offsets + np.repeat(corner, counts), alpha, INK))
+            else:
+                for target, which in ((layer, ~filled), (on_fill, filled)):
+                    if which.any():
+                        sel = np.repeat(which, counts)
+                        target._chunks.append(((offsets + np.repeat(corner, counts))[sel], alpha[sel], INK))
+    if label_boxes is None:
+        label_boxes = []
+        for (cx, cy), text, lc, f, size in zip(centers, pic.labels, lcols, fills, sizes):
+            target = layer if f is None else on_fill
+            if lc == INK:  # ring and label in one cached mask
+                badge, (ox, oy, bw, bh) = _badge(text, rr, rring, size)
+                x, y = int(round(cx)) - badge.shape[1] // 2, int(round(cy)) - badge.shape[0] // 2
+                target.mask(badge, x, y, INK)
+                label_boxes.append((x + ox, y + oy, x + ox + bw, y + oy + bh))
+            else:
+                target.disc(cx, cy, r, INK, ring=ring)
+                label_boxes.append(target.text(text, (cx, cy), size, lc, bold=True))
     for bx, text in zip(wboxes, weights):
         if bx is not None:  # in the gap cut out of its edge: on the background
             layer.text(text, ((bx[0] + bx[2]) / 2, (bx[1] + bx[3]) / 2), weight_size, WEIGHT_INK, bold=True)
@@ -299,40 +361,43 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
     return Placed(centers, r, label_boxes, wboxes, segs)
 
 
-def _cut_for_labels(segs: np.ndarray, boxes: list) -> tuple[np.ndarray, np.ndarray]:
-    """The segments with a gap where a weight's box sits on them; returns (pieces, source index of each)."""
+def _cut_for_labels(segs: np.ndarray, todo: list[int], boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The segments with a gap where a weight's box (``boxes[k]`` on segment ``todo[k]``) sits on them; returns
+    (pieces, source index of each)."""
     m = len(segs)
-    has = np.array([b is not None for b in boxes] + [False] * (m - len(boxes)), dtype=bool)[:m]
-    if not has.any():
-        return segs, np.arange(m)
-    bx = np.array([b if b is not None else (0, 0, 0, 0) for b in boxes], dtype=float).reshape(-1, 4)[:m]
+    has = np.zeros(m, dtype=bool)
+    has[todo] = True
+    bx = np.zeros((m, 4))
+    bx[todo] = boxes
     p, q = segs[:, :2], segs[:, 2:]
     d = q - p
     length = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)
     u = d / length[:, None]
     c = (bx[:, :2] + bx[:, 2:]) / 2
-    t = ((c - p) * u).sum(axis=1)
-    has &= np.abs((c - p)[:, 0] * u[:, 1] - (c - p)[:, 1] * u[:, 0]) < 1  # a box beside its edge cuts nothing
+    cp = c - p
+    t = (cp * u).sum(axis=1)
+    has &= np.abs(cp[:, 0] * u[:, 1] - cp[:, 1] * u[:, 0]) < 1  # a box beside its edge cuts nothing
     gap = np.abs(u[:, 0]) * (bx[:, 2] - bx[:, 0]) / 2 + np.abs(u[:, 1]) * (bx[:, 3] - bx[:, 1]) / 2 + 1
-    first = np.hstack([p, p + u * (t - gap)[:, None]])
-    second = np.hstack([p + u * (t + gap)[:, None], q])
     keep1 = has & (t - gap > 0.5)
     keep2 = has & (t + gap < length - 0.5)
+    first = np.concatenate([p[keep1], p[keep1] + u[keep1] * (t - gap)[keep1, None]], axis=1)
+    second = np.concatenate([p[keep2] + u[keep2] * (t + gap)[keep2, None], q[keep2]], axis=1)
     idx = np.arange(m)
-    pieces = np.concatenate([segs[~has], first[keep1], second[keep2]])
+    pieces = np.concatenate([segs[~has], first, second])
     src = np.concatenate([idx[~has], idx[keep1], idx[keep2]])
     return pieces, src
 
 
 def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: np.ndarray,
-                   weights: list[str | None], size: int, frame_wh: tuple[int, int]) -> list:
+                   weights: list[str | None], size: int, frame_wh: tuple[int, int]):
     """A box per weighted edge, on the edge at its middle where that clears the discs ``centers``/``r``
     (vertices, arrowheads), the other edges, the frame's border and the other boxes; else the best
-    of a few places further along the edge or beside it."""
+    of a few places further along the edge or beside it. Returns (a box or None per edge, the weighted
+    edges, their boxes as a (k, 4) int array)."""
     todo = [i for i, w in enumerate(weights) if w]
     out: list = [None] * len(weights)
     if not todo:
-        return out
+        return out, todo, None
     W, H = frame_wh
     e = np.asarray(todo)
     s = segs[e]
@@ -341,23 +406,34 @@ def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: 
     lo, hi = mid - dims / 2, mid + dims / 2
     bad = _box_cost(mid, dims, e, centers, r, segs, (W, H)) > 0
     bad |= np.triu(_overlaps(lo, hi, lo, hi), 1).any(axis=0)
-    for j in np.flatnonzero(bad):  # the few that do not fit at the middle try the other places
-        a, d = s[j, :2], s[j, 2:] - s[j, :2]
-        n = np.array([-d[1], d[0]]) / (np.hypot(d[0], d[1]) + 1e-9)
-        side = abs(n[0]) * dims[j, 0] / 2 + abs(n[1]) * dims[j, 1] / 2 + 2
-        cand = np.vstack([a + _TS[:, None] * d, mid[j] + n * side, mid[j] - n * side])
-        size_j = np.broadcast_to(dims[j], cand.shape)
-        cost = _box_cost(cand, size_j, np.full(len(cand), e[j]), centers, r, segs, (W, H)) + _RANK
-        others = np.delete(np.arange(len(todo)), j)
-        clo, chi = cand - dims[j] / 2, cand + dims[j] / 2
-        cost = cost + 8 * _overlaps(clo, chi, lo[others], hi[others]).sum(axis=1)
-        best = int(np.argmin(cost))
-        lo[j], hi[j] = clo[best], chi[best]
+    if bad.any():  # the few that do not fit at the middle try the other places
+        b = np.flatnonzero(bad)
+        # the other places of each: along its edge (_TS), then beside it on either side
+        a, d = s[b, :2], s[b, 2:] - s[b, :2]
+        n = np.stack([-d[:, 1], d[:, 0]], axis=1) / (np.hypot(d[:, 0], d[:, 1]) + 1e-9)[:, None]
+        db = dims[b]
+        side = (np.abs(n[:, 0]) * db[:, 0] / 2 + np.abs(n[:, 1]) * db[:, 1] / 2 + 2)[:, None]
+        cand = np.concatenate([a[:, None, :] + _TS[None, :, None] * d[:, None, :],
+                               (mid[b] + n * side)[:, None, :], (mid[b] - n * side)[:, None, :]], axis=1)
+        k = cand.shape[1]
+        # each place is costed on its own, so all of them go in one batch
+        cost = _box_cost(cand.reshape(-1, 2), np.repeat(db, k, axis=0), np.repeat(e[b], k), centers, r, segs,
+                         (W, H)).reshape(-1, k) + _RANK
+        clo, chi = cand - db[:, None, :] / 2, cand + db[:, None, :] / 2
+        # box i and a place (lo', hi') overlap where lo' < hi_i and -hi' < -lo_i on both axes
+        mine = np.concatenate([clo, -chi], axis=2)
+        theirs = np.concatenate([hi, -lo], axis=1)
+        for q, j in enumerate(b.tolist()):
+            hits = (mine[q][:, None, :] < theirs[None, :, :]).all(axis=2)
+            hits[:, j] = False
+            best = int(np.argmin(cost[q] + 8 * hits.sum(axis=1)))
+            lo[j], hi[j] = clo[q, best], chi[q, best]
+            theirs[j, :2], theirs[j, 2:] = hi[j], -lo[j]
     shift = -np.minimum(lo, 0) - np.maximum(hi - (W, H), 0)  # last resort: pushed inside the frame
-    box = np.rint(np.concatenate([lo + shift, hi + shift], axis=1)).astype(int).tolist()
-    for j, i in enumerate(todo):
-        out[i] = tuple(box[j])
-    return out
+    box = np.rint(np.concatenate([lo + shift, hi + shift], axis=1)).astype(int)
+    for i, b in zip(todo, box.tolist()):
+        out[i] = tuple(b)
+    return out, todo, box
 
 
 def _box_cost(cand: np.ndarray, dims: np.ndarray, own: np.ndarray, centers: np.ndarray, r: np.ndarray,
@@ -371,10 +447,17 @@ def _box_cost(cand: np.ndarray, dims: np.ndarray, own: np.ndarray, centers: np.n
     sx, sy = segs[:, 0], segs[:, 1]
     sdx, sdy = segs[:, 2] - sx, segs[:, 3] - sy
     rx, ry = cand[:, None, 0] - sx, cand[:, None, 1] - sy
-    t = np.clip((rx * sdx + ry * sdy) / (sdx * sdx + sdy * sdy + 1e-12), 0, 1)
+    t = rx * sdx
+    t += ry * sdy
+    t /= sdx * sdx + sdy * sdy + 1e-12
+    np.maximum(t, 0, out=t)  # clipped to [0, 1]
+    np.minimum(t, 1, out=t)
     rx -= t * sdx
     ry -= t * sdy
-    close = rx * rx + ry * ry < 0.64 * half2[:, None]
+    rx *= rx
+    ry *= ry
+    rx += ry
+    close = rx < 0.64 * half2[:, None]
     close[np.arange(len(cand)), own] = False
     W, H = frame_wh
     off = ((cand - dims / 2).min(axis=1) < 0) | (cand[:, 0] + dims[:, 0] / 2 > W) | (cand[:, 1] + dims[:, 1] / 2 > H)

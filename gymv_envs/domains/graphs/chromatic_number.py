@@ -65,13 +65,15 @@ class ChromaticNumber(GraphQuestion):
         aim = aims[int(rng.integers(len(aims)))]
         for attempt in range(100):
             self.pos, edges = planar_graph(rng, n, 2 * n)
+            planted: set = set()
             if aim == 2:  # keep the edges across the layers of a breadth-first tree: bipartite
                 depth = bfs_hops(adjacency(n, edges), 0)
                 edges = [(u, v) for u, v in edges if (depth[u] - depth[v]) % 2]
             else:  # a clique of the aimed size on a vertex and its nearest neighbours
-                near = np.argsort(np.hypot(*(self.pos - self.pos[int(rng.integers(n))]).T))[:aim]
-                edges = sorted(set(edges) | {(int(min(a, b)), int(max(a, b))) for a in near for b in near if a != b})
-            if not edges_clear(self.pos, edges):
+                near = np.argsort(np.hypot(*(self.pos - self.pos[int(rng.integers(n))]).T))[:aim].tolist()
+                planted = {(min(a, b), max(a, b)) for a in near for b in near if a != b} - set(edges)
+                edges = sorted(set(edges) | planted)
+            if planted and not edges_clear(self.pos, sorted(planted)):  # (the planar edges pass every vertex)
                 continue  # a planted edge would pass over a vertex
             self.edges = edges
             self.nb = bitsets(n, edges)

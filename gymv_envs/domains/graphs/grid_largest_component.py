@@ -87,15 +87,23 @@ class GridLargestComponent(SingleTurnEnv):
         tile = np.empty((n, n, 3), dtype=np.uint8)
         tile[:] = WHITE
         tile[self.grid] = FILLED
-        board = np.repeat(np.repeat(tile, cell, axis=0), cell, axis=1)
-        board[::cell, :] = GRID_LINE
-        board[:, ::cell] = GRID_LINE
-        for k in range(1, line):
-            board[k::cell, :] = GRID_LINE
-            board[:, k::cell] = GRID_LINE
         img = new_frame(H, W, BACKGROUND)
         y0, x0 = (H - n * cell) // 2, (W - n * cell) // 2
-        img[max(0, y0):y0 + n * cell, max(0, x0):x0 + n * cell] = board[max(0, -y0):H - y0, max(0, -x0):W - x0]
+        if y0 >= 0 and x0 >= 0:  # every pixel row of a row of cells is the same: one row each, repeated
+            rows = np.repeat(tile, cell, axis=1)
+            for k in range(line):
+                rows[:, k::cell] = GRID_LINE
+            board = img[y0:y0 + n * cell, x0:x0 + n * cell].reshape(n, cell, n * cell, 3)
+            board[:] = rows[:, None]
+            board[:, :line] = GRID_LINE
+        else:  # the board is cut by the frame
+            board = np.repeat(np.repeat(tile, cell, axis=0), cell, axis=1)
+            board[::cell, :] = GRID_LINE
+            board[:, ::cell] = GRID_LINE
+            for k in range(1, line):
+                board[k::cell, :] = GRID_LINE
+                board[:, k::cell] = GRID_LINE
+            img[max(0, y0):y0 + n * cell, max(0, x0):x0 + n * cell] = board[max(0, -y0):H - y0, max(0, -x0):W - x0]
         edge = min(H, y0 + n * cell + line) , min(W, x0 + n * cell + line)
         img[max(0, y0):edge[0], max(0, x0 + n * cell):edge[1]] = GRID_LINE
         img[max(0, y0 + n * cell):edge[0], max(0, x0):edge[1]] = GRID_LINE

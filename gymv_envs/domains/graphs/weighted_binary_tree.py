@@ -163,14 +163,63 @@ class WeightedBinaryTree(SingleTurnEnv):
 
 @functools.lru_cache(maxsize=64)
 def _row_picture(obs_size: tuple[int, int], scores: tuple[int, ...]) -> np.ndarray:
+    """The row of boxes with the scores in them (read-only): the cached row of empty boxes of this many
+    vertices with the score digits blended over it, where no digit touches a box's outline or another
+    digit (as at every usual size); else drawn whole, digits and outlines in one layer."""
+    base, outline, (x0, y0, side, val) = _row_boxes(obs_size, len(scores))
+    img = base.copy()
+    layer = Layer(img)
+    for i, s in enumerate(scores):
+        x = x0 + i * side
+        layer.text(str(s), (x + side / 2, y0 + side * 0.44), val, SCORE_INK, bold=True)
+    pix = np.concatenate([c[0] for c in layer._chunks])
+    if outline[pix].any() or len(np.unique(pix)) < len(pix):
+        return _row_picture_whole(obs_size, scores)
+    layer.flush()
+    img.setflags(write=False)
+    return img
+
+
+def _row_geometry(obs_size: tuple[int, int], n: int) -> tuple[float, float, float, int, int]:
     H, W = obs_size
-    n = len(scores)
-    img = new_frame(H, W, BACKGROUND)
     side = min(W * 0.9 / n, H * 0.45)
     x0, y0 = (W - side * n) / 2, (H - side) / 2 + side * 0.2
-    layer = Layer(img)
     num = fit_text_size("8", int(side * 0.5), int(side * 0.32), bold=True)
     val = fit_text_size("8", int(side * 0.6), int(side * 0.5), bold=True)
+    return x0, y0, side, num, val
+
+
+@functools.lru_cache(maxsize=32)
+def _row_boxes(obs_size: tuple[int, int], n: int):
+    """(the row of n empty boxes, a flat mask of their outlines' pixels, (x0, y0, side, digit size))."""
+    H, W = obs_size
+    img = new_frame(H, W, BACKGROUND)
+    x0, y0, side, num, val = _row_geometry(obs_size, n)
+    layer = Layer(img)
+    for i in range(n):
+        x = x0 + i * side
+        layer.rect(x + side * 0.06, y0, x + side * 0.94, y0 + side * 0.88, WHITE)
+        layer.text(str(i + 1), (x + side / 2, y0 - side * 0.25), num, INK, bold=True)
+    layer.flush()
+    for i in range(n):
+        x = x0 + i * side
+        layer.polyline([(x + side * 0.06, y0), (x + side * 0.94, y0), (x + side * 0.94, y0 + side * 0.88),
+                        (x + side * 0.06, y0 + side * 0.88)], max(1.0, side / 40), GRID_LINE, closed=True)
+    outline = np.zeros(H * W, dtype=bool)
+    outline[np.concatenate([c[0] for c in layer._chunks])] = True
+    # the digits' colour in the layer (no pixels): where outlines overlap each other they take their largest
+    # coverage, as when they are composited with the digits
+    layer._chunks.append((np.empty(0, dtype=np.intp), np.empty(0, dtype=np.uint8), SCORE_INK))
+    layer.flush()
+    img.setflags(write=False)
+    return img, outline, (x0, y0, side, val)
+
+
+def _row_picture_whole(obs_size: tuple[int, int], scores: tuple[int, ...]) -> np.ndarray:
+    H, W = obs_size
+    img = new_frame(H, W, BACKGROUND)
+    x0, y0, side, num, val = _row_geometry(obs_size, len(scores))
+    layer = Layer(img)
     for i in range(len(scores)):
         x = x0 + i * side
         layer.rect(x + side * 0.06, y0, x + side * 0.94, y0 + side * 0.88, WHITE)
