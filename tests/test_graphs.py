@@ -17,9 +17,6 @@ from gymv_envs.domains.graphs import (
     achromatic_number,
     eulerian_circuit,
     graph_isomorphism,
-    max_clique,
-    max_flow,
-    max_weight_matching,
     min_arborescence,
     spanning_tree_count,
     tree_colouring,
@@ -29,7 +26,6 @@ from gymv_envs.domains.graphs import (
 )
 from gymv_envs.domains.graphs._graphs import (
     adjacency,
-    bitsets,
     parse_edges,
     parse_int,
     parse_sequence,
@@ -160,18 +156,6 @@ def test_shortest_path_accepts_every_shortest_path_and_only_those():
         assert not env._check(())
 
 
-def test_shortest_path_own_dijkstra_finds_the_only_shortest_path():
-    for d in (0, 1, 2):
-        for seed in range(12):
-            env = level("ShortestPath", seed, difficulty=d)
-            if env.best is None:
-                continue
-            paths = list(nx.all_shortest_paths(env.graph, env.start, env.goal, weight="weight"))
-            assert env.best == nx.dijkstra_path_length(env.graph, env.start, env.goal)
-            assert (env._path is not None) == (len(paths) == 1)
-            assert env._solve() == tuple(nx.dijkstra_path(env.graph, env.start, env.goal))
-
-
 def test_spanning_tree_count_matches_brute_force_and_networkx():
     for seed in SEEDS:
         env = level("SpanningTreeCount", seed)
@@ -195,17 +179,6 @@ def test_max_clique_accepts_every_maximum_clique():
         best = [c for c in nx.find_cliques(graph_of(env)) if len(c) == env.size]
         assert all(env._check(frozenset(c)) for c in best)
         assert not env._check(frozenset(list(best[0])[:-1]))
-
-
-def test_maximal_cliques_match_networkx():
-    rng = np.random.default_rng(11)
-    for _ in range(100):
-        n = int(rng.integers(1, 11))
-        edges = [e for e in itertools.combinations(range(n), 2) if rng.random() < rng.uniform(0.2, 0.8)]
-        g = nx.Graph(edges)
-        g.add_nodes_from(range(n))
-        got = max_clique.maximal_cliques(bitsets(n, edges))
-        assert sorted(map(sorted, got)) == sorted(map(sorted, nx.find_cliques(g)))
 
 
 def test_chromatic_and_achromatic_numbers_match_brute_force():
@@ -281,50 +254,6 @@ def test_max_flow_equals_the_smallest_cut():
                   for k in range(len(others) + 1) for rest in itertools.combinations(others, k)
                   for side in [{env.source, *rest}])
         assert env.flow == cut
-
-
-def test_own_flow_and_matching_solvers_agree_with_networkx():
-    rng = np.random.default_rng(7)
-    for _ in range(60):
-        n = int(rng.integers(2, 9))
-        pairs = [(u, v) for u in range(n) for v in range(n) if u != v and rng.random() < 0.35]
-        caps = {p: int(rng.integers(1, 10)) for p in pairs}
-        g = nx.DiGraph()
-        g.add_nodes_from(range(n))
-        g.add_edges_from((u, v, {"capacity": c}) for (u, v), c in caps.items())
-        assert max_flow.max_flow_value(n, caps, 0, n - 1) == nx.maximum_flow_value(g, 0, n - 1)
-        w = {(u, v): int(rng.integers(1, 4)) for u, v in itertools.combinations(range(n), 2) if rng.random() < 0.5}
-        totals = {}
-        for k in range(len(w) + 1):
-            for sub in itertools.combinations(w, k):
-                ends = [x for e in sub for x in e]
-                if len(ends) == len(set(ends)):
-                    totals[frozenset(sub)] = sum(w[e] for e in sub)
-        top = max(totals.values())
-        optimal = [m for m, t in totals.items() if t == top]
-        assert max_weight_matching.unique_best_matching(n, w) == (optimal[0] if len(optimal) == 1 else None)
-
-
-def test_colour_refinement_decides_only_what_vf2pp_agrees_with():
-    rng = np.random.default_rng(3)
-    decided = 0
-    for t in range(200):
-        n = int(rng.integers(4, 9))
-        pairs = list(itertools.combinations(range(n), 2))
-        left = sorted(pairs[i] for i in rng.choice(len(pairs), int(rng.integers(n - 1, min(2 * n, len(pairs)))),
-                                                   replace=False))
-        perm = rng.permutation(n)
-        right = (sorted(tuple(sorted((int(perm[u]), int(perm[v])))) for u, v in left) if t % 2 else
-                 sorted(pairs[i] for i in rng.choice(len(pairs), len(left), replace=False)))
-        g1, g2 = nx.Graph(left), nx.Graph(right)
-        g1.add_nodes_from(range(n))
-        g2.add_nodes_from(range(n))
-        ref = nx.vf2pp_isomorphism(g1, g2)
-        got = graph_isomorphism.forced_isomorphism(n, left, right)
-        if got is not None:
-            decided += 1
-            assert got == ((True, [ref[v] for v in range(n)]) if ref is not None else (False, None))
-    assert decided > 50
 
 
 def test_isomorphism_accepts_every_isomorphism():

@@ -8,43 +8,13 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import BACKGROUND, GRID_LINE, fill_rect, new_frame
-from gymv_envs.domains.graphs._graphs import GraphQuestion, adjacency, bfs_hops, random_tree
+from gymv_envs.domains.graphs._graphs import GraphQuestion, random_tree
 from gymv_envs.domains.graphs._render import Picture, circle_layout, draw_graph, letters
 
 SIZES = {0: (5, 6), 1: (6, 8), 2: (8, 11)}  # vertices, edges
 NONE = ()
 _NONE = re.compile(r"(?i)^\s*(?:not\s+isomorphic|no\s+isomorphism|none|no|impossible|no\s+mapping)\s*\.?$")
 _PAIR = re.compile(r"([A-Za-z])\s*(?:=|->|→|:|-|to)?\s*(\d+)")
-
-
-def forced_isomorphism(n: int, left, right) -> tuple[bool, list[int] | None] | None:
-    """Colour refinement of the two graphs together (a vertex's colour: its colour and its neighbours'
-    colours, until no class splits). ``(False, None)`` when their colourings differ (not isomorphic);
-    ``(True, mapping)`` when every class holds one vertex of each graph (the one isomorphism: left vertex
-    ``v`` to right vertex ``mapping[v]``); ``None`` when it cannot decide (graphs with symmetries)."""
-    adj: list[list[int]] = [[] for _ in range(2 * n)]
-    for u, v in left:
-        adj[u].append(v)
-        adj[v].append(u)
-    for u, v in right:
-        adj[n + u].append(n + v)
-        adj[n + v].append(n + u)
-    colour, classes = [0] * (2 * n), 1
-    while True:
-        sig = [(colour[v], tuple(sorted(colour[w] for w in adj[v]))) for v in range(2 * n)]
-        index = {x: i for i, x in enumerate(sorted(set(sig)))}
-        colour = [index[x] for x in sig]
-        if sorted(colour[:n]) != sorted(colour[n:]):
-            return False, None
-        if len(index) == classes:
-            break
-        classes = len(index)
-    if classes < n:
-        return None
-    where = {c: v for v, c in enumerate(colour[n:])}
-    mapping = [where[colour[v]] for v in range(n)]
-    image = {(min(mapping[u], mapping[v]), max(mapping[u], mapping[v])) for u, v in left}
-    return (True, mapping) if image == set(right) else None
 
 
 class GraphIsomorphism(GraphQuestion):
@@ -89,6 +59,8 @@ class GraphIsomorphism(GraphQuestion):
     answer_hint = "the mapping as `letter=number` pairs for every letter, or `not isomorphic`"
 
     def _generate(self, rng: np.random.Generator) -> None:
+        import networkx as nx
+
         n, m = SIZES[self.difficulty]
         self.labels = letters(n)
         self.numbers = [str(i + 1) for i in range(n)]
@@ -105,18 +77,12 @@ class GraphIsomorphism(GraphQuestion):
                 right = self._swap(rng, n, right)
                 if right is None:
                     continue
-            if len(bfs_hops(adjacency(n, right), 0)) < n:  # the right graph must be connected
+            g1, g2 = nx.Graph(left), nx.Graph(right)
+            g1.add_nodes_from(range(n))
+            g2.add_nodes_from(range(n))
+            if not nx.is_connected(g2):
                 continue
-            decided = forced_isomorphism(n, left, right)
-            if decided is not None:
-                mapping = decided[1]
-            else:  # symmetric graphs: the isomorphism networkx's VF2++ finds
-                import networkx as nx
-
-                g1, g2 = nx.Graph(left), nx.Graph(right)
-                g1.add_nodes_from(range(n))
-                g2.add_nodes_from(range(n))
-                mapping = nx.vf2pp_isomorphism(g1, g2)
+            mapping = nx.vf2pp_isomorphism(g1, g2)
             if (mapping is not None) == self.iso:
                 break
         self.left, self.right = left, right

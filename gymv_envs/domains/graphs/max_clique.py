@@ -19,28 +19,6 @@ from gymv_envs.domains.graphs._render import Picture
 LEVELS = {0: (7, 3, 3), 1: (9, 4, 4), 2: (12, 5, 6)}  # vertices, planted clique size, extra short edges
 
 
-def maximal_cliques(nb: list[int]) -> list[frozenset[int]]:
-    """Every maximal clique of the graph with neighbourhood bit masks ``nb`` (Bron-Kerbosch with a pivot)."""
-    out: list[frozenset[int]] = []
-
-    def grow(clique: int, cand: int, done: int) -> None:
-        if not cand and not done:
-            out.append(frozenset(v for v in range(len(nb)) if clique >> v & 1))
-            return
-        both = cand | done
-        pivot = max((v for v in range(len(nb)) if both >> v & 1), key=lambda v: bin(cand & nb[v]).count("1"))
-        rest = cand & ~nb[pivot]
-        while rest:
-            v = rest.bit_length() - 1
-            rest &= ~(1 << v)
-            grow(clique | 1 << v, cand & nb[v], done & nb[v])
-            cand &= ~(1 << v)
-            done |= 1 << v
-
-    grow(0, (1 << len(nb)) - 1, 0)
-    return out
-
-
 class MaxClique(GraphQuestion):
     """Name a largest clique of a drawn graph.
 
@@ -76,9 +54,12 @@ class MaxClique(GraphQuestion):
     - v0: initial version.
     """
 
+    extras = ("graphs",)
     answer_hint = "the letters of a largest clique, separated by commas"
 
     def _generate(self, rng: np.random.Generator) -> None:
+        import networkx as nx
+
         n, k, extra = LEVELS[self.difficulty]
         self._name_labels(n)
         planted = None
@@ -87,16 +68,17 @@ class MaxClique(GraphQuestion):
             clear = clear_pairs(self.pos, 0.3)
             edges = add_short_edges(rng, self.pos, edges, extra, clear=clear)
             dist = np.hypot(self.pos[:, None, 0] - self.pos[None, :, 0], self.pos[:, None, 1] - self.pos[None, :, 1])
-            nearest = np.argsort(dist, axis=1)[:, :k].tolist()
-            ok = clear.tolist()
-            for centre in rng.permutation(n).tolist():  # the first centre whose nearest neighbours' edges pass no vertex
-                near = nearest[centre]
-                if all(ok[a][b] for i, a in enumerate(near) for b in near[i + 1:]):
-                    planted = {(min(a, b), max(a, b)) for a in near for b in near if a < b}
+            nearest = np.argsort(dist, axis=1)[:, :k]
+            for centre in rng.permutation(n):  # the first centre whose nearest neighbours' edges pass no vertex
+                near = nearest[int(centre)]
+                if clear[np.ix_(near, near)][np.triu_indices(k, 1)].all():
+                    planted = {(int(min(a, b)), int(max(a, b))) for a in near for b in near if a < b}
                     break
         self.edges = sorted(set(edges) | planted)
         self.nb = bitsets(n, self.edges)
-        self.cliques = sorted(maximal_cliques(self.nb), key=lambda c: (-len(c), sorted(c)))
+        g = nx.Graph(self.edges)
+        g.add_nodes_from(range(n))
+        self.cliques = sorted((frozenset(c) for c in nx.find_cliques(g)), key=lambda c: (-len(c), sorted(c)))
         self.size = len(self.cliques[0])
 
     def _picture(self) -> Picture:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import heapq
 import re
 
 import numpy as np
@@ -65,6 +64,8 @@ class ShortestPath(GraphQuestion):
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
+        import networkx as nx
+
         n, m = SIZES[self.difficulty]
         self._name_labels(n)
         cut_off = rng.random() < NO_PATH_RATE
@@ -86,50 +87,11 @@ class ShortestPath(GraphQuestion):
         self.goal = goals[int(rng.integers(len(goals)))]
         self.edges = edges
         self.weights = [int(w) for w in rng.integers(1, 10, len(edges))]
-        self._graph = None
-        self.w = {}
-        for (u, v), w in zip(edges, self.weights):
-            self.w[u, v] = self.w[v, u] = w
-        self.best, self._path = None, None
-        if not cut_off:
-            self.best, self._path = self._dijkstra(n)
-
-    def _dijkstra(self, n: int) -> tuple[int, tuple[int, ...] | None]:
-        """The shortest distance from start to goal, and the shortest path when it is the only one."""
-        adj = adjacency(n, self.edges)
-        dist, ways, prev = {self.start: 0}, {self.start: 1}, {self.start: None}
-        heap, done = [(0, self.start)], set()
-        while heap:
-            d, u = heapq.heappop(heap)
-            if u in done:
-                continue
-            done.add(u)
-            for v in adj[u]:
-                nd = d + self.w[u, v]
-                if v not in dist or nd < dist[v]:
-                    dist[v], ways[v], prev[v] = nd, ways[u], u
-                    heapq.heappush(heap, (nd, v))
-                elif nd == dist[v]:
-                    ways[v] += ways[u]
-        if ways[self.goal] != 1:
-            return dist[self.goal], None
-        path, v = [], self.goal
-        while v is not None:
-            path.append(v)
-            v = prev[v]
-        return dist[self.goal], tuple(reversed(path))
-
-    @property
-    def graph(self):
-        """The level's roads as a weighted networkx graph (built when asked for)."""
-        if self._graph is None:
-            import networkx as nx
-
-            g = nx.Graph()
-            g.add_nodes_from(range(len(self.labels)))
-            g.add_weighted_edges_from((u, v, w) for (u, v), w in zip(self.edges, self.weights))
-            self._graph = g
-        return self._graph
+        g = nx.Graph()
+        g.add_nodes_from(range(n))
+        g.add_weighted_edges_from((u, v, w) for (u, v), w in zip(edges, self.weights))
+        self.graph = g
+        self.best = None if cut_off else nx.dijkstra_path_length(g, self.start, self.goal)
 
     @staticmethod
     def _ball(edges, centre: int, size: int) -> set[int]:
@@ -170,10 +132,10 @@ class ShortestPath(GraphQuestion):
         if not path or path[0] != self.start or path[-1] != self.goal:
             return None
         total = 0
-        for e in zip(path, path[1:]):
-            if e not in self.w:
+        for u, v in zip(path, path[1:]):
+            if not self.graph.has_edge(u, v):
                 return None
-            total += self.w[e]
+            total += self.graph[u][v]["weight"]
         return total
 
     def _check(self, answer) -> bool:
@@ -190,9 +152,7 @@ class ShortestPath(GraphQuestion):
 
         if self.best is None:
             return NONE
-        if self._path is not None:  # the only shortest path
-            return self._path
-        return tuple(nx.dijkstra_path(self.graph, self.start, self.goal))  # the one networkx's Dijkstra finds
+        return tuple(nx.dijkstra_path(self.graph, self.start, self.goal))
 
     def _near_misses(self, rng: np.random.Generator) -> list:
         import networkx as nx
