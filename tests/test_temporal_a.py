@@ -1,0 +1,100 @@
+"""RiverCrossing, AsteroidField, MissileDefence, LunarLander: the game rules the conformance suite does not
+check (collisions, scoring, lives), the incremental drawing, and the scripted oracle at every difficulty."""
+
+from __future__ import annotations
+
+import pickle
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from gymv_envs.domains.temporal import river_crossing as rc
+
+SMALL = (48, 48)
+
+
+def _env(name: str, seed: int = 0, **kw):
+    kw.setdefault("obs_size", SMALL)
+    kw.setdefault("repeat_action_probability", 0.0)
+    env = gym.make(f"GymV/{name}-v0", **kw).unwrapped
+    env.reset(seed=seed)
+    return env
+
+
+def _oracle_episode(env) -> tuple[bool, float]:
+    budget, total, info = gym.spec(f"GymV/{type(env).__name__}-v0").max_episode_steps, 0.0, {}
+    for _ in range(budget):
+        _, r, term, _, info = env.step(env.oracle_action())
+        total += r
+        if term:
+            break
+    return bool(info.get("success")), total
+
+
+# -- RiverCrossing
+def test_river_crossing_hops_once_per_press_and_scores_new_rows():
+    env = _env("RiverCrossing", frameskip=1)
+    up, noop = env.action_index("UP"), env.action_index("NOOP")
+    env.lanes = {row: (0.0, []) for row in env.lanes}   # an empty road and a dry river bed of no logs
+    env.lanes.update({row: (0.0, [(0.0, rc.TRACK)]) for row in rc.RIVER})  # one endless still log per lane
+    _, reward, *_ = env.step(up)
+    assert env.row == rc.START - 1 and reward == 1.0
+    _, reward, *_ = env.step(up)        # held: no second hop
+    assert env.row == rc.START - 1 and reward == 0.0
+    env.step(noop)
+    env.step(up)
+    assert env.row == rc.START - 2 and env.score == 2.0
+    env.step(env.action_index("DOWN"))
+    _, reward, *_ = env.step(up)        # back up to a row already reached: no points
+    assert env.row == rc.START - 2 and reward == 0.0
+    for _ in range(rc.START - 2):
+        env.step(noop)
+        _, reward, term, _, info = env.step(up)
+    assert env.crossed == 1 and env.row == rc.START and reward == 1.0 + rc.BONUS and not term
+    assert env.score == rc.START + rc.BONUS and "home" in info["feedback"]
+
+
+def test_river_crossing_car_water_and_drift_cost_lives():
+    env = _env("RiverCrossing", frameskip=1)
+    env.lanes[rc.START - 1] = (0.0, [((env.x + rc.MARGIN - 5.0) % rc.TRACK, 10.0)])   # a car in the next row
+    _, _, term, _, info = env.step(env.action_index("UP"))
+    assert info["lives"] == 2 and env.row == rc.START and "car" in info["feedback"] and not term
+    env.row, env.last = rc.MEDIAN, (0, 0)
+    env.lanes[rc.MEDIAN - 1] = (0.0, [((env.x + rc.MARGIN + 30.0) % rc.TRACK, 10.0)])  # water under the frog
+    _, _, _, _, info = env.step(env.action_index("UP"))
+    assert info["lives"] == 1 and "river" in info["feedback"]
+    env.row, env.x, env.last = rc.MEDIAN - 1, rc.FW - 0.5, (0, 0)
+    env.lanes[rc.MEDIAN - 1] = (1.0, [(0.0, rc.TRACK)])                             # a log drifting off the edge
+    _, _, term, _, info = env.step(env.action_index("NOOP"))
+    assert info["lives"] == 0 and term and not info["success"] and "carried" in info["feedback"]
+
+
+def test_river_crossing_frog_rides_its_log():
+    env = _env("RiverCrossing", frameskip=1)
+    row = rc.MEDIAN - 1
+    env.lanes[row] = (0.5, [(0.0, rc.TRACK)])
+    env.row, env.x = row, 60.0
+    for _ in range(4):
+        env.step(env.action_index("NOOP"))
+    assert env.x == pytest.approx(62.0) and env.lives == 3
+
+
+@pytest.mark.parametrize("name", ["RiverCrossing"])
+def test_incremental_frames_match_a_fresh_drawing(name):
+    env = _env(name, seed=2, obs_size=(84, 84), repeat_action_probability=0.25)
+    rng = np.random.default_rng(0)
+    for _ in range(80):
+        obs, _, term, _, _ = env.step(int(rng.integers(env.action_space.n)))
+        if term:
+            break
+    fresh = pickle.loads(pickle.dumps(env))
+    assert np.array_equal(obs, fresh._observe())
+
+
+@pytest.mark.parametrize("name", ["RiverCrossing"])
+@pytest.mark.parametrize("difficulty", [0, 1, 2])
+def test_oracle_reaches_the_target_with_sticky_actions(name, difficulty):
+    env = _env(name, seed=3, difficulty=difficulty, repeat_action_probability=0.25)
+    success, total = _oracle_episode(env)
+    assert success and total == env.target
