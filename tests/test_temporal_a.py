@@ -12,6 +12,7 @@ import pytest
 from gymv_envs.domains.temporal import river_crossing as rc
 
 SMALL = (48, 48)
+NAMES = ("RiverCrossing", "AsteroidField")
 
 
 def _env(name: str, seed: int = 0, **kw):
@@ -80,7 +81,7 @@ def test_river_crossing_frog_rides_its_log():
     assert env.x == pytest.approx(62.0) and env.lives == 3
 
 
-@pytest.mark.parametrize("name", ["RiverCrossing"])
+@pytest.mark.parametrize("name", NAMES)
 def test_incremental_frames_match_a_fresh_drawing(name):
     env = _env(name, seed=2, obs_size=(84, 84), repeat_action_probability=0.25)
     rng = np.random.default_rng(0)
@@ -92,9 +93,49 @@ def test_incremental_frames_match_a_fresh_drawing(name):
     assert np.array_equal(obs, fresh._observe())
 
 
-@pytest.mark.parametrize("name", ["RiverCrossing"])
+@pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("difficulty", [0, 1, 2])
 def test_oracle_reaches_the_target_with_sticky_actions(name, difficulty):
     env = _env(name, seed=3, difficulty=difficulty, repeat_action_probability=0.25)
     success, total = _oracle_episode(env)
     assert success and total == env.target
+
+
+# -- AsteroidField
+def test_asteroid_field_shot_splits_and_scores_by_size():
+    from gymv_envs.domains.temporal import asteroid_field as af
+
+    env = _env("AsteroidField", frameskip=1)
+    env.rocks = [[env.x, env.y - 20.0, 0.0, 0.0, 0]]          # a still large asteroid straight ahead
+    reward = 0.0
+    for _ in range(8):
+        reward += env.step(env.action_index("FIRE"))[1]
+        if len(env.rocks) > 1:
+            break
+    assert reward == af.POINTS[0] and [r[4] for r in env.rocks] == [1, 1] and env.ammo == af.AMMO - 1
+    env.rocks = [[env.x, env.y - 20.0, 0.0, 0.0, 2], [10.0, 10.0, 0.0, 0.0, 0]]  # a small one ahead: destroyed
+    env.cool = 0
+    for _ in range(8):
+        reward += env.step(env.action_index("FIRE"))[1]
+        if len(env.rocks) == 1:
+            break
+    assert reward == af.POINTS[0] + af.POINTS[2] and len(env.rocks) == 1
+
+
+def test_asteroid_field_ramming_costs_a_life_and_scores_nothing():
+    env = _env("AsteroidField", frameskip=1)
+    env.rocks = [[env.x + 3.0, env.y, 0.0, 0.0, 0], [10.0, 10.0, 0.0, 0.0, 0]]
+    _, reward, term, _, info = env.step(env.action_index("NOOP"))
+    assert reward == 0.0 and info["lives"] == 2 and not term and env.safe > 0
+    assert sorted(r[4] for r in env.rocks) == [0, 1, 1]   # the rammed asteroid still splits
+
+
+def test_asteroid_field_wraps_around_and_ends_out_of_ammunition():
+    env = _env("AsteroidField", frameskip=1)
+    env.x, env.y, env.vx, env.vy = 159.5, 1.0, 1.0, -1.5
+    env.rocks = [[80.0, 75.0, 0.0, 0.0, 0]]
+    env.step(env.action_index("NOOP"))
+    assert env.x < 2.0 and env.y > 148.0
+    env.ammo, env.shots = 0, []
+    _, _, term, _, info = env.step(env.action_index("FIRE"))
+    assert term and not info["success"] and "ammunition" in info["feedback"]
