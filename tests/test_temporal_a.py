@@ -12,7 +12,7 @@ import pytest
 from gymv_envs.domains.temporal import river_crossing as rc
 
 SMALL = (48, 48)
-NAMES = ("RiverCrossing", "AsteroidField")
+NAMES = ("RiverCrossing", "AsteroidField", "MissileDefence")
 
 
 def _env(name: str, seed: int = 0, **kw):
@@ -139,3 +139,36 @@ def test_asteroid_field_wraps_around_and_ends_out_of_ammunition():
     env.ammo, env.shots = 0, []
     _, _, term, _, info = env.step(env.action_index("FIRE"))
     assert term and not info["success"] and "ammunition" in info["feedback"]
+
+
+# -- MissileDefence
+def test_missile_defence_blast_destroys_missiles_and_scores():
+    from gymv_envs.domains.temporal import missile_defence as md
+
+    env = _env("MissileDefence", frameskip=1)
+    env.missiles, env.clock = [[env.cx, env.cy - 6.0, 0.0, 0.3, env.cx, 0.0, 0.0]], -1000
+    env.step(env.action_index("FIRE"))
+    assert len(env.shots) == 1 and env.shots[0][2:] == [env.cx, env.cy]
+    total = 0.0
+    for _ in range(60):
+        total += env.step(env.action_index("NOOP"))[1]
+    assert total == 1.0 and not env.missiles and env.lives == len(md.CITIES)
+
+
+def test_missile_defence_a_missile_on_the_ground_destroys_its_city():
+    from gymv_envs.domains.temporal import missile_defence as md
+
+    env = _env("MissileDefence", frameskip=1)
+    for i, x in enumerate(md.CITIES):
+        env.missiles = [[x, md.GROUND - 0.2, 0.0, 0.5, x, 0.0, 0.0]]
+        _, reward, term, _, info = env.step(env.action_index("NOOP"))
+        assert not env.standing[i] and info["lives"] == len(md.CITIES) - i - 1 and reward == 0.0
+        assert "city" in info["feedback"]
+    assert term and not info["success"]
+
+
+def test_missile_defence_splitting_missiles_at_difficulty_2():
+    env = _env("MissileDefence", frameskip=1, difficulty=2)
+    env.missiles = [[80.0, 59.9, 0.0, 0.5, 80.0, 0.0, 1.0]]
+    env.step(env.action_index("NOOP"))
+    assert len(env.missiles) == 2 and all(m[6] == 0.0 for m in env.missiles)
