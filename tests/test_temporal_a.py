@@ -12,7 +12,7 @@ import pytest
 from gymv_envs.domains.temporal import river_crossing as rc
 
 SMALL = (48, 48)
-NAMES = ("RiverCrossing", "AsteroidField", "MissileDefence")
+NAMES = ("RiverCrossing", "AsteroidField", "MissileDefence", "LunarLander")
 
 
 def _env(name: str, seed: int = 0, **kw):
@@ -172,3 +172,43 @@ def test_missile_defence_splitting_missiles_at_difficulty_2():
     env.missiles = [[80.0, 59.9, 0.0, 0.5, 80.0, 0.0, 1.0]]
     env.step(env.action_index("NOOP"))
     assert len(env.missiles) == 2 and all(m[6] == 0.0 for m in env.missiles)
+
+
+# -- LunarLander
+def _over_pad(env, vx: float = 0.0, vy: float = 0.2, a: float = 0.0) -> None:
+    from gymv_envs.domains.temporal import lunar_lander as ll
+
+    env.x, env.y = env.pad_x + env.pad_w / 2, env.pad_y - ll.HALF_H - 0.1
+    env.vx, env.vy, env.a = vx, vy, a
+
+
+def test_lunar_lander_soft_landing_scores_and_a_new_lander_starts():
+    env = _env("LunarLander", frameskip=1)
+    _over_pad(env)
+    _, reward, term, _, info = env.step(env.action_index("NOOP"))
+    assert reward == 1.0 and info["lives"] == 3 and not term and "soft landing" in info["feedback"]
+    assert env.y < 20 and env.vy == 0.0
+
+
+@pytest.mark.parametrize("how", ["hard", "sideways", "tilted", "off"])
+def test_lunar_lander_rough_landings_crash(how):
+    from gymv_envs.domains.temporal import lunar_lander as ll
+
+    env = _env("LunarLander", frameskip=1)
+    _over_pad(env, **{"hard": {"vy": 0.8}, "sideways": {"vx": 0.5}, "tilted": {"a": 0.4}, "off": {}}[how])
+    if how == "off":   # well clear of the pad, just above the ground there
+        env.x = env.pad_x - 20.0 if env.pad_x > 30 else env.pad_x + env.pad_w + 20.0
+        env.y = min(env.ground(env.x + d) for d in (-ll.HALF_W, 0.0, ll.HALF_W)) - ll.HALF_H - 0.1
+    _, reward, _, _, info = env.step(env.action_index("NOOP"))
+    assert reward == 0.0 and info["lives"] == 2 and "crashed" in info["feedback"]
+
+
+def test_lunar_lander_engine_pushes_along_the_tilt():
+    env = _env("LunarLander", frameskip=1)
+    env.vx = env.vy = 0.0
+    env.a = 0.5
+    env.step(env.action_index("UP"))
+    assert env.vx > 0 and env.vy < env.gravity
+    env.a, env.vx = 0.0, 0.0
+    env.step(env.action_index("RIGHT"))
+    assert env.a > 0 and env.vx == 0.0
