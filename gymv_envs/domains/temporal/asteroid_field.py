@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.temporal._arcade import ARCADE_ARGS
-from gymv_envs.domains.temporal._arcade_a import ArcadeEnvA
+from gymv_envs.domains.temporal._arcade_a import ArcadeEnvA, rotated_mask
 
 FW, FH = 160.0, 150.0
 SHIP_R, TURN, THRUST, DRAG, VMAX = 4.0, 0.12, 0.06, 0.985, 2.2
@@ -24,20 +23,6 @@ LEVELS = {0: (2, (0.25, 0.45), 1.25), 1: (3, (0.35, 0.6), 1.35), 2: (4, (0.45, 0
 YOU, SHOT, ROCK = (120, 210, 255), (255, 255, 200), ((170, 150, 130), (190, 170, 140), (210, 190, 150))
 SPACE, AMMO_C = (6, 6, 18), (240, 210, 60)
 ANGLES = 32
-
-
-@functools.lru_cache(maxsize=256)
-def ship_mask(k: int, size: int) -> np.ndarray:
-    """A ``(size, size)`` mask of the ship (a dart) pointing at angle ``k / ANGLES`` of a turn from up."""
-    a = 2 * math.pi * k / ANGLES
-    c = (np.arange(size) + 0.5) / size * 2 - 1
-    x, y = np.meshgrid(c, c)
-    u, v = x * math.cos(a) + y * math.sin(a), -x * math.sin(a) + y * math.cos(a)  # ship frame: nose at v = -1
-    mask = (v >= -1) & (v <= 0.75) & (np.abs(u) <= (v + 1) * 0.45) & ~((v > 0.35) & (np.abs(u) < 0.25))
-    if not mask.any():
-        mask[size // 2, size // 2] = True
-    mask.setflags(write=False)
-    return mask
 
 
 def torus(dx: float, dy: float) -> tuple[float, float]:
@@ -104,10 +89,9 @@ class AsteroidField(ArcadeEnvA):
 
     def _wave(self, rng: np.random.Generator) -> None:
         for _ in range(self.wave):
-            while True:
+            x, y = float(rng.uniform(0, FW)), float(rng.uniform(0, FH))
+            while math.hypot(*torus(x - self.x, y - self.y)) <= 55:
                 x, y = float(rng.uniform(0, FW)), float(rng.uniform(0, FH))
-                if math.hypot(*torus(x - self.x, y - self.y)) > 55:
-                    break
             h, s = float(rng.uniform(0, 2 * math.pi)), float(rng.uniform(*self.speeds))
             self.rocks.append([x, y, s * math.cos(h), s * math.sin(h), 0])
 
@@ -189,7 +173,7 @@ class AsteroidField(ArcadeEnvA):
         if not self.safe or (self.frames // 4) % 2:
             k = round(self.a / (2 * math.pi) * ANGLES) % ANGLES
             x0, y0, pw, ph = self._px_box(self.x - SHIP_R - 1, self.y - SHIP_R - 1, 2 * SHIP_R + 2, 2 * SHIP_R + 2)
-            self._mask_at(frame, ship_mask(k, max(pw, ph)), x0, y0, YOU)
+            self._mask_at(frame, rotated_mask("dart", k, ANGLES, max(pw, ph), max(pw, ph)), x0, y0, YOU)
 
     def _task_text(self) -> str:
         return ("You fly the blue ship on a wrap-around field of drifting asteroids (what leaves one edge comes back "

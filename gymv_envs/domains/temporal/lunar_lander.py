@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.temporal._arcade import ARCADE_ARGS
-from gymv_envs.domains.temporal._arcade_a import ArcadeEnvA
+from gymv_envs.domains.temporal._arcade_a import ArcadeEnvA, rotated_mask
 
 FW, FH = 160.0, 150.0
 HALF_W, HALF_H = 4.0, 3.5                           # the lander's half width and half height
@@ -23,21 +22,6 @@ LEVELS = {0: (0.010, 34.0, (118.0, 140.0), 0.2, 0.0),
           2: (0.014, 20.0, (88.0, 140.0), 0.45, 0.0025)}
 SKY, ROCK, PAD, YOU, FLAME = (4, 4, 14), (120, 120, 130), (250, 210, 60), (220, 220, 235), (255, 140, 40)
 ANGLES = 48
-
-
-@functools.lru_cache(maxsize=256)
-def lander_mask(k: int, w: int, h: int) -> np.ndarray:
-    """A ``(h, w)`` mask of the lander (cabin on two legs) tilted by ``k`` steps of ``2 pi / ANGLES``."""
-    a = 2 * math.pi * k / ANGLES
-    x, y = np.meshgrid((np.arange(w) + 0.5) / w * 2 - 1, (np.arange(h) + 0.5) / h * 2 - 1)
-    u, v = x * math.cos(a) + y * math.sin(a), -x * math.sin(a) + y * math.cos(a)
-    cabin = (np.abs(u) < 0.55) & (v > -0.8) & (v < 0.25)
-    legs = (v >= 0.25) & (v < 0.9) & (np.abs(np.abs(u) - (0.55 + (v - 0.25) * 0.6)) < 0.18)
-    mask = cabin | legs
-    if not mask.any():
-        mask[h // 2, w // 2] = True
-    mask.setflags(write=False)
-    return mask
 
 
 class LunarLander(ArcadeEnvA):
@@ -146,7 +130,7 @@ class LunarLander(ArcadeEnvA):
     def _draw_field(self, frame: np.ndarray) -> None:
         k = round(self.a / (2 * math.pi) * ANGLES) % ANGLES
         x0, y0, pw, ph = self._px_box(self.x - HALF_W - 0.5, self.y - HALF_H - 0.5, 2 * HALF_W + 1, 2 * HALF_H + 1)
-        self._mask_at(frame, lander_mask(k, pw, ph), x0, y0, YOU)
+        self._mask_at(frame, rotated_mask("lander", k, ANGLES, pw, ph), x0, y0, YOU)
         if self.thrusting:
             fx, fy = self.x - math.sin(self.a) * (HALF_H + 1.5), self.y + math.cos(self.a) * (HALF_H + 1.5)
             self.disc(frame, fx, fy, 1.5, color=FLAME)
