@@ -91,6 +91,22 @@ def test_incremental_frames_match_a_fresh_drawing(name):
             break
     fresh = pickle.loads(pickle.dumps(env))
     assert np.array_equal(obs, fresh._observe())
+    env._dirty = True   # what the speed benchmark sets before timing a full redraw
+    assert np.array_equal(env._draw(), obs)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_ale_conventions_frameskip_and_full_action_space(name):
+    from gymv_envs.domains.temporal._arcade import ALE_ACTIONS
+
+    env = _env(name, frameskip=3)
+    env.step(0)
+    assert env.frames == 3
+    full, minimal = _env(name, full_action_space=True), _env(name)
+    assert full.action_space.n == 18 and minimal.action_space.n == len(minimal.minimal_actions) < 18
+    unused = ALE_ACTIONS.index(next(a for a in ALE_ACTIONS if a not in full.minimal_actions))
+    frames = [full.step(unused)[0] for _ in range(5)]
+    assert all(np.array_equal(f, minimal.step(0)[0]) for f in frames)
 
 
 @pytest.mark.parametrize("name", NAMES)
