@@ -40,8 +40,8 @@ BROWSER_KINDS = ("click", "double_click", "scroll", "type")
 
 
 def _redraw(env: Any) -> None:
-    if hasattr(env, "_dirty"):
-        env._dirty = True  # web envs keep the last screenshot until the page changes
+    if isinstance(getattr(env, "_dirty", None), bool):
+        env._dirty = True  # web envs keep the last screenshot until the page changes (arcade ids keep boxes)
     env._draw()
 
 
