@@ -24,13 +24,14 @@ GHOST_COLORS = ((240, 70, 70), (250, 150, 220), (80, 220, 230), (250, 170, 60))
 Cell = tuple[int, int]
 
 
-def distances(around: dict[Cell, tuple[Cell, ...]], src: Cell) -> dict[Cell, int]:
-    """Breadth-first block counts from ``src`` over the open blocks."""
+def distances(around: dict[Cell, tuple[Cell, ...]], src: Cell, back: Cell | None = None) -> dict[Cell, int]:
+    """Breadth-first block counts from ``src`` over the open blocks (the first step not to ``back``: a ghost
+    does not turn back)."""
     dist, queue = {src: 0}, deque([src])
     while queue:
         here = queue.popleft()
         for nb in around[here]:
-            if nb not in dist:
+            if nb not in dist and not (here == src and nb == back):
                 dist[nb] = dist[here] + 1
                 queue.append(nb)
     return dist
@@ -173,8 +174,8 @@ class GhostMaze(ArcadeEnv):
         block to spare) before you would; when none is safe, the move that keeps farthest from the ghosts."""
         if self._terminated:
             return 0
-        ghost_d = [distances(self.around, g[0]) for g in self.ghosts]
-        near = {q: min(d[q] for d in ghost_d) for q in self.around}
+        ghost_d = [distances(self.around, g[0], g[1]) for g in self.ghosts]
+        near = {q: min(d.get(q, 99) for d in ghost_d) for q in self.around}
         lead = self.pause
 
         def safe(q: Cell, depth: int, margin: int = 2) -> bool:
@@ -207,7 +208,7 @@ class GhostMaze(ArcadeEnv):
             move = first[goal]
         else:
             options = [self.you] + list(self.around[self.you])
-            move = max(options, key=lambda q: (near[q] > 1, region(q, 1, 40, 0) if near[q] > 1 else 0, near[q], q != self.you))
+            move = max(options, key=lambda q: (near[q] > 1, region(q, 1, 40, 1) if near[q] > 1 else 0, near[q], q != self.you))
         if move == self.you:
             return self.action_index("NOOP")
         d = (move[0] - self.you[0], move[1] - self.you[1])
