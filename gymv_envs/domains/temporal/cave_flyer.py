@@ -162,15 +162,15 @@ class CaveFlyer(ArcadeEnv):
         top, bottom = self._span(x + 12 * self.scroll)
         return y + HH / 2 + 8 * vy > (top + bottom) / 2
 
-    def _rollout(self, first: bool, lag: int, frames: int) -> float:
-        """The smallest clearance to the rock over ``frames`` frames: ``first`` for this step (the previous
-        action held for ``lag`` frames), then the base controller each step."""
+    def _rollout(self, first: bool, hold: int, lag: int, frames: int) -> float:
+        """The smallest clearance to the rock over ``frames`` frames: ``first`` for ``hold`` steps (the previous
+        action held for ``lag`` frames at the start), then the base controller each step."""
         x, y, vy, a, prev, clear = self.x, self.y, self.vy, first, self.held[2], 1e9
         for t in range(frames):
             if t and t % self.frameskip == 0:
-                prev, a = a, self._steer(x, y, vy)
+                prev, a = a, (first if t < hold * self.frameskip else self._steer(x, y, vy))
             x += self.scroll
-            y, vy = fly(y, vy, prev if t % self.frameskip < lag else a)
+            y, vy = fly(y, vy, prev if t < lag else a)
             if x >= self.length:
                 break
             top, bottom = self._span(x)
@@ -178,12 +178,17 @@ class CaveFlyer(ArcadeEnv):
         return clear
 
     def oracle_action(self) -> int:
-        """Of rising and falling this step, the one whose rollout (the base controller after it, on time and
-        a frame or two late) keeps the most clearance to the rock."""
+        """Of rising and falling for one to three steps, the plan whose rollout (the base controller after it,
+        on time and a frame or two late) keeps the most clearance to the rock; its first action."""
         if self._terminated:
             return 0
-        scores = [min(self._rollout(first, lag, 40) for lag in (0, 1, 2)) for first in (False, True)]
-        return self.action_index("FIRE" if scores[1] > scores[0] else "NOOP")
+        best, fire = -1e9, False
+        for hold in (1, 2, 3):
+            for first in (False, True):
+                score = min(self._rollout(first, hold, lag, 48) for lag in (0, 1, 2))
+                if score > best + 1e-9:
+                    best, fire = score, first
+        return self.action_index("FIRE" if fire else "NOOP")
 
 
 CaveFlyer.__doc__ = CaveFlyer.__doc__.replace("{ARCADE_ARGS}", ARCADE_ARGS)

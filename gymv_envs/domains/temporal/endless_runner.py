@@ -177,14 +177,16 @@ class EndlessRunner(ArcadeEnv):
         return True
 
     def oracle_action(self) -> int:
-        """Model-predictive control: of a few plans (run on, jump now or in 1-5 steps, duck for a while),
+        """Model-predictive control: of a few plans (duck for a while, then run on, or jump in 0-5 steps),
         each simulated 48 frames ahead on time and a frame or two late, take the first action of the first
         that is safe in every case (running on is tried first)."""
         if self._terminated:
             return 0
         n = 48 // self.frameskip + 2
-        plans = [[0] * n] + [[0] * j + [-1] + [0] * n for j in range(6)] + [[1] * k + [0] * n for k in (n, 6, 3)]
-        plans += [[0] * j + [-1] + [1] * n for j in range(3)]
+        plans = []
+        for k in (0, 3, 6, n):  # duck for k steps, then run on, or jump after j steps (coming down fast or not)
+            plans += [[1] * k + [0] * n] + [[1] * k + [0] * j + [-1] + [0] * n for j in range(6)]
+            plans += [[1] * k + [0] * j + [-1] + [1] * n for j in range(3)]
         best, choice = -1, plans[0]
         for plan in plans:
             safe = sum(self._rollout(plan, lag, 48) for lag in (0, 1, 2))

@@ -56,22 +56,19 @@ def drop_row(board: np.ndarray, cells, row: int, col: int) -> int:
 
 def evaluate(board: np.ndarray, cells, row: int, col: int) -> float:
     """Dellacherie's placement score (landing height, eroded cells, row and column transitions, holes, wells)."""
-    b = board != 0
-    b = b.copy()
+    b = board != 0  # a new array
     for r, c in cells:
         if r + row < 0:
             return -1e9
         b[row + r, col + c] = True
     full = b.all(axis=1)
     eroded = int(full.sum()) * sum(1 for r, _ in cells if full[row + r])
-    b = b[~full]
-    b = np.vstack([np.zeros((int(full.sum()), COLS), bool), b])
+    b = np.vstack([np.zeros((int(full.sum()), COLS), bool), b[~full]])
     height = ROWS - (row + np.mean([r for r, _ in cells]))
     padded = np.hstack([np.ones((ROWS, 1), bool), b, np.ones((ROWS, 1), bool)])
     row_t = int((padded[:, 1:] != padded[:, :-1]).sum())
     col_t = int((b[1:] != b[:-1]).sum() + (~b[-1]).sum())
-    filled_above = np.maximum.accumulate(b, axis=0)
-    holes = int((filled_above & ~b).sum())
+    holes = int((np.maximum.accumulate(b, axis=0) & ~b).sum())
     wells = 0
     for c in range(COLS):
         depth = 0
