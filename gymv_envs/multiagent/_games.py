@@ -78,6 +78,11 @@ TEXTS: dict[str, GameText] = {
         "jump per move; the same player moves again). A man reaching the far row becomes a king. A side with no "
         "piece or no legal move loses.",
         "the from- and to-squares (column letter, row number from the bottom), like C3-D4 or C3-E5"),
+    "WildTicTacToe": GameText("wild tic-tac-toe", ("the first player", "the second player"),
+        "The marks belong to nobody: each turn a player writes either an X or an O in one empty cell; the first "
+        "player moves first. Whoever completes a line of three equal marks (XXX or OOO in a row, column or "
+        "diagonal) wins; a full board without one is a draw.",
+        "the mark then the cell (column letter A-C left to right, row number 1-3 bottom to top), like X B2"),
     "Chess": GameText("chess", ("white", "black"),
         "Standard chess rules; white is at the bottom and moves first; a pawn reaching the last rank becomes a "
         "queen. Checkmate wins; stalemate, insufficient material and the 75-move rule draw.",
