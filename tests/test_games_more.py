@@ -43,3 +43,42 @@ def test_wild_parses_either_order_and_start_is_a_forced_win():
     assert env.parse_action("I write b2 o") == env.action_names.index("O B2")
     assert env.wins(env.state, 3) and not env.wins(env.state, 2)
     assert env.standard_start()[0] == (0,) * 9
+
+
+# ---------------------------------------------------------------- Alquerque
+def alq_board(pieces: dict[str, int]) -> tuple[int, ...]:
+    b = [0] * 25
+    for name, p in pieces.items():
+        b[(5 - int(name[1])) * 5 + "ABCDE".index(name[0])] = p
+    return tuple(b)
+
+
+def test_alquerque_capture_is_compulsory_and_removes_the_piece():
+    env = make("Alquerque-v0")
+    s = (alq_board({"C2": ME, "C3": THEM, "A5": THEM}), ME, -1, None)
+    legal = [env.action_names[a] for a in env.legal(s)]
+    assert legal == ["C2-C4"]   # the only capture; the steps C2-B2, C2-D2 are not allowed
+    env.state = env.before = s
+    _, _, term, _, info = env.step(env.action_names.index("C2-B2"))
+    assert info["invalid_action"] and "compulsory" in info["feedback"] and env.state == s
+    t = env.play(s, env.action_names.index("C2-C4"))
+    assert t[0].count(THEM) == 1 and t[0][(5 - 4) * 5 + 2] == ME and t[1] == THEM
+
+
+def test_alquerque_diagonals_only_on_even_points_and_no_backward_steps():
+    env = make("Alquerque-v0")
+    s = (alq_board({"B3": ME, "E5": THEM}), ME, -1, None)   # B3 (column 1, row 3 from the bottom): odd, no diagonals
+    assert sorted(env.action_names[a] for a in env.legal(s)) == ["B3-A3", "B3-B4", "B3-C3"]
+    s = (alq_board({"C3": ME, "E5": THEM}), ME, -1, None)
+    assert sorted(env.action_names[a] for a in env.legal(s)) == ["C3-B3", "C3-B4", "C3-C4", "C3-D3", "C3-D4"]
+
+
+def test_alquerque_multi_jump_keeps_the_turn_and_last_capture_wins():
+    env = make("Alquerque-v0")
+    s = (alq_board({"A1": ME, "B2": THEM, "C3": 0, "D4": THEM}), ME, -1, None)
+    t = env.play(s, env.action_names.index("A1-C3"))   # a diagonal capture, then the same piece must go on
+    assert t[1] == ME and t[2] >= 0 and [env.action_names[a] for a in env.legal(t)] == ["C3-E5"]
+    u = env.play(t, env.action_names.index("C3-E5"))
+    assert env.result(u) == ME and THEM not in u[0]
+    start = env.standard_start()[0]
+    assert start.count(ME) == start.count(THEM) == 12 and start[12] == 0

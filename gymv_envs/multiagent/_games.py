@@ -83,6 +83,14 @@ TEXTS: dict[str, GameText] = {
         "player moves first. Whoever completes a line of three equal marks (XXX or OOO in a row, column or "
         "diagonal) wins; a full board without one is a draw.",
         "the mark then the cell (column letter A-C left to right, row number 1-3 bottom to top), like X B2"),
+    "Alquerque": GameText("Alquerque", ("black", "white"),
+        "Pieces stand on the points of a 5x5 board of lines (across, down, and diagonals through the points drawn "
+        "with them). Black moves up and moves first, white moves down. A piece steps along a line to the "
+        "neighbouring empty point, forward, sideways or diagonally forward (never backward), or captures by jumping "
+        "along a line, in any direction, over a neighbouring enemy piece onto the empty point just beyond. "
+        "Capturing is compulsory, and after a capture the same piece keeps jumping while it can (one jump per "
+        "move; the same player moves again). A side with no piece or no legal move loses.",
+        "the from- and to-points (column letter, row number from the bottom), like C2-C3 or C2-C4"),
     "Chess": GameText("chess", ("white", "black"),
         "Standard chess rules; white is at the bottom and moves first; a pawn reaching the last rank becomes a "
         "queen. Checkmate wins; stalemate, insufficient material and the 75-move rule draw.",
