@@ -82,3 +82,42 @@ def test_alquerque_multi_jump_keeps_the_turn_and_last_capture_wins():
     assert env.result(u) == ME and THEM not in u[0]
     start = env.standard_start()[0]
     assert start.count(ME) == start.count(THEM) == 12 and start[12] == 0
+
+
+# ---------------------------------------------------------------- Lines of Action
+def loa_board(n: int, pieces: dict[str, int]) -> tuple[int, ...]:
+    b = [0] * (n * n)
+    for name, p in pieces.items():
+        b[(n - int(name[1:])) * n + "ABCDEFGH".index(name[0])] = p
+    return tuple(b)
+
+
+def test_loa_moves_as_far_as_the_line_has_pieces():
+    env = make("LinesOfAction-v0")   # 6x6
+    s = (loa_board(6, {"B1": ME, "B3": ME, "D1": THEM, "F6": THEM}), ME, None)
+    moves = sorted(env.action_names[a] for a in env.legal(s) if env.action_names[a].startswith("B1"))
+    # column B holds 2 pieces: 2 up lands on its own B3 (illegal); row 1 holds 2: B1-D1 captures;
+    # each diagonal through B1 holds only B1: one square, B1-C2 and B1-A2
+    assert moves == ["B1-A2", "B1-C2", "B1-D1"]
+    t = env.play(s, env.action_names.index("B1-C2"))
+    assert env.result(t) == ME   # B3 and C2 touch diagonally: black is one group
+
+
+def test_loa_cannot_jump_an_enemy_and_capture_to_one_piece_connects_the_victim():
+    env = make("LinesOfAction-v0")
+    s = (loa_board(6, {"A1": ME, "B1": THEM, "C1": 0, "A6": ME, "F6": THEM}), ME, None)
+    names = [env.action_names[a] for a in env.legal(s)]
+    assert "A1-C1" not in names and "A1-B1" not in names   # row 1 holds 2 pieces: A1 moves 2, over B1 (an enemy): illegal
+    s = (loa_board(6, {"A1": ME, "A4": ME, "C3": THEM, "F3": THEM}), ME, None)
+    t = env.play(s, env.action_names.index("A1-C3"))   # diagonal A1-F6 holds 2: lands on C3 and captures it
+    assert t[0].count(THEM) == 1 and env.result(t) == THEM   # white is down to one piece: one group, it wins
+    env.state = env.before = s
+    _, _, _, _, info = env.step(env.action_names.index("A1-A2"))
+    assert info["invalid_action"] and env.state == s
+
+
+def test_loa_standard_start_and_forced_win_start():
+    env = make("LinesOfAction-v0", difficulty=1)
+    b = env.standard_start()[0]
+    assert b.count(ME) == b.count(THEM) == 2 * (env.side - 2) and b[0] == 0
+    assert env.wins(env.state, 2) and not env.wins(env.state, 1)

@@ -91,6 +91,14 @@ TEXTS: dict[str, GameText] = {
         "Capturing is compulsory, and after a capture the same piece keeps jumping while it can (one jump per "
         "move; the same player moves again). A side with no piece or no legal move loses.",
         "the from- and to-points (column letter, row number from the bottom), like C2-C3 or C2-C4"),
+    "LinesOfAction": GameText("Lines of Action", ("black", "white"),
+        "Black starts on the top and bottom rows, white on the left and right columns; black moves first. A piece "
+        "moves in a straight line (across, down or diagonally) exactly as many squares as there are pieces of both "
+        "colours on that whole line, counting itself; it may jump over its own pieces but not over enemy pieces, "
+        "and may land on an empty square or capture an enemy piece by landing on it. A player whose pieces all "
+        "form one group (touching across, down or diagonally) wins, the mover when a move connects both sides; a "
+        "player with no legal move loses.",
+        "the from- and to-squares (column letter, row number from the bottom), like B1-B3"),
     "Chess": GameText("chess", ("white", "black"),
         "Standard chess rules; white is at the bottom and moves first; a pawn reaching the last rank becomes a "
         "queen. Checkmate wins; stalemate, insufficient material and the 75-move rule draw.",
