@@ -121,3 +121,47 @@ def test_loa_standard_start_and_forced_win_start():
     b = env.standard_start()[0]
     assert b.count(ME) == b.count(THEM) == 2 * (env.side - 2) and b[0] == 0
     assert env.wins(env.state, 2) and not env.wins(env.state, 1)
+
+
+# ---------------------------------------------------------------- ultimate tic-tac-toe
+def uttt_play(env, s, *cells: str):
+    for c in cells:
+        assert env.action_names.index(c) in env.legal(s), c
+        s = env.play(s, env.action_names.index(c))
+    return s
+
+
+def test_uttt_sending_rule_and_illegal_cells():
+    env = make("UltimateTicTacToe-v0")
+    s = uttt_play(env, env.standard_start(), "C9")   # top-left board, its top-right cell: O goes to the top-right board
+    assert {env.action_names[a] for a in env.legal(s)} == {f"{c}{r}" for c in "GHI" for r in (7, 8, 9)}
+    mine = (s[0], ME, s[2], s[3], s[4])   # the same position with X to move: A1 lies outside the top-right board
+    env.state = env.before = mine
+    _, _, _, _, info = env.step(env.action_names.index("A1"))
+    assert info["invalid_action"] and "yellow" in info["feedback"] and env.state == mine
+    mine = (s[0], ME, -1, s[3], s[4])   # free to play anywhere, but C9 is taken
+    env.state = env.before = mine
+    _, _, _, _, info = env.step(env.action_names.index("C9"))
+    assert info["invalid_action"] and "taken" in info["feedback"]
+
+
+def test_uttt_small_board_win_closes_it_and_frees_the_next_player():
+    env = make("UltimateTicTacToe-v0")
+    from gymv_envs.domains.games.ultimate_tic_tac_toe import split
+    s = ((0,) * 4 + (1 + 3,) + (0,) * 4, ME, 4, (0,) * 9, None)   # X X . on the centre board's top row, X sent there
+    t = env.play(s, env.action_names.index("F6"))   # completes it: the centre board is X's
+    assert t[3][4] == ME and env.result(t) is None
+    # F6 is the top-right cell of its board, so O is sent to the top-right board (open)
+    assert {split(a)[0] for a in env.legal(t)} == {2}
+    u = (t[0], THEM, 4, t[3], None)   # a move sending O to the closed centre board: O may play in any open board
+    assert {split(a)[0] for a in env.legal(u)} == {0, 1, 2, 3, 5, 6, 7, 8}
+
+
+def test_uttt_three_boards_in_a_row_win_and_start_is_forced():
+    env = make("UltimateTicTacToe-v0")
+    won = 1 + 3 + 9   # a small board with X on its top row
+    s = ((won, won, 1 + 3) + (0,) * 6, ME, 0, (ME, ME, 0) + (0,) * 6, None)   # X won boards 1, 2; board 3 has X X .
+    t = env.play(s, env.action_names.index("I9"))   # the top-right board's top-right cell
+    assert env.result(t) == ME and t[3][2] == ME
+    env2 = make("UltimateTicTacToe-v0", difficulty=1)
+    assert env2.wins(env2.state, 2) and not env2.wins(env2.state, 1)

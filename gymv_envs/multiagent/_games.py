@@ -99,6 +99,13 @@ TEXTS: dict[str, GameText] = {
         "form one group (touching across, down or diagonally) wins, the mover when a move connects both sides; a "
         "player with no legal move loses.",
         "the from- and to-squares (column letter, row number from the bottom), like B1-B3"),
+    "UltimateTicTacToe": GameText("ultimate tic-tac-toe", ("X (blue)", "O (red)"),
+        "Nine small 3x3 boards form a 3x3 big board; X moves first, anywhere. A move in a cell of a small board "
+        "sends the other player to the small board at the same position of the big board; if that board is won "
+        "or full, the other player may play in any open board (the boards the player to move may use are tinted "
+        "yellow when it is X's turn). Three marks in a row win a small board; three won boards in a row win the "
+        "game; no open board left is a draw.",
+        "the cell: column letter A-I (left to right) then row number 1-9 (bottom to top), like E5"),
     "Chess": GameText("chess", ("white", "black"),
         "Standard chess rules; white is at the bottom and moves first; a pawn reaching the last rank becomes a "
         "queen. Checkmate wins; stalemate, insufficient material and the 75-move rule draw.",
