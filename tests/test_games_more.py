@@ -165,3 +165,48 @@ def test_uttt_three_boards_in_a_row_win_and_start_is_forced():
     assert env.result(t) == ME and t[3][2] == ME
     env2 = make("UltimateTicTacToe-v0", difficulty=1)
     assert env2.wins(env2.state, 2) and not env2.wins(env2.state, 1)
+
+
+# ---------------------------------------------------------------- Tak
+def tak_state(env, stacks: dict[str, tuple[int, ...]], mover: int = ME, reserve=(5, 5)):
+    n = env.side
+    b = [()] * (n * n)
+    for name, st in stacks.items():
+        b[(n - int(name[1])) * n + "abcd".index(name[0])] = st
+    return tuple(b), mover, reserve, None
+
+
+def test_tak_road_of_flats_wins_and_walls_do_not_count():
+    env = make("Tak-v0")   # 3x3
+    s = tak_state(env, {"a1": (1,), "a2": (1,)})
+    assert env.result(env.play(s, env.action_names.index("a3"))) == ME   # a1-a2-a3 joins the bottom and top edges
+    assert env.result(env.play(s, env.action_names.index("Sa3"))) is None   # a wall is no part of a road
+    s = tak_state(env, {"a1": (1,), "a2": (2, 1), "c1": (2,)})
+    t = env.play(s, env.action_names.index("a2>"))   # the black top moves to b2, uncovering a white flat on a2
+    assert t[0][3] == (2,) and t[0][4] == (1,)
+
+
+def test_tak_stack_moves_drop_bottom_first_and_walls_block():
+    env = make("Tak-v0")
+    s = tak_state(env, {"a1": (2, 1, 2, 1), "c1": (3,)})   # black controls a1 (four high: carry at most 3)
+    names = {env.action_names[a] for a in env.legal(s)}
+    assert "3a1+12" in names and "3a1+21" in names and "4a1+" not in names
+    assert "2a1>11" not in names and "a1>" in names   # the wall on c1 stops a spread over b1 and c1
+    t = env.play(s, env.action_names.index("3a1+12"))
+    assert t[0][6] == (2,) and t[0][3] == (1,) and t[0][0] == (2, 1)   # a1 keeps 1; a2 gets the bottom one; a3 two
+    env.state = env.before = s
+    _, _, _, _, info = env.step(env.action_names.index("a1"))   # a1 is occupied: no placement there
+    assert info["invalid_action"] and env.state == s
+
+
+def test_tak_flat_count_ends_a_full_board_and_forced_win_start():
+    env = make("Tak-v0")
+    full = {f"{c}{r}": ((1,) if (r + "abc".index(c)) % 2 else (2,)) for c in "abc" for r in (1, 2, 3) if (c, r) != ("c", 3)}
+    full["b2"] = (3,)   # a black wall in the middle: no road for either side
+    s = tak_state(env, full)
+    t = env.play(s, env.action_names.index("c3"))
+    assert env.result(t) in (ME, THEM, DRAW)
+    tops = [st[-1] for st in t[0]]
+    assert (tops.count(1) > tops.count(2)) == (env.result(t) == ME)
+    env2 = make("Tak-v0", difficulty=2)
+    assert env2.wins(env2.state, 2) and not env2.wins(env2.state, 1)

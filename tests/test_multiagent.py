@@ -23,7 +23,7 @@ SMALL = (64, 64)
 def test_ids_cover_every_two_player_game():
     names = {i.split("/")[1].rsplit("-v", 1)[0] for i in IDS}
     assert names == {"Alquerque", "AtariGo", "Breakthrough", "Checkers", "Chess", "ConnectFour", "DotsAndBoxes", "Go9x9",
-                     "Gomoku", "Hex", "LinesOfAction", "Nim", "Othello", "TicTacToe", "UltimateTicTacToe", "WildTicTacToe"}
+                     "Gomoku", "Hex", "LinesOfAction", "Nim", "Othello", "Tak", "TicTacToe", "UltimateTicTacToe", "WildTicTacToe"}
 
 
 @pytest.mark.parametrize("env_id", IDS)

@@ -106,6 +106,15 @@ TEXTS: dict[str, GameText] = {
         "yellow when it is X's turn). Three marks in a row win a small board; three won boards in a row win the "
         "game; no open board left is a draw.",
         "the cell: column letter A-I (left to right) then row number 1-9 (bottom to top), like E5"),
+    "Tak": GameText("Tak (no capstones)", ("black", "white"),
+        "Black moves first; the opening rule (first stones are the opponent's) is not used. A turn places a stone "
+        "from your reserve on an empty square, flat or standing as a wall, or moves a stack with your stone on top: "
+        "pick up at most board-size stones from its top, move in a straight line and drop at least one stone, "
+        "bottom first, on each square passed, never onto a wall. A chain of your flat tops joined across or down "
+        "linking opposite edges is a road and wins at once (the mover wins when both appear). When the board is "
+        "full or a reserve is empty, more flat tops wins; equal is a draw.",
+        "Portable Tak Notation: a1 (a flat), Sa1 (a wall), a1> or 3c2<12 (stones carried, square, direction + - > <, "
+        "drops); columns a-d left to right, rows 1-4 bottom to top"),
     "Chess": GameText("chess", ("white", "black"),
         "Standard chess rules; white is at the bottom and moves first; a pawn reaching the last rank becomes a "
         "queen. Checkmate wins; stalemate, insufficient material and the 75-move rule draw.",
