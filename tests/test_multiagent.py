@@ -189,7 +189,7 @@ def test_builtin_opponent_plays_only_its_seat():
 
 def test_bad_ids_and_arguments_name_the_valid_values():
     for bad in ("GymV/Sokoban-v1", "nonsense", 3):
-        with pytest.raises(ValueError, match="supported ids: GymV/AtariGo-v1"):
+        with pytest.raises(ValueError, match="supported ids: GymV/Alquerque-v0, GymV/AtariGo-v1"):
             multiagent.make(bad)
     for kwargs, valid in (({"start": "middle"}, "'standard', 'level'"), ({"illegal_action": "raise"}, "'lose', 'ignore'"),
                           ({"max_cycles": 0}, "integer >= 1"), ({"difficulty": 7}, "0, 1, 2")):
