@@ -22,8 +22,8 @@ SMALL = (64, 64)
 
 def test_ids_cover_every_two_player_game():
     names = {i.split("/")[1].rsplit("-v", 1)[0] for i in IDS}
-    assert names == {"AtariGo", "Breakthrough", "Checkers", "Chess", "ConnectFour", "DotsAndBoxes", "Go9x9",
-                     "Gomoku", "Hex", "Nim", "Othello", "TicTacToe"}
+    assert names == {"Alquerque", "AtariGo", "Breakthrough", "Checkers", "Chess", "ConnectFour", "DotsAndBoxes", "Go9x9",
+                     "Gomoku", "Hex", "LinesOfAction", "Nim", "Othello", "Tak", "TicTacToe", "UltimateTicTacToe", "WildTicTacToe"}
 
 
 @pytest.mark.parametrize("env_id", IDS)
@@ -189,7 +189,7 @@ def test_builtin_opponent_plays_only_its_seat():
 
 def test_bad_ids_and_arguments_name_the_valid_values():
     for bad in ("GymV/Sokoban-v1", "nonsense", 3):
-        with pytest.raises(ValueError, match="supported ids: GymV/AtariGo-v1"):
+        with pytest.raises(ValueError, match="supported ids: GymV/Alquerque-v0, GymV/AtariGo-v1"):
             multiagent.make(bad)
     for kwargs, valid in (({"start": "middle"}, "'standard', 'level'"), ({"illegal_action": "raise"}, "'lose', 'ignore'"),
                           ({"max_cycles": 0}, "integer >= 1"), ({"difficulty": 7}, "0, 1, 2")):

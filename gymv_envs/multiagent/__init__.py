@@ -14,10 +14,10 @@ and drawing, so a game plays and looks exactly as it does there; the single-play
 built-in opponents. Needs the ``multiagent`` extra (``pip install 'gymv[multiagent]'``: pettingzoo).
 
 Agents and turns. The seats are ``"player_0"`` (the side the single-player id plays: X, red, black,
-white in Breakthrough and chess, blue in Dots and Boxes, the first player in Nim) and ``"player_1"``
+white in Breakthrough and chess, blue in Dots and Boxes, the first player in Nim and wild tic-tac-toe) and ``"player_1"``
 (the built-in opponent's side); ``env.colour(agent)`` and ``info["colour"]`` name them as the frame
 shows them. ``agent_selection`` is whoever is to move: in Dots and Boxes a player who closes a box,
-and in checkers a piece that must keep jumping, moves again, so the same agent is selected twice.
+and in checkers and Alquerque a piece that must keep jumping, moves again, so the same agent is selected twice.
 
 Spaces. ``observation_space(agent)`` is ``Dict(observation=Box(0, 255, (H, W, 3), uint8),
 action_mask=Box(0, 1, (n,), int8))``: the RGB frame of the board (the same picture for both seats,
@@ -40,7 +40,7 @@ GymV rule instead: nothing changes, the same agent is to move again, ``info["inv
 True and the move counts against the ``max_cycles`` budget. The action mask makes both avoidable.
 
 Start. ``start="standard"`` (default): the game's usual initial position on the board of the chosen
-``difficulty`` (empty boards; the chess, checkers, Breakthrough and Othello set-ups; Nim's classic
+``difficulty`` (empty boards; the chess, checkers, Alquerque, Breakthrough, Lines of Action and Othello set-ups; Nim's classic
 heaps 3-4-5, 1-3-5-7 or 1-3-5-7-9), ``player_0`` to move; it does not depend on the seed.
 ``start="level"``: the single-player id's own mid-game puzzle for the seed and difficulty, in which
 ``player_0``, to move, can force a win. ``reset(seed=s, options={"start": ...})`` switches for one

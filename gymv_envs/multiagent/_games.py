@@ -78,6 +78,43 @@ TEXTS: dict[str, GameText] = {
         "jump per move; the same player moves again). A man reaching the far row becomes a king. A side with no "
         "piece or no legal move loses.",
         "the from- and to-squares (column letter, row number from the bottom), like C3-D4 or C3-E5"),
+    "WildTicTacToe": GameText("wild tic-tac-toe", ("the first player", "the second player"),
+        "The marks belong to nobody: each turn a player writes either an X or an O in one empty cell; the first "
+        "player moves first. Whoever completes a line of three equal marks (XXX or OOO in a row, column or "
+        "diagonal) wins; a full board without one is a draw.",
+        "the mark then the cell (column letter A-C left to right, row number 1-3 bottom to top), like X B2"),
+    "Alquerque": GameText("Alquerque", ("black", "white"),
+        "Pieces stand on the points of a 5x5 board of lines (across, down, and diagonals through the points drawn "
+        "with them). Black moves up and moves first, white moves down. A piece steps along a line to the "
+        "neighbouring empty point, forward, sideways or diagonally forward (never backward), or captures by jumping "
+        "along a line, in any direction, over a neighbouring enemy piece onto the empty point just beyond. "
+        "Capturing is compulsory, and after a capture the same piece keeps jumping while it can (one jump per "
+        "move; the same player moves again). A side with no piece or no legal move loses.",
+        "the from- and to-points (column letter, row number from the bottom), like C2-C3 or C2-C4"),
+    "LinesOfAction": GameText("Lines of Action", ("black", "white"),
+        "Black starts on the top and bottom rows, white on the left and right columns; black moves first. A piece "
+        "moves in a straight line (across, down or diagonally) exactly as many squares as there are pieces of both "
+        "colours on that whole line, counting itself; it may jump over its own pieces but not over enemy pieces, "
+        "and may land on an empty square or capture an enemy piece by landing on it. A player whose pieces all "
+        "form one group (touching across, down or diagonally) wins, the mover when a move connects both sides; a "
+        "player with no legal move loses.",
+        "the from- and to-squares (column letter, row number from the bottom), like B1-B3"),
+    "UltimateTicTacToe": GameText("ultimate tic-tac-toe", ("X (blue)", "O (red)"),
+        "Nine small 3x3 boards form a 3x3 big board; X moves first, anywhere. A move in a cell of a small board "
+        "sends the other player to the small board at the same position of the big board; if that board is won "
+        "or full, the other player may play in any open board (the boards the player to move may use are tinted "
+        "yellow when it is X's turn). Three marks in a row win a small board; three won boards in a row win the "
+        "game; no open board left is a draw.",
+        "the cell: column letter A-I (left to right) then row number 1-9 (bottom to top), like E5"),
+    "Tak": GameText("Tak (no capstones)", ("black", "white"),
+        "Black moves first; the opening rule (first stones are the opponent's) is not used. A turn places a stone "
+        "from your reserve on an empty square, flat or standing as a wall, or moves a stack with your stone on top: "
+        "pick up at most board-size stones from its top, move in a straight line and drop at least one stone, "
+        "bottom first, on each square passed, never onto a wall. A chain of your flat tops joined across or down "
+        "linking opposite edges is a road and wins at once (the mover wins when both appear). When the board is "
+        "full or a reserve is empty, more flat tops wins; equal is a draw.",
+        "Portable Tak Notation: a1 (a flat), Sa1 (a wall), a1> or 3c2<12 (stones carried, square, direction + - > <, "
+        "drops); columns a-d left to right, rows 1-4 bottom to top"),
     "Chess": GameText("chess", ("white", "black"),
         "Standard chess rules; white is at the bottom and moves first; a pawn reaching the last rank becomes a "
         "queen. Checkmate wins; stalemate, insufficient material and the 75-move rule draw.",

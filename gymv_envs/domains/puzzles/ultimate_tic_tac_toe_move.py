@@ -11,13 +11,8 @@ from gymv_envs.core.board import text_tile
 from gymv_envs.core.canvas import PALETTE, WHITE, outline_rect
 from gymv_envs.core.cells import cell_name, find_cells
 from gymv_envs.core.env import check_choice
-from gymv_envs.domains.puzzles._ultimate_ttt import (
-    board_tile,
-    grid_base,
-    line_won,
-    playable,
-    small_board,
-)
+from gymv_envs.domains.puzzles._ultimate_ttt import board_tile, grid_base
+from gymv_envs.rules.ultimate_ttt import line_won, playable, small_board
 
 QUESTIONS = ("board", "game", "playable")
 MIN_PLY = {0: 10, 1: 30, 2: 20}  # plies played before the position; difficulty 2: the sent board is closed

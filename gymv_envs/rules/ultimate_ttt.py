@@ -1,0 +1,47 @@
+"""Ultimate tic-tac-toe rules: nine 3x3 boards coded in base 3 (cell i = digit i; 1 X, 2 O), the small
+boards' status (0 open; 1, 2 won; 3 full) and the sending rule. Pure code, used by the puzzles' and the
+games' ids."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+
+
+@functools.lru_cache(maxsize=1)
+def _small_boards() -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
+    """Per 3x3 board coded in base 3 (cell i = digit i; 1 X, 2 O): (winner 0/1/2, X's winning cells,
+    O's winning cells); one table for the process (3**9 boards, numpy)."""
+    v = (np.arange(3 ** 9)[:, None] // 3 ** np.arange(9)) % 3
+    winner = np.zeros(3 ** 9, dtype=np.int64)
+    wins = np.zeros((2, 3 ** 9, 9), dtype=bool)
+    for line in LINES:
+        a, b, c = (v[:, k] for k in line)
+        winner = np.where((winner == 0) & (a > 0) & (a == b) & (b == c), a, winner)
+        for p in (1, 2):
+            for k in range(3):
+                others = [v[:, line[j]] == p for j in range(3) if j != k]
+                wins[p - 1, :, line[k]] |= (v[:, line[k]] == 0) & others[0] & others[1]
+    cells = [tuple(np.flatnonzero(row).tolist()) for row in wins.reshape(-1, 9)]
+    n = 3 ** 9
+    return tuple((int(w), cells[k], cells[n + k]) for k, w in enumerate(winner.tolist()))
+
+
+def small_board(code: int) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """(winner 0/1/2, X's winning cells, O's winning cells) of a 3x3 board coded in base 3."""
+    return _small_boards()[code]
+
+
+def line_won(status: list[int], p: int) -> bool:
+    return any(status[a] == status[b] == status[c] == p for a, b, c in LINES)
+
+
+def playable(status: list[int], last: tuple[int, int] | None) -> list[int]:
+    """The small boards the player to move may play in: the one the last move (board, cell) sends to,
+    or every open board when that one is closed (status 0 open; 1, 2 won; 3 full)."""
+    if last is not None and status[last[1]] == 0:
+        return [last[1]]
+    return [b for b in range(9) if status[b] == 0]
