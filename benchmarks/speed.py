@@ -12,7 +12,7 @@ Measured on ``env.unwrapped`` (the env's own cost, no wrappers) in this one proc
 actions pre-sampled from the action space (seeded). Multi-turn: step/s excludes resets,
 which are timed separately; ``step_per_cpu_s`` is the same count per CPU-second of the process (all
 its threads, software GL included): a per-core figure that other load on the machine barely
-changes. Single-turn: one episode is one reset plus one step answered by
+changes (single-turn ids also get ``step_per_cpu_s@dN`` at every difficulty). Single-turn: one episode is one reset plus one step answered by
 the oracle, so the rate reported is reset+step pairs per second. ``render_ms`` times ``env.render()`` (a copy of the current frame, what a
 user calls); ``draw_ms`` times a full redraw of the frame (``env.unwrapped._draw()``; for web ids a new
 screenshot). Web ids step with browser actions only (click, double-click, scroll, type).
@@ -66,8 +66,9 @@ def _durations(fn, seconds: float, min_calls: int = 3) -> list[float]:
     return out
 
 
-def single_turn_rate(env_id: str, difficulty: int, seconds: float) -> float:
-    """Reset+step pairs per second (answered by the oracle) at one difficulty, default size."""
+def single_turn_rate(env_id: str, difficulty: int, seconds: float, cpu: bool = False) -> float:
+    """Reset+step pairs per second (answered by the oracle) at one difficulty, default size; with
+    ``cpu``, pairs per CPU-second of this process (a figure other load barely changes)."""
     env = gym.make(env_id, difficulty=difficulty).unwrapped
     seed = iter(range(10**9))
     env.reset(seed=next(seed))
@@ -75,7 +76,14 @@ def single_turn_rate(env_id: str, difficulty: int, seconds: float) -> float:
     def episode() -> None:
         env.reset(seed=next(seed))
         env.step(env.oracle_action())
-    rate = _rate(episode, seconds)
+    if cpu:
+        calls, c0 = 0, time.process_time()
+        while calls < 3 or time.process_time() - c0 < seconds:
+            episode()
+            calls += 1
+        rate = calls / max(time.process_time() - c0, 1e-9)
+    else:
+        rate = _rate(episode, seconds)
     env.close()
     return rate
 
@@ -171,7 +179,9 @@ def measure_row(env_id: str, seconds: float, sizes: str = "default,84") -> dict[
             row[f"{k}@{label}"] = round(v, 3)
     if d["protocol"] == "single_turn":  # every difficulty, at the default size
         rates = {f"step_per_s@d{lvl}": round(single_turn_rate(env_id, lvl, seconds / 2), 3) for lvl in d["difficulties"]}
-        row.update(rates, **{"step_per_s@slowest_difficulty": min(rates.values())})
+        cpu = {f"step_per_cpu_s@d{lvl}": round(single_turn_rate(env_id, lvl, seconds / 2, cpu=True), 3) for lvl in d["difficulties"]}
+        row.update(rates, **cpu, **{"step_per_s@slowest_difficulty": min(rates.values()),
+                                    "step_per_cpu_s@slowest_difficulty": min(cpu.values())})
     return row
 
 
@@ -258,6 +268,10 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "single_turn_slowest_difficulty": [(r["id"], round(r["step_per_s@slowest_difficulty"], 1)) for r in
                                            sorted(single, key=lambda r: r["step_per_s@slowest_difficulty"])[:10]],
         "single_turn_ids_under_1000_at_some_difficulty": sum(r["step_per_s@slowest_difficulty"] < 1000 for r in single),
+        "single_turn_ids_under_1000_per_cpu_s_at_some_difficulty":
+            sum(r.get("step_per_cpu_s@slowest_difficulty", 1e9) < 1000 for r in single),
+        "single_turn_slowest_difficulty_per_cpu_s_median":
+            med([r["step_per_cpu_s@slowest_difficulty"] for r in single if "step_per_cpu_s@slowest_difficulty" in r]),
         "slowest_default": [(r["id"], round(r["step_per_s@default"], 1)) for r in slowest],
         "render_ms_default_median": med([r["render_ms@default"] for r in rows], 3),
         "draw_ms_default_median": med([r["draw_ms@default"] for r in rows], 3),
