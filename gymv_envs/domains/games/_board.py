@@ -319,3 +319,24 @@ class BoardGameEnv(MultiTurnEnv):
 
     def row_label(self, r: int) -> str:
         return str(self.board_shape[0] - r)
+
+
+class CheckeredDiscs:
+    """Mixin of the square-board race games drawn as discs on a checkerboard (Breakthrough, Lines
+    of Action): squares ``LIGHT``/``DARK``, the squares the last move changed ``LIT_C``, pieces in
+    ``PIECE_C`` with ``EDGE_C`` rims (class attributes of the game)."""
+
+    LIGHT: tuple[int, int, int]
+    DARK: tuple[int, int, int]
+    LIT_C: tuple[int, int, int]
+    PIECE_C: dict[int, tuple[int, int, int]]
+    EDGE_C: dict[int, tuple[int, int, int]]
+
+    def cell_keys(self, s):
+        n, b, prev = self.side, s[0], self.before[0]
+        return [[(b[r * n + c], (r + c) % 2, b[r * n + c] != prev[r * n + c]) for c in range(n)] for r in range(n)]
+
+    def _tile(self, key, h: int, w: int) -> np.ndarray:
+        piece, dark, lit = key
+        tile = new_frame(h, w, self.LIT_C if lit else self.DARK if dark else self.LIGHT)
+        return disc(tile, self.PIECE_C[piece], 0.72, edge=self.EDGE_C[piece]) if piece else tile

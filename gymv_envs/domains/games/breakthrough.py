@@ -5,9 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.canvas import disc, new_frame
 from gymv_envs.core.cells import LETTERS, cell_name
-from gymv_envs.domains.games._board import ME, OPPONENT_TEXT, THEM, BoardGameEnv, grid_text
+from gymv_envs.domains.games._board import (
+    ME,
+    OPPONENT_TEXT,
+    THEM,
+    BoardGameEnv,
+    CheckeredDiscs,
+    grid_text,
+)
 
 LEVELS = {0: (5, 3), 1: (6, 4), 2: (6, 5)}   # difficulty -> (board side, pieces per side)
 LIGHT, DARK, LIT_C = (238, 222, 190), (190, 150, 110), (250, 220, 110)
@@ -16,7 +22,7 @@ EDGE_C = {ME: (90, 90, 90), THEM: (10, 10, 10)}
 ARROWS = ("forward-left", "forward", "forward-right")
 
 
-class Breakthrough(BoardGameEnv):
+class Breakthrough(CheckeredDiscs, BoardGameEnv):
     """Play white in a Breakthrough endgame and reach the far row first.
 
     ## Description
@@ -58,6 +64,8 @@ class Breakthrough(BoardGameEnv):
       to difficulty 1: random play won 60% of the difficulty-0 games (a win in one against a random
       opponent), 10% at difficulty 1.
     """
+
+    LIGHT, DARK, LIT_C, PIECE_C, EDGE_C = LIGHT, DARK, LIT_C, PIECE_C, EDGE_C
 
     def _configure(self) -> None:
         super()._configure()
@@ -188,15 +196,6 @@ class Breakthrough(BoardGameEnv):
         return f"{self.action_names[a]} is not legal: straight moves need an empty square, diagonal moves an empty or black one, on the board"
 
     # -- draw
-    def cell_keys(self, s):
-        n, b, prev = self.side, s[0], self.before[0]
-        return [[(b[r * n + c], (r + c) % 2, b[r * n + c] != prev[r * n + c]) for c in range(n)] for r in range(n)]
-
-    def _tile(self, key, h: int, w: int) -> np.ndarray:
-        piece, dark, lit = key
-        tile = new_frame(h, w, LIT_C if lit else DARK if dark else LIGHT)
-        return disc(tile, PIECE_C[piece], 0.72, edge=EDGE_C[piece]) if piece else tile
-
     def _task_text(self) -> str:
         n = self.side
         return (f"You play Breakthrough as white against black on the {n}x{n} board shown. Columns are labelled A to "

@@ -7,9 +7,15 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.canvas import disc, new_frame
 from gymv_envs.core.cells import LETTERS, cell_name
-from gymv_envs.domains.games._board import ME, OPPONENT_TEXT, THEM, BoardGameEnv, grid_text
+from gymv_envs.domains.games._board import (
+    ME,
+    OPPONENT_TEXT,
+    THEM,
+    BoardGameEnv,
+    CheckeredDiscs,
+    grid_text,
+)
 
 LEVELS = {0: (6, 3, 3), 1: (7, 4, 3), 2: (8, 4, 4)}   # difficulty -> (board side, your pieces, the opponent's)
 WINDOW = 5   # your pieces start inside a 5x5 window of the board, the opponent's anywhere
@@ -55,7 +61,7 @@ def connected(b: tuple[int, ...], p: int, n: int) -> bool:
     return len(seen) == len(cells)
 
 
-class LinesOfAction(BoardGameEnv):
+class LinesOfAction(CheckeredDiscs, BoardGameEnv):
     """Play black in a Lines of Action endgame and connect all your pieces first.
 
     ## Description
@@ -95,6 +101,8 @@ class LinesOfAction(BoardGameEnv):
     ## Version History
     - v0: initial version.
     """
+
+    LIGHT, DARK, LIT_C, PIECE_C, EDGE_C = LIGHT, DARK, LIT_C, PIECE_C, EDGE_C
 
     def _configure(self) -> None:
         super()._configure()
@@ -194,15 +202,6 @@ class LinesOfAction(BoardGameEnv):
                 "its line, over no enemy piece, and not onto its own")
 
     # -- draw
-    def cell_keys(self, s):
-        n, b, prev = self.side, s[0], self.before[0]
-        return [[(b[r * n + c], (r + c) % 2, b[r * n + c] != prev[r * n + c]) for c in range(n)] for r in range(n)]
-
-    def _tile(self, key, h: int, w: int) -> np.ndarray:
-        piece, dark, lit = key
-        tile = new_frame(h, w, LIT_C if lit else DARK if dark else LIGHT)
-        return disc(tile, PIECE_C[piece], 0.72, edge=EDGE_C[piece]) if piece else tile
-
     def _task_text(self) -> str:
         n = self.side
         return (f"You play Lines of Action as black against white on the {n}x{n} board shown. Columns are labelled A "
