@@ -609,3 +609,20 @@ def plan(env: GridWorldEnv, state: State, spots: int = 1) -> list[str] | None:
             counter += 1
             heapq.heappush(heap, (cost + len(played), counter, s2, bool(v), inert if dropped is None else inert | {dropped}))
     return None
+
+
+class PickupGoal:
+    """Mixin of the tasks won by picking up one named object, ``self.target`` (a ball or a box)."""
+
+    target: Cell
+    _ICONS = {"ball": "circle", "box": "square"}
+
+    def _verdict(self, pos: int, carrying: Cell, grid: tuple, event: str) -> bool | None:
+        return True if carrying == self.target else None
+
+    def _goal_text(self) -> str:
+        return f"Pick up the {self.target[1]} {self.target[0]}."
+
+    def _caption(self) -> list:
+        kind, colour = self.target[0], self.target[1]
+        return ["Pick up", (self._ICONS[kind], colour), f"{colour} {kind}"]

@@ -5,10 +5,18 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.gridworld._world import COLOURS, Cell, GridWorldEnv, Level, ball, door, key
+from gymv_envs.domains.gridworld._world import (
+    COLOURS,
+    GridWorldEnv,
+    Level,
+    PickupGoal,
+    ball,
+    door,
+    key,
+)
 
 
-class GridKeyCorridor(GridWorldEnv):
+class GridKeyCorridor(PickupGoal, GridWorldEnv):
     """Fetch the named ball from a locked room off a corridor (MiniGrid's KeyCorridor, our own levels).
 
     ## Description
@@ -72,14 +80,6 @@ class GridKeyCorridor(GridWorldEnv):
         lv.place_agent(rng, 1, mid, lv.rows - 2, mid)
         return lv
 
-    def _verdict(self, pos: int, carrying: Cell, grid: tuple, event: str) -> bool | None:
-        return True if carrying == self.target else None
-
-    def _goal_text(self) -> str:
-        return f"Pick up the {self.target[1]} ball."
-
-    def _caption(self) -> list:
-        return ["Pick up", ("circle", self.target[1]), f"{self.target[1]} ball"]
 
 
 SPECS = (

@@ -5,13 +5,21 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.gridworld._world import Cell, GridWorldEnv, Level, ball, box, door, key
+from gymv_envs.domains.gridworld._world import (
+    GridWorldEnv,
+    Level,
+    PickupGoal,
+    ball,
+    box,
+    door,
+    key,
+)
 
 TARGETS = ("blue", "red", "purple")
 OTHERS = ("green", "yellow", "cyan")
 
 
-class GridObstructedMaze(GridWorldEnv):
+class GridObstructedMaze(PickupGoal, GridWorldEnv):
     """Fetch the named ball behind obstructed locked doors (MiniGrid's ObstructedMaze, our own levels).
 
     ## Description
@@ -74,14 +82,6 @@ class GridObstructedMaze(GridWorldEnv):
         lv.place_agent(rng, 1, 1, m, m - 1)
         return lv
 
-    def _verdict(self, pos: int, carrying: Cell, grid: tuple, event: str) -> bool | None:
-        return True if carrying == self.target else None
-
-    def _goal_text(self) -> str:
-        return f"Pick up the {self.target[1]} ball."
-
-    def _caption(self) -> list:
-        return ["Pick up", ("circle", self.target[1]), f"{self.target[1]} ball"]
 
 
 SPECS = (

@@ -5,10 +5,18 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.gridworld._world import COLOURS, Cell, GridWorldEnv, Level, box, door, key
+from gymv_envs.domains.gridworld._world import (
+    COLOURS,
+    GridWorldEnv,
+    Level,
+    PickupGoal,
+    box,
+    door,
+    key,
+)
 
 
-class GridUnlockPickup(GridWorldEnv):
+class GridUnlockPickup(PickupGoal, GridWorldEnv):
     """Unlock the door and pick up the box of the named colour (MiniGrid's UnlockPickup, our own levels).
 
     ## Description
@@ -59,14 +67,6 @@ class GridUnlockPickup(GridWorldEnv):
             lv.place(rng, box(colour), 1, m + 2, m, 2 * m + 1)
         return lv
 
-    def _verdict(self, pos: int, carrying: Cell, grid: tuple, event: str) -> bool | None:
-        return True if carrying == self.target else None
-
-    def _goal_text(self) -> str:
-        return f"Pick up the {self.target[1]} box."
-
-    def _caption(self) -> list:
-        return ["Pick up", ("square", self.target[1]), f"{self.target[1]} box"]
 
 
 SPECS = (
