@@ -263,3 +263,46 @@ def play(s: GinState, a: int) -> GinState:
     if len(s.stock) <= STOCK_FLOOR or s.draws >= MAX_DRAWS:
         return _end_hand(s, (0, 0), ("draw", -1, -1, 0, 0, 0))
     return s
+
+
+# ----------------------------------------------------------------- scripted players
+def scripted_action(s: GinState, level: int, rng) -> int:
+    """A scripted player of strength ``level`` for the seat to move, from what that seat sees (its cards,
+    the discard pile, the cards the other seat took from it); randomness only from ``rng``.
+
+    0: takes the up-card only when it completes a meld, discards a random unmatched card, goes gin when it
+    can and knocks only once the stock is down to 10 cards. 1: takes the up-card when it lowers its
+    deadwood, discards the card that leaves the least deadwood (the highest of equals), knocks as soon as
+    it may. 2: as 1, but a card that fits one the other seat took from the pile (same rank, or same suit
+    within two ranks) counts 6 points more against discarding it, and each card of its own hand that fits a
+    card counts 2 more for keeping it.
+    """
+    p, d, hand = s.mover, level, s.hands[s.mover]
+    moves = legal(s)
+    if s.phase == "draw":
+        if len(moves) == 1:
+            return DRAW_STOCK
+        up, now = s.discard[-1], deadwood(hand)
+        with_up = best_discard((*hand, up), up)[0]
+        if d == 0:
+            in_meld = any(up in m for m in best_melds((*hand, up))[1])
+            return DRAW_DISCARD if in_meld and with_up < now else DRAW_STOCK
+        return DRAW_DISCARD if with_up < now else DRAW_STOCK
+    if GIN in moves:
+        return GIN
+    if KNOCK in moves and (d > 0 or len(s.stock) <= 10):
+        return KNOCK
+    if d == 0:
+        melded = {c for m in best_melds(hand)[1] for c in m}
+        pool = [a for a in moves if a < KNOCK and a - DISCARD0 not in melded] or [a for a in moves if a < KNOCK]
+        return pool[int(rng.integers(len(pool)))]
+    m = mask(hand)
+    danger = set(s.picked[1 - p]) if d == 2 else set()
+
+    def fits(c: int, others) -> int:
+        return sum(1 for x in others if x != c and (rank(x) == rank(c) or (suit(x) == suit(c) and abs(rank(x) - rank(c)) <= 2)))
+
+    def key(c: int) -> tuple:
+        keep = 2 * fits(c, hand) if d == 2 else 0   # level 2 also keeps cards with partners
+        return deadwood(m & ~(1 << c)) + 6 * fits(c, danger) + keep, -value(c), -c
+    return DISCARD0 + min((c for c in hand if c != s.taken), key=key)

@@ -23,6 +23,7 @@ OPPONENT = {0: "draws from the stock unless the up-card completes a meld, discar
 _SUIT = {"♣": "C", "♧": "C", "♦": "D", "♢": "D", "♥": "H", "♡": "H", "♠": "S", "♤": "S"}
 _CARD = re.compile(r"\b(10|[2-9aAjJqQkKtT]|ace|jack|queen|king)\s*(?:of\s+)?(clubs?|diamonds?|hearts?|spades?|[cdhs])\b",
                    re.IGNORECASE)
+_ARTICLE = re.compile(r"\bdiscard\s+(?:the|a|an|my)\s+", re.IGNORECASE)
 
 
 class GinRummy(MultiTurnEnv):
@@ -106,32 +107,7 @@ class GinRummy(MultiTurnEnv):
 
     def opponent_action(self, s: gr.GinState, rng: np.random.Generator) -> int:
         """The built-in opponent of ``self.difficulty`` for the seat to move (it reads only what that seat sees)."""
-        p, d, hand = s.mover, self.difficulty, s.hands[s.mover]
-        legal = gr.legal(s)
-        if s.phase == "draw":
-            if len(legal) == 1:
-                return gr.DRAW_STOCK
-            up, now = s.discard[-1], gr.deadwood(hand)
-            with_up = gr.best_discard((*hand, up), up)[0]
-            if d == 0:
-                in_meld = any(up in m for m in gr.best_melds((*hand, up))[1])
-                return gr.DRAW_DISCARD if in_meld and with_up < now else gr.DRAW_STOCK
-            return gr.DRAW_DISCARD if with_up < now else gr.DRAW_STOCK
-        if gr.GIN in legal:
-            return gr.GIN
-        if gr.KNOCK in legal and (d > 0 or len(s.stock) <= 10):
-            return gr.KNOCK
-        if d == 0:
-            melded = {c for m in gr.best_melds(hand)[1] for c in m}
-            pool = [a for a in legal if a < gr.KNOCK and a - gr.DISCARD0 not in melded] or [a for a in legal if a < gr.KNOCK]
-            return pool[int(rng.integers(len(pool)))]
-        m = gr.mask(hand)
-        danger = set(s.picked[1 - p]) if d == 2 else set()
-
-        def key(c: int) -> tuple:
-            fits = sum(1 for x in danger if gr.rank(x) == gr.rank(c) or (gr.suit(x) == gr.suit(c) and abs(gr.rank(x) - gr.rank(c)) <= 2))
-            return gr.deadwood(m & ~(1 << c)) + 6 * fits, -gr.value(c), -c
-        return gr.DISCARD0 + min((c for c in hand if c != s.taken), key=key)
+        return gr.scripted_action(s, self.difficulty, rng)
 
     # -- step
     def action_masks(self) -> np.ndarray:
@@ -239,7 +215,7 @@ class GinRummy(MultiTurnEnv):
             text = text[-self.reply_tail:]
             for glyph, letter in _SUIT.items():
                 text = text.replace(glyph, letter + " ")
-            text = _CARD.sub(lambda mt: _card_word(mt.group(1), mt.group(2)), text)
+            text = _CARD.sub(lambda mt: _card_word(mt.group(1), mt.group(2)), _ARTICLE.sub("discard ", text))
         return super().parse_action(text)
 
     def _state_text(self) -> str:
