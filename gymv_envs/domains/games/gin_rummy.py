@@ -52,7 +52,8 @@ class GinRummy(MultiTurnEnv):
 
     ## Observation Space
     `Box(0, 255, (H, W, 3), uint8)`: the table: the opponent's cards face down at the top (face up at
-    the end), the stock (with its count) and the top of the discard pile, the score, whose turn it is,
+    the end), the stock (with its count) and the discard pile (its last 8 cards fanned, the top one
+    whole on the right), the score, whose turn it is,
     the opponent's last actions and the last hand's result; your hand face up at the bottom, sorted by
     suit and rank, the card you just drew tinted yellow.
 
@@ -168,20 +169,23 @@ class GinRummy(MultiTurnEnv):
         hand = list(s.hands[seat])
         lit = frozenset((s.drawn,)) if s.mover == seat and s.drawn >= 0 else frozenset()
         card_row(f, hand, m, H - m - ch, cw, ch, gap, lit)
-        y = m * 2 + oh
+        y = max(m * 2 + oh, (H - ch) // 2 - ch // 2)
         paste(f, back_tile(cw, ch), m, y)
-        if s.discard:
-            paste(f, card_tile(s.discard[-1], cw, ch), m + cw + 3 * gap, y)
+        pile = s.discard[-8:]   # the pile fanned: its top card (the one you may take) is whole, on the right
+        step, px = max(1, int(cw * 0.55)), m + int(cw * 1.8)
+        for i, c in enumerate(pile):
+            paste(f, card_tile(c, cw, ch), px + i * step, y)
         size = max(4, int(min(ch * 0.28, W / 40)))
-        draw_text(f, f"stock {len(s.stock)}", (m, y + ch + 2), size, (235, 235, 235), anchor="lt")
+        draw_text(f, f"stock {len(s.stock)}", (m, y - 2), size, (235, 235, 235), anchor="lb")
+        draw_text(f, "discard pile", (px, y - 2), size, (235, 235, 235), anchor="lb")
         mine, theirs = s.chips[seat], s.chips[1 - seat]
         turn = ("Game over" if s.phase == "over" else
                 (f"Your turn: {s.phase}" if s.mover == seat else "Opponent's turn"))
         lines = [f"Hand {s.hand_no + 1} of {len(s.decks)}   You {mine}   Opponent {theirs}", turn,
                  self._news(s, seat) if s.history else "", self._result_text(s, seat)]
-        tx = m + 2 * cw + 6 * gap
+        ty = y + ch + int(size * 0.8)
         for i, line in enumerate(x for x in lines if x):
-            draw_text(f, line, (tx, y + i * size * 1.5), size, (250, 250, 250), anchor="lt")
+            draw_text(f, line, (m, ty + i * size * 1.5), size, (250, 250, 250), anchor="lt")
         return f
 
     def _draw(self) -> np.ndarray:
