@@ -65,7 +65,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gymv_envs.multiagent._games import TEXTS
+from gymv_envs.multiagent._games import all_texts
 
 __all__ = ["make", "ids", "play", "GymVGameEnv", "Seat", "BuiltinOpponent"]
 
@@ -75,7 +75,8 @@ def ids() -> list[str]:
     import gymv_envs
     from gymv_envs.core.registry import task_spec
 
-    return [i for i in gymv_envs.ids(domain="games") if task_spec(i).entry_point.__name__ in TEXTS]
+    texts = all_texts()
+    return [i for i in gymv_envs.ids(domain="games") if task_spec(i).entry_point.__name__ in texts]
 
 
 def make(env_id: str, *, difficulty: int | None = None, obs_size: tuple[int, int] | None = None,
