@@ -10,13 +10,14 @@ before the flop and last after it. Leduc: antes, and the button acts first in bo
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome
-from gymv_envs.core.canvas import WHITE, draw_text, fill_rect, new_frame
+from gymv_envs.core.canvas import WHITE, blend_mask, fill_rect, new_frame, text_mask
 from gymv_envs.core.parsing import candidates, parse_choice, strip_reasoning
 from gymv_envs.domains.games._cards import FELT, draw_card, draw_slot
 from gymv_envs.rules.poker import evaluate
@@ -265,28 +266,77 @@ def card_label(c: int) -> str:
     return RANK_TEXT[c >> 2] + "\u2663\u2666\u2665\u2660"[c & 3]
 
 
-def _cards(frame: np.ndarray, cards: list[int | None], x: float, y: float, w: int, h: int, gap: int) -> None:
-    for i, c in enumerate(cards):
-        draw_card(frame, int(x + i * (w + gap)), int(y), w, h, None if c is None else RANK_TEXT[c >> 2], (c or 0) & 3)
+SIDE = (22, 85, 50)
 
 
-def draw_table(cfg: Config, s: State, seat: int, hands: int, frame_size: tuple[int, int]) -> np.ndarray:
-    """The table as seat ``seat`` sees it: its own cards at the bottom, the other's backs at the top,
-    the board, pot, bets and this hand's actions; the last hand's result (and a showdown's cards) at the right."""
-    H, W = frame_size
-    f = new_frame(H, W, FELT)
+@functools.lru_cache(maxsize=4096)
+def _text_tile(text: str, size: int, colour: tuple, bg: tuple, bold: bool) -> np.ndarray:
+    mask = text_mask(text, size, bold)
+    tile = new_frame(*mask.shape, bg)
+    blend_mask(tile, mask, 0, 0, colour)
+    tile.setflags(write=False)
+    return tile
+
+
+def _text(f: np.ndarray, text: str, xy: tuple[float, float], size: int, colour: tuple = WHITE, anchor: str = "lt",
+          bold: bool = False, bg: tuple = FELT) -> None:
+    """`draw_text` on a plain background, from a cached tile (a frame draws a dozen labels)."""
+    tile = _text_tile(text, max(4, int(size)), colour, bg, bold)
+    h, w = tile.shape[:2]
+    x = int(round(xy[0] - (w if anchor[0] == "r" else w / 2 if anchor[0] == "m" else 0)))
+    y = int(round(xy[1] - (h / 2 if anchor[1] == "m" else 0)))
+    fh, fw = f.shape[:2]
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, fw), min(y + h, fh)
+    if x0 < x1 and y0 < y1:
+        f[y0:y1, x0:x1] = tile[y0 - y: y1 - y, x0 - x: x1 - x]
+
+
+class _Layout(NamedTuple):
+    main: int
+    cw: int
+    ch: int
+    gap: int
+    ts: int
+    background: np.ndarray
+
+
+@functools.lru_cache(maxsize=32)
+def _layout(cfg: Config, H: int, W: int) -> _Layout:
+    """Card sizes and the static part of the frame (felt, side panel, empty board places), cached."""
     main = int(W * 0.66)
     ch = max(4, int(H * 0.2))
     cw = max(3, min(int(ch * 0.72), int(main / (max(len(cfg.board), sum(cfg.board)) + 1.2))))
     ch = min(ch, int(cw / 0.72))
     gap = max(1, cw // 10)
     ts = max(4, int(H * 0.045))
+    f = new_frame(H, W, FELT)
+    for k in range(sum(cfg.board)):
+        draw_slot(f, int(W * 0.03 + k * (cw + gap)), int(H * 0.42), cw, ch)
+    fill_rect(f, main, 0, W, H, SIDE)
+    _text(f, "This hand:", (main + W * 0.02, H * 0.02), max(4, int(ts * 0.8)), bold=True, bg=SIDE)
+    f.setflags(write=False)
+    return _Layout(main, cw, ch, gap, ts, f)
+
+
+def _cards(frame: np.ndarray, cards: list[int | None], x: float, y: float, w: int, h: int, gap: int,
+           bg: tuple = FELT) -> None:
+    for i, c in enumerate(cards):
+        draw_card(frame, int(x + i * (w + gap)), int(y), w, h, None if c is None else RANK_TEXT[c >> 2], (c or 0) & 3, bg)
+
+
+def draw_table(cfg: Config, s: State, seat: int, hands: int, frame_size: tuple[int, int]) -> np.ndarray:
+    """The table as seat ``seat`` sees it: its own cards at the bottom, the other's backs at the top,
+    the board, pot, bets and this hand's actions; the last hand's result (and a showdown's cards) at the right."""
+    H, W = frame_size
+    lay = _layout(cfg, H, W)
+    f = lay.background.copy()
+    main, cw, ch, gap, ts = lay.main, lay.cw, lay.ch, lay.gap, lay.ts
     other = 1 - seat
     you = lambda i: "You" if i == seat else "Opponent"   # noqa: E731
     hand_no = min(s.hand + 1, hands)
-    draw_text(f, f"Hand {hand_no}/{hands}" + (" (over)" if s.over else ""), (W * 0.02, H * 0.015), ts, WHITE, "lt", bold=True)
+    _text(f, f"Hand {hand_no}/{hands}" + (" (over)" if s.over else ""), (W * 0.02, H * 0.015), ts, WHITE, "lt", bold=True)
     net = s.chips[seat]
-    draw_text(f, f"you {net:+d}", (main - W * 0.02, H * 0.015), ts, GOLD if net > 0 else WHITE, "rt", bold=True)
+    _text(f, f"you {net:+d}", (main - W * 0.02, H * 0.015), ts, GOLD if net > 0 else WHITE, "rt", bold=True)
     hs = holes(cfg, s)
     ys = {other: H * 0.1, seat: H * 0.72}
     for i in (other, seat):
@@ -299,44 +349,40 @@ def draw_table(cfg: Config, s: State, seat: int, hands: int, frame_size: tuple[i
         ty = ys[i] + ch * 0.15
         who = you(i) + (" (button)" if s.hand % 2 == i and not s.over else "")
         colour = GOLD if s.mover == i else WHITE
-        draw_text(f, who + (" to act" if s.mover == i else ""), (tx, ty), ts, colour, "lt", bold=s.mover == i)
+        _text(f, who + (" to act" if s.mover == i else ""), (tx, ty), ts, colour, "lt", bold=s.mover == i)
         if not s.over:
             info = f"in pot {s.contrib[i]}, this round {s.bet[i]}"
-            draw_text(f, info, (tx, ty + ts * 1.4), int(ts * 0.85), WHITE, "lt")
+            _text(f, info, (tx, ty + ts * 1.4), int(ts * 0.85), WHITE, "lt")
             if cfg.stack:
-                draw_text(f, f"stack {cfg.stack - s.contrib[i]}", (tx, ty + ts * 2.7), int(ts * 0.85), WHITE, "lt")
+                _text(f, f"stack {cfg.stack - s.contrib[i]}", (tx, ty + ts * 2.7), int(ts * 0.85), WHITE, "lt")
     by = H * 0.42
     if not s.over:
         brd = board(cfg, s)
-        for k in range(sum(cfg.board)):
-            x = W * 0.03 + k * (cw + gap)
-            if k < len(brd):
-                _cards(f, [brd[k]], x, by, cw, ch, gap)
-            else:
-                draw_slot(f, int(x), int(by), cw, ch)
-        draw_text(f, f"Pot {pot(s)}  ({cfg.streets[s.street]})", (W * 0.03, by - ts * 1.3), ts, WHITE, "lt", bold=True)
+        _cards(f, list(brd), W * 0.03, by, cw, ch, gap)
+        _text(f, f"Pot {pot(s)}  ({cfg.streets[s.street]})", (W * 0.03, by - ts * 1.3), ts, WHITE, "lt", bold=True)
     else:
-        draw_text(f, f"Episode over: you {net:+d} chips", (W * 0.03, by), ts, GOLD, "lt", bold=True)
+        f[int(by):int(by) + ch, : main] = FELT
+        _text(f, f"Episode over: you {net:+d} chips", (W * 0.03, by), ts, GOLD, "lt", bold=True)
     _side(cfg, f, s, seat, main, ts, you)
     return f
 
 
 def _side(cfg: Config, f: np.ndarray, s: State, seat: int, main: int, ts: int, you: Any) -> None:
     H, W = f.shape[:2]
-    fill_rect(f, main, 0, W, H, (22, 85, 50))
     x, y, small = main + W * 0.02, H * 0.02, max(4, int(ts * 0.8))
-    draw_text(f, "This hand:", (x, y), small, WHITE, "lt", bold=True)
-    lines = [f"{'you' if i == seat else 'opp'}: {w}" for i, _, w in s.history][-7:]
+    short = {"preflop": "pre", "round 1": "r1", "round 2": "r2"}
+    lines = [f"{short.get(cfg.streets[k], cfg.streets[k])} {'you' if i == seat else 'opp'}: {w}"
+             for i, k, w in s.history][-7:]
     for k, line in enumerate(lines):
-        draw_text(f, line, (x, y + (k + 1) * small * 1.3), small, WHITE, "lt")
+        _text(f, line, (x, y + (k + 1) * small * 1.3), small, WHITE, "lt", bg=SIDE)
     if s.prev is None:
         return
     (h0, h1), brd, delta, shown, how = s.prev
     d = delta if seat == 0 else -delta
     y = H * 0.55
-    draw_text(f, "Last hand:", (x, y), small, WHITE, "lt", bold=True)
-    draw_text(f, f"{how}, you {'won' if d > 0 else 'lost' if d < 0 else 'split'} {abs(d) if d else ''}".strip(),
-              (x, y + small * 1.3), small, GOLD if d > 0 else WHITE, "lt")
+    _text(f, "Last hand:", (x, y), small, WHITE, "lt", bold=True, bg=SIDE)
+    _text(f, f"{how}, you {'won' if d > 0 else 'lost' if d < 0 else 'split'} {abs(d) if d else ''}".strip(),
+          (x, y + small * 1.3), small, GOLD if d > 0 else WHITE, "lt", bg=SIDE)
     sw = max(3, int((W - main - small * 3.6) * 0.92 / 5.4))
     sh = int(sw / 0.72)
     rows = [("you", (h0, h1)[seat])]
@@ -344,8 +390,8 @@ def _side(cfg: Config, f: np.ndarray, s: State, seat: int, main: int, ts: int, y
         rows = [("opp", (h0, h1)[1 - seat]), *rows, ("board", brd)]
     for k, (label, cards) in enumerate(rows):
         ry = y + small * 2.8 + k * (sh + 3)
-        draw_text(f, label, (x, ry + sh / 2), small, WHITE, "lm")
-        _cards(f, list(cards), x + small * 3.6, ry, sw, sh, 2)
+        _text(f, label, (x, ry + sh / 2), small, WHITE, "lm", bg=SIDE)
+        _cards(f, list(cards), x + small * 3.6, ry, sw, sh, 2, SIDE)
 
 
 # ------------------------------------------------------------------ the single-player env
