@@ -205,3 +205,19 @@ def test_oracle_wins_every_seed_at_every_difficulty():
                 if term or trunc:
                     break
             assert info["success"] and env.unwrapped.state.chips[0] > 0, (d, seed)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_rewards_add_up_to_the_chips_and_the_opponent_acts_within_the_step(env_id):
+    env = gym.make(env_id, difficulty=0, obs_size=(48, 48))
+    env.reset(seed=1)
+    env.action_space.seed(1)
+    total = 0.0
+    while True:
+        _, r, term, trunc, info = env.step(env.action_space.sample())
+        total += r
+        s = env.unwrapped.state
+        assert s.over or s.mover == 0   # the agent is always the one to act between steps
+        if term or trunc:
+            break
+    assert term and total == s.chips[0] == -s.chips[1] and info["success"] == (total > 0)

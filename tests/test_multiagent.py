@@ -242,6 +242,7 @@ def test_card_seats_see_only_their_own_cards(env_id):
 
 @pytest.mark.parametrize("env_id", CARD_IDS)
 def test_card_game_deal_is_the_single_player_level(env_id):
+    seed_test(lambda: multiagent.make(env_id, obs_size=SMALL), num_cycles=30)
     env = multiagent.make(env_id, obs_size=SMALL)
     single = gym.make(env_id, obs_size=SMALL)
     env.reset(seed=6)
