@@ -23,7 +23,8 @@ SMALL = (64, 64)
 def test_ids_cover_every_two_player_game():
     names = {i.split("/")[1].rsplit("-v", 1)[0] for i in IDS}
     assert names == {"Alquerque", "AtariGo", "Breakthrough", "Checkers", "Chess", "ConnectFour", "DotsAndBoxes", "Go9x9",
-                     "Gomoku", "Hex", "LinesOfAction", "Nim", "Othello", "Tak", "TicTacToe", "UltimateTicTacToe", "WildTicTacToe"}
+                     "Gomoku", "Hex", "LeducHoldem", "LimitHoldem", "LinesOfAction", "NoLimitHoldem", "Nim", "Othello", "Tak",
+                     "TicTacToe", "UltimateTicTacToe", "WildTicTacToe"}
 
 
 @pytest.mark.parametrize("env_id", IDS)
@@ -54,9 +55,13 @@ def test_self_play_to_the_end(env_id):
         assert not env.observe(other)["action_mask"].any()   # only the agent to move has moves
         seen.append(agent)
         env.step(int(rng.choice(legal)))
-    assert sum(totals.values()) == 0 and set(totals.values()) <= {-1.0, 0.0, 1.0}
+    assert sum(totals.values()) == 0
     verdict = env.rules.winner(env.state_of_game)   # the single-player rules' own verdict on the final state
     assert verdict is not None
+    if env.per_seat:   # a card game: each seat's reward is the chips it won
+        assert tuple(totals.values()) == env.game.chips(env.state_of_game) and not env.agents
+        return
+    assert set(totals.values()) <= {-1.0, 0.0, 1.0}
     if verdict == "draw":
         assert totals == {"player_0": 0.0, "player_1": 0.0}
     else:
@@ -213,3 +218,44 @@ def test_an_sb3_policy_against_the_builtin_opponent():
     out = multiagent.play(env, {"player_0": SB3Agent(env.seat("player_0"), model=model, meta=meta), "player_1": "builtin"}, seed=0)
     assert out["moves"] > 0 and out["invalid"]["player_1"] == 0
     assert out["truncated"] or out["winner"] is not None or out["rewards"] == {"player_0": 0.0, "player_1": 0.0}
+
+
+CARD_IDS = [i for i in IDS if "Holdem" in i]
+
+
+@pytest.mark.parametrize("env_id", CARD_IDS)
+def test_card_seats_see_only_their_own_cards(env_id):
+    """Each seat's frame is the game's `draw_seat` for that seat; changing the other seat's hidden cards
+    changes nothing in it, while changing its own does."""
+    env = multiagent.make(env_id, obs_size=(96, 128))
+    env.reset(seed=4)
+    s, game = env.state_of_game, env.game
+    f0, f1 = env.observe("player_0")["observation"], env.observe("player_1")["observation"]
+    assert np.array_equal(f0, game.draw_seat(s, 0)) and np.array_equal(f1, game.draw_seat(s, 1))
+    assert not np.array_equal(f0, f1)
+    hole = game.cfg.hole
+    deck = list(s.decks[0])
+    swapped = deck[:hole] + deck[-hole:] + deck[2 * hole:-hole] + deck[hole:2 * hole]   # seat 1 gets other cards
+    s2 = s._replace(decks=(tuple(swapped), *s.decks[1:]))
+    assert np.array_equal(game.draw_seat(s2, 0), f0) and not np.array_equal(game.draw_seat(s2, 1), f1)
+
+
+@pytest.mark.parametrize("env_id", CARD_IDS)
+def test_card_game_deal_is_the_single_player_level(env_id):
+    seed_test(lambda: multiagent.make(env_id, obs_size=SMALL), num_cycles=30)
+    env = multiagent.make(env_id, obs_size=SMALL)
+    single = gym.make(env_id, obs_size=SMALL)
+    env.reset(seed=6)
+    assert np.array_equal(env.observe("player_0")["observation"], single.reset(seed=6)[0])
+    assert env.state_of_game.decks == single.unwrapped.decks
+
+
+def test_card_game_illegal_action_forfeits_and_nl_reads_raise_amounts():
+    env = multiagent.make("GymV/NoLimitHoldem-v0", obs_size=SMALL)
+    env.reset(seed=0)
+    assert env.move_name("player_0", 1) == "check" and 1 not in env.legal_actions()   # facing the big blind
+    assert env.parse_action("player_0", "I raise to 100") == 5 and env.parse_action("player_0", "Action: raise 4") == 3
+    assert env.parse_action("player_0", "Action: raise 6") == 4 and env.parse_action("player_0", "I bet.") == 3
+    env.step(1)
+    assert all(env.terminations.values()) and env.rewards["player_0"] < 0 < env.rewards["player_1"]
+    assert sum(env.rewards.values()) == 0

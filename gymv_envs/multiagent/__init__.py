@@ -52,6 +52,18 @@ opponent), ``obs_size`` (frame (H, W), as for the single-player id; default its 
 ``text_in_image`` (passed to the single-player id, so that an SB3 checkpoint trained on it with
 ``text_in_image=True`` accepts the seat; the game frames carry no caption either way).
 
+Card games (Leduc Hold'em, limit and no-limit Hold'em: hidden information). The adapter reads them
+through `CardRules` (``gymv_envs/multiagent/_cards.py``), written against the card-game state API only
+(``start_state``, ``mover``, ``legal_actions``, ``play``, ``chips``, ``is_over``, ``draw_seat``,
+``opponent_action``), so another card game joins with one entry in ``CARD_TEXTS``. There, unlike the
+board games: ``observe(agent)`` is the frame that seat sees (its own cards face up at the bottom, the
+other's face down, both at a showdown), so the two seats' frames differ; ``player_0`` is the seat of the
+single-player agent (the button in hand 1); both starts deal the seed's episode (the single-player
+level: same seed, same cards), so ``start`` changes nothing; the rewards at the end are the chips each
+seat won over the episode's hands (zero-sum, e.g. +14 / -14); an illegal action under
+``illegal_action="lose"`` ends the game with the offender paying ``1 + |its winnings so far|``; ``render()``
+shows ``player_0``'s view; ``parse_action`` is the single-player parser (``bet``, ``raise N``).
+
 VLM play. ``info["instruction"]`` (also ``env.instructions[agent]``) tells each seat the game, its
 colour, the rules and the move grammar; ``env.action_prompt(agent)``, ``env.parse_action(agent,
 text)`` (robust, never raises) and ``env.move_name(agent, action)`` are the seat's grammar.
@@ -65,7 +77,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gymv_envs.multiagent._games import TEXTS
+from gymv_envs.multiagent._games import all_texts
 
 __all__ = ["make", "ids", "play", "GymVGameEnv", "Seat", "BuiltinOpponent"]
 
@@ -75,7 +87,8 @@ def ids() -> list[str]:
     import gymv_envs
     from gymv_envs.core.registry import task_spec
 
-    return [i for i in gymv_envs.ids(domain="games") if task_spec(i).entry_point.__name__ in TEXTS]
+    texts = all_texts()
+    return [i for i in gymv_envs.ids(domain="games") if task_spec(i).entry_point.__name__ in texts]
 
 
 def make(env_id: str, *, difficulty: int | None = None, obs_size: tuple[int, int] | None = None,

@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from gymv_envs.core.parsing import parse_choice
 from gymv_envs.core.rng import level_generator
-from gymv_envs.multiagent._games import DRAW, TEXTS, rules_for
+from gymv_envs.multiagent._games import DRAW, all_texts, rules_for
 
 try:
     from pettingzoo import AECEnv
@@ -48,7 +48,8 @@ class GymVGameEnv(AECEnv):
         self.render_mode = _choice("render_mode", render_mode, ("rgb_array", "human", None))
         self.env_id = env_id
         self.rules = rules_for(game)
-        self.text = TEXTS[type(game).__name__]
+        self.text = all_texts()[type(game).__name__]
+        self.per_seat = getattr(self.rules, "per_seat", False)   # card games: each seat its own frame
         if hasattr(game, "score_names"):   # Dots and Boxes: the score strip names the colours
             game.score_names = self.text.colours
         self.metadata = {**self.metadata, "name": env_id.split("/")[-1]}
@@ -75,7 +76,7 @@ class GymVGameEnv(AECEnv):
 
     def _instruction(self, seat: int) -> str:
         t, me, other = self.text, self.text.colours[seat], self.text.colours[1 - seat]
-        return (f"You play {t.title} as {me} against {other}, another player; the image shows the board. "
+        return (f"You play {t.title} as {me} against {other}, another player; the image shows {t.scene}. "
                 f"{t.rules} The players alternate (a player moves again only where the rules say so). When it is "
                 f"your turn, reply with one legal move for {me}.\n\n{self.action_prompt(AGENTS[seat])}")
 
@@ -132,12 +133,14 @@ class GymVGameEnv(AECEnv):
         start = _choice("start", (options or {}).get("start", self.start), STARTS)
         if seed is not None:
             self._rng = level_generator(seed)
-        if start == "level":
+        if self.per_seat:   # card games: both starts deal the seed's episode (the single-player level)
+            state = self.rules.deal(self._rng if seed is None else level_generator(seed))
+        elif start == "level":
             state = self.rules.level(int(seed) if seed is not None else int(self._rng.integers(2**31)))
         else:
             state = self.rules.standard()
         self.rules.prepare(state, self._rng)
-        self._state, self._before, self._last, self._frame = state, state, (), None
+        self._state, self._before, self._last, self._frame, self._frames = state, state, (), None, {}
         self._moves, self._done = 0, False
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -151,6 +154,11 @@ class GymVGameEnv(AECEnv):
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.per_seat:   # a card game: the frame this seat sees (its own cards, the other's backs)
+            seat = AGENTS.index(agent)
+            if seat not in self._frames:
+                self._frames[seat] = self.rules.frame(self._state, self._before, self._last, seat)
+            return {"observation": self._frames[seat].copy(), "action_mask": self._mask(agent)}
         if self._frame is None:
             self._frame = self.rules.frame(self._state, self._before, self._last)
         return {"observation": self._frame.copy(), "action_mask": self._mask(agent)}
@@ -169,7 +177,9 @@ class GymVGameEnv(AECEnv):
         if a is None or a not in legal:
             said = repr(action) if a is None else self.move_name(agent, a)
             if self.illegal_action == "lose":
-                self.rewards[agent], self.rewards[other] = -1.0, 1.0
+                lost = self.rules.forfeit(self._state, AGENTS.index(agent)) if self.per_seat else None
+                self.rewards[agent], self.rewards[other] = (-1.0, 1.0) if lost is None else (
+                    lost[AGENTS.index(agent)], lost[AGENTS.index(other)])
                 self._finish(other, f"{self.colour(agent)} played the illegal move {said} and forfeits", agent)
             else:
                 self._set_infos(f"{said} is not a legal move for {self.colour(agent)}; nothing changed", agent)
@@ -177,7 +187,7 @@ class GymVGameEnv(AECEnv):
             self._accumulate_rewards()
             return
         self._before, self._state, self._last = self._state, self.rules.play(self._state, a), (a,)
-        self._frame = None
+        self._frame, self._frames = None, {}
         said = f"{self.colour(agent)} played {self.move_name(agent, a)}"
         won = self.rules.winner(self._state)
         if won is None:
@@ -185,7 +195,11 @@ class GymVGameEnv(AECEnv):
             self._set_infos(said, None)
             self._truncate_if_over()
         else:
-            if won == DRAW:
+            if self.per_seat:   # a card game: each seat gets the chips it won
+                for i, r in enumerate(self.rules.payoff(self._state)):
+                    self.rewards[AGENTS[i]] = r
+                verdict = "a draw" if won == DRAW else f"{self.colour(AGENTS[won])} wins"
+            elif won == DRAW:
                 verdict = "a draw"
             else:
                 winner = AGENTS[won]
@@ -241,7 +255,9 @@ class GymVGameEnv(AECEnv):
     def render(self) -> np.ndarray | None:
         if self._state is None:
             return None
-        if self._frame is None:
+        if self.per_seat:   # a card game renders the first seat's view
+            self._frame = self.observe(AGENTS[0])["observation"]
+        elif self._frame is None:
             self._frame = self.rules.frame(self._state, self._before, self._last)
         if self.render_mode == "human":
             self.game._show(self._frame)

@@ -21,6 +21,7 @@ class GameText(NamedTuple):
     colours: tuple[str, str]   # seat 0, seat 1, as the frame shows them
     rules: str                 # both sides' rules; {0} and {1} stand for the colours
     grammar: str               # how a move is named
+    scene: str = "the board"   # what the image shows
 
 
 TEXTS: dict[str, GameText] = {
@@ -263,9 +264,20 @@ class TicTacToeRules(Rules):
         return int(self.env._opponent_move())
 
 
-def rules_for(env: Any) -> Rules:
-    """The `Rules` of an unwrapped single-player game env."""
+def all_texts() -> dict[str, GameText]:
+    """`TEXTS` and the card games' texts (`gymv_envs.multiagent._cards.CARD_TEXTS`), by class name."""
+    from gymv_envs.multiagent._cards import CARD_TEXTS
+
+    return {**TEXTS, **CARD_TEXTS}
+
+
+def rules_for(env: Any) -> Any:
+    """The `Rules` of an unwrapped single-player game env (`CardRules` for a card game)."""
+    from gymv_envs.multiagent._cards import CARD_TEXTS, CardRules
+
     name = type(env).__name__
+    if name in CARD_TEXTS:
+        return CardRules(env)
     if name == "Go":
         return GoRules(env)
     if name == "TicTacToe":
