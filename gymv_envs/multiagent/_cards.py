@@ -42,6 +42,15 @@ CARD_TEXTS: dict[str, GameText] = {
                   "you win the chips you are ahead at the end.",
         f"{_POKER_GRAMMAR} fold, check, call, raise half pot, raise pot, all in (or `raise N` for the nearest "
         "allowed raise to a total bet of N)", _SCENE),
+    "GinRummy": GameText("Gin Rummy", _SEATS,
+        "10 cards each from one deck; the first player starts hand 1, then the first turn alternates. On a turn "
+        "draw the top of the face-down stock or of the face-up discard pile, then discard one card (not the card "
+        "just taken from the pile). Melds are 3-4 of a rank or runs of 3+ in a suit (ace low); deadwood is the "
+        "value of the cards outside melds (ace 1, J/Q/K 10). Knock with deadwood 10 or less, or go gin with 0 "
+        "(bonus 25); the other player lays off on the knocker's melds and scores an undercut (bonus 25) with "
+        "less or equal deadwood. A hand with 2 cards left in the stock is a draw. The game is a fixed number "
+        "of hands; you win the points you are ahead at the end.",
+        "one of the action words: draw stock, draw discard, discard <card> (like discard 7H), knock, gin", _SCENE),
 }
 
 
