@@ -22,7 +22,7 @@ SMALL = (64, 64)
 
 def test_ids_cover_every_two_player_game():
     names = {i.split("/")[1].rsplit("-v", 1)[0] for i in IDS}
-    assert names == {"Alquerque", "AtariGo", "Breakthrough", "Checkers", "Chess", "ConnectFour", "DotsAndBoxes", "Go9x9",
+    assert names == {"Alquerque", "AtariGo", "Breakthrough", "Checkers", "Chess", "ChessGame", "ConnectFour", "DotsAndBoxes", "Go9x9",
                      "Gomoku", "Hex", "LinesOfAction", "Nim", "Othello", "Tak", "TicTacToe", "UltimateTicTacToe", "WildTicTacToe"}
 
 

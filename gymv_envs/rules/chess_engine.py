@@ -19,6 +19,7 @@ import numpy as np
 PIECE = (0, 100, 320, 330, 500, 900, 0)   # by python-chess piece type (1 pawn ... 6 king)
 MATE = 100_000
 INF = 10 * MATE
+RESCUE = 300   # see `exploiting_move`
 
 
 class Level(NamedTuple):
@@ -117,6 +118,8 @@ class Search:
         b = self.board
         self.nodes += 1
         if depth <= 0:
+            if b.is_check() and not any(b.generate_legal_moves()):   # mate is seen at the horizon too
+                return -MATE + ply
             return self.quiescence(alpha, beta, score, self.qdepth) if self.quiesce else self.leaf(score)
         moves = legal_moves(b)
         if not moves:
@@ -234,7 +237,8 @@ def exploiting_move(board, reply: Callable[[Any], Any], depth: int, width: int,
     """The best move against an opponent whose reply is known: ``reply(board)`` gives it for the
     position after each candidate (the GymV oracle predicts its own engine exactly). The ``width``
     most promising moves by a one-ply search with quiescence are tried; each is valued by a
-    ``depth``-ply search with quiescence (and the mating terms) after that reply. ``avoid(board)``
+    ``depth``-ply search with quiescence (and the mating terms) after that reply; more are tried while
+    the best of them is mated or ``RESCUE`` centipawns below the ranking's best. ``avoid(board)``
     marks positions (after the reply) valued as a draw instead (repetitions). ``ahead = (margin, depth,
     width)``: the cheaper search used once the best candidate leads by ``margin`` centipawns or more
     (converting a won game)."""
@@ -252,7 +256,9 @@ def exploiting_move(board, reply: Callable[[Any], Any], depth: int, width: int,
     if ahead is not None and ranked[0][0] >= ahead[0]:
         depth, width = ahead[1], ahead[2]
     best, best_v = ranked[0][1], -INF
-    for _, m in ranked[:width]:
+    for i, (_, m) in enumerate(ranked):
+        if i >= width and best_v > -MATE // 2 and best_v >= ranked[0][0] - RESCUE:
+            break   # else the replies hurt more than the ranking thought: try further candidates
         board.push(m)
         r = reply(board) if any(board.generate_legal_moves()) else None
         if r is None:
