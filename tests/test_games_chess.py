@@ -124,3 +124,20 @@ def test_random_play_does_not_win():
             if term or trunc:
                 break
         assert not info["success"]
+
+
+@pytest.mark.parametrize("difficulty", [0, 1, 2])
+def test_two_player_seat_gets_the_engine_of_its_difficulty(difficulty):
+    pytest.importorskip("pettingzoo")
+    from gymv_envs import multiagent
+
+    env = multiagent.make("GymV/ChessGame-v0", difficulty=difficulty, obs_size=(48, 48))
+    env.reset(seed=3)
+    assert env.state_of_game == chess.STARTING_FEN
+    env.step(64 * chess.E2 + chess.E4)
+    game = env.rules.env
+    rng = np.random.Generator(type(game.np_random.bit_generator)())
+    rng.bit_generator.state = game.np_random.bit_generator.state
+    expected = engine.engine_move(chess.Board(env.state_of_game), difficulty, rng)
+    a = env.builtin_move()
+    assert a == 64 * expected.from_square + expected.to_square and a in env.legal_actions()
