@@ -19,7 +19,7 @@ import numpy as np
 PIECE = (0, 100, 320, 330, 500, 900, 0)   # by python-chess piece type (1 pawn ... 6 king)
 MATE = 100_000
 INF = 10 * MATE
-RESCUE = 300   # see `exploiting_move`
+RESCUE, FEW_PIECES = 300, 6   # see `exploiting_move`
 
 
 class Level(NamedTuple):
@@ -197,7 +197,7 @@ def _mop_up(board) -> int:
     wf, wr = weak_king % 8, weak_king // 8
     edge = int(abs(wf - 3.5) + abs(wr - 3.5))           # 1 in the centre, 7 in a corner
     near = 14 - (abs(wf - strong_king % 8) + abs(wr - strong_king // 8))
-    bonus = 12 * edge + 6 * near
+    bonus = 12 * edge + 10 * near - VALUE[strong][6][strong_king]   # the king's table (stay home) no longer holds
     return bonus if strong == board.turn else -bonus
 
 
@@ -238,10 +238,13 @@ def exploiting_move(board, reply: Callable[[Any], Any], depth: int, width: int,
     position after each candidate (the GymV oracle predicts its own engine exactly). The ``width``
     most promising moves by a one-ply search with quiescence are tried; each is valued by a
     ``depth``-ply search with quiescence (and the mating terms) after that reply; more are tried while
-    the best of them is mated or ``RESCUE`` centipawns below the ranking's best. ``avoid(board)``
+    the best of them is mated or ``RESCUE`` centipawns below the ranking's best, and every move, two
+    plies deep at least, with ``FEW_PIECES`` pieces or fewer on the board. ``avoid(board)``
     marks positions (after the reply) valued as a draw instead (repetitions). ``ahead = (margin, depth,
     width)``: the cheaper search used once the best candidate leads by ``margin`` centipawns or more
     (converting a won game)."""
+    import chess
+
     search = Search(board, True, mop_up=True)
     score = evaluate(board)
     ranked = []
@@ -255,6 +258,8 @@ def exploiting_move(board, reply: Callable[[Any], Any], depth: int, width: int,
     ranked.sort(key=lambda t: t[0], reverse=True)
     if ahead is not None and ranked[0][0] >= ahead[0]:
         depth, width = ahead[1], ahead[2]
+    if chess.popcount(board.occupied) <= FEW_PIECES:   # a bare endgame: cheap to search every move deeper
+        depth, width = max(depth, 2), len(ranked)
     best, best_v = ranked[0][1], -INF
     for i, (_, m) in enumerate(ranked):
         if i >= width and best_v > -MATE // 2 and best_v >= ranked[0][0] - RESCUE:
