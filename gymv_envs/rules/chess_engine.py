@@ -112,7 +112,12 @@ class Search:
         return sorted(scored, key=lambda t: t[0] + (10 * MATE if t[1] == hint else 90 if t[1] in killers else 0), reverse=True)
 
     def leaf(self, score: int) -> int:
-        return score + _mop_up(self.board) if self.mop_up else score
+        if not self.mop_up:
+            return score
+        bonus = _mop_up(self.board)
+        if bonus and not any(self.board.generate_legal_moves()):   # a mating endgame: stalemate is the trap
+            return -MATE if self.board.is_check() else 0
+        return score + bonus
 
     def negamax(self, depth: int, alpha: int, beta: int, score: int, ply: int) -> int:
         b = self.board

@@ -17,7 +17,7 @@ OPENINGS = ("e2e4 e7e5", "e2e4 c7c5", "e2e4 e7e6", "e2e4 c7c6", "e2e4 d7d5", "e2
 ENGINE_TEXT = {
     0: "looks one move ahead and plays with a lot of randomness",
     1: "searches two plies ahead (its move and your reply) with a little randomness",
-    2: "searches two plies ahead and then every sequence of captures, with very little randomness",
+    2: "searches two plies ahead and then the exchanges of captures that follow, with very little randomness",
 }
 # difficulty -> (plies the oracle searches after the engine's predicted reply, then captures; candidate moves),
 # and the same once a candidate leads by AHEAD centipawns
@@ -140,7 +140,10 @@ class ChessGame(ChessView, BoardGameEnv):
 
     # -- oracle
     def oracle_action(self) -> int:
-        """A deeper search than the engine's (quiescence, endgame mating terms), never repeating a position."""
+        """A deeper search than the engine's: the most promising moves (by one ply and captures), each valued
+        after the engine's exact reply (predicted by running the engine on a copy of the env's generator)
+        by a search of 1-2 more plies and captures with endgame mating terms; positions seen before count
+        as draws (`exploiting_move`)."""
         board = self._board(self.state)
         if self._verdict() is not None or not any(board.generate_legal_moves()):
             return 0
