@@ -1,12 +1,16 @@
 """A small chess engine on python-chess boards (the ``chess`` extra): pure search, no drawing.
 
 Negamax alpha-beta over a material + piece-square evaluation kept incrementally (each move's
-change is computed before it is made, which also orders the moves: captures of the most valuable
-piece by the least valuable one first, then the moves that gain most on the tables), an optional
-quiescence search over captures, and seeded noise added to the root moves' values (the
-difficulty lever with the depth). `best_move` is the whole interface; it leaves the board as it
-found it. ``mop_up`` adds the endgame terms a mating side needs (drive the lone king to the edge,
-bring the own king close), which the GymV chess oracle uses.
+change is computed before it is made, which also orders the moves: captures of valuable pieces
+and promotions first, then the moves that gain most on the tables; a position's best move found
+so far and each ply's killer moves go first), mate seen at the horizon, an optional quiescence
+search over captures (delta-pruned), and seeded Gaussian noise on the root moves' values: with the
+depth, the difficulty lever (`LEVELS`, `engine_move`). Pawns promote to a queen only.
+
+`exploiting_move` is the GymV chess oracle's search: it is told the opponent's exact reply to each
+of its candidate moves and searches on from there, with endgame mating terms (``mop_up``: drive
+the lone king to the edge, bring the own king close, beware stalemate). Every search leaves the
+board as it found it.
 """
 
 from __future__ import annotations
@@ -207,10 +211,9 @@ def _mop_up(board) -> int:
 
 
 def best_move(board, depth: int, rng: np.random.Generator | None = None, noise: float = 0.0,
-              quiesce: bool = False, mop_up: bool = False, avoid: Any = None) -> tuple[Any, int]:
-    """The move that maximises its searched value plus noise (``noise`` centipawns of Gaussian noise
-    per root move, drawn from ``rng`` in move order), and that value. ``avoid(move) -> bool`` marks
-    root moves valued as a draw (0) instead (the oracle's guard against repetitions)."""
+              quiesce: bool = False, mop_up: bool = False) -> tuple[Any, int]:
+    """The move that maximises its ``depth``-ply value plus noise (``noise`` centipawns of Gaussian noise
+    per root move, drawn from ``rng`` in move order), and that value; (None, 0) without a legal move."""
     search = Search(board, quiesce, mop_up)
     moves = search.ordered(legal_moves(board))
     if not moves:
@@ -220,11 +223,8 @@ def best_move(board, depth: int, rng: np.random.Generator | None = None, noise: 
     best, best_v = moves[0][1], -INF
     for (gain, m), n in zip(moves, shake):
         n = int(round(float(n)))
-        board.push(m)
-        if avoid is not None and avoid(m):
-            v = 0
-        else:
-            v = -search.negamax(depth - 1, -INF, -(best_v - n), -(score + gain), 1)
+        board.push(m)   # only a value above best_v - n matters: search with that bound
+        v = -search.negamax(depth - 1, -INF, -(best_v - n), -(score + gain), 1)
         board.pop()
         if v + n > best_v:
             best, best_v = m, v + n
