@@ -141,3 +141,21 @@ def test_two_player_seat_gets_the_engine_of_its_difficulty(difficulty):
     expected = engine.engine_move(chess.Board(env.state_of_game), difficulty, rng)
     a = env.builtin_move()
     assert a == 64 * expected.from_square + expected.to_square and a in env.legal_actions()
+
+
+def _match(strong: int, weak: int, games: int) -> float:
+    """The stronger level's points over ``games`` engine-against-engine games, colours alternating."""
+    points = 0.0
+    for g in range(games):
+        rng, board = np.random.default_rng(g), chess.Board()
+        white, black = (strong, weak) if g % 2 == 0 else (weak, strong)
+        while not board.is_game_over(claim_draw=True) and board.fullmove_number < 150:
+            board.push(engine.engine_move(board, white if board.turn else black, rng))
+        won = {"1-0": 1.0, "0-1": 0.0}.get(board.result(claim_draw=True), 0.5)
+        points += won if g % 2 == 0 else 1 - won
+    return points
+
+
+@pytest.mark.parametrize(("strong", "weak"), [(1, 0), (2, 1)])
+def test_the_strengths_are_ordered(strong, weak):
+    assert _match(strong, weak, 4) >= 3.5
