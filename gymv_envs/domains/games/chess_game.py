@@ -19,12 +19,11 @@ ENGINE_TEXT = {
     1: "searches two plies ahead (its move and your reply) with a little randomness",
     2: "searches two plies ahead and then the exchanges of captures that follow, with very little randomness",
 }
-# difficulty -> (plies the oracle searches after the engine's predicted reply, then captures; candidate moves),
-# and the same once a candidate leads by AHEAD centipawns
+# difficulty -> (plies the oracle searches after the engine's predicted reply, then captures; candidate moves);
+# once a candidate leads by AHEAD[0] centipawns (converting a won game): AHEAD[1:] at every difficulty
 ORACLE = {0: (1, 6), 1: (2, 4), 2: (2, 6)}
-ORACLE_AHEAD = {0: (1, 3), 1: (1, 3), 2: (1, 3)}
-AHEAD = 500
-BUDGET = 150                        # the agent's moves
+AHEAD = (500, 1, 3)
+BUDGET = 150   # the agent's moves
 
 
 def _key(fen: str) -> str:
@@ -159,7 +158,7 @@ class ChessGame(ChessView, BoardGameEnv):
 
         depth, width = ORACLE[self.difficulty]
         m = exploiting_move(board, reply, depth, width, avoid=lambda after: seen[_key(after.fen())] >= 1,
-                            ahead=(AHEAD, *ORACLE_AHEAD[self.difficulty]))
+                            ahead=AHEAD)
         return 64 * m.from_square + m.to_square
 
     # -- VLM protocol (grammar and drawing in ChessView)
