@@ -121,6 +121,7 @@ TEXTS: dict[str, GameText] = {
         "queen. Checkmate wins; stalemate, insufficient material and the 75-move rule draw.",
         "the from-square then the to-square in UCI form, like e2e4 (files a-h left to right, ranks 1-8 bottom to top)"),
 }
+TEXTS["ChessGame"] = TEXTS["Chess"]   # the whole game from the initial position: the same rules and grammar
 
 
 class Rules:
