@@ -119,6 +119,9 @@ class World3DEnv(MultiTurnEnv):
     stride: ClassVar[float] = 1.0       # metres per discrete move (continuous locomotion)
     wall_height: ClassVar[float] = 1.5
     zfar: ClassVar[float] = 80.0
+    # the floor plane's grid cell in metres (MuJoCo draws a plane as a grid of quads; a software
+    # renderer pays for every one of them)
+    floor_cell: ClassVar[float] = 1.0
     heuristic_res: ClassVar[float] = 0.1
     reach: ClassVar[float] = REACH      # interaction reach (surface distance, metres)
 
@@ -225,7 +228,8 @@ class World3DEnv(MultiTurnEnv):
 
         R, C = self.layout.walls.shape
         self._xml = build_xml(self.prims, self.things, (C, R), self.theme, light_dir, gain, self.camera_height,
-                              self.pitch, self.fov, self.obs_size, self._text_slots, accelerated(), self.zfar)
+                              self.pitch, self.fov, self.obs_size, self._text_slots, accelerated(), self.zfar,
+                              self.floor_cell)
         self._hist: list[tuple[float, float, bool]] = [(self.x, self.y, False)]
         self._cmd = False
         self.stuck, self.deadlocks, self.stuck_steps, self.recoveries = False, 0, 0, 0

@@ -250,7 +250,7 @@ VIEW_YAWS = {"front": 0.0, "left": np.pi / 2, "right": -np.pi / 2}
 def build_xml(prims: list[Prim], things: list[Ent], bounds: tuple[float, float], theme: Theme,
               light_dir: tuple[float, float, float], light_gain: float, camera_height: float, pitch: float,
               fov: float, size: tuple[int, int], text_slots: dict[int, int], accelerated: bool,
-              zfar: float = 80.0) -> str:
+              zfar: float = 80.0, floor_cell: float = 1.0) -> str:
     """The MJCF of one level. ``bounds`` is the world's (width, depth) in metres (x from 0, y to
     minus it); ``text_slots`` maps thing indices to the text texture their board shows."""
     W, D = bounds
@@ -281,7 +281,7 @@ def build_xml(prims: list[Prim], things: list[Ent], bounds: tuple[float, float],
 </asset>
 <worldbody>
 <light directional="true" dir="{light_dir[0]:.3f} {light_dir[1]:.3f} {light_dir[2]:.3f}" diffuse="{light:.3f} {light:.3f} {light * 0.95:.3f}" specular="0 0 0" castshadow="{'true' if accelerated else 'false'}"/>
-<geom name="floor" type="plane" material="floor" size="{W / 2 + 40} {D / 2 + 40} 1" pos="{W / 2} {-D / 2} 0" group="2"/>
+<geom name="floor" type="plane" material="floor" size="{W / 2 + 40} {D / 2 + 40} {floor_cell:g}" pos="{W / 2} {-D / 2} 0" group="2"/>
 {chr(10).join(body)}
 <body name="agent" pos="0 0 {AGENT_Z}">
 <joint name="agent_x" type="slide" axis="1 0 0"/><joint name="agent_y" type="slide" axis="0 1 0"/><joint name="agent_yaw" type="hinge" axis="0 0 1"/>

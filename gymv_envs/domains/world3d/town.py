@@ -67,6 +67,8 @@ class TownQuest(TownEnv):
 
     ## Version History
     - v1: initial version (MuJoCo physics, the town generator, walking characters).
+    - v2: the floor is drawn in 50 m quads instead of 1 m ones (1.4x faster frames at 128x128); a
+      few pixels change by one level of 255, levels and rules are unchanged.
     """
 
     def __init__(self, mode: str = "errand", **kwargs: Any) -> None:
@@ -287,18 +289,18 @@ class TownQuest(TownEnv):
 
 _TAGS = ("world3d", "3d", "first-person", "town", "open-world", "long-horizon")
 SPECS = (
-    TaskSpec(name="World3DTownErrand", entry_point=TownQuest, version=1, max_episode_steps=360,
+    TaskSpec(name="World3DTownErrand", entry_point=TownQuest, version=2, max_episode_steps=360,
              tags=(*_TAGS, "multi-stage", "dialogue", "split:train"), kwargs={"mode": "errand"}),
-    TaskSpec(name="World3DTownKeys", entry_point=TownQuest, version=1, max_episode_steps=360,
+    TaskSpec(name="World3DTownKeys", entry_point=TownQuest, version=2, max_episode_steps=360,
              tags=(*_TAGS, "multi-stage", "dialogue", "split:train"), kwargs={"mode": "keys"}),
-    TaskSpec(name="World3DTownSigns", entry_point=TownQuest, version=1, max_episode_steps=360,
+    TaskSpec(name="World3DTownSigns", entry_point=TownQuest, version=2, max_episode_steps=360,
              tags=(*_TAGS, "multi-stage", "reading", "split:train"), kwargs={"mode": "signs"}),
-    TaskSpec(name="World3DTownGrandQuest", entry_point=TownQuest, version=1, max_episode_steps=360,
+    TaskSpec(name="World3DTownGrandQuest", entry_point=TownQuest, version=2, max_episode_steps=360,
              tags=(*_TAGS, "multi-stage", "dialogue", "reading", "split:train"), kwargs={"mode": "grand"}),
-    TaskSpec(name="World3DTownFindWalker", entry_point=TownQuest, version=1, max_episode_steps=300,
+    TaskSpec(name="World3DTownFindWalker", entry_point=TownQuest, version=2, max_episode_steps=300,
              tags=(*_TAGS, "search", "split:train"), kwargs={"mode": "walker"}),
-    TaskSpec(name="World3DTownFindWalkers", entry_point=TownQuest, version=1, max_episode_steps=360,
+    TaskSpec(name="World3DTownFindWalkers", entry_point=TownQuest, version=2, max_episode_steps=360,
              tags=(*_TAGS, "search", "split:train"), kwargs={"mode": "walkers"}),
-    TaskSpec(name="World3DTownErrandHeldOut", entry_point=TownQuest, version=1, max_episode_steps=360,
+    TaskSpec(name="World3DTownErrandHeldOut", entry_point=TownQuest, version=2, max_episode_steps=360,
              tags=(*_TAGS, "multi-stage", "dialogue", "split:test"), kwargs={"mode": "errand", "theme_split": "test"}),
 )
