@@ -25,6 +25,18 @@ from gymv_envs.core.parsing import parse_choice
 from gymv_envs.core.rng import choice
 
 ME, THEM, DRAW = 1, 2, 0
+
+
+def end_outcome(result: int | None, msg: str, win: str = "you win", loss: str = "the opponent wins") -> Outcome | None:
+    """The step's outcome when the game has ended with ``result`` (`ME`, `THEM` or `DRAW`), else None:
+    +1 and success for a win, -1 for a loss, 0 for a draw; ``msg`` is the move feedback before it."""
+    if result == ME:
+        return Outcome(reward=1.0, terminated=True, success=True, feedback=f"{msg}: {win}")
+    if result == THEM:
+        return Outcome(reward=-1.0, terminated=True, feedback=f"{msg}: {loss}")
+    if result == DRAW:
+        return Outcome(terminated=True, feedback=f"{msg}: a draw")
+    return None
 OPPONENTS = {0: "random", 1: "greedy", 2: "search"}
 OPPONENT_TEXT = {
     "random": "plays a random legal move",
@@ -249,15 +261,8 @@ class BoardGameEnv(MultiTurnEnv):
             self.state = self.play(self.state, reply)
             self.last = (*self.last, reply)
             text.append(f"the opponent played {self.move_name(reply)}")
-        r = self.result(self.state)
         msg = ", ".join(text)
-        if r == ME:
-            return Outcome(reward=1.0, terminated=True, success=True, feedback=f"{msg}: you win")
-        if r == THEM:
-            return Outcome(reward=-1.0, terminated=True, feedback=f"{msg}: the opponent wins")
-        if r == DRAW:
-            return Outcome(terminated=True, feedback=f"{msg}: a draw")
-        return Outcome(feedback=msg)
+        return end_outcome(self.result(self.state), msg) or Outcome(feedback=msg)
 
     def _progress(self) -> float:
         if self._success:

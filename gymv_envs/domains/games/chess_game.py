@@ -7,7 +7,7 @@ from collections import Counter
 import numpy as np
 
 from gymv_envs.core import Outcome, TaskSpec
-from gymv_envs.domains.games._board import DRAW, ME, THEM, BoardGameEnv
+from gymv_envs.domains.games._board import DRAW, BoardGameEnv, end_outcome
 from gymv_envs.domains.games._chess_view import ChessView, _chess
 from gymv_envs.rules.chess_engine import PIECE, engine_move, exploiting_move
 
@@ -118,14 +118,9 @@ class ChessGame(ChessView, BoardGameEnv):
             self._push(reply)
             self.last += (reply,)
             text.append(f"the engine played {self.move_name(reply)}")
-        r, msg = self._verdict(), ", ".join(text)
-        if r == ME:
-            return Outcome(reward=1.0, terminated=True, success=True, feedback=f"{msg}: checkmate, you win")
-        if r == THEM:
-            return Outcome(reward=-1.0, terminated=True, feedback=f"{msg}: checkmate, the engine wins")
-        if r == DRAW:
-            return Outcome(terminated=True, feedback=f"{msg}: a draw")
-        return Outcome(feedback=msg + (": check" if self._board(self.state).is_check() else ""))
+        msg = ", ".join(text)
+        return (end_outcome(self._verdict(), msg, "checkmate, you win", "checkmate, the engine wins")
+                or Outcome(feedback=msg + (": check" if self._board(self.state).is_check() else "")))
 
     def heuristic(self, s) -> float:
         """White's material lead in pawns."""
