@@ -21,9 +21,11 @@ def _counts(s: Scene) -> dict[str, int]:
     hit = s.cache.get("counts")
     if hit is None:
         hit = {"objects": len(s.objects)}
+        objects = np.bincount([o.colour for o in s.objects], minlength=10).tolist()
+        cells = np.bincount(s.grid.ravel(), minlength=10).tolist()
         for c in range(1, 10):
-            hit[f"objects of {c}"] = sum(o.colour == c for o in s.objects)
-            hit[f"cells of {c}"] = int((s.grid == c).sum())
+            hit[f"objects of {c}"] = objects[c]
+            hit[f"cells of {c}"] = cells[c]
         s.cache["counts"] = hit
     return hit
 
@@ -40,6 +42,8 @@ class ArcCount(ArcEnv):
     steps, 8-9 cells, up to 6 objects; 2: three steps, 9-11 cells, 4-7
     objects),""")
 
+    transient_attrs = (*ArcEnv.transient_attrs, "_shown_cores")
+
     def _cores(self) -> list[Core]:
         cores: list[Core] = [("identity", 0, lambda s: s.grid)]
         for c in range(1, 10):
@@ -49,8 +53,14 @@ class ArcCount(ArcEnv):
         return cores
 
     def _search_cores(self, demos) -> list[Core]:
-        shown = set(np.unique(demos[0][0].grid).tolist()) | set(np.unique(demos[0][1]).tolist())
-        return [c for c in self.cores if not c[0][-1].isdigit() or int(c[0][-1]) in shown]
+        shown = frozenset(demos[0][0].grid.astype(np.uint8).tobytes()) | frozenset(demos[0][1].astype(np.uint8).tobytes())
+        table = getattr(self, "_shown_cores", None)  # the colours shown -> the cores searched
+        if table is None:
+            table = self._shown_cores = {}
+        hit = table.get(shown)
+        if hit is None:
+            hit = table[shown] = [c for c in self.cores if not c[0][-1].isdigit() or int(c[0][-1]) in shown]
+        return hit
 
     def _sample(self, rng: np.random.Generator) -> tuple[Rule, list]:
         k, (lo, hi), (o_lo, o_hi), (c_lo, c_hi), n_col = LEVELS[self.difficulty]
