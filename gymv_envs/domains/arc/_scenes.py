@@ -157,7 +157,9 @@ def pad(scene: Scene, top: int, bottom: int, left: int, right: int) -> Scene:
     h, w = scene.grid.shape
     grid = np.zeros((h + top + bottom, w + left + right), dtype=np.int8)
     grid[top:top + h, left:left + w] = scene.grid
-    objs = None if scene._objects is None else [Obj(o.colour, o.rows + top, o.cols + left) for o in scene._objects]
+    objs = None if scene._objects is None else [
+        Obj(o.colour, o.rows + top, o.cols + left, (o.bbox[0] + top, o.bbox[1] + left, o.bbox[2] + top, o.bbox[3] + left))
+        for o in scene._objects]
     return Scene(grid, objs)
 
 
