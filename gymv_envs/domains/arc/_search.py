@@ -74,18 +74,34 @@ def key_array(key: str, z: np.ndarray, src: np.ndarray | None, scene: Scene) -> 
         return z.ravel()
     if src is None:
         return None
+    hit = scene.cache.get(("K", key))
+    if hit is not None and hit[0] is src:  # the same source map (core outputs are cached in the scene)
+        return hit[1]
     s = src.ravel()
     feats = _features(scene, key)
-    return np.where(s >= 0, feats[np.maximum(s, 0)], -1 - np.arange(s.size))
+    K = np.where(s >= 0, feats[np.maximum(s, 0)], -1 - np.arange(s.size))
+    K.setflags(write=False)
+    scene.cache[("K", key)] = (src, K)
+    return K
 
 
 def _fits(K: np.ndarray, z: np.ndarray, T: np.ndarray) -> np.ndarray:
-    """For each row of ``T`` (targets, flat), whether some table maps K to it (negative keys: z kept)."""
-    order = np.argsort(K, kind="stable")
-    Ks, Ts = K[order], T[:, order]
-    ok = ((Ts[:, 1:] == Ts[:, :-1]) | (Ks[1:] != Ks[:-1])).all(axis=1)
-    if Ks[0] < 0:
-        bg = K < 0
+    """For each row of ``T`` (targets, flat), whether some table maps K to it (negative keys: z kept).
+
+    The keys >= 0 must map to one target each: one bincount of (row, key, target) codes shows
+    every key's targets at once; the cells with negative keys (distinct) must keep z's colour."""
+    obj = K >= 0
+    n = T.shape[0]
+    Ko = K[obj]
+    m = int(Ko.max(initial=-1)) + 1
+    if m:
+        codes = (Ko.astype(np.intp) << 4) + T[:, obj]
+        codes += (np.arange(n) * (m << 4))[:, None]
+        ok = ((np.bincount(codes.ravel(), minlength=n * m << 4).reshape(n, m, 16) > 0).sum(axis=2) <= 1).all(axis=1)
+    else:
+        ok = np.ones(n, dtype=bool)
+    if not obj.all():
+        bg = ~obj
         ok &= (T[:, bg] == z.ravel()[bg]).all(axis=1)
     return ok
 
@@ -120,9 +136,9 @@ def _colour_fits(z: np.ndarray, T: np.ndarray) -> np.ndarray:
 
 def _table(K: np.ndarray, t: np.ndarray, table: dict[int, int]) -> bool:
     """Extend ``table`` with K -> t (flat); False on a conflict."""
-    keep = K >= 0
-    keys, idx = np.unique(K[keep], return_index=True)
-    for k, v in zip(keys.tolist(), t.ravel()[keep][idx].tolist()):
+    keep = K >= 0  # after `_fits`: each key has one target, so the set of (key, target) pairs is the map
+    for code in set(((K[keep].astype(np.intp) << 4) + t.ravel()[keep]).tolist()):
+        k, v = code >> 4, code & 15
         if table.setdefault(k, v) != v:
             return False
     return True
