@@ -239,7 +239,7 @@ class ArcEnv(SingleTurnEnv):
     answer_hint = ("the test output grid as rows of colour digits, top row first, rows separated by `/` "
                    "(for example `0120/0300`)")
 
-    transient_attrs = (*SingleTurnEnv.transient_attrs, "_core_table")
+    transient_attrs = (*SingleTurnEnv.transient_attrs, "_core_table", "_shown_cores")
 
     def _configure(self) -> None:
         self.depth = self.difficulty + 1
@@ -264,6 +264,18 @@ class ArcEnv(SingleTurnEnv):
 
     def _sample(self, rng: np.random.Generator) -> tuple[Rule, list[Scene]]:
         raise NotImplementedError
+
+    def _cores_showing(self, *grids: np.ndarray) -> list[Core]:
+        """The cores whose name does not end in a colour digit, or ends in one of the colours the
+        ``grids`` show (cached per set of colours shown)."""
+        shown = frozenset(b"".join(np.asarray(g).astype(np.uint8).tobytes() for g in grids))
+        table = getattr(self, "_shown_cores", None)
+        if table is None:
+            table = self._shown_cores = {}
+        hit = table.get(shown)
+        if hit is None:
+            hit = table[shown] = [c for c in self.cores if not c[0][-1].isdigit() or int(c[0][-1]) in shown]
+        return hit
 
     def _search_cores(self, demos: list[tuple[Scene, np.ndarray]]) -> list[Core]:
         """The cores the uniqueness search tries (a family may drop cores whose colour parameter

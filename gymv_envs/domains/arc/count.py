@@ -42,8 +42,6 @@ class ArcCount(ArcEnv):
     steps, 8-9 cells, up to 6 objects; 2: three steps, 9-11 cells, 4-7
     objects),""")
 
-    transient_attrs = (*ArcEnv.transient_attrs, "_shown_cores")
-
     def _cores(self) -> list[Core]:
         cores: list[Core] = [("identity", 0, lambda s: s.grid)]
         for c in range(1, 10):
@@ -53,14 +51,7 @@ class ArcCount(ArcEnv):
         return cores
 
     def _search_cores(self, demos) -> list[Core]:
-        shown = frozenset(demos[0][0].grid.astype(np.uint8).tobytes()) | frozenset(demos[0][1].astype(np.uint8).tobytes())
-        table = getattr(self, "_shown_cores", None)  # the colours shown -> the cores searched
-        if table is None:
-            table = self._shown_cores = {}
-        hit = table.get(shown)
-        if hit is None:
-            hit = table[shown] = [c for c in self.cores if not c[0][-1].isdigit() or int(c[0][-1]) in shown]
-        return hit
+        return self._cores_showing(demos[0][0].grid, demos[0][1])
 
     def _sample(self, rng: np.random.Generator) -> tuple[Rule, list]:
         k, (lo, hi), (o_lo, o_hi), (c_lo, c_hi), n_col = LEVELS[self.difficulty]
