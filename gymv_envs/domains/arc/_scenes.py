@@ -127,7 +127,11 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
                 r, c = rr, cc
                 break
         if r < 0:
-            busy = np.array([[(b >> j) & 1 for j in range(w)] for b in bits], dtype=bool).reshape(h, w)
+            if w <= 64:
+                busy = np.unpackbits(np.array(bits, dtype="<u8").view(np.uint8).reshape(h, 8), axis=1,
+                                     count=w, bitorder="little").astype(bool)
+            else:
+                busy = np.array([[(b >> j) & 1 for j in range(w)] for b in bits], dtype=bool).reshape(h, w)
             spots = free_spots(busy, sh, sw, gap, margin)
             if spots.size == 0:
                 return None
