@@ -91,18 +91,21 @@ def _fits(K: np.ndarray, z: np.ndarray, T: np.ndarray) -> np.ndarray:
     The keys >= 0 must map to one target each: one bincount of (row, key, target) codes shows
     every key's targets at once; the cells with negative keys (distinct) must keep z's colour."""
     obj = K >= 0
-    n = T.shape[0]
+    if obj.all():
+        ok = np.ones(T.shape[0], dtype=bool)
+    else:  # the background test first: the rows that fail it need no table
+        bg = ~obj
+        ok = (T[:, bg] == z.ravel()[bg]).all(axis=1)
+        if not ok.any():
+            return ok
     Ko = K[obj]
     m = int(Ko.max(initial=-1)) + 1
     if m:
-        codes = (Ko.astype(np.intp) << 4) + T[:, obj]
+        live = np.flatnonzero(ok)
+        n = live.size
+        codes = (Ko.astype(np.intp) << 4) + T[live][:, obj]
         codes += (np.arange(n) * (m << 4))[:, None]
-        ok = ((np.bincount(codes.ravel(), minlength=n * m << 4).reshape(n, m, 16) > 0).sum(axis=2) <= 1).all(axis=1)
-    else:
-        ok = np.ones(n, dtype=bool)
-    if not obj.all():
-        bg = ~obj
-        ok &= (T[:, bg] == z.ravel()[bg]).all(axis=1)
+        ok[live] = ((np.bincount(codes.ravel(), minlength=n * m << 4).reshape(n, m, 16) > 0).sum(axis=2) <= 1).all(axis=1)
     return ok
 
 
