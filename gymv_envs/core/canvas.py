@@ -152,9 +152,13 @@ def fill(region: np.ndarray, color: Color) -> None:
     """Set every pixel of an (h, w, 3) view to ``color``.
 
     Broadcasting a 3-vector over a whole image is ~60x slower in numpy than filling one row
-    and copying rows, which is what this does.
+    and copying rows, which is what this does (a region of a few pixels is broadcast: faster there).
     """
-    if region.shape[0] and region.shape[1]:
+    h, w = region.shape[0], region.shape[1]
+    if h * w <= 96:  # a few pixels (a dot, a short line): one broadcast is cheaper than two copies
+        if h and w:
+            region[...] = color
+    else:
         region[0] = color
         region[1:] = region[0]
 

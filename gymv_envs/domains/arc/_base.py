@@ -187,27 +187,45 @@ def _board(H: int, W: int, n: int, cols: int) -> np.ndarray:
     return img
 
 
+_LINE = np.array(LINE, dtype=np.uint8)
+
+
+@functools.lru_cache(maxsize=64)
+def _strips(s: int) -> np.ndarray:
+    """(10, s, 3): one pixel row of a cell of each colour, the grid line first when s >= 5."""
+    return _tiles(s)[:, 1 if s >= 5 else 0]
+
+
+@functools.lru_cache(maxsize=256)
+def _line_row(n: int) -> np.ndarray:
+    """(n, 3): a pixel row of grid line (read-only)."""
+    row = np.empty((n, 3), dtype=np.uint8)
+    row[:] = _LINE
+    row.setflags(write=False)
+    return row
+
+
 def blit_grid(img: np.ndarray, grid: np.ndarray, cx: float, cy: float, s: int) -> None:
     """Draw ``grid`` with cells of ``s`` pixels centred on (cx, cy), clipped to the frame."""
     h, w = grid.shape
     x, y = int(cx - w * s / 2), int(cy - h * s / 2)
     H, W = img.shape[:2]
     if x >= 0 and y >= 0 and x + w * s <= W and y + h * s <= H:
-        # inside the frame (the usual case): the cells' colours widened, then their rows repeated
-        # (1.4x faster than gathering the (h, w, s, s, 3) tiles at s = 14); the same pixels as the tiles
-        rows = np.repeat(_RGB[grid], s, axis=1)
+        # inside the frame (the usual case): each cell's pixel row (grid line first) gathered into the
+        # grid's pixel rows, broadcast down each cell, then the grid lines across: the same pixels as
+        # the tiles, written in place (2.5x faster than widening and repeating the colours)
+        view = img[y:y + h * s, x:x + w * s]
+        view.reshape(h, s, w * s, 3)[:] = _strips(s)[grid].reshape(h, 1, w * s, 3)
         if s >= 5:
-            rows[:, ::s] = LINE
-        block = np.repeat(rows, s, axis=0)
-        if s >= 5:
-            block[::s] = LINE
-        img[y:y + h * s, x:x + w * s] = block
-    else:
-        block = _tiles(s)[grid].transpose(0, 2, 1, 3, 4).reshape(h * s, w * s, 3)
-        bx, by = max(0, -x), max(0, -y)
-        x1, y1 = min(W, x + w * s), min(H, y + h * s)
-        if x1 > x + bx and y1 > y + by:
-            img[y + by:y1, x + bx:x1] = block[by:y1 - y, bx:x1 - x]
+            view[::s] = _line_row(w * s)
+            img[y + h * s:y + h * s + 1, x:x + w * s + 1] = _LINE
+            img[y:y + h * s + 1, x + w * s:x + w * s + 1] = _LINE
+        return
+    block = _tiles(s)[grid].transpose(0, 2, 1, 3, 4).reshape(h * s, w * s, 3)
+    bx, by = max(0, -x), max(0, -y)
+    x1, y1 = min(W, x + w * s), min(H, y + h * s)
+    if x1 > x + bx and y1 > y + by:
+        img[y + by:y1, x + bx:x1] = block[by:y1 - y, bx:x1 - x]
     if s >= 5:
         fill_rect(img, x, y + h * s, x + w * s + 1, y + h * s + 1, LINE)
         fill_rect(img, x + w * s, y, x + w * s + 1, y + h * s + 1, LINE)
@@ -221,7 +239,7 @@ class ArcEnv(SingleTurnEnv):
     answer_hint = ("the test output grid as rows of colour digits, top row first, rows separated by `/` "
                    "(for example `0120/0300`)")
 
-    transient_attrs = (*SingleTurnEnv.transient_attrs, "_core_table")
+    transient_attrs = (*SingleTurnEnv.transient_attrs, "_core_table", "_shown_cores")
 
     def _configure(self) -> None:
         self.depth = self.difficulty + 1
@@ -246,6 +264,18 @@ class ArcEnv(SingleTurnEnv):
 
     def _sample(self, rng: np.random.Generator) -> tuple[Rule, list[Scene]]:
         raise NotImplementedError
+
+    def _cores_showing(self, *grids: np.ndarray) -> list[Core]:
+        """The cores whose name does not end in a colour digit, or ends in one of the colours the
+        ``grids`` show (cached per set of colours shown)."""
+        shown = frozenset(b"".join(np.asarray(g).astype(np.uint8).tobytes() for g in grids))
+        table = getattr(self, "_shown_cores", None)
+        if table is None:
+            table = self._shown_cores = {}
+        hit = table.get(shown)
+        if hit is None:
+            hit = table[shown] = [c for c in self.cores if not c[0][-1].isdigit() or int(c[0][-1]) in shown]
+        return hit
 
     def _search_cores(self, demos: list[tuple[Scene, np.ndarray]]) -> list[Core]:
         """The cores the uniqueness search tries (a family may drop cores whose colour parameter

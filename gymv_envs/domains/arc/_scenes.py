@@ -106,8 +106,11 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
     from the edge, over ``base`` (whose objects are ``base_objects``, or found by labelling when
     not given). Returns None when some shape does not fit."""
     grid = np.zeros((h, w), dtype=np.int8) if base is None else base.copy()
-    rows = (grid != BG).tolist()
+    # each row's filled cells (the objects' boxes) as the bits of one int: a box test is an AND per row
+    bits = [0] * h if base is None else [int.from_bytes(np.packbits(row, bitorder="little").tobytes(), "little")
+                                         for row in grid != BG]
     objs: list[Obj] = []
+    keys: list[tuple[int, int]] = []
     tries = rng.integers(0, 1 << 30, size=12 * len(shapes)).tolist()
     for k in sorted(range(len(shapes)), key=lambda i: -shapes[i].size):  # big ones first: fewer failures
         m = shapes[k]
@@ -115,29 +118,41 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
         if sh + 2 * margin > h or sw + 2 * margin > w:
             return None
         r = c = -1
+        span_r, span_c = h - sh - 2 * margin + 1, w - sw - 2 * margin + 1
         for x in tries[12 * k:12 * k + 12]:
-            rr, cc = margin + x % (h - sh - 2 * margin + 1), margin + (x >> 10) % (w - sw - 2 * margin + 1)
-            c0, c1 = max(0, cc - gap), cc + sw + gap
-            if not any(any(row[c0:c1]) for row in rows[max(0, rr - gap):rr + sh + gap]):
+            rr, cc = margin + x % span_r, margin + (x >> 10) % span_c
+            c0 = max(0, cc - gap)
+            box = ((1 << (cc + sw + gap - c0)) - 1) << c0
+            if not any(b & box for b in bits[max(0, rr - gap):rr + sh + gap]):
                 r, c = rr, cc
                 break
         if r < 0:
-            spots = free_spots(np.array(rows, dtype=bool), sh, sw, gap, margin)
+            if w <= 64:
+                busy = np.unpackbits(np.array(bits, dtype="<u8").view(np.uint8).reshape(h, 8), axis=1,
+                                     count=w, bitorder="little").astype(bool)
+            else:
+                busy = np.array([[(b >> j) & 1 for j in range(w)] for b in bits], dtype=bool).reshape(h, w)
+            spots = free_spots(busy, sh, sw, gap, margin)
             if spots.size == 0:
                 return None
             r, c = divmod(int(spots[int(rng.integers(spots.size))]), w)
         rs, cs = cells_of(m)
+        keys.append((r + int(rs[0]), c + int(cs[0])))
         rs, cs = rs + r, cs + c
         colour = palette[k % len(palette)]
         grid[rs, cs] = colour
-        for row in rows[r:r + sh]:
-            row[c:c + sw] = [True] * sw
+        row_bits = ((1 << sw) - 1) << c
+        for i in range(r, r + sh):
+            bits[i] |= row_bits
         objs.append(Obj(colour, rs, cs, (r, c, r + sh, c + sw)))
     if base is not None:
         if base_objects is None:
             return Scene(grid)
         objs += base_objects
-    objs.sort(key=lambda o: (int(o.rows[0]), int(o.cols[0])))
+    if base is not None:
+        objs.sort(key=lambda o: (int(o.rows[0]), int(o.cols[0])))
+    else:  # the first cell of each placed object, known without reading its arrays
+        objs = [o for _, o in sorted(zip(keys, objs), key=lambda t: t[0])]
     return Scene(grid, objs)
 
 
@@ -146,7 +161,9 @@ def pad(scene: Scene, top: int, bottom: int, left: int, right: int) -> Scene:
     h, w = scene.grid.shape
     grid = np.zeros((h + top + bottom, w + left + right), dtype=np.int8)
     grid[top:top + h, left:left + w] = scene.grid
-    objs = None if scene._objects is None else [Obj(o.colour, o.rows + top, o.cols + left) for o in scene._objects]
+    objs = None if scene._objects is None else [
+        Obj(o.colour, o.rows + top, o.cols + left, (o.bbox[0] + top, o.bbox[1] + left, o.bbox[2] + top, o.bbox[3] + left))
+        for o in scene._objects]
     return Scene(grid, objs)
 
 

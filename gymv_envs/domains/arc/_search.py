@@ -17,6 +17,7 @@ the intended one.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -73,30 +74,87 @@ def key_array(key: str, z: np.ndarray, src: np.ndarray | None, scene: Scene) -> 
         return z.ravel()
     if src is None:
         return None
+    hit = scene.cache.get(("K", key))
+    if hit is not None and hit[0] is src:  # the same source map (core outputs are cached in the scene)
+        return hit[1]
     s = src.ravel()
     feats = _features(scene, key)
-    return np.where(s >= 0, feats[np.maximum(s, 0)], -1 - np.arange(s.size))
+    K = np.where(s >= 0, feats[np.maximum(s, 0)], -1 - np.arange(s.size))
+    K.setflags(write=False)
+    scene.cache[("K", key)] = (src, K)
+    return K
 
 
 def _fits(K: np.ndarray, z: np.ndarray, T: np.ndarray) -> np.ndarray:
-    """For each row of ``T`` (targets, flat), whether some table maps K to it (negative keys: z kept)."""
-    order = np.argsort(K, kind="stable")
-    Ks, Ts = K[order], T[:, order]
-    ok = ((Ts[:, 1:] == Ts[:, :-1]) | (Ks[1:] != Ks[:-1])).all(axis=1)
-    if Ks[0] < 0:
-        bg = K < 0
-        ok &= (T[:, bg] == z.ravel()[bg]).all(axis=1)
+    """For each row of ``T`` (targets, flat), whether some table maps K to it (negative keys: z kept).
+
+    The keys >= 0 must map to one target each: one bincount of (row, key, target) codes shows
+    every key's targets at once; the cells with negative keys (distinct) must keep z's colour."""
+    obj = K >= 0
+    if obj.all():
+        ok = np.ones(T.shape[0], dtype=bool)
+    else:  # the background test first: the rows that fail it need no table
+        bg = ~obj
+        ok = (T[:, bg] == z.ravel()[bg]).all(axis=1)
+        if not ok.any():
+            return ok
+    Ko = K[obj]
+    m = int(Ko.max(initial=-1)) + 1
+    if m:
+        live = np.flatnonzero(ok)
+        n = live.size
+        codes = (Ko.astype(np.intp) << 4) + T[live][:, obj]
+        codes += (np.arange(n) * (m << 4))[:, None]
+        ok[live] = ((np.bincount(codes.ravel(), minlength=n * m << 4).reshape(n, m, 16) > 0).sum(axis=2) <= 1).all(axis=1)
     return ok
+
+
+def _codes(z: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Each cell's (colour in z, colour in t) pair as one byte, ``z << 4 | t`` (colours are 0-9)."""
+    c = z.astype(np.uint8) << 4
+    c |= t.astype(np.uint8)
+    return c
+
+
+def _colour_fit(z: np.ndarray, t: np.ndarray, table: dict[int, int]) -> bool:
+    """The colour key's `_fits` and `_table` for one demonstration, with the background check:
+    whether a colour map that keeps the background (and sends no colour to it) takes z to t and
+    agrees with ``table``, which it extends. One set of (z, t) colour pairs instead of a sort."""
+    pairs = set(_codes(z, t).tobytes())
+    for p in pairs:
+        a, b = p >> 4, p & 15
+        if (a == BG) != (b == BG) or table.setdefault(a, b) != b:
+            return False
+    return True
+
+
+def _colour_fits(z: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """`_fits` for the colour key over the rows of ``T``: one bincount of (row, z, t) codes."""
+    n = T.shape[0]
+    codes = (z.ravel().astype(np.intp) << 4) | T.astype(np.intp)
+    codes += (np.arange(n) << 8)[:, None]
+    hit = np.bincount(codes.ravel(), minlength=n << 8).reshape(n, 16, 16) > 0
+    return (hit.sum(axis=2) <= 1).all(axis=1)
 
 
 def _table(K: np.ndarray, t: np.ndarray, table: dict[int, int]) -> bool:
     """Extend ``table`` with K -> t (flat); False on a conflict."""
-    keep = K >= 0
-    keys, idx = np.unique(K[keep], return_index=True)
-    for k, v in zip(keys.tolist(), t.ravel()[keep][idx].tolist()):
+    keep = K >= 0  # after `_fits`: each key has one target, so the set of (key, target) pairs is the map
+    for code in set(((K[keep].astype(np.intp) << 4) + t.ravel()[keep]).tolist()):
+        k, v = code >> 4, code & 15
         if table.setdefault(k, v) != v:
             return False
     return True
+
+
+@functools.lru_cache(maxsize=4096)
+def _colour_lut(table: tuple[tuple[int, int], ...]) -> np.ndarray:
+    """A colour table as a look-up array over 0-15 (-1: not in the table); read-only, cached."""
+    lut = np.full(16, -1, dtype=np.int16)
+    for k, v in table:
+        lut[k] = v
+    lut.setflags(write=False)
+    return lut
 
 
 def apply_rule(rule: Rule, cores: dict[str, CoreFn], scene: Scene) -> np.ndarray | None:
@@ -109,6 +167,11 @@ def apply_rule(rule: Rule, cores: dict[str, CoreFn], scene: Scene) -> np.ndarray
         K = key_array(rule.key, z, src, scene)
         if K is None:
             return None
+        if rule.key == "colour":  # every cell is keyed by its colour: one look-up table over 0-15
+            vals = _colour_lut(rule.table)[z]
+            if (vals < 0).any():
+                return None
+            return d4(vals.astype(z.dtype), rule.g)
         table = dict(rule.table)
         obj = K >= 0
         keys = K[obj]
@@ -174,7 +237,8 @@ def search(cores: Sequence[Core], keys: Sequence[str], modifiers: Sequence[int],
             K = key_array(key, z, src, demos[0][0]) if fit else None
             if K is not None:
                 rows = T[[gs.index(g) for g in fit]]
-                cands += [(g, key) for g, ok in zip(fit, _fits(K, z, rows)) if ok]
+                fits = _colour_fits(z, rows) if key == "colour" else _fits(K, z, rows)
+                cands += [(g, key) for g, ok in zip(fit, fits) if ok]
         for g, key in cands:
             rule = _verify(name, fn, g, key, demos, outs, target)
             if rule is None:
@@ -205,11 +269,13 @@ def _verify(name: str, fn: CoreFn, g: int, key: str | None, demos, outs: dict, t
             if t.tobytes() != z.tobytes():
                 return None
             continue
-        K = key_array(key, z, src, scene)
-        if K is None or (key == "colour" and (z != BG).tobytes() != (t != BG).tobytes()):
-            return None
-        if not _fits(K, z, t.ravel()[None])[0] or not _table(K, t, table):
-            return None
+        if key == "colour":
+            if not _colour_fit(z, t, table):
+                return None
+        else:
+            K = key_array(key, z, src, scene)
+            if K is None or not _fits(K, z, t.ravel()[None])[0] or not _table(K, t, table):
+                return None
         changed |= t.tobytes() != z.tobytes()
     if key is not None and not changed:
         return None  # the recolouring changes nothing shown: the same rule without it is listed

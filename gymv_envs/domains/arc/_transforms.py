@@ -258,19 +258,20 @@ def move_until_contact(scene: Scene, direction: str, movers: list[int]) -> np.nd
     dr, dc = DIRECTIONS[direction]
     h, w = scene.grid.shape
     out = scene.grid.tolist()
-    lead = {"down": lambda o: -o.rows.max(), "up": lambda o: o.rows.min(),
-            "right": lambda o: -o.cols.max(), "left": lambda o: o.cols.min()}[direction]
-    for i in sorted(movers, key=lambda i: lead(objs[i])):
-        o = objs[i]
-        cells = list(zip(o.rows.tolist(), o.cols.tolist()))
+    cells_of = {i: list(zip(objs[i].rows.tolist(), objs[i].cols.tolist())) for i in movers}
+    lead = {"down": lambda i: -max(r for r, _ in cells_of[i]), "up": lambda i: min(r for r, _ in cells_of[i]),
+            "right": lambda i: -max(c for _, c in cells_of[i]), "left": lambda i: min(c for _, c in cells_of[i])}[direction]
+    for i in sorted(movers, key=lead):
+        o, cells = objs[i], cells_of[i]
         for r, c in cells:
             out[r][c] = BG
-        step = 0
-        while True:
-            k = step + 1
-            if any(not (0 <= r + k * dr < h and 0 <= c + k * dc < w) or out[r + k * dr][c + k * dc] for r, c in cells):
-                break
-            step = k
+        # the object moves as far as its most hindered cell can: each cell's run of free cells ahead
+        step = h + w
+        for r, c in cells:
+            k = 1
+            while 0 <= r + k * dr < h and 0 <= c + k * dc < w and not out[r + k * dr][c + k * dc]:
+                k += 1
+            step = min(step, k - 1)
         for r, c in cells:
             out[r + step * dr][c + step * dc] = o.colour
     return np.array(out, dtype=np.int8)

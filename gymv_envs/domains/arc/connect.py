@@ -38,8 +38,7 @@ class ArcConnect(ArcEnv):
         return cores
 
     def _search_cores(self, demos) -> list[Core]:
-        shown = set(np.unique(demos[0][1]).tolist())
-        return [c for c in self.cores if not c[0][-1].isdigit() or int(c[0][-1]) in shown]
+        return self._cores_showing(demos[0][1])
 
     def _scene(self, rng: np.random.Generator, n: int, pairs: int, lone: int, palette: list[int]) -> Scene:
         """Marker pairs whose gaps never cross or touch another pair's, then lone markers."""

@@ -21,9 +21,11 @@ def _counts(s: Scene) -> dict[str, int]:
     hit = s.cache.get("counts")
     if hit is None:
         hit = {"objects": len(s.objects)}
+        objects = np.bincount([o.colour for o in s.objects], minlength=10).tolist()
+        cells = np.bincount(s.grid.ravel(), minlength=10).tolist()
         for c in range(1, 10):
-            hit[f"objects of {c}"] = sum(o.colour == c for o in s.objects)
-            hit[f"cells of {c}"] = int((s.grid == c).sum())
+            hit[f"objects of {c}"] = objects[c]
+            hit[f"cells of {c}"] = cells[c]
         s.cache["counts"] = hit
     return hit
 
@@ -49,8 +51,7 @@ class ArcCount(ArcEnv):
         return cores
 
     def _search_cores(self, demos) -> list[Core]:
-        shown = set(np.unique(demos[0][0].grid).tolist()) | set(np.unique(demos[0][1]).tolist())
-        return [c for c in self.cores if not c[0][-1].isdigit() or int(c[0][-1]) in shown]
+        return self._cores_showing(demos[0][0].grid, demos[0][1])
 
     def _sample(self, rng: np.random.Generator) -> tuple[Rule, list]:
         k, (lo, hi), (o_lo, o_hi), (c_lo, c_hi), n_col = LEVELS[self.difficulty]

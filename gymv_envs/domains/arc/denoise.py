@@ -55,8 +55,7 @@ class ArcDenoise(ArcEnv):
         return cores
 
     def _search_cores(self, demos) -> list[Core]:
-        shown = set(np.unique(demos[0][0].grid).tolist())
-        return [c for c in self.cores if not c[0][-1].isdigit() or int(c[0][-1]) in shown]
+        return self._cores_showing(demos[0][0].grid)
 
     @staticmethod
     def _objects(scene: Scene, dots: list[tuple[int, int]], noise: int) -> list[Obj]:
@@ -64,11 +63,15 @@ class ArcDenoise(ArcEnv):
         noise covered (noise cells are never neighbours, so a rectangle of 3 x 3 or more stays in
         one piece) and one object per noise cell."""
         hit = set(dots)
-        objs = [Obj(noise, np.array([r]), np.array([c])) for r, c in dots]
+        # (first cell, object): boxes and first cells from the cell lists, not the arrays
+        objs = [((r, c), Obj(noise, np.array([r]), np.array([c]), (r, c, r + 1, c + 1))) for r, c in dots]
         for o in scene.objects:
-            keep = [i for i, rc in enumerate(zip(o.rows.tolist(), o.cols.tolist())) if rc not in hit]
-            objs.append(Obj(o.colour, o.rows[keep], o.cols[keep]))
-        return sorted(objs, key=lambda o: (int(o.rows[0]), int(o.cols[0])))
+            cells = [(i, rc) for i, rc in enumerate(zip(o.rows.tolist(), o.cols.tolist())) if rc not in hit]
+            rs, cs = [rc[0] for _, rc in cells], [rc[1] for _, rc in cells]
+            keep = [i for i, _ in cells]
+            box = (min(rs), min(cs), max(rs) + 1, max(cs) + 1)
+            objs.append((cells[0][1], Obj(o.colour, o.rows[keep], o.cols[keep], box)))
+        return [o for _, o in sorted(objs, key=lambda t: t[0])]
 
     def _sample(self, rng: np.random.Generator) -> tuple[Rule, list]:
         k, (lo, hi), (r_lo, r_hi), (n_lo, n_hi), on_top, n_col = LEVELS[self.difficulty]

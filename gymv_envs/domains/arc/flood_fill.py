@@ -83,8 +83,7 @@ class ArcFloodFill(ArcEnv):
         return cores
 
     def _search_cores(self, demos) -> list[Core]:
-        shown = set(np.unique(demos[0][1]).tolist())
-        return [c for c in self.cores if not c[0][-1].isdigit() or int(c[0][-1]) in shown]
+        return self._cores_showing(demos[0][1])
 
     @staticmethod
     def _known_regions(scene: Scene) -> Scene:

@@ -61,8 +61,7 @@ class ArcMove(ArcEnv):
         return cores
 
     def _search_cores(self, demos) -> list[Core]:
-        shown = set(np.unique(demos[0][0].grid).tolist())
-        return [c for c in self.cores if not c[0][-1].isdigit() or int(c[0][-1]) in shown]
+        return self._cores_showing(demos[0][0].grid)
 
     def _sample(self, rng: np.random.Generator) -> tuple[Rule, list]:
         k, (lo, hi), (m_lo, m_hi), n_col = LEVELS[self.difficulty]

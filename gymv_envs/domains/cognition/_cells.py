@@ -18,11 +18,15 @@ def blit_cells(img: np.ndarray, grid: np.ndarray, box: tuple[int, int, int, int]
     x0, y0, x1, y1 = box
     h, w = grid.shape
     s = max(2, int(min((x1 - x0) / w, (y1 - y0) / h)))
-    block = np.repeat(np.repeat(colours[grid], s, axis=0), s, axis=1)
-    block[::s] = line
-    block[:, ::s] = line
     x, y = int((x0 + x1 - w * s) / 2), int((y0 + y1 - h * s) / 2)
-    img[y:y + h * s, x:x + w * s] = block
+    # written in place: each cell's pixel row (the grid line first) gathered into the grid's pixel
+    # rows and broadcast down the cells, then the lines across (no full-size temporaries)
+    strips = np.empty((len(colours), s, 3), dtype=np.uint8)
+    strips[:] = np.asarray(colours, dtype=np.uint8)[:, None]
+    strips[:, 0] = line
+    view = img[y:y + h * s, x:x + w * s]
+    view.reshape(h, s, w * s, 3)[:] = strips[grid].reshape(h, 1, w * s, 3)
+    view[::s] = line
     img[y + h * s:y + h * s + 1, x:x + w * s + 1] = line
     img[y:y + h * s + 1, x + w * s:x + w * s + 1] = line
     return x, y, s

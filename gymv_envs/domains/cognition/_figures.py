@@ -38,6 +38,11 @@ class Item(NamedTuple):
     mirror: bool = False
 
 
+def _item(*fields) -> Item:
+    """An Item from its seven fields in order: what ``_replace`` builds, without its keyword handling."""
+    return tuple.__new__(Item, fields)
+
+
 @functools.lru_cache(maxsize=4096)
 def outline_key(kind: str, angle: float, mirror: bool) -> tuple | None:
     """The glyph's outline as a set of rounded vertices: equal keys draw the same shape (cached)."""
@@ -48,7 +53,12 @@ def outline_key(kind: str, angle: float, mirror: bool) -> tuple | None:
 
 
 def signature(fig: Figure) -> tuple:
-    """What the figure looks like, independent of how it was built."""
+    """What the figure looks like, independent of how it was built (cached per figure)."""
+    return _signature(tuple(fig))
+
+
+@functools.lru_cache(maxsize=16384)
+def _signature(fig: Figure) -> tuple:
     return tuple(sorted((it.kind, it.colour, round(it.x, 2) + 0.0, round(it.y, 2) + 0.0, round(it.size, 2),
                          outline_key(it.kind, float(it.angle) % 360, bool(it.mirror))) for it in fig))
 
@@ -56,21 +66,21 @@ def signature(fig: Figure) -> tuple:
 def rotate(fig: Figure, degrees: int) -> Figure:
     """The whole figure turned clockwise by a multiple of 90 degrees about the panel centre."""
     out = []
-    for it in fig:
-        x, y = it.x, it.y
-        for _ in range((degrees // 90) % 4):
+    turns = (degrees // 90) % 4
+    for kind, colour, x, y, size, angle, mirrored in fig:  # Items built directly (as _replace would)
+        for _ in range(turns):
             x, y = -y, x
-        out.append(it._replace(x=x, y=y, angle=(it.angle + degrees) % 360))
+        out.append(_item(kind, colour, x, y, size, (angle + degrees) % 360, mirrored))
     return tuple(out)
 
 
 def mirror(fig: Figure) -> Figure:
     """The whole figure mirrored left-right."""
-    return tuple(it._replace(x=-it.x, angle=(-it.angle) % 360, mirror=not it.mirror) for it in fig)
+    return tuple(_item(k, c, -x, y, s, (-a) % 360, not m) for k, c, x, y, s, a, m in fig)
 
 
 def recolour(fig: Figure, table: dict[str, str]) -> Figure:
-    return tuple(it._replace(colour=table.get(it.colour, it.colour)) for it in fig)
+    return tuple(_item(k, table.get(c, c), x, y, s, a, m) for k, c, x, y, s, a, m in fig)
 
 
 def chirality(it: Item) -> bool | None:

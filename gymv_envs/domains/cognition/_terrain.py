@@ -36,21 +36,43 @@ def _draw_flag(d: ImageDraw.ImageDraw, cx: float, cy: float, s: int, w: int, lab
     d.text((cx, cy), label, fill=ink, font=font(max(6, int(s * 0.42)), bold=True), anchor="mm")
 
 
-@functools.lru_cache(maxsize=1024)
 def _flag_patch(H: int, W: int, cx: float, cy: float, s: int, w: int, label: str) -> tuple | None:
     """A flag as `_draw_flag` draws it at that place in an H x W picture, as ``(patch, box, mask)``
     for ``Image.paste``: the disc is opaque, so when every pixel the letter touches lies on the disc
-    the result there does not depend on the picture beneath (None when some does not)."""
-    disc = Image.new("L", (W, H), 0)
-    letter = Image.new("L", (W, H), 0)
+    the result there does not depend on the picture beneath (None when some does not).
+
+    It is drawn in a window of the picture around the flag, at the same place shifted by whole
+    pixels (the same pixels, a fraction of the work); away from the picture's edges the window's
+    drawing depends only on the fractional part of the place, so it is cached by that."""
+    m = 2 * s + w + 4
+    ix, iy = int(cx), int(cy)
+    x0, y0 = max(0, ix - m), max(0, iy - m)
+    x1, y1 = min(W, ix + m + 1), min(H, iy + m + 1)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    if (x0, y0, x1, y1) == (ix - m, iy - m, ix + m + 1, iy + m + 1):  # unclipped: (cx - x0) == (cx - ix) + m
+        hit = _flag_window((2 * m + 1, 2 * m + 1), cx - ix + m, cy - iy + m, s, w, label)
+    else:
+        hit = _flag_window((x1 - x0, y1 - y0), cx - x0, cy - y0, s, w, label)
+    if hit is None:
+        return None
+    patch, box, mask = hit
+    return patch, (box[0] + x0, box[1] + y0, box[2] + x0, box[3] + y0), mask
+
+
+@functools.lru_cache(maxsize=4096)
+def _flag_window(size: tuple[int, int], lx: float, ly: float, s: int, w: int, label: str) -> tuple | None:
+    """`_flag_patch` in a window of ``size`` with the flag at (lx, ly); the box is the window's."""
+    disc = Image.new("L", size, 0)
+    letter = Image.new("L", size, 0)
     r = s * 0.36
-    ImageDraw.Draw(disc).ellipse((cx - r, cy - r * 0.62, cx + r, cy + r * 0.62), fill=255, outline=255, width=w)
-    ImageDraw.Draw(letter).text((cx, cy), label, fill=255, font=font(max(6, int(s * 0.42)), bold=True), anchor="mm")
+    ImageDraw.Draw(disc).ellipse((lx - r, ly - r * 0.62, lx + r, ly + r * 0.62), fill=255, outline=255, width=w)
+    ImageDraw.Draw(letter).text((lx, ly), label, fill=255, font=font(max(6, int(s * 0.42)), bold=True), anchor="mm")
     on, touched = np.asarray(disc) > 0, np.asarray(letter) > 0
     if not on.any() or (touched & ~on).any():
         return None
-    picture = Image.new("RGB", (W, H), BACKGROUND)
-    _draw_flag(ImageDraw.Draw(picture), cx, cy, s, w, label)
+    picture = Image.new("RGB", size, BACKGROUND)
+    _draw_flag(ImageDraw.Draw(picture), lx, ly, s, w, label)
     box = disc.getbbox()
     return picture.crop(box), box, disc.crop(box)
 

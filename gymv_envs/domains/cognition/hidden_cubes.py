@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 
 import numpy as np
@@ -14,18 +15,21 @@ from gymv_envs.domains.cognition import _iso
 LEVELS = {0: (3, 3), 1: (4, 4), 2: (5, 5)}
 CUBE = (95, 150, 225)
 FLOOR = (205, 205, 212)
+DROPS = (0.5, 0.32, 0.18)  # chances that a column is 0, 1 or 2 cubes lower than the ones behind it
+# the cumulative chances as `Generator.choice` forms them, so one uniform draw picks the same drop
+_DROP_CDF = (np.cumsum(DROPS) / np.cumsum(DROPS)[-1]).tolist()
 _INT = re.compile(r"^\s*(?:about\s+)?(\d{1,4})\s*(?:cubes?|blocks?)?\s*\.?\s*$", re.IGNORECASE)
 
 
 def stepped_heights(rng: np.random.Generator, n: int, top: int) -> np.ndarray:
     """A random height map that never rises towards the viewer: h[x, y] <= h[x-1, y] and <= h[x, y-1]."""
-    h = np.zeros((n, n), dtype=np.int64)
+    h = [[0] * n for _ in range(n)]
     for x in range(n):
         for y in range(n):
-            cap = min(h[x - 1, y] if x else top, h[x, y - 1] if y else top)
-            drop = int(rng.choice(3, p=(0.5, 0.32, 0.18)))
-            h[x, y] = max(0, cap - drop) if (x or y) else int(rng.integers(top - 1, top + 1))
-    return h
+            cap = min(h[x - 1][y] if x else top, h[x][y - 1] if y else top)
+            drop = bisect.bisect_right(_DROP_CDF, rng.random())  # = rng.choice(3, p=DROPS): the same draw
+            h[x][y] = max(0, cap - drop) if (x or y) else int(rng.integers(top - 1, top + 1))
+    return np.array(h, dtype=np.int64)
 
 
 def visible_cubes(h: np.ndarray) -> int:

@@ -6,7 +6,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import INK, fill_rect, outline_rect
-from gymv_envs.domains.cognition._choice import PanelChoiceEnv
+from gymv_envs.domains.cognition._choice import PanelChoiceEnv, _layout
 from gymv_envs.domains.cognition._sprites import glyph, stamp_centred
 
 # difficulty -> (sheet side in cells, folds, holes punched)
@@ -14,6 +14,8 @@ LEVELS = {0: (4, 1, 1), 1: (4, 2, 1), 2: (8, 3, 2)}
 ARROW_ANGLE = {"left": 0, "right": 180, "top": 90, "bottom": 270}  # the moving half goes this way
 PAPER, SHADE, FAINT = (250, 240, 200), (222, 205, 150), (215, 215, 222)
 Region = tuple[int, int, int, int]  # r0, r1, c0, c1 in sheet cells
+_PATCHES: dict[tuple, tuple] = {}  # (layout, box, card key) -> the pixels the card's drawing changes
+_PIXEL = np.dtype((np.void, 3))
 
 
 def fold(region: Region, side: str) -> tuple[Region, callable]:
@@ -45,7 +47,8 @@ def unfolded_holes(n: int, sides: list[str], punches: list[tuple[int, int]], sli
             move = lambda r, c, m=move, s=shift: (r + s[0], c + s[1]) if m(r, c) != (r, c) else (r, c)  # noqa: E731
         where = {k: move(*p) for k, p in where.items()}
         region = new
-    return frozenset(k for k, p in where.items() if p in set(punches))
+    punched = set(punches)
+    return frozenset(k for k, p in where.items() if p in punched)
 
 
 class PaperFolding(PanelChoiceEnv):
@@ -144,33 +147,74 @@ class PaperFolding(PanelChoiceEnv):
             outline_rect(img, x + c0 * s, y + r0 * s, x + c1 * s + 1, y + r1 * s + 1, INK, max(1, int(s // 12)))
         return x, y, s
 
+    def _cached(self, img: np.ndarray, box, key: tuple, draw) -> None:
+        """``draw(img)`` for a card whose picture depends only on ``box`` and ``key``: drawn once on a
+        copy of the empty layout and pasted from then on (the box is untouched when it is drawn, so
+        the pixels are the same). Drawn directly when the drawing strays outside the box."""
+        H, W = img.shape[:2]
+        x0, y0, x1, y1 = box
+        a, b, c, d = max(0, int(x0) - 2), max(0, int(y0) - 2), min(W, int(x1) + 3), min(H, int(y1) + 3)
+        full = (H, W, self.num_options, self.stem_cards, self.stem_fraction, self.n, tuple(box), key)
+        patch = _PATCHES.get(full)
+        if patch is None:
+            base = _layout(H, W, self.num_options, self.stem_fraction, self.stem_cards, self.stem_fill,
+                           self.stem_question)[0]
+            scratch = base.copy()
+            draw(scratch)
+            region = scratch[b:d, a:c].copy()
+            changed = (region != base[b:d, a:c]).any(axis=2)
+            scratch[b:d, a:c] = base[b:d, a:c]
+            if not np.array_equal(scratch, base):  # drawn outside the box: not cached
+                draw(img)
+                return
+            # the pixels the drawing changed (as 3-byte items, one masked copy)
+            patch = (np.ascontiguousarray(region).view(_PIXEL)[..., 0], changed)
+            if len(_PATCHES) >= 4096:
+                _PATCHES.clear()
+            _PATCHES[full] = patch
+        view = img[b:d, a:c]
+        if img.flags.c_contiguous:
+            np.copyto(img.view(_PIXEL)[b:d, a:c, 0], patch[0], where=patch[1])
+        else:
+            np.copyto(view, patch[0].view(np.uint8).reshape(view.shape), where=patch[1][..., None])
+
     def _draw_stem(self, img: np.ndarray, boxes) -> None:
         for i, box in enumerate(boxes[:-1]):
-            x, y, s = self._sheet(img, box, self.regions[i])
-            r0, r1, c0, c1 = self.regions[i]
-            t = max(1, int(s // 10))
-            if i < self.folds:
-                side = self.sides[i]
-                half = list(self.regions[i])
-                mid_c, mid_r = (c0 + c1) / 2, (r0 + r1) / 2
-                if side in ("left", "right"):
-                    half[2:] = (c0, mid_c) if side == "left" else (mid_c, c1)
-                    for yy in np.arange(y + r0 * s, y + r1 * s, max(2, s / 2)):
-                        fill_rect(img, x + mid_c * s - t, yy, x + mid_c * s + t + 1, yy + max(1, s / 4), INK)
-                else:
-                    half[:2] = (r0, mid_r) if side == "top" else (mid_r, r1)
-                    for xx in np.arange(x + c0 * s, x + c1 * s, max(2, s / 2)):
-                        fill_rect(img, xx, y + mid_r * s - t, xx + max(1, s / 4), y + mid_r * s + t + 1, INK)
-                a0, a1, b0, b1 = half
-                fill_rect(img, x + b0 * s + t + 1, y + a0 * s + t + 1, x + b1 * s - t, y + a1 * s - t, SHADE)
-                size = max(3, int(min(a1 - a0, b1 - b0) * s * 0.7))
-                stamp_centred(img, glyph("arrow", size, INK, float(ARROW_ANGLE[side])), x + (b0 + b1) / 2 * s, y + (a0 + a1) / 2 * s)
-            else:
+            key = ("fold", self.regions[i], self.sides[i]) if i < self.folds else ("folded", self.regions[i])
+            self._cached(img, box, key, lambda im, i=i, box=box: self._card(im, i, box))
+            if i == self.folds:  # the holes punched through the folded paper, on its cached picture
+                x0, y0, x1, y1 = box
+                s = min(x1 - x0, y1 - y0) / self.n
+                x, y = (x0 + x1 - s * self.n) / 2, (y0 + y1 - s * self.n) / 2
                 for r, c in self.punches:
                     stamp_centred(img, glyph("circle", max(3, int(s * 0.72)), INK), x + (c + 0.5) * s, y + (r + 0.5) * s)
 
+    def _card(self, img: np.ndarray, i: int, box) -> None:
+        x, y, s = self._sheet(img, box, self.regions[i])
+        r0, r1, c0, c1 = self.regions[i]
+        t = max(1, int(s // 10))
+        if i < self.folds:
+            side = self.sides[i]
+            half = list(self.regions[i])
+            mid_c, mid_r = (c0 + c1) / 2, (r0 + r1) / 2
+            if side in ("left", "right"):
+                half[2:] = (c0, mid_c) if side == "left" else (mid_c, c1)
+                for yy in np.arange(y + r0 * s, y + r1 * s, max(2, s / 2)):
+                    fill_rect(img, x + mid_c * s - t, yy, x + mid_c * s + t + 1, yy + max(1, s / 4), INK)
+            else:
+                half[:2] = (r0, mid_r) if side == "top" else (mid_r, r1)
+                for xx in np.arange(x + c0 * s, x + c1 * s, max(2, s / 2)):
+                    fill_rect(img, xx, y + mid_r * s - t, xx + max(1, s / 4), y + mid_r * s + t + 1, INK)
+            a0, a1, b0, b1 = half
+            fill_rect(img, x + b0 * s + t + 1, y + a0 * s + t + 1, x + b1 * s - t, y + a1 * s - t, SHADE)
+            size = max(3, int(min(a1 - a0, b1 - b0) * s * 0.7))
+            stamp_centred(img, glyph("arrow", size, INK, float(ARROW_ANGLE[side])), x + (b0 + b1) / 2 * s, y + (a0 + a1) / 2 * s)
+
     def _draw_candidate(self, img: np.ndarray, i: int, box) -> None:
-        x, y, s = self._sheet(img, box, (0, self.n, 0, self.n))
+        self._cached(img, box, ("sheet",), lambda im: self._sheet(im, box, (0, self.n, 0, self.n)))
+        x0, y0, x1, y1 = box  # the sheet's place, as `_sheet` finds it
+        s = min(x1 - x0, y1 - y0) / self.n
+        x, y = (x0 + x1 - s * self.n) / 2, (y0 + y1 - s * self.n) / 2
         for r, c in self.candidates[i]:
             stamp_centred(img, glyph("circle", max(3, int(s * 0.72)), INK), x + (c + 0.5) * s, y + (r + 0.5) * s)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -11,6 +13,15 @@ from gymv_envs.domains.logic._solution_questions import SolutionQuestion
 from gymv_envs.domains.logic.tents import Tents, solve
 
 PAD = (LABEL_PAD, 0.8, 0.8, LABEL_PAD)  # labels above and left, counts right and below
+
+
+@functools.lru_cache(maxsize=32)
+def _labelled_board(obs_size: tuple[int, int], n: int) -> tuple[np.ndarray, Geom]:
+    """The empty board with its column letters and row numbers (read-only; drawn once per size)."""
+    img, g = blank_board(obs_size, n, n, pad=PAD)
+    draw_labels(img, g, n, n, max(5, int(g.cell * 0.36)))
+    img.setflags(write=False)
+    return img, g
 
 
 class TentsQuestion(SolutionQuestion, Tents):
@@ -73,8 +84,8 @@ class TentsQuestion(SolutionQuestion, Tents):
     def _puzzle_picture(self) -> np.ndarray:
         """Tents-v1's picture with room for column letters above and row numbers left."""
         n = self.n
-        img, g = blank_board(self.obs_size, n, n, pad=PAD)
-        draw_labels(img, g, n, n, max(5, int(g.cell * 0.36)))
+        base, g = _labelled_board(tuple(self.obs_size), n)
+        img = base.copy()
         for r, c in self.trees:
             x, y = g.center(r, c)
             draw_shape(img, "triangle", x, y, int(g.cell * 0.7), PALETTE["green"])

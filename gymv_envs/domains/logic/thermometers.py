@@ -15,7 +15,15 @@ TUBE = (150, 155, 170)
 
 
 def solve(n: int, thermos: list, row_counts: list, col_counts: list, limit: int = 2, budget: int = 50_000) -> list:
-    """Fill levels (one per thermometer) that give every row and column its count."""
+    """Fill levels (one per thermometer) that give every row and column its count.
+
+    The thermometers are decided in reading order of their first cells (rows close early, which
+    prunes the search; the levels are returned in the given order)."""
+    order = sorted(range(len(thermos)), key=lambda k: min(thermos[k]))
+    if order != list(range(len(thermos))):
+        place = {k: i for i, k in enumerate(order)}
+        found = solve(n, [thermos[k] for k in order], row_counts, col_counts, limit, budget)
+        return [tuple(s[place[k]] for k in range(len(thermos))) for s in found]
     row_left, col_left = [0] * n, [0] * n  # cells of thermometers not yet decided
     for t in thermos:
         for r, c in t:
@@ -27,6 +35,15 @@ def solve(n: int, thermos: list, row_counts: list, col_counts: list, limit: int 
     def fits() -> bool:
         return all(rows[i] <= row_counts[i] <= rows[i] + row_left[i] and cols[i] <= col_counts[i] <= cols[i] + col_left[i]
                    for i in range(n))
+
+    # only the lines a thermometer crosses change while it is decided; the others fit already (checked
+    # once at the root), so each node tests those lines: the same nodes as testing every line
+    lines = [(sorted({r for r, _ in t}), sorted({c for _, c in t})) for t in thermos]
+
+    def fits_lines(k: int) -> bool:
+        ls_r, ls_c = lines[k]
+        return (all(rows[i] <= row_counts[i] <= rows[i] + row_left[i] for i in ls_r)
+                and all(cols[i] <= col_counts[i] <= cols[i] + col_left[i] for i in ls_c))
 
     def rec(k: int) -> None:
         if k == len(thermos):
@@ -44,7 +61,7 @@ def solve(n: int, thermos: list, row_counts: list, col_counts: list, limit: int 
                 r, c = t[level - 1]
                 rows[r] += 1
                 cols[c] += 1
-            if fits():
+            if fits_lines(k):
                 levels.append(level)
                 rec(k + 1)
                 levels.pop()
@@ -57,8 +74,19 @@ def solve(n: int, thermos: list, row_counts: list, col_counts: list, limit: int 
             row_left[r] += 1
             col_left[c] += 1
 
+    if thermos and not fits():
+        # a line no thermometer crosses... or any line that cannot fit: no node passes, as when every
+        # line was tested at every node (the nodes are still counted against the budget)
+        return _count_only(thermos, budget)
     rec(0)
     return out
+
+
+def _count_only(thermos: list, budget: int) -> list:
+    """No filling fits: the search tests len(thermos[0]) + 1 nodes and rejects each."""
+    if len(thermos[0]) + 1 > budget:
+        raise Budget
+    return []
 
 
 class Thermometers(GridAnswerEnv):
@@ -110,6 +138,7 @@ class Thermometers(GridAnswerEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
+        self._unique: tuple | None = None
         for _ in range(2000):
             thermos = self._cut(rng)
             grid = [[0] * n for _ in range(n)]
@@ -119,6 +148,7 @@ class Thermometers(GridAnswerEnv):
             rc, cc = [sum(row) for row in grid], [sum(col) for col in zip(*grid, strict=True)]
             try:
                 if len(solve(n, thermos, rc, cc)) == 1:
+                    self._unique = tuple(tuple(row) for row in grid)  # the drawn filling is the solution
                     break
             except Budget:
                 continue
@@ -189,6 +219,8 @@ class Thermometers(GridAnswerEnv):
 
     # -- oracle
     def _solve(self):
+        if self._unique is not None:
+            return self._unique
         levels = solve(self.n, self.thermos, self.row_counts, self.col_counts, limit=1, budget=10**8)[0]
         grid = [[0] * self.n for _ in range(self.n)]
         for t, level in zip(self.thermos, levels, strict=True):
