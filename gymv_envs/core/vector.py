@@ -418,8 +418,14 @@ class Layer:
         table = _over_table(tuple(colours), under)  # (colours * 256, 3): colour k at coverage a is row 256 k + a
         pix = np.concatenate([c[0] for c in chunks])
         key = np.concatenate([c[1] for c in chunks], dtype=np.intp)
-        if len(colours) > 1:
-            key += np.repeat(np.array([256 * index[c[2]] for c in chunks], dtype=np.intp), [len(c[0]) for c in chunks])
+        if len(colours) > 1:  # colour k's marks index rows 256 k + coverage: one slice per chunk
+            at = 0
+            for c in chunks:
+                size = len(c[0])
+                k = index[c[2]]
+                if k:
+                    key[at:at + size] += 256 * k
+                at += size
         rgb = self.frame.reshape(-1, 3)
         for ch in range(3):
             rgb[:, ch][pix] = table[ch][key]

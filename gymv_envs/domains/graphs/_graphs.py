@@ -41,7 +41,7 @@ def planar_graph(rng: np.random.Generator, n: int, m: int, aspect: float = 1.0, 
 
 
 @functools.lru_cache(maxsize=64)
-def _pairs(n: int) -> np.ndarray:
+def vertex_pairs(n: int) -> np.ndarray:
     """The pairs ``i < j`` of ``n`` vertices, in `np.triu_indices` order, as a read-only (p, 2) array."""
     pairs = np.stack(np.triu_indices(n, 1), axis=1)
     pairs.setflags(write=False)
@@ -51,7 +51,7 @@ def _pairs(n: int) -> np.ndarray:
 def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: float = 2.3) -> list[Edge] | None:
     """Up to ``m`` non-crossing edges among ``pos``, a spanning tree first; None if it cannot connect."""
     n = len(pos)
-    pairs = _pairs(n)
+    pairs = vertex_pairs(n)
     segs = pos[pairs].reshape(-1, 4)  # (x_i, y_i, x_j, y_j) of every pair
     d = segs[:, 2:] - segs[:, :2]
     length = np.hypot(d[:, 0], d[:, 1])
@@ -99,8 +99,9 @@ def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: flo
 def clear_pairs(pos: np.ndarray, gap: float = 0.28) -> np.ndarray:
     """(n, n) bool: whether the segment between two vertices keeps ``gap`` away from every other vertex."""
     n = len(pos)
-    iu, ju = np.triu_indices(n, 1)
-    d = point_segment_distance(pos, np.hstack([pos[iu], pos[ju]]))
+    pairs = vertex_pairs(n)
+    iu, ju = pairs[:, 0], pairs[:, 1]
+    d = point_segment_distance(pos, pos[pairs].reshape(-1, 4))
     cols = np.arange(len(iu))
     d[iu, cols] = np.inf
     d[ju, cols] = np.inf
@@ -242,16 +243,24 @@ def _label_pattern(labels: Sequence[str]) -> str:
     return "|".join(sorted((re.escape(x) for x in labels), key=len, reverse=True))
 
 
+@functools.lru_cache(maxsize=64)
+def _sequence_reader(labels: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern, dict[str, int]]:
+    """(whole-text pattern, one-name pattern, index of each upper-cased name) for vertex names ``labels``."""
+    pat = _label_pattern(labels)
+    return (re.compile(rf"(?:{pat})(?:{_SEP}(?:{pat}))*"),
+            re.compile(rf"(?<![A-Z0-9])(?:{pat})(?![A-Z0-9])|(?:{pat})"),
+            {x.upper(): i for i, x in enumerate(labels)})
+
+
 def parse_sequence(text: str, labels: Sequence[str]) -> list[int] | None:
     """Vertex names in order (``A C F``, ``A -> C -> F``, ``[A, C, F]``); None unless the text is only that."""
     t = text.strip().strip("[](){}<>.").strip().upper()
     if not t or len(t) > 4000:
         return None
-    pat = _label_pattern(labels)
-    if not re.fullmatch(rf"(?:{pat})(?:{_SEP}(?:{pat}))*", t):
+    whole, name, index = _sequence_reader(tuple(labels))
+    if not whole.fullmatch(t):
         return None
-    index = {x.upper(): i for i, x in enumerate(labels)}
-    return [index[x] for x in re.findall(rf"(?<![A-Z0-9])(?:{pat})(?![A-Z0-9])|(?:{pat})", t)]
+    return [index[x] for x in name.findall(t)]
 
 
 def parse_set(text: str, labels: Sequence[str]) -> frozenset[int] | None:
