@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
@@ -50,6 +51,23 @@ def vertex_pairs(n: int) -> np.ndarray:
 
 def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: float = 2.3) -> list[Edge] | None:
     """Up to ``m`` non-crossing edges among ``pos``, a spanning tree first; None if it cannot connect."""
+    return pick_planar(rng, planar_candidates(pos, max_len), m)
+
+
+@dataclass(frozen=True)
+class PlanarCandidates:
+    """The pairs of some points that `planar_edges` may join (short, passing no other point closely):
+    their ends ``iu``/``ju``, lengths, and which cross (bit j of ``cross[k]``: pairs k and j cross).
+    It depends on the points only, so several graphs can be drawn on one layout cheaply."""
+
+    n: int
+    iu: list[int]
+    ju: list[int]
+    length: np.ndarray
+    cross: list[int]
+
+
+def planar_candidates(pos: np.ndarray, max_len: float = 2.3) -> PlanarCandidates:
     n = len(pos)
     pairs = vertex_pairs(n)
     segs = pos[pairs].reshape(-1, 4)  # (x_i, y_i, x_j, y_j) of every pair
@@ -63,11 +81,17 @@ def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: flo
     clear[pairs[:, 1], cols] = np.inf
     keep = np.flatnonzero(clear.min(axis=0) > 0.28)
     pairs, segs = pairs[keep], segs[keep]
-    iu, ju = pairs[:, 0].tolist(), pairs[:, 1].tolist()
-    order = np.argsort(length[keep] * rng.uniform(0.75, 1.3, len(keep))).tolist()
     packed = np.packbits(segments_cross(segs, segs), axis=1, bitorder="little")
     w, raw = packed.shape[1], packed.tobytes()
-    cross = [int.from_bytes(raw[i:i + w], "little") for i in range(0, len(raw), w or 1)]  # bit j of cross[k]: k and j cross
+    cross = [int.from_bytes(raw[i:i + w], "little") for i in range(0, len(raw), w or 1)]
+    return PlanarCandidates(n, pairs[:, 0].tolist(), pairs[:, 1].tolist(), length[keep], cross)
+
+
+def pick_planar(rng: np.random.Generator, cand: PlanarCandidates, m: int) -> list[Edge] | None:
+    """Up to ``m`` non-crossing edges among the candidates, preferring short ones (randomly weighted), a
+    spanning tree first; None if they cannot connect the points."""
+    n, iu, ju, cross = cand.n, cand.iu, cand.ju, cand.cross
+    order = np.argsort(cand.length * rng.uniform(0.75, 1.3, len(iu))).tolist()
     parent = list(range(n))
 
     def find(x: int) -> int:
