@@ -216,7 +216,8 @@ class Plot:
     def labels(self, spots, texts, color: Color = LABEL, near: float = 0.0, size: int | None = None,
                centred: bool = False) -> list[tuple[int, int, int, int]]:
         """Labels on a white halo, centred on pixel spots or beside them: on the side (of eight) that
-        points away from the other marks nearby (the sum of inverse-square pushes), inside the frame."""
+        points away from the other marks nearby (the sum of inverse-square pushes), inside the frame.
+        ``color``: one colour, or a list of one per label."""
         size = size or self.font
         spots = np.asarray(spots, dtype=float).reshape(-1, 2)
         dims = np.array([text_mask(t, size, True).shape[::-1] for t in texts], dtype=float).reshape(-1, 2)
@@ -240,7 +241,8 @@ class Plot:
         for (cx, cy), (w, h) in zip(centres, dims):
             layer.rect(cx - w / 2 - 1, cy - h / 2 - 1, cx + w / 2 + 1, cy + h / 2 + 1, WHITE, alpha=0.8)
         layer.flush()
-        out = [layer.text(t, (float(cx), float(cy)), size, color, bold=True) for (cx, cy), t in zip(centres, texts)]
+        colors = color if isinstance(color, list) else [color] * len(texts)
+        out = [layer.text(t, (float(cx), float(cy)), size, c, bold=True) for (cx, cy), t, c in zip(centres, texts, colors)]
         layer.flush()
         self.spots += [(float(cx), float(cy)) for cx, cy in centres]
         return out
