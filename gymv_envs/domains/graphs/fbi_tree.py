@@ -152,7 +152,7 @@ def _tree(width: int) -> tuple[np.ndarray, tuple[tuple[int, int], ...]]:
     return pos, tuple((i, c) for i in range(n) for c in (left[i], right[i]) if c >= 0)
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=12)  # two frames each: a few MB at the usual sizes
 def _leaf_frames(obs_size: tuple[int, int], width: int):
     """(frames with every leaf 0 and every leaf 1, each leaf's square (x0, y0, x1, y1) holding all it
     draws (disc, ring, label), where the vertices went), or None where two leaves' squares meet."""
