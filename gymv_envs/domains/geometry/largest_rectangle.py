@@ -103,7 +103,7 @@ class LargestRectangle(GeometryQuestion):
                 "area?")
 
     def _state_text(self) -> str:
-        return ", ".join(f"{a}({x},{y})" for a, (x, y) in zip(self.labels, self.pts))
+        return ", ".join(f"{a}({x},{y})" for a, (x, y) in zip(self.labels, self.pts.tolist()))
 
     def _parse_answer(self, text: str):
         got = parse_letter_set(text, len(self.labels))

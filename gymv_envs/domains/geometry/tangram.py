@@ -212,7 +212,7 @@ class TangramPieces(GeometryQuestion):
                 "flipping it over)?")
 
     def _state_text(self) -> str:
-        fmt = lambda p: " ".join(f"({x},{y})" for x, y in p)  # noqa: E731
+        fmt = lambda p: " ".join(f"({x},{y})" for x, y in np.asarray(p).tolist())  # noqa: E731
         parts = [f"{k}: {fmt(p)}" + (" (missing)" if i in self.missing else "") for i, (k, p) in enumerate(self.pieces)]
         parts += [f"loose {LETTERS[i]}: {fmt(p)}" for i, p in enumerate(self.loose)]
         return "\n".join(parts)

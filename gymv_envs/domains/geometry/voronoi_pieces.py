@@ -146,7 +146,7 @@ class VoronoiPieces(GeometryQuestion):
         return None if self.question == "count" else [f"Neighbours of piece {self.labels[self.target]}?"]
 
     def _state_text(self) -> str:
-        return ", ".join(f"{a}({x:.2f},{y:.2f})" for a, (x, y) in zip(self.labels, self.sites))
+        return ", ".join(f"{a}({x:.2f},{y:.2f})" for a, (x, y) in zip(self.labels, self.sites.tolist()))
 
     def _parse_answer(self, text: str):
         if self.question == "count":
