@@ -71,13 +71,15 @@ class LongestPath(GraphQuestion):
     Terminates on the first readable answer; the budget is one step.
 
     ## Arguments
-    ``difficulty`` (0: 6 vertices, 1: 8, 2: 10), ``answer_format``, ``num_options``, ``obs_size``,
+    ``difficulty`` (0: 6 vertices, at most 6 edges; 1: 8, 9; 2: 10, 12), ``answer_format``, ``num_options``,
+    ``obs_size``,
     ``text_in_image``.
 
     ## Version History
     - v0: initial version.
-    - v1: a level redraws only the edges (not the points) while its graph has a Hamiltonian path, so
-      generation is about 4x cheaper at difficulty 0 (v0 drew about 9 layouts per level there).
+    - v1: a level redraws only the edges (up to 4 times, then new points) while its graph has a
+      Hamiltonian path, and has at most 6 / 9 edges at difficulties 0 / 1 (v0: 7 / 10, where 89% / 76%
+      of graphs had one): generation is 2-3x cheaper there (v0 drew about 9 layouts per level at 0).
     """
 
     answer_hint = "the letters of a longest simple path, in order, separated by spaces"
@@ -86,7 +88,7 @@ class LongestPath(GraphQuestion):
         n, m = SIZES[self.difficulty]
         self._name_labels(n)
         found = False
-        while not found:  # graphs on one layout until one has no Hamiltonian path (a new layout after 12)
+        while not found:  # graphs on one layout until one has no Hamiltonian path (a new layout after 4)
             self.pos = spread_points(rng, n)
             cand = planar_candidates(self.pos)
             for _ in range(4):
