@@ -72,8 +72,7 @@ class LongestPath(GraphQuestion):
 
     ## Arguments
     ``difficulty`` (0: 6 vertices, at most 6 edges; 1: 8, 9; 2: 10, 12), ``answer_format``, ``num_options``,
-    ``obs_size``,
-    ``text_in_image``.
+    ``obs_size``, ``text_in_image``.
 
     ## Version History
     - v0: initial version.
