@@ -148,16 +148,20 @@ class Layer:
 
     # ------------------------------------------------------------------ lines
     def lines(self, segs, width: float, color, dash: tuple[float, float] | None = None,
-              caps: bool = False) -> Layer:
+              caps: bool = False, groups=None) -> Layer:
         """Segments ``(x0, y0, x1, y1)`` of ``width`` px; ``color`` one RGB or one per segment;
         ``dash=(on, off)`` in px draws them dashed. The ends are cut square to the major axis (hidden
-        under the discs and arrowheads that usually sit there); ``caps=True`` rounds them."""
+        under the discs and arrowheads that usually sit there); ``caps=True`` rounds them.
+        ``groups`` (a non-decreasing group number per segment): the marks come out as one call per
+        group would give them, one group after another (the pixels of separate polylines, in one pass)."""
         segs = np.asarray(segs, dtype=np.float64).reshape(-1, 4)
         cols = np.asarray(color, dtype=np.uint8)
         if dash is not None and len(segs):
             segs, src = dash_segments(segs, *dash)
             if cols.ndim == 2:
                 cols = cols[src]
+            if groups is not None:
+                groups = np.asarray(groups)[src]
         if not len(segs):
             return self
         h = max(0.5, width / 2)
@@ -165,7 +169,7 @@ class Layer:
         W, H = self.W, self.H
         key = None
         if cols.ndim == 1 and not caps:  # the same segments again (a fixed layout): their pixels are known
-            key = (segs.tobytes(), round(h * 4) / 4, W, H)
+            key = (segs.tobytes(), round(h * 4) / 4, W, H, None if groups is None else np.asarray(groups).tobytes())
             hit = _LINES.get(key)
             if hit is not None:
                 self._chunks.append((hit[0], hit[1], _rgb(cols)))
@@ -175,7 +179,11 @@ class Layer:
         steep = d[:, 1] > d[:, 0]
         n_steep = int(np.count_nonzero(steep))
         own = None  # the source segment of each one drawn, where they are drawn out of order
-        if 0 < n_steep < len(segs):  # the flat ones first, then the steep ones (the order of the marks)
+        if groups is not None and 0 < n_steep < len(segs):  # per group the flat ones, then its steep ones
+            own = np.lexsort((steep, np.asarray(groups)))
+            segs, steep = segs[own], steep[own]
+            n_steep = -1  # flat and steep columns alternate: each column says which it is
+        elif 0 < n_steep < len(segs):  # the flat ones first, then the steep ones (the order of the marks)
             own = np.argsort(steep, kind="stable")
             segs, steep = segs[own], steep[own]
         # (u0, v0, u1, v1): u along the major axis, v along the minor one, u0 <= u1
@@ -198,6 +206,10 @@ class Layer:
             lim_u, lim_v = W, H
         elif n_steep == len(segs):
             lim_u, lim_v = H, W
+        elif n_steep < 0:
+            steep_col = np.repeat(steep, count)
+            lim_u = np.where(steep_col, H, W)
+            lim_v = W + H - lim_u
         else:
             cs = int(ends[-n_steep - 1])  # the columns of the flat segments come first
             lim_u = np.full(len(u), W)
@@ -215,6 +227,9 @@ class Layer:
             pix = ((base + lo) * W + u)[:, None] + np.arange(0, k * W, W)
         elif n_steep == len(segs):
             pix = (u * W + base + lo)[:, None] + np.arange(k)
+        elif n_steep < 0:
+            start = np.where(steep_col, u * W + base + lo, (base + lo) * W + u)
+            pix = start[:, None] + np.where(steep_col, 1, W)[:, None] * np.arange(k)
         else:
             start = (base + lo) * W + u
             start[cs:] = u[cs:] * W + base[cs:] + lo
@@ -250,6 +265,25 @@ class Layer:
             d *= (width / 2 / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9))[:, None]
             a, b = a - d, b + d
         return self.lines(np.hstack([a, b]), width, color, dash)
+
+    def polylines(self, polys: Sequence[Sequence[Point]], width: float, color: Color, closed: bool = False,
+                  dash: tuple[float, float] | None = None) -> Layer:
+        """Several polylines in one colour: the marks of one `polyline` call each, in order, in one pass."""
+        segs, groups = [], []
+        for g, pts in enumerate(polys):
+            p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+            if closed:
+                p = np.vstack([p, p[:1]])
+            a, b = p[:-1], p[1:]
+            if dash is None:
+                d = b - a
+                d *= (width / 2 / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9))[:, None]
+                a, b = a - d, b + d
+            segs.append(np.hstack([a, b]))
+            groups.append(np.full(len(a), g))
+        if not segs:
+            return self
+        return self.lines(np.concatenate(segs), width, color, dash, groups=np.concatenate(groups))
 
     def circle(self, cx: float, cy: float, r: float, width: float, color: Color,
                dash: tuple[float, float] | None = None) -> Layer:
@@ -328,8 +362,13 @@ class Layer:
         cover += 0.5
         np.maximum(cover, 0, out=cover)  # clipped to [0, 1]
         np.minimum(cover, 1, out=cover)
-        t, iy, ix = np.nonzero(cover > 0.02)
-        a = cover[t, iy, ix]
+        # the covered pixels by flat index (a 3-D nonzero costs far more), in the same order
+        idx = np.flatnonzero(cover > 0.02)
+        a = cover.ravel()[idx]
+        t = idx // (side * side)
+        rem = idx - t * (side * side)
+        iy = rem // side
+        ix = rem - iy * side
         ys, xs = lo[t, 1] + iy, lo[t, 0] + ix
         cols = np.asarray(color, dtype=np.uint8)
         if cols.ndim == 2:
@@ -418,8 +457,14 @@ class Layer:
         table = _over_table(tuple(colours), under)  # (colours * 256, 3): colour k at coverage a is row 256 k + a
         pix = np.concatenate([c[0] for c in chunks])
         key = np.concatenate([c[1] for c in chunks], dtype=np.intp)
-        if len(colours) > 1:
-            key += np.repeat(np.array([256 * index[c[2]] for c in chunks], dtype=np.intp), [len(c[0]) for c in chunks])
+        if len(colours) > 1:  # colour k's marks index rows 256 k + coverage: one slice per chunk
+            at = 0
+            for c in chunks:
+                size = len(c[0])
+                k = index[c[2]]
+                if k:
+                    key[at:at + size] += 256 * k
+                at += size
         rgb = self.frame.reshape(-1, 3)
         for ch in range(3):
             rgb[:, ch][pix] = table[ch][key]

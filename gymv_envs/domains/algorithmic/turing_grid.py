@@ -48,6 +48,19 @@ def run(tape: list[list[int]], pos: tuple[int, int], state: int, rules: dict, st
     return g, (r, c), s
 
 
+def states_along(tape: list[list[int]], pos: tuple[int, int], state: int, rules: dict, steps: int) -> list[int]:
+    """The head's state after 0, 1, ..., ``steps`` moves (what `run` gives for each; the head stays on the board)."""
+    g = [row[:] for row in tape]
+    (r, c), s = pos, state
+    out = [s]
+    for _ in range(steps):
+        write, move, s = rules[(s, g[r][c])]
+        g[r][c] = write
+        r, c = r + DIRS[move][0], c + DIRS[move][1]
+        out.append(s)
+    return out
+
+
 class TuringGrid(AlgoEnv):
     """Run a 2-D Turing machine drawn with its rule table for k steps; give its cell, state or tape.
 
@@ -110,7 +123,7 @@ class TuringGrid(AlgoEnv):
             self.state = int(rng.integers(4))
             if run(self.tape, self.pos, self.state, self.rules, self.steps + 1) is None:
                 continue
-            seen = {run(self.tape, self.pos, self.state, self.rules, t)[2] for t in range(self.steps + 1)}
+            seen = set(states_along(self.tape, self.pos, self.state, self.rules, self.steps))
             if len(seen) >= 2:
                 return
 

@@ -157,6 +157,7 @@ class Plot:
         w = width or self.width * 1.4
         layer = Layer(self.img)
         H, W = self.img.shape[:2]
+        drawn = []
         for pts in polys:
             p = np.asarray(pts, dtype=float).reshape(-1, 2)
             x, y = self.ax.px(p[:, 0], p[:, 1])
@@ -165,7 +166,9 @@ class Plot:
                 x0, y0, m = outline_coverage(H, W, xy.tobytes(), w, closed, dash)
                 layer.mask(m, x0, y0, color)
             else:
-                layer.polyline(xy, w, color, closed=closed, dash=(w * 4, w * 3) if dash else None)
+                drawn.append(xy)
+        if drawn:  # the marks of one `polyline` call per outline, in one pass
+            layer.polylines(drawn, w, color, closed=closed, dash=(w * 4, w * 3) if dash else None)
         layer.flush()
         return self
 
@@ -213,7 +216,8 @@ class Plot:
     def labels(self, spots, texts, color: Color = LABEL, near: float = 0.0, size: int | None = None,
                centred: bool = False) -> list[tuple[int, int, int, int]]:
         """Labels on a white halo, centred on pixel spots or beside them: on the side (of eight) that
-        points away from the other marks nearby (the sum of inverse-square pushes), inside the frame."""
+        points away from the other marks nearby (the sum of inverse-square pushes), inside the frame.
+        ``color``: one colour, or a list of one per label."""
         size = size or self.font
         spots = np.asarray(spots, dtype=float).reshape(-1, 2)
         dims = np.array([text_mask(t, size, True).shape[::-1] for t in texts], dtype=float).reshape(-1, 2)
@@ -237,7 +241,8 @@ class Plot:
         for (cx, cy), (w, h) in zip(centres, dims):
             layer.rect(cx - w / 2 - 1, cy - h / 2 - 1, cx + w / 2 + 1, cy + h / 2 + 1, WHITE, alpha=0.8)
         layer.flush()
-        out = [layer.text(t, (float(cx), float(cy)), size, color, bold=True) for (cx, cy), t in zip(centres, texts)]
+        colors = color if isinstance(color, list) else [color] * len(texts)
+        out = [layer.text(t, (float(cx), float(cy)), size, c, bold=True) for (cx, cy), t, c in zip(centres, texts, colors)]
         layer.flush()
         self.spots += [(float(cx), float(cy)) for cx, cy in centres]
         return out
@@ -266,33 +271,28 @@ def outline_coverage(H: int, W: int, pts: bytes, width: float, closed: bool, das
     """The coverage (uint8, read-only, with its top-left pixel) of a one-colour `vector.Layer.polyline`
     through the float64 (k, 2) pixel points ``pts`` in an H x W frame, as that layer's flush applies
     it: 255 where some piece covers a pixel fully, else the coverage of the last piece over it (so
-    `Layer.mask` with it, in a one-colour layer, gives the same pixels). Read back from one drawing
-    on a blank frame: channel 0 (0 under 255) tells full cover, channel 1 (255 under 0) the blend.
-    ``segment``: the two points are one `Layer.lines` segment (no half-width extension at its ends)."""
+    `Layer.mask` with it, in a one-colour layer, gives the same pixels). Read from the marks the layer
+    collects (nothing is drawn). ``segment``: the two points are one `Layer.lines` segment (no
+    half-width extension at its ends)."""
     w = float(width)
     p = np.frombuffer(pts, dtype=np.float64).reshape(-1, 2)
-    # the marks stay within 1.25 widths (ends extended by half a width, the slanted profile, the ramp) of
-    # the points: only a window twice that wide is prepared and read
-    m = 2 * int(np.ceil(w)) + 4
-    bx0, by0 = (max(0, int(np.floor(v)) - m) for v in p.min(axis=0))
-    bx1, by1 = min(W, int(np.ceil(p[:, 0].max())) + m + 1), min(H, int(np.ceil(p[:, 1].max())) + m + 1)
-    probe = np.zeros((H, W, 3), dtype=np.uint8)
-    probe[by0:by1, bx0:bx1, 1] = 255
+    layer = Layer(np.empty((H, W, 3), dtype=np.uint8))  # only its size matters: the marks are read, not flushed
     if segment:
-        Layer(probe).lines(p.reshape(1, 4), w, (255, 0, 0)).flush()
+        layer.lines(p.reshape(1, 4), w, (255, 0, 0))
     else:
-        Layer(probe).polyline(p, w, (255, 0, 0), closed=closed, dash=(w * 4, w * 3) if dash else None).flush()
-    win = probe[by0:by1, bx0:bx1]
-    ys, xs = np.nonzero((win[..., 0] != 0) | (win[..., 1] != 255))
-    if not len(ys):
+        layer.polyline(p, w, (255, 0, 0), closed=closed, dash=(w * 4, w * 3) if dash else None)
+    pix = np.concatenate([c[0] for c in layer._chunks]) if layer._chunks else np.zeros(0, dtype=np.intp)
+    if not len(pix):
         return 0, 0, np.zeros((1, 1), dtype=np.uint8)
-    y0, y1, x0, x1 = int(ys.min()) + by0, int(ys.max()) + 1 + by0, int(xs.min()) + bx0, int(xs.max()) + 1 + bx0
-    a = 255 - probe[y0:y1, x0:x1, 1].astype(np.int32)  # the blend weight: coverage + coverage // 128
-    cover = np.where(a >= 128, a - 1, a)
-    cover[probe[y0:y1, x0:x1, 0] == 255] = 255
-    out = np.ascontiguousarray(cover.astype(np.uint8))
-    out.setflags(write=False)
-    return x0, y0, out
+    alpha = np.concatenate([c[1] for c in layer._chunks])
+    ys, xs = np.divmod(pix, W)
+    y0, y1, x0, x1 = int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
+    cover = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
+    cover[ys - y0, xs - x0] = alpha  # the last mark over a pixel sets its blend
+    full = alpha == 255
+    cover[ys[full] - y0, xs[full] - x0] = 255
+    cover.setflags(write=False)
+    return x0, y0, cover
 
 
 @functools.lru_cache(maxsize=4096)

@@ -108,7 +108,7 @@ class LargestIsland(GeometryQuestion):
                 "the area (in grid squares) of the largest island?")
 
     def _state_text(self) -> str:
-        return "; ".join(f"{a}: " + " ".join(f"({x},{y})" for x, y in poly) for a, poly in zip(self.labels, self.islands))
+        return "; ".join(f"{a}: " + " ".join(f"({x},{y})" for x, y in poly.tolist()) for a, poly in zip(self.labels, self.islands))
 
     def _parse_answer(self, text: str):
         return parse_exact(text)

@@ -16,12 +16,13 @@ def rectangles(pts: np.ndarray) -> list[tuple[int, frozenset[int]]]:
     """Every rectangle (any orientation) with four of the points as corners, as (area, corners),
     largest first. Two pairs of points are its diagonals when they share midpoint and length; all
     in integers."""
+    pts = [(int(x), int(y)) for x, y in np.asarray(pts).tolist()]  # plain ints: the loops below stay cheap
     n = len(pts)
     groups: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
     for i in range(n):
         for j in range(i + 1, n):
             (ax, ay), (bx, by) = pts[i], pts[j]
-            key = (int(ax + bx), int(ay + by), int((ax - bx) ** 2 + (ay - by) ** 2))
+            key = (ax + bx, ay + by, (ax - bx) ** 2 + (ay - by) ** 2)
             groups.setdefault(key, []).append((i, j))
     out = []
     for pairs in groups.values():
@@ -29,7 +30,7 @@ def rectangles(pts: np.ndarray) -> list[tuple[int, frozenset[int]]]:
             for c, d in pairs[k + 1:]:
                 (ax, ay), (bx, by), (cx, cy) = pts[a], pts[b], pts[c]
                 area = abs((ax - cx) * (by - cy) - (ay - cy) * (bx - cx))  # sides CA and CB meet at corner C
-                out.append((int(area), frozenset((a, b, c, d))))
+                out.append((area, frozenset((a, b, c, d))))
     return sorted(out, key=lambda t: -t[0])
 
 
@@ -103,7 +104,7 @@ class LargestRectangle(GeometryQuestion):
                 "area?")
 
     def _state_text(self) -> str:
-        return ", ".join(f"{a}({x},{y})" for a, (x, y) in zip(self.labels, self.pts))
+        return ", ".join(f"{a}({x},{y})" for a, (x, y) in zip(self.labels, self.pts.tolist()))
 
     def _parse_answer(self, text: str):
         got = parse_letter_set(text, len(self.labels))

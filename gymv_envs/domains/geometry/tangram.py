@@ -45,8 +45,19 @@ def shape_key(poly) -> frozenset:
     return frozenset(map(tuple, p.tolist()))
 
 
+def _turn_keys(poly) -> list[frozenset]:
+    """`shape_key` of the polygon turned by 0, 1, 2 and 3 quarter turns (integer corners, in plain Python)."""
+    pts = [(int(x), int(y)) for x, y in np.asarray(poly, dtype=np.int64).tolist()]
+    keys = []
+    for _ in range(4):
+        mx, my = min(x for x, _ in pts), min(y for _, y in pts)
+        keys.append(frozenset((x - mx, y - my) for x, y in pts))
+        pts = [(y, -x) for x, y in pts]
+    return keys
+
+
 def congruent_by_turning(a, b) -> bool:
-    return any(shape_key(rotate(a, k)) == shape_key(b) for k in range(4))
+    return shape_key(b) in _turn_keys(a)
 
 
 class TangramPieces(GeometryQuestion):
@@ -201,7 +212,7 @@ class TangramPieces(GeometryQuestion):
                 "flipping it over)?")
 
     def _state_text(self) -> str:
-        fmt = lambda p: " ".join(f"({x},{y})" for x, y in p)  # noqa: E731
+        fmt = lambda p: " ".join(f"({x},{y})" for x, y in np.asarray(p).tolist())  # noqa: E731
         parts = [f"{k}: {fmt(p)}" + (" (missing)" if i in self.missing else "") for i, (k, p) in enumerate(self.pieces)]
         parts += [f"loose {LETTERS[i]}: {fmt(p)}" for i, p in enumerate(self.loose)]
         return "\n".join(parts)

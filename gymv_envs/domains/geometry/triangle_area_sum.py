@@ -86,7 +86,7 @@ class TriangleAreaSum(GeometryQuestion):
                 "areas of the triangles (in grid squares)?")
 
     def _state_text(self) -> str:
-        return "; ".join(" ".join(f"({x},{y})" for x, y in t) for t in self.tris)
+        return "; ".join(" ".join(f"({x},{y})" for x, y in t.tolist()) for t in self.tris)
 
     def _parse_answer(self, text: str):
         return parse_exact(text)

@@ -8,6 +8,7 @@ from fractions import Fraction
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.canvas import text_mask
 from gymv_envs.domains.geometry._common import LETTERS, parse_letter_set
 from gymv_envs.domains.geometry._plot import GeometryQuestion
 
@@ -126,8 +127,16 @@ class VisibleLines(GeometryQuestion):
             cand = np.stack([xa + t * (xb - xa), ya + t * (yb - ya)], 1)
             d = point_segment_distance(cand, np.delete(pix, i, axis=0))
             spots.append(cand[int(np.argmax(d.min(axis=1)))])
-        for spot, text, col in zip(spots, self.labels, COLOURS):
-            p.labels([spot], [text], col, centred=True)
+        # labels whose halos do not meet give the same pixels drawn together as one after another
+        halos = []
+        for (cx, cy), text in zip(spots, self.labels):
+            h, w = text_mask(text, p.font, True).shape
+            halos.append((round(cx - w / 2 - 1), round(cy - h / 2 - 1), round(cx + w / 2 + 1), round(cy + h / 2 + 1)))
+        if all(a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1] for i, a in enumerate(halos) for b in halos[i + 1:]):
+            p.labels(spots, list(self.labels), list(COLOURS[:len(spots)]), centred=True)
+        else:
+            for spot, text, col in zip(spots, self.labels, COLOURS):
+                p.labels([spot], [text], col, centred=True)
         return p.frame()
 
     def _task_text(self) -> str:

@@ -107,8 +107,9 @@ class VoronoiPieces(GeometryQuestion):
             grid = distinct_points(rng, n, GRID[0] + 1, GRID[1] - 1, min_gap=2.0)
             self.sites = grid + rng.uniform(-0.35, 0.35, grid.shape)  # off the grid: no four sites on a circle
             self.cells, borders = voronoi_cells(self.sites, GRID[0], GRID[1])
-            length = {k: float(np.hypot(v[2] - v[0], v[3] - v[1])) for k, v in borders.items()}
-            if all(v >= MIN_RIDGE[self.question] for v in length.values()) and not self._corner_touch(borders):
+            segs = np.array(list(borders.values())).reshape(-1, 4)
+            length = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
+            if (length >= MIN_RIDGE[self.question]).all() and not self._corner_touch(borders):
                 break
         self.cells = [in_order(c) for c in self.cells]
         self.labels = list(LETTERS[:n])
@@ -118,7 +119,7 @@ class VoronoiPieces(GeometryQuestion):
 
     def _corner_touch(self, borders) -> bool:
         """Whether two regions without a shared border still meet at a corner (four sites on a circle)."""
-        corners = [{(round(float(x), 6), round(float(y), 6)) for x, y in c} for c in self.cells]
+        corners = [{(round(x, 6), round(y, 6)) for x, y in c.tolist()} for c in self.cells]
         return any(corners[i] & corners[j] for i in range(len(corners)) for j in range(i + 1, len(corners))
                    if frozenset((i, j)) not in borders)
 
@@ -146,7 +147,7 @@ class VoronoiPieces(GeometryQuestion):
         return None if self.question == "count" else [f"Neighbours of piece {self.labels[self.target]}?"]
 
     def _state_text(self) -> str:
-        return ", ".join(f"{a}({x:.2f},{y:.2f})" for a, (x, y) in zip(self.labels, self.sites))
+        return ", ".join(f"{a}({x:.2f},{y:.2f})" for a, (x, y) in zip(self.labels, self.sites.tolist()))
 
     def _parse_answer(self, text: str):
         if self.question == "count":

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
@@ -41,7 +42,7 @@ def planar_graph(rng: np.random.Generator, n: int, m: int, aspect: float = 1.0, 
 
 
 @functools.lru_cache(maxsize=64)
-def _pairs(n: int) -> np.ndarray:
+def vertex_pairs(n: int) -> np.ndarray:
     """The pairs ``i < j`` of ``n`` vertices, in `np.triu_indices` order, as a read-only (p, 2) array."""
     pairs = np.stack(np.triu_indices(n, 1), axis=1)
     pairs.setflags(write=False)
@@ -50,8 +51,25 @@ def _pairs(n: int) -> np.ndarray:
 
 def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: float = 2.3) -> list[Edge] | None:
     """Up to ``m`` non-crossing edges among ``pos``, a spanning tree first; None if it cannot connect."""
+    return pick_planar(rng, planar_candidates(pos, max_len), m)
+
+
+@dataclass(frozen=True)
+class PlanarCandidates:
+    """The pairs of some points that `planar_edges` may join (short, passing no other point closely):
+    their ends ``iu``/``ju``, lengths, and which cross (bit j of ``cross[k]``: pairs k and j cross).
+    It depends on the points only, so several graphs can be drawn on one layout cheaply."""
+
+    n: int
+    iu: list[int]
+    ju: list[int]
+    length: np.ndarray
+    cross: list[int]
+
+
+def planar_candidates(pos: np.ndarray, max_len: float = 2.3) -> PlanarCandidates:
     n = len(pos)
-    pairs = _pairs(n)
+    pairs = vertex_pairs(n)
     segs = pos[pairs].reshape(-1, 4)  # (x_i, y_i, x_j, y_j) of every pair
     d = segs[:, 2:] - segs[:, :2]
     length = np.hypot(d[:, 0], d[:, 1])
@@ -63,11 +81,17 @@ def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: flo
     clear[pairs[:, 1], cols] = np.inf
     keep = np.flatnonzero(clear.min(axis=0) > 0.28)
     pairs, segs = pairs[keep], segs[keep]
-    iu, ju = pairs[:, 0].tolist(), pairs[:, 1].tolist()
-    order = np.argsort(length[keep] * rng.uniform(0.75, 1.3, len(keep))).tolist()
     packed = np.packbits(segments_cross(segs, segs), axis=1, bitorder="little")
     w, raw = packed.shape[1], packed.tobytes()
-    cross = [int.from_bytes(raw[i:i + w], "little") for i in range(0, len(raw), w or 1)]  # bit j of cross[k]: k and j cross
+    cross = [int.from_bytes(raw[i:i + w], "little") for i in range(0, len(raw), w or 1)]
+    return PlanarCandidates(n, pairs[:, 0].tolist(), pairs[:, 1].tolist(), length[keep], cross)
+
+
+def pick_planar(rng: np.random.Generator, cand: PlanarCandidates, m: int) -> list[Edge] | None:
+    """Up to ``m`` non-crossing edges among the candidates, preferring short ones (randomly weighted), a
+    spanning tree first; None if they cannot connect the points."""
+    n, iu, ju, cross = cand.n, cand.iu, cand.ju, cand.cross
+    order = np.argsort(cand.length * rng.uniform(0.75, 1.3, len(iu))).tolist()
     parent = list(range(n))
 
     def find(x: int) -> int:
@@ -99,8 +123,9 @@ def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: flo
 def clear_pairs(pos: np.ndarray, gap: float = 0.28) -> np.ndarray:
     """(n, n) bool: whether the segment between two vertices keeps ``gap`` away from every other vertex."""
     n = len(pos)
-    iu, ju = np.triu_indices(n, 1)
-    d = point_segment_distance(pos, np.hstack([pos[iu], pos[ju]]))
+    pairs = vertex_pairs(n)
+    iu, ju = pairs[:, 0], pairs[:, 1]
+    d = point_segment_distance(pos, pos[pairs].reshape(-1, 4))
     cols = np.arange(len(iu))
     d[iu, cols] = np.inf
     d[ju, cols] = np.inf
@@ -242,16 +267,24 @@ def _label_pattern(labels: Sequence[str]) -> str:
     return "|".join(sorted((re.escape(x) for x in labels), key=len, reverse=True))
 
 
+@functools.lru_cache(maxsize=64)
+def _sequence_reader(labels: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern, dict[str, int]]:
+    """(whole-text pattern, one-name pattern, index of each upper-cased name) for vertex names ``labels``."""
+    pat = _label_pattern(labels)
+    return (re.compile(rf"(?:{pat})(?:{_SEP}(?:{pat}))*"),
+            re.compile(rf"(?<![A-Z0-9])(?:{pat})(?![A-Z0-9])|(?:{pat})"),
+            {x.upper(): i for i, x in enumerate(labels)})
+
+
 def parse_sequence(text: str, labels: Sequence[str]) -> list[int] | None:
     """Vertex names in order (``A C F``, ``A -> C -> F``, ``[A, C, F]``); None unless the text is only that."""
     t = text.strip().strip("[](){}<>.").strip().upper()
     if not t or len(t) > 4000:
         return None
-    pat = _label_pattern(labels)
-    if not re.fullmatch(rf"(?:{pat})(?:{_SEP}(?:{pat}))*", t):
+    whole, name, index = _sequence_reader(tuple(labels))
+    if not whole.fullmatch(t):
         return None
-    index = {x.upper(): i for i, x in enumerate(labels)}
-    return [index[x] for x in re.findall(rf"(?<![A-Z0-9])(?:{pat})(?![A-Z0-9])|(?:{pat})", t)]
+    return [index[x] for x in name.findall(t)]
 
 
 def parse_set(text: str, labels: Sequence[str]) -> frozenset[int] | None:

@@ -353,12 +353,43 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
             else:
                 target.disc(cx, cy, r, INK, ring=ring)
                 label_boxes.append(target.text(text, (cx, cy), size, lc, bold=True))
-    for bx, text in zip(wboxes, weights):
-        if bx is not None:  # in the gap cut out of its edge: on the background
-            layer.text(text, ((bx[0] + bx[2]) / 2, (bx[1] + bx[3]) / 2), weight_size, WEIGHT_INK, bold=True)
+    _weight_texts(layer, wboxes, weights, weight_size)
     layer.flush(under=BACKGROUND)
     on_fill.flush(dedupe=False)
     return Placed(centers, r, label_boxes, wboxes, segs)
+
+
+def _weight_texts(layer: Layer, wboxes, weights, size: int) -> None:
+    """Each weight's text centred in its box (in the gap cut out of its edge: on the background), as
+    `Layer.text` puts it; those wholly inside the frame go in as one mark, in order."""
+    W, H = layer.W, layer.H
+    offsets, alphas = [], []
+    for bx, text in zip(wboxes, weights):
+        if bx is None:
+            continue
+        m = text_mask(text, size, True)
+        h, w = m.shape
+        x = int(round((bx[0] + bx[2]) / 2 - w / 2))
+        y = int(round((bx[1] + bx[3]) / 2 - h / 2))
+        if x >= 0 and y >= 0 and x + w <= W and y + h <= H:
+            off, alpha, _, _ = _stamp(m, W)
+            offsets.append(off + (y * W + x))
+            alphas.append(alpha)
+            continue
+        if offsets:  # what came before goes in first: the marks keep their order
+            layer._chunks.append((np.concatenate(offsets), np.concatenate(alphas), WEIGHT_INK))
+            offsets, alphas = [], []
+        layer.text(text, ((bx[0] + bx[2]) / 2, (bx[1] + bx[3]) / 2), size, WEIGHT_INK, bold=True)
+    if offsets:
+        layer._chunks.append((np.concatenate(offsets), np.concatenate(alphas), WEIGHT_INK))
+
+
+@functools.lru_cache(maxsize=64)
+def _upper(k: int) -> np.ndarray:
+    """(k, k) bool, True above the diagonal (read-only)."""
+    out = np.triu(np.ones((k, k), dtype=bool), 1)
+    out.setflags(write=False)
+    return out
 
 
 def _cut_for_labels(segs: np.ndarray, todo: list[int], boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -405,7 +436,7 @@ def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: 
     mid = (s[:, :2] + s[:, 2:]) / 2
     lo, hi = mid - dims / 2, mid + dims / 2
     bad = _box_cost(mid, dims, e, centers, r, segs, (W, H)) > 0
-    bad |= np.triu(_overlaps(lo, hi, lo, hi), 1).any(axis=0)
+    bad |= (_overlaps(lo, hi, lo, hi) & _upper(len(lo))).any(axis=0)
     if bad.any():  # the few that do not fit at the middle try the other places
         b = np.flatnonzero(bad)
         # the other places of each: along its edge (_TS), then beside it on either side

@@ -33,7 +33,8 @@ def triples(n: int) -> np.ndarray:
 def triad_counts(n: int, edges) -> tuple[int, int]:
     """(triples with all three distances equal, triples with at least two equal) in a tree."""
     adj = adjacency(n, edges)
-    dist = np.array([[bfs_hops(adj, v)[w] for w in range(n)] for v in range(n)])
+    hops = [bfs_hops(adj, v) for v in range(n)]  # one breadth-first search per vertex
+    dist = np.array([[h[w] for w in range(n)] for h in hops])
     t = triples(n)
     a, b, c = dist[t[:, 0], t[:, 1]], dist[t[:, 0], t[:, 2]], dist[t[:, 1], t[:, 2]]
     return int(((a == b) & (b == c)).sum()), int(((a == b) | (b == c) | (a == c)).sum())

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.graphs._graphs import GraphQuestion
-from gymv_envs.domains.graphs._render import Picture, binary_tree_layout
+from gymv_envs.domains.graphs._render import Picture, binary_tree_layout, render
 
 DEPTHS = {0: 2, 1: 3, 2: 4}  # the string has 2**depth bits
 LEAF_FILL = {"0": (225, 225, 230), "1": (255, 220, 140)}
@@ -79,19 +80,28 @@ class FBITree(GraphQuestion):
             self.bits = "".join(str(int(b)) for b in runs)
             if len(set(self.bits)) == 2:
                 break
-        n = 2 * width - 1  # heap order: vertex i has children 2i+1 and 2i+2
-        left = [2 * i + 1 if 2 * i + 1 < n else -1 for i in range(n)]
-        right = [2 * i + 2 if 2 * i + 2 < n else -1 for i in range(n)]
-        self.pos = binary_tree_layout(left, right, 0)
-        self.pos[width - 1 + 1::2, 1] += 0.6  # every other leaf a little lower: room for bigger vertices
-        self.edges = [(i, c) for i in range(n) for c in (left[i], right[i]) if c >= 0]
+        pos, edges = _tree(width)
+        self.pos, self.edges = pos.copy(), list(edges)
         self.labels = ["?"] * (width - 1) + list(self.bits)
         self.answer = fbi_postorder(self.bits)
 
     def _picture(self) -> Picture:
-        w = len(self.bits)
-        fills = [None] * (w - 1) + [LEAF_FILL[b] for b in self.bits]
-        return Picture(self.pos, self.edges, self.labels, fills=fills, keep_aspect=False)
+        return _picture(self.pos, self.edges, self.bits)
+
+    def _draw(self) -> np.ndarray:
+        """The tree is the same for every level of a difficulty; only the leaves differ: each leaf's
+        square is copied from one of two cached frames (all leaves 0, all leaves 1), which gives the
+        very pixels of a full drawing while no two leaves' squares meet (else it is drawn whole)."""
+        cached = _leaf_frames(self.obs_size, len(self.bits))
+        if cached is None:
+            return super()._draw()
+        frames, squares, placed = cached
+        out = frames[0].copy()
+        for b, (x0, y0, x1, y1) in zip(self.bits, squares):
+            if b == "1":
+                out[y0:y1, x0:x1] = frames[1][y0:y1, x0:x1]
+        self.placed = placed
+        return out
 
     def _task_text(self) -> str:
         return ("The image shows a full binary tree over a string of bits: the leaves, left to right, carry the "
@@ -122,6 +132,50 @@ class FBITree(GraphQuestion):
                 if c != self.answer[i]:
                     out.append(self.answer[:i] + c + self.answer[i + 1:])
         return out
+
+
+def _picture(pos: np.ndarray, edges, bits: str) -> Picture:
+    w = len(bits)
+    fills = [None] * (w - 1) + [LEAF_FILL[b] for b in bits]
+    return Picture(pos, edges, ["?"] * (w - 1) + list(bits), fills=fills, keep_aspect=False)
+
+
+@functools.lru_cache(maxsize=8)
+def _tree(width: int) -> tuple[np.ndarray, tuple[tuple[int, int], ...]]:
+    """Layout and edges of the full binary tree over ``width`` leaves (read-only)."""
+    n = 2 * width - 1  # heap order: vertex i has children 2i+1 and 2i+2
+    left = [2 * i + 1 if 2 * i + 1 < n else -1 for i in range(n)]
+    right = [2 * i + 2 if 2 * i + 2 < n else -1 for i in range(n)]
+    pos = binary_tree_layout(left, right, 0)
+    pos[width - 1 + 1::2, 1] += 0.6  # every other leaf a little lower: room for bigger vertices
+    pos.setflags(write=False)
+    return pos, tuple((i, c) for i in range(n) for c in (left[i], right[i]) if c >= 0)
+
+
+@functools.lru_cache(maxsize=12)  # two frames each: a few MB at the usual sizes
+def _leaf_frames(obs_size: tuple[int, int], width: int):
+    """(frames with every leaf 0 and every leaf 1, each leaf's square (x0, y0, x1, y1) holding all it
+    draws (disc, ring, label), where the vertices went), or None where two leaves' squares meet."""
+    pos, edges = _tree(width)
+    drawn = [render(obs_size, _picture(pos, edges, b * width)) for b in "01"]
+    H, W = obs_size
+    r = drawn[0][1].radius
+    half = int(np.ceil(round(r * 2) / 2 + 1)) + 1  # past the disc's mask on every side
+    squares = []
+    for i in range(width - 1, 2 * width - 1):
+        cx, cy = (int(round(float(c))) for c in drawn[0][1].centers[i])
+        x0, y0, x1, y1 = cx - half, cy - half, cx + half + 1, cy + half + 1
+        for _, placed in drawn:  # the label may reach past its disc at tiny sizes
+            lx0, ly0, lx1, ly1 = placed.label_boxes[i]
+            x0, y0, x1, y1 = min(x0, lx0), min(y0, ly0), max(x1, lx1), max(y1, ly1)
+        squares.append((max(0, x0), max(0, y0), min(W, x1), min(H, y1)))
+    for i, a in enumerate(squares):
+        for b in squares[i + 1:]:
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                return None
+    for frame, _ in drawn:
+        frame.setflags(write=False)
+    return (drawn[0][0], drawn[1][0]), tuple(squares), drawn[0][1]
 
 
 SPECS = (

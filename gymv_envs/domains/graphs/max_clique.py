@@ -13,6 +13,7 @@ from gymv_envs.domains.graphs._graphs import (
     fmt_set,
     parse_set,
     planar_graph,
+    vertex_pairs,
 )
 from gymv_envs.domains.graphs._render import Picture
 
@@ -69,9 +70,11 @@ class MaxClique(GraphQuestion):
             edges = add_short_edges(rng, self.pos, edges, extra, clear=clear)
             dist = np.hypot(self.pos[:, None, 0] - self.pos[None, :, 0], self.pos[:, None, 1] - self.pos[None, :, 1])
             nearest = np.argsort(dist, axis=1)[:, :k]
+            pk = vertex_pairs(k)
+            fits = clear[nearest[:, pk[:, 0]], nearest[:, pk[:, 1]]].all(axis=1)  # per centre: its edges pass no vertex
             for centre in rng.permutation(n):  # the first centre whose nearest neighbours' edges pass no vertex
-                near = nearest[int(centre)]
-                if clear[np.ix_(near, near)][np.triu_indices(k, 1)].all():
+                if fits[centre]:
+                    near = nearest[int(centre)]
                     planted = {(int(min(a, b)), int(max(a, b))) for a in near for b in near if a < b}
                     break
         self.edges = sorted(set(edges) | planted)

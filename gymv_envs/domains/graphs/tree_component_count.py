@@ -85,10 +85,10 @@ class TreeComponentCount(CountQuestion):
         grew = True
         while grew:  # the regions take turns to claim one free neighbouring vertex each
             grew = False
-            for k in rng.permutation(parts):
+            for k in rng.permutation(parts).tolist():
                 free = sorted({w for v in range(n) if owner[v] == k for w in adj[v] if owner[w] < 0})
                 if free:
-                    owner[free[int(rng.integers(len(free)))]] = int(k)
+                    owner[free[int(rng.integers(len(free)))]] = k
                     grew = True
         inner = [(u, v) for u, v in edges if owner[u] == owner[v]]
         keep = []
