@@ -12,12 +12,14 @@ import pytest
 
 import gymv_envs  # noqa: F401 - registers the ids
 from gymv_envs.domains.games import _poker as P
+from gymv_envs.domains.games.kuhn_poker import CONFIG as KUHN
+from gymv_envs.domains.games.kuhn_poker import STRATEGY, KuhnPoker
 from gymv_envs.domains.games.leduc_holdem import CONFIG as LEDUC
 from gymv_envs.domains.games.limit_holdem import CONFIG as LIMIT
 from gymv_envs.domains.games.no_limit_holdem import CONFIG as NL
 from gymv_envs.rules.poker import card, compare, describe, evaluate
 
-IDS = ["GymV/LeducHoldem-v0", "GymV/LimitHoldem-v0", "GymV/NoLimitHoldem-v0"]
+IDS = ["GymV/KuhnPoker-v0", "GymV/LeducHoldem-v0", "GymV/LimitHoldem-v0", "GymV/NoLimitHoldem-v0"]
 
 
 def hand(text: str) -> list[int]:
@@ -139,6 +141,57 @@ def test_leduc_two_raises_per_round_and_showdown():
     s = P.play(LEDUC, P.play(LEDUC, s, P.CHECK), P.CHECK)
     r = P.showdown(LEDUC, _state(LEDUC, hands=1), 0)
     assert s.over and s.chips == (5 * r, -5 * r) and s.prev[3]   # a showdown is shown
+
+
+def test_kuhn_betting_sequence():
+    s = _state(KUHN)
+    assert s.contrib == (1, 1) and s.mover == 0 and P.legal(KUHN, s) == [P.CHECK, P.RAISE]
+    s = P.play(KUHN, s, P.CHECK)
+    assert s.mover == 1 and P.legal(KUHN, s) == [P.CHECK, P.RAISE]
+    s = P.play(KUHN, s, P.RAISE)   # check-bet: the first player calls or folds
+    assert s.hand == 0 and s.mover == 0 and s.contrib == (1, 2) and P.legal(KUHN, s) == [P.FOLD, P.CALL]
+    s = P.play(KUHN, _state(KUHN), P.RAISE)   # one bet only: no raise over it
+    assert s.mover == 1 and P.legal(KUHN, s) == [P.FOLD, P.CALL]
+
+
+def test_kuhn_showdown_and_fold():
+    s0 = _state(KUHN, hands=2)
+    mine, theirs = (c[0] >> 2 for c in P.holes(KUHN, s0))
+    r = 1 if mine > theirs else -1
+    assert P.board(KUHN, s0, full=True) == () and P.showdown(KUHN, s0, 0) == r   # the higher card wins
+    s = P.play(KUHN, P.play(KUHN, s0, P.CHECK), P.CHECK)
+    assert s.hand == 1 and s.chips == (r, -r) and s.prev[3] and s.mover == 1   # the button moves to seat 1
+    s = P.play(KUHN, P.play(KUHN, s0, P.RAISE), P.CALL)
+    assert s.chips == (2 * r, -2 * r) and s.prev[4] == "showdown"
+    s = P.play(KUHN, P.play(KUHN, s0, P.RAISE), P.FOLD)
+    assert s.chips == (1, -1) and not s.prev[3]   # a fold shows nothing
+    s = P.play(KUHN, P.play(KUHN, P.play(KUHN, s0, P.CHECK), P.RAISE), P.FOLD)
+    assert s.chips == (-1, 1) and s.prev[4] == "fold"
+    s = P.play(KUHN, P.play(KUHN, s, P.CHECK), P.CHECK)
+    assert s.over and P.legal(KUHN, s) == []
+
+
+def test_kuhn_opponents_follow_their_strategies():
+    env = KuhnPoker(difficulty=2, obs_size=(48, 48))
+    env.reset(seed=0)
+    rng, bets = np.random.default_rng(0), Counter()
+    for seed in range(600):   # seat 1 facing a bet: the equilibrium calls the queen 1/3 of the time
+        s = P.play(KUHN, _state(KUHN, seed, hands=1), P.RAISE)
+        rank = (P.holes(KUHN, s)[1][0] >> 2) - 9
+        bets[rank, env.opponent_action(s, rng)] += 1
+    assert bets[0, P.CALL] == 0 and bets[2, P.FOLD] == 0
+    assert 0.25 < bets[1, P.CALL] / (bets[1, P.CALL] + bets[1, P.FOLD]) < 0.42
+    assert STRATEGY[0][2] == (1, 1, 1) and STRATEGY[1][0] == (0, 0, 1)
+
+
+def test_kuhn_oracle_wins_every_seed_at_every_difficulty():
+    for d in (0, 1, 2):
+        env = KuhnPoker(difficulty=d, obs_size=(48, 48))
+        for seed in range(20):
+            env.reset(seed=seed)
+            while not env.state.over:
+                *_, info = env.step(env.oracle_action())
+            assert info["success"] and env.state.chips[0] > 0, (d, seed)
 
 
 def test_no_limit_sizes_and_all_in():

@@ -23,7 +23,7 @@ SMALL = (64, 64)
 def test_ids_cover_every_two_player_game():
     names = {i.split("/")[1].rsplit("-v", 1)[0] for i in IDS}
     assert names == {"Alquerque", "AtariGo", "Breakthrough", "Checkers", "Chess", "ChessGame", "ConnectFour", "DotsAndBoxes",
-                     "Go9x9", "GinRummy", "Gomoku", "Hex", "LeducHoldem", "LimitHoldem", "LinesOfAction", "NoLimitHoldem",
+                     "Go9x9", "GinRummy", "Gomoku", "Hex", "KuhnPoker", "LeducHoldem", "LimitHoldem", "LinesOfAction", "NoLimitHoldem",
                      "Nim", "Othello", "Tak", "TicTacToe", "UltimateTicTacToe", "WildTicTacToe"}
 
 
@@ -220,7 +220,7 @@ def test_an_sb3_policy_against_the_builtin_opponent():
     assert out["truncated"] or out["winner"] is not None or out["rewards"] == {"player_0": 0.0, "player_1": 0.0}
 
 
-CARD_IDS = [i for i in IDS if "Holdem" in i or "GinRummy" in i]
+CARD_IDS = [i for i in IDS if "Holdem" in i or "GinRummy" in i or "KuhnPoker" in i]
 
 
 @pytest.mark.parametrize("env_id", CARD_IDS)

@@ -52,7 +52,7 @@ opponent), ``obs_size`` (frame (H, W), as for the single-player id; default its 
 ``text_in_image`` (passed to the single-player id, so that an SB3 checkpoint trained on it with
 ``text_in_image=True`` accepts the seat; the game frames carry no caption either way).
 
-Card games (Leduc Hold'em, limit and no-limit Hold'em: hidden information). The adapter reads them
+Card games (Kuhn poker, Leduc Hold'em, limit and no-limit Hold'em, Gin Rummy: hidden information). The adapter reads them
 through `CardRules` (``gymv_envs/multiagent/_cards.py``), written against the card-game state API only
 (``start_state``, ``mover``, ``legal_actions``, ``play``, ``chips``, ``is_over``, ``draw_seat``,
 ``opponent_action``), so another card game joins with one entry in ``CARD_TEXTS``. There, unlike the

@@ -26,6 +26,12 @@ _HOLDEM = ("52 cards, two private cards each; the button (the first player in ha
 _POKER_GRAMMAR = "one of the action words"
 
 CARD_TEXTS: dict[str, GameText] = {
+    "KuhnPoker": GameText("Kuhn poker", _SEATS,
+        "Three cards (J, Q, K); each hand both ante 1 and get one private card, with no public card. One betting "
+        "round with one bet of 1: the button (the first player in hand 1, then alternating) checks or bets; after a "
+        "check the other checks or bets; facing a bet, call or fold. The higher card wins at the showdown. The game "
+        "is a fixed number of hands (shown as Hand k/N); you win the chips you are ahead at the end.",
+        f"{_POKER_GRAMMAR} fold, check, call, raise (or bet)", _SCENE),
     "LeducHoldem": GameText("Leduc Hold'em", _SEATS,
         "Six cards (J, Q, K of hearts and spades); each hand both ante 1 and get one private card, bet, see one "
         "public card and bet again. Bets are 2 in round 1 and 4 in round 2, at most two per round; the button "

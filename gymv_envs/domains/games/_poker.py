@@ -1,7 +1,8 @@
 """Shared poker engine of the games domain: deal, betting rounds, opponents, oracle, table drawing.
 
 Everything here is a pure function of an immutable `State` and a `Config` (Leduc, limit and
-no-limit hold'em differ only in their config). `PokerEnv` is the single-player env over it, with
+no-limit hold'em differ only in their config; Kuhn poker is a config without public cards and
+its own opponents). `PokerEnv` is the single-player env over it, with
 the card-game state API of the two-player adapter (`start_state`, `mover`, `legal_actions`, `play`,
 `chips`, `is_over`, `draw_seat`, `opponent_action`). Seat 0 is the agent, seat 1 the built-in
 opponent; the button is seat ``hand % 2``. Hold'em: the button posts the small blind, acts first
@@ -408,6 +409,10 @@ class PokerEnv(MultiTurnEnv):
     action_names = LIMIT_ACTIONS
     title: ClassVar[str] = "poker"
     rules_text: ClassVar[str] = ""
+    opponent_styles: ClassVar[dict[int, str]] = {   # what the instruction says of each difficulty's opponent
+        0: "loose and passive: it calls almost anything and rarely bets",
+        1: "plays by hand strength: it bets and raises strong hands, calls medium ones and folds weak ones",
+        2: "plays by hand strength and pot odds, and sometimes bluffs"}
 
     def _configure(self) -> None:
         self.cfg = type(self).config
@@ -453,7 +458,7 @@ class PokerEnv(MultiTurnEnv):
         before, hand = s.chips[0], s.hand
         s = play(self.cfg, s, action)
         while not s.over and s.mover == 1:
-            s = play(self.cfg, s, opponent(self.cfg, s, self.np_random, self.difficulty))
+            s = play(self.cfg, s, self.opponent_action(s, self.np_random))
         self.state = s
         text = self._narrate(hand, s)
         reward = float(s.chips[0] - before)
@@ -485,12 +490,11 @@ class PokerEnv(MultiTurnEnv):
                 f"Board: {brd}. Pot {pot(s)}. Actions: {hist}.")
 
     def _task_text(self) -> str:
-        style = {0: "loose and passive: it calls almost anything and rarely bets",
-                 1: "plays by hand strength: it bets and raises strong hands, calls medium ones and folds weak ones",
-                 2: "plays by hand strength and pot odds, and sometimes bluffs"}[self.difficulty]
+        style = self.opponent_styles[self.difficulty]
+        middle = "the public cards and pot" if sum(self.cfg.board) else "the pot"
         return (f"You play {self.title} heads-up against a built-in opponent for {self.hands} hands. {self.rules_text} "
-                f"The image shows your cards at the bottom, the opponent's face-down cards at the top, the public "
-                f"cards and pot in the middle, this hand's actions and the last hand's result at the right; a "
+                f"The image shows your cards at the bottom, the opponent's face-down cards at the top, {middle} "
+                f"in the middle, this hand's actions and the last hand's result at the right; a "
                 f"showdown reveals both hands. The opponent {style}. Reward: the chips you win or lose each hand; you "
                 f"succeed if you are ahead after the last hand. Illegal actions (e.g. check facing a bet) change nothing.")
 
