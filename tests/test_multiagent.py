@@ -23,7 +23,8 @@ SMALL = (64, 64)
 def test_ids_cover_every_two_player_game():
     names = {i.split("/")[1].rsplit("-v", 1)[0] for i in IDS}
     assert names == {"Alquerque", "AtariGo", "Breakthrough", "Checkers", "Chess", "ChessGame", "ConnectFour", "DotsAndBoxes",
-                     "Go9x9", "GinRummy", "Gomoku", "Hex", "KuhnPoker", "LeducHoldem", "LimitHoldem", "LinesOfAction", "NoLimitHoldem",
+                     "Go9x9", "GinRummy", "Gomoku", "Hex", "Kalah", "KuhnPoker", "LeducHoldem", "LimitHoldem",
+                     "LinesOfAction", "NoLimitHoldem",
                      "Nim", "Othello", "Tak", "TicTacToe", "UltimateTicTacToe", "WildTicTacToe"}
 
 

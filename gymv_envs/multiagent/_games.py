@@ -92,6 +92,15 @@ TEXTS: dict[str, GameText] = {
         "Capturing is compulsory, and after a capture the same piece keeps jumping while it can (one jump per "
         "move; the same player moves again). A side with no piece or no legal move loses.",
         "the from- and to-points (column letter, row number from the bottom), like C2-C3 or C2-C4"),
+    "Kalah": GameText("Kalah (mancala)", ("the bottom player", "the top player"),
+        "Two rows of six pits with a store at each end; the numbers count seeds. The bottom row (pits A-F left to "
+        "right) and the right store belong to the bottom player, who moves first; the top row (pits a-f right to "
+        "left) and the left store to the top player. A move takes all seeds of one of your non-empty pits and sows "
+        "them one per pit counter-clockwise, skipping the other player's store. The last seed in your store gives "
+        "you another move; the last seed in an empty pit of yours with seeds opposite captures both into your "
+        "store. When one row is empty each row's seeds go to its owner's store; more seeds wins, equal is a draw "
+        "(a store holding more than half of all seeds decides the game at once).",
+        "the letter of one of your pits: A-F for the bottom player, a-f for the top player, like C"),
     "LinesOfAction": GameText("Lines of Action", ("black", "white"),
         "Black starts on the top and bottom rows, white on the left and right columns; black moves first. A piece "
         "moves in a straight line (across, down or diagonally) exactly as many squares as there are pieces of both "
