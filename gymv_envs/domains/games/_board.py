@@ -27,6 +27,17 @@ from gymv_envs.core.rng import choice
 ME, THEM, DRAW = 1, 2, 0
 
 
+def capture_chain_invalid(env: Any, s: Any, a: int, square: str) -> str:
+    """Why move ``a`` is illegal in a game with compulsory captures and multi-jumps, one jump per
+    action (checkers, Alquerque): state ``s[2]`` is the jumping piece's index (-1 when none),
+    odd legal actions are captures, and ``square`` names the jumping piece's square."""
+    if s[2] >= 0:
+        return f"you are in the middle of a capture: keep jumping with the piece on {square}"
+    if any(m % 2 for m in env.legal(s)):
+        return f"{env.action_names[a]} is not legal: a capture is available and capturing is compulsory"
+    return f"{env.action_names[a]} is not a legal move now"
+
+
 def end_outcome(result: int | None, msg: str, win: str = "you win", loss: str = "the opponent wins") -> Outcome | None:
     """The step's outcome when the game has ended with ``result`` (`ME`, `THEM` or `DRAW`), else None:
     +1 and success for a win, -1 for a loss, 0 for a draw; ``msg`` is the move feedback before it."""

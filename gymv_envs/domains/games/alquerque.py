@@ -18,6 +18,7 @@ from gymv_envs.domains.games._board import (
     WOOD,
     WOOD_LINE,
     BoardGameEnv,
+    capture_chain_invalid,
     grid_text,
     intersection_tile,
 )
@@ -170,11 +171,7 @@ class Alquerque(BoardGameEnv):
         return 3.0 * (b.count(ME) - b.count(THEM)) + 0.1 * len(self._moves(b, ME)) - 0.1 * len(self._moves(b, THEM))
 
     def describe_invalid(self, s, a: int) -> str:
-        if s[2] >= 0:
-            return f"you are in the middle of a capture: keep jumping with the piece on {point(s[2])}"
-        if any(m % 2 for m in self.legal(s)):
-            return f"{self.action_names[a]} is not legal: a capture is available and capturing is compulsory"
-        return f"{self.action_names[a]} is not a legal move now"
+        return capture_chain_invalid(self, s, a, point(s[2]) if s[2] >= 0 else "")
 
     # -- draw
     def cell_keys(self, s):

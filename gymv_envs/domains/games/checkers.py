@@ -9,7 +9,14 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import PALETTE, disc, new_frame
 from gymv_envs.core.cells import LETTERS, cell_name
-from gymv_envs.domains.games._board import ME, OPPONENT_TEXT, THEM, BoardGameEnv, grid_text
+from gymv_envs.domains.games._board import (
+    ME,
+    OPPONENT_TEXT,
+    THEM,
+    BoardGameEnv,
+    capture_chain_invalid,
+    grid_text,
+)
 
 EMPTY, MAN, KING = 0, 1, 2          # a square holds 0, or (owner - 1) * 2 + kind: 1/2 my man/king, 3/4 their man/king
 LEVELS = {0: (6, 2, 1), 1: (8, 3, 2), 2: (8, 3, 2)}   # difficulty -> (board side, my pieces, their pieces)
@@ -174,11 +181,8 @@ class Checkers(BoardGameEnv):
         return v
 
     def describe_invalid(self, s, a: int) -> str:
-        if s[2] >= 0:
-            return f"you are in the middle of a capture: keep jumping with the piece on {cell_name(*divmod(s[2], self.side), self.side, bottom_up=True)}"
-        if any(m % 2 for m in self.legal(s)):
-            return f"{self.action_names[a]} is not legal: a capture is available and capturing is compulsory"
-        return f"{self.action_names[a]} is not a legal move now"
+        where = cell_name(*divmod(s[2], self.side), self.side, bottom_up=True) if s[2] >= 0 else ""
+        return capture_chain_invalid(self, s, a, where)
 
     # -- draw
     def cell_keys(self, s):
