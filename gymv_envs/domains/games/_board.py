@@ -27,6 +27,16 @@ from gymv_envs.core.rng import choice
 ME, THEM, DRAW = 1, 2, 0
 
 
+def draw_xo(d: Any, cross: bool, colour: Any, h: int, w: int, pad: float, width: int) -> None:
+    """An X (two diagonals) or an O (a ring) on a ``w`` x ``h`` tile, ``pad`` pixels in from its
+    edges, with PIL draw ``d`` (tic-tac-toe marks)."""
+    if cross:
+        d.line((pad, pad, w - pad, h - pad), fill=colour, width=width)
+        d.line((pad, h - pad, w - pad, pad), fill=colour, width=width)
+    else:
+        d.ellipse((pad, pad, w - pad, h - pad), outline=colour, width=width)
+
+
 def capture_chain_invalid(env: Any, s: Any, a: int, square: str) -> str:
     """Why move ``a`` is illegal in a game with compulsory captures and multi-jumps, one jump per
     action (checkers, Alquerque): state ``s[2]`` is the jumping piece's index (-1 when none),

@@ -15,6 +15,7 @@ from gymv_envs.core.canvas import (
 )
 from gymv_envs.core.cells import cell_names
 from gymv_envs.core.rng import choice
+from gymv_envs.domains.games._board import draw_xo
 from gymv_envs.rules.tic_tac_toe import (
     CROSS,
     EMPTY,
@@ -135,11 +136,7 @@ class TicTacToe(MultiTurnEnv):
         if mark:
             pad, width = 0.2 * w, max(2, round(w / 9))
             with pil_draw(tile) as d:
-                if mark == CROSS:
-                    d.line((pad, pad, w - pad, h - pad), fill=MARK_COLORS[CROSS], width=width)
-                    d.line((pad, h - pad, w - pad, pad), fill=MARK_COLORS[CROSS], width=width)
-                else:
-                    d.ellipse((pad, pad, w - pad, h - pad), outline=MARK_COLORS[NOUGHT], width=width)
+                draw_xo(d, mark == CROSS, MARK_COLORS[mark], h, w, pad, width)
         return tile
 
     def _draw(self) -> np.ndarray:

@@ -8,7 +8,14 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import INK, PALETTE, WHITE, fill_rect, new_frame, pil_draw
-from gymv_envs.domains.games._board import ME, OPPONENT_TEXT, THEM, BoardGameEnv, square_cell_names
+from gymv_envs.domains.games._board import (
+    ME,
+    OPPONENT_TEXT,
+    THEM,
+    BoardGameEnv,
+    draw_xo,
+    square_cell_names,
+)
 from gymv_envs.rules.ultimate_ttt import LINES, line_won, playable, small_board
 
 CELLS = square_cell_names(9)   # index 9 * row + column, rows from the top, named from the bottom (A1 bottom-left)
@@ -176,11 +183,7 @@ class UltimateTicTacToe(BoardGameEnv):
         if mark:
             pad, width = 0.25 * w, max(1, round(w / 10))
             with pil_draw(tile) as d:
-                if mark == ME:
-                    d.line((pad, pad, w - pad, h - pad), fill=MARK_C[ME], width=width)
-                    d.line((pad, h - pad, w - pad, pad), fill=MARK_C[ME], width=width)
-                else:
-                    d.ellipse((pad, pad, w - pad, h - pad), outline=MARK_C[THEM], width=width)
+                draw_xo(d, mark == ME, MARK_C[mark], h, w, pad, width)
                 if lit and w - 1 - 2 * t > t:
                     d.rectangle((t, t, w - 1 - t, h - 1 - t), outline=LIT_C, width=max(1, w // 14))
         return tile

@@ -10,6 +10,7 @@ from gymv_envs.domains.games._board import (
     ME,
     OPPONENT_TEXT,
     BoardGameEnv,
+    draw_xo,
     grid_text,
     square_cell_names,
 )
@@ -115,11 +116,7 @@ class WildTicTacToe(BoardGameEnv):
         if mark:
             pad, width = 0.2 * w, max(2, round(w / 9))
             with pil_draw(tile) as d:
-                if mark == CROSS:
-                    d.line((pad, pad, w - pad, h - pad), fill=MARK_C, width=width)
-                    d.line((pad, h - pad, w - pad, pad), fill=MARK_C, width=width)
-                else:
-                    d.ellipse((pad, pad, w - pad, h - pad), outline=MARK_C, width=width)
+                draw_xo(d, mark == CROSS, MARK_C, h, w, pad, width)
         return tile
 
     def _task_text(self) -> str:
