@@ -23,7 +23,8 @@ ACT = {name: i for i, name in enumerate(("move_left", "move_right", "move_forwar
 
 def _make(name: str, **kwargs) -> gym.Env:
     kwargs.setdefault("obs_size", SMALL)
-    return gym.make(f"GymV/{name}-v0", **kwargs).unwrapped
+    (env_id,) = [i for i in gymv_envs.ids(domain="robotics") if i.rsplit("-v", 1)[0] == f"GymV/{name}"]
+    return gym.make(env_id, **kwargs).unwrapped
 
 
 def _go(env, xyz, closed=None, max_steps=60):

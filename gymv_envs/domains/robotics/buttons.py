@@ -56,6 +56,7 @@ class RobotButtons(RobotEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: with ``text_in_image``, the caption starts with a colour swatch per named button.
     """
 
     def __init__(self, mode: str = "one", **kwargs: Any) -> None:
@@ -96,6 +97,11 @@ class RobotButtons(RobotEnv):
         names = ", then ".join(b.colour for b in self.order)
         return f"Press the buttons in this order: {names}; hold the last one down."
 
+    def _caption(self) -> list:
+        """A swatch of each named colour, in order, before the words: at RL sizes (84x84) the words are
+        too small to read, so the swatches carry which button to press."""
+        return [*((("square", b.colour)) for b in self.order), self._goal_text()]
+
     def _in_order(self) -> bool:
         return [b.name for b in self.presses] == [b.name for b in self.order[: len(self.presses)]]
 
@@ -126,8 +132,8 @@ class RobotButtons(RobotEnv):
 
 _TAGS = ("robotics", "manipulation", "3d", "physics", "buttons")
 SPECS = (
-    TaskSpec(name="RobotPressButton", entry_point=RobotButtons, max_episode_steps=80, max_return=2.0,
+    TaskSpec(name="RobotPressButton", version=1, entry_point=RobotButtons, max_episode_steps=80, max_return=2.0,
              tags=_TAGS, kwargs={"mode": "one"}),
-    TaskSpec(name="RobotButtonSequence", entry_point=RobotButtons, max_episode_steps=150, max_return=2.0,
+    TaskSpec(name="RobotButtonSequence", version=1, entry_point=RobotButtons, max_episode_steps=150, max_return=2.0,
              tags=(*_TAGS, "multi-stage"), kwargs={"mode": "sequence"}),
 )
