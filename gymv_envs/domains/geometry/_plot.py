@@ -12,6 +12,7 @@ points and labels. `GeometryQuestion` is the base of the domain's tasks.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -111,11 +112,30 @@ def plot_base(obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, squ
 
 
 class Plot:
-    """Marks in data coordinates on a copy of the cached grid; call `frame()` for the result."""
+    """Marks in data coordinates on a copy of the cached grid; call `frame()` for the result.
+    ``static``: a name and a function that draws on the plot what every level of a task shares
+    (a fixed line); the grid with those marks is cached per name, size and range, so each frame
+    starts from it with the same pixels as drawing them again would give."""
 
-    def __init__(self, obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, square: bool = True) -> None:
+    def __init__(self, obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, square: bool = True,
+                 static: tuple[str, Callable[[Plot], object]] | None = None) -> None:
         base, self.ax = plot_base(obs_size, x0, x1, y0, y1, square)
+        if static is not None:
+            key = (static[0], tuple(obs_size), x0, x1, y0, y1, square)
+            cached = _STATIC.get(key)
+            if cached is None:
+                self.img = base.copy()
+                self._setup(obs_size)
+                static[1](self)
+                if len(_STATIC) > 64:
+                    _STATIC.clear()
+                cached = _STATIC[key] = self.img
+                cached.setflags(write=False)
+            base = cached
         self.img = base.copy()
+        self._setup(obs_size)
+
+    def _setup(self, obs_size: tuple[int, int]) -> None:
         H, W = obs_size
         self.unit = min(self.ax.sx, self.ax.sy)
         self.side = min(H, W)
@@ -251,6 +271,9 @@ class Plot:
         return self.img
 
 
+_STATIC: dict[tuple, np.ndarray] = {}  # (name, size, range) -> the grid with a task's fixed marks (read-only)
+
+
 def paint(img: np.ndarray, x0: int, y0: int, mask: np.ndarray, color) -> None:
     """Set the pixels of a bool ``mask`` placed with its top-left at (x0, y0) to ``color`` (clipped);
     one 3-byte item per pixel, several times faster than a per-channel masked assignment."""
@@ -338,5 +361,6 @@ class GeometryQuestion(SingleTurnEnv):
 
     default_obs_size: ClassVar[tuple[int, int]] = (512, 512)
 
-    def plot(self, x0: int, x1: int, y0: int, y1: int, square: bool = True) -> Plot:
-        return Plot(self.obs_size, x0, x1, y0, y1, square)
+    def plot(self, x0: int, x1: int, y0: int, y1: int, square: bool = True,
+             static: tuple[str, Callable[[Plot], object]] | None = None) -> Plot:
+        return Plot(self.obs_size, x0, x1, y0, y1, square, static)
