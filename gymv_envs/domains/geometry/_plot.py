@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from gymv_envs.core import SingleTurnEnv
 from gymv_envs.core.canvas import BACKGROUND, INK, WHITE, Color, new_frame, text_mask
-from gymv_envs.core.vector import Layer
+from gymv_envs.core.vector import Layer, _solid, disc_mask
 
 GRID_MINOR = (214, 218, 226)
 GRID_MAJOR = (170, 176, 190)
@@ -224,11 +224,12 @@ class Plot:
         """Dots at data points, each with its label beside it, away from its nearest neighbours."""
         p = np.asarray(pts, dtype=float).reshape(-1, 2)
         x, y = self.ax.px(p[:, 0], p[:, 1])
-        layer = Layer(self.img)
-        for a, b in zip(x, y):
-            layer.disc(float(a), float(b), self.radius, color)
-        layer.flush()
-        self.spots += [(float(a), float(b)) for a, b in zip(x, y)]
+        m = disc_mask(round(self.radius * 2) / 2, 0.0)  # the marks of `Layer.disc` at each point, in one batch
+        half = m.shape[0] // 2
+        xs, ys = np.asarray(x, dtype=float).tolist(), np.asarray(y, dtype=float).tolist()
+        Layer(self.img).masks([m] * len(xs), [int(round(a)) - half for a in xs], [int(round(b)) - half for b in ys],
+                              color).flush()
+        self.spots += list(zip(xs, ys))
         if labels is not None:
             self.labels(np.stack([x, y], 1), labels, label_color, near=self.radius)
         return self
@@ -258,13 +259,31 @@ class Plot:
             score = push @ dirs.T - 10 * outside - np.arange(len(_PLACES)) * 0.01
             centres = off[np.arange(len(spots)), np.argmax(score, axis=1)]
         layer = Layer(self.img)
-        for (cx, cy), (w, h) in zip(centres, dims):
-            layer.rect(cx - w / 2 - 1, cy - h / 2 - 1, cx + w / 2 + 1, cy + h / 2 + 1, WHITE, alpha=0.8)
-        layer.flush()
+        centres = np.asarray(centres, dtype=float).tolist()  # plain floats: the same sums, cheaper
+        halos, hx, hy = [], [], []  # the marks of `Layer.rect` (a white halo) per label, in one batch
+        for (cx, cy), (w, h) in zip(centres, dims.tolist()):
+            a, b = int(round(cx - w / 2 - 1)), int(round(cx + w / 2 + 1))
+            c, d = int(round(cy - h / 2 - 1)), int(round(cy + h / 2 + 1))
+            if a < b and c < d:
+                halos.append(_solid(d - c, b - a, int(0.8 * 255 + 0.5)))
+                hx.append(a)
+                hy.append(c)
+        layer.masks(halos, hx, hy, WHITE).flush()
         colors = color if isinstance(color, list) else [color] * len(texts)
-        out = [layer.text(t, (float(cx), float(cy)), size, c, bold=True) for (cx, cy), t, c in zip(centres, texts, colors)]
+        out, run = [], []  # the marks of `Layer.text` per label; runs of one colour in one batch
+        for (cx, cy), t, c in zip(centres, texts, colors):
+            m = text_mask(t, int(size), True)
+            h, w = m.shape
+            x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
+            if run and c != run[0][3]:
+                layer.masks([r[0] for r in run], [r[1] for r in run], [r[2] for r in run], run[0][3])
+                run = []
+            run.append((m, x, y, c))
+            out.append((x, y, x + w, y + h))
+        if run:
+            layer.masks([r[0] for r in run], [r[1] for r in run], [r[2] for r in run], run[0][3])
         layer.flush()
-        self.spots += [(float(cx), float(cy)) for cx, cy in centres]
+        self.spots += [(cx, cy) for cx, cy in centres]
         return out
 
     def frame(self) -> np.ndarray:
