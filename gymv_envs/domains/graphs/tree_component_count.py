@@ -80,15 +80,21 @@ class TreeComponentCount(CountQuestion):
         while len(seeds) < parts:  # far apart: each next seed is the point farthest from the others
             gap = np.min(np.hypot(*(self.pos[:, None, :] - self.pos[None, seeds, :]).transpose(2, 0, 1)), axis=1)
             seeds.append(int(np.argmax(gap + rng.uniform(0, 0.5, n))))
+        members: list[list[int]] = [[] for _ in range(parts)]
         for k, v in enumerate(seeds):
             owner[v] = k
+        for v in range(n):
+            if owner[v] >= 0:
+                members[owner[v]].append(v)
         grew = True
         while grew:  # the regions take turns to claim one free neighbouring vertex each
             grew = False
             for k in rng.permutation(parts).tolist():
-                free = sorted({w for v in range(n) if owner[v] == k for w in adj[v] if owner[w] < 0})
+                free = sorted({w for v in members[k] for w in adj[v] if owner[w] < 0})
                 if free:
-                    owner[free[int(rng.integers(len(free)))]] = k
+                    w = free[int(rng.integers(len(free)))]
+                    owner[w] = k
+                    members[k].append(w)
                     grew = True
         inner = [(u, v) for u, v in edges if owner[u] == owner[v]]
         keep = []
