@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.graphs._graphs import (
     CountQuestion,
     adjacency,
@@ -98,12 +99,13 @@ class TreeComponentCount(CountQuestion):
                     grew = True
         inner = [(u, v) for u, v in edges if owner[u] == owner[v]]
         keep = []
-        for k in range(parts):  # a spanning tree of each region, and for some regions a few more edges
-            mine = [e for e in inner if owner[e[0]] == k]
-            tree, extra = self._tree_of(mine, k, owner, rng)
-            keep += tree
-            if extra and rng.random() < 0.5:
-                keep += extra[: 1 + int(rng.integers(len(extra)))]
+        with ScalarDraws(rng) as d:  # the draws of `rng.random` / `rng.integers` one by one, at Python speed
+            for k in range(parts):  # a spanning tree of each region, and for some regions a few more edges
+                mine = [e for e in inner if owner[e[0]] == k]
+                tree, extra = self._tree_of(mine, k, owner, d)
+                keep += tree
+                if extra and d.random() < 0.5:
+                    keep += extra[: 1 + d.integers(len(extra))]
         self.edges = sorted(keep)
         self.comps = components(n, self.edges)
         self.count = sum(1 for comp, m in self.comps if m == len(comp) - 1)
