@@ -68,19 +68,26 @@ def shape_key(poly) -> frozenset:
     return frozenset(map(tuple, p.tolist()))
 
 
-def _turn_keys(poly) -> list[frozenset]:
+def _turn_keys(poly) -> tuple[frozenset, ...]:
     """`shape_key` of the polygon turned by 0, 1, 2 and 3 quarter turns (integer corners, in plain Python)."""
-    pts = [(int(x), int(y)) for x, y in np.asarray(poly, dtype=np.int64).tolist()]
+    return _turn_keys_of(np.ascontiguousarray(poly, dtype=np.int64).tobytes())
+
+
+@functools.lru_cache(maxsize=1024)
+def _turn_keys_of(corners: bytes) -> tuple[frozenset, ...]:
+    """`_turn_keys` of the int64 (k, 2) corners ``corners`` (bytes), cached."""
+    pts = [(x, y) for x, y in np.frombuffer(corners, dtype=np.int64).reshape(-1, 2).tolist()]
     keys = []
     for _ in range(4):
         mx, my = min(x for x, _ in pts), min(y for _, y in pts)
         keys.append(frozenset((x - mx, y - my) for x, y in pts))
         pts = [(y, -x) for x, y in pts]
-    return keys
+    return tuple(keys)
 
 
 def congruent_by_turning(a, b) -> bool:
-    return shape_key(b) in _turn_keys(a)
+    """Whether ``b`` is ``a`` turned by some quarter turns (and moved)."""
+    return _turn_keys(b)[0] in _turn_keys(a)
 
 
 class TangramPieces(GeometryQuestion):
