@@ -362,16 +362,25 @@ def distinct_points(rng: np.random.Generator, n: int, lo: int, hi: int, min_gap:
     reach = int(np.ceil(min_gap))
     near = [(dx, dy) for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1)
             if dx * dx + dy * dy < min_gap * min_gap]
+    wide = side + 2 * reach  # the grid and a margin of `reach`, row-major, as flat flags: blocked or not
+    offsets = [dy * wide + dx for dx, dy in near]
     for _ in range(20):
-        blocked = {(int(x) + dx, int(y) + dy) for x, y in taken for dx, dy in near}
+        blocked = bytearray(wide * wide)
+        for x, y in taken:
+            for dx, dy in near:
+                bx, by = int(x) + dx - lo + reach, int(y) + dy - lo + reach
+                if 0 <= bx < wide and 0 <= by < wide:
+                    blocked[by * wide + bx] = 1
         out = []
         for k in rng.permutation(side * side).tolist():
-            p = (lo + k % side, lo + k // side)
-            if p not in blocked:
-                out.append(p)
+            cy, cx = divmod(k, side)
+            at = (cy + reach) * wide + cx + reach
+            if not blocked[at]:
+                out.append((lo + cx, lo + cy))
                 if len(out) == n:
                     return np.array(out, dtype=np.int64)
-                blocked.update((p[0] + dx, p[1] + dy) for dx, dy in near)
+                for o in offsets:
+                    blocked[at + o] = 1
     raise RuntimeError(f"distinct_points: no room for {n} points {min_gap} apart in [{lo}, {hi}]^2")
 
 
