@@ -302,6 +302,27 @@ class Layer:
         ys, xs, alpha = _sparse(mask)
         return self._add(ys + y, xs + x, alpha, color)
 
+    def masks(self, masks: Sequence[np.ndarray], xs: Sequence[int], ys: Sequence[int], color) -> Layer:
+        """Several coverage masks (top-left corners ``xs``, ``ys``) in one colour: the same marks as one
+        `mask` call each, in order, gathered into as few chunks as the frame's border allows."""
+        W, H = self.W, self.H
+        offsets: list[np.ndarray] = []
+        alphas: list[np.ndarray] = []
+        for m, x, y in zip(masks, xs, ys):
+            off, alpha, h, w = _stamp(m, W)
+            if x >= 0 and y >= 0 and x + w <= W and y + h <= H:
+                offsets.append(off + (y * W + x))
+                alphas.append(alpha)
+                continue
+            if offsets:  # what came before goes in first: the marks keep their order
+                self._chunks.append((np.concatenate(offsets), np.concatenate(alphas), _rgb(color)))
+                offsets, alphas = [], []
+            self.mask(m, x, y, color)
+        if offsets:
+            self._chunks.append((np.concatenate(offsets) if len(offsets) > 1 else offsets[0],
+                                 np.concatenate(alphas) if len(alphas) > 1 else alphas[0], _rgb(color)))
+        return self
+
     def _add(self, ys: np.ndarray, xs: np.ndarray, alpha: np.ndarray, color) -> Layer:
         """Pixels (rows, cols, coverage) in one colour or one per pixel; those off the frame are dropped."""
         cols = _rgb(color)

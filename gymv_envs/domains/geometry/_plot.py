@@ -12,6 +12,7 @@ points and labels. `GeometryQuestion` is the base of the domain's tasks.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -20,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from gymv_envs.core import SingleTurnEnv
 from gymv_envs.core.canvas import BACKGROUND, INK, WHITE, Color, new_frame, text_mask
-from gymv_envs.core.vector import Layer
+from gymv_envs.core.vector import Layer, _solid, disc_mask
 
 GRID_MINOR = (214, 218, 226)
 GRID_MAJOR = (170, 176, 190)
@@ -111,11 +112,30 @@ def plot_base(obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, squ
 
 
 class Plot:
-    """Marks in data coordinates on a copy of the cached grid; call `frame()` for the result."""
+    """Marks in data coordinates on a copy of the cached grid; call `frame()` for the result.
+    ``static``: a name and a function that draws on the plot what every level of a task shares
+    (a fixed line); the grid with those marks is cached per name, size and range, so each frame
+    starts from it with the same pixels as drawing them again would give."""
 
-    def __init__(self, obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, square: bool = True) -> None:
+    def __init__(self, obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, square: bool = True,
+                 static: tuple[str, Callable[[Plot], object]] | None = None) -> None:
         base, self.ax = plot_base(obs_size, x0, x1, y0, y1, square)
+        if static is not None:
+            key = (static[0], tuple(obs_size), x0, x1, y0, y1, square)
+            cached = _STATIC.get(key)
+            if cached is None:
+                self.img = base.copy()
+                self._setup(obs_size)
+                static[1](self)
+                if len(_STATIC) > 64:
+                    _STATIC.clear()
+                cached = _STATIC[key] = self.img
+                cached.setflags(write=False)
+            base = cached
         self.img = base.copy()
+        self._setup(obs_size)
+
+    def _setup(self, obs_size: tuple[int, int]) -> None:
         H, W = obs_size
         self.unit = min(self.ax.sx, self.ax.sy)
         self.side = min(H, W)
@@ -204,11 +224,12 @@ class Plot:
         """Dots at data points, each with its label beside it, away from its nearest neighbours."""
         p = np.asarray(pts, dtype=float).reshape(-1, 2)
         x, y = self.ax.px(p[:, 0], p[:, 1])
-        layer = Layer(self.img)
-        for a, b in zip(x, y):
-            layer.disc(float(a), float(b), self.radius, color)
-        layer.flush()
-        self.spots += [(float(a), float(b)) for a, b in zip(x, y)]
+        m = disc_mask(round(self.radius * 2) / 2, 0.0)  # the marks of `Layer.disc` at each point, in one batch
+        half = m.shape[0] // 2
+        xs, ys = np.asarray(x, dtype=float).tolist(), np.asarray(y, dtype=float).tolist()
+        Layer(self.img).masks([m] * len(xs), [int(round(a)) - half for a in xs], [int(round(b)) - half for b in ys],
+                              color).flush()
+        self.spots += list(zip(xs, ys))
         if labels is not None:
             self.labels(np.stack([x, y], 1), labels, label_color, near=self.radius)
         return self
@@ -238,17 +259,38 @@ class Plot:
             score = push @ dirs.T - 10 * outside - np.arange(len(_PLACES)) * 0.01
             centres = off[np.arange(len(spots)), np.argmax(score, axis=1)]
         layer = Layer(self.img)
-        for (cx, cy), (w, h) in zip(centres, dims):
-            layer.rect(cx - w / 2 - 1, cy - h / 2 - 1, cx + w / 2 + 1, cy + h / 2 + 1, WHITE, alpha=0.8)
-        layer.flush()
+        centres = np.asarray(centres, dtype=float).tolist()  # plain floats: the same sums, cheaper
+        halos, hx, hy = [], [], []  # the marks of `Layer.rect` (a white halo) per label, in one batch
+        for (cx, cy), (w, h) in zip(centres, dims.tolist()):
+            a, b = int(round(cx - w / 2 - 1)), int(round(cx + w / 2 + 1))
+            c, d = int(round(cy - h / 2 - 1)), int(round(cy + h / 2 + 1))
+            if a < b and c < d:
+                halos.append(_solid(d - c, b - a, int(0.8 * 255 + 0.5)))
+                hx.append(a)
+                hy.append(c)
+        layer.masks(halos, hx, hy, WHITE).flush()
         colors = color if isinstance(color, list) else [color] * len(texts)
-        out = [layer.text(t, (float(cx), float(cy)), size, c, bold=True) for (cx, cy), t, c in zip(centres, texts, colors)]
+        out, run = [], []  # the marks of `Layer.text` per label; runs of one colour in one batch
+        for (cx, cy), t, c in zip(centres, texts, colors):
+            m = text_mask(t, int(size), True)
+            h, w = m.shape
+            x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
+            if run and c != run[0][3]:
+                layer.masks([r[0] for r in run], [r[1] for r in run], [r[2] for r in run], run[0][3])
+                run = []
+            run.append((m, x, y, c))
+            out.append((x, y, x + w, y + h))
+        if run:
+            layer.masks([r[0] for r in run], [r[1] for r in run], [r[2] for r in run], run[0][3])
         layer.flush()
-        self.spots += [(float(cx), float(cy)) for cx, cy in centres]
+        self.spots += [(cx, cy) for cx, cy in centres]
         return out
 
     def frame(self) -> np.ndarray:
         return self.img
+
+
+_STATIC: dict[tuple, np.ndarray] = {}  # (name, size, range) -> the grid with a task's fixed marks (read-only)
 
 
 def paint(img: np.ndarray, x0: int, y0: int, mask: np.ndarray, color) -> None:
@@ -320,16 +362,25 @@ def distinct_points(rng: np.random.Generator, n: int, lo: int, hi: int, min_gap:
     reach = int(np.ceil(min_gap))
     near = [(dx, dy) for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1)
             if dx * dx + dy * dy < min_gap * min_gap]
+    wide = side + 2 * reach  # the grid and a margin of `reach`, row-major, as flat flags: blocked or not
+    offsets = [dy * wide + dx for dx, dy in near]
     for _ in range(20):
-        blocked = {(int(x) + dx, int(y) + dy) for x, y in taken for dx, dy in near}
+        blocked = bytearray(wide * wide)
+        for x, y in taken:
+            for dx, dy in near:
+                bx, by = int(x) + dx - lo + reach, int(y) + dy - lo + reach
+                if 0 <= bx < wide and 0 <= by < wide:
+                    blocked[by * wide + bx] = 1
         out = []
         for k in rng.permutation(side * side).tolist():
-            p = (lo + k % side, lo + k // side)
-            if p not in blocked:
-                out.append(p)
+            cy, cx = divmod(k, side)
+            at = (cy + reach) * wide + cx + reach
+            if not blocked[at]:
+                out.append((lo + cx, lo + cy))
                 if len(out) == n:
                     return np.array(out, dtype=np.int64)
-                blocked.update((p[0] + dx, p[1] + dy) for dx, dy in near)
+                for o in offsets:
+                    blocked[at + o] = 1
     raise RuntimeError(f"distinct_points: no room for {n} points {min_gap} apart in [{lo}, {hi}]^2")
 
 
@@ -338,5 +389,6 @@ class GeometryQuestion(SingleTurnEnv):
 
     default_obs_size: ClassVar[tuple[int, int]] = (512, 512)
 
-    def plot(self, x0: int, x1: int, y0: int, y1: int, square: bool = True) -> Plot:
-        return Plot(self.obs_size, x0, x1, y0, y1, square)
+    def plot(self, x0: int, x1: int, y0: int, y1: int, square: bool = True,
+             static: tuple[str, Callable[[Plot], object]] | None = None) -> Plot:
+        return Plot(self.obs_size, x0, x1, y0, y1, square, static)

@@ -8,6 +8,7 @@ from fractions import Fraction
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.geometry._common import LETTERS, fmt_exact, parse_exact
 from gymv_envs.domains.geometry._plot import GeometryQuestion
 
@@ -30,7 +31,7 @@ def _sector(dx: float, dy: float, k: int) -> int:
     return int((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * k) % k
 
 
-def star_polygon(rng: np.random.Generator, x0: int, y0: int, x1: int, y1: int, k: int) -> np.ndarray:
+def star_polygon(rng: np.random.Generator | ScalarDraws, x0: int, y0: int, x1: int, y1: int, k: int) -> np.ndarray:
     """A simple polygon with k integer corners in the box, star-shaped around the box's centre
     (corners sorted by angle, each in its own sector, so the boundary never crosses itself)."""
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
@@ -87,8 +88,10 @@ class LargestIsland(GeometryQuestion):
         lo, hi = CORNERS[self.difficulty]
         blocks = [(0, 0), (6, 0), (0, 6), (6, 6)]
         while True:
-            self.islands = [star_polygon(rng, bx + 1, by + 1, bx + 5, by + 5, int(rng.integers(lo, hi + 1)))
-                            for bx, by in (blocks[int(i)] for i in rng.permutation(4)[:k])]
+            order = rng.permutation(4)[:k]
+            with ScalarDraws(rng) as d:  # the same draws as `rng.integers` one by one, at Python speed
+                self.islands = [star_polygon(d, bx + 1, by + 1, bx + 5, by + 5, d.integers(lo, hi + 1))
+                                for bx, by in (blocks[int(i)] for i in order)]
             self.areas2 = [shoelace2(p) for p in self.islands]
             if len(set(self.areas2)) == k:
                 break

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.geometry._common import LETTERS, parse_letter_set
 from gymv_envs.domains.geometry._plot import GeometryQuestion
 
@@ -75,19 +76,20 @@ class LargestRectangle(GeometryQuestion):
         k, extra = LEVELS[self.difficulty]
         lo, hi = GRID[0] + 1, GRID[1] - 1
         while True:
-            pts: set[tuple[int, int]] = set()
-            for _ in range(k):
-                for _ in range(50):
-                    a, b = int(rng.integers(1, 5)), int(rng.integers(-2, 3))  # side vectors (a, b) and t(-b, a)
-                    t = int(rng.integers(1, 3)) if b else int(rng.integers(1, 4))
-                    x, y = int(rng.integers(lo, hi + 1)), int(rng.integers(lo, hi + 1))
-                    quad = [(x, y), (x + a, y + b), (x + a - t * b, y + b + t * a), (x - t * b, y + t * a)]
-                    if all(lo <= px <= hi and lo <= py <= hi for px, py in quad) and not pts & set(quad):
-                        pts |= set(quad)
-                        break
-            while len(pts) < 4 * k + extra:
-                pts.add((int(rng.integers(lo, hi + 1)), int(rng.integers(lo, hi + 1))))
-            order = sorted(pts, key=lambda _: rng.random())
+            with ScalarDraws(rng) as d:  # the same draws as `rng.integers` / `rng.random`, one by one at Python speed
+                pts: set[tuple[int, int]] = set()
+                for _ in range(k):
+                    for _ in range(50):
+                        a, b = d.integers(1, 5), d.integers(-2, 3)  # side vectors (a, b) and t(-b, a)
+                        t = d.integers(1, 3) if b else d.integers(1, 4)
+                        x, y = d.integers(lo, hi + 1), d.integers(lo, hi + 1)
+                        quad = [(x, y), (x + a, y + b), (x + a - t * b, y + b + t * a), (x - t * b, y + t * a)]
+                        if all(lo <= px <= hi and lo <= py <= hi for px, py in quad) and not pts & set(quad):
+                            pts |= set(quad)
+                            break
+                while len(pts) < 4 * k + extra:
+                    pts.add((d.integers(lo, hi + 1), d.integers(lo, hi + 1)))
+                order = sorted(pts, key=lambda _: d.random())
             self.pts = np.array(order, dtype=np.int64)
             self.rects = rectangles(self.pts)
             if len(self.rects) >= 2 and self.rects[0][0] > self.rects[1][0]:

@@ -32,6 +32,11 @@ def areas(pts: np.ndarray) -> np.ndarray:
     return (x.max(1) - x.min(1)) * (y.max(1) - y.min(1))
 
 
+def _diagonal(p) -> None:
+    """The dashed diagonal y = x, the same on every level (cached with the grid)."""
+    p.lines([(GRID[0], GRID[0], GRID[1], GRID[1])], DIAGONAL, dash=True)
+
+
 class RockGarden(GeometryQuestion):
     """Choose rocks to mirror in the diagonal so the rectangle around the garden is smallest.
 
@@ -83,8 +88,7 @@ class RockGarden(GeometryQuestion):
         self.labels = list(LETTERS[:n])
 
     def _draw(self) -> np.ndarray:
-        p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
-        p.lines([(GRID[0], GRID[0], GRID[1], GRID[1])], DIAGONAL, dash=True)
+        p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1], static=("rock-garden diagonal", _diagonal))
         return p.points(self.pts, self.labels, color=ROCK).frame()
 
     def _task_text(self) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 import numpy as np
@@ -33,9 +34,31 @@ HOLE_EDGE = (200, 60, 60)
 def rotate(poly, quarter_turns: int) -> np.ndarray:
     """Turned clockwise by 90 degrees ``quarter_turns`` times about the origin (x, y) -> (y, -x)."""
     p = np.asarray(poly, dtype=np.int64)
-    for _ in range(quarter_turns % 4):
-        p = np.stack([p[:, 1], -p[:, 0]], 1)
+    t = quarter_turns % 4  # the quarter turns composed: (y, -x), (-x, -y), (-y, x)
+    if t == 1:
+        return np.stack([p[:, 1], -p[:, 0]], 1)
+    if t == 2:
+        return -p
+    if t == 3:
+        return np.stack([-p[:, 1], p[:, 0]], 1)
     return p
+
+
+@functools.lru_cache(maxsize=64)
+def square_pieces(scale: int, turns: int, mirror: bool) -> tuple[tuple[str, np.ndarray], ...]:
+    """The seven pieces of the square of side ``4 * scale`` at (1, 1), mirrored and turned (read-only)."""
+    side = 4 * scale
+    pieces = []
+    for kind, poly in PIECES:
+        p = np.asarray(poly, dtype=np.int64) * scale
+        if mirror:
+            p = np.stack([side - p[:, 0], p[:, 1]], 1)
+        p = rotate(p, turns)
+        p -= rotate([(0, 0), (side, side)], turns).min(axis=0)  # back onto [0, side]^2
+        p = p + 1
+        p.setflags(write=False)
+        pieces.append((kind, p))
+    return tuple(pieces)
 
 
 def shape_key(poly) -> frozenset:
@@ -45,19 +68,26 @@ def shape_key(poly) -> frozenset:
     return frozenset(map(tuple, p.tolist()))
 
 
-def _turn_keys(poly) -> list[frozenset]:
+def _turn_keys(poly) -> tuple[frozenset, ...]:
     """`shape_key` of the polygon turned by 0, 1, 2 and 3 quarter turns (integer corners, in plain Python)."""
-    pts = [(int(x), int(y)) for x, y in np.asarray(poly, dtype=np.int64).tolist()]
+    return _turn_keys_of(np.ascontiguousarray(poly, dtype=np.int64).tobytes())
+
+
+@functools.lru_cache(maxsize=1024)
+def _turn_keys_of(corners: bytes) -> tuple[frozenset, ...]:
+    """`_turn_keys` of the int64 (k, 2) corners ``corners`` (bytes), cached."""
+    pts = [(x, y) for x, y in np.frombuffer(corners, dtype=np.int64).reshape(-1, 2).tolist()]
     keys = []
     for _ in range(4):
         mx, my = min(x for x, _ in pts), min(y for _, y in pts)
         keys.append(frozenset((x - mx, y - my) for x, y in pts))
         pts = [(y, -x) for x, y in pts]
-    return keys
+    return tuple(keys)
 
 
 def congruent_by_turning(a, b) -> bool:
-    return shape_key(b) in _turn_keys(a)
+    """Whether ``b`` is ``a`` turned by some quarter turns (and moved)."""
+    return _turn_keys(b)[0] in _turn_keys(a)
 
 
 class TangramPieces(GeometryQuestion):
@@ -125,15 +155,7 @@ class TangramPieces(GeometryQuestion):
         self.scale = 2 if self.question in ("area", "rotation") and d >= 1 else 1
         turns = int(rng.integers(4)) if d >= 1 else 0
         mirror = d == 2 and rng.random() < 0.5
-        side = 4 * self.scale
-        pieces = []
-        for kind, poly in PIECES:
-            p = np.asarray(poly, dtype=np.int64) * self.scale
-            if mirror:
-                p = np.stack([side - p[:, 0], p[:, 1]], 1)
-            p = rotate(p, turns)
-            p -= rotate([(0, 0), (side, side)], turns).min(axis=0)  # back onto [0, side]^2
-            pieces.append((kind, p + 1))
+        pieces = list(square_pieces(self.scale, turns, bool(mirror)))
         self.pieces = pieces
         missing = 3 if self.question == "area" and d == 2 else 2 if self.question == "area" else 1
         if self.question == "rotation":  # the square fits every turn: not a question

@@ -9,6 +9,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import text_mask
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.geometry._common import LETTERS, parse_letter_set
 from gymv_envs.domains.geometry._plot import GeometryQuestion
 
@@ -96,16 +97,18 @@ class VisibleLines(GeometryQuestion):
 
     def _generate(self, rng: np.random.Generator) -> None:
         k = COUNTS[self.difficulty]
-        while True:
-            pairs = {(int(rng.integers(-3, 4)), int(rng.integers(-6, 7))) for _ in range(k)}
-            if len(pairs) < k:
-                continue
-            self.lines = sorted(pairs, key=lambda _: rng.random())
-            up, touch_up, xs = envelope(self.lines)
-            down, touch_down, _ = envelope(self.lines, -1)
-            inside = all(X[0] + 1 <= x <= X[1] - 1 and Y[0] < max(a * x + b for a, b in self.lines) < Y[1] for x in xs)
-            if not touch_up and not touch_down and inside and 2 <= len(up) < k:
-                break
+        with ScalarDraws(rng) as d:  # the same draws as `rng.integers` / `rng.random`, one by one at Python speed
+            while True:
+                pairs = {(d.integers(-3, 4), d.integers(-6, 7)) for _ in range(k)}
+                if len(pairs) < k:
+                    continue
+                self.lines = sorted(pairs, key=lambda _: d.random())
+                up, touch_up, xs = envelope(self.lines)
+                down, touch_down, _ = envelope(self.lines, -1)
+                inside = all(X[0] + 1 <= x <= X[1] - 1 and Y[0] < max(a * x + b for a, b in self.lines) < Y[1]
+                             for x in xs)
+                if not touch_up and not touch_down and inside and 2 <= len(up) < k:
+                    break
         self.visible, self.below = frozenset(up), frozenset(down)
         self.labels = list(LETTERS[:k])
 

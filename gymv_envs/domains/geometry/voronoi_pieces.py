@@ -17,11 +17,12 @@ SITE = (200, 40, 40)
 MIN_RIDGE = {"count": 0.3, "adjacency": 0.4}  # shorter shared borders are redrawn: every border shows
 
 
-def voronoi_cells(sites: np.ndarray, lo: float, hi: float) -> tuple[list[np.ndarray], dict[frozenset, np.ndarray]]:
+def voronoi_cells(sites: np.ndarray, lo: float, hi: float,
+                  min_ridge: float = 0.0) -> tuple[list[np.ndarray], dict[frozenset, np.ndarray]] | None:
     """Each site's region inside the square [lo, hi]^2 (a convex polygon, corners in order) and every
     border two regions share (as a segment ``(x0, y0, x1, y1)``), by scipy.spatial.Voronoi on the sites
     and their mirror images in the four sides (which makes every region bounded and cut exactly at
-    the square's sides)."""
+    the square's sides). With ``min_ridge``: None when some border is shorter than that."""
     from scipy.spatial import Voronoi
 
     s = np.asarray(sites, dtype=float)
@@ -33,6 +34,8 @@ def voronoi_cells(sites: np.ndarray, lo: float, hi: float) -> tuple[list[np.ndar
     inner = np.flatnonzero((pts[:, 0] < n) & (pts[:, 1] < n))
     ridge = np.asarray(vor.ridge_vertices, dtype=np.intp)[inner]
     segs = np.hstack([vor.vertices[ridge[:, 0]], vor.vertices[ridge[:, 1]]])
+    if min_ridge and not (np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1]) >= min_ridge).all():
+        return None
     borders = {frozenset(p): seg for p, seg in zip(pts[inner].tolist(), segs)}
     cells = [vor.vertices[vor.regions[vor.point_region[i]]] for i in range(n)]
     return cells, borders
@@ -106,10 +109,11 @@ class VoronoiPieces(GeometryQuestion):
         while True:
             grid = distinct_points(rng, n, GRID[0] + 1, GRID[1] - 1, min_gap=2.0)
             self.sites = grid + rng.uniform(-0.35, 0.35, grid.shape)  # off the grid: no four sites on a circle
-            self.cells, borders = voronoi_cells(self.sites, GRID[0], GRID[1])
-            segs = np.array(list(borders.values())).reshape(-1, 4)
-            length = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
-            if (length >= MIN_RIDGE[self.question]).all() and not self._corner_touch(borders):
+            found = voronoi_cells(self.sites, GRID[0], GRID[1], MIN_RIDGE[self.question])
+            if found is None:  # some border is too short
+                continue
+            self.cells, borders = found
+            if not self._corner_touch(borders):
                 break
         self.cells = [in_order(c) for c in self.cells]
         self.labels = list(LETTERS[:n])

@@ -82,8 +82,14 @@ def planar_candidates(pos: np.ndarray, max_len: float = 2.3) -> PlanarCandidates
     keep = np.flatnonzero(clear.min(axis=0) > 0.28)
     pairs, segs = pairs[keep], segs[keep]
     packed = np.packbits(segments_cross(segs, segs), axis=1, bitorder="little")
-    w, raw = packed.shape[1], packed.tobytes()
-    cross = [int.from_bytes(raw[i:i + w], "little") for i in range(0, len(raw), w or 1)]
+    w = packed.shape[1]
+    if 0 < w <= 8:  # up to 64 pairs: each row's bits as one little-endian 64-bit word, read as Python ints
+        words = np.zeros((len(packed), 8), dtype=np.uint8)
+        words[:, :w] = packed
+        cross = words.view("<u8").ravel().tolist()
+    else:
+        raw = packed.tobytes()
+        cross = [int.from_bytes(raw[i:i + w], "little") for i in range(0, len(raw), w or 1)]
     return PlanarCandidates(n, pairs[:, 0].tolist(), pairs[:, 1].tolist(), length[keep], cross)
 
 

@@ -312,9 +312,10 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
         if any_directed:
             layer.arrowheads(tip[directed], unit[directed], alen, awide, pcols if one else colors[directed])
     fills = pic.fills or [None] * n
-    for (cx, cy), f in zip(centers, fills):
-        if f is not None:  # uncoloured vertices show the background: no edge enters a vertex
-            layer.disc(cx, cy, r, f)
+    if pic.fills:
+        for (cx, cy), f in zip(centers, fills):
+            if f is not None:  # uncoloured vertices show the background: no edge enters a vertex
+                layer.disc(cx, cy, r, f)
     # everything so far lies on the plain background, and nothing of it overlaps but at crossings; the
     # labels and weights that follow lie on it too (they replace what lies under them): where every mark
     # has one colour, both go in one pass

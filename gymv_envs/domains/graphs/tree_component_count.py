@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.graphs._graphs import (
     CountQuestion,
     adjacency,
@@ -80,24 +81,31 @@ class TreeComponentCount(CountQuestion):
         while len(seeds) < parts:  # far apart: each next seed is the point farthest from the others
             gap = np.min(np.hypot(*(self.pos[:, None, :] - self.pos[None, seeds, :]).transpose(2, 0, 1)), axis=1)
             seeds.append(int(np.argmax(gap + rng.uniform(0, 0.5, n))))
+        members: list[list[int]] = [[] for _ in range(parts)]
         for k, v in enumerate(seeds):
             owner[v] = k
+        for v in range(n):
+            if owner[v] >= 0:
+                members[owner[v]].append(v)
         grew = True
         while grew:  # the regions take turns to claim one free neighbouring vertex each
             grew = False
             for k in rng.permutation(parts).tolist():
-                free = sorted({w for v in range(n) if owner[v] == k for w in adj[v] if owner[w] < 0})
+                free = sorted({w for v in members[k] for w in adj[v] if owner[w] < 0})
                 if free:
-                    owner[free[int(rng.integers(len(free)))]] = k
+                    w = free[int(rng.integers(len(free)))]
+                    owner[w] = k
+                    members[k].append(w)
                     grew = True
         inner = [(u, v) for u, v in edges if owner[u] == owner[v]]
         keep = []
-        for k in range(parts):  # a spanning tree of each region, and for some regions a few more edges
-            mine = [e for e in inner if owner[e[0]] == k]
-            tree, extra = self._tree_of(mine, k, owner, rng)
-            keep += tree
-            if extra and rng.random() < 0.5:
-                keep += extra[: 1 + int(rng.integers(len(extra)))]
+        with ScalarDraws(rng) as d:  # the draws of `rng.random` / `rng.integers` one by one, at Python speed
+            for k in range(parts):  # a spanning tree of each region, and for some regions a few more edges
+                mine = [e for e in inner if owner[e[0]] == k]
+                tree, extra = self._tree_of(mine, k, owner, d)
+                keep += tree
+                if extra and d.random() < 0.5:
+                    keep += extra[: 1 + d.integers(len(extra))]
         self.edges = sorted(keep)
         self.comps = components(n, self.edges)
         self.count = sum(1 for comp, m in self.comps if m == len(comp) - 1)
