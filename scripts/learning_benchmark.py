@@ -54,7 +54,7 @@ def run_one(spec: str, args: argparse.Namespace) -> dict[str, Any]:
     env_id, difficulty = parse_id(spec, args.difficulty)
     trainer = Trainer(env_id, "ppo", steps=10**9, out=Path(args.out) / f"{env_id.split('/')[-1]}-d{difficulty}",
                       obs_size=args.obs_size, difficulty=difficulty, n_envs=args.n_envs, eval_freq=args.eval_freq,
-                      eval_episodes=args.eval_episodes, seed=args.seed, hparams=PPO_HPARAMS,
+                      eval_episodes=args.eval_episodes, seed=args.seed, hparams={**PPO_HPARAMS, **args.hparams},
                       deterministic=False, cpu_budget_s=args.cpu_seconds, frame_stack=args.frame_stack)
     curve = trainer.run()
     kw, wrappers = trainer.env_kwargs, trainer.wrappers
@@ -68,7 +68,8 @@ def run_one(spec: str, args: argparse.Namespace) -> dict[str, Any]:
     }
     best_ppo = max(baselines["ppo_sampled"]["success_rate"], baselines["ppo_deterministic"]["success_rate"])
     margin = 100.0 * (best_ppo - baselines["random"]["success_rate"])
-    return {"env_id": env_id, "difficulty": difficulty, "frame_stack": trainer.frame_stack, "success_margin": round(margin, 1),
+    return {"env_id": env_id, "difficulty": difficulty, "frame_stack": trainer.frame_stack,
+            "hparams": {**PPO_HPARAMS, **args.hparams}, "success_margin": round(margin, 1),
             "passes": margin >= args.margin,
             "env_kwargs": {k: list(v) if isinstance(v, tuple) else v for k, v in kw.items()},
             "timesteps": curve[-1]["timesteps"], "train_cpu_s": curve[-1]["train_cpu_s"], "wall_s": curve[-1]["wall_s"],
@@ -142,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--final-episodes", type=int, default=20)
     parser.add_argument("--frame-stack", type=int, default=None,
                         help="frames the policy sees (default: 4 for real-time ids, else 1; memory tasks need more)")
+    parser.add_argument("--hparams", type=json.loads, default={},
+                        help=f"JSON overriding PPO's kwargs (default {json.dumps(PPO_HPARAMS)})")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     parser.add_argument("--out", default="runs/learning_benchmark")
