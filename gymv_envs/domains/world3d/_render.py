@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from gymv_envs.core.mujoco_render import import_mujoco
+from gymv_envs.core.mujoco_render import gl_is_current, import_mujoco
 
 SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast", "software", "offscreen")
 
@@ -63,7 +63,8 @@ class _GLPool:
         mujoco = import_mujoco()
         cls._ensure()
         try:
-            cls.gl.make_current()
+            if not gl_is_current(cls.gl):
+                cls.gl.make_current()
         except Exception:  # noqa: BLE001 - someone terminated the shared EGL display (SDL does on quit)
             egl = sys.modules.get("mujoco.egl")
             if egl is not None:
@@ -180,6 +181,7 @@ class WorldRenderer:
         self.dynamic, self.dynamic_meshes = dynamic, dynamic_meshes
         self.baked = baked_signature(model, dynamic, dynamic_meshes)
         self.labels = labels
+        self._sky: tuple[np.ndarray, np.ndarray] | None = None
         self.scene = mujoco.MjvScene(model, maxgeom=model.ngeom + 16)
         self.option = mujoco.MjvOption()
         for g in hidden_groups:
@@ -243,9 +245,12 @@ class WorldRenderer:
         frame = np.ascontiguousarray(out[::-1])
         if sky is not None:  # only rows above the horizon can show sky (the floor reaches past the world)
             rows = min(len(sky), self.height)
+            if self._sky is None or self._sky[0] is not sky:   # the sky's rows as an image, kept while it lasts
+                self._sky = (sky, np.ascontiguousarray(np.broadcast_to(sky[:rows, None, :], (rows, self.width, 3))))
             top = frame[:rows]
-            empty = np.flatnonzero((top[..., 0] | top[..., 1] | top[..., 2]) == 0)
-            top.reshape(-1, 3)[empty] = sky[empty // self.width]   # 3-4x cheaper than a masked copy
+            empty = (top[..., 0] | top[..., 1] | top[..., 2]) == 0
+            # 3x cheaper than writing the empty pixels by index, 2x cheaper than a masked copy
+            np.putmask(top, np.repeat(empty, 3, axis=1).reshape(top.shape), self._sky[1])
         return frame
 
     def depth(self, camera: str) -> np.ndarray:
