@@ -1,8 +1,9 @@
 """The MJCF of a world3d level: static geometry, things, the agent's body and cameras, assets.
 
 Geom groups: 0 static colliders (walls, furniture, fences; visible), 1 decoration and the things'
-looks, 2 floors,
-3 invisible colliders of things and of the agent (hidden from cameras, seen by rays). Contact
+looks, 2 floors, 3 invisible colliders of things and of the agent (hidden from cameras, seen by
+rays), 4 static colliders whose looks are drawn by merged meshes (towns, `_merge`; hidden from
+cameras, seen by rays as group 0 is). Contact
 bits: static and mocap colliders ``contype=1, conaffinity=0`` (they never touch each other);
 the agent and light crates ``contype=2, conaffinity=3`` (they touch everything). Contacts are
 frictionless (``condim=1``): the agent slides along walls, and crates rub on the floor through
@@ -10,7 +11,8 @@ joint friction.
 
 Every world declares the same textures and meshes in the same order (`texture_order`), so one
 GL context per frame size serves every level (see `_render`); only the text textures
-(`_textures.TEXT_SLOTS`) change between levels. There is no skybox (a software renderer spends
+(`_textures.TEXT_SLOTS`) change between levels, and in towns the merged meshes (``merged*``,
+padded to a multiple of 16, uploaded again like the text textures). There is no skybox (a software renderer spends
 more on it than on the whole world): the renderer paints the theme's sky where nothing was drawn.
 """
 
