@@ -72,8 +72,8 @@ class TownQuest(TownEnv):
     - v3: the static boxes (walls, roofs, fences, benches, roads) are drawn as one mesh per look
       and 40 m tile instead of a geom each, and the floor after them, so a software renderer
       draws half as many geoms and shades less floor hidden behind walls (1.1x faster steps at
-      128x128); frames differ from v2 only along some edges; levels, rules, physics and the
-      oracle are unchanged.
+      128x128, 1.4x at 512x512 with the cheaper sky fill); frames differ from v2 only in a few
+      edge pixels; levels, rules, physics and the oracle's moves are unchanged.
     """
 
     def __init__(self, mode: str = "errand", **kwargs: Any) -> None:
