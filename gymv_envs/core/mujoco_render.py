@@ -35,6 +35,17 @@ def import_mujoco() -> Any:
     return mujoco
 
 
+def gl_is_current(gl: Any) -> bool:
+    """Whether ``gl`` (a `mujoco.egl.GLContext`) is already current on this thread. Making it
+    current again is not free: Mesa's EGL spends milliseconds per call at 512x512 frames."""
+    context = getattr(gl, "_context", None)
+    egl = sys.modules.get("mujoco.egl")
+    if context is None or egl is None or not isinstance(gl, egl.GLContext):
+        return False
+    current = egl.EGL.eglGetCurrentContext()
+    return bool(current) and current.address == context.address
+
+
 class GLPool:
     """The process's GL context and an `MjrContext` per (frame size, assets) (rebuilt after a fork)."""
 
@@ -71,14 +82,7 @@ class GLPool:
 
     @classmethod
     def _is_current(cls) -> bool:
-        """Whether the pool's EGL context is already current on this thread. Making it current
-        again is not free: Mesa's EGL spends milliseconds per call at 512x512 frames."""
-        context = getattr(cls.gl, "_context", None)
-        egl = sys.modules.get("mujoco.egl")
-        if context is None or egl is None or not isinstance(cls.gl, egl.GLContext):
-            return False
-        current = egl.EGL.eglGetCurrentContext()
-        return bool(current) and current.address == context.address
+        return gl_is_current(cls.gl)
 
     @staticmethod
     def _make_gl() -> Any:

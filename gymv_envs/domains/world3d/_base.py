@@ -122,6 +122,9 @@ class World3DEnv(MultiTurnEnv):
     # the floor plane's grid cell in metres (MuJoCo draws a plane as a grid of quads; a software
     # renderer pays for every one of them)
     floor_cell: ClassVar[float] = 1.0
+    # visible static boxes drawn as merged meshes per look and square of this many metres (0: each
+    # box its own geom); see `_merge`
+    merge_tile: ClassVar[float] = 0.0
     heuristic_res: ClassVar[float] = 0.1
     reach: ClassVar[float] = REACH      # interaction reach (surface distance, metres)
 
@@ -229,7 +232,7 @@ class World3DEnv(MultiTurnEnv):
         R, C = self.layout.walls.shape
         self._xml = build_xml(self.prims, self.things, (C, R), self.theme, light_dir, gain, self.camera_height,
                               self.pitch, self.fov, self.obs_size, self._text_slots, accelerated(), self.zfar,
-                              self.floor_cell)
+                              self.floor_cell, self.merge_tile)
         self._hist: list[tuple[float, float, bool]] = [(self.x, self.y, False)]
         self._cmd = False
         self.stuck, self.deadlocks, self.stuck_steps, self.recoveries = False, 0, 0, 0
@@ -692,7 +695,7 @@ class World3DEnv(MultiTurnEnv):
 
             sim = self.sim
             self._renderer = WorldRenderer(sim.model, sim.data, *self.obs_size, dynamic=sim.dynamic_textures,
-                                           labels=sim.labels)
+                                           labels=sim.labels, dynamic_meshes=sim.dynamic_meshes)
             self._renderer.pitch = None
         return self._renderer
 

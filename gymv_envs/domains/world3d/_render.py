@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from gymv_envs.core.mujoco_render import import_mujoco
+from gymv_envs.core.mujoco_render import gl_is_current, import_mujoco
 
 SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast", "software", "offscreen")
 
@@ -63,7 +63,8 @@ class _GLPool:
         mujoco = import_mujoco()
         cls._ensure()
         try:
-            cls.gl.make_current()
+            if not gl_is_current(cls.gl):
+                cls.gl.make_current()
         except Exception:  # noqa: BLE001 - someone terminated the shared EGL display (SDL does on quit)
             egl = sys.modules.get("mujoco.egl")
             if egl is not None:
@@ -134,12 +135,12 @@ def accelerated() -> bool:
 _SERIAL = itertools.count(1)
 
 
-def baked_signature(model: Any, dynamic: tuple[int, ...] = ()) -> tuple:
+def baked_signature(model: Any, dynamic: tuple[int, ...] = (), dynamic_meshes: tuple[int, ...] = ()) -> tuple:
     """What an `MjrContext` takes from the model it is made for and a renderer does not upload
     again: the plane geoms (their display lists hold each plane's size and its material's texture
     repeat), the texture and mesh layout, and the content of the textures other than ``dynamic``
-    and of the meshes (a CRC). Worlds that differ here get their own context, or a level's frames
-    would depend on which world drew first at that frame size."""
+    and of the meshes other than ``dynamic_meshes`` (a CRC). Worlds that differ here get their own
+    context, or a level's frames would depend on which world drew first at that frame size."""
     mujoco = import_mujoco()
     planes = tuple(
         (tuple(model.geom_size[g].round(6).tolist()), int(model.geom_matid[g]),
@@ -152,26 +153,35 @@ def baked_signature(model: Any, dynamic: tuple[int, ...] = ()) -> tuple:
         if t not in dynamic:
             a = int(model.tex_adr[t])
             crc = zlib.crc32(model.tex_data[a:a + int(model.tex_height[t] * model.tex_width[t] * model.tex_nchannel[t])], crc)
-    crc = zlib.crc32(model.mesh_vert.tobytes(), zlib.crc32(model.mesh_face.tobytes(), crc))
+    if not dynamic_meshes:
+        crc = zlib.crc32(model.mesh_vert.tobytes(), zlib.crc32(model.mesh_face.tobytes(), crc))
+    for k in range(model.nmesh if dynamic_meshes else 0):
+        if k not in dynamic_meshes:
+            v, f = int(model.mesh_vertadr[k]), int(model.mesh_faceadr[k])
+            crc = zlib.crc32(model.mesh_vert[v:v + int(model.mesh_vertnum[k])].tobytes(),
+                             zlib.crc32(model.mesh_face[f:f + int(model.mesh_facenum[k])].tobytes(), crc))
     return planes, textures, crc
 
 
 class WorldRenderer:
     """Renders one compiled world (``model``, ``data``) from its named cameras at a fixed size.
 
-    ``dynamic`` lists the texture ids that differ between levels (re-uploaded when another
-    world used the shared context last); ``labels`` maps each model geom to a segmentation label.
+    ``dynamic`` lists the texture ids and ``dynamic_meshes`` the mesh ids that differ between
+    levels (re-uploaded when another world used the shared context last); ``labels`` maps each
+    model geom to a segmentation label.
     """
 
     def __init__(self, model: Any, data: Any, height: int, width: int, dynamic: tuple[int, ...] = (),
-                 labels: np.ndarray | None = None, hidden_groups: tuple[int, ...] = (3,)) -> None:
+                 labels: np.ndarray | None = None, hidden_groups: tuple[int, ...] = (3,),
+                 dynamic_meshes: tuple[int, ...] = ()) -> None:
         mujoco = import_mujoco()
         self.mujoco, self.model, self.data = mujoco, model, data
         self.height, self.width = height, width
         self.serial = next(_SERIAL)
-        self.dynamic = dynamic
-        self.baked = baked_signature(model, dynamic)
+        self.dynamic, self.dynamic_meshes = dynamic, dynamic_meshes
+        self.baked = baked_signature(model, dynamic, dynamic_meshes)
         self.labels = labels
+        self._sky: tuple[np.ndarray, np.ndarray] | None = None
         self.scene = mujoco.MjvScene(model, maxgeom=model.ngeom + 16)
         self.option = mujoco.MjvOption()
         for g in hidden_groups:
@@ -196,6 +206,10 @@ class WorldRenderer:
             if owners.get(tex) != self.serial:
                 mujoco.mjr_uploadTexture(self.model, ctx, tex)
                 owners[tex] = self.serial
+        if self.dynamic_meshes and owners.get("meshes") != self.serial:
+            for mesh in self.dynamic_meshes:
+                mujoco.mjr_uploadMesh(self.model, ctx, mesh)
+            owners["meshes"] = self.serial
         mujoco.mj_kinematics(self.model, self.data)
         mujoco.mj_camlight(self.model, self.data)
         cam = self.cameras[camera]
@@ -231,9 +245,12 @@ class WorldRenderer:
         frame = np.ascontiguousarray(out[::-1])
         if sky is not None:  # only rows above the horizon can show sky (the floor reaches past the world)
             rows = min(len(sky), self.height)
+            if self._sky is None or self._sky[0] is not sky:   # the sky's rows as an image, kept while it lasts
+                self._sky = (sky, np.ascontiguousarray(np.broadcast_to(sky[:rows, None, :], (rows, self.width, 3))))
             top = frame[:rows]
-            empty = np.flatnonzero((top[..., 0] | top[..., 1] | top[..., 2]) == 0)
-            top.reshape(-1, 3)[empty] = sky[empty // self.width]   # 3-4x cheaper than a masked copy
+            empty = (top[..., 0] | top[..., 1] | top[..., 2]) == 0
+            # 3x cheaper than writing the empty pixels by index, 2x cheaper than a masked copy
+            np.putmask(top, np.repeat(empty, 3, axis=1).reshape(top.shape), self._sky[1])
         return frame
 
     def depth(self, camera: str) -> np.ndarray:

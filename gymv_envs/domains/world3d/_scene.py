@@ -1,8 +1,9 @@
 """The MJCF of a world3d level: static geometry, things, the agent's body and cameras, assets.
 
 Geom groups: 0 static colliders (walls, furniture, fences; visible), 1 decoration and the things'
-looks, 2 floors,
-3 invisible colliders of things and of the agent (hidden from cameras, seen by rays). Contact
+looks, 2 floors, 3 invisible colliders of things and of the agent (hidden from cameras, seen by
+rays), 4 static colliders whose looks are drawn by merged meshes (towns, `_merge`; hidden from
+cameras, seen by rays as group 0 is). Contact
 bits: static and mocap colliders ``contype=1, conaffinity=0`` (they never touch each other);
 the agent and light crates ``contype=2, conaffinity=3`` (they touch everything). Contacts are
 frictionless (``condim=1``): the agent slides along walls, and crates rub on the floor through
@@ -10,7 +11,8 @@ joint friction.
 
 Every world declares the same textures and meshes in the same order (`texture_order`), so one
 GL context per frame size serves every level (see `_render`); only the text textures
-(`_textures.TEXT_SLOTS`) change between levels. There is no skybox (a software renderer spends
+(`_textures.TEXT_SLOTS`) change between levels, and in towns the merged meshes (``merged*``,
+padded to a multiple of 16, uploaded again like the text textures). There is no skybox (a software renderer spends
 more on it than on the whole world): the renderer paints the theme's sky where nothing was drawn.
 """
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gymv_envs.domains.world3d._merge import COLLIDER_GROUP, merge_boxes
 from gymv_envs.domains.world3d._textures import (
     SURFACE_SIZE,
     SURFACES,
@@ -93,14 +96,32 @@ def _quat(yaw: float) -> str:
     return f"{np.cos(yaw / 2):.6f} 0 0 {np.sin(yaw / 2):.6f}"
 
 
+def _look(p: Prim) -> str:
+    """A prim's material and colour attributes."""
+    look = f' material="{p.material}"' if p.material else ""
+    if p.rgba is not None:
+        look += f' rgba="{_rgba(p.rgba)}"'
+    return look
+
+
+def _mergeable_look(p: Prim) -> str | None:
+    """`_look` of a prim whose box may join a merged mesh (not a named one, not a board with words)."""
+    return None if p.name or p.material.startswith("text") else _look(p)
+
+
+def _collider_geom(p: Prim) -> str:
+    """A colliding box whose looks were merged into a mesh: physics and rays only."""
+    quat = f' quat="{_quat(p.yaw)}"' if p.yaw else ""
+    return (f'<geom class="static" type="box" size="{p.sx:.3f} {p.sy:.3f} {p.sz:.3f}" pos="{p.x:.3f} {p.y:.3f} {p.z:.3f}"'
+            f'{quat} group="{COLLIDER_GROUP}"/>')
+
+
 def _prim_geom(p: Prim) -> str:
     size = {"box": f"{p.sx:.3f} {p.sy:.3f} {p.sz:.3f}", "cyl": f"{p.sx:.3f} {p.sz:.3f}", "sphere": f"{p.sx:.3f}"}[p.shape]
     kind = {"box": "box", "cyl": "cylinder", "sphere": "sphere"}[p.shape]
     group = (0 if p.visible else 3) if p.collide else (2 if p.z < 0.02 else 1)
     cls = ' class="static"' if p.collide else ""
-    look = f' material="{p.material}"' if p.material else ""
-    if p.rgba is not None:
-        look += f' rgba="{_rgba(p.rgba)}"'
+    look = _look(p)
     quat = f' quat="{_quat(p.yaw)}"' if p.yaw else ""
     name = f' name="{p.name}"' if p.name else ""
     return f'<geom{name}{cls} type="{kind}" size="{size}" pos="{p.x:.3f} {p.y:.3f} {p.z:.3f}"{quat} group="{group}"{look}/>'
@@ -250,12 +271,33 @@ VIEW_YAWS = {"front": 0.0, "left": np.pi / 2, "right": -np.pi / 2}
 def build_xml(prims: list[Prim], things: list[Ent], bounds: tuple[float, float], theme: Theme,
               light_dir: tuple[float, float, float], light_gain: float, camera_height: float, pitch: float,
               fov: float, size: tuple[int, int], text_slots: dict[int, int], accelerated: bool,
-              zfar: float = 80.0, floor_cell: float = 1.0) -> str:
+              zfar: float = 80.0, floor_cell: float = 1.0, merge_tile: float = 0.0) -> str:
     """The MJCF of one level. ``bounds`` is the world's (width, depth) in metres (x from 0, y to
-    minus it); ``text_slots`` maps thing indices to the text texture their board shows."""
+    minus it); ``text_slots`` maps thing indices to the text texture their board shows. With
+    ``merge_tile`` (metres), visible static boxes are drawn as merged meshes per look and tile
+    (`_merge`), in a body ``scenery`` after the agent's (so every other geom and body keeps its id)."""
     W, D = bounds
     height, width = size
-    body = [_prim_geom(p) for p in prims]
+    scenery, extra = "", ""
+    floor = (f'<geom name="floor" type="plane" material="floor" size="{W / 2 + 40} {D / 2 + 40} {floor_cell:g}" '
+             f'pos="{W / 2} {-D / 2} 0" group="2"/>\n')
+    if merge_tile > 0:
+        surfaces = {n: (n, TEXREPEAT[n], SURFACE_RGB[n]) for n in SURFACES}
+        surfaces["wall"] = (theme.wall, TEXREPEAT[theme.wall], theme.wall_rgb)
+        surfaces["floor"] = (theme.floor, TEXREPEAT[theme.floor], theme.floor_rgb)
+        stay, materials, meshes, geoms = merge_boxes(prims, merge_tile, _mergeable_look,
+                                                     {n: v[1] for n, v in surfaces.items()})
+        mats = [f'<material name="{n}_uv" texture="{surfaces[n][0]}" texrepeat="1 1" rgba="{_rgba(surfaces[n][2])}" '
+                'specular="0" shininess="0"/>' for n in materials]
+        # padded to a multiple of 16 meshes: levels with the same count share a GL context
+        meshes += [f'<mesh name="merged_pad{k}" inertia="shell" vertex="0 0 0 0.01 0 0 0 0.01 0 0 0 0.01" '
+                   'face="0 2 1 0 1 3 0 3 2 1 2 3"/>' for k in range(-len(meshes) % 16)]
+        extra = "\n" + "\n".join(mats + meshes)
+        # drawn last (MuJoCo draws opaque geoms in order): what stands on the floor hides it before it is shaded
+        scenery = f'\n<body name="scenery">{"".join(geoms)}{floor.strip()}</body>'
+        body = [_collider_geom(p) if merged else _prim_geom(p) for p, merged in stay]
+    else:
+        body = [_prim_geom(p) for p in prims]
     body += [thing_body(i, e, text_slots.get(i)) for i, e in enumerate(things)]
     cams = []
     for name, yaw in VIEW_YAWS.items():
@@ -277,17 +319,16 @@ def build_xml(prims: list[Prim], things: list[Ent], bounds: tuple[float, float],
 <default class="dyn"><geom contype="2" conaffinity="3" group="3" rgba="0 0 0 0.01"/></default>
 <default class="thing"><geom group="1"/></default></default>
 <asset>
-{_assets(theme)}
+{_assets(theme)}{extra}
 </asset>
 <worldbody>
 <light directional="true" dir="{light_dir[0]:.3f} {light_dir[1]:.3f} {light_dir[2]:.3f}" diffuse="{light:.3f} {light:.3f} {light * 0.95:.3f}" specular="0 0 0" castshadow="{'true' if accelerated else 'false'}"/>
-<geom name="floor" type="plane" material="floor" size="{W / 2 + 40} {D / 2 + 40} {floor_cell:g}" pos="{W / 2} {-D / 2} 0" group="2"/>
-{chr(10).join(body)}
+{floor if not merge_tile else ""}{chr(10).join(body)}
 <body name="agent" pos="0 0 {AGENT_Z}">
 <joint name="agent_x" type="slide" axis="1 0 0"/><joint name="agent_y" type="slide" axis="0 1 0"/><joint name="agent_yaw" type="hinge" axis="0 0 1"/>
 <geom name="agent" class="dyn" type="capsule" fromto="-{AGENT_HALF} 0 0 {AGENT_HALF} 0 0" size="{AGENT_R}" mass="{AGENT_MASS}"/>
 {''.join(cams)}
-</body>
+</body>{scenery}
 </worldbody>
 <actuator><velocity name="drive_x" joint="agent_x" kv="400" forcerange="-150 150"/><velocity name="drive_y" joint="agent_y" kv="400" forcerange="-150 150"/>
 <position name="turn" joint="agent_yaw" kp="200" kv="12" forcerange="-100 100"/></actuator>
@@ -322,3 +363,9 @@ def geom_labels(model, mujoco) -> np.ndarray:
         elif model.geom_group[g] == 2:
             labels[g] = LABEL_FLOOR
     return labels
+
+
+def merged_meshes(model, mujoco) -> tuple[int, ...]:
+    """Ids of the meshes `build_xml` merged from the level's boxes (they differ between levels)."""
+    return tuple(k for k in range(model.nmesh)
+                 if (mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_MESH, k) or "").startswith("merged"))

@@ -17,7 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from gymv_envs.domains.world3d._render import import_mujoco
-from gymv_envs.domains.world3d._scene import TIMESTEP, fill_textures, geom_labels
+from gymv_envs.domains.world3d._scene import TIMESTEP, fill_textures, geom_labels, merged_meshes
 
 CHUNK = 0.1          # seconds simulated between event checks
 SETTLE = 0.2         # seconds of zero command after a move (the velocity loop settles)
@@ -32,6 +32,7 @@ class Sim:
         self.mujoco = mujoco
         self.model = mujoco.MjModel.from_xml_string(xml)
         self.dynamic_textures = fill_textures(self.model, texts)
+        self.dynamic_meshes = merged_meshes(self.model, mujoco)
         self.data = mujoco.MjData(self.model)
         self.labels = geom_labels(self.model, mujoco)
         self.mocap = {i: int(self.model.body_mocapid[self.model.body(f"t{i}").id]) for i in mocap_things}
@@ -40,8 +41,9 @@ class Sim:
         self.steps_per_chunk = int(round(CHUNK / TIMESTEP))
         self.spec = mujoco.mjtState.mjSTATE_INTEGRATION
         self.agent_body = self.model.body("agent").id
-        self._colliders = np.array([1, 0, 0, 1, 0, 0], dtype=np.uint8)
-        self._walls = np.array([1, 0, 0, 0, 0, 0], dtype=np.uint8)
+        # static colliders are in group 0, or COLLIDER_GROUP where their looks are merged meshes
+        self._colliders = np.array([1, 0, 0, 1, 1, 0], dtype=np.uint8)
+        self._walls = np.array([1, 0, 0, 0, 1, 0], dtype=np.uint8)
         self.aq = int(self.model.jnt_qposadr[self.model.joint("agent_x").id])   # agent x, y, yaw in qpos
         self.av = int(self.model.jnt_dofadr[self.model.joint("agent_x").id])
         mujoco.mj_forward(self.model, self.data)

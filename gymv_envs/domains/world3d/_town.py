@@ -235,8 +235,10 @@ def build_town(rng: np.random.Generator, blocks: int = 4, shops: int = 8) -> Tow
         lo = k * (BLOCK + STREET)
         prims.append(_box((lo, 0, lo + STREET - 1, N - 1), 0.007, 0.004, material="road", collide=False))
         prims.append(_box((0, lo, N - 1, lo + STREET - 1), 0.008, 0.004, material="road", collide=False))
-    street = [(r, c) for r in range(1, N - 1) for c in range(1, N - 1)
-              if not walls[r, c] and ((r % (BLOCK + STREET)) < STREET or (c % (BLOCK + STREET)) < STREET)]
+    lane = np.arange(N) % (BLOCK + STREET) < STREET
+    free = ~walls & (lane[:, None] | lane[None, :])
+    free[[0, -1], :] = free[:, [0, -1]] = False
+    street = [(r, c) for r, c in np.argwhere(free).tolist()]      # row by row, as a loop over cells would
     layout = Layout(walls, [(1, 1, N - 2, N - 2)], ["stone"], [])
     return Town(layout, prims, buildings, towers, plazas, parks, routes, street)
 
@@ -268,6 +270,7 @@ class TownEnv(World3DEnv):
     reach = 1.6
     zfar = 160.0
     floor_cell = 50.0   # a 270 m floor in 1 m quads cost 1 ms of a 2.5 ms frame at 128x128
+    merge_tile = 40.0
     heuristic_res = 1.0
     wall_height = 3.0
 

@@ -69,6 +69,11 @@ class TownQuest(TownEnv):
     - v1: initial version (MuJoCo physics, the town generator, walking characters).
     - v2: the floor is drawn in 50 m quads instead of 1 m ones (1.4x faster frames at 128x128); a
       few pixels change by one level of 255, levels and rules are unchanged.
+    - v3: the static boxes (walls, roofs, fences, benches, roads) are drawn as one mesh per look
+      and 40 m tile instead of a geom each, and the floor after them, so a software renderer
+      draws half as many geoms and shades less floor hidden behind walls (1.1x faster steps at
+      128x128, 1.4x at 512x512 with the cheaper sky fill); frames differ from v2 only in a few
+      edge pixels; levels, rules, physics and the oracle's moves are unchanged.
     """
 
     def __init__(self, mode: str = "errand", **kwargs: Any) -> None:
@@ -289,18 +294,18 @@ class TownQuest(TownEnv):
 
 _TAGS = ("world3d", "3d", "first-person", "town", "open-world", "long-horizon")
 SPECS = (
-    TaskSpec(name="World3DTownErrand", entry_point=TownQuest, version=2, max_episode_steps=360,
+    TaskSpec(name="World3DTownErrand", entry_point=TownQuest, version=3, max_episode_steps=360,
              tags=(*_TAGS, "multi-stage", "dialogue", "split:train"), kwargs={"mode": "errand"}),
-    TaskSpec(name="World3DTownKeys", entry_point=TownQuest, version=2, max_episode_steps=360,
+    TaskSpec(name="World3DTownKeys", entry_point=TownQuest, version=3, max_episode_steps=360,
              tags=(*_TAGS, "multi-stage", "dialogue", "split:train"), kwargs={"mode": "keys"}),
-    TaskSpec(name="World3DTownSigns", entry_point=TownQuest, version=2, max_episode_steps=360,
+    TaskSpec(name="World3DTownSigns", entry_point=TownQuest, version=3, max_episode_steps=360,
              tags=(*_TAGS, "multi-stage", "reading", "split:train"), kwargs={"mode": "signs"}),
-    TaskSpec(name="World3DTownGrandQuest", entry_point=TownQuest, version=2, max_episode_steps=360,
+    TaskSpec(name="World3DTownGrandQuest", entry_point=TownQuest, version=3, max_episode_steps=360,
              tags=(*_TAGS, "multi-stage", "dialogue", "reading", "split:train"), kwargs={"mode": "grand"}),
-    TaskSpec(name="World3DTownFindWalker", entry_point=TownQuest, version=2, max_episode_steps=300,
+    TaskSpec(name="World3DTownFindWalker", entry_point=TownQuest, version=3, max_episode_steps=300,
              tags=(*_TAGS, "search", "split:train"), kwargs={"mode": "walker"}),
-    TaskSpec(name="World3DTownFindWalkers", entry_point=TownQuest, version=2, max_episode_steps=360,
+    TaskSpec(name="World3DTownFindWalkers", entry_point=TownQuest, version=3, max_episode_steps=360,
              tags=(*_TAGS, "search", "split:train"), kwargs={"mode": "walkers"}),
-    TaskSpec(name="World3DTownErrandHeldOut", entry_point=TownQuest, version=2, max_episode_steps=360,
+    TaskSpec(name="World3DTownErrandHeldOut", entry_point=TownQuest, version=3, max_episode_steps=360,
              tags=(*_TAGS, "multi-stage", "dialogue", "split:test"), kwargs={"mode": "errand", "theme_split": "test"}),
 )
