@@ -1,7 +1,8 @@
 """Static boxes merged into a few meshes for drawing: one draw call per look and tile.
 
-A software renderer pays about 10 us per geom it draws, whatever its size, and a town's frame
-shows a hundred static boxes (walls, roofs, fences, kerbs, roads). `merge_boxes` turns every
+A software renderer pays a fixed cost per geom it draws (about 1.4 us measured on llvmpipe, on top
+of shading its pixels), and a town's frame shows a hundred static boxes (walls, roofs, fences,
+kerbs, roads). `merge_boxes` turns every
 visible static box into faces of a mesh shared by all boxes of the same look (material and
 colour) in the same ``tile`` x ``tile`` metre square, so a frame draws a handful of meshes, and
 view culling still drops the tiles behind the camera. Colliding boxes stay in the model for

@@ -155,8 +155,10 @@ def baked_signature(model: Any, dynamic: tuple[int, ...] = (), dynamic_meshes: t
             crc = zlib.crc32(model.tex_data[a:a + int(model.tex_height[t] * model.tex_width[t] * model.tex_nchannel[t])], crc)
     if not dynamic_meshes:
         crc = zlib.crc32(model.mesh_vert.tobytes(), zlib.crc32(model.mesh_face.tobytes(), crc))
-    for k in range(model.nmesh if dynamic_meshes else 0):
-        if k not in dynamic_meshes:
+    else:
+        for k in range(model.nmesh):
+            if k in dynamic_meshes:
+                continue
             v, f = int(model.mesh_vertadr[k]), int(model.mesh_faceadr[k])
             crc = zlib.crc32(model.mesh_vert[v:v + int(model.mesh_vertnum[k])].tobytes(),
                              zlib.crc32(model.mesh_face[f:f + int(model.mesh_facenum[k])].tobytes(), crc))
