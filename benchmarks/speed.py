@@ -16,6 +16,11 @@ changes (single-turn ids also get ``step_per_cpu_s@dN`` at every difficulty). Si
 the oracle, so the rate reported is reset+step pairs per second. ``render_ms`` times ``env.render()`` (a copy of the current frame, what a
 user calls); ``draw_ms`` times a full redraw of the frame (``env.unwrapped._draw()``; for web ids a new
 screenshot). Web ids step with browser actions only (click, double-click, scroll, type).
+
+``--web-vector N [--threads T]`` times instead one `WebVectorEnv` of N web envs (the ids the
+pattern matches, in turn) over T worker threads sharing one Chromium each: aggregate env steps
+per second of wall time and per CPU-second (this process and its Chromium children), the median
+batch step, and the median single-env reset, with the autoresets of ended episodes counted in.
 """
 
 from __future__ import annotations
@@ -146,6 +151,78 @@ def measure(env_id: str, obs_size: tuple[int, int] | None, seconds: float) -> di
     return out
 
 
+def _children_cpu_s() -> float:
+    """CPU seconds used so far by this process's live descendants (Playwright's driver and the
+    browsers), read from ``/proc``; 0.0 where there is no ``/proc``."""
+    procs: dict[int, tuple[int, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return 0.0
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as fh:
+                fields = fh.read().rpartition(")")[2].split()
+        except OSError:
+            continue
+        procs[int(name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)  # ppid, utime + stime
+    kids: dict[int, list[int]] = {}
+    for pid, (ppid, _) in procs.items():
+        kids.setdefault(ppid, []).append(pid)
+    total, todo = 0.0, list(kids.get(os.getpid(), []))
+    while todo:
+        pid = todo.pop()
+        total += procs[pid][1]
+        todo += kids.get(pid, [])
+    return total
+
+
+def web_vector_rate(env_ids: list[str], num_envs: int, threads: int, seconds: float,
+                    obs_size: tuple[int, int] | None = None) -> dict[str, Any]:
+    """Aggregate throughput of one `WebVectorEnv` stepping N envs with browser actions."""
+    import numpy as np
+
+    from gymv_envs.domains.web import WebVectorEnv
+    from gymv_envs.domains.web._grammar import KINDS
+
+    ids = [env_ids[i % len(env_ids)] for i in range(num_envs)]
+    kwargs = {} if obs_size is None else {"obs_size": obs_size}
+    t_make = time.perf_counter()
+    envs = WebVectorEnv(ids, threads=threads, **kwargs)
+    make_s = time.perf_counter() - t_make
+    try:
+        envs.reset(seed=0)
+        single = envs.envs[0].unwrapped
+        seeds = iter(range(1, 10**9))
+        # Playwright's sync API is bound to the thread that started it: reset env 0 on its own worker
+        resets = _durations(lambda: envs._pool(0).submit(single.reset, seed=next(seeds)).result(), seconds / 4)
+        envs.action_space.seed(0)
+        browser = [KINDS.index(k) for k in BROWSER_KINDS]  # as `measure`: actions that reach the browser
+        batches: list[float] = []
+        c0, k0 = time.process_time(), _children_cpu_s()
+        deadline = time.perf_counter() + seconds
+        j = 0
+        while time.perf_counter() < deadline or len(batches) < 3:
+            action = envs.action_space.sample()
+            action["kind"] = np.array([browser[(j + i) % len(browser)] for i in range(num_envs)])
+            j += 1
+            t0 = time.perf_counter()
+            envs.step(action)
+            batches.append(time.perf_counter() - t0)
+        cpu = time.process_time() - c0 + _children_cpu_s() - k0
+    finally:
+        envs.close()
+    steps = num_envs * len(batches)
+    return {"ids": sorted(set(ids)), "num_envs": num_envs, "threads": threads, "obs_size": list(single.obs_size),
+            "make_s": round(make_s, 2), "steps": steps, "step_per_s": round(steps / sum(batches), 1),
+            "step_per_cpu_s": round(steps / max(cpu, 1e-9), 1),
+            "batch_step_ms_median": round(1000 * statistics.median(batches), 1),
+            "reset_ms_median": round(1000 * statistics.median(resets), 1)}
+
+
 def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
@@ -206,6 +283,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="default,84",
                         help="observation sizes to time, comma-separated: 'default', N (N x N) or HxW "
                              "(default 'default,84'; e.g. 'default,84,128,512' for the robotics figures)")
+    parser.add_argument("--web-vector", type=int, metavar="N",
+                        help="time one WebVectorEnv of N web envs (the matched web ids, in turn) instead")
+    parser.add_argument("--threads", type=int, default=2, help="worker threads of --web-vector (default 2)")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one id, print its JSON row
     args = parser.parse_args(argv)
     try:
@@ -222,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
                 if args.protocol is None or gymv_envs.describe(i)["protocol"] == args.protocol]
     if not selected:
         parser.error(f"no available id matches {args.pattern!r}")
+    if args.web_vector is not None:
+        return _main_web_vector(args, parser, selected)
     out_dir = Path(args.out)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -249,6 +331,27 @@ def main(argv: list[str] | None = None) -> int:
     (out_dir / "speed.md").write_text(to_markdown(rows, summary))
     print("\n" + json.dumps(summary, indent=2))
     print(f"wrote {out_dir / 'speed.json'} and {out_dir / 'speed.md'}")
+    return 0
+
+
+def _main_web_vector(args: argparse.Namespace, parser: argparse.ArgumentParser, selected: list[str]) -> int:
+    web = [i for i in selected if gymv_envs.describe(i)["domain"] == "web"]
+    if not web:
+        parser.error(f"--web-vector needs web ids; {args.pattern!r} matches none (try --pattern 'GymV/Web*')")
+    if args.web_vector < 1 or args.threads < 1:
+        parser.error(f"invalid --web-vector {args.web_vector} / --threads {args.threads}; valid values: integers >= 1")
+    listed = {part.strip() for part in args.sizes.split(",")}
+    sizes = [(label, size) for label, size in parse_sizes(args.sizes) if label in listed]  # only the sizes asked for
+    rows = [web_vector_rate(web, args.web_vector, args.threads, args.seconds, size) for _, size in sizes]
+    out_dir = Path(args.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for row in rows:
+        print(f"WebVectorEnv {row['num_envs']} envs / {row['threads']} threads at {row['obs_size'][1]}x{row['obs_size'][0]}: "
+              f"{row['step_per_s']:.1f} steps/s ({row['step_per_cpu_s']:.1f} per CPU-s, browsers included), batch step "
+              f"{row['batch_step_ms_median']:.0f} ms, reset {row['reset_ms_median']:.0f} ms", flush=True)
+    meta = {"cpus": os.cpu_count(), "loadavg": [round(x, 2) for x in os.getloadavg()], "seconds": args.seconds}
+    (out_dir / "web_vector.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=2))
+    print(f"wrote {out_dir / 'web_vector.json'}")
     return 0
 
 

@@ -55,7 +55,8 @@ def run_one(spec: str, args: argparse.Namespace) -> dict[str, Any]:
     trainer = Trainer(env_id, "ppo", steps=10**9, out=Path(args.out) / f"{env_id.split('/')[-1]}-d{difficulty}",
                       obs_size=args.obs_size, difficulty=difficulty, n_envs=args.n_envs, eval_freq=args.eval_freq,
                       eval_episodes=args.eval_episodes, seed=args.seed, hparams={**PPO_HPARAMS, **args.hparams},
-                      deterministic=False, cpu_budget_s=args.cpu_seconds, frame_stack=args.frame_stack)
+                      deterministic=False, cpu_budget_s=args.cpu_seconds, frame_stack=args.frame_stack,
+                      wrappers=args.wrappers)
     curve = trainer.run()
     kw, wrappers = trainer.env_kwargs, trainer.wrappers
     final_episodes = args.final_episodes
@@ -69,7 +70,7 @@ def run_one(spec: str, args: argparse.Namespace) -> dict[str, Any]:
     best_ppo = max(baselines["ppo_sampled"]["success_rate"], baselines["ppo_deterministic"]["success_rate"])
     margin = 100.0 * (best_ppo - baselines["random"]["success_rate"])
     return {"env_id": env_id, "difficulty": difficulty, "frame_stack": trainer.frame_stack,
-            "hparams": {**PPO_HPARAMS, **args.hparams}, "success_margin": round(margin, 1),
+            "hparams": {**PPO_HPARAMS, **args.hparams}, "wrappers": list(args.wrappers), "success_margin": round(margin, 1),
             "passes": margin >= args.margin,
             "env_kwargs": {k: list(v) if isinstance(v, tuple) else v for k, v in kw.items()},
             "timesteps": curve[-1]["timesteps"], "train_cpu_s": curve[-1]["train_cpu_s"], "wall_s": curve[-1]["wall_s"],
@@ -145,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="frames the policy sees (default: 4 for real-time ids, else 1; memory tasks need more)")
     parser.add_argument("--hparams", type=json.loads, default={},
                         help=f"JSON overriding PPO's kwargs (default {json.dumps(PPO_HPARAMS)})")
+    parser.add_argument("--wrappers", nargs="*", default=[],
+                        help="training wrappers, as module:Class{json kwargs} (e.g. 'gymv.wrappers:ProgressShaping'); "
+                             "evaluation scores the env's own return, so they change learning, not the scoring")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     parser.add_argument("--out", default="runs/learning_benchmark")

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -77,6 +79,31 @@ def test_web_steps_are_timed_with_browser_actions(monkeypatch):
     row = speed.measure("GymV/WebShopFindPrice-v1", (96, 128), 0.3)
     assert kinds and set(kinds) <= {0, 1, 2, 3}  # KINDS[:4]: click, double_click, scroll, type
     assert row["step_ms_median"] > 0 and row["draw_ms"] > 1  # draw_ms is a fresh screenshot, not the cached frame
+
+
+def test_web_vector_throughput_is_measured_with_browser_actions(tmp_path, monkeypatch):
+    """``--web-vector N`` times one WebVectorEnv: aggregate steps/s, batch step and reset times."""
+    from gymv.benchmarks import speed
+    from gymv_envs.domains.web._base import WebEnv
+
+    kinds = []
+    real_apply = WebEnv._apply
+
+    def apply(self, action):
+        kinds.append(int(action["kind"]))
+        return real_apply(self, action)
+
+    monkeypatch.setattr(WebEnv, "_apply", apply)
+    assert speed.main(["--pattern", "GymV/WebShop*", "--web-vector", "3", "--threads", "2", "--seconds", "0.5",
+                       "--sizes", "96x128", "--out", str(tmp_path)]) == 0
+    rows = json.loads((tmp_path / "web_vector.json").read_text())["rows"]
+    assert [r["obs_size"] for r in rows] == [[96, 128]]  # only the size asked for
+    row = rows[0]
+    assert row["num_envs"] == 3 and row["threads"] == 2 and len(row["ids"]) == 3
+    assert row["steps"] >= 9 and row["step_per_s"] > 0 and row["step_per_cpu_s"] > 0 and row["reset_ms_median"] > 0
+    assert kinds and set(kinds) <= {0, 1, 2, 3}
+    with pytest.raises(SystemExit):
+        speed.main(["--pattern", "GymV/Sokoban*", "--web-vector", "2", "--out", str(tmp_path)])
 
 
 def test_runner_keeps_freed_frames_on_glibc():

@@ -9,6 +9,7 @@
 - `RecordEpisode` and `replay`: captioned GIF/MP4 per episode, replayable frame for frame;
 - `StateText`: the text-only ablation;
 - `PixelsOnly`: pixel-only play (no feedback or state text, only the instruction and grammar);
+- `ProgressShaping`: potential-based reward shaping from ``info["progress"]``, for training;
 - `for_sb3` and `for_vlm`: the two recommended stacks;
 - `load_wrapper`: a wrapper named as command lines name it (``module:Class{json kwargs}``).
 """
@@ -17,6 +18,7 @@ from gymv.wrappers.camera_views import CameraViews
 from gymv.wrappers.frame_history import FrameHistory
 from gymv.wrappers.instruction_level import InstructionLevel
 from gymv.wrappers.pixels_only import PixelsOnly
+from gymv.wrappers.progress_shaping import ProgressShaping
 from gymv.wrappers.record_episode import RecordEpisode, replay
 from gymv.wrappers.reward_clip import RewardClip
 from gymv.wrappers.stacks import for_sb3, for_vlm
@@ -24,7 +26,7 @@ from gymv.wrappers.state_text import StateText
 from gymv.wrappers.step_budget import StepBudget
 from gymv.wrappers.text_actions import TextActions
 
-__all__ = ["CameraViews", "FrameHistory", "InstructionLevel", "PixelsOnly", "RecordEpisode", "RewardClip", "StateText",
+__all__ = ["CameraViews", "FrameHistory", "InstructionLevel", "PixelsOnly", "ProgressShaping", "RecordEpisode", "RewardClip", "StateText",
            "StepBudget", "TextActions", "for_sb3", "for_vlm", "load_wrapper", "replay"]
 
 

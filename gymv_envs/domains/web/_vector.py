@@ -18,6 +18,7 @@ may be one id or a list of N ids (a mixed batch); the action and observation spa
 from __future__ import annotations
 
 import concurrent.futures as cf
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -78,22 +79,48 @@ class WebVectorEnv(VectorEnv):
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):
         seeds = [None if seed is None else seed + i for i in range(self.num_envs)] if not isinstance(seed, (list, tuple)) else list(seed)
-        results = self._each(lambda i, env, s: env.reset(seed=s, options=options), seeds)
+        batch = self._new_batch()
+
+        def one(i: int, env: gym.Env, s: int | None) -> tuple:
+            return self._keep(batch, i, env.reset(seed=s, options=options))
+
+        results = self._each(one, seeds)
         self._needs_reset[:] = False
         infos: dict[str, Any] = {}
         for i, (_, info) in enumerate(results):
             infos = self._add_info(infos, info, i)
+        return self._batched(batch, results), infos
+
+    # Box observations (screenshots) are written by each worker straight into a fresh batch array,
+    # in parallel and without the main thread's concatenate-then-copy of N frames; the array is new
+    # every call, so a returned batch is never overwritten later. Dict observations are concatenated.
+    def _new_batch(self) -> np.ndarray | None:
+        space = self.single_observation_space
+        return np.empty((self.num_envs, *space.shape), space.dtype) if isinstance(space, gym.spaces.Box) else None
+
+    @staticmethod
+    def _keep(batch: np.ndarray | None, i: int, result: tuple) -> tuple:
+        if batch is None:
+            return result
+        batch[i] = result[0]
+        return (None, *result[1:])
+
+    def _batched(self, batch: np.ndarray | None, results: list[tuple]) -> Any:
+        if batch is not None:
+            return batch
         self._obs = concatenate(self.single_observation_space, [r[0] for r in results], self._obs)
-        return np.copy(self._obs) if isinstance(self._obs, np.ndarray) else self._obs, infos
+        return copy.deepcopy(self._obs)
 
     def step(self, actions: Any):
         acts = list(iterate(self.action_space, actions))
 
+        batch = self._new_batch()
+
         def one(i: int, env: gym.Env, action: Any) -> tuple:
             if self._needs_reset[i]:
                 obs, info = env.reset()
-                return obs, 0.0, False, False, info
-            return env.step(action)
+                return self._keep(batch, i, (obs, 0.0, False, False, info))
+            return self._keep(batch, i, env.step(action))
 
         results = self._each(one, acts)
         rewards = np.array([r[1] for r in results], dtype=np.float64)
@@ -103,8 +130,7 @@ class WebVectorEnv(VectorEnv):
         infos: dict[str, Any] = {}
         for i, r in enumerate(results):
             infos = self._add_info(infos, r[4], i)
-        self._obs = concatenate(self.single_observation_space, [r[0] for r in results], self._obs)
-        return (np.copy(self._obs) if isinstance(self._obs, np.ndarray) else self._obs), rewards, terms, truncs, infos
+        return self._batched(batch, results), rewards, terms, truncs, infos
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple:
         def one(i: int, env: gym.Env, _: Any) -> Any:
