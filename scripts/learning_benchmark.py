@@ -56,7 +56,7 @@ def run_one(spec: str, args: argparse.Namespace) -> dict[str, Any]:
                       obs_size=args.obs_size, difficulty=difficulty, n_envs=args.n_envs, eval_freq=args.eval_freq,
                       eval_episodes=args.eval_episodes, seed=args.seed, hparams={**PPO_HPARAMS, **args.hparams},
                       deterministic=False, cpu_budget_s=args.cpu_seconds, frame_stack=args.frame_stack,
-                      wrappers=args.wrappers)
+                      wrappers=args.wrappers, env_kwargs=args.env_kwargs)
     curve = trainer.run()
     kw, wrappers = trainer.env_kwargs, trainer.wrappers
     final_episodes = args.final_episodes
@@ -146,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="frames the policy sees (default: 4 for real-time ids, else 1; memory tasks need more)")
     parser.add_argument("--hparams", type=json.loads, default={},
                         help=f"JSON overriding PPO's kwargs (default {json.dumps(PPO_HPARAMS)})")
+    parser.add_argument("--env-kwargs", type=json.loads, default={},
+                        help="JSON of extra constructor kwargs, e.g. '{\"view\": \"agent\"}'")
     parser.add_argument("--wrappers", nargs="*", default=[],
                         help="training wrappers, as module:Class{json kwargs} (e.g. 'gymv.wrappers:ProgressShaping'); "
                              "evaluation scores the env's own return, so they change learning, not the scoring")

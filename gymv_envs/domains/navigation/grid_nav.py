@@ -17,7 +17,8 @@ MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 DIRS = tuple(MOVES.values())
 LM_COLOURS = ("red", "green", "blue", "yellow", "purple", "orange", "cyan", "pink")
 LM_SHAPES = ("star", "square", "triangle", "diamond", "cross", "hexagon", "heart")  # the agent is the circle
-FLOOR, BLOCK = (250, 250, 246), (72, 76, 88)
+FLOOR, BLOCK, OUTSIDE = (250, 250, 246), (72, 76, 88), (36, 38, 46)
+VIEWS = ("full", "agent")
 DEAD_ZONE = 0.3
 JOYSTICK = (("x", -1.0, 1.0, "horizontal push: >= 0.3 moves one cell right, <= -0.3 one cell left"),
             ("y", -1.0, 1.0, "vertical push: >= 0.3 moves one cell up, <= -0.3 one cell down; the axis "
@@ -40,7 +41,11 @@ class GridNav(MultiTurnEnv):
     least 0.3, and waits in place when both are under 0.3 (a valid no-op).
 
     ## Observation Space
-    `Box(0, 255, (H, W, 3), uint8)`: the grid, drawn natively at ``obs_size``.
+    `Box(0, 255, (H, W, 3), uint8)`: the grid, drawn natively at ``obs_size``. With
+    ``view="agent"`` the picture is centred on the agent instead: a window of (2R-1) x (2C-1)
+    cells for an R x C grid, so the whole grid is always in view, and the cells beyond the grid's
+    edge drawn darker than obstacles (egocentric and translation-invariant, as MiniGrid's agent view;
+    the rules are the same).
 
     ## Rewards
     1.0 on reaching the goal landmark, else 0.0 (``max_return`` 1.0). ``info["progress"]`` is
@@ -58,7 +63,8 @@ class GridNav(MultiTurnEnv):
     ``difficulty`` (0: 7x7, 10% obstacles, 3 landmarks; 1: 10x10, 18%, 4; 2: 13x13, 26%, 5),
     ``action_mode`` (``"discrete"``, ``"joystick"``), ``instruction_level`` (``"goal"``: the goal only;
     ``"step"``: directions along a shortest path from the start; ``"visual"``: where the goal lies
-    relative to the grid and the nearest other landmark), ``obs_size``, ``render_mode``. The registered
+    relative to the grid and the nearest other landmark), ``view`` (``"full"``, the default: the grid
+    as it is; ``"agent"``: centred on the agent), ``obs_size``, ``render_mode``. The registered
     id defaults to difficulty 1.
 
     ## Version History
@@ -72,6 +78,12 @@ class GridNav(MultiTurnEnv):
 
     action_modes = ("discrete", "joystick")
     instruction_levels = ("goal", "step", "visual")
+
+    def __init__(self, view: str = "full", **kwargs: Any) -> None:
+        if view not in VIEWS:
+            raise ValueError(f"invalid view={view!r}; valid values: {', '.join(map(repr, VIEWS))}")
+        self.view = view
+        super().__init__(**kwargs)
 
     @property
     def action_names(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -193,15 +205,25 @@ class GridNav(MultiTurnEnv):
 
     # -- draw
     def _tile(self, key: Any, h: int, w: int) -> np.ndarray:
-        tile = new_frame(h, w, BLOCK if key == "block" else FLOOR)
+        tile = new_frame(h, w, BLOCK if key == "block" else OUTSIDE if key == "outside" else FLOOR)
         if isinstance(key, tuple):
             draw_shape(tile, key[2], w / 2, h / 2, max(2, int(min(h, w) * 0.82)), PALETTE[key[1]])
         if key == "agent" or (isinstance(key, tuple) and key[0] == "on"):
             draw_shape(tile, "circle", w / 2, h / 2, max(2, int(min(h, w) * (0.66 if key == "agent" else 0.36))), INK)
         return tile
 
+    def _view_keys(self) -> list[list[Any]]:
+        """The cells drawn: the grid, or (``view="agent"``) the (2R-1) x (2C-1) window centred on the agent."""
+        if self.view == "full":
+            return self._keys
+        R, C = self.rows, self.cols
+        ar, ac = self.agent
+        return [[self._keys[r][c] if 0 <= r < R and 0 <= c < C else "outside" for c in range(ac - C + 1, ac + C)]
+                for r in range(ar - R + 1, ar + R)]
+
     def _draw(self) -> np.ndarray:
-        return self.grid_painter(self.rows, self.cols, self._tile).paint(self._keys)
+        keys = self._view_keys()
+        return self.grid_painter(len(keys), len(keys[0]), self._tile).paint(keys)
 
     def _task_text(self) -> str:
         colour, shape = self.landmarks[0]
