@@ -152,8 +152,8 @@ class VoronoiPieces(GeometryQuestion):
     def _draw(self) -> np.ndarray:
         p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
         p.lines(self.ridges, EDGE, width=p.width * 1.6)
-        p.polyline([(GRID[0], GRID[0]), (GRID[1], GRID[0]), (GRID[1], GRID[1]), (GRID[0], GRID[1])], EDGE,
-                   closed=True, width=p.width * 1.6)
+        square = [(GRID[0], GRID[0]), (GRID[1], GRID[0]), (GRID[1], GRID[1]), (GRID[0], GRID[1])]
+        p.polylines([square], EDGE, closed=True, width=p.width * 1.6, cached=True)  # the same every level
         if self.question == "adjacency":
             fills = [(255, 225, 140)]
             p.fill_polygons([self.cells[self.target]], fills)
