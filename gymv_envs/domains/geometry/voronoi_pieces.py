@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -39,6 +41,38 @@ def voronoi_cells(sites: np.ndarray, lo: float, hi: float,
     borders = {frozenset(p): seg for p, seg in zip(pts[inner].tolist(), segs)}
     cells = [vor.vertices[vor.regions[vor.point_region[i]]] for i in range(n)]
     return cells, borders
+
+
+@functools.lru_cache(maxsize=32)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.triu_indices(n, 1)
+
+
+def border_lengths(sites: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """The length of the border every two regions of `voronoi_cells` share (0 where they share none),
+    computed directly: the part of each pair's bisector inside the square that is closer to the pair
+    than to every other site. Sub-micro-unit rounding aside it is what scipy's diagram gives, so it
+    can turn down a layout before scipy is asked (what it turns down, scipy would have too)."""
+    s = np.asarray(sites, dtype=float)
+    i, j = _pairs(len(s))
+    mid = (s[i] + s[j]) / 2
+    d = s[j] - s[i]
+    d = np.stack([-d[:, 1], d[:, 0]], 1)  # along the bisector
+    # p(t) = mid + t d is no closer to site k than to site i where a t <= b
+    a = 2 * (d @ s.T - (s[i] * d).sum(axis=1)[:, None])
+    sq = (s * s).sum(axis=1)
+    b = sq[None, :] - sq[i][:, None] - 2 * (mid @ s.T - (s[i] * mid).sum(axis=1)[:, None])
+    rows = np.arange(len(i))
+    a[rows, i], b[rows, i] = 0.0, 1.0
+    a[rows, j], b[rows, j] = 0.0, 1.0
+    # the square's sides: lo <= mid + t d <= hi on both axes
+    a = np.concatenate([a, d, -d], axis=1)
+    b = np.concatenate([b, hi - mid, mid - lo], axis=1)
+    ratio = np.divide(b, a, out=np.zeros_like(b), where=a != 0)
+    t_hi = np.where(a > 0, ratio, np.inf).min(axis=1)
+    t_lo = np.where(a < 0, ratio, -np.inf).max(axis=1)
+    open_ = ~((a == 0) & (b < 0)).any(axis=1)
+    return np.where(open_, np.maximum(t_hi - t_lo, 0.0), 0.0) * np.hypot(d[:, 0], d[:, 1])
 
 
 def in_order(poly: np.ndarray) -> np.ndarray:
@@ -124,6 +158,9 @@ class VoronoiPieces(GeometryQuestion):
         while True:
             grid = distinct_points(rng, n, GRID[0] + 1, GRID[1] - 1, min_gap=2.0)
             self.sites = grid + rng.uniform(-0.35, 0.35, grid.shape)  # off the grid: no four sites on a circle
+            length = border_lengths(self.sites, GRID[0], GRID[1])
+            if ((length > 1e-6) & (length < MIN_RIDGE[self.question] - 1e-6)).any():
+                continue  # a border clearly too short: scipy's diagram would say so too, at 100x the cost
             found = voronoi_cells(self.sites, GRID[0], GRID[1], MIN_RIDGE[self.question])
             if found is None:  # some border is too short
                 continue
