@@ -186,3 +186,24 @@ def test_plot_labels_stay_inside_the_frame_and_apart():
             for a, b in itertools.combinations(boxes, 2):
                 ov = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
                 assert not (ov[0] > 2 and ov[1] > 2), "two labels overlap"
+
+
+def test_voronoi_helpers_agree_with_scipy_diagram():
+    from gymv_envs.domains.geometry.voronoi_pieces import (
+        all_in_order,
+        border_lengths,
+        in_order,
+        voronoi_cells,
+    )
+
+    rng = np.random.default_rng(2)
+    for _ in range(300):
+        n = int(rng.integers(3, 15))
+        sites = rng.uniform(0.5, 11.5, (n, 2))
+        cells, borders = voronoi_cells(sites, 0, 12)
+        assert all(a.tobytes() == b.tobytes() for a, b in zip(all_in_order(cells), [in_order(c) for c in cells]))
+        length = border_lengths(sites, 0, 12)
+        for k, (i, j) in enumerate(zip(*np.triu_indices(n, 1))):
+            seg = borders.get(frozenset((int(i), int(j))))
+            want = 0.0 if seg is None else float(np.hypot(seg[2] - seg[0], seg[3] - seg[1]))
+            assert abs(length[k] - want) < 1e-9

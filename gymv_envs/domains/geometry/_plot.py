@@ -148,12 +148,20 @@ class Plot:
         """Solid fills, painted in order (outline them with `polylines` for smooth edges). Each fill is
         the pixel-exact raster of `vector.Layer.polygon` (cached per pixel outline), set directly: a
         fully covered pixel takes the colour of the last fill over it, as a layer flush gives."""
+        polys = [np.asarray(poly, dtype=float).reshape(-1, 2) for poly in polys]
+        if not polys:
+            return self
+        p = np.concatenate(polys) if len(polys) > 1 else polys[0]
+        x, y = self.ax.px(p[:, 0], p[:, 1])  # every outline's pixels in one go (the same values, point by point)
+        xy = np.stack([x, y], 1)
+        H, W = self.img.shape[:2]
+        view = self.img.view(_PIXEL).reshape(H, W)
+        at = 0
         for poly, col in zip(polys, colors):
-            p = np.asarray(poly, dtype=float).reshape(-1, 2)
-            x, y = self.ax.px(p[:, 0], p[:, 1])
-            pts = np.stack([x, y], 1)
+            pts = xy[at:at + len(poly)]
+            at += len(poly)
             (x0, y0), mask = polygon_raster(pts.tobytes())
-            paint(self.img, x0, y0, mask, tuple(int(v) for v in col))
+            paint(view, x0, y0, mask, tuple(int(v) for v in col))
         return self
 
     def lines(self, segs, color: Color = INK, width: float | None = None, dash: bool = False) -> Plot:
@@ -295,13 +303,20 @@ _STATIC: dict[tuple, np.ndarray] = {}  # (name, size, range) -> the grid with a 
 
 def paint(img: np.ndarray, x0: int, y0: int, mask: np.ndarray, color) -> None:
     """Set the pixels of a bool ``mask`` placed with its top-left at (x0, y0) to ``color`` (clipped);
-    one 3-byte item per pixel, several times faster than a per-channel masked assignment."""
-    H, W = img.shape[:2]
+    one 3-byte item per pixel, several times faster than a per-channel masked assignment. ``img``: an
+    (H, W, 3) uint8 frame or its (H, W) view of 3-byte pixels."""
+    view = img if img.ndim == 2 else img.view(_PIXEL).reshape(img.shape[:2])
+    H, W = view.shape
     h, w = mask.shape
     a, b, c, d = max(x0, 0), max(y0, 0), min(x0 + w, W), min(y0 + h, H)
     if a < c and b < d:
-        view = img.view(_PIXEL).reshape(H, W)
-        view[b:d, a:c][mask[b - y0:d - y0, a - x0:c - x0]] = np.array(color, dtype=np.uint8).view(_PIXEL)[0]
+        view[b:d, a:c][mask[b - y0:d - y0, a - x0:c - x0]] = _pixel(color)
+
+
+@functools.lru_cache(maxsize=256)
+def _pixel(color: tuple[int, int, int]) -> np.void:
+    """One RGB colour as a 3-byte pixel item."""
+    return np.array(color, dtype=np.uint8).view(_PIXEL)[0]
 
 
 _PIXEL = np.dtype("V3")

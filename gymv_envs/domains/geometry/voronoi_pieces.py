@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -41,10 +43,57 @@ def voronoi_cells(sites: np.ndarray, lo: float, hi: float,
     return cells, borders
 
 
+@functools.lru_cache(maxsize=32)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.triu_indices(n, 1)
+
+
+def border_lengths(sites: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """The length of the border every two regions of `voronoi_cells` share (0 where they share none),
+    computed directly: the part of each pair's bisector inside the square that is closer to the pair
+    than to every other site. Sub-micro-unit rounding aside it is what scipy's diagram gives, so it
+    can turn down a layout before scipy is asked (what it turns down, scipy would have too)."""
+    s = np.asarray(sites, dtype=float)
+    i, j = _pairs(len(s))
+    mid = (s[i] + s[j]) / 2
+    d = s[j] - s[i]
+    d = np.stack([-d[:, 1], d[:, 0]], 1)  # along the bisector
+    # p(t) = mid + t d is no closer to site k than to site i where a t <= b
+    a = 2 * (d @ s.T - (s[i] * d).sum(axis=1)[:, None])
+    sq = (s * s).sum(axis=1)
+    b = sq[None, :] - sq[i][:, None] - 2 * (mid @ s.T - (s[i] * mid).sum(axis=1)[:, None])
+    rows = np.arange(len(i))
+    a[rows, i], b[rows, i] = 0.0, 1.0
+    a[rows, j], b[rows, j] = 0.0, 1.0
+    # the square's sides: lo <= mid + t d <= hi on both axes
+    a = np.concatenate([a, d, -d], axis=1)
+    b = np.concatenate([b, hi - mid, mid - lo], axis=1)
+    ratio = np.divide(b, a, out=np.zeros_like(b), where=a != 0)
+    t_hi = np.where(a > 0, ratio, np.inf).min(axis=1)
+    t_lo = np.where(a < 0, ratio, -np.inf).max(axis=1)
+    open_ = ~((a == 0) & (b < 0)).any(axis=1)
+    return np.where(open_, np.maximum(t_hi - t_lo, 0.0), 0.0) * np.hypot(d[:, 0], d[:, 1])
+
+
 def in_order(poly: np.ndarray) -> np.ndarray:
     """A convex polygon's corners sorted by angle around their mean."""
     c = poly.mean(axis=0)
     return poly[np.argsort(np.arctan2(poly[:, 1] - c[1], poly[:, 0] - c[0]))]
+
+
+def all_in_order(polys: list[np.ndarray]) -> list[np.ndarray]:
+    """`in_order` of each polygon, in a few calls for all of them (the same means, angles and orders:
+    each mean is the same sum of the same corners, each angle the same arctan2)."""
+    sizes = [len(p) for p in polys]
+    pts = np.concatenate(polys)
+    starts = np.cumsum([0] + sizes[:-1])
+    centre = np.repeat(np.add.reduceat(pts, starts, axis=0) / np.array(sizes, dtype=float)[:, None], sizes, axis=0)
+    angle = np.arctan2(pts[:, 1] - centre[:, 1], pts[:, 0] - centre[:, 0]).tolist()
+    out = []
+    for p, at, k in zip(polys, starts.tolist(), sizes):
+        a = angle[at:at + k]
+        out.append(p[sorted(range(k), key=a.__getitem__)])
+    return out
 
 
 class VoronoiPieces(GeometryQuestion):
@@ -109,29 +158,39 @@ class VoronoiPieces(GeometryQuestion):
         while True:
             grid = distinct_points(rng, n, GRID[0] + 1, GRID[1] - 1, min_gap=2.0)
             self.sites = grid + rng.uniform(-0.35, 0.35, grid.shape)  # off the grid: no four sites on a circle
+            length = border_lengths(self.sites, GRID[0], GRID[1])
+            if ((length > 1e-6) & (length < MIN_RIDGE[self.question] - 1e-6)).any():
+                continue  # a border clearly too short: scipy's diagram would say so too, at 100x the cost
             found = voronoi_cells(self.sites, GRID[0], GRID[1], MIN_RIDGE[self.question])
             if found is None:  # some border is too short
                 continue
             self.cells, borders = found
             if not self._corner_touch(borders):
                 break
-        self.cells = [in_order(c) for c in self.cells]
+        self.cells = all_in_order(self.cells)
         self.labels = list(LETTERS[:n])
         self.ridges = np.array(list(borders.values())).reshape(-1, 4)
-        self.neighbours = [frozenset(next(iter(k - {i})) for k in borders if i in k) for i in range(n)]
+        around: list[list[int]] = [[] for _ in range(n)]
+        for a, b in (tuple(k) for k in borders):
+            around[a].append(b)
+            around[b].append(a)
+        self.neighbours = [frozenset(x) for x in around]
         self.target = int(rng.integers(n))
 
     def _corner_touch(self, borders) -> bool:
         """Whether two regions without a shared border still meet at a corner (four sites on a circle)."""
-        corners = [{(round(x, 6), round(y, 6)) for x, y in c.tolist()} for c in self.cells]
-        return any(corners[i] & corners[j] for i in range(len(corners)) for j in range(i + 1, len(corners))
-                   if frozenset((i, j)) not in borders)
+        meet: dict[tuple[float, float], set[int]] = {}  # each corner, rounded, and the regions that have it
+        for i, c in enumerate(self.cells):
+            for x, y in c.tolist():
+                meet.setdefault((round(x, 6), round(y, 6)), set()).add(i)
+        return any(frozenset((i, j)) not in borders for at in meet.values() if len(at) > 1
+                   for i in at for j in at if i < j)
 
     def _draw(self) -> np.ndarray:
         p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
         p.lines(self.ridges, EDGE, width=p.width * 1.6)
-        p.polyline([(GRID[0], GRID[0]), (GRID[1], GRID[0]), (GRID[1], GRID[1]), (GRID[0], GRID[1])], EDGE,
-                   closed=True, width=p.width * 1.6)
+        square = [(GRID[0], GRID[0]), (GRID[1], GRID[0]), (GRID[1], GRID[1]), (GRID[0], GRID[1])]
+        p.polylines([square], EDGE, closed=True, width=p.width * 1.6, cached=True)  # the same every level
         if self.question == "adjacency":
             fills = [(255, 225, 140)]
             p.fill_polygons([self.cells[self.target]], fills)

@@ -160,12 +160,10 @@ def circle_layout(rng: np.random.Generator, n: int, edges: Sequence[tuple[int, i
     slot = np.argsort(orders, axis=1)  # slot[t, v]: position of vertex v in order t
     a = np.minimum(slot[:, e[:, 0]], slot[:, e[:, 1]])
     b = np.maximum(slot[:, e[:, 0]], slot[:, e[:, 1]])
-    # chords (a1, b1) and (a2, b2) cross when exactly one end of the second lies strictly inside the first
-    inside_a = (a[:, None, :] > a[:, :, None]) & (a[:, None, :] < b[:, :, None])
-    inside_b = (b[:, None, :] > a[:, :, None]) & (b[:, None, :] < b[:, :, None])
-    apart = ((a[:, None, :] != a[:, :, None]) & (a[:, None, :] != b[:, :, None])
-             & (b[:, None, :] != a[:, :, None]) & (b[:, None, :] != b[:, :, None]))
-    cross = ((inside_a ^ inside_b) & apart).sum(axis=(1, 2))
+    # chords (a1, b1) and (a2, b2) (a < b) cross when their ends interleave, a1 < a2 < b1 < b2, counted here
+    # for the chord with the smaller first end (so once a crossing pair)
+    a1, b1, a2 = a[:, :, None], b[:, :, None], a[:, None, :]
+    cross = ((a1 < a2) & (a2 < b1) & (b1 < b[:, None, :])).sum(axis=(1, 2))
     best = slot[int(np.argmin(cross))]
     ang = -np.pi / 2 + 2 * np.pi * best / n
     return np.stack([np.cos(ang), np.sin(ang)], 1)
