@@ -6,7 +6,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.arc._base import ArcEnv, arc_doc
-from gymv_envs.domains.arc._scenes import colours, pick, place
+from gymv_envs.domains.arc._scenes import box_mask, colours, pick, place
 from gymv_envs.domains.arc._search import Core, Rule
 from gymv_envs.domains.arc._transforms import BG, Obj, Scene, keep_objects
 
@@ -82,8 +82,7 @@ class ArcDenoise(ArcEnv):
         scenes: list[Scene] = []
         while len(scenes) < k + 1:
             n = int(rng.integers(lo, hi + 1))
-            rects = [np.ones((int(rng.integers(3, 5)), int(rng.integers(3, 5))), dtype=bool)
-                     for _ in range(int(rng.integers(r_lo, r_hi + 1)))]
+            rects = [box_mask(int(rng.integers(3, 5)), int(rng.integers(3, 5))) for _ in range(int(rng.integers(r_lo, r_hi + 1)))]
             scene = place(rng, n, n, rects, [pick(rng, palette) for _ in rects])
             if scene is None:
                 continue
