@@ -137,10 +137,17 @@ def _colour_fits(z: np.ndarray, T: np.ndarray) -> np.ndarray:
     return (hit.sum(axis=2) <= 1).all(axis=1)
 
 
-def _table(K: np.ndarray, t: np.ndarray, table: dict[int, int]) -> bool:
-    """Extend ``table`` with K -> t (flat); False on a conflict."""
-    keep = K >= 0  # after `_fits`: each key has one target, so the set of (key, target) pairs is the map
-    for code in set(((K[keep].astype(np.intp) << 4) + t.ravel()[keep]).tolist()):
+def _fit_table(K: np.ndarray, z: np.ndarray, t: np.ndarray, table: dict[int, int]) -> bool:
+    """`_fits` for one target and then `_table`, at once: the cells with negative keys keep z's
+    colour, and the (key, target) pairs of the others extend ``table`` without a conflict (a key
+    with two targets conflicts with itself). ``table`` may be changed when False is returned."""
+    obj = K >= 0
+    tf = t.ravel()
+    if not obj.all():
+        bg = ~obj
+        if not (tf[bg] == z.ravel()[bg]).all():
+            return False
+    for code in set(((K[obj].astype(np.intp) << 4) + tf[obj]).tolist()):
         k, v = code >> 4, code & 15
         if table.setdefault(k, v) != v:
             return False
@@ -274,7 +281,7 @@ def _verify(name: str, fn: CoreFn, g: int, key: str | None, demos, outs: dict, t
                 return None
         else:
             K = key_array(key, z, src, scene)
-            if K is None or not _fits(K, z, t.ravel()[None])[0] or not _table(K, t, table):
+            if K is None or not _fit_table(K, z, t, table):
                 return None
         changed |= t.tobytes() != z.tobytes()
     if key is not None and not changed:

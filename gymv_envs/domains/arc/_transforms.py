@@ -251,30 +251,51 @@ def mask_box(g: np.ndarray, mask: int = BG) -> tuple[int, int, int, int] | None:
 
 
 # ----------------------------------------------------------------------------- objects
+def _object_cells(scene: Scene) -> list[tuple[list[tuple[int, int]], tuple[int, int, int, int]]]:
+    """Each object's cells as (row, col) pairs and the lead of each direction (-max row, min row,
+    -max col, min col: down, up, right, left), cached in the scene."""
+    hit = scene.cache.get("cells")
+    if hit is None:
+        hit = []
+        for o in scene.objects:
+            rs, cs = o.rows.tolist(), o.cols.tolist()
+            hit.append((list(zip(rs, cs)), (-max(rs), min(rs), -max(cs), min(cs))))
+        scene.cache["cells"] = hit
+    return hit
+
+
+_LEAD = {"down": 0, "up": 1, "right": 2, "left": 3}
+
+
 def move_until_contact(scene: Scene, direction: str, movers: list[int]) -> np.ndarray:
     """Objects ``movers`` (indices) slide towards ``direction`` one after another, the one nearest
     the far side first, each until the next step would leave the grid or touch a filled cell."""
     objs = scene.objects
     dr, dc = DIRECTIONS[direction]
     h, w = scene.grid.shape
-    out = scene.grid.tolist()
-    cells_of = {i: list(zip(objs[i].rows.tolist(), objs[i].cols.tolist())) for i in movers}
-    lead = {"down": lambda i: -max(r for r, _ in cells_of[i]), "up": lambda i: min(r for r, _ in cells_of[i]),
-            "right": lambda i: -max(c for _, c in cells_of[i]), "left": lambda i: min(c for _, c in cells_of[i])}[direction]
-    for i in sorted(movers, key=lead):
-        o, cells = objs[i], cells_of[i]
-        for r, c in cells:
-            out[r][c] = BG
+    flat = scene.grid.ravel().tolist()
+    cells = _object_cells(scene)
+    lead = _LEAD[direction]
+    d = dr * w + dc
+    for i in sorted(movers, key=lambda i: cells[i][1][lead]):
+        pts = cells[i][0]
+        for r, c in pts:
+            flat[r * w + c] = BG
         # the object moves as far as its most hindered cell can: each cell's run of free cells ahead
         step = h + w
-        for r, c in cells:
-            k = 1
-            while 0 <= r + k * dr < h and 0 <= c + k * dc < w and not out[r + k * dr][c + k * dc]:
+        for r, c in pts:
+            k, rr, cc, j = 0, r + dr, c + dc, r * w + c + d
+            while 0 <= rr < h and 0 <= cc < w and not flat[j] and k < step:
                 k += 1
-            step = min(step, k - 1)
-        for r, c in cells:
-            out[r + step * dr][c + step * dc] = o.colour
-    return np.array(out, dtype=np.int8)
+                rr += dr
+                cc += dc
+                j += d
+            step = k
+        colour = objs[i].colour
+        shift = step * d
+        for r, c in pts:
+            flat[r * w + c + shift] = colour
+    return np.array(flat, dtype=np.int8).reshape(h, w)
 
 
 def keep_objects(scene: Scene, keep: list[bool]) -> np.ndarray:
