@@ -162,8 +162,12 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
     not given). Returns None when some shape does not fit."""
     grid = np.zeros((h, w), dtype=np.int8) if base is None else base.copy()
     # each row's filled cells (the objects' boxes) as the bits of one int: a box test is an AND per row
-    bits = [0] * h if base is None else [int.from_bytes(np.packbits(row, bitorder="little").tobytes(), "little")
-                                         for row in grid != BG]
+    if base is None:
+        bits = [0] * h
+    else:
+        packed = np.packbits(grid != BG, axis=1, bitorder="little")
+        raw, nb = packed.tobytes(), packed.shape[1]
+        bits = [int.from_bytes(raw[i * nb:(i + 1) * nb], "little") for i in range(h)]
     objs: list[Obj] = []
     keys: list[tuple[int, int]] = []
     tries = rng.integers(0, 1 << 30, size=12 * len(shapes)).tolist()

@@ -251,7 +251,7 @@ def mask_box(g: np.ndarray, mask: int = BG) -> tuple[int, int, int, int] | None:
 
 
 # ----------------------------------------------------------------------------- objects
-def _object_cells(scene: Scene) -> list[tuple[list[tuple[int, int]], tuple[int, int, int, int]]]:
+def object_cells(scene: Scene) -> list[tuple[list[tuple[int, int]], tuple[int, int, int, int]]]:
     """Each object's cells as (row, col) pairs and the lead of each direction (-max row, min row,
     -max col, min col: down, up, right, left), cached in the scene."""
     hit = scene.cache.get("cells")
@@ -270,11 +270,13 @@ _LEAD = {"down": 0, "up": 1, "right": 2, "left": 3}
 def move_until_contact(scene: Scene, direction: str, movers: list[int]) -> np.ndarray:
     """Objects ``movers`` (indices) slide towards ``direction`` one after another, the one nearest
     the far side first, each until the next step would leave the grid or touch a filled cell."""
+    if not movers:
+        return scene.grid.copy()
     objs = scene.objects
     dr, dc = DIRECTIONS[direction]
     h, w = scene.grid.shape
     flat = scene.grid.ravel().tolist()
-    cells = _object_cells(scene)
+    cells = object_cells(scene)
     lead = _LEAD[direction]
     d = dr * w + dc
     for i in sorted(movers, key=lambda i: cells[i][1][lead]):

@@ -43,7 +43,7 @@ class ArcConnect(ArcEnv):
     def _scene(self, rng: np.random.Generator, n: int, pairs: int, lone: int, palette: list[int]) -> Scene:
         """Marker pairs whose gaps never cross or touch another pair's, then lone markers."""
         grid = np.zeros((n, n), dtype=np.int8)
-        used = np.zeros((n, n), dtype=bool)  # pair cells and gaps, grown by one cell
+        used = [0] * n  # pair cells and gaps, grown by one cell: each row's cells as the bits of one int
         placed = 0
         for i in range(pairs * 6):
             if placed == pairs:
@@ -52,15 +52,22 @@ class ArcConnect(ArcEnv):
             a = int(rng.integers(n - 2))
             b = int(rng.integers(a + 2, n))
             r0, r1, c0, c1 = (line, line, a, b) if axis else (a, b, line, line)
-            if used[max(0, r0 - 1):r1 + 2, max(0, c0 - 1):c1 + 2].any():
+            lo = c0 - 1 if c0 else 0
+            box = ((1 << (c1 + 2 - lo)) - 1) << lo
+            rows = range(r0 - 1 if r0 else 0, min(r1 + 2, n))
+            if any(used[r] & box for r in rows):
                 continue
             colour = pick(rng, palette)
             grid[r0, c0] = grid[r1, c1] = colour
-            used[max(0, r0 - 1):r1 + 2, max(0, c0 - 1):c1 + 2] = True
+            for r in rows:
+                used[r] |= box
             placed += 1
-        free = np.flatnonzero(~used)
-        for j in rng.permutation(free.size)[:lone].tolist():
-            grid.flat[free[j]] = pick(rng, palette)
+        if lone:
+            free = [r * n + c for r in range(n) for c in range(n) if not used[r] >> c & 1]
+            for j in rng.permutation(len(free))[:lone].tolist():
+                grid.flat[free[j]] = pick(rng, palette)
+        else:
+            rng.permutation(n * n - sum(bin(u & ((1 << n) - 1)).count("1") for u in used))
         return Scene(grid)
 
     def _sample(self, rng: np.random.Generator) -> tuple[Rule, list]:
