@@ -68,6 +68,14 @@ def _features(scene: Scene, key: str) -> np.ndarray:
     return feats
 
 
+@functools.lru_cache(maxsize=64)
+def _negatives(n: int) -> np.ndarray:
+    """``-1 - arange(n)``: distinct negative keys for the background cells (read-only, cached)."""
+    out = -1 - np.arange(n)
+    out.setflags(write=False)
+    return out
+
+
 def key_array(key: str, z: np.ndarray, src: np.ndarray | None, scene: Scene) -> np.ndarray | None:
     """The key of each cell of ``z`` (flat); background cells of object keys get distinct negatives."""
     if key == "colour":
@@ -79,7 +87,7 @@ def key_array(key: str, z: np.ndarray, src: np.ndarray | None, scene: Scene) -> 
         return hit[1]
     s = src.ravel()
     feats = _features(scene, key)
-    K = np.where(s >= 0, feats[np.maximum(s, 0)], -1 - np.arange(s.size))
+    K = np.where(s >= 0, feats[np.maximum(s, 0)], _negatives(s.size))
     K.setflags(write=False)
     scene.cache[("K", key)] = (src, K)
     return K

@@ -317,7 +317,8 @@ def count_strip(n: int, colour: int) -> np.ndarray | None:
 def hollow(scene: Scene) -> tuple[np.ndarray, np.ndarray]:
     """Each object keeps only its border cells (cells with a 4-neighbour outside the object)."""
     g, src = scene.grid, object_index(scene)
-    pad = np.pad(src, 1, constant_values=-1)
+    pad = np.full((src.shape[0] + 2, src.shape[1] + 2), -1, dtype=src.dtype)
+    pad[1:-1, 1:-1] = src
     inner = ((pad[:-2, 1:-1] == src) & (pad[2:, 1:-1] == src) & (pad[1:-1, :-2] == src)
              & (pad[1:-1, 2:] == src) & (src >= 0))
     return np.where(inner, BG, g).astype(np.int8), np.where(inner, -1, src)
@@ -325,12 +326,15 @@ def hollow(scene: Scene) -> tuple[np.ndarray, np.ndarray]:
 
 def fill_boxes(scene: Scene) -> tuple[np.ndarray, np.ndarray] | None:
     """Each object fills its bounding box with its colour (None when boxes overlap)."""
+    objs = scene.objects
+    boxes = [o.bbox for o in objs]
+    for i, (r0, c0, r1, c1) in enumerate(boxes):  # a box meets an earlier one: the filled cells overlap
+        for a0, b0, a1, b1 in boxes[:i]:
+            if r0 < a1 and a0 < r1 and c0 < b1 and b0 < c1:
+                return None
     out = np.zeros_like(scene.grid)
     src = np.full(scene.grid.shape, -1, dtype=np.int16)
-    for i, o in enumerate(scene.objects):
-        r0, c0, r1, c1 = o.bbox
-        if (src[r0:r1, c0:c1] >= 0).any():
-            return None
+    for i, (o, (r0, c0, r1, c1)) in enumerate(zip(objs, boxes)):
         out[r0:r1, c0:c1] = o.colour
         src[r0:r1, c0:c1] = i
     return out, src
