@@ -381,7 +381,7 @@ class ArcEnv(SingleTurnEnv):
         colours = np.unique(t).tolist()
         swapped = []
         for _ in range(3):
-            a = int(rng.choice(colours))
+            a = int(colours[int(rng.integers(len(colours)))])  # rng.choice(colours): the same draw
             swapped.append(np.where(t == a, int(rng.integers(1, 10)), t).astype(np.int8))
         poked = []
         for _ in range(3):

@@ -20,7 +20,7 @@ def colour_table(rng: np.random.Generator, used: list[int], changes: int = 1) ->
     to another used colour (a swap) or to a new one."""
     table = {c: c for c in range(10)}
     for a in [used[int(i)] for i in rng.permutation(len(used))[:changes]]:
-        b = int(rng.choice([c for c in range(1, 10) if c != a]))
+        b = pick(rng, [c for c in range(1, 10) if c != a])
         table[a] = b
     return tuple(sorted(table.items()))
 
