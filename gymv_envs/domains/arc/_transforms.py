@@ -126,9 +126,11 @@ def recolour(g: np.ndarray, table: dict[int, int]) -> np.ndarray:
 def translate(g: np.ndarray, dr: int, dc: int) -> np.ndarray:
     """Shift every cell by (dr, dc); cells pushed off the grid are lost, new cells are background."""
     h, w = g.shape
-    out = np.zeros_like(g)
+    out = np.zeros((h, w), dtype=g.dtype) if g.flags.c_contiguous else np.zeros_like(g)
     if abs(dr) < h and abs(dc) < w:
-        out[max(dr, 0):h + min(dr, 0), max(dc, 0):w + min(dc, 0)] = g[max(-dr, 0):h - max(dr, 0), max(-dc, 0):w - max(dc, 0)]
+        r0, r1 = (dr, 0) if dr > 0 else (0, -dr)
+        c0, c1 = (dc, 0) if dc > 0 else (0, -dc)
+        out[r0:h - r1, c0:w - c1] = g[r1:h - r0, c1:w - c0]
     return out
 
 
@@ -332,8 +334,9 @@ def fill_boxes(scene: Scene) -> tuple[np.ndarray, np.ndarray] | None:
         for a0, b0, a1, b1 in boxes[:i]:
             if r0 < a1 and a0 < r1 and c0 < b1 and b0 < c1:
                 return None
-    out = np.zeros_like(scene.grid)
-    src = np.full(scene.grid.shape, -1, dtype=np.int16)
+    g = scene.grid
+    out = np.zeros(g.shape, dtype=g.dtype) if g.flags.c_contiguous else np.zeros_like(g)
+    src = np.full(g.shape, -1, dtype=np.int16)
     for i, (o, (r0, c0, r1, c1)) in enumerate(zip(objs, boxes)):
         out[r0:r1, c0:c1] = o.colour
         src[r0:r1, c0:c1] = i
