@@ -130,14 +130,14 @@ _SHAPES: dict[int, tuple] = {}
 
 
 def _shape_info(m: np.ndarray) -> tuple:
-    """(mask, rows, cols, first row, first col, rows by offset, cols by offset) of a bool mask's
-    cells, cached for read-only masks: the last two hold the cells moved by an offset (read-only
-    arrays, made on first use), so placing a table shape allocates nothing."""
+    """(mask, rows, cols, first row, first col, rows by offset, cols by offset, flat offsets by
+    width) of a bool mask's cells, cached for read-only masks: the dicts hold the cells moved by an
+    offset (read-only arrays) and the cells' flat offsets in a grid of a width, made on first use."""
     hit = _SHAPES.get(id(m))
     if hit is not None and hit[0] is m:
         return hit
     rs, cs = cells_of(m)
-    hit = (m, rs, cs, int(rs[0]), int(cs[0]), {}, {})
+    hit = (m, rs, cs, int(rs[0]), int(cs[0]), {}, {}, {})
     if not m.flags.writeable:
         if len(_SHAPES) > 8192:
             _SHAPES.clear()
@@ -160,16 +160,16 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
     least ``gap`` background cells (8-neighbourhood) between the objects' boxes and ``margin``
     from the edge, over ``base`` (whose objects are ``base_objects``, or found by labelling when
     not given). Returns None when some shape does not fit."""
-    grid = np.zeros((h, w), dtype=np.int8) if base is None else base.copy()
     # each row's filled cells (the objects' boxes) as the bits of one int: a box test is an AND per row
     if base is None:
         bits = [0] * h
     else:
-        packed = np.packbits(grid != BG, axis=1, bitorder="little")
+        packed = np.packbits(base != BG, axis=1, bitorder="little")
         raw, nb = packed.tobytes(), packed.shape[1]
         bits = [int.from_bytes(raw[i * nb:(i + 1) * nb], "little") for i in range(h)]
     objs: list[Obj] = []
     keys: list[tuple[int, int]] = []
+    paint: list[tuple[np.ndarray, dict, int, int, int]] = []  # (mask, offsets, row, col, colour), drawn at the end
     tries = rng.integers(0, 1 << 30, size=12 * len(shapes)).tolist()
     order = sorted(range(len(shapes)), key=lambda i: -shapes[i].size) if len(shapes) > 1 else [0]
     for k in order:  # big ones first: fewer failures
@@ -194,7 +194,7 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
             if not spots:
                 return None
             r, c = divmod(spots[int(rng.integers(len(spots)))], w)
-        _, rs0, cs0, r_first, c_first, rows_at, cols_at = _shape_info(m)
+        _, rs0, cs0, r_first, c_first, rows_at, cols_at, offsets = _shape_info(m)
         keys.append((r + r_first, c + c_first))
         rs, cs = rows_at.get(r), cols_at.get(c)
         if rs is None:
@@ -204,11 +204,27 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
             cs = cols_at[c] = cs0 + c
             cs.setflags(write=False)
         colour = palette[k % len(palette)]
-        grid[r:r + sh, c:c + sw][m] = colour
+        paint.append((m, offsets, r, c, colour))
         row_bits = ((1 << sw) - 1) << c
         for i in range(r, r + sh):
             bits[i] |= row_bits
         objs.append(Obj(colour, rs, cs, (r, c, r + sh, c + sw)))
+    if base is None:  # the cells written into bytes: one array at the end
+        buf = bytearray(h * w)
+        for m, offsets, r, c, colour in paint:
+            offs = offsets.get(w)
+            if offs is None:
+                rs0, cs0 = cells_of(m)
+                offs = offsets[w] = (rs0 * w + cs0).tolist()
+            at = r * w + c
+            for o in offs:
+                buf[at + o] = colour
+        grid = np.frombuffer(buf, dtype=np.int8).reshape(h, w)
+    else:
+        grid = base.copy()
+        for m, _, r, c, colour in paint:
+            sh, sw = m.shape
+            grid[r:r + sh, c:c + sw][m] = colour
     if base is not None:
         if base_objects is None:
             return Scene(grid)
