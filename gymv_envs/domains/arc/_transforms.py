@@ -276,8 +276,10 @@ def move_until_contact(scene: Scene, direction: str, movers: list[int]) -> np.nd
         return scene.grid.copy()
     objs = scene.objects
     dr, dc = DIRECTIONS[direction]
-    h, w = scene.grid.shape
-    flat = scene.grid.ravel().tolist()
+    g = scene.grid
+    h, w = g.shape
+    # the cells as bytes (colours 0-9 of an int8 grid): read and written by index, one array at the end
+    flat = bytearray(g.tobytes()) if g.dtype == np.int8 else g.ravel().tolist()
     cells = object_cells(scene)
     lead = _LEAD[direction]
     d = dr * w + dc
@@ -299,6 +301,8 @@ def move_until_contact(scene: Scene, direction: str, movers: list[int]) -> np.nd
         shift = step * d
         for r, c in pts:
             flat[r * w + c + shift] = colour
+    if isinstance(flat, bytearray):
+        return np.frombuffer(flat, dtype=np.int8).reshape(h, w)
     return np.array(flat, dtype=np.int8).reshape(h, w)
 
 
