@@ -65,7 +65,7 @@ def polyominoes(cells: int, max_side: int) -> tuple[np.ndarray, ...]:
 def blob(rng: np.random.Generator, cells: int, max_side: int = 3) -> np.ndarray:
     """A random 4-connected shape of ``cells`` cells fitting in max_side x max_side (bool mask)."""
     table = polyominoes(cells, max_side)
-    return table[int(rng.integers(len(table)))]
+    return table[0] if len(table) == 1 else table[int(rng.integers(len(table)))]  # one shape: no draw (as numpy)
 
 
 def free_spots(busy: np.ndarray, sh: int, sw: int, gap: int, margin: int = 0) -> np.ndarray:
@@ -248,4 +248,5 @@ def pad(scene: Scene, top: int, bottom: int, left: int, right: int) -> Scene:
 
 
 def pick(rng: np.random.Generator, items):
-    return items[int(rng.integers(len(items)))]
+    """One of ``items`` (``rng.integers(len(items))``; of one item, that item: numpy draws nothing then)."""
+    return items[0] if len(items) == 1 else items[int(rng.integers(len(items)))]
