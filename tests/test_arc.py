@@ -272,3 +272,19 @@ def test_agi_folder_passes_the_conformance_checks_on_a_generated_fixture(tmp_pat
     finally:
         registry._TASKS.pop(spec.id, None)
         gym.registry.pop(spec.id, None)
+
+
+def test_free_spots_from_row_bits_match_the_array_version():
+    """`place` finds free corners from the rows' bits; `free_spots` (summed areas) is the reference."""
+    from gymv_envs.domains.arc._scenes import _free_spots, free_spots
+
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        h, w = int(rng.integers(3, 14)), int(rng.integers(3, 14))
+        busy = rng.random((h, w)) < rng.random() * 0.4
+        bits = [sum(1 << c for c in range(w) if busy[r, c]) for r in range(h)]
+        sh, sw = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+        gap, margin = int(rng.integers(0, 3)), int(rng.integers(0, 2))
+        if sh + 2 * margin > h or sw + 2 * margin > w:
+            continue  # `place` gives up on such a shape before looking for spots
+        assert _free_spots(bits, h, w, sh, sw, gap, margin) == free_spots(busy, sh, sw, gap, margin).tolist()

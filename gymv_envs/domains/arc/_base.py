@@ -90,6 +90,17 @@ def format_grid(grid: np.ndarray) -> str:
     return "/".join(flat[i:i + w] for i in range(0, len(flat), w))
 
 
+def _format_grids(grids: list[np.ndarray]) -> list[str]:
+    """`format_grid` of each grid, their digits turned to text at once."""
+    flat = (np.concatenate([g.ravel() for g in grids]).astype(np.uint8) + 48).tobytes().decode("ascii")
+    out, at = [], 0
+    for g in grids:
+        h, w = g.shape
+        out.append("/".join([flat[i:i + w] for i in range(at, at + h * w, w)]))
+        at += h * w
+    return out
+
+
 def parse_grid(text: str) -> np.ndarray | None:
     """A grid from a reply: rows of digits (or colour names) separated by ``/``, ``|``, ``;`` or new
     lines, cells optionally separated by spaces or commas, or a JSON list of lists. The last grid in
@@ -338,8 +349,9 @@ class ArcEnv(SingleTurnEnv):
     def _state_text(self) -> str:
         if self._text is not None:
             return self._text
-        demos = "; ".join(f"demo {i + 1}: {format_grid(s.grid)} -> {format_grid(y)}" for i, (s, y) in enumerate(self.demos))
-        self._text = f"{demos}; test: {format_grid(self.test.grid)} -> ?"
+        rows = _format_grids([g for s, y in self.demos for g in (s.grid, y)] + [self.test.grid])
+        demos = "; ".join(f"demo {i + 1}: {rows[2 * i]} -> {rows[2 * i + 1]}" for i in range(len(self.demos)))
+        self._text = f"{demos}; test: {rows[-1]} -> ?"
         return self._text
 
     # -- verify
@@ -369,7 +381,7 @@ class ArcEnv(SingleTurnEnv):
         colours = np.unique(t).tolist()
         swapped = []
         for _ in range(3):
-            a = int(rng.choice(colours))
+            a = int(colours[int(rng.integers(len(colours)))])  # rng.choice(colours): the same draw
             swapped.append(np.where(t == a, int(rng.integers(1, 10)), t).astype(np.int8))
         poked = []
         for _ in range(3):

@@ -20,7 +20,7 @@ def colour_table(rng: np.random.Generator, used: list[int], changes: int = 1) ->
     to another used colour (a swap) or to a new one."""
     table = {c: c for c in range(10)}
     for a in [used[int(i)] for i in rng.permutation(len(used))[:changes]]:
-        b = int(rng.choice([c for c in range(1, 10) if c != a]))
+        b = pick(rng, [c for c in range(1, 10) if c != a])
         table[a] = b
     return tuple(sorted(table.items()))
 
@@ -65,7 +65,7 @@ def polyominoes(cells: int, max_side: int) -> tuple[np.ndarray, ...]:
 def blob(rng: np.random.Generator, cells: int, max_side: int = 3) -> np.ndarray:
     """A random 4-connected shape of ``cells`` cells fitting in max_side x max_side (bool mask)."""
     table = polyominoes(cells, max_side)
-    return table[int(rng.integers(len(table)))]
+    return table[0] if len(table) == 1 else table[int(rng.integers(len(table)))]  # one shape: no draw (as numpy)
 
 
 def free_spots(busy: np.ndarray, sh: int, sw: int, gap: int, margin: int = 0) -> np.ndarray:
@@ -98,6 +98,61 @@ def cells_of(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rs, cs
 
 
+def _free_spots(bits: list[int], h: int, w: int, sh: int, sw: int, gap: int, margin: int) -> list[int]:
+    """`free_spots` over the rows' bits (each row's busy cells as the bits of one int), in the same
+    order: a top-left corner is free when no busy bit of the rows it covers, grown by ``gap``, falls
+    in its columns, grown by ``gap``. One OR per row window and one shift per column offset."""
+    out = []
+    lo_c, hi_c = margin, w - sw - margin
+    if hi_c < lo_c:
+        return out
+    cols = ((1 << (hi_c + 1)) - 1) ^ ((1 << lo_c) - 1)
+    for r in range(margin, h - sh - margin + 1):
+        occ = 0
+        for b in bits[max(0, r - gap):r + sh + gap]:
+            occ |= b
+        if occ:
+            blocked = 0
+            for d in range(-gap, sw + gap):  # column c is blocked by a busy bit j in [c - gap, c + sw + gap)
+                blocked |= occ >> d if d >= 0 else occ << -d
+            free = cols & ~blocked
+        else:
+            free = cols
+        base = r * w
+        while free:
+            low = free & -free
+            out.append(base + low.bit_length() - 1)
+            free ^= low
+    return out
+
+
+_SHAPES: dict[int, tuple] = {}
+
+
+def _shape_info(m: np.ndarray) -> tuple:
+    """(mask, rows, cols, first row, first col, rows by offset, cols by offset, flat offsets by
+    width) of a bool mask's cells, cached for read-only masks: the dicts hold the cells moved by an
+    offset (read-only arrays) and the cells' flat offsets in a grid of a width, made on first use."""
+    hit = _SHAPES.get(id(m))
+    if hit is not None and hit[0] is m:
+        return hit
+    rs, cs = cells_of(m)
+    hit = (m, rs, cs, int(rs[0]), int(cs[0]), {}, {}, {})
+    if not m.flags.writeable:
+        if len(_SHAPES) > 8192:
+            _SHAPES.clear()
+        _SHAPES[id(m)] = hit
+    return hit
+
+
+@functools.lru_cache(maxsize=64)
+def box_mask(h: int, w: int) -> np.ndarray:
+    """A solid h x w rectangle as a bool mask (read-only, cached: `place` then reuses its cells)."""
+    m = np.ones((h, w), dtype=bool)
+    m.setflags(write=False)
+    return m
+
+
 def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], palette: list[int],
           margin: int = 0, gap: int = 1, base: np.ndarray | None = None,
           base_objects: list[Obj] | None = None) -> Scene | None:
@@ -105,14 +160,19 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
     least ``gap`` background cells (8-neighbourhood) between the objects' boxes and ``margin``
     from the edge, over ``base`` (whose objects are ``base_objects``, or found by labelling when
     not given). Returns None when some shape does not fit."""
-    grid = np.zeros((h, w), dtype=np.int8) if base is None else base.copy()
     # each row's filled cells (the objects' boxes) as the bits of one int: a box test is an AND per row
-    bits = [0] * h if base is None else [int.from_bytes(np.packbits(row, bitorder="little").tobytes(), "little")
-                                         for row in grid != BG]
+    if base is None:
+        bits = [0] * h
+    else:
+        packed = np.packbits(base != BG, axis=1, bitorder="little")
+        raw, nb = packed.tobytes(), packed.shape[1]
+        bits = [int.from_bytes(raw[i * nb:(i + 1) * nb], "little") for i in range(h)]
     objs: list[Obj] = []
     keys: list[tuple[int, int]] = []
+    paint: list[tuple[np.ndarray, dict, int, int, int]] = []  # (mask, offsets, row, col, colour), drawn at the end
     tries = rng.integers(0, 1 << 30, size=12 * len(shapes)).tolist()
-    for k in sorted(range(len(shapes)), key=lambda i: -shapes[i].size):  # big ones first: fewer failures
+    order = sorted(range(len(shapes)), key=lambda i: -shapes[i].size) if len(shapes) > 1 else [0]
+    for k in order:  # big ones first: fewer failures
         m = shapes[k]
         sh, sw = m.shape
         if sh + 2 * margin > h or sw + 2 * margin > w:
@@ -121,30 +181,50 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
         span_r, span_c = h - sh - 2 * margin + 1, w - sw - 2 * margin + 1
         for x in tries[12 * k:12 * k + 12]:
             rr, cc = margin + x % span_r, margin + (x >> 10) % span_c
-            c0 = max(0, cc - gap)
+            c0 = cc - gap if cc > gap else 0
             box = ((1 << (cc + sw + gap - c0)) - 1) << c0
-            if not any(b & box for b in bits[max(0, rr - gap):rr + sh + gap]):
+            for b in bits[rr - gap if rr > gap else 0:rr + sh + gap]:
+                if b & box:
+                    break
+            else:
                 r, c = rr, cc
                 break
         if r < 0:
-            if w <= 64:
-                busy = np.unpackbits(np.array(bits, dtype="<u8").view(np.uint8).reshape(h, 8), axis=1,
-                                     count=w, bitorder="little").astype(bool)
-            else:
-                busy = np.array([[(b >> j) & 1 for j in range(w)] for b in bits], dtype=bool).reshape(h, w)
-            spots = free_spots(busy, sh, sw, gap, margin)
-            if spots.size == 0:
+            spots = _free_spots(bits, h, w, sh, sw, gap, margin)
+            if not spots:
                 return None
-            r, c = divmod(int(spots[int(rng.integers(spots.size))]), w)
-        rs, cs = cells_of(m)
-        keys.append((r + int(rs[0]), c + int(cs[0])))
-        rs, cs = rs + r, cs + c
+            r, c = divmod(spots[int(rng.integers(len(spots)))], w)
+        _, rs0, cs0, r_first, c_first, rows_at, cols_at, offsets = _shape_info(m)
+        keys.append((r + r_first, c + c_first))
+        rs, cs = rows_at.get(r), cols_at.get(c)
+        if rs is None:
+            rs = rows_at[r] = rs0 + r
+            rs.setflags(write=False)
+        if cs is None:
+            cs = cols_at[c] = cs0 + c
+            cs.setflags(write=False)
         colour = palette[k % len(palette)]
-        grid[rs, cs] = colour
+        paint.append((m, offsets, r, c, colour))
         row_bits = ((1 << sw) - 1) << c
         for i in range(r, r + sh):
             bits[i] |= row_bits
         objs.append(Obj(colour, rs, cs, (r, c, r + sh, c + sw)))
+    if base is None:  # the cells written into bytes: one array at the end
+        buf = bytearray(h * w)
+        for m, offsets, r, c, colour in paint:
+            offs = offsets.get(w)
+            if offs is None:
+                rs0, cs0 = cells_of(m)
+                offs = offsets[w] = (rs0 * w + cs0).tolist()
+            at = r * w + c
+            for o in offs:
+                buf[at + o] = colour
+        grid = np.frombuffer(buf, dtype=np.int8).reshape(h, w)
+    else:
+        grid = base.copy()
+        for m, _, r, c, colour in paint:
+            sh, sw = m.shape
+            grid[r:r + sh, c:c + sw][m] = colour
     if base is not None:
         if base_objects is None:
             return Scene(grid)
@@ -168,4 +248,5 @@ def pad(scene: Scene, top: int, bottom: int, left: int, right: int) -> Scene:
 
 
 def pick(rng: np.random.Generator, items):
-    return items[int(rng.integers(len(items)))]
+    """One of ``items`` (``rng.integers(len(items))``; of one item, that item: numpy draws nothing then)."""
+    return items[0] if len(items) == 1 else items[int(rng.integers(len(items)))]

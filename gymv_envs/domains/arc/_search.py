@@ -68,6 +68,14 @@ def _features(scene: Scene, key: str) -> np.ndarray:
     return feats
 
 
+@functools.lru_cache(maxsize=64)
+def _negatives(n: int) -> np.ndarray:
+    """``-1 - arange(n)``: distinct negative keys for the background cells (read-only, cached)."""
+    out = -1 - np.arange(n)
+    out.setflags(write=False)
+    return out
+
+
 def key_array(key: str, z: np.ndarray, src: np.ndarray | None, scene: Scene) -> np.ndarray | None:
     """The key of each cell of ``z`` (flat); background cells of object keys get distinct negatives."""
     if key == "colour":
@@ -79,7 +87,7 @@ def key_array(key: str, z: np.ndarray, src: np.ndarray | None, scene: Scene) -> 
         return hit[1]
     s = src.ravel()
     feats = _features(scene, key)
-    K = np.where(s >= 0, feats[np.maximum(s, 0)], -1 - np.arange(s.size))
+    K = np.where(s >= 0, feats[np.maximum(s, 0)], _negatives(s.size))
     K.setflags(write=False)
     scene.cache[("K", key)] = (src, K)
     return K
@@ -137,10 +145,17 @@ def _colour_fits(z: np.ndarray, T: np.ndarray) -> np.ndarray:
     return (hit.sum(axis=2) <= 1).all(axis=1)
 
 
-def _table(K: np.ndarray, t: np.ndarray, table: dict[int, int]) -> bool:
-    """Extend ``table`` with K -> t (flat); False on a conflict."""
-    keep = K >= 0  # after `_fits`: each key has one target, so the set of (key, target) pairs is the map
-    for code in set(((K[keep].astype(np.intp) << 4) + t.ravel()[keep]).tolist()):
+def _fit_table(K: np.ndarray, z: np.ndarray, t: np.ndarray, table: dict[int, int]) -> bool:
+    """`_fits` for one target and then `_table`, at once: the cells with negative keys keep z's
+    colour, and the (key, target) pairs of the others extend ``table`` without a conflict (a key
+    with two targets conflicts with itself). ``table`` may be changed when False is returned."""
+    obj = K >= 0
+    tf = t.ravel()
+    if not obj.all():
+        bg = ~obj
+        if not (tf[bg] == z.ravel()[bg]).all():
+            return False
+    for code in set(((K[obj].astype(np.intp) << 4) + tf[obj]).tolist()):
         k, v = code >> 4, code & 15
         if table.setdefault(k, v) != v:
             return False
@@ -274,7 +289,7 @@ def _verify(name: str, fn: CoreFn, g: int, key: str | None, demos, outs: dict, t
                 return None
         else:
             K = key_array(key, z, src, scene)
-            if K is None or not _fits(K, z, t.ravel()[None])[0] or not _table(K, t, table):
+            if K is None or not _fit_table(K, z, t, table):
                 return None
         changed |= t.tobytes() != z.tobytes()
     if key is not None and not changed:

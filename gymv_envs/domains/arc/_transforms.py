@@ -126,9 +126,11 @@ def recolour(g: np.ndarray, table: dict[int, int]) -> np.ndarray:
 def translate(g: np.ndarray, dr: int, dc: int) -> np.ndarray:
     """Shift every cell by (dr, dc); cells pushed off the grid are lost, new cells are background."""
     h, w = g.shape
-    out = np.zeros_like(g)
+    out = np.zeros((h, w), dtype=g.dtype) if g.flags.c_contiguous else np.zeros_like(g)
     if abs(dr) < h and abs(dc) < w:
-        out[max(dr, 0):h + min(dr, 0), max(dc, 0):w + min(dc, 0)] = g[max(-dr, 0):h - max(dr, 0), max(-dc, 0):w - max(dc, 0)]
+        r0, r1 = (dr, 0) if dr > 0 else (0, -dr)
+        c0, c1 = (dc, 0) if dc > 0 else (0, -dc)
+        out[r0:h - r1, c0:w - c1] = g[r1:h - r0, c1:w - c0]
     return out
 
 
@@ -251,30 +253,57 @@ def mask_box(g: np.ndarray, mask: int = BG) -> tuple[int, int, int, int] | None:
 
 
 # ----------------------------------------------------------------------------- objects
+def object_cells(scene: Scene) -> list[tuple[list[tuple[int, int]], tuple[int, int, int, int]]]:
+    """Each object's cells as (row, col) pairs and the lead of each direction (-max row, min row,
+    -max col, min col: down, up, right, left), cached in the scene."""
+    hit = scene.cache.get("cells")
+    if hit is None:
+        hit = []
+        for o in scene.objects:
+            rs, cs = o.rows.tolist(), o.cols.tolist()
+            hit.append((list(zip(rs, cs)), (-max(rs), min(rs), -max(cs), min(cs))))
+        scene.cache["cells"] = hit
+    return hit
+
+
+_LEAD = {"down": 0, "up": 1, "right": 2, "left": 3}
+
+
 def move_until_contact(scene: Scene, direction: str, movers: list[int]) -> np.ndarray:
     """Objects ``movers`` (indices) slide towards ``direction`` one after another, the one nearest
     the far side first, each until the next step would leave the grid or touch a filled cell."""
+    if not movers:
+        return scene.grid.copy()
     objs = scene.objects
     dr, dc = DIRECTIONS[direction]
-    h, w = scene.grid.shape
-    out = scene.grid.tolist()
-    cells_of = {i: list(zip(objs[i].rows.tolist(), objs[i].cols.tolist())) for i in movers}
-    lead = {"down": lambda i: -max(r for r, _ in cells_of[i]), "up": lambda i: min(r for r, _ in cells_of[i]),
-            "right": lambda i: -max(c for _, c in cells_of[i]), "left": lambda i: min(c for _, c in cells_of[i])}[direction]
-    for i in sorted(movers, key=lead):
-        o, cells = objs[i], cells_of[i]
-        for r, c in cells:
-            out[r][c] = BG
+    g = scene.grid
+    h, w = g.shape
+    # the cells as bytes (colours 0-9 of an int8 grid): read and written by index, one array at the end
+    flat = bytearray(g.tobytes()) if g.dtype == np.int8 else g.ravel().tolist()
+    cells = object_cells(scene)
+    lead = _LEAD[direction]
+    d = dr * w + dc
+    for i in sorted(movers, key=lambda i: cells[i][1][lead]):
+        pts = cells[i][0]
+        for r, c in pts:
+            flat[r * w + c] = BG
         # the object moves as far as its most hindered cell can: each cell's run of free cells ahead
         step = h + w
-        for r, c in cells:
-            k = 1
-            while 0 <= r + k * dr < h and 0 <= c + k * dc < w and not out[r + k * dr][c + k * dc]:
+        for r, c in pts:
+            k, rr, cc, j = 0, r + dr, c + dc, r * w + c + d
+            while 0 <= rr < h and 0 <= cc < w and not flat[j] and k < step:
                 k += 1
-            step = min(step, k - 1)
-        for r, c in cells:
-            out[r + step * dr][c + step * dc] = o.colour
-    return np.array(out, dtype=np.int8)
+                rr += dr
+                cc += dc
+                j += d
+            step = k
+        colour = objs[i].colour
+        shift = step * d
+        for r, c in pts:
+            flat[r * w + c + shift] = colour
+    if isinstance(flat, bytearray):
+        return np.frombuffer(flat, dtype=np.int8).reshape(h, w)
+    return np.array(flat, dtype=np.int8).reshape(h, w)
 
 
 def keep_objects(scene: Scene, keep: list[bool]) -> np.ndarray:
@@ -294,7 +323,8 @@ def count_strip(n: int, colour: int) -> np.ndarray | None:
 def hollow(scene: Scene) -> tuple[np.ndarray, np.ndarray]:
     """Each object keeps only its border cells (cells with a 4-neighbour outside the object)."""
     g, src = scene.grid, object_index(scene)
-    pad = np.pad(src, 1, constant_values=-1)
+    pad = np.full((src.shape[0] + 2, src.shape[1] + 2), -1, dtype=src.dtype)
+    pad[1:-1, 1:-1] = src
     inner = ((pad[:-2, 1:-1] == src) & (pad[2:, 1:-1] == src) & (pad[1:-1, :-2] == src)
              & (pad[1:-1, 2:] == src) & (src >= 0))
     return np.where(inner, BG, g).astype(np.int8), np.where(inner, -1, src)
@@ -302,12 +332,16 @@ def hollow(scene: Scene) -> tuple[np.ndarray, np.ndarray]:
 
 def fill_boxes(scene: Scene) -> tuple[np.ndarray, np.ndarray] | None:
     """Each object fills its bounding box with its colour (None when boxes overlap)."""
-    out = np.zeros_like(scene.grid)
-    src = np.full(scene.grid.shape, -1, dtype=np.int16)
-    for i, o in enumerate(scene.objects):
-        r0, c0, r1, c1 = o.bbox
-        if (src[r0:r1, c0:c1] >= 0).any():
-            return None
+    objs = scene.objects
+    boxes = [o.bbox for o in objs]
+    for i, (r0, c0, r1, c1) in enumerate(boxes):  # a box meets an earlier one: the filled cells overlap
+        for a0, b0, a1, b1 in boxes[:i]:
+            if r0 < a1 and a0 < r1 and c0 < b1 and b0 < c1:
+                return None
+    g = scene.grid
+    out = np.zeros(g.shape, dtype=g.dtype) if g.flags.c_contiguous else np.zeros_like(g)
+    src = np.full(g.shape, -1, dtype=np.int16)
+    for i, (o, (r0, c0, r1, c1)) in enumerate(zip(objs, boxes)):
         out[r0:r1, c0:c1] = o.colour
         src[r0:r1, c0:c1] = i
     return out, src

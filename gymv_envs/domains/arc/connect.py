@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.arc._base import ArcEnv, arc_doc
 from gymv_envs.domains.arc._scenes import colours, pick
 from gymv_envs.domains.arc._search import Core, Rule
@@ -43,24 +44,32 @@ class ArcConnect(ArcEnv):
     def _scene(self, rng: np.random.Generator, n: int, pairs: int, lone: int, palette: list[int]) -> Scene:
         """Marker pairs whose gaps never cross or touch another pair's, then lone markers."""
         grid = np.zeros((n, n), dtype=np.int8)
-        used = np.zeros((n, n), dtype=bool)  # pair cells and gaps, grown by one cell
+        used = [0] * n  # pair cells and gaps, grown by one cell: each row's cells as the bits of one int
         placed = 0
-        for i in range(pairs * 6):
-            if placed == pairs:
-                break
-            axis, line = (placed + i) % 2, int(rng.integers(n))  # rows and columns both get pairs
-            a = int(rng.integers(n - 2))
-            b = int(rng.integers(a + 2, n))
-            r0, r1, c0, c1 = (line, line, a, b) if axis else (a, b, line, line)
-            if used[max(0, r0 - 1):r1 + 2, max(0, c0 - 1):c1 + 2].any():
-                continue
-            colour = pick(rng, palette)
-            grid[r0, c0] = grid[r1, c1] = colour
-            used[max(0, r0 - 1):r1 + 2, max(0, c0 - 1):c1 + 2] = True
-            placed += 1
-        free = np.flatnonzero(~used)
-        for j in rng.permutation(free.size)[:lone].tolist():
-            grid.flat[free[j]] = pick(rng, palette)
+        with ScalarDraws(rng) as d:  # the same draws as rng.integers (and pick), one by one at Python speed
+            for i in range(pairs * 6):
+                if placed == pairs:
+                    break
+                axis, line = (placed + i) % 2, d.integers(n)  # rows and columns both get pairs
+                a = d.integers(n - 2)
+                b = d.integers(a + 2, n)
+                r0, r1, c0, c1 = (line, line, a, b) if axis else (a, b, line, line)
+                lo = c0 - 1 if c0 else 0
+                box = ((1 << (c1 + 2 - lo)) - 1) << lo
+                rows = range(r0 - 1 if r0 else 0, min(r1 + 2, n))
+                if any(used[r] & box for r in rows):
+                    continue
+                colour = palette[d.integers(len(palette))]
+                grid[r0, c0] = grid[r1, c1] = colour
+                for r in rows:
+                    used[r] |= box
+                placed += 1
+        if lone:
+            free = [r * n + c for r in range(n) for c in range(n) if not used[r] >> c & 1]
+            for j in rng.permutation(len(free))[:lone].tolist():
+                grid.flat[free[j]] = pick(rng, palette)
+        else:
+            rng.permutation(n * n - sum(bin(u & ((1 << n) - 1)).count("1") for u in used))
         return Scene(grid)
 
     def _sample(self, rng: np.random.Generator) -> tuple[Rule, list]:

@@ -6,7 +6,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.arc._base import ArcEnv, arc_doc
-from gymv_envs.domains.arc._scenes import colours, pick, place
+from gymv_envs.domains.arc._scenes import box_mask, colours, pick, place
 from gymv_envs.domains.arc._search import Core, Rule
 from gymv_envs.domains.arc._transforms import BG, Obj, Scene, keep_objects
 
@@ -82,22 +82,23 @@ class ArcDenoise(ArcEnv):
         scenes: list[Scene] = []
         while len(scenes) < k + 1:
             n = int(rng.integers(lo, hi + 1))
-            rects = [np.ones((int(rng.integers(3, 5)), int(rng.integers(3, 5))), dtype=bool)
-                     for _ in range(int(rng.integers(r_lo, r_hi + 1)))]
+            rects = [box_mask(int(rng.integers(3, 5)), int(rng.integers(3, 5))) for _ in range(int(rng.integers(r_lo, r_hi + 1)))]
             scene = place(rng, n, n, rects, [pick(rng, palette) for _ in rects])
             if scene is None:
                 continue
             grid = scene.grid.copy()
-            spots = np.flatnonzero(np.ones(n * n, dtype=bool) if on_top or "repair" in extras else grid.ravel() == BG)
+            spots = list(range(n * n)) if on_top or "repair" in extras else np.flatnonzero(grid.ravel() == BG).tolist()
             count = int(rng.integers(n_lo, n_hi + 1))
             dots: list[tuple[int, int]] = []
-            for j in rng.permutation(spots.size).tolist():
+            near: set[tuple[int, int]] = set()  # the cells next to a noise cell (or on one): the rectangles never hold its colour
+            for j in rng.permutation(len(spots)).tolist():
                 if not count:
                     break
-                r, c = divmod(int(spots[j]), n)
-                if not (grid[max(0, r - 1):r + 2, max(0, c - 1):c + 2] == noise).any():
+                r, c = divmod(spots[j], n)
+                if (r, c) not in near:
                     grid[r, c] = noise
                     dots.append((r, c))
+                    near.update((r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
                     count -= 1
             scenes.append(Scene(grid, self._objects(scene, dots, noise)))
         return self._rule(rng, core, extras, palette), scenes

@@ -8,7 +8,13 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.domains.arc._base import ArcEnv, arc_doc
 from gymv_envs.domains.arc._scenes import blob, colours, pick, place
 from gymv_envs.domains.arc._search import Core, Rule
-from gymv_envs.domains.arc._transforms import DIRECTIONS, Obj, Scene, move_until_contact
+from gymv_envs.domains.arc._transforms import (
+    DIRECTIONS,
+    Obj,
+    Scene,
+    move_until_contact,
+    object_cells,
+)
 
 WALL = 5  # gray: the wall never moves
 # difficulty -> (demonstrations, grid side range, movers, colours)
@@ -32,7 +38,7 @@ def _toward(s: Scene) -> np.ndarray | None:
         else:
             group = [i for i in movers if dc and (s.objects[i].cols.max() < cols[0]) == (dc > 0)]
         if group:
-            out = move_until_contact(Scene(out, s.objects), side, group)
+            out = move_until_contact(Scene(out, s.objects, {"cells": object_cells(s)}), side, group)
     return out
 
 

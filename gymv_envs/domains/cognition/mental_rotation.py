@@ -32,9 +32,12 @@ def rotations() -> tuple[np.ndarray, ...]:
     return tuple(out)
 
 
-def normal(cells: np.ndarray) -> Cells:
-    c = cells - cells.min(axis=0)
-    return tuple(sorted(map(tuple, c.tolist())))
+def normal(cells: np.ndarray | list[tuple[int, int, int]]) -> Cells:
+    """The cells moved to the origin (each coordinate's least value 0), sorted: in Python, as the
+    figures have a few cubes."""
+    c = cells.tolist() if isinstance(cells, np.ndarray) else cells
+    mx, my, mz = min(p[0] for p in c), min(p[1] for p in c), min(p[2] for p in c)
+    return tuple(sorted([(x - mx, y - my, z - mz) for x, y, z in c]))
 
 
 @functools.lru_cache(maxsize=1)
@@ -52,7 +55,7 @@ def canonical(cells: Cells) -> bytes:
 
 
 def mirrored(cells: Cells) -> Cells:
-    return normal(np.array(cells) * np.array([-1, 1, 1]))
+    return normal([(-x, y, z) for x, y, z in cells])
 
 
 _UNIT = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
@@ -76,7 +79,7 @@ def chain(rng: np.random.Generator, n: int, arms: int) -> Cells | None:
             if pos in cells:
                 return None
             cells.append(pos)
-    return normal(np.array(cells)) if len(cells) == n else None
+    return normal(cells) if len(cells) == n else None
 
 
 def layout(cells: Cells, box: tuple[int, int, int, int], edge: int | None = None) -> tuple[int, float, float]:

@@ -7,6 +7,7 @@ from collections import Counter
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.rng import choice
 from gymv_envs.domains.cognition import _figures as F
 from gymv_envs.domains.cognition._choice import PanelChoiceEnv
 from gymv_envs.domains.cognition._sprites import CHIRAL, SIDES
@@ -81,20 +82,20 @@ class OddOneOut(PanelChoiceEnv):
         cols = list(F.COLOURS)
         if rule == "sides":
             kind = base[0].kind if not odd else F.POLY_ODD[base[0].kind][int(rng.integers(2))]
-            return (F.Item(kind, cols[int(rng.integers(6))], size=float(rng.choice((0.55, 0.7))),
+            return (F.Item(kind, cols[int(rng.integers(6))], size=float(choice(rng, (0.55, 0.7))),
                            angle=float(rng.integers(8)) * 15),)
         if rule == "count":
             n = len(base) + (1 if odd and (rng.random() < 0.5 or len(base) == 1) else -1 if odd else 0)
             size = 0.28 if n > 4 else 0.42
-            return tuple(F.Item(str(rng.choice(("circle", *POLYGONS, "star"))), cols[int(rng.integers(6))], x, y, size,
+            return tuple(F.Item(choice(rng, ("circle", *POLYGONS, "star")), cols[int(rng.integers(6))], x, y, size,
                                 float(rng.integers(4)) * 90) for x, y in F.spread(rng, n, size))
         if rule == "colours":
             n = len(base)
             one = cols[int(rng.integers(6))]
             shades = [one] * n
             if odd:
-                shades[int(rng.integers(n))] = str(rng.choice([c for c in cols[:6] if c != one]))
-            kinds = [str(rng.choice(("circle", *POLYGONS, "star", "cross"))) for _ in range(n)]
+                shades[int(rng.integers(n))] = choice(rng, [c for c in cols[:6] if c != one])
+            kinds = [choice(rng, ("circle", *POLYGONS, "star", "cross")) for _ in range(n)]
             return tuple(F.Item(k, c, x, y, 0.4, 0.0) for k, c, (x, y) in zip(kinds, shades, F.spread(rng, n, 0.4)))
         fig = F.rotate(base, int(rng.integers(4)) * 90)
         return F.mirror(fig) if odd else fig
@@ -105,10 +106,10 @@ class OddOneOut(PanelChoiceEnv):
             rule = rules[int(rng.integers(len(rules)))]
             if rule == "mirror":
                 spots = F.spread(rng, 2 + int(rng.integers(2)), 0.4)
-                base = tuple(F.Item(str(rng.choice(CHIRAL)), F.COLOURS[int(rng.integers(6))], x, y, 0.4,
+                base = tuple(F.Item(choice(rng, CHIRAL), F.COLOURS[int(rng.integers(6))], x, y, 0.4,
                                     float(rng.integers(4)) * 90) for x, y in spots)
             elif rule == "sides":
-                base = (F.Item(str(rng.choice(POLYGONS)), "red"),)
+                base = (F.Item(choice(rng, POLYGONS), "red"),)
             else:  # glyph count (colours: 2 glyphs at difficulty 1, 3 at 2)
                 n = int(rng.integers(2, 4)) if rule == "count" else self.difficulty + 1
                 base = tuple(F.Item("circle", "red") for _ in range(n))
