@@ -128,6 +128,11 @@ def markdown(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
         lines.append(f"| `{r['env_id']}` | {r['difficulty']} | {r['timesteps']:,} | {r['train_cpu_s']:.0f} | {cell(f, 'random')} | "
                      f"{cell(f, 'ppo_sampled')} | {cell(f, 'ppo_deterministic')} | {cell(f, 'oracle')} | "
                      f"{r['success_margin']:+.0f} | {'yes' if r['passes'] else 'no'} |")
+    usual = {"obs_size", "difficulty", "text_in_image", "answer_format"}
+    for r in results:  # what a run changed beyond the defaults, so that it can be run again
+        extra = {k: v for k, v in r["env_kwargs"].items() if k not in usual}
+        if extra or r.get("wrappers"):
+            lines.append(f"\n`{r['env_id']}`: env kwargs {json.dumps(extra)}, training wrappers {r.get('wrappers') or []}.")
     return "\n".join(lines) + "\n"
 
 
