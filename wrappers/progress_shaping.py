@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, SupportsFloat
+from typing import Any
 
 import gymnasium as gym
 
@@ -47,7 +47,7 @@ class ProgressShaping(gym.Wrapper, gym.utils.RecordConstructorArgs):
         gym.utils.RecordConstructorArgs.__init__(self, coef=coef, gamma=gamma)
         gym.Wrapper.__init__(self, env)
         base = vision_base(env, "ProgressShaping")
-        if getattr(base, "protocol", "multi_turn") != "multi_turn":
+        if base.protocol != "multi_turn":
             raise ValueError("ProgressShaping needs a multi-turn env (single-turn ids end after one answer)")
         for name, value, ok, valid in (("coef", coef, lambda v: v >= 0, "a number >= 0"),
                                        ("gamma", gamma, lambda v: 0 < v <= 1, "a number in (0, 1]")):
@@ -70,7 +70,7 @@ class ProgressShaping(gym.Wrapper, gym.utils.RecordConstructorArgs):
     def step(self, action: Any):
         obs, reward, terminated, truncated, info = self.env.step(action)
         phi = 0.0 if terminated else self._progress(info)
-        shaped: SupportsFloat = float(reward) + self.coef * (self.gamma * phi - self._phi)
+        bonus = self.coef * (self.gamma * phi - self._phi)
         self._phi = phi
-        info["shaping"] = float(shaped) - float(reward)
-        return obs, float(shaped), terminated, truncated, info
+        info["shaping"] = bonus
+        return obs, float(reward) + bonus, terminated, truncated, info
