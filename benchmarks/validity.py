@@ -2,6 +2,7 @@
 
     gymv-bench validity                          # every available id, its default difficulty
     gymv-bench validity --ids 'GymV/Grid*' --difficulty all --seeds 20
+    gymv-bench validity --domain world3d --action-mode parametric
 
 For each id and difficulty: a uniform random policy (actions from the action space, seeded apart
 from the level) plays ``--seeds`` levels and the oracle ``--oracle-seeds`` of them, under the
@@ -13,7 +14,11 @@ one option is right) and the constant-letter scores show whether letters are bal
 A default level (the difficulty ``gym.make(id)`` gives) fails when random play succeeds on more
 than ``--max-success`` percent of its levels (world3d and robotics: ``--max-success-3d``), when
 its random score exceeds ``--max-score``, when the oracle fails a level, or when the MCQ
-random-letter score is off chance by more than ``--mcq-tolerance`` points. The table goes to
+random-letter score is off chance by more than ``--mcq-tolerance`` points.
+
+``--action-mode`` plays every chosen id that offers that action mode in it (``parametric``: the
+random policy samples the `Box`) and skips, naming them, the ids that do not; by default each id
+plays in its own default mode. The table goes to
 stdout (and ``--out`` as JSON and Markdown); the exit status is 1 when any default level fails.
 """
 
@@ -47,6 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"random success %% allowed in {', '.join(STRICT_DOMAINS)} (default 10)")
     p.add_argument("--max-score", type=float, default=20.0, help="random score allowed on the 0-100 scale (default 20)")
     p.add_argument("--mcq-tolerance", type=float, default=5.0, help="MCQ random-letter score: chance +- this (default 5)")
+    p.add_argument("--action-mode", default=None,
+                   help="play in this action mode (e.g. parametric); ids without it are skipped (default: each id's own)")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: CPU cores)")
     p.add_argument("--out", default=None, help="also write validity.json and validity.md here")
     p.add_argument("--quiet", action="store_true")
@@ -100,6 +107,16 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
             chosen.update(gymv_envs.ids(pattern, domain=domain, available_only=True))
     if not chosen:
         raise ValueError(f"no available id matches --ids {args.ids or ['*']} --domain {args.domain}")
+    mode = args.action_mode
+    if mode is not None:
+        modes = {i: gymv_envs.describe(i)["action_modes"] for i in chosen}
+        offered = sorted({m for ms in modes.values() for m in ms})
+        if mode not in offered:
+            raise ValueError(f"no chosen id offers --action-mode {mode!r}; valid: {', '.join(offered)}")
+        skipped = sorted(i for i, ms in modes.items() if mode not in ms)
+        if skipped and not args.quiet:
+            print(f"skipping {len(skipped)} ids without action mode {mode!r}: {', '.join(skipped)}", file=sys.stderr)
+        chosen -= set(skipped)
     rows: dict[tuple[str, int], dict[str, Any]] = {}
     tasks: list[EpisodeTask] = []
     for env_id in sorted(chosen):
@@ -108,7 +125,9 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
         for level in _levels(args.difficulty, desc):
             rows[(env_id, level)] = {"id": env_id, "domain": desc["domain"], "protocol": desc["protocol"],
                                      "difficulty": level, "default": level == default, "random": [], "oracle": []}
-            kwargs = {"difficulty": level}
+            kwargs: dict[str, Any] = {"difficulty": level}
+            if mode is not None:
+                rows[(env_id, level)]["action_mode"] = kwargs["action_mode"] = mode
             tasks += [EpisodeTask(env_id, kwargs, seed, agent="random") for seed in range(args.seeds)]
             tasks += [EpisodeTask(env_id, kwargs, seed, agent="oracle") for seed in range(args.oracle_seeds)]
     workers = args.workers or os.cpu_count() or 1
@@ -194,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     text = table(rows)
+    if args.action_mode:
+        text = f"action mode: {args.action_mode} (ids without it skipped)\n" + text
     totals = summary(rows)
     print(text)
     print("\n" + json.dumps(totals, indent=2))

@@ -244,3 +244,18 @@ def test_validity_command_on_a_sample(tmp_path):
     assert all(abs(r["mcq"]["random_letter"] - 25.0) < 1e-6 for r in report["rows"] if "mcq" in r)
     assert validity.main(["--ids", "GymV/Sokoban-v1", "--seeds", "3", "--workers", "1", "--quiet",
                           "--max-score", "-1"]) == 1
+
+
+def test_validity_in_another_action_mode(tmp_path, capsys):
+    """``--action-mode`` plays the ids that offer it in that mode, names the skipped ones, rejects an unknown mode."""
+    from gymv.benchmarks import validity
+
+    args = ["--ids", "GymV/Artillery-v1", "--ids", "GymV/Sokoban-v1", "--action-mode", "parametric", "--seeds", "3",
+            "--oracle-seeds", "1", "--workers", "1", "--out", str(tmp_path)]
+    validity.main(args)
+    report = json.loads((tmp_path / "validity.json").read_text())
+    assert [(r["id"], r["action_mode"]) for r in report["rows"]] == [("GymV/Artillery-v1", "parametric")]
+    assert report["rows"][0]["oracle_success"] == 100.0 and "errors" not in report["rows"][0]
+    assert "skipping 1 ids without action mode 'parametric': GymV/Sokoban-v1" in capsys.readouterr().err
+    assert validity.main(["--ids", "GymV/Sokoban-v1", "--action-mode", "joystick", "--quiet"]) == 2
+    assert "no chosen id offers --action-mode 'joystick'; valid: discrete" in capsys.readouterr().err
