@@ -40,6 +40,7 @@ from typing import Any
 import gymnasium as gym
 
 import gymv_envs
+from gymv_envs.core.allocator import allocator_state
 
 BROWSER_KINDS = ("click", "double_click", "scroll", "type")
 
@@ -326,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = summarize(rows)
     meta = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
             "loadavg": [round(x, 2) for x in os.getloadavg()], "isolated": not args.no_isolate,
-            "seconds": args.seconds}
+            "seconds": args.seconds, "allocator": allocator_state()}
     (out_dir / "speed.json").write_text(json.dumps({"meta": meta, "summary": summary, "rows": rows}, indent=2))
     (out_dir / "speed.md").write_text(to_markdown(rows, summary))
     print("\n" + json.dumps(summary, indent=2))
@@ -349,7 +350,8 @@ def _main_web_vector(args: argparse.Namespace, parser: argparse.ArgumentParser, 
         print(f"WebVectorEnv {row['num_envs']} envs / {row['threads']} threads at {row['obs_size'][1]}x{row['obs_size'][0]}: "
               f"{row['step_per_s']:.1f} steps/s ({row['step_per_cpu_s']:.1f} per CPU-s, browsers included), batch step "
               f"{row['batch_step_ms_median']:.0f} ms, reset {row['reset_ms_median']:.0f} ms", flush=True)
-    meta = {"cpus": os.cpu_count(), "loadavg": [round(x, 2) for x in os.getloadavg()], "seconds": args.seconds}
+    meta = {"cpus": os.cpu_count(), "loadavg": [round(x, 2) for x in os.getloadavg()], "seconds": args.seconds,
+            "allocator": allocator_state()}
     (out_dir / "web_vector.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=2))
     print(f"wrote {out_dir / 'web_vector.json'}")
     return 0
