@@ -117,31 +117,10 @@ def close_cached_envs() -> None:
 
 # ------------------------------------------------------------------ one episode
 @functools.cache
-def keep_freed_frames() -> bool:
-    """Once per process: let glibc keep freed frame-sized blocks instead of returning them to the OS.
-
-    Every step returns a fresh frame (768 KB at 512x512). Between episodes the records and JSON
-    of the runner break up the heap, so glibc's default thresholds (adaptive mmap threshold,
-    128 KB trim) gave the next frame fresh pages: 44-88 thousand page faults per 360 episodes
-    of the overhead benchmark (raw stepping: under 4 thousand), 7-19% more CPU time. Fixed
-    thresholds (blocks under 16 MB from the heap, at most 64 MB of free heap kept) bring them
-    under 5 thousand. False where ``mallopt`` is missing (not glibc).
-    """
-    import ctypes
-
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return False
-    m_trim_threshold, m_mmap_threshold = -1, -3  # glibc's malloc.h
-    return bool(mallopt(m_mmap_threshold, 16 << 20)) and bool(mallopt(m_trim_threshold, 64 << 20))
-
-
 def run_task(task: EpisodeTask | dict[str, Any]) -> dict[str, Any]:
     """Run one episode under the step budget and return its record (see the module docstring)."""
     if isinstance(task, dict):
         task = EpisodeTask(**{**task, "wrappers": tuple(task.get("wrappers", ()))})
-    keep_freed_frames()
     env = _cached_env(task)
     bot = build_agent(task, env)
     played = rollout(env, bot, task.seed, trajectory=task.trajectory, frames=task.frames)

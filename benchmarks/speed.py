@@ -95,9 +95,6 @@ def single_turn_rate(env_id: str, difficulty: int, seconds: float, cpu: bool = F
 
 
 def measure(env_id: str, obs_size: tuple[int, int] | None, seconds: float) -> dict[str, float]:
-    from gymv.benchmarks.episode import keep_freed_frames
-
-    keep_freed_frames()  # the runner's malloc settings: frames reuse freed heap blocks, as in a benchmark run
     kwargs = {} if obs_size is None else {"obs_size": obs_size}
     env = gym.make(env_id, **kwargs).unwrapped
     env.action_space.seed(0)

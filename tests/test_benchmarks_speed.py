@@ -104,15 +104,3 @@ def test_web_vector_throughput_is_measured_with_browser_actions(tmp_path, monkey
     assert kinds and set(kinds) <= {0, 1, 2, 3}
     with pytest.raises(SystemExit):
         speed.main(["--pattern", "GymV/Sokoban*", "--web-vector", "2", "--out", str(tmp_path)])
-
-
-def test_runner_keeps_freed_frames_on_glibc():
-    """The runner fixes glibc's malloc thresholds once per process (see keep_freed_frames)."""
-    import platform
-
-    from gymv.benchmarks.episode import keep_freed_frames
-
-    if platform.libc_ver()[0] != "glibc":
-        assert keep_freed_frames() is False
-    else:
-        assert keep_freed_frames() is True and keep_freed_frames() is True

@@ -7,7 +7,10 @@ frame is freed (its dynamic thresholds stay near the frame size, and a few frame
 pass them), so the next frame is page-faulted in again, one 4 KiB page at a time. On the 2-core
 VM this project is measured on a page fault costs about 1.5 us, and a single-turn level at
 512x512 spent most of its time there (GradientDirection: 1,830 us per reset+step, 250 us with
-the thresholds raised; `python -m gymv.benchmarks speed --protocol single_turn`).
+the thresholds raised, in a plain ``gym.make``/reset/step loop). The benchmark runner had set
+these thresholds for itself before (between episodes its records break up the heap: 44-88
+thousand page faults per 360 episodes of the overhead benchmark, 7-19% more CPU time); now every
+process that imports GymV gets them.
 
 `tune_allocator` sets glibc's mmap threshold to 32 MiB and its trim threshold to 64 MiB: the values
 glibc's own dynamic adjustment reaches after it has seen a 32 MiB block freed
