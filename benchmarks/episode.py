@@ -116,7 +116,6 @@ def close_cached_envs() -> None:
 
 
 # ------------------------------------------------------------------ one episode
-@functools.cache
 def run_task(task: EpisodeTask | dict[str, Any]) -> dict[str, Any]:
     """Run one episode under the step budget and return its record (see the module docstring)."""
     if isinstance(task, dict):
