@@ -186,10 +186,16 @@ class Plot:
         layer = Layer(self.img)
         H, W = self.img.shape[:2]
         drawn = []
-        for pts in polys:
-            p = np.asarray(pts, dtype=float).reshape(-1, 2)
-            x, y = self.ax.px(p[:, 0], p[:, 1])
-            xy = np.stack([x, y], 1)
+        polys = [np.asarray(pts, dtype=float).reshape(-1, 2) for pts in polys]
+        if not polys:
+            return self
+        p = np.concatenate(polys) if len(polys) > 1 else polys[0]
+        x, y = self.ax.px(p[:, 0], p[:, 1])  # every outline's pixels in one go (the same values, point by point)
+        allxy = np.stack([x, y], 1)
+        at = 0
+        for poly in polys:
+            xy = allxy[at:at + len(poly)]
+            at += len(poly)
             if cached:
                 x0, y0, m = outline_coverage(H, W, xy.tobytes(), w, closed, dash)
                 layer.mask(m, x0, y0, color)

@@ -31,17 +31,31 @@ def _sector(dx: float, dy: float, k: int) -> int:
     return int((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * k) % k
 
 
+@functools.lru_cache(maxsize=256)
+def _corner_spots(x0: int, y0: int, x1: int, y1: int, k: int) -> tuple[frozenset, ...]:
+    """Per sector s of `star_polygon`'s box, the grid points it accepts as corner s (in sector s and at
+    least 1 from the centre): the same tests, once per box."""
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    spots: list[set] = [set() for _ in range(k)]
+    for x in range(x0, x1 + 1):
+        for y in range(y0, y1 + 1):
+            if (x - cx) ** 2 + (y - cy) ** 2 >= 1:
+                spots[_sector(x - cx, y - cy, k)].add((x, y))
+    return tuple(frozenset(s) for s in spots)
+
+
 def star_polygon(rng: np.random.Generator | ScalarDraws, x0: int, y0: int, x1: int, y1: int, k: int) -> np.ndarray:
     """A simple polygon with k integer corners in the box, star-shaped around the box's centre
     (corners sorted by angle, each in its own sector, so the boundary never crosses itself)."""
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    spots = _corner_spots(x0, y0, x1, y1, k)
+    integers = rng.integers
     while True:
         pts = []
-        for s in range(k):
+        for ok in spots:
             for _ in range(30):
-                x, y = int(rng.integers(x0, x1 + 1)), int(rng.integers(y0, y1 + 1))
-                if _sector(x - cx, y - cy, k) == s and (x - cx) ** 2 + (y - cy) ** 2 >= 1:
-                    pts.append((x, y))
+                p = (int(integers(x0, x1 + 1)), int(integers(y0, y1 + 1)))
+                if p in ok:
+                    pts.append(p)
                     break
         if len(pts) == k and shoelace2(pts) >= 6:
             return np.array(pts, dtype=np.int64)

@@ -104,10 +104,16 @@ class VisibleLines(GeometryQuestion):
                     continue
                 self.lines = sorted(pairs, key=lambda _: d.random())
                 up, touch_up, xs = envelope(self.lines)
+                if touch_up or not 2 <= len(up) < k:
+                    continue  # (the tests below are pure: skipping them when this one fails redraws the same)
+                # x = n / d (d > 0) in [X0 + 1, X1 - 1] with Y0 < max(a x + b) < Y1, in integers: the same tests
+                inside = all((X[0] + 1) * x.denominator <= x.numerator <= (X[1] - 1) * x.denominator
+                             and Y[0] * x.denominator < max(a * x.numerator + b * x.denominator for a, b in self.lines)
+                             < Y[1] * x.denominator for x in xs)
+                if not inside:
+                    continue
                 down, touch_down, _ = envelope(self.lines, -1)
-                inside = all(X[0] + 1 <= x <= X[1] - 1 and Y[0] < max(a * x + b for a, b in self.lines) < Y[1]
-                             for x in xs)
-                if not touch_up and not touch_down and inside and 2 <= len(up) < k:
+                if not touch_down:
                     break
         self.visible, self.below = frozenset(up), frozenset(down)
         self.labels = list(LETTERS[:k])
@@ -123,13 +129,17 @@ class VisibleLines(GeometryQuestion):
             pix.append((float(xa), float(ya), float(xb), float(yb)))
         pix = np.array(pix)
         t = np.linspace(0.12, 0.88, 15)
-        spots = []
         from gymv_envs.core.vector import point_segment_distance
 
-        for i, (xa, ya, xb, yb) in enumerate(pix):
-            cand = np.stack([xa + t * (xb - xa), ya + t * (yb - ya)], 1)
-            d = point_segment_distance(cand, np.delete(pix, i, axis=0))
-            spots.append(cand[int(np.argmax(d.min(axis=1)))])
+        # every line's 15 candidate spots against every line at once (elementwise: the same distances),
+        # each line's own distance left out of its minimum
+        n = len(pix)
+        xa, ya, xb, yb = (pix[:, c:c + 1] for c in range(4))
+        cand = np.stack([xa + t * (xb - xa), ya + t * (yb - ya)], 2)  # (n, 15, 2)
+        d = point_segment_distance(cand.reshape(-1, 2), pix).reshape(n, len(t), n)
+        d[np.arange(n), :, np.arange(n)] = np.inf
+        best = d.min(axis=2).argmax(axis=1)
+        spots = [cand[i, int(best[i])] for i in range(n)]
         # labels whose halos do not meet give the same pixels drawn together as one after another
         halos = []
         for (cx, cy), text in zip(spots, self.labels):
