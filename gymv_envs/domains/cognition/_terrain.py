@@ -105,11 +105,24 @@ class CubeMazeEnv(SingleTurnEnv):
         while queue:
             c = queue.popleft()
             x, y = c
-            nbs = [(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                   if 0 <= x + dx < n and 0 <= y + dy < n and h[x + dx][y + dy] == h[x][y]]
-            for nb in nbs + up.get(c, []) + down.get(c, []):
+            hc, row = h[x][y], h[x]
+            nbs = []  # the side neighbours in the order +x, -x, +y, -y (written out: this runs per cell)
+            if x + 1 < n and h[x + 1][y] == hc:
+                nbs.append((x + 1, y))
+            if x > 0 and h[x - 1][y] == hc:
+                nbs.append((x - 1, y))
+            if y + 1 < n and row[y + 1] == hc:
+                nbs.append((x, y + 1))
+            if y > 0 and row[y - 1] == hc:
+                nbs.append((x, y - 1))
+            if c in up:
+                nbs += up[c]
+            if c in down:
+                nbs += down[c]
+            d1 = dist[c] + 1
+            for nb in nbs:
                 if nb not in dist:
-                    dist[nb] = dist[c] + 1
+                    dist[nb] = d1
                     queue.append(nb)
         return dist
 
