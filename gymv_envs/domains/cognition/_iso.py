@@ -114,6 +114,12 @@ def draw_floor(d: ImageDraw.ImageDraw, n: int, m: int, s: float, ox: float, oy: 
                       fill=colour, outline=edge)
 
 
+@functools.lru_cache(maxsize=64)
+def _back_to_front(n: int, m: int) -> tuple[tuple[int, int], ...]:
+    """The cells of an n x m floor sorted by x + y (stable: row-major within a diagonal), per size."""
+    return tuple(sorted(((x, y) for x in range(n) for y in range(m)), key=lambda p: p[0] + p[1]))
+
+
 def column_faces(heights: np.ndarray, s: float, ox: float, oy: float, colour: Color,
                  tops: dict[int, Color] | None = None) -> list[tuple[list[tuple[float, float]], Color]]:
     """The faces of a height map the viewer sees, back to front, as (polygon, fill): every column's
@@ -124,7 +130,7 @@ def column_faces(heights: np.ndarray, s: float, ox: float, oy: float, colour: Co
     P = lambda x, y, z: (ox + (x - y) * s * C30, oy + (x + y) * s / 2 - z * s)  # noqa: E731
     right_fill, left_fill = shade(colour, RIGHT), shade(colour, LEFT)  # the same for every face
     hs = heights.tolist()
-    for x, y in sorted(((x, y) for x in range(n) for y in range(m)), key=lambda p: p[0] + p[1]):
+    for x, y in _back_to_front(n, m):
         h = int(hs[x][y])
         if h <= 0:
             continue
