@@ -114,6 +114,12 @@ def draw_floor(d: ImageDraw.ImageDraw, n: int, m: int, s: float, ox: float, oy: 
                       fill=colour, outline=edge)
 
 
+@functools.lru_cache(maxsize=64)
+def _back_to_front(n: int, m: int) -> tuple[tuple[int, int], ...]:
+    """The cells of an n x m floor sorted by x + y (stable: row-major within a diagonal), per size."""
+    return tuple(sorted(((x, y) for x in range(n) for y in range(m)), key=lambda p: p[0] + p[1]))
+
+
 def column_faces(heights: np.ndarray, s: float, ox: float, oy: float, colour: Color,
                  tops: dict[int, Color] | None = None) -> list[tuple[list[tuple[float, float]], Color]]:
     """The faces of a height map the viewer sees, back to front, as (polygon, fill): every column's
@@ -122,16 +128,18 @@ def column_faces(heights: np.ndarray, s: float, ox: float, oy: float, colour: Co
     n, m = heights.shape
     out = []
     P = lambda x, y, z: (ox + (x - y) * s * C30, oy + (x + y) * s / 2 - z * s)  # noqa: E731
-    for x, y in sorted(((x, y) for x in range(n) for y in range(m)), key=lambda p: p[0] + p[1]):
-        h = int(heights[x, y])
+    right_fill, left_fill = shade(colour, RIGHT), shade(colour, LEFT)  # the same for every face
+    hs = heights.tolist()
+    for x, y in _back_to_front(n, m):
+        h = int(hs[x][y])
         if h <= 0:
             continue
-        right = int(heights[x + 1, y]) if x + 1 < n else 0
-        left = int(heights[x, y + 1]) if y + 1 < m else 0
+        right = int(hs[x + 1][y]) if x + 1 < n else 0
+        left = int(hs[x][y + 1]) if y + 1 < m else 0
         for z in range(right, h):
-            out.append(([P(x + 1, y, z), P(x + 1, y + 1, z), P(x + 1, y + 1, z + 1), P(x + 1, y, z + 1)], shade(colour, RIGHT)))
+            out.append(([P(x + 1, y, z), P(x + 1, y + 1, z), P(x + 1, y + 1, z + 1), P(x + 1, y, z + 1)], right_fill))
         for z in range(left, h):
-            out.append(([P(x, y + 1, z), P(x + 1, y + 1, z), P(x + 1, y + 1, z + 1), P(x, y + 1, z + 1)], shade(colour, LEFT)))
+            out.append(([P(x, y + 1, z), P(x + 1, y + 1, z), P(x + 1, y + 1, z + 1), P(x, y + 1, z + 1)], left_fill))
         top = colour if tops is None else tops.get(h, colour)
         out.append(([P(x, y, h), P(x + 1, y, h), P(x + 1, y + 1, h), P(x, y + 1, h)], top))
     return out
@@ -146,6 +154,22 @@ def fit(n: int, m: int, top: int, box: tuple[int, int, int, int]) -> tuple[int, 
     left = (x0 + x1 - width) / 2 + m * s * C30
     top_y = (y0 + y1 - ((n + m) / 2 + top) * s) / 2 + top * s
     return s, left, top_y
+
+
+def outlined_polygons(d: ImageDraw.ImageDraw, faces, outline: Color) -> None:
+    """``d.polygon(poly, fill=fill, outline=outline)`` for each (poly, fill) of ``faces``, with each
+    colour's ink looked up once (``_getink``) instead of per polygon: the same two draw calls."""
+    inks: dict = {}
+    draw = d.draw.draw_polygon
+    for poly, fill in faces:
+        hit = inks.get(fill)
+        if hit is None:
+            hit = inks[fill] = d._getink(outline, fill)
+        ink, fill_ink = hit
+        if fill_ink is not None:
+            draw(poly, fill_ink, 1)
+        if ink is not None and ink != fill_ink:
+            draw(poly, ink, 0, 1)
 
 
 def painter(cells: Sequence[tuple[int, int, int]]) -> list[int]:

@@ -85,9 +85,9 @@ class CubeMazeEnv(SingleTurnEnv):
     def _terrain(self, rng: np.random.Generator) -> None:
         n, top, p = self.LEVELS[self.difficulty]
         self.heights = stepped_heights(rng, n, top, low=1)
-        h = self.heights
+        h = self.heights.tolist()  # python ints: the same comparisons, without numpy scalar indexing
         self.ladders = [((x, y), (x + dx, y + dy)) for x in range(n) for y in range(n) for dx, dy in ((1, 0), (0, 1))
-                        if x + dx < n and y + dy < n and h[x, y] - h[x + dx, y + dy] == 1 and rng.random() < p]
+                        if x + dx < n and y + dy < n and h[x][y] - h[x + dx][y + dy] == 1 and rng.random() < p]
         self.start = (int(rng.integers(n)), int(rng.integers(n)))
         self.dist = self._distances(self.start)
 
@@ -105,11 +105,24 @@ class CubeMazeEnv(SingleTurnEnv):
         while queue:
             c = queue.popleft()
             x, y = c
-            nbs = [(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                   if 0 <= x + dx < n and 0 <= y + dy < n and h[x + dx][y + dy] == h[x][y]]
-            for nb in nbs + up.get(c, []) + down.get(c, []):
+            hc, row = h[x][y], h[x]
+            nbs = []  # the side neighbours in the order +x, -x, +y, -y (written out: this runs per cell)
+            if x + 1 < n and h[x + 1][y] == hc:
+                nbs.append((x + 1, y))
+            if x > 0 and h[x - 1][y] == hc:
+                nbs.append((x - 1, y))
+            if y + 1 < n and row[y + 1] == hc:
+                nbs.append((x, y + 1))
+            if y > 0 and row[y - 1] == hc:
+                nbs.append((x, y - 1))
+            if c in up:
+                nbs += up[c]
+            if c in down:
+                nbs += down[c]
+            d1 = dist[c] + 1
+            for nb in nbs:
                 if nb not in dist:
-                    dist[nb] = dist[c] + 1
+                    dist[nb] = d1
                     queue.append(nb)
         return dist
 
@@ -118,8 +131,7 @@ class CubeMazeEnv(SingleTurnEnv):
         n, top, _ = self.LEVELS[self.difficulty]
         s, ox, oy = _iso.fit(n, n, top, (0, 0, W, H))
         img, d = _iso.canvas(H, W, BACKGROUND)
-        for poly, fill in _iso.column_faces(self.heights, s, ox, oy, SIDE, LEVEL_TOPS):
-            d.polygon(poly, fill=fill, outline=INK)
+        _iso.outlined_polygons(d, _iso.column_faces(self.heights, s, ox, oy, SIDE, LEVEL_TOPS), INK)
         P = lambda x, y, z: (ox + (x - y) * s * _iso.C30, oy + (x + y) * s / 2 - z * s)  # noqa: E731
         w = max(1, s // 14)
         for (x, y), (x2, _) in self.ladders:  # on the taller block's side facing the lower one
@@ -143,7 +155,8 @@ class CubeMazeEnv(SingleTurnEnv):
                     _draw_flag(d, cx, cy, s, w, label)
                 else:
                     img.paste(*flag)
-        return np.asarray(img)
+        # np.asarray(img) without its array-interface detour: the same read-only array over the bytes
+        return np.frombuffer(img.tobytes(), dtype=np.uint8).reshape(H, W, 3)
 
     def _markers(self) -> list[tuple[tuple[int, int], str | None]]:
         """(cell, flag letter or None for the ball), far to near."""
