@@ -144,16 +144,23 @@ class Plot:
         self.radius = max(1.5, self.side * 0.011)
         self.spots: list[tuple[float, float]] = []  # pixel centres of the points and labels drawn
 
+    def _pixels(self, polys) -> tuple[list[np.ndarray], np.ndarray | None]:
+        """The outlines as (k, 2) arrays in data coordinates, and all their points in pixels, mapped in
+        one `Axes.px` call (element-wise: the same values as one call per outline)."""
+        polys = [np.asarray(poly, dtype=float).reshape(-1, 2) for poly in polys]
+        if not polys:
+            return polys, None
+        p = np.concatenate(polys) if len(polys) > 1 else polys[0]
+        x, y = self.ax.px(p[:, 0], p[:, 1])
+        return polys, np.stack([x, y], 1)
+
     def fill_polygons(self, polys, colors) -> Plot:
         """Solid fills, painted in order (outline them with `polylines` for smooth edges). Each fill is
         the pixel-exact raster of `vector.Layer.polygon` (cached per pixel outline), set directly: a
         fully covered pixel takes the colour of the last fill over it, as a layer flush gives."""
-        polys = [np.asarray(poly, dtype=float).reshape(-1, 2) for poly in polys]
+        polys, xy = self._pixels(polys)
         if not polys:
             return self
-        p = np.concatenate(polys) if len(polys) > 1 else polys[0]
-        x, y = self.ax.px(p[:, 0], p[:, 1])  # every outline's pixels in one go (the same values, point by point)
-        xy = np.stack([x, y], 1)
         H, W = self.img.shape[:2]
         view = self.img.view(_PIXEL).reshape(H, W)
         at = 0
@@ -186,12 +193,9 @@ class Plot:
         layer = Layer(self.img)
         H, W = self.img.shape[:2]
         drawn = []
-        polys = [np.asarray(pts, dtype=float).reshape(-1, 2) for pts in polys]
+        polys, allxy = self._pixels(polys)
         if not polys:
             return self
-        p = np.concatenate(polys) if len(polys) > 1 else polys[0]
-        x, y = self.ax.px(p[:, 0], p[:, 1])  # every outline's pixels in one go (the same values, point by point)
-        allxy = np.stack([x, y], 1)
         at = 0
         for poly in polys:
             xy = allxy[at:at + len(poly)]
