@@ -156,6 +156,12 @@ def fit(n: int, m: int, top: int, box: tuple[int, int, int, int]) -> tuple[int, 
     return s, left, top_y
 
 
+def frame(img: Image.Image) -> np.ndarray:
+    """A finished `canvas` as the env's frame: the read-only array `np.asarray(img)` gives, built
+    straight from the bytes (without the array-interface detour)."""
+    return np.frombuffer(img.tobytes(), dtype=np.uint8).reshape(img.height, img.width, 3)
+
+
 def outlined_polygons(d: ImageDraw.ImageDraw, faces, outline: Color) -> None:
     """``d.polygon(poly, fill=fill, outline=outline)`` for each (poly, fill) of ``faces``, with each
     colour's ink looked up once (``_getink``) instead of per polygon: the same two draw calls."""

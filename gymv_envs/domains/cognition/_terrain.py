@@ -155,8 +155,7 @@ class CubeMazeEnv(SingleTurnEnv):
                     _draw_flag(d, cx, cy, s, w, label)
                 else:
                     img.paste(*flag)
-        # np.asarray(img) without its array-interface detour: the same read-only array over the bytes
-        return np.frombuffer(img.tobytes(), dtype=np.uint8).reshape(H, W, 3)
+        return _iso.frame(img)
 
     def _markers(self) -> list[tuple[tuple[int, int], str | None]]:
         """(cell, flag letter or None for the ball), far to near."""

@@ -92,9 +92,8 @@ class HiddenCubeCount(SingleTurnEnv):
         n = self.heights.shape[0]
         s, ox, oy = _iso.fit(n, n, LEVELS[self.difficulty][1], (0, 0, W, H))
         img, d = _iso.canvas(H, W, BACKGROUND, (n, n, s, ox, oy, FLOOR))
-        for poly, fill in _iso.column_faces(self.heights, s, ox, oy, CUBE):
-            d.polygon(poly, fill=fill, outline=INK)
-        return np.asarray(img)
+        _iso.outlined_polygons(d, _iso.column_faces(self.heights, s, ox, oy, CUBE), INK)
+        return _iso.frame(img)
 
     def _task_text(self) -> str:
         return ("The image shows equal cubes stacked in columns on a grey square floor, seen from above at an "
