@@ -151,7 +151,8 @@ def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: i
     nodes = [0]
     union = functools.partial(functools.reduce, int.__or__)
     sups = [t[3] if len(t) > 3 else None for t in tables]
-    codes_of = [t[1] for t in tables]
+    compact = sups.count(None) < count
+    codes_of = [t[1] for t in tables] if compact else []
 
     def settle(dom: int, cands: list, unions: list, seen: list) -> int | None:
         # ``seen[i]``: table i's domain when last looked at (the parent's fixpoint, or -1); a table
@@ -206,7 +207,7 @@ def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: i
         best, size = -1, 1 << 30
         for i in range(count):
             c = cands[i]
-            k = c.bit_count() if sups[i] is not None else len(c)
+            k = c.bit_count() if compact and sups[i] is not None else len(c)
             if 1 < k < size:
                 best, size = i, k
         if best < 0:
@@ -233,7 +234,8 @@ def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: i
                 return
 
     # lists are replaced, never changed in place; a compact table starts with every code live
-    tabs = [t[1] if sups[i] is None else (1 << len(t[1])) - 1 for i, t in enumerate(tables)]
+    tabs = [t[1] if sups[i] is None else (1 << len(t[1])) - 1 for i, t in enumerate(tables)] if compact else [
+        t[1] for t in tables]
     if all(tabs):
         rec(domain, tabs, [t[2] if len(t) > 2 else union(t[1]) for t in tables], [-1] * count)
     return out
@@ -268,32 +270,41 @@ def latin_line_codes(n: int) -> tuple[tuple[int, np.ndarray], ...]:
     return tuple(out)
 
 
+# whole Latin lines of this size and more are compact tables (below, filtering the short list costs
+# less): KenKen d2 27% fewer instructions a level
+COMPACT_FROM = 6
+
+
 def latin_line_table(n: int, line: int, keep: np.ndarray | None = None) -> Table:
     """Row (``line`` < n) or column ``line - n`` of a Latin square as a table: the permutations (read
-    from the left or the top) that ``keep``, a mask over `permutation_array`, allows (all when None)."""
-    scope, codes = latin_line_codes(n)[line]
+    from the left or the top) that ``keep``, a mask over `permutation_array`, allows (all when None),
+    with their union. A whole line from n = `COMPACT_FROM` is a compact table (with its supports);
+    a filtered one is a list (its supports would cost more to build than they save)."""
     if keep is None:
         return _whole_line(n, line)
-    return scope, codes[keep].tolist()
-
-
-COMPACT_FROM = 6  # whole lines of this size and more are compact tables (KenKen d2: 27% fewer instructions)
-
-
-@functools.lru_cache(maxsize=32)
-def _whole_line(n: int, line: int) -> Table:
-    """A whole line as a table of `table_search`; from n = 6 (720 codes) a compact one, with the
-    supports of its n x n values (below that, filtering the short list costs less)."""
     scope, codes = latin_line_codes(n)[line]
-    if n < COMPACT_FROM:
-        return scope, tuple(codes.tolist()), scope
-    perms = permutation_array(n)
+    kept = codes[keep].tolist()
+    return scope, kept, functools.reduce(int.__or__, kept, 0)
+
+
+def _supports(n: int, line: int, perms: np.ndarray) -> dict[int, int]:
+    """The supports of a line's table whose codes are the rows of ``perms``: for each value v of each
+    cell (as its one-hot bit), the rows holding it as a bit mask over row indices."""
     sups = {}
     for k in range(n):
         cell = line * n + k if line < n else k * n + line - n
         for v in range(1, n + 1):
             sups[1 << (cell * n + v - 1)] = int.from_bytes(np.packbits(perms[:, k] == v, bitorder="little").tobytes(), "little")
-    return scope, tuple(codes.tolist()), scope, sups
+    return sups
+
+
+@functools.lru_cache(maxsize=32)
+def _whole_line(n: int, line: int) -> Table:
+    """A whole line as a table; from n = `COMPACT_FROM` (720 codes) a compact one."""
+    scope, codes = latin_line_codes(n)[line]
+    if n < COMPACT_FROM:
+        return scope, tuple(codes.tolist()), scope
+    return scope, tuple(codes.tolist()), scope, _supports(n, line, permutation_array(n))
 
 
 def latin_solve(n: int, tables: Sequence[Table], givens: dict[tuple[int, int], int] | None = None,
