@@ -114,7 +114,7 @@ def permutations(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(itertools.permutations(range(1, n + 1)))
 
 
-Table = tuple[int, Sequence[int]] | tuple[int, Sequence[int], int]
+Table = tuple[int, Sequence[int]] | tuple[int, Sequence[int], int] | tuple[int, Sequence[int], int, dict[int, int]]
 
 
 def cell_bits(cells: Iterable[int], width: int) -> int:
@@ -138,12 +138,21 @@ def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: i
     search branches on the table with the fewest codes left. The answer is the final domain of
     each solution (one bit per cell covered by a table) that ``accept`` allows (a rule no table
     holds); stops after ``limit`` solutions and raises `Budget` after ``budget`` branches.
+
+    A table may carry a fourth item, its *supports*: for each bit of its scope (as the one-bit int),
+    the codes that use it as a bit mask over their indices. Such a table keeps its live codes as one
+    such mask (a "compact table"): a value leaving the domain strikes out its support at once, where
+    a plain table filters its list code by code. Both keep the codes in their given order, so the
+    search tree, its solutions and its branch count are the same either way.
     """
     scopes = [t[0] for t in tables]
     count = len(scopes)
     out: list[int] = []
     nodes = [0]
     union = functools.partial(functools.reduce, int.__or__)
+    sups = [t[3] if len(t) > 3 else None for t in tables]
+    compact = sups.count(None) < count
+    codes_of = [t[1] for t in tables] if compact else []
 
     def settle(dom: int, cands: list, unions: list, seen: list) -> int | None:
         # ``seen[i]``: table i's domain when last looked at (the parent's fixpoint, or -1); a table
@@ -158,12 +167,32 @@ def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: i
                     continue
                 bad = scope ^ cur
                 u = unions[i]
-                if u & bad:
-                    cs = [p for p in cands[i] if not p & bad]
-                    if not cs:
-                        return None
-                    cands[i] = cs
-                    unions[i] = u = union(cs)
+                gone = u & bad
+                if gone:
+                    sup = sups[i]
+                    if sup is None:
+                        cs = [p for p in cands[i] if not p & bad]
+                        if not cs:
+                            return None
+                        cands[i] = cs
+                        unions[i] = u = union(cs)
+                    else:  # a live code outside the domain uses a bit of ``gone``: strike those out
+                        kill = 0
+                        while gone:
+                            low = gone & -gone
+                            kill |= sup[low]
+                            gone ^= low
+                        live = cands[i] & ~kill
+                        if not live:
+                            return None
+                        cands[i] = live
+                        u, rest = 0, cur & unions[i]
+                        while rest:
+                            low = rest & -rest
+                            if sup[low] & live:
+                                u |= low
+                            rest ^= low
+                        unions[i] = u
                 new = cur & u
                 if new != cur:
                     dom ^= cur ^ new
@@ -177,7 +206,8 @@ def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: i
             return
         best, size = -1, 1 << 30
         for i in range(count):
-            k = len(cands[i])
+            c = cands[i]
+            k = c.bit_count() if compact and sups[i] is not None else len(c)
             if 1 < k < size:
                 best, size = i, k
         if best < 0:
@@ -185,17 +215,27 @@ def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: i
                 out.append(dom)
             return
         rest = dom & ~scopes[best]
-        for p in cands[best]:
+        if sups[best] is None:
+            branches = [(p, (p,)) for p in cands[best]]
+        else:  # the live codes in index order, each as its one-code mask
+            live, codes, branches = cands[best], codes_of[best], []
+            while live:
+                low = live & -live
+                branches.append((codes[low.bit_length() - 1], low))
+                live ^= low
+        for p, alone in branches:
             nodes[0] += 1
             if nodes[0] > budget:
                 raise Budget
             sub, subu = list(cands), list(unions)
-            sub[best], subu[best] = (p,), p
+            sub[best], subu[best] = alone, p
             rec(rest | p, sub, subu, list(seen))
             if len(out) >= limit:
                 return
 
-    tabs = [t[1] for t in tables]  # lists are replaced, never changed in place
+    # lists are replaced, never changed in place; a compact table starts with every code live
+    tabs = [t[1] if sups[i] is None else (1 << len(t[1])) - 1 for i, t in enumerate(tables)] if compact else [
+        t[1] for t in tables]
     if all(tabs):
         rec(domain, tabs, [t[2] if len(t) > 2 else union(t[1]) for t in tables], [-1] * count)
     return out
@@ -230,19 +270,41 @@ def latin_line_codes(n: int) -> tuple[tuple[int, np.ndarray], ...]:
     return tuple(out)
 
 
+# whole Latin lines of this size and more are compact tables (below, filtering the short list costs
+# less): KenKen d2 27% fewer instructions a level
+COMPACT_FROM = 6
+
+
 def latin_line_table(n: int, line: int, keep: np.ndarray | None = None) -> Table:
     """Row (``line`` < n) or column ``line - n`` of a Latin square as a table: the permutations (read
-    from the left or the top) that ``keep``, a mask over `permutation_array`, allows (all when None)."""
-    scope, codes = latin_line_codes(n)[line]
+    from the left or the top) that ``keep``, a mask over `permutation_array`, allows (all when None),
+    with their union. A whole line from n = `COMPACT_FROM` is a compact table (with its supports);
+    a filtered one is a list (its supports would cost more to build than they save)."""
     if keep is None:
         return _whole_line(n, line)
-    return scope, codes[keep].tolist()
+    scope, codes = latin_line_codes(n)[line]
+    kept = codes[keep].tolist()
+    return scope, kept, functools.reduce(int.__or__, kept, 0)
+
+
+def _supports(n: int, line: int, perms: np.ndarray) -> dict[int, int]:
+    """The supports of a line's table whose codes are the rows of ``perms``: for each value v of each
+    cell (as its one-hot bit), the rows holding it as a bit mask over row indices."""
+    sups = {}
+    for k in range(n):
+        cell = line * n + k if line < n else k * n + line - n
+        for v in range(1, n + 1):
+            sups[1 << (cell * n + v - 1)] = int.from_bytes(np.packbits(perms[:, k] == v, bitorder="little").tobytes(), "little")
+    return sups
 
 
 @functools.lru_cache(maxsize=32)
 def _whole_line(n: int, line: int) -> Table:
+    """A whole line as a table; from n = `COMPACT_FROM` (720 codes) a compact one."""
     scope, codes = latin_line_codes(n)[line]
-    return scope, tuple(codes.tolist()), scope
+    if n < COMPACT_FROM:
+        return scope, tuple(codes.tolist()), scope
+    return scope, tuple(codes.tolist()), scope, _supports(n, line, permutation_array(n))
 
 
 def latin_solve(n: int, tables: Sequence[Table], givens: dict[tuple[int, int], int] | None = None,

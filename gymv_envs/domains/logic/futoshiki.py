@@ -47,8 +47,7 @@ def _line(n: int, line: int, less: tuple[tuple[int, int], ...]):
     """Line ``line`` as a table of the permutations with ``p[i] < p[j]`` for every ``(i, j)`` of ``less``."""
     perms = permutation_array(n)
     keep = np.all(perms[:, [i for i, _ in less]] < perms[:, [j for _, j in less]], axis=1)
-    scope, codes = latin_line_table(n, line, keep)
-    return scope, tuple(codes)
+    return latin_line_table(n, line, keep)
 
 
 @functools.lru_cache(maxsize=32)

@@ -49,8 +49,7 @@ def _line(n: int, line: int, dots: tuple[bool, ...]):
     """Line ``line`` as a table of the permutations with ``|p[i] - p[i+1]| == 1`` exactly where ``dots[i]``."""
     perms = permutation_array(n)
     keep = np.all((np.abs(np.diff(perms, axis=1)) == 1) == np.array(dots, dtype=bool), axis=1)
-    scope, codes = latin_line_table(n, line, keep)
-    return scope, tuple(codes), functools.reduce(int.__or__, codes, 0)
+    return latin_line_table(n, line, keep)
 
 
 class Renzoku(LatinSquareEnv):
