@@ -1,0 +1,102 @@
+"""Count the machine instructions of reset+step pairs: a speed A/B that a noisy machine cannot blur.
+
+    python scripts/instructions.py GymV/ArcMove-v0 GymV/Renzoku-v0 --difficulties 0,1,2
+    python scripts/instructions.py GymV/ArcMove-v0 --trees /work/wt/base,.   # old tree vs new one
+
+On a shared virtual machine, time per pair (``gymv-bench speed``) drifts by a quarter from one
+minute to the next, which hides a 5% gain. Valgrind's callgrind counts the instructions the CPU
+runs instead; the count repeats to about 0.1%. Each (tree, id, difficulty) runs in its own process
+under ``valgrind --tool=callgrind --instr-atstart=no``: the process imports GymV and plays one
+warm-up level uninstrumented, then turns counting on (``callgrind_control -i on``) for ``--pairs``
+oracle reset+step pairs on seeds 0, 1, ... and reports instructions per pair in thousands (kIr).
+
+Instructions are not time: a large ``memcpy`` counts one instruction per byte here (valgrind runs
+``rep movsb`` byte by byte), so copies of frames weigh more than they cost. Use it to compare two
+versions of the same code, and `gymv-bench speed` for the figures you report. Needs ``valgrind``
+(Debian: ``apt-get install valgrind``); it is a developer tool, not part of the package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def _inner(env_id: str, difficulty: int, pairs: int) -> None:
+    import gymnasium as gym
+
+    import gymv_envs  # noqa: F401 - registers the ids
+
+    env = gym.make(env_id, difficulty=difficulty)
+    oracle = env.unwrapped.oracle_action
+    env.reset(seed=10_000)
+    env.step(oracle())
+    me = str(os.getpid())
+    subprocess.run(["callgrind_control", "-i", "on", me], capture_output=True, check=True)
+    for seed in range(pairs):
+        env.reset(seed=seed)
+        env.step(oracle())
+    subprocess.run(["callgrind_control", "-i", "off", me], capture_output=True, check=True)
+
+
+def count(tree: str, env_id: str, difficulty: int, pairs: int) -> float:
+    """Thousands of instructions per reset+step pair of ``env_id`` at ``difficulty`` in ``tree``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={tmp}/out",
+               sys.executable, os.path.abspath(__file__), "--inner", env_id, str(difficulty), str(pairs)]
+        env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
+        run = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
+    found = re.search(r"Collected : (\d+)", run.stderr)
+    if run.returncode != 0 or found is None:
+        tail = "\n".join(run.stderr.strip().splitlines()[-5:])
+        raise SystemExit(f"instructions: {env_id} d{difficulty} in {tree} failed (exit {run.returncode}):\n{tail}")
+    return int(found.group(1)) / pairs / 1000
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--inner"]:
+        _inner(argv[1], int(argv[2]), int(argv[3]))
+        return 0
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog="See the module docstring.")
+    p.add_argument("ids", nargs="+", help="registered ids, such as GymV/ArcMove-v0")
+    p.add_argument("--difficulties", default="0,1,2", help="comma-separated (default 0,1,2)")
+    p.add_argument("--pairs", type=int, default=50, help="counted reset+step pairs (default 50)")
+    p.add_argument("--trees", default=".", help="comma-separated source trees to compare (default: .)")
+    args = p.parse_args(argv)
+    for tool in ("valgrind", "callgrind_control"):
+        if shutil.which(tool) is None:
+            p.error(f"{tool} is not installed (Debian: apt-get install valgrind)")
+    try:
+        diffs = [int(d) for d in args.difficulties.split(",")]
+    except ValueError:
+        p.error(f"--difficulties takes integers separated by commas, got {args.difficulties!r}")
+    trees = args.trees.split(",")
+    for tree in trees:
+        if not os.path.isdir(os.path.join(tree, "gymv_envs")):
+            p.error(f"--trees: {tree!r} holds no gymv_envs/ folder")
+    if args.pairs < 1:
+        p.error("--pairs must be at least 1")
+    import gymnasium as gym
+
+    import gymv_envs  # noqa: F401 - registers the ids
+
+    unknown = [i for i in args.ids if i not in gym.registry]
+    if unknown:
+        p.error(f"not registered: {', '.join(unknown)} (the README catalogue lists every registered id)")
+    print("id | difficulty | " + " | ".join(f"kIr/pair {t}" for t in trees) + (" | change" if len(trees) > 1 else ""))
+    for env_id in args.ids:
+        for d in diffs:
+            counts = [count(t, env_id, d, args.pairs) for t in trees]
+            change = f" | {100 * (counts[-1] / counts[0] - 1):+.1f}%" if len(trees) > 1 else ""
+            print(f"{env_id} | {d} | " + " | ".join(f"{c:,.0f}" for c in counts) + change, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
