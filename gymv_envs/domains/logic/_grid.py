@@ -186,7 +186,7 @@ def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: i
                         if not live:
                             return None
                         cands[i] = live
-                        u, rest = 0, cur & unions[i]
+                        u, rest = 0, cur & u
                         while rest:
                             low = rest & -rest
                             if sup[low] & live:
@@ -234,8 +234,7 @@ def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: i
                 return
 
     # lists are replaced, never changed in place; a compact table starts with every code live
-    tabs = [t[1] if sups[i] is None else (1 << len(t[1])) - 1 for i, t in enumerate(tables)] if compact else [
-        t[1] for t in tables]
+    tabs = [t[1] if sup is None else (1 << len(t[1])) - 1 for t, sup in zip(tables, sups)]
     if all(tabs):
         rec(domain, tabs, [t[2] if len(t) > 2 else union(t[1]) for t in tables], [-1] * count)
     return out
@@ -255,6 +254,11 @@ def permutation_array(n: int) -> np.ndarray:
     return out
 
 
+def _line_cells(n: int, line: int) -> list[int]:
+    """The flat cells of row ``line`` (< n) or column ``line - n`` of an n x n grid, left to right or top down."""
+    return [line * n + k if line < n else k * n + line - n for k in range(n)]
+
+
 @functools.lru_cache(maxsize=16)
 def latin_line_codes(n: int) -> tuple[tuple[int, np.ndarray], ...]:
     """For rows 0..n-1 then columns 0..n-1 of an n x n grid: the line's `cell_bits` and the one-hot
@@ -262,7 +266,7 @@ def latin_line_codes(n: int) -> tuple[tuple[int, np.ndarray], ...]:
     `permutations` order)."""
     out = []
     for line in range(2 * n):
-        cells = [line * n + k if line < n else k * n + line - n for k in range(n)]
+        cells = _line_cells(n, line)
         codes = np.empty(len(permutations(n)), dtype=object)
         codes[:] = [sum(1 << (cells[k] * n + p[k] - 1) for k in range(n)) for p in permutations(n)]
         codes.setflags(write=False)
@@ -291,8 +295,7 @@ def _supports(n: int, line: int, perms: np.ndarray) -> dict[int, int]:
     """The supports of a line's table whose codes are the rows of ``perms``: for each value v of each
     cell (as its one-hot bit), the rows holding it as a bit mask over row indices."""
     sups = {}
-    for k in range(n):
-        cell = line * n + k if line < n else k * n + line - n
+    for k, cell in enumerate(_line_cells(n, line)):
         for v in range(1, n + 1):
             sups[1 << (cell * n + v - 1)] = int.from_bytes(np.packbits(perms[:, k] == v, bitorder="little").tobytes(), "little")
     return sups
