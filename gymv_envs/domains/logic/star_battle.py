@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from itertools import repeat
 
 import numpy as np
 
@@ -11,6 +12,7 @@ from gymv_envs.core.answers import interleave
 from gymv_envs.core.board import blank_labelled_board, paint_regions
 from gymv_envs.domains.logic._placement import (
     CellsAnswerEnv,
+    bits,
     grow_regions,
     move_one,
     repair_regions,
@@ -45,7 +47,8 @@ def star_solutions(regions: np.ndarray, limit: int, touching: bool = False, by_r
 
 @functools.cache
 def _blocks(n: int) -> tuple[int, ...]:
-    """Per cell, the bit mask of cells a star there rules out: its row, column and neighbours."""
+    """Per cell, the complement of the bit mask of cells a star there rules out: its row, column and
+    neighbours (``open & _blocks(n)[i]`` keeps the cells still open after a star on cell ``i``)."""
     out = []
     for r in range(n):
         for c in range(n):
@@ -56,43 +59,57 @@ def _blocks(n: int) -> tuple[int, ...]:
                 for dc in (-1, 0, 1):
                     if 0 <= r + dr < n and 0 <= c + dc < n:
                         m |= 1 << ((r + dr) * n + c + dc)
-            out.append(m)
+            out.append(~m)
     return tuple(out)
 
 
-def count_solutions(regions: np.ndarray, limit: int = 2) -> list[frozenset[tuple[int, int]]]:
-    """Up to ``limit`` solutions, searching the region with the fewest open cells first (bit masks)."""
-    n = regions.shape[0]
-    masks = [0] * n
+def region_masks(regions: np.ndarray) -> list[int]:
+    """Per region ``k``, the bit mask of its cells (bit ``r * n + c``)."""
+    masks = [0] * regions.shape[0]
     for i, k in enumerate(regions.ravel().tolist()):
         masks[k] |= 1 << i
-    block = _blocks(n)
+    return masks
+
+
+def count_solutions(regions: np.ndarray | list[int], limit: int = 2, skip: frozenset[tuple[int, int]] = frozenset()
+                    ) -> list[frozenset[tuple[int, int]]]:
+    """Up to ``limit`` solutions other than ``skip``, searching the region with the fewest open cells
+    first; the solutions come in the same order whatever ``skip`` is. ``regions`` is the array of
+    region numbers or its `region_masks`."""
+    masks = region_masks(regions) if isinstance(regions, np.ndarray) else regions
+    n = len(masks)
+    keep = _blocks(n)
+    skip_mask = sum(1 << (r * n + c) for r, c in skip)
     out: list[frozenset[tuple[int, int]]] = []
     chosen: list[int] = []
 
-    def search(left: list[int], blocked: int) -> None:
-        if len(out) >= limit:
+    def search(opens: list[int], placed: int) -> None:
+        # opens: the open cells of each region still without a star, in region order (ties go to the first)
+        counts = list(map(int.bit_count, opens))
+        best = counts.index(min(counts))
+        best_open = opens[best]
+        if len(opens) == 1:  # every open cell of the last region completes a solution
+            for last in bits(best_open):
+                if placed | 1 << last != skip_mask:
+                    out.append(frozenset(divmod(i, n) for i in (*chosen, last)))
+                    if len(out) >= limit:
+                        return
             return
-        if not left:
-            out.append(frozenset(divmod(i, n) for i in chosen))
-            return
-        best, best_open = -1, None
-        for k in left:
-            open_ = masks[k] & ~blocked
-            if not open_:
-                return
-            if best_open is None or open_.bit_count() < best_open.bit_count():
-                best, best_open = k, open_
-        rest = [k for k in left if k != best]
+        rest = opens[:best] + opens[best + 1:]
         while best_open:
             low = best_open & -best_open
             i = low.bit_length() - 1
             best_open ^= low
-            chosen.append(i)
-            search(rest, blocked | block[i])
-            chosen.pop()
+            after = list(map(int.__and__, rest, repeat(keep[i], len(rest))))
+            if all(after):  # a region left without an open cell is a dead end
+                chosen.append(i)
+                search(after, placed | low)
+                chosen.pop()
+                if len(out) >= limit:
+                    return
 
-    search(list(range(n)), 0)
+    if all(masks):
+        search(masks, 0)
     return out
 
 
@@ -143,12 +160,14 @@ class StarBattle(CellsAnswerEnv):
         n = self.n
         free = np.zeros((n, n), dtype=np.int64)
         while True:
-            order = [[int(c) for c in rng.permutation(n)] for _ in range(n)]
+            order = [rng.permutation(n).tolist() for _ in range(n)]
             stars = star_solutions(free, 1, by_region=False, order=order)[0]
             regions = grow_regions(rng, [(r, c) for r, c in enumerate(stars)], n, n)
-            if repair_regions(rng, regions, frozenset(enumerate(stars)), lambda reg: count_solutions(reg, 2)):
+            truth = frozenset(enumerate(stars))
+            if repair_regions(rng, regions, truth, functools.partial(count_solutions, limit=1, skip=truth),
+                              on_masks=True):
                 break
-        self.regions = regions
+        self.regions, self.stars = regions, truth  # the repair left ``truth`` the only solution
 
     # -- draw
     def _draw(self) -> np.ndarray:
@@ -177,7 +196,7 @@ class StarBattle(CellsAnswerEnv):
 
     # -- oracle
     def _solve(self) -> tuple[tuple[int, int], ...]:
-        return tuple(sorted(count_solutions(self.regions, 1)[0]))
+        return tuple(sorted(self.stars))
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, int], ...]]:
         n = self.n
