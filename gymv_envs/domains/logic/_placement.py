@@ -154,13 +154,14 @@ def grow_regions(rng: np.random.Generator, seeds: Sequence[Cell | Sequence[Cell]
     for i, group in enumerate(groups):
         for r, c in group:
             frontier += [(x, i) for x in beside[r * cols + c] if regions[x] < 0]
-    picks = rng.random(4 * rows * cols + 16).tolist()
-    k = 0
-    while frontier:
-        j = int(picks[k] * len(frontier))
-        k += 1
-        frontier[j], frontier[-1] = frontier[-1], frontier[j]
-        cell, i = frontier.pop()
+    for pick in rng.random(4 * rows * cols + 16).tolist():
+        if not frontier:
+            break
+        j = int(pick * len(frontier))
+        last = frontier.pop()  # entry j leaves, the last entry takes its place
+        if j < len(frontier):
+            last, frontier[j] = frontier[j], last
+        cell, i = last
         if regions[cell] < 0:
             regions[cell] = i
             frontier += [(x, i) for x in beside[cell] if regions[x] < 0]
@@ -184,17 +185,16 @@ def repair_regions(rng: np.random.Generator, regions: np.ndarray, truth: frozens
     for i, k in enumerate(flat):
         masks[k] |= 1 << i
     anchor = {flat[r * n + c]: 1 << (r * n + c) for r, c in truth}
+    beside = neighbours4(n, n)  # up, down, left, right
     for _ in range(tries):
         other = next((s for s in solve(masks if on_masks else regions) if s != truth), None)
         if other is None:
             return True
-        moves = [(r, c, flat[rr * n + cc]) for r, c in other - truth
-                 for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                 if 0 <= rr < n and 0 <= cc < n and flat[rr * n + cc] != flat[r * n + c]]
+        moves = [(i, flat[j]) for r, c in other - truth for i in (r * n + c,) for j in beside[i] if flat[j] != flat[i]]
         if not moves:
             return False
-        r, c, new = moves[int(rng.integers(len(moves)))]
-        old, cell = flat[r * n + c], 1 << (r * n + c)
+        i, new = moves[int(rng.integers(len(moves)))]
+        old, cell = flat[i], 1 << i
         rest, start = masks[old] & ~cell, anchor[old]
         moved = rest & ~flood(start, rest | start, n, n) | cell  # what the move cuts off from the anchor goes too
         masks[old] &= ~moved
