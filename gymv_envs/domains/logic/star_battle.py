@@ -25,7 +25,7 @@ def star_solutions(regions: np.ndarray, limit: int, touching: bool = False, by_r
                    order=None) -> list[tuple[int, ...]]:
     """Up to ``limit`` star columns per row; the flags relax the no-touching or region rule."""
     n = regions.shape[0]
-    reg = [[int(v) for v in row] for row in regions]
+    reg = regions.tolist()
     out: list[tuple[int, ...]] = []
     cols = [0] * n
 
@@ -88,19 +88,24 @@ def count_solutions(regions: np.ndarray | list[int], limit: int = 2, skip: froze
         counts = list(map(int.bit_count, opens))
         best = counts.index(min(counts))
         best_open = opens[best]
-        if len(opens) == 1:  # every open cell of the last region completes a solution
-            for last in bits(best_open):
-                if placed | 1 << last != skip_mask:
-                    out.append(frozenset(divmod(i, n) for i in (*chosen, last)))
-                    if len(out) >= limit:
-                        return
-            return
         rest = opens[:best] + opens[best + 1:]
+        if len(rest) == 1:  # two regions left: a star here leaves the other one open cell at most
+            other = rest[0]
+            while best_open:
+                low = best_open & -best_open
+                best_open ^= low
+                i = low.bit_length() - 1
+                for last in bits(other & keep[i]):
+                    if placed | low | 1 << last != skip_mask:
+                        out.append(frozenset(divmod(j, n) for j in (*chosen, i, last)))
+                        if len(out) >= limit:
+                            return
+            return
         while best_open:
             low = best_open & -best_open
-            i = low.bit_length() - 1
             best_open ^= low
-            after = list(map(int.__and__, rest, repeat(keep[i], len(rest))))
+            i = low.bit_length() - 1
+            after = list(map(int.__and__, rest, repeat(keep[i])))
             if all(after):  # a region left without an open cell is a dead end
                 chosen.append(i)
                 search(after, placed | low)
@@ -108,6 +113,8 @@ def count_solutions(regions: np.ndarray | list[int], limit: int = 2, skip: froze
                 if len(out) >= limit:
                     return
 
+    if n == 1:
+        return [frozenset({(0, 0)})][:limit] if skip_mask != 1 else []
     if all(masks):
         search(masks, 0)
     return out
