@@ -18,6 +18,7 @@ from gymv_envs.core import SingleTurnEnv
 from gymv_envs.core.cells import Cell, cell_tokens, format_cells
 
 _CELL_SEPS = re.compile(r"(?:[\s,;/|+&.:\[\](){}'\"\-]|\bAND\b)+")
+_LETTER_SPACE = re.compile(r"\b([A-Z])\s+(?=\d)")  # "B 3" -> "B3"
 _GRID_SEPS = re.compile(r"[\s,;/|\[\](){}'\"`]+")
 MARKS = frozenset("*QXSB#1@O●★")
 BLANKS = frozenset(".0-_")
@@ -35,7 +36,7 @@ def parse_cell_list(text: str, rows: int, cols: int) -> tuple[Cell, ...] | None:
     t = text.strip().upper()
     if not t or len(t) > 4000:
         return None
-    t = re.sub(r"\b([A-Z])\s+(?=\d)", r"\1", t)
+    t = _LETTER_SPACE.sub(r"\1", t)
     cells = cell_tokens(t, _CELL_SEPS, rows, cols)
     return tuple(sorted(set(cells))) if cells and len(set(cells)) == len(cells) else None
 
