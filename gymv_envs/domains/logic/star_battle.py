@@ -63,6 +63,14 @@ def _blocks(n: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+@functools.cache
+def _columns(n: int) -> np.ndarray:
+    """An ``n x n`` array whose every row is ``0 .. n-1`` (read-only)."""
+    out = np.tile(np.arange(n), (n, 1))
+    out.setflags(write=False)
+    return out
+
+
 def region_masks(regions: np.ndarray) -> list[int]:
     """Per region ``k``, the bit mask of its cells (bit ``r * n + c``)."""
     masks = [0] * regions.shape[0]
@@ -71,15 +79,18 @@ def region_masks(regions: np.ndarray) -> list[int]:
     return masks
 
 
-def count_solutions(regions: np.ndarray | list[int], limit: int = 2, skip: frozenset[tuple[int, int]] = frozenset()
+def count_solutions(regions: np.ndarray, limit: int = 2, skip: frozenset[tuple[int, int]] = frozenset()
                     ) -> list[frozenset[tuple[int, int]]]:
     """Up to ``limit`` solutions other than ``skip``, searching the region with the fewest open cells
-    first; the solutions come in the same order whatever ``skip`` is. ``regions`` is the array of
-    region numbers or its `region_masks`."""
-    masks = region_masks(regions) if isinstance(regions, np.ndarray) else regions
+    first; the solutions come in the same order whatever ``skip`` is."""
+    n = regions.shape[0]
+    return solutions(region_masks(regions), limit, sum(1 << (r * n + c) for r, c in skip))
+
+
+def solutions(masks: list[int], limit: int, skip_mask: int = 0) -> list[frozenset[tuple[int, int]]]:
+    """`count_solutions` on the regions' `region_masks`, leaving out the solution of mask ``skip_mask``."""
     n = len(masks)
     keep = _blocks(n)
-    skip_mask = sum(1 << (r * n + c) for r, c in skip)
     out: list[frozenset[tuple[int, int]]] = []
     chosen: list[int] = []
 
@@ -167,12 +178,13 @@ class StarBattle(CellsAnswerEnv):
         n = self.n
         free = np.zeros((n, n), dtype=np.int64)
         while True:
-            order = [rng.permutation(n).tolist() for _ in range(n)]
+            # n permutations of range(n), one a row: the draws of n calls of rng.permutation(n) in one call
+            order = rng.permuted(_columns(n), axis=1).tolist()
             stars = star_solutions(free, 1, by_region=False, order=order)[0]
             regions = grow_regions(rng, [(r, c) for r, c in enumerate(stars)], n, n)
             truth = frozenset(enumerate(stars))
-            if repair_regions(rng, regions, truth, functools.partial(count_solutions, limit=1, skip=truth),
-                              on_masks=True):
+            other = functools.partial(solutions, limit=1, skip_mask=sum(1 << (r * n + c) for r, c in truth))
+            if repair_regions(rng, regions, truth, other, on_masks=True):
                 break
         self.regions, self.stars = regions, truth  # the repair left ``truth`` the only solution
 
