@@ -155,17 +155,20 @@ def grow_regions(rng: np.random.Generator, seeds: Sequence[Cell | Sequence[Cell]
     for i, group in enumerate(groups):
         for r, c in group:
             frontier += [(x, i) for x in beside[r * cols + c] if regions[x] < 0]
+    pop, push = frontier.pop, frontier.append
     for pick in rng.random(4 * rows * cols + 16).tolist():
         if not frontier:
             break
         j = int(pick * len(frontier))
-        last = frontier.pop()  # entry j leaves, the last entry takes its place
+        last = pop()  # entry j leaves, the last entry takes its place
         if j < len(frontier):
             last, frontier[j] = frontier[j], last
         cell, i = last
         if regions[cell] < 0:
             regions[cell] = i
-            frontier += [(x, i) for x in beside[cell] if regions[x] < 0]
+            for x in beside[cell]:
+                if regions[x] < 0:
+                    push((x, i))
     return np.array(regions, dtype=np.int64).reshape(rows, cols)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-from itertools import repeat
 
 import numpy as np
 
@@ -12,7 +11,6 @@ from gymv_envs.core.answers import interleave
 from gymv_envs.core.board import blank_labelled_board, paint_regions
 from gymv_envs.domains.logic._placement import (
     CellsAnswerEnv,
-    bits,
     grow_regions,
     move_one,
     repair_regions,
@@ -47,9 +45,9 @@ def star_solutions(regions: np.ndarray, limit: int, touching: bool = False, by_r
 
 @functools.cache
 def _blocks(n: int) -> tuple[int, ...]:
-    """Per cell, the complement of the bit mask of cells a star there rules out: its row, column and
-    neighbours (``open & _blocks(n)[i]`` keeps the cells still open after a star on cell ``i``)."""
-    out = []
+    """Per cell ``i``, the bit mask of the cells a star there leaves open: all but its row, its column
+    and its neighbours (``open & _blocks(n)[i]``; non-negative, which Python ands faster)."""
+    full, out = (1 << n * n) - 1, []
     for r in range(n):
         for c in range(n):
             m = 0
@@ -59,7 +57,7 @@ def _blocks(n: int) -> tuple[int, ...]:
                 for dc in (-1, 0, 1):
                     if 0 <= r + dr < n and 0 <= c + dc < n:
                         m |= 1 << ((r + dr) * n + c + dc)
-            out.append(~m)
+            out.append(full & ~m)
     return tuple(out)
 
 
@@ -96,27 +94,28 @@ def solutions(masks: list[int], limit: int, skip_mask: int = 0) -> list[frozense
 
     def search(opens: list[int], placed: int) -> None:
         # opens: the open cells of each region still without a star, in region order (ties go to the first)
-        counts = list(map(int.bit_count, opens))
+        counts = [o.bit_count() for o in opens]
         best = counts.index(min(counts))
         best_open = opens[best]
         rest = opens[:best] + opens[best + 1:]
-        if len(rest) == 1:  # two regions left: a star here leaves the other one open cell at most
+        if len(rest) == 1:  # two regions left: a star here leaves the other one row and one column, one cell
             other = rest[0]
             while best_open:
                 low = best_open & -best_open
                 best_open ^= low
                 i = low.bit_length() - 1
-                for last in bits(other & keep[i]):
-                    if placed | low | 1 << last != skip_mask:
-                        out.append(frozenset(divmod(j, n) for j in (*chosen, i, last)))
-                        if len(out) >= limit:
-                            return
+                last = other & keep[i]
+                if last and placed | low | last != skip_mask:
+                    out.append(frozenset(divmod(j, n) for j in (*chosen, i, last.bit_length() - 1)))
+                    if len(out) >= limit:
+                        return
             return
         while best_open:
             low = best_open & -best_open
             best_open ^= low
             i = low.bit_length() - 1
-            after = list(map(int.__and__, rest, repeat(keep[i])))
+            k = keep[i]
+            after = [o & k for o in rest]
             if all(after):  # a region left without an open cell is a dead end
                 chosen.append(i)
                 search(after, placed | low)
