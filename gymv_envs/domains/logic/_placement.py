@@ -190,23 +190,31 @@ def repair_regions(rng: np.random.Generator, regions: np.ndarray, truth: frozens
         masks[k] |= 1 << i
     anchor = {flat[r * n + c]: 1 << (r * n + c) for r, c in truth}
     beside = neighbours4(n, n)  # up, down, left, right
+    unique = False
     for _ in range(tries):
-        other = next((s for s in solve(masks if on_masks else regions) if s != truth), None)
-        if other is None:
-            return True
+        for other in solve(masks if on_masks else regions):
+            if other != truth:
+                break
+        else:
+            unique = True
+            break
         moves = [(i, flat[j]) for r, c in other - truth for i in (r * n + c,) for j in beside[i] if flat[j] != flat[i]]
         if not moves:
-            return False
+            break
         i, new = moves[int(rng.integers(len(moves)))]
         old, cell = flat[i], 1 << i
-        rest, start = masks[old] & ~cell, anchor[old]
-        moved = rest & ~flood(start, rest | start, n, n) | cell  # what the move cuts off from the anchor goes too
-        masks[old] &= ~moved
+        rest, start = masks[old] ^ cell, anchor[old]
+        kept = rest & flood(start, rest | start, n, n)  # the part of the old region still joined to its anchor
+        moved = rest ^ kept | cell  # the rest of it goes along with the cell
+        masks[old] ^= moved
         masks[new] |= moved
         for i in bits(moved):
             flat[i] = new
-            regions[i // n, i % n] = new
-    return False
+            if not on_masks:
+                regions[i // n, i % n] = new
+    if on_masks:
+        regions[...] = np.array(flat, dtype=regions.dtype).reshape(regions.shape)
+    return unique
 
 
 class CellsAnswerEnv(SingleTurnEnv):
