@@ -18,6 +18,7 @@ from gymv_envs.core import SingleTurnEnv
 from gymv_envs.core.cells import Cell, cell_tokens, format_cells
 
 _CELL_SEPS = re.compile(r"(?:[\s,;/|+&.:\[\](){}'\"\-]|\bAND\b)+")
+_LETTER_SPACE = re.compile(r"\b([A-Z])\s+(?=\d)")  # "B 3" -> "B3"
 _GRID_SEPS = re.compile(r"[\s,;/|\[\](){}'\"`]+")
 MARKS = frozenset("*QXSB#1@O●★")
 BLANKS = frozenset(".0-_")
@@ -35,7 +36,7 @@ def parse_cell_list(text: str, rows: int, cols: int) -> tuple[Cell, ...] | None:
     t = text.strip().upper()
     if not t or len(t) > 4000:
         return None
-    t = re.sub(r"\b([A-Z])\s+(?=\d)", r"\1", t)
+    t = _LETTER_SPACE.sub(r"\1", t)
     cells = cell_tokens(t, _CELL_SEPS, rows, cols)
     return tuple(sorted(set(cells))) if cells and len(set(cells)) == len(cells) else None
 
@@ -130,78 +131,90 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+@functools.lru_cache(maxsize=64)
+def neighbours4(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Per cell index ``r * cols + c``, the indices of its orthogonal neighbours in `NEIGHBOURS4` order."""
+    return tuple(tuple((r + dr) * cols + c + dc for dr, dc in NEIGHBOURS4 if 0 <= r + dr < rows and 0 <= c + dc < cols)
+                 for r in range(rows) for c in range(cols))
+
+
 def grow_regions(rng: np.random.Generator, seeds: Sequence[Cell | Sequence[Cell]], rows: int, cols: int) -> np.ndarray:
     """Partition the grid into connected regions grown at random from ``seeds`` (region i holds seed i).
 
-    A seed is a cell or a connected group of cells, all of which start in its region.
+    A seed is a cell or a connected group of cells, all of which start in its region. Each step
+    takes a random entry of the frontier (a cell beside a region, and that region): every cell
+    pushes at most four entries, so the ``4 * rows * cols + 16`` uniform draws made up front suffice.
     """
     groups = [s if isinstance(s[0], (tuple, list)) else (s,) for s in seeds]
     regions = [-1] * (rows * cols)
+    beside = neighbours4(rows, cols)
     frontier: list[tuple[int, int]] = []
-
-    def push(r: int, c: int, i: int) -> None:
-        for dr, dc in NEIGHBOURS4:
-            if 0 <= r + dr < rows and 0 <= c + dc < cols and regions[(r + dr) * cols + c + dc] < 0:
-                frontier.append(((r + dr) * cols + c + dc, i))
-
     for i, group in enumerate(groups):
         for r, c in group:
             regions[r * cols + c] = i
     for i, group in enumerate(groups):
         for r, c in group:
-            push(r, c, i)
-    picks = rng.random(4 * rows * cols + 16).tolist()
-    k = 0
-    while frontier:
-        j = int(picks[k % len(picks)] * len(frontier))
-        k += 1
-        frontier[j], frontier[-1] = frontier[-1], frontier[j]
-        cell, i = frontier.pop()
+            frontier += [(x, i) for x in beside[r * cols + c] if regions[x] < 0]
+    pop, push = frontier.pop, frontier.append
+    for pick in rng.random(4 * rows * cols + 16).tolist():
+        if not frontier:
+            break
+        j = int(pick * len(frontier))
+        last = pop()  # entry j leaves, the last entry takes its place
+        if j < len(frontier):
+            last, frontier[j] = frontier[j], last
+        cell, i = last
         if regions[cell] < 0:
             regions[cell] = i
-            push(cell // cols, cell % cols, i)
+            for x in beside[cell]:
+                if regions[x] < 0:
+                    push((x, i))
     return np.array(regions, dtype=np.int64).reshape(rows, cols)
 
 
-def _component(cells: set[Cell], start: Cell) -> set[Cell]:
-    seen, stack = {start}, [start]
-    while stack:
-        r, c = stack.pop()
-        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if nb in cells and nb not in seen:
-                seen.add(nb)
-                stack.append(nb)
-    return seen
-
-
 def repair_regions(rng: np.random.Generator, regions: np.ndarray, truth: frozenset[Cell],
-                   solve: Callable[[np.ndarray], list[frozenset[Cell]]], tries: int = 80) -> bool:
+                   solve: Callable[[np.ndarray], list[frozenset[Cell]]], tries: int = 80, on_masks: bool = False) -> bool:
     """Move cells between regions (in place) until ``truth`` is the only solution; False when stuck.
 
     ``solve(regions)`` gives up to two solutions as sets of marked cells. Each round takes a
     second solution and hands one of its marked cells that ``truth`` leaves blank to a
     neighbouring region, which breaks that solution (its region counts change) but not
     ``truth``; a part of the old region cut off by the move goes along, so every region stays
-    connected and keeps its cells of ``truth``.
+    connected and keeps its cells of ``truth``. With ``on_masks``, ``solve`` is handed the regions
+    as a list of bit masks instead (region ``k``'s cells, bit ``r * n + c``; read-only).
     """
     n = regions.shape[0]
-    anchor = {int(regions[r, c]): (r, c) for r, c in truth}
+    flat = regions.ravel().tolist()
+    masks = [0] * (max(flat) + 1)
+    for i, k in enumerate(flat):
+        masks[k] |= 1 << i
+    anchor = {flat[r * n + c]: 1 << (r * n + c) for r, c in truth}
+    beside = neighbours4(n, n)  # up, down, left, right
+    unique = False
     for _ in range(tries):
-        other = next((s for s in solve(regions) if s != truth), None)
-        if other is None:
-            return True
-        moves = [(r, c, int(regions[rr, cc])) for r, c in other - truth
-                 for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                 if 0 <= rr < n and 0 <= cc < n and regions[rr, cc] != regions[r, c]]
+        for other in solve(masks if on_masks else regions):
+            if other != truth:
+                break
+        else:
+            unique = True
+            break
+        moves = [(i, flat[j]) for r, c in other - truth for i in (r * n + c,) for j in beside[i] if flat[j] != flat[i]]
         if not moves:
-            return False
-        r, c, new = moves[int(rng.integers(len(moves)))]
-        old = int(regions[r, c])
-        rest = {(int(a), int(b)) for a, b in zip(*np.nonzero(regions == old))} - {(r, c)}
-        keep = _component(rest, anchor[old])
-        for a, b in rest - keep | {(r, c)}:
-            regions[a, b] = new
-    return False
+            break
+        i, new = moves[int(rng.integers(len(moves)))]
+        old, cell = flat[i], 1 << i
+        rest, start = masks[old] ^ cell, anchor[old]
+        kept = rest & flood(start, rest | start, n, n)  # the part of the old region still joined to its anchor
+        moved = rest ^ kept | cell  # the rest of it goes along with the cell
+        masks[old] ^= moved
+        masks[new] |= moved
+        for i in bits(moved):
+            flat[i] = new
+            if not on_masks:
+                regions[i // n, i % n] = new
+    if on_masks:
+        regions[...] = np.array(flat, dtype=regions.dtype).reshape(regions.shape)
+    return unique
 
 
 class CellsAnswerEnv(SingleTurnEnv):

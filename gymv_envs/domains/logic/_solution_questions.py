@@ -24,7 +24,7 @@ import numpy as np
 
 from gymv_envs.core.answers import count_near_misses, interleave, parse_count
 from gymv_envs.core.board import Geom
-from gymv_envs.core.canvas import PALETTE, outline_rect
+from gymv_envs.core.canvas import PALETTE, color_block, outline_rect
 from gymv_envs.core.cells import Cell, format_cells
 from gymv_envs.core.env import check_choice
 from gymv_envs.domains.logic._placement import parse_cell_list
@@ -33,6 +33,20 @@ QUESTIONS = ("row", "forced", "count")
 MARK = PALETTE["red"]
 # difficulty -> cells outlined by the "forced" question
 FORCED_CELLS = {0: 4, 1: 5, 2: 6}
+
+
+def _outline_box(img: np.ndarray, x0: float, y0: float, x1: float, y1: float, w: int) -> None:
+    """`outline_rect` in `MARK` (the same pixels): its four sides copied from cached blocks when the box
+    lies inside the frame."""
+    a, b, c, d = int(x0), int(y0), int(x1), int(y1)
+    if not (0 <= a and 0 <= b and c <= img.shape[1] and d <= img.shape[0] and c - a > w and d - b > w):
+        outline_rect(img, x0, y0, x1, y1, MARK, w)
+        return
+    side, end = color_block(w, c - a, MARK), color_block(d - b, w, MARK)
+    img[b:b + w, a:c] = side
+    img[d - w:d, a:c] = side
+    img[b:d, a:a + w] = end
+    img[b:d, c - w:c] = end
 
 
 class SolutionQuestion:
@@ -112,7 +126,7 @@ class SolutionQuestion:
         else:
             for r, c in self.asked:
                 x0, y0, x1, y1 = g.box(r, c)
-                outline_rect(img, x0 + w / 2, y0 + w / 2, x1 - w / 2 + 1, y1 - w / 2 + 1, MARK, w)
+                _outline_box(img, x0 + w / 2, y0 + w / 2, x1 - w / 2 + 1, y1 - w / 2 + 1, w)
         return img
 
     def _task_text(self) -> str:

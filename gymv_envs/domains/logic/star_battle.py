@@ -23,7 +23,7 @@ def star_solutions(regions: np.ndarray, limit: int, touching: bool = False, by_r
                    order=None) -> list[tuple[int, ...]]:
     """Up to ``limit`` star columns per row; the flags relax the no-touching or region rule."""
     n = regions.shape[0]
-    reg = [[int(v) for v in row] for row in regions]
+    reg = regions.tolist()
     out: list[tuple[int, ...]] = []
     cols = [0] * n
 
@@ -45,8 +45,9 @@ def star_solutions(regions: np.ndarray, limit: int, touching: bool = False, by_r
 
 @functools.cache
 def _blocks(n: int) -> tuple[int, ...]:
-    """Per cell, the bit mask of cells a star there rules out: its row, column and neighbours."""
-    out = []
+    """Per cell ``i``, the bit mask of the cells a star there leaves open: all but its row, its column
+    and its neighbours (``open & _blocks(n)[i]``; non-negative, which Python ands faster)."""
+    full, out = (1 << n * n) - 1, []
     for r in range(n):
         for c in range(n):
             m = 0
@@ -56,43 +57,76 @@ def _blocks(n: int) -> tuple[int, ...]:
                 for dc in (-1, 0, 1):
                     if 0 <= r + dr < n and 0 <= c + dc < n:
                         m |= 1 << ((r + dr) * n + c + dc)
-            out.append(m)
+            out.append(full & ~m)
     return tuple(out)
 
 
-def count_solutions(regions: np.ndarray, limit: int = 2) -> list[frozenset[tuple[int, int]]]:
-    """Up to ``limit`` solutions, searching the region with the fewest open cells first (bit masks)."""
-    n = regions.shape[0]
-    masks = [0] * n
+@functools.cache
+def _columns(n: int) -> np.ndarray:
+    """An ``n x n`` array whose every row is ``0 .. n-1`` (read-only)."""
+    out = np.tile(np.arange(n), (n, 1))
+    out.setflags(write=False)
+    return out
+
+
+def region_masks(regions: np.ndarray) -> list[int]:
+    """Per region ``k``, the bit mask of its cells (bit ``r * n + c``)."""
+    masks = [0] * regions.shape[0]
     for i, k in enumerate(regions.ravel().tolist()):
         masks[k] |= 1 << i
-    block = _blocks(n)
+    return masks
+
+
+def count_solutions(regions: np.ndarray, limit: int = 2, skip: frozenset[tuple[int, int]] = frozenset()
+                    ) -> list[frozenset[tuple[int, int]]]:
+    """Up to ``limit`` solutions other than ``skip``, searching the region with the fewest open cells
+    first; the solutions come in the same order whatever ``skip`` is."""
+    n = regions.shape[0]
+    return solutions(region_masks(regions), limit, sum(1 << (r * n + c) for r, c in skip))
+
+
+def solutions(masks: list[int], limit: int, skip_mask: int = 0) -> list[frozenset[tuple[int, int]]]:
+    """`count_solutions` on the regions' `region_masks`, leaving out the solution of mask ``skip_mask``."""
+    n = len(masks)
+    keep = _blocks(n)
     out: list[frozenset[tuple[int, int]]] = []
     chosen: list[int] = []
 
-    def search(left: list[int], blocked: int) -> None:
-        if len(out) >= limit:
+    def search(opens: list[int], placed: int) -> None:
+        # opens: the open cells of each region still without a star, in region order (ties go to the first)
+        counts = [o.bit_count() for o in opens]
+        best = counts.index(min(counts))
+        best_open = opens[best]
+        rest = opens[:best] + opens[best + 1:]
+        if len(rest) == 1:  # two regions left: a star here leaves the other one row and one column, one cell
+            other = rest[0]
+            while best_open:
+                low = best_open & -best_open
+                best_open ^= low
+                i = low.bit_length() - 1
+                last = other & keep[i]
+                if last and placed | low | last != skip_mask:
+                    out.append(frozenset(divmod(j, n) for j in (*chosen, i, last.bit_length() - 1)))
+                    if len(out) >= limit:
+                        return
             return
-        if not left:
-            out.append(frozenset(divmod(i, n) for i in chosen))
-            return
-        best, best_open = -1, None
-        for k in left:
-            open_ = masks[k] & ~blocked
-            if not open_:
-                return
-            if best_open is None or open_.bit_count() < best_open.bit_count():
-                best, best_open = k, open_
-        rest = [k for k in left if k != best]
         while best_open:
             low = best_open & -best_open
-            i = low.bit_length() - 1
             best_open ^= low
-            chosen.append(i)
-            search(rest, blocked | block[i])
-            chosen.pop()
+            i = low.bit_length() - 1
+            k = keep[i]
+            after = [o & k for o in rest]
+            if all(after):  # a region left without an open cell is a dead end
+                chosen.append(i)
+                search(after, placed | low)
+                chosen.pop()
+                if len(out) >= limit:
+                    return
 
-    search(list(range(n)), 0)
+    if n == 1:
+        return [frozenset({(0, 0)})][:limit] if skip_mask != 1 else []
+    if all(masks):
+        search(masks, 0)
     return out
 
 
@@ -143,12 +177,15 @@ class StarBattle(CellsAnswerEnv):
         n = self.n
         free = np.zeros((n, n), dtype=np.int64)
         while True:
-            order = [[int(c) for c in rng.permutation(n)] for _ in range(n)]
+            # n permutations of range(n), one a row: the draws of n calls of rng.permutation(n) in one call
+            order = rng.permuted(_columns(n), axis=1).tolist()
             stars = star_solutions(free, 1, by_region=False, order=order)[0]
             regions = grow_regions(rng, [(r, c) for r, c in enumerate(stars)], n, n)
-            if repair_regions(rng, regions, frozenset(enumerate(stars)), lambda reg: count_solutions(reg, 2)):
+            truth = frozenset(enumerate(stars))
+            other = functools.partial(solutions, limit=1, skip_mask=sum(1 << (r * n + c) for r, c in truth))
+            if repair_regions(rng, regions, truth, other, on_masks=True):
                 break
-        self.regions = regions
+        self.regions, self.stars = regions, truth  # the repair left ``truth`` the only solution
 
     # -- draw
     def _draw(self) -> np.ndarray:
@@ -164,20 +201,22 @@ class StarBattle(CellsAnswerEnv):
                 "other, not even diagonally. Name the cells of all the stars.")
 
     def _state_text(self) -> str:
-        return "\n".join("".join(chr(97 + int(v)) for v in row) for row in self.regions)
+        return "\n".join("".join(chr(97 + v) for v in row) for row in self.regions.tolist())
 
     # -- verify
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
         n, cells = self.n, set(answer)
         if len(cells) != n or len({r for r, _ in cells}) != n or len({c for _, c in cells}) != n:
             return False
-        if len({int(self.regions[r, c]) for r, c in cells}) != n:
+        regions = self.regions.tolist()
+        if len({regions[r][c] for r, c in cells}) != n:
             return False
-        return not any((r + dr, c + dc) in cells for r, c in cells for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+        col = dict(cells)  # one star in each row: two touch only in rows next to each other
+        return all(abs(col[r] - col[r + 1]) > 1 for r in range(n - 1))
 
     # -- oracle
     def _solve(self) -> tuple[tuple[int, int], ...]:
-        return tuple(sorted(count_solutions(self.regions, 1)[0]))
+        return tuple(sorted(self.stars))
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, int], ...]]:
         n = self.n

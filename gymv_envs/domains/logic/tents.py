@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import blank_board, cell_text
-from gymv_envs.core.canvas import BACKGROUND, PALETTE, draw_shape
+from gymv_envs.core.board import Geom, board_base, cell_text
+from gymv_envs.core.canvas import BACKGROUND, PALETTE, WHITE, draw_layers, shape_layer
 from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv
 
 # difficulty -> (side, tents as a share of the cells)
 LEVELS = {0: (5, 0.2), 1: (6, 0.2), 2: (8, 0.19)}
 ORTHO = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+@functools.cache
+def _edge(n: int) -> bytes:
+    """The border cells (1) of an ``(n + 2) x (n + 2)`` grid around an ``n x n`` board, row by row."""
+    w = n + 2
+    return bytes(int(not (0 < i // w <= n and 0 < i % w <= n)) for i in range(w * w))
 
 
 def pairing(trees: list, tents: list) -> bool:
@@ -36,7 +45,10 @@ def pairing(trees: list, tents: list) -> bool:
 
 
 def solve(n: int, trees: list, row_counts: list, col_counts: list, limit: int = 2, budget: int = 30_000) -> list:
-    """Tent sets obeying the counts, the no-touching rule and the pairing, cell by cell in row-major order."""
+    """Tent sets obeying the counts, the no-touching rule and the pairing, cell by cell in row-major order.
+
+    Each candidate cell (beside a tree) is tried with a tent, then without; every try counts
+    against ``budget`` (`Budget` is raised past it)."""
     tree_set = set(trees)
     cands = sorted({(r + dr, c + dc) for r, c in trees for dr, dc in ORTHO
                     if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr, c + dc) not in tree_set})
@@ -44,35 +56,44 @@ def solve(n: int, trees: list, row_counts: list, col_counts: list, limit: int = 
     for r, c in cands:
         row_left[r] += 1
         col_left[c] += 1
+    w = n + 2  # a tent grid with a blank border: the cells before (r, c) that it would touch are
+    has = [0] * (w * (n + 2))  # up-left, up, up-right and left of it, at index p - w - 1 .. p - 1
+    at = [(r, c, (r + 1) * w + c + 1) for r, c in cands]
+    last = len(cands)
     rows, cols, tents, out, nodes = [0] * n, [0] * n, [], [], [0]
 
     def rec(k: int) -> None:
-        if k == len(cands):
+        if k == last:
             if rows == row_counts and cols == col_counts and pairing(trees, tents):
                 out.append(tuple(tents))
             return
-        r, c = cands[k]
+        r, c, p = at[k]
         row_left[r] -= 1
         col_left[c] -= 1
-        for put in (1, 0):
-            nodes[0] += 1
-            if nodes[0] > budget:
-                raise Budget
-            if put and (rows[r] >= row_counts[r] or cols[c] >= col_counts[c]
-                        or any(abs(a - r) <= 1 and abs(b - c) <= 1 for a, b in tents[-2 * n - 2:])):
-                continue
-            rows[r] += put
-            cols[c] += put
-            if put:
-                tents.append((r, c))
+        nodes[0] += 1  # a tent on (r, c)
+        if nodes[0] > budget:
+            raise Budget
+        if rows[r] < row_counts[r] and cols[c] < col_counts[c] and not (
+                has[p - w - 1] or has[p - w] or has[p - w + 1] or has[p - 1]):
+            rows[r] += 1
+            cols[c] += 1
+            has[p] = 1
+            tents.append((r, c))
             if rows[r] + row_left[r] >= row_counts[r] and cols[c] + col_left[c] >= col_counts[c]:
                 rec(k + 1)
-            if put:
-                tents.pop()
-            rows[r] -= put
-            cols[c] -= put
+            tents.pop()
+            has[p] = 0
+            rows[r] -= 1
+            cols[c] -= 1
             if len(out) >= limit:
-                break
+                row_left[r] += 1
+                col_left[c] += 1
+                return
+        nodes[0] += 1  # no tent on (r, c)
+        if nodes[0] > budget:
+            raise Budget
+        if rows[r] + row_left[r] >= row_counts[r] and cols[c] + col_left[c] >= col_counts[c]:
+            rec(k + 1)
         row_left[r] += 1
         col_left[c] += 1
 
@@ -128,41 +149,62 @@ class Tents(GridAnswerEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
         want = max(2, round(self.share * n * n))
+        w = n + 2  # cell (r, c) at index (r + 1) * w + c + 1 of grids with a border one cell wide
+        steps = (1, w, -1, -w)  # ORTHO
+        around = tuple(dr * w + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+        edge = _edge(n)
         for _ in range(2000):
             tents, trees = [], []
-            for i in rng.permutation(n * n):
-                r, c = divmod(int(i), n)
+            is_tree = bytearray(w * w)
+            taken = bytearray(edge)  # a tree, a tent or off the board
+            near = bytearray(w * w)  # a tent or next to one
+            for i in rng.permutation(n * n).tolist():
                 if len(tents) == want:
                     break
-                if (r, c) in trees or any(abs(a - r) <= 1 and abs(b - c) <= 1 for a, b in tents):
+                r, c = divmod(i, n)
+                p = (r + 1) * w + c + 1
+                if is_tree[p] or near[p]:
                     continue
-                spots = [(r + dr, c + dc) for dr, dc in ORTHO if 0 <= r + dr < n and 0 <= c + dc < n
-                         and (r + dr, c + dc) not in trees and (r + dr, c + dc) not in tents]
+                spots = [p + d for d in steps if not taken[p + d]]
                 if not spots:
                     continue
+                q = spots[int(rng.integers(len(spots)))]
                 tents.append((r, c))
-                trees.append(spots[int(rng.integers(len(spots)))])
-            rc = [sum(1 for r, _ in tents if r == i) for i in range(n)]
-            cc = [sum(1 for _, c in tents if c == i) for i in range(n)]
+                trees.append((q // w - 1, q % w - 1))
+                taken[p] = taken[q] = is_tree[q] = 1
+                for d in around:
+                    near[p + d] = 1
+            rc, cc = [0] * n, [0] * n
+            for r, c in tents:
+                rc[r] += 1
+                cc[c] += 1
             try:
-                if len(solve(n, sorted(trees), rc, cc)) == 1:
-                    break
+                sols = solve(n, sorted(trees), rc, cc)
             except Budget:
-                continue
+                sols = []
+            if len(sols) == 1:
+                break
         self.trees, self.row_counts, self.col_counts = sorted(trees), rc, cc
-        self.free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in set(trees)]
+        self.tents = sols[0] if len(sols) == 1 else None  # the solution, when the solver found it unique
+        tree_set = set(trees)
+        self.free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in tree_set]
 
     # -- draw
     def _draw(self) -> np.ndarray:
         n = self.n
-        img, g = blank_board(self.obs_size, n, n, pad=(0, 0.8, 0.8, 0))
-        for r, c in self.trees:
-            x, y = g.center(r, c)
-            draw_shape(img, "triangle", x, y, int(g.cell * 0.7), PALETTE["green"])
+        base, g = board_base(tuple(self.obs_size), n, n, pad=(0, 0.8, 0.8, 0))
+        img = base.copy()
+        self._draw_trees(img, g, base)
         for i in range(n):
             cell_text(img, g, i, n - 0.1, str(self.row_counts[i]), scale=0.5, bg=BACKGROUND)
             cell_text(img, g, n - 0.1, i, str(self.col_counts[i]), scale=0.5, bg=BACKGROUND)
         return img
+
+    def _draw_trees(self, img: np.ndarray, g: Geom, base: np.ndarray) -> None:
+        """The trees on ``img``, a fresh copy of the read-only ``base`` (each from a cached tile where its
+        box is white there: the very pixels of blending it)."""
+        size, green = int(g.cell * 0.7), PALETTE["green"]
+        draw_layers(img, [[shape_layer("triangle", *g.center(r, c), size, green)] for r, c in self.trees], base, WHITE)
 
     def _task_text(self) -> str:
         n = self.n
@@ -189,8 +231,13 @@ class Tents(GridAnswerEnv):
         return pairing(self.trees, tents)
 
     # -- oracle
+    def _tent_cells(self) -> tuple:
+        if self.tents is not None:
+            return self.tents
+        return solve(self.n, self.trees, self.row_counts, self.col_counts, limit=1, budget=10**8)[0]
+
     def _solve(self):
-        tents = set(solve(self.n, self.trees, self.row_counts, self.col_counts, limit=1, budget=10**8)[0])
+        tents = set(self._tent_cells())
         return tuple(tuple(int((r, c) in tents) for c in range(self.n)) for r in range(self.n))
 
 

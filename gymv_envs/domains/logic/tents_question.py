@@ -8,9 +8,9 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.board import LABEL_PAD, Geom, blank_board, cell_text, draw_labels, layout
-from gymv_envs.core.canvas import BACKGROUND, PALETTE, draw_shape
+from gymv_envs.core.canvas import BACKGROUND
 from gymv_envs.domains.logic._solution_questions import SolutionQuestion
-from gymv_envs.domains.logic.tents import Tents, solve
+from gymv_envs.domains.logic.tents import Tents
 
 PAD = (LABEL_PAD, 0.8, 0.8, LABEL_PAD)  # labels above and left, counts right and below
 
@@ -72,8 +72,7 @@ class TentsQuestion(SolutionQuestion, Tents):
     cell_kind = "mask"
 
     def _solution_cells(self):
-        sols = solve(self.n, self.trees, self.row_counts, self.col_counts, limit=1, budget=10**8)
-        return frozenset(sols[0])
+        return frozenset(self._tent_cells())
 
     def _may_hold(self, r: int, c: int) -> bool:
         return (r, c) not in self.trees
@@ -86,9 +85,7 @@ class TentsQuestion(SolutionQuestion, Tents):
         n = self.n
         base, g = _labelled_board(tuple(self.obs_size), n)
         img = base.copy()
-        for r, c in self.trees:
-            x, y = g.center(r, c)
-            draw_shape(img, "triangle", x, y, int(g.cell * 0.7), PALETTE["green"])
+        self._draw_trees(img, g, base)
         for i in range(n):
             cell_text(img, g, i, n - 0.1, str(self.row_counts[i]), scale=0.5, bg=BACKGROUND)
             cell_text(img, g, n - 0.1, i, str(self.col_counts[i]), scale=0.5, bg=BACKGROUND)
