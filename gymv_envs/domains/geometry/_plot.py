@@ -161,14 +161,12 @@ class Plot:
         polys, xy = self._pixels(polys)
         if not polys:
             return self
-        H, W = self.img.shape[:2]
-        view = self.img.view(_PIXEL).reshape(H, W)
         at = 0
         for poly, col in zip(polys, colors):
             pts = xy[at:at + len(poly)]
             at += len(poly)
             (x0, y0), mask = polygon_raster(pts.tobytes())
-            paint(view, x0, y0, mask, tuple(int(v) for v in col))
+            paint(self.img, x0, y0, mask, tuple(int(v) for v in col))
         return self
 
     def lines(self, segs, color: Color = INK, width: float | None = None, dash: bool = False) -> Plot:
@@ -312,24 +310,24 @@ _STATIC: dict[tuple, np.ndarray] = {}  # (name, size, range) -> the grid with a 
 
 
 def paint(img: np.ndarray, x0: int, y0: int, mask: np.ndarray, color) -> None:
-    """Set the pixels of a bool ``mask`` placed with its top-left at (x0, y0) to ``color`` (clipped);
-    one 3-byte item per pixel, several times faster than a per-channel masked assignment. ``img``: an
-    (H, W, 3) uint8 frame or its (H, W) view of 3-byte pixels."""
-    view = img if img.ndim == 2 else img.view(_PIXEL).reshape(img.shape[:2])
-    H, W = view.shape
-    h, w = mask.shape
+    """Set the pixels of a mask placed with its top-left at (x0, y0) to ``color`` (clipped). ``img``:
+    an (H, W, 3) uint8 frame; ``mask``: bool, (h, 3 w), each pixel's column repeated for its three
+    bytes (as `polygon_raster` gives it), so the frame's rows are written as rows of bytes: several
+    times faster than a masked assignment of 3-byte pixels."""
+    H, W = img.shape[:2]
+    h, w = mask.shape[0], mask.shape[1] // 3
     a, b, c, d = max(x0, 0), max(y0, 0), min(x0 + w, W), min(y0 + h, H)
     if a < c and b < d:
-        view[b:d, a:c][mask[b - y0:d - y0, a - x0:c - x0]] = _pixel(color)
+        np.copyto(img.reshape(H, 3 * W)[b:d, 3 * a:3 * c], _row_of(tuple(color), c - a),
+                  where=mask[b - y0:d - y0, 3 * (a - x0):3 * (c - x0)])
 
 
-@functools.lru_cache(maxsize=256)
-def _pixel(color: tuple[int, int, int]) -> np.void:
-    """One RGB colour as a 3-byte pixel item."""
-    return np.array(color, dtype=np.uint8).view(_PIXEL)[0]
-
-
-_PIXEL = np.dtype("V3")
+@functools.lru_cache(maxsize=1024)
+def _row_of(color: tuple[int, int, int], n: int) -> np.ndarray:
+    """``n`` pixels of one colour as a row of bytes (read-only)."""
+    row = np.tile(np.array(color, dtype=np.uint8), n)
+    row.setflags(write=False)
+    return row
 
 
 @functools.lru_cache(maxsize=2048)
@@ -365,13 +363,14 @@ def outline_coverage(H: int, W: int, pts: bytes, width: float, closed: bool, das
 @functools.lru_cache(maxsize=4096)
 def polygon_raster(pts: bytes) -> tuple[tuple[int, int], np.ndarray]:
     """The pixels a filled polygon covers, as `vector.Layer.polygon` rasterises it (PIL, pixel
-    centres): its top-left pixel and a read-only bool mask. ``pts`` is the float64 (k, 2) outline's bytes."""
+    centres): its top-left pixel and a read-only bool mask, each column repeated three times (one per
+    byte of a pixel, for `paint`). ``pts`` is the float64 (k, 2) outline's bytes."""
     p = np.frombuffer(pts, dtype=np.float64).reshape(-1, 2)
     lo = np.floor(p.min(axis=0)).astype(int)
     hi = np.ceil(p.max(axis=0)).astype(int) + 1
     img = Image.new("L", (int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1), 0)
     ImageDraw.Draw(img).polygon([(float(x - lo[0] - 0.5), float(y - lo[1] - 0.5)) for x, y in p], fill=255)
-    mask = np.asarray(img) > 0
+    mask = np.repeat(np.asarray(img) > 0, 3, axis=1)
     mask.setflags(write=False)
     return (int(lo[0]), int(lo[1])), mask
 
