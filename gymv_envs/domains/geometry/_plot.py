@@ -190,21 +190,19 @@ class Plot:
         w = width or self.width * 1.4
         layer = Layer(self.img)
         H, W = self.img.shape[:2]
-        drawn = []
         polys, allxy = self._pixels(polys)
         if not polys:
             return self
-        at = 0
-        for poly in polys:
-            xy = allxy[at:at + len(poly)]
-            at += len(poly)
-            if cached:
+        if cached:
+            at = 0
+            for poly in polys:
+                xy = allxy[at:at + len(poly)]
+                at += len(poly)
                 x0, y0, m = outline_coverage(H, W, xy.tobytes(), w, closed, dash)
                 layer.mask(m, x0, y0, color)
-            else:
-                drawn.append(xy)
-        if drawn:  # the marks of one `polyline` call per outline, in one pass
-            layer.polylines(drawn, w, color, closed=closed, dash=(w * 4, w * 3) if dash else None)
+        else:  # the marks of one `polyline` call per outline, in one pass
+            segs, groups = outline_segments(allxy, [len(poly) for poly in polys], w, closed, not dash)
+            layer.lines(segs, w, color, (w * 4, w * 3) if dash else None, groups=groups)
         layer.flush()
         return self
 
@@ -328,6 +326,30 @@ def _row_of(color: tuple[int, int, int], n: int) -> np.ndarray:
     row = np.tile(np.array(color, dtype=np.uint8), n)
     row.setflags(write=False)
     return row
+
+
+def outline_segments(xy: np.ndarray, sizes: list[int], width: float, closed: bool,
+                     extend: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The segments ``(k, 4)`` and their outline numbers that `vector.Layer.polylines` makes of the
+    outlines whose points lie one after another in ``xy`` (``sizes`` points each), in one go: each
+    piece from a point to the next (and the last to the first where ``closed``), ``extend``: run
+    half a width past both ends (undashed), with the same arithmetic per piece."""
+    n = len(sizes)
+    starts = np.zeros(n, dtype=np.intp)
+    np.cumsum(sizes[:-1], out=starts[1:])
+    count = np.asarray(sizes, dtype=np.intp) - (0 if closed else 1)
+    ends = np.cumsum(count)
+    first = np.repeat(starts - (ends - count), count)
+    a_at = np.arange(int(ends[-1]), dtype=np.intp) + first
+    b_at = a_at + 1
+    if closed:
+        b_at[ends[count > 0] - 1] = starts[count > 0]
+    a, b = xy[a_at], xy[b_at]
+    if extend:
+        d = b - a
+        d *= (width / 2 / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9))[:, None]
+        a, b = a - d, b + d
+    return np.hstack([a, b]), np.repeat(np.arange(n), count)
 
 
 @functools.lru_cache(maxsize=2048)
