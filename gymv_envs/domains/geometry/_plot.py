@@ -12,7 +12,7 @@ points and labels. `GeometryQuestion` is the base of the domain's tasks.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -184,24 +184,29 @@ class Plot:
         return self.polylines([pts], color, closed, width, dash)
 
     def polylines(self, polys, color: Color = INK, closed: bool = False, width: float | None = None,
-                  dash: bool = False, cached: bool = False) -> Plot:
+                  dash: bool = False, cached: bool | Sequence[bool] = False) -> Plot:
         """Several polylines (or closed outlines) in one colour, composited in one pass. ``cached``:
-        each outline's coverage is kept per process (`outline_coverage`), for outlines that recur."""
+        each outline's coverage is kept per process (`outline_coverage`), for outlines that recur;
+        one flag for all, or one per outline (the marks of the others come after theirs)."""
         w = width or self.width * 1.4
         layer = Layer(self.img)
         H, W = self.img.shape[:2]
         polys, allxy = self._pixels(polys)
         if not polys:
             return self
-        if cached:
-            at = 0
-            for poly in polys:
-                xy = allxy[at:at + len(poly)]
-                at += len(poly)
+        keep = [cached] * len(polys) if isinstance(cached, bool) else list(cached)
+        at, drawn = 0, []
+        for poly, kept in zip(polys, keep):
+            xy = allxy[at:at + len(poly)]
+            at += len(poly)
+            if kept:
                 x0, y0, m = outline_coverage(H, W, xy.tobytes(), w, closed, dash)
                 layer.mask(m, x0, y0, color)
-        else:  # the marks of one `polyline` call per outline, in one pass
-            segs, groups = outline_segments(allxy, [len(poly) for poly in polys], w, closed, not dash)
+            else:
+                drawn.append(xy)
+        if drawn:  # the marks of one `polyline` call per outline, in one pass
+            xy = allxy if len(drawn) == len(polys) else np.concatenate(drawn)
+            segs, groups = outline_segments(xy, [len(d) for d in drawn], w, closed, not dash)
             layer.lines(segs, w, color, (w * 4, w * 3) if dash else None, groups=groups)
         layer.flush()
         return self

@@ -212,9 +212,9 @@ class TangramPieces(GeometryQuestion):
                         [KIND_FILL[k] for k, _ in present] + [HOLE] * len(holes)
                         + [(235, 200, 120)] * len(self.loose))
         # the square's outlines recur across levels (cached), the loose pieces' places less; the two
-        # sets of outlines are apart, so two passes give the pixels of one
-        p.polylines([poly for _, poly in present], EDGE, closed=True, cached=True)
-        p.polylines(self.loose, EDGE, closed=True, cached=self.question == "rotation")
+        # sets of outlines are apart, so one pass gives the pixels of two
+        p.polylines([poly for _, poly in present] + self.loose, EDGE, closed=True,
+                    cached=[True] * len(present) + [self.question == "rotation"] * len(self.loose))
         p.polylines(holes, HOLE_EDGE, closed=True, dash=True, cached=True)
         if self.question == "placement":
             spots = [p.ax.px(*poly.mean(axis=0)) for poly in self.loose]
