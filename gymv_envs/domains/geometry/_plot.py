@@ -134,6 +134,8 @@ class Plot:
             base = cached
         self.img = base.copy()
         self._setup(obs_size)
+        # the grid's key while nothing is drawn on the copy yet (cached fills are copied onto it)
+        self._blank = None if static is not None else (tuple(obs_size), x0, x1, y0, y1, square)
 
     def _setup(self, obs_size: tuple[int, int]) -> None:
         H, W = obs_size
@@ -143,6 +145,7 @@ class Plot:
         self.font = max(5, int(self.side * 0.036))
         self.radius = max(1.5, self.side * 0.011)
         self.spots: list[tuple[float, float]] = []  # pixel centres of the points and labels drawn
+        self._blank: tuple | None = None
 
     def _pixels(self, polys) -> tuple[list[np.ndarray], np.ndarray | None]:
         """The outlines as (k, 2) arrays in data coordinates, and all their points in pixels, mapped in
@@ -154,23 +157,47 @@ class Plot:
         x, y = self.ax.px(p[:, 0], p[:, 1])
         return polys, np.stack([x, y], 1)
 
-    def fill_polygons(self, polys, colors) -> Plot:
+    def fill_polygons(self, polys, colors, cached: bool = False) -> Plot:
         """Solid fills, painted in order (outline them with `polylines` for smooth edges). Each fill is
         the pixel-exact raster of `vector.Layer.polygon` (cached per pixel outline), set directly: a
-        fully covered pixel takes the colour of the last fill over it, as a layer flush gives."""
+        fully covered pixel takes the colour of the last fill over it, as a layer flush gives.
+        ``cached``: fills that recur (a fixed layout): on a plot with nothing drawn yet, the filled
+        box is kept per process and copied in when the same fills come again."""
+        blank, self._blank = self._blank, None
         polys, xy = self._pixels(polys)
         if not polys:
             return self
-        at = 0
+        colors = [tuple(int(v) for v in col) for col in colors]
+        key = None
+        if cached and blank is not None:
+            key = (blank, xy.tobytes(), tuple(len(poly) for poly in polys), tuple(colors))
+            hit = _FILLED.get(key)
+            if hit is not None:
+                x0, y0, block = hit
+                self.img[y0:y0 + block.shape[0], x0:x0 + block.shape[1]] = block
+                return self
+        at, boxes = 0, []
         for poly, col in zip(polys, colors):
             pts = xy[at:at + len(poly)]
             at += len(poly)
             (x0, y0), mask = polygon_raster(pts.tobytes())
-            paint(self.img, x0, y0, mask, tuple(int(v) for v in col))
+            paint(self.img, x0, y0, mask, col)
+            boxes.append((x0, y0, x0 + mask.shape[1] // 3, y0 + mask.shape[0]))
+        if key is not None:  # the box the fills cover, as painted on the blank grid
+            H, W = self.img.shape[:2]
+            x0, y0 = max(0, min(b[0] for b in boxes)), max(0, min(b[1] for b in boxes))
+            x1, y1 = min(W, max(b[2] for b in boxes)), min(H, max(b[3] for b in boxes))
+            if x0 < x1 and y0 < y1:
+                block = self.img[y0:y1, x0:x1].copy()
+                block.setflags(write=False)
+                if len(_FILLED) >= 64:
+                    _FILLED.pop(next(iter(_FILLED)))
+                _FILLED[key] = (x0, y0, block)
         return self
 
     def lines(self, segs, color: Color = INK, width: float | None = None, dash: bool = False) -> Plot:
         """Segments ``(xa, ya, xb, yb)`` in data coordinates."""
+        self._blank = None
         s = np.asarray(segs, dtype=float).reshape(-1, 4)
         xa, ya = self.ax.px(s[:, 0], s[:, 1])
         xb, yb = self.ax.px(s[:, 2], s[:, 3])
@@ -188,6 +215,7 @@ class Plot:
         """Several polylines (or closed outlines) in one colour, composited in one pass. ``cached``:
         each outline's coverage is kept per process (`outline_coverage`), for outlines that recur;
         one flag for all, or one per outline (the marks of the others come after theirs)."""
+        self._blank = None
         w = width or self.width * 1.4
         layer = Layer(self.img)
         H, W = self.img.shape[:2]
@@ -212,6 +240,7 @@ class Plot:
         return self
 
     def circle(self, cx: float, cy: float, r: float, color: Color = INK, dash: bool = False) -> Plot:
+        self._blank = None
         x, y = self.ax.px(cx, cy)
         w = self.width * 1.4
         Layer(self.img).circle(float(x), float(y), r * self.ax.sx, w, color, dash=(w * 4, w * 3) if dash else None).flush()
@@ -219,6 +248,7 @@ class Plot:
 
     def infinite_lines(self, slopes, intercepts, colors) -> list[np.ndarray]:
         """Lines y = a x + b clipped to the grid; returns each one's visible segment in data coordinates."""
+        self._blank = None
         ax = self.ax
         segs = []
         for a, b in zip(slopes, intercepts):
@@ -241,6 +271,7 @@ class Plot:
 
     def points(self, pts, labels=None, color: Color = POINT, label_color: Color = LABEL) -> Plot:
         """Dots at data points, each with its label beside it, away from its nearest neighbours."""
+        self._blank = None
         p = np.asarray(pts, dtype=float).reshape(-1, 2)
         x, y = self.ax.px(p[:, 0], p[:, 1])
         m = disc_mask(round(self.radius * 2) / 2, 0.0)  # the marks of `Layer.disc` at each point, in one batch
@@ -258,6 +289,7 @@ class Plot:
         """Labels on a white halo, centred on pixel spots or beside them: on the side (of eight) that
         points away from the other marks nearby (the sum of inverse-square pushes), inside the frame.
         ``color``: one colour, or a list of one per label."""
+        self._blank = None
         size = size or self.font
         spots = np.asarray(spots, dtype=float).reshape(-1, 2)
         dims = np.array([text_mask(t, size, True).shape[::-1] for t in texts], dtype=float).reshape(-1, 2)
@@ -310,6 +342,7 @@ class Plot:
 
 
 _STATIC: dict[tuple, np.ndarray] = {}  # (name, size, range) -> the grid with a task's fixed marks (read-only)
+_FILLED: dict[tuple, tuple] = {}  # (grid, fills) -> a box of the blank grid with the fills painted (read-only)
 
 
 def paint(img: np.ndarray, x0: int, y0: int, mask: np.ndarray, color) -> None:

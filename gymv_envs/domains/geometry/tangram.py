@@ -208,9 +208,10 @@ class TangramPieces(GeometryQuestion):
         p = self.plot(0, width, 0, side + 2)
         present = [(k, poly) for i, (k, poly) in enumerate(self.pieces) if i not in self.missing]
         holes = [self.pieces[i][1] for i in self.missing]
-        p.fill_polygons([poly for _, poly in present] + holes + self.loose,
-                        [KIND_FILL[k] for k, _ in present] + [HOLE] * len(holes)
-                        + [(235, 200, 120)] * len(self.loose))
+        # the square's fills recur across levels (cached); the loose pieces lie apart, painted after
+        p.fill_polygons([poly for _, poly in present] + holes, [KIND_FILL[k] for k, _ in present] + [HOLE] * len(holes),
+                        cached=True)
+        p.fill_polygons(self.loose, [(235, 200, 120)] * len(self.loose))
         # the square's outlines recur across levels (cached), the loose pieces' places less; the two
         # sets of outlines are apart, so one pass gives the pixels of two
         p.polylines([poly for _, poly in present] + self.loose, EDGE, closed=True,
