@@ -12,7 +12,7 @@ points and labels. `GeometryQuestion` is the base of the domain's tasks.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -134,7 +134,7 @@ class Plot:
             base = cached
         self.img = base.copy()
         self._setup(obs_size)
-        # the grid's key while nothing is drawn on the copy yet (cached fills are copied onto it)
+        # the grid's key while nothing is drawn on the copy yet (`recurring` copies boxes onto it)
         self._blank = None if static is not None else (tuple(obs_size), x0, x1, y0, y1, square)
 
     def _setup(self, obs_size: tuple[int, int]) -> None:
@@ -157,42 +157,50 @@ class Plot:
         x, y = self.ax.px(p[:, 0], p[:, 1])
         return polys, np.stack([x, y], 1)
 
-    def fill_polygons(self, polys, colors, cached: bool = False) -> Plot:
+    def recurring(self, key: tuple, draw: Callable[[Plot], object], box: tuple[float, float, float, float]) -> Plot:
+        """Marks that recur across levels (a layout out of a few), drawn first: ``draw(self)`` on the
+        blank grid, kept per grid and ``key`` as the pixels of ``box`` (x0, y0, x1, y1 in data
+        coordinates, which holds the marks; widened by a margin for their strokes), at most 64 boxes,
+        and copied in when the key comes again."""
+        blank = self._blank
+        if blank is None:  # something is drawn already: no box of the blank grid to copy
+            draw(self)
+            return self
+        hit = _RECURRING.get((blank, key))
+        if hit is not None:
+            x0, y0, block = hit
+            self.img[y0:y0 + block.shape[0], x0:x0 + block.shape[1]] = block
+            self._blank = None
+            return self
+        draw(self)
+        self._blank = None
+        H, W = self.img.shape[:2]
+        (xa, xb), (ya, yb) = self.ax.px([box[0], box[2]], [box[1], box[3]])
+        pad = 4 * self.width + 4
+        x0, x1 = max(0, int(min(xa, xb) - pad)), min(W, int(max(xa, xb) + pad) + 1)
+        y0, y1 = max(0, int(min(ya, yb) - pad)), min(H, int(max(ya, yb) + pad) + 1)
+        if x0 < x1 and y0 < y1:
+            block = self.img[y0:y1, x0:x1].copy()
+            block.setflags(write=False)
+            if len(_RECURRING) >= 64:
+                _RECURRING.pop(next(iter(_RECURRING)))
+            _RECURRING[(blank, key)] = (x0, y0, block)
+        return self
+
+    def fill_polygons(self, polys, colors) -> Plot:
         """Solid fills, painted in order (outline them with `polylines` for smooth edges). Each fill is
         the pixel-exact raster of `vector.Layer.polygon` (cached per pixel outline), set directly: a
-        fully covered pixel takes the colour of the last fill over it, as a layer flush gives.
-        ``cached``: fills that recur (a fixed layout): on a plot with nothing drawn yet, the filled
-        box is kept per process and copied in when the same fills come again."""
-        blank, self._blank = self._blank, None
+        fully covered pixel takes the colour of the last fill over it, as a layer flush gives."""
+        self._blank = None
         polys, xy = self._pixels(polys)
         if not polys:
             return self
-        colors = [tuple(int(v) for v in col) for col in colors]
-        key = None
-        if cached and blank is not None:
-            key = (blank, xy.tobytes(), tuple(len(poly) for poly in polys), tuple(colors))
-            hit = _FILLED.get(key)
-            if hit is not None:
-                x0, y0, block = hit
-                self.img[y0:y0 + block.shape[0], x0:x0 + block.shape[1]] = block
-                return self
-        at, boxes = 0, []
+        at = 0
         for poly, col in zip(polys, colors):
             pts = xy[at:at + len(poly)]
             at += len(poly)
             (x0, y0), mask = polygon_raster(pts.tobytes())
-            paint(self.img, x0, y0, mask, col)
-            boxes.append((x0, y0, x0 + mask.shape[1] // 3, y0 + mask.shape[0]))
-        if key is not None:  # the box the fills cover, as painted on the blank grid
-            H, W = self.img.shape[:2]
-            x0, y0 = max(0, min(b[0] for b in boxes)), max(0, min(b[1] for b in boxes))
-            x1, y1 = min(W, max(b[2] for b in boxes)), min(H, max(b[3] for b in boxes))
-            if x0 < x1 and y0 < y1:
-                block = self.img[y0:y1, x0:x1].copy()
-                block.setflags(write=False)
-                if len(_FILLED) >= 64:
-                    _FILLED.pop(next(iter(_FILLED)))
-                _FILLED[key] = (x0, y0, block)
+            paint(self.img, x0, y0, mask, tuple(int(v) for v in col))
         return self
 
     def lines(self, segs, color: Color = INK, width: float | None = None, dash: bool = False) -> Plot:
@@ -211,10 +219,9 @@ class Plot:
         return self.polylines([pts], color, closed, width, dash)
 
     def polylines(self, polys, color: Color = INK, closed: bool = False, width: float | None = None,
-                  dash: bool = False, cached: bool | Sequence[bool] = False) -> Plot:
+                  dash: bool = False, cached: bool = False) -> Plot:
         """Several polylines (or closed outlines) in one colour, composited in one pass. ``cached``:
-        each outline's coverage is kept per process (`outline_coverage`), for outlines that recur;
-        one flag for all, or one per outline (the marks of the others come after theirs)."""
+        each outline's coverage is kept per process (`outline_coverage`), for outlines that recur."""
         self._blank = None
         w = width or self.width * 1.4
         layer = Layer(self.img)
@@ -222,19 +229,15 @@ class Plot:
         polys, allxy = self._pixels(polys)
         if not polys:
             return self
-        keep = [cached] * len(polys) if isinstance(cached, bool) else list(cached)
-        at, drawn = 0, []
-        for poly, kept in zip(polys, keep):
-            xy = allxy[at:at + len(poly)]
-            at += len(poly)
-            if kept:
+        if cached:
+            at = 0
+            for poly in polys:
+                xy = allxy[at:at + len(poly)]
+                at += len(poly)
                 x0, y0, m = outline_coverage(H, W, xy.tobytes(), w, closed, dash)
                 layer.mask(m, x0, y0, color)
-            else:
-                drawn.append(xy)
-        if drawn:  # the marks of one `polyline` call per outline, in one pass
-            xy = allxy if len(drawn) == len(polys) else np.concatenate(drawn)
-            segs, groups = outline_segments(xy, [len(d) for d in drawn], w, closed, not dash)
+        else:  # the marks of one `polyline` call per outline, in one pass
+            segs, groups = outline_segments(allxy, [len(poly) for poly in polys], w, closed, not dash)
             layer.lines(segs, w, color, (w * 4, w * 3) if dash else None, groups=groups)
         layer.flush()
         return self
@@ -342,7 +345,7 @@ class Plot:
 
 
 _STATIC: dict[tuple, np.ndarray] = {}  # (name, size, range) -> the grid with a task's fixed marks (read-only)
-_FILLED: dict[tuple, tuple] = {}  # (grid, fills) -> a box of the blank grid with the fills painted (read-only)
+_RECURRING: dict[tuple, tuple] = {}  # (grid, key) -> a box of the blank grid with a layout drawn (read-only)
 
 
 def paint(img: np.ndarray, x0: int, y0: int, mask: np.ndarray, color) -> None:
