@@ -160,8 +160,8 @@ class Plot:
     def recurring(self, key: tuple, draw: Callable[[Plot], object], box: tuple[float, float, float, float]) -> Plot:
         """Marks that recur across levels (a layout out of a few), drawn first: ``draw(self)`` on the
         blank grid, kept per grid and ``key`` as the pixels of ``box`` (x0, y0, x1, y1 in data
-        coordinates, which holds the marks; widened by a margin for their strokes), at most 64 boxes,
-        and copied in when the key comes again."""
+        coordinates, which holds the marks; widened by a margin for their strokes), 24 MiB of boxes at
+        most, and copied in when the key comes again."""
         blank = self._blank
         if blank is None:  # something is drawn already: no box of the blank grid to copy
             draw(self)
@@ -182,9 +182,10 @@ class Plot:
         if x0 < x1 and y0 < y1:
             block = self.img[y0:y1, x0:x1].copy()
             block.setflags(write=False)
-            if len(_RECURRING) >= 64:
-                _RECURRING.pop(next(iter(_RECURRING)))
             _RECURRING[(blank, key)] = (x0, y0, block)
+            _RECURRING_BYTES[0] += block.nbytes
+            while _RECURRING_BYTES[0] > _RECURRING_LIMIT:  # the oldest boxes go first
+                _RECURRING_BYTES[0] -= _RECURRING.pop(next(iter(_RECURRING)))[2].nbytes
         return self
 
     def fill_polygons(self, polys, colors) -> Plot:
@@ -346,6 +347,8 @@ class Plot:
 
 _STATIC: dict[tuple, np.ndarray] = {}  # (name, size, range) -> the grid with a task's fixed marks (read-only)
 _RECURRING: dict[tuple, tuple] = {}  # (grid, key) -> a box of the blank grid with a layout drawn (read-only)
+_RECURRING_BYTES = [0]  # the pixels `_RECURRING` holds, in bytes
+_RECURRING_LIMIT = 24 << 20
 
 
 def paint(img: np.ndarray, x0: int, y0: int, mask: np.ndarray, color) -> None:
