@@ -134,6 +134,8 @@ class Plot:
             base = cached
         self.img = base.copy()
         self._setup(obs_size)
+        # the grid's key while nothing is drawn on the copy yet (`recurring` copies boxes onto it)
+        self._blank = None if static is not None else (tuple(obs_size), x0, x1, y0, y1, square)
 
     def _setup(self, obs_size: tuple[int, int]) -> None:
         H, W = obs_size
@@ -143,6 +145,7 @@ class Plot:
         self.font = max(5, int(self.side * 0.036))
         self.radius = max(1.5, self.side * 0.011)
         self.spots: list[tuple[float, float]] = []  # pixel centres of the points and labels drawn
+        self._blank: tuple | None = None
 
     def _pixels(self, polys) -> tuple[list[np.ndarray], np.ndarray | None]:
         """The outlines as (k, 2) arrays in data coordinates, and all their points in pixels, mapped in
@@ -154,25 +157,56 @@ class Plot:
         x, y = self.ax.px(p[:, 0], p[:, 1])
         return polys, np.stack([x, y], 1)
 
+    def recurring(self, key: tuple, draw: Callable[[Plot], object], box: tuple[float, float, float, float]) -> Plot:
+        """Marks that recur across levels (a layout out of a few), drawn first: ``draw(self)`` on the
+        blank grid, kept per grid and ``key`` as the pixels of ``box`` (x0, y0, x1, y1 in data
+        coordinates, which holds the marks; widened by a margin for their strokes), 24 MiB of boxes at
+        most, and copied in when the key comes again."""
+        blank = self._blank
+        if blank is None:  # something is drawn already: no box of the blank grid to copy
+            draw(self)
+            return self
+        hit = _RECURRING.get((blank, key))
+        if hit is not None:
+            x0, y0, block = hit
+            self.img[y0:y0 + block.shape[0], x0:x0 + block.shape[1]] = block
+            self._blank = None
+            return self
+        draw(self)
+        self._blank = None
+        H, W = self.img.shape[:2]
+        (xa, xb), (ya, yb) = self.ax.px([box[0], box[2]], [box[1], box[3]])
+        pad = 4 * self.width + 4
+        x0, x1 = max(0, int(min(xa, xb) - pad)), min(W, int(max(xa, xb) + pad) + 1)
+        y0, y1 = max(0, int(min(ya, yb) - pad)), min(H, int(max(ya, yb) + pad) + 1)
+        if x0 < x1 and y0 < y1:
+            block = self.img[y0:y1, x0:x1].copy()
+            block.setflags(write=False)
+            _RECURRING[(blank, key)] = (x0, y0, block)
+            _RECURRING_BYTES[0] += block.nbytes
+            while _RECURRING_BYTES[0] > _RECURRING_LIMIT:  # the oldest boxes go first
+                _RECURRING_BYTES[0] -= _RECURRING.pop(next(iter(_RECURRING)))[2].nbytes
+        return self
+
     def fill_polygons(self, polys, colors) -> Plot:
         """Solid fills, painted in order (outline them with `polylines` for smooth edges). Each fill is
         the pixel-exact raster of `vector.Layer.polygon` (cached per pixel outline), set directly: a
         fully covered pixel takes the colour of the last fill over it, as a layer flush gives."""
+        self._blank = None
         polys, xy = self._pixels(polys)
         if not polys:
             return self
-        H, W = self.img.shape[:2]
-        view = self.img.view(_PIXEL).reshape(H, W)
         at = 0
         for poly, col in zip(polys, colors):
             pts = xy[at:at + len(poly)]
             at += len(poly)
             (x0, y0), mask = polygon_raster(pts.tobytes())
-            paint(view, x0, y0, mask, tuple(int(v) for v in col))
+            paint(self.img, x0, y0, mask, tuple(int(v) for v in col))
         return self
 
     def lines(self, segs, color: Color = INK, width: float | None = None, dash: bool = False) -> Plot:
         """Segments ``(xa, ya, xb, yb)`` in data coordinates."""
+        self._blank = None
         s = np.asarray(segs, dtype=float).reshape(-1, 4)
         xa, ya = self.ax.px(s[:, 0], s[:, 1])
         xb, yb = self.ax.px(s[:, 2], s[:, 3])
@@ -189,28 +223,28 @@ class Plot:
                   dash: bool = False, cached: bool = False) -> Plot:
         """Several polylines (or closed outlines) in one colour, composited in one pass. ``cached``:
         each outline's coverage is kept per process (`outline_coverage`), for outlines that recur."""
+        self._blank = None
         w = width or self.width * 1.4
         layer = Layer(self.img)
         H, W = self.img.shape[:2]
-        drawn = []
         polys, allxy = self._pixels(polys)
         if not polys:
             return self
-        at = 0
-        for poly in polys:
-            xy = allxy[at:at + len(poly)]
-            at += len(poly)
-            if cached:
+        if cached:
+            at = 0
+            for poly in polys:
+                xy = allxy[at:at + len(poly)]
+                at += len(poly)
                 x0, y0, m = outline_coverage(H, W, xy.tobytes(), w, closed, dash)
                 layer.mask(m, x0, y0, color)
-            else:
-                drawn.append(xy)
-        if drawn:  # the marks of one `polyline` call per outline, in one pass
-            layer.polylines(drawn, w, color, closed=closed, dash=(w * 4, w * 3) if dash else None)
+        else:  # the marks of one `polyline` call per outline, in one pass
+            segs, groups = outline_segments(allxy, [len(poly) for poly in polys], w, closed, not dash)
+            layer.lines(segs, w, color, (w * 4, w * 3) if dash else None, groups=groups)
         layer.flush()
         return self
 
     def circle(self, cx: float, cy: float, r: float, color: Color = INK, dash: bool = False) -> Plot:
+        self._blank = None
         x, y = self.ax.px(cx, cy)
         w = self.width * 1.4
         Layer(self.img).circle(float(x), float(y), r * self.ax.sx, w, color, dash=(w * 4, w * 3) if dash else None).flush()
@@ -218,6 +252,7 @@ class Plot:
 
     def infinite_lines(self, slopes, intercepts, colors) -> list[np.ndarray]:
         """Lines y = a x + b clipped to the grid; returns each one's visible segment in data coordinates."""
+        self._blank = None
         ax = self.ax
         segs = []
         for a, b in zip(slopes, intercepts):
@@ -240,6 +275,7 @@ class Plot:
 
     def points(self, pts, labels=None, color: Color = POINT, label_color: Color = LABEL) -> Plot:
         """Dots at data points, each with its label beside it, away from its nearest neighbours."""
+        self._blank = None
         p = np.asarray(pts, dtype=float).reshape(-1, 2)
         x, y = self.ax.px(p[:, 0], p[:, 1])
         m = disc_mask(round(self.radius * 2) / 2, 0.0)  # the marks of `Layer.disc` at each point, in one batch
@@ -257,6 +293,7 @@ class Plot:
         """Labels on a white halo, centred on pixel spots or beside them: on the side (of eight) that
         points away from the other marks nearby (the sum of inverse-square pushes), inside the frame.
         ``color``: one colour, or a list of one per label."""
+        self._blank = None
         size = size or self.font
         spots = np.asarray(spots, dtype=float).reshape(-1, 2)
         dims = np.array([text_mask(t, size, True).shape[::-1] for t in texts], dtype=float).reshape(-1, 2)
@@ -309,27 +346,54 @@ class Plot:
 
 
 _STATIC: dict[tuple, np.ndarray] = {}  # (name, size, range) -> the grid with a task's fixed marks (read-only)
+_RECURRING: dict[tuple, tuple] = {}  # (grid, key) -> a box of the blank grid with a layout drawn (read-only)
+_RECURRING_BYTES = [0]  # the pixels `_RECURRING` holds, in bytes
+_RECURRING_LIMIT = 24 << 20
 
 
 def paint(img: np.ndarray, x0: int, y0: int, mask: np.ndarray, color) -> None:
-    """Set the pixels of a bool ``mask`` placed with its top-left at (x0, y0) to ``color`` (clipped);
-    one 3-byte item per pixel, several times faster than a per-channel masked assignment. ``img``: an
-    (H, W, 3) uint8 frame or its (H, W) view of 3-byte pixels."""
-    view = img if img.ndim == 2 else img.view(_PIXEL).reshape(img.shape[:2])
-    H, W = view.shape
-    h, w = mask.shape
+    """Set the pixels of a mask placed with its top-left at (x0, y0) to ``color`` (clipped). ``img``:
+    an (H, W, 3) uint8 frame; ``mask``: bool, (h, 3 w), each pixel's column repeated for its three
+    bytes (as `polygon_raster` gives it), so the frame's rows are written as rows of bytes: several
+    times faster than a masked assignment of 3-byte pixels."""
+    H, W = img.shape[:2]
+    h, w = mask.shape[0], mask.shape[1] // 3
     a, b, c, d = max(x0, 0), max(y0, 0), min(x0 + w, W), min(y0 + h, H)
     if a < c and b < d:
-        view[b:d, a:c][mask[b - y0:d - y0, a - x0:c - x0]] = _pixel(color)
+        np.copyto(img.reshape(H, 3 * W)[b:d, 3 * a:3 * c], _row_of(tuple(color), c - a),
+                  where=mask[b - y0:d - y0, 3 * (a - x0):3 * (c - x0)])
 
 
-@functools.lru_cache(maxsize=256)
-def _pixel(color: tuple[int, int, int]) -> np.void:
-    """One RGB colour as a 3-byte pixel item."""
-    return np.array(color, dtype=np.uint8).view(_PIXEL)[0]
+@functools.lru_cache(maxsize=1024)
+def _row_of(color: tuple[int, int, int], n: int) -> np.ndarray:
+    """``n`` pixels of one colour as a row of bytes (read-only)."""
+    row = np.tile(np.array(color, dtype=np.uint8), n)
+    row.setflags(write=False)
+    return row
 
 
-_PIXEL = np.dtype("V3")
+def outline_segments(xy: np.ndarray, sizes: list[int], width: float, closed: bool,
+                     extend: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The segments ``(k, 4)`` and their outline numbers that `vector.Layer.polylines` makes of the
+    outlines whose points lie one after another in ``xy`` (``sizes`` points each), in one go: each
+    piece from a point to the next (and the last to the first where ``closed``), ``extend``: run
+    half a width past both ends (undashed), with the same arithmetic per piece."""
+    n = len(sizes)
+    starts = np.zeros(n, dtype=np.intp)
+    np.cumsum(sizes[:-1], out=starts[1:])
+    count = np.asarray(sizes, dtype=np.intp) - (0 if closed else 1)
+    ends = np.cumsum(count)
+    first = np.repeat(starts - (ends - count), count)
+    a_at = np.arange(int(ends[-1]), dtype=np.intp) + first
+    b_at = a_at + 1
+    if closed:
+        b_at[ends[count > 0] - 1] = starts[count > 0]
+    a, b = xy[a_at], xy[b_at]
+    if extend:
+        d = b - a
+        d *= (width / 2 / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9))[:, None]
+        a, b = a - d, b + d
+    return np.hstack([a, b]), np.repeat(np.arange(n), count)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -365,13 +429,14 @@ def outline_coverage(H: int, W: int, pts: bytes, width: float, closed: bool, das
 @functools.lru_cache(maxsize=4096)
 def polygon_raster(pts: bytes) -> tuple[tuple[int, int], np.ndarray]:
     """The pixels a filled polygon covers, as `vector.Layer.polygon` rasterises it (PIL, pixel
-    centres): its top-left pixel and a read-only bool mask. ``pts`` is the float64 (k, 2) outline's bytes."""
+    centres): its top-left pixel and a read-only bool mask, each column repeated three times (one per
+    byte of a pixel, for `paint`). ``pts`` is the float64 (k, 2) outline's bytes."""
     p = np.frombuffer(pts, dtype=np.float64).reshape(-1, 2)
     lo = np.floor(p.min(axis=0)).astype(int)
     hi = np.ceil(p.max(axis=0)).astype(int) + 1
     img = Image.new("L", (int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1), 0)
     ImageDraw.Draw(img).polygon([(float(x - lo[0] - 0.5), float(y - lo[1] - 0.5)) for x, y in p], fill=255)
-    mask = np.asarray(img) > 0
+    mask = np.repeat(np.asarray(img) > 0, 3, axis=1)
     mask.setflags(write=False)
     return (int(lo[0]), int(lo[1])), mask
 

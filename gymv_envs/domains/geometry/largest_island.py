@@ -32,16 +32,18 @@ def _sector(dx: float, dy: float, k: int) -> int:
 
 
 @functools.lru_cache(maxsize=256)
-def _corner_spots(x0: int, y0: int, x1: int, y1: int, k: int) -> tuple[frozenset, ...]:
+def _corner_spots(x0: int, y0: int, x1: int, y1: int, k: int) -> tuple[tuple, ...]:
     """Per sector s of `star_polygon`'s box, the grid points it accepts as corner s (in sector s and at
-    least 1 from the centre): the same tests, once per box."""
+    least 1 from the centre), as a table over the box's points (row ``x - x0``, column ``y - y0``,
+    flat): the point where accepted, else None. The same tests, once per box."""
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    spots: list[set] = [set() for _ in range(k)]
+    tall = y1 - y0 + 1
+    spots: list[list] = [[None] * ((x1 - x0 + 1) * tall) for _ in range(k)]
     for x in range(x0, x1 + 1):
         for y in range(y0, y1 + 1):
             if (x - cx) ** 2 + (y - cy) ** 2 >= 1:
-                spots[_sector(x - cx, y - cy, k)].add((x, y))
-    return tuple(frozenset(s) for s in spots)
+                spots[_sector(x - cx, y - cy, k)][(x - x0) * tall + y - y0] = (x, y)
+    return tuple(tuple(s) for s in spots)
 
 
 def star_polygon(rng: np.random.Generator | ScalarDraws, x0: int, y0: int, x1: int, y1: int, k: int) -> np.ndarray:
@@ -49,12 +51,14 @@ def star_polygon(rng: np.random.Generator | ScalarDraws, x0: int, y0: int, x1: i
     (corners sorted by angle, each in its own sector, so the boundary never crosses itself)."""
     spots = _corner_spots(x0, y0, x1, y1, k)
     integers = rng.integers
+    x_end, y_end, tall = x1 + 1, y1 + 1, y1 - y0 + 1
+    at0 = x0 * tall + y0
     while True:
         pts = []
         for ok in spots:
-            for _ in range(30):
-                p = (int(integers(x0, x1 + 1)), int(integers(y0, y1 + 1)))
-                if p in ok:
+            for _ in range(30):  # a random point of the box until one is accepted
+                p = ok[integers(x0, x_end) * tall + integers(y0, y_end) - at0]
+                if p is not None:
                     pts.append(p)
                     break
         if len(pts) == k and shoelace2(pts) >= 6:

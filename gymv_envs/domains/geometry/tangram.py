@@ -206,20 +206,23 @@ class TangramPieces(GeometryQuestion):
         side = 4 * self.scale
         width = max(getattr(self, "width", 0), side + 2) if self.loose else side + 2
         p = self.plot(0, width, 0, side + 2)
-        present = [(k, poly) for i, (k, poly) in enumerate(self.pieces) if i not in self.missing]
-        holes = [self.pieces[i][1] for i in self.missing]
-        p.fill_polygons([poly for _, poly in present] + holes + self.loose,
-                        [KIND_FILL[k] for k, _ in present] + [HOLE] * len(holes)
-                        + [(235, 200, 120)] * len(self.loose))
-        # the square's outlines recur across levels (cached), the loose pieces' places less; the two
-        # sets of outlines are apart, so two passes give the pixels of one
-        p.polylines([poly for _, poly in present], EDGE, closed=True, cached=True)
+        # the square recurs across levels (a few layouts: its turn, mirror and missing pieces), kept
+        # as a box of pixels; the loose pieces lie apart from it, drawn after
+        key = ("tangram square", tuple(poly.tobytes() for _, poly in self.pieces), tuple(self.missing))
+        p.recurring(key, self._draw_square, (1, 1, side + 1, side + 1))
+        p.fill_polygons(self.loose, [(235, 200, 120)] * len(self.loose))
         p.polylines(self.loose, EDGE, closed=True, cached=self.question == "rotation")
-        p.polylines(holes, HOLE_EDGE, closed=True, dash=True, cached=True)
         if self.question == "placement":
             spots = [p.ax.px(*poly.mean(axis=0)) for poly in self.loose]
             p.labels([(float(x), float(y)) for x, y in spots], list(LETTERS[: len(self.loose)]), centred=True)
         return p.frame()
+
+    def _draw_square(self, p) -> None:
+        present = [(k, poly) for i, (k, poly) in enumerate(self.pieces) if i not in self.missing]
+        holes = [self.pieces[i][1] for i in self.missing]
+        p.fill_polygons([poly for _, poly in present] + holes, [KIND_FILL[k] for k, _ in present] + [HOLE] * len(holes))
+        p.polylines([poly for _, poly in present], EDGE, closed=True, cached=True)
+        p.polylines(holes, HOLE_EDGE, closed=True, dash=True, cached=True)
 
     def _task_text(self) -> str:
         if self.question == "area":

@@ -49,9 +49,10 @@ def envelope(lines, sign: int = 1) -> tuple[set[int], bool, list[Fraction]]:
     for num, den in xs:
         vals = [a * num + b * den for a, b in ab]
         best = max(vals)
+        if vals.count(best) == 1:  # one line on top at a crossing below it: on top on both sides, so in top
+            continue
         at = {i for i, v in enumerate(vals) if v == best}
-        if len(at) > 1:
-            breaks.append(Fraction(num, den))
+        breaks.append(Fraction(num, den))
         if at - top or len(at) > 2:
             touch = True
     return top, touch, breaks

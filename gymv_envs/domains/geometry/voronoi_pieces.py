@@ -34,7 +34,7 @@ def voronoi_cells(sites: np.ndarray, lo: float, hi: float,
     vor = Voronoi(np.concatenate(mirrored))
     pts = vor.ridge_points
     inner = np.flatnonzero((pts[:, 0] < n) & (pts[:, 1] < n))
-    ridge = np.asarray(vor.ridge_vertices, dtype=np.intp)[inner]
+    ridge = np.array([vor.ridge_vertices[i] for i in inner.tolist()], dtype=np.intp).reshape(-1, 2)
     segs = np.hstack([vor.vertices[ridge[:, 0]], vor.vertices[ridge[:, 1]]])
     if min_ridge and not (np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1]) >= min_ridge).all():
         return None
@@ -167,7 +167,6 @@ class VoronoiPieces(GeometryQuestion):
             self.cells, borders = found
             if not self._corner_touch(borders):
                 break
-        self.cells = all_in_order(self.cells)
         self.labels = list(LETTERS[:n])
         self.ridges = np.array(list(borders.values())).reshape(-1, 4)
         around: list[list[int]] = [[] for _ in range(n)]
@@ -193,8 +192,9 @@ class VoronoiPieces(GeometryQuestion):
         p.polylines([square], EDGE, closed=True, width=p.width * 1.6, cached=True)  # the same every level
         if self.question == "adjacency":
             fills = [(255, 225, 140)]
-            p.fill_polygons([self.cells[self.target]], fills)
-            p.polyline(self.cells[self.target], EDGE, closed=True, width=p.width * 1.6)
+            cell = all_in_order([self.cells[self.target]])[0]  # (the one piece drawn: its corners in order)
+            p.fill_polygons([cell], fills)
+            p.polyline(cell, EDGE, closed=True, width=p.width * 1.6)
             p.points(self.sites, self.labels, color=SITE)
         return p.frame()
 
