@@ -27,11 +27,13 @@ from gymv_envs.core.canvas import (
     INK,
     WHITE,
     Color,
+    blend_mask,
     draw_shape,
     draw_text,
     fill_rect,
     fit_text_size,
     new_frame,
+    text_mask,
 )
 
 OPS = ("AND", "OR", "XOR", "NAND", "NOR", "NOT")
@@ -243,7 +245,7 @@ def draw_circuit(obs_size: tuple[int, int], c: Circuit, input_text: list[str]) -
     chan: dict[tuple[int, int], float] = {}
     for col, srcs in feeds.items():
         lo, hi = left(col - 1) + bw + 2 * line, left(col) - 2 * line
-        for i, s in enumerate(sorted(srcs, key=lambda v: rows[v])):
+        for i, s in enumerate(sorted(srcs, key=rows.__getitem__)):
             chan[col, s] = lo + (i + 1) * (hi - lo) / (len(srcs) + 1)
     dot = max(3, int(min(colw, pitch) * 0.2))
     # a colour per source, none shared by two sources whose wires' bounding boxes meet (when 9 allow it)
@@ -255,13 +257,18 @@ def draw_circuit(obs_size: tuple[int, int], c: Circuit, input_text: list[str]) -
             bx = boxes.setdefault(s, [x0, x1, ymid(s), ymid(s)])
             bx[1], bx[2], bx[3] = max(bx[1], x1), min(bx[2], py), max(bx[3], py)
     colour_of: dict[int, Color] = {}
-    used = dict.fromkeys(WIRE_COLOURS, 0)
-    for s in sorted(boxes, key=lambda v: rows[v]):
-        x0, x1, y0, y1 = boxes[s]
-        taken = [colour_of[t] for t, (a0, a1, b0, b1) in boxes.items()
-                 if t in colour_of and a0 <= x1 + line and x0 <= a1 + line and b0 <= y1 + line and y0 <= b1 + line]
-        colour_of[s] = k = min(WIRE_COLOURS, key=lambda k: (taken.count(k), used[k]))
+    used = [0] * len(WIRE_COLOURS)
+    done: list[tuple[int, list[float]]] = []  # (colour index, box) of the sources coloured so far
+    for s in sorted(boxes, key=rows.__getitem__):
+        x0, x1, y0, y1 = bx = boxes[s]
+        taken = [0] * len(WIRE_COLOURS)
+        for k, (a0, a1, b0, b1) in done:
+            if a0 <= x1 + line and x0 <= a1 + line and b0 <= y1 + line and y0 <= b1 + line:
+                taken[k] += 1
+        k = min(zip(taken, used, range(len(WIRE_COLOURS))))[2]  # fewest meeting it, then least used, then first
+        colour_of[s] = WIRE_COLOURS[k]
         used[k] += 1
+        done.append((k, bx))
     for o in outs:
         colour_of.setdefault(o, WIRE_COLOURS[o % len(WIRE_COLOURS)])
 
@@ -290,19 +297,41 @@ def draw_circuit(obs_size: tuple[int, int], c: Circuit, input_text: list[str]) -
     size = fit_text_size("NAND", int(bw * 0.86), int(bh * 0.62), bold=True)
     for v in range(c.size):
         x0, y0 = left(c.levels[v]), ymid(v) - bh / 2
-        _box(img, x0, y0, bw, bh, line, WHITE if v < c.inputs else GATE_FILL)
         text = input_text[v] if v < c.inputs else c.gates[v - c.inputs][0]
-        draw_text(img, text, (x0 + bw / 2, ymid(v)), size, INK, bold=True)
+        _box(img, x0, y0, bw, bh, line, WHITE if v < c.inputs else GATE_FILL, text, (x0 + bw / 2, ymid(v)), size)
     for k, o in enumerate(outs):
         x0, y0 = left(cols - 1), ymid(o) - bh / 2
-        _box(img, x0, y0, bw * 0.8, bh, line, WHITE)
-        draw_text(img, names[k], (x0 + bw * 0.4, ymid(o)), size, INK, bold=True)
+        _box(img, x0, y0, bw * 0.8, bh, line, WHITE, names[k], (x0 + bw * 0.4, ymid(o)), size)
     return img
 
 
-def _box(img: np.ndarray, x0: float, y0: float, w: float, h: float, line: int, fill_colour: Color) -> None:
+def _box(img: np.ndarray, x0: float, y0: float, w: float, h: float, line: int, fill_colour: Color, text: str,
+         xy: tuple[float, float], size: int) -> None:
+    """A box with an ink rim, then ``text`` centred on ``xy``: copied from a cached tile when box and text lie
+    inside the frame and the text inside the box (the box hides whatever was under it), else drawn."""
+    fh, fw = img.shape[:2]
+    a, b, c, d = int(x0), int(y0), int(x0 + w), int(y0 + h)
+    mh, mw = text_mask(text, size, True).shape
+    tx, ty = int(round(xy[0] - mw / 2)), int(round(xy[1] - mh / 2))
+    if 0 <= a and 0 <= b and c <= fw and d <= fh and a <= tx and b <= ty and tx + mw <= c and ty + mh <= d:
+        inner = (int(x0 + line) - a, int(y0 + line) - b, int(x0 + w - line) - a, int(y0 + h - line) - b)
+        img[b:d, a:c] = _box_tile(c - a, d - b, inner, fill_colour, text, size, tx - a, ty - b)
+        return
     fill_rect(img, x0, y0, x0 + w, y0 + h, INK)
     fill_rect(img, x0 + line, y0 + line, x0 + w - line, y0 + h - line, fill_colour)
+    draw_text(img, text, xy, size, INK, bold=True)
+
+
+@functools.lru_cache(maxsize=4096)
+def _box_tile(w: int, h: int, inner: tuple[int, int, int, int], fill_colour: Color, text: str, size: int,
+              tx: int, ty: int) -> np.ndarray:
+    """The pixels `_box` draws, as a read-only ``h x w`` tile: ink, the ``inner`` box (x0, y0, x1, y1) filled,
+    the text blended with its top-left at (tx, ty)."""
+    tile = new_frame(h, w, INK)
+    fill_rect(tile, *inner, fill_colour)
+    blend_mask(tile, text_mask(text, size, True), tx, ty, INK)
+    tile.setflags(write=False)
+    return tile
 
 
 WIRE_RULES = ("Each box is a gate labelled with its operation (AND, OR, XOR, NAND, NOR: two inputs; NOT: one), "
