@@ -71,7 +71,7 @@ class LogicGateInput(SingleTurnEnv):
         k = self.inputs
         while True:
             c = random_circuit(rng, k, self.gates, 1, self.min_depth)
-            table = c.truth_tables()[c.outputs[0]]
+            table = c.truth_tables()[-1]  # the one output: the last gate (nothing can read it)
             ones = table.bit_count()
             op, a, b = c.gates[-1]
             if ones > self.share * (1 << k) and op in NEGATION:  # the last gate negated: the other assignments
