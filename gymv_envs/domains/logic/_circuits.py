@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -105,8 +106,8 @@ class Circuit:
         tabs = list(input_tables(k))
         for op, a, b in self.gates:
             x, y = tabs[a], tabs[b] if b >= 0 else 0
-            v = {"AND": x & y, "OR": x | y, "XOR": x ^ y, "NAND": ~(x & y), "NOR": ~(x | y), "NOT": ~x}[op]
-            tabs.append(v & full)
+            tabs.append((x & y if op == "AND" else x | y if op == "OR" else x ^ y if op == "XOR"
+                         else ~(x & y) if op == "NAND" else ~(x | y) if op == "NOR" else ~x) & full)
         return tabs
 
     def output_values(self, assignment: tuple[int, ...]) -> tuple[int, ...]:
@@ -161,17 +162,15 @@ def random_circuit(rng: np.random.Generator, inputs: int, gates: int, outputs: i
             picks: list[int] = []
             for i in range(k):
                 # a first pick is read by now: the second one's pools leave it out
-                others = [v for v in done if v not in picks] or [v for v in range(node) if v not in picks]
+                others = [v for v in done if v not in picks] if picks else done
+                others = others or [v for v in range(node) if v not in picks]
                 left = k - i - 1 + 2 * later  # picks after this one
                 if need > left or (need > 0 and unread and rng.random() < 0.6):
                     pool = unread or others
                 else:
                     pool = others if need <= 0 or not unread else others + unread
-                x = rng.random() * (len(pool) + sum(map(levels.__getitem__, pool)))  # weight 1 + depth
-                for v in pool:
-                    x -= 1 + levels[v]
-                    if x < 0:
-                        break
+                upto = list(itertools.accumulate(1 + levels[v] for v in pool))  # weight 1 + depth
+                v = pool[min(bisect.bisect_right(upto, rng.random() * upto[-1]), len(pool) - 1)]
                 if v in unread:
                     need -= 1
                     unread.remove(v)
