@@ -38,10 +38,15 @@ def dots_of(grid) -> tuple[frozenset, frozenset]:
 def solve(n: int, givens: dict, right: frozenset, below: frozenset, limit: int = 2, budget: int = 20_000) -> list:
     """Latin squares with the givens whose dots are exactly ``right`` and ``below``: each row and column is a
     table of the permutations whose neighbours are consecutive where its dots are and only there."""
+    return latin_solve(n, _tables(n, right, below), givens, limit, budget)
+
+
+@functools.lru_cache(maxsize=4)
+def _tables(n: int, right: frozenset, below: frozenset) -> tuple:
+    """The tables of every row and column for these dots (a level's solve calls share them)."""
     rows = [tuple((r, c) in right for c in range(n - 1)) for r in range(n)]
     cols = [tuple((r, c) in below for r in range(n - 1)) for c in range(n)]
-    tables = [_line(n, line, dots) for line, dots in enumerate(rows + cols)]
-    return latin_solve(n, tables, givens, limit, budget)
+    return tuple(_line(n, line, dots) for line, dots in enumerate(rows + cols))
 
 
 @functools.lru_cache(maxsize=8192)
@@ -101,6 +106,7 @@ class Renzoku(LatinSquareEnv):
             return {x: sq[x[0]][x[1]] for x in order[:k]}
 
         self.givens = givens(fewest_clues(0, n * n, lambda k: solve(n, givens(k), self.right, self.below)))
+        self._square = tuple(map(tuple, sq))  # the givens have one solution: this square
         self.free = [x for x in ((r, c) for r in range(n) for c in range(n)) if x not in self.givens]
 
     # -- draw
@@ -139,7 +145,7 @@ class Renzoku(LatinSquareEnv):
 
     # -- oracle
     def _solve(self):
-        return solve(self.n, self.givens, self.right, self.below, limit=1, budget=10**7)[0]
+        return self._square
 
 
 SPECS = (
