@@ -14,10 +14,13 @@ from gymv_envs.domains.logic._grid import (
     fewest_clues,
     is_latin,
     keeps,
+    latin_domain,
     latin_line_table,
     latin_solve,
     latin_square,
+    narrow_tables,
     permutation_array,
+    table_search,
 )
 
 SIDES = {0: 4, 1: 5, 2: 6}
@@ -105,7 +108,9 @@ class Renzoku(LatinSquareEnv):
         def givens(k: int) -> dict:
             return {x: sq[x[0]][x[1]] for x in order[:k]}
 
-        self.givens = givens(fewest_clues(0, n * n, lambda k: solve(n, givens(k), self.right, self.below)))
+        # the dots narrowed once for every count of givens tried; solutions as codes: only their count matters
+        tables, dom = narrow_tables(_tables(n, self.right, self.below), latin_domain(n))
+        self.givens = givens(fewest_clues(0, n * n, lambda k: table_search(tables, dom & latin_domain(n, givens(k)))))
         self._square = tuple(map(tuple, sq))  # the givens have one solution: this square
         self.free = [x for x in ((r, c) for r in range(n) for c in range(n)) if x not in self.givens]
 
