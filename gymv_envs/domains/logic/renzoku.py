@@ -8,7 +8,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.board import blank_board, cell_text
-from gymv_envs.core.canvas import INK, draw_shape
+from gymv_envs.core.canvas import INK, blend_mask, draw_shape, shape_mask
 from gymv_envs.domains.logic._grid import (
     LatinSquareEnv,
     fewest_clues,
@@ -58,6 +58,16 @@ def _line(n: int, line: int, dots: tuple[bool, ...]):
     perms = permutation_array(n)
     keep = np.all((np.abs(np.diff(perms, axis=1)) == 1) == np.array(dots, dtype=bool), axis=1)
     return latin_line_table(n, line, keep)
+
+
+@functools.lru_cache(maxsize=1024)
+def _dot_over(under: bytes, h: int, w: int, size: int) -> np.ndarray:
+    """A dot (`draw_shape`'s circle of ``size``) blended over the ``h x w`` pixels ``under`` (read-only): a
+    board puts the same pixels under the dots of a border from level to level."""
+    tile = np.frombuffer(under, dtype=np.uint8).reshape(h, w, 3).copy()
+    blend_mask(tile, shape_mask("circle", size), 0, 0, INK)
+    tile.setflags(write=False)
+    return tile
 
 
 class Renzoku(LatinSquareEnv):
@@ -122,10 +132,15 @@ class Renzoku(LatinSquareEnv):
         for (r, c), v in self.givens.items():
             cell_text(img, g, r, c, str(v))
         size = max(3, int(g.cell * 0.24))
-        for r, c in self.right:
-            draw_shape(img, "circle", g.x0 + (c + 1) * g.cell, g.y0 + (r + 0.5) * g.cell, size, INK)
-        for r, c in self.below:
-            draw_shape(img, "circle", g.x0 + (c + 0.5) * g.cell, g.y0 + (r + 1) * g.cell, size, INK)
+        h, w = shape_mask("circle", size).shape
+        dots = [(g.x0 + (c + 1) * g.cell, g.y0 + (r + 0.5) * g.cell) for r, c in self.right]
+        for cx, cy in dots + [(g.x0 + (c + 0.5) * g.cell, g.y0 + (r + 1) * g.cell) for r, c in self.below]:
+            x, y = int(round(cx - size / 2)), int(round(cy - size / 2))  # where draw_shape puts the mask
+            if 0 <= x and 0 <= y and x + w <= img.shape[1] and y + h <= img.shape[0]:
+                under = img[y:y + h, x:x + w]
+                under[...] = _dot_over(under.tobytes(), h, w, size)
+            else:
+                draw_shape(img, "circle", cx, cy, size, INK)
         return img
 
     def _task_text(self) -> str:
