@@ -62,6 +62,12 @@ def apply(op: str, a: int, b: int) -> int:
     return 1 - a
 
 
+def apply_table(op: str, x: int, y: int, full: int) -> int:
+    """The truth table of gate ``op`` on truth tables ``x`` and ``y`` (``y`` is ignored by NOT), as bits of ``full``."""
+    return (x & y if op == "AND" else x | y if op == "OR" else x ^ y if op == "XOR"
+            else ~(x & y) if op == "NAND" else ~(x | y) if op == "NOR" else ~x) & full
+
+
 @dataclass(frozen=True)
 class Circuit:
     inputs: int
@@ -105,9 +111,7 @@ class Circuit:
         full = (1 << (1 << k)) - 1
         tabs = list(input_tables(k))
         for op, a, b in self.gates:
-            x, y = tabs[a], tabs[b] if b >= 0 else 0
-            tabs.append((x & y if op == "AND" else x | y if op == "OR" else x ^ y if op == "XOR"
-                         else ~(x & y) if op == "NAND" else ~(x | y) if op == "NOR" else ~x) & full)
+            tabs.append(apply_table(op, tabs[a], tabs[b] if b >= 0 else 0, full))
         return tabs
 
     def output_values(self, assignment: tuple[int, ...]) -> tuple[int, ...]:
