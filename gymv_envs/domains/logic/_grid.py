@@ -86,7 +86,7 @@ class Budget(Exception):
 def fewest_clues(lo: int, hi: int, solutions: Callable[[int], Sequence], doubling: bool = False) -> int:
     """The fewest clues k in [lo, hi] for which ``solutions(k)``, the puzzle with its first k clues, has
     exactly one solution (monotone in k); a search that runs out of budget counts as not unique.
-    ``doubling``: try lo + 1, lo + 2, lo + 4, ... first, then halve the last gap (fewer searches
+    ``doubling``: try lo, lo + 1, lo + 3, lo + 7, ... first, then halve the last gap (fewer searches
     where few clues usually suffice; the same k)."""
     def unique(k: int) -> bool:
         try:
@@ -95,9 +95,9 @@ def fewest_clues(lo: int, hi: int, solutions: Callable[[int], Sequence], doublin
             return False
 
     if doubling:
-        k = lo + 1
+        k, step = lo, 1
         while k < hi and not unique(k):
-            lo, k = k + 1, 2 * k
+            lo, k, step = k + 1, k + step, 2 * step
         hi = min(hi, k)
     return smallest_true(lo, hi, unique)
 

@@ -120,8 +120,9 @@ class Renzoku(LatinSquareEnv):
 
         # the dots narrowed once for every count of givens tried; solutions as codes: only their count matters
         tables, dom = narrow_tables(_tables(n, self.right, self.below), latin_domain(n))
-        self.givens = givens(fewest_clues(0, n * n, lambda k: table_search(tables, dom & latin_domain(n, givens(k))),
-                                          doubling=True))  # the dots leave few digits to give
+        # the dots leave few digits to give, and never none: the digits reversed (v -> n + 1 - v) keep every dot
+        self.givens = givens(fewest_clues(1, n * n, lambda k: table_search(tables, dom & latin_domain(n, givens(k))),
+                                          doubling=True))
         self._square = tuple(map(tuple, sq))  # the givens have one solution: this square
         self.free = [x for x in ((r, c) for r in range(n) for c in range(n)) if x not in self.givens]
 
