@@ -222,8 +222,17 @@ def test_binairo_plain_solver_agrees_with_brute_force():
         cells = [(r, c) for r in range(n) for c in range(n)]
         givens = {x: truth[x[0]][x[1]] for x in (cells[int(i)] for i in rng.permutation(16)[:int(rng.integers(0, 6))])}
         brute = sorted(g for g in grids if all(g[r][c] == v for (r, c), v in givens.items()))
-        assert sorted(binairo.plain_solve(n, givens, limit=10**6)) == brute
         assert sorted(binairo.solve(n, givens, limit=10**6, no_triples=False, budget=10**7)) == brute
+        # line reasoning is sound: it keeps every solution and settles only cells they all agree on
+        masks, support = binairo._balanced(n)
+        fits, known = [(1 << len(masks)) - 1] * (2 * n), [0] * (2 * n)
+        for (r, c), v in givens.items():
+            fits[r] &= support[c][v]
+            fits[n + c] &= support[r][v]
+        assert binairo.plain_deduce(n, fits, known, list(range(2 * n))) or not brute
+        for g in brute:
+            assert all(fits[r] >> masks.index(sum(v << c for c, v in enumerate(g[r]))) & 1 for r in range(n))
+            assert all(len({h[r][c] for h in brute}) == 1 for r in range(n) for c in range(n) if known[r] >> c & 1)
 
 
 @pytest.mark.parametrize("difficulty", [0, 1, 2])
@@ -231,7 +240,7 @@ def test_binairo_plain_levels_are_unique(difficulty):
     for seed in range(4):
         env = _env("BinairoPlain", difficulty, seed)
         assert not env.no_triples
-        assert len(binairo.plain_solve(env.n, env.givens, limit=3)) == 1
+        assert binairo.solve(env.n, env.givens, limit=2, budget=10**6, no_triples=False) == [env._full]
 
 
 def test_binairo_plain_accepts_triples_that_binairo_forbids():

@@ -16,7 +16,9 @@ their source.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -27,11 +29,14 @@ from gymv_envs.core.canvas import (
     INK,
     WHITE,
     Color,
+    blend_mask,
+    color_block,
     draw_shape,
     draw_text,
     fill_rect,
     fit_text_size,
     new_frame,
+    text_mask,
 )
 
 OPS = ("AND", "OR", "XOR", "NAND", "NOR", "NOT")
@@ -55,6 +60,12 @@ def apply(op: str, a: int, b: int) -> int:
     if op == "NOR":
         return 1 - (a | b)
     return 1 - a
+
+
+def apply_table(op: str, x: int, y: int, full: int) -> int:
+    """The truth table of gate ``op`` on truth tables ``x`` and ``y`` (``y`` is ignored by NOT), as bits of ``full``."""
+    return (x & y if op == "AND" else x | y if op == "OR" else x ^ y if op == "XOR"
+            else ~(x & y) if op == "NAND" else ~(x | y) if op == "NOR" else ~x) & full
 
 
 @dataclass(frozen=True)
@@ -100,9 +111,7 @@ class Circuit:
         full = (1 << (1 << k)) - 1
         tabs = list(input_tables(k))
         for op, a, b in self.gates:
-            x, y = tabs[a], tabs[b] if b >= 0 else 0
-            v = {"AND": x & y, "OR": x | y, "XOR": x ^ y, "NAND": ~(x & y), "NOR": ~(x | y), "NOT": ~x}[op]
-            tabs.append(v & full)
+            tabs.append(apply_table(op, tabs[a], tabs[b] if b >= 0 else 0, full))
         return tabs
 
     def output_values(self, assignment: tuple[int, ...]) -> tuple[int, ...]:
@@ -146,38 +155,37 @@ def random_circuit(rng: np.random.Generator, inputs: int, gates: int, outputs: i
     few, else either at random, leaning towards recent nodes; drawn again until the depth holds."""
     two = OPS[:5]
     while True:
-        read = [False] * inputs
+        unread, done = list(range(inputs)), []  # nodes nothing reads yet, nodes read: each in order
         levels = [0] * inputs
         made: list[tuple[str, int, int]] = []
         for j in range(gates):
             node, later = inputs + j, gates - j - 1
-            need = read.count(False) + 1 + later - outputs  # unread nodes that must still be read
+            need = len(unread) + 1 + later - outputs  # unread nodes that must still be read
             op = "NOT" if rng.random() < not_share and need <= 1 + 2 * later else two[int(rng.integers(len(two)))]
             k = 1 if op == "NOT" else 2
             picks: list[int] = []
             for i in range(k):
-                unread = [v for v in range(node) if not read[v] and v not in picks]
-                others = [v for v in range(node) if read[v] and v not in picks] or [v for v in range(node) if v not in picks]
+                # a first pick is read by now: the second one's pools leave it out
+                others = [v for v in done if v not in picks] if picks else done
+                others = others or [v for v in range(node) if v not in picks]
                 left = k - i - 1 + 2 * later  # picks after this one
                 if need > left or (need > 0 and unread and rng.random() < 0.6):
                     pool = unread or others
                 else:
                     pool = others if need <= 0 or not unread else others + unread
-                x = rng.random() * sum(1 + levels[v] for v in pool)  # weight 1 + depth
-                for v in pool:
-                    x -= 1 + levels[v]
-                    if x < 0:
-                        break
-                if not read[v]:
+                upto = list(itertools.accumulate(1 + levels[v] for v in pool))  # weight 1 + depth
+                v = pool[min(bisect.bisect_right(upto, rng.random() * upto[-1]), len(pool) - 1)]
+                if v in unread:
                     need -= 1
-                read[v] = True
+                    unread.remove(v)
+                    bisect.insort(done, v)
                 picks.append(v)
-            read.append(False)
-            levels.append(1 + max(levels[v] for v in picks))
+            unread.append(node)
+            levels.append(1 + max(levels[picks[0]], levels[picks[-1]]))
             made.append((op, picks[0], picks[1] if k > 1 else -1))
-        c = Circuit(inputs, tuple(made))
-        if all(read[:inputs]) and len(c.outputs) == outputs and max(c.levels) >= min_depth:
-            return c
+        # every input read, the unread gates are the outputs
+        if len(unread) == outputs and unread[0] >= inputs and max(levels) >= min_depth:
+            return Circuit(inputs, tuple(made))
 
 
 # ----------------------------------------------------------------- answers
@@ -243,7 +251,7 @@ def draw_circuit(obs_size: tuple[int, int], c: Circuit, input_text: list[str]) -
     chan: dict[tuple[int, int], float] = {}
     for col, srcs in feeds.items():
         lo, hi = left(col - 1) + bw + 2 * line, left(col) - 2 * line
-        for i, s in enumerate(sorted(srcs, key=lambda v: rows[v])):
+        for i, s in enumerate(sorted(srcs, key=rows.__getitem__)):
             chan[col, s] = lo + (i + 1) * (hi - lo) / (len(srcs) + 1)
     dot = max(3, int(min(colw, pitch) * 0.2))
     # a colour per source, none shared by two sources whose wires' bounding boxes meet (when 9 allow it)
@@ -255,13 +263,18 @@ def draw_circuit(obs_size: tuple[int, int], c: Circuit, input_text: list[str]) -
             bx = boxes.setdefault(s, [x0, x1, ymid(s), ymid(s)])
             bx[1], bx[2], bx[3] = max(bx[1], x1), min(bx[2], py), max(bx[3], py)
     colour_of: dict[int, Color] = {}
-    used = dict.fromkeys(WIRE_COLOURS, 0)
-    for s in sorted(boxes, key=lambda v: rows[v]):
-        x0, x1, y0, y1 = boxes[s]
-        taken = [colour_of[t] for t, (a0, a1, b0, b1) in boxes.items()
-                 if t in colour_of and a0 <= x1 + line and x0 <= a1 + line and b0 <= y1 + line and y0 <= b1 + line]
-        colour_of[s] = k = min(WIRE_COLOURS, key=lambda k: (taken.count(k), used[k]))
+    used = [0] * len(WIRE_COLOURS)
+    done: list[tuple[int, list[float]]] = []  # (colour index, box) of the sources coloured so far
+    for s in sorted(boxes, key=rows.__getitem__):
+        x0, x1, y0, y1 = bx = boxes[s]
+        taken = [0] * len(WIRE_COLOURS)
+        for k, (a0, a1, b0, b1) in done:
+            if a0 <= x1 + line and x0 <= a1 + line and b0 <= y1 + line and y0 <= b1 + line:
+                taken[k] += 1
+        k = min(zip(taken, used, range(len(WIRE_COLOURS))))[2]  # fewest meeting it, then least used, then first
+        colour_of[s] = WIRE_COLOURS[k]
         used[k] += 1
+        done.append((k, bx))
     for o in outs:
         colour_of.setdefault(o, WIRE_COLOURS[o % len(WIRE_COLOURS)])
 
@@ -271,38 +284,69 @@ def draw_circuit(obs_size: tuple[int, int], c: Circuit, input_text: list[str]) -
         col = c.levels[c.inputs + j]
         for s, py in zip((a, b), pins(j), strict=False):
             spans.setdefault((col, s), [ymid(s)]).append(py)
-            fill_rect(img, chan[col, s], py - line / 2, left(col) + 1, py + line / 2 + 1, colour_of[s])
+            _paint(img, chan[col, s], py - line / 2, left(col) + 1, py + line / 2 + 1, colour_of[s])
     ends: dict[int, list[float]] = {o: [left(cols - 1)] for o in outs}  # where each source's horizontal run turns
     for (col, s), ys in spans.items():
         colour, x = colour_of[s], chan[col, s]
         lo, hi = min(ys), max(ys)
-        fill_rect(img, x - line / 2, lo - line / 2, x + line / 2 + 1, hi + line / 2 + 1, colour)
+        _paint(img, x - line / 2, lo - line / 2, x + line / 2 + 1, hi + line / 2 + 1, colour)
         ends.setdefault(s, []).append(x)
         for y in set(ys):
             if lo < y < hi:  # a pin (or the run) joins the vertical part way along: a branch
                 draw_shape(img, "circle", x, y, dot, colour)
     for s, xs in ends.items():
         colour, y = colour_of[s], ymid(s)
-        fill_rect(img, left(c.levels[s]) + bw, y - line / 2, max(xs) + line / 2 + 1, y + line / 2 + 1, colour)
+        _paint(img, left(c.levels[s]) + bw, y - line / 2, max(xs) + line / 2 + 1, y + line / 2 + 1, colour)
         for x in sorted(set(xs))[:-1]:  # the run goes on past this turn: a branch
             draw_shape(img, "circle", x, y, dot, colour)
     # boxes
     size = fit_text_size("NAND", int(bw * 0.86), int(bh * 0.62), bold=True)
     for v in range(c.size):
         x0, y0 = left(c.levels[v]), ymid(v) - bh / 2
-        _box(img, x0, y0, bw, bh, line, WHITE if v < c.inputs else GATE_FILL)
         text = input_text[v] if v < c.inputs else c.gates[v - c.inputs][0]
-        draw_text(img, text, (x0 + bw / 2, ymid(v)), size, INK, bold=True)
+        _box(img, x0, y0, bw, bh, line, WHITE if v < c.inputs else GATE_FILL, text, (x0 + bw / 2, ymid(v)), size)
     for k, o in enumerate(outs):
         x0, y0 = left(cols - 1), ymid(o) - bh / 2
-        _box(img, x0, y0, bw * 0.8, bh, line, WHITE)
-        draw_text(img, names[k], (x0 + bw * 0.4, ymid(o)), size, INK, bold=True)
+        _box(img, x0, y0, bw * 0.8, bh, line, WHITE, names[k], (x0 + bw * 0.4, ymid(o)), size)
     return img
 
 
-def _box(img: np.ndarray, x0: float, y0: float, w: float, h: float, line: int, fill_colour: Color) -> None:
+def _paint(img: np.ndarray, x0: float, y0: float, x1: float, y1: float, colour: Color) -> None:
+    """`fill_rect`, copied from a cached block of the colour (a wire is a thin box: several times faster)."""
+    fh, fw = img.shape[:2]
+    a, b = max(int(x0), 0), min(int(x1), fw)
+    c, d = max(int(y0), 0), min(int(y1), fh)
+    if a < b and c < d:
+        img[c:d, a:b] = color_block(fh, fw, colour)[:d - c, :b - a]
+
+
+def _box(img: np.ndarray, x0: float, y0: float, w: float, h: float, line: int, fill_colour: Color, text: str,
+         xy: tuple[float, float], size: int) -> None:
+    """A box with an ink rim, then ``text`` centred on ``xy``: copied from a cached tile when box and text lie
+    inside the frame and the text inside the box (the box hides whatever was under it), else drawn."""
+    fh, fw = img.shape[:2]
+    a, b, c, d = int(x0), int(y0), int(x0 + w), int(y0 + h)
+    mh, mw = text_mask(text, size, True).shape
+    tx, ty = int(round(xy[0] - mw / 2)), int(round(xy[1] - mh / 2))
+    if 0 <= a and 0 <= b and c <= fw and d <= fh and a <= tx and b <= ty and tx + mw <= c and ty + mh <= d:
+        inner = (int(x0 + line) - a, int(y0 + line) - b, int(x0 + w - line) - a, int(y0 + h - line) - b)
+        img[b:d, a:c] = _box_tile(c - a, d - b, inner, fill_colour, text, size, tx - a, ty - b)
+        return
     fill_rect(img, x0, y0, x0 + w, y0 + h, INK)
     fill_rect(img, x0 + line, y0 + line, x0 + w - line, y0 + h - line, fill_colour)
+    draw_text(img, text, xy, size, INK, bold=True)
+
+
+@functools.lru_cache(maxsize=4096)
+def _box_tile(w: int, h: int, inner: tuple[int, int, int, int], fill_colour: Color, text: str, size: int,
+              tx: int, ty: int) -> np.ndarray:
+    """The pixels `_box` draws, as a read-only ``h x w`` tile: ink, the ``inner`` box (x0, y0, x1, y1) filled,
+    the text blended with its top-left at (tx, ty)."""
+    tile = new_frame(h, w, INK)
+    fill_rect(tile, *inner, fill_colour)
+    blend_mask(tile, text_mask(text, size, True), tx, ty, INK)
+    tile.setflags(write=False)
+    return tile
 
 
 WIRE_RULES = ("Each box is a gate labelled with its operation (AND, OR, XOR, NAND, NOR: two inputs; NOT: one), "

@@ -83,15 +83,22 @@ class Budget(Exception):
     """Raised by a solver when it has searched more nodes than allowed."""
 
 
-def fewest_clues(lo: int, hi: int, solutions: Callable[[int], Sequence]) -> int:
+def fewest_clues(lo: int, hi: int, solutions: Callable[[int], Sequence], doubling: bool = False) -> int:
     """The fewest clues k in [lo, hi] for which ``solutions(k)``, the puzzle with its first k clues, has
-    exactly one solution (monotone in k); a search that runs out of budget counts as not unique."""
+    exactly one solution (monotone in k); a search that runs out of budget counts as not unique.
+    ``doubling``: try lo, lo + 1, lo + 3, lo + 7, ... first, then halve the last gap (fewer searches
+    where few clues usually suffice; the same k)."""
     def unique(k: int) -> bool:
         try:
             return len(solutions(k)) == 1
         except Budget:
             return False
 
+    if doubling:
+        k, step = lo, 1
+        while k < hi and not unique(k):
+            lo, k, step = k + 1, k + step, 2 * step
+        hi = min(hi, k)
     return smallest_true(lo, hi, unique)
 
 
@@ -126,6 +133,58 @@ def cell_bits(cells: Iterable[int], width: int) -> int:
     return out
 
 
+_union = functools.partial(functools.reduce, int.__or__)
+
+
+def _settle(scopes: list[int], sups: list, dom: int, cands: list, unions: list, seen: list) -> int | None:
+    """`table_search`'s propagation, in place on ``cands``, ``unions`` and ``seen``: the domain at the
+    fixpoint, or None when a table has no code left."""
+    # ``seen[i]``: table i's domain when last looked at (the parent's fixpoint, or -1); a table
+    # whose domain has not changed since is skipped. The fixpoint does not depend on the order
+    # tables are looked at, so neither do the search tree, its solutions and its branch count.
+    dirty = True
+    while dirty:
+        dirty = False
+        for i, scope in enumerate(scopes):
+            cur = dom & scope
+            if cur == seen[i]:
+                continue
+            bad = scope ^ cur
+            u = unions[i]
+            gone = u & bad
+            if gone:
+                sup = sups[i]
+                if sup is None:
+                    cs = [p for p in cands[i] if not p & bad]
+                    if not cs:
+                        return None
+                    cands[i] = cs
+                    unions[i] = u = _union(cs)
+                else:  # a live code outside the domain uses a bit of ``gone``: strike those out
+                    kill = 0
+                    while gone:
+                        low = gone & -gone
+                        kill |= sup[low]
+                        gone ^= low
+                    live = cands[i] & ~kill
+                    if not live:
+                        return None
+                    cands[i] = live
+                    u, rest = 0, cur & u
+                    while rest:
+                        low = rest & -rest
+                        if sup[low] & live:
+                            u |= low
+                        rest ^= low
+                    unions[i] = u
+            new = cur & u
+            if new != cur:
+                dom ^= cur ^ new
+                dirty = True
+            seen[i] = new
+    return dom
+
+
 def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: int = 20_000,
                  accept: Callable[[int], bool] | None = None) -> list[int]:
     """Assignments that agree with one entry of every table: table constraints on one-hot bit codes.
@@ -149,59 +208,12 @@ def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: i
     count = len(scopes)
     out: list[int] = []
     nodes = [0]
-    union = functools.partial(functools.reduce, int.__or__)
     sups = [t[3] if len(t) > 3 else None for t in tables]
     compact = sups.count(None) < count
     codes_of = [t[1] for t in tables] if compact else []
 
-    def settle(dom: int, cands: list, unions: list, seen: list) -> int | None:
-        # ``seen[i]``: table i's domain when last looked at (the parent's fixpoint, or -1); a table
-        # whose domain has not changed since is skipped. The fixpoint does not depend on the order
-        # tables are looked at, so neither do the search tree, its solutions and its branch count.
-        dirty = True
-        while dirty:
-            dirty = False
-            for i, scope in enumerate(scopes):
-                cur = dom & scope
-                if cur == seen[i]:
-                    continue
-                bad = scope ^ cur
-                u = unions[i]
-                gone = u & bad
-                if gone:
-                    sup = sups[i]
-                    if sup is None:
-                        cs = [p for p in cands[i] if not p & bad]
-                        if not cs:
-                            return None
-                        cands[i] = cs
-                        unions[i] = u = union(cs)
-                    else:  # a live code outside the domain uses a bit of ``gone``: strike those out
-                        kill = 0
-                        while gone:
-                            low = gone & -gone
-                            kill |= sup[low]
-                            gone ^= low
-                        live = cands[i] & ~kill
-                        if not live:
-                            return None
-                        cands[i] = live
-                        u, rest = 0, cur & u
-                        while rest:
-                            low = rest & -rest
-                            if sup[low] & live:
-                                u |= low
-                            rest ^= low
-                        unions[i] = u
-                new = cur & u
-                if new != cur:
-                    dom ^= cur ^ new
-                    dirty = True
-                seen[i] = new
-        return dom
-
     def rec(dom: int, cands: list, unions: list, seen: list) -> None:
-        dom = settle(dom, cands, unions, seen)
+        dom = _settle(scopes, sups, dom, cands, unions, seen)
         if dom is None:
             return
         best, size = -1, 1 << 30
@@ -236,8 +248,24 @@ def table_search(tables: Sequence[Table], domain: int, limit: int = 2, budget: i
     # lists are replaced, never changed in place; a compact table starts with every code live
     tabs = [t[1] if sup is None else (1 << len(t[1])) - 1 for t, sup in zip(tables, sups)]
     if all(tabs):
-        rec(domain, tabs, [t[2] if len(t) > 2 else union(t[1]) for t in tables], [-1] * count)
+        rec(domain, tabs, [t[2] if len(t) > 2 else _union(t[1]) for t in tables], [-1] * count)
     return out
+
+
+def narrow_tables(tables: Sequence[Table], domain: int) -> tuple[list[Table], int] | None:
+    """The tables (as lists of the codes kept) and the domain at `table_search`'s propagation fixpoint,
+    or None when it leaves a table empty. A search from them with a smaller domain is the search from
+    the given tables with that domain (the same fixpoint, codes in the same order: the same tree), so
+    callers that search one puzzle many times with more and more clues narrow it once."""
+    sups = [t[3] if len(t) > 3 else None for t in tables]
+    cands = [t[1] if sup is None else (1 << len(t[1])) - 1 for t, sup in zip(tables, sups)]
+    unions = [t[2] if len(t) > 2 else _union(t[1]) for t in tables]
+    dom = _settle([t[0] for t in tables], sups, domain, cands, unions, [-1] * len(tables)) if all(cands) else None
+    if dom is None:
+        return None
+    kept = [c if sup is None else [p for k, p in enumerate(t[1]) if c >> k & 1]
+            for t, c, sup in zip(tables, cands, sups)]
+    return [(t[0], c, u) for t, c, u in zip(tables, kept, unions)], dom
 
 
 def decode_cells(code: int, cells: int, width: int) -> list[int]:
@@ -310,15 +338,21 @@ def _whole_line(n: int, line: int) -> Table:
     return scope, tuple(codes.tolist()), scope, _supports(n, line, permutation_array(n))
 
 
-def latin_solve(n: int, tables: Sequence[Table], givens: dict[tuple[int, int], int] | None = None,
-                limit: int = 2, budget: int = 20_000) -> list[Grid]:
-    """Latin squares over 1..n that keep ``givens`` and agree with ``tables`` (every row and column is
-    one unless a table stands for it), by `table_search`."""
+def latin_domain(n: int, givens: dict[tuple[int, int], int] | None = None) -> int:
+    """The domain of `table_search` for an n x n grid over 1..n (cell i, value v: bit ``i * n + v - 1``)
+    with ``givens`` fixed."""
     dom = (1 << n ** 3) - 1
     for (r, c), v in (givens or {}).items():
         i = (r * n + c) * n
         dom &= ~(((1 << n) - 1) << i) | 1 << (i + v - 1)
-    sols = table_search(tables, dom, limit, budget)
+    return dom
+
+
+def latin_solve(n: int, tables: Sequence[Table], givens: dict[tuple[int, int], int] | None = None,
+                limit: int = 2, budget: int = 20_000) -> list[Grid]:
+    """Latin squares over 1..n that keep ``givens`` and agree with ``tables`` (every row and column is
+    one unless a table stands for it), by `table_search`."""
+    sols = table_search(tables, latin_domain(n, givens), limit, budget)
     return [tuple(tuple(v + 1 for v in row) for row in zip(*[iter(decode_cells(s, n * n, n))] * n)) for s in sols]
 
 
@@ -558,5 +592,5 @@ class HiddenCellsEnv(GridAnswerEnv):
 
 __all__ = ["Budget", "GridAnswerEnv", "HiddenCellsEnv", "LatinSquareEnv", "Table",
            "cell_bits", "complete_lines", "counting_row", "decode_cells", "fewest_clues", "format_grid",
-           "hide_cells", "is_latin", "keeps", "latin_line_codes", "latin_line_table", "latin_solve", "latin_square",
-           "most_open", "permutation_array", "permutations", "read_cells", "smallest_true", "table_search"]
+           "hide_cells", "is_latin", "keeps", "latin_domain", "latin_line_codes", "latin_line_table", "latin_solve", "latin_square",
+           "most_open", "narrow_tables", "permutation_array", "permutations", "read_cells", "smallest_true", "table_search"]

@@ -10,7 +10,6 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.board import blank_board, cell_text
 from gymv_envs.domains.logic._grid import (
-    Budget,
     GridAnswerEnv,
     Table,
     cell_bits,
@@ -20,8 +19,6 @@ from gymv_envs.domains.logic._grid import (
 )
 
 SIDES = {0: 4, 1: 6, 2: 8}
-PLAIN_PROBE = 3  # solutions of a BinairoPlain draft looked at per given added
-PLAIN_START = 0.375  # share of the cells a BinairoPlain draft gives before the cells that break other solutions
 
 
 @functools.lru_cache(maxsize=16)
@@ -71,80 +68,85 @@ def solve(n: int, givens: dict[tuple[int, int], int], rng: np.random.Generator |
 
 
 @functools.lru_cache(maxsize=8)
-def _balanced_masks(n: int) -> tuple[int, ...]:
-    """The lines of n cells with n/2 ones, as bit masks (bit k: cell k)."""
-    return tuple(sum(v << k for k, v in enumerate(p)) for p in valid_lines(n, False))
+def _balanced(n: int) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """The lines of n cells with n/2 ones as bit masks (bit k: cell k), and per cell k the sets (bit i:
+    line i) of those lines that hold 0, and 1, there."""
+    masks = tuple(sum(v << k for k, v in enumerate(p)) for p in valid_lines(n, False))
+    return masks, tuple(tuple(sum(1 << i for i, m in enumerate(masks) if (m >> k & 1) == v) for v in (0, 1))
+                        for k in range(n))
 
 
-@functools.lru_cache(maxsize=20_000)
-def _agreeing(n: int, known: int, value: int) -> tuple[int, ...]:
-    """The balanced lines (`_balanced_masks`) whose cells in ``known`` hold the bits of ``value``."""
-    return tuple(m for m in _balanced_masks(n) if not (m ^ value) & known)
+@functools.lru_cache(maxsize=1 << 16)
+def _agreed(n: int, fits: int) -> tuple[int, int]:
+    """The cells on which all the balanced lines of the set ``fits`` agree, and their values (n-bit masks)."""
+    masks = _balanced(n)[0]
+    every, some = (1 << n) - 1, 0
+    while fits:
+        low = fits & -fits
+        fits ^= low
+        every &= masks[low.bit_length() - 1]
+        some |= masks[low.bit_length() - 1]
+    return every | ~some & ((1 << n) - 1), every
 
 
-def plain_solve(n: int, givens: dict[tuple[int, int], int], rng: np.random.Generator | None = None,
-                limit: int = 2, budget: int = 10**6) -> list[tuple[tuple[int, ...], ...]]:
-    """Grids with as many ones as zeros in every row and column, distinct rows and distinct columns (no
-    rule on triples) that keep the givens.
+def plain_deduce(n: int, fits: list[int], known: list[int], todo: list[int]) -> bool:
+    """Line reasoning for the rules of BinairoPlain, in place, until nothing changes; ``False`` on a contradiction.
 
-    Rows and columns are lines of bit masks (a row's bit c is column c, a column's bit r is row r),
-    each with the balanced lines that agree with its known cells and differ from every complete line
-    of its direction; each step fills the open line with the fewest such lines left, trying each (in
-    a random order with ``rng``). Raises `Budget` after ``budget`` steps."""
-    full = (1 << n) - 1
-    known, val = [0] * (2 * n), [0] * (2 * n)
+    Line i < n is row i, line n + c column c. ``fits[i]``: the set of balanced lines (bit j: line j of
+    `_balanced`) that line i may still be; ``known[i]``: the cells of line i already settled (bit k:
+    cell k). ``todo``: the lines whose sets shrank. A cell on which all of a line's fits agree is
+    settled in the crossing line; a line with one fit left is struck from the other lines of its
+    direction (distinct rows, distinct columns). Sound: no grid that obeys the rules is lost."""
+    support = _balanced(n)[1]
+    while todo:
+        i = todo.pop()
+        fit = fits[i]
+        if not fit:
+            return False
+        cells, values = _agreed(n, fit)
+        new = cells & ~known[i]
+        if new:
+            known[i] |= new
+            cross, pos = (n, i) if i < n else (0, i - n)
+            while new:
+                low = new & -new
+                new ^= low
+                k = low.bit_length() - 1
+                known[cross + k] |= 1 << pos
+                kept = fits[cross + k] & support[pos][values >> k & 1]
+                if kept != fits[cross + k]:
+                    fits[cross + k] = kept
+                    todo.append(cross + k)
+        if not fit & (fit - 1):
+            for j in range(0, n) if i < n else range(n, 2 * n):
+                if j != i and fits[j] & fit:
+                    fits[j] &= ~fit
+                    todo.append(j)
+    return True
 
-    def put(r: int, c: int, v: int) -> None:
-        known[r] |= 1 << c
-        val[r] |= v << c
-        known[n + c] |= 1 << r
-        val[n + c] |= v << r
 
-    for (r, c), v in givens.items():
-        put(r, c, v)
-    out: list[tuple[tuple[int, ...], ...]] = []
-    nodes = [0]
+def plain_puzzle(n: int, rng: np.random.Generator) -> tuple[tuple[tuple[int, ...], ...], dict[tuple[int, int], int]]:
+    """A BinairoPlain grid and givens that `plain_deduce` alone completes (so the grid is their only solution).
 
-    def rec() -> None:
-        nodes[0] += 1
-        if nodes[0] > budget:
-            raise Budget
-        done = []
-        for lo in (0, n):
-            vals = [val[i] for i in range(lo, lo + n) if known[i] == full]
-            if len(set(vals)) < len(vals):
-                return
-            done.append(set(vals))
-        best, here_best = -1, ()
-        for i in range(2 * n):
-            k = known[i]
-            if k == full:
+    The cells are visited in a random order; each one not yet settled by the givens so far gets a random
+    digit, becomes a given, and the line reasoning runs on; a contradiction starts over with new draws."""
+    masks, support = _balanced(n)
+    while True:
+        fits, known, givens = [(1 << len(masks)) - 1] * (2 * n), [0] * (2 * n), []
+        for x, v in zip(rng.permutation(n * n).tolist(), rng.integers(0, 2, n * n).tolist()):
+            r, c = divmod(x, n)
+            if known[r] >> c & 1:
                 continue
-            seen = done[i >= n]
-            here = _agreeing(n, k, val[i])
-            if seen:
-                here = [m for m in here if m not in seen]
-            if not here:
-                return
-            if best < 0 or len(here) < len(here_best):
-                best, here_best = i, here
-        if best < 0:
-            out.append(tuple(tuple(val[r] >> c & 1 for c in range(n)) for r in range(n)))
-            return
-        saved = known[:], val[:]
-        if rng is not None:
-            here_best = [here_best[int(j)] for j in rng.permutation(len(here_best))]
-        for m in here_best:
-            for k in range(n):
-                if not known[best] >> k & 1:
-                    put(best, k, m >> k & 1) if best < n else put(k, best - n, m >> k & 1)
-            rec()
-            known[:], val[:] = saved[0][:], saved[1][:]
-            if len(out) >= limit:
-                return
-
-    rec()
-    return out
+            givens.append((r, c))
+            known[r] |= 1 << c
+            known[n + c] |= 1 << r
+            fits[r] &= support[c][v]
+            fits[n + c] &= support[r][v]
+            if not plain_deduce(n, fits, known, [r, n + c]):
+                break
+        else:
+            full = tuple(tuple(masks[fits[r].bit_length() - 1] >> c & 1 for c in range(n)) for r in range(n))
+            return full, {(r, c): full[r][c] for r, c in givens}
 
 
 class Binairo(GridAnswerEnv):
@@ -155,7 +157,7 @@ class Binairo(GridAnswerEnv):
     row and each column has as many 0s as 1s, no row or column has three equal digits next
     to each other (not a rule with ``no_triples=False``, the BinairoPlain id), and no two rows
     and no two columns are the same. The solution is unique (checked by the solver at
-    generation).
+    generation; BinairoPlain's by line reasoning alone).
 
     ## Action Space
     ``answer_format="open"``: `Text`, the full grid, row by row (``0``/``1`` per cell, any
@@ -170,15 +172,16 @@ class Binairo(GridAnswerEnv):
     ## Starting State
     A random valid grid (row-by-row search in a random order); cells are revealed in a
     random order until the puzzle has exactly one solution (binary search over the order).
-    BinairoPlain: 3/8 of the cells at random, then, while the solver (`plain_solve`) finds
-    other solutions, the cell where most of them differ from the grid.
+    BinairoPlain (`plain_puzzle`): cells visited in a random order, each one that the givens so
+    far do not settle by line reasoning (`plain_deduce`) given a random digit, until every cell
+    is settled; the grid is what the reasoning settles.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
 
     ## Arguments
     ``difficulty`` (0: 4x4, 1: 6x6, 2: 8x8); ``no_triples`` (``True``: three equal digits in a
-    row are forbidden, Binairo-v1; ``False``: allowed, BinairoPlain-v0); ``answer_format``,
+    row are forbidden, Binairo-v1; ``False``: allowed, BinairoPlain-v1); ``answer_format``,
     ``num_options``, ``obs_size``.
 
     ## Version History
@@ -186,7 +189,9 @@ class Binairo(GridAnswerEnv):
     - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
       action-space seeding (a seeded random policy no longer replays the level's draws).
       BinairoPlain-v0 (``no_triples=False``) added; Binairo-v1's levels are unchanged.
-    """
+    - BinairoPlain-v1: levels drawn by one pass of line reasoning (`plain_puzzle`) instead of
+      a full grid and a search for other solutions after each given added (4x faster at 8x8,
+      about as many givens: 33 of 64 on average at 8x8, 16 of 36 at 6x6).    """
 
     cell_kind = "digit"
 
@@ -203,26 +208,16 @@ class Binairo(GridAnswerEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
-        rule = self.no_triples
-        full = solve(n, {}, rng, limit=1, budget=10**6)[0] if rule else plain_solve(n, {}, rng, limit=1)[0]
-        order = [divmod(int(i), n) for i in rng.permutation(n * n)]
+        if not self.no_triples:
+            full, self.givens = plain_puzzle(n, rng)
+        else:
+            full = solve(n, {}, rng, limit=1, budget=10**6)[0]
+            order = [divmod(int(i), n) for i in rng.permutation(n * n)]
 
-        def givens(k: int) -> dict[tuple[int, int], int]:
-            return {rc: full[rc[0]][rc[1]] for rc in order[:k]}
+            def givens(k: int) -> dict[tuple[int, int], int]:
+                return {rc: full[rc[0]][rc[1]] for rc in order[:k]}
 
-        if rule:
             self.givens = givens(fewest_clues(0, n * n, lambda k: solve(n, givens(k))))
-        else:  # a quarter of the cells, then the cell where most other solutions found differ, until none is left
-            self.givens = givens(int(n * n * PLAIN_START))
-            while True:
-                others = [g for g in plain_solve(n, self.givens, limit=PLAIN_PROBE) if g != full]
-                if not others:
-                    break
-                miss = [(sum(g[r][c] != full[r][c] for g in others), r, c) for r in range(n) for c in range(n)]
-                top = max(miss)[0]
-                best = [(r, c) for k, r, c in miss if k == top]
-                r, c = best[int(rng.integers(len(best)))]
-                self.givens[r, c] = full[r][c]
         self._full = full  # the givens have one solution: this grid
         self.free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in self.givens]
 
@@ -261,6 +256,6 @@ class Binairo(GridAnswerEnv):
 SPECS = (
     TaskSpec(name="Binairo", entry_point=Binairo, version=1, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "binary")),
-    TaskSpec(name="BinairoPlain", entry_point=Binairo, max_episode_steps=1, kwargs={"no_triples": False},
+    TaskSpec(name="BinairoPlain", entry_point=Binairo, version=1, max_episode_steps=1, kwargs={"no_triples": False},
              tags=("puzzle", "constraint-satisfaction", "binary")),
 )

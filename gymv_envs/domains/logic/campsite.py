@@ -34,25 +34,56 @@ def spread_masks(n: int) -> tuple[int, ...]:
     return tuple(sum(1 << 4 * c for c in range(n) if m >> c & 1) for m in range(1 << n))
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def column_room(n: int, rest: int, left: int) -> tuple[int, int, int] | None:
+    """For camps ``left`` still needed per column (four bits per column) and ``rest`` rows below the
+    next one: ``None`` when a column, or two side by side, need more than they can still hold (every
+    other row: camps in neighbouring columns touch unless two rows apart), else the columns that need
+    none, those that must take a camp in the next row and those (bit c) that must take one there in
+    column c - 1 or c (as masks)."""
+    hi, lo = rest // 2 + 1, (rest + 1) // 2
+    zero = need = pairs = before = 0
+    for c in range(n):
+        v = left >> 4 * c & 15
+        if v + before > hi:
+            return None
+        if not v:
+            zero |= 1 << c
+        elif v > lo:
+            need |= 1 << c
+        if v + before > lo:
+            pairs |= 1 << c
+        before = v
+    return zero, need, pairs
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def row_fits(n: int, count: int, block: int, must: int, pairs: int) -> tuple[int, ...]:
+    """The rows of `row_masks` with ``count`` camps, none in ``block``, all of ``must``, one in column c - 1
+    or c for each bit c of ``pairs``, in that order."""
+    return tuple(m for m in row_masks(n)[count] if not m & block and m & must == must
+                 and (m | m << 1) & pairs == pairs) if 0 <= count <= n else ()
+
+
 def solve(n: int, row_counts: list[int], col_counts: list[int], ones: list[int] | None = None,
-          zeros: list[int] | None = None, limit: int = 2, budget: int = 200_000) -> list[tuple[int, ...]]:
+          zeros: list[int] | None = None, limit: int = 2, budget: int = 200_000,
+          dead: set[tuple[int, int, int]] | None = None) -> list[tuple[int, ...]]:
     """Up to ``limit`` solutions as row masks (bit c = column c), row by row.
 
     A row is a mask with its count of ones and none side by side, none next to (or diagonal to) a
     one of the row above; ``ones``/``zeros`` (row masks) are given cells. A column whose count
     can no longer be met by the rows left (at most every other cell) prunes the branch; states (row,
-    row above, counts left) without a completion are remembered and not searched again.
+    row above, counts left) without a completion are remembered in ``dead`` and not searched again
+    (pass the set of an earlier call whose givens were a subset of these: its dead states stay dead).
     """
     ones = ones or [0] * n
     zeros = zeros or [0] * n
     full = (1 << n) - 1
-    masks = row_masks(n)
     spread = spread_masks(n)
     rows: list[int] = []
     out: list[tuple[int, ...]] = []
     nodes = [0]
-    dead: set[tuple[int, int, int]] = set()
-    cols = range(n)
+    dead = set() if dead is None else dead
 
     def rec(r: int, prev: int, left: int) -> None:
         # left: the camps each column still needs, four bits per column (column c at bit 4c)
@@ -64,22 +95,12 @@ def solve(n: int, row_counts: list[int], col_counts: list[int], ones: list[int] 
         if key in dead:
             return
         found = len(out)
-        rest = n - r - 1  # rows below this one: a column can take at most every other one of them
-        hi, lo = rest // 2 + 1, (rest + 1) // 2
-        zero = need = 0
-        for c in cols:
-            v = left >> 4 * c & 15
-            if v > hi:
-                return
-            if not v:
-                zero |= 1 << c
-            elif v > lo:
-                need |= 1 << c
-        block = (prev | prev << 1 | prev >> 1) & full | zero | zeros[r]
-        must = ones[r] | need
-        for m in masks[row_counts[r]] if 0 <= row_counts[r] <= n else ():
-            if m & block or m & must != must:
-                continue
+        room = column_room(n, n - r - 1, left)
+        if room is None:
+            return
+        fits = row_fits(n, row_counts[r], (prev | prev << 1 | prev >> 1) & full | room[0] | zeros[r], ones[r] | room[1],
+                        room[2])
+        for m in fits:
             nodes[0] += 1
             if nodes[0] > budget:
                 raise Budget
@@ -147,10 +168,12 @@ class Campsite(GridAnswerEnv):
         n = self.n
         while True:
             camps: set[tuple[int, int]] = set()
+            near: set[int] = set()  # cells (r * n + c) with a camp in their eight neighbours or on them
             for i in rng.permutation(n * n).tolist():
-                r, c = divmod(i, n)
-                if not any((r + dr, c + dc) in camps for dr in (-1, 0, 1) for dc in (-1, 0, 1)):
+                if i not in near:
+                    r, c = divmod(i, n)
                     camps.add((r, c))
+                    near.update(x * n + y for x in (r - 1, r, r + 1) for y in (c - 1, c, c + 1) if 0 <= y < n)
                     if len(camps) == self.camps:
                         break
             if len(camps) == self.camps:
@@ -158,12 +181,14 @@ class Campsite(GridAnswerEnv):
         grid = [sum(1 << c for c in range(n) if (r, c) in camps) for r in range(n)]
         rc = [m.bit_count() for m in grid]
         cc = [sum(1 for _, b in camps if b == c) for c in range(n)]
-        ones, zeros = [0] * n, [0] * n
+        ones, zeros, dead = [0] * n, [0] * n, set()  # more givens: states without a completion keep none
         while True:  # give the cell where most other solutions found differ from the layout, until none is left
-            others = [s for s in solve(n, rc, cc, ones, zeros, limit=PROBE) if list(s) != grid]
+            others = [s for s in solve(n, rc, cc, ones, zeros, limit=PROBE, dead=dead) if list(s) != grid]
             if not others:
                 break
-            miss = [(sum((grid[r] ^ s[r]) >> c & 1 for s in others), r, c) for r in range(n) for c in range(n)]
+            spread = spread_masks(n)  # per row, how many solutions differ in each column, four bits per column
+            tally = [sum(spread[grid[r] ^ s[r]] for s in others) for r in range(n)]
+            miss = [(tally[r] >> 4 * c & 15, r, c) for r in range(n) for c in range(n)]
             top = max(miss)[0]
             best = [(r, c) for k, r, c in miss if k == top]
             r, c = best[int(rng.integers(len(best)))]

@@ -10,6 +10,7 @@ from gymv_envs.domains.logic._circuits import (
     INPUT_NAMES,
     WIRE_RULES,
     Circuit,
+    apply_table,
     draw_circuit,
     format_bits,
     parse_bits,
@@ -18,7 +19,7 @@ from gymv_envs.domains.logic._circuits import (
 
 # difficulty -> (inputs, gates, depth at least, largest share of assignments that satisfy)
 LEVELS = {0: (3, 4, 2, 0.25), 1: (4, 7, 3, 0.25), 2: (5, 10, 4, 0.125)}
-NEGATION = {"AND": "NAND", "NAND": "AND", "OR": "NOR", "NOR": "OR"}
+TWO_INPUT = ("AND", "OR", "XOR", "NAND", "NOR")
 
 
 class LogicGateInput(SingleTurnEnv):
@@ -43,10 +44,11 @@ class LogicGateInput(SingleTurnEnv):
     1.0 if the circuit, evaluated on the assignment, outputs 1, else 0.0.
 
     ## Starting State
-    A random acyclic circuit with one output where every input and gate is used, drawn
-    again until at least one assignment and at most the level's share of them (a quarter, an
-    eighth at difficulty 2) give 1, and at least three give 0 (a last AND, OR, NAND or NOR
-    with too many is swapped for its negation first).
+    A random acyclic circuit with one output where every input and gate is used; the last
+    gate's operation is then drawn among those (of AND, OR, XOR, NAND, NOR; a NOT stays) for
+    which at least one assignment and at most the level's share of them (a quarter, an eighth
+    at difficulty 2) give 1, and at least three give 0; a circuit where none does is drawn
+    again.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
@@ -57,6 +59,9 @@ class LogicGateInput(SingleTurnEnv):
 
     ## Version History
     - v0: initial version.
+    - v1: the last gate's operation drawn among those that give the level's share of
+      satisfying assignments (v0 drew whole circuits again, six a level at difficulty 2, and
+      only swapped a last AND, OR, NAND or NOR for its negation).
     """
 
     default_obs_size = (512, 640)
@@ -69,17 +74,19 @@ class LogicGateInput(SingleTurnEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         k = self.inputs
+        full = (1 << (1 << k)) - 1
         while True:
             c = random_circuit(rng, k, self.gates, 1, self.min_depth)
-            table = c.truth_tables()[c.outputs[0]]
-            ones = table.bit_count()
-            op, a, b = c.gates[-1]
-            if ones > self.share * (1 << k) and op in NEGATION:  # the last gate negated: the other assignments
-                c = Circuit(k, (*c.gates[:-1], (NEGATION[op], a, b)))
-                table, ones = table ^ ((1 << (1 << k)) - 1), (1 << k) - ones
-            if 1 <= ones <= self.share * (1 << k) and (1 << k) - ones >= 3:
-                break
-        self.circuit, self.table = c, table
+            *first, (op, a, b) = c.gates  # the last gate is the output (nothing can read it)
+            tabs = c.truth_tables()
+            ops = ("NOT",) if op == "NOT" else TWO_INPUT
+            tables = [apply_table(o, tabs[a], tabs[b] if b >= 0 else 0, full) for o in ops]
+            fits = [i for i, t in enumerate(tables) if 1 <= t.bit_count() <= self.share * (1 << k)
+                    and (1 << k) - t.bit_count() >= 3]
+            if fits:
+                i = fits[int(rng.integers(len(fits)))]
+                self.circuit, self.table = Circuit(k, (*first, (ops[i], a, b))), tables[i]
+                return
 
     def _bits(self, x: int) -> tuple[int, ...]:
         return tuple(x >> (self.inputs - 1 - i) & 1 for i in range(self.inputs))
@@ -120,6 +127,6 @@ class LogicGateInput(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="LogicGateInput", entry_point=LogicGateInput, max_episode_steps=1,
+    TaskSpec(name="LogicGateInput", entry_point=LogicGateInput, version=1, max_episode_steps=1,
              tags=("logic", "circuits", "boolean", "satisfiability")),
 )

@@ -8,16 +8,19 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.board import blank_board, cell_text
-from gymv_envs.core.canvas import INK, draw_shape
+from gymv_envs.core.canvas import INK, blend_mask, draw_shape, shape_mask
 from gymv_envs.domains.logic._grid import (
     LatinSquareEnv,
     fewest_clues,
     is_latin,
     keeps,
+    latin_domain,
     latin_line_table,
     latin_solve,
     latin_square,
+    narrow_tables,
     permutation_array,
+    table_search,
 )
 
 SIDES = {0: 4, 1: 5, 2: 6}
@@ -38,10 +41,15 @@ def dots_of(grid) -> tuple[frozenset, frozenset]:
 def solve(n: int, givens: dict, right: frozenset, below: frozenset, limit: int = 2, budget: int = 20_000) -> list:
     """Latin squares with the givens whose dots are exactly ``right`` and ``below``: each row and column is a
     table of the permutations whose neighbours are consecutive where its dots are and only there."""
+    return latin_solve(n, _tables(n, right, below), givens, limit, budget)
+
+
+@functools.lru_cache(maxsize=4)
+def _tables(n: int, right: frozenset, below: frozenset) -> tuple:
+    """The tables of every row and column for these dots (a level's solve calls share them)."""
     rows = [tuple((r, c) in right for c in range(n - 1)) for r in range(n)]
     cols = [tuple((r, c) in below for r in range(n - 1)) for c in range(n)]
-    tables = [_line(n, line, dots) for line, dots in enumerate(rows + cols)]
-    return latin_solve(n, tables, givens, limit, budget)
+    return tuple(_line(n, line, dots) for line, dots in enumerate(rows + cols))
 
 
 @functools.lru_cache(maxsize=8192)
@@ -50,6 +58,16 @@ def _line(n: int, line: int, dots: tuple[bool, ...]):
     perms = permutation_array(n)
     keep = np.all((np.abs(np.diff(perms, axis=1)) == 1) == np.array(dots, dtype=bool), axis=1)
     return latin_line_table(n, line, keep)
+
+
+@functools.lru_cache(maxsize=1024)
+def _dot_over(under: bytes, h: int, w: int, size: int) -> np.ndarray:
+    """A dot (`draw_shape`'s circle of ``size``) blended over the ``h x w`` pixels ``under`` (read-only): a
+    board puts the same pixels under the dots of a border from level to level."""
+    tile = np.frombuffer(under, dtype=np.uint8).reshape(h, w, 3).copy()
+    blend_mask(tile, shape_mask("circle", size), 0, 0, INK)
+    tile.setflags(write=False)
+    return tile
 
 
 class Renzoku(LatinSquareEnv):
@@ -100,7 +118,12 @@ class Renzoku(LatinSquareEnv):
         def givens(k: int) -> dict:
             return {x: sq[x[0]][x[1]] for x in order[:k]}
 
-        self.givens = givens(fewest_clues(0, n * n, lambda k: solve(n, givens(k), self.right, self.below)))
+        # the dots narrowed once for every count of givens tried; solutions as codes: only their count matters
+        tables, dom = narrow_tables(_tables(n, self.right, self.below), latin_domain(n))
+        # the dots leave few digits to give, and never none: the digits reversed (v -> n + 1 - v) keep every dot
+        self.givens = givens(fewest_clues(1, n * n, lambda k: table_search(tables, dom & latin_domain(n, givens(k))),
+                                          doubling=True))
+        self._square = tuple(map(tuple, sq))  # the givens have one solution: this square
         self.free = [x for x in ((r, c) for r in range(n) for c in range(n)) if x not in self.givens]
 
     # -- draw
@@ -110,10 +133,15 @@ class Renzoku(LatinSquareEnv):
         for (r, c), v in self.givens.items():
             cell_text(img, g, r, c, str(v))
         size = max(3, int(g.cell * 0.24))
-        for r, c in self.right:
-            draw_shape(img, "circle", g.x0 + (c + 1) * g.cell, g.y0 + (r + 0.5) * g.cell, size, INK)
-        for r, c in self.below:
-            draw_shape(img, "circle", g.x0 + (c + 0.5) * g.cell, g.y0 + (r + 1) * g.cell, size, INK)
+        h, w = shape_mask("circle", size).shape
+        dots = [(g.x0 + (c + 1) * g.cell, g.y0 + (r + 0.5) * g.cell) for r, c in self.right]
+        for cx, cy in dots + [(g.x0 + (c + 0.5) * g.cell, g.y0 + (r + 1) * g.cell) for r, c in self.below]:
+            x, y = int(round(cx - size / 2)), int(round(cy - size / 2))  # where draw_shape puts the mask
+            if 0 <= x and 0 <= y and x + w <= img.shape[1] and y + h <= img.shape[0]:
+                under = img[y:y + h, x:x + w]
+                under[...] = _dot_over(under.tobytes(), h, w, size)
+            else:
+                draw_shape(img, "circle", cx, cy, size, INK)
         return img
 
     def _task_text(self) -> str:
@@ -139,7 +167,7 @@ class Renzoku(LatinSquareEnv):
 
     # -- oracle
     def _solve(self):
-        return solve(self.n, self.givens, self.right, self.below, limit=1, budget=10**7)[0]
+        return self._square
 
 
 SPECS = (
