@@ -93,28 +93,18 @@ def key_array(key: str, z: np.ndarray, src: np.ndarray | None, scene: Scene) -> 
     return K
 
 
-def _fits(K: np.ndarray, z: np.ndarray, T: np.ndarray) -> np.ndarray:
-    """For each row of ``T`` (targets, flat), whether some table maps K to it (negative keys: z kept).
-
-    The keys >= 0 must map to one target each: one bincount of (row, key, target) codes shows
-    every key's targets at once; the cells with negative keys (distinct) must keep z's colour."""
+def _background_kept(K: np.ndarray, z: np.ndarray, T: np.ndarray,
+                     gs: Sequence[int]) -> tuple[list[int], np.ndarray, list[list[int]]]:
+    """The background test of an object-key fit, shared by the object keys (their keys are negative on the
+    same cells, those of no object): the symmetries ``gs`` (rows of ``T``) whose cells of no object
+    keep z's colour, the object cells (mask), and those rows' target colours there (lists)."""
     obj = K >= 0
     if obj.all():
-        ok = np.ones(T.shape[0], dtype=bool)
-    else:  # the background test first: the rows that fail it need no table
+        keep = list(range(len(gs)))
+    else:
         bg = ~obj
-        ok = (T[:, bg] == z.ravel()[bg]).all(axis=1)
-        if not ok.any():
-            return ok
-    Ko = K[obj]
-    m = int(Ko.max(initial=-1)) + 1
-    if m:
-        live = np.flatnonzero(ok)
-        n = live.size
-        codes = (Ko.astype(np.intp) << 4) + T[live][:, obj]
-        codes += (np.arange(n) * (m << 4))[:, None]
-        ok[live] = ((np.bincount(codes.ravel(), minlength=n * m << 4).reshape(n, m, 16) > 0).sum(axis=2) <= 1).all(axis=1)
-    return ok
+        keep = np.flatnonzero((T[:, bg] == z.ravel()[bg]).all(axis=1)).tolist()
+    return [gs[j] for j in keep], obj, T[keep][:, obj].tolist() if keep else []
 
 
 def _codes(z: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -160,6 +150,27 @@ def _fit_table(K: np.ndarray, z: np.ndarray, t: np.ndarray, table: dict[int, int
         if table.setdefault(k, v) != v:
             return False
     return True
+
+
+_NONZERO = bytes([0] + [1] * 255)  # bytes.translate table: a grid's int8 bytes -> its (g != 0) bool bytes
+
+
+@functools.lru_cache(maxsize=256)
+def _d4_groups(h: int, w: int, modifiers: tuple[int, ...]) -> tuple[tuple[tuple[int, int], list[int], np.ndarray], ...]:
+    """The symmetries ``modifiers`` grouped by the shape of an h x w grid under their inverses: each
+    group's shape, symmetries, and (len, h * w) flat indices, ``y.ravel()[index[j]]`` the flat
+    ``d4(y, D4_INVERSE[gs[j]])`` (read-only, cached)."""
+    cells = np.arange(h * w).reshape(h, w)
+    groups: dict[tuple[int, int], list[tuple[int, np.ndarray]]] = {}
+    for g in modifiers:
+        t = d4(cells, D4_INVERSE[g])
+        groups.setdefault(t.shape, []).append((g, t.ravel()))
+    out = []
+    for shape, rows in groups.items():
+        index = np.stack([r for _, r in rows])
+        index.setflags(write=False)
+        out.append((shape, [g for g, _ in rows], index))
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -216,17 +227,21 @@ def search(cores: Sequence[Core], keys: Sequence[str], modifiers: Sequence[int],
             t = targets[i][g] = d4(demos[i][1], D4_INVERSE[g])
         return t
 
-    # demonstration 1 under each inverse symmetry, grouped by shape: exact matches by a dict lookup,
-    # recolourings by one vectorised fit over the group
-    groups: dict[tuple[int, int], tuple[list[int], dict[bytes, list[int]], dict[bytes, list[int]], np.ndarray]] = {}
-    for g in modifiers:
-        t = target(0, g)
-        gs, exact, masks, _ = groups.setdefault(t.shape, ([], {}, {}, None))
-        gs.append(g)
-        exact.setdefault(t.tobytes(), []).append(g)
-        masks.setdefault((t != BG).tobytes(), []).append(g)
-    for shape, (gs, exact, masks, _) in groups.items():
-        groups[shape] = (gs, exact, masks, np.stack([target(0, g).ravel() for g in gs]))
+    # demonstration 1 under each inverse symmetry, grouped by shape (one gather per group): exact
+    # matches by a dict lookup, recolourings by one vectorised fit over the group
+    y0 = demos[0][1]
+    groups = {}
+    for shape, gs, index in _d4_groups(*y0.shape, tuple(modifiers)):
+        T = y0.ravel()[index]
+        raw, n = T.tobytes(), T.shape[1]
+        nonzero = raw.translate(_NONZERO) if T.dtype == np.int8 else (T != BG).tobytes()
+        exact: dict[bytes, list[int]] = {}
+        masks: dict[bytes, list[int]] = {}
+        for j, g in enumerate(gs):
+            exact.setdefault(raw[j * n:(j + 1) * n], []).append(g)
+            masks.setdefault(nonzero[j * n:(j + 1) * n], []).append(g)
+            targets[0][g] = T[j].reshape(shape)
+        groups[shape] = (gs, exact, masks, T)
     found: list[tuple[Rule, bytes | None]] = []
     for name, cost, fn in cores:
         if cost > depth:
@@ -239,21 +254,36 @@ def search(cores: Sequence[Core], keys: Sequence[str], modifiers: Sequence[int],
         if group is None:
             continue
         gs, exact, masks, T = group
-        cands: list[tuple[int, str | None]] = [(g, None) for g in exact.get(z.tobytes(), ()) if cost + (g != 0) <= depth]
+        zraw = z.tobytes()
+        cands: list[tuple[int, str | None]] = [(g, None) for g in exact.get(zraw, ()) if cost + (g != 0) <= depth]
         if cost + 1 < depth:
             learn = gs
         elif cost + 1 == depth and 0 in gs:
-            learn = [0]
+            learn = (0,)
         else:
-            learn = []
+            learn = ()
+        live = None  # the object keys' rows of `learn` whose cells of no object keep z's colour, and their object cells
         for key in keys if learn else ():
-            # a colour map keeps the background (and maps no colour to it): the masks must agree
-            fit = [g for g in masks.get((z != BG).tobytes(), ()) if g in learn] if key == "colour" else learn
-            K = key_array(key, z, src, demos[0][0]) if fit else None
-            if K is not None:
-                rows = T[[gs.index(g) for g in fit]]
-                fits = _colour_fits(z, rows) if key == "colour" else _fits(K, z, rows)
-                cands += [(g, key) for g, ok in zip(fit, fits) if ok]
+            if key == "colour":
+                # a colour map keeps the background (and maps no colour to it): the masks must agree
+                zmask = zraw.translate(_NONZERO) if z.dtype == np.int8 else (z != BG).tobytes()
+                fit = [g for g in masks.get(zmask, ()) if g in learn]
+                if fit:
+                    fits = _colour_fits(z, T[[gs.index(g) for g in fit]])
+                    cands += [(g, key) for g, ok in zip(fit, fits) if ok]
+                continue
+            K = key_array(key, z, src, demos[0][0])
+            if K is None:
+                continue
+            if live is None:  # the same for every object key: a key is negative where no object is
+                live = _background_kept(K, z, T if learn is gs else T[[gs.index(0)]], learn)
+            fit, obj, rows = live
+            if fit:
+                Kc = (K[obj].astype(np.intp) << 4).tolist()
+                for g, row in zip(fit, rows):
+                    codes = {k + t for k, t in zip(Kc, row)}
+                    if len({c >> 4 for c in codes}) == len(codes):  # each key one target
+                        cands.append((g, key))
         for g, key in cands:
             rule = _verify(name, fn, g, key, demos, outs, target)
             if rule is None:
