@@ -163,6 +163,8 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
     # each row's filled cells (the objects' boxes) as the bits of one int: a box test is an AND per row
     if base is None:
         bits = [0] * h
+    elif w <= 62:  # each row's bits as one int64: one product with the powers of two
+        bits = ((base != BG).astype(np.int64) @ (np.int64(1) << np.arange(w, dtype=np.int64))).tolist()
     else:
         packed = np.packbits(base != BG, axis=1, bitorder="little")
         raw, nb = packed.tobytes(), packed.shape[1]
@@ -209,8 +211,8 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
         for i in range(r, r + sh):
             bits[i] |= row_bits
         objs.append(Obj(colour, rs, cs, (r, c, r + sh, c + sw)))
-    if base is None:  # the cells written into bytes: one array at the end
-        buf = bytearray(h * w)
+    if base is None or (base.dtype == np.int8 and base.shape == (h, w)):  # the cells written into bytes: one array at the end
+        buf = bytearray(h * w) if base is None else bytearray(base.tobytes())
         for m, offsets, r, c, colour in paint:
             offs = offsets.get(w)
             if offs is None:
@@ -228,11 +230,10 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
     if base is not None:
         if base_objects is None:
             return Scene(grid)
+        keys += [(int(o.rows[0]), int(o.cols[0])) for o in base_objects]
         objs += base_objects
-    if base is not None:
-        objs.sort(key=lambda o: (int(o.rows[0]), int(o.cols[0])))
-    else:  # the first cell of each placed object, known without reading its arrays
-        objs = [o for _, o in sorted(zip(keys, objs), key=lambda t: t[0])]
+    # the first cell of each object (of each placed one known without reading its arrays), in reading order
+    objs = [o for _, o in sorted(zip(keys, objs), key=lambda t: t[0])]
     return Scene(grid, objs)
 
 
