@@ -53,31 +53,27 @@ def core_output(fn: CoreFn, scene: Scene, name: str | None = None) -> tuple[np.n
     return out
 
 
-def _features(scene: Scene, key: str) -> np.ndarray:
-    feats = scene.cache.get(key)
-    if feats is None:
-        sizes = np.array([o.size for o in scene.objects] or [0])
+def _features(scene: Scene, key: str) -> tuple[list[int], np.ndarray]:
+    """Each object's key (its size, or its rank: 0 the unique largest, 1 the unique smallest, 2 any
+    other object) as a list, and as a read-only array with a -1 after them (the key of no object)."""
+    hit = scene.cache.get(("F", key))
+    if hit is None:
+        sizes = [o.size for o in scene.objects] or [0]
         if key == "size":
             feats = sizes
-        else:  # rank: 0 the unique largest, 1 the unique smallest, 2 any other object
-            feats = np.full(sizes.shape, 2)
-            for value, code in ((sizes.min(), 1), (sizes.max(), 0)):
-                if (sizes == value).sum() == 1:
-                    feats[sizes == value] = code
-        scene.cache[key] = feats
-    return feats
-
-
-@functools.lru_cache(maxsize=64)
-def _negatives(n: int) -> np.ndarray:
-    """``-1 - arange(n)``: distinct negative keys for the background cells (read-only, cached)."""
-    out = -1 - np.arange(n)
-    out.setflags(write=False)
-    return out
+        else:
+            feats = [2] * len(sizes)
+            for value, code in ((min(sizes), 1), (max(sizes), 0)):
+                if sizes.count(value) == 1:
+                    feats[sizes.index(value)] = code
+        keyed = np.array([*feats, -1])
+        keyed.setflags(write=False)
+        hit = scene.cache[("F", key)] = (feats, keyed)
+    return hit
 
 
 def key_array(key: str, z: np.ndarray, src: np.ndarray | None, scene: Scene) -> np.ndarray | None:
-    """The key of each cell of ``z`` (flat); background cells of object keys get distinct negatives."""
+    """The key of each cell of ``z`` (flat); -1 on the cells of no object for the object keys."""
     if key == "colour":
         return z.ravel()
     if src is None:
@@ -85,9 +81,7 @@ def key_array(key: str, z: np.ndarray, src: np.ndarray | None, scene: Scene) -> 
     hit = scene.cache.get(("K", key))
     if hit is not None and hit[0] is src:  # the same source map (core outputs are cached in the scene)
         return hit[1]
-    s = src.ravel()
-    feats = _features(scene, key)
-    K = np.where(s >= 0, feats[np.maximum(s, 0)], _negatives(s.size))
+    K = _features(scene, key)[1].take(src.ravel())  # src -1 (no object) takes the last: -1
     K.setflags(write=False)
     scene.cache[("K", key)] = (src, K)
     return K
@@ -109,6 +103,10 @@ def _background_kept(K: np.ndarray, z: np.ndarray, T: np.ndarray,
 
 def _codes(z: np.ndarray, t: np.ndarray) -> np.ndarray:
     """Each cell's (colour in z, colour in t) pair as one byte, ``z << 4 | t`` (colours are 0-9)."""
+    if z.dtype == np.int8 and t.dtype == np.int8:  # the bytes as they are: no converted copies
+        c = z.view(np.uint8) << 4
+        c |= t.view(np.uint8)
+        return c
     c = z.astype(np.uint8) << 4
     c |= t.astype(np.uint8)
     return c
@@ -175,8 +173,8 @@ def _d4_groups(h: int, w: int, modifiers: tuple[int, ...]) -> tuple[tuple[tuple[
 
 @functools.lru_cache(maxsize=4096)
 def _colour_lut(table: tuple[tuple[int, int], ...]) -> np.ndarray:
-    """A colour table as a look-up array over 0-15 (-1: not in the table); read-only, cached."""
-    lut = np.full(16, -1, dtype=np.int16)
+    """A colour table as an int8 look-up array over 0-15 (-1: not in the table); read-only, cached."""
+    lut = np.full(16, -1, dtype=np.int8)
     for k, v in table:
         lut[k] = v
     lut.setflags(write=False)
@@ -190,25 +188,20 @@ def apply_rule(rule: Rule, cores: dict[str, CoreFn], scene: Scene) -> np.ndarray
         return None
     z, src = out
     if rule.key is not None:
-        K = key_array(rule.key, z, src, scene)
-        if K is None:
-            return None
         if rule.key == "colour":  # every cell is keyed by its colour: one look-up table over 0-15
-            vals = _colour_lut(rule.table)[z]
-            if (vals < 0).any():
+            vals = _colour_lut(rule.table).take(z)
+            if vals.min(initial=0) < 0:
                 return None
-            return d4(vals.astype(z.dtype), rule.g)
-        table = dict(rule.table)
-        obj = K >= 0
-        keys = K[obj]
-        lut = np.full(max(max(table, default=0), int(keys.max(initial=0))) + 1, -1, dtype=np.int16)
-        lut[list(table)] = list(table.values())
-        vals = lut[keys]
-        if (vals < 0).any():
+            return d4(vals if vals.dtype == z.dtype else vals.astype(z.dtype), rule.g)
+        if src is None:  # an object key needs the cells' source objects
             return None
-        flat = z.ravel().copy()
-        flat[obj] = vals
-        z = flat.reshape(z.shape)
+        # an object key: each object's colour from the table (-2: its key is not in it), by source object
+        table = dict(rule.table)
+        colour = np.array([table.get(f, -2) for f in _features(scene, rule.key)[0]] + [-1], dtype=np.int8)
+        pix = colour.take(src.ravel())
+        if (pix == -2).any():
+            return None
+        z = np.where(pix >= 0, pix, z.ravel()).astype(z.dtype, copy=False).reshape(z.shape)
     return d4(z, rule.g)
 
 
