@@ -98,31 +98,44 @@ def cells_of(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rs, cs
 
 
+@functools.lru_cache(maxsize=1024)
+def _corners(h: int, w: int, sh: int, sw: int, gap: int, margin: int) -> int:
+    """The allowed top-left corners of an sh x sw box as the bits of one int laid out as in
+    `_free_spots` (row stride w + 2 * gap, a margin of gap rows and columns)."""
+    stride = w + 2 * gap
+    cols = ((1 << (w - sw - margin + 1)) - 1) ^ ((1 << margin) - 1)
+    out = 0
+    for r in range(margin, h - sh - margin + 1):
+        out |= cols << ((r + gap) * stride + gap)
+    return out
+
+
 def _free_spots(bits: list[int], h: int, w: int, sh: int, sw: int, gap: int, margin: int) -> list[int]:
     """`free_spots` over the rows' bits (each row's busy cells as the bits of one int), in the same
-    order: a top-left corner is free when no busy bit of the rows it covers, grown by ``gap``, falls
-    in its columns, grown by ``gap``. One OR per row window and one shift per column offset."""
-    out = []
-    lo_c, hi_c = margin, w - sw - margin
-    if hi_c < lo_c:
+    order: a top-left corner is free when no busy cell lies in its box grown by ``gap``. The busy
+    cells are one int (rows of w + 2 * gap bits, framed by gap empty rows and columns, so that no
+    shift below reaches a neighbouring row from an allowed corner), grown over the box's columns,
+    then its rows, by a few shifts; the free corners are its clear bits among the allowed ones."""
+    out: list[int] = []
+    if w - sw - margin < margin:
         return out
-    cols = ((1 << (hi_c + 1)) - 1) ^ ((1 << lo_c) - 1)
-    for r in range(margin, h - sh - margin + 1):
-        occ = 0
-        for b in bits[max(0, r - gap):r + sh + gap]:
-            occ |= b
-        if occ:
-            blocked = 0
-            for d in range(-gap, sw + gap):  # column c is blocked by a busy bit j in [c - gap, c + sw + gap)
-                blocked |= occ >> d if d >= 0 else occ << -d
-            free = cols & ~blocked
-        else:
-            free = cols
-        base = r * w
-        while free:
-            low = free & -free
-            out.append(base + low.bit_length() - 1)
-            free ^= low
+    stride = w + 2 * gap
+    busy = 0
+    for r, b in enumerate(bits):
+        if b:
+            busy |= b << ((r + gap) * stride + gap)
+    grown = 0
+    for d in range(-gap, sw + gap):  # corner column c is blocked by a busy cell in [c - gap, c + sw + gap)
+        grown |= busy >> d if d >= 0 else busy << -d
+    blocked = 0
+    for d in range(-gap, sh + gap):
+        blocked |= grown >> d * stride if d >= 0 else grown << -d * stride
+    free = _corners(h, w, sh, sw, gap, margin) & ~blocked
+    while free:
+        low = free & -free
+        r, c = divmod(low.bit_length() - 1, stride)
+        out.append((r - gap) * w + c - gap)
+        free ^= low
     return out
 
 
