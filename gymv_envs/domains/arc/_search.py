@@ -116,7 +116,10 @@ def _colour_fit(z: np.ndarray, t: np.ndarray, table: dict[int, int]) -> bool:
     """The colour key's `_fits` and `_table` for one demonstration, with the background check:
     whether a colour map that keeps the background (and sends no colour to it) takes z to t and
     agrees with ``table``, which it extends. One set of (z, t) colour pairs instead of a sort."""
-    pairs = set(_codes(z, t).tobytes())
+    if z.size <= 64 and z.dtype == np.int8 and t.dtype == np.int8:  # a small grid: the pairs in Python
+        pairs = {a << 4 | b for a, b in zip(z.tobytes(), t.tobytes())}
+    else:
+        pairs = set(_codes(z, t).tobytes())
     for p in pairs:
         a, b = p >> 4, p & 15
         if (a == BG) != (b == BG) or table.setdefault(a, b) != b:
@@ -234,7 +237,7 @@ def search(cores: Sequence[Core], keys: Sequence[str], modifiers: Sequence[int],
             exact.setdefault(raw[j * n:(j + 1) * n], []).append(g)
             masks.setdefault(nonzero[j * n:(j + 1) * n], []).append(g)
             targets[0][g] = T[j].reshape(shape)
-        groups[shape] = (gs, exact, masks, T)
+        groups[shape] = (gs, exact, masks, T, raw)
     found: list[tuple[Rule, bytes | None]] = []
     for name, cost, fn in cores:
         if cost > depth:
@@ -246,7 +249,7 @@ def search(cores: Sequence[Core], keys: Sequence[str], modifiers: Sequence[int],
         group = groups.get(z.shape)
         if group is None:
             continue
-        gs, exact, masks, T = group
+        gs, exact, masks, T, raw = group
         zraw = z.tobytes()
         cands: list[tuple[int, str | None]] = [(g, None) for g in exact.get(zraw, ()) if cost + (g != 0) <= depth]
         if cost + 1 < depth:
@@ -261,7 +264,13 @@ def search(cores: Sequence[Core], keys: Sequence[str], modifiers: Sequence[int],
                 # a colour map keeps the background (and maps no colour to it): the masks must agree
                 zmask = zraw.translate(_NONZERO) if z.dtype == np.int8 else (z != BG).tobytes()
                 fit = [g for g in masks.get(zmask, ()) if g in learn]
-                if fit:
+                if fit and z.size * len(fit) <= 256 and z.dtype == np.int8 and T.dtype == np.int8:
+                    for g in fit:  # small grids: each row's (z, t) colour pairs in Python, one t per z colour
+                        j = gs.index(g) * z.size
+                        pairs = set(zip(zraw, raw[j:j + z.size]))
+                        if len({a for a, _ in pairs}) == len(pairs):
+                            cands.append((g, key))
+                elif fit:
                     fits = _colour_fits(z, T[[gs.index(g) for g in fit]])
                     cands += [(g, key) for g, ok in zip(fit, fits) if ok]
                 continue
