@@ -112,18 +112,26 @@ def _corners(h: int, w: int, sh: int, sw: int, gap: int, margin: int) -> int:
 
 def _free_spots(bits: list[int], h: int, w: int, sh: int, sw: int, gap: int, margin: int) -> list[int]:
     """`free_spots` over the rows' bits (each row's busy cells as the bits of one int), in the same
-    order: a top-left corner is free when no busy cell lies in its box grown by ``gap``. The busy
-    cells are one int (rows of w + 2 * gap bits, framed by gap empty rows and columns, so that no
-    shift below reaches a neighbouring row from an allowed corner), grown over the box's columns,
-    then its rows, by a few shifts; the free corners are its clear bits among the allowed ones."""
-    out: list[int] = []
-    if w - sw - margin < margin:
-        return out
+    order (see `_free_corners`)."""
     stride = w + 2 * gap
     busy = 0
     for r, b in enumerate(bits):
         if b:
             busy |= b << ((r + gap) * stride + gap)
+    return _free_corners(busy, h, w, sh, sw, gap, margin)
+
+
+def _free_corners(busy: int, h: int, w: int, sh: int, sw: int, gap: int, margin: int) -> list[int]:
+    """The free top-left corners (flat r * w + c, in reading order) of an sh x sw box: those whose
+    box grown by ``gap`` holds no busy cell. ``busy`` is the grid's busy cells as one int, rows of
+    w + 2 * gap bits framed by gap empty rows and columns (cell (r, c) at bit (r + gap) * stride +
+    c + gap), so that no shift below reaches a neighbouring row from an allowed corner; it is grown
+    over the box's columns, then its rows, by a few shifts, and the free corners are its clear bits
+    among the allowed ones."""
+    out: list[int] = []
+    if w - sw - margin < margin:
+        return out
+    stride = w + 2 * gap
     grown = 0
     for d in range(-gap, sw + gap):  # corner column c is blocked by a busy cell in [c - gap, c + sw + gap)
         grown |= busy >> d if d >= 0 else busy << -d
@@ -137,6 +145,13 @@ def _free_spots(bits: list[int], h: int, w: int, sh: int, sw: int, gap: int, mar
         out.append((r - gap) * w + c - gap)
         free ^= low
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _box_bits(rows: int, cols: int, stride: int) -> int:
+    """A rows x cols block of bits in rows of ``stride`` bits, its top-left at bit 0."""
+    line = (1 << cols) - 1
+    return sum(line << (i * stride) for i in range(rows))
 
 
 _SHAPES: dict[int, tuple] = {}
@@ -173,15 +188,20 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
     least ``gap`` background cells (8-neighbourhood) between the objects' boxes and ``margin``
     from the edge, over ``base`` (whose objects are ``base_objects``, or found by labelling when
     not given). Returns None when some shape does not fit."""
-    # each row's filled cells (the objects' boxes) as the bits of one int: a box test is an AND per row
-    if base is None:
-        bits = [0] * h
-    elif w <= 62:  # each row's bits as one int64: one product with the powers of two
-        bits = ((base != BG).astype(np.int64) @ (np.int64(1) << np.arange(w, dtype=np.int64))).tolist()
-    else:
-        packed = np.packbits(base != BG, axis=1, bitorder="little")
-        raw, nb = packed.tobytes(), packed.shape[1]
-        bits = [int.from_bytes(raw[i * nb:(i + 1) * nb], "little") for i in range(h)]
+    # the busy cells (the objects' boxes) as the bits of one int, laid out as `_free_corners` reads
+    # them: a try is one AND with the shape's box grown by gap, shifted to the corner
+    stride = w + 2 * gap
+    busy = 0
+    if base is not None:
+        if w <= 62:  # each row's bits as one int64: one product with the powers of two
+            bits = ((base != BG).astype(np.int64) @ (np.int64(1) << np.arange(w, dtype=np.int64))).tolist()
+        else:
+            packed = np.packbits(base != BG, axis=1, bitorder="little")
+            raw, nb = packed.tobytes(), packed.shape[1]
+            bits = [int.from_bytes(raw[i * nb:(i + 1) * nb], "little") for i in range(h)]
+        for i, b in enumerate(bits):
+            if b:
+                busy |= b << ((i + gap) * stride + gap)
     objs: list[Obj] = []
     keys: list[tuple[int, int]] = []
     paint: list[tuple[np.ndarray, dict, int, int, int]] = []  # (mask, offsets, row, col, colour), drawn at the end
@@ -194,18 +214,14 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
             return None
         r = c = -1
         span_r, span_c = h - sh - 2 * margin + 1, w - sw - 2 * margin + 1
+        grown = _box_bits(sh + 2 * gap, sw + 2 * gap, stride)  # its top-left at the corner's bit less gap, gap
         for x in tries[12 * k:12 * k + 12]:
             rr, cc = margin + x % span_r, margin + (x >> 10) % span_c
-            c0 = cc - gap if cc > gap else 0
-            box = ((1 << (cc + sw + gap - c0)) - 1) << c0
-            for b in bits[rr - gap if rr > gap else 0:rr + sh + gap]:
-                if b & box:
-                    break
-            else:
+            if not busy & grown << (rr * stride + cc):
                 r, c = rr, cc
                 break
         if r < 0:
-            spots = _free_spots(bits, h, w, sh, sw, gap, margin)
+            spots = _free_corners(busy, h, w, sh, sw, gap, margin)
             if not spots:
                 return None
             r, c = divmod(spots[int(rng.integers(len(spots)))], w)
@@ -220,9 +236,7 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
             cs.setflags(write=False)
         colour = palette[k % len(palette)]
         paint.append((m, offsets, r, c, colour))
-        row_bits = ((1 << sw) - 1) << c
-        for i in range(r, r + sh):
-            bits[i] |= row_bits
+        busy |= _box_bits(sh, sw, stride) << ((r + gap) * stride + c + gap)
         objs.append(Obj(colour, rs, cs, (r, c, r + sh, c + sw)))
     if base is None or (base.dtype == np.int8 and base.shape == (h, w)):  # the cells written into bytes: one array at the end
         buf = bytearray(h * w) if base is None else bytearray(base.tobytes())
