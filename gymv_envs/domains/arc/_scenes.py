@@ -275,6 +275,11 @@ def pad(scene: Scene, top: int, bottom: int, left: int, right: int) -> Scene:
     return Scene(grid, objs)
 
 
+def draw_int(rng: np.random.Generator, low: int, high: int) -> int:
+    """``int(rng.integers(low, high))``; of one value, that value without the call (numpy draws nothing then)."""
+    return low if high - low == 1 else int(rng.integers(low, high))
+
+
 def pick(rng: np.random.Generator, items):
     """One of ``items`` (``rng.integers(len(items))``; of one item, that item: numpy draws nothing then)."""
     return items[0] if len(items) == 1 else items[int(rng.integers(len(items)))]

@@ -8,7 +8,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.arc._base import ArcEnv, arc_doc
-from gymv_envs.domains.arc._scenes import box_mask, colours, pick, place
+from gymv_envs.domains.arc._scenes import box_mask, colours, draw_int, pick, place
 from gymv_envs.domains.arc._search import Core, Rule
 from gymv_envs.domains.arc._transforms import BG, Obj, Scene, keep_objects
 
@@ -102,8 +102,7 @@ class ArcDenoise(ArcEnv):
         scenes: list[Scene] = []
         while len(scenes) < k + 1:
             n = int(rng.integers(lo, hi + 1))
-            n_rects = int(rng.integers(r_lo, r_hi + 1)) if r_hi > r_lo else r_lo  # (one value: numpy draws nothing)
-            rects = [box_mask(int(rng.integers(3, 5)), int(rng.integers(3, 5))) for _ in range(n_rects)]
+            rects = [box_mask(int(rng.integers(3, 5)), int(rng.integers(3, 5))) for _ in range(draw_int(rng, r_lo, r_hi + 1))]
             scene = place(rng, n, n, rects, [pick(rng, palette) for _ in rects])
             if scene is None:
                 continue
