@@ -307,7 +307,8 @@ class ArcEnv(SingleTurnEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         for _ in range(MAX_TRIES):
             rule, scenes = self._sample(rng)
-            outs = [apply_rule(rule, self.core_fns, s) for s in scenes]
+            fns = self.core_fns
+            outs = [apply_rule(rule, fns, s) for s in scenes]
             if any(o is None or (o.shape == s.grid.shape and (o == s.grid).all()) for o, s in zip(outs, scenes)):
                 continue
             demos = list(zip(scenes[:-1], outs[:-1]))
