@@ -42,13 +42,17 @@ def normal(cells: np.ndarray | list[tuple[int, int, int]]) -> Cells:
 
 @functools.lru_cache(maxsize=1)
 def _rotation_stack() -> np.ndarray:
-    return np.stack(rotations())
+    """The 24 rotations transposed, (24, 3, 3): ``cells @ stack`` turns (n, 3) cells by each one,
+    ``(24, n, 3)`` (one integer matmul; read-only)."""
+    out = np.ascontiguousarray(np.stack(rotations()).transpose(0, 2, 1))
+    out.setflags(write=False)
+    return out
 
 
 @functools.lru_cache(maxsize=8192)
 def canonical(cells: Cells) -> bytes:
     """The same key for every turned copy of a figure: the smallest sorted cell code over the 24 turns."""
-    turned = np.einsum("rij,nj->rni", _rotation_stack(), np.array(cells))
+    turned = np.array(cells) @ _rotation_stack()
     turned -= turned.min(axis=1, keepdims=True)
     codes = np.sort((turned[..., 0] * 32 + turned[..., 1]) * 32 + turned[..., 2], axis=1)
     return min(row.tobytes() for row in codes)
@@ -152,7 +156,7 @@ def visible_shares(cells: Cells | np.ndarray) -> np.ndarray:
 @functools.lru_cache(maxsize=4096)
 def _drawable_turns(cells: Cells) -> tuple[np.ndarray, np.ndarray]:
     """The figure's 24 turned copies (r, n, 3) and the indices of those whose drawing shows every cube."""
-    turned = np.einsum("rij,nj->rni", _rotation_stack(), np.array(cells))
+    turned = np.array(cells) @ _rotation_stack()
     turned.setflags(write=False)
     return turned, np.flatnonzero(visible_shares(turned).min(axis=1) >= MIN_VISIBLE)
 
