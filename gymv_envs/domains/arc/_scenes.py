@@ -192,7 +192,15 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
     # them: a try is one AND with the shape's box grown by gap, shifted to the corner
     stride = w + 2 * gap
     busy = 0
-    if base is not None:
+    if base_objects is not None and base is not None:  # the base's cells are its objects' cells
+        for o in base_objects:
+            r0, c0, r1, c1 = o.bbox
+            if o.size == (r1 - r0) * (c1 - c0):  # a full box (a wall): one block of bits
+                busy |= _box_bits(r1 - r0, c1 - c0, stride) << ((r0 + gap) * stride + c0 + gap)
+            else:
+                for r, c in zip(o.rows.tolist(), o.cols.tolist()):
+                    busy |= 1 << ((r + gap) * stride + c + gap)
+    elif base is not None:
         if w <= 62:  # each row's bits as one int64: one product with the powers of two
             bits = ((base != BG).astype(np.int64) @ (np.int64(1) << np.arange(w, dtype=np.int64))).tolist()
         else:
