@@ -218,11 +218,13 @@ def _line_row(n: int) -> np.ndarray:
     return row
 
 
-def blit_grid(img: np.ndarray, grid: np.ndarray, cx: float, cy: float, s: int) -> None:
-    """Draw ``grid`` with cells of ``s`` pixels centred on (cx, cy), clipped to the frame."""
+def blit_grid(img: np.ndarray, grid: np.ndarray, cx: float, cy: float, s: int) -> tuple[int, int, int, int]:
+    """Draw ``grid`` with cells of ``s`` pixels centred on (cx, cy), clipped to the frame; returns
+    the box of the pixels it may have written, (y0, y1, x0, x1) within the frame."""
     h, w = grid.shape
     x, y = int(cx - w * s / 2), int(cy - h * s / 2)
     H, W = img.shape[:2]
+    written = (max(0, y), max(0, min(H, y + h * s + 1)), max(0, x), max(0, min(W, x + w * s + 1)))
     if x >= 0 and y >= 0 and x + w * s <= W and y + h * s <= H:
         # inside the frame (the usual case): each cell's pixel row (grid line first) gathered into the
         # grid's pixel rows, broadcast down each cell, then the grid lines across: the same pixels as
@@ -234,7 +236,7 @@ def blit_grid(img: np.ndarray, grid: np.ndarray, cx: float, cy: float, s: int) -
         if s >= 5:
             box[::s] = _line_row(box.shape[1])  # the top line of each row of cells, and the bottom line
             box[:, w * s:] = _LINE
-        return
+        return written
     block = _tiles(s)[grid].transpose(0, 2, 1, 3, 4).reshape(h * s, w * s, 3)
     bx, by = max(0, -x), max(0, -y)
     x1, y1 = min(W, x + w * s), min(H, y + h * s)
@@ -243,6 +245,7 @@ def blit_grid(img: np.ndarray, grid: np.ndarray, cx: float, cy: float, s: int) -
     if s >= 5:
         fill_rect(img, x, y + h * s, x + w * s + 1, y + h * s + 1, LINE)
         fill_rect(img, x + w * s, y, x + w * s + 1, y + h * s + 1, LINE)
+    return written
 
 
 class ArcEnv(SingleTurnEnv):
@@ -253,11 +256,12 @@ class ArcEnv(SingleTurnEnv):
     answer_hint = ("the test output grid as rows of colour digits, top row first, rows separated by `/` "
                    "(for example `0120/0300`)")
 
-    transient_attrs = (*SingleTurnEnv.transient_attrs, "_core_table", "_shown_cores")
+    transient_attrs = (*SingleTurnEnv.transient_attrs, "_core_table", "_shown_cores", "_scratch")
 
     def _configure(self) -> None:
         self.depth = self.difficulty + 1
         self._core_table: tuple[list[Core], dict] | None = None
+        self._scratch: tuple[np.ndarray, np.ndarray, list] | None = None  # (board, frame, boxes drawn)
 
     @property
     def cores(self) -> list[Core]:
@@ -333,14 +337,29 @@ class ArcEnv(SingleTurnEnv):
                 best = (s, cols, cw, ch)
         s, cols, cw, ch = best
         s = max(1, int(s))
-        img = _board(H, W, n, cols).copy()
+        img, written = self._canvas(_board(H, W, n, cols))
         for i in range(n):
             r, c = divmod(i, cols)
             x0, cy = c * cw, r * ch + ch / 2
-            blit_grid(img, grids[2 * i], x0 + cw * 0.05 + cw * 0.21, cy, s)
+            written.append(blit_grid(img, grids[2 * i], x0 + cw * 0.05 + cw * 0.21, cy, s))
             if i < n - 1:
-                blit_grid(img, grids[2 * i + 1], x0 + cw * 0.95 - cw * 0.21, cy, s)
+                written.append(blit_grid(img, grids[2 * i + 1], x0 + cw * 0.95 - cw * 0.21, cy, s))
         return img
+
+    def _canvas(self, board: np.ndarray) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
+        """A frame showing ``board``, and the list to record the boxes drawn on it: the env's own
+        frame, whose last grids' boxes are copied back from the board (the frame is copied whole
+        only when the board changes). The observation is a copy of it, so no frame handed out
+        changes; the env redraws it at each reset."""
+        hit = self._scratch
+        if hit is None or hit[0] is not board:
+            hit = self._scratch = (board, board.copy(), [])
+        else:
+            img, written = hit[1], hit[2]
+            for y0, y1, x0, x1 in written:
+                img[y0:y1, x0:x1] = board[y0:y1, x0:x1]
+            written.clear()
+        return hit[1], hit[2]
 
     def _task_text(self) -> str:
         return ("The image shows an ARC-style puzzle. Each grey panel holds an input grid of coloured cells, an "
