@@ -55,7 +55,8 @@ def canonical(cells: Cells) -> bytes:
     turned = np.array(cells) @ _rotation_stack()
     turned -= turned.min(axis=1, keepdims=True)
     codes = np.sort((turned[..., 0] * 32 + turned[..., 1]) * 32 + turned[..., 2], axis=1)
-    return min(row.tobytes() for row in codes)
+    raw, size = codes.tobytes(), codes.shape[1] * codes.itemsize  # each turn's bytes: a slice of the whole
+    return min(raw[i:i + size] for i in range(0, len(raw), size))
 
 
 def mirrored(cells: Cells) -> Cells:
