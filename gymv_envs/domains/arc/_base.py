@@ -83,21 +83,23 @@ def arc_doc(summary: str, description: str, levels: str) -> str:
     """
 
 
+_DIGITS = bytes(range(48, 58)) + bytes(245) + b"/"  # bytes.translate: colours 0-9 -> digits, -1 -> '/'
+
+
 def format_grid(grid: np.ndarray) -> str:
     """Rows of digits separated by ``/`` (``0120/0300``)."""
-    flat = (np.asarray(grid, dtype=np.uint8) + 48).tobytes().decode("ascii")
-    w = grid.shape[1]
-    return "/".join(flat[i:i + w] for i in range(0, len(flat), w))
+    return _format_grids([np.asarray(grid)])[0]
 
 
 def _format_grids(grids: list[np.ndarray]) -> list[str]:
-    """`format_grid` of each grid, their digits turned to text at once."""
-    flat = (np.concatenate([g.ravel() for g in grids]).astype(np.uint8) + 48).tobytes().decode("ascii")
-    out, at = [], 0
+    """`format_grid` of each grid: its cells and a -1 after each row as bytes, turned to text at once."""
+    out = []
     for g in grids:
         h, w = g.shape
-        out.append("/".join([flat[i:i + w] for i in range(at, at + h * w, w)]))
-        at += h * w
+        buf = np.empty((h, w + 1), dtype=np.int8)
+        buf[:, w] = -1
+        buf[:, :w] = g
+        out.append(buf.tobytes()[:-1].translate(_DIGITS).decode("ascii"))
     return out
 
 
@@ -203,8 +205,8 @@ _LINE = np.array(LINE, dtype=np.uint8)
 
 @functools.lru_cache(maxsize=64)
 def _strips(s: int) -> np.ndarray:
-    """(10, s, 3): one pixel row of a cell of each colour, the grid line first when s >= 5."""
-    return _tiles(s)[:, 1 if s >= 5 else 0]
+    """(10, s, 3): one pixel row of a cell of each colour, the grid line first when s >= 5 (contiguous)."""
+    return np.ascontiguousarray(_tiles(s)[:, 1 if s >= 5 else 0])
 
 
 @functools.lru_cache(maxsize=256)
@@ -216,22 +218,25 @@ def _line_row(n: int) -> np.ndarray:
     return row
 
 
-def blit_grid(img: np.ndarray, grid: np.ndarray, cx: float, cy: float, s: int) -> None:
-    """Draw ``grid`` with cells of ``s`` pixels centred on (cx, cy), clipped to the frame."""
+def blit_grid(img: np.ndarray, grid: np.ndarray, cx: float, cy: float, s: int) -> tuple[int, int, int, int]:
+    """Draw ``grid`` with cells of ``s`` pixels centred on (cx, cy), clipped to the frame; returns
+    the box of the pixels it may have written, (y0, y1, x0, x1) within the frame."""
     h, w = grid.shape
     x, y = int(cx - w * s / 2), int(cy - h * s / 2)
     H, W = img.shape[:2]
+    written = (max(0, y), max(0, min(H, y + h * s + 1)), max(0, x), max(0, min(W, x + w * s + 1)))
     if x >= 0 and y >= 0 and x + w * s <= W and y + h * s <= H:
         # inside the frame (the usual case): each cell's pixel row (grid line first) gathered into the
         # grid's pixel rows, broadcast down each cell, then the grid lines across: the same pixels as
-        # the tiles, written in place (2.5x faster than widening and repeating the colours)
-        view = img[y:y + h * s, x:x + w * s]
-        view.reshape(h, s, w * s, 3)[:] = _strips(s)[grid].reshape(h, 1, w * s, 3)
+        # the tiles, written in place (2.5x faster than widening and repeating the colours); the box
+        # holds the bottom and right lines too where they are in the frame
+        box = img[y:y + h * s + 1, x:x + w * s + 1]
+        rows = _strips(s).reshape(10, s * 3).take(grid, axis=0)
+        box[:h * s, :w * s].reshape(h, s, w * s * 3)[:] = rows.reshape(h, 1, w * s * 3)
         if s >= 5:
-            view[::s] = _line_row(w * s)
-            img[y + h * s:y + h * s + 1, x:x + w * s + 1] = _LINE
-            img[y:y + h * s + 1, x + w * s:x + w * s + 1] = _LINE
-        return
+            box[::s] = _line_row(box.shape[1])  # the top line of each row of cells, and the bottom line
+            box[:, w * s:] = _LINE
+        return written
     block = _tiles(s)[grid].transpose(0, 2, 1, 3, 4).reshape(h * s, w * s, 3)
     bx, by = max(0, -x), max(0, -y)
     x1, y1 = min(W, x + w * s), min(H, y + h * s)
@@ -240,6 +245,7 @@ def blit_grid(img: np.ndarray, grid: np.ndarray, cx: float, cy: float, s: int) -
     if s >= 5:
         fill_rect(img, x, y + h * s, x + w * s + 1, y + h * s + 1, LINE)
         fill_rect(img, x + w * s, y, x + w * s + 1, y + h * s + 1, LINE)
+    return written
 
 
 class ArcEnv(SingleTurnEnv):
@@ -250,11 +256,12 @@ class ArcEnv(SingleTurnEnv):
     answer_hint = ("the test output grid as rows of colour digits, top row first, rows separated by `/` "
                    "(for example `0120/0300`)")
 
-    transient_attrs = (*SingleTurnEnv.transient_attrs, "_core_table", "_shown_cores")
+    transient_attrs = (*SingleTurnEnv.transient_attrs, "_core_table", "_shown_cores", "_scratch")
 
     def _configure(self) -> None:
         self.depth = self.difficulty + 1
         self._core_table: tuple[list[Core], dict] | None = None
+        self._scratch: tuple[np.ndarray, np.ndarray, list] | None = None  # (board, frame, boxes drawn)
 
     @property
     def cores(self) -> list[Core]:
@@ -304,7 +311,8 @@ class ArcEnv(SingleTurnEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         for _ in range(MAX_TRIES):
             rule, scenes = self._sample(rng)
-            outs = [apply_rule(rule, self.core_fns, s) for s in scenes]
+            fns = self.core_fns
+            outs = [apply_rule(rule, fns, s) for s in scenes]
             if any(o is None or (o.shape == s.grid.shape and (o == s.grid).all()) for o, s in zip(outs, scenes)):
                 continue
             demos = list(zip(scenes[:-1], outs[:-1]))
@@ -329,14 +337,29 @@ class ArcEnv(SingleTurnEnv):
                 best = (s, cols, cw, ch)
         s, cols, cw, ch = best
         s = max(1, int(s))
-        img = _board(H, W, n, cols).copy()
+        img, written = self._canvas(_board(H, W, n, cols))
         for i in range(n):
             r, c = divmod(i, cols)
             x0, cy = c * cw, r * ch + ch / 2
-            blit_grid(img, grids[2 * i], x0 + cw * 0.05 + cw * 0.21, cy, s)
+            written.append(blit_grid(img, grids[2 * i], x0 + cw * 0.05 + cw * 0.21, cy, s))
             if i < n - 1:
-                blit_grid(img, grids[2 * i + 1], x0 + cw * 0.95 - cw * 0.21, cy, s)
+                written.append(blit_grid(img, grids[2 * i + 1], x0 + cw * 0.95 - cw * 0.21, cy, s))
         return img
+
+    def _canvas(self, board: np.ndarray) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
+        """A frame showing ``board``, and the list to record the boxes drawn on it: the env's own
+        frame, whose last grids' boxes are copied back from the board (the frame is copied whole
+        only when the board changes). The observation is a copy of it, so no frame handed out
+        changes; the env redraws it at each reset."""
+        hit = self._scratch
+        if hit is None or hit[0] is not board:
+            hit = self._scratch = (board, board.copy(), [])
+        else:
+            img, written = hit[1], hit[2]
+            for y0, y1, x0, x1 in written:
+                img[y0:y1, x0:x1] = board[y0:y1, x0:x1]
+            written.clear()
+        return hit[1], hit[2]
 
     def _task_text(self) -> str:
         return ("The image shows an ARC-style puzzle. Each grey panel holds an input grid of coloured cells, an "

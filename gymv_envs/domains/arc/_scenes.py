@@ -98,32 +98,60 @@ def cells_of(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rs, cs
 
 
+@functools.lru_cache(maxsize=1024)
+def _corners(h: int, w: int, sh: int, sw: int, gap: int, margin: int) -> int:
+    """The allowed top-left corners of an sh x sw box as the bits of one int laid out as in
+    `_free_spots` (row stride w + 2 * gap, a margin of gap rows and columns)."""
+    stride = w + 2 * gap
+    cols = ((1 << (w - sw - margin + 1)) - 1) ^ ((1 << margin) - 1)
+    out = 0
+    for r in range(margin, h - sh - margin + 1):
+        out |= cols << ((r + gap) * stride + gap)
+    return out
+
+
 def _free_spots(bits: list[int], h: int, w: int, sh: int, sw: int, gap: int, margin: int) -> list[int]:
     """`free_spots` over the rows' bits (each row's busy cells as the bits of one int), in the same
-    order: a top-left corner is free when no busy bit of the rows it covers, grown by ``gap``, falls
-    in its columns, grown by ``gap``. One OR per row window and one shift per column offset."""
-    out = []
-    lo_c, hi_c = margin, w - sw - margin
-    if hi_c < lo_c:
+    order (see `_free_corners`)."""
+    stride = w + 2 * gap
+    busy = 0
+    for r, b in enumerate(bits):
+        if b:
+            busy |= b << ((r + gap) * stride + gap)
+    return _free_corners(busy, h, w, sh, sw, gap, margin)
+
+
+def _free_corners(busy: int, h: int, w: int, sh: int, sw: int, gap: int, margin: int) -> list[int]:
+    """The free top-left corners (flat r * w + c, in reading order) of an sh x sw box: those whose
+    box grown by ``gap`` holds no busy cell. ``busy`` is the grid's busy cells as one int, rows of
+    w + 2 * gap bits framed by gap empty rows and columns (cell (r, c) at bit (r + gap) * stride +
+    c + gap), so that no shift below reaches a neighbouring row from an allowed corner; it is grown
+    over the box's columns, then its rows, by a few shifts, and the free corners are its clear bits
+    among the allowed ones."""
+    out: list[int] = []
+    if w - sw - margin < margin:
         return out
-    cols = ((1 << (hi_c + 1)) - 1) ^ ((1 << lo_c) - 1)
-    for r in range(margin, h - sh - margin + 1):
-        occ = 0
-        for b in bits[max(0, r - gap):r + sh + gap]:
-            occ |= b
-        if occ:
-            blocked = 0
-            for d in range(-gap, sw + gap):  # column c is blocked by a busy bit j in [c - gap, c + sw + gap)
-                blocked |= occ >> d if d >= 0 else occ << -d
-            free = cols & ~blocked
-        else:
-            free = cols
-        base = r * w
-        while free:
-            low = free & -free
-            out.append(base + low.bit_length() - 1)
-            free ^= low
+    stride = w + 2 * gap
+    grown = 0
+    for d in range(-gap, sw + gap):  # corner column c is blocked by a busy cell in [c - gap, c + sw + gap)
+        grown |= busy >> d if d >= 0 else busy << -d
+    blocked = 0
+    for d in range(-gap, sh + gap):
+        blocked |= grown >> d * stride if d >= 0 else grown << -d * stride
+    free = _corners(h, w, sh, sw, gap, margin) & ~blocked
+    while free:
+        low = free & -free
+        r, c = divmod(low.bit_length() - 1, stride)
+        out.append((r - gap) * w + c - gap)
+        free ^= low
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _box_bits(rows: int, cols: int, stride: int) -> int:
+    """A rows x cols block of bits in rows of ``stride`` bits, its top-left at bit 0."""
+    line = (1 << cols) - 1
+    return sum(line << (i * stride) for i in range(rows))
 
 
 _SHAPES: dict[int, tuple] = {}
@@ -160,13 +188,28 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
     least ``gap`` background cells (8-neighbourhood) between the objects' boxes and ``margin``
     from the edge, over ``base`` (whose objects are ``base_objects``, or found by labelling when
     not given). Returns None when some shape does not fit."""
-    # each row's filled cells (the objects' boxes) as the bits of one int: a box test is an AND per row
-    if base is None:
-        bits = [0] * h
-    else:
-        packed = np.packbits(base != BG, axis=1, bitorder="little")
-        raw, nb = packed.tobytes(), packed.shape[1]
-        bits = [int.from_bytes(raw[i * nb:(i + 1) * nb], "little") for i in range(h)]
+    # the busy cells (the objects' boxes) as the bits of one int, laid out as `_free_corners` reads
+    # them: a try is one AND with the shape's box grown by gap, shifted to the corner
+    stride = w + 2 * gap
+    busy = 0
+    if base_objects is not None and base is not None:  # the base's cells are its objects' cells
+        for o in base_objects:
+            r0, c0, r1, c1 = o.bbox
+            if o.size == (r1 - r0) * (c1 - c0):  # a full box (a wall): one block of bits
+                busy |= _box_bits(r1 - r0, c1 - c0, stride) << ((r0 + gap) * stride + c0 + gap)
+            else:
+                for r, c in zip(o.rows.tolist(), o.cols.tolist()):
+                    busy |= 1 << ((r + gap) * stride + c + gap)
+    elif base is not None:
+        if w <= 62:  # each row's bits as one int64: one product with the powers of two
+            bits = ((base != BG).astype(np.int64) @ (np.int64(1) << np.arange(w, dtype=np.int64))).tolist()
+        else:
+            packed = np.packbits(base != BG, axis=1, bitorder="little")
+            raw, nb = packed.tobytes(), packed.shape[1]
+            bits = [int.from_bytes(raw[i * nb:(i + 1) * nb], "little") for i in range(h)]
+        for i, b in enumerate(bits):
+            if b:
+                busy |= b << ((i + gap) * stride + gap)
     objs: list[Obj] = []
     keys: list[tuple[int, int]] = []
     paint: list[tuple[np.ndarray, dict, int, int, int]] = []  # (mask, offsets, row, col, colour), drawn at the end
@@ -179,18 +222,14 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
             return None
         r = c = -1
         span_r, span_c = h - sh - 2 * margin + 1, w - sw - 2 * margin + 1
+        grown = _box_bits(sh + 2 * gap, sw + 2 * gap, stride)  # its top-left at the corner's bit less gap, gap
         for x in tries[12 * k:12 * k + 12]:
             rr, cc = margin + x % span_r, margin + (x >> 10) % span_c
-            c0 = cc - gap if cc > gap else 0
-            box = ((1 << (cc + sw + gap - c0)) - 1) << c0
-            for b in bits[rr - gap if rr > gap else 0:rr + sh + gap]:
-                if b & box:
-                    break
-            else:
+            if not busy & grown << (rr * stride + cc):
                 r, c = rr, cc
                 break
         if r < 0:
-            spots = _free_spots(bits, h, w, sh, sw, gap, margin)
+            spots = _free_corners(busy, h, w, sh, sw, gap, margin)
             if not spots:
                 return None
             r, c = divmod(spots[int(rng.integers(len(spots)))], w)
@@ -205,12 +244,10 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
             cs.setflags(write=False)
         colour = palette[k % len(palette)]
         paint.append((m, offsets, r, c, colour))
-        row_bits = ((1 << sw) - 1) << c
-        for i in range(r, r + sh):
-            bits[i] |= row_bits
+        busy |= _box_bits(sh, sw, stride) << ((r + gap) * stride + c + gap)
         objs.append(Obj(colour, rs, cs, (r, c, r + sh, c + sw)))
-    if base is None:  # the cells written into bytes: one array at the end
-        buf = bytearray(h * w)
+    if base is None or (base.dtype == np.int8 and base.shape == (h, w)):  # the cells written into bytes: one array at the end
+        buf = bytearray(h * w) if base is None else bytearray(base.tobytes())
         for m, offsets, r, c, colour in paint:
             offs = offsets.get(w)
             if offs is None:
@@ -228,11 +265,10 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
     if base is not None:
         if base_objects is None:
             return Scene(grid)
+        keys += [(int(o.rows[0]), int(o.cols[0])) for o in base_objects]
         objs += base_objects
-    if base is not None:
-        objs.sort(key=lambda o: (int(o.rows[0]), int(o.cols[0])))
-    else:  # the first cell of each placed object, known without reading its arrays
-        objs = [o for _, o in sorted(zip(keys, objs), key=lambda t: t[0])]
+    # the first cell of each object (of each placed one known without reading its arrays), in reading order
+    objs = [o for _, o in sorted(zip(keys, objs), key=lambda t: t[0])]
     return Scene(grid, objs)
 
 
@@ -245,6 +281,11 @@ def pad(scene: Scene, top: int, bottom: int, left: int, right: int) -> Scene:
         Obj(o.colour, o.rows + top, o.cols + left, (o.bbox[0] + top, o.bbox[1] + left, o.bbox[2] + top, o.bbox[3] + left))
         for o in scene._objects]
     return Scene(grid, objs)
+
+
+def draw_int(rng: np.random.Generator, low: int, high: int) -> int:
+    """``int(rng.integers(low, high))``; of one value, that value without the call (numpy draws nothing then)."""
+    return low if high - low == 1 else int(rng.integers(low, high))
 
 
 def pick(rng: np.random.Generator, items):

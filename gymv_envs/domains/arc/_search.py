@@ -53,31 +53,27 @@ def core_output(fn: CoreFn, scene: Scene, name: str | None = None) -> tuple[np.n
     return out
 
 
-def _features(scene: Scene, key: str) -> np.ndarray:
-    feats = scene.cache.get(key)
-    if feats is None:
-        sizes = np.array([o.size for o in scene.objects] or [0])
+def _features(scene: Scene, key: str) -> tuple[list[int], np.ndarray]:
+    """Each object's key (its size, or its rank: 0 the unique largest, 1 the unique smallest, 2 any
+    other object) as a list, and as a read-only array with a -1 after them (the key of no object)."""
+    hit = scene.cache.get(("F", key))
+    if hit is None:
+        sizes = [o.size for o in scene.objects] or [0]
         if key == "size":
             feats = sizes
-        else:  # rank: 0 the unique largest, 1 the unique smallest, 2 any other object
-            feats = np.full(sizes.shape, 2)
-            for value, code in ((sizes.min(), 1), (sizes.max(), 0)):
-                if (sizes == value).sum() == 1:
-                    feats[sizes == value] = code
-        scene.cache[key] = feats
-    return feats
-
-
-@functools.lru_cache(maxsize=64)
-def _negatives(n: int) -> np.ndarray:
-    """``-1 - arange(n)``: distinct negative keys for the background cells (read-only, cached)."""
-    out = -1 - np.arange(n)
-    out.setflags(write=False)
-    return out
+        else:
+            feats = [2] * len(sizes)
+            for value, code in ((min(sizes), 1), (max(sizes), 0)):
+                if sizes.count(value) == 1:
+                    feats[sizes.index(value)] = code
+        keyed = np.array([*feats, -1])
+        keyed.setflags(write=False)
+        hit = scene.cache[("F", key)] = (feats, keyed)
+    return hit
 
 
 def key_array(key: str, z: np.ndarray, src: np.ndarray | None, scene: Scene) -> np.ndarray | None:
-    """The key of each cell of ``z`` (flat); background cells of object keys get distinct negatives."""
+    """The key of each cell of ``z`` (flat); -1 on the cells of no object for the object keys."""
     if key == "colour":
         return z.ravel()
     if src is None:
@@ -85,40 +81,32 @@ def key_array(key: str, z: np.ndarray, src: np.ndarray | None, scene: Scene) -> 
     hit = scene.cache.get(("K", key))
     if hit is not None and hit[0] is src:  # the same source map (core outputs are cached in the scene)
         return hit[1]
-    s = src.ravel()
-    feats = _features(scene, key)
-    K = np.where(s >= 0, feats[np.maximum(s, 0)], _negatives(s.size))
+    K = _features(scene, key)[1].take(src.ravel())  # src -1 (no object) takes the last: -1
     K.setflags(write=False)
     scene.cache[("K", key)] = (src, K)
     return K
 
 
-def _fits(K: np.ndarray, z: np.ndarray, T: np.ndarray) -> np.ndarray:
-    """For each row of ``T`` (targets, flat), whether some table maps K to it (negative keys: z kept).
-
-    The keys >= 0 must map to one target each: one bincount of (row, key, target) codes shows
-    every key's targets at once; the cells with negative keys (distinct) must keep z's colour."""
+def _background_kept(K: np.ndarray, z: np.ndarray, T: np.ndarray,
+                     gs: Sequence[int]) -> tuple[list[int], np.ndarray, list[list[int]]]:
+    """The background test of an object-key fit, shared by the object keys (their keys are negative on the
+    same cells, those of no object): the symmetries ``gs`` (rows of ``T``) whose cells of no object
+    keep z's colour, the object cells (mask), and those rows' target colours there (lists)."""
     obj = K >= 0
     if obj.all():
-        ok = np.ones(T.shape[0], dtype=bool)
-    else:  # the background test first: the rows that fail it need no table
+        keep = list(range(len(gs)))
+    else:
         bg = ~obj
-        ok = (T[:, bg] == z.ravel()[bg]).all(axis=1)
-        if not ok.any():
-            return ok
-    Ko = K[obj]
-    m = int(Ko.max(initial=-1)) + 1
-    if m:
-        live = np.flatnonzero(ok)
-        n = live.size
-        codes = (Ko.astype(np.intp) << 4) + T[live][:, obj]
-        codes += (np.arange(n) * (m << 4))[:, None]
-        ok[live] = ((np.bincount(codes.ravel(), minlength=n * m << 4).reshape(n, m, 16) > 0).sum(axis=2) <= 1).all(axis=1)
-    return ok
+        keep = np.flatnonzero((T[:, bg] == z.ravel()[bg]).all(axis=1)).tolist()
+    return [gs[j] for j in keep], obj, T[keep][:, obj].tolist() if keep else []
 
 
 def _codes(z: np.ndarray, t: np.ndarray) -> np.ndarray:
     """Each cell's (colour in z, colour in t) pair as one byte, ``z << 4 | t`` (colours are 0-9)."""
+    if z.dtype == np.int8 and t.dtype == np.int8:  # the bytes as they are: no converted copies
+        c = z.view(np.uint8) << 4
+        c |= t.view(np.uint8)
+        return c
     c = z.astype(np.uint8) << 4
     c |= t.astype(np.uint8)
     return c
@@ -128,7 +116,10 @@ def _colour_fit(z: np.ndarray, t: np.ndarray, table: dict[int, int]) -> bool:
     """The colour key's `_fits` and `_table` for one demonstration, with the background check:
     whether a colour map that keeps the background (and sends no colour to it) takes z to t and
     agrees with ``table``, which it extends. One set of (z, t) colour pairs instead of a sort."""
-    pairs = set(_codes(z, t).tobytes())
+    if z.size <= 64 and z.dtype == np.int8 and t.dtype == np.int8:  # a small grid: the pairs in Python
+        pairs = {a << 4 | b for a, b in zip(z.tobytes(), t.tobytes())}
+    else:
+        pairs = set(_codes(z, t).tobytes())
     for p in pairs:
         a, b = p >> 4, p & 15
         if (a == BG) != (b == BG) or table.setdefault(a, b) != b:
@@ -162,10 +153,31 @@ def _fit_table(K: np.ndarray, z: np.ndarray, t: np.ndarray, table: dict[int, int
     return True
 
 
+_NONZERO = bytes([0] + [1] * 255)  # bytes.translate table: a grid's int8 bytes -> its (g != 0) bool bytes
+
+
+@functools.lru_cache(maxsize=256)
+def _d4_groups(h: int, w: int, modifiers: tuple[int, ...]) -> tuple[tuple[tuple[int, int], list[int], np.ndarray], ...]:
+    """The symmetries ``modifiers`` grouped by the shape of an h x w grid under their inverses: each
+    group's shape, symmetries, and (len, h * w) flat indices, ``y.ravel()[index[j]]`` the flat
+    ``d4(y, D4_INVERSE[gs[j]])`` (read-only, cached)."""
+    cells = np.arange(h * w).reshape(h, w)
+    groups: dict[tuple[int, int], list[tuple[int, np.ndarray]]] = {}
+    for g in modifiers:
+        t = d4(cells, D4_INVERSE[g])
+        groups.setdefault(t.shape, []).append((g, t.ravel()))
+    out = []
+    for shape, rows in groups.items():
+        index = np.stack([r for _, r in rows])
+        index.setflags(write=False)
+        out.append((shape, [g for g, _ in rows], index))
+    return tuple(out)
+
+
 @functools.lru_cache(maxsize=4096)
 def _colour_lut(table: tuple[tuple[int, int], ...]) -> np.ndarray:
-    """A colour table as a look-up array over 0-15 (-1: not in the table); read-only, cached."""
-    lut = np.full(16, -1, dtype=np.int16)
+    """A colour table as an int8 look-up array over 0-15 (-1: not in the table); read-only, cached."""
+    lut = np.full(16, -1, dtype=np.int8)
     for k, v in table:
         lut[k] = v
     lut.setflags(write=False)
@@ -179,25 +191,20 @@ def apply_rule(rule: Rule, cores: dict[str, CoreFn], scene: Scene) -> np.ndarray
         return None
     z, src = out
     if rule.key is not None:
-        K = key_array(rule.key, z, src, scene)
-        if K is None:
-            return None
         if rule.key == "colour":  # every cell is keyed by its colour: one look-up table over 0-15
-            vals = _colour_lut(rule.table)[z]
-            if (vals < 0).any():
+            vals = _colour_lut(rule.table).take(z)
+            if vals.min(initial=0) < 0:
                 return None
-            return d4(vals.astype(z.dtype), rule.g)
-        table = dict(rule.table)
-        obj = K >= 0
-        keys = K[obj]
-        lut = np.full(max(max(table, default=0), int(keys.max(initial=0))) + 1, -1, dtype=np.int16)
-        lut[list(table)] = list(table.values())
-        vals = lut[keys]
-        if (vals < 0).any():
+            return d4(vals if vals.dtype == z.dtype else vals.astype(z.dtype), rule.g)
+        if src is None:  # an object key needs the cells' source objects
             return None
-        flat = z.ravel().copy()
-        flat[obj] = vals
-        z = flat.reshape(z.shape)
+        # an object key: each object's colour from the table (-2: its key is not in it), by source object
+        table = dict(rule.table)
+        colour = np.array([table.get(f, -2) for f in _features(scene, rule.key)[0]] + [-1], dtype=np.int8)
+        pix = colour.take(src.ravel())
+        if (pix == -2).any():
+            return None
+        z = np.where(pix >= 0, pix, z.ravel()).astype(z.dtype, copy=False).reshape(z.shape)
     return d4(z, rule.g)
 
 
@@ -216,17 +223,21 @@ def search(cores: Sequence[Core], keys: Sequence[str], modifiers: Sequence[int],
             t = targets[i][g] = d4(demos[i][1], D4_INVERSE[g])
         return t
 
-    # demonstration 1 under each inverse symmetry, grouped by shape: exact matches by a dict lookup,
-    # recolourings by one vectorised fit over the group
-    groups: dict[tuple[int, int], tuple[list[int], dict[bytes, list[int]], dict[bytes, list[int]], np.ndarray]] = {}
-    for g in modifiers:
-        t = target(0, g)
-        gs, exact, masks, _ = groups.setdefault(t.shape, ([], {}, {}, None))
-        gs.append(g)
-        exact.setdefault(t.tobytes(), []).append(g)
-        masks.setdefault((t != BG).tobytes(), []).append(g)
-    for shape, (gs, exact, masks, _) in groups.items():
-        groups[shape] = (gs, exact, masks, np.stack([target(0, g).ravel() for g in gs]))
+    # demonstration 1 under each inverse symmetry, grouped by shape (one gather per group): exact
+    # matches by a dict lookup, recolourings by one vectorised fit over the group
+    y0 = demos[0][1]
+    groups = {}
+    for shape, gs, index in _d4_groups(*y0.shape, tuple(modifiers)):
+        T = y0.ravel()[index]
+        raw, n = T.tobytes(), T.shape[1]
+        nonzero = raw.translate(_NONZERO) if T.dtype == np.int8 else (T != BG).tobytes()
+        exact: dict[bytes, list[int]] = {}
+        masks: dict[bytes, list[int]] = {}
+        for j, g in enumerate(gs):
+            exact.setdefault(raw[j * n:(j + 1) * n], []).append(g)
+            masks.setdefault(nonzero[j * n:(j + 1) * n], []).append(g)
+            targets[0][g] = T[j].reshape(shape)
+        groups[shape] = (gs, exact, masks, T, raw)
     found: list[tuple[Rule, bytes | None]] = []
     for name, cost, fn in cores:
         if cost > depth:
@@ -238,22 +249,43 @@ def search(cores: Sequence[Core], keys: Sequence[str], modifiers: Sequence[int],
         group = groups.get(z.shape)
         if group is None:
             continue
-        gs, exact, masks, T = group
-        cands: list[tuple[int, str | None]] = [(g, None) for g in exact.get(z.tobytes(), ()) if cost + (g != 0) <= depth]
+        gs, exact, masks, T, raw = group
+        zraw = z.tobytes()
+        cands: list[tuple[int, str | None]] = [(g, None) for g in exact.get(zraw, ()) if cost + (g != 0) <= depth]
         if cost + 1 < depth:
             learn = gs
         elif cost + 1 == depth and 0 in gs:
-            learn = [0]
+            learn = (0,)
         else:
-            learn = []
+            learn = ()
+        live = None  # the object keys' rows of `learn` whose cells of no object keep z's colour, and their object cells
         for key in keys if learn else ():
-            # a colour map keeps the background (and maps no colour to it): the masks must agree
-            fit = [g for g in masks.get((z != BG).tobytes(), ()) if g in learn] if key == "colour" else learn
-            K = key_array(key, z, src, demos[0][0]) if fit else None
-            if K is not None:
-                rows = T[[gs.index(g) for g in fit]]
-                fits = _colour_fits(z, rows) if key == "colour" else _fits(K, z, rows)
-                cands += [(g, key) for g, ok in zip(fit, fits) if ok]
+            if key == "colour":
+                # a colour map keeps the background (and maps no colour to it): the masks must agree
+                zmask = zraw.translate(_NONZERO) if z.dtype == np.int8 else (z != BG).tobytes()
+                fit = [g for g in masks.get(zmask, ()) if g in learn]
+                if fit and z.size * len(fit) <= 256 and z.dtype == np.int8 and T.dtype == np.int8:
+                    for g in fit:  # small grids: each row's (z, t) colour pairs in Python, one t per z colour
+                        j = gs.index(g) * z.size
+                        pairs = set(zip(zraw, raw[j:j + z.size]))
+                        if len({a for a, _ in pairs}) == len(pairs):
+                            cands.append((g, key))
+                elif fit:
+                    fits = _colour_fits(z, T[[gs.index(g) for g in fit]])
+                    cands += [(g, key) for g, ok in zip(fit, fits) if ok]
+                continue
+            K = key_array(key, z, src, demos[0][0])
+            if K is None:
+                continue
+            if live is None:  # the same for every object key: a key is negative where no object is
+                live = _background_kept(K, z, T if learn is gs else T[[gs.index(0)]], learn)
+            fit, obj, rows = live
+            if fit:
+                Kc = (K[obj].astype(np.intp) << 4).tolist()
+                for g, row in zip(fit, rows):
+                    codes = {k + t for k, t in zip(Kc, row)}
+                    if len({c >> 4 for c in codes}) == len(codes):  # each key one target
+                        cands.append((g, key))
         for g, key in cands:
             rule = _verify(name, fn, g, key, demos, outs, target)
             if rule is None:

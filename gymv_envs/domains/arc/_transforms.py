@@ -279,7 +279,8 @@ def move_until_contact(scene: Scene, direction: str, movers: list[int]) -> np.nd
     g = scene.grid
     h, w = g.shape
     # the cells as bytes (colours 0-9 of an int8 grid): read and written by index, one array at the end
-    flat = bytearray(g.tobytes()) if g.dtype == np.int8 else g.ravel().tolist()
+    as_bytes = g.dtype == np.int8
+    flat = bytearray(g.tobytes()) if as_bytes else g.ravel().tolist()
     cells = object_cells(scene)
     lead = _LEAD[direction]
     d = dr * w + dc
@@ -289,19 +290,34 @@ def move_until_contact(scene: Scene, direction: str, movers: list[int]) -> np.nd
             flat[r * w + c] = BG
         # the object moves as far as its most hindered cell can: each cell's run of free cells ahead
         step = h + w
-        for r, c in pts:
-            k, rr, cc, j = 0, r + dr, c + dc, r * w + c + d
-            while 0 <= rr < h and 0 <= cc < w and not flat[j] and k < step:
-                k += 1
-                rr += dr
-                cc += dc
-                j += d
-            step = k
+        if as_bytes:  # the run as the zero bytes at the near end of the line of cells ahead (a slice)
+            for r, c in pts:
+                j = r * w + c
+                if dc > 0:
+                    ahead = flat[j + 1:j - c + w]
+                elif dc < 0:
+                    ahead = flat[j - c:j]
+                elif dr > 0:
+                    ahead = flat[j + w::w]
+                else:
+                    ahead = flat[c:j:w]
+                k = len(ahead) - len(ahead.lstrip(b"\0") if d > 0 else ahead.rstrip(b"\0"))
+                if k < step:
+                    step = k
+        else:
+            for r, c in pts:
+                k, rr, cc, j = 0, r + dr, c + dc, r * w + c + d
+                while 0 <= rr < h and 0 <= cc < w and not flat[j] and k < step:
+                    k += 1
+                    rr += dr
+                    cc += dc
+                    j += d
+                step = k
         colour = objs[i].colour
         shift = step * d
         for r, c in pts:
             flat[r * w + c + shift] = colour
-    if isinstance(flat, bytearray):
+    if as_bytes:
         return np.frombuffer(flat, dtype=np.int8).reshape(h, w)
     return np.array(flat, dtype=np.int8).reshape(h, w)
 

@@ -42,8 +42,13 @@ SELECTORS = {
 
 
 def _crop(s: Scene, selector: str) -> np.ndarray | None:
-    o = SELECTORS[selector](s.objects)
-    return None if o is None else crop(s.grid, o.bbox)
+    """The grid cropped to the selected object's box (None on a tie), cached in the scene: the
+    sampler's check and the rule's output share it."""
+    key = ("crop", selector)
+    if key not in s.cache:
+        o = SELECTORS[selector](s.objects)
+        s.cache[key] = None if o is None else crop(s.grid, o.bbox)
+    return s.cache[key]
 
 
 class ArcCrop(ArcEnv):

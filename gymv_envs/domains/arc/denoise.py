@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.arc._base import ArcEnv, arc_doc
-from gymv_envs.domains.arc._scenes import box_mask, colours, pick, place
+from gymv_envs.domains.arc._scenes import box_mask, colours, draw_int, pick, place
 from gymv_envs.domains.arc._search import Core, Rule
 from gymv_envs.domains.arc._transforms import BG, Obj, Scene, keep_objects
 
@@ -30,6 +32,20 @@ def _repair(s: Scene, noise: int) -> np.ndarray | None:
             box = out[r0:r1, c0:c1]
             box[g[r0:r1, c0:c1] == noise] = o.colour
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _one(v: int) -> np.ndarray:
+    """``np.array([v])``, read-only (cached): a noise cell's row or column."""
+    a = np.array([v])
+    a.setflags(write=False)
+    return a
+
+
+@functools.lru_cache(maxsize=64)
+def _around(stride: int) -> tuple[int, ...]:
+    """The flat offsets of a cell's 3 x 3 neighbourhood in rows of ``stride`` cells."""
+    return tuple(dr * stride + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1))
 
 
 class ArcDenoise(ArcEnv):
@@ -62,10 +78,14 @@ class ArcDenoise(ArcEnv):
         """The objects after the noise fell, known by construction: each rectangle less the cells
         noise covered (noise cells are never neighbours, so a rectangle of 3 x 3 or more stays in
         one piece) and one object per noise cell."""
-        hit = set(dots)
         # (first cell, object): boxes and first cells from the cell lists, not the arrays
-        objs = [((r, c), Obj(noise, np.array([r]), np.array([c]), (r, c, r + 1, c + 1))) for r, c in dots]
+        objs = [((r, c), Obj(noise, _one(r), _one(c), (r, c, r + 1, c + 1))) for r, c in dots]
         for o in scene.objects:
+            r0, c0, r1, c1 = o.bbox  # a full rectangle: the noise on it is the noise in its box
+            if not any(r0 <= r < r1 and c0 <= c < c1 for r, c in dots):
+                objs.append(((r0, c0), o))
+                continue
+            hit = set(dots)
             cells = [(i, rc) for i, rc in enumerate(zip(o.rows.tolist(), o.cols.tolist())) if rc not in hit]
             rs, cs = [rc[0] for _, rc in cells], [rc[1] for _, rc in cells]
             keep = [i for i, _ in cells]
@@ -82,7 +102,7 @@ class ArcDenoise(ArcEnv):
         scenes: list[Scene] = []
         while len(scenes) < k + 1:
             n = int(rng.integers(lo, hi + 1))
-            rects = [box_mask(int(rng.integers(3, 5)), int(rng.integers(3, 5))) for _ in range(int(rng.integers(r_lo, r_hi + 1)))]
+            rects = [box_mask(int(rng.integers(3, 5)), int(rng.integers(3, 5))) for _ in range(draw_int(rng, r_lo, r_hi + 1))]
             scene = place(rng, n, n, rects, [pick(rng, palette) for _ in rects])
             if scene is None:
                 continue
@@ -90,15 +110,19 @@ class ArcDenoise(ArcEnv):
             spots = list(range(n * n)) if on_top or "repair" in extras else np.flatnonzero(grid.ravel() == BG).tolist()
             count = int(rng.integers(n_lo, n_hi + 1))
             dots: list[tuple[int, int]] = []
-            near: set[tuple[int, int]] = set()  # the cells next to a noise cell (or on one): the rectangles never hold its colour
+            # the cells next to a noise cell (or on one), as r * (n + 2) + c (a row of slack: no wrap);
+            # the rectangles never hold its colour
+            near: set[int] = set()
+            around = _around(n + 2)
             for j in rng.permutation(len(spots)).tolist():
                 if not count:
                     break
                 r, c = divmod(spots[j], n)
-                if (r, c) not in near:
+                at = r * (n + 2) + c
+                if at not in near:
                     grid[r, c] = noise
                     dots.append((r, c))
-                    near.update((r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+                    near.update([at + d for d in around])
                     count -= 1
             scenes.append(Scene(grid, self._objects(scene, dots, noise)))
         return self._rule(rng, core, extras, palette), scenes

@@ -8,7 +8,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.arc._base import ArcEnv, arc_doc
-from gymv_envs.domains.arc._scenes import colours, pick, place
+from gymv_envs.domains.arc._scenes import colours, draw_int, pick, place
 from gymv_envs.domains.arc._search import Core, Rule
 from gymv_envs.domains.arc._transforms import BG, Scene, label, outside
 
@@ -109,12 +109,12 @@ class ArcFloodFill(ArcEnv):
         scenes: list[Scene] = []
         while len(scenes) < k + 1:
             n = int(rng.integers(lo, hi + 1))
-            closed, opened = int(rng.integers(c_lo, c_hi + 1)), int(rng.integers(o_lo, o_hi + 1))
+            closed, opened = draw_int(rng, c_lo, c_hi + 1), draw_int(rng, o_lo, o_hi + 1)
             shapes = []
             for i in range(closed + opened):
                 h, w = int(rng.integers(3, big + 1)), int(rng.integers(3, big + 1))
                 side = int(rng.integers(4)) if i >= closed else -1  # an opening away from the corners
-                shapes.append(_outline(h, w, side, int(rng.integers(1, (w if side < 2 else h) - 1))))
+                shapes.append(_outline(h, w, side, draw_int(rng, 1, (w if side < 2 else h) - 1)))
             scene = place(rng, n, n, shapes, [pick(rng, palette) for _ in shapes])
             if scene is not None:
                 scenes.append(self._known_regions(scene))

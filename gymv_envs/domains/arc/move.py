@@ -29,14 +29,14 @@ def _toward(s: Scene) -> np.ndarray | None:
     rows, cols = np.nonzero((g == WALL).all(axis=1))[0], np.nonzero((g == WALL).all(axis=0))[0]
     if rows.size + cols.size != 1:
         return None
-    movers = [i for i, o in enumerate(s.objects) if o.colour != WALL]
+    objs = s.objects
+    movers = [i for i, o in enumerate(objs) if o.colour != WALL]
+    # the objects before the wall (last row or column of the box before it) move down or right
+    at, end = (int(rows[0]), 2) if rows.size else (int(cols[0]), 3)
     out = g
-    for side in ("down", "up", "right", "left"):
-        dr, dc = DIRECTIONS[side]
-        if rows.size:
-            group = [i for i in movers if dr and (s.objects[i].rows.max() < rows[0]) == (dr > 0)]
-        else:
-            group = [i for i in movers if dc and (s.objects[i].cols.max() < cols[0]) == (dc > 0)]
+    for side in ("down", "up") if rows.size else ("right", "left"):
+        before = side in ("down", "right")
+        group = [i for i in movers if (objs[i].bbox[end] - 1 < at) == before]
         if group:
             out = move_until_contact(Scene(out, s.objects, {"cells": object_cells(s)}), side, group)
     return out
@@ -83,8 +83,12 @@ class ArcMove(ArcEnv):
             at = int(rng.integers(2, n - 2))
             vertical = side in ("left", "right") if "toward" not in extras else bool(rng.integers(2))
             line = np.arange(n)
-            wall = Obj(WALL, line, np.full(n, at)) if vertical else Obj(WALL, np.full(n, at), line)
-            base[wall.rows, wall.cols] = WALL
+            if vertical:
+                wall = Obj(WALL, line, np.full(n, at), (0, at, n, at + 1))
+                base[:, at] = WALL
+            else:
+                wall = Obj(WALL, np.full(n, at), line, (at, 0, at + 1, n))
+                base[at] = WALL
             m = int(rng.integers(m_lo, m_hi + 1))
             shapes = [blob(rng, int(rng.integers(1, 4)), 2) for _ in range(m)]
             scene = place(rng, n, n, shapes, [palette[0]] + [pick(rng, palette) for _ in range(m - 1)],

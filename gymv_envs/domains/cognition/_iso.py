@@ -17,7 +17,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from gymv_envs.core.canvas import INK, Color
-from gymv_envs.domains.cognition._sprites import Sprite, stamp
+from gymv_envs.domains.cognition._sprites import Sprite, stamp, stamp_all
 
 C30 = math.cos(math.pi / 6)
 TOP, RIGHT, LEFT = 1.0, 0.72, 0.86  # shading of the faces
@@ -189,6 +189,12 @@ def place(frame: np.ndarray, sprite: Sprite, h: int, s: int, px: float, py: floa
     x, y = int(round(px)) + ox, int(round(py)) + oy
     stamp(frame, sprite, x, y)
     return x, y
+
+
+def place_all(frame: np.ndarray, sprite: Sprite, h: int, s: int, points: Sequence[tuple[float, float]]) -> None:
+    """`place` the column sprite at each base-corner projection (px, py) in turn."""
+    ox, oy = origin(h, s)
+    stamp_all(frame, sprite, [(int(round(px)) + ox, int(round(py)) + oy) for px, py in points])
 
 
 def id_buffer(shape: tuple[int, int], items: Sequence[tuple[tuple[int, int, int], int, str]], s: int,

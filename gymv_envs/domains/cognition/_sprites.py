@@ -147,6 +147,25 @@ def stamp(frame: np.ndarray, sprite: Sprite, x: int, y: int) -> None:
             frame[y + a:y + b, x + c:x + d] = rgb[a:b, c:d]
 
 
+def stamp_all(frame: np.ndarray, sprite: Sprite, corners: Sequence[tuple[int, int]]) -> None:
+    """`stamp` the sprite at each top-left corner (x, y) in turn (later ones cover earlier ones):
+    the pixel views made once, one masked copy per corner that lies wholly in the frame."""
+    rgb, mask = sprite
+    h, w = mask.shape
+    H, W = frame.shape[:2]
+    parts = blocks(mask) if h * w >= 2500 else None
+    if (parts is not None and len(parts) * 400 <= h * w) or not (frame.flags.c_contiguous and rgb.flags.c_contiguous):
+        for x, y in corners:  # a sprite of few rectangles (see `stamp`), or a frame not in one block
+            stamp(frame, sprite, x, y)
+        return
+    pixels, src = frame.view(_PIXEL).reshape(H, W), rgb.view(_PIXEL).reshape(h, w)
+    for x, y in corners:
+        if x >= 0 and y >= 0 and x + w <= W and y + h <= H:
+            np.copyto(pixels[y:y + h, x:x + w], src, where=mask)
+        else:
+            stamp(frame, sprite, x, y)
+
+
 def stamp_centred(frame: np.ndarray, sprite: Sprite, cx: float, cy: float) -> None:
     h, w = sprite[1].shape
     stamp(frame, sprite, int(round(cx - w / 2)), int(round(cy - h / 2)))

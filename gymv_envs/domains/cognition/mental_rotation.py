@@ -42,16 +42,21 @@ def normal(cells: np.ndarray | list[tuple[int, int, int]]) -> Cells:
 
 @functools.lru_cache(maxsize=1)
 def _rotation_stack() -> np.ndarray:
-    return np.stack(rotations())
+    """The 24 rotations transposed, (24, 3, 3): ``cells @ stack`` turns (n, 3) cells by each one,
+    ``(24, n, 3)`` (one integer matmul; read-only)."""
+    out = np.ascontiguousarray(np.stack(rotations()).transpose(0, 2, 1))
+    out.setflags(write=False)
+    return out
 
 
 @functools.lru_cache(maxsize=8192)
 def canonical(cells: Cells) -> bytes:
     """The same key for every turned copy of a figure: the smallest sorted cell code over the 24 turns."""
-    turned = np.einsum("rij,nj->rni", _rotation_stack(), np.array(cells))
+    turned = np.array(cells) @ _rotation_stack()
     turned -= turned.min(axis=1, keepdims=True)
     codes = np.sort((turned[..., 0] * 32 + turned[..., 1]) * 32 + turned[..., 2], axis=1)
-    return min(row.tobytes() for row in codes)
+    raw, size = codes.tobytes(), codes.shape[1] * codes.itemsize  # each turn's bytes: a slice of the whole
+    return min(raw[i:i + size] for i in range(0, len(raw), size))
 
 
 def mirrored(cells: Cells) -> Cells:
@@ -123,22 +128,36 @@ def _overlap_table() -> np.ndarray:
     return table
 
 
+@functools.lru_cache(maxsize=16)
+def _padded_overlaps(reach: int) -> np.ndarray:
+    """`_overlap_table` within zeros, flat, for offsets |du| < 2 * reach, |dw| < 4 * reach: the
+    entry of (du, dw) at (du + 2 * reach) * (8 * reach + 1) + dw + 4 * reach (read-only)."""
+    out = np.zeros((4 * reach + 1, 8 * reach + 1))
+    out[2 * reach - 2:2 * reach + 3, 4 * reach - 4:4 * reach + 5] = _overlap_table()
+    out = out.ravel()
+    out.setflags(write=False)
+    return out
+
+
 def visible_shares(cells: Cells | np.ndarray) -> np.ndarray:
     """A lower bound of each cube's share in view, for one figure (n, 3) or a stack of turned copies
     (r, n, 3): one minus the summed overlaps of the cubes drawn over it (`_overlap_table`; the union
     of the covers is at most their sum)."""
     a = np.asarray(cells)
     u, w, depth = a[..., 0] - a[..., 1], a[..., 0] + a[..., 1] - 2 * a[..., 2], a.sum(axis=-1)
-    du, dw = u[..., None, :] - u[..., :, None], w[..., None, :] - w[..., :, None]
-    near = (depth[..., None, :] > depth[..., :, None]) & (np.abs(du) <= 2) & (np.abs(dw) <= 4)
-    cover = np.where(near, _overlap_table()[np.clip(du + 2, 0, 4), np.clip(dw + 4, 0, 8)], 0.0)
+    # the screen offsets index a table padded with zeros to every offset the coordinates allow,
+    # so no range test is needed
+    reach = int(a.max() - a.min()) + 1
+    code = (u[..., None, :] - u[..., :, None]) * (8 * reach + 1) + (w[..., None, :] - w[..., :, None])
+    code += 2 * reach * (8 * reach + 1) + 4 * reach
+    cover = np.where(depth[..., None, :] > depth[..., :, None], _padded_overlaps(reach).take(code), 0.0)
     return 1 - cover.sum(axis=-1)
 
 
 @functools.lru_cache(maxsize=4096)
 def _drawable_turns(cells: Cells) -> tuple[np.ndarray, np.ndarray]:
     """The figure's 24 turned copies (r, n, 3) and the indices of those whose drawing shows every cube."""
-    turned = np.einsum("rij,nj->rni", _rotation_stack(), np.array(cells))
+    turned = np.array(cells) @ _rotation_stack()
     turned.setflags(write=False)
     return turned, np.flatnonzero(visible_shares(turned).min(axis=1) >= MIN_VISIBLE)
 
@@ -221,11 +240,11 @@ class MentalRotation3D(PanelChoiceEnv):
 
     def _figure(self, img: np.ndarray, cells: Cells, box, edge: int | None = None) -> None:
         s, ox, oy = layout(cells, box, edge)
-        cube = _iso.column(1, s, CUBE)
+        points = []
         for i in _iso.painter(cells):
-            x, y, z = cells[i]
-            px, py = _iso.project(x, y, z, s)
-            _iso.place(img, cube, 1, s, ox + px, oy + py)
+            px, py = _iso.project(*cells[i], s)
+            points.append((ox + px, oy + py))
+        _iso.place_all(img, _iso.column(1, s, CUBE), 1, s, points)
 
     def _draw_stem(self, img: np.ndarray, boxes) -> None:
         a, b, c, d = boxes[0]
