@@ -432,9 +432,11 @@ def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: 
     e = np.asarray(todo)
     s = segs[e]
     dims = np.array([_text_box(weights[i], size) for i in todo], dtype=float)
+    scene = _Scene(centers, r, segs, np.array([W, H], dtype=float))
     mid = (s[:, :2] + s[:, 2:]) / 2
-    lo, hi = mid - dims / 2, mid + dims / 2
-    bad = _box_cost(mid, dims, e, centers, r, segs, (W, H)) > 0
+    half = dims / 2
+    lo, hi = mid - half, mid + half
+    bad = scene.cost(mid, dims, lo, hi, e) > 0
     bad |= (_overlaps(lo, hi, lo, hi) & _upper(len(lo))).any(axis=0)
     if bad.any():  # the few that do not fit at the middle try the other places
         b = np.flatnonzero(bad)
@@ -446,10 +448,10 @@ def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: 
         cand = np.concatenate([a[:, None, :] + _TS[None, :, None] * d[:, None, :],
                                (mid[b] + n * side)[:, None, :], (mid[b] - n * side)[:, None, :]], axis=1)
         k = cand.shape[1]
-        # each place is costed on its own, so all of them go in one batch
-        cost = _box_cost(cand.reshape(-1, 2), np.repeat(db, k, axis=0), np.repeat(e[b], k), centers, r, segs,
-                         (W, H)).reshape(-1, k) + _RANK
         clo, chi = cand - db[:, None, :] / 2, cand + db[:, None, :] / 2
+        # each place is costed on its own, so all of them go in one batch
+        cost = scene.cost(cand.reshape(-1, 2), np.repeat(db, k, axis=0), clo.reshape(-1, 2), chi.reshape(-1, 2),
+                          np.repeat(e[b], k)).reshape(-1, k) + _RANK
         # box i and a place (lo', hi') overlap where lo' < hi_i and -hi' < -lo_i on both axes
         mine = np.concatenate([clo, -chi], axis=2)
         theirs = np.concatenate([hi, -lo], axis=1)
@@ -466,32 +468,45 @@ def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: 
     return out, todo, box
 
 
-def _box_cost(cand: np.ndarray, dims: np.ndarray, own: np.ndarray, centers: np.ndarray, r: np.ndarray,
-              segs: np.ndarray, frame_wh: tuple[int, int]) -> np.ndarray:
-    """How badly boxes (centres ``cand``, sizes ``dims``) sit: discs under them, other edges through
-    them, the frame's border cutting them."""
-    half2 = (dims * dims).sum(axis=1) / 4
-    vx, vy = cand[:, None, 0] - centers[None, :, 0], cand[:, None, 1] - centers[None, :, 1]
-    room = np.sqrt(half2)[:, None] + r[None, :] + 1
-    near_vertex = (vx * vx + vy * vy < room * room).sum(axis=1)
-    sx, sy = segs[:, 0], segs[:, 1]
-    sdx, sdy = segs[:, 2] - sx, segs[:, 3] - sy
-    rx, ry = cand[:, None, 0] - sx, cand[:, None, 1] - sy
-    t = rx * sdx
-    t += ry * sdy
-    t /= sdx * sdx + sdy * sdy + 1e-12
-    np.maximum(t, 0, out=t)  # clipped to [0, 1]
-    np.minimum(t, 1, out=t)
-    rx -= t * sdx
-    ry -= t * sdy
-    rx *= rx
-    ry *= ry
-    rx += ry
-    close = rx < 0.64 * half2[:, None]
-    close[np.arange(len(cand)), own] = False
-    W, H = frame_wh
-    off = ((cand - dims / 2).min(axis=1) < 0) | (cand[:, 0] + dims[:, 0] / 2 > W) | (cand[:, 1] + dims[:, 1] / 2 > H)
-    return 4 * near_vertex + 2 * close.sum(axis=1) + 1000 * off
+class _Scene:
+    """What a weight's box must keep clear of (discs, edges, the frame's border), with the edges' parts
+    that every costing needs worked out once."""
+
+    def __init__(self, centers: np.ndarray, r: np.ndarray, segs: np.ndarray, frame_wh: np.ndarray) -> None:
+        self.cx, self.cy, self.r1 = centers[:, 0], centers[:, 1], r
+        self.sx, self.sy = segs[:, 0], segs[:, 1]
+        self.sdx, self.sdy = segs[:, 2] - self.sx, segs[:, 3] - self.sy
+        self.len2 = self.sdx * self.sdx + self.sdy * self.sdy + 1e-12
+        self.wh = frame_wh
+
+    def cost(self, cand: np.ndarray, dims: np.ndarray, lo: np.ndarray, hi: np.ndarray, own: np.ndarray) -> np.ndarray:
+        """How badly boxes (centres ``cand``, sizes ``dims``, corners ``lo``/``hi``) sit: discs under them,
+        other edges (all but ``own``) through them, the frame's border cutting them."""
+        half2 = (dims * dims).sum(axis=1) / 4
+        px, py = cand[:, 0, None], cand[:, 1, None]
+        vx, vy = px - self.cx, py - self.cy
+        room = np.sqrt(half2)[:, None] + self.r1 + 1
+        vx *= vx
+        vy *= vy
+        vx += vy
+        room *= room
+        near_vertex = np.count_nonzero(vx < room, axis=1)
+        sdx, sdy = self.sdx, self.sdy
+        rx, ry = px - self.sx, py - self.sy
+        t = rx * sdx
+        t += ry * sdy
+        t /= self.len2
+        np.maximum(t, 0, out=t)  # clipped to [0, 1]
+        np.minimum(t, 1, out=t)
+        rx -= t * sdx
+        ry -= t * sdy
+        rx *= rx
+        ry *= ry
+        rx += ry
+        close = rx < 0.64 * half2[:, None]
+        close[np.arange(len(cand)), own] = False
+        off = ((lo < 0) | (hi > self.wh)).any(axis=1)
+        return 4 * near_vertex + 2 * np.count_nonzero(close, axis=1) + 1000 * off
 
 
 @functools.lru_cache(maxsize=4096)
