@@ -394,28 +394,27 @@ def _upper(k: int) -> np.ndarray:
 def _cut_for_labels(segs: np.ndarray, todo: list[int], boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The segments with a gap where a weight's box (``boxes[k]`` on segment ``todo[k]``) sits on them; returns
     (pieces, source index of each)."""
-    m = len(segs)
-    has = np.zeros(m, dtype=bool)
-    has[todo] = True
-    bx = np.zeros((m, 4))
-    bx[todo] = boxes
-    p, q = segs[:, :2], segs[:, 2:]
+    e = np.asarray(todo)
+    s = segs[e]
+    p, q = s[:, :2], s[:, 2:]
     d = q - p
     length = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)
     u = d / length[:, None]
-    c = (bx[:, :2] + bx[:, 2:]) / 2
+    c = (boxes[:, :2] + boxes[:, 2:]) / 2
     cp = c - p
     t = (cp * u).sum(axis=1)
-    has &= np.abs(cp[:, 0] * u[:, 1] - cp[:, 1] * u[:, 0]) < 1  # a box beside its edge cuts nothing
-    gap = np.abs(u[:, 0]) * (bx[:, 2] - bx[:, 0]) / 2 + np.abs(u[:, 1]) * (bx[:, 3] - bx[:, 1]) / 2 + 1
-    keep1 = has & (t - gap > 0.5)
-    keep2 = has & (t + gap < length - 0.5)
-    first = np.concatenate([p[keep1], p[keep1] + u[keep1] * (t - gap)[keep1, None]], axis=1)
-    second = np.concatenate([p[keep2] + u[keep2] * (t + gap)[keep2, None], q[keep2]], axis=1)
-    idx = np.arange(m)
-    pieces = np.concatenate([segs[~has], first, second])
-    src = np.concatenate([idx[~has], idx[keep1], idx[keep2]])
-    return pieces, src
+    on = np.abs(cp[:, 0] * u[:, 1] - cp[:, 1] * u[:, 0]) < 1  # a box beside its edge cuts nothing
+    au = np.abs(u)
+    gap = au[:, 0] * (boxes[:, 2] - boxes[:, 0]) / 2 + au[:, 1] * (boxes[:, 3] - boxes[:, 1]) / 2 + 1
+    k1 = np.flatnonzero(on & (t - gap > 0.5))
+    k2 = np.flatnonzero(on & (t + gap < length - 0.5))
+    p1 = p[k1]
+    first = np.concatenate([p1, p1 + u[k1] * (t - gap)[k1, None]], axis=1)
+    second = np.concatenate([p[k2] + u[k2] * (t + gap)[k2, None], q[k2]], axis=1)
+    whole = np.ones(len(segs), dtype=bool)
+    whole[e[on]] = False
+    uncut = np.flatnonzero(whole)
+    return np.concatenate([segs[uncut], first, second]), np.concatenate([uncut, e[k1], e[k2]])
 
 
 def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: np.ndarray,
