@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gymv_envs.core.canvas import BACKGROUND, INK, Color, fit_text_size, new_frame, text_mask
-from gymv_envs.core.vector import Layer, _stamp, disc_mask, segments_cross
+from gymv_envs.core.vector import Layer, _over_table, _stamp, disc_mask, segments_cross
 
 EDGE = (70, 72, 84)
 WEIGHT_INK = (20, 60, 160)
@@ -310,36 +310,46 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
         if any_directed:
             layer.arrowheads(tip[directed], unit[directed], alen, awide, pcols if one else colors[directed])
     fills = pic.fills or [None] * n
-    if pic.fills:
-        for (cx, cy), f in zip(centers, fills):
-            if f is not None:  # uncoloured vertices show the background: no edge enters a vertex
-                layer.disc(cx, cy, r, f)
+    ring = max(1.0, r * 0.12)
+    lcols = pic.label_colors or [INK] * n
+    sizes = tuple(_label_font(text, int(r * 1.5), int(r * 1.15), label_size) for text in pic.labels)
+    rr, rring = round(r * 2) / 2, round(ring * 2) / 2
+    row = None  # every vertex's ring and label in one cached stamp, placed wholly inside the frame
+    if n and all(lc == INK for lc in lcols):
+        offsets, alpha, counts, half, inner = _badge_row(tuple(pic.labels), sizes, rr, rring, W)
+        xy = np.rint(centers).astype(np.int64) - half[:, :2]
+        if (xy >= 0).all() and (xy[:, 0] + half[:, 2] <= W).all() and (xy[:, 1] + half[:, 3] <= H).all():
+            row = xy
+    filled = [i for i, f in enumerate(fills) if f is not None]
+    # a filled vertex whose disc nothing else touches is drawn at once as its fill with its badge blended over
+    # it (a cached stamp of final colours, set after the layer) instead of a disc, then a badge blended later
+    composed = None
+    if row is not None and filled and all(type(c[2]) is tuple for c in layer._chunks):  # (what lies under a disc's
+        # rim shows through it only where marks are blended, not looked up over the background)
+        composed = _composed_fills(pic.labels, fills, filled, sizes, rr, rring, W, row, half, wboxes)
+    if composed is None:
+        for i in filled:  # uncoloured vertices show the background: no edge enters a vertex
+            layer.disc(centers[i, 0], centers[i, 1], r, fills[i])
     # everything so far lies on the plain background, and nothing of it overlaps but at crossings; the
     # labels and weights that follow lie on it too (they replace what lies under them): where every mark
     # has one colour, both go in one pass
     if not all(type(c[2]) is tuple for c in layer._chunks):
         layer.flush(under=BACKGROUND)
-    ring = max(1.0, r * 0.12)
-    lcols = pic.label_colors or [INK] * n
     on_fill = Layer(frame)  # badges of filled vertices blend over their fill
-    sizes = tuple(_label_font(text, int(r * 1.5), int(r * 1.15), label_size) for text in pic.labels)
-    rr, rring = round(r * 2) / 2, round(ring * 2) / 2
     label_boxes = None
-    if n and all(lc == INK for lc in lcols):  # ring and label of every vertex in one cached stamp
-        offsets, alpha, counts, half, inner = _badge_row(tuple(pic.labels), sizes, rr, rring, W)
-        xy = np.rint(centers).astype(np.int64) - half[:, :2]
-        if (xy >= 0).all() and (xy[:, 0] + half[:, 2] <= W).all() and (xy[:, 1] + half[:, 3] <= H).all():
-            corner = xy[:, 1] * W + xy[:, 0]
-            tl = xy + inner[:, :2]
-            label_boxes = [tuple(b) for b in np.concatenate([tl, tl + inner[:, 2:]], axis=1).tolist()]
-            filled = np.array([f is not None for f in fills])
-            if not filled.any():
-                layer._chunks.append((offsets + np.repeat(corner, counts), alpha, INK))
-            else:
-                for target, which in ((layer, ~filled), (on_fill, filled)):
-                    if which.any():
-                        sel = np.repeat(which, counts)
-                        target._chunks.append(((offsets + np.repeat(corner, counts))[sel], alpha[sel], INK))
+    if row is not None:
+        corner = row[:, 1] * W + row[:, 0]
+        tl = row + inner[:, :2]
+        label_boxes = [tuple(b) for b in np.concatenate([tl, tl + inner[:, 2:]], axis=1).tolist()]
+        if not filled:
+            layer._chunks.append((offsets + np.repeat(corner, counts), alpha, INK))
+        else:
+            which = np.ones(n, dtype=bool)
+            which[filled] = False
+            for target, part in ((layer, which), (None if composed is not None else on_fill, ~which)):
+                if target is not None and part.any():
+                    sel = np.flatnonzero(np.repeat(part, counts))
+                    target._chunks.append(((offsets + np.repeat(corner, counts)).take(sel), alpha.take(sel), INK))
     if label_boxes is None:
         label_boxes = []
         for (cx, cy), text, lc, f, size in zip(centers, pic.labels, lcols, fills, sizes):
@@ -355,7 +365,70 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
     _weight_texts(layer, wboxes, weights, weight_size)
     layer.flush(under=BACKGROUND)
     on_fill.flush(dedupe=False)
+    if composed is not None:
+        rgb = frame.reshape(-1, 3)
+        at = np.concatenate([composed[k][0] + (row[i, 1] + half[i, 1]) * W + row[i, 0] + half[i, 0]
+                             for k, i in enumerate(filled)])
+        for ch in range(3):
+            rgb[:, ch][at] = np.concatenate([c[1][ch] for c in composed])
     return Placed(centers, r, label_boxes, wboxes, segs)
+
+
+def _composed_fills(labels, fills, filled, sizes, rr: float, rring: float, width: int, xy: np.ndarray,
+                    half: np.ndarray, wboxes) -> list | None:
+    """The `_filled_badge` stamps of the filled vertices, or None where one is missing or where another vertex's
+    badge or a weight's box reaches into a filled vertex's disc (marks drawn after it: the layered way then)."""
+    if not filled:
+        return None
+    out = []
+    x0, y0 = xy[:, 0], xy[:, 1]
+    x1, y1 = x0 + half[:, 2], y0 + half[:, 3]
+    boxes = [b for b in wboxes if b is not None]
+    for i in filled:
+        stamp = _filled_badge(labels[i], sizes[i], rr, rring, tuple(int(v) for v in fills[i]), width)
+        if stamp is None:
+            return None
+        cx, cy, d = x0[i] + half[i, 0], y0[i] + half[i, 1], stamp[2]  # the disc's square: [c - d, c - d + 2 d + 1)
+        lo_x, lo_y, hi_x, hi_y = cx - d, cy - d, cx + d + 1, cy + d + 1
+        hit = (x0 < hi_x) & (x1 > lo_x) & (y0 < hi_y) & (y1 > lo_y)
+        hit[i] = False
+        if hit.any() or any(b[0] < hi_x and b[2] > lo_x and b[1] < hi_y and b[3] > lo_y for b in boxes):
+            return None
+        out.append(stamp)
+    return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _filled_badge(text: str, size: int, rr: float, rring: float, fill: Color, width: int):
+    """A filled vertex as it comes out of the layers: its disc of ``fill`` over the background, then its badge
+    (`_badge`) blended over that as `Layer.flush` blends; (flat offsets from the vertex's pixel in a frame
+    ``width`` px wide, the three channels' values, the disc's half side), or None when the badge reaches
+    past the disc (it would blend over what lies there)."""
+    badge, _ = _badge(text, rr, rring, size)
+    disc = disc_mask(rr, 0.0)
+    bh, bw, d = badge.shape[0], badge.shape[1], disc.shape[0] // 2
+    oy, ox = bh // 2 - d, bw // 2 - d
+    if oy < 0 or ox < 0:
+        return None
+    under = np.zeros_like(badge)
+    under[oy:oy + disc.shape[0], ox:ox + disc.shape[1]] = disc
+    if ((badge > 0) & (under == 0)).any():
+        return None
+    ys, xs = np.nonzero(under)
+    table = _over_table((tuple(int(v) for v in fill),), tuple(int(v) for v in BACKGROUND))
+    a = badge[ys, xs].astype(np.uint16)
+    a += a >> 7
+    values = []
+    for ch in range(3):
+        v = table[ch][under[ys, xs]].astype(np.uint16)
+        v *= 256 - a
+        v += a * INK[ch]
+        v >>= 8
+        values.append(v.astype(np.uint8))
+    offsets = (ys.astype(np.int64) - bh // 2) * width + (xs - bw // 2)
+    for arr in (offsets, *values):
+        arr.setflags(write=False)
+    return offsets, tuple(values), d
 
 
 def _weight_texts(layer: Layer, wboxes, weights, size: int) -> None:
