@@ -178,14 +178,15 @@ def colourable(nb: Sequence[int], k: int) -> list[int] | None:
     n = len(nb)
     order = sorted(range(n), key=lambda v: -bin(nb[v]).count("1"))
     colour = [-1] * n
+    nbrs = [[w for w in range(n) if nb[v] >> w & 1] for v in range(n)]
 
     def place(i: int, used: int) -> bool:
         if i == n:
             return True
         v = order[i]
         banned = 0
-        for w in range(n):
-            if nb[v] >> w & 1 and colour[w] >= 0:
+        for w in nbrs[v]:
+            if colour[w] >= 0:
                 banned |= 1 << colour[w]
         for c in range(min(k, used + 1)):  # a new colour only as the next unused one: no symmetric retries
             if not banned >> c & 1:
@@ -198,9 +199,10 @@ def colourable(nb: Sequence[int], k: int) -> list[int] | None:
     return colour if place(0, 0) else None
 
 
-def chromatic_number(nb: Sequence[int]) -> tuple[int, list[int]]:
-    """The chromatic number and a colouring that achieves it (exact search)."""
-    for k in range(1, len(nb) + 1):
+def chromatic_number(nb: Sequence[int], least: int = 1) -> tuple[int, list[int]]:
+    """The chromatic number and a colouring that achieves it (exact search); ``least``: a bound known to hold
+    (a clique of that size), so fewer colours are not tried."""
+    for k in range(max(1, least), len(nb) + 1):
         col = colourable(nb, k)
         if col is not None:
             return k, col

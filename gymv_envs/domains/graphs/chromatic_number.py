@@ -81,7 +81,8 @@ class ChromaticNumber(GraphQuestion):
                 edges = sorted(set(edges) | planted)
             self.edges = edges
             self.nb = bitsets(n, edges)
-            self.chi, self.colouring = chromatic_number(self.nb)
+            # aim colours at least: the planted clique needs them (aim 2: any edge does)
+            self.chi, self.colouring = chromatic_number(self.nb, least=aim if edges else 1)
             if self.chi == aim or attempt >= 30:  # the aim is a preference; the exact value decides
                 return
 
