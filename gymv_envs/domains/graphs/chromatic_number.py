@@ -13,6 +13,7 @@ from gymv_envs.domains.graphs._graphs import (
     chromatic_number,
     clear_pairs,
     int_near_misses,
+    pair_clearance,
     parse_int,
     planar_edges,
     planar_graph,
@@ -93,14 +94,15 @@ class ChromaticNumber(GraphQuestion):
         pairs = vertex_pairs(k)
         while True:
             pos = spread_points(rng, n)
-            clear = clear_pairs(pos, 0.28)
+            clearance = pair_clearance(pos)
+            clear = clear_pairs(pos, 0.28, clearance)
             nearest = np.argsort(np.hypot(pos[:, None, 0] - pos[None, :, 0], pos[:, None, 1] - pos[None, :, 1]),
                                  axis=1)[:, :k]
             fits = np.flatnonzero(clear[nearest[:, pairs[:, 0]], nearest[:, pairs[:, 1]]].all(axis=1))
             if not len(fits):
                 continue
             near = nearest[int(fits[int(rng.integers(len(fits)))])].tolist()
-            edges = planar_edges(rng, pos, 2 * n)
+            edges = planar_edges(rng, pos, 2 * n, clearance=clearance)
             if edges is not None:
                 return pos, near, edges
 
