@@ -234,8 +234,15 @@ def _badge_row(texts: tuple[str, ...], sizes: tuple[int, ...], r: float, ring: f
     return out
 
 
-def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, float] | None = None) -> Placed:
-    """Draw ``pic`` into ``box`` (default: the whole frame) and say where everything went."""
+def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, float] | None = None,
+               layer: Layer | None = None) -> Placed:
+    """Draw ``pic`` into ``box`` (default: the whole frame) and say where everything went. ``layer``: a layer of
+    ``frame`` (on the plain background) to leave the marks in, for the caller to flush with those of other
+    pictures in one pass; a picture with a title, filled vertices or edge colours is drawn at once."""
+    if layer is not None and (pic.title or pic.fills or pic.edge_colors is not None):
+        layer.flush(under=BACKGROUND)
+        layer = None
+    shared = layer is not None
     H, W = frame.shape[:2]
     x0, y0, x1, y1 = box if box is not None else (0, 0, W, H)
     side = int(min(x1 - x0, y1 - y0))
@@ -295,7 +302,7 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
         pieces, piece_of = _cut_for_labels(segs, todo, boxes)
     else:
         wboxes, pieces, piece_of = [None] * len(weights), segs, None
-    layer = Layer(frame)
+    layer = layer if shared else Layer(frame)
     if m:
         if not one:
             pcols = colors if piece_of is None else colors[piece_of]
@@ -363,7 +370,8 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
                 target.disc(cx, cy, r, INK, ring=ring)
                 label_boxes.append(target.text(text, (cx, cy), size, lc, bold=True))
     _weight_texts(layer, wboxes, weights, weight_size)
-    layer.flush(under=BACKGROUND)
+    if not shared:
+        layer.flush(under=BACKGROUND)
     on_fill.flush(dedupe=False)
     if composed is not None:
         rgb = frame.reshape(-1, 3)
