@@ -17,6 +17,7 @@ parent in order), `binary_tree_layout` (x = in-order rank), `grid_layout` and `c
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -71,13 +72,16 @@ class Placed:
 def spread_points(rng: np.random.Generator, n: int, aspect: float = 1.0, slack: float = 1.5) -> np.ndarray:
     """``n`` points in a box ``aspect`` wide and 1 high, one per cell of a jittered grid with about
     ``slack`` cells per point, so any two are more than half a cell apart."""
-    cols = max(1, int(np.ceil(np.sqrt(n * slack * aspect))))
-    rows = max(1, int(np.ceil(n * slack / cols)))
+    cols = max(1, math.ceil(math.sqrt(n * slack * aspect)))
+    rows = max(1, math.ceil(n * slack / cols))
     while rows * cols < n:
         rows += 1
     cells = rng.permutation(rows * cols)[:n]
     jitter = rng.uniform(-0.22, 0.22, size=(n, 2))
-    pts = np.stack([cells % cols + 0.5 + jitter[:, 0], cells // cols + 0.5 + jitter[:, 1]], 1)
+    pts = np.empty((n, 2))
+    pts[:, 1], pts[:, 0] = np.divmod(cells, cols)
+    pts += 0.5
+    pts += jitter
     return pts
 
 
