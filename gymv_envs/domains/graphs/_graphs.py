@@ -49,9 +49,11 @@ def vertex_pairs(n: int) -> np.ndarray:
     return pairs
 
 
-def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: float = 2.3) -> list[Edge] | None:
-    """Up to ``m`` non-crossing edges among ``pos``, a spanning tree first; None if it cannot connect."""
-    return pick_planar(rng, planar_candidates(pos, max_len), m)
+def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: float = 2.3,
+                 clearance: np.ndarray | None = None) -> list[Edge] | None:
+    """Up to ``m`` non-crossing edges among ``pos``, a spanning tree first; None if it cannot connect.
+    ``clearance``: `pair_clearance(pos)` where the caller has it already."""
+    return pick_planar(rng, planar_candidates(pos, max_len, clearance), m)
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,7 @@ class PlanarCandidates:
     cross: list[int]
 
 
-def planar_candidates(pos: np.ndarray, max_len: float = 2.3) -> PlanarCandidates:
+def planar_candidates(pos: np.ndarray, max_len: float = 2.3, clearance: np.ndarray | None = None) -> PlanarCandidates:
     n = len(pos)
     pairs = vertex_pairs(n)
     segs = pos[pairs].reshape(-1, 4)  # (x_i, y_i, x_j, y_j) of every pair
@@ -75,10 +77,13 @@ def planar_candidates(pos: np.ndarray, max_len: float = 2.3) -> PlanarCandidates
     length = np.hypot(d[:, 0], d[:, 1])
     near = np.flatnonzero(length <= max_len)  # candidate pairs: short ones that pass no other vertex closely
     pairs, length, segs = pairs[near], length[near], segs[near]
-    clear = point_segment_distance(pos, segs)
-    cols = np.arange(len(pairs))
-    clear[pairs[:, 0], cols] = np.inf
-    clear[pairs[:, 1], cols] = np.inf
+    if clearance is not None:  # (the same distances, column by column)
+        clear = clearance[:, near]
+    else:
+        clear = point_segment_distance(pos, segs)
+        cols = np.arange(len(pairs))
+        clear[pairs[:, 0], cols] = np.inf
+        clear[pairs[:, 1], cols] = np.inf
     keep = np.flatnonzero(clear.min(axis=0) > 0.28)
     pairs, segs = pairs[keep], segs[keep]
     packed = np.packbits(segments_cross(segs, segs), axis=1, bitorder="little")
@@ -126,15 +131,23 @@ def pick_planar(rng: np.random.Generator, cand: PlanarCandidates, m: int) -> lis
     return sorted((iu[k], ju[k]) for k in chosen)
 
 
-def clear_pairs(pos: np.ndarray, gap: float = 0.28) -> np.ndarray:
-    """(n, n) bool: whether the segment between two vertices keeps ``gap`` away from every other vertex."""
+def pair_clearance(pos: np.ndarray) -> np.ndarray:
+    """(n, pairs) distances from each vertex to the segment of each pair of `vertex_pairs` (inf for its own ends)."""
+    pairs = vertex_pairs(len(pos))
+    d = point_segment_distance(pos, pos[pairs].reshape(-1, 4))
+    cols = np.arange(len(pairs))
+    d[pairs[:, 0], cols] = np.inf
+    d[pairs[:, 1], cols] = np.inf
+    return d
+
+
+def clear_pairs(pos: np.ndarray, gap: float = 0.28, clearance: np.ndarray | None = None) -> np.ndarray:
+    """(n, n) bool: whether the segment between two vertices keeps ``gap`` away from every other vertex
+    (``clearance``: `pair_clearance(pos)` where the caller has it already)."""
     n = len(pos)
     pairs = vertex_pairs(n)
     iu, ju = pairs[:, 0], pairs[:, 1]
-    d = point_segment_distance(pos, pos[pairs].reshape(-1, 4))
-    cols = np.arange(len(iu))
-    d[iu, cols] = np.inf
-    d[ju, cols] = np.inf
+    d = pair_clearance(pos) if clearance is None else clearance
     out = np.zeros((n, n), dtype=bool)
     out[iu, ju] = out[ju, iu] = d.min(axis=0) > gap
     return out
@@ -178,14 +191,15 @@ def colourable(nb: Sequence[int], k: int) -> list[int] | None:
     n = len(nb)
     order = sorted(range(n), key=lambda v: -bin(nb[v]).count("1"))
     colour = [-1] * n
+    nbrs = [[w for w in range(n) if nb[v] >> w & 1] for v in range(n)]
 
     def place(i: int, used: int) -> bool:
         if i == n:
             return True
         v = order[i]
         banned = 0
-        for w in range(n):
-            if nb[v] >> w & 1 and colour[w] >= 0:
+        for w in nbrs[v]:
+            if colour[w] >= 0:
                 banned |= 1 << colour[w]
         for c in range(min(k, used + 1)):  # a new colour only as the next unused one: no symmetric retries
             if not banned >> c & 1:
@@ -198,9 +212,10 @@ def colourable(nb: Sequence[int], k: int) -> list[int] | None:
     return colour if place(0, 0) else None
 
 
-def chromatic_number(nb: Sequence[int]) -> tuple[int, list[int]]:
-    """The chromatic number and a colouring that achieves it (exact search)."""
-    for k in range(1, len(nb) + 1):
+def chromatic_number(nb: Sequence[int], least: int = 1) -> tuple[int, list[int]]:
+    """The chromatic number and a colouring that achieves it (exact search); ``least``: a bound known to hold
+    (a clique of that size), so fewer colours are not tried."""
+    for k in range(max(1, least), len(nb) + 1):
         col = colourable(nb, k)
         if col is not None:
             return k, col

@@ -17,13 +17,14 @@ parent in order), `binary_tree_layout` (x = in-order rank), `grid_layout` and `c
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from gymv_envs.core.canvas import BACKGROUND, INK, Color, fit_text_size, new_frame, text_mask
-from gymv_envs.core.vector import Layer, _stamp, disc_mask, segments_cross
+from gymv_envs.core.vector import Layer, _over_table, _stamp, disc_mask, segments_cross
 
 EDGE = (70, 72, 84)
 WEIGHT_INK = (20, 60, 160)
@@ -71,13 +72,16 @@ class Placed:
 def spread_points(rng: np.random.Generator, n: int, aspect: float = 1.0, slack: float = 1.5) -> np.ndarray:
     """``n`` points in a box ``aspect`` wide and 1 high, one per cell of a jittered grid with about
     ``slack`` cells per point, so any two are more than half a cell apart."""
-    cols = max(1, int(np.ceil(np.sqrt(n * slack * aspect))))
-    rows = max(1, int(np.ceil(n * slack / cols)))
+    cols = max(1, math.ceil(math.sqrt(n * slack * aspect)))
+    rows = max(1, math.ceil(n * slack / cols))
     while rows * cols < n:
         rows += 1
     cells = rng.permutation(rows * cols)[:n]
     jitter = rng.uniform(-0.22, 0.22, size=(n, 2))
-    pts = np.stack([cells % cols + 0.5 + jitter[:, 0], cells // cols + 0.5 + jitter[:, 1]], 1)
+    pts = np.empty((n, 2))
+    pts[:, 1], pts[:, 0] = np.divmod(cells, cols)
+    pts += 0.5
+    pts += jitter
     return pts
 
 
@@ -234,8 +238,15 @@ def _badge_row(texts: tuple[str, ...], sizes: tuple[int, ...], r: float, ring: f
     return out
 
 
-def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, float] | None = None) -> Placed:
-    """Draw ``pic`` into ``box`` (default: the whole frame) and say where everything went."""
+def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, float] | None = None,
+               layer: Layer | None = None) -> Placed:
+    """Draw ``pic`` into ``box`` (default: the whole frame) and say where everything went. ``layer``: a layer of
+    ``frame`` (on the plain background) to leave the marks in, for the caller to flush with those of other
+    pictures in one pass; a picture with a title, filled vertices or edge colours is drawn at once."""
+    if layer is not None and (pic.title or pic.fills or pic.edge_colors is not None):
+        layer.flush(under=BACKGROUND)
+        layer = None
+    shared = layer is not None
     H, W = frame.shape[:2]
     x0, y0, x1, y1 = box if box is not None else (0, 0, W, H)
     side = int(min(x1 - x0, y1 - y0))
@@ -295,7 +306,7 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
         pieces, piece_of = _cut_for_labels(segs, todo, boxes)
     else:
         wboxes, pieces, piece_of = [None] * len(weights), segs, None
-    layer = Layer(frame)
+    layer = layer if shared else Layer(frame)
     if m:
         if not one:
             pcols = colors if piece_of is None else colors[piece_of]
@@ -310,36 +321,46 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
         if any_directed:
             layer.arrowheads(tip[directed], unit[directed], alen, awide, pcols if one else colors[directed])
     fills = pic.fills or [None] * n
-    if pic.fills:
-        for (cx, cy), f in zip(centers, fills):
-            if f is not None:  # uncoloured vertices show the background: no edge enters a vertex
-                layer.disc(cx, cy, r, f)
+    ring = max(1.0, r * 0.12)
+    lcols = pic.label_colors or [INK] * n
+    sizes = tuple(_label_font(text, int(r * 1.5), int(r * 1.15), label_size) for text in pic.labels)
+    rr, rring = round(r * 2) / 2, round(ring * 2) / 2
+    row = None  # every vertex's ring and label in one cached stamp, placed wholly inside the frame
+    if n and all(lc == INK for lc in lcols):
+        offsets, alpha, counts, half, inner = _badge_row(tuple(pic.labels), sizes, rr, rring, W)
+        xy = np.rint(centers).astype(np.int64) - half[:, :2]
+        if (xy >= 0).all() and (xy[:, 0] + half[:, 2] <= W).all() and (xy[:, 1] + half[:, 3] <= H).all():
+            row = xy
+    filled = [i for i, f in enumerate(fills) if f is not None]
+    # a filled vertex whose disc nothing else touches is drawn at once as its fill with its badge blended over
+    # it (a cached stamp of final colours, set after the layer) instead of a disc, then a badge blended later
+    composed = None
+    if row is not None and filled and all(type(c[2]) is tuple for c in layer._chunks):  # (what lies under a disc's
+        # rim shows through it only where marks are blended, not looked up over the background)
+        composed = _composed_fills(pic.labels, fills, filled, sizes, rr, rring, W, row, half, wboxes)
+    if composed is None:
+        for i in filled:  # uncoloured vertices show the background: no edge enters a vertex
+            layer.disc(centers[i, 0], centers[i, 1], r, fills[i])
     # everything so far lies on the plain background, and nothing of it overlaps but at crossings; the
     # labels and weights that follow lie on it too (they replace what lies under them): where every mark
     # has one colour, both go in one pass
     if not all(type(c[2]) is tuple for c in layer._chunks):
         layer.flush(under=BACKGROUND)
-    ring = max(1.0, r * 0.12)
-    lcols = pic.label_colors or [INK] * n
     on_fill = Layer(frame)  # badges of filled vertices blend over their fill
-    sizes = tuple(_label_font(text, int(r * 1.5), int(r * 1.15), label_size) for text in pic.labels)
-    rr, rring = round(r * 2) / 2, round(ring * 2) / 2
     label_boxes = None
-    if n and all(lc == INK for lc in lcols):  # ring and label of every vertex in one cached stamp
-        offsets, alpha, counts, half, inner = _badge_row(tuple(pic.labels), sizes, rr, rring, W)
-        xy = np.rint(centers).astype(np.int64) - half[:, :2]
-        if (xy >= 0).all() and (xy[:, 0] + half[:, 2] <= W).all() and (xy[:, 1] + half[:, 3] <= H).all():
-            corner = xy[:, 1] * W + xy[:, 0]
-            tl = xy + inner[:, :2]
-            label_boxes = [tuple(b) for b in np.concatenate([tl, tl + inner[:, 2:]], axis=1).tolist()]
-            filled = np.array([f is not None for f in fills])
-            if not filled.any():
-                layer._chunks.append((offsets + np.repeat(corner, counts), alpha, INK))
-            else:
-                for target, which in ((layer, ~filled), (on_fill, filled)):
-                    if which.any():
-                        sel = np.repeat(which, counts)
-                        target._chunks.append(((offsets + np.repeat(corner, counts))[sel], alpha[sel], INK))
+    if row is not None:
+        corner = row[:, 1] * W + row[:, 0]
+        tl = row + inner[:, :2]
+        label_boxes = [tuple(b) for b in np.concatenate([tl, tl + inner[:, 2:]], axis=1).tolist()]
+        if not filled:
+            layer._chunks.append((offsets + np.repeat(corner, counts), alpha, INK))
+        else:
+            which = np.ones(n, dtype=bool)
+            which[filled] = False
+            for target, part in ((layer, which), (None if composed is not None else on_fill, ~which)):
+                if target is not None and part.any():
+                    sel = np.flatnonzero(np.repeat(part, counts))
+                    target._chunks.append(((offsets + np.repeat(corner, counts)).take(sel), alpha.take(sel), INK))
     if label_boxes is None:
         label_boxes = []
         for (cx, cy), text, lc, f, size in zip(centers, pic.labels, lcols, fills, sizes):
@@ -353,9 +374,73 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
                 target.disc(cx, cy, r, INK, ring=ring)
                 label_boxes.append(target.text(text, (cx, cy), size, lc, bold=True))
     _weight_texts(layer, wboxes, weights, weight_size)
-    layer.flush(under=BACKGROUND)
+    if not shared:
+        layer.flush(under=BACKGROUND)
     on_fill.flush(dedupe=False)
+    if composed is not None:
+        rgb = frame.reshape(-1, 3)
+        at = np.concatenate([composed[k][0] + (row[i, 1] + half[i, 1]) * W + row[i, 0] + half[i, 0]
+                             for k, i in enumerate(filled)])
+        for ch in range(3):
+            rgb[:, ch][at] = np.concatenate([c[1][ch] for c in composed])
     return Placed(centers, r, label_boxes, wboxes, segs)
+
+
+def _composed_fills(labels, fills, filled, sizes, rr: float, rring: float, width: int, xy: np.ndarray,
+                    half: np.ndarray, wboxes) -> list | None:
+    """The `_filled_badge` stamps of the filled vertices, or None where one is missing or where another vertex's
+    badge or a weight's box reaches into a filled vertex's disc (marks drawn after it: the layered way then)."""
+    if not filled:
+        return None
+    out = []
+    x0, y0 = xy[:, 0], xy[:, 1]
+    x1, y1 = x0 + half[:, 2], y0 + half[:, 3]
+    boxes = [b for b in wboxes if b is not None]
+    for i in filled:
+        stamp = _filled_badge(labels[i], sizes[i], rr, rring, tuple(int(v) for v in fills[i]), width)
+        if stamp is None:
+            return None
+        cx, cy, d = x0[i] + half[i, 0], y0[i] + half[i, 1], stamp[2]  # the disc's square: [c - d, c - d + 2 d + 1)
+        lo_x, lo_y, hi_x, hi_y = cx - d, cy - d, cx + d + 1, cy + d + 1
+        hit = (x0 < hi_x) & (x1 > lo_x) & (y0 < hi_y) & (y1 > lo_y)
+        hit[i] = False
+        if hit.any() or any(b[0] < hi_x and b[2] > lo_x and b[1] < hi_y and b[3] > lo_y for b in boxes):
+            return None
+        out.append(stamp)
+    return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _filled_badge(text: str, size: int, rr: float, rring: float, fill: Color, width: int):
+    """A filled vertex as it comes out of the layers: its disc of ``fill`` over the background, then its badge
+    (`_badge`) blended over that as `Layer.flush` blends; (flat offsets from the vertex's pixel in a frame
+    ``width`` px wide, the three channels' values, the disc's half side), or None when the badge reaches
+    past the disc (it would blend over what lies there)."""
+    badge, _ = _badge(text, rr, rring, size)
+    disc = disc_mask(rr, 0.0)
+    bh, bw, d = badge.shape[0], badge.shape[1], disc.shape[0] // 2
+    oy, ox = bh // 2 - d, bw // 2 - d
+    if oy < 0 or ox < 0:
+        return None
+    under = np.zeros_like(badge)
+    under[oy:oy + disc.shape[0], ox:ox + disc.shape[1]] = disc
+    if ((badge > 0) & (under == 0)).any():
+        return None
+    ys, xs = np.nonzero(under)
+    table = _over_table((tuple(int(v) for v in fill),), tuple(int(v) for v in BACKGROUND))
+    a = badge[ys, xs].astype(np.uint16)
+    a += a >> 7
+    values = []
+    for ch in range(3):
+        v = table[ch][under[ys, xs]].astype(np.uint16)
+        v *= 256 - a
+        v += a * INK[ch]
+        v >>= 8
+        values.append(v.astype(np.uint8))
+    offsets = (ys.astype(np.int64) - bh // 2) * width + (xs - bw // 2)
+    for arr in (offsets, *values):
+        arr.setflags(write=False)
+    return offsets, tuple(values), d
 
 
 def _weight_texts(layer: Layer, wboxes, weights, size: int) -> None:
@@ -394,28 +479,27 @@ def _upper(k: int) -> np.ndarray:
 def _cut_for_labels(segs: np.ndarray, todo: list[int], boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The segments with a gap where a weight's box (``boxes[k]`` on segment ``todo[k]``) sits on them; returns
     (pieces, source index of each)."""
-    m = len(segs)
-    has = np.zeros(m, dtype=bool)
-    has[todo] = True
-    bx = np.zeros((m, 4))
-    bx[todo] = boxes
-    p, q = segs[:, :2], segs[:, 2:]
+    e = np.asarray(todo)
+    s = segs[e]
+    p, q = s[:, :2], s[:, 2:]
     d = q - p
     length = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)
     u = d / length[:, None]
-    c = (bx[:, :2] + bx[:, 2:]) / 2
+    c = (boxes[:, :2] + boxes[:, 2:]) / 2
     cp = c - p
     t = (cp * u).sum(axis=1)
-    has &= np.abs(cp[:, 0] * u[:, 1] - cp[:, 1] * u[:, 0]) < 1  # a box beside its edge cuts nothing
-    gap = np.abs(u[:, 0]) * (bx[:, 2] - bx[:, 0]) / 2 + np.abs(u[:, 1]) * (bx[:, 3] - bx[:, 1]) / 2 + 1
-    keep1 = has & (t - gap > 0.5)
-    keep2 = has & (t + gap < length - 0.5)
-    first = np.concatenate([p[keep1], p[keep1] + u[keep1] * (t - gap)[keep1, None]], axis=1)
-    second = np.concatenate([p[keep2] + u[keep2] * (t + gap)[keep2, None], q[keep2]], axis=1)
-    idx = np.arange(m)
-    pieces = np.concatenate([segs[~has], first, second])
-    src = np.concatenate([idx[~has], idx[keep1], idx[keep2]])
-    return pieces, src
+    on = np.abs(cp[:, 0] * u[:, 1] - cp[:, 1] * u[:, 0]) < 1  # a box beside its edge cuts nothing
+    au = np.abs(u)
+    gap = au[:, 0] * (boxes[:, 2] - boxes[:, 0]) / 2 + au[:, 1] * (boxes[:, 3] - boxes[:, 1]) / 2 + 1
+    k1 = np.flatnonzero(on & (t - gap > 0.5))
+    k2 = np.flatnonzero(on & (t + gap < length - 0.5))
+    p1 = p[k1]
+    first = np.concatenate([p1, p1 + u[k1] * (t - gap)[k1, None]], axis=1)
+    second = np.concatenate([p[k2] + u[k2] * (t + gap)[k2, None], q[k2]], axis=1)
+    whole = np.ones(len(segs), dtype=bool)
+    whole[e[on]] = False
+    uncut = np.flatnonzero(whole)
+    return np.concatenate([segs[uncut], first, second]), np.concatenate([uncut, e[k1], e[k2]])
 
 
 def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: np.ndarray,
@@ -432,9 +516,11 @@ def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: 
     e = np.asarray(todo)
     s = segs[e]
     dims = np.array([_text_box(weights[i], size) for i in todo], dtype=float)
+    scene = _Scene(centers, r, segs, np.array([W, H], dtype=float))
     mid = (s[:, :2] + s[:, 2:]) / 2
-    lo, hi = mid - dims / 2, mid + dims / 2
-    bad = _box_cost(mid, dims, e, centers, r, segs, (W, H)) > 0
+    half = dims / 2
+    lo, hi = mid - half, mid + half
+    bad = scene.cost(mid, dims, lo, hi, e) > 0
     bad |= (_overlaps(lo, hi, lo, hi) & _upper(len(lo))).any(axis=0)
     if bad.any():  # the few that do not fit at the middle try the other places
         b = np.flatnonzero(bad)
@@ -446,10 +532,10 @@ def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: 
         cand = np.concatenate([a[:, None, :] + _TS[None, :, None] * d[:, None, :],
                                (mid[b] + n * side)[:, None, :], (mid[b] - n * side)[:, None, :]], axis=1)
         k = cand.shape[1]
-        # each place is costed on its own, so all of them go in one batch
-        cost = _box_cost(cand.reshape(-1, 2), np.repeat(db, k, axis=0), np.repeat(e[b], k), centers, r, segs,
-                         (W, H)).reshape(-1, k) + _RANK
         clo, chi = cand - db[:, None, :] / 2, cand + db[:, None, :] / 2
+        # each place is costed on its own, so all of them go in one batch
+        cost = scene.cost(cand.reshape(-1, 2), np.repeat(db, k, axis=0), clo.reshape(-1, 2), chi.reshape(-1, 2),
+                          np.repeat(e[b], k)).reshape(-1, k) + _RANK
         # box i and a place (lo', hi') overlap where lo' < hi_i and -hi' < -lo_i on both axes
         mine = np.concatenate([clo, -chi], axis=2)
         theirs = np.concatenate([hi, -lo], axis=1)
@@ -466,32 +552,45 @@ def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: 
     return out, todo, box
 
 
-def _box_cost(cand: np.ndarray, dims: np.ndarray, own: np.ndarray, centers: np.ndarray, r: np.ndarray,
-              segs: np.ndarray, frame_wh: tuple[int, int]) -> np.ndarray:
-    """How badly boxes (centres ``cand``, sizes ``dims``) sit: discs under them, other edges through
-    them, the frame's border cutting them."""
-    half2 = (dims * dims).sum(axis=1) / 4
-    vx, vy = cand[:, None, 0] - centers[None, :, 0], cand[:, None, 1] - centers[None, :, 1]
-    room = np.sqrt(half2)[:, None] + r[None, :] + 1
-    near_vertex = (vx * vx + vy * vy < room * room).sum(axis=1)
-    sx, sy = segs[:, 0], segs[:, 1]
-    sdx, sdy = segs[:, 2] - sx, segs[:, 3] - sy
-    rx, ry = cand[:, None, 0] - sx, cand[:, None, 1] - sy
-    t = rx * sdx
-    t += ry * sdy
-    t /= sdx * sdx + sdy * sdy + 1e-12
-    np.maximum(t, 0, out=t)  # clipped to [0, 1]
-    np.minimum(t, 1, out=t)
-    rx -= t * sdx
-    ry -= t * sdy
-    rx *= rx
-    ry *= ry
-    rx += ry
-    close = rx < 0.64 * half2[:, None]
-    close[np.arange(len(cand)), own] = False
-    W, H = frame_wh
-    off = ((cand - dims / 2).min(axis=1) < 0) | (cand[:, 0] + dims[:, 0] / 2 > W) | (cand[:, 1] + dims[:, 1] / 2 > H)
-    return 4 * near_vertex + 2 * close.sum(axis=1) + 1000 * off
+class _Scene:
+    """What a weight's box must keep clear of (discs, edges, the frame's border), with the edges' parts
+    that every costing needs worked out once."""
+
+    def __init__(self, centers: np.ndarray, r: np.ndarray, segs: np.ndarray, frame_wh: np.ndarray) -> None:
+        self.cx, self.cy, self.r1 = centers[:, 0], centers[:, 1], r
+        self.sx, self.sy = segs[:, 0], segs[:, 1]
+        self.sdx, self.sdy = segs[:, 2] - self.sx, segs[:, 3] - self.sy
+        self.len2 = self.sdx * self.sdx + self.sdy * self.sdy + 1e-12
+        self.wh = frame_wh
+
+    def cost(self, cand: np.ndarray, dims: np.ndarray, lo: np.ndarray, hi: np.ndarray, own: np.ndarray) -> np.ndarray:
+        """How badly boxes (centres ``cand``, sizes ``dims``, corners ``lo``/``hi``) sit: discs under them,
+        other edges (all but ``own``) through them, the frame's border cutting them."""
+        half2 = (dims * dims).sum(axis=1) / 4
+        px, py = cand[:, 0, None], cand[:, 1, None]
+        vx, vy = px - self.cx, py - self.cy
+        room = np.sqrt(half2)[:, None] + self.r1 + 1
+        vx *= vx
+        vy *= vy
+        vx += vy
+        room *= room
+        near_vertex = np.count_nonzero(vx < room, axis=1)
+        sdx, sdy = self.sdx, self.sdy
+        rx, ry = px - self.sx, py - self.sy
+        t = rx * sdx
+        t += ry * sdy
+        t /= self.len2
+        np.maximum(t, 0, out=t)  # clipped to [0, 1]
+        np.minimum(t, 1, out=t)
+        rx -= t * sdx
+        ry -= t * sdy
+        rx *= rx
+        ry *= ry
+        rx += ry
+        close = rx < 0.64 * half2[:, None]
+        close[np.arange(len(cand)), own] = False
+        off = ((lo < 0) | (hi > self.wh)).any(axis=1)
+        return 4 * near_vertex + 2 * np.count_nonzero(close, axis=1) + 1000 * off
 
 
 @functools.lru_cache(maxsize=4096)

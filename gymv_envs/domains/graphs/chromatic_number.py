@@ -13,6 +13,7 @@ from gymv_envs.domains.graphs._graphs import (
     chromatic_number,
     clear_pairs,
     int_near_misses,
+    pair_clearance,
     parse_int,
     planar_edges,
     planar_graph,
@@ -81,7 +82,8 @@ class ChromaticNumber(GraphQuestion):
                 edges = sorted(set(edges) | planted)
             self.edges = edges
             self.nb = bitsets(n, edges)
-            self.chi, self.colouring = chromatic_number(self.nb)
+            # aim colours at least: the planted clique needs them (aim 2: any edge does)
+            self.chi, self.colouring = chromatic_number(self.nb, least=aim if edges else 1)
             if self.chi == aim or attempt >= 30:  # the aim is a preference; the exact value decides
                 return
 
@@ -92,14 +94,15 @@ class ChromaticNumber(GraphQuestion):
         pairs = vertex_pairs(k)
         while True:
             pos = spread_points(rng, n)
-            clear = clear_pairs(pos, 0.28)
+            clearance = pair_clearance(pos)
+            clear = clear_pairs(pos, 0.28, clearance)
             nearest = np.argsort(np.hypot(pos[:, None, 0] - pos[None, :, 0], pos[:, None, 1] - pos[None, :, 1]),
                                  axis=1)[:, :k]
             fits = np.flatnonzero(clear[nearest[:, pairs[:, 0]], nearest[:, pairs[:, 1]]].all(axis=1))
             if not len(fits):
                 continue
             near = nearest[int(fits[int(rng.integers(len(fits)))])].tolist()
-            edges = planar_edges(rng, pos, 2 * n)
+            edges = planar_edges(rng, pos, 2 * n, clearance=clearance)
             if edges is not None:
                 return pos, near, edges
 

@@ -167,13 +167,17 @@ class EulerianCircuit(GraphQuestion):
                 chosen ^= path
         sub = adjacency(n, sorted(chosen))
         best: set[int] = set()
-        for s in range(n):
+        seen: set[int] = set()
+        for s in range(n):  # each piece once, from its first vertex (the first largest wins, as from every vertex)
+            if s in seen:
+                continue
             comp, stack = {s}, [s]
             while stack:
                 for w in sub[stack.pop()]:
                     if w not in comp:
                         comp.add(w)
                         stack.append(w)
+            seen |= comp
             if len(comp) > len(best):
                 best = comp
         return sorted(e for e in chosen if e[0] in best)

@@ -8,6 +8,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import BACKGROUND, GRID_LINE, fill_rect, new_frame
+from gymv_envs.core.vector import Layer
 from gymv_envs.domains.graphs._graphs import GraphQuestion, random_tree
 from gymv_envs.domains.graphs._render import Picture, circle_layout, draw_graph, letters
 
@@ -129,8 +130,10 @@ class GraphIsomorphism(GraphQuestion):
         img = new_frame(H, W, BACKGROUND)
         half = W / 2
         fill_rect(img, half - max(1, W // 400), H * 0.05, half + max(1, W // 400), H * 0.95, GRID_LINE)
-        draw_graph(img, Picture(self.pos_left, self.left, self.labels), (0, 0, half, H))
-        draw_graph(img, Picture(self.pos_right, self.right, self.numbers), (half, 0, W, H))
+        both = Layer(img)  # the two pictures in one pass
+        draw_graph(img, Picture(self.pos_left, self.left, self.labels), (0, 0, half, H), both)
+        draw_graph(img, Picture(self.pos_right, self.right, self.numbers), (half, 0, W, H), both)
+        both.flush(under=BACKGROUND)
         return img
 
     def _state_text(self) -> str:

@@ -30,16 +30,17 @@ def permutations(n: int) -> np.ndarray:
 
 @functools.lru_cache(maxsize=8)
 def _steps(n: int) -> np.ndarray:
-    """Per ordering of `permutations`, the flat (u * n + v) index of each of its steps, read-only."""
+    """The flat (u * n + v) index of step i of ordering j of `permutations` at [i, j] (steps as rows: their
+    sum over the long axis is ~5x faster than over a row of n - 1), read-only."""
     p = permutations(n)
-    flat = p[:, :-1] * n + p[:, 1:]
+    flat = np.ascontiguousarray((p[:, :-1] * n + p[:, 1:]).T)
     flat.setflags(write=False)
     return flat
 
 
 def path_costs(weight: np.ndarray) -> np.ndarray:
     """The length of every Hamiltonian path (``MISSING`` or more where an edge is absent), per ordering."""
-    return weight.ravel().take(_steps(len(weight))).sum(axis=1)
+    return weight.ravel().take(_steps(len(weight))).sum(axis=0)
 
 
 class HamiltonianPath(GraphQuestion):

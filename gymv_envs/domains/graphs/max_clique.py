@@ -11,6 +11,7 @@ from gymv_envs.domains.graphs._graphs import (
     bitsets,
     clear_pairs,
     fmt_set,
+    pair_clearance,
     parse_set,
     planar_edges,
     vertex_pairs,
@@ -69,13 +70,14 @@ class MaxClique(GraphQuestion):
         pk = vertex_pairs(k)
         while True:  # points with a centre whose nearest neighbours' edges pass no vertex, then the graph
             self.pos = spread_points(rng, n)
-            clear = clear_pairs(self.pos, 0.3)
+            clearance = pair_clearance(self.pos)
+            clear = clear_pairs(self.pos, 0.3, clearance)
             dist = np.hypot(self.pos[:, None, 0] - self.pos[None, :, 0], self.pos[:, None, 1] - self.pos[None, :, 1])
             nearest = np.argsort(dist, axis=1)[:, :k]
             fits = clear[nearest[:, pk[:, 0]], nearest[:, pk[:, 1]]].all(axis=1)  # per centre: its edges pass no vertex
             if not fits.any():
                 continue
-            edges = planar_edges(rng, self.pos, int(1.6 * n))
+            edges = planar_edges(rng, self.pos, int(1.6 * n), clearance=clearance)
             if edges is not None:
                 break
         edges = add_short_edges(rng, self.pos, edges, extra, clear=clear)

@@ -91,7 +91,9 @@ class ShortestPath(GraphQuestion):
         g.add_nodes_from(range(n))
         g.add_weighted_edges_from((u, v, w) for (u, v), w in zip(edges, self.weights))
         self.graph = g
-        self.best = None if cut_off else nx.dijkstra_path_length(g, self.start, self.goal)
+        self.best, self._path = None, None  # the minimum length, and the path the oracle gives (one Dijkstra)
+        if not cut_off:
+            self.best, self._path = nx.single_source_dijkstra(g, self.start, self.goal)
 
     @staticmethod
     def _ball(edges, centre: int, size: int) -> set[int]:
@@ -148,11 +150,7 @@ class ShortestPath(GraphQuestion):
 
     # -- oracle
     def _solve(self):
-        import networkx as nx
-
-        if self.best is None:
-            return NONE
-        return tuple(nx.dijkstra_path(self.graph, self.start, self.goal))
+        return NONE if self.best is None else tuple(self._path)
 
     def _near_misses(self, rng: np.random.Generator) -> list:
         import networkx as nx
