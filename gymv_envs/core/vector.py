@@ -569,7 +569,14 @@ def point_segment_distance(pts: np.ndarray, segs: np.ndarray) -> np.ndarray:
     px, py = p[:, 0:1], p[:, 1:2]
     ax, ay = s[:, 0], s[:, 1]
     dx, dy = s[:, 2] - ax, s[:, 3] - ay
-    len2 = np.maximum(dx * dx + dy * dy, 1e-12)
+    d2 = squared_segment_distance(px, py, ax, ay, dx, dy, np.maximum(dx * dx + dy * dy, 1e-12))
+    return np.sqrt(d2, out=d2)
+
+
+def squared_segment_distance(px: np.ndarray, py: np.ndarray, ax: np.ndarray, ay: np.ndarray, dx: np.ndarray,
+                             dy: np.ndarray, len2: np.ndarray) -> np.ndarray:
+    """Squared distances from points (columns ``px``, ``py``) to segments from (``ax``, ``ay``) along
+    (``dx``, ``dy``) of squared length ``len2`` (at least a tiny positive number), broadcast (k, m)."""
     rx, ry = px - ax, py - ay
     t = rx * dx
     t += ry * dy
@@ -581,7 +588,7 @@ def point_segment_distance(pts: np.ndarray, segs: np.ndarray) -> np.ndarray:
     rx *= rx
     ry *= ry
     rx += ry
-    return np.sqrt(rx, out=rx)
+    return rx
 
 
 def bounds(points: Iterable[Point]) -> tuple[float, float, float, float]:

@@ -24,7 +24,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gymv_envs.core.canvas import BACKGROUND, INK, Color, fit_text_size, new_frame, text_mask
-from gymv_envs.core.vector import Layer, _over_table, _stamp, disc_mask, segments_cross
+from gymv_envs.core.vector import (
+    Layer,
+    _over_table,
+    _stamp,
+    disc_mask,
+    segments_cross,
+    squared_segment_distance,
+)
 
 EDGE = (70, 72, 84)
 WEIGHT_INK = (20, 60, 160)
@@ -575,19 +582,8 @@ class _Scene:
         vx += vy
         room *= room
         near_vertex = np.count_nonzero(vx < room, axis=1)
-        sdx, sdy = self.sdx, self.sdy
-        rx, ry = px - self.sx, py - self.sy
-        t = rx * sdx
-        t += ry * sdy
-        t /= self.len2
-        np.maximum(t, 0, out=t)  # clipped to [0, 1]
-        np.minimum(t, 1, out=t)
-        rx -= t * sdx
-        ry -= t * sdy
-        rx *= rx
-        ry *= ry
-        rx += ry
-        close = rx < 0.64 * half2[:, None]
+        d2 = squared_segment_distance(px, py, self.sx, self.sy, self.sdx, self.sdy, self.len2)
+        close = d2 < 0.64 * half2[:, None]
         close[np.arange(len(cand)), own] = False
         off = ((lo < 0) | (hi > self.wh)).any(axis=1)
         return 4 * near_vertex + 2 * np.count_nonzero(close, axis=1) + 1000 * off
