@@ -1,4 +1,4 @@
-"""Rubik's cube net: the colours of one face after a sequence of turns."""
+"""Rubik's cube net: the colours of one face, one sticker's colour, or a colour's count, after a sequence of turns."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import re
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.answers import parse_count
 from gymv_envs.core.canvas import (
     BACKGROUND,
     INK,
@@ -20,6 +21,7 @@ from gymv_envs.core.canvas import (
     rect_box,
     text_layer,
 )
+from gymv_envs.core.env import check_choice
 from gymv_envs.core.rng import ScalarDraws, choice
 
 # face -> (outward normal, right, down) in x right, y up, z towards the viewer
@@ -33,6 +35,9 @@ START = {"U": "W", "D": "Y", "F": "G", "B": "B", "R": "R", "L": "O"}
 # difficulty -> (scramble turns, turns asked about, allow prime and double turns)
 LEVELS = {0: (4, 1, False), 1: (6, 2, True), 2: (8, 4, True)}
 _NAMES = {name.upper(): k for k, (name, _) in COLOURS.items()}
+QUESTIONS = ("face", "sticker", "count")
+PLACES = ("top-left", "top-middle", "top-right", "middle-left", "centre", "middle-right", "bottom-left",
+          "bottom-middle", "bottom-right")
 
 
 def _turn(pos: np.ndarray, nrm: np.ndarray, move: str) -> None:
@@ -128,35 +133,43 @@ def _net(H: int, W: int):
 
 
 class RubikNet(SingleTurnEnv):
-    """Give the colours of one face of a Rubik's cube, drawn as a net, after a sequence of turns.
+    """After turns of a Rubik's cube drawn as a net: one face's colours, one sticker's, or a colour's count.
 
     ## Description
     A scrambled 3x3x3 cube is drawn as an unfolded net (U on top; L, F, R, B in a row; D
     below; each centre marked with its face letter). The instruction lists turns in standard
     notation (``R`` clockwise as seen from the right face, ``R'`` anticlockwise, ``R2`` half
     turn) and asks for the nine colours of one face afterwards, row by row as that face is
-    drawn in the net. The answer is checked against a sticker-level simulation.
+    drawn in the net (``question="face"``); or the colour of one named sticker of a face
+    (``"sticker"``); or how many stickers of one colour a face shows (``"count"``). The answer is
+    checked against a sticker-level simulation.
 
     ## Action Space
     ``answer_format="open"``: `Text`, nine colour initials (W Y G B R O) or names, row by
-    row, such as ``W W G / R G G / O B Y``. ``"mcq"``: `Discrete(k)` over candidate faces.
+    row, such as ``W W G / R G G / O B Y``; with ``question="sticker"`` one colour (``G`` or
+    ``green``); with ``"count"`` a whole number from 0 to 9. ``"mcq"``: `Discrete(k)` over candidate
+    answers (the face, colour or count after a turn reversed, dropped or reordered, and near misses).
 
     ## Observation Space
     `Box(0, 255, (H, W, 3), uint8)`: the cube net before the turns.
 
     ## Rewards
-    1.0 if all nine colours match the simulated face, else 0.0.
+    1.0 if the answer matches the simulated cube (all nine colours, the sticker's colour, or the
+    count), else 0.0.
 
     ## Starting State
     A solved cube scrambled by random turns; the turns asked about and the face asked for
-    (one the turns change) are drawn from the seed.
+    (one the turns change) are drawn from the seed; then the sticker asked about (one the turns
+    change where there is one, never the centre) or the colour counted.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
 
     ## Arguments
     ``difficulty`` (0: one quarter turn; 1: two turns; 2: four turns, half and anticlockwise
-    turns allowed from 1), ``answer_format``, ``num_options``, ``obs_size``.
+    turns allowed from 1), ``question`` (``"face"``: the nine colours of one face, the default;
+    ``"sticker"``: the colour of one named sticker of a face; ``"count"``: how many stickers of a
+    named colour a face shows), ``answer_format``, ``num_options``, ``obs_size``.
 
     ## Version History
     - v0: initial version.
@@ -164,10 +177,18 @@ class RubikNet(SingleTurnEnv):
       action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
-    answer_hint = "the nine colour initials of the face, row by row (for example `W W G / R G G / O B Y`)"
+    questions = QUESTIONS
+    _HINTS = {"face": "the nine colour initials of the face, row by row (for example `W W G / R G G / O B Y`)",
+              "sticker": "the sticker's colour, an initial or a name (for example `G` or `green`)",
+              "count": "the number of stickers of that colour on the face, a whole number (for example `3`)"}
+
+    def __init__(self, question: str = "face", **kwargs) -> None:
+        self.question = check_choice("question", question, QUESTIONS)
+        super().__init__(**kwargs)
 
     def _configure(self) -> None:
         self.scramble, self.num_moves, self.fancy = LEVELS[self.difficulty]
+        self.answer_hint = self._HINTS[self.question]
 
     # -- generate
     def _random_moves(self, d: ScalarDraws, k: int, fancy: bool) -> list[str]:
@@ -186,6 +207,13 @@ class RubikNet(SingleTurnEnv):
             after = self._after(self.moves)
             changed = [f for f in FACES if after[f] != before[f]] or list(FACES)
             self.face = changed[d.integers(len(changed))]
+            self.sticker, self.colour = 4, ""
+            if self.question == "sticker":  # a sticker the turns change where there is one, never the centre
+                moved = [i for i in range(9) if i != 4 and after[self.face][i] != before[self.face][i]]
+                places = moved or [i for i in range(9) if i != 4]
+                self.sticker = places[d.integers(len(places))]
+            elif self.question == "count":
+                self.colour = tuple(COLOURS)[d.integers(len(COLOURS))]
         self._target = after[self.face]
 
     def _after(self, moves) -> dict[str, list[str]]:
@@ -219,44 +247,73 @@ class RubikNet(SingleTurnEnv):
                 "front F, right R and back B faces in a row, and the down face D below; each centre square "
                 "carries its face letter. Turns use standard notation: a letter turns that face a quarter "
                 "clockwise as seen looking at that face, a letter with ' turns it anticlockwise, and a letter "
-                f"with 2 turns it half way round. After the turns {' '.join(self.moves)}, what are the nine "
-                f"colours of the {self.face} face, row by row as that face is drawn in the net? Use the "
-                f"initials {names}.")
+                f"with 2 turns it half way round. After the turns {' '.join(self.moves)}, {self._ask()}"
+                + ("" if self.question == "count" else f" Use the initials {names}."))
+
+    def _ask(self) -> str:
+        if self.question == "sticker":
+            return (f"what colour is the {PLACES[self.sticker]} sticker of the {self.face} face, as that face is "
+                    "drawn in the net?")
+        if self.question == "count":
+            return f"how many stickers of the {self.face} face are {COLOURS[self.colour][0]}? Answer with one number."
+        return f"what are the nine colours of the {self.face} face, row by row as that face is drawn in the net?"
 
     def _caption(self) -> list:
-        return [f"After {' '.join(self.moves)}: the {self.face} face?"]
+        what = {"face": f"the {self.face} face", "sticker": f"{self.face} {PLACES[self.sticker]}",
+                "count": f"{COLOURS[self.colour][0] if self.colour else ''} on {self.face}"}[self.question]
+        return [f"After {' '.join(self.moves)}: {what}?"]
 
     def _state_text(self) -> str:
         return "\n".join(f"{f}: " + " / ".join(" ".join(g[3 * r: 3 * r + 3]) for r in range(3))
                          for f, g in _as_faces(self.state).items())
 
     # -- verify
-    def _parse_answer(self, text: str) -> tuple[str, ...] | None:
+    def _parse_answer(self, text: str):
+        if self.question == "count":
+            return parse_count(text, 9)
         t = text.strip().upper()
         if not t or len(t) > 400:
             return None
         t = re.sub(r"\b(" + "|".join(_NAMES) + r")\b", lambda m: _NAMES[m.group(1)], t)
+        if self.question == "sticker":
+            letters = re.sub(r"[\s,;/|.:\-\[\](){}\"'`*]+", "", t)
+            return letters if len(letters) == 1 and letters in COLOURS else None
         t = re.sub(r"\b(ROW\s*\d?|TOP|MIDDLE|BOTTOM|FACE|[UDFBRL]\s*FACE)\b\s*:?", " ", t)
         letters = re.sub(r"[\s,;/|.:\-\[\](){}\"']+", "", t)
         if len(letters) != 9 or any(ch not in COLOURS for ch in letters):
             return None
         return tuple(letters)
 
-    def _check(self, answer: tuple[str, ...]) -> bool:
-        return list(answer) == self._target
+    def _check(self, answer) -> bool:
+        return answer == self._solve()
 
-    def _format(self, answer: tuple[str, ...]) -> str:
+    def _format(self, answer) -> str:
+        if self.question != "face":
+            return str(answer)
         return " / ".join(" ".join(answer[3 * r: 3 * r + 3]) for r in range(3))
 
     # -- oracle
-    def _solve(self) -> tuple[str, ...]:
-        return tuple(self._target)
+    def _solve(self):
+        return self._answer_of(self._target)
 
-    def _near_misses(self, rng: np.random.Generator) -> list[tuple[str, ...]]:
+    def _answer_of(self, face: list[str]):
+        """The answer the question asks of a face's nine colours."""
+        if self.question == "sticker":
+            return face[self.sticker]
+        if self.question == "count":
+            return face.count(self.colour)
+        return tuple(face)
+
+    def _near_misses(self, rng: np.random.Generator) -> list:
         inverse = {"": "'", "'": "", "2": "2"}
-        sol = list(self._solution)
         variants = [self.moves[:i] + (m[0] + inverse[m[1:]],) + self.moves[i + 1:] for i, m in enumerate(self.moves)]
         variants += [self.moves[::-1], self.moves[:-1], ()]
+        if self.question != "face":  # the answer after a slipped turn, then the other colours or counts
+            slips = [self._answer_of(self._after(v)[self.face]) for v in variants]
+            rest = list(COLOURS) if self.question == "sticker" else [self._solution + k for k in (1, -1, 2, -2, 3, -3)]
+            rest = [r for r in rest if r not in slips and (self.question == "sticker" or 0 <= r <= 9)]
+            return [slips[int(i)] for i in rng.permutation(len(slips))] + [rest[int(i)] for i in rng.permutation(len(rest))]
+        sol = list(self._solution)
         out = [tuple(self._after(v)[self.face]) for v in variants]
         out += [tuple(sol[i] for i in (6, 3, 0, 7, 4, 1, 8, 5, 2)), tuple(sol[::-1]),
                 tuple(sol[i] for i in (2, 5, 8, 1, 4, 7, 0, 3, 6)), tuple(sol[i] for i in (2, 1, 0, 5, 4, 3, 8, 7, 6))]
