@@ -104,3 +104,31 @@ def test_web_vector_throughput_is_measured_with_browser_actions(tmp_path, monkey
     assert kinds and set(kinds) <= {0, 1, 2, 3}
     with pytest.raises(SystemExit):
         speed.main(["--pattern", "GymV/Sokoban*", "--web-vector", "2", "--out", str(tmp_path)])
+
+
+def test_single_turn_passes_play_fresh_seeds(monkeypatch):
+    """The wall-clock and CPU passes of a single-turn id play disjoint seeds, none of them one that
+    `measure` plays, so a cache of drawn pieces cannot serve a pass the levels an earlier one drew."""
+    from gymv.benchmarks import speed
+
+    seen: dict[bool, list[int]] = {}
+    real_make = speed.gym.make
+
+    def make(env_id, **kwargs):
+        env = real_make(env_id, **kwargs)
+        inner, reset = env.unwrapped, env.unwrapped.reset
+
+        def recording_reset(*, seed=None, options=None):
+            seen[pass_is_cpu].append(seed)
+            return reset(seed=seed, options=options)
+        inner.reset = recording_reset
+        return env
+
+    monkeypatch.setattr(speed.gym, "make", make)
+    env_id = "GymV/TicTacToeBestMove-v1"
+    for pass_is_cpu in (False, True):
+        seen[pass_is_cpu] = []
+        assert speed.single_turn_rate(env_id, 0, 0.02, cpu=pass_is_cpu) > 0
+    wall, cpu = set(seen[False]), set(seen[True])
+    assert len(wall) >= 3 and len(cpu) >= 3 and not wall & cpu
+    assert min(wall | cpu) >= 10**6  # `measure` plays 0, 1, ... at the default difficulty
