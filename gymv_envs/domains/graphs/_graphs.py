@@ -321,15 +321,16 @@ def parse_edges(text: str, labels: Sequence[str]) -> list[Edge] | None:
     t = text.strip().strip("[]{}.").strip()
     if not t or len(t) > 4000:
         return None
+    # All the names in order, read in pairs; where that reads, a reading group by group finds the same names.
+    flat = parse_sequence(t.replace("(", " ").replace(")", " "), labels)
+    if flat is not None:
+        return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)] if len(flat) % 2 == 0 else None
     groups = [g for g in re.split(r"\)\s*[,;]?\s*\(|[,;\n]\s*(?![^()]*\))", t.strip("()")) if g.strip()]
     out = []
     for g in groups:
         seq = parse_sequence(g.strip().strip("()"), labels)
         if seq is None or len(seq) != 2:
-            flat = parse_sequence(t.replace("(", " ").replace(")", " "), labels)
-            if flat is None or len(flat) % 2:
-                return None
-            return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
+            return None
         out.append((seq[0], seq[1]))
     return out
 

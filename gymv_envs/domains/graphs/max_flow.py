@@ -71,7 +71,8 @@ class MaxFlow(GraphQuestion):
             self.pos, edges = planar_graph(rng, n, m, aspect=1.5)
             x = self.pos[:, 0]
             self.source, self.sink = int(np.argmin(x)), int(np.argmax(x))
-            arcs = [(u, v) if (x[u] < x[v]) != (rng.random() < 0.2) else (v, u) for u, v in edges]
+            xs = x.tolist()
+            arcs = [(u, v) if (xs[u] < xs[v]) != (rng.random() < 0.2) else (v, u) for u, v in edges]
             arcs = [(v, u) if v == self.source or u == self.sink else (u, v) for u, v in arcs]
             self.edges = arcs
             self.weights = [int(c) for c in rng.integers(1, 10, len(arcs))]
