@@ -42,10 +42,14 @@ def orient_mixed(n: int, arcs, edges) -> list[tuple[int, int]] | None:
         return None
     while any(bal):
         src = next(v for v in range(n) if bal[v] > 0)
+        leaving: list[list[int]] = [[] for _ in range(n)]  # the undirected edges out of each vertex as now oriented
+        for k, (a, _) in enumerate(way):
+            leaving[a].append(k)
         prev, queue = {src: None}, [src]
-        for x in queue:  # breadth-first along undirected edges as they are now oriented
-            for k, (a, b) in enumerate(way):
-                if a == x and b not in prev:
+        for x in queue:  # breadth-first along them
+            for k in leaving[x]:
+                b = way[k][1]
+                if b not in prev:
                     prev[b] = k
                     queue.append(b)
         dst = next((v for v in queue if bal[v] < 0), None)
