@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -119,11 +121,8 @@ class EulerianCircuit(GraphQuestion):
             parent = self._bfs_tree(n0, edges)
             for _ in range(4):  # a few sums of cycles on one graph before drawing another
                 even = self._even_part(rng, n0, edges, parent)
-                degree = [0] * n0
-                for u, v in even:
-                    degree[u] += 1
-                    degree[v] += 1
-                if len(even) >= least and max(degree) >= 4:  # more than one cycle meets somewhere
+                degree = Counter(v for e in even for v in e)
+                if len(even) >= least and max(degree.values()) >= 4:  # more than one cycle meets somewhere
                     break
                 even = []
         verts = sorted({v for e in even for v in e})
@@ -167,8 +166,7 @@ class EulerianCircuit(GraphQuestion):
 
     @staticmethod
     def _even_part(rng, n, edges, parent) -> list[tuple[int, int]]:
-        """The largest connected piece of a random sum of fundamental cycles of ``parent``'s tree (every
-        degree even)."""
+        """The largest connected piece of a random sum of fundamental cycles of ``parent``'s tree (even degrees)."""
         tree = {(min(v, p), max(v, p)) for v, p in parent.items() if p is not None}
         chosen: set[tuple[int, int]] = set()
         for u, v in edges:
