@@ -49,6 +49,16 @@ def vertex_pairs(n: int) -> np.ndarray:
     return pairs
 
 
+@functools.lru_cache(maxsize=64)
+def pair_index(n: int) -> np.ndarray:
+    """(n, n) read-only: the row of `vertex_pairs` holding each pair of distinct vertices (0 on the diagonal)."""
+    pairs = vertex_pairs(n)
+    index = np.zeros((n, n), dtype=np.intp)
+    index[pairs[:, 0], pairs[:, 1]] = index[pairs[:, 1], pairs[:, 0]] = np.arange(len(pairs))
+    index.setflags(write=False)
+    return index
+
+
 def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: float = 2.3,
                  clearance: np.ndarray | None = None) -> list[Edge] | None:
     """Up to ``m`` non-crossing edges among ``pos``, a spanning tree first; None if it cannot connect.
@@ -154,15 +164,17 @@ def clear_pairs(pos: np.ndarray, gap: float = 0.28, clearance: np.ndarray | None
 
 
 def add_short_edges(rng: np.random.Generator, pos: np.ndarray, edges: Sequence[Edge], extra: int,
-                    max_len: float = 1.9, clear: np.ndarray | None = None) -> list[Edge]:
-    """``edges`` plus up to ``extra`` more short ones (they may cross, but never pass close to a vertex)."""
+                    max_len: float = 1.9, clear: np.ndarray | None = None, length: np.ndarray | None = None) -> list[Edge]:
+    """``edges`` plus up to ``extra`` more short ones (they may cross, but never pass close to a vertex).
+    ``clear``/``length``: `clear_pairs(pos, 0.3)` and the (n, n) vertex distances where the caller has them."""
     have = set(edges)
     clear = clear_pairs(pos, 0.3) if clear is None else clear
-    length = np.hypot(pos[:, None, 0] - pos[None, :, 0], pos[:, None, 1] - pos[None, :, 1])
+    if length is None:
+        length = np.hypot(pos[:, None, 0] - pos[None, :, 0], pos[:, None, 1] - pos[None, :, 1])
     iu, ju = np.nonzero(np.triu(clear & (length <= max_len), 1))
-    fresh = [(int(a), int(b)) for a, b in zip(iu, ju) if (int(a), int(b)) not in have]
-    pick = rng.permutation(len(fresh))[:extra]
-    return sorted(have | {fresh[int(k)] for k in pick})
+    fresh = [p for p in zip(iu.tolist(), ju.tolist()) if p not in have]
+    pick = rng.permutation(len(fresh))[:extra].tolist()
+    return sorted(have | {fresh[k] for k in pick})
 
 
 def edges_clear(pos: np.ndarray, edges: Sequence[Edge], gap: float = 0.28) -> bool:
@@ -321,15 +333,16 @@ def parse_edges(text: str, labels: Sequence[str]) -> list[Edge] | None:
     t = text.strip().strip("[]{}.").strip()
     if not t or len(t) > 4000:
         return None
+    # All the names in order, read in pairs; where that reads, a reading group by group finds the same names.
+    flat = parse_sequence(t.replace("(", " ").replace(")", " "), labels)
+    if flat is not None:
+        return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)] if len(flat) % 2 == 0 else None
     groups = [g for g in re.split(r"\)\s*[,;]?\s*\(|[,;\n]\s*(?![^()]*\))", t.strip("()")) if g.strip()]
     out = []
     for g in groups:
         seq = parse_sequence(g.strip().strip("()"), labels)
         if seq is None or len(seq) != 2:
-            flat = parse_sequence(t.replace("(", " ").replace(")", " "), labels)
-            if flat is None or len(flat) % 2:
-                return None
-            return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
+            return None
         out.append((seq[0], seq[1]))
     return out
 

@@ -9,7 +9,7 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import BACKGROUND, GRID_LINE, fill_rect, new_frame
 from gymv_envs.core.vector import Layer
-from gymv_envs.domains.graphs._graphs import GraphQuestion, random_tree
+from gymv_envs.domains.graphs._graphs import GraphQuestion, random_tree, vertex_pairs
 from gymv_envs.domains.graphs._render import Picture, circle_layout, draw_graph, letters
 
 SIZES = {0: (5, 6), 1: (6, 8), 2: (8, 11)}  # vertices, edges
@@ -18,13 +18,13 @@ _NONE = re.compile(r"(?i)^\s*(?:not\s+isomorphic|no\s+isomorphism|none|no|imposs
 _PAIR = re.compile(r"([A-Za-z])\s*(?:=|->|→|:|-|to)?\s*(\d+)")
 
 
-def _degree_pairs(n: int, edges) -> list[tuple[int, int]]:
-    """The sorted degree pairs of the edges' ends (equal in isomorphic graphs)."""
-    deg = [0] * n
+def _invariant(n: int, edges) -> list[tuple[int, ...]]:
+    """Each vertex's degree and its neighbours' sorted degrees, sorted (equal in isomorphic graphs)."""
+    nbrs: list[list[int]] = [[] for _ in range(n)]
     for u, v in edges:
-        deg[u] += 1
-        deg[v] += 1
-    return sorted(tuple(sorted((deg[u], deg[v]))) for u, v in edges)
+        nbrs[u].append(v)
+        nbrs[v].append(u)
+    return sorted((len(a), *sorted(len(nbrs[w]) for w in a)) for a in nbrs)
 
 
 class GraphIsomorphism(GraphQuestion):
@@ -34,9 +34,11 @@ class GraphIsomorphism(GraphQuestion):
     Two undirected graphs with the same number of vertices and edges are drawn side by side, the
     left one with letters, the right one with numbers. An isomorphism maps each letter to a
     different number so that two letters are joined exactly when their numbers are. The answer is
-    such a mapping (any isomorphism is accepted), or ``not isomorphic``. Half the levels are
-    isomorphic; the others differ by one exchange of edge ends that keeps every degree, so the
-    degree sequences match either way.
+    such a mapping (any isomorphism is accepted), or ``not isomorphic``. A fair coin asks for an
+    isomorphic level or one that differs by an exchange of edge ends keeping every degree (so the
+    degree sequences match either way); when the exchange happens to give an isomorphic graph, the
+    level is drawn again, so isomorphic levels are more common on small graphs (about 85% at
+    difficulty 0, 65% at 1, 50% at 2).
 
     ## Action Space
     ``answer_format="open"``: `Text`, the mapping as ``A=3, B=1, ...`` (every letter once) or
@@ -65,6 +67,9 @@ class GraphIsomorphism(GraphQuestion):
     - v1: an isomorphic level's mapping is the relabelling that made the second graph (v0 searched one
       with VF2++), and a non-isomorphic one needs VF2++ only when the degree pairs of the edges' ends
       agree: the same levels up to which isomorphism the oracle gives, about 1.3x cheaper to generate.
+    - v2: the extra edges are drawn in one go (a random subset of the pairs the tree leaves out, as
+      before but with one random call instead of one a pair), the edge swap's tries too, and VF2++ runs
+      only when every vertex's degree and neighbour degrees agree: the same kind of levels, other seeds.
     """
 
     extras = ("graphs",)
@@ -78,12 +83,10 @@ class GraphIsomorphism(GraphQuestion):
         self.labels = letters(n)
         self.numbers = [str(i + 1) for i in range(n)]
         while True:
-            edges = {tuple(sorted(e)) for e in random_tree(rng, n)}
-            while len(edges) < m:
-                a, b = (int(x) for x in rng.choice(n, 2, replace=False))
-                edges.add((min(a, b), max(a, b)))
-            left = sorted(edges)
-            perm = [int(v) for v in rng.permutation(n)]
+            tree = {(min(e), max(e)) for e in random_tree(rng, n)}
+            free = [p for p in map(tuple, vertex_pairs(n).tolist()) if p not in tree]
+            left = sorted(tree | {free[k] for k in rng.permutation(len(free))[:m - n + 1].tolist()})
+            perm = rng.permutation(n).tolist()
             right = sorted(tuple(sorted((perm[u], perm[v]))) for u, v in left)
             self.iso = bool(rng.random() < 0.5)
             if self.iso:  # the relabelling is an isomorphism (and the copy of a connected graph is connected)
@@ -96,7 +99,7 @@ class GraphIsomorphism(GraphQuestion):
             g2.add_nodes_from(range(n))
             if not nx.is_connected(g2):
                 continue
-            if _degree_pairs(n, left) != _degree_pairs(n, right):  # an invariant differs: not isomorphic
+            if _invariant(n, left) != _invariant(n, right):  # an invariant differs: not isomorphic
                 mapping = None
                 break
             g1 = nx.Graph(left)
@@ -114,13 +117,15 @@ class GraphIsomorphism(GraphQuestion):
     def _swap(rng, n, edges):
         """Edges (a, b), (c, d) become (a, d), (c, b): degrees stay, the graph usually changes."""
         es = list(edges)
-        for _ in range(30):
-            i, j = (int(x) for x in rng.choice(len(es), 2, replace=False))
+        have = set(es)
+        picks = rng.integers(len(es), size=(30, 2)).tolist()
+        flips = (rng.random(30) < 0.5).tolist()
+        for (i, j), flip in zip(picks, flips):
             (a, b), (c, d) = es[i], es[j]
-            if rng.random() < 0.5:
+            if flip:
                 c, d = d, c
             new = {tuple(sorted((a, d))), tuple(sorted((c, b)))}
-            if len({a, b, c, d}) == 4 and not new & set(es):
+            if len({a, b, c, d}) == 4 and not new & have:
                 rest = [e for k, e in enumerate(es) if k not in (i, j)]
                 return sorted(rest + sorted(new))
         return None
@@ -190,6 +195,6 @@ class GraphIsomorphism(GraphQuestion):
 
 
 SPECS = (
-    TaskSpec(name="GraphIsomorphism", version=1, entry_point=GraphIsomorphism, max_episode_steps=1,
+    TaskSpec(name="GraphIsomorphism", version=2, entry_point=GraphIsomorphism, max_episode_steps=1,
              tags=("graph", "isomorphism", "matching")),
 )

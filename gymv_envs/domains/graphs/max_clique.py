@@ -12,6 +12,7 @@ from gymv_envs.domains.graphs._graphs import (
     clear_pairs,
     fmt_set,
     pair_clearance,
+    pair_index,
     parse_set,
     planar_edges,
     vertex_pairs,
@@ -67,23 +68,25 @@ class MaxClique(GraphQuestion):
 
         n, k, extra = LEVELS[self.difficulty]
         self._name_labels(n)
-        pk = vertex_pairs(k)
+        pk, index = vertex_pairs(k), pair_index(n)
         while True:  # points with a centre whose nearest neighbours' edges pass no vertex, then the graph
             self.pos = spread_points(rng, n)
             clearance = pair_clearance(self.pos)
-            clear = clear_pairs(self.pos, 0.3, clearance)
+            ok = clearance.min(axis=0) > 0.3  # per pair of vertex_pairs(n): its segment passes no vertex
             dist = np.hypot(self.pos[:, None, 0] - self.pos[None, :, 0], self.pos[:, None, 1] - self.pos[None, :, 1])
             nearest = np.argsort(dist, axis=1)[:, :k]
-            fits = clear[nearest[:, pk[:, 0]], nearest[:, pk[:, 1]]].all(axis=1)  # per centre: its edges pass no vertex
+            fits = ok[index[nearest[:, pk[:, 0]], nearest[:, pk[:, 1]]]].all(axis=1)  # per centre: its edges pass no vertex
             if not fits.any():
                 continue
             edges = planar_edges(rng, self.pos, int(1.6 * n), clearance=clearance)
             if edges is not None:
                 break
-        edges = add_short_edges(rng, self.pos, edges, extra, clear=clear)
-        centre = next(int(c) for c in rng.permutation(n) if fits[c])  # the first fitting one in a random order
-        near = nearest[centre]
-        planted = {(int(min(a, b)), int(max(a, b))) for a in near for b in near if a < b}
+        clear = clear_pairs(self.pos, 0.3, clearance)
+        edges = add_short_edges(rng, self.pos, edges, extra, clear=clear, length=dist)
+        fit = fits.tolist()
+        centre = next(c for c in rng.permutation(n).tolist() if fit[c])  # the first fitting one in a random order
+        near = nearest[centre].tolist()
+        planted = {(min(a, b), max(a, b)) for a in near for b in near if a < b}
         self.edges = sorted(set(edges) | planted)
         self.nb = bitsets(n, self.edges)
         g = nx.Graph(self.edges)

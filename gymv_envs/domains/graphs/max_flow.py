@@ -29,7 +29,7 @@ class MaxFlow(GraphQuestion):
     A directed network is drawn: each arc has an arrowhead and an integer capacity 1-9; the green
     vertex is the source and the red one the sink. A flow sends along each arc at most its
     capacity, and into every other vertex as much as out of it. The answer is the largest amount
-    that can flow from the source to the sink (scipy.sparse.csgraph.maximum_flow; exact integers).
+    that can flow from the source to the sink (networkx's Edmonds-Karp; exact integers).
 
     ## Action Space
     ``answer_format="open"``: `Text`, one integer. ``"mcq"``: `Discrete(k)`; wrong options are the
@@ -62,8 +62,8 @@ class MaxFlow(GraphQuestion):
     directed = True
 
     def _generate(self, rng: np.random.Generator) -> None:
-        from scipy.sparse import csr_matrix
-        from scipy.sparse.csgraph import maximum_flow
+        import networkx as nx
+        from networkx.algorithms.flow import edmonds_karp
 
         n, m = SIZES[self.difficulty]
         self._name_labels(n)
@@ -71,14 +71,15 @@ class MaxFlow(GraphQuestion):
             self.pos, edges = planar_graph(rng, n, m, aspect=1.5)
             x = self.pos[:, 0]
             self.source, self.sink = int(np.argmin(x)), int(np.argmax(x))
-            arcs = [(u, v) if (x[u] < x[v]) != (rng.random() < 0.2) else (v, u) for u, v in edges]
+            xs = x.tolist()
+            arcs = [(u, v) if (xs[u] < xs[v]) != (rng.random() < 0.2) else (v, u) for u, v in edges]
             arcs = [(v, u) if v == self.source or u == self.sink else (u, v) for u, v in arcs]
             self.edges = arcs
             self.weights = [int(c) for c in rng.integers(1, 10, len(arcs))]
             self.caps = dict(zip(arcs, self.weights))
-            tail, head = np.array(arcs, dtype=np.int32).T
-            cap = csr_matrix((np.array(self.weights, dtype=np.int32), (tail, head)), shape=(n, n))
-            self.flow = int(maximum_flow(cap, self.source, self.sink).flow_value)
+            net = nx.DiGraph()
+            net.add_edges_from((u, v, {"capacity": c}) for (u, v), c in self.caps.items())
+            self.flow = int(edmonds_karp(net, self.source, self.sink, value_only=True).graph["flow_value"])
             if self.flow > 0:
                 break
 

@@ -37,12 +37,18 @@ def floyd(n: int, w: dict) -> tuple[list[list[int]], list[list[int]]]:
     for (u, v), x in w.items():
         d[u][v] = d[v][u] = x
     for k in range(n):
+        dk = d[k]  # (row k and column k do not change while k is the middle vertex)
         for i in range(n):
-            dik = d[i][k]
+            di = d[i]
+            dik = di[k]
+            if dik >= INF:
+                continue
+            ni, nik = nxt[i], nxt[i][k]
             for j in range(n):
-                if dik + d[k][j] < d[i][j]:
-                    d[i][j] = dik + d[k][j]
-                    nxt[i][j] = nxt[i][k]
+                x = dik + dk[j]
+                if x < di[j]:
+                    di[j] = x
+                    ni[j] = nik
     return d, nxt
 
 
