@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -10,8 +11,9 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import text_mask
 from gymv_envs.core.rng import ScalarDraws
+from gymv_envs.core.vector import _scratch, point_segment_distance
 from gymv_envs.domains.geometry._common import LETTERS, parse_letter_set
-from gymv_envs.domains.geometry._plot import GeometryQuestion
+from gymv_envs.domains.geometry._plot import GeometryQuestion, Plot, outline_coverage, plot_base
 
 COUNTS = {0: 4, 1: 6, 2: 8}
 X, Y = (-6, 6), (-12, 12)
@@ -56,6 +58,74 @@ def envelope(lines, sign: int = 1) -> tuple[set[int], bool, list[Fraction]]:
         if at - top or len(at) > 2:
             touch = True
     return top, touch, breaks
+
+
+@functools.lru_cache(maxsize=256)
+def line_marks(obs_size: tuple[int, int], a: int, b: int) -> tuple:
+    """The line y = a x + b as `Plot.infinite_lines` marks the grid (cached, read-only: lines recur): its
+    segment in pixels (xa, ya, xb, yb), its pixels (flat indices), their coverage and the grid's pixels there."""
+    p = Plot(obs_size, X[0], X[1], Y[0], Y[1], square=False)
+    seg = p.infinite_lines([a], [b], [(0, 0, 0)])[0]
+    H, W = p.img.shape[:2]
+    xa, ya = p.ax.px(seg[0], seg[1])
+    xb, yb = p.ax.px(seg[2], seg[3])
+    px = np.array([(float(xa), float(ya)), (float(xb), float(yb))])
+    x0, y0, m = outline_coverage(H, W, px.tobytes(), p.width * 1.6, False, False, True)
+    ys, xs = np.nonzero(m)
+    alpha = m[ys, xs]
+    ys, xs = ys + y0, xs + x0
+    on = (ys >= 0) & (ys < H) & (xs >= 0) & (xs < W)  # (what `Layer.mask` keeps at the frame's border)
+    pix, alpha = (ys * W + xs)[on].astype(np.intp), alpha[on]
+    grid = plot_base(obs_size, X[0], X[1], Y[0], Y[1], False)[0].reshape(-1, 3)[pix]
+    for arr in (pix, alpha, grid):
+        arr.setflags(write=False)
+    return px.ravel().tolist(), pix, alpha, grid
+
+
+def blend(under: np.ndarray, alpha: np.ndarray, colour) -> np.ndarray:
+    """(n, 3) pixels ``under`` with ``colour`` (one, or one per pixel) over them at coverage ``alpha`` (0-255),
+    rounded as `vector.Layer.flush` blends."""
+    a = alpha.astype(np.uint16)
+    a += a >> 7
+    v = under.astype(np.uint16)
+    v *= (256 - a)[:, None]
+    v += np.asarray(colour, dtype=np.uint16) * a[:, None]
+    v >>= 8
+    return v.astype(np.uint8)
+
+
+@functools.lru_cache(maxsize=2048)
+def line_pixels(obs_size: tuple[int, int], a: int, b: int, colour: tuple[int, int, int]) -> np.ndarray:
+    """The (3, n) values of `line_marks`' pixels with the line drawn in ``colour`` alone (read-only)."""
+    _, _, alpha, grid = line_marks(obs_size, a, b)
+    vals = np.ascontiguousarray(blend(grid, alpha, colour).T)
+    vals.setflags(write=False)
+    return vals
+
+
+def paint_lines(img: np.ndarray, lines: list, colours) -> None:
+    """The lines y = a x + b on ``img`` (a copy of the blank grid), as `Plot.infinite_lines` draws them in one
+    `Layer`: where lines overlap, the last line's colour at the largest coverage among them."""
+    size = img.shape[:2]
+    marks = [line_marks(size, a, b) for a, b in lines]
+    pix = np.concatenate([m[1] for m in marks])
+    vals = np.concatenate([line_pixels(size, a, b, c) for (a, b), c in zip(lines, colours)], axis=1)
+    rgb = img.reshape(-1, 3)
+    for ch in range(3):  # each pixel: the last line over it at its own coverage (right where that is the most)
+        rgb[:, ch][pix] = vals[ch]
+    buf = _scratch(len(rgb))
+    line = np.repeat(np.arange(1, len(marks) + 1, dtype=np.uint8), [len(m[1]) for m in marks])
+    buf[pix] = line
+    top = buf.take(pix)
+    under = np.flatnonzero(top != line)  # marks with a later line over their pixel
+    if under.size:
+        alpha = np.concatenate([m[2] for m in marks])
+        buf[pix] = alpha  # the last line's coverage, raised to the largest one at each shared pixel
+        at = pix.take(under)
+        np.maximum.at(buf, at, alpha.take(under))
+        grid = np.concatenate([m[3] for m in marks]).take(under, axis=0)
+        rgb[at] = blend(grid, buf.take(at), np.array(colours, dtype=np.uint16)[top.take(under) - 1])
+    buf[pix] = 0
 
 
 class VisibleLines(GeometryQuestion):
@@ -121,17 +191,9 @@ class VisibleLines(GeometryQuestion):
 
     def _draw(self) -> np.ndarray:
         p = self.plot(X[0], X[1], Y[0], Y[1], square=False)
-        segs = p.infinite_lines([a for a, _ in self.lines], [b for _, b in self.lines], COLOURS)
-        ax = p.ax
-        pix = []
-        for s in segs:  # pixel segments, to put each label where the other lines are farthest
-            xa, ya = ax.px(s[0], s[1])
-            xb, yb = ax.px(s[2], s[3])
-            pix.append((float(xa), float(ya), float(xb), float(yb)))
-        pix = np.array(pix)
+        paint_lines(p.img, self.lines, COLOURS[:len(self.lines)])
+        pix = np.array([line_marks(p.img.shape[:2], a, b)[0] for a, b in self.lines])  # pixel segments, to put each label where the other lines are farthest
         t = np.linspace(0.12, 0.88, 15)
-        from gymv_envs.core.vector import point_segment_distance
-
         # every line's 15 candidate spots against every line at once (elementwise: the same distances),
         # each line's own distance left out of its minimum
         n = len(pix)
