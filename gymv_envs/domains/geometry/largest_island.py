@@ -6,6 +6,7 @@ import functools
 from fractions import Fraction
 
 import numpy as np
+from PIL import Image, ImageDraw
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.rng import ScalarDraws
@@ -65,6 +66,28 @@ def star_polygon(rng: np.random.Generator | ScalarDraws, x0: int, y0: int, x1: i
             return np.array(pts, dtype=np.int64)
 
 
+def fill_islands(p, islands: list[np.ndarray]) -> None:
+    """The islands filled with ``LAND`` on plot ``p``: the pixels `Plot.fill_polygons` sets (PIL's fill of
+    the outline in a box from its top-left pixel, at pixel centres), filled by PIL in that box of the frame
+    itself. Islands recur rarely, so nothing is cached (a cached mask per island would grow the memory)."""
+    H, W = p.img.shape[:2]
+    x, y = p.ax.px(np.concatenate(islands)[:, 0], np.concatenate(islands)[:, 1])
+    at = 0
+    for poly in islands:
+        pts = np.stack([x[at:at + len(poly)], y[at:at + len(poly)]], 1)
+        at += len(poly)
+        lo = np.floor(pts.min(axis=0)).astype(int)
+        hi = np.ceil(pts.max(axis=0)).astype(int) + 1
+        x0, y0, x1, y1 = int(lo[0]), int(lo[1]), int(hi[0]) + 1, int(hi[1]) + 1
+        outline = [(float(a - x0 - 0.5), float(b - y0 - 0.5)) for a, b in pts.tolist()]
+        if x0 < 0 or y0 < 0 or x1 > W or y1 > H:  # (islands lie inside the grid: not met)
+            p.fill_polygons([poly], [LAND])
+            continue
+        box = Image.fromarray(p.img[y0:y1, x0:x1])
+        ImageDraw.Draw(box).polygon(outline, fill=LAND)
+        p.img[y0:y1, x0:x1] = np.asarray(box)
+
+
 class LargestIsland(GeometryQuestion):
     """Give the area of the largest island drawn on a grid.
 
@@ -118,7 +141,7 @@ class LargestIsland(GeometryQuestion):
 
     def _draw(self) -> np.ndarray:
         p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
-        p.fill_polygons(self.islands, [LAND] * len(self.islands))
+        fill_islands(p, self.islands)
         p.polylines(self.islands, SHORE, closed=True)
         centres = [p.ax.px(*poly.mean(axis=0)) for poly in self.islands]
         p.labels([(float(x), float(y)) for x, y in centres], self.labels, SHORE, centred=True)
