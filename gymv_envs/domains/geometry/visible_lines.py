@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import math
 from fractions import Fraction
 
 import numpy as np
@@ -13,7 +12,7 @@ from gymv_envs.core.canvas import text_mask
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.core.vector import _scratch, point_segment_distance
 from gymv_envs.domains.geometry._common import LETTERS, parse_letter_set
-from gymv_envs.domains.geometry._plot import GeometryQuestion, Plot, outline_coverage, plot_base
+from gymv_envs.domains.geometry._plot import GeometryQuestion, outline_coverage, plot_base
 
 COUNTS = {0: 4, 1: 6, 2: 8}
 X, Y = (-6, 6), (-12, 12)
@@ -23,60 +22,55 @@ COLOURS = ((200, 50, 47), (38, 110, 220), (40, 150, 60), (140, 70, 190), (235, 1
 
 def envelope(lines, sign: int = 1) -> tuple[set[int], bool, list[Fraction]]:
     """(lines on the upper envelope (``sign=-1``: lower), whether some other line touches it at a point,
-    the crossing points' x along it). A line counts when it is strictly highest on some interval;
-    exact arithmetic: every x is a fraction ``num / den`` (den > 0) and a line's value there is
-    compared as the integer ``a num + b den``."""
-    pts = set()
-    for i, (a1, b1) in enumerate(lines):
-        for a2, b2 in lines[i + 1:]:
-            if a1 != a2:
-                num, den = b2 - b1, a1 - a2
-                if den < 0:
-                    num, den = -num, -den
-                g = math.gcd(num, den)
-                pts.add((num // g, den // g))
-    xs = sorted(pts, key=lambda p: p[0] / p[1])  # distinct small fractions: their floats order them exactly
-    if xs:
-        probes = [(xs[0][0] - xs[0][1], xs[0][1])]
-        probes += [(p * s + q * r, 2 * q * s) for (p, q), (r, s) in zip(xs, xs[1:])]
-        probes.append((xs[-1][0] + xs[-1][1], xs[-1][1]))
-    else:
-        probes = [(0, 1)]
+    the crossing points' x along it). A line counts when it is strictly highest on some interval. Exact
+    integer arithmetic: the lines by slope (the highest of equal slopes), each dropping the ones before it
+    that it overtakes no later than they overtook theirs (the convex hull trick); the envelope's corners
+    are its neighbours' crossings, and a line touches it where a third line meets a corner."""
     ab = [(sign * a, sign * b) for a, b in lines]
-    top = set()
-    for num, den in probes:
-        vals = [a * num + b * den for a, b in ab]
-        top.add(vals.index(max(vals)))
+    hull: list[int] = []
+    for i in sorted(range(len(ab)), key=ab.__getitem__):
+        a3, b3 = ab[i]
+        if hull and ab[hull[-1]][0] == a3:  # a parallel line below this one
+            hull.pop()
+        while len(hull) >= 2:
+            (a1, b1), (a2, b2) = ab[hull[-2]], ab[hull[-1]]
+            if (b1 - b3) * (a2 - a1) <= (b1 - b2) * (a3 - a1):  # 3 meets 1 no later than 2 does: 2 never on top
+                hull.pop()
+            else:
+                break
+        hull.append(i)
     touch, breaks = False, []
-    for num, den in xs:
-        vals = [a * num + b * den for a, b in ab]
-        best = max(vals)
-        if vals.count(best) == 1:  # one line on top at a crossing below it: on top on both sides, so in top
-            continue
-        at = {i for i, v in enumerate(vals) if v == best}
+    for p, q in zip(hull, hull[1:]):
+        (a1, b1), (a2, b2) = ab[p], ab[q]
+        num, den = b1 - b2, a2 - a1  # x of the corner, den > 0
         breaks.append(Fraction(num, den))
-        if at - top or len(at) > 2:
+        best = a1 * num + b1 * den
+        if not touch and sum(a * num + b * den == best for a, b in ab) > 2:
             touch = True
-    return top, touch, breaks
+    return set(hull), touch, breaks
 
 
 @functools.lru_cache(maxsize=256)
 def line_marks(obs_size: tuple[int, int], a: int, b: int) -> tuple:
-    """The line y = a x + b as `Plot.infinite_lines` marks the grid (cached, read-only: lines recur): its
-    segment in pixels (xa, ya, xb, yb), its pixels (flat indices), their coverage and the grid's pixels there."""
-    p = Plot(obs_size, X[0], X[1], Y[0], Y[1], square=False)
-    seg = p.infinite_lines([a], [b], [(0, 0, 0)])[0]
-    H, W = p.img.shape[:2]
-    xa, ya = p.ax.px(seg[0], seg[1])
-    xb, yb = p.ax.px(seg[2], seg[3])
+    """The line y = a x + b as `Plot.infinite_lines` marks the grid (its arithmetic, line width and cached
+    coverage; cached, read-only: lines recur): its segment in pixels (xa, ya, xb, yb), its pixels (flat
+    indices), their coverage and the grid's pixels there."""
+    base, ax = plot_base(obs_size, X[0], X[1], Y[0], Y[1], False)
+    H, W = obs_size
+    xs = np.array([ax.x0, ax.x1], dtype=float)  # the segment `Plot.infinite_lines` clips the line to
+    if a:
+        lo, hi = sorted(((ax.y0 - b) / a, (ax.y1 - b) / a))
+        xs = np.clip(xs, lo, hi)
+    xa, ya = ax.px(xs[0], a * xs[0] + b)
+    xb, yb = ax.px(xs[1], a * xs[1] + b)
     px = np.array([(float(xa), float(ya)), (float(xb), float(yb))])
-    x0, y0, m = outline_coverage(H, W, px.tobytes(), p.width * 1.6, False, False, True)
+    x0, y0, m = outline_coverage(H, W, px.tobytes(), max(1.0, min(H, W) / 200) * 1.6, False, False, True)
     ys, xs = np.nonzero(m)
     alpha = m[ys, xs]
     ys, xs = ys + y0, xs + x0
     on = (ys >= 0) & (ys < H) & (xs >= 0) & (xs < W)  # (what `Layer.mask` keeps at the frame's border)
     pix, alpha = (ys * W + xs)[on].astype(np.intp), alpha[on]
-    grid = plot_base(obs_size, X[0], X[1], Y[0], Y[1], False)[0].reshape(-1, 3)[pix]
+    grid = base.reshape(-1, 3)[pix]
     for arr in (pix, alpha, grid):
         arr.setflags(write=False)
     return px.ravel().tolist(), pix, alpha, grid
