@@ -18,6 +18,8 @@ COUNTS = {0: 4, 1: 6, 2: 8}
 X, Y = (-6, 6), (-12, 12)
 COLOURS = ((200, 50, 47), (38, 110, 220), (40, 150, 60), (140, 70, 190), (235, 120, 20), (20, 160, 170),
            (200, 70, 150), (110, 80, 40))
+SPOTS = np.linspace(0.12, 0.88, 15)  # where along its segment a line's label may sit
+SPOTS.setflags(write=False)
 
 
 def envelope(lines, sign: int = 1) -> tuple[set[int], bool, list[Fraction]]:
@@ -186,17 +188,15 @@ class VisibleLines(GeometryQuestion):
     def _draw(self) -> np.ndarray:
         p = self.plot(X[0], X[1], Y[0], Y[1], square=False)
         paint_lines(p.img, self.lines, COLOURS[:len(self.lines)])
-        pix = np.array([line_marks(p.img.shape[:2], a, b)[0] for a, b in self.lines])  # pixel segments, to put each label where the other lines are farthest
-        t = np.linspace(0.12, 0.88, 15)
-        # every line's 15 candidate spots against every line at once (elementwise: the same distances),
-        # each line's own distance left out of its minimum
+        pix = np.array([line_marks(p.img.shape[:2], a, b)[0] for a, b in self.lines])  # pixel segments, to put
+        # each label where the other lines are farthest: every line's candidate spots against every line at once
+        # (elementwise: the same distances), each line's own distance left out of its minimum
         n = len(pix)
         xa, ya, xb, yb = (pix[:, c:c + 1] for c in range(4))
-        cand = np.stack([xa + t * (xb - xa), ya + t * (yb - ya)], 2)  # (n, 15, 2)
-        d = point_segment_distance(cand.reshape(-1, 2), pix).reshape(n, len(t), n)
+        cand = np.stack([xa + SPOTS * (xb - xa), ya + SPOTS * (yb - ya)], 2)  # (n, 15, 2)
+        d = point_segment_distance(cand.reshape(-1, 2), pix).reshape(n, len(SPOTS), n)
         d[np.arange(n), :, np.arange(n)] = np.inf
-        best = d.min(axis=2).argmax(axis=1)
-        spots = [cand[i, int(best[i])] for i in range(n)]
+        spots = cand[np.arange(n), d.min(axis=2).argmax(axis=1)].tolist()
         # labels whose halos do not meet give the same pixels drawn together as one after another
         halos = []
         for (cx, cy), text in zip(spots, self.labels):
