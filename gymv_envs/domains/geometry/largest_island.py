@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -66,25 +67,23 @@ def star_polygon(rng: np.random.Generator | ScalarDraws, x0: int, y0: int, x1: i
             return np.array(pts, dtype=np.int64)
 
 
-def fill_islands(p, islands: list[np.ndarray]) -> None:
-    """The islands filled with ``LAND`` on plot ``p``: the pixels `Plot.fill_polygons` sets (PIL's fill of
-    the outline in a box from its top-left pixel, at pixel centres), filled by PIL in that box of the frame
-    itself. Islands recur rarely, so nothing is cached (a cached mask per island would grow the memory)."""
+def fill_once(p, polys, colour: tuple[int, int, int]) -> None:
+    """Polygons with integer corners filled with ``colour`` on plot ``p``: the pixels `Plot.fill_polygons`
+    sets (PIL's fill of the pixel outline in a box from its top-left pixel, at pixel centres), filled by PIL
+    in that box of the frame itself, for outlines that rarely recur (a cached mask per outline would only
+    grow the memory). The corners are mapped to pixels with `Axes.px`'s arithmetic on plain floats."""
     H, W = p.img.shape[:2]
-    x, y = p.ax.px(np.concatenate(islands)[:, 0], np.concatenate(islands)[:, 1])
-    at = 0
-    for poly in islands:
-        pts = np.stack([x[at:at + len(poly)], y[at:at + len(poly)]], 1)
-        at += len(poly)
-        lo = np.floor(pts.min(axis=0)).astype(int)
-        hi = np.ceil(pts.max(axis=0)).astype(int) + 1
-        x0, y0, x1, y1 = int(lo[0]), int(lo[1]), int(hi[0]) + 1, int(hi[1]) + 1
-        outline = [(float(a - x0 - 0.5), float(b - y0 - 0.5)) for a, b in pts.tolist()]
-        if x0 < 0 or y0 < 0 or x1 > W or y1 > H:  # (islands lie inside the grid: not met)
-            p.fill_polygons([poly], [LAND])
+    ax = p.ax
+    for poly in polys:
+        pts = [(ax.left + (x - ax.x0) * ax.sx, ax.top + (ax.y1 - y) * ax.sy) for x, y in poly.tolist()]
+        xs, ys = [x for x, _ in pts], [y for _, y in pts]
+        x0, y0 = math.floor(min(xs)), math.floor(min(ys))
+        x1, y1 = math.ceil(max(xs)) + 2, math.ceil(max(ys)) + 2
+        if x0 < 0 or y0 < 0 or x1 > W or y1 > H:  # a box over the frame's edge (not met: the grid lies inside)
+            p.fill_polygons([poly], [colour])
             continue
         box = Image.fromarray(p.img[y0:y1, x0:x1])
-        ImageDraw.Draw(box).polygon(outline, fill=LAND)
+        ImageDraw.Draw(box).polygon([(x - x0 - 0.5, y - y0 - 0.5) for x, y in pts], fill=colour)
         p.img[y0:y1, x0:x1] = np.asarray(box)
 
 
@@ -141,7 +140,7 @@ class LargestIsland(GeometryQuestion):
 
     def _draw(self) -> np.ndarray:
         p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
-        fill_islands(p, self.islands)
+        fill_once(p, self.islands, LAND)
         p.polylines(self.islands, SHORE, closed=True)
         centres = [p.ax.px(*poly.mean(axis=0)) for poly in self.islands]
         p.labels([(float(x), float(y)) for x, y in centres], self.labels, SHORE, centred=True)
