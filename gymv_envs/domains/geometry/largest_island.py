@@ -87,6 +87,17 @@ def fill_once(p, polys, colour: tuple[int, int, int]) -> None:
         p.img[y0:y1, x0:x1] = np.asarray(box)
 
 
+def centres_px(ax, polys) -> list[tuple[float, float]]:
+    """The pixel of each integer-cornered polygon's mean corner: ``ax.px(*poly.mean(axis=0))`` on plain
+    floats (the corners' sums are exact, so the means and pixels are the same numbers)."""
+    out = []
+    for poly in polys:
+        pts = poly.tolist()
+        mx, my = sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
+        out.append((ax.left + (mx - ax.x0) * ax.sx, ax.top + (ax.y1 - my) * ax.sy))
+    return out
+
+
 class LargestIsland(GeometryQuestion):
     """Give the area of the largest island drawn on a grid.
 
@@ -142,8 +153,7 @@ class LargestIsland(GeometryQuestion):
         p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
         fill_once(p, self.islands, LAND)
         p.polylines(self.islands, SHORE, closed=True)
-        centres = [p.ax.px(*poly.mean(axis=0)) for poly in self.islands]
-        p.labels([(float(x), float(y)) for x, y in centres], self.labels, SHORE, centred=True)
+        p.labels(centres_px(p.ax, self.islands), self.labels, SHORE, centred=True)
         return p.frame()
 
     def _task_text(self) -> str:

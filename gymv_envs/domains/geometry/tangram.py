@@ -11,7 +11,7 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.core.env import check_choice
 from gymv_envs.domains.geometry._common import LETTERS, fmt_exact, parse_exact, parse_letters
 from gymv_envs.domains.geometry._plot import FILLS, GeometryQuestion
-from gymv_envs.domains.geometry.largest_island import fill_once
+from gymv_envs.domains.geometry.largest_island import centres_px, fill_once
 
 QUESTIONS = ("area", "rotation", "placement")
 # The seven pieces of a tangram square of side 4 (corners on grid points): two large triangles,
@@ -218,8 +218,7 @@ class TangramPieces(GeometryQuestion):
             fill_once(p, self.loose, LOOSE)
         p.polylines(self.loose, EDGE, closed=True, cached=self.question == "rotation")
         if self.question == "placement":
-            spots = [p.ax.px(*poly.mean(axis=0)) for poly in self.loose]
-            p.labels([(float(x), float(y)) for x, y in spots], list(LETTERS[: len(self.loose)]), centred=True)
+            p.labels(centres_px(p.ax, self.loose), list(LETTERS[: len(self.loose)]), centred=True)
         return p.frame()
 
     def _draw_square(self, p) -> None:
