@@ -236,10 +236,13 @@ def test_visible_lines_envelope_matches_probing_and_lines_match_one_layer():
             assert np.array_equal(a.img, b.img)
 
 
-def test_island_centres_match_the_plot():
+def test_fill_once_and_centres_match_the_plot():
     env = gym.make("GymV/LargestIsland-v0", difficulty=2).unwrapped
     for seed in range(40):
         env.reset(seed=seed)
-        a = env.plot(0, 12, 0, 12)
+        a, b = env.plot(0, 12, 0, 12), env.plot(0, 12, 0, 12)
+        a.fill_polygons(env.islands, [largest_island.LAND] * len(env.islands))
+        largest_island.fill_once(b, env.islands, largest_island.LAND)
+        assert np.array_equal(a.img, b.img)
         want = [tuple(float(v) for v in a.ax.px(*poly.mean(axis=0))) for poly in env.islands]
         assert largest_island.centres_px(a.ax, env.islands) == want

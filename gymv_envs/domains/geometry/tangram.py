@@ -11,7 +11,7 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.core.env import check_choice
 from gymv_envs.domains.geometry._common import LETTERS, fmt_exact, parse_exact, parse_letters
 from gymv_envs.domains.geometry._plot import FILLS, GeometryQuestion
-from gymv_envs.domains.geometry.largest_island import centres_px
+from gymv_envs.domains.geometry.largest_island import centres_px, fill_once
 
 QUESTIONS = ("area", "rotation", "placement")
 # The seven pieces of a tangram square of side 4 (corners on grid points): two large triangles,
@@ -212,7 +212,10 @@ class TangramPieces(GeometryQuestion):
         # as a box of pixels; the loose pieces lie apart from it, drawn after
         key = ("tangram square", tuple(poly.tobytes() for _, poly in self.pieces), tuple(self.missing))
         p.recurring(key, self._draw_square, (1, 1, side + 1, side + 1))
-        p.fill_polygons(self.loose, [LOOSE] * len(self.loose))
+        if self.question == "rotation":  # one loose piece in a few places: its fill recurs
+            p.fill_polygons(self.loose, [LOOSE])
+        else:  # several, placed one after another: their fills rarely recur, so none is kept
+            fill_once(p, self.loose, LOOSE)
         p.polylines(self.loose, EDGE, closed=True, cached=self.question == "rotation")
         if self.question == "placement":
             p.labels(centres_px(p.ax, self.loose), list(LETTERS[: len(self.loose)]), centred=True)
