@@ -207,3 +207,42 @@ def test_voronoi_helpers_agree_with_scipy_diagram():
             seg = borders.get(frozenset((int(i), int(j))))
             want = 0.0 if seg is None else float(np.hypot(seg[2] - seg[0], seg[3] - seg[1]))
             assert abs(length[k] - want) < 1e-9
+
+
+def test_visible_lines_envelope_matches_probing_and_lines_match_one_layer():
+    """The hull-trick envelope against a probe between every two crossings (exact integers), and
+    `paint_lines` against `Plot.infinite_lines` (one `Layer` of every line), pixel for pixel."""
+    rng = np.random.default_rng(5)
+    for _ in range(3000):
+        k = int(rng.integers(2, 9))
+        lines = list({(int(rng.integers(-2, 3)), int(rng.integers(-3, 4))) for _ in range(k)})
+        for sign in (1, -1):
+            top, touch, breaks = visible_lines.envelope(lines, sign)
+            ab = [(sign * a, sign * b) for a, b in lines]
+            xs = sorted({Fraction(b2 - b1, a1 - a2) for (a1, b1), (a2, b2) in itertools.combinations(ab, 2) if a1 != a2})
+            probes = [xs[0] - 1, *((x + y) / 2 for x, y in zip(xs, xs[1:])), xs[-1] + 1] if xs else [Fraction(0)]
+            assert top == {max(range(len(ab)), key=lambda i: ab[i][0] * x + ab[i][1]) for x in probes}
+            ties = [(x, [a * x + b for a, b in ab]) for x in xs]
+            assert breaks == [x for x, v in ties if v.count(max(v)) > 1]
+            assert touch == any(v.count(max(v)) > 2 for _, v in ties)
+    for size in ((512, 512), (96, 128)):
+        env = gym.make("GymV/VisibleLines-v0", difficulty=2, obs_size=size).unwrapped
+        for seed in range(40):
+            env.reset(seed=seed)
+            a = env.plot(*visible_lines.X, *visible_lines.Y, square=False)
+            a.infinite_lines([s for s, _ in env.lines], [b for _, b in env.lines], visible_lines.COLOURS)
+            b = env.plot(*visible_lines.X, *visible_lines.Y, square=False)
+            visible_lines.paint_lines(b.img, env.lines, visible_lines.COLOURS[:len(env.lines)])
+            assert np.array_equal(a.img, b.img)
+
+
+def test_fill_once_and_centres_match_the_plot():
+    env = gym.make("GymV/LargestIsland-v0", difficulty=2).unwrapped
+    for seed in range(40):
+        env.reset(seed=seed)
+        a, b = env.plot(0, 12, 0, 12), env.plot(0, 12, 0, 12)
+        a.fill_polygons(env.islands, [largest_island.LAND] * len(env.islands))
+        largest_island.fill_once(b, env.islands, largest_island.LAND)
+        assert np.array_equal(a.img, b.img)
+        want = [tuple(float(v) for v in a.ax.px(*poly.mean(axis=0))) for poly in env.islands]
+        assert largest_island.centres_px(a.ax, env.islands) == want

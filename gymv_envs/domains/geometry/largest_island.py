@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import functools
+import math
 from fractions import Fraction
 
 import numpy as np
+from PIL import Image, ImageDraw
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.rng import ScalarDraws
@@ -65,6 +67,37 @@ def star_polygon(rng: np.random.Generator | ScalarDraws, x0: int, y0: int, x1: i
             return np.array(pts, dtype=np.int64)
 
 
+def fill_once(p, polys, colour: tuple[int, int, int]) -> None:
+    """Polygons with integer corners filled with ``colour`` on plot ``p``: the pixels `Plot.fill_polygons`
+    sets (PIL's fill of the pixel outline in a box from its top-left pixel, at pixel centres), filled by PIL
+    in that box of the frame itself, for outlines that rarely recur (a cached mask per outline would only
+    grow the memory). The corners are mapped to pixels with `Axes.px`'s arithmetic on plain floats."""
+    H, W = p.img.shape[:2]
+    ax = p.ax
+    for poly in polys:
+        pts = [(ax.left + (x - ax.x0) * ax.sx, ax.top + (ax.y1 - y) * ax.sy) for x, y in poly.tolist()]
+        xs, ys = [x for x, _ in pts], [y for _, y in pts]
+        x0, y0 = math.floor(min(xs)), math.floor(min(ys))
+        x1, y1 = math.ceil(max(xs)) + 2, math.ceil(max(ys)) + 2
+        if x0 < 0 or y0 < 0 or x1 > W or y1 > H:  # a box over the frame's edge (not met: the grid lies inside)
+            p.fill_polygons([poly], [colour])
+            continue
+        box = Image.fromarray(p.img[y0:y1, x0:x1])
+        ImageDraw.Draw(box).polygon([(x - x0 - 0.5, y - y0 - 0.5) for x, y in pts], fill=colour)
+        p.img[y0:y1, x0:x1] = np.asarray(box)
+
+
+def centres_px(ax, polys) -> list[tuple[float, float]]:
+    """The pixel of each integer-cornered polygon's mean corner: ``ax.px(*poly.mean(axis=0))`` on plain
+    floats (the corners' sums are exact, so the means and pixels are the same numbers)."""
+    out = []
+    for poly in polys:
+        pts = poly.tolist()
+        mx, my = sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
+        out.append((ax.left + (mx - ax.x0) * ax.sx, ax.top + (ax.y1 - my) * ax.sy))
+    return out
+
+
 class LargestIsland(GeometryQuestion):
     """Give the area of the largest island drawn on a grid.
 
@@ -118,10 +151,9 @@ class LargestIsland(GeometryQuestion):
 
     def _draw(self) -> np.ndarray:
         p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
-        p.fill_polygons(self.islands, [LAND] * len(self.islands))
+        fill_once(p, self.islands, LAND)
         p.polylines(self.islands, SHORE, closed=True)
-        centres = [p.ax.px(*poly.mean(axis=0)) for poly in self.islands]
-        p.labels([(float(x), float(y)) for x, y in centres], self.labels, SHORE, centred=True)
+        p.labels(centres_px(p.ax, self.islands), self.labels, SHORE, centred=True)
         return p.frame()
 
     def _task_text(self) -> str:

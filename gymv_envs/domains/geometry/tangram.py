@@ -11,6 +11,7 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.core.env import check_choice
 from gymv_envs.domains.geometry._common import LETTERS, fmt_exact, parse_exact, parse_letters
 from gymv_envs.domains.geometry._plot import FILLS, GeometryQuestion
+from gymv_envs.domains.geometry.largest_island import centres_px, fill_once
 
 QUESTIONS = ("area", "rotation", "placement")
 # The seven pieces of a tangram square of side 4 (corners on grid points): two large triangles,
@@ -29,6 +30,7 @@ KIND_FILL = {"large triangle": FILLS[0], "medium triangle": FILLS[1], "square": 
 HOLE = (255, 255, 255)
 EDGE = (60, 60, 80)
 HOLE_EDGE = (200, 60, 60)
+LOOSE = (235, 200, 120)
 
 
 def rotate(poly, quarter_turns: int) -> np.ndarray:
@@ -210,11 +212,13 @@ class TangramPieces(GeometryQuestion):
         # as a box of pixels; the loose pieces lie apart from it, drawn after
         key = ("tangram square", tuple(poly.tobytes() for _, poly in self.pieces), tuple(self.missing))
         p.recurring(key, self._draw_square, (1, 1, side + 1, side + 1))
-        p.fill_polygons(self.loose, [(235, 200, 120)] * len(self.loose))
+        if self.question == "rotation":  # one loose piece in a few places: its fill recurs
+            p.fill_polygons(self.loose, [LOOSE])
+        else:  # several, placed one after another: their fills rarely recur, so none is kept
+            fill_once(p, self.loose, LOOSE)
         p.polylines(self.loose, EDGE, closed=True, cached=self.question == "rotation")
         if self.question == "placement":
-            spots = [p.ax.px(*poly.mean(axis=0)) for poly in self.loose]
-            p.labels([(float(x), float(y)) for x, y in spots], list(LETTERS[: len(self.loose)]), centred=True)
+            p.labels(centres_px(p.ax, self.loose), list(LETTERS[: len(self.loose)]), centred=True)
         return p.frame()
 
     def _draw_square(self, p) -> None:

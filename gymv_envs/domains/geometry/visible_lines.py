@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import math
+import functools
 from fractions import Fraction
 
 import numpy as np
@@ -10,52 +10,118 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import text_mask
 from gymv_envs.core.rng import ScalarDraws
+from gymv_envs.core.vector import _scratch, point_segment_distance
 from gymv_envs.domains.geometry._common import LETTERS, parse_letter_set
-from gymv_envs.domains.geometry._plot import GeometryQuestion
+from gymv_envs.domains.geometry._plot import GeometryQuestion, outline_coverage, plot_base
 
 COUNTS = {0: 4, 1: 6, 2: 8}
 X, Y = (-6, 6), (-12, 12)
 COLOURS = ((200, 50, 47), (38, 110, 220), (40, 150, 60), (140, 70, 190), (235, 120, 20), (20, 160, 170),
            (200, 70, 150), (110, 80, 40))
+SPOTS = np.linspace(0.12, 0.88, 15)  # where along its segment a line's label may sit
+SPOTS.setflags(write=False)
 
 
 def envelope(lines, sign: int = 1) -> tuple[set[int], bool, list[Fraction]]:
     """(lines on the upper envelope (``sign=-1``: lower), whether some other line touches it at a point,
-    the crossing points' x along it). A line counts when it is strictly highest on some interval;
-    exact arithmetic: every x is a fraction ``num / den`` (den > 0) and a line's value there is
-    compared as the integer ``a num + b den``."""
-    pts = set()
-    for i, (a1, b1) in enumerate(lines):
-        for a2, b2 in lines[i + 1:]:
-            if a1 != a2:
-                num, den = b2 - b1, a1 - a2
-                if den < 0:
-                    num, den = -num, -den
-                g = math.gcd(num, den)
-                pts.add((num // g, den // g))
-    xs = sorted(pts, key=lambda p: p[0] / p[1])  # distinct small fractions: their floats order them exactly
-    if xs:
-        probes = [(xs[0][0] - xs[0][1], xs[0][1])]
-        probes += [(p * s + q * r, 2 * q * s) for (p, q), (r, s) in zip(xs, xs[1:])]
-        probes.append((xs[-1][0] + xs[-1][1], xs[-1][1]))
-    else:
-        probes = [(0, 1)]
+    the crossing points' x along it). A line counts when it is strictly highest on some interval. Exact
+    integer arithmetic: the lines by slope (the highest of equal slopes), each dropping the ones before it
+    that it overtakes no later than they overtook theirs (the convex hull trick); the envelope's corners
+    are its neighbours' crossings, and a line touches it where a third line meets a corner."""
     ab = [(sign * a, sign * b) for a, b in lines]
-    top = set()
-    for num, den in probes:
-        vals = [a * num + b * den for a, b in ab]
-        top.add(vals.index(max(vals)))
+    hull: list[int] = []
+    for i in sorted(range(len(ab)), key=ab.__getitem__):
+        a3, b3 = ab[i]
+        if hull and ab[hull[-1]][0] == a3:  # a parallel line below this one
+            hull.pop()
+        while len(hull) >= 2:
+            (a1, b1), (a2, b2) = ab[hull[-2]], ab[hull[-1]]
+            if (b1 - b3) * (a2 - a1) <= (b1 - b2) * (a3 - a1):  # 3 meets 1 no later than 2 does: 2 never on top
+                hull.pop()
+            else:
+                break
+        hull.append(i)
     touch, breaks = False, []
-    for num, den in xs:
-        vals = [a * num + b * den for a, b in ab]
-        best = max(vals)
-        if vals.count(best) == 1:  # one line on top at a crossing below it: on top on both sides, so in top
-            continue
-        at = {i for i, v in enumerate(vals) if v == best}
+    for p, q in zip(hull, hull[1:]):
+        (a1, b1), (a2, b2) = ab[p], ab[q]
+        num, den = b1 - b2, a2 - a1  # x of the corner, den > 0
         breaks.append(Fraction(num, den))
-        if at - top or len(at) > 2:
+        best = a1 * num + b1 * den
+        if not touch and sum(a * num + b * den == best for a, b in ab) > 2:
             touch = True
-    return top, touch, breaks
+    return set(hull), touch, breaks
+
+
+@functools.lru_cache(maxsize=256)
+def line_marks(obs_size: tuple[int, int], a: int, b: int) -> tuple:
+    """The line y = a x + b as `Plot.infinite_lines` marks the grid (its arithmetic, line width and cached
+    coverage; cached, read-only: lines recur): its segment in pixels (xa, ya, xb, yb), its pixels (flat
+    indices), their coverage and the grid's pixels there."""
+    base, ax = plot_base(obs_size, X[0], X[1], Y[0], Y[1], False)
+    H, W = obs_size
+    xs = np.array([ax.x0, ax.x1], dtype=float)  # the segment `Plot.infinite_lines` clips the line to
+    if a:
+        lo, hi = sorted(((ax.y0 - b) / a, (ax.y1 - b) / a))
+        xs = np.clip(xs, lo, hi)
+    xa, ya = ax.px(xs[0], a * xs[0] + b)
+    xb, yb = ax.px(xs[1], a * xs[1] + b)
+    px = np.array([(float(xa), float(ya)), (float(xb), float(yb))])
+    x0, y0, m = outline_coverage(H, W, px.tobytes(), max(1.0, min(H, W) / 200) * 1.6, False, False, True)
+    ys, xs = np.nonzero(m)
+    alpha = m[ys, xs]
+    ys, xs = ys + y0, xs + x0
+    on = (ys >= 0) & (ys < H) & (xs >= 0) & (xs < W)  # (what `Layer.mask` keeps at the frame's border)
+    pix, alpha = (ys * W + xs)[on].astype(np.intp), alpha[on]
+    grid = base.reshape(-1, 3)[pix]
+    for arr in (pix, alpha, grid):
+        arr.setflags(write=False)
+    return px.ravel().tolist(), pix, alpha, grid
+
+
+def blend(under: np.ndarray, alpha: np.ndarray, colour) -> np.ndarray:
+    """(n, 3) pixels ``under`` with ``colour`` (one, or one per pixel) over them at coverage ``alpha`` (0-255),
+    rounded as `vector.Layer.flush` blends."""
+    a = alpha.astype(np.uint16)
+    a += a >> 7
+    v = under.astype(np.uint16)
+    v *= (256 - a)[:, None]
+    v += np.asarray(colour, dtype=np.uint16) * a[:, None]
+    v >>= 8
+    return v.astype(np.uint8)
+
+
+@functools.lru_cache(maxsize=2048)
+def line_pixels(obs_size: tuple[int, int], a: int, b: int, colour: tuple[int, int, int]) -> np.ndarray:
+    """The (3, n) values of `line_marks`' pixels with the line drawn in ``colour`` alone (read-only)."""
+    _, _, alpha, grid = line_marks(obs_size, a, b)
+    vals = np.ascontiguousarray(blend(grid, alpha, colour).T)
+    vals.setflags(write=False)
+    return vals
+
+
+def paint_lines(img: np.ndarray, lines: list, colours) -> None:
+    """The lines y = a x + b on ``img`` (a copy of the blank grid), as `Plot.infinite_lines` draws them in one
+    `Layer`: where lines overlap, the last line's colour at the largest coverage among them."""
+    size = img.shape[:2]
+    marks = [line_marks(size, a, b) for a, b in lines]
+    pix = np.concatenate([m[1] for m in marks])
+    vals = np.concatenate([line_pixels(size, a, b, c) for (a, b), c in zip(lines, colours)], axis=1)
+    rgb = img.reshape(-1, 3)
+    for ch in range(3):  # each pixel: the last line over it at its own coverage (right where that is the most)
+        rgb[:, ch][pix] = vals[ch]
+    buf = _scratch(len(rgb))
+    line = np.repeat(np.arange(1, len(marks) + 1, dtype=np.uint8), [len(m[1]) for m in marks])
+    buf[pix] = line
+    top = buf.take(pix)
+    under = np.flatnonzero(top != line)  # marks with a later line over their pixel
+    if under.size:
+        alpha = np.concatenate([m[2] for m in marks])
+        buf[pix] = alpha  # the last line's coverage, raised to the largest one at each shared pixel
+        at = pix.take(under)
+        np.maximum.at(buf, at, alpha.take(under))
+        grid = np.concatenate([m[3] for m in marks]).take(under, axis=0)
+        rgb[at] = blend(grid, buf.take(at), np.array(colours, dtype=np.uint16)[top.take(under) - 1])
+    buf[pix] = 0
 
 
 class VisibleLines(GeometryQuestion):
@@ -121,26 +187,16 @@ class VisibleLines(GeometryQuestion):
 
     def _draw(self) -> np.ndarray:
         p = self.plot(X[0], X[1], Y[0], Y[1], square=False)
-        segs = p.infinite_lines([a for a, _ in self.lines], [b for _, b in self.lines], COLOURS)
-        ax = p.ax
-        pix = []
-        for s in segs:  # pixel segments, to put each label where the other lines are farthest
-            xa, ya = ax.px(s[0], s[1])
-            xb, yb = ax.px(s[2], s[3])
-            pix.append((float(xa), float(ya), float(xb), float(yb)))
-        pix = np.array(pix)
-        t = np.linspace(0.12, 0.88, 15)
-        from gymv_envs.core.vector import point_segment_distance
-
-        # every line's 15 candidate spots against every line at once (elementwise: the same distances),
-        # each line's own distance left out of its minimum
+        paint_lines(p.img, self.lines, COLOURS[:len(self.lines)])
+        pix = np.array([line_marks(p.img.shape[:2], a, b)[0] for a, b in self.lines])  # pixel segments, to put
+        # each label where the other lines are farthest: every line's candidate spots against every line at once
+        # (elementwise: the same distances), each line's own distance left out of its minimum
         n = len(pix)
         xa, ya, xb, yb = (pix[:, c:c + 1] for c in range(4))
-        cand = np.stack([xa + t * (xb - xa), ya + t * (yb - ya)], 2)  # (n, 15, 2)
-        d = point_segment_distance(cand.reshape(-1, 2), pix).reshape(n, len(t), n)
+        cand = np.stack([xa + SPOTS * (xb - xa), ya + SPOTS * (yb - ya)], 2)  # (n, 15, 2)
+        d = point_segment_distance(cand.reshape(-1, 2), pix).reshape(n, len(SPOTS), n)
         d[np.arange(n), :, np.arange(n)] = np.inf
-        best = d.min(axis=2).argmax(axis=1)
-        spots = [cand[i, int(best[i])] for i in range(n)]
+        spots = cand[np.arange(n), d.min(axis=2).argmax(axis=1)].tolist()
         # labels whose halos do not meet give the same pixels drawn together as one after another
         halos = []
         for (cx, cy), text in zip(spots, self.labels):
