@@ -150,14 +150,14 @@ def test_tangram_tiles_the_square_and_rotation_accepts_every_fitting_turn():
         assert sum(tangram._area2(p) for _, p in pieces.pieces) == 2 * (4 * pieces.scale) ** 2
 
 
-def test_voronoi_cells_hold_their_nearest_points_and_adjacency_matches_a_raster():
+def test_voronoi_piece_and_adjacency_match_a_raster():
     pytest.importorskip("scipy")
     for seed in SEEDS:
-        env = level("VoronoiAdjacency", seed, difficulty=1)
+        env = gym.make("GymV/VoronoiAdjacency-v1", difficulty=1).unwrapped
+        env.reset(seed=seed)
         s = env.sites.astype(float)
-        for i, cell in enumerate(env.cells):
-            c = cell.mean(axis=0)
-            assert int(np.argmin(np.hypot(*(s - c).T))) == i
+        c = env.cell.mean(axis=0)
+        assert int(np.argmin(np.hypot(*(s - c).T))) == env.target
         g = np.linspace(0.01, 11.99, 400)
         gx, gy = np.meshgrid(g, g)
         owner = np.argmin(((np.stack([gx, gy], -1)[:, :, None, :] - s) ** 2).sum(-1), axis=-1)
@@ -168,7 +168,8 @@ def test_voronoi_cells_hold_their_nearest_points_and_adjacency_matches_a_raster(
         for i in range(len(s)):
             raster = {next(iter(p - {i})) for p in pairs if i in p}
             assert raster == set(env.neighbours[i])
-        count = level("VoronoiCount", seed, difficulty=2)
+        count = gym.make("GymV/VoronoiCount-v1", difficulty=2).unwrapped
+        count.reset(seed=seed)
         assert count._check(len(count.sites)) and not count._check(len(count.sites) + 1)
 
 
@@ -188,25 +189,26 @@ def test_plot_labels_stay_inside_the_frame_and_apart():
                 assert not (ov[0] > 2 and ov[1] > 2), "two labels overlap"
 
 
-def test_voronoi_helpers_agree_with_scipy_diagram():
-    from gymv_envs.domains.geometry.voronoi_pieces import (
-        all_in_order,
-        border_lengths,
-        in_order,
-        voronoi_cells,
-    )
+def test_voronoi_cut_ridges_match_the_mirrored_diagram():
+    """The borders cut from the diagram with four far points are those of scipy's diagram of the sites
+    and their mirror images in the square's sides (whose regions are the pieces exactly)."""
+    from scipy.spatial import Voronoi
+
+    from gymv_envs.domains.geometry.voronoi_pieces import cut_ridges
 
     rng = np.random.default_rng(2)
-    for _ in range(300):
+    for _ in range(200):
         n = int(rng.integers(3, 15))
-        sites = rng.uniform(0.5, 11.5, (n, 2))
-        cells, borders = voronoi_cells(sites, 0, 12)
-        assert all(a.tobytes() == b.tobytes() for a, b in zip(all_in_order(cells), [in_order(c) for c in cells]))
-        length = border_lengths(sites, 0, 12)
-        for k, (i, j) in enumerate(zip(*np.triu_indices(n, 1))):
-            seg = borders.get(frozenset((int(i), int(j))))
-            want = 0.0 if seg is None else float(np.hypot(seg[2] - seg[0], seg[3] - seg[1]))
-            assert abs(length[k] - want) < 1e-9
+        s = rng.uniform(0.5, 11.5, (n, 2))
+        vor = Voronoi(np.concatenate([s, np.stack([-s[:, 0], s[:, 1]], 1), np.stack([24 - s[:, 0], s[:, 1]], 1),
+                                      np.stack([s[:, 0], -s[:, 1]], 1), np.stack([s[:, 0], 24 - s[:, 1]], 1)]))
+        want = {}
+        for (i, j), (u, v) in zip(vor.ridge_points.tolist(), vor.ridge_vertices):
+            if i < n and j < n:
+                want[frozenset((i, j))] = float(np.hypot(*(vor.vertices[u] - vor.vertices[v])))
+        got = {frozenset((i, j)): length for i, j, length, *_ in cut_ridges(s, 0, 12) if length > 1e-9}
+        assert set(got) == {k for k, v in want.items() if v > 1e-9}
+        assert all(abs(got[k] - want[k]) < 1e-7 for k in got)
 
 
 def test_visible_lines_envelope_matches_probing_and_lines_match_one_layer():
@@ -236,13 +238,13 @@ def test_visible_lines_envelope_matches_probing_and_lines_match_one_layer():
             assert np.array_equal(a.img, b.img)
 
 
-def test_fill_once_and_centres_match_the_plot():
+def test_fill_fresh_and_centres_match_the_plot():
     env = gym.make("GymV/LargestIsland-v0", difficulty=2).unwrapped
     for seed in range(40):
         env.reset(seed=seed)
         a, b = env.plot(0, 12, 0, 12), env.plot(0, 12, 0, 12)
         a.fill_polygons(env.islands, [largest_island.LAND] * len(env.islands))
-        largest_island.fill_once(b, env.islands, largest_island.LAND)
+        b.fill_fresh(env.islands, [largest_island.LAND] * len(env.islands))
         assert np.array_equal(a.img, b.img)
         want = [tuple(float(v) for v in a.ax.px(*poly.mean(axis=0))) for poly in env.islands]
         assert largest_island.centres_px(a.ax, env.islands) == want

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import functools
-import math
 from fractions import Fraction
 
 import numpy as np
-from PIL import Image, ImageDraw
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.rng import ScalarDraws
@@ -65,26 +63,6 @@ def star_polygon(rng: np.random.Generator | ScalarDraws, x0: int, y0: int, x1: i
                     break
         if len(pts) == k and shoelace2(pts) >= 6:
             return np.array(pts, dtype=np.int64)
-
-
-def fill_once(p, polys, colour: tuple[int, int, int]) -> None:
-    """Polygons with integer corners filled with ``colour`` on plot ``p``: the pixels `Plot.fill_polygons`
-    sets (PIL's fill of the pixel outline in a box from its top-left pixel, at pixel centres), filled by PIL
-    in that box of the frame itself, for outlines that rarely recur (a cached mask per outline would only
-    grow the memory). The corners are mapped to pixels with `Axes.px`'s arithmetic on plain floats."""
-    H, W = p.img.shape[:2]
-    ax = p.ax
-    for poly in polys:
-        pts = [(ax.left + (x - ax.x0) * ax.sx, ax.top + (ax.y1 - y) * ax.sy) for x, y in poly.tolist()]
-        xs, ys = [x for x, _ in pts], [y for _, y in pts]
-        x0, y0 = math.floor(min(xs)), math.floor(min(ys))
-        x1, y1 = math.ceil(max(xs)) + 2, math.ceil(max(ys)) + 2
-        if x0 < 0 or y0 < 0 or x1 > W or y1 > H:  # a box over the frame's edge (not met: the grid lies inside)
-            p.fill_polygons([poly], [colour])
-            continue
-        box = Image.fromarray(p.img[y0:y1, x0:x1])
-        ImageDraw.Draw(box).polygon([(x - x0 - 0.5, y - y0 - 0.5) for x, y in pts], fill=colour)
-        p.img[y0:y1, x0:x1] = np.asarray(box)
 
 
 def centres_px(ax, polys) -> list[tuple[float, float]]:
@@ -151,7 +129,7 @@ class LargestIsland(GeometryQuestion):
 
     def _draw(self) -> np.ndarray:
         p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
-        fill_once(p, self.islands, LAND)
+        p.fill_fresh(self.islands, [LAND] * len(self.islands))
         p.polylines(self.islands, SHORE, closed=True)
         p.labels(centres_px(p.ax, self.islands), self.labels, SHORE, centred=True)
         return p.frame()

@@ -11,7 +11,7 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.core.env import check_choice
 from gymv_envs.domains.geometry._common import LETTERS, fmt_exact, parse_exact, parse_letters
 from gymv_envs.domains.geometry._plot import FILLS, GeometryQuestion
-from gymv_envs.domains.geometry.largest_island import centres_px, fill_once
+from gymv_envs.domains.geometry.largest_island import centres_px
 
 QUESTIONS = ("area", "rotation", "placement")
 # The seven pieces of a tangram square of side 4 (corners on grid points): two large triangles,
@@ -215,7 +215,7 @@ class TangramPieces(GeometryQuestion):
         if self.question == "rotation":  # one loose piece in a few places: its fill recurs
             p.fill_polygons(self.loose, [LOOSE])
         else:  # several, placed one after another: their fills rarely recur, so none is kept
-            fill_once(p, self.loose, LOOSE)
+            p.fill_fresh(self.loose, [LOOSE] * len(self.loose))
         p.polylines(self.loose, EDGE, closed=True, cached=self.question == "rotation")
         if self.question == "placement":
             p.labels(centres_px(p.ax, self.loose), list(LETTERS[: len(self.loose)]), centred=True)
