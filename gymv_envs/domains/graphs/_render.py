@@ -310,7 +310,7 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
             heads = tip[directed] - unit[directed] * alen * 0.5
             spots, radii = np.vstack([centers, heads]), np.concatenate([radii, np.full(len(heads), alen * 0.5)])
         wboxes, todo, boxes = _place_weights(spots, radii, segs, edges, weights, weight_size, (W, H))
-        pieces, piece_of = _cut_for_labels(segs, todo, boxes)
+        pieces, piece_of = _cut_for_labels(segs, todo, boxes.tolist())
     else:
         wboxes, pieces, piece_of = [None] * len(weights), segs, None
     layer = layer if shared else Layer(frame)
@@ -483,30 +483,30 @@ def _upper(k: int) -> np.ndarray:
     return out
 
 
-def _cut_for_labels(segs: np.ndarray, todo: list[int], boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _cut_for_labels(segs: np.ndarray, todo: list[int], boxes: list) -> tuple[np.ndarray, np.ndarray]:
     """The segments with a gap where a weight's box (``boxes[k]`` on segment ``todo[k]``) sits on them; returns
-    (pieces, source index of each)."""
-    e = np.asarray(todo)
-    s = segs[e]
-    p, q = s[:, :2], s[:, 2:]
-    d = q - p
-    length = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)
-    u = d / length[:, None]
-    c = (boxes[:, :2] + boxes[:, 2:]) / 2
-    cp = c - p
-    t = (cp * u).sum(axis=1)
-    on = np.abs(cp[:, 0] * u[:, 1] - cp[:, 1] * u[:, 0]) < 1  # a box beside its edge cuts nothing
-    au = np.abs(u)
-    gap = au[:, 0] * (boxes[:, 2] - boxes[:, 0]) / 2 + au[:, 1] * (boxes[:, 3] - boxes[:, 1]) / 2 + 1
-    k1 = np.flatnonzero(on & (t - gap > 0.5))
-    k2 = np.flatnonzero(on & (t + gap < length - 0.5))
-    p1 = p[k1]
-    first = np.concatenate([p1, p1 + u[k1] * (t - gap)[k1, None]], axis=1)
-    second = np.concatenate([p[k2] + u[k2] * (t + gap)[k2, None], q[k2]], axis=1)
-    whole = np.ones(len(segs), dtype=bool)
-    whole[e[on]] = False
-    uncut = np.flatnonzero(whole)
-    return np.concatenate([segs[uncut], first, second]), np.concatenate([uncut, e[k1], e[k2]])
+    (pieces, source index of each). A few boxes: worked out per box in plain floats."""
+    s = segs[todo]
+    d = s[:, 2:] - s[:, :2]
+    length = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9).tolist()
+    first, second, k1, k2, cut = [], [], [], [], set()
+    for i, (px, py, qx, qy), (dx, dy), n, (x0, y0, x1, y1) in zip(todo, s.tolist(), d.tolist(), length, boxes):
+        ux, uy = dx / n, dy / n
+        cx, cy = (x0 + x1) / 2 - px, (y0 + y1) / 2 - py
+        if not abs(cx * uy - cy * ux) < 1:  # a box beside its edge cuts nothing
+            continue
+        cut.add(i)
+        t = cx * ux + cy * uy
+        gap = abs(ux) * (x1 - x0) / 2 + abs(uy) * (y1 - y0) / 2 + 1
+        if t - gap > 0.5:
+            first.append((px, py, px + ux * (t - gap), py + uy * (t - gap)))
+            k1.append(i)
+        if t + gap < n - 0.5:
+            second.append((px + ux * (t + gap), py + uy * (t + gap), qx, qy))
+            k2.append(i)
+    uncut = [i for i in range(len(segs)) if i not in cut]
+    pieces = np.concatenate([segs[uncut], np.array(first + second, dtype=float).reshape(-1, 4)])
+    return pieces, np.array(uncut + k1 + k2, dtype=np.intp)
 
 
 def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: np.ndarray,
