@@ -46,10 +46,11 @@ def strip_wall(obj):
 
 
 class SlowRandomAgent(RandomAgent):
-    """A random agent that thinks for 30 ms per step (so a test can kill a run mid-way)."""
+    """A random agent that thinks for 100 ms per step (so a test can kill a run mid-way; at 30 ms a
+    loaded 2-core CI machine once let the run finish before the test's SIGINT reached it)."""
 
     def act(self, observation, info):
-        time.sleep(0.03)
+        time.sleep(0.1)
         return super().act(observation, info)
 
 
