@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -46,11 +47,10 @@ def strip_wall(obj):
 
 
 class SlowRandomAgent(RandomAgent):
-    """A random agent that thinks for 100 ms per step (so a test can kill a run mid-way; at 30 ms a
-    loaded 2-core CI machine once let the run finish before the test's SIGINT reached it)."""
+    """A random agent that thinks for 30 ms per step (so a test can kill a run mid-way)."""
 
     def act(self, observation, info):
-        time.sleep(0.1)
+        time.sleep(0.03)
         return super().act(observation, info)
 
 
@@ -215,8 +215,11 @@ def test_resume_after_sigkill_and_sigint(tmp_path):
     # SIGINT: the run stops cleanly (exit 130), keeps what finished, and the next run completes it.
     out2 = tmp_path / "interrupted"
     args2 = [a if a != str(out) else str(out2) for a in args]
+    # SIGINT at its default action in the child: a shell without job control (`cmd &` in a script,
+    # as CI runners do) starts its background jobs with SIGINT ignored, and children inherit that.
     proc = subprocess.Popen([sys.executable, "-m", "gymv.benchmarks", *args2], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     path2 = out2 / "episodes.jsonl"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not (path2.exists() and path2.read_bytes().count(b"\n") >= 2):
