@@ -35,8 +35,13 @@ def cross(a, b) -> float:
     return float(a[0] * b[1] - a[1] * b[0])
 
 
+def latest(name: str) -> str:
+    """The registered id of ``name`` at its highest version."""
+    return max((k for k in gym.registry if k.rsplit("-v", 1)[0] == f"GymV/{name}"), key=lambda k: int(k.rsplit("-v", 1)[1]))
+
+
 def level(name: str, seed: int, difficulty: int = 0, **kw):
-    env = gym.make(f"GymV/{name}-v0", difficulty=difficulty, **kw).unwrapped
+    env = gym.make(latest(name), difficulty=difficulty, **kw).unwrapped
     env.reset(seed=seed)
     return env
 
