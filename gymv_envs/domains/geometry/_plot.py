@@ -54,7 +54,10 @@ class Axes:
         return self.left, self.top, self.left + (self.x1 - self.x0) * self.sx, self.top + (self.y1 - self.y0) * self.sy
 
 
-def make_axes(obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, square: bool = True) -> Axes:
+def make_axes(obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, square: bool = True,
+              whole: bool = False) -> Axes:
+    """``whole``: a whole number of pixels per unit and the grid's corner on a pixel corner, so shapes
+    moved by whole units move by whole pixels (`Plot.tiles`)."""
     H, W = obs_size
     font = max(5, int(min(H, W) * 0.03))
     margin_l = font * (1.6 if max(abs(y0), abs(y1)) < 10 else 2.4) + 4 + (font * 0.6 if min(y0, 0) < 0 else 0)
@@ -63,16 +66,21 @@ def make_axes(obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, squ
     sx, sy = aw / (x1 - x0), ah / (y1 - y0)
     if square:
         sx = sy = min(sx, sy)
+    if whole:
+        sx, sy = float(max(1, int(sx))), float(max(1, int(sy)))
     left = margin_l + (aw - sx * (x1 - x0)) / 2
     top = pad + (ah - sy * (y1 - y0)) / 2
+    if whole:
+        left, top = float(round(left)), float(round(top))
     return Axes(x0, x1, y0, y1, left, top, sx, sy)
 
 
 @functools.lru_cache(maxsize=64)
-def plot_base(obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, square: bool = True) -> tuple[np.ndarray, Axes]:
-    """The empty grid with tick numbers (read-only) and its axes."""
+def plot_base(obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, square: bool = True,
+              whole: bool = False) -> tuple[np.ndarray, Axes]:
+    """The empty grid with tick numbers (read-only) and its axes (`make_axes`)."""
     H, W = obs_size
-    ax = make_axes(obs_size, x0, x1, y0, y1, square)
+    ax = make_axes(obs_size, x0, x1, y0, y1, square, whole)
     img = new_frame(H, W, BACKGROUND)
     L, T, R, B = ax.box
     layer = Layer(img).rect(L, T, R + 1, B + 1, WHITE)
@@ -115,11 +123,12 @@ class Plot:
     """Marks in data coordinates on a copy of the cached grid; call `frame()` for the result.
     ``static``: a name and a function that draws on the plot what every level of a task shares
     (a fixed line); the grid with those marks is cached per name, size and range, so each frame
-    starts from it with the same pixels as drawing them again would give."""
+    starts from it with the same pixels as drawing them again would give. ``whole``: whole pixels per
+    unit (`make_axes`)."""
 
     def __init__(self, obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, square: bool = True,
-                 static: tuple[str, Callable[[Plot], object]] | None = None) -> None:
-        base, self.ax = plot_base(obs_size, x0, x1, y0, y1, square)
+                 static: tuple[str, Callable[[Plot], object]] | None = None, whole: bool = False) -> None:
+        base, self.ax = plot_base(obs_size, x0, x1, y0, y1, square, whole)
         if static is not None:
             key = (static[0], tuple(obs_size), x0, x1, y0, y1, square)
             cached = _STATIC.get(key)
@@ -135,7 +144,7 @@ class Plot:
         self.img = base.copy()
         self._setup(obs_size)
         # the grid's key while nothing is drawn on the copy yet (`recurring` copies boxes onto it)
-        self._blank = None if static is not None else (tuple(obs_size), x0, x1, y0, y1, square)
+        self._blank = None if static is not None else (tuple(obs_size), x0, x1, y0, y1, square) + (("whole",) if whole else ())
 
     def _setup(self, obs_size: tuple[int, int]) -> None:
         H, W = obs_size
@@ -224,6 +233,33 @@ class Plot:
                 ImageDraw.Draw(crop).polygon([(x - x0 - 0.5, y - y0 - 0.5) for x, y in pts.tolist()],
                                              fill=tuple(int(v) for v in col))
                 self.img[y0:y1, x0:x1] = np.asarray(crop)
+        return self
+
+    def tiles(self, polys, fill: Color, edge: Color) -> Plot:
+        """Filled polygons with integer corners, outlined, on a grid of whole pixels per unit (``whole``):
+        each shape's fill and outline are rastered once at a fixed place (its lowest corners on the
+        grid's corner; `polygon_raster`, `outline_coverage`, cached) and moved by whole pixels to each
+        copy, so a shape that comes again anywhere costs a paint and a mask. The fills first, then
+        the outlines in one pass (for polygons that do not overlap)."""
+        ax = self.ax
+        if ax.sx != int(ax.sx) or ax.sy != int(ax.sy) or ax.left != int(ax.left) or ax.top != int(ax.top):
+            raise ValueError("Plot.tiles needs a grid of whole pixels per unit (Plot(..., whole=True))")
+        self._blank = None
+        H, W = self.img.shape[:2]
+        width = self.width * 1.4
+        layer = Layer(self.img)
+        col = tuple(int(v) for v in fill)
+        for poly in polys:
+            pts = np.asarray(poly, dtype=np.int64).tolist()
+            mx, my = min(x for x, _ in pts), min(y for _, y in pts)
+            xy = np.array([(ax.left + (x - mx) * ax.sx, ax.top + (ax.y1 - ax.y0 - y + my) * ax.sy) for x, y in pts])
+            dx, dy = int((mx - ax.x0) * ax.sx), -int((my - ax.y0) * ax.sy)
+            key = xy.tobytes()
+            (fx, fy), mask = polygon_raster(key)
+            paint(self.img, fx + dx, fy + dy, mask, col)
+            ox, oy, cover = outline_coverage(H, W, key, width, True, False)
+            layer.mask(cover, ox + dx, oy + dy, edge)
+        layer.flush()
         return self
 
     def lines(self, segs, color: Color = INK, width: float | None = None, dash: bool = False) -> Plot:
@@ -347,6 +383,22 @@ class Plot:
         layer.flush()
         self.spots += [(cx, cy) for cx, cy in centres]
         return out
+
+    def stamped_labels(self, spots, texts, color: Color = LABEL) -> Plot:
+        """Labels centred on pixel ``spots`` (as `labels` with ``centred=True``), each one's white halo (a
+        pixel wider than its letters all round) and letters blended as one stamp (cached per text), all
+        in one pass; where two labels overlap (keep them apart), the later one shows."""
+        self._blank = None
+        size, W = int(self.font), self.img.shape[1]
+        col = tuple(int(v) for v in color)
+        stamps = []
+        for (cx, cy), t in zip(spots, texts):
+            terms = _stamp_terms(W, t, size, col)
+            h, w = terms[5] - 2, terms[6] - 2  # the letters' box
+            stamps.append((terms, int(round(cx - w / 2)) - 1, int(round(cy - h / 2)) - 1))
+            self.spots.append((float(cx), float(cy)))
+        blend_stamps(self.img, stamps)
+        return self
 
     def _beside(self, spots: np.ndarray, dims: np.ndarray, near: float) -> np.ndarray:
         """Label centres for labels ``dims`` (w, h) beside pixel ``spots``: on the side (of eight) that
@@ -542,6 +594,17 @@ def polygon_raster(pts: bytes) -> tuple[tuple[int, int], np.ndarray]:
     return (int(lo[0]), int(lo[1])), mask
 
 
+def centres_px(ax, polys) -> list[tuple[float, float]]:
+    """The pixel of each integer-cornered polygon's mean corner: ``ax.px(*poly.mean(axis=0))`` on plain
+    floats (the corners' sums are exact, so the means and pixels are the same numbers)."""
+    out = []
+    for poly in polys:
+        pts = poly.tolist()
+        mx, my = sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
+        out.append((ax.left + (mx - ax.x0) * ax.sx, ax.top + (ax.y1 - my) * ax.sy))
+    return out
+
+
 _PLACES = np.array([(1, -1), (-1, -1), (1, 1), (-1, 1), (0, -1), (0, 1), (1, 0), (-1, 0)], dtype=float)
 
 
@@ -581,5 +644,5 @@ class GeometryQuestion(SingleTurnEnv):
     default_obs_size: ClassVar[tuple[int, int]] = (512, 512)
 
     def plot(self, x0: int, x1: int, y0: int, y1: int, square: bool = True,
-             static: tuple[str, Callable[[Plot], object]] | None = None) -> Plot:
-        return Plot(self.obs_size, x0, x1, y0, y1, square, static)
+             static: tuple[str, Callable[[Plot], object]] | None = None, whole: bool = False) -> Plot:
+        return Plot(self.obs_size, x0, x1, y0, y1, square, static, whole)
