@@ -228,11 +228,11 @@ class Plot:
             (xa, ya), (xb, yb) = pts.min(axis=0).tolist(), pts.max(axis=0).tolist()
             x0, y0 = max(int(np.floor(xa)), box[0], 0), max(int(np.floor(ya)), box[1], 0)
             x1, y1 = min(int(np.ceil(xb)) + 2, box[2], W), min(int(np.ceil(yb)) + 2, box[3], H)
-            if x0 < x1 and y0 < y1:
-                crop = Image.fromarray(self.img[y0:y1, x0:x1])
+            if x0 < x1 and y0 < y1:  # (frombytes and tobytes: the array round trip without PIL's checks)
+                crop = Image.frombytes("RGB", (x1 - x0, y1 - y0), self.img[y0:y1, x0:x1].tobytes())
                 ImageDraw.Draw(crop).polygon([(x - x0 - 0.5, y - y0 - 0.5) for x, y in pts.tolist()],
                                              fill=tuple(int(v) for v in col))
-                self.img[y0:y1, x0:x1] = np.asarray(crop)
+                self.img[y0:y1, x0:x1] = np.frombuffer(crop.tobytes(), dtype=np.uint8).reshape(y1 - y0, x1 - x0, 3)
         return self
 
     def tiles(self, polys, fill: Color, edge: Color) -> Plot:
