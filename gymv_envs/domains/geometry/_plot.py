@@ -22,6 +22,14 @@ from PIL import Image, ImageDraw
 from gymv_envs.core import SingleTurnEnv
 from gymv_envs.core.canvas import BACKGROUND, INK, WHITE, Color, new_frame, text_mask
 from gymv_envs.core.vector import Layer, _solid, disc_mask
+from gymv_envs.domains.geometry._raster import (
+    _stamp_terms,
+    blend_stamps,
+    outline_coverage,
+    outline_segments,
+    paint,
+    polygon_raster,
+)
 
 GRID_MINOR = (214, 218, 226)
 GRID_MAJOR = (170, 176, 190)
@@ -54,7 +62,10 @@ class Axes:
         return self.left, self.top, self.left + (self.x1 - self.x0) * self.sx, self.top + (self.y1 - self.y0) * self.sy
 
 
-def make_axes(obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, square: bool = True) -> Axes:
+def make_axes(obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, square: bool = True,
+              whole: bool = False) -> Axes:
+    """``whole``: a whole number of pixels per unit and the grid's corner on a pixel corner, so shapes
+    moved by whole units move by whole pixels (`Plot.tiles`)."""
     H, W = obs_size
     font = max(5, int(min(H, W) * 0.03))
     margin_l = font * (1.6 if max(abs(y0), abs(y1)) < 10 else 2.4) + 4 + (font * 0.6 if min(y0, 0) < 0 else 0)
@@ -63,16 +74,21 @@ def make_axes(obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, squ
     sx, sy = aw / (x1 - x0), ah / (y1 - y0)
     if square:
         sx = sy = min(sx, sy)
+    if whole:
+        sx, sy = float(max(1, int(sx))), float(max(1, int(sy)))
     left = margin_l + (aw - sx * (x1 - x0)) / 2
     top = pad + (ah - sy * (y1 - y0)) / 2
+    if whole:
+        left, top = float(round(left)), float(round(top))
     return Axes(x0, x1, y0, y1, left, top, sx, sy)
 
 
 @functools.lru_cache(maxsize=64)
-def plot_base(obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, square: bool = True) -> tuple[np.ndarray, Axes]:
-    """The empty grid with tick numbers (read-only) and its axes."""
+def plot_base(obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, square: bool = True,
+              whole: bool = False) -> tuple[np.ndarray, Axes]:
+    """The empty grid with tick numbers (read-only) and its axes (`make_axes`)."""
     H, W = obs_size
-    ax = make_axes(obs_size, x0, x1, y0, y1, square)
+    ax = make_axes(obs_size, x0, x1, y0, y1, square, whole)
     img = new_frame(H, W, BACKGROUND)
     L, T, R, B = ax.box
     layer = Layer(img).rect(L, T, R + 1, B + 1, WHITE)
@@ -115,11 +131,12 @@ class Plot:
     """Marks in data coordinates on a copy of the cached grid; call `frame()` for the result.
     ``static``: a name and a function that draws on the plot what every level of a task shares
     (a fixed line); the grid with those marks is cached per name, size and range, so each frame
-    starts from it with the same pixels as drawing them again would give."""
+    starts from it with the same pixels as drawing them again would give. ``whole``: whole pixels per
+    unit (`make_axes`)."""
 
     def __init__(self, obs_size: tuple[int, int], x0: int, x1: int, y0: int, y1: int, square: bool = True,
-                 static: tuple[str, Callable[[Plot], object]] | None = None) -> None:
-        base, self.ax = plot_base(obs_size, x0, x1, y0, y1, square)
+                 static: tuple[str, Callable[[Plot], object]] | None = None, whole: bool = False) -> None:
+        base, self.ax = plot_base(obs_size, x0, x1, y0, y1, square, whole)
         if static is not None:
             key = (static[0], tuple(obs_size), x0, x1, y0, y1, square)
             cached = _STATIC.get(key)
@@ -135,7 +152,7 @@ class Plot:
         self.img = base.copy()
         self._setup(obs_size)
         # the grid's key while nothing is drawn on the copy yet (`recurring` copies boxes onto it)
-        self._blank = None if static is not None else (tuple(obs_size), x0, x1, y0, y1, square)
+        self._blank = None if static is not None else (tuple(obs_size), x0, x1, y0, y1, square) + (("whole",) if whole else ())
 
     def _setup(self, obs_size: tuple[int, int]) -> None:
         H, W = obs_size
@@ -219,11 +236,38 @@ class Plot:
             (xa, ya), (xb, yb) = pts.min(axis=0).tolist(), pts.max(axis=0).tolist()
             x0, y0 = max(int(np.floor(xa)), box[0], 0), max(int(np.floor(ya)), box[1], 0)
             x1, y1 = min(int(np.ceil(xb)) + 2, box[2], W), min(int(np.ceil(yb)) + 2, box[3], H)
-            if x0 < x1 and y0 < y1:
-                crop = Image.fromarray(self.img[y0:y1, x0:x1])
+            if x0 < x1 and y0 < y1:  # (frombytes and tobytes: the array round trip without PIL's checks)
+                crop = Image.frombytes("RGB", (x1 - x0, y1 - y0), self.img[y0:y1, x0:x1].tobytes())
                 ImageDraw.Draw(crop).polygon([(x - x0 - 0.5, y - y0 - 0.5) for x, y in pts.tolist()],
                                              fill=tuple(int(v) for v in col))
-                self.img[y0:y1, x0:x1] = np.asarray(crop)
+                self.img[y0:y1, x0:x1] = np.frombuffer(crop.tobytes(), dtype=np.uint8).reshape(y1 - y0, x1 - x0, 3)
+        return self
+
+    def tiles(self, polys, fill: Color, edge: Color) -> Plot:
+        """Filled polygons with integer corners, outlined, on a grid of whole pixels per unit (``whole``):
+        each shape's fill and outline are rastered once at a fixed place (its lowest corners on the
+        grid's corner; `polygon_raster`, `outline_coverage`, cached) and moved by whole pixels to each
+        copy, so a shape that comes again anywhere costs a paint and a mask. The fills first, then
+        the outlines in one pass (for polygons that do not overlap)."""
+        ax = self.ax
+        if ax.sx != int(ax.sx) or ax.sy != int(ax.sy) or ax.left != int(ax.left) or ax.top != int(ax.top):
+            raise ValueError("Plot.tiles needs a grid of whole pixels per unit (Plot(..., whole=True))")
+        self._blank = None
+        H, W = self.img.shape[:2]
+        width = self.width * 1.4
+        layer = Layer(self.img)
+        col = tuple(int(v) for v in fill)
+        for poly in polys:
+            pts = np.asarray(poly, dtype=np.int64).tolist()
+            mx, my = min(x for x, _ in pts), min(y for _, y in pts)
+            xy = np.array([(ax.left + (x - mx) * ax.sx, ax.top + (ax.y1 - ax.y0 - y + my) * ax.sy) for x, y in pts])
+            dx, dy = int((mx - ax.x0) * ax.sx), -int((my - ax.y0) * ax.sy)
+            key = xy.tobytes()
+            (fx, fy), mask = polygon_raster(key)
+            paint(self.img, fx + dx, fy + dy, mask, col)
+            ox, oy, cover = outline_coverage(H, W, key, width, True, False)
+            layer.mask(cover, ox + dx, oy + dy, edge)
+        layer.flush()
         return self
 
     def lines(self, segs, color: Color = INK, width: float | None = None, dash: bool = False) -> Plot:
@@ -348,6 +392,22 @@ class Plot:
         self.spots += [(cx, cy) for cx, cy in centres]
         return out
 
+    def stamped_labels(self, spots, texts, color: Color = LABEL) -> Plot:
+        """Labels centred on pixel ``spots`` (as `labels` with ``centred=True``), each one's white halo (a
+        pixel wider than its letters all round) and letters blended as one stamp (cached per text), all
+        in one pass; where two labels overlap (keep them apart), the later one shows."""
+        self._blank = None
+        size, W = int(self.font), self.img.shape[1]
+        col = tuple(int(v) for v in color)
+        stamps = []
+        for (cx, cy), t in zip(spots, texts):
+            terms = _stamp_terms(W, t, size, col)
+            h, w = terms[5] - 2, terms[6] - 2  # the letters' box
+            stamps.append((terms, int(round(cx - w / 2)) - 1, int(round(cy - h / 2)) - 1))
+            self.spots.append((float(cx), float(cy)))
+        blend_stamps(self.img, stamps)
+        return self
+
     def _beside(self, spots: np.ndarray, dims: np.ndarray, near: float) -> np.ndarray:
         """Label centres for labels ``dims`` (w, h) beside pixel ``spots``: on the side (of eight) that
         points away from the other marks nearby (the sum of inverse-square pushes), inside the frame."""
@@ -399,147 +459,15 @@ _RECURRING_BYTES = [0]  # the pixels `_RECURRING` holds, in bytes
 _RECURRING_LIMIT = 24 << 20
 
 
-def paint(img: np.ndarray, x0: int, y0: int, mask: np.ndarray, color) -> None:
-    """Set the pixels of a mask placed with its top-left at (x0, y0) to ``color`` (clipped). ``img``:
-    an (H, W, 3) uint8 frame; ``mask``: bool, (h, 3 w), each pixel's column repeated for its three
-    bytes (as `polygon_raster` gives it), so the frame's rows are written as rows of bytes: several
-    times faster than a masked assignment of 3-byte pixels."""
-    H, W = img.shape[:2]
-    h, w = mask.shape[0], mask.shape[1] // 3
-    a, b, c, d = max(x0, 0), max(y0, 0), min(x0 + w, W), min(y0 + h, H)
-    if a < c and b < d:
-        np.copyto(img.reshape(H, 3 * W)[b:d, 3 * a:3 * c], _row_of(tuple(color), c - a),
-                  where=mask[b - y0:d - y0, 3 * (a - x0):3 * (c - x0)])
-
-
-@functools.lru_cache(maxsize=1024)
-def _row_of(color: tuple[int, int, int], n: int) -> np.ndarray:
-    """``n`` pixels of one colour as a row of bytes (read-only)."""
-    row = np.tile(np.array(color, dtype=np.uint8), n)
-    row.setflags(write=False)
-    return row
-
-
-@functools.lru_cache(maxsize=512)
-def _stamp_terms(W: int, text: str, size: float, color: tuple[int, int, int]) -> tuple:
-    """A stamp for `blend_stamps` in a frame ``W`` px wide: a dot (``text="dot"``, ``size`` its radius,
-    as `vector.disc_mask`) or a label (its letters at ``size`` in ``color`` on a white halo of 80%,
-    a pixel wider than the letters all round). Per byte of each covered pixel: its offset from the
-    top-left byte, ``keep`` and ``add`` with blend(byte) = (byte * keep + add) >> 16 (blending the
-    halo, then the letters, with `vector.Layer.flush`'s 8-bit weights, rounded once); and the
-    covered pixels' rows and columns, and the stamp's height and width."""
-    if text == "dot":
-        ink = disc_mask(size, 0.0).astype(np.uint32)
-        halo = np.zeros_like(ink)
-    else:
-        m = text_mask(text, int(size), True)
-        ink = np.zeros((m.shape[0] + 2, m.shape[1] + 2), dtype=np.uint32)
-        ink[1:-1, 1:-1] = m
-        halo = np.full_like(ink, int(0.8 * 255 + 0.5))
-    a1, a2 = halo + (halo >> 7), ink + (ink >> 7)
-    keep = (256 - a1) * (256 - a2)
-    rows, cols = np.nonzero(keep < 65536)
-    keep, a1, a2 = keep[rows, cols], a1[rows, cols], a2[rows, cols]
-    add = np.stack([255 * a1 * (256 - a2) + c * a2 * 256 for c in color], 1).ravel()
-    offset = ((rows * W + cols) * 3)[:, None] + np.arange(3)
-    terms = (offset.ravel().astype(np.intp), np.repeat(keep, 3), add, rows, cols, *ink.shape)
-    for t in terms[:5]:
-        t.setflags(write=False)
-    return terms
-
-
-def blend_stamps(img: np.ndarray, stamps) -> None:
-    """Blend stamps of `_stamp_terms` (each with its top-left pixel ``x, y``) onto ``img`` in one
-    gather and one scatter of bytes; pixels off the frame are dropped; a pixel under two stamps takes
-    the later one."""
-    H, W = img.shape[:2]
-    parts, starts = [], []
-    for terms, x, y in stamps:
-        off, keep, add, rows, cols, h, w = terms
-        if not (x >= 0 and y >= 0 and x + w <= W and y + h <= H):  # (rare) a stamp at the frame's edge
-            ok = np.repeat((rows + y >= 0) & (rows + y < H) & (cols + x >= 0) & (cols + x < W), 3)
-            off, keep, add = off[ok], keep[ok], add[ok]
-        parts.append((off, keep, add))
-        starts.append(3 * (y * W + x))
-    if not parts:
-        return
-    at = np.concatenate([p[0] for p in parts])
-    at += np.repeat(np.array(starts, dtype=np.intp), [len(p[0]) for p in parts])
-    flat = img.reshape(-1)
-    v = flat.take(at).astype(np.uint32)
-    v *= np.concatenate([p[1] for p in parts])
-    v += np.concatenate([p[2] for p in parts])
-    v >>= 16
-    flat[at] = v
-
-
-def outline_segments(xy: np.ndarray, sizes: list[int], width: float, closed: bool,
-                     extend: bool) -> tuple[np.ndarray, np.ndarray]:
-    """The segments ``(k, 4)`` and their outline numbers that `vector.Layer.polylines` makes of the
-    outlines whose points lie one after another in ``xy`` (``sizes`` points each), in one go: each
-    piece from a point to the next (and the last to the first where ``closed``), ``extend``: run
-    half a width past both ends (undashed), with the same arithmetic per piece."""
-    n = len(sizes)
-    starts = np.zeros(n, dtype=np.intp)
-    np.cumsum(sizes[:-1], out=starts[1:])
-    count = np.asarray(sizes, dtype=np.intp) - (0 if closed else 1)
-    ends = np.cumsum(count)
-    first = np.repeat(starts - (ends - count), count)
-    a_at = np.arange(int(ends[-1]), dtype=np.intp) + first
-    b_at = a_at + 1
-    if closed:
-        b_at[ends[count > 0] - 1] = starts[count > 0]
-    a, b = xy[a_at], xy[b_at]
-    if extend:
-        d = b - a
-        d *= (width / 2 / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9))[:, None]
-        a, b = a - d, b + d
-    return np.hstack([a, b]), np.repeat(np.arange(n), count)
-
-
-@functools.lru_cache(maxsize=2048)
-def outline_coverage(H: int, W: int, pts: bytes, width: float, closed: bool, dash: bool,
-                     segment: bool = False) -> tuple[int, int, np.ndarray]:
-    """The coverage (uint8, read-only, with its top-left pixel) of a one-colour `vector.Layer.polyline`
-    through the float64 (k, 2) pixel points ``pts`` in an H x W frame, as that layer's flush applies
-    it: 255 where some piece covers a pixel fully, else the coverage of the last piece over it (so
-    `Layer.mask` with it, in a one-colour layer, gives the same pixels). Read from the marks the layer
-    collects (nothing is drawn). ``segment``: the two points are one `Layer.lines` segment (no
-    half-width extension at its ends)."""
-    w = float(width)
-    p = np.frombuffer(pts, dtype=np.float64).reshape(-1, 2)
-    layer = Layer(np.empty((H, W, 3), dtype=np.uint8))  # only its size matters: the marks are read, not flushed
-    if segment:
-        layer.lines(p.reshape(1, 4), w, (255, 0, 0))
-    else:
-        layer.polyline(p, w, (255, 0, 0), closed=closed, dash=(w * 4, w * 3) if dash else None)
-    pix = np.concatenate([c[0] for c in layer._chunks]) if layer._chunks else np.zeros(0, dtype=np.intp)
-    if not len(pix):
-        return 0, 0, np.zeros((1, 1), dtype=np.uint8)
-    alpha = np.concatenate([c[1] for c in layer._chunks])
-    ys, xs = np.divmod(pix, W)
-    y0, y1, x0, x1 = int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
-    cover = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
-    cover[ys - y0, xs - x0] = alpha  # the last mark over a pixel sets its blend
-    full = alpha == 255
-    cover[ys[full] - y0, xs[full] - x0] = 255
-    cover.setflags(write=False)
-    return x0, y0, cover
-
-
-@functools.lru_cache(maxsize=4096)
-def polygon_raster(pts: bytes) -> tuple[tuple[int, int], np.ndarray]:
-    """The pixels a filled polygon covers, as `vector.Layer.polygon` rasterises it (PIL, pixel
-    centres): its top-left pixel and a read-only bool mask, each column repeated three times (one per
-    byte of a pixel, for `paint`). ``pts`` is the float64 (k, 2) outline's bytes."""
-    p = np.frombuffer(pts, dtype=np.float64).reshape(-1, 2)
-    lo = np.floor(p.min(axis=0)).astype(int)
-    hi = np.ceil(p.max(axis=0)).astype(int) + 1
-    img = Image.new("L", (int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1), 0)
-    ImageDraw.Draw(img).polygon([(float(x - lo[0] - 0.5), float(y - lo[1] - 0.5)) for x, y in p], fill=255)
-    mask = np.repeat(np.asarray(img) > 0, 3, axis=1)
-    mask.setflags(write=False)
-    return (int(lo[0]), int(lo[1])), mask
+def centres_px(ax, polys) -> list[tuple[float, float]]:
+    """The pixel of each integer-cornered polygon's mean corner: ``ax.px(*poly.mean(axis=0))`` on plain
+    floats (the corners' sums are exact, so the means and pixels are the same numbers)."""
+    out = []
+    for poly in polys:
+        pts = poly.tolist()
+        mx, my = sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
+        out.append((ax.left + (mx - ax.x0) * ax.sx, ax.top + (ax.y1 - my) * ax.sy))
+    return out
 
 
 _PLACES = np.array([(1, -1), (-1, -1), (1, 1), (-1, 1), (0, -1), (0, 1), (1, 0), (-1, 0)], dtype=float)
@@ -581,5 +509,5 @@ class GeometryQuestion(SingleTurnEnv):
     default_obs_size: ClassVar[tuple[int, int]] = (512, 512)
 
     def plot(self, x0: int, x1: int, y0: int, y1: int, square: bool = True,
-             static: tuple[str, Callable[[Plot], object]] | None = None) -> Plot:
-        return Plot(self.obs_size, x0, x1, y0, y1, square, static)
+             static: tuple[str, Callable[[Plot], object]] | None = None, whole: bool = False) -> Plot:
+        return Plot(self.obs_size, x0, x1, y0, y1, square, static, whole)

@@ -10,7 +10,7 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.geometry._common import LETTERS, fmt_exact, parse_exact
-from gymv_envs.domains.geometry._plot import GeometryQuestion
+from gymv_envs.domains.geometry._plot import GeometryQuestion, centres_px
 
 COUNTS = {0: 2, 1: 3, 2: 4}
 CORNERS = {0: (4, 5), 1: (5, 6), 2: (6, 7)}
@@ -32,48 +32,30 @@ def _sector(dx: float, dy: float, k: int) -> int:
 
 
 @functools.lru_cache(maxsize=256)
-def _corner_spots(x0: int, y0: int, x1: int, y1: int, k: int) -> tuple[tuple, ...]:
-    """Per sector s of `star_polygon`'s box, the grid points it accepts as corner s (in sector s and at
-    least 1 from the centre), as a table over the box's points (row ``x - x0``, column ``y - y0``,
-    flat): the point where accepted, else None. The same tests, once per box."""
+def _corner_spots(x0: int, y0: int, x1: int, y1: int, k: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per sector s of `star_polygon`'s box, the grid points of the box it accepts as corner s (in
+    sector s and at least 1 from the centre), in row-major order. The same tests, once per box."""
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    tall = y1 - y0 + 1
-    spots: list[list] = [[None] * ((x1 - x0 + 1) * tall) for _ in range(k)]
+    spots: list[list] = [[] for _ in range(k)]
     for x in range(x0, x1 + 1):
         for y in range(y0, y1 + 1):
             if (x - cx) ** 2 + (y - cy) ** 2 >= 1:
-                spots[_sector(x - cx, y - cy, k)][(x - x0) * tall + y - y0] = (x, y)
+                spots[_sector(x - cx, y - cy, k)].append((x, y))
+    if not all(spots):
+        raise ValueError(f"star_polygon: some of {k} sectors of the box {(x0, y0, x1, y1)} hold no grid point")
     return tuple(tuple(s) for s in spots)
 
 
 def star_polygon(rng: np.random.Generator | ScalarDraws, x0: int, y0: int, x1: int, y1: int, k: int) -> np.ndarray:
     """A simple polygon with k integer corners in the box, star-shaped around the box's centre
-    (corners sorted by angle, each in its own sector, so the boundary never crosses itself)."""
+    (corners sorted by angle, each a random grid point of its own sector, so the boundary never
+    crosses itself); drawn again until its area is at least 3."""
     spots = _corner_spots(x0, y0, x1, y1, k)
     integers = rng.integers
-    x_end, y_end, tall = x1 + 1, y1 + 1, y1 - y0 + 1
-    at0 = x0 * tall + y0
     while True:
-        pts = []
-        for ok in spots:
-            for _ in range(30):  # a random point of the box until one is accepted
-                p = ok[integers(x0, x_end) * tall + integers(y0, y_end) - at0]
-                if p is not None:
-                    pts.append(p)
-                    break
-        if len(pts) == k and shoelace2(pts) >= 6:
+        pts = [ok[integers(len(ok))] for ok in spots]
+        if shoelace2(pts) >= 6:
             return np.array(pts, dtype=np.int64)
-
-
-def centres_px(ax, polys) -> list[tuple[float, float]]:
-    """The pixel of each integer-cornered polygon's mean corner: ``ax.px(*poly.mean(axis=0))`` on plain
-    floats (the corners' sums are exact, so the means and pixels are the same numbers)."""
-    out = []
-    for poly in polys:
-        pts = poly.tolist()
-        mx, my = sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
-        out.append((ax.left + (mx - ax.x0) * ax.sx, ax.top + (ax.y1 - my) * ax.sy))
-    return out
 
 
 class LargestIsland(GeometryQuestion):
@@ -108,6 +90,9 @@ class LargestIsland(GeometryQuestion):
 
     ## Version History
     - v0: initial version.
+    - v1: each corner is drawn straight from its sector's grid points (one draw, not random points of
+      the box until one falls in the sector: the same distribution, other levels), and the labels'
+      halos and letters are blended in one pass (`Plot.stamped_labels`).
     """
 
     answer_hint = "the largest island's area, one number (a half as .5 or as a fraction)"
@@ -131,7 +116,7 @@ class LargestIsland(GeometryQuestion):
         p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
         p.fill_fresh(self.islands, [LAND] * len(self.islands))
         p.polylines(self.islands, SHORE, closed=True)
-        p.labels(centres_px(p.ax, self.islands), self.labels, SHORE, centred=True)
+        p.stamped_labels(centres_px(p.ax, self.islands), self.labels, SHORE)
         return p.frame()
 
     def _task_text(self) -> str:
@@ -163,6 +148,6 @@ class LargestIsland(GeometryQuestion):
 
 
 SPECS = (
-    TaskSpec(name="LargestIsland", entry_point=LargestIsland, max_episode_steps=1,
+    TaskSpec(name="LargestIsland", version=1, entry_point=LargestIsland, max_episode_steps=1,
              tags=("geometry", "area", "polygon")),
 )

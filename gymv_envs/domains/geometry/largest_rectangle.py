@@ -68,6 +68,8 @@ class LargestRectangle(GeometryQuestion):
 
     ## Version History
     - v0: initial version.
+    - v1: each label's white halo and letters are blended with the dots in one pass (`Plot.labelled_points`):
+      the same places, the rounding of the blend done once. The same levels.
     """
 
     answer_hint = "the four corner letters of a largest rectangle"
@@ -98,7 +100,7 @@ class LargestRectangle(GeometryQuestion):
         self.best = self.rects[0][0]
 
     def _draw(self) -> np.ndarray:
-        return self.plot(GRID[0], GRID[1], GRID[0], GRID[1]).points(self.pts, self.labels).frame()
+        return self.plot(GRID[0], GRID[1], GRID[0], GRID[1]).labelled_points(self.pts, self.labels).frame()
 
     def _task_text(self) -> str:
         return ("The image shows lettered points on a grid. Some groups of four points are the corners of a "
@@ -135,6 +137,6 @@ class LargestRectangle(GeometryQuestion):
 
 
 SPECS = (
-    TaskSpec(name="LargestRectangle", entry_point=LargestRectangle, max_episode_steps=1,
+    TaskSpec(name="LargestRectangle", version=1, entry_point=LargestRectangle, max_episode_steps=1,
              tags=("geometry", "rectangle", "points", "area")),
 )

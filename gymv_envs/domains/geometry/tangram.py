@@ -10,8 +10,7 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.env import check_choice
 from gymv_envs.domains.geometry._common import LETTERS, fmt_exact, parse_exact, parse_letters
-from gymv_envs.domains.geometry._plot import FILLS, GeometryQuestion
-from gymv_envs.domains.geometry.largest_island import centres_px
+from gymv_envs.domains.geometry._plot import FILLS, GeometryQuestion, centres_px
 
 QUESTIONS = ("area", "rotation", "placement")
 # The seven pieces of a tangram square of side 4 (corners on grid points): two large triangles,
@@ -31,6 +30,9 @@ HOLE = (255, 255, 255)
 EDGE = (60, 60, 80)
 HOLE_EDGE = (200, 60, 60)
 LOOSE = (235, 200, 120)
+# the placement question's grid width per difficulty: the widest row of loose pieces (the hole and the
+# widest distinct others, each turned its widest, one unit apart) fits, so the square recurs
+PLACEMENT_WIDTH = {0: 23, 1: 23, 2: 26}
 
 
 def rotate(poly, quarter_turns: int) -> np.ndarray:
@@ -135,6 +137,10 @@ class TangramPieces(GeometryQuestion):
 
     ## Version History
     - v0: initial version.
+    - v1 (placement): the grid is a fixed 23 units wide (26 at difficulty 2) with a whole number of
+      pixels per unit (31, 28 at the default size; it was as wide as the row of loose pieces), the
+      loose pieces are drawn shape by shape and moved into place, and the letters' halos and letters
+      are blended in one pass. The same levels. (Area and rotation stay at v0.)
     """
 
     default_obs_size = (384, 768)
@@ -206,19 +212,24 @@ class TangramPieces(GeometryQuestion):
     # -- draw
     def _draw(self) -> np.ndarray:
         side = 4 * self.scale
-        width = max(getattr(self, "width", 0), side + 2) if self.loose else side + 2
-        p = self.plot(0, width, 0, side + 2)
+        placement = self.question == "placement"
+        if placement:  # a fixed grid of whole pixels per unit: the square and each loose shape recur
+            p = self.plot(0, PLACEMENT_WIDTH[self.difficulty], 0, side + 2, whole=True)
+        else:
+            p = self.plot(0, max(getattr(self, "width", 0), side + 2) if self.loose else side + 2, 0, side + 2)
         # the square recurs across levels (a few layouts: its turn, mirror and missing pieces), kept
         # as a box of pixels; the loose pieces lie apart from it, drawn after
         key = ("tangram square", tuple(poly.tobytes() for _, poly in self.pieces), tuple(self.missing))
         p.recurring(key, self._draw_square, (1, 1, side + 1, side + 1))
+        if placement:  # a few shapes (piece and turn) in many places: each drawn once, moved
+            p.tiles(self.loose, LOOSE, EDGE)
+            p.stamped_labels(centres_px(p.ax, self.loose), list(LETTERS[: len(self.loose)]))
+            return p.frame()
         if self.question == "rotation":  # one loose piece in a few places: its fill recurs
             p.fill_polygons(self.loose, [LOOSE])
         else:  # several, placed one after another: their fills rarely recur, so none is kept
             p.fill_fresh(self.loose, [LOOSE] * len(self.loose))
         p.polylines(self.loose, EDGE, closed=True, cached=self.question == "rotation")
-        if self.question == "placement":
-            p.labels(centres_px(p.ax, self.loose), list(LETTERS[: len(self.loose)]), centred=True)
         return p.frame()
 
     def _draw_square(self, p) -> None:
@@ -292,6 +303,6 @@ SPECS = (
              tags=("geometry", "tangram", "area")),
     TaskSpec(name="TangramRotation", entry_point=TangramPieces, max_episode_steps=1, kwargs={"question": "rotation"},
              tags=("geometry", "tangram", "rotation", "mental-rotation")),
-    TaskSpec(name="TangramPlacement", entry_point=TangramPieces, max_episode_steps=1, kwargs={"question": "placement"},
+    TaskSpec(name="TangramPlacement", version=1, entry_point=TangramPieces, max_episode_steps=1, kwargs={"question": "placement"},
              tags=("geometry", "tangram", "shape-matching")),
 )

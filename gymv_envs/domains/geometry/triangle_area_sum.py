@@ -77,7 +77,7 @@ class TriangleAreaSum(GeometryQuestion):
 
     def _draw(self) -> np.ndarray:
         p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
-        p.fill_polygons(self.tris, FILLS[: len(self.tris)])
+        p.fill_fresh(self.tris, FILLS[: len(self.tris)])
         p.polylines(self.tris, OUTLINE, closed=True)
         return p.frame()
 

@@ -12,7 +12,8 @@ from gymv_envs.core.canvas import text_mask
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.core.vector import _scratch, point_segment_distance
 from gymv_envs.domains.geometry._common import LETTERS, parse_letter_set
-from gymv_envs.domains.geometry._plot import GeometryQuestion, outline_coverage, plot_base
+from gymv_envs.domains.geometry._plot import GeometryQuestion, plot_base
+from gymv_envs.domains.geometry._raster import outline_coverage
 
 COUNTS = {0: 4, 1: 6, 2: 8}
 X, Y = (-6, 6), (-12, 12)

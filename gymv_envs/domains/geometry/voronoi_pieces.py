@@ -44,6 +44,9 @@ def cut_ridges(sites: np.ndarray, lo: float, hi: float) -> list[tuple] | None:
             return None
         (ax, ay), (bx, by) = corner[u], corner[v]
         dx, dy = bx - ax, by - ay
+        if lo <= ax <= hi and lo <= ay <= hi and lo <= bx <= hi and lo <= by <= hi:  # inside: nothing to cut
+            out.append((i, j, math.hypot(dx, dy), (ax, ay, bx, by), u, v))
+            continue
         enter, leave = 0.0, 1.0  # the part of a + t (b - a), 0 <= t <= 1, inside the square
         for p, d in ((ax, dx), (ay, dy)):
             if d == 0:
@@ -51,7 +54,12 @@ def cut_ridges(sites: np.ndarray, lo: float, hi: float) -> list[tuple] | None:
                     enter = math.inf
                 continue
             t0, t1 = (lo - p) / d, (hi - p) / d
-            enter, leave = max(enter, min(t0, t1)), min(leave, max(t0, t1))
+            if t1 < t0:
+                t0, t1 = t1, t0
+            if t0 > enter:
+                enter = t0
+            if t1 < leave:
+                leave = t1
         length = (leave - enter) * math.hypot(dx, dy)
         if length > -1e-9:  # (a ridge that misses the square: enter is past leave, or inf)
             if enter > 0:

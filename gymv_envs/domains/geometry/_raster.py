@@ -1,0 +1,157 @@
+"""Pixel helpers of the geometry plot (`_plot.Plot`), in plain numpy and PIL: solid fills set as rows
+of bytes (`paint`, `polygon_raster`), label and dot stamps blended in one gather and scatter
+(`_stamp_terms`, `blend_stamps`), and the marks of outlines (`outline_segments`,
+`outline_coverage`). The caches here hold pure functions' results, bounded by entry counts."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from gymv_envs.core.canvas import text_mask
+from gymv_envs.core.vector import Layer, disc_mask
+
+
+def paint(img: np.ndarray, x0: int, y0: int, mask: np.ndarray, color) -> None:
+    """Set the pixels of a mask placed with its top-left at (x0, y0) to ``color`` (clipped). ``img``:
+    an (H, W, 3) uint8 frame; ``mask``: bool, (h, 3 w), each pixel's column repeated for its three
+    bytes (as `polygon_raster` gives it), so the frame's rows are written as rows of bytes: several
+    times faster than a masked assignment of 3-byte pixels."""
+    H, W = img.shape[:2]
+    h, w = mask.shape[0], mask.shape[1] // 3
+    a, b, c, d = max(x0, 0), max(y0, 0), min(x0 + w, W), min(y0 + h, H)
+    if a < c and b < d:
+        np.copyto(img.reshape(H, 3 * W)[b:d, 3 * a:3 * c], _row_of(tuple(color), c - a),
+                  where=mask[b - y0:d - y0, 3 * (a - x0):3 * (c - x0)])
+
+
+@functools.lru_cache(maxsize=1024)
+def _row_of(color: tuple[int, int, int], n: int) -> np.ndarray:
+    """``n`` pixels of one colour as a row of bytes (read-only)."""
+    row = np.tile(np.array(color, dtype=np.uint8), n)
+    row.setflags(write=False)
+    return row
+
+
+@functools.lru_cache(maxsize=512)
+def _stamp_terms(W: int, text: str, size: float, color: tuple[int, int, int]) -> tuple:
+    """A stamp for `blend_stamps` in a frame ``W`` px wide: a dot (``text="dot"``, ``size`` its radius,
+    as `vector.disc_mask`) or a label (its letters at ``size`` in ``color`` on a white halo of 80%,
+    a pixel wider than the letters all round). Per byte of each covered pixel: its offset from the
+    top-left byte, ``keep`` and ``add`` with blend(byte) = (byte * keep + add) >> 16 (blending the
+    halo, then the letters, with `vector.Layer.flush`'s 8-bit weights, rounded once); and the
+    covered pixels' rows and columns, and the stamp's height and width."""
+    if text == "dot":
+        ink = disc_mask(size, 0.0).astype(np.uint32)
+        halo = np.zeros_like(ink)
+    else:
+        m = text_mask(text, int(size), True)
+        ink = np.zeros((m.shape[0] + 2, m.shape[1] + 2), dtype=np.uint32)
+        ink[1:-1, 1:-1] = m
+        halo = np.full_like(ink, int(0.8 * 255 + 0.5))
+    a1, a2 = halo + (halo >> 7), ink + (ink >> 7)
+    keep = (256 - a1) * (256 - a2)
+    rows, cols = np.nonzero(keep < 65536)
+    keep, a1, a2 = keep[rows, cols], a1[rows, cols], a2[rows, cols]
+    add = np.stack([255 * a1 * (256 - a2) + c * a2 * 256 for c in color], 1).ravel()
+    offset = ((rows * W + cols) * 3)[:, None] + np.arange(3)
+    terms = (offset.ravel().astype(np.intp), np.repeat(keep, 3), add, rows, cols, *ink.shape)
+    for t in terms[:5]:
+        t.setflags(write=False)
+    return terms
+
+
+def blend_stamps(img: np.ndarray, stamps) -> None:
+    """Blend stamps of `_stamp_terms` (each with its top-left pixel ``x, y``) onto ``img`` in one
+    gather and one scatter of bytes; pixels off the frame are dropped; a pixel under two stamps takes
+    the later one."""
+    H, W = img.shape[:2]
+    parts, starts = [], []
+    for terms, x, y in stamps:
+        off, keep, add, rows, cols, h, w = terms
+        if not (x >= 0 and y >= 0 and x + w <= W and y + h <= H):  # (rare) a stamp at the frame's edge
+            ok = np.repeat((rows + y >= 0) & (rows + y < H) & (cols + x >= 0) & (cols + x < W), 3)
+            off, keep, add = off[ok], keep[ok], add[ok]
+        parts.append((off, keep, add))
+        starts.append(3 * (y * W + x))
+    if not parts:
+        return
+    at = np.concatenate([p[0] for p in parts])
+    at += np.repeat(np.array(starts, dtype=np.intp), [len(p[0]) for p in parts])
+    flat = img.reshape(-1)
+    v = flat.take(at).astype(np.uint32)
+    v *= np.concatenate([p[1] for p in parts])
+    v += np.concatenate([p[2] for p in parts])
+    v >>= 16
+    flat[at] = v
+
+
+def outline_segments(xy: np.ndarray, sizes: list[int], width: float, closed: bool,
+                     extend: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The segments ``(k, 4)`` and their outline numbers that `vector.Layer.polylines` makes of the
+    outlines whose points lie one after another in ``xy`` (``sizes`` points each), in one go: each
+    piece from a point to the next (and the last to the first where ``closed``), ``extend``: run
+    half a width past both ends (undashed), with the same arithmetic per piece."""
+    n = len(sizes)
+    starts = np.zeros(n, dtype=np.intp)
+    np.cumsum(sizes[:-1], out=starts[1:])
+    count = np.asarray(sizes, dtype=np.intp) - (0 if closed else 1)
+    ends = np.cumsum(count)
+    first = np.repeat(starts - (ends - count), count)
+    a_at = np.arange(int(ends[-1]), dtype=np.intp) + first
+    b_at = a_at + 1
+    if closed:
+        b_at[ends[count > 0] - 1] = starts[count > 0]
+    a, b = xy[a_at], xy[b_at]
+    if extend:
+        d = b - a
+        d *= (width / 2 / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9))[:, None]
+        a, b = a - d, b + d
+    return np.hstack([a, b]), np.repeat(np.arange(n), count)
+
+
+@functools.lru_cache(maxsize=2048)
+def outline_coverage(H: int, W: int, pts: bytes, width: float, closed: bool, dash: bool,
+                     segment: bool = False) -> tuple[int, int, np.ndarray]:
+    """The coverage (uint8, read-only, with its top-left pixel) of a one-colour `vector.Layer.polyline`
+    through the float64 (k, 2) pixel points ``pts`` in an H x W frame, as that layer's flush applies
+    it: 255 where some piece covers a pixel fully, else the coverage of the last piece over it (so
+    `Layer.mask` with it, in a one-colour layer, gives the same pixels). Read from the marks the layer
+    collects (nothing is drawn). ``segment``: the two points are one `Layer.lines` segment (no
+    half-width extension at its ends)."""
+    w = float(width)
+    p = np.frombuffer(pts, dtype=np.float64).reshape(-1, 2)
+    layer = Layer(np.empty((H, W, 3), dtype=np.uint8))  # only its size matters: the marks are read, not flushed
+    if segment:
+        layer.lines(p.reshape(1, 4), w, (255, 0, 0))
+    else:
+        layer.polyline(p, w, (255, 0, 0), closed=closed, dash=(w * 4, w * 3) if dash else None)
+    pix = np.concatenate([c[0] for c in layer._chunks]) if layer._chunks else np.zeros(0, dtype=np.intp)
+    if not len(pix):
+        return 0, 0, np.zeros((1, 1), dtype=np.uint8)
+    alpha = np.concatenate([c[1] for c in layer._chunks])
+    ys, xs = np.divmod(pix, W)
+    y0, y1, x0, x1 = int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
+    cover = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
+    cover[ys - y0, xs - x0] = alpha  # the last mark over a pixel sets its blend
+    full = alpha == 255
+    cover[ys[full] - y0, xs[full] - x0] = 255
+    cover.setflags(write=False)
+    return x0, y0, cover
+
+
+@functools.lru_cache(maxsize=4096)
+def polygon_raster(pts: bytes) -> tuple[tuple[int, int], np.ndarray]:
+    """The pixels a filled polygon covers, as `vector.Layer.polygon` rasterises it (PIL, pixel
+    centres): its top-left pixel and a read-only bool mask, each column repeated three times (one per
+    byte of a pixel, for `paint`). ``pts`` is the float64 (k, 2) outline's bytes."""
+    p = np.frombuffer(pts, dtype=np.float64).reshape(-1, 2)
+    lo = np.floor(p.min(axis=0)).astype(int)
+    hi = np.ceil(p.max(axis=0)).astype(int) + 1
+    img = Image.new("L", (int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1), 0)
+    ImageDraw.Draw(img).polygon([(float(x - lo[0] - 0.5), float(y - lo[1] - 0.5)) for x, y in p], fill=255)
+    mask = np.repeat(np.asarray(img) > 0, 3, axis=1)
+    mask.setflags(write=False)
+    return (int(lo[0]), int(lo[1])), mask
