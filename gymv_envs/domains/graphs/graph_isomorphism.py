@@ -39,21 +39,30 @@ def _pair_list(n: int) -> tuple[tuple[int, int], ...]:
     return tuple(map(tuple, vertex_pairs(n).tolist()))
 
 
+@functools.lru_cache(maxsize=16)
+def _circle(n: int) -> np.ndarray:
+    """(n, 2) read-only: ``n`` points on the unit circle, the first at the top, clockwise on screen."""
+    ang = -np.pi / 2 + 2 * np.pi / n * np.arange(n)
+    out = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    out.setflags(write=False)
+    return out
+
+
 def circle_layouts(rng: np.random.Generator, n: int, graphs: np.ndarray, tries: int = 24) -> np.ndarray:
     """Per graph of ``graphs`` ((g, m, 2) edges, m alike), its vertices on a circle in the order, among ``tries``
     random ones, whose chords cross least (as `_render.circle_layout`, every graph's orders drawn at once)."""
     g = len(graphs)
-    slot = rng.random((tries, g * n)).reshape(tries, g, n).argsort(axis=2)  # slot[t, k, v]: where order t puts v
+    slot = rng.random((tries, g, n)).argsort(axis=2)  # slot[t, k, v]: where order t puts vertex v
     ends = graphs[:, vertex_pairs(graphs.shape[1])].reshape(g, -1, 4)  # (u, v, x, y) per pair of edges
-    u, v, x, y = ends.transpose(2, 0, 1)
-    apart = (u != x) & (u != y) & (v != x) & (v != y)  # edges with a common end never cross
-    p, q, r, s = slot.reshape(tries, -1)[:, (ends + n * np.arange(g)[:, None, None]).transpose(2, 0, 1)].transpose(1, 0, 2, 3)
+    bits = (1 << ends).transpose(2, 0, 1)
+    apart = (bits[0] | bits[1]) & (bits[2] | bits[3]) == 0  # edges with a common end never cross
+    at = slot.transpose(1, 2, 0).astype(np.int8, order="C")  # at[k, v, t]: slot[t, k, v], the orders innermost
+    p, q, r, s = at[np.arange(g)[:, None], ends.transpose(2, 0, 1)]  # (g, pairs, tries) each
     # chord (p, q) and chord (r, s) cross when exactly one of r, s lies between p and q on the circle
     cross = ((p < r) ^ (q < r)) ^ ((p < s) ^ (q < s))
-    cross &= apart
-    best = slot[np.count_nonzero(cross, axis=2).argmin(axis=0), np.arange(g)]  # (g, n)
-    ang = -np.pi / 2 + 2 * np.pi / n * best
-    return np.stack([np.cos(ang), np.sin(ang)], axis=2)
+    cross &= apart[:, :, None]
+    best = slot[np.count_nonzero(cross, axis=1).argmin(axis=1), np.arange(g)]  # (g, n)
+    return _circle(n)[best]
 
 
 class GraphIsomorphism(GraphQuestion):
