@@ -203,21 +203,20 @@ def colourable(nb: Sequence[int], k: int) -> list[int] | None:
     n = len(nb)
     order = sorted(range(n), key=lambda v: -bin(nb[v]).count("1"))
     colour = [-1] * n
-    nbrs = [[w for w in range(n) if nb[v] >> w & 1] for v in range(n)]
+    members = [0] * k  # the vertices of each colour, as a bit mask
 
     def place(i: int, used: int) -> bool:
         if i == n:
             return True
         v = order[i]
-        banned = 0
-        for w in nbrs[v]:
-            if colour[w] >= 0:
-                banned |= 1 << colour[w]
+        near, bit = nb[v], 1 << v
         for c in range(min(k, used + 1)):  # a new colour only as the next unused one: no symmetric retries
-            if not banned >> c & 1:
+            if not near & members[c]:  # no neighbour has colour c
                 colour[v] = c
+                members[c] |= bit
                 if place(i + 1, max(used, c + 1)):
                     return True
+                members[c] ^= bit
         colour[v] = -1
         return False
 

@@ -78,8 +78,7 @@ class ChromaticNumber(GraphQuestion):
                 edges = [(u, v) for u, v in edges if (depth[u] - depth[v]) % 2]
             else:  # a clique of the aimed size on a vertex and its nearest neighbours
                 self.pos, near, edges = self._clique_layout(rng, n, aim)
-                planted = {(min(a, b), max(a, b)) for a in near for b in near if a != b} - set(edges)
-                edges = sorted(set(edges) | planted)
+                edges = sorted({*edges, *((a, b) for a in near for b in near if a < b)})  # the clique planted
             self.edges = edges
             self.nb = bitsets(n, edges)
             # aim colours at least: the planted clique needs them (aim 2: any edge does)

@@ -86,11 +86,11 @@ class MaxClique(GraphQuestion):
         fit = fits.tolist()
         centre = next(c for c in rng.permutation(n).tolist() if fit[c])  # the first fitting one in a random order
         near = nearest[centre].tolist()
-        planted = {(min(a, b), max(a, b)) for a in near for b in near if a < b}
-        self.edges = sorted(set(edges) | planted)
+        self.edges = sorted({*edges, *((a, b) for a in near for b in near if a < b)})  # the clique planted
         self.nb = bitsets(n, self.edges)
-        g = nx.Graph(self.edges)
+        g = nx.Graph()  # (filled directly: cheaper than from an edge list; the same cliques)
         g.add_nodes_from(range(n))
+        g.add_edges_from(self.edges)
         self.cliques = sorted((frozenset(c) for c in nx.find_cliques(g)), key=lambda c: (-len(c), sorted(c)))
         self.size = len(self.cliques[0])
 
