@@ -77,9 +77,14 @@ class MaxFlow(GraphQuestion):
             self.edges = arcs
             self.weights = [int(c) for c in rng.integers(1, 10, len(arcs))]
             self.caps = dict(zip(arcs, self.weights))
-            net = nx.DiGraph()
-            net.add_edges_from((u, v, {"capacity": c}) for (u, v), c in self.caps.items())
-            self.flow = int(edmonds_karp(net, self.source, self.sink, value_only=True).graph["flow_value"])
+            # the residual network networkx's Edmonds-Karp works on, built at once (as `build_residual_network`
+            # builds it from a network of these arcs: none is a self-loop or has a reverse twin)
+            res = nx.DiGraph()
+            res.add_nodes_from(range(n))
+            res.add_edges_from([(u, v, {"capacity": c}) for (u, v), c in self.caps.items()]
+                               + [(v, u, {"capacity": 0}) for u, v in arcs])
+            res.graph["inf"] = 3 * sum(self.weights)
+            self.flow = int(edmonds_karp(res, self.source, self.sink, residual=res, value_only=True).graph["flow_value"])
             if self.flow > 0:
                 break
 
