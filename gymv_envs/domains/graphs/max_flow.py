@@ -55,6 +55,8 @@ class MaxFlow(GraphQuestion):
 
     ## Version History
     - v0: initial version.
+    - v1: arrowheads come from cached stamps (directions to 1/128 of a turn, tips to a quarter pixel): the
+      same levels and answers, arrowheads moved by at most about half a pixel.
     """
 
     extras = ("graphs",)
@@ -91,7 +93,7 @@ class MaxFlow(GraphQuestion):
     def _picture(self) -> Picture:
         fills = [SOURCE_FILL if v == self.source else SINK_FILL if v == self.sink else None for v in range(len(self.labels))]
         return Picture(self.pos, self.edges, self.labels, weights=[str(c) for c in self.weights], directed=True,
-                       fills=fills)
+                       fills=fills, stamped_heads=True)
 
     def _task_text(self) -> str:
         return ("The image shows a directed network; the number on each arc is its capacity. The green vertex is the "
@@ -116,6 +118,6 @@ class MaxFlow(GraphQuestion):
 
 
 SPECS = (
-    TaskSpec(name="MaxFlow", entry_point=MaxFlow, max_episode_steps=1,
+    TaskSpec(name="MaxFlow", version=1, entry_point=MaxFlow, max_episode_steps=1,
              tags=("graph", "directed", "flow", "weighted")),
 )
