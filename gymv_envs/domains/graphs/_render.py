@@ -524,29 +524,44 @@ def _stamp_heads(layer: Layer, tips: np.ndarray, dirs: np.ndarray, length: float
                    np.concatenate([s[3] for s in picked]) + np.repeat(xs, count), a, color)
 
 
+@functools.lru_cache(maxsize=4096)
+def _weight_stamp(text: str, size: int, width: int) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """A weight's text as `_stamp` gives its mask (flat offsets in a frame ``width`` px wide, coverage), its width
+    and height (the arrays are those `_stamp` keeps)."""
+    off, alpha, h, w = _stamp(text_mask(text, size, True), width)
+    return off, alpha, w, h
+
+
 def _weight_texts(layer: Layer, wboxes, weights, size: int) -> None:
     """Each weight's text centred in its box (in the gap cut out of its edge: on the background), as
     `Layer.text` puts it; those wholly inside the frame go in as one mark, in order."""
     W, H = layer.W, layer.H
-    offsets, alphas = [], []
+    offsets, alphas, at, count = [], [], [], []
     for bx, text in zip(wboxes, weights):
         if bx is None:
             continue
-        m = text_mask(text, size, True)
-        h, w = m.shape
+        off, alpha, w, h = _weight_stamp(text, size, W)
         x = int(round((bx[0] + bx[2]) / 2 - w / 2))
         y = int(round((bx[1] + bx[3]) / 2 - h / 2))
         if x >= 0 and y >= 0 and x + w <= W and y + h <= H:
-            off, alpha, _, _ = _stamp(m, W)
-            offsets.append(off + (y * W + x))
+            offsets.append(off)
             alphas.append(alpha)
+            at.append(y * W + x)
+            count.append(len(off))
             continue
         if offsets:  # what came before goes in first: the marks keep their order
-            layer._chunks.append((np.concatenate(offsets), np.concatenate(alphas), WEIGHT_INK))
-            offsets, alphas = [], []
+            _put_texts(layer, offsets, alphas, at, count)
+            offsets, alphas, at, count = [], [], [], []
         layer.text(text, ((bx[0] + bx[2]) / 2, (bx[1] + bx[3]) / 2), size, WEIGHT_INK, bold=True)
     if offsets:
-        layer._chunks.append((np.concatenate(offsets), np.concatenate(alphas), WEIGHT_INK))
+        _put_texts(layer, offsets, alphas, at, count)
+
+
+def _put_texts(layer: Layer, offsets: list, alphas: list, at: list, count: list) -> None:
+    """Stamps (offsets from their top-left pixel ``at``) as one mark of `WEIGHT_INK`."""
+    pix = np.concatenate(offsets)
+    pix += np.repeat(at, count)
+    layer._chunks.append((pix, np.concatenate(alphas), WEIGHT_INK))
 
 
 @functools.lru_cache(maxsize=64)
