@@ -37,7 +37,8 @@ nx = pytest.importorskip("networkx")
 SEEDS = range(6)
 
 
-VERSIONS = {"LongestPath": 1, "ChromaticNumber": 1, "GraphIsomorphism": 3, "EulerianCircuit": 1, "MaxClique": 1}  # ids past v0
+VERSIONS = {"LongestPath": 1, "ChromaticNumber": 1, "GraphIsomorphism": 3, "EulerianCircuit": 1, "MaxClique": 1, "MaxFlow": 1,
+            "MinArborescence": 1}  # ids past v0
 
 
 def level(name: str, seed: int, difficulty: int = 0, **kw):

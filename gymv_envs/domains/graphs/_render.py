@@ -61,6 +61,7 @@ class Picture:
     label_colors: Sequence[Color] | None = None
     keep_aspect: bool = True
     title: str | None = None
+    stamped_heads: bool = False  # arrowheads from cached stamps (`_head_stamps`), not drawn one by one
 
 
 @dataclass
@@ -326,7 +327,8 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
                 if group.any():
                     layer.lines(pieces[group], width, pcols if one else pcols[group], dash=dash)
         if any_directed:
-            layer.arrowheads(tip[directed], unit[directed], alen, awide, pcols if one else colors[directed])
+            draw_heads = functools.partial(_stamp_heads, layer) if pic.stamped_heads else layer.arrowheads
+            draw_heads(tip[directed], unit[directed], alen, awide, pcols if one else colors[directed])
     fills = pic.fills or [None] * n
     ring = max(1.0, r * 0.12)
     lcols = pic.label_colors or [INK] * n
@@ -450,29 +452,116 @@ def _filled_badge(text: str, size: int, rr: float, rring: float, fill: Color, wi
     return offsets, tuple(values), d
 
 
+_TURNS = 128  # arrowhead stamps: directions per turn
+
+
+@functools.lru_cache(maxsize=8)
+def _head_stamps(length: float, width: float, frame_w: int) -> list[tuple]:
+    """The arrowheads of `Layer.arrowheads` (same triangle, same coverage rule) pointing in `_TURNS` directions,
+    each with its tip at 4 places in its pixel (the centres of the pixel's quarters): stamp ``4 * turn + 2 * low
+    + right``, as (flat offsets from the tip's pixel in a frame ``frame_w`` px wide, coverage, rows, columns: read-only
+    arrays; lowest and highest row and column); about 1 MB each (8 cached: one per size and frame width)."""
+    k = np.arange(4 * _TURNS)
+    ang = (k // 4) * (2 * np.pi / _TURNS)
+    d = np.stack([np.cos(ang), np.sin(ang)], 1)
+    tips = np.stack([0.25 + 0.5 * (k % 2), 0.25 + 0.5 * (k // 2 % 2)], 1)
+    perp = np.stack([-d[:, 1], d[:, 0]], 1) * (width / 2)
+    base = tips - d * length
+    tris = np.stack([tips, base + perp, base - perp], 1)  # (stamps, corner, xy)
+    lo = np.floor(tris.min(axis=1)).astype(np.int64) - 1
+    side = int(np.ceil((tris.max(axis=1) - lo).max())) + 2
+    g = np.arange(side) + 0.5
+    gx, gy = lo[:, 0, None] + g, lo[:, 1, None] + g  # pixel centres (stamps, side)
+    e = tris[:, [1, 2, 0]] - tris  # edge i runs from corner i to corner i + 1
+    turn = e[:, 0, 0] * e[:, 1, 1] - e[:, 0, 1] * e[:, 1, 0]
+    n = np.hypot(e[..., 0], e[..., 1]) * np.where(turn >= 0, 1.0, -1.0)[:, None]
+    # the signed distance of pixel centre (x, y) to edge i, inside positive: (ex (y - py) - ey (x - px)) / n
+    across = (e[:, :, 0, None] * (gy[:, None, :] - tris[:, :, 1, None]) / n[:, :, None])[:, :, :, None]
+    along = (e[:, :, 1, None] * (gx[:, None, :] - tris[:, :, 0, None]) / n[:, :, None])[:, :, None, :]
+    cover = (across - along).min(axis=1)
+    cover += 0.5
+    j, ys, xs = np.nonzero(cover > 0.02)
+    alpha = (np.minimum(cover[j, ys, xs], 1) * 255 + 0.5).astype(np.uint8)
+    ys, xs = ys + lo[j, 1], xs + lo[j, 0]
+    cuts = np.searchsorted(j, np.arange(1, len(k)))
+    out = []
+    for a, y, x in zip(np.split(alpha, cuts), np.split(ys, cuts), np.split(xs, cuts)):
+        off = y * frame_w + x
+        y, x = y.astype(np.int16), x.astype(np.int16)
+        for arr in (off, a, y, x):
+            arr.setflags(write=False)
+        out.append((off, a, y, x, int(y.min()), int(y.max()), int(x.min()), int(x.max())))
+    return out
+
+
+def _stamp_heads(layer: Layer, tips: np.ndarray, dirs: np.ndarray, length: float, width: float, color) -> None:
+    """`Layer.arrowheads` from `_head_stamps`: each head turned to the nearest of `_TURNS` directions, its tip
+    moved to the nearest quarter-centre of its pixel (at most a quarter pixel on each axis)."""
+    W, H = layer.W, layer.H
+    stamps = _head_stamps(round(length * 8) / 8, round(width * 8) / 8, W)
+    per_turn = _TURNS / (2 * math.pi)
+    picked, xs, ys, inside = [], [], [], True
+    for (tx, ty), (dx, dy) in zip(tips.tolist(), dirs.tolist()):
+        hx, hy = math.floor(tx * 2), math.floor(ty * 2)
+        s = stamps[4 * (round(math.atan2(dy, dx) * per_turn) % _TURNS) + 2 * (hy & 1) + (hx & 1)]
+        x, y = hx >> 1, hy >> 1
+        inside = inside and y + s[4] >= 0 and y + s[5] < H and x + s[6] >= 0 and x + s[7] < W
+        picked.append(s)
+        xs.append(x)
+        ys.append(y)
+    if not picked:
+        return
+    count = [len(s[0]) for s in picked]
+    a = np.concatenate([s[1] for s in picked])
+    if not isinstance(color, tuple):
+        color = np.repeat(np.asarray(color, dtype=np.uint8).reshape(-1, 3), count, axis=0)
+    if inside:
+        pix = np.concatenate([s[0] for s in picked])
+        pix += np.repeat([y * W + x for x, y in zip(xs, ys)], count)
+        layer._chunks.append((pix, a, color))
+    else:
+        layer._add(np.concatenate([s[2] for s in picked]) + np.repeat(ys, count),
+                   np.concatenate([s[3] for s in picked]) + np.repeat(xs, count), a, color)
+
+
+@functools.lru_cache(maxsize=4096)
+def _weight_stamp(text: str, size: int, width: int) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """A weight's text as `_stamp` gives its mask (flat offsets in a frame ``width`` px wide, coverage), its width
+    and height (the arrays are those `_stamp` keeps)."""
+    off, alpha, h, w = _stamp(text_mask(text, size, True), width)
+    return off, alpha, w, h
+
+
 def _weight_texts(layer: Layer, wboxes, weights, size: int) -> None:
     """Each weight's text centred in its box (in the gap cut out of its edge: on the background), as
     `Layer.text` puts it; those wholly inside the frame go in as one mark, in order."""
     W, H = layer.W, layer.H
-    offsets, alphas = [], []
+    offsets, alphas, at, count = [], [], [], []
     for bx, text in zip(wboxes, weights):
         if bx is None:
             continue
-        m = text_mask(text, size, True)
-        h, w = m.shape
+        off, alpha, w, h = _weight_stamp(text, size, W)
         x = int(round((bx[0] + bx[2]) / 2 - w / 2))
         y = int(round((bx[1] + bx[3]) / 2 - h / 2))
         if x >= 0 and y >= 0 and x + w <= W and y + h <= H:
-            off, alpha, _, _ = _stamp(m, W)
-            offsets.append(off + (y * W + x))
+            offsets.append(off)
             alphas.append(alpha)
+            at.append(y * W + x)
+            count.append(len(off))
             continue
         if offsets:  # what came before goes in first: the marks keep their order
-            layer._chunks.append((np.concatenate(offsets), np.concatenate(alphas), WEIGHT_INK))
-            offsets, alphas = [], []
+            _put_texts(layer, offsets, alphas, at, count)
+            offsets, alphas, at, count = [], [], [], []
         layer.text(text, ((bx[0] + bx[2]) / 2, (bx[1] + bx[3]) / 2), size, WEIGHT_INK, bold=True)
     if offsets:
-        layer._chunks.append((np.concatenate(offsets), np.concatenate(alphas), WEIGHT_INK))
+        _put_texts(layer, offsets, alphas, at, count)
+
+
+def _put_texts(layer: Layer, offsets: list, alphas: list, at: list, count: list) -> None:
+    """Stamps (offsets from their top-left pixel ``at``) as one mark of `WEIGHT_INK`."""
+    pix = np.concatenate(offsets)
+    pix += np.repeat(at, count)
+    layer._chunks.append((pix, np.concatenate(alphas), WEIGHT_INK))
 
 
 @functools.lru_cache(maxsize=64)

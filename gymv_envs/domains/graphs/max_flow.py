@@ -55,6 +55,8 @@ class MaxFlow(GraphQuestion):
 
     ## Version History
     - v0: initial version.
+    - v1: arrowheads come from cached stamps (directions to 1/128 of a turn, tips to a quarter pixel): the
+      same levels and answers, arrowheads moved by at most about half a pixel.
     """
 
     extras = ("graphs",)
@@ -77,16 +79,21 @@ class MaxFlow(GraphQuestion):
             self.edges = arcs
             self.weights = [int(c) for c in rng.integers(1, 10, len(arcs))]
             self.caps = dict(zip(arcs, self.weights))
-            net = nx.DiGraph()
-            net.add_edges_from((u, v, {"capacity": c}) for (u, v), c in self.caps.items())
-            self.flow = int(edmonds_karp(net, self.source, self.sink, value_only=True).graph["flow_value"])
+            # the residual network networkx's Edmonds-Karp works on, built at once (as `build_residual_network`
+            # builds it from a network of these arcs: none is a self-loop or has a reverse twin)
+            res = nx.DiGraph()
+            res.add_nodes_from(range(n))
+            res.add_edges_from([(u, v, {"capacity": c}) for (u, v), c in self.caps.items()]
+                               + [(v, u, {"capacity": 0}) for u, v in arcs])
+            res.graph["inf"] = 3 * sum(self.weights)
+            self.flow = int(edmonds_karp(res, self.source, self.sink, residual=res, value_only=True).graph["flow_value"])
             if self.flow > 0:
                 break
 
     def _picture(self) -> Picture:
         fills = [SOURCE_FILL if v == self.source else SINK_FILL if v == self.sink else None for v in range(len(self.labels))]
         return Picture(self.pos, self.edges, self.labels, weights=[str(c) for c in self.weights], directed=True,
-                       fills=fills)
+                       fills=fills, stamped_heads=True)
 
     def _task_text(self) -> str:
         return ("The image shows a directed network; the number on each arc is its capacity. The green vertex is the "
@@ -111,6 +118,6 @@ class MaxFlow(GraphQuestion):
 
 
 SPECS = (
-    TaskSpec(name="MaxFlow", entry_point=MaxFlow, max_episode_steps=1,
+    TaskSpec(name="MaxFlow", version=1, entry_point=MaxFlow, max_episode_steps=1,
              tags=("graph", "directed", "flow", "weighted")),
 )

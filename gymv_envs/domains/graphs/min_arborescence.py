@@ -100,6 +100,8 @@ class MinArborescence(GraphQuestion):
 
     ## Version History
     - v0: initial version.
+    - v1: arrowheads come from cached stamps (directions to 1/128 of a turn, tips to a quarter pixel): the
+      same levels and answers, arrowheads moved by at most about half a pixel.
     """
 
     answer_hint = "the chosen arcs, for example `X->Y, X->Z`"
@@ -132,7 +134,7 @@ class MinArborescence(GraphQuestion):
     def _picture(self) -> Picture:
         fills = [ROOT_FILL if v == self.root else None for v in range(len(self.labels))]
         return Picture(self.pos, self.edges, self.labels, weights=[str(w) for w in self.weights],
-                       directed=True, fills=fills)
+                       directed=True, fills=fills, stamped_heads=True)
 
     def _task_text(self) -> str:
         return ("The image shows a directed graph; each arrow is an arc with its weight, and the green vertex is the "
@@ -189,6 +191,6 @@ class MinArborescence(GraphQuestion):
 
 
 SPECS = (
-    TaskSpec(name="MinArborescence", entry_point=MinArborescence, max_episode_steps=1,
+    TaskSpec(name="MinArborescence", version=1, entry_point=MinArborescence, max_episode_steps=1,
              tags=("graph", "directed", "spanning-tree", "weighted")),
 )
