@@ -10,8 +10,7 @@ edge and every weight placed before. Directed edges end in an arrowhead at the t
 
 Layouts (all cheap, none iterative): `spread_points` (a jittered grid, so graphs built on it by
 `_graphs.planar_edges` are drawn without crossings), `tree_layout` (layers, children under their
-parent in order), `binary_tree_layout` (x = in-order rank), `grid_layout` and `circle_layout`
-(vertex order on the circle chosen among candidates for the fewest crossings).
+parent in order), `binary_tree_layout` (x = in-order rank) and `grid_layout`.
 """
 
 from __future__ import annotations
@@ -29,7 +28,6 @@ from gymv_envs.core.vector import (
     _over_table,
     _stamp,
     disc_mask,
-    segments_cross,
     squared_segment_distance,
 )
 
@@ -154,31 +152,6 @@ def rooted_children(n: int, edges: Sequence[tuple[int, int]], root: int) -> list
                 children[v].append(w)
                 stack.append(w)
     return children
-
-
-def crossings(pos: np.ndarray, edges: Sequence[tuple[int, int]]) -> int:
-    """How many pairs of edges cross in a drawing."""
-    if len(edges) < 2:
-        return 0
-    e = np.asarray(edges)
-    segs = np.hstack([pos[e[:, 0]], pos[e[:, 1]]])
-    return int(np.triu(segments_cross(segs, segs), 1).sum())
-
-
-def circle_layout(rng: np.random.Generator, n: int, edges: Sequence[tuple[int, int]], tries: int = 24) -> np.ndarray:
-    """Vertices on a circle in the order, among ``tries`` random ones, whose chords cross least."""
-    e = np.asarray(edges, dtype=int).reshape(-1, 2)
-    orders = np.stack([rng.permutation(n) for _ in range(tries)])
-    slot = np.argsort(orders, axis=1)  # slot[t, v]: position of vertex v in order t
-    a = np.minimum(slot[:, e[:, 0]], slot[:, e[:, 1]])
-    b = np.maximum(slot[:, e[:, 0]], slot[:, e[:, 1]])
-    # chords (a1, b1) and (a2, b2) (a < b) cross when their ends interleave, a1 < a2 < b1 < b2, counted here
-    # for the chord with the smaller first end (so once a crossing pair)
-    a1, b1, a2 = a[:, :, None], b[:, :, None], a[:, None, :]
-    cross = ((a1 < a2) & (a2 < b1) & (b1 < b[:, None, :])).sum(axis=(1, 2))
-    best = slot[int(np.argmin(cross))]
-    ang = -np.pi / 2 + 2 * np.pi * best / n
-    return np.stack([np.cos(ang), np.sin(ang)], 1)
 
 
 # ------------------------------------------------------------------ drawing

@@ -50,7 +50,7 @@ def _circle(n: int) -> np.ndarray:
 
 def circle_layouts(rng: np.random.Generator, n: int, graphs: np.ndarray, tries: int = 24) -> np.ndarray:
     """Per graph of ``graphs`` ((g, m, 2) edges, m alike), its vertices on a circle in the order, among ``tries``
-    random ones, whose chords cross least (as `_render.circle_layout`, every graph's orders drawn at once)."""
+    random ones, whose chords cross least (every graph's orders drawn at once)."""
     g = len(graphs)
     slot = rng.random((tries, g, n)).argsort(axis=2)  # slot[t, k, v]: where order t puts vertex v
     ends = graphs[:, vertex_pairs(graphs.shape[1])].reshape(g, -1, 4)  # (u, v, x, y) per pair of edges
