@@ -397,16 +397,21 @@ class Plot:
         pixel wider than its letters all round) and letters blended as one stamp (cached per text), all
         in one pass; where two labels overlap (keep them apart), the later one shows."""
         self._blank = None
+        self.spots += [(float(cx), float(cy)) for cx, cy in spots]
+        blend_stamps(self.img, self._label_stamps(spots, texts, color))
+        return self
+
+    def _label_stamps(self, centres, texts, color: Color) -> list:
+        """The `blend_stamps` stamps of labels centred on ``centres``: each one's white halo (a pixel wider
+        than its letters all round) and letters as one stamp, cached per text."""
         size, W = int(self.font), self.img.shape[1]
         col = tuple(int(v) for v in color)
-        stamps = []
-        for (cx, cy), t in zip(spots, texts):
+        out = []
+        for (cx, cy), t in zip(centres, texts):
             terms = _stamp_terms(W, t, size, col)
             h, w = terms[5] - 2, terms[6] - 2  # the letters' box
-            stamps.append((terms, int(round(cx - w / 2)) - 1, int(round(cy - h / 2)) - 1))
-            self.spots.append((float(cx), float(cy)))
-        blend_stamps(self.img, stamps)
-        return self
+            out.append((terms, int(round(cx - w / 2)) - 1, int(round(cy - h / 2)) - 1))
+        return out
 
     def _beside(self, spots: np.ndarray, dims: np.ndarray, near: float) -> np.ndarray:
         """Label centres for labels ``dims`` (w, h) beside pixel ``spots``: on the side (of eight) that
@@ -442,9 +447,7 @@ class Plot:
         dot = _stamp_terms(W, "dot", r, tuple(int(v) for v in color))
         half = disc_mask(r, 0.0).shape[0] // 2
         stamps = [(dot, int(round(a)) - half, int(round(b)) - half) for a, b in spots.tolist()]
-        lab = tuple(int(v) for v in label_color)
-        for (cx, cy), t, (w, h) in zip(centres, labels, dims.tolist()):  # halo: the text's box and a pixel around
-            stamps.append((_stamp_terms(W, t, size, lab), int(round(cx - w / 2)) - 1, int(round(cy - h / 2)) - 1))
+        stamps += self._label_stamps(centres, labels, label_color)
         self.spots += [(cx, cy) for cx, cy in centres]
         blend_stamps(self.img, stamps)
         return self
