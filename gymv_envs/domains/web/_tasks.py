@@ -280,6 +280,13 @@ class CatalogTask(WebEnv):
     def _caption(self) -> list:
         return [" ".join(a.short for a in self._atoms if a.short)]
 
+    def _meaning(self) -> str:
+        """What the instruction asks, without its seeded wording (intro, closing, each fact's
+        paraphrase): the facts by name, the pages asked about and the kinds of answers. Levels that
+        differ only in wording share it, and their captions (the meaning, not the wording) too."""
+        return repr((self.infeasible, [(a.kind, a.sig, [name for name, _ in a.facts], a.page, a.answer and a.answer[1])
+                                       for a in self._atoms]))
+
     def _answer(self) -> str:
         if self.infeasible:
             return f"cannot be done: no '{self._site.spare_names[0]}' on this site"

@@ -182,6 +182,10 @@ class BankCardApplication(_BankTask):
         return (f"You are on the CivicBank online banking site. Apply for a card with these details ({details}); leave other fields empty. "
                 "Go through every step of the application, submit it on the review page, then reply done.")
 
+    def _caption(self) -> list:
+        # the details first: the whole instruction does not fit a small frame's strip legibly
+        return ["Card application: " + ", ".join(self._want.values())]
+
     def _criteria(self) -> list[tuple[str, bool]]:
         s = self._site.submitted
         return [("submitted", s is not None)] + [(f, s is not None and s.get(f, "") == self._want.get(f, "")) for _, fs in APP_PAGES for f, _ in fs]

@@ -120,6 +120,9 @@ class ForumPostReply(_ForumTask):
     def _task_text(self) -> str:
         return f"You are on the TalkBoard forum. In the thread '{self._t['title']}', post the reply '{self._text}', then reply done."
 
+    def _caption(self) -> list:
+        return [f"Reply '{self._text}' in '{self._t['title']}'"]
+
     def _mine(self) -> list[tuple[int, dict]]:
         return [(t["id"], p) for t in self._site.threads for p in t["posts"] if p["user"] == "you"]
 
@@ -144,6 +147,9 @@ class ForumUpvote(_ForumTask):
 
     def _task_text(self) -> str:
         return f"You are on the TalkBoard forum. In the thread '{self._t['title']}', upvote the reply by {self._t['posts'][self._i]['user']} once, then reply done."
+
+    def _caption(self) -> list:
+        return [f"Upvote {self._t['posts'][self._i]['user']} once in '{self._t['title']}'"]
 
     def _votes(self) -> list[int]:
         return [p["votes"] for t in self._site.threads for p in t["posts"]]

@@ -213,6 +213,9 @@ class MailCompose(_MailTask):
         extra = f" and the message '{self._body}'" if self._body else ""
         return f"You are in the QuickMail webmail. Send a new email to {self._to} with the subject '{self._subject}'{extra}, then reply done."
 
+    def _caption(self) -> list:
+        return [f"Email {self._to}: '{self._subject}'" + (f" '{self._body}'" if self._body else "")]
+
     def _mail(self) -> dict | None:
         return next((m for m in self._site.sent if m["to"] == self._to and m["re"] == 0), None)
 

@@ -164,6 +164,9 @@ class WikiAddCategory(_WikiTask):
         names = " and ".join(c["name"] for c in self._cs)
         return f"You are on the OpenPedia encyclopedia. Add the category '{self._cat}' to the article(s) on {names}, then reply done."
 
+    def _caption(self) -> list:
+        return [f"{' and '.join(c['name'] for c in self._cs)}: add category '{self._cat}'"]
+
     def _criteria(self) -> list[tuple[str, bool]]:
         return [(f"{c['name']} has the category", self._cat in c["cats"]) for c in self._cs] + \
                [("no other article changed", all(not a["cats"] for a in self._site.articles.values() if a not in self._cs))]
