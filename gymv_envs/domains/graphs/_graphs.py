@@ -98,10 +98,12 @@ def _clearance(x: np.ndarray, y: np.ndarray, iu: np.ndarray, ju: np.ndarray, ax:
 
 class PairGeometry(NamedTuple):
     """For the pairs of `vertex_pairs(n)` of some points: their ``length`` and ``clearance``, the distance from
-    the pair's segment to the nearest other point."""
+    the pair's segment to the nearest other point; ``segments``, the (x, y) of each pair's first end and the
+    step to its second end."""
 
     length: np.ndarray
     clearance: np.ndarray
+    segments: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def pair_geometry(pos: np.ndarray) -> PairGeometry:
@@ -110,7 +112,7 @@ def pair_geometry(pos: np.ndarray) -> PairGeometry:
     x, y = pos[:, 0], pos[:, 1]
     ax, ay = x[iu], y[iu]
     dx, dy = x[ju] - ax, y[ju] - ay
-    return PairGeometry(np.hypot(dx, dy), _clearance(x, y, iu, ju, ax, ay, dx, dy))
+    return PairGeometry(np.hypot(dx, dy), _clearance(x, y, iu, ju, ax, ay, dx, dy), (ax, ay, dx, dy))
 
 
 @dataclass(frozen=True)
@@ -130,15 +132,15 @@ def planar_candidates(pos: np.ndarray, max_len: float = 2.3, geometry: PairGeome
     n = len(pos)
     iu, ju = _pair_ends(n)
     x, y = pos[:, 0], pos[:, 1]
-    ax, ay = x[iu], y[iu]
-    dx, dy = x[ju] - ax, y[ju] - ay
     if geometry is None:  # the clearance of the short pairs only
+        ax, ay = x[iu], y[iu]
+        dx, dy = x[ju] - ax, y[ju] - ay
         length = np.hypot(dx, dy)
         near = np.flatnonzero(length <= max_len)
         iu, ju, ax, ay, dx, dy, length = iu[near], ju[near], ax[near], ay[near], dx[near], dy[near], length[near]
         keep = np.flatnonzero(_clearance(x, y, iu, ju, ax, ay, dx, dy) > 0.28)
     else:
-        length = geometry.length
+        length, (ax, ay, dx, dy) = geometry.length, geometry.segments
         keep = np.flatnonzero((length <= max_len) & (geometry.clearance > 0.28))
     iu, ju, ax, ay, dx, dy = iu[keep], ju[keep], ax[keep], ay[keep], dx[keep], dy[keep]
     # the side of every point from every candidate's line (the arithmetic of `segments_cross`, so the same bits)
@@ -193,7 +195,7 @@ def add_short_edges(rng: np.random.Generator, pos: np.ndarray, edges: Sequence[E
     """``edges`` plus up to ``extra`` more short ones (they may cross, but never pass within ``gap`` of a
     vertex). ``geometry``: `pair_geometry(pos)` where the caller has it already."""
     have = set(edges)
-    length, clearance = pair_geometry(pos) if geometry is None else geometry
+    length, clearance, _ = pair_geometry(pos) if geometry is None else geometry
     iu, ju = _pair_ends(len(pos))
     ok = np.flatnonzero((clearance > gap) & (length <= max_len))
     fresh = [p for p in zip(iu[ok].tolist(), ju[ok].tolist()) if p not in have]

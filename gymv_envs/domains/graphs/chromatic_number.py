@@ -11,6 +11,7 @@ from gymv_envs.domains.graphs._graphs import (
     bfs_hops,
     bitsets,
     chromatic_number,
+    colourable,
     int_near_misses,
     pair_geometry,
     pair_index,
@@ -82,6 +83,12 @@ class ChromaticNumber(GraphQuestion):
             self.edges = edges
             self.nb = bitsets(n, edges)
             # aim colours at least: the planted clique needs them (aim 2: any edge does)
+            if edges and attempt < 30:  # only whether aim colours do: more is a redraw
+                colouring = colourable(self.nb, aim)
+                if colouring is not None:
+                    self.chi, self.colouring = aim, colouring
+                    return
+                continue
             self.chi, self.colouring = chromatic_number(self.nb, least=aim if edges else 1)
             if self.chi == aim or attempt >= 30:  # the aim is a preference; the exact value decides
                 return
