@@ -15,12 +15,12 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv
-from gymv_envs.core.vector import point_segment_distance, segments_cross
+from gymv_envs.core.vector import point_segment_distance, squared_segment_distance
 from gymv_envs.domains.graphs._render import Picture, Placed, letters, render, spread_points
 
 Edge = tuple[int, int]
@@ -60,10 +60,59 @@ def pair_index(n: int) -> np.ndarray:
 
 
 def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: float = 2.3,
-                 clearance: np.ndarray | None = None) -> list[Edge] | None:
+                 geometry: PairGeometry | None = None) -> list[Edge] | None:
     """Up to ``m`` non-crossing edges among ``pos``, a spanning tree first; None if it cannot connect.
-    ``clearance``: `pair_clearance(pos)` where the caller has it already."""
-    return pick_planar(rng, planar_candidates(pos, max_len, clearance), m)
+    ``geometry``: `pair_geometry(pos)` where the caller has it already."""
+    return pick_planar(rng, planar_candidates(pos, max_len, geometry), m)
+
+
+@functools.lru_cache(maxsize=64)
+def _pair_ends(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The first and the second ends of `vertex_pairs`, each read-only and contiguous."""
+    pairs = vertex_pairs(n)
+    iu, ju = pairs[:, 0].copy(), pairs[:, 1].copy()
+    iu.setflags(write=False)
+    ju.setflags(write=False)
+    return iu, ju
+
+
+@functools.lru_cache(maxsize=8)
+def _bit_weights(k: int) -> np.ndarray:
+    """``2 ** j`` for j < k (k <= 64) as uint64: a (k, k) bool matrix times it gives each row's bits as a word."""
+    w = np.left_shift(np.uint64(1), np.arange(k, dtype=np.uint64))
+    w.setflags(write=False)
+    return w
+
+
+def _clearance(x: np.ndarray, y: np.ndarray, iu: np.ndarray, ju: np.ndarray, ax: np.ndarray, ay: np.ndarray,
+               dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    """Per segment (from vertex ``iu`` at (``ax``, ``ay``) along (``dx``, ``dy``) to vertex ``ju``): the distance
+    to the nearest of the points (``x``, ``y``) but its own ends (the square root of the least square: the same bits
+    as the least root)."""
+    d2 = squared_segment_distance(x[:, None], y[:, None], ax, ay, dx, dy, np.maximum(dx * dx + dy * dy, 1e-12))
+    cols = np.arange(len(iu))
+    d2[iu, cols] = np.inf
+    d2[ju, cols] = np.inf
+    return np.sqrt(d2.min(axis=0))
+
+
+class PairGeometry(NamedTuple):
+    """For the pairs of `vertex_pairs(n)` of some points: their ``length`` and ``clearance``, the distance from
+    the pair's segment to the nearest other point; ``segments``, the (x, y) of each pair's first end and the
+    step to its second end."""
+
+    length: np.ndarray
+    clearance: np.ndarray
+    segments: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def pair_geometry(pos: np.ndarray) -> PairGeometry:
+    """`PairGeometry` of the points ``pos``."""
+    iu, ju = _pair_ends(len(pos))
+    x, y = pos[:, 0], pos[:, 1]
+    ax, ay = x[iu], y[iu]
+    dx, dy = x[ju] - ax, y[ju] - ay
+    return PairGeometry(np.hypot(dx, dy), _clearance(x, y, iu, ju, ax, ay, dx, dy), (ax, ay, dx, dy))
 
 
 @dataclass(frozen=True)
@@ -79,33 +128,33 @@ class PlanarCandidates:
     cross: list[int]
 
 
-def planar_candidates(pos: np.ndarray, max_len: float = 2.3, clearance: np.ndarray | None = None) -> PlanarCandidates:
+def planar_candidates(pos: np.ndarray, max_len: float = 2.3, geometry: PairGeometry | None = None) -> PlanarCandidates:
     n = len(pos)
-    pairs = vertex_pairs(n)
-    segs = pos[pairs].reshape(-1, 4)  # (x_i, y_i, x_j, y_j) of every pair
-    d = segs[:, 2:] - segs[:, :2]
-    length = np.hypot(d[:, 0], d[:, 1])
-    near = np.flatnonzero(length <= max_len)  # candidate pairs: short ones that pass no other vertex closely
-    pairs, length, segs = pairs[near], length[near], segs[near]
-    if clearance is not None:  # (the same distances, column by column)
-        clear = clearance[:, near]
+    iu, ju = _pair_ends(n)
+    x, y = pos[:, 0], pos[:, 1]
+    if geometry is None:  # the clearance of the short pairs only
+        ax, ay = x[iu], y[iu]
+        dx, dy = x[ju] - ax, y[ju] - ay
+        length = np.hypot(dx, dy)
+        near = np.flatnonzero(length <= max_len)
+        iu, ju, ax, ay, dx, dy, length = iu[near], ju[near], ax[near], ay[near], dx[near], dy[near], length[near]
+        keep = np.flatnonzero(_clearance(x, y, iu, ju, ax, ay, dx, dy) > 0.28)
     else:
-        clear = point_segment_distance(pos, segs)
-        cols = np.arange(len(pairs))
-        clear[pairs[:, 0], cols] = np.inf
-        clear[pairs[:, 1], cols] = np.inf
-    keep = np.flatnonzero(clear.min(axis=0) > 0.28)
-    pairs, segs = pairs[keep], segs[keep]
-    packed = np.packbits(segments_cross(segs, segs), axis=1, bitorder="little")
-    w = packed.shape[1]
-    if 0 < w <= 8:  # up to 64 pairs: each row's bits as one little-endian 64-bit word, read as Python ints
-        words = np.zeros((len(packed), 8), dtype=np.uint8)
-        words[:, :w] = packed
-        cross = words.view("<u8").ravel().tolist()
+        length, (ax, ay, dx, dy) = geometry.length, geometry.segments
+        keep = np.flatnonzero((length <= max_len) & (geometry.clearance > 0.28))
+    iu, ju, ax, ay, dx, dy = iu[keep], ju[keep], ax[keep], ay[keep], dx[keep], dy[keep]
+    # the side of every point from every candidate's line (the arithmetic of `segments_cross`, so the same bits)
+    side = np.sign(dx * (y[:, None] - ay) - dy * (x[:, None] - ax))
+    cross = side[iu] * side[ju] < 0  # [j, k]: the ends of k lie on either side of j's line
+    cross &= cross.T  # ... and those of j on either side of k's: they cross
+    k = len(keep)
+    if k <= 64:  # each row's bits as one 64-bit word, read as Python ints
+        words = (cross @ _bit_weights(k)).tolist()
     else:
-        raw = packed.tobytes()
-        cross = [int.from_bytes(raw[i:i + w], "little") for i in range(0, len(raw), w or 1)]
-    return PlanarCandidates(n, pairs[:, 0].tolist(), pairs[:, 1].tolist(), length[keep], cross)
+        packed = np.packbits(cross, axis=1, bitorder="little")
+        raw, w = packed.tobytes(), packed.shape[1]
+        words = [int.from_bytes(raw[i:i + w], "little") for i in range(0, len(raw), w)]
+    return PlanarCandidates(n, iu.tolist(), ju.tolist(), length[keep], words)
 
 
 def pick_planar(rng: np.random.Generator, cand: PlanarCandidates, m: int) -> list[Edge] | None:
@@ -114,65 +163,42 @@ def pick_planar(rng: np.random.Generator, cand: PlanarCandidates, m: int) -> lis
     n, iu, ju, cross = cand.n, cand.iu, cand.ju, cand.cross
     order = np.argsort(cand.length * rng.uniform(0.75, 1.3, len(iu))).tolist()
     parent = list(range(n))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    chosen, bits = [], 0
+    chosen, bits, need = [], 0, n - 1
     for k in order:  # a spanning tree of short edges first
-        a, b = find(iu[k]), find(ju[k])
-        if a != b and not cross[k] & bits:
+        if cross[k] & bits:
+            continue
+        a = iu[k]  # the roots of both ends (halving the paths on the way)
+        while parent[a] != a:
+            parent[a] = a = parent[parent[a]]
+        b = ju[k]
+        while parent[b] != b:
+            parent[b] = b = parent[parent[b]]
+        if a != b:
             parent[a] = b
             chosen.append(k)
             bits |= 1 << k
-            if len(chosen) == n - 1:  # connected: no later pair joins two parts
+            if len(chosen) == need:  # connected: no later pair joins two parts
                 break
-    if len(chosen) < n - 1:
+    if len(chosen) < need:
         return None
     for k in order:
         if len(chosen) >= m:
             break
-        if not bits >> k & 1 and not cross[k] & bits:
+        if not (cross[k] | 1 << k) & bits:
             chosen.append(k)
             bits |= 1 << k
     return sorted((iu[k], ju[k]) for k in chosen)
 
 
-def pair_clearance(pos: np.ndarray) -> np.ndarray:
-    """(n, pairs) distances from each vertex to the segment of each pair of `vertex_pairs` (inf for its own ends)."""
-    pairs = vertex_pairs(len(pos))
-    d = point_segment_distance(pos, pos[pairs].reshape(-1, 4))
-    cols = np.arange(len(pairs))
-    d[pairs[:, 0], cols] = np.inf
-    d[pairs[:, 1], cols] = np.inf
-    return d
-
-
-def clear_pairs(pos: np.ndarray, gap: float = 0.28, clearance: np.ndarray | None = None) -> np.ndarray:
-    """(n, n) bool: whether the segment between two vertices keeps ``gap`` away from every other vertex
-    (``clearance``: `pair_clearance(pos)` where the caller has it already)."""
-    n = len(pos)
-    pairs = vertex_pairs(n)
-    iu, ju = pairs[:, 0], pairs[:, 1]
-    d = pair_clearance(pos) if clearance is None else clearance
-    out = np.zeros((n, n), dtype=bool)
-    out[iu, ju] = out[ju, iu] = d.min(axis=0) > gap
-    return out
-
-
 def add_short_edges(rng: np.random.Generator, pos: np.ndarray, edges: Sequence[Edge], extra: int,
-                    max_len: float = 1.9, clear: np.ndarray | None = None, length: np.ndarray | None = None) -> list[Edge]:
-    """``edges`` plus up to ``extra`` more short ones (they may cross, but never pass close to a vertex).
-    ``clear``/``length``: `clear_pairs(pos, 0.3)` and the (n, n) vertex distances where the caller has them."""
+                    max_len: float = 1.9, gap: float = 0.3, geometry: PairGeometry | None = None) -> list[Edge]:
+    """``edges`` plus up to ``extra`` more short ones (they may cross, but never pass within ``gap`` of a
+    vertex). ``geometry``: `pair_geometry(pos)` where the caller has it already."""
     have = set(edges)
-    clear = clear_pairs(pos, 0.3) if clear is None else clear
-    if length is None:
-        length = np.hypot(pos[:, None, 0] - pos[None, :, 0], pos[:, None, 1] - pos[None, :, 1])
-    iu, ju = np.nonzero(np.triu(clear & (length <= max_len), 1))
-    fresh = [p for p in zip(iu.tolist(), ju.tolist()) if p not in have]
+    length, clearance, _ = pair_geometry(pos) if geometry is None else geometry
+    iu, ju = _pair_ends(len(pos))
+    ok = np.flatnonzero((clearance > gap) & (length <= max_len))
+    fresh = [p for p in zip(iu[ok].tolist(), ju[ok].tolist()) if p not in have]
     pick = rng.permutation(len(fresh))[:extra].tolist()
     return sorted(have | {fresh[k] for k in pick})
 

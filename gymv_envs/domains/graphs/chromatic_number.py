@@ -11,9 +11,10 @@ from gymv_envs.domains.graphs._graphs import (
     bfs_hops,
     bitsets,
     chromatic_number,
-    clear_pairs,
+    colourable,
     int_near_misses,
-    pair_clearance,
+    pair_geometry,
+    pair_index,
     parse_int,
     planar_edges,
     planar_graph,
@@ -82,6 +83,12 @@ class ChromaticNumber(GraphQuestion):
             self.edges = edges
             self.nb = bitsets(n, edges)
             # aim colours at least: the planted clique needs them (aim 2: any edge does)
+            if edges and attempt < 30:  # only whether aim colours do: more is a redraw
+                colouring = colourable(self.nb, aim)
+                if colouring is not None:
+                    self.chi, self.colouring = aim, colouring
+                    return
+                continue
             self.chi, self.colouring = chromatic_number(self.nb, least=aim if edges else 1)
             if self.chi == aim or attempt >= 30:  # the aim is a preference; the exact value decides
                 return
@@ -90,18 +97,19 @@ class ChromaticNumber(GraphQuestion):
     def _clique_layout(rng: np.random.Generator, n: int, k: int) -> tuple[np.ndarray, list[int], list]:
         """Points, a vertex and its k - 1 nearest neighbours whose joining edges pass no other vertex
         (drawn among the vertices where that holds; new points while none), and a planar graph on them."""
-        pairs = vertex_pairs(k)
+        pk, index = vertex_pairs(k), pair_index(n)
         while True:
             pos = spread_points(rng, n)
-            clearance = pair_clearance(pos)
-            clear = clear_pairs(pos, 0.28, clearance)
-            nearest = np.argsort(np.hypot(pos[:, None, 0] - pos[None, :, 0], pos[:, None, 1] - pos[None, :, 1]),
-                                 axis=1)[:, :k]
-            fits = np.flatnonzero(clear[nearest[:, pairs[:, 0]], nearest[:, pairs[:, 1]]].all(axis=1))
+            geometry = pair_geometry(pos)
+            ok = geometry.clearance > 0.28  # per pair of vertex_pairs(n): its segment passes no vertex
+            dist = geometry.length[index]
+            np.fill_diagonal(dist, 0)
+            nearest = np.argsort(dist, axis=1)[:, :k]
+            fits = np.flatnonzero(ok[index[nearest[:, pk[:, 0]], nearest[:, pk[:, 1]]]].all(axis=1))
             if not len(fits):
                 continue
             near = nearest[int(fits[int(rng.integers(len(fits)))])].tolist()
-            edges = planar_edges(rng, pos, 2 * n, clearance=clearance)
+            edges = planar_edges(rng, pos, 2 * n, geometry=geometry)
             if edges is not None:
                 return pos, near, edges
 

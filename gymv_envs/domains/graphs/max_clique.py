@@ -9,9 +9,8 @@ from gymv_envs.domains.graphs._graphs import (
     GraphQuestion,
     add_short_edges,
     bitsets,
-    clear_pairs,
     fmt_set,
-    pair_clearance,
+    pair_geometry,
     pair_index,
     parse_set,
     planar_edges,
@@ -71,18 +70,18 @@ class MaxClique(GraphQuestion):
         pk, index = vertex_pairs(k), pair_index(n)
         while True:  # points with a centre whose nearest neighbours' edges pass no vertex, then the graph
             self.pos = spread_points(rng, n)
-            clearance = pair_clearance(self.pos)
-            ok = clearance.min(axis=0) > 0.3  # per pair of vertex_pairs(n): its segment passes no vertex
-            dist = np.hypot(self.pos[:, None, 0] - self.pos[None, :, 0], self.pos[:, None, 1] - self.pos[None, :, 1])
+            geometry = pair_geometry(self.pos)
+            ok = geometry.clearance > 0.3  # per pair of vertex_pairs(n): its segment passes no vertex
+            dist = geometry.length[index]  # (n, n) distances
+            np.fill_diagonal(dist, 0)
             nearest = np.argsort(dist, axis=1)[:, :k]
             fits = ok[index[nearest[:, pk[:, 0]], nearest[:, pk[:, 1]]]].all(axis=1)  # per centre: its edges pass no vertex
             if not fits.any():
                 continue
-            edges = planar_edges(rng, self.pos, int(1.6 * n), clearance=clearance)
+            edges = planar_edges(rng, self.pos, int(1.6 * n), geometry=geometry)
             if edges is not None:
                 break
-        clear = clear_pairs(self.pos, 0.3, clearance)
-        edges = add_short_edges(rng, self.pos, edges, extra, clear=clear, length=dist)
+        edges = add_short_edges(rng, self.pos, edges, extra, geometry=geometry)
         fit = fits.tolist()
         centre = next(c for c in rng.permutation(n).tolist() if fit[c])  # the first fitting one in a random order
         near = nearest[centre].tolist()
