@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from PIL import Image, ImageDraw
 
 from gymv_envs.core import SingleTurnEnv
 from gymv_envs.core.canvas import BACKGROUND, INK, WHITE, Color, new_frame, text_mask
@@ -25,6 +24,7 @@ from gymv_envs.core.vector import Layer, _solid, disc_mask
 from gymv_envs.domains.geometry._raster import (
     _stamp_terms,
     blend_stamps,
+    fill_polygon,
     outline_coverage,
     outline_segments,
     paint,
@@ -222,25 +222,17 @@ class Plot:
         return self
 
     def fill_fresh(self, polys, colors, clip: tuple[int, int, int, int] | None = None) -> Plot:
-        """`fill_polygons` for outlines that do not recur (nothing is cached): PIL fills each one
-        straight into a copy of the frame's pixels around it, about half the work of a raster and a
-        paint. ``clip``: a pixel box (x0, y0, x1, y1) the fills keep inside."""
+        """`fill_polygons` for outlines that do not recur (nothing is cached): each one is filled
+        through a one-byte PIL mask of its box (`fill_polygon`), about a fifth of the work of a raster
+        and a paint. ``clip``: a pixel box (x0, y0, x1, y1) the fills keep inside."""
         self._blank = None
         polys, xy = self._pixels(polys)
         H, W = self.img.shape[:2]
         box = (0, 0, W, H) if clip is None else clip
         at = 0
         for poly, col in zip(polys, colors):
-            pts = xy[at:at + len(poly)]
+            fill_polygon(self.img, xy[at:at + len(poly)], col, box)
             at += len(poly)
-            (xa, ya), (xb, yb) = pts.min(axis=0).tolist(), pts.max(axis=0).tolist()
-            x0, y0 = max(int(np.floor(xa)), box[0], 0), max(int(np.floor(ya)), box[1], 0)
-            x1, y1 = min(int(np.ceil(xb)) + 2, box[2], W), min(int(np.ceil(yb)) + 2, box[3], H)
-            if x0 < x1 and y0 < y1:  # (frombytes and tobytes: the array round trip without PIL's checks)
-                crop = Image.frombytes("RGB", (x1 - x0, y1 - y0), self.img[y0:y1, x0:x1].tobytes())
-                ImageDraw.Draw(crop).polygon([(x - x0 - 0.5, y - y0 - 0.5) for x, y in pts.tolist()],
-                                             fill=tuple(int(v) for v in col))
-                self.img[y0:y1, x0:x1] = np.frombuffer(crop.tobytes(), dtype=np.uint8).reshape(y1 - y0, x1 - x0, 3)
         return self
 
     def tiles(self, polys, fill: Color, edge: Color) -> Plot:

@@ -14,6 +14,43 @@ from gymv_envs.core.canvas import text_mask
 from gymv_envs.core.vector import Layer, disc_mask
 
 
+def fill_polygon(img: np.ndarray, pts: np.ndarray, color, box: tuple[int, int, int, int]) -> None:
+    """Set the pixels of ``img`` (an (H, W, 3) uint8 frame) that PIL's polygon fill through the pixel
+    points ``pts`` (k, 2) covers (pixel centres, as `polygon_raster`) to ``color``, within the pixel box
+    ``box`` (x0, y0, x1, y1). PIL fills a one-byte mask of the polygon's box; four pixels of it (one
+    32-bit word) make the three words of their 12 frame bytes, and the box's bytes take the colour
+    where the mask is set (bitwise, whole rows at a time): no 3- or 4-byte pixels go through PIL."""
+    H, W = img.shape[:2]
+    (xa, ya), (xb, yb) = pts.min(axis=0).tolist(), pts.max(axis=0).tolist()
+    x0, y0 = max(int(np.floor(xa)), box[0], 0), max(int(np.floor(ya)), box[1], 0)
+    x1, y1 = min(int(np.ceil(xb)) + 2, box[2], W), min(int(np.ceil(yb)) + 2, box[3], H)
+    if x0 >= x1 or y0 >= y1:
+        return
+    w, h = x1 - x0, y1 - y0
+    q = (w + 3) // 4  # words of four mask bytes per row (the mask's columns past w are not used)
+    mask = Image.new("L", (4 * q, h), 0)
+    ImageDraw.Draw(mask).polygon([(x - x0 - 0.5, y - y0 - 0.5) for x, y in pts.tolist()], fill=255)
+    m = np.asarray(mask).view("<u4")  # bytes b0 b1 b2 b3 (0 or 255) of four pixels
+    words = np.empty((h, q, 3), dtype="<u4")  # their frame bytes: b0 b0 b0 b1 | b1 b1 b2 b2 | b2 b3 b3 b3
+    words[:, :, 0] = (m & 0xFF) * 0x0101 | m << 16
+    words[:, :, 1] = ((m >> 8) & 0xFF | m & 0xFF0000) * 0x0101
+    words[:, :, 2] = (m >> 24) * 0x01010000 | m >> 16
+    inside = words.view(np.uint8).reshape(h, 12 * q)[:, :3 * w]
+    sub = img.reshape(H, 3 * W)[y0:y1, 3 * x0:3 * x1]
+    change = sub ^ _plane_of(tuple(int(v) for v in color), H, W)[y0:y1, 3 * x0:3 * x1]
+    change &= inside
+    sub ^= change
+
+
+@functools.lru_cache(maxsize=16)
+def _plane_of(color: tuple[int, int, int], H: int, W: int) -> np.ndarray:
+    """An H x W frame of one colour as (H, 3 W) bytes (read-only; at most 16 of them): a box of it has
+    the strides of the same box of a frame, so the two combine row by row without a buffer."""
+    plane = np.tile(np.array(color, dtype=np.uint8), (H, W))
+    plane.setflags(write=False)
+    return plane
+
+
 def paint(img: np.ndarray, x0: int, y0: int, mask: np.ndarray, color) -> None:
     """Set the pixels of a mask placed with its top-left at (x0, y0) to ``color`` (clipped). ``img``:
     an (H, W, 3) uint8 frame; ``mask``: bool, (h, 3 w), each pixel's column repeated for its three

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -16,23 +18,44 @@ GRID = (0, 12)
 def rectangles(pts: np.ndarray) -> list[tuple[int, frozenset[int]]]:
     """Every rectangle (any orientation) with four of the points as corners, as (area, corners),
     largest first. Two pairs of points are its diagonals when they share midpoint and length; all
-    in integers."""
-    pts = [(int(x), int(y)) for x, y in np.asarray(pts).tolist()]  # plain ints: the loops below stay cheap
-    n = len(pts)
-    groups: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
-    for i in range(n):
-        for j in range(i + 1, n):
-            (ax, ay), (bx, by) = pts[i], pts[j]
-            key = (ax + bx, ay + by, (ax - bx) ** 2 + (ay - by) ** 2)
-            groups.setdefault(key, []).append((i, j))
+    in integers. The pairs are keyed in one numpy pass (coordinates in [0, 1024)); the few keys that
+    two pairs share are expanded in Python, in the order of a loop over the pairs (i < j)."""
+    pts = np.asarray(pts, dtype=np.int64).reshape(-1, 2)
+    i, j = _pairs(len(pts))
+    a, b = pts[i], pts[j]
+    s, d = a + b, a - b
+    key = (s[:, 0] * 2048 + s[:, 1]) * 4_194_304 + d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
+    order = np.argsort(key, kind="stable")  # pairs of one key together, in the loop's order
+    k = key[order]
+    same = np.flatnonzero(k[1:] == k[:-1])
+    if not len(same):
+        return []
+    xy, ii, jj, at = pts.tolist(), i.tolist(), j.tolist(), order.tolist()
+    groups: list[list[int]] = []  # the pairs of each shared key
+    for n in same.tolist():  # order[n] and order[n + 1] share a key
+        if groups and groups[-1][-1] == at[n]:
+            groups[-1].append(at[n + 1])
+        else:
+            groups.append([at[n], at[n + 1]])
+    groups.sort(key=lambda g: g[0])  # in the order the loop meets each key first
     out = []
-    for pairs in groups.values():
-        for k, (a, b) in enumerate(pairs):
-            for c, d in pairs[k + 1:]:
-                (ax, ay), (bx, by), (cx, cy) = pts[a], pts[b], pts[c]
+    for g in groups:
+        pairs = [(ii[p], jj[p]) for p in g]
+        for m, (pa, pb) in enumerate(pairs):
+            for pc, pd in pairs[m + 1:]:
+                (ax, ay), (bx, by), (cx, cy) = xy[pa], xy[pb], xy[pc]
                 area = abs((ax - cx) * (by - cy) - (ay - cy) * (bx - cx))  # sides CA and CB meet at corner C
-                out.append((area, frozenset((a, b, c, d))))
+                out.append((area, frozenset((pa, pb, pc, pd))))
     return sorted(out, key=lambda t: -t[0])
+
+
+@functools.lru_cache(maxsize=64)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs i < j of n points, in loop order (i, then j) (read-only)."""
+    i, j = np.triu_indices(n, 1)
+    i.setflags(write=False)
+    j.setflags(write=False)
+    return i, j
 
 
 class LargestRectangle(GeometryQuestion):

@@ -7,6 +7,7 @@ from fractions import Fraction
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.geometry._common import fmt_exact, parse_exact
 from gymv_envs.domains.geometry._plot import FILLS, GeometryQuestion
 
@@ -59,19 +60,21 @@ class TriangleAreaSum(GeometryQuestion):
     def _generate(self, rng: np.random.Generator) -> None:
         k = COUNTS[self.difficulty]
         regions = [(0, 0, 5, 10), (5, 0, 10, 10)] if k == 2 else [(0, 0, 5, 5), (5, 0, 10, 5), (0, 5, 5, 10), (5, 5, 10, 10)]
-        while True:
-            tris = []
-            for i in rng.permutation(len(regions))[:k]:  # one triangle per region: none overlap
-                x0, y0, x1, y1 = regions[int(i)]
-                while True:
-                    t = np.stack([rng.integers(x0, x1 + 1, 3), rng.integers(y0, y1 + 1, 3)], 1)
-                    if area2(t) >= 3:
-                        break
-                tris.append(t)
-            self.tris = tris
-            doubled = [area2(t) for t in tris]
-            if any(d % 2 for d in doubled):
-                break
+        with ScalarDraws(rng) as draws:  # the draws of `rng.integers(lo, hi, 3)`, one by one at Python speed
+            while True:
+                tris = []
+                for i in draws.permutation(len(regions))[:k]:  # one triangle per region: none overlap
+                    x0, y0, x1, y1 = regions[i]
+                    while True:
+                        xs = [draws.integers(x0, x1 + 1) for _ in range(3)]
+                        t = list(zip(xs, [draws.integers(y0, y1 + 1) for _ in range(3)]))
+                        if area2(t) >= 3:
+                            break
+                    tris.append(t)
+                doubled = [area2(t) for t in tris]
+                if any(v % 2 for v in doubled):
+                    break
+        self.tris = [np.array(t, dtype=np.int64) for t in tris]
         self.total = Fraction(sum(doubled), 2)
         self.doubled = doubled
 
