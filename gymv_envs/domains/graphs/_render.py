@@ -203,7 +203,8 @@ def fit(pos: np.ndarray, box: tuple[float, float, float, float], pad: float, kee
 def _badge_row(texts: tuple[str, ...], sizes: tuple[int, ...], r: float, ring: float, width: int):
     """The badges of vertices ``texts`` (one label size each) in a frame ``width`` px wide, as one stamp:
     (flat offsets, coverage, pixels per badge, half width and half height per badge, label box offsets
-    (x, y, w, h) per badge), each offset relative to its badge's top-left corner."""
+    (x, y, w, h) per badge, then the three channels of the badges' pixels over the background), each offset
+    relative to its badge's top-left corner."""
     offsets, alpha, counts, half, box = [], [], [], [], []
     for text, size in zip(texts, sizes):
         badge, label_box = _badge(text, r, ring, size)
@@ -213,7 +214,10 @@ def _badge_row(texts: tuple[str, ...], sizes: tuple[int, ...], r: float, ring: f
         counts.append(len(off))
         half.append((w // 2, h // 2, w, h))
         box.append(label_box)
-    out = (np.concatenate(offsets), np.concatenate(alpha), np.array(counts), np.array(half), np.array(box))
+    alpha = np.concatenate(alpha)
+    table = _over_table((INK,), tuple(int(v) for v in BACKGROUND))
+    out = (np.concatenate(offsets), alpha, np.array(counts), np.array(half), np.array(box),
+           *(table[ch].take(alpha) for ch in range(3)))
     for arr in out:
         arr.setflags(write=False)
     return out
@@ -288,6 +292,28 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
     else:
         wboxes, pieces, piece_of = [None] * len(weights), segs, None
     layer = layer if shared else Layer(frame)
+    fills = pic.fills or [None] * n
+    ring = max(1.0, r * 0.12)
+    lcols = pic.label_colors or [INK] * n
+    sizes = tuple(_label_font(text, int(r * 1.5), int(r * 1.15), label_size) for text in pic.labels)
+    rr, rring = round(r * 2) / 2, round(ring * 2) / 2
+    row = None  # every vertex's ring and label in one cached stamp, placed wholly inside the frame
+    if n and all(lc == INK for lc in lcols):
+        offsets, alpha, counts, half, inner, *badge_rgb = _badge_row(tuple(pic.labels), sizes, rr, rring, W)
+        xy = np.rint(centers).astype(np.int64) - half[:, :2]
+        if (xy >= 0).all() and (xy[:, 0] + half[:, 2] <= W).all() and (xy[:, 1] + half[:, 3] <= H).all():
+            row = xy
+    filled = [i for i, f in enumerate(fills) if f is not None]
+    plain = pic.edge_colors is None or one or not m  # every mark of the layer has one colour
+    # a filled vertex whose disc nothing else touches is drawn at once as its fill with its badge blended over
+    # it (a cached stamp of final colours, set after the layer) instead of a disc, then a badge blended later
+    composed = None
+    if row is not None and filled and plain:  # (what lies under a disc's rim shows through it only where marks
+        # are blended, not looked up over the background)
+        composed = _composed_fills(pic.labels, fills, filled, sizes, rr, rring, W, row, half, wboxes)
+    # the badges and weights lie on the background and over everything drawn before them: unless the caller
+    # flushes the layer, they are set as final colours after it (no blend, no look-up), the filled vertices last
+    final = not shared and plain and row is not None and (composed is not None or not filled)
     if m:
         if not one:
             pcols = colors if piece_of is None else colors[piece_of]
@@ -302,38 +328,35 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
         if any_directed:
             draw_heads = functools.partial(_stamp_heads, layer) if pic.stamped_heads else layer.arrowheads
             draw_heads(tip[directed], unit[directed], alen, awide, pcols if one else colors[directed])
-    fills = pic.fills or [None] * n
-    ring = max(1.0, r * 0.12)
-    lcols = pic.label_colors or [INK] * n
-    sizes = tuple(_label_font(text, int(r * 1.5), int(r * 1.15), label_size) for text in pic.labels)
-    rr, rring = round(r * 2) / 2, round(ring * 2) / 2
-    row = None  # every vertex's ring and label in one cached stamp, placed wholly inside the frame
-    if n and all(lc == INK for lc in lcols):
-        offsets, alpha, counts, half, inner = _badge_row(tuple(pic.labels), sizes, rr, rring, W)
-        xy = np.rint(centers).astype(np.int64) - half[:, :2]
-        if (xy >= 0).all() and (xy[:, 0] + half[:, 2] <= W).all() and (xy[:, 1] + half[:, 3] <= H).all():
-            row = xy
-    filled = [i for i, f in enumerate(fills) if f is not None]
-    # a filled vertex whose disc nothing else touches is drawn at once as its fill with its badge blended over
-    # it (a cached stamp of final colours, set after the layer) instead of a disc, then a badge blended later
-    composed = None
-    if row is not None and filled and all(type(c[2]) is tuple for c in layer._chunks):  # (what lies under a disc's
-        # rim shows through it only where marks are blended, not looked up over the background)
-        composed = _composed_fills(pic.labels, fills, filled, sizes, rr, rring, W, row, half, wboxes)
     if composed is None:
         for i in filled:  # uncoloured vertices show the background: no edge enters a vertex
             layer.disc(centers[i, 0], centers[i, 1], r, fills[i])
+    label_boxes = None
+    if row is not None:
+        corner = row[:, 1] * W + row[:, 0]
+        tl = row + inner[:, :2]
+        label_boxes = [tuple(b) for b in np.concatenate([tl, tl + inner[:, 2:]], axis=1).tolist()]
+    if final:
+        layer.flush(under=BACKGROUND)
+        at = [offsets + np.repeat(corner, counts)]  # every badge: a filled vertex's is set again, composed
+        rgb = [list(badge_rgb)]
+        _weight_texts(layer, wboxes, weights, weight_size, at, rgb)
+        for k, i in enumerate(filled):
+            at.append(composed[k][0] + (row[i, 1] + half[i, 1]) * W + row[i, 0] + half[i, 0])
+            rgb.append(composed[k][1])
+        at = np.concatenate(at)
+        flat = frame.reshape(-1, 3)
+        for ch in range(3):
+            flat[:, ch][at] = np.concatenate([v[ch] for v in rgb])
+        layer.flush(under=BACKGROUND)  # (a weight's text that the frame's border cuts, if any)
+        return Placed(centers, r, label_boxes, wboxes, segs)
     # everything so far lies on the plain background, and nothing of it overlaps but at crossings; the
     # labels and weights that follow lie on it too (they replace what lies under them): where every mark
     # has one colour, both go in one pass
     if not all(type(c[2]) is tuple for c in layer._chunks):
         layer.flush(under=BACKGROUND)
     on_fill = Layer(frame)  # badges of filled vertices blend over their fill
-    label_boxes = None
     if row is not None:
-        corner = row[:, 1] * W + row[:, 0]
-        tl = row + inner[:, :2]
-        label_boxes = [tuple(b) for b in np.concatenate([tl, tl + inner[:, 2:]], axis=1).tolist()]
         if not filled:
             layer._chunks.append((offsets + np.repeat(corner, counts), alpha, INK))
         else:
@@ -408,18 +431,20 @@ def _filled_badge(text: str, size: int, rr: float, rring: float, fill: Color, wi
     under[oy:oy + disc.shape[0], ox:ox + disc.shape[1]] = disc
     if ((badge > 0) & (under == 0)).any():
         return None
-    ys, xs = np.nonzero(under)
+    at = np.flatnonzero(under)  # (flat takes: far cheaper than pairs of row and column indices)
+    ys, xs = np.divmod(at, bw)
+    cover = under.ravel().take(at)
     table = _over_table((tuple(int(v) for v in fill),), tuple(int(v) for v in BACKGROUND))
-    a = badge[ys, xs].astype(np.uint16)
+    a = badge.ravel().take(at).astype(np.uint16)
     a += a >> 7
     values = []
     for ch in range(3):
-        v = table[ch][under[ys, xs]].astype(np.uint16)
+        v = table[ch].take(cover).astype(np.uint16)
         v *= 256 - a
         v += a * INK[ch]
         v >>= 8
         values.append(v.astype(np.uint8))
-    offsets = (ys.astype(np.int64) - bh // 2) * width + (xs - bw // 2)
+    offsets = (ys - bh // 2) * width + (xs - bw // 2)
     for arr in (offsets, *values):
         arr.setflags(write=False)
     return offsets, tuple(values), d
@@ -498,36 +523,45 @@ def _stamp_heads(layer: Layer, tips: np.ndarray, dirs: np.ndarray, length: float
 
 
 @functools.lru_cache(maxsize=4096)
-def _weight_stamp(text: str, size: int, width: int) -> tuple[np.ndarray, np.ndarray, int, int]:
+def _weight_stamp(text: str, size: int, width: int) -> tuple:
     """A weight's text as `_stamp` gives its mask (flat offsets in a frame ``width`` px wide, coverage), its width
-    and height (the arrays are those `_stamp` keeps)."""
+    and height (the arrays are those `_stamp` keeps), and its three channels over the background."""
     off, alpha, h, w = _stamp(text_mask(text, size, True), width)
-    return off, alpha, w, h
+    table = _over_table((WEIGHT_INK,), tuple(int(v) for v in BACKGROUND))
+    rgb = tuple(table[ch].take(alpha) for ch in range(3))
+    for arr in rgb:
+        arr.setflags(write=False)
+    return off, alpha, w, h, rgb
 
 
-def _weight_texts(layer: Layer, wboxes, weights, size: int) -> None:
+def _weight_texts(layer: Layer, wboxes, weights, size: int, at: list | None = None, rgb: list | None = None) -> None:
     """Each weight's text centred in its box (in the gap cut out of its edge: on the background), as
-    `Layer.text` puts it; those wholly inside the frame go in as one mark, in order."""
+    `Layer.text` puts it; those wholly inside the frame go in as one mark, in order. With ``at`` and ``rgb``:
+    their pixels and final colours are appended there instead (to be set after the layer)."""
     W, H = layer.W, layer.H
-    offsets, alphas, at, count = [], [], [], []
+    offsets, alphas, corner, count = [], [], [], []
     for bx, text in zip(wboxes, weights):
         if bx is None:
             continue
-        off, alpha, w, h = _weight_stamp(text, size, W)
+        off, alpha, w, h, values = _weight_stamp(text, size, W)
         x = int(round((bx[0] + bx[2]) / 2 - w / 2))
         y = int(round((bx[1] + bx[3]) / 2 - h / 2))
         if x >= 0 and y >= 0 and x + w <= W and y + h <= H:
+            if at is not None:
+                at.append(off + (y * W + x))
+                rgb.append(values)
+                continue
             offsets.append(off)
             alphas.append(alpha)
-            at.append(y * W + x)
+            corner.append(y * W + x)
             count.append(len(off))
             continue
         if offsets:  # what came before goes in first: the marks keep their order
-            _put_texts(layer, offsets, alphas, at, count)
-            offsets, alphas, at, count = [], [], [], []
+            _put_texts(layer, offsets, alphas, corner, count)
+            offsets, alphas, corner, count = [], [], [], []
         layer.text(text, ((bx[0] + bx[2]) / 2, (bx[1] + bx[3]) / 2), size, WEIGHT_INK, bold=True)
     if offsets:
-        _put_texts(layer, offsets, alphas, at, count)
+        _put_texts(layer, offsets, alphas, corner, count)
 
 
 def _put_texts(layer: Layer, offsets: list, alphas: list, at: list, count: list) -> None:
