@@ -20,7 +20,7 @@ from typing import ClassVar, NamedTuple
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv
-from gymv_envs.core.vector import point_segment_distance, squared_segment_distance
+from gymv_envs.core.vector import squared_segment_distance
 from gymv_envs.domains.graphs._render import Picture, Placed, letters, render, spread_points
 
 Edge = tuple[int, int]
@@ -201,18 +201,6 @@ def add_short_edges(rng: np.random.Generator, pos: np.ndarray, edges: Sequence[E
     fresh = [p for p in zip(iu[ok].tolist(), ju[ok].tolist()) if p not in have]
     pick = rng.permutation(len(fresh))[:extra].tolist()
     return sorted(have | {fresh[k] for k in pick})
-
-
-def edges_clear(pos: np.ndarray, edges: Sequence[Edge], gap: float = 0.28) -> bool:
-    """Whether every edge keeps ``gap`` (layout units) away from every vertex but its own ends."""
-    if not edges:
-        return True
-    e = np.asarray(edges, dtype=int)
-    d = point_segment_distance(pos, np.hstack([pos[e[:, 0]], pos[e[:, 1]]]))
-    cols = np.arange(len(e))
-    d[e[:, 0], cols] = np.inf
-    d[e[:, 1], cols] = np.inf
-    return bool(d.min() > gap)
 
 
 def bitsets(n: int, edges: Sequence[Edge]) -> list[int]:
