@@ -532,6 +532,16 @@ def _scratch(n: int) -> np.ndarray:
         buf = _SCRATCH[n] = np.zeros(n, dtype=np.uint8)
     return buf
 
+@functools.lru_cache(maxsize=64)
+def point_pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs i < j of ``n`` points in loop order (i, then j), as `np.triu_indices(n, 1)`: the first
+    and the second ends, each read-only and contiguous (cached)."""
+    i, j = np.triu_indices(n, 1)
+    i.setflags(write=False)
+    j.setflags(write=False)
+    return i, j
+
+
 def segments_cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """For segments ``a`` (k, 4) and ``b`` (m, 4): a (k, m) bool array, True where they properly cross
     (intersect at a point interior to both; touching at an end does not count)."""

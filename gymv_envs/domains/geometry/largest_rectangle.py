@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.rng import ScalarDraws
+from gymv_envs.core.vector import point_pairs
 from gymv_envs.domains.geometry._common import LETTERS, parse_letter_set
 from gymv_envs.domains.geometry._plot import GeometryQuestion
 
@@ -21,7 +20,7 @@ def rectangles(pts: np.ndarray) -> list[tuple[int, frozenset[int]]]:
     in integers. The pairs are keyed in one numpy pass (coordinates in [0, 1024)); the few keys that
     two pairs share are expanded in Python, in the order of a loop over the pairs (i < j)."""
     pts = np.asarray(pts, dtype=np.int64).reshape(-1, 2)
-    i, j = _pairs(len(pts))
+    i, j = point_pairs(len(pts))
     a, b = pts[i], pts[j]
     s, d = a + b, a - b
     key = (s[:, 0] * 2048 + s[:, 1]) * 4_194_304 + d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
@@ -47,15 +46,6 @@ def rectangles(pts: np.ndarray) -> list[tuple[int, frozenset[int]]]:
                 area = abs((ax - cx) * (by - cy) - (ay - cy) * (bx - cx))  # sides CA and CB meet at corner C
                 out.append((area, frozenset((pa, pb, pc, pd))))
     return sorted(out, key=lambda t: -t[0])
-
-
-@functools.lru_cache(maxsize=64)
-def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs i < j of n points, in loop order (i, then j) (read-only)."""
-    i, j = np.triu_indices(n, 1)
-    i.setflags(write=False)
-    j.setflags(write=False)
-    return i, j
 
 
 class LargestRectangle(GeometryQuestion):

@@ -20,7 +20,7 @@ from typing import ClassVar, NamedTuple
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv
-from gymv_envs.core.vector import squared_segment_distance
+from gymv_envs.core.vector import point_pairs, squared_segment_distance
 from gymv_envs.domains.graphs._render import Picture, Placed, letters, render, spread_points
 
 Edge = tuple[int, int]
@@ -43,8 +43,8 @@ def planar_graph(rng: np.random.Generator, n: int, m: int, aspect: float = 1.0, 
 
 @functools.lru_cache(maxsize=64)
 def vertex_pairs(n: int) -> np.ndarray:
-    """The pairs ``i < j`` of ``n`` vertices, in `np.triu_indices` order, as a read-only (p, 2) array."""
-    pairs = np.stack(np.triu_indices(n, 1), axis=1)
+    """The pairs ``i < j`` of ``n`` vertices (`point_pairs`) as a read-only (p, 2) array."""
+    pairs = np.stack(point_pairs(n), axis=1)
     pairs.setflags(write=False)
     return pairs
 
@@ -66,22 +66,18 @@ def planar_edges(rng: np.random.Generator, pos: np.ndarray, m: int, max_len: flo
     return pick_planar(rng, planar_candidates(pos, max_len, geometry), m)
 
 
-@functools.lru_cache(maxsize=64)
-def _pair_ends(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The first and the second ends of `vertex_pairs`, each read-only and contiguous."""
-    pairs = vertex_pairs(n)
-    iu, ju = pairs[:, 0].copy(), pairs[:, 1].copy()
-    iu.setflags(write=False)
-    ju.setflags(write=False)
-    return iu, ju
-
-
 @functools.lru_cache(maxsize=8)
 def _bit_weights(k: int) -> np.ndarray:
     """``2 ** j`` for j < k (k <= 64) as uint64: a (k, k) bool matrix times it gives each row's bits as a word."""
     w = np.left_shift(np.uint64(1), np.arange(k, dtype=np.uint64))
     w.setflags(write=False)
     return w
+
+
+def _segments(x: np.ndarray, y: np.ndarray, iu: np.ndarray, ju: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Per pair: the (x, y) of its first end and the step (dx, dy) to its second end."""
+    ax, ay = x[iu], y[iu]
+    return ax, ay, x[ju] - ax, y[ju] - ay
 
 
 def _clearance(x: np.ndarray, y: np.ndarray, iu: np.ndarray, ju: np.ndarray, ax: np.ndarray, ay: np.ndarray,
@@ -108,10 +104,9 @@ class PairGeometry(NamedTuple):
 
 def pair_geometry(pos: np.ndarray) -> PairGeometry:
     """`PairGeometry` of the points ``pos``."""
-    iu, ju = _pair_ends(len(pos))
+    iu, ju = point_pairs(len(pos))
     x, y = pos[:, 0], pos[:, 1]
-    ax, ay = x[iu], y[iu]
-    dx, dy = x[ju] - ax, y[ju] - ay
+    ax, ay, dx, dy = _segments(x, y, iu, ju)
     return PairGeometry(np.hypot(dx, dy), _clearance(x, y, iu, ju, ax, ay, dx, dy), (ax, ay, dx, dy))
 
 
@@ -130,11 +125,10 @@ class PlanarCandidates:
 
 def planar_candidates(pos: np.ndarray, max_len: float = 2.3, geometry: PairGeometry | None = None) -> PlanarCandidates:
     n = len(pos)
-    iu, ju = _pair_ends(n)
+    iu, ju = point_pairs(n)
     x, y = pos[:, 0], pos[:, 1]
     if geometry is None:  # the clearance of the short pairs only
-        ax, ay = x[iu], y[iu]
-        dx, dy = x[ju] - ax, y[ju] - ay
+        ax, ay, dx, dy = _segments(x, y, iu, ju)
         length = np.hypot(dx, dy)
         near = np.flatnonzero(length <= max_len)
         iu, ju, ax, ay, dx, dy, length = iu[near], ju[near], ax[near], ay[near], dx[near], dy[near], length[near]
@@ -196,7 +190,7 @@ def add_short_edges(rng: np.random.Generator, pos: np.ndarray, edges: Sequence[E
     vertex). ``geometry``: `pair_geometry(pos)` where the caller has it already."""
     have = set(edges)
     length, clearance, _ = pair_geometry(pos) if geometry is None else geometry
-    iu, ju = _pair_ends(len(pos))
+    iu, ju = point_pairs(len(pos))
     ok = np.flatnonzero((clearance > gap) & (length <= max_len))
     fresh = [p for p in zip(iu[ok].tolist(), ju[ok].tolist()) if p not in have]
     pick = rng.permutation(len(fresh))[:extra].tolist()
