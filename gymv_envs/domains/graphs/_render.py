@@ -582,12 +582,14 @@ def _upper(k: int) -> np.ndarray:
 def _cut_for_labels(segs: np.ndarray, todo: list[int], boxes: list) -> tuple[np.ndarray, np.ndarray]:
     """The segments with a gap where a weight's box (``boxes[k]`` on segment ``todo[k]``) sits on them; returns
     (pieces, source index of each). A few boxes: worked out per box in plain floats."""
-    s = segs[todo]
-    d = s[:, 2:] - s[:, :2]
-    length = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9).tolist()
+    rows = segs.tolist()
+    d = segs[:, 2:] - segs[:, :2]
+    length = np.hypot(d[:, 0], d[:, 1]).tolist()  # (numpy's hypot: the same bits as the layers' own)
     first, second, k1, k2, cut = [], [], [], [], set()
-    for i, (px, py, qx, qy), (dx, dy), n, (x0, y0, x1, y1) in zip(todo, s.tolist(), d.tolist(), length, boxes):
-        ux, uy = dx / n, dy / n
+    for i, (x0, y0, x1, y1) in zip(todo, boxes):
+        px, py, qx, qy = rows[i]
+        n = max(length[i], 1e-9)
+        ux, uy = (qx - px) / n, (qy - py) / n
         cx, cy = (x0 + x1) / 2 - px, (y0 + y1) / 2 - py
         if not abs(cx * uy - cy * ux) < 1:  # a box beside its edge cuts nothing
             continue
@@ -600,8 +602,8 @@ def _cut_for_labels(segs: np.ndarray, todo: list[int], boxes: list) -> tuple[np.
         if t + gap < n - 0.5:
             second.append((px + ux * (t + gap), py + uy * (t + gap), qx, qy))
             k2.append(i)
-    uncut = [i for i in range(len(segs)) if i not in cut]
-    pieces = np.concatenate([segs[uncut], np.array(first + second, dtype=float).reshape(-1, 4)])
+    uncut = [i for i in range(len(rows)) if i not in cut]
+    pieces = np.array([rows[i] for i in uncut] + first + second, dtype=float).reshape(-1, 4)
     return pieces, np.array(uncut + k1 + k2, dtype=np.intp)
 
 
