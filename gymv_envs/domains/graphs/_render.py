@@ -398,18 +398,20 @@ def _composed_fills(labels, fills, filled, sizes, rr: float, rring: float, width
     if not filled:
         return None
     out = []
-    x0, y0 = xy[:, 0], xy[:, 1]
-    x1, y1 = x0 + half[:, 2], y0 + half[:, 3]
+    corners = xy.tolist()  # (a few vertices: plain ints)
+    spans = half.tolist()  # per badge: half its width, half its height, its width, its height
     boxes = [b for b in wboxes if b is not None]
     for i in filled:
         stamp = _filled_badge(labels[i], sizes[i], rr, rring, tuple(int(v) for v in fills[i]), width)
         if stamp is None:
             return None
-        cx, cy, d = x0[i] + half[i, 0], y0[i] + half[i, 1], stamp[2]  # the disc's square: [c - d, c - d + 2 d + 1)
+        (x, y), d = corners[i], stamp[2]
+        cx, cy = x + spans[i][0], y + spans[i][1]  # the disc's square: [c - d, c - d + 2 d + 1)
         lo_x, lo_y, hi_x, hi_y = cx - d, cy - d, cx + d + 1, cy + d + 1
-        hit = (x0 < hi_x) & (x1 > lo_x) & (y0 < hi_y) & (y1 > lo_y)
-        hit[i] = False
-        if hit.any() or any(b[0] < hi_x and b[2] > lo_x and b[1] < hi_y and b[3] > lo_y for b in boxes):
+        if any(j != i and x0 < hi_x and x0 + w > lo_x and y0 < hi_y and y0 + h > lo_y
+               for j, ((x0, y0), (_, _, w, h)) in enumerate(zip(corners, spans))):
+            return None
+        if any(b[0] < hi_x and b[2] > lo_x and b[1] < hi_y and b[3] > lo_y for b in boxes):
             return None
         out.append(stamp)
     return out
