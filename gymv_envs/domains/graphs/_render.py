@@ -256,11 +256,12 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
     edges = np.asarray(pic.edges, dtype=int).reshape(-1, 2)
     m = len(edges)
     if isinstance(pic.directed, (bool, np.bool_)):
-        any_directed = bool(pic.directed) and m > 0
+        any_directed = all_directed = bool(pic.directed) and m > 0
         directed = np.full(m, any_directed)
     else:
         directed = np.broadcast_to(np.asarray(pic.directed, dtype=bool), (m,))
         any_directed = bool(directed.any())
+        all_directed = False  # (where every edge is directed, the arrays below are taken whole)
     if pic.edge_colors is None:
         colors, one, pcols = None, m > 0, EDGE
     else:
@@ -277,7 +278,8 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
         tip = b - unit * (r + width * 0.6)
         alen, awide = max(4.0, r * 0.75), max(3.0, r * 0.6)
         if any_directed:
-            end = np.where(directed[:, None], tip - unit * alen * 0.8, b - unit * r * 0.9)
+            end = (tip - unit * alen * 0.8 if all_directed
+                   else np.where(directed[:, None], tip - unit * alen * 0.8, b - unit * r * 0.9))
         else:
             end = b - unit * r * 0.9
         segs = np.concatenate([start, end], axis=1)
@@ -285,7 +287,7 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
     if any(weights):
         spots, radii = centers, np.full(n, r)  # what a weight's box must keep clear of: vertices, arrowheads
         if any_directed:
-            heads = tip[directed] - unit[directed] * alen * 0.5
+            heads = tip - unit * alen * 0.5 if all_directed else tip[directed] - unit[directed] * alen * 0.5
             spots, radii = np.vstack([centers, heads]), np.concatenate([radii, np.full(len(heads), alen * 0.5)])
         wboxes, todo, boxes = _place_weights(spots, radii, segs, edges, weights, weight_size, (W, H))
         pieces, piece_of = _cut_for_labels(segs, todo, boxes.tolist())
@@ -327,7 +329,10 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
                     layer.lines(pieces[group], width, pcols if one else pcols[group], dash=dash)
         if any_directed:
             draw_heads = functools.partial(_stamp_heads, layer) if pic.stamped_heads else layer.arrowheads
-            draw_heads(tip[directed], unit[directed], alen, awide, pcols if one else colors[directed])
+            if all_directed:
+                draw_heads(tip, unit, alen, awide, pcols if one else colors)
+            else:
+                draw_heads(tip[directed], unit[directed], alen, awide, pcols if one else colors[directed])
     if composed is None:
         for i in filled:  # uncoloured vertices show the background: no edge enters a vertex
             layer.disc(centers[i, 0], centers[i, 1], r, fills[i])
