@@ -93,6 +93,9 @@ class LargestIsland(GeometryQuestion):
     - v1: each corner is drawn straight from its sector's grid points (one draw, not random points of
       the box until one falls in the sector: the same distribution, other levels), and the labels'
       halos and letters are blended in one pass (`Plot.stamped_labels`).
+    - v2: the same levels on a grid of whole pixels per unit (37 px at 512, not 37.8: the grid 10 px
+      smaller), the outlines with round joins (no square-cut corners), filled and outlined in one
+      step (`Plot.outlined`).
     """
 
     answer_hint = "the largest island's area, one number (a half as .5 or as a fraction)"
@@ -113,9 +116,8 @@ class LargestIsland(GeometryQuestion):
         self.best = Fraction(max(self.areas2), 2)
 
     def _draw(self) -> np.ndarray:
-        p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
-        p.fill_fresh(self.islands, [LAND] * len(self.islands))
-        p.polylines(self.islands, SHORE, closed=True)
+        p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1], whole=True)
+        p.outlined(self.islands, [LAND] * len(self.islands), SHORE)
         p.stamped_labels(centres_px(p.ax, self.islands), self.labels, SHORE)
         return p.frame()
 
@@ -148,6 +150,6 @@ class LargestIsland(GeometryQuestion):
 
 
 SPECS = (
-    TaskSpec(name="LargestIsland", version=1, entry_point=LargestIsland, max_episode_steps=1,
+    TaskSpec(name="LargestIsland", version=2, entry_point=LargestIsland, max_episode_steps=1,
              tags=("geometry", "area", "polygon")),
 )
