@@ -27,6 +27,7 @@ from gymv_envs.domains.geometry._raster import (
     fill_polygon,
     outline_coverage,
     outline_segments,
+    outlined_polygons,
     paint,
     polygon_raster,
 )
@@ -260,6 +261,19 @@ class Plot:
             ox, oy, cover = outline_coverage(H, W, key, width, True, False)
             layer.mask(cover, ox + dx, oy + dy, edge)
         layer.flush()
+        return self
+
+    def outlined(self, polys, fills, edge: Color) -> Plot:
+        """Filled polygons with integer corners, each outlined (`polylines`' width, round joins), on a grid
+        of whole pixels per unit (``whole``), one after another: each one's fill and outline composited
+        in one pass over its box (`_raster.outlined_polygons`; the outline's segments are cached tiles)."""
+        ax = self.ax
+        if ax.sx != int(ax.sx) or ax.sy != int(ax.sy) or ax.left != int(ax.left) or ax.top != int(ax.top):
+            raise ValueError("Plot.outlined needs a grid of whole pixels per unit (Plot(..., whole=True))")
+        self._blank = None
+        sx, sy, left, top = int(ax.sx), int(ax.sy), int(ax.left) - ax.x0 * int(ax.sx), int(ax.top) + ax.y1 * int(ax.sy)
+        corners = [[(left + x * sx, top - y * sy) for x, y in np.asarray(poly, dtype=np.int64).tolist()] for poly in polys]
+        outlined_polygons(self.img, corners, fills, edge, self.width * 0.7)
         return self
 
     def lines(self, segs, color: Color = INK, width: float | None = None, dash: bool = False) -> Plot:

@@ -21,8 +21,13 @@ SHORE = (70, 110, 50)
 
 def shoelace2(poly) -> int:
     """Twice a simple polygon's area (integer corners)."""
-    p = [(int(x), int(y)) for x, y in (poly.tolist() if isinstance(poly, np.ndarray) else poly)]
-    return abs(sum(xa * yb - xb * ya for (xa, ya), (xb, yb) in zip(p, p[1:] + p[:1])))
+    pts = poly.tolist() if isinstance(poly, np.ndarray) else poly
+    xa, ya = pts[-1]
+    total = 0
+    for xb, yb in pts:
+        total += int(xa) * int(yb) - int(xb) * int(ya)
+        xa, ya = xb, yb
+    return abs(total)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -50,12 +55,19 @@ def star_polygon(rng: np.random.Generator | ScalarDraws, x0: int, y0: int, x1: i
     """A simple polygon with k integer corners in the box, star-shaped around the box's centre
     (corners sorted by angle, each a random grid point of its own sector, so the boundary never
     crosses itself); drawn again until its area is at least 3."""
+    return _star_polygon(rng, x0, y0, x1, y1, k)[0]
+
+
+def _star_polygon(rng: np.random.Generator | ScalarDraws, x0: int, y0: int, x1: int, y1: int,
+                  k: int) -> tuple[np.ndarray, int]:
+    """`star_polygon` and twice its area."""
     spots = _corner_spots(x0, y0, x1, y1, k)
     integers = rng.integers
     while True:
         pts = [ok[integers(len(ok))] for ok in spots]
-        if shoelace2(pts) >= 6:
-            return np.array(pts, dtype=np.int64)
+        area2 = shoelace2(pts)
+        if area2 >= 6:
+            return np.array(pts, dtype=np.int64), area2
 
 
 class LargestIsland(GeometryQuestion):
@@ -93,6 +105,9 @@ class LargestIsland(GeometryQuestion):
     - v1: each corner is drawn straight from its sector's grid points (one draw, not random points of
       the box until one falls in the sector: the same distribution, other levels), and the labels'
       halos and letters are blended in one pass (`Plot.stamped_labels`).
+    - v2: the same levels on a grid of whole pixels per unit (37 px at 512, not 37.8: the grid 10 px
+      smaller), the outlines with round joins (no square-cut corners), filled and outlined in one
+      step (`Plot.outlined`).
     """
 
     answer_hint = "the largest island's area, one number (a half as .5 or as a fraction)"
@@ -104,18 +119,18 @@ class LargestIsland(GeometryQuestion):
         while True:
             order = rng.permutation(4)[:k]
             with ScalarDraws(rng) as d:  # the same draws as `rng.integers` one by one, at Python speed
-                self.islands = [star_polygon(d, bx + 1, by + 1, bx + 5, by + 5, d.integers(lo, hi + 1))
-                                for bx, by in (blocks[int(i)] for i in order)]
-            self.areas2 = [shoelace2(p) for p in self.islands]
+                drawn = [_star_polygon(d, bx + 1, by + 1, bx + 5, by + 5, d.integers(lo, hi + 1))
+                         for bx, by in (blocks[int(i)] for i in order)]
+            self.islands = [p for p, _ in drawn]
+            self.areas2 = [a for _, a in drawn]
             if len(set(self.areas2)) == k:
                 break
         self.labels = list(LETTERS[:k])
         self.best = Fraction(max(self.areas2), 2)
 
     def _draw(self) -> np.ndarray:
-        p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
-        p.fill_fresh(self.islands, [LAND] * len(self.islands))
-        p.polylines(self.islands, SHORE, closed=True)
+        p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1], whole=True)
+        p.outlined(self.islands, [LAND] * len(self.islands), SHORE)
         p.stamped_labels(centres_px(p.ax, self.islands), self.labels, SHORE)
         return p.frame()
 
@@ -148,6 +163,6 @@ class LargestIsland(GeometryQuestion):
 
 
 SPECS = (
-    TaskSpec(name="LargestIsland", version=1, entry_point=LargestIsland, max_episode_steps=1,
+    TaskSpec(name="LargestIsland", version=2, entry_point=LargestIsland, max_episode_steps=1,
              tags=("geometry", "area", "polygon")),
 )

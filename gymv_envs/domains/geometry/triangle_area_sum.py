@@ -53,6 +53,9 @@ class TriangleAreaSum(GeometryQuestion):
 
     ## Version History
     - v0: initial version.
+    - v1: the same levels on a grid of whole pixels per unit (45 px at 512, not 45.4: the grid 4 px
+      smaller), the outlines with round joins (no square-cut corners), filled and outlined in one
+      step (`Plot.outlined`).
     """
 
     answer_hint = "the total area, one number (a half as .5 or as a fraction)"
@@ -79,9 +82,8 @@ class TriangleAreaSum(GeometryQuestion):
         self.doubled = doubled
 
     def _draw(self) -> np.ndarray:
-        p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1])
-        p.fill_fresh(self.tris, FILLS[: len(self.tris)])
-        p.polylines(self.tris, OUTLINE, closed=True)
+        p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1], whole=True)
+        p.outlined(self.tris, FILLS[: len(self.tris)], OUTLINE)
         return p.frame()
 
     def _task_text(self) -> str:
@@ -110,6 +112,6 @@ class TriangleAreaSum(GeometryQuestion):
 
 
 SPECS = (
-    TaskSpec(name="TriangleAreaSum", entry_point=TriangleAreaSum, max_episode_steps=1,
+    TaskSpec(name="TriangleAreaSum", version=1, entry_point=TriangleAreaSum, max_episode_steps=1,
              tags=("geometry", "area", "arithmetic")),
 )
