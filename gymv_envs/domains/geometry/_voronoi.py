@@ -69,21 +69,19 @@ def cut_ridges(sites: np.ndarray, lo: float, hi: float) -> list[tuple]:
     return out
 
 
-def piece(cut: list[tuple], sites: list[list[float]], t: int, lo: float, hi: float) -> list[tuple[float, float]]:
-    """Site ``t``'s piece as a convex polygon: the ends of its borders and the square's corners nearest
-    to it, in order of angle around their mean."""
+def piece(cut: list[tuple], sites: np.ndarray, t: int, lo: float, hi: float) -> list[tuple[float, float]]:
+    """Site ``t``'s piece as a convex polygon: the ends of its borders (a corner once) and the square's
+    corners nearest to it, in order of angle around their mean."""
     pts = {}
-    for i, j, _, (x0, y0, x1, y1), _, _ in cut:
-        if t in (i, j):
-            pts[(round(x0, 9), round(y0, 9))] = (x0, y0)
-            pts[(round(x1, 9), round(y1, 9))] = (x1, y1)
-    for x, y in ((lo, lo), (hi, lo), (hi, hi), (lo, hi)):
-        near = min(range(len(sites)), key=lambda k: (sites[k][0] - x) ** 2 + (sites[k][1] - y) ** 2)
-        if near == t:
-            pts[(x, y)] = (x, y)
-    mx = sum(p[0] for p in pts.values()) / len(pts)
-    my = sum(p[1] for p in pts.values()) / len(pts)
-    return sorted(pts.values(), key=lambda p: math.atan2(p[1] - my, p[0] - mx))
+    for i, j, _, (x0, y0, x1, y1), u, v in cut:
+        if i == t or j == t:
+            pts[u if u >= 0 else (x0, y0)] = (x0, y0)
+            pts[v if v >= 0 else (x1, y1)] = (x1, y1)
+    corners = np.array([(lo, lo), (hi, lo), (hi, hi), (lo, hi)], dtype=np.float64)
+    nearest = ((corners[:, None, :] - sites[None]) ** 2).sum(-1).argmin(axis=1).tolist()
+    out = list(pts.values()) + [(x, y) for (x, y), k in zip(corners.tolist(), nearest) if k == t]
+    mx, my = sum(p[0] for p in out) / len(out), sum(p[1] for p in out) / len(out)
+    return sorted(out, key=lambda p: math.atan2(p[1] - my, p[0] - mx))
 
 
 # ---------------------------------------------------------------------------------------- marks

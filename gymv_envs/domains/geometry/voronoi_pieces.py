@@ -87,8 +87,9 @@ class VoronoiPieces(GeometryQuestion):
       adjacency the shaded piece is drawn among the sites whose borders are all at least 0.4 long
       (v1 wanted every border that long, 0.3 for counting). Each site is a white disc ringed in red
       with its letter inside (v1: a red dot, its letter beside it); the borders are drawn straight
-      into the frame with a one-pixel anti-aliased rim each side, the shaded piece filled in one
-      PIL mask. The same sites, sizes and colours.
+      into the frame with a one-pixel anti-aliased rim each side, at the plot's line width (3.6 px
+      at 512, v1 4.1 px; the square's outline keeps 4.1), the shaded piece filled through one PIL
+      mask. The same site layouts, grid, colours and questions.
     """
 
     extras = ("graphs",)
@@ -129,19 +130,22 @@ class VoronoiPieces(GeometryQuestion):
         self.target = -1
         if self.question == "adjacency":  # the shaded piece: the ends of its borders and the square's corners in it
             self.target = clear[int(rng.integers(len(clear)))]
-            self.cell = piece(cut, sites.tolist(), self.target, *GRID)
+            self.cell = piece(cut, sites, self.target, *GRID)
 
     def _draw(self) -> np.ndarray:
         p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1], static=("voronoi square", _square))
         img, ax = p.img, p.ax
         sx, sy, left, top = ax.sx, ax.sy, ax.left - GRID[0] * ax.sx, ax.top + GRID[1] * ax.sy  # x -> left + x sx, ...
-        box = _inside_square(p)
-        x0, y0, x1, y1 = box
-        m = int(p.width * 4) + 4  # the outline and what a border's end may run past it: kept as it is
-        bands = [(slice(max(y0 - m, 0), y1 + m), slice(max(x0 - m, 0), x0)), (slice(max(y0 - m, 0), y1 + m), slice(x1, x1 + m)),
-                 (slice(max(y0 - m, 0), y0), slice(x0, x1)), (slice(y1, y1 + m), slice(x0, x1))]
+        layout = self.__dict__.get("_layout")  # (the same for every level of this env)
+        if layout is None:
+            x0, y0, x1, y1 = _inside_square(p)
+            m = int(p.width * 4) + 4  # the outline and what a border's end may run past it: kept as it is
+            layout = self._layout = ((x0, y0, x1, y1), [
+                (slice(max(y0 - m, 0), y1 + m), slice(max(x0 - m, 0), x0)), (slice(max(y0 - m, 0), y1 + m), slice(x1, x1 + m)),
+                (slice(max(y0 - m, 0), y0), slice(x0, x1)), (slice(y1, y1 + m), slice(x0, x1))])
+        box, bands = layout
         kept = [img[b].copy() for b in bands]
-        width = p.width * 1.6
+        width = p.width * 1.4
         shaded = -1
         if self.question == "adjacency":  # the shaded piece first: the borders are drawn over its edges
             shaded = self.target
