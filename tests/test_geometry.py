@@ -158,10 +158,10 @@ def test_tangram_tiles_the_square_and_rotation_accepts_every_fitting_turn():
 def test_voronoi_piece_and_adjacency_match_a_raster():
     pytest.importorskip("scipy")
     for seed in SEEDS:
-        env = gym.make("GymV/VoronoiAdjacency-v1", difficulty=1).unwrapped
+        env = gym.make("GymV/VoronoiAdjacency-v2", difficulty=1).unwrapped
         env.reset(seed=seed)
         s = env.sites.astype(float)
-        c = env.cell.mean(axis=0)
+        c = np.mean(env.cell, axis=0)
         assert int(np.argmin(np.hypot(*(s - c).T))) == env.target
         g = np.linspace(0.01, 11.99, 400)
         gx, gy = np.meshgrid(g, g)
@@ -173,7 +173,7 @@ def test_voronoi_piece_and_adjacency_match_a_raster():
         for i in range(len(s)):
             raster = {next(iter(p - {i})) for p in pairs if i in p}
             assert raster == set(env.neighbours[i])
-        count = gym.make("GymV/VoronoiCount-v1", difficulty=2).unwrapped
+        count = gym.make("GymV/VoronoiCount-v2", difficulty=2).unwrapped
         count.reset(seed=seed)
         assert count._check(len(count.sites)) and not count._check(len(count.sites) + 1)
 
@@ -195,11 +195,12 @@ def test_plot_labels_stay_inside_the_frame_and_apart():
 
 
 def test_voronoi_cut_ridges_match_the_mirrored_diagram():
-    """The borders cut from the diagram with four far points are those of scipy's diagram of the sites
-    and their mirror images in the square's sides (whose regions are the pieces exactly)."""
+    """The borders cut from the sites' own diagram (open ridges run out past the square) are those of
+    scipy's diagram of the sites and their mirror images in the square's sides (whose regions are the
+    pieces exactly)."""
     from scipy.spatial import Voronoi
 
-    from gymv_envs.domains.geometry.voronoi_pieces import cut_ridges
+    from gymv_envs.domains.geometry._voronoi import cut_ridges
 
     rng = np.random.default_rng(2)
     for _ in range(200):

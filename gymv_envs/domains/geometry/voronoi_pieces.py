@@ -2,115 +2,22 @@
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-
 import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.env import check_choice
 from gymv_envs.domains.geometry._common import LETTERS, parse_letter_set
 from gymv_envs.domains.geometry._plot import GeometryQuestion, Plot, distinct_points
+from gymv_envs.domains.geometry._voronoi import cut_ridges, fill_convex, piece, site_tiles, strokes
 
 QUESTIONS = ("count", "adjacency")
 SITES = {"count": {0: (5, 7), 1: (8, 10), 2: (11, 14)}, "adjacency": {0: (5, 6), 1: (7, 9), 2: (10, 12)}}
 GRID = (0, 12)
 EDGE = (50, 60, 90)
 SITE = (200, 40, 40)
-MIN_RIDGE = {"count": 0.3, "adjacency": 0.4}  # no shared border is shorter: every border shows
-PULLS, PULL, PULL_LIMIT = 3, 0.2, 1.6  # a short border's two sites are pulled together this far, up to 3 times,
-# while they are this far apart (else new sites are drawn)
-
-
-def cut_ridges(sites: np.ndarray, lo: float, hi: float) -> list[tuple] | None:
-    """The borders two regions of the sites' Voronoi diagram share inside the square [lo, hi]^2:
-    scipy.spatial.Voronoi of the sites and four far points around the square (which bound every
-    site's region and leave the diagram inside the square as it is), each ridge between two sites cut
-    to the square. One ``(i, j, length, (x0, y0, x1, y1), u, v)`` per ridge that reaches the square
-    (or comes within 1e-9 of it): ``u``, ``v`` are scipy's indices of the ridge's ends, or -1 for
-    an end cut at a side. None if scipy leaves some site's region open. (A few dozen ridges: plain
-    floats beat numpy calls here.)"""
-    from scipy.spatial import Voronoi
-
-    n = len(sites)
-    mid, far = (lo + hi) / 2, 100.0 * (hi - lo)
-    vor = Voronoi(np.concatenate([sites, [(mid, lo - far), (hi + far, mid), (mid, hi + far), (lo - far, mid)]]))
-    corner = vor.vertices.tolist()
-    out = []
-    for (i, j), (u, v) in zip(vor.ridge_points.tolist(), vor.ridge_vertices):
-        if i >= n or j >= n:
-            continue
-        if u < 0 or v < 0:
-            return None
-        (ax, ay), (bx, by) = corner[u], corner[v]
-        dx, dy = bx - ax, by - ay
-        if lo <= ax <= hi and lo <= ay <= hi and lo <= bx <= hi and lo <= by <= hi:  # inside: nothing to cut
-            out.append((i, j, math.hypot(dx, dy), (ax, ay, bx, by), u, v))
-            continue
-        enter, leave = 0.0, 1.0  # the part of a + t (b - a), 0 <= t <= 1, inside the square
-        for p, d in ((ax, dx), (ay, dy)):
-            if d == 0:
-                if not lo <= p <= hi:
-                    enter = math.inf
-                continue
-            t0, t1 = (lo - p) / d, (hi - p) / d
-            if t1 < t0:
-                t0, t1 = t1, t0
-            if t0 > enter:
-                enter = t0
-            if t1 < leave:
-                leave = t1
-        length = (leave - enter) * math.hypot(dx, dy)
-        if length > -1e-9:  # (a ridge that misses the square: enter is past leave, or inf)
-            if enter > 0:
-                ax, ay, u = ax + enter * dx, ay + enter * dy, -1
-            if leave < 1:
-                bx, by, v = bx - (1 - leave) * dx, by - (1 - leave) * dy, -1
-            out.append((i, j, length, (ax, ay, bx, by), u, v))
-    return out
-
-
-def settle(sites: np.ndarray, least: float) -> list[tuple] | None:
-    """The borders of `cut_ridges` once none is shorter than ``least``: while some are, the two sites
-    of each short border are pulled together by `PULL` (which moves both its ends outwards) and the
-    diagram is made again, up to `PULLS` times (``sites`` moves in place). None if it does not
-    settle, or a pair to pull is closer than `PULL_LIMIT`."""
-    for _ in range(PULLS + 1):
-        cut = cut_ridges(sites, GRID[0], GRID[1])
-        if cut is None:
-            return None
-        short = [(i, j) for i, j, length, *_ in cut if length < least]
-        if not short:
-            return cut
-        i, j = np.array(short).T
-        step = sites[j] - sites[i]
-        dist = np.hypot(step[:, 0], step[:, 1])
-        if (dist < PULL_LIMIT).any():
-            return None
-        step *= (PULL / dist)[:, None]
-        np.add.at(sites, i, step)
-        np.add.at(sites, j, -step)
-    return None
-
-
-def meet_along_borders(cut: list[tuple]) -> bool:
-    """Whether regions that meet at all share a border, given the borders of `cut_ridges`: each
-    corner of the diagram inside the square ends exactly three borders, and no two borders end at
-    one point of a side (the piece between would be a point). A corner of four regions (four sites
-    on a circle, which scipy gives as one corner) fails, as does a rounding doubt on a side (ends
-    compared to 6 decimals)."""
-    corners = Counter(k for *_, u, v in cut for k in (u, v) if k >= 0)
-    if any(c != 3 for c in corners.values()):
-        return False
-    sides = [(round(x, 6), round(y, 6)) for *_, (x0, y0, x1, y1), u, v in cut
-             for x, y, k in ((x0, y0, u), (x1, y1, v)) if k < 0]
-    return len(set(sides)) == len(sides)
-
-
-def in_order(poly: np.ndarray) -> np.ndarray:
-    """A convex polygon's corners sorted by angle around their mean."""
-    c = poly.mean(axis=0)
-    return poly[np.argsort(np.arctan2(poly[:, 1] - c[1], poly[:, 0] - c[0]))]
+LABEL = (20, 20, 28)
+SHADE = (255, 225, 140)
+MIN_RIDGE = 0.4  # (adjacency) the shaded piece shares no border shorter than this: each of its borders shows
 
 
 def _square(p: Plot) -> None:
@@ -135,16 +42,17 @@ class VoronoiPieces(GeometryQuestion):
     ## Description
     Some points (sites) are chosen in a square on a grid, and the square is cut into pieces: each
     piece is the part of the square closer to its site than to any other site (a Voronoi
-    diagram, computed with scipy.spatial.Voronoi on the sites and four far points around the
-    square, each border cut to the square).
+    diagram, computed with scipy.spatial.Voronoi on the sites, each border cut to the square).
 
     - ``question="count"``: only the cuts are drawn; the answer is the number of pieces.
-    - ``question="adjacency"``: the sites are drawn and lettered; the instruction names one piece;
-      the answer is the set of pieces that share a border (a stretch of line, not just a corner)
-      with it.
+    - ``question="adjacency"``: each site is drawn as a ringed disc with its letter; the instruction
+      names one piece, shaded; the answer is the set of pieces that share a border (a stretch of
+      line, not just a corner) with it.
 
-    Every shared border is at least 0.4 grid units long (0.3 for counting): levels where regions
-    would meet at a single point or along a sliver of border are redrawn.
+    Every border of the shaded piece is at least 0.4 grid units long, so it shows as a stretch of
+    line: the shaded piece is drawn from the sites whose borders all are (levels with none are
+    redrawn). Other pieces may meet along shorter borders, or nearly at a point: that changes
+    neither the count nor the shaded piece's neighbours.
 
     ## Action Space
     ``answer_format="open"``: `Text`, an integer (count) or letters (adjacency). ``"mcq"``:
@@ -158,9 +66,8 @@ class VoronoiPieces(GeometryQuestion):
     1.0 for the exact count or exactly the neighbouring pieces, else 0.0.
 
     ## Starting State
-    Random sites near grid points of [1, 11]^2 (at least 2 apart, then moved by up to 0.35). While
-    some border is shorter than the minimum, its two sites are pulled 0.2 towards each other (up to
-    3 times, while they are at least 1.6 apart); else the sites are redrawn.
+    Random sites near grid points of [1, 11]^2 (at least 2 apart, then moved by up to 0.35), one
+    diagram a level.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
@@ -176,6 +83,13 @@ class VoronoiPieces(GeometryQuestion):
       and four far points (not 5x the sites), the square's outline is cached and the shaded piece is
       filled first, under the borders; labels keep their places, each one's halo and letters
       blended in one pass with the dots. The same kind of levels and pictures.
+    - v2: one diagram a level (v1 made about 2 at difficulty 2): no border is pulled longer; for
+      adjacency the shaded piece is drawn among the sites whose borders are all at least 0.4 long
+      (v1 wanted every border that long, 0.3 for counting). Each site is a white disc ringed in red
+      with its letter inside (v1: a red dot, its letter beside it); the borders are drawn straight
+      into the frame with a one-pixel anti-aliased rim each side, at the plot's line width (3.6 px
+      at 512, v1 4.1 px; the square's outline keeps 4.1), the shaded piece filled through one PIL
+      mask. The same site layouts, grid, colours and questions.
     """
 
     extras = ("graphs",)
@@ -197,32 +111,62 @@ class VoronoiPieces(GeometryQuestion):
         while True:
             grid = distinct_points(rng, n, GRID[0] + 1, GRID[1] - 1, min_gap=2.0)
             sites = grid + rng.uniform(-0.35, 0.35, grid.shape)  # off the grid: no four sites on a circle
-            cut = settle(sites, MIN_RIDGE[self.question])
-            if cut is not None and meet_along_borders(cut):
+            cut = cut_ridges(sites, *GRID)
+            clear = [True] * n  # (adjacency) the sites all of whose borders are long enough to shade
+            for i, j, length, *_ in cut:
+                if length < MIN_RIDGE:
+                    clear[i] = clear[j] = False
+            clear = [k for k in range(n) if clear[k]]
+            if clear or self.question == "count":
                 break
         self.sites = sites
         self.labels = list(LETTERS[:n])
-        self.ridges = np.array([seg for *_, seg, _, _ in cut])
+        self.cut = cut
         around: list[set[int]] = [set() for _ in range(n)]
         for i, j, *_ in cut:
             around[i].add(j)
             around[j].add(i)
         self.neighbours = [frozenset(x) for x in around]
-        self.target = t = int(rng.integers(n))
-        if self.question == "adjacency":  # the target's piece: the ends of its borders and the square's corners in it
-            corners = np.array([(GRID[0], GRID[0]), (GRID[1], GRID[0]), (GRID[1], GRID[1]), (GRID[0], GRID[1])], float)
-            nearest = ((corners[:, None, :] - sites[None]) ** 2).sum(-1).argmin(axis=1)
-            ends = [seg for i, j, _, seg, _, _ in cut if t in (i, j)]
-            self.cell = in_order(np.concatenate([np.reshape(ends, (-1, 2)), corners[nearest == t]]))
+        self.target = -1
+        if self.question == "adjacency":  # the shaded piece: the ends of its borders and the square's corners in it
+            self.target = clear[int(rng.integers(len(clear)))]
+            self.cell = piece(cut, sites, self.target, *GRID)
 
     def _draw(self) -> np.ndarray:
         p = self.plot(GRID[0], GRID[1], GRID[0], GRID[1], static=("voronoi square", _square))
+        img, ax = p.img, p.ax
+        sx, sy, left, top = ax.sx, ax.sy, ax.left - GRID[0] * ax.sx, ax.top + GRID[1] * ax.sy  # x -> left + x sx, ...
+        layout = self.__dict__.get("_layout")  # (the same for every level of this env)
+        if layout is None:
+            x0, y0, x1, y1 = _inside_square(p)
+            m = int(p.width * 4) + 4  # the outline and what a border's end may run past it: kept as it is
+            layout = self._layout = ((x0, y0, x1, y1), [
+                (slice(max(y0 - m, 0), y1 + m), slice(max(x0 - m, 0), x0)), (slice(max(y0 - m, 0), y1 + m), slice(x1, x1 + m)),
+                (slice(max(y0 - m, 0), y0), slice(x0, x1)), (slice(y1, y1 + m), slice(x0, x1))])
+        box, bands = layout
+        kept = [img[b].copy() for b in bands]
+        width = p.width * 1.4
+        shaded = -1
         if self.question == "adjacency":  # the shaded piece first: the borders are drawn over its edges
-            p.fill_fresh([self.cell], [(255, 225, 140)], clip=_inside_square(p))
-        p.lines(self.ridges, EDGE, width=p.width * 1.6)
+            shaded = self.target
+            fill_convex(img, [(left + x * sx, top - y * sy) for x, y in self.cell], SHADE, box)
+            tx, ty = self.sites[shaded].tolist()
+            tx, ty = left + tx * sx, top - ty * sy
+        segs = []
+        for i, j, _, (xa, ya, xb, yb), u, v in self.cut:
+            xa, ya, xb, yb = left + xa * sx, top - ya * sy, left + xb * sx, top - yb * sy
+            side = 0
+            if shaded in (i, j):
+                side = 1 if (xb - xa) * (ty - ya) - (yb - ya) * (tx - xa) > 0 else -1
+            segs.append((xa, ya, xb, yb, width / 2 if u >= 0 else 0.0, width / 2 if v >= 0 else 0.0, side))
+        strokes(img, segs, width, EDGE, SHADE)
+        for b, k in zip(bands, kept):
+            img[b] = k
         if self.question == "adjacency":
-            p.labelled_points(self.sites, self.labels, color=SITE)
-        return p.frame()
+            side = p.side
+            site_tiles(img, [(left + x * sx, top - y * sy) for x, y in self.sites.tolist()], side * 0.0215,
+                       max(1.0, side * 0.0035), max(6, round(side * 0.033)), SITE, LABEL)
+        return img
 
     def _task_text(self) -> str:
         if self.question == "count":
@@ -273,8 +217,8 @@ class VoronoiPieces(GeometryQuestion):
 
 
 SPECS = (
-    TaskSpec(name="VoronoiCount", version=1, entry_point=VoronoiPieces, max_episode_steps=1, kwargs={"question": "count"},
+    TaskSpec(name="VoronoiCount", version=2, entry_point=VoronoiPieces, max_episode_steps=1, kwargs={"question": "count"},
              tags=("geometry", "voronoi", "counting")),
-    TaskSpec(name="VoronoiAdjacency", version=1, entry_point=VoronoiPieces, max_episode_steps=1,
+    TaskSpec(name="VoronoiAdjacency", version=2, entry_point=VoronoiPieces, max_episode_steps=1,
              kwargs={"question": "adjacency"}, tags=("geometry", "voronoi", "adjacency")),
 )
