@@ -53,10 +53,11 @@ def _solid(h: int, w: int, alpha: int) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=64)
-def _line_profile(h: float) -> tuple[np.ndarray, int, int]:
+def _line_profile(h: float) -> tuple[np.ndarray, int, int, int]:
     """Coverage of the rows around a line's centre, by (1 - cos of the slope) in 64ths ``c`` and the
-    centre's sub-pixel offset in eighths ``f``: ``table[8 c + f, j]`` is row ``lo + j`` from the
-    centre's pixel row; returns (table, lo, number of rows)."""
+    centre's sub-pixel offset in eighths ``f``: entry ``8 c + f`` holds rows ``lo .. lo + k - 1`` from the
+    centre's pixel row, zero-padded to ``2 ** shift`` bytes, as one opaque item (a gather of entries is a
+    plain copy); returns (entries, lo, k, shift)."""
     cos = 1 - np.arange(20)[:, None, None] / 64
     span = int(np.ceil(h / cos.min() + 2))
     frac = (np.arange(8)[None, :, None] + 0.5) / 8
@@ -64,9 +65,12 @@ def _line_profile(h: float) -> tuple[np.ndarray, int, int]:
     d = np.abs(rows - frac) * cos
     table = (np.clip(h + 0.5 - d, 0, 1) * 255 + 0.5).astype(np.uint8)
     used = np.flatnonzero(table.any(axis=(0, 1)))
-    table = np.ascontiguousarray(table[:, :, used[0]:used[-1] + 1]).reshape(-1, len(used))  # row 8 c + f
-    table.setflags(write=False)
-    return table, int(used[0]) - span, table.shape[1]
+    k, shift = len(used), max(3, (len(used) - 1).bit_length())
+    padded = np.zeros((160, 1 << shift), dtype=np.uint8)
+    padded[:, :k] = table[:, :, used[0]:used[-1] + 1].reshape(-1, k)  # entry 8 c + f
+    entries = padded.view(np.dtype((np.void, 1 << shift))).ravel()
+    entries.setflags(write=False)
+    return entries, int(used[0]) - span, k, shift
 
 
 _SPARSE: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
@@ -113,16 +117,6 @@ def _rgb(color):
     return tuple(int(v) for v in arr) if arr.ndim == 1 else arr
 
 
-def _fill_rows(out: np.ndarray, start: np.ndarray, step: int) -> None:
-    """``out[c, j] = start[c] + j * step``: column by column where there are many rows (k long loops run far
-    faster than a broadcast over rows of k), broadcast where there are few."""
-    if len(start) < 1024:
-        np.add(start[:, None], np.arange(0, out.shape[1] * step, step), out=out)
-        return
-    for j in range(out.shape[1]):
-        np.add(start, j * step, out=out[:, j])
-
-
 _LINES: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # (segments, profile, frame size) -> (pixels, coverage)
 _NEXT = [1, 2, 0]  # each corner of a triangle to the next
 _STEEP = [1, 0, 3, 2]  # (x0, y0, x1, y1) -> (y0, x0, y1, x1)
@@ -145,6 +139,98 @@ def dash_segments(segs: np.ndarray, dash: float, gap: float) -> tuple[np.ndarray
     start = segs[src, :2] + unit * t0[:, None]
     end = segs[src, :2] + unit * t1[:, None]
     return np.concatenate([start, end], axis=1), src
+
+
+def _line_pixels(segs: np.ndarray, h: float, W: int, H: int, groups):
+    """The covered pixels of `Layer.lines` (flat indices, coverage 0-255) in the order of its marks (segment by
+    segment, column by column along the major axis, row by row; pixels off the frame dropped), and a function
+    giving each one's segment."""
+    entries, lo, k, shift = _line_profile(h)
+    n = len(segs)
+    d = np.abs(segs[:, 2:] - segs[:, :2])
+    steep = d[:, 1] > d[:, 0]
+    n_steep = int(np.count_nonzero(steep))
+    own = None  # the source segment of each one drawn, where they are drawn out of order
+    if 0 < n_steep < n:  # the flat ones first, then the steep ones (per group where groups are given)
+        own = np.argsort(steep, kind="stable") if groups is None else np.lexsort((steep, np.asarray(groups)))
+        segs, steep = segs[own], steep[own]
+    # (u0, v0, u1, v1): u along the major axis, v along the minor one, u0 <= u1
+    uv = segs if n_steep == 0 else segs[:, _STEEP] if n_steep == n else np.where(steep[:, None], segs[:, _STEEP], segs)
+    swap = uv[:, 2] < uv[:, 0]
+    if swap.any():
+        uv = np.where(swap[:, None], uv[:, _SWAP], uv)
+    per = np.empty((n, 4))  # u0, v0, slope, the first column's u less its index among all the columns
+    per[:, :2] = uv[:, :2]
+    span = uv[:, 2] - per[:, 0]
+    np.maximum(span, 1e-9, out=span)
+    slope = np.subtract(uv[:, 3], per[:, 1], out=per[:, 2])
+    slope /= span
+    first = np.ceil(per[:, 0] - 0.5)  # the columns whose centres lie in [u0, u1]
+    last = np.floor(uv[:, 2] - 0.5)
+    count = (last - first + 1).astype(np.int64)
+    np.maximum(count, 0, out=count)
+    ends = np.cumsum(count)
+    np.subtract(first, ends - count, out=per[:, 3])
+    row = np.rint((1 - 1 / np.sqrt(1 + slope * slope)) * 64).astype(np.intp)
+    row *= 8
+    per = np.repeat(per, count, axis=0)  # (columns, 4): each segment's constants, repeated in one call
+    uf = np.arange(len(per), dtype=np.float64)
+    uf += per[:, 3]
+    u = uf.astype(np.int64)
+    uf += 0.5
+    uf -= per[:, 0]  # the line's centre in each column: v0 + slope (u + 0.5 - u0)
+    uf *= per[:, 2]
+    uf += per[:, 1]
+    base = np.floor(uf)
+    uf -= base
+    uf *= 8
+    ci = uf.astype(np.intp)
+    ci += np.repeat(row, count)
+    base = base.astype(np.int64)
+    base += lo  # each column's first profile row
+    cover = entries.take(ci).view(np.uint8)  # each column's rows base .. base + k - 1, then zeros
+    keep = cover.nonzero()[0]
+    c = keep >> shift
+    j = keep & ((1 << shift) - 1)
+    lim = min(W, H)
+    if keep.size and (first.min() < 0 or last.max() >= lim or base.min() < 0 or base.max() + k > lim):
+        lim_u = np.where(np.repeat(steep, count).take(c), H, W)  # at the frame's border: drop what is off it
+        uc, r = u.take(c), base.take(c) + j
+        ok = np.flatnonzero((uc >= 0) & (uc < lim_u) & (r >= 0) & (r < W + H - lim_u))
+        keep, c, j = keep.take(ok), c.take(ok), j.take(ok)
+        np.maximum(base, 0, out=base)  # (as before: a column that starts above row 0 is drawn from row 0 down)
+    alpha = cover.take(keep)
+    if n_steep == 0:
+        base *= W
+        base += u
+        pix = base.take(c)
+        j *= W
+    elif n_steep == n:
+        u *= W
+        u += base
+        pix = u.take(c)
+    elif groups is None:  # the flat lines' columns, then the steep ones'
+        cs = int(ends[n - n_steep - 1])
+        flat, tail = base[:cs], base[cs:]  # (views: `view *= x` on a slice would copy it onto itself again)
+        np.multiply(flat, W, out=flat)
+        np.add(flat, u[:cs], out=flat)
+        u *= W
+        np.add(tail, u[cs:], out=tail)
+        pix = base.take(c)
+        jflat = j[:np.searchsorted(keep, cs << shift)]
+        np.multiply(jflat, W, out=jflat)
+    else:  # flat and steep columns alternate
+        step = np.where(np.repeat(steep, count), 1, W)
+        base *= step
+        base += np.where(step == 1, u * W, u)
+        pix = base.take(c)
+        j *= step.take(c)
+    pix += j
+
+    def src() -> np.ndarray:
+        seg = np.repeat(np.arange(n), count).take(c)
+        return seg if own is None else own.take(seg)
+    return pix, alpha, src
 
 
 class Layer:
@@ -175,82 +261,18 @@ class Layer:
         if not len(segs):
             return self
         h = max(0.5, width / 2)
-        table, lo, k = _line_profile(round(h * 4) / 4)
+        hq = round(h * 4) / 4
         W, H = self.W, self.H
         key = None
         if cols.ndim == 1 and not caps:  # the same segments again (a fixed layout): their pixels are known
-            key = (segs.tobytes(), round(h * 4) / 4, W, H, None if groups is None else np.asarray(groups).tobytes())
+            key = (segs.tobytes(), hq, W, H, None if groups is None else np.asarray(groups).tobytes())
             hit = _LINES.get(key)
             if hit is not None:
                 self._chunks.append((hit[0], hit[1], _rgb(cols)))
                 return self
-        given = segs
-        d = np.abs(segs[:, 2:] - segs[:, :2])
-        steep = d[:, 1] > d[:, 0]
-        n_steep = int(np.count_nonzero(steep))
-        own = None  # the source segment of each one drawn, where they are drawn out of order
-        if groups is not None and 0 < n_steep < len(segs):  # per group the flat ones, then its steep ones
-            own = np.lexsort((steep, np.asarray(groups)))
-            segs, steep = segs[own], steep[own]
-            n_steep = -1  # flat and steep columns alternate: each column says which it is
-        elif 0 < n_steep < len(segs):  # the flat ones first, then the steep ones (the order of the marks)
-            own = np.argsort(steep, kind="stable")
-            segs, steep = segs[own], steep[own]
-        # (u0, v0, u1, v1): u along the major axis, v along the minor one, u0 <= u1
-        uv = np.where(steep[:, None], segs[:, _STEEP], segs) if n_steep else segs
-        uv = np.where((uv[:, 2] < uv[:, 0])[:, None], uv[:, _SWAP], uv)
-        u0, v0, u1, v1 = uv.T
-        slope = (v1 - v0) / np.maximum(u1 - u0, 1e-9)
-        first = np.ceil(u0 - 0.5).astype(np.int64)  # the columns whose centres lie in [u0, u1]
-        count = np.floor(u1 - 0.5).astype(np.int64) - first + 1
-        np.maximum(count, 0, out=count)
-        ends = np.cumsum(count)
-        seg = np.repeat(np.arange(len(segs)), count)
-        u = np.arange(len(seg)) + np.repeat(first - (ends - count), count)
-        vc = v0[seg] + slope[seg] * (u + 0.5 - u0[seg])
-        base = np.floor(vc).astype(np.int64)
-        ci = (np.rint((1 - 1 / np.sqrt(1 + slope * slope)) * 64).astype(np.intp) * 8)[seg]
-        ci += ((vc - base) * 8).astype(np.intp)
-        alpha = table.take(ci, axis=0)  # (columns, k): rows base+lo .. base+lo+k-1 (take: a row gather ~7x faster than [ci])
-        if n_steep == 0:
-            lim_u, lim_v = W, H
-        elif n_steep == len(segs):
-            lim_u, lim_v = H, W
-        elif n_steep < 0:
-            steep_col = np.repeat(steep, count)
-            lim_u = np.where(steep_col, H, W)
-            lim_v = W + H - lim_u
-        else:
-            cs = int(ends[-n_steep - 1])  # the columns of the flat segments come first
-            lim_u = np.full(len(u), W)
-            lim_u[cs:] = H
-            lim_v = W + H - lim_u
-        inside = (u.size == 0 or (int(u.min()) >= 0 and int(base.min()) + lo >= 0
-                                  and int(u.max()) < min(W, H) and int(base.max()) + lo + k <= min(W, H)))
-        if not inside and ((u < 0).any() or (u >= lim_u).any() or (base + lo < 0).any()
-                           or (base + (lo + k) > lim_v).any()):
-            rows = base[:, None] + np.arange(lo, lo + k)[None, :]  # at the frame's border: drop what is off it
-            lim_v_col = lim_v[:, None] if isinstance(lim_v, np.ndarray) else lim_v
-            alpha = np.where((rows >= 0) & (rows < lim_v_col) & ((u >= 0) & (u < lim_u))[:, None], alpha, 0)
-            base, u = np.clip(base, -lo, None), np.clip(u, 0, lim_u - 1)
-        pix = np.empty((len(u), k), dtype=np.int64)  # pix[c, j]: the pixel of row j of column c
-        if n_steep == 0:
-            _fill_rows(pix, (base + lo) * W + u, W)
-        elif n_steep == len(segs):
-            _fill_rows(pix, u * W + base + lo, 1)
-        elif n_steep < 0:
-            start = np.where(steep_col, u * W + base + lo, (base + lo) * W + u)
-            np.add(start[:, None], np.where(steep_col, 1, W)[:, None] * np.arange(k), out=pix)
-        else:
-            start = (base + lo) * W + u
-            start[cs:] = u[cs:] * W + base[cs:] + lo
-            _fill_rows(pix[:cs], start[:cs], W)
-            _fill_rows(pix[cs:], start[cs:], 1)
-        keep = np.flatnonzero(alpha > 0)  # the covered pixels (a flat take: ~3x faster than a boolean mask)
-        pix, alpha = pix.ravel().take(keep), alpha.ravel().take(keep)
+        pix, alpha, src = _line_pixels(segs, hq, W, H, groups)
         if cols.ndim == 2:
-            src = seg if own is None else own[seg]
-            self._chunks.append((pix, alpha, cols.take(src.take(keep // k), axis=0)))
+            self._chunks.append((pix, alpha, cols.take(src(), axis=0)))
         else:
             self._chunks.append((pix, alpha, _rgb(cols)))
             if key is not None:
@@ -260,7 +282,7 @@ class Layer:
                 alpha.setflags(write=False)
                 _LINES[key] = (pix, alpha)
         if caps:
-            for x, y in np.concatenate([given[:, :2], given[:, 2:]]):
+            for x, y in np.concatenate([segs[:, :2], segs[:, 2:]]):
                 self.disc(x, y, h, tuple(cols) if cols.ndim == 1 else (0, 0, 0))
         return self
 
@@ -483,7 +505,7 @@ class Layer:
             v *= inv
             v += a * first[ch] if cols is None else a * cols[ch]
             v >>= 8
-            plane[pix] = v
+            plane[pix] = v.astype(np.uint8)  # (same dtype: numpy's fast scatter, no cast per element)
 
     def _flush_over(self, under: Color) -> None:
         chunks, self._chunks = self._chunks, []
