@@ -73,6 +73,20 @@ def _line_profile(h: float) -> tuple[np.ndarray, int, int, int]:
     return entries, int(used[0]) - span, k, shift
 
 
+def _cos_steps() -> np.ndarray:
+    """The squared slopes s2 at which rint((1 - 1 / sqrt(1 + s2)) * 64) steps up (to 1, ..., 19 at s2 <= 1):
+    it never falls as s2 grows (each step is rounded monotonically), so its value is the number of these at
+    or below s2. Each is the smallest float whose value reaches its step, bisected on the floats' bit patterns."""
+    step = np.arange(1, 20)
+    lo, hi = np.zeros(19, dtype=np.int64), np.full(19, np.float64(1).view(np.int64))  # 0.0, 1.0 as bits
+    while (hi - lo > 1).any():
+        mid = (lo + hi) // 2
+        up = np.rint((1 - 1 / np.sqrt(1 + mid.view(np.float64))) * 64) >= step
+        lo, hi = np.where(up, lo, mid), np.where(up, mid, hi)
+    return hi.view(np.float64)
+
+
+_COS_STEPS = _cos_steps()
 _SPARSE: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
@@ -171,7 +185,7 @@ def _line_pixels(segs: np.ndarray, h: float, W: int, H: int, groups):
     np.maximum(count, 0, out=count)
     ends = np.cumsum(count)
     np.subtract(first, ends - count, out=per[:, 3])
-    row = np.rint((1 - 1 / np.sqrt(1 + slope * slope)) * 64).astype(np.intp)
+    row = _COS_STEPS.searchsorted(slope * slope, side="right")  # rint((1 - cos) * 64), cos = 1 / sqrt(1 + slope²)
     row *= 8
     per = np.repeat(per, count, axis=0)  # (columns, 4): each segment's constants, repeated in one call
     uf = np.arange(len(per), dtype=np.float64)
@@ -189,11 +203,11 @@ def _line_pixels(segs: np.ndarray, h: float, W: int, H: int, groups):
     base = base.astype(np.int64)
     base += lo  # each column's first profile row
     cover = entries.take(ci).view(np.uint8)  # each column's rows base .. base + k - 1, then zeros
-    keep = cover.nonzero()[0]
+    keep = (cover != 0).nonzero()[0]  # (a bool array's nonzero: ~3x faster than a uint8 one's)
     c = keep >> shift
     j = keep & ((1 << shift) - 1)
-    lim = min(W, H)
-    if keep.size and (first.min() < 0 or last.max() >= lim or base.min() < 0 or base.max() + k > lim):
+    lim = min(W, H)  # lines at least a pixel inside the frame's every row and column (none is clipped) skip this
+    if keep.size and (segs.min() < 1 - lo or segs.max() > lim - (k + lo) - 1):
         lim_u = np.where(np.repeat(steep, count).take(c), H, W)  # at the frame's border: drop what is off it
         uc, r = u.take(c), base.take(c) + j
         ok = np.flatnonzero((uc >= 0) & (uc < lim_u) & (r >= 0) & (r < W + H - lim_u))
