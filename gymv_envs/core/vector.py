@@ -132,6 +132,7 @@ def _rgb(color):
 
 
 _LINES: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # (segments, profile, frame size) -> (pixels, coverage)
+_PX = np.dtype((np.void, 3))  # an RGB pixel as one item
 _NEXT = [1, 2, 0]  # each corner of a triangle to the next
 _STEEP = [1, 0, 3, 2]  # (x0, y0, x1, y1) -> (y0, x0, y1, x1)
 _SWAP = [2, 3, 0, 1]  # the two ends exchanged
@@ -484,16 +485,13 @@ class Layer:
         pix = np.concatenate([c[0] for c in chunks]) if len(chunks) > 1 else chunks[0][0]
         alpha = np.concatenate([c[1] for c in chunks]) if len(chunks) > 1 else chunks[0][1]
         first = chunks[0][2]
-        cols = None  # per channel, one colour value per pixel (None: all pixels have colour ``first``)
+        cols = None  # (n, 3) uint16, each pixel's colour (None: all pixels have colour ``first``)
         if all(isinstance(c[2], tuple) for c in chunks):
             if not all(c[2] == first for c in chunks):
-                per = np.array([c[2] for c in chunks], dtype=np.uint16).T
-                counts = [len(c[0]) for c in chunks]
-                cols = [np.repeat(per[ch], counts) for ch in range(3)]
+                cols = np.repeat(np.array([c[2] for c in chunks], dtype=np.uint16), [len(c[0]) for c in chunks], 0)
         else:
-            full = np.concatenate([np.broadcast_to(np.array(c[2], dtype=np.uint8), (len(c[0]), 3))
-                                   if isinstance(c[2], tuple) else c[2] for c in chunks]).T.astype(np.uint16)
-            cols = list(full)
+            cols = np.concatenate([np.broadcast_to(np.array(c[2], dtype=np.uint8), (len(c[0]), 3))
+                                   if isinstance(c[2], tuple) else c[2] for c in chunks]).astype(np.uint16)
         if dedupe and cols is not None:  # where marks overlap, every copy of a pixel takes the largest coverage
             # (one colour needs none: fully covered pixels are set first, and rims blend over them)
             buf = _scratch(self.H * self.W)
@@ -501,25 +499,22 @@ class Layer:
             alpha = buf[pix]
             buf[pix] = 0
         rgb = self.frame.reshape(-1, 3)
+        px = rgb.view(_PX).ravel()  # one 3-byte item a pixel: a gather or scatter moves all three channels
         if cols is None:  # one colour: fully covered pixels are just set, only the rims blend
             solid = alpha == 255
             if solid.any():  # (flat takes: several times faster than boolean masks)
-                inner = pix.take(np.flatnonzero(solid))
-                for ch in range(3):
-                    rgb[:, ch][inner] = first[ch]
+                px.put(pix.take(np.flatnonzero(solid)), np.array(first, dtype=np.uint8).view(_PX))
                 rim = np.flatnonzero(~solid)
                 pix, alpha = pix.take(rim), alpha.take(rim)
+            cols = np.array(first, dtype=np.uint16)
         # out = (pixel * (256 - a) + colour * a) >> 8 with a = alpha + alpha >> 7 (0..256: exact at both ends)
         a = alpha.astype(np.uint16)
         a += a >> 7
-        inv = 256 - a
-        for ch in range(3):
-            plane = rgb[:, ch]
-            v = plane[pix].astype(np.uint16)
-            v *= inv
-            v += a * first[ch] if cols is None else a * cols[ch]
-            v >>= 8
-            plane[pix] = v.astype(np.uint8)  # (same dtype: numpy's fast scatter, no cast per element)
+        v = rgb.take(pix, axis=0).astype(np.uint16)
+        v *= (256 - a)[:, None]
+        v += a[:, None] * cols
+        v >>= 8
+        px.put(pix, v.astype(np.uint8).view(_PX))
 
     def _flush_over(self, under: Color) -> None:
         chunks, self._chunks = self._chunks, []
@@ -528,7 +523,7 @@ class Layer:
             return self.flush()
         colours = list(dict.fromkeys(c[2] for c in chunks))
         index = {c: i for i, c in enumerate(colours)}
-        table = _over_table(tuple(colours), under)  # (colours * 256, 3): colour k at coverage a is row 256 k + a
+        table = _over_pixels(tuple(colours), under)  # colour k at coverage a is row 256 k + a
         pix = np.concatenate([c[0] for c in chunks])
         key = np.concatenate([c[1] for c in chunks], dtype=np.intp)
         if len(colours) > 1:  # colour k's marks index rows 256 k + coverage: one slice per chunk
@@ -539,9 +534,7 @@ class Layer:
                 if k:
                     key[at:at + size] += 256 * k
                 at += size
-        rgb = self.frame.reshape(-1, 3)
-        for ch in range(3):
-            rgb[:, ch][pix] = table[ch][key]
+        self.frame.reshape(-1, 3).view(_PX).ravel().put(pix, table.take(key))
 
 
 @functools.lru_cache(maxsize=256)
@@ -554,6 +547,14 @@ def _over_table(colours: tuple[Color, ...], under: Color) -> tuple[np.ndarray, n
         out.append(np.concatenate([((np.uint16(under[ch]) * (256 - a) + np.uint16(col[ch]) * a) >> 8).astype(np.uint8)
                                    for col in colours]))
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _over_pixels(colours: tuple[Color, ...], under: Color) -> np.ndarray:
+    """`_over_table` as one 3-byte item a row (read-only)."""
+    out = np.ascontiguousarray(np.stack(_over_table(colours, under), 1)).view(_PX).ravel()
+    out.setflags(write=False)
+    return out
 
 
 _SCRATCH: dict[int, np.ndarray] = {}
