@@ -128,7 +128,7 @@ def _rgb(color):
     if isinstance(color, tuple) and len(color) == 3 and all(type(v) is int for v in color):
         return color
     arr = np.asarray(color, dtype=np.uint8)
-    return tuple(int(v) for v in arr) if arr.ndim == 1 else arr
+    return tuple(arr.tolist()) if arr.ndim == 1 else arr
 
 
 _LINES: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # (segments, profile, frame size) -> (pixels, coverage)
@@ -485,13 +485,16 @@ class Layer:
         pix = np.concatenate([c[0] for c in chunks]) if len(chunks) > 1 else chunks[0][0]
         alpha = np.concatenate([c[1] for c in chunks]) if len(chunks) > 1 else chunks[0][1]
         first = chunks[0][2]
-        cols = None  # (n, 3) uint16, each pixel's colour (None: all pixels have colour ``first``)
+        cols = None  # per channel, one colour value per pixel (None: all pixels have colour ``first``)
         if all(isinstance(c[2], tuple) for c in chunks):
             if not all(c[2] == first for c in chunks):
-                cols = np.repeat(np.array([c[2] for c in chunks], dtype=np.uint16), [len(c[0]) for c in chunks], 0)
+                per = np.array([c[2] for c in chunks], dtype=np.uint16).T
+                counts = [len(c[0]) for c in chunks]
+                cols = [np.repeat(per[ch], counts) for ch in range(3)]
         else:
-            cols = np.concatenate([np.broadcast_to(np.array(c[2], dtype=np.uint8), (len(c[0]), 3))
-                                   if isinstance(c[2], tuple) else c[2] for c in chunks]).astype(np.uint16)
+            full = np.concatenate([np.broadcast_to(np.array(c[2], dtype=np.uint8), (len(c[0]), 3))
+                                   if isinstance(c[2], tuple) else c[2] for c in chunks]).T.astype(np.uint16)
+            cols = list(full)
         if dedupe and cols is not None:  # where marks overlap, every copy of a pixel takes the largest coverage
             # (one colour needs none: fully covered pixels are set first, and rims blend over them)
             buf = _scratch(self.H * self.W)
@@ -499,22 +502,24 @@ class Layer:
             alpha = buf[pix]
             buf[pix] = 0
         rgb = self.frame.reshape(-1, 3)
-        px = rgb.view(_PX).ravel()  # one 3-byte item a pixel: a gather or scatter moves all three channels
-        if cols is None:  # one colour: fully covered pixels are just set, only the rims blend
+        if cols is None:  # one colour: fully covered pixels are just set (one put of whole pixels), only the rims blend
             solid = alpha == 255
             if solid.any():  # (flat takes: several times faster than boolean masks)
-                px.put(pix.take(np.flatnonzero(solid)), np.array(first, dtype=np.uint8).view(_PX))
+                rgb.view(_PX).ravel().put(pix.take(np.flatnonzero(solid)), np.array(first, dtype=np.uint8).view(_PX))
                 rim = np.flatnonzero(~solid)
                 pix, alpha = pix.take(rim), alpha.take(rim)
-            cols = np.array(first, dtype=np.uint16)
-        # out = (pixel * (256 - a) + colour * a) >> 8 with a = alpha + alpha >> 7 (0..256: exact at both ends)
+        # out = (pixel * (256 - a) + colour * a) >> 8 with a = alpha + alpha >> 7 (0..256: exact at both ends);
+        # per channel (numpy's loops over whole pixels, 3 values long, run far slower)
         a = alpha.astype(np.uint16)
         a += a >> 7
-        v = rgb.take(pix, axis=0).astype(np.uint16)
-        v *= (256 - a)[:, None]
-        v += a[:, None] * cols
-        v >>= 8
-        px.put(pix, v.astype(np.uint8).view(_PX))
+        inv = 256 - a
+        for ch in range(3):
+            plane = rgb[:, ch]
+            v = plane[pix].astype(np.uint16)
+            v *= inv
+            v += a * first[ch] if cols is None else a * cols[ch]
+            v >>= 8
+            plane[pix] = v.astype(np.uint8)  # (same dtype: numpy's fast scatter, no cast per element)
 
     def _flush_over(self, under: Color) -> None:
         chunks, self._chunks = self._chunks, []
@@ -524,8 +529,11 @@ class Layer:
         colours = list(dict.fromkeys(c[2] for c in chunks))
         index = {c: i for i, c in enumerate(colours)}
         table = _over_pixels(tuple(colours), under)  # colour k at coverage a is row 256 k + a
-        pix = np.concatenate([c[0] for c in chunks])
-        key = np.concatenate([c[1] for c in chunks], dtype=np.intp)
+        if len(chunks) == 1:  # (one colour: coverage is the row)
+            pix, key = chunks[0][0], chunks[0][1]
+        else:
+            pix = np.concatenate([c[0] for c in chunks])
+            key = np.concatenate([c[1] for c in chunks], dtype=np.intp)
         if len(colours) > 1:  # colour k's marks index rows 256 k + coverage: one slice per chunk
             at = 0
             for c in chunks:
