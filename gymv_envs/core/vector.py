@@ -74,9 +74,8 @@ def _line_profile(h: float) -> tuple[np.ndarray, int, int, int]:
 
 
 def _cos_steps() -> np.ndarray:
-    """The squared slopes s2 at which rint((1 - 1 / sqrt(1 + s2)) * 64) steps up (to 1, ..., 19 at s2 <= 1):
-    it never falls as s2 grows (each step is rounded monotonically), so its value is the number of these at
-    or below s2. Each is the smallest float whose value reaches its step, bisected on the floats' bit patterns."""
+    """The smallest squared slopes s2 at which rint((1 - 1 / sqrt(1 + s2)) * 64) reaches 1, ..., 19 (bisected on
+    the floats' bits): it never falls as s2 grows (each step rounds monotonically), so it counts those <= s2."""
     step = np.arange(1, 20)
     lo, hi = np.zeros(19, dtype=np.int64), np.full(19, np.float64(1).view(np.int64))  # 0.0, 1.0 as bits
     while (hi - lo > 1).any():
@@ -186,8 +185,7 @@ def _line_pixels(segs: np.ndarray, h: float, W: int, H: int, groups):
     np.maximum(count, 0, out=count)
     ends = np.cumsum(count)
     np.subtract(first, ends - count, out=per[:, 3])
-    row = _COS_STEPS.searchsorted(slope * slope, side="right")  # rint((1 - cos) * 64), cos = 1 / sqrt(1 + slope²)
-    row *= 8
+    row = 8 * _COS_STEPS.searchsorted(slope * slope, side="right")  # 8 rint((1 - cos) 64), cos = 1 / sqrt(1 + slope²)
     per = np.repeat(per, count, axis=0)  # (columns, 4): each segment's constants, repeated in one call
     uf = np.arange(len(per), dtype=np.float64)
     uf += per[:, 3]
@@ -201,8 +199,7 @@ def _line_pixels(segs: np.ndarray, h: float, W: int, H: int, groups):
     uf *= 8
     ci = uf.astype(np.intp)
     ci += np.repeat(row, count)
-    base = base.astype(np.int64)
-    base += lo  # each column's first profile row
+    base = base.astype(np.int64) + lo  # each column's first profile row
     cover = entries.take(ci).view(np.uint8)  # each column's rows base .. base + k - 1, then zeros
     keep = (cover != 0).nonzero()[0]  # (a bool array's nonzero: ~3x faster than a uint8 one's)
     c = keep >> shift
