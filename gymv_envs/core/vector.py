@@ -210,7 +210,6 @@ def _line_pixels(segs: np.ndarray, h: float, W: int, H: int, groups):
         uc, r = u.take(c), base.take(c) + j
         ok = np.flatnonzero((uc >= 0) & (uc < lim_u) & (r >= 0) & (r < W + H - lim_u))
         keep, c, j = keep.take(ok), c.take(ok), j.take(ok)
-        np.maximum(base, 0, out=base)  # (as before: a column that starts above row 0 is drawn from row 0 down)
     alpha = cover.take(keep)
     if n_steep == 0:
         base *= W
