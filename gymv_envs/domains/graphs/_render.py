@@ -652,8 +652,8 @@ def label_room(pos: np.ndarray, least: float, directed: bool, side: int = 512) -
     with no weight touching a vertex, an arrowhead, another weight or another edge."""
     r, width, _, wsize = _sizes(side)
     pad = r * 1.25 + 2
-    x, y = pos[:, 0], pos[:, 1]
-    s = (side - 2 * pad) / max(float(x.max() - x.min()), float(y.max() - y.min()), 1e-9)
+    xs, ys = zip(*pos.tolist())
+    s = (side - 2 * pad) / max(max(xs) - min(xs), max(ys) - min(ys), 1e-9)
     r = max(min(r, 0.36 * least * s), 1.5)
     wsize = min(wsize, max(5, int(r * 0.9)))
     bw, bh = _digit_box(wsize)

@@ -59,7 +59,8 @@ class MaxFlow(GraphQuestion):
       same levels and answers, arrowheads moved by at most about half a pixel.
     - v2: each edge's weight sits at its middle: the layout leaves it room (edges too short to hold it clear of
       both vertices and their arrowheads, or passing near another vertex, edge or weight, are never drawn), so a weight never
-      touches a vertex ring or an arrowhead; new levels.
+      touches a vertex ring or an arrowhead; the network is laid out in a square (v1: 1.5 times as wide as high);
+      new levels.
     """
 
     extras = ("graphs",)

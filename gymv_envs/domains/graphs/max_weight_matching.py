@@ -60,8 +60,9 @@ class MaxWeightMatching(GraphQuestion):
         self.pos, self.edges = planar_graph(rng, n, m, weighted="undirected")
         self.weights = [int(w) for w in rng.integers(1, 10, len(self.edges))]
         self.w = {e: w for e, w in zip(self.edges, self.weights)}
-        g = nx.Graph()
-        g.add_weighted_edges_from((u, v, w) for (u, v), w in self.w.items())
+        g = nx.Graph()  # weights as floats (exact: small integers, the duals halves of them): networkx then skips
+        # its per-edge integer test and its integer-only self-check, the same matching
+        g.add_weighted_edges_from((u, v, float(w)) for (u, v), w in self.w.items())
         self.graph = g
         self.matching = frozenset(tuple(sorted(e)) for e in nx.max_weight_matching(g))
         self.best = self._total(self.matching)
