@@ -37,8 +37,9 @@ nx = pytest.importorskip("networkx")
 SEEDS = range(6)
 
 
-VERSIONS = {"LongestPath": 1, "ChromaticNumber": 1, "GraphIsomorphism": 3, "EulerianCircuit": 1, "MaxClique": 1, "MaxFlow": 1,
-            "MinArborescence": 1}  # ids past v0
+VERSIONS = {"LongestPath": 1, "ChromaticNumber": 1, "GraphIsomorphism": 3, "EulerianCircuit": 1, "MaxClique": 1, "MaxFlow": 2,
+            "MinArborescence": 2, "ShortestPath": 1, "MaxWeightMatching": 1}  # ids past v0
+CENTRED = ("MaxFlow", "MinArborescence", "ShortestPath", "MaxWeightMatching")  # weights drawn at their edges' middle
 
 
 def level(name: str, seed: int, difficulty: int = 0, **kw):
@@ -110,6 +111,58 @@ def test_weights_sit_clear_of_vertices_other_edges_and_each_other(name):
             others = np.delete(placed.segments, placed.weight_boxes.index((x0, y0, x1, y1)), axis=0)
             clashes += int((point_segment_distance(mid, others) < min(x1 - x0, y1 - y0) / 2).any())
     assert clashes <= 0.05 * total, f"{clashes} of {total} weights overlap another weight or edge"
+
+
+def centred_weight_clashes(env) -> list[str]:
+    """What the weight boxes of ``env``'s picture (at its obs size) touch: a vertex's disc or ring, an arrowhead,
+    another weight's box, another edge's stroke (sampled every quarter pixel, with the stroke's half width)."""
+    from gymv_envs.domains.graphs._render import _sizes
+
+    pic = env._picture()
+    _, placed = render(env.obs_size, pic)
+    c, r = placed.centers, placed.radius
+    width = _sizes(min(env.obs_size))[1]
+    ring, alen, awide = max(1.0, r * 0.12), max(4.0, r * 0.75), max(3.0, r * 0.6)
+    edges = np.asarray(pic.edges).reshape(-1, 2)
+    heads = []  # each arrowhead's outline, sampled
+    if pic.directed:
+        for u, v in edges:
+            unit = (c[v] - c[u]) / np.hypot(*(c[v] - c[u]))
+            tip = c[v] - unit * (r + width * 0.6)
+            base, side = tip - unit * alen, np.array([-unit[1], unit[0]]) * awide
+            corners = [tip, base + side, base - side, tip]
+            heads.append(np.concatenate([np.linspace(a, b, 200) for a, b in zip(corners, corners[1:])]))
+    out = []
+    boxes = placed.weight_boxes
+    for k, b in enumerate(boxes):
+        if b is None:
+            continue
+        lo, hi = np.array(b[:2], float), np.array(b[2:], float)
+
+        def gap(p, lo=lo, hi=hi):  # distance from points p to the box (0 inside)
+            return np.hypot(*np.maximum(np.maximum(lo - p, p - hi), 0).T)
+
+        if (gap(c) <= r + ring / 2).any():
+            out.append(f"weight {k} touches a vertex")
+        if any((gap(h) <= 0).any() for h in heads):
+            out.append(f"weight {k} touches an arrowhead")
+        for j, o in enumerate(boxes):
+            if j != k and o is not None and o[0] < b[2] and o[2] > b[0] and o[1] < b[3] and o[3] > b[1]:
+                out.append(f"weight {k} overlaps weight {j}")
+        for j, (x0, y0, x1, y1) in enumerate(placed.segments):
+            if j != k and (gap(np.linspace((x0, y0), (x1, y1), 4 * int(np.hypot(x1 - x0, y1 - y0)) + 2))
+                           <= width / 2).any():
+                out.append(f"weight {k} touches edge {j}")
+    return out
+
+
+@pytest.mark.parametrize("name", CENTRED)
+def test_centred_weights_touch_nothing(name):
+    """Where the layout leaves room for every weight at its edge's middle (`label_room`), it touches nothing there."""
+    for difficulty in (0, 1, 2):
+        for seed in range(15):
+            env = level(name, seed, difficulty=difficulty)
+            assert not centred_weight_clashes(env), (name, difficulty, seed)
 
 
 def test_edges_stop_at_vertex_rings_so_labels_are_never_crossed():

@@ -21,7 +21,14 @@ import numpy as np
 
 from gymv_envs.core import SingleTurnEnv
 from gymv_envs.core.vector import point_pairs, squared_segment_distance
-from gymv_envs.domains.graphs._render import Picture, Placed, letters, render, spread_points
+from gymv_envs.domains.graphs._render import (
+    Picture,
+    Placed,
+    label_room,
+    letters,
+    render,
+    spread_points,
+)
 
 Edge = tuple[int, int]
 _SEP = r"[\s,;|/]*(?:->|-->|=>|→|–|—|-|>)?[\s,;|/]*"
@@ -30,12 +37,17 @@ _INT = re.compile(r"[-+]?\d+")
 
 # ------------------------------------------------------------------ generation
 def planar_graph(rng: np.random.Generator, n: int, m: int, aspect: float = 1.0, slack: float = 1.5,
-                 max_len: float = 2.3) -> tuple[np.ndarray, list[Edge]]:
+                 max_len: float = 2.3, weighted: str | None = None) -> tuple[np.ndarray, list[Edge]]:
     """A connected graph on ``n`` points with up to ``m`` edges, none crossing and none passing close
-    to a vertex, preferring short edges (so it looks like a road map). Returns (positions, edges)."""
-    for _ in range(50):
+    to a vertex, preferring short edges (so it looks like a road map). Returns (positions, edges).
+    ``weighted`` ("directed" or "undirected"): every edge leaves room for a one-digit weight at its middle
+    (`label_room`), for a picture drawn with ``centred_weights``."""
+    for _ in range(50 if weighted is None else 200):
         pos = spread_points(rng, n, aspect, slack)
-        edges = planar_edges(rng, pos, m, max_len)
+        if weighted is None:
+            edges = planar_edges(rng, pos, m, max_len)
+        else:
+            edges = pick_planar(rng, planar_candidates(pos, max_len, None, weighted), m)
         if edges is not None:
             return pos, edges
     raise RuntimeError("planar_graph: no connected layout found")  # pragma: no cover
@@ -123,24 +135,46 @@ class PlanarCandidates:
     cross: list[int]
 
 
-def planar_candidates(pos: np.ndarray, max_len: float = 2.3, geometry: PairGeometry | None = None) -> PlanarCandidates:
+def planar_candidates(pos: np.ndarray, max_len: float = 2.3, geometry: PairGeometry | None = None,
+                      weighted: str | None = None) -> PlanarCandidates:
+    """``weighted``: only pairs with room for a weight's box at their middle (clear of every
+    vertex's zone, `label_room`), and two pairs also conflict (as if they crossed) where one's box would come near
+    the other's line or box."""
     n = len(pos)
     iu, ju = point_pairs(n)
     x, y = pos[:, 0], pos[:, 1]
     if geometry is None:  # the clearance of the short pairs only
         ax, ay, dx, dy = _segments(x, y, iu, ju)
         length = np.hypot(dx, dy)
-        near = np.flatnonzero(length <= max_len)
+        short = length <= max_len
+        if weighted is not None:
+            hd, zone, gap, bw, bh = label_room(pos, float(length.min()), weighted == "directed")
+            short &= length >= 2 * (hd + zone)  # a box at the middle clear of both ends' zones
+        near = np.flatnonzero(short)
         iu, ju, ax, ay, dx, dy, length = iu[near], ju[near], ax[near], ay[near], dx[near], dy[near], length[near]
-        keep = np.flatnonzero(_clearance(x, y, iu, ju, ax, ay, dx, dy) > 0.28)
+        ok = _clearance(x, y, iu, ju, ax, ay, dx, dy) > 0.28
     else:
         length, (ax, ay, dx, dy) = geometry.length, geometry.segments
-        keep = np.flatnonzero((length <= max_len) & (geometry.clearance > 0.28))
+        ok = (length <= max_len) & (geometry.clearance > 0.28)
+        if weighted is not None:
+            hd, zone, gap, bw, bh = label_room(pos, float(length.min()), weighted == "directed")
+            ok &= length >= 2 * (hd + zone)
+    if weighted is not None:  # and clear of every other vertex's zone
+        mx, my = ax + dx / 2, ay + dy / 2
+        ok &= ((x[:, None] - mx) ** 2 + (y[:, None] - my) ** 2).min(axis=0) >= (hd + zone) ** 2
+    keep = np.flatnonzero(ok)
     iu, ju, ax, ay, dx, dy = iu[keep], ju[keep], ax[keep], ay[keep], dx[keep], dy[keep]
     # the side of every point from every candidate's line (the arithmetic of `segments_cross`, so the same bits)
     side = np.sign(dx * (y[:, None] - ay) - dy * (x[:, None] - ax))
     cross = side[iu] * side[ju] < 0  # [j, k]: the ends of k lie on either side of j's line
     cross &= cross.T  # ... and those of j on either side of k's: they cross
+    if weighted is not None:
+        mx, my = ax + dx / 2, ay + dy / 2  # [j, k]: k's box near j's line, or the two boxes overlapping
+        near = squared_segment_distance(mx[None, :], my[None, :], ax[:, None], ay[:, None], dx[:, None], dy[:, None],
+                                        (dx * dx + dy * dy)[:, None]) < (hd + gap) ** 2
+        near |= (np.abs(mx[:, None] - mx) < bw) & (np.abs(my[:, None] - my) < bh)
+        np.fill_diagonal(near, False)
+        cross |= near | near.T
     k = len(keep)
     if k <= 64:  # each row's bits as one 64-bit word, read as Python ints
         words = (cross @ _bit_weights(k)).tolist()

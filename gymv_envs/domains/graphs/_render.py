@@ -60,6 +60,7 @@ class Picture:
     keep_aspect: bool = True
     title: str | None = None
     stamped_heads: bool = False  # arrowheads from cached stamps (`_head_stamps`), not drawn one by one
+    centred_weights: bool = False  # each weight at its edge's middle, unchecked: the layout leaves it room (`label_room`)
 
 
 @dataclass
@@ -286,11 +287,14 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
     weights = list(pic.weights) if pic.weights is not None else [None] * m
     if any(weights):
         spots, radii = centers, np.full(n, r)  # what a weight's box must keep clear of: vertices, arrowheads
-        if any_directed:
+        if any_directed and not pic.centred_weights:
             heads = tip - unit * alen * 0.5 if all_directed else tip[directed] - unit[directed] * alen * 0.5
             spots, radii = np.vstack([centers, heads]), np.concatenate([radii, np.full(len(heads), alen * 0.5)])
-        wboxes, todo, boxes = _place_weights(spots, radii, segs, edges, weights, weight_size, (W, H))
-        pieces, piece_of = _cut_for_labels(segs, todo, boxes.tolist())
+        if pic.centred_weights:
+            wboxes, pieces, piece_of = _centred_weights(centers, segs, edges, weights, weight_size)
+        else:
+            wboxes, todo, boxes = _place_weights(spots, radii, segs, edges, weights, weight_size, (W, H))
+            pieces, piece_of = _cut_for_labels(segs, todo, boxes.tolist())
     else:
         wboxes, pieces, piece_of = [None] * len(weights), segs, None
     layer = layer if shared else Layer(frame)
@@ -612,6 +616,59 @@ def _cut_for_labels(segs: np.ndarray, todo: list[int], boxes: list) -> tuple[np.
     uncut = [i for i in range(len(rows)) if i not in cut]
     pieces = np.array([rows[i] for i in uncut] + first + second, dtype=float).reshape(-1, 4)
     return pieces, np.array(uncut + k1 + k2, dtype=np.intp)
+
+
+def _centred_weights(centers: np.ndarray, segs: np.ndarray, edges: np.ndarray, weights: list, size: int):
+    """Each weight's box centred at the middle of its edge (between its vertices' centres), and the segments with a
+    gap cut where a box sits: (a box or None per edge, pieces, the source index of each piece). A few edges: worked
+    out per edge in plain floats."""
+    out: list = [None] * len(weights)
+    xy, rows = centers.tolist(), segs.tolist()
+    first, second, k1, uncut = [], [], [], []
+    for i, (w, (u, v), (px, py, qx, qy)) in enumerate(zip(weights, edges.tolist(), rows)):
+        if not w:
+            uncut.append(i)
+            continue
+        bw, bh = _text_box(w, size)
+        x0, y0 = round((xy[u][0] + xy[v][0] - bw) / 2), round((xy[u][1] + xy[v][1] - bh) / 2)
+        out[i] = (x0, y0, x0 + bw, y0 + bh)
+        dx, dy = qx - px, qy - py
+        n = max(math.hypot(dx, dy), 1e-9)
+        ux, uy = dx / n, dy / n
+        t = (x0 + bw / 2 - px) * ux + (y0 + bh / 2 - py) * uy
+        gap = abs(ux) * bw / 2 + abs(uy) * bh / 2 + 1
+        first.append((px, py, px + ux * (t - gap), py + uy * (t - gap)))
+        second.append((px + ux * (t + gap), py + uy * (t + gap), qx, qy))
+        k1.append(i)
+    pieces = np.array([rows[i] for i in uncut] + first + second, dtype=float).reshape(-1, 4)
+    return out, pieces, np.array(uncut + k1 + k1, dtype=np.intp)
+
+
+def label_room(pos: np.ndarray, least: float, directed: bool, side: int = 512) -> tuple[float, ...]:
+    """What a weight centred on its edge (`Picture.centred_weights`) needs, in the units of the layout ``pos`` (its
+    points at least ``least`` apart) drawn into a ``side`` px square: (the radius of a circle round the box, the zone
+    round a vertex it keeps out of: the ring, and any arrowhead into it where ``directed``; the distance it keeps
+    from other edges' centre lines; the box's width and height). A layout whose weighted edges keep these is drawn
+    with no weight touching a vertex, an arrowhead, another weight or another edge."""
+    r, width, _, wsize = _sizes(side)
+    pad = r * 1.25 + 2
+    xs, ys = zip(*pos.tolist())
+    s = (side - 2 * pad) / max(max(xs) - min(xs), max(ys) - min(ys), 1e-9)
+    r = max(min(r, 0.36 * least * s), 1.5)
+    wsize = min(wsize, max(5, int(r * 0.9)))
+    bw, bh = _digit_box(wsize)
+    zone = r + max(1.0, r * 0.12) + 1
+    if directed:  # an arrowhead's base corners: the farthest it reaches from its vertex's centre
+        zone = math.hypot(r + width * 0.6 + max(4.0, r * 0.75), max(3.0, r * 0.6)) + 1
+    # (a box's corners are rounded to whole pixels: half a pixel more each way)
+    return (math.hypot(bw, bh) / 2 + 1) / s, zone / s, (width / 2 + 1) / s, (bw + 1) / s, (bh + 1) / s
+
+
+@functools.lru_cache(maxsize=64)
+def _digit_box(size: int) -> tuple[int, int]:
+    """The largest (width, height) of a one-digit weight's box."""
+    boxes = [_text_box(str(k), size) for k in range(10)]
+    return max(b[0] for b in boxes), max(b[1] for b in boxes)
 
 
 def _place_weights(centers: np.ndarray, r: np.ndarray, segs: np.ndarray, edges: np.ndarray,

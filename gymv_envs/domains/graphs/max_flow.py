@@ -57,6 +57,10 @@ class MaxFlow(GraphQuestion):
     - v0: initial version.
     - v1: arrowheads come from cached stamps (directions to 1/128 of a turn, tips to a quarter pixel): the
       same levels and answers, arrowheads moved by at most about half a pixel.
+    - v2: each edge's weight sits at its middle: the layout leaves it room (edges too short to hold it clear of
+      both vertices and their arrowheads, or passing near another vertex, edge or weight, are never drawn), so a weight never
+      touches a vertex ring or an arrowhead; the network is laid out in a square (v1: 1.5 times as wide as high);
+      new levels.
     """
 
     extras = ("graphs",)
@@ -70,7 +74,7 @@ class MaxFlow(GraphQuestion):
         n, m = SIZES[self.difficulty]
         self._name_labels(n)
         while True:
-            self.pos, edges = planar_graph(rng, n, m, aspect=1.5)
+            self.pos, edges = planar_graph(rng, n, m, aspect=1.0, weighted="directed")
             x = self.pos[:, 0]
             self.source, self.sink = int(np.argmin(x)), int(np.argmax(x))
             xs = x.tolist()
@@ -93,7 +97,7 @@ class MaxFlow(GraphQuestion):
     def _picture(self) -> Picture:
         fills = [SOURCE_FILL if v == self.source else SINK_FILL if v == self.sink else None for v in range(len(self.labels))]
         return Picture(self.pos, self.edges, self.labels, weights=[str(c) for c in self.weights], directed=True,
-                       fills=fills, stamped_heads=True)
+                       fills=fills, stamped_heads=True, centred_weights=True)
 
     def _task_text(self) -> str:
         return ("The image shows a directed network; the number on each arc is its capacity. The green vertex is the "
@@ -118,6 +122,6 @@ class MaxFlow(GraphQuestion):
 
 
 SPECS = (
-    TaskSpec(name="MaxFlow", version=1, entry_point=MaxFlow, max_episode_steps=1,
+    TaskSpec(name="MaxFlow", version=2, entry_point=MaxFlow, max_episode_steps=1,
              tags=("graph", "directed", "flow", "weighted")),
 )

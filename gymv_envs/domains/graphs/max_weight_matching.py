@@ -44,6 +44,9 @@ class MaxWeightMatching(GraphQuestion):
 
     ## Version History
     - v0: initial version.
+    - v1: each edge's weight sits at its middle: the layout leaves it room (edges too short to hold it clear of
+      both vertices, or passing near another vertex, edge or weight, are never drawn), so a weight never
+      touches a vertex ring; new levels.
     """
 
     extras = ("graphs",)
@@ -54,11 +57,12 @@ class MaxWeightMatching(GraphQuestion):
 
         n, m = SIZES[self.difficulty]
         self._name_labels(n)
-        self.pos, self.edges = planar_graph(rng, n, m)
+        self.pos, self.edges = planar_graph(rng, n, m, weighted="undirected")
         self.weights = [int(w) for w in rng.integers(1, 10, len(self.edges))]
         self.w = {e: w for e, w in zip(self.edges, self.weights)}
-        g = nx.Graph()
-        g.add_weighted_edges_from((u, v, w) for (u, v), w in self.w.items())
+        g = nx.Graph()  # weights as floats (exact: small integers, the duals halves of them): networkx then skips
+        # its per-edge integer test and its integer-only self-check, the same matching
+        g.add_weighted_edges_from((u, v, float(w)) for (u, v), w in self.w.items())
         self.graph = g
         self.matching = frozenset(tuple(sorted(e)) for e in nx.max_weight_matching(g))
         self.best = self._total(self.matching)
@@ -67,7 +71,8 @@ class MaxWeightMatching(GraphQuestion):
         return sum(self.w[p] for p in pairs)
 
     def _picture(self) -> Picture:
-        return Picture(self.pos, self.edges, self.labels, weights=[str(w) for w in self.weights])
+        return Picture(self.pos, self.edges, self.labels, weights=[str(w) for w in self.weights],
+                       centred_weights=True)
 
     def _task_text(self) -> str:
         return ("The image shows an undirected graph; the number on each edge is its weight. Choose edges no two of "
@@ -112,6 +117,6 @@ class MaxWeightMatching(GraphQuestion):
 
 
 SPECS = (
-    TaskSpec(name="MaxWeightMatching", entry_point=MaxWeightMatching, max_episode_steps=1,
+    TaskSpec(name="MaxWeightMatching", version=1, entry_point=MaxWeightMatching, max_episode_steps=1,
              tags=("graph", "matching", "weighted")),
 )

@@ -102,6 +102,9 @@ class MinArborescence(GraphQuestion):
     - v0: initial version.
     - v1: arrowheads come from cached stamps (directions to 1/128 of a turn, tips to a quarter pixel): the
       same levels and answers, arrowheads moved by at most about half a pixel.
+    - v2: each edge's weight sits at its middle: the layout leaves it room (edges too short to hold it clear of
+      both vertices and their arrowheads, or passing near another vertex, edge or weight, are never drawn), so a weight never
+      touches a vertex ring or an arrowhead; new levels.
     """
 
     answer_hint = "the chosen arcs, for example `X->Y, X->Z`"
@@ -110,7 +113,7 @@ class MinArborescence(GraphQuestion):
     def _generate(self, rng: np.random.Generator) -> None:
         n, m = SIZES[self.difficulty]
         self._name_labels(n)
-        self.pos, edges = planar_graph(rng, n, m)
+        self.pos, edges = planar_graph(rng, n, m, weighted="directed")
         self.root = int(rng.integers(n))
         depth = bfs_hops(adjacency(n, edges), self.root)
         arcs = []
@@ -134,7 +137,7 @@ class MinArborescence(GraphQuestion):
     def _picture(self) -> Picture:
         fills = [ROOT_FILL if v == self.root else None for v in range(len(self.labels))]
         return Picture(self.pos, self.edges, self.labels, weights=[str(w) for w in self.weights],
-                       directed=True, fills=fills, stamped_heads=True)
+                       directed=True, fills=fills, stamped_heads=True, centred_weights=True)
 
     def _task_text(self) -> str:
         return ("The image shows a directed graph; each arrow is an arc with its weight, and the green vertex is the "
@@ -191,6 +194,6 @@ class MinArborescence(GraphQuestion):
 
 
 SPECS = (
-    TaskSpec(name="MinArborescence", version=1, entry_point=MinArborescence, max_episode_steps=1,
+    TaskSpec(name="MinArborescence", version=2, entry_point=MinArborescence, max_episode_steps=1,
              tags=("graph", "directed", "spanning-tree", "weighted")),
 )

@@ -57,6 +57,9 @@ class ShortestPath(GraphQuestion):
 
     ## Version History
     - v0: initial version.
+    - v1: each edge's weight sits at its middle: the layout leaves it room (edges too short to hold it clear of
+      both vertices, or passing near another vertex, edge or weight, are never drawn), so a weight never
+      touches a vertex ring; new levels.
     """
 
     extras = ("graphs",)
@@ -70,7 +73,7 @@ class ShortestPath(GraphQuestion):
         self._name_labels(n)
         cut_off = rng.random() < NO_PATH_RATE
         while True:
-            self.pos, edges = planar_graph(rng, n, m)
+            self.pos, edges = planar_graph(rng, n, m, weighted="undirected")
             self.cut = []
             if cut_off:  # a ball of vertices loses every road out of it
                 ball = self._ball(edges, int(rng.integers(n)), n // 3 + int(rng.integers(2)))
@@ -111,7 +114,8 @@ class ShortestPath(GraphQuestion):
     def _picture(self) -> Picture:
         fills = [(190, 235, 190) if v == self.start else (250, 200, 200) if v == self.goal else None
                  for v in range(len(self.labels))]
-        return Picture(self.pos, self.edges, self.labels, weights=[str(w) for w in self.weights], fills=fills)
+        return Picture(self.pos, self.edges, self.labels, weights=[str(w) for w in self.weights], fills=fills,
+                       centred_weights=True)
 
     def _task_text(self) -> str:
         s, t = self.labels[self.start], self.labels[self.goal]
@@ -181,6 +185,6 @@ class ShortestPath(GraphQuestion):
 
 
 SPECS = (
-    TaskSpec(name="ShortestPath", entry_point=ShortestPath, max_episode_steps=1,
+    TaskSpec(name="ShortestPath", version=1, entry_point=ShortestPath, max_episode_steps=1,
              tags=("graph", "path", "weighted")),
 )
