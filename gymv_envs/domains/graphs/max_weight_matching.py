@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -9,6 +11,31 @@ from gymv_envs.domains.graphs._graphs import GraphQuestion, fmt_edges, parse_edg
 from gymv_envs.domains.graphs._render import Picture
 
 SIZES = {0: (6, 8), 1: (8, 12), 2: (10, 15)}  # vertices, edges
+
+
+@functools.lru_cache(maxsize=1)  # one class
+def _plain_graph() -> type:
+    """A `networkx.Graph` whose ``G[v]`` is the plain dict of v's neighbours (to their edge data) rather than
+    networkx's read-only AtlasView over it: the blossom algorithm reads ``G[v][w]`` in its inner loop (slack),
+    and the views cost most of that. Used read-only (only networkx's matching reads it), so the same answers."""
+    import networkx as nx
+
+    class PlainGraph(nx.Graph):
+        def __getitem__(self, n):
+            return self._adj[n]
+
+        def add_weighted(self, weighted) -> None:
+            """The edges ``((u, v), w)`` with their ``weight``, as `add_weighted_edges_from` adds them (the same
+            nodes and neighbours in the same order, one data dict per edge) without its per-edge checks."""
+            adj, node = self._adj, self._node
+            for (u, v), w in weighted:
+                if u not in node:
+                    adj[u], node[u] = {}, {}
+                if v not in node:
+                    adj[v], node[v] = {}, {}
+                adj[u][v] = adj[v][u] = {"weight": w}
+
+    return PlainGraph
 
 
 class MaxWeightMatching(GraphQuestion):
@@ -60,9 +87,9 @@ class MaxWeightMatching(GraphQuestion):
         self.pos, self.edges = planar_graph(rng, n, m, weighted="undirected")
         self.weights = [int(w) for w in rng.integers(1, 10, len(self.edges))]
         self.w = {e: w for e, w in zip(self.edges, self.weights)}
-        g = nx.Graph()  # weights as floats (exact: small integers, the duals halves of them): networkx then skips
+        g = _plain_graph()()  # weights as floats (exact: small integers, the duals halves of them): networkx then skips
         # its per-edge integer test and its integer-only self-check, the same matching
-        g.add_weighted_edges_from((u, v, float(w)) for (u, v), w in self.w.items())
+        g.add_weighted(((e, float(w)) for e, w in self.w.items()))
         self.graph = g
         self.matching = frozenset(tuple(sorted(e)) for e in nx.max_weight_matching(g))
         self.best = self._total(self.matching)
