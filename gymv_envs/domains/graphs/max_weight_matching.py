@@ -87,12 +87,17 @@ class MaxWeightMatching(GraphQuestion):
         self.pos, self.edges = planar_graph(rng, n, m, weighted="undirected")
         self.weights = [int(w) for w in rng.integers(1, 10, len(self.edges))]
         self.w = {e: w for e, w in zip(self.edges, self.weights)}
-        g = _plain_graph()()  # weights as floats (exact: small integers, the duals halves of them): networkx then skips
-        # its per-edge integer test and its integer-only self-check, the same matching
-        g.add_weighted(((e, float(w)) for e, w in self.w.items()))
-        self.graph = g
-        self.matching = frozenset(tuple(sorted(e)) for e in nx.max_weight_matching(g))
+        self.matching = frozenset(tuple(sorted(e)) for e in nx.max_weight_matching(self._graph()))
         self.best = self._total(self.matching)
+
+    def _graph(self):
+        """The level's weighted graph for networkx's matching (built when needed, not kept: its class is made at
+        run time, so an env holding one would not pickle). Weights as floats (exact: small integers, the duals
+        halves of them): networkx then skips its per-edge integer test and its integer-only self-check, the
+        same matching."""
+        g = _plain_graph()()
+        g.add_weighted(((e, float(w)) for e, w in self.w.items()))
+        return g
 
     def _total(self, pairs) -> int:
         return sum(self.w[p] for p in pairs)
@@ -126,7 +131,7 @@ class MaxWeightMatching(GraphQuestion):
     def _near_misses(self, rng: np.random.Generator) -> list:
         import networkx as nx
 
-        out = [frozenset(tuple(sorted(e)) for e in nx.max_weight_matching(self.graph, maxcardinality=True))]
+        out = [frozenset(tuple(sorted(e)) for e in nx.max_weight_matching(self._graph(), maxcardinality=True))]
         greedy, used = [], set()
         for e in sorted(self.edges, key=lambda e: -self.w[e]):
             if not set(e) & used:
