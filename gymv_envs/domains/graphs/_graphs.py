@@ -150,6 +150,8 @@ def planar_candidates(pos: np.ndarray, max_len: float = 2.3, geometry: PairGeome
         if weighted is not None:
             hd, zone, gap, bw, bh = label_room(pos, float(length.min()), weighted == "directed")
             short &= length >= 2 * (hd + zone)  # a box at the middle clear of both ends' zones
+            # and clear of every other vertex's zone (tested first: fewer pairs to find the clearance of)
+            short &= ((x[:, None] - (ax + dx / 2)) ** 2 + (y[:, None] - (ay + dy / 2)) ** 2).min(axis=0) >= (hd + zone) ** 2
         near = np.flatnonzero(short)
         iu, ju, ax, ay, dx, dy, length = iu[near], ju[near], ax[near], ay[near], dx[near], dy[near], length[near]
         ok = _clearance(x, y, iu, ju, ax, ay, dx, dy) > 0.28
@@ -159,9 +161,7 @@ def planar_candidates(pos: np.ndarray, max_len: float = 2.3, geometry: PairGeome
         if weighted is not None:
             hd, zone, gap, bw, bh = label_room(pos, float(length.min()), weighted == "directed")
             ok &= length >= 2 * (hd + zone)
-    if weighted is not None:  # and clear of every other vertex's zone
-        mx, my = ax + dx / 2, ay + dy / 2
-        ok &= ((x[:, None] - mx) ** 2 + (y[:, None] - my) ** 2).min(axis=0) >= (hd + zone) ** 2
+            ok &= ((x[:, None] - (ax + dx / 2)) ** 2 + (y[:, None] - (ay + dy / 2)) ** 2).min(axis=0) >= (hd + zone) ** 2
     keep = np.flatnonzero(ok)
     iu, ju, ax, ay, dx, dy = iu[keep], ju[keep], ax[keep], ay[keep], dx[keep], dy[keep]
     # the side of every point from every candidate's line (the arithmetic of `segments_cross`, so the same bits)

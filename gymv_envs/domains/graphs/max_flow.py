@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -20,6 +22,40 @@ def widest_path(n: int, caps: dict, s: int, t: int) -> int:
         for (u, v), c in caps.items():
             best[v] = max(best[v], min(best[u], c))
     return best[t]
+
+
+@functools.lru_cache(maxsize=1)  # one class
+def _plain_digraph() -> type:
+    """A `networkx.DiGraph` whose ``G.succ``, ``G.pred`` and ``G[u]`` are its plain dicts rather than networkx's
+    read-only views over them: Edmonds-Karp reads ``R.succ[u][v]`` and ``R.pred[v][u]`` in its inner loops, and
+    the views cost most of that (the same dicts, so the same flow)."""
+    import networkx as nx
+
+    class PlainDiGraph(nx.DiGraph):
+        succ = property(lambda self: self._succ)
+        pred = property(lambda self: self._pred)
+
+        def __getitem__(self, n):
+            return self._succ[n]
+
+    return PlainDiGraph
+
+
+def residual_network(n: int, caps: dict):
+    """The residual network networkx's Edmonds-Karp works on for arcs ``caps`` (arc: capacity) on vertices
+    0..n-1, filled in at once: what `build_residual_network` builds from a network of these arcs (none is a
+    self-loop or has a reverse twin): each arc with its capacity, its reverse with capacity 0, one data dict per
+    arc shared by its tail's successors and its head's predecessors."""
+    res = _plain_digraph()()
+    succ, pred, node = res._succ, res._pred, res._node
+    for v in range(n):
+        succ[v], pred[v], node[v] = {}, {}, {}
+    for (u, v), c in caps.items():
+        succ[u][v] = pred[v][u] = {"capacity": c}
+    for u, v in caps:
+        succ[v][u] = pred[u][v] = {"capacity": 0}
+    res.graph["inf"] = 3 * sum(caps.values())
+    return res
 
 
 class MaxFlow(GraphQuestion):
@@ -68,7 +104,6 @@ class MaxFlow(GraphQuestion):
     directed = True
 
     def _generate(self, rng: np.random.Generator) -> None:
-        import networkx as nx
         from networkx.algorithms.flow import edmonds_karp
 
         n, m = SIZES[self.difficulty]
@@ -78,18 +113,13 @@ class MaxFlow(GraphQuestion):
             x = self.pos[:, 0]
             self.source, self.sink = int(np.argmin(x)), int(np.argmax(x))
             xs = x.tolist()
-            arcs = [(u, v) if (xs[u] < xs[v]) != (rng.random() < 0.2) else (v, u) for u, v in edges]
+            flips = rng.random(len(edges)).tolist()  # (the same draws as one `rng.random()` per edge)
+            arcs = [(u, v) if (xs[u] < xs[v]) != (f < 0.2) else (v, u) for (u, v), f in zip(edges, flips)]
             arcs = [(v, u) if v == self.source or u == self.sink else (u, v) for u, v in arcs]
             self.edges = arcs
             self.weights = [int(c) for c in rng.integers(1, 10, len(arcs))]
             self.caps = dict(zip(arcs, self.weights))
-            # the residual network networkx's Edmonds-Karp works on, built at once (as `build_residual_network`
-            # builds it from a network of these arcs: none is a self-loop or has a reverse twin)
-            res = nx.DiGraph()
-            res.add_nodes_from(range(n))
-            res.add_edges_from([(u, v, {"capacity": c}) for (u, v), c in self.caps.items()]
-                               + [(v, u, {"capacity": 0}) for u, v in arcs])
-            res.graph["inf"] = 3 * sum(self.weights)
+            res = residual_network(n, self.caps)
             self.flow = int(edmonds_karp(res, self.source, self.sink, residual=res, value_only=True).graph["flow_value"])
             if self.flow > 0:
                 break
