@@ -558,8 +558,10 @@ def _weight_texts(layer: Layer, wboxes, weights, size: int, at: list | None = No
         x = int(round((bx[0] + bx[2]) / 2 - w / 2))
         y = int(round((bx[1] + bx[3]) / 2 - h / 2))
         if x >= 0 and y >= 0 and x + w <= W and y + h <= H:
-            if at is not None:
-                at.append(off + (y * W + x))
+            if at is not None:  # (their pixels go in as one array after the loop: one addition, not one each)
+                offsets.append(off)
+                corner.append(y * W + x)
+                count.append(len(off))
                 rgb.append(values)
                 continue
             offsets.append(off)
@@ -567,11 +569,15 @@ def _weight_texts(layer: Layer, wboxes, weights, size: int, at: list | None = No
             corner.append(y * W + x)
             count.append(len(off))
             continue
-        if offsets:  # what came before goes in first: the marks keep their order
+        if offsets and at is None:  # what came before goes in first: the marks keep their order
             _put_texts(layer, offsets, alphas, corner, count)
             offsets, alphas, corner, count = [], [], [], []
         layer.text(text, ((bx[0] + bx[2]) / 2, (bx[1] + bx[3]) / 2), size, WEIGHT_INK, bold=True)
-    if offsets:
+    if offsets and at is not None:
+        pix = np.concatenate(offsets)
+        pix += np.repeat(corner, count)
+        at.append(pix)
+    elif offsets:
         _put_texts(layer, offsets, alphas, corner, count)
 
 
