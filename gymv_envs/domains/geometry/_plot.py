@@ -265,8 +265,8 @@ class Plot:
 
     def outlined(self, polys, fills, edge: Color) -> Plot:
         """Filled polygons with integer corners, each outlined (`polylines`' width, round joins), on a grid
-        of whole pixels per unit (``whole``), one after another: each one's fill and outline composited
-        in one pass over its box (`_raster.outlined_polygons`; the outline's segments are cached tiles)."""
+        of whole pixels per unit (``whole``): all the fills from one mask, then the outlines from cached
+        segment stamps (`_raster.outlined_polygons`)."""
         ax = self.ax
         if ax.sx != int(ax.sx) or ax.sy != int(ax.sy) or ax.left != int(ax.left) or ax.top != int(ax.top):
             raise ValueError("Plot.outlined needs a grid of whole pixels per unit (Plot(..., whole=True))")
