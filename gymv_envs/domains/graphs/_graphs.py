@@ -139,7 +139,9 @@ def planar_candidates(pos: np.ndarray, max_len: float = 2.3, geometry: PairGeome
                       weighted: str | None = None) -> PlanarCandidates:
     """``weighted``: only pairs with room for a weight's box at their middle (clear of every
     vertex's zone, `label_room`), and two pairs also conflict (as if they crossed) where one's box would come near
-    the other's line or box."""
+    the other's line or box (only without ``geometry``: the filter runs before the clearance is found)."""
+    if weighted is not None and geometry is not None:
+        raise ValueError("planar_candidates: weighted= works out its own pair geometry; pass geometry=None")
     n = len(pos)
     iu, ju = point_pairs(n)
     x, y = pos[:, 0], pos[:, 1]
@@ -158,10 +160,6 @@ def planar_candidates(pos: np.ndarray, max_len: float = 2.3, geometry: PairGeome
     else:
         length, (ax, ay, dx, dy) = geometry.length, geometry.segments
         ok = (length <= max_len) & (geometry.clearance > 0.28)
-        if weighted is not None:
-            hd, zone, gap, bw, bh = label_room(pos, float(length.min()), weighted == "directed")
-            ok &= length >= 2 * (hd + zone)
-            ok &= ((x[:, None] - (ax + dx / 2)) ** 2 + (y[:, None] - (ay + dy / 2)) ** 2).min(axis=0) >= (hd + zone) ** 2
     keep = np.flatnonzero(ok)
     iu, ju, ax, ay, dx, dy = iu[keep], ju[keep], ax[keep], ay[keep], dx[keep], dy[keep]
     # the side of every point from every candidate's line (the arithmetic of `segments_cross`, so the same bits)
