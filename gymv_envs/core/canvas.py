@@ -78,14 +78,15 @@ _BLEND_TERMS_MAX = 4096
 
 
 def _blend_terms(mask: np.ndarray, color: Color) -> tuple[np.ndarray, np.ndarray]:
-    """``(255 - m, color * m + 127)`` as uint16 for a mask and colour; cached for read-only (cached) masks."""
+    """``(255 - m, color * m + 128)`` as uint16 (h, w, 3) for a mask and colour (both whole: numpy's loops over a
+    channel axis of length 1 broadcast run at half the speed); cached for read-only (cached) masks."""
     key = (id(mask), color)
     hit = _BLEND_TERMS.get(key)
     if hit is not None and hit[0] is mask:
         return hit[1], hit[2]
     m = mask.astype(np.uint16)[..., None]
-    inv = 255 - m
-    add = np.asarray(color, dtype=np.uint16) * m + 127
+    inv = np.repeat(255 - m, 3, axis=2)
+    add = np.asarray(color, dtype=np.uint16) * m + 128
     if not mask.flags.writeable:
         if len(_BLEND_TERMS) >= _BLEND_TERMS_MAX:
             _BLEND_TERMS.clear()
@@ -97,24 +98,29 @@ def blend_mask(frame: np.ndarray, mask: np.ndarray, x: int, y: int, color: Color
     """Alpha-blend ``color`` through ``mask`` onto ``frame`` with the mask's top-left at (x, y).
 
     Each pixel becomes ``(pixel * (255 - m) + color * m + 127) // 255``, computed in uint16 with
-    the division by 255 done as ``(v + 1 + (v >> 8)) >> 8`` (exact for every v up to 65535, and
-    v never exceeds 255 * 255 + 127); the mask's terms are cached with the mask.
+    the division by 255 done as ``(u + (u >> 8)) >> 8`` on ``u = v + 1`` (exact for every v up to
+    65534, and v never exceeds 255 * 255 + 127); the mask's terms are cached with the mask.
     """
     h, w = mask.shape
     fh, fw = frame.shape[:2]
     x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, fw), min(y + h, fh)
     if x0 >= x1 or y0 >= y1:
         return
-    inv, add = _blend_terms(mask, tuple(int(v) for v in color))
-    rows, cols = slice(y0 - y, y1 - y), slice(x0 - x, x1 - x)
+    inv, add = _blend_terms(mask, color if type(color) is tuple else tuple(int(v) for v in color))
+    if x0 != x or y0 != y or x1 - x0 != w or y1 - y0 != h:  # cut by the frame's border
+        rows, cols = slice(y0 - y, y1 - y), slice(x0 - x, x1 - x)
+        inv, add = inv[rows, cols], add[rows, cols]
     region = frame[y0:y1, x0:x1]
     v = region.astype(np.uint16)
-    v *= inv[rows, cols]
-    v += add[rows, cols]
+    v *= inv
+    v += add
     v += v >> 8
-    v += 1
     v >>= 8
     region[...] = v
+
+
+def _bad_anchor(anchor: str):
+    raise ValueError(f"anchor {anchor!r}: two letters, l/m/r then t/m/b (for example 'mm', 'lt')")
 
 
 def draw_text(
@@ -130,8 +136,9 @@ def draw_text(
     """Draw ``text`` anchored at ``xy``; ``anchor`` is two letters (l/m/r, t/m/b). Returns the box."""
     mask = text_mask(text, int(size), bold, mono)
     h, w = mask.shape
-    x = {"l": xy[0], "m": xy[0] - w / 2, "r": xy[0] - w}[anchor[0]]
-    y = {"t": xy[1], "m": xy[1] - h / 2, "b": xy[1] - h}[anchor[1]]
+    ax, ay = anchor
+    x = xy[0] - w / 2 if ax == "m" else xy[0] if ax == "l" else xy[0] - w if ax == "r" else _bad_anchor(anchor)
+    y = xy[1] - h / 2 if ay == "m" else xy[1] if ay == "t" else xy[1] - h if ay == "b" else _bad_anchor(anchor)
     x, y = int(round(x)), int(round(y))
     blend_mask(frame, mask, x, y, color)
     return x, y, x + w, y + h
