@@ -9,7 +9,7 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
 from gymv_envs.core.board import cell_centre, draw_labels, labelled_layout
-from gymv_envs.core.canvas import BACKGROUND, INK, draw_shape, draw_text, new_frame
+from gymv_envs.core.canvas import BACKGROUND, INK, blend_mask, draw_shape, new_frame, text_mask
 from gymv_envs.domains.logic._loop_solver import clue_counts, loop_ok, loop_solutions
 from gymv_envs.domains.logic._placement import NEIGHBOURS4, CellsAnswerEnv
 
@@ -29,6 +29,16 @@ def _base(h: int, w: int, n: int) -> np.ndarray:
             draw_shape(img, "circle", x0 + c * cell, y0 + r * cell, dot, INK)
     img.setflags(write=False)
     return img
+
+
+@functools.lru_cache(maxsize=64)
+def _digit(k: int, size: int) -> np.ndarray:
+    """The number ``k`` in bold at ``size`` on the background: what `draw_text` leaves in its box."""
+    mask = text_mask(str(k), size, True, False)
+    tile = new_frame(*mask.shape, BACKGROUND)
+    blend_mask(tile, mask, 0, 0, INK)
+    tile.setflags(write=False)
+    return tile
 
 
 class Slitherlink(CellsAnswerEnv):
@@ -104,6 +114,7 @@ class Slitherlink(CellsAnswerEnv):
             if sols is not None and len(sols) == 1:
                 clues, removed = trial, removed + 1
         self.clues = clues
+        self._inside = tuple(sorted(inside))  # the one loop these numbers allow
 
     # -- draw
     def _draw(self) -> np.ndarray:
@@ -111,9 +122,12 @@ class Slitherlink(CellsAnswerEnv):
         layout = labelled_layout((H, W), self.n, self.n)
         img = _base(H, W, self.n).copy()
         size = max(5, int(layout[2] * 0.5))
-        for (r, c), k in self.clues.items():
+        for (r, c), k in self.clues.items():  # each number's box lies inside its cell, on the background
+            tile = _digit(k, size)
+            h, w = tile.shape[:2]
             x, y = cell_centre(layout, r, c)
-            draw_text(img, str(k), (x, y), size, INK, bold=True)
+            x, y = int(round(x - w / 2)), int(round(y - h / 2))
+            img[y:y + h, x:x + w] = tile
         return img
 
     def _task_text(self) -> str:
@@ -139,7 +153,7 @@ class Slitherlink(CellsAnswerEnv):
 
     # -- oracle
     def _solve(self) -> tuple[tuple[int, int], ...]:
-        return tuple(sorted(loop_solutions(self.n, self.clues, 1, 10**9)[0]))
+        return self._inside
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, int], ...]]:
         n, sol = self.n, set(self._solution)
