@@ -70,8 +70,11 @@ def _below_fit(n: int, row: int, must: int, want: int) -> tuple[int, ...]:
 
 
 def loop_solutions(n: int, clues: dict[tuple[int, int], int], limit: int, budget: int,
-                   memo: dict | None = None) -> list[frozenset] | None:
-    """Up to ``limit`` inside sets whose loop fits ``clues`` (None when the node budget runs out).
+                   memo: dict | None = None, differ: tuple[tuple[int, int], int] | None = None
+                   ) -> list[frozenset] | None:
+    """Up to ``limit`` inside sets whose loop fits ``clues`` (None when the node budget runs out);
+    with ``differ=(cell, k)`` only loops that use other than ``k`` sides of ``cell`` (a cell without a
+    number in ``clues``).
 
     Fills the grid row by row (each row a bit mask of inside cells): once a row and the one above it
     are set, its numbers fix the cells of the next row below them, and no vertex may be crossed;
@@ -92,26 +95,35 @@ def loop_solutions(n: int, clues: dict[tuple[int, int], int], limit: int, budget
                 k0 |= (k & 1) << c
                 k1 |= (k >> 1 & 1) << c
                 k2 |= (k >> 2 & 1) << c
-        numbers.append((m, k0, k1, k2))
+        numbers.append((m, k0, k1, k2, 0, 0, 0, 0))
+    if differ is not None:  # the cell's bit and the planes of the count it must not have
+        (r, c), k = differ
+        numbers[r] = numbers[r][:4] + (1 << c, (k & 1) << c, (k >> 1 & 1) << c, (k >> 2 & 1) << c)
     out: list[frozenset] = []
     rows: list[int] = []
     dead: set[tuple[int, int, int, int]] = set()
     nodes = [0]
 
-    def steps(row: int, must: int, want: int, number: tuple[int, int, int, int]) -> list[tuple[int, int]]:
+    def steps(row: int, must: int, want: int, number: tuple[int, ...]) -> list[tuple[int, int, int]]:
         """The rows that may come below ``row``, each with what its numbers ``number`` ask of the row
-        after it (the values ``w`` on its numbered cells)."""
+        after it: the cells ``must`` whose values ``w`` are fixed."""
         key = (row, must, want, number)
         found = memo.get(key)
         if found is None:
-            m, k0, k1, k2 = number
+            m, k0, k1, k2, x, v0, v1, v2 = number
             found = memo[key] = []
             for nxt in _below_fit(n, row, must, want):
                 c0, c1, d0, d1, d2 = planes[row << n | nxt]
                 same = ~((k0 ^ c0) | (k1 ^ c1) | k2)       # the number is met without the side below
                 more = ~((k0 ^ d0) | (k1 ^ d1) | (k2 ^ d2))  # the number needs the side below too
                 if not m & ~(same | more):
-                    found.append((nxt, (nxt & same | ~nxt & more) & m))
+                    w = (nxt & same | ~nxt & more) & m
+                    if x:  # the count to avoid: reached without the side below (take it) or with it (not)
+                        xs = x & ~((v0 ^ c0) | (v1 ^ c1) | v2)
+                        xm = x & ~((v0 ^ d0) | (v1 ^ d1) | (v2 ^ d2))
+                        found.append((nxt, m | xs | xm, w | (~nxt & xs | nxt & xm) & x))
+                    else:
+                        found.append((nxt, m, w))
         return found
 
     def search(r: int, row: int, must: int, want: int) -> bool:
@@ -123,8 +135,7 @@ def loop_solutions(n: int, clues: dict[tuple[int, int], int], limit: int, budget
                 out.append(frozenset((i, c) for i, m in enumerate(rows) for c in range(n) if m >> c & 1))
             return True
         fit = False
-        m = numbers[r + 1][0]
-        for nxt, w in steps(row, must, want, numbers[r + 1]):
+        for nxt, m, w in steps(row, must, want, numbers[r + 1]):
             key = (r, nxt, m, w)
             if key in dead:
                 continue

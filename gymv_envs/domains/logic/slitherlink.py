@@ -108,10 +108,11 @@ class Slitherlink(CellsAnswerEnv):
         for k in rng.permutation(n * n).tolist():
             if removed >= self.remove * n * n:
                 break
+            # the numbers fix the loop: without one, a second loop would have to use another count there
+            cell = divmod(k, n)
             trial = dict(clues)
-            del trial[divmod(k, n)]
-            sols = loop_solutions(n, trial, 2, self.budget, memo)
-            if sols is not None and len(sols) == 1:
+            del trial[cell]
+            if loop_solutions(n, trial, 1, self.budget, memo, differ=(cell, clues[cell])) == []:
                 clues, removed = trial, removed + 1
         self.clues = clues
         self._inside = tuple(sorted(inside))  # the one loop these numbers allow
