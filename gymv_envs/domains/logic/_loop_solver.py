@@ -63,67 +63,128 @@ def _row_tables(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, .
     return below, tuple(planes)
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _below_fit(n: int, row: int, must: int, want: int) -> tuple[int, ...]:
-    """The rows that may lie below ``row`` and hold ``want`` on the cells of ``must``."""
-    return tuple(b for b in _row_tables(n)[0][row] if b & must == want)
+@functools.lru_cache(maxsize=16)
+def _row_masks(n: int) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
+    """Sets of rows as bit masks over the row values (bit ``b``: row ``b``): for each row, the rows
+    that may lie below it; for each column, the rows without and with that cell inside; for each
+    column ``c``, number ``k`` and row above, the rows below which cell ``c`` uses ``k`` or ``k - 1``
+    sides up, left and right (so the side below can make up ``k``)."""
+    below, planes = _row_tables(n)
+    width = 1 << n
+    crossing = tuple(sum(1 << b for b in rows) for rows in below)
+    column = tuple((sum(1 << b for b in range(width) if not b >> c & 1), sum(1 << b for b in range(width) if b >> c & 1))
+                   for c in range(n))
+    near = []
+    for c in range(n):
+        per_k = []
+        for k in range(5):
+            per_row = []
+            for a in range(width):
+                mask = 0
+                for b in range(width):
+                    c0, c1 = planes[a << n | b][:2]
+                    if (c0 >> c & 1) + 2 * (c1 >> c & 1) in (k, k - 1):
+                        mask |= 1 << b
+                per_row.append(mask)
+            per_k.append(tuple(per_row))
+        near.append(tuple(per_k))
+    return crossing, column, tuple(near)
 
 
-def loop_solutions(n: int, clues: dict[tuple[int, int], int], limit: int, budget: int,
-                   memo: dict | None = None, differ: tuple[tuple[int, int], int] | None = None
-                   ) -> list[frozenset] | None:
-    """Up to ``limit`` inside sets whose loop fits ``clues`` (None when the node budget runs out);
-    with ``differ=(cell, k)`` only loops that use other than ``k`` sides of ``cell`` (a cell without a
-    number in ``clues``).
+def _planes(k: int, c: int) -> tuple[int, int, int]:
+    """The number ``k`` at column ``c`` as three bit planes."""
+    return (k & 1) << c, (k >> 1 & 1) << c, (k >> 2 & 1) << c
 
-    Fills the grid row by row (each row a bit mask of inside cells): once a row and the one above it
-    are set, its numbers fix the cells of the next row below them, and no vertex may be crossed;
-    full grids are checked for one loop. A row, with what it asks of the next, from which no filling
-    of the rest fits the numbers is remembered and not tried again. ``memo`` keeps the rows that may
-    follow a row under given numbers across calls on the same board.
-    """
-    planes = _row_tables(n)[1]
-    memo = {} if memo is None else memo
-    # per row: the cells with a number and the numbers' bit planes
-    numbers = []
+
+def clue_rows(n: int, clues: dict[tuple[int, int], int]) -> list[tuple[int, ...]]:
+    """Each row's numbers for `search_rows`: ``(m, k0, k1, k2, x, v0, v1, v2)``, the numbered cells ``m``
+    and their numbers as bit planes, then a cell ``x`` whose count must differ from ``v`` (none here)."""
+    rows = []
     for r in range(n):
         m = k0 = k1 = k2 = 0
         for c in range(n):
             k = clues.get((r, c))
             if k is not None:
                 m |= 1 << c
-                k0 |= (k & 1) << c
-                k1 |= (k >> 1 & 1) << c
-                k2 |= (k >> 2 & 1) << c
-        numbers.append((m, k0, k1, k2, 0, 0, 0, 0))
-    if differ is not None:  # the cell's bit and the planes of the count it must not have
-        (r, c), k = differ
-        numbers[r] = numbers[r][:4] + (1 << c, (k & 1) << c, (k >> 1 & 1) << c, (k >> 2 & 1) << c)
+                b0, b1, b2 = _planes(k, c)
+                k0, k1, k2 = k0 | b0, k1 | b1, k2 | b2
+        rows.append((m, k0, k1, k2, 0, 0, 0, 0))
+    return rows
+
+
+def without(row: tuple[int, ...], c: int, differ: int | None = None) -> tuple[int, ...]:
+    """A row of `clue_rows` without the number at column ``c``; with ``differ``, whose count there
+    must not be ``differ``."""
+    keep = ~(1 << c)
+    m, k0, k1, k2 = (v & keep for v in row[:4])
+    if differ is None:
+        return m, k0, k1, k2, 0, 0, 0, 0
+    return (m, k0, k1, k2, 1 << c, *_planes(differ, c))
+
+
+def loop_solutions(n: int, clues: dict[tuple[int, int], int], limit: int, budget: int,
+                   memo: dict | None = None) -> list[frozenset] | None:
+    """Up to ``limit`` inside sets whose loop fits ``clues`` (None when the node budget runs out)."""
+    return search_rows(n, clue_rows(n, clues), limit, budget, memo)
+
+
+def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
+                memo: dict | None = None) -> list[frozenset] | None:
+    """Up to ``limit`` inside sets whose loop fits the numbers given row by row as `clue_rows` gives
+    them (None when the node budget runs out).
+
+    Fills the grid row by row (each row a bit mask of inside cells): once a row and the one above it
+    are set, its numbers fix the cells of the next row below them, and no vertex may be crossed;
+    full grids are checked for one loop. A row, with what it asks of the next, from which no filling
+    of the rest fits the numbers is remembered and not tried again. ``memo`` keeps, across calls on
+    the same board, the rows that may follow a row under given numbers (keyed by a row's numbers) and
+    those dead ends (keyed by the numbers of the rows they depend on).
+    """
+    planes = _row_tables(n)[1]
+    memo = {} if memo is None else memo
     out: list[frozenset] = []
     rows: list[int] = []
-    dead: set[tuple[int, int, int, int]] = set()
+    # dead[r]: states (row r + 1, what it asks of row r + 2) with no fitting rest; they depend only
+    # on the numbers of rows r + 2 onwards
+    dead = [memo.setdefault(tuple(numbers[r + 2:]), set()) for r in range(-1, n - 1)]
     nodes = [0]
+
+    crossing, column, near = _row_masks(n)
 
     def steps(row: int, must: int, want: int, number: tuple[int, ...]) -> list[tuple[int, int, int]]:
         """The rows that may come below ``row``, each with what its numbers ``number`` ask of the row
         after it: the cells ``must`` whose values ``w`` are fixed."""
-        key = (row, must, want, number)
-        found = memo.get(key)
+        entry = memo.get(number)
+        if entry is None:  # per numbered cell, the rows that its number allows below each row
+            m, k0, k1, k2 = number[:4]
+            near_k = [near[c][(k0 >> c & 1) | (k1 >> c & 1) << 1 | (k2 >> c & 1) << 2] for c in range(n) if m >> c & 1]
+            entry = memo[number] = ({}, near_k)
+        table, near_k = entry
+        key = (row << n | must) << n | want
+        found = table.get(key)
         if found is None:
             m, k0, k1, k2, x, v0, v1, v2 = number
-            found = memo[key] = []
-            for nxt in _below_fit(n, row, must, want):
+            found = table[key] = []
+            fit = crossing[row]
+            for c in range(n):
+                if must >> c & 1:
+                    fit &= column[c][want >> c & 1]
+            for rows_near in near_k:
+                fit &= rows_near[row]
+            while fit:
+                low = fit & -fit
+                fit ^= low
+                nxt = low.bit_length() - 1
                 c0, c1, d0, d1, d2 = planes[row << n | nxt]
                 same = ~((k0 ^ c0) | (k1 ^ c1) | k2)       # the number is met without the side below
                 more = ~((k0 ^ d0) | (k1 ^ d1) | (k2 ^ d2))  # the number needs the side below too
-                if not m & ~(same | more):
-                    w = (nxt & same | ~nxt & more) & m
-                    if x:  # the count to avoid: reached without the side below (take it) or with it (not)
-                        xs = x & ~((v0 ^ c0) | (v1 ^ c1) | v2)
-                        xm = x & ~((v0 ^ d0) | (v1 ^ d1) | (v2 ^ d2))
-                        found.append((nxt, m | xs | xm, w | (~nxt & xs | nxt & xm) & x))
-                    else:
-                        found.append((nxt, m, w))
+                w = (nxt & same | ~nxt & more) & m
+                if x:  # the count to avoid: reached without the side below (take it) or with it (not)
+                    xs = x & ~((v0 ^ c0) | (v1 ^ c1) | v2)
+                    xm = x & ~((v0 ^ d0) | (v1 ^ d1) | (v2 ^ d2))
+                    found.append((nxt, m | xs | xm, w | (~nxt & xs | nxt & xm) & x))
+                else:
+                    found.append((nxt, m, w))
         return found
 
     def search(r: int, row: int, must: int, want: int) -> bool:
@@ -135,18 +196,19 @@ def loop_solutions(n: int, clues: dict[tuple[int, int], int], limit: int, budget
                 out.append(frozenset((i, c) for i, m in enumerate(rows) for c in range(n) if m >> c & 1))
             return True
         fit = False
-        for nxt, m, w in steps(row, must, want, numbers[r + 1]):
-            key = (r, nxt, m, w)
-            if key in dead:
+        gone = dead[r + 1]
+        for step in steps(row, must, want, numbers[r + 1]):
+            if step in gone:
                 continue
             nodes[0] += 1
             if nodes[0] > budget:
                 raise TimeoutError
+            nxt, m, w = step
             rows.append(nxt)
             if search(r + 1, nxt, m, w):
                 fit = True
             else:
-                dead.add(key)
+                gone.add(step)
             rows.pop()
             if len(out) >= limit:
                 break

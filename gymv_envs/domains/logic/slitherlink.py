@@ -10,7 +10,13 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
 from gymv_envs.core.board import cell_centre, draw_labels, labelled_layout
 from gymv_envs.core.canvas import BACKGROUND, INK, blend_mask, draw_shape, new_frame, text_mask
-from gymv_envs.domains.logic._loop_solver import clue_counts, loop_ok, loop_solutions
+from gymv_envs.domains.logic._loop_solver import (
+    clue_counts,
+    clue_rows,
+    loop_ok,
+    search_rows,
+    without,
+)
 from gymv_envs.domains.logic._placement import NEIGHBOURS4, CellsAnswerEnv
 
 # difficulty -> (side, share of the numbers the generator tries to remove, solver budget)
@@ -100,8 +106,8 @@ class Slitherlink(CellsAnswerEnv):
                 if loop_ok(inside | {cell}, n):
                     inside.add(cell)
             clues = clue_counts(inside, n)
-            memo: dict = {}
-            sols = loop_solutions(n, clues, 2, self.budget, memo)
+            numbers, memo = clue_rows(n, clues), {}
+            sols = search_rows(n, numbers, 2, self.budget, memo)
             if sols is not None and len(sols) == 1:
                 break
         removed = 0
@@ -109,11 +115,12 @@ class Slitherlink(CellsAnswerEnv):
             if removed >= self.remove * n * n:
                 break
             # the numbers fix the loop: without one, a second loop would have to use another count there
-            cell = divmod(k, n)
-            trial = dict(clues)
-            del trial[cell]
-            if loop_solutions(n, trial, 1, self.budget, memo, differ=(cell, clues[cell])) == []:
-                clues, removed = trial, removed + 1
+            r, c = divmod(k, n)
+            trial = numbers[:r] + [without(numbers[r], c, clues[r, c])] + numbers[r + 1:]
+            if search_rows(n, trial, 1, self.budget, memo) == []:
+                numbers[r] = without(numbers[r], c)
+                del clues[r, c]
+                removed += 1
         self.clues = clues
         self._inside = tuple(sorted(inside))  # the one loop these numbers allow
 
