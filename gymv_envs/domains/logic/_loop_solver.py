@@ -4,17 +4,26 @@ from __future__ import annotations
 
 import functools
 
-from gymv_envs.domains.logic._placement import NEIGHBOURS4, flood, is_connected
+from gymv_envs.domains.logic._placement import edge_masks, flood, is_connected
 
 
 def loop_ok(inside: set[tuple[int, int]], n: int) -> bool:
     """The boundary of ``inside`` is one simple loop: both sides connected, no vertex touched twice."""
     if any(not (0 <= r < n and 0 <= c < n) for r, c in inside):
         return False
-    rows = [0] * n
-    for r, c in inside:
-        rows[r] |= 1 << c
-    return _rows_loop_ok(rows, n)
+    return mask_loop_ok(sum(1 << (r * n + c) for r, c in inside), n)
+
+
+def mask_loop_ok(inside: int, n: int) -> bool:
+    """`loop_ok` for the inside cells as one bit mask (bit ``r * n + c``: cell (r, c))."""
+    full = (1 << (n * n)) - 1
+    if not inside or inside == full:
+        return False
+    below = inside >> n  # two loop corners meet at a vertex: the 2x2 cells round it are a checkerboard
+    if (inside ^ inside >> 1) & ~(inside ^ below >> 1) & ~(inside >> 1 ^ below) & _corners(n):
+        return False
+    outside = full & ~inside
+    return is_connected(inside, n, n) and flood(outside & _border(n), outside, n, n) == outside
 
 
 def _rows_loop_ok(rows: list[int] | tuple[int, ...], n: int) -> bool:
@@ -22,13 +31,7 @@ def _rows_loop_ok(rows: list[int] | tuple[int, ...], n: int) -> bool:
     inside = 0
     for r, row in enumerate(rows):
         inside |= row << (r * n)
-    full = (1 << (n * n)) - 1
-    if not inside or inside == full:
-        return False
-    if any(_crossed(rows[r - 1], rows[r], n) for r in range(1, n)):
-        return False
-    outside = full & ~inside
-    return is_connected(inside, n, n) and flood(outside & _border(n), outside, n, n) == outside
+    return mask_loop_ok(inside, n)
 
 
 @functools.lru_cache(maxsize=16)
@@ -36,15 +39,43 @@ def _border(n: int) -> int:
     return sum(1 << (r * n + c) for r in range(n) for c in range(n) if r in (0, n - 1) or c in (0, n - 1))
 
 
+@functools.lru_cache(maxsize=16)
+def _corners(n: int) -> int:
+    """The cells whose lower right corner is a vertex inside the grid."""
+    return sum(1 << (r * n + c) for r in range(n - 1) for c in range(n - 1))
+
+
 def _crossed(above: int, below: int, n: int) -> bool:
     """Two loop corners meet at a vertex between these rows: the 2x2 cells round it are a checkerboard."""
     return bool((above ^ above >> 1) & ~(above ^ below >> 1) & ~(above >> 1 ^ below) & ((1 << (n - 1)) - 1))
 
 
+def count_planes(inside: int, n: int) -> tuple[int, int, int]:
+    """Loop edges around each cell of the inside mask ``inside``, as three bit planes over the cells."""
+    full, not_first, not_last = edge_masks(n, n)
+    sides = (inside ^ inside << n, inside ^ inside >> n, inside ^ (inside << 1 & not_first),
+             inside ^ (inside >> 1 & not_last))
+    a, b, c, d = (side & full for side in sides)
+    s0, s1 = a ^ b, a & b  # a + b and c + d as two-bit numbers, then their sum
+    t0, t1 = c ^ d, c & d
+    carry = s0 & t0
+    return s0 ^ t0, s1 ^ t1 ^ carry, s1 & t1 | (s1 ^ t1) & carry
+
+
+def mask_counts(inside: int, n: int) -> dict[tuple[int, int], int]:
+    """`clue_counts` for the inside cells as one bit mask."""
+    p0, p1, p2 = count_planes(inside, n)
+    return {cell: (p0 >> i & 1) | (p1 >> i & 1) << 1 | (p2 >> i & 1) << 2 for i, cell in enumerate(_cells(n))}
+
+
+@functools.lru_cache(maxsize=16)
+def _cells(n: int) -> tuple[tuple[int, int], ...]:
+    return tuple((r, c) for r in range(n) for c in range(n))
+
+
 def clue_counts(inside: set[tuple[int, int]], n: int) -> dict[tuple[int, int], int]:
     """Loop edges around each cell: neighbours (or the outer edge) on the other side of the loop."""
-    return {(r, c): sum(((r + dr, c + dc) in inside) != ((r, c) in inside) for dr, dc in NEIGHBOURS4)
-            for r in range(n) for c in range(n)}
+    return mask_counts(sum(1 << (r * n + c) for r, c in inside if 0 <= r < n and 0 <= c < n), n)
 
 
 @functools.lru_cache(maxsize=16)

@@ -14,10 +14,12 @@ from gymv_envs.domains.logic._loop_solver import (
     clue_counts,
     clue_rows,
     loop_ok,
+    mask_counts,
+    mask_loop_ok,
     search_rows,
     without,
 )
-from gymv_envs.domains.logic._placement import NEIGHBOURS4, CellsAnswerEnv
+from gymv_envs.domains.logic._placement import CellsAnswerEnv, beside4
 
 # difficulty -> (side, share of the numbers the generator tries to remove, solver budget)
 LEVELS = {0: (4, 0.35, 4000), 1: (5, 0.5, 6000), 2: (6, 0.6, 8000)}
@@ -95,17 +97,18 @@ class Slitherlink(CellsAnswerEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
         while True:  # a region whose full set of numbers already fixes its loop
-            inside = {(int(rng.integers(n)), int(rng.integers(n)))}
+            inside = 1 << int(rng.integers(n)) * n + int(rng.integers(n))  # bit r * n + c: cell (r, c)
             target = int(n * n * (0.35 + 0.25 * rng.random()))
             for _ in range(8 * n * n):
-                if len(inside) >= target:
+                if inside.bit_count() >= target:
                     break
-                frontier = sorted({(r + dr, c + dc) for r, c in inside for dr, dc in NEIGHBOURS4
-                                   if 0 <= r + dr < n and 0 <= c + dc < n} - inside)
-                cell = frontier[int(rng.integers(len(frontier)))]
-                if loop_ok(inside | {cell}, n):
-                    inside.add(cell)
-            clues = clue_counts(inside, n)
+                frontier = beside4(inside, n, n) & ~inside
+                for _ in range(int(rng.integers(frontier.bit_count()))):  # the frontier's cells in order
+                    frontier &= frontier - 1
+                cell = frontier & -frontier
+                if mask_loop_ok(inside | cell, n):
+                    inside |= cell
+            clues = mask_counts(inside, n)
             numbers, memo = clue_rows(n, clues), {}
             sols = search_rows(n, numbers, 2, self.budget, memo)
             if sols is not None and len(sols) == 1:
@@ -122,7 +125,7 @@ class Slitherlink(CellsAnswerEnv):
                 del clues[r, c]
                 removed += 1
         self.clues = clues
-        self._inside = tuple(sorted(inside))  # the one loop these numbers allow
+        self._inside = tuple(divmod(i, n) for i in range(n * n) if inside >> i & 1)  # the one loop they allow
 
     # -- draw
     def _draw(self) -> np.ndarray:
