@@ -173,53 +173,57 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
     """
     planes = _row_tables(n)[1]
     memo = {} if memo is None else memo
+    planes = _row_tables(n)[1]
+    crossing, column, near = _row_masks(n)
+    shift = 2 * n
     out: list[frozenset] = []
     rows: list[int] = []
-    # dead[r]: states (row r + 1, what it asks of row r + 2) with no fitting rest; they depend only
-    # on the numbers of rows r + 2 onwards
+    # dead[r]: states of row r + 1 (``(nxt << n | must) << n | want``, with what it asks of row r + 2)
+    # with no fitting rest; they depend only on the numbers of rows r + 2 onwards
     dead = [memo.setdefault(tuple(numbers[r + 2:]), set()) for r in range(-1, n - 1)]
-    nodes = [0]
-
-    crossing, column, near = _row_masks(n)
-
-    def steps(row: int, must: int, want: int, number: tuple[int, ...]) -> list[tuple[int, int, int]]:
-        """The rows that may come below ``row``, each with what its numbers ``number`` ask of the row
-        after it: the cells ``must`` whose values ``w`` are fixed."""
+    tables = []  # per row: its numbers, the rows below each state that they allow, per numbered cell
+    for number in numbers:
         entry = memo.get(number)
-        if entry is None:  # per numbered cell, the rows that its number allows below each row
+        if entry is None:
             m, k0, k1, k2 = number[:4]
             near_k = [near[c][(k0 >> c & 1) | (k1 >> c & 1) << 1 | (k2 >> c & 1) << 2] for c in range(n) if m >> c & 1]
-            entry = memo[number] = ({}, near_k)
-        table, near_k = entry
-        key = (row << n | must) << n | want
-        found = table.get(key)
-        if found is None:
-            m, k0, k1, k2, x, v0, v1, v2 = number
-            found = table[key] = []
-            fit = crossing[row]
-            for c in range(n):
-                if must >> c & 1:
-                    fit &= column[c][want >> c & 1]
-            for rows_near in near_k:
-                fit &= rows_near[row]
-            while fit:
-                low = fit & -fit
-                fit ^= low
-                nxt = low.bit_length() - 1
-                c0, c1, d0, d1, d2 = planes[row << n | nxt]
-                same = ~((k0 ^ c0) | (k1 ^ c1) | k2)       # the number is met without the side below
-                more = ~((k0 ^ d0) | (k1 ^ d1) | (k2 ^ d2))  # the number needs the side below too
-                w = (nxt & same | ~nxt & more) & m
-                if x:  # the count to avoid: reached without the side below (take it) or with it (not)
-                    xs = x & ~((v0 ^ c0) | (v1 ^ c1) | v2)
-                    xm = x & ~((v0 ^ d0) | (v1 ^ d1) | (v2 ^ d2))
-                    found.append((nxt, m | xs | xm, w | (~nxt & xs | nxt & xm) & x))
-                else:
-                    found.append((nxt, m, w))
+            entry = memo[number] = ({}, near_k, number)
+        tables.append(entry)
+    left = budget
+
+    def steps(row: int, must: int, want: int, entry: tuple) -> list[tuple[int, int, int, int]]:
+        """The rows that may come below ``row`` (given what it asks of them, ``want`` on the cells of
+        ``must``) under the next row's numbers, each with what they ask of the row after it, and the
+        state as one number."""
+        table, near_k, number = entry
+        m, k0, k1, k2, x, v0, v1, v2 = number
+        found = table[(row << n | must) << n | want] = []
+        fit = crossing[row]
+        for c in range(n):
+            if must >> c & 1:
+                fit &= column[c][want >> c & 1]
+        for rows_near in near_k:
+            fit &= rows_near[row]
+        while fit:
+            low = fit & -fit
+            fit ^= low
+            nxt = low.bit_length() - 1
+            c0, c1, d0, d1, d2 = planes[row << n | nxt]
+            same = ~((k0 ^ c0) | (k1 ^ c1) | k2)       # the number is met without the side below
+            more = ~((k0 ^ d0) | (k1 ^ d1) | (k2 ^ d2))  # the number needs the side below too
+            w = (nxt & same | ~nxt & more) & m
+            must_next = m
+            if x:  # the count to avoid: reached without the side below (take it) or with it (not)
+                xs = x & ~((v0 ^ c0) | (v1 ^ c1) | v2)
+                xm = x & ~((v0 ^ d0) | (v1 ^ d1) | (v2 ^ d2))
+                must_next, w = m | xs | xm, w | (~nxt & xs | nxt & xm) & x
+            found.append((nxt, must_next, w, (must_next << n | w) | nxt << shift))
         return found
 
-    def search(r: int, row: int, must: int, want: int) -> bool:
-        """Rows 0..r are set (row r is ``row``): try the rest; whether some filling fit the numbers."""
+    def search(r: int, state: int, row: int, must: int, want: int) -> bool:
+        """Rows 0..r are set (row r is ``row``, asking ``want`` of the cells ``must`` below): try the
+        rest; whether some filling fit the numbers."""
+        nonlocal left
         if r == n - 1:
             if want:  # below the last row is the outside
                 return False
@@ -228,25 +232,28 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
             return True
         fit = False
         gone = dead[r + 1]
-        for step in steps(row, must, want, numbers[r + 1]):
-            if step in gone:
+        entry = tables[r + 1]
+        found = entry[0].get(state)
+        if found is None:
+            found = steps(row, must, want, entry)
+        for nxt, m, w, key in found:
+            if key in gone:
                 continue
-            nodes[0] += 1
-            if nodes[0] > budget:
+            left -= 1
+            if left < 0:
                 raise TimeoutError
-            nxt, m, w = step
             rows.append(nxt)
-            if search(r + 1, nxt, m, w):
+            if search(r + 1, key, nxt, m, w):
                 fit = True
             else:
-                gone.add(step)
+                gone.add(key)
             rows.pop()
             if len(out) >= limit:
                 break
         return fit
 
     try:
-        search(-1, 0, 0, 0)
+        search(-1, 0, 0, 0, 0)
     except TimeoutError:
         return None
     return out
