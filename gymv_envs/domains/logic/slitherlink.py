@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from gymv_envs.domains.logic._placement import CellsAnswerEnv, beside4
 
 # difficulty -> (side, share of the numbers the generator tries to remove, solver budget)
 LEVELS = {0: (4, 0.35, 4000), 1: (5, 0.5, 6000), 2: (6, 0.6, 8000)}
+BATCH = 4  # numbers tried at once while none has had to stay
 
 
 @functools.lru_cache(maxsize=32)
@@ -113,12 +115,26 @@ class Slitherlink(CellsAnswerEnv):
             sols = search_rows(n, numbers, 2, self.budget, memo)
             if sols is not None and len(sols) == 1:
                 break
-        removed = 0
-        for k in rng.permutation(n * n).tolist():
-            if removed >= self.remove * n * n:
-                break
-            # the numbers fix the loop: without one, a second loop would have to use another count there
-            r, c = divmod(k, n)
+        # Numbers are removed in a random order while the loop stays the only one. While none has had
+        # to stay, the next few go at once when the loop stays the only one without all of them: each
+        # would then have gone in turn (fewer numbers than that fix it too, none can have to stay).
+        order = rng.permutation(n * n).tolist()
+        goal, removed, i, batch = math.ceil(self.remove * n * n), 0, 0, BATCH
+        while removed < goal and i < len(order):
+            cells = [divmod(k, n) for k in order[i:i + min(batch, goal - removed)]]
+            if len(cells) > 1:
+                trial = list(numbers)
+                for r, c in cells:
+                    trial[r] = without(trial[r], c)
+                sols = search_rows(n, trial, 2, self.budget, memo)
+                if sols is not None and len(sols) == 1:
+                    numbers, removed, i = trial, removed + len(cells), i + len(cells)
+                    for cell in cells:
+                        del clues[cell]
+                    continue
+                batch = 1
+            # one number: a second loop would have to use another count in its cell
+            (r, c), i = cells[0], i + 1
             trial = numbers[:r] + [without(numbers[r], c, clues[r, c])] + numbers[r + 1:]
             if search_rows(n, trial, 1, self.budget, memo) == []:
                 numbers[r] = without(numbers[r], c)
