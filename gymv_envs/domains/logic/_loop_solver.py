@@ -176,7 +176,7 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
     planes = _row_tables(n)[1]
     crossing, column, near = _row_masks(n)
     shift = 2 * n
-    out: list[frozenset] = []
+    out: list[tuple[int, ...]] = []  # the rows of each loop found
     rows: list[int] = []
     # dead[r]: states of row r + 1 (``(nxt << n | must) << n | want``, with what it asks of row r + 2)
     # with no fitting rest; they depend only on the numbers of rows r + 2 onwards
@@ -228,7 +228,7 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
             if want:  # below the last row is the outside
                 return False
             if _rows_loop_ok(rows, n):
-                out.append(frozenset((i, c) for i, m in enumerate(rows) for c in range(n) if m >> c & 1))
+                out.append(tuple(rows))
             return True
         fit = False
         gone = dead[r + 1]
@@ -256,4 +256,4 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
         search(-1, 0, 0, 0, 0)
     except TimeoutError:
         return None
-    return out
+    return [frozenset((i, c) for i, m in enumerate(found) for c in range(n) if m >> c & 1) for found in out]

@@ -97,37 +97,33 @@ class Slitherlink(CellsAnswerEnv):
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
-        n = self.n
-        while True:  # a region whose full set of numbers already fixes its loop
-            inside = 1 << int(rng.integers(n)) * n + int(rng.integers(n))  # bit r * n + c: cell (r, c)
-            target = int(n * n * (0.35 + 0.25 * rng.random()))
-            for _ in range(8 * n * n):
-                if inside.bit_count() >= target:
-                    break
-                frontier = beside4(inside, n, n) & ~inside
-                for _ in range(int(rng.integers(frontier.bit_count()))):  # the frontier's cells in order
-                    frontier &= frontier - 1
-                cell = frontier & -frontier
-                if mask_loop_ok(inside | cell, n):
-                    inside |= cell
-            clues = mask_counts(inside, n)
-            numbers, memo = clue_rows(n, clues), {}
-            sols = search_rows(n, numbers, 2, self.budget, memo)
-            if sols is not None and len(sols) == 1:
-                break
         # Numbers are removed in a random order while the loop stays the only one. While none has had
         # to stay, the next few go at once when the loop stays the only one without all of them: each
         # would then have gone in turn (fewer numbers than that fix it too, none can have to stay).
-        order = rng.permutation(n * n).tolist()
-        goal, removed, i, batch = math.ceil(self.remove * n * n), 0, 0, BATCH
+        n = self.n
+        goal = math.ceil(self.remove * n * n)
+        while True:  # a region whose full set of numbers already fixes its loop
+            inside = self._region(rng)
+            clues = mask_counts(inside, n)
+            numbers, memo = clue_rows(n, clues), {}
+            state = rng.bit_generator.state  # the order is drawn after the region is kept
+            order = rng.permutation(n * n).tolist()
+            cells = [divmod(k, n) for k in order[:min(BATCH, goal)]]
+            trial = self._without(numbers, cells)
+            if self._unique(trial, memo):  # then all the numbers fix the loop too
+                numbers, removed, i, batch = trial, len(cells), len(cells), BATCH
+                for cell in cells:
+                    del clues[cell]
+                break
+            if self._unique(numbers, memo):
+                removed, i, batch = 0, 0, 1
+                break
+            rng.bit_generator.state = state
         while removed < goal and i < len(order):
             cells = [divmod(k, n) for k in order[i:i + min(batch, goal - removed)]]
             if len(cells) > 1:
-                trial = list(numbers)
-                for r, c in cells:
-                    trial[r] = without(trial[r], c)
-                sols = search_rows(n, trial, 2, self.budget, memo)
-                if sols is not None and len(sols) == 1:
+                trial = self._without(numbers, cells)
+                if self._unique(trial, memo):
                     numbers, removed, i = trial, removed + len(cells), i + len(cells)
                     for cell in cells:
                         del clues[cell]
@@ -142,6 +138,33 @@ class Slitherlink(CellsAnswerEnv):
                 removed += 1
         self.clues = clues
         self._inside = tuple(divmod(i, n) for i in range(n * n) if inside >> i & 1)  # the one loop they allow
+
+    def _region(self, rng: np.random.Generator) -> int:
+        """A random region grown cell by cell while its boundary stays one loop (bit ``r * n + c``: cell (r, c))."""
+        n = self.n
+        inside = 1 << int(rng.integers(n)) * n + int(rng.integers(n))
+        target = int(n * n * (0.35 + 0.25 * rng.random()))
+        for _ in range(8 * n * n):
+            if inside.bit_count() >= target:
+                break
+            frontier = beside4(inside, n, n) & ~inside
+            for _ in range(int(rng.integers(frontier.bit_count()))):  # the frontier's cells in order
+                frontier &= frontier - 1
+            cell = frontier & -frontier
+            if mask_loop_ok(inside | cell, n):
+                inside |= cell
+        return inside
+
+    @staticmethod
+    def _without(numbers: list[tuple[int, ...]], cells: list[tuple[int, int]]) -> list[tuple[int, ...]]:
+        trial = list(numbers)
+        for r, c in cells:
+            trial[r] = without(trial[r], c)
+        return trial
+
+    def _unique(self, numbers: list[tuple[int, ...]], memo: dict) -> bool:
+        sols = search_rows(self.n, numbers, 2, self.budget, memo)
+        return sols is not None and len(sols) == 1
 
     # -- draw
     def _draw(self) -> np.ndarray:
