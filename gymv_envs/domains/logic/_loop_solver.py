@@ -95,16 +95,24 @@ def _row_tables(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, .
 
 
 @functools.lru_cache(maxsize=16)
-def _row_masks(n: int) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
+def _row_masks(n: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...]]:
     """Sets of rows as bit masks over the row values (bit ``b``: row ``b``): for each row, the rows
-    that may lie below it; for each column, the rows without and with that cell inside; for each
-    column ``c``, number ``k`` and row above, the rows below which cell ``c`` uses ``k`` or ``k - 1``
-    sides up, left and right (so the side below can make up ``k``)."""
+    that may lie below it; for each ``must << n | want``, the rows holding ``want`` on the cells of
+    ``must``; for each column ``c``, number ``k`` and row above, the rows below which cell ``c`` uses
+    ``k`` or ``k - 1`` sides up, left and right (so the side below can make up ``k``)."""
     below, planes = _row_tables(n)
     width = 1 << n
     crossing = tuple(sum(1 << b for b in rows) for rows in below)
-    column = tuple((sum(1 << b for b in range(width) if not b >> c & 1), sum(1 << b for b in range(width) if b >> c & 1))
-                   for c in range(n))
+    holding = [-1] * (1 << 2 * n)  # index must << n | want: the rows holding want on the cells of must
+    for must in range(width):
+        for want in range(width):
+            if want & ~must:
+                continue
+            mask = 0
+            for b in range(width):
+                if b & must == want:
+                    mask |= 1 << b
+            holding[must << n | want] = mask
     near = []
     for c in range(n):
         per_k = []
@@ -119,7 +127,7 @@ def _row_masks(n: int) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...], tu
                 per_row.append(mask)
             per_k.append(tuple(per_row))
         near.append(tuple(per_k))
-    return crossing, column, tuple(near)
+    return crossing, tuple(holding), tuple(near)
 
 
 def _planes(k: int, c: int) -> tuple[int, int, int]:
@@ -174,7 +182,7 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
     planes = _row_tables(n)[1]
     memo = {} if memo is None else memo
     planes = _row_tables(n)[1]
-    crossing, column, near = _row_masks(n)
+    crossing, holding, near = _row_masks(n)
     shift = 2 * n
     out: list[tuple[int, ...]] = []  # the rows of each loop found
     rows: list[int] = []
@@ -198,10 +206,7 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
         table, near_k, number = entry
         m, k0, k1, k2, x, v0, v1, v2 = number
         found = table[(row << n | must) << n | want] = []
-        fit = crossing[row]
-        for c in range(n):
-            if must >> c & 1:
-                fit &= column[c][want >> c & 1]
+        fit = crossing[row] & holding[must << n | want]
         for rows_near in near_k:
             fit &= rows_near[row]
         while fit:
