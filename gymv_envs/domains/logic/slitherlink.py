@@ -14,6 +14,7 @@ from gymv_envs.core.canvas import BACKGROUND, INK, blend_mask, draw_shape, new_f
 from gymv_envs.domains.logic._loop_solver import (
     clue_counts,
     clue_rows,
+    count_planes,
     loop_ok,
     mask_counts,
     mask_loop_ok,
@@ -49,6 +50,19 @@ def _digit(k: int, size: int) -> np.ndarray:
     blend_mask(tile, mask, 0, 0, INK)
     tile.setflags(write=False)
     return tile
+
+
+@functools.lru_cache(maxsize=8)
+def _around(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell ``r * n + c``: for it and each orthogonal neighbour, its bit and its neighbours' bits."""
+    def bit(r: int, c: int) -> int:
+        return 1 << (r * n + c) if 0 <= r < n and 0 <= c < n else 0
+
+    def near(r: int, c: int) -> tuple[int, ...]:
+        return tuple((r + dr, c + dc) for dr, dc in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)) if bit(r + dr, c + dc))
+
+    return tuple(tuple((bit(*x), sum(bit(*y) for y in near(*x)[1:])) for x in near(r, c))
+                 for r in range(n) for c in range(n))
 
 
 class Slitherlink(CellsAnswerEnv):
@@ -131,6 +145,8 @@ class Slitherlink(CellsAnswerEnv):
                 batch = 1
             # one number: a second loop would have to use another count in its cell
             (r, c), i = cells[0], i + 1
+            if self._toggle_fits(inside, clues, r * n + c):
+                continue
             trial = numbers[:r] + [without(numbers[r], c, clues[r, c])] + numbers[r + 1:]
             if search_rows(n, trial, 1, self.budget, memo) == []:
                 numbers[r] = without(numbers[r], c)
@@ -154,6 +170,19 @@ class Slitherlink(CellsAnswerEnv):
             if mask_loop_ok(inside | cell, n):
                 inside |= cell
         return inside
+
+    def _toggle_fits(self, inside: int, clues: dict[tuple[int, int], int], k: int) -> bool:
+        """Whether the loop around ``inside`` with one cell at or beside cell ``k`` added or taken away
+        is a loop that keeps every number but the one in cell ``k`` (then that number must stay).
+        Such a change alters the count of each neighbour of the cell by one, and its own unless it is 2."""
+        n = self.n
+        p0, p1, p2 = count_planes(inside, n)
+        other = sum(1 << (r * n + c) for r, c in clues) & ~(1 << k)  # the numbers that must still fit
+        other_not_two = other & (p0 | p2 | ~p1)
+        for j, beside in _around(n)[k]:
+            if not (beside & other or j & other_not_two) and mask_loop_ok(inside ^ j, n):
+                return True
+        return False
 
     @staticmethod
     def _without(numbers: list[tuple[int, ...]], cells: list[tuple[int, int]]) -> list[tuple[int, ...]]:
