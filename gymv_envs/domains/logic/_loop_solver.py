@@ -209,20 +209,20 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
         fit = crossing[row] & holding[must << n | want]
         for rows_near in near_k:
             fit &= rows_near[row]
-        while fit:
+        base = row << n
+        while fit:  # each numbered cell of the row below has k or k - 1 sides: the side below is fixed
             low = fit & -fit
             fit ^= low
             nxt = low.bit_length() - 1
-            c0, c1, d0, d1, d2 = planes[row << n | nxt]
-            same = ~((k0 ^ c0) | (k1 ^ c1) | k2)       # the number is met without the side below
-            more = ~((k0 ^ d0) | (k1 ^ d1) | (k2 ^ d2))  # the number needs the side below too
-            w = (nxt & same | ~nxt & more) & m
-            must_next = m
+            c0, c1, d0, d1, d2 = planes[base | nxt]
+            w = (nxt ^ ((k0 ^ c0) | (k1 ^ c1) | k2)) & m  # the same below where k is met, else the other
             if x:  # the count to avoid: reached without the side below (take it) or with it (not)
                 xs = x & ~((v0 ^ c0) | (v1 ^ c1) | v2)
                 xm = x & ~((v0 ^ d0) | (v1 ^ d1) | (v2 ^ d2))
                 must_next, w = m | xs | xm, w | (~nxt & xs | nxt & xm) & x
-            found.append((nxt, must_next, w, (must_next << n | w) | nxt << shift))
+                found.append((nxt, must_next, w, (must_next << n | w) | nxt << shift))
+            else:
+                found.append((nxt, m, w, (m << n | w) | nxt << shift))
         return found
 
     def search(r: int, state: int, row: int, must: int, want: int) -> bool:
