@@ -26,14 +26,6 @@ def mask_loop_ok(inside: int, n: int) -> bool:
     return is_connected(inside, n, n) and flood(outside & _border(n), outside, n, n) == outside
 
 
-def _rows_loop_ok(rows: list[int] | tuple[int, ...], n: int) -> bool:
-    """`loop_ok` for the inside cells given row by row as bit masks (bit c: column c)."""
-    inside = 0
-    for r, row in enumerate(rows):
-        inside |= row << (r * n)
-    return mask_loop_ok(inside, n)
-
-
 @functools.lru_cache(maxsize=16)
 def _border(n: int) -> int:
     return sum(1 << (r * n + c) for r in range(n) for c in range(n) if r in (0, n - 1) or c in (0, n - 1))
@@ -184,8 +176,7 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
     planes = _row_tables(n)[1]
     crossing, holding, near = _row_masks(n)
     shift = 2 * n
-    out: list[tuple[int, ...]] = []  # the rows of each loop found
-    rows: list[int] = []
+    out: list[int] = []  # each loop found, its inside as one mask
     # dead[r]: states of row r + 1 (``(nxt << n | must) << n | want``, with what it asks of row r + 2)
     # with no fitting rest; they depend only on the numbers of rows r + 2 onwards
     dead = [memo.setdefault(tuple(numbers[r + 2:]), set()) for r in range(-1, n - 1)]
@@ -225,40 +216,42 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
                 found.append((nxt, m, w, (m << n | w) | nxt << shift))
         return found
 
-    def search(r: int, state: int, row: int, must: int, want: int) -> bool:
-        """Rows 0..r are set (row r is ``row``, asking ``want`` of the cells ``must`` below): try the
-        rest; whether some filling fit the numbers."""
+    last = n - 1
+
+    def search(r: int, state: int, row: int, must: int, want: int, inside: int) -> bool:
+        """Rows 0..r are set (row r is ``row``, asking ``want`` of the cells ``must`` below; all of
+        them the mask ``inside``): try the rest; whether some filling fit the numbers."""
         nonlocal left
-        if r == n - 1:
-            if want:  # below the last row is the outside
-                return False
-            if _rows_loop_ok(rows, n):
-                out.append(tuple(rows))
-            return True
         fit = False
         gone = dead[r + 1]
         entry = tables[r + 1]
         found = entry[0].get(state)
         if found is None:
             found = steps(row, must, want, entry)
+        r += 1
         for nxt, m, w, key in found:
             if key in gone:
                 continue
             left -= 1
             if left < 0:
                 raise TimeoutError
-            rows.append(nxt)
-            if search(r + 1, key, nxt, m, w):
+            if r == last:  # below the last row is the outside: it may ask nothing of it
+                if w:
+                    gone.add(key)
+                    continue
+                fit = True
+                if mask_loop_ok(inside | nxt << r * n, n):
+                    out.append(inside | nxt << r * n)
+            elif search(r, key, nxt, m, w, inside | nxt << r * n):
                 fit = True
             else:
                 gone.add(key)
-            rows.pop()
             if len(out) >= limit:
                 break
         return fit
 
     try:
-        search(-1, 0, 0, 0, 0)
+        search(-1, 0, 0, 0, 0, 0)
     except TimeoutError:
         return None
-    return [frozenset((i, c) for i, m in enumerate(found) for c in range(n) if m >> c & 1) for found in out]
+    return [frozenset(divmod(i, n) for i in range(n * n) if found >> i & 1) for found in out]
