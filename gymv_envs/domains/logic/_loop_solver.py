@@ -147,7 +147,7 @@ def without(row: tuple[int, ...], c: int, differ: int | None = None) -> tuple[in
     """A row of `clue_rows` without the number at column ``c``; with ``differ``, whose count there
     must not be ``differ``."""
     keep = ~(1 << c)
-    m, k0, k1, k2 = (v & keep for v in row[:4])
+    m, k0, k1, k2 = row[0] & keep, row[1] & keep, row[2] & keep, row[3] & keep
     if differ is None:
         return m, k0, k1, k2, 0, 0, 0, 0
     return (m, k0, k1, k2, 1 << c, *_planes(differ, c))
