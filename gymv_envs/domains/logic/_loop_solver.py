@@ -4,28 +4,23 @@ from __future__ import annotations
 
 import functools
 
-from gymv_envs.domains.logic._placement import NEIGHBOURS4, flood, is_connected
+from gymv_envs.domains.logic._placement import edge_masks, flood, is_connected
 
 
 def loop_ok(inside: set[tuple[int, int]], n: int) -> bool:
     """The boundary of ``inside`` is one simple loop: both sides connected, no vertex touched twice."""
     if any(not (0 <= r < n and 0 <= c < n) for r, c in inside):
         return False
-    rows = [0] * n
-    for r, c in inside:
-        rows[r] |= 1 << c
-    return _rows_loop_ok(rows, n)
+    return mask_loop_ok(sum(1 << (r * n + c) for r, c in inside), n)
 
 
-def _rows_loop_ok(rows: list[int] | tuple[int, ...], n: int) -> bool:
-    """`loop_ok` for the inside cells given row by row as bit masks (bit c: column c)."""
-    inside = 0
-    for r, row in enumerate(rows):
-        inside |= row << (r * n)
+def mask_loop_ok(inside: int, n: int) -> bool:
+    """`loop_ok` for the inside cells as one bit mask (bit ``r * n + c``: cell (r, c))."""
     full = (1 << (n * n)) - 1
     if not inside or inside == full:
         return False
-    if any(_crossed(rows[r - 1], rows[r], n) for r in range(1, n)):
+    below = inside >> n  # two loop corners meet at a vertex: the 2x2 cells round it are a checkerboard
+    if (inside ^ inside >> 1) & ~(inside ^ below >> 1) & ~(inside >> 1 ^ below) & _corners(n):
         return False
     outside = full & ~inside
     return is_connected(inside, n, n) and flood(outside & _border(n), outside, n, n) == outside
@@ -36,15 +31,43 @@ def _border(n: int) -> int:
     return sum(1 << (r * n + c) for r in range(n) for c in range(n) if r in (0, n - 1) or c in (0, n - 1))
 
 
+@functools.lru_cache(maxsize=16)
+def _corners(n: int) -> int:
+    """The cells whose lower right corner is a vertex inside the grid."""
+    return sum(1 << (r * n + c) for r in range(n - 1) for c in range(n - 1))
+
+
 def _crossed(above: int, below: int, n: int) -> bool:
     """Two loop corners meet at a vertex between these rows: the 2x2 cells round it are a checkerboard."""
     return bool((above ^ above >> 1) & ~(above ^ below >> 1) & ~(above >> 1 ^ below) & ((1 << (n - 1)) - 1))
 
 
+def count_planes(inside: int, n: int) -> tuple[int, int, int]:
+    """Loop edges around each cell of the inside mask ``inside``, as three bit planes over the cells."""
+    full, not_first, not_last = edge_masks(n, n)
+    sides = (inside ^ inside << n, inside ^ inside >> n, inside ^ (inside << 1 & not_first),
+             inside ^ (inside >> 1 & not_last))
+    a, b, c, d = (side & full for side in sides)
+    s0, s1 = a ^ b, a & b  # a + b and c + d as two-bit numbers, then their sum
+    t0, t1 = c ^ d, c & d
+    carry = s0 & t0
+    return s0 ^ t0, s1 ^ t1 ^ carry, s1 & t1 | (s1 ^ t1) & carry
+
+
+def mask_counts(inside: int, n: int) -> dict[tuple[int, int], int]:
+    """`clue_counts` for the inside cells as one bit mask."""
+    p0, p1, p2 = count_planes(inside, n)
+    return {cell: (p0 >> i & 1) | (p1 >> i & 1) << 1 | (p2 >> i & 1) << 2 for i, cell in enumerate(_cells(n))}
+
+
+@functools.lru_cache(maxsize=16)
+def _cells(n: int) -> tuple[tuple[int, int], ...]:
+    return tuple((r, c) for r in range(n) for c in range(n))
+
+
 def clue_counts(inside: set[tuple[int, int]], n: int) -> dict[tuple[int, int], int]:
     """Loop edges around each cell: neighbours (or the outer edge) on the other side of the loop."""
-    return {(r, c): sum(((r + dr, c + dc) in inside) != ((r, c) in inside) for dr, dc in NEIGHBOURS4)
-            for r in range(n) for c in range(n)}
+    return mask_counts(sum(1 << (r * n + c) for r, c in inside if 0 <= r < n and 0 <= c < n), n)
 
 
 @functools.lru_cache(maxsize=16)
@@ -63,86 +86,172 @@ def _row_tables(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, .
     return below, tuple(planes)
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _below_fit(n: int, row: int, must: int, want: int) -> tuple[int, ...]:
-    """The rows that may lie below ``row`` and hold ``want`` on the cells of ``must``."""
-    return tuple(b for b in _row_tables(n)[0][row] if b & must == want)
+@functools.lru_cache(maxsize=16)
+def _row_masks(n: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...]]:
+    """Sets of rows as bit masks over the row values (bit ``b``: row ``b``): for each row, the rows
+    that may lie below it; for each ``must << n | want``, the rows holding ``want`` on the cells of
+    ``must``; for each column ``c``, number ``k`` and row above, the rows below which cell ``c`` uses
+    ``k`` or ``k - 1`` sides up, left and right (so the side below can make up ``k``)."""
+    below, planes = _row_tables(n)
+    width = 1 << n
+    crossing = tuple(sum(1 << b for b in rows) for rows in below)
+    holding = [-1] * (1 << 2 * n)  # index must << n | want: the rows holding want on the cells of must
+    for must in range(width):
+        for want in range(width):
+            if want & ~must:
+                continue
+            mask = 0
+            for b in range(width):
+                if b & must == want:
+                    mask |= 1 << b
+            holding[must << n | want] = mask
+    near = []
+    for c in range(n):
+        per_k = []
+        for k in range(5):
+            per_row = []
+            for a in range(width):
+                mask = 0
+                for b in range(width):
+                    c0, c1 = planes[a << n | b][:2]
+                    if (c0 >> c & 1) + 2 * (c1 >> c & 1) in (k, k - 1):
+                        mask |= 1 << b
+                per_row.append(mask)
+            per_k.append(tuple(per_row))
+        near.append(tuple(per_k))
+    return crossing, tuple(holding), tuple(near)
 
 
-def loop_solutions(n: int, clues: dict[tuple[int, int], int], limit: int, budget: int,
-                   memo: dict | None = None) -> list[frozenset] | None:
-    """Up to ``limit`` inside sets whose loop fits ``clues`` (None when the node budget runs out).
+def _planes(k: int, c: int) -> tuple[int, int, int]:
+    """The number ``k`` at column ``c`` as three bit planes."""
+    return (k & 1) << c, (k >> 1 & 1) << c, (k >> 2 & 1) << c
 
-    Fills the grid row by row (each row a bit mask of inside cells): once a row and the one above it
-    are set, its numbers fix the cells of the next row below them, and no vertex may be crossed;
-    full grids are checked for one loop. A row, with what it asks of the next, from which no filling
-    of the rest fits the numbers is remembered and not tried again. ``memo`` keeps the rows that may
-    follow a row under given numbers across calls on the same board.
-    """
-    planes = _row_tables(n)[1]
-    memo = {} if memo is None else memo
-    # per row: the cells with a number and the numbers' bit planes
-    numbers = []
+
+def clue_rows(n: int, clues: dict[tuple[int, int], int]) -> list[tuple[int, ...]]:
+    """Each row's numbers for `search_rows`: ``(m, k0, k1, k2, x, v0, v1, v2)``, the numbered cells ``m``
+    and their numbers as bit planes, then a cell ``x`` whose count must differ from ``v`` (none here)."""
+    rows = []
     for r in range(n):
         m = k0 = k1 = k2 = 0
         for c in range(n):
             k = clues.get((r, c))
             if k is not None:
                 m |= 1 << c
-                k0 |= (k & 1) << c
-                k1 |= (k >> 1 & 1) << c
-                k2 |= (k >> 2 & 1) << c
-        numbers.append((m, k0, k1, k2))
-    out: list[frozenset] = []
-    rows: list[int] = []
-    dead: set[tuple[int, int, int, int]] = set()
-    nodes = [0]
+                b0, b1, b2 = _planes(k, c)
+                k0, k1, k2 = k0 | b0, k1 | b1, k2 | b2
+        rows.append((m, k0, k1, k2, 0, 0, 0, 0))
+    return rows
 
-    def steps(row: int, must: int, want: int, number: tuple[int, int, int, int]) -> list[tuple[int, int]]:
-        """The rows that may come below ``row``, each with what its numbers ``number`` ask of the row
-        after it (the values ``w`` on its numbered cells)."""
-        key = (row, must, want, number)
-        found = memo.get(key)
-        if found is None:
-            m, k0, k1, k2 = number
-            found = memo[key] = []
-            for nxt in _below_fit(n, row, must, want):
-                c0, c1, d0, d1, d2 = planes[row << n | nxt]
-                same = ~((k0 ^ c0) | (k1 ^ c1) | k2)       # the number is met without the side below
-                more = ~((k0 ^ d0) | (k1 ^ d1) | (k2 ^ d2))  # the number needs the side below too
-                if not m & ~(same | more):
-                    found.append((nxt, (nxt & same | ~nxt & more) & m))
+
+def without(row: tuple[int, ...], c: int, differ: int | None = None) -> tuple[int, ...]:
+    """A row of `clue_rows` without the number at column ``c``; with ``differ``, whose count there
+    must not be ``differ``."""
+    keep = ~(1 << c)
+    m, k0, k1, k2 = row[0] & keep, row[1] & keep, row[2] & keep, row[3] & keep
+    if differ is None:
+        return m, k0, k1, k2, 0, 0, 0, 0
+    return (m, k0, k1, k2, 1 << c, *_planes(differ, c))
+
+
+def loop_solutions(n: int, clues: dict[tuple[int, int], int], limit: int, budget: int,
+                   memo: dict | None = None) -> list[frozenset] | None:
+    """Up to ``limit`` inside sets whose loop fits ``clues`` (None when the node budget runs out)."""
+    return search_rows(n, clue_rows(n, clues), limit, budget, memo)
+
+
+def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
+                memo: dict | None = None) -> list[frozenset] | None:
+    """Up to ``limit`` inside sets whose loop fits the numbers given row by row as `clue_rows` gives
+    them (None when the node budget runs out).
+
+    Fills the grid row by row (each row a bit mask of inside cells): once a row and the one above it
+    are set, its numbers fix the cells of the next row below them, and no vertex may be crossed;
+    full grids are checked for one loop. A row, with what it asks of the next, from which no filling
+    of the rest fits the numbers is remembered and not tried again. ``memo`` keeps, across calls on
+    the same board, the rows that may follow a row under given numbers (keyed by a row's numbers) and
+    those dead ends (keyed by the numbers of the rows they depend on).
+    """
+    planes = _row_tables(n)[1]
+    memo = {} if memo is None else memo
+    planes = _row_tables(n)[1]
+    crossing, holding, near = _row_masks(n)
+    shift = 2 * n
+    out: list[int] = []  # each loop found, its inside as one mask
+    # dead[r]: states of row r + 1 (``(nxt << n | must) << n | want``, with what it asks of row r + 2)
+    # with no fitting rest; they depend only on the numbers of rows r + 2 onwards
+    dead = [memo.setdefault(tuple(numbers[r + 2:]), set()) for r in range(-1, n - 1)]
+    tables = []  # per row: its numbers, the rows below each state that they allow, per numbered cell
+    for number in numbers:
+        entry = memo.get(number)
+        if entry is None:
+            m, k0, k1, k2 = number[:4]
+            near_k = [near[c][(k0 >> c & 1) | (k1 >> c & 1) << 1 | (k2 >> c & 1) << 2] for c in range(n) if m >> c & 1]
+            entry = memo[number] = ({}, near_k, number)
+        tables.append(entry)
+    left = budget
+
+    def steps(row: int, must: int, want: int, entry: tuple) -> list[tuple[int, int, int, int]]:
+        """The rows that may come below ``row`` (given what it asks of them, ``want`` on the cells of
+        ``must``) under the next row's numbers, each with what they ask of the row after it, and the
+        state as one number."""
+        table, near_k, number = entry
+        m, k0, k1, k2, x, v0, v1, v2 = number
+        found = table[(row << n | must) << n | want] = []
+        fit = crossing[row] & holding[must << n | want]
+        for rows_near in near_k:
+            fit &= rows_near[row]
+        base = row << n
+        while fit:  # each numbered cell of the row below has k or k - 1 sides: the side below is fixed
+            low = fit & -fit
+            fit ^= low
+            nxt = low.bit_length() - 1
+            c0, c1, d0, d1, d2 = planes[base | nxt]
+            w = (nxt ^ ((k0 ^ c0) | (k1 ^ c1) | k2)) & m  # the same below where k is met, else the other
+            if x:  # the count to avoid: reached without the side below (take it) or with it (not)
+                xs = x & ~((v0 ^ c0) | (v1 ^ c1) | v2)
+                xm = x & ~((v0 ^ d0) | (v1 ^ d1) | (v2 ^ d2))
+                must_next, w = m | xs | xm, w | (~nxt & xs | nxt & xm) & x
+                found.append((nxt, must_next, w, (must_next << n | w) | nxt << shift))
+            else:
+                found.append((nxt, m, w, (m << n | w) | nxt << shift))
         return found
 
-    def search(r: int, row: int, must: int, want: int) -> bool:
-        """Rows 0..r are set (row r is ``row``): try the rest; whether some filling fit the numbers."""
-        if r == n - 1:
-            if want:  # below the last row is the outside
-                return False
-            if _rows_loop_ok(rows, n):
-                out.append(frozenset((i, c) for i, m in enumerate(rows) for c in range(n) if m >> c & 1))
-            return True
+    last = n - 1
+
+    def search(r: int, state: int, row: int, must: int, want: int, inside: int) -> bool:
+        """Rows 0..r are set (row r is ``row``, asking ``want`` of the cells ``must`` below; all of
+        them the mask ``inside``): try the rest; whether some filling fit the numbers."""
+        nonlocal left
         fit = False
-        m = numbers[r + 1][0]
-        for nxt, w in steps(row, must, want, numbers[r + 1]):
-            key = (r, nxt, m, w)
-            if key in dead:
+        gone = dead[r + 1]
+        entry = tables[r + 1]
+        found = entry[0].get(state)
+        if found is None:
+            found = steps(row, must, want, entry)
+        r += 1
+        for nxt, m, w, key in found:
+            if key in gone:
                 continue
-            nodes[0] += 1
-            if nodes[0] > budget:
+            left -= 1
+            if left < 0:
                 raise TimeoutError
-            rows.append(nxt)
-            if search(r + 1, nxt, m, w):
+            if r == last:  # below the last row is the outside: it may ask nothing of it
+                if w:
+                    gone.add(key)
+                    continue
+                fit = True
+                if mask_loop_ok(inside | nxt << r * n, n):
+                    out.append(inside | nxt << r * n)
+            elif search(r, key, nxt, m, w, inside | nxt << r * n):
                 fit = True
             else:
-                dead.add(key)
-            rows.pop()
+                gone.add(key)
             if len(out) >= limit:
                 break
         return fit
 
     try:
-        search(-1, 0, 0, 0)
+        search(-1, 0, 0, 0, 0, 0)
     except TimeoutError:
         return None
-    return out
+    return [frozenset(divmod(i, n) for i in range(n * n) if found >> i & 1) for found in out]

@@ -3,18 +3,29 @@
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
 from gymv_envs.core.board import cell_centre, draw_labels, labelled_layout
-from gymv_envs.core.canvas import BACKGROUND, INK, draw_shape, draw_text, new_frame
-from gymv_envs.domains.logic._loop_solver import clue_counts, loop_ok, loop_solutions
-from gymv_envs.domains.logic._placement import NEIGHBOURS4, CellsAnswerEnv
+from gymv_envs.core.canvas import BACKGROUND, INK, blend_mask, draw_shape, new_frame, text_mask
+from gymv_envs.domains.logic._loop_solver import (
+    clue_counts,
+    clue_rows,
+    count_planes,
+    loop_ok,
+    mask_counts,
+    mask_loop_ok,
+    search_rows,
+    without,
+)
+from gymv_envs.domains.logic._placement import CellsAnswerEnv, beside4
 
 # difficulty -> (side, share of the numbers the generator tries to remove, solver budget)
 LEVELS = {0: (4, 0.35, 4000), 1: (5, 0.5, 6000), 2: (6, 0.6, 8000)}
+BATCH = 4  # numbers tried at once while none has had to stay
 
 
 @functools.lru_cache(maxsize=32)
@@ -29,6 +40,29 @@ def _base(h: int, w: int, n: int) -> np.ndarray:
             draw_shape(img, "circle", x0 + c * cell, y0 + r * cell, dot, INK)
     img.setflags(write=False)
     return img
+
+
+@functools.lru_cache(maxsize=64)
+def _digit(k: int, size: int) -> np.ndarray:
+    """The number ``k`` in bold at ``size`` on the background: what `draw_text` leaves in its box."""
+    mask = text_mask(str(k), size, True, False)
+    tile = new_frame(*mask.shape, BACKGROUND)
+    blend_mask(tile, mask, 0, 0, INK)
+    tile.setflags(write=False)
+    return tile
+
+
+@functools.lru_cache(maxsize=8)
+def _around(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell ``r * n + c``: for it and each orthogonal neighbour, its bit and its neighbours' bits."""
+    def bit(r: int, c: int) -> int:
+        return 1 << (r * n + c) if 0 <= r < n and 0 <= c < n else 0
+
+    def near(r: int, c: int) -> tuple[int, ...]:
+        return tuple((r + dr, c + dc) for dr, dc in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)) if bit(r + dr, c + dc))
+
+    return tuple(tuple((bit(*x), sum(bit(*y) for y in near(*x)[1:])) for x in near(r, c))
+                 for r in range(n) for c in range(n))
 
 
 class Slitherlink(CellsAnswerEnv):
@@ -77,33 +111,89 @@ class Slitherlink(CellsAnswerEnv):
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
+        # Numbers are removed in a random order while the loop stays the only one. While none has had
+        # to stay, the next few go at once when the loop stays the only one without all of them: each
+        # would then have gone in turn (fewer numbers than that fix it too, none can have to stay).
         n = self.n
+        goal = math.ceil(self.remove * n * n)
         while True:  # a region whose full set of numbers already fixes its loop
-            inside = {(int(rng.integers(n)), int(rng.integers(n)))}
-            target = int(n * n * (0.35 + 0.25 * rng.random()))
-            for _ in range(8 * n * n):
-                if len(inside) >= target:
-                    break
-                frontier = sorted({(r + dr, c + dc) for r, c in inside for dr, dc in NEIGHBOURS4
-                                   if 0 <= r + dr < n and 0 <= c + dc < n} - inside)
-                cell = frontier[int(rng.integers(len(frontier)))]
-                if loop_ok(inside | {cell}, n):
-                    inside.add(cell)
-            clues = clue_counts(inside, n)
-            memo: dict = {}
-            sols = loop_solutions(n, clues, 2, self.budget, memo)
-            if sols is not None and len(sols) == 1:
+            inside = self._region(rng)
+            clues = mask_counts(inside, n)
+            numbers, memo = clue_rows(n, clues), {}
+            state = rng.bit_generator.state  # the order is drawn after the region is kept
+            order = rng.permutation(n * n).tolist()
+            cells = [divmod(k, n) for k in order[:min(BATCH, goal)]]
+            trial = self._without(numbers, cells)
+            if self._unique(trial, memo):  # then all the numbers fix the loop too
+                numbers, removed, i, batch = trial, len(cells), len(cells), BATCH
+                for cell in cells:
+                    del clues[cell]
                 break
-        removed = 0
-        for k in rng.permutation(n * n).tolist():
-            if removed >= self.remove * n * n:
+            if self._unique(numbers, memo):
+                removed, i, batch = 0, 0, 1
                 break
-            trial = dict(clues)
-            del trial[divmod(k, n)]
-            sols = loop_solutions(n, trial, 2, self.budget, memo)
-            if sols is not None and len(sols) == 1:
-                clues, removed = trial, removed + 1
+            rng.bit_generator.state = state
+        while removed < goal and i < len(order):
+            cells = [divmod(k, n) for k in order[i:i + min(batch, goal - removed)]]
+            if len(cells) > 1:
+                trial = self._without(numbers, cells)
+                if self._unique(trial, memo):
+                    numbers, removed, i = trial, removed + len(cells), i + len(cells)
+                    for cell in cells:
+                        del clues[cell]
+                    continue
+                batch = 1
+            # one number: a second loop would have to use another count in its cell
+            (r, c), i = cells[0], i + 1
+            if self._toggle_fits(inside, numbers, r * n + c):
+                continue
+            trial = numbers[:r] + [without(numbers[r], c, clues[r, c])] + numbers[r + 1:]
+            if search_rows(n, trial, 1, self.budget, memo) == []:
+                numbers[r] = without(numbers[r], c)
+                del clues[r, c]
+                removed += 1
         self.clues = clues
+        self._inside = tuple(divmod(i, n) for i in range(n * n) if inside >> i & 1)  # the one loop they allow
+
+    def _region(self, rng: np.random.Generator) -> int:
+        """A random region grown cell by cell while its boundary stays one loop (bit ``r * n + c``: cell (r, c))."""
+        n = self.n
+        inside = 1 << int(rng.integers(n)) * n + int(rng.integers(n))
+        target = int(n * n * (0.35 + 0.25 * rng.random()))
+        for _ in range(8 * n * n):
+            if inside.bit_count() >= target:
+                break
+            frontier = beside4(inside, n, n) & ~inside
+            for _ in range(int(rng.integers(frontier.bit_count()))):  # the frontier's cells in order
+                frontier &= frontier - 1
+            cell = frontier & -frontier
+            if mask_loop_ok(inside | cell, n):
+                inside |= cell
+        return inside
+
+    def _toggle_fits(self, inside: int, numbers: list[tuple[int, ...]], k: int) -> bool:
+        """Whether the loop around ``inside`` with one cell at or beside cell ``k`` added or taken away
+        is a loop that keeps every number but the one in cell ``k`` (then that number must stay).
+        Such a change alters the count of each neighbour of the cell by one, and its own unless it is 2."""
+        n = self.n
+        p0, p1, p2 = count_planes(inside, n)
+        other = sum(row[0] << r * n for r, row in enumerate(numbers)) & ~(1 << k)  # the numbers to keep
+        other_not_two = other & (p0 | p2 | ~p1)
+        for j, beside in _around(n)[k]:
+            if not (beside & other or j & other_not_two) and mask_loop_ok(inside ^ j, n):
+                return True
+        return False
+
+    @staticmethod
+    def _without(numbers: list[tuple[int, ...]], cells: list[tuple[int, int]]) -> list[tuple[int, ...]]:
+        trial = list(numbers)
+        for r, c in cells:
+            trial[r] = without(trial[r], c)
+        return trial
+
+    def _unique(self, numbers: list[tuple[int, ...]], memo: dict) -> bool:
+        sols = search_rows(self.n, numbers, 2, self.budget, memo)
+        return sols is not None and len(sols) == 1
 
     # -- draw
     def _draw(self) -> np.ndarray:
@@ -111,9 +201,12 @@ class Slitherlink(CellsAnswerEnv):
         layout = labelled_layout((H, W), self.n, self.n)
         img = _base(H, W, self.n).copy()
         size = max(5, int(layout[2] * 0.5))
-        for (r, c), k in self.clues.items():
+        for (r, c), k in self.clues.items():  # each number's box lies inside its cell, on the background
+            tile = _digit(k, size)
+            h, w = tile.shape[:2]
             x, y = cell_centre(layout, r, c)
-            draw_text(img, str(k), (x, y), size, INK, bold=True)
+            x, y = int(round(x - w / 2)), int(round(y - h / 2))
+            img[y:y + h, x:x + w] = tile
         return img
 
     def _task_text(self) -> str:
@@ -139,7 +232,7 @@ class Slitherlink(CellsAnswerEnv):
 
     # -- oracle
     def _solve(self) -> tuple[tuple[int, int], ...]:
-        return tuple(sorted(loop_solutions(self.n, self.clues, 1, 10**9)[0]))
+        return self._inside
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, int], ...]]:
         n, sol = self.n, set(self._solution)
