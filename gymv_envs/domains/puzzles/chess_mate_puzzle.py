@@ -10,12 +10,43 @@ import numpy as np
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import Board
 from gymv_envs.core.canvas import INK, WHITE, draw_shape, draw_text
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.rules.chess import forces_mate, mates_in_one
 
 # pieces besides the two kings: (white, black); lower-case letters are black
 MATERIAL = {0: (("QR", "RR", "QQ"), ("",)), 1: (("QNP", "RBP", "QBPP", "RNP"), ("P", "PP", "N", "BP")),
             2: (("QR", "RR", "QB"), ("", "P"))}
 LIGHT, DARK = (238, 220, 180), (180, 135, 95)
+EDGE = tuple(s for s in range(64) if s // 8 in (0, 7) or s % 8 in (0, 7))  # where the black king stands
+
+
+def _sample(draws: ScalarDraws, n: int, k: int) -> list:
+    """``rng.choice(n, size=k, replace=False).tolist()`` replayed: numpy's Floyd sampling, then its shuffle."""
+    out, seen = [], set()
+    for j in range(n - k, n):
+        v = draws.integers(j + 1)
+        if v in seen:
+            v = j
+        seen.add(v)
+        out.append(v)
+    for i in range(k - 1, 0, -1):
+        j = draws.integers(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def _place(bk: int, pieces: str, picks: list):
+    """Square -> letter for the pieces on the picked squares (of the 63 besides the black king's), pawns
+    off the back ranks moved to their second rank; None when two pieces meet (the level is drawn again)."""
+    placed = {bk: "k"}
+    for letter, k in zip(pieces, picks):
+        sq = k + (k >= bk)
+        if letter in "Pp" and sq // 8 in (0, 7):
+            sq = (sq & 7) + (8 if letter == "P" else 48)
+            if sq in placed:
+                return None
+        placed[sq] = letter
+    return placed if len(placed) == len(pieces) + 1 else None
 
 
 @functools.lru_cache(maxsize=16)
@@ -71,36 +102,75 @@ class ChessMate(SingleTurnEnv):
         self.plies = 3 if self.difficulty == 2 else 1
 
     def _generate(self, rng: np.random.Generator) -> None:
-        import chess
         whites, blacks = MATERIAL[self.difficulty]
-        edge = [s for s in chess.SQUARES if chess.square_rank(s) in (0, 7) or chess.square_file(s) in (0, 7)]
-        while True:
-            u = rng.random(3).tolist()
-            bk = edge[int(u[0] * len(edge))]
-            pieces = "K" + whites[int(u[1] * len(whites))] + blacks[int(u[2] * len(blacks))].lower()
-            b = chess.Board(None)
-            b.set_piece_at(bk, chess.Piece(chess.KING, chess.BLACK))
-            free = [s for s in chess.SQUARES if s != bk]
-            for letter, k in zip(pieces, rng.choice(len(free), size=len(pieces), replace=False).tolist()):
-                sq = free[k]
-                if letter in "Pp" and chess.square_rank(sq) in (0, 7):
-                    sq = chess.square(chess.square_file(sq), 1 if letter == "P" else 6)
-                    if b.piece_at(sq) or sq == bk:
-                        break
-                b.set_piece_at(sq, chess.Piece.from_symbol(letter))
-            b.turn = chess.WHITE
-            if b.occupied.bit_count() != len(pieces) + 1 or chess.square_distance(bk, b.king(chess.WHITE)) < 2:
-                continue
-            if b.is_check() or b.attackers_mask(chess.WHITE, bk):  # either king in check: not a puzzle
-                continue
-            mates = mates_in_one(b, first=True)  # before the (slower) validity test, which few pass after it
-            if bool(mates) != (self.plies == 1) or not b.is_valid():
-                continue
-            self._key = mates[0] if mates else next((m for m in b.legal_moves if forces_mate(b, m, 3)), None)
-            if self._key is not None:
-                break
+        with ScalarDraws(rng) as draws:  # rng.random(3) and rng.choice(63, n, replace=False), replayed
+            while True:
+                bk = EDGE[int(draws.random() * len(EDGE))]
+                white = whites[int(draws.random() * len(whites))]
+                pieces = "K" + white + blacks[int(draws.random() * len(blacks))].lower()
+                placed = _place(bk, pieces, _sample(draws, 63, len(pieces)))
+                if placed is None:
+                    continue
+                b = self._position(placed, bk)
+                if b is not None:
+                    break
         self.fen = b.fen()
         self.board = b
+
+    def _position(self, placed: dict, bk: int):
+        """The board for a placement if it is a puzzle of this difficulty (the key move set), else None.
+        Bitboards settle most placements; python-chess settles the rest and finds the key move."""
+        import chess
+
+        from gymv_envs.domains.puzzles._chess_mate_fast import (
+            black_attacks_square,
+            mate_in_one,
+            white_attackers,
+        )
+        w, black = [0] * 6, [0, 0, 0]  # White's pieces by kind; Black's pawns, knights, bishops
+        for sq, letter in placed.items():
+            if letter.isupper():
+                w["PNBRQK".index(letter)] |= 1 << sq
+            elif letter != "k":
+                black["pnb".index(letter)] |= 1 << sq
+        bp, bn, bb = black
+        wk = w[5].bit_length() - 1
+        occ = w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | (1 << bk) | bp | bn | bb
+        if chess.square_distance(bk, wk) < 2 or black_attacks_square(wk, bk, bp, bn, bb, occ) \
+                or white_attackers(w, bk, occ):  # kings too close or either king in check: not a puzzle
+            return None
+        fast = mate_in_one(w, bk, bp, bn, bb)
+        if fast == (self.plies != 1):  # settled: no mate in one at 0/1, or one at 2
+            return None
+        b = chess.Board(None)
+        b.set_piece_map({sq: chess.Piece.from_symbol(letter) for sq, letter in placed.items()})
+        mates = mates_in_one(b, first=True) if fast is None or self.plies == 1 else []
+        if bool(mates) != (self.plies == 1) or not b.is_valid():
+            return None
+        if mates:
+            self._key = mates[0]
+            return b
+        self._key = self._mate_in_two_key(b, w, bk, bp)
+        return b if self._key is not None else None
+
+    def _mate_in_two_key(self, b, w: list, bk: int, bp: int):
+        """The first legal move (python-chess's order) that mates in two, or None."""
+        import chess
+
+        from gymv_envs.domains.puzzles._chess_mate_fast import forces_mate_two, white_moves
+        for s, t in white_moves(w, bk, bp):
+            move = chess.Move(s, t)
+
+            def exact(reply, move=move) -> bool:
+                b.push(move)
+                b.push(chess.Move(reply[0], reply[1], reply[2] or None))
+                ok = bool(mates_in_one(b, first=True))
+                b.pop()
+                b.pop()
+                return ok
+            if forces_mate_two(w, bk, bp, s, t, exact):
+                return move
+        return None
 
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
