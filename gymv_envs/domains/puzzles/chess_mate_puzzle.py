@@ -9,7 +9,7 @@ import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import Board
-from gymv_envs.core.canvas import INK, WHITE, draw_shape, draw_text
+from gymv_envs.core.canvas import INK, WHITE, draw_layers, shape_layer, text_layer
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.rules.chess import forces_mate, mates_in_one
 
@@ -175,17 +175,23 @@ class ChessMate(SingleTurnEnv):
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         g = Board(H, W, 8, 8)
-        img = _empty_board(H, W).copy()
+        base = _empty_board(H, W)
+        img = base.copy()
         size = max(3, int(g.cell * 0.82))
+        inner = max(2, size - max(2, size // 8))
+        groups = {LIGHT: [], DARK: []}  # each piece inside its own square, blended once per square colour
         for sq, piece in self.board.piece_map().items():
             r, c = 7 - sq // 8, sq % 8
             cx, cy = g.center(r, c)
             white = piece.color
-            draw_shape(img, "circle", cx, cy, size, INK)
-            draw_shape(img, "circle", cx, cy, max(2, size - max(2, size // 8)), WHITE if white else (40, 40, 45))
+            group = [shape_layer("circle", cx, cy, size, INK),
+                     shape_layer("circle", cx, cy, inner, WHITE if white else (40, 40, 45))]
             if g.cell >= 8:
-                draw_text(img, piece.symbol().upper(), (cx, cy), max(5, int(g.cell * 0.5)),
-                          INK if white else WHITE, bold=True)
+                group.append(text_layer(piece.symbol().upper(), (cx, cy), max(5, int(g.cell * 0.5)),
+                                        INK if white else WHITE, bold=True))
+            groups[LIGHT if (r + c) % 2 == 0 else DARK].append(group)
+        for bg, layers in groups.items():
+            draw_layers(img, layers, base, bg)
         return img
 
     def _task_text(self) -> str:
