@@ -44,6 +44,20 @@ def white_attacks(w: list, occ: int) -> int:
     return att
 
 
+def attacks(kind: int, sq: int, occ: int) -> int:
+    """The squares a White piece of ``kind`` on ``sq`` attacks."""
+    if kind == N:
+        return KNIGHT[sq]
+    if kind == P:
+        return WP_ATT[sq]
+    if kind == K:
+        return KING[sq]
+    att = DIAG[sq][DMASK[sq] & occ] if kind != R else 0
+    if kind != B:
+        att |= RANK[sq][RMASK[sq] & occ] | FILE[sq][FMASK[sq] & occ]
+    return att
+
+
 def white_attackers(w: list, sq: int, occ: int) -> int:
     """The White pieces that attack ``sq`` (kings left out: the caller's square is never next to it)."""
     return (KNIGHT[sq] & w[N] | BP_ATT[sq] & w[P] | DIAG[sq][DMASK[sq] & occ] & (w[B] | w[Q])
@@ -97,7 +111,8 @@ def _checking_moves(w: list, bk: int, occ: int, wocc: int, bocc: int) -> set:
             moves.add((s, t, N, N))
     for s in _bits(w[P]):
         for t, k in piece_moves(P, s, occ, wocc, bocc):
-            moves.add((s, t, P, k))  # all pawn moves: few, and promotions check in many ways
+            if k != P or BP_ATT[bk] >> t & 1:  # a pawn that checks, or any promotion
+                moves.add((s, t, P, k))
     for kind in (B, R, Q):
         for s in _bits(w[kind]):
             o = occ ^ (1 << s)
@@ -132,9 +147,18 @@ def mate_in_one(w: list, bk: int, bp: int, bn: int, bb: int, white_in_check: boo
     occ = wocc | bocc
     kbit = 1 << bk
     unsure = False
+    xray = occ & ~kbit
+    now = white_attacks(w, xray)
+    flights = KING[bk] & ~bocc
     for s, t, k0, k1 in _checking_moves(w, bk, occ, wocc, bocc):
         sbit, tbit = 1 << s, 1 << t
         occ2 = occ ^ sbit | tbit
+        # at most what White attacks after the move: all it attacks now, the mover from its new square,
+        # and lines through the square it leaves
+        o = occ2 & ~kbit
+        most = now | attacks(k1, t, o) | (attacks(Q, s, o) if now & sbit else 0)
+        if flights & ~most:
+            continue  # the king keeps a free square
         bp2, bn2, bb2 = bp & ~tbit, bn & ~tbit, bb & ~tbit
         if k0 == K and black_attacks_square(t, bk, bp2, bn2, bb2, occ2):
             continue  # the king may not go there
