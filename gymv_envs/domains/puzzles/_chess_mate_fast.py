@@ -101,32 +101,35 @@ def _kind_at(w: list, bit: int) -> int:
     return -1
 
 
-def _checking_moves(w: list, bk: int, occ: int, wocc: int, bocc: int) -> set:
-    """A superset of White's moves that check the black king: direct checks and every move of a
-    White piece that alone stands between a White slider and the king."""
+def _candidates(w: list, bk: int, occ: int, wocc: int, bocc: int, free: int, now: int):
+    """A superset of White's moves that check the black king and attack every square of ``free``
+    (the king's free squares, which a mate must take away), as (from, to, kind, new kind): direct checks
+    by pieces, pawn checks and promotions, and every move of a lone White piece between a White slider
+    and the king. Knights and sliders that no other piece sees (so leaving their square opens no line)
+    must reach the free squares from the checking square: masks of the squares that see each one."""
     kbit = 1 << bk
-    moves = set()
-    for s in _bits(w[N]):
-        for t in _bits(KNIGHT[s] & KNIGHT[bk] & ~wocc):
-            moves.add((s, t, N, N))
+    for kind in (N, B, R, Q):
+        for s in _bits(w[kind]):
+            sbit = 1 << s
+            if kind == N:
+                cand = KNIGHT[s] & KNIGHT[bk]
+            else:
+                o = occ ^ sbit
+                seen = DIAG[bk][DMASK[bk] & o] if kind != R else 0
+                if kind != B:
+                    seen |= RANK[bk][RMASK[bk] & o] | FILE[bk][FMASK[bk] & o]
+                cand = attacks(kind, s, occ) & seen
+            cand &= ~wocc & ~kbit
+            if cand and not now & sbit:
+                o = (occ ^ sbit) & ~kbit
+                for u in _bits(free):
+                    cand &= attacks(kind, u, o)
+            for t in _bits(cand):
+                yield s, t, kind, kind
     for s in _bits(w[P]):
         for t, k in piece_moves(P, s, occ, wocc, bocc):
             if k != P or BP_ATT[bk] >> t & 1:  # a pawn that checks, or any promotion
-                moves.add((s, t, P, k))
-    for kind in (B, R, Q):
-        for s in _bits(w[kind]):
-            o = occ ^ (1 << s)
-            seen = 0
-            if kind != R:
-                seen = DIAG[bk][DMASK[bk] & o]
-            if kind != B:
-                seen |= RANK[bk][RMASK[bk] & o] | FILE[bk][FMASK[bk] & o]
-            reach = DIAG[s][DMASK[s] & occ] if kind != R else 0
-            if kind != B:
-                reach |= RANK[s][RMASK[s] & occ] | FILE[s][FMASK[s] & occ]
-            for t in _bits(reach & seen & ~wocc & ~kbit):
-                moves.add((s, t, kind, kind))
-    # discovered checks: a lone White piece between a White slider and the king, moving off the line
+                yield s, t, P, k
     lines = (DIAG[bk][0] & (w[B] | w[Q])) | ((RANK[bk][0] | FILE[bk][0]) & (w[R] | w[Q]))
     for sl in _bits(lines):
         mid = between(bk, sl)
@@ -136,8 +139,7 @@ def _checking_moves(w: list, bk: int, occ: int, wocc: int, bocc: int) -> set:
             kind = _kind_at(w, inside)
             for t, k in piece_moves(kind, s, occ, wocc, bocc):
                 if not mid >> t & 1 and t != bk:
-                    moves.add((s, t, kind, k))
-    return moves
+                    yield s, t, kind, k
 
 
 def mate_in_one(w: list, bk: int, bp: int, bn: int, bb: int, white_in_check: bool = False):
@@ -147,10 +149,9 @@ def mate_in_one(w: list, bk: int, bp: int, bn: int, bb: int, white_in_check: boo
     occ = wocc | bocc
     kbit = 1 << bk
     unsure = False
-    xray = occ & ~kbit
-    now = white_attacks(w, xray)
+    now = white_attacks(w, occ & ~kbit)
     flights = KING[bk] & ~bocc
-    for s, t, k0, k1 in _checking_moves(w, bk, occ, wocc, bocc):
+    for s, t, k0, k1 in _candidates(w, bk, occ, wocc, bocc, flights & ~now, now):
         sbit, tbit = 1 << s, 1 << t
         occ2 = occ ^ sbit | tbit
         # at most what White attacks after the move: all it attacks now, the mover from its new square,
