@@ -9,7 +9,7 @@ import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import Board
-from gymv_envs.core.canvas import INK, WHITE, draw_layers, shape_layer, text_layer
+from gymv_envs.core.canvas import INK, WHITE, blend_mask, shape_layer, text_layer
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.rules.chess import forces_mate, mates_in_one
 
@@ -58,6 +58,39 @@ def _empty_board(H: int, W: int) -> np.ndarray:
     return img
 
 
+def _piece_layers(H: int, W: int, sq: int, symbol: str) -> list:
+    """The blends that draw a piece: a rimmed disc and its letter, centred on its square."""
+    g = Board(H, W, 8, 8)
+    cx, cy = g.center(7 - sq // 8, sq % 8)
+    white = symbol.isupper()
+    size = max(3, int(g.cell * 0.82))
+    layers = [shape_layer("circle", cx, cy, size, INK),
+              shape_layer("circle", cx, cy, max(2, size - max(2, size // 8)), WHITE if white else (40, 40, 45))]
+    if g.cell >= 8:
+        layers.append(text_layer(symbol.upper(), (cx, cy), max(5, int(g.cell * 0.5)), INK if white else WHITE,
+                                 bold=True))
+    return layers
+
+
+@functools.lru_cache(maxsize=2048)  # 12 pieces on 64 squares: 768 tiles a frame size, ~8 KB each at 512
+def _piece_tile(H: int, W: int, sq: int, symbol: str):
+    """(x0, y0, x1, y1, pixels) of the box a piece's blends cover, drawn on the empty board (read-only),
+    when that box lies inside the piece's square (so pieces never overlap and each tile can be copied
+    in); None otherwise."""
+    layers = _piece_layers(H, W, sq, symbol)
+    x0, y0 = min(x for _, x, _, _ in layers), min(y for _, _, y, _ in layers)
+    x1 = max(x + m.shape[1] for m, x, _, _ in layers)
+    y1 = max(y + m.shape[0] for m, _, y, _ in layers)
+    bx0, by0, bx1, by1 = Board(H, W, 8, 8).box(7 - sq // 8, sq % 8)
+    if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
+        return None
+    tile = _empty_board(H, W)[y0:y1, x0:x1].copy()
+    for m, x, y, color in layers:
+        blend_mask(tile, m, x - x0, y - y0, color)
+    tile.setflags(write=False)
+    return x0, y0, x1, y1, tile
+
+
 class ChessMate(SingleTurnEnv):
     """Find a checkmating move (mate in one) or the key move of a mate in two.
 
@@ -96,6 +129,7 @@ class ChessMate(SingleTurnEnv):
 
     extras = ("chess",)
     _key = None
+    _key_san = None
     answer_hint = "one move for White in SAN (such as `Qd8#`) or UCI (such as `d1d8`)"
 
     def _configure(self) -> None:
@@ -116,6 +150,7 @@ class ChessMate(SingleTurnEnv):
                     break
         self.fen = b.fen()
         self.board = b
+        self._key_san = None  # the key move in SAN, once asked for
 
     def _position(self, placed: dict, bk: int):
         """The board for a placement if it is a puzzle of this difficulty (the key move set), else None.
@@ -174,24 +209,16 @@ class ChessMate(SingleTurnEnv):
 
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        g = Board(H, W, 8, 8)
-        base = _empty_board(H, W)
-        img = base.copy()
-        size = max(3, int(g.cell * 0.82))
-        inner = max(2, size - max(2, size // 8))
-        groups = {LIGHT: [], DARK: []}  # each piece inside its own square, blended once per square colour
-        for sq, piece in self.board.piece_map().items():
-            r, c = 7 - sq // 8, sq % 8
-            cx, cy = g.center(r, c)
-            white = piece.color
-            group = [shape_layer("circle", cx, cy, size, INK),
-                     shape_layer("circle", cx, cy, inner, WHITE if white else (40, 40, 45))]
-            if g.cell >= 8:
-                group.append(text_layer(piece.symbol().upper(), (cx, cy), max(5, int(g.cell * 0.5)),
-                                        INK if white else WHITE, bold=True))
-            groups[LIGHT if (r + c) % 2 == 0 else DARK].append(group)
-        for bg, layers in groups.items():
-            draw_layers(img, layers, base, bg)
+        img = _empty_board(H, W).copy()
+        pieces = [(sq, piece.symbol()) for sq, piece in self.board.piece_map().items()]
+        tiles = [_piece_tile(H, W, sq, symbol) for sq, symbol in pieces]
+        if None in tiles:  # a tiny frame: discs may reach over their squares, so blend them in turn
+            for sq, symbol in pieces:
+                for m, x, y, color in _piece_layers(H, W, sq, symbol):
+                    blend_mask(img, m, x, y, color)
+            return img
+        for x0, y0, x1, y1, tile in tiles:
+            img[y0:y1, x0:x1] = tile
         return img
 
     def _task_text(self) -> str:
@@ -208,6 +235,8 @@ class ChessMate(SingleTurnEnv):
         if not t or len(t) > 10:
             return None
         b = self.board
+        if self._key_san is not None and t == self._key_san.rstrip("+#"):
+            return self._key
         if re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", t.lower()):
             import chess
             m = chess.Move.from_uci(t.lower())
@@ -218,10 +247,16 @@ class ChessMate(SingleTurnEnv):
             return None
 
     def _check(self, answer) -> bool:
+        if answer == self._key:
+            return True  # proved when the level was drawn
         return answer in self.board.legal_moves and forces_mate(self.board, answer, self.plies)
 
     def _format(self, answer) -> str:
-        return self.board.san(answer)
+        if answer != self._key:
+            return self.board.san(answer)
+        if self._key_san is None:
+            self._key_san = self.board.san(answer)
+        return self._key_san
 
     def _solve(self):
         return self._key  # the mating (or mate-forcing) move the solver found for this position
