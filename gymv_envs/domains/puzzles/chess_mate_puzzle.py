@@ -9,7 +9,15 @@ import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import Board
-from gymv_envs.core.canvas import INK, WHITE, blend_mask, shape_layer, text_layer
+from gymv_envs.core.canvas import (
+    INK,
+    WHITE,
+    base_is_uniform,
+    blend_mask,
+    layers_tile,
+    shape_layer,
+    text_layer,
+)
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.rules.chess import forces_mate, mates_in_one
 
@@ -84,7 +92,11 @@ def _piece_tile(H: int, W: int, sq: int, symbol: str):
     bx0, by0, bx1, by1 = Board(H, W, 8, 8).box(7 - sq // 8, sq % 8)
     if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
         return None
-    tile = _empty_board(H, W)[y0:y1, x0:x1].copy()
+    base = _empty_board(H, W)
+    bg = LIGHT if (sq // 8 + sq % 8) % 2 else DARK
+    if base_is_uniform(base, x0, y0, x1, y1, bg):  # the usual case: a tile shared by squares alike
+        return x0, y0, x1, y1, layers_tile(layers, x0, y0, x1, y1, bg)
+    tile = base[y0:y1, x0:x1].copy()
     for m, x, y, color in layers:
         blend_mask(tile, m, x - x0, y - y0, color)
     tile.setflags(write=False)
