@@ -25,36 +25,70 @@ from gymv_envs.rules.chess import forces_mate, mates_in_one
 MATERIAL = {0: (("QR", "RR", "QQ"), ("",)), 1: (("QNP", "RBP", "QBPP", "RNP"), ("P", "PP", "N", "BP")),
             2: (("QR", "RR", "QB"), ("", "P"))}
 LIGHT, DARK = (238, 220, 180), (180, 135, 95)
+KING_ZONE = tuple(sum(1 << t for t in range(64) if abs(t // 8 - s // 8) <= 1 and abs(t % 8 - s % 8) <= 1)
+                  for s in range(64))  # a king's square and those next to it
 EDGE = tuple(s for s in range(64) if s // 8 in (0, 7) or s % 8 in (0, 7))  # where the black king stands
 
 
-def _sample(draws: ScalarDraws, n: int, k: int) -> list:
-    """``rng.choice(n, size=k, replace=False).tolist()`` replayed: numpy's Floyd sampling, then its shuffle."""
-    out, seen = [], set()
-    for j in range(n - k, n):
-        v = draws.integers(j + 1)
-        if v in seen:
-            v = j
-        seen.add(v)
-        out.append(v)
-    for i in range(k - 1, 0, -1):
-        j = draws.integers(i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
+class _Draws(ScalarDraws):
+    """`ScalarDraws` with ``rng.choice(n, size=k, replace=False)`` replayed in one loop."""
+
+    __slots__ = ()
+
+    def distinct(self, n: int, k: int) -> list:
+        """``rng.choice(n, size=k, replace=False).tolist()``: numpy's Floyd sampling (bounded draws
+        j + 1 for j = n - k .. n - 1), then its shuffle (i + 1 for i = k - 1 .. 1), Lemire's method on
+        32-bit draws as `ScalarDraws.integers` does it, inlined."""
+        raw, pos, has32, u32 = self._raw, self._pos, self._has32, self._u32
+        vals = []
+        for span in (*range(n - k + 1, n + 1), *range(k, 1, -1)):
+            while True:
+                if has32:
+                    has32, u = False, u32
+                else:
+                    if pos == len(raw):
+                        raw += self._bg.random_raw(len(raw)).tolist()
+                    v = raw[pos]
+                    pos += 1
+                    has32, u32, u = True, v >> 32, v & 0xFFFFFFFF
+                m = u * span
+                low = m & 0xFFFFFFFF
+                if low >= span or low >= (0x100000000 - span) % span:
+                    break
+            vals.append(m >> 32)
+        self._pos, self._has32, self._u32 = pos, has32, u32
+        out = []
+        for j, v in zip(range(n - k, n), vals):
+            out.append(j if v in out else v)
+        for i, j in zip(range(k - 1, 0, -1), vals[k:]):
+            out[i], out[j] = out[j], out[i]
+        return out
+
+
+KINDS = {letter: (letter.islower(), "pnbrqk".index(letter.lower())) for letter in "PNBRQKpnb"}
 
 
 def _place(bk: int, pieces: str, picks: list):
-    """Square -> letter for the pieces on the picked squares (of the 63 besides the black king's), pawns
-    off the back ranks moved to their second rank; None when two pieces meet (the level is drawn again)."""
-    placed = {bk: "k"}
+    """The pieces on the picked squares (of the 63 besides the black king's), pawns off the back ranks
+    moved to their second rank, as ([square], White's bitboards by kind, Black's pawns, knights and
+    bishops); None when two pieces meet (the level is drawn again)."""
+    occ = 1 << bk
+    squares, w, black = [], [0] * 6, [0, 0, 0]
     for letter, k in zip(pieces, picks):
         sq = k + (k >= bk)
-        if letter in "Pp" and sq // 8 in (0, 7):
+        if letter in "Pp" and (sq < 8 or sq >= 56):
             sq = (sq & 7) + (8 if letter == "P" else 48)
-            if sq in placed:
-                return None
-        placed[sq] = letter
-    return placed if len(placed) == len(pieces) + 1 else None
+        bit = 1 << sq
+        if occ & bit:
+            return None
+        occ |= bit
+        squares.append(sq)
+        side, kind = KINDS[letter]
+        if side:
+            black[kind] |= bit
+        else:
+            w[kind] |= bit
+    return squares, w, black
 
 
 @functools.lru_cache(maxsize=16)
@@ -149,22 +183,22 @@ class ChessMate(SingleTurnEnv):
 
     def _generate(self, rng: np.random.Generator) -> None:
         whites, blacks = MATERIAL[self.difficulty]
-        with ScalarDraws(rng) as draws:  # rng.random(3) and rng.choice(63, n, replace=False), replayed
+        with _Draws(rng) as draws:  # rng.random(3) and rng.choice(63, n, replace=False), replayed
             while True:
                 bk = EDGE[int(draws.random() * len(EDGE))]
                 white = whites[int(draws.random() * len(whites))]
                 pieces = "K" + white + blacks[int(draws.random() * len(blacks))].lower()
-                placed = _place(bk, pieces, _sample(draws, 63, len(pieces)))
+                placed = _place(bk, pieces, draws.distinct(63, len(pieces)))
                 if placed is None:
                     continue
-                b = self._position(placed, bk)
+                b = self._position(pieces, bk, *placed)
                 if b is not None:
                     break
         self.fen = b.fen()
         self.board = b
         self._key_san = None  # the key move in SAN, once asked for
 
-    def _position(self, placed: dict, bk: int):
+    def _position(self, pieces: str, bk: int, squares: list, w: list, black: list):
         """The board for a placement if it is a puzzle of this difficulty (the key move set), else None.
         Bitboards settle most placements; python-chess settles the rest and finds the key move."""
         import chess
@@ -174,23 +208,17 @@ class ChessMate(SingleTurnEnv):
             mate_in_one,
             white_attackers,
         )
-        w, black = [0] * 6, [0, 0, 0]  # White's pieces by kind; Black's pawns, knights, bishops
-        for sq, letter in placed.items():
-            if letter.isupper():
-                w["PNBRQK".index(letter)] |= 1 << sq
-            elif letter != "k":
-                black["pnb".index(letter)] |= 1 << sq
         bp, bn, bb = black
         wk = w[5].bit_length() - 1
         occ = w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | (1 << bk) | bp | bn | bb
-        if chess.square_distance(bk, wk) < 2 or black_attacks_square(wk, bk, bp, bn, bb, occ) \
+        if (1 << wk) & KING_ZONE[bk] or black_attacks_square(wk, bk, bp, bn, bb, occ) \
                 or white_attackers(w, bk, occ):  # kings too close or either king in check: not a puzzle
             return None
         fast = mate_in_one(w, bk, bp, bn, bb)
         if fast == (self.plies != 1):  # settled: no mate in one at 0/1, or one at 2
             return None
         b = chess.Board(None)
-        b.set_piece_map({sq: chess.Piece.from_symbol(letter) for sq, letter in placed.items()})
+        b.set_piece_map({sq: chess.Piece.from_symbol(letter) for sq, letter in zip((bk, *squares), "k" + pieces)})
         mates = mates_in_one(b, first=True) if fast is None or self.plies == 1 else []
         if bool(mates) != (self.plies == 1) or not b.is_valid():
             return None
