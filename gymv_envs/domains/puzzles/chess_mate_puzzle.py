@@ -137,6 +137,18 @@ def _piece_tile(H: int, W: int, sq: int, symbol: str):
     return x0, y0, x1, y1, tile
 
 
+def _mates_after(b, move, reply) -> bool:
+    """python-chess's answer: does White mate at once after ``move`` and Black's ``reply``
+    (from, to, promotion)? ``b`` is left as it was."""
+    import chess
+    b.push(move)
+    b.push(chess.Move(reply[0], reply[1], reply[2] or None))
+    ok = bool(mates_in_one(b, first=True))
+    b.pop()
+    b.pop()
+    return ok
+
+
 class ChessMate(SingleTurnEnv):
     """Find a checkmating move (mate in one) or the key move of a mate in two.
 
@@ -235,15 +247,7 @@ class ChessMate(SingleTurnEnv):
         from gymv_envs.domains.puzzles._chess_mate_fast import forces_mate_two, white_moves
         for s, t in white_moves(w, bk, bp):
             move = chess.Move(s, t)
-
-            def exact(reply, move=move) -> bool:
-                b.push(move)
-                b.push(chess.Move(reply[0], reply[1], reply[2] or None))
-                ok = bool(mates_in_one(b, first=True))
-                b.pop()
-                b.pop()
-                return ok
-            if forces_mate_two(w, bk, bp, s, t, exact):
+            if forces_mate_two(w, bk, bp, s, t, functools.partial(_mates_after, b, move)):
                 return move
         return None
 
