@@ -35,11 +35,22 @@ def white_attacks(w: list, occ: int) -> int:
     """Every square a White piece attacks with the board occupied by ``occ``."""
     pawns = w[P]
     att = KING[w[K].bit_length() - 1] | ((pawns & ~FILE_A) << 7 | (pawns & ~FILE_H) << 9) & ALL
-    for s in _bits(w[N]):
-        att |= KNIGHT[s]
-    for s in _bits(w[B] | w[Q]):
+    x = w[N]
+    while x:
+        low = x & -x
+        x ^= low
+        att |= KNIGHT[low.bit_length() - 1]
+    x = w[B] | w[Q]
+    while x:
+        low = x & -x
+        x ^= low
+        s = low.bit_length() - 1
         att |= DIAG[s][DMASK[s] & occ]
-    for s in _bits(w[R] | w[Q]):
+    x = w[R] | w[Q]
+    while x:
+        low = x & -x
+        x ^= low
+        s = low.bit_length() - 1
         att |= RANK[s][RMASK[s] & occ] | FILE[s][FMASK[s] & occ]
     return att
 
@@ -120,12 +131,17 @@ def _candidates(w: list, bk: int, occ: int, wocc: int, bocc: int, free: int, now
                     seen |= RANK[bk][RMASK[bk] & o] | FILE[bk][FMASK[bk] & o]
                 cand = attacks(kind, s, occ) & seen
             cand &= ~wocc & ~kbit
-            if cand and not now & sbit:
+            if cand and free and not now & sbit:
                 o = (occ ^ sbit) & ~kbit
-                for u in _bits(free):
-                    cand &= attacks(kind, u, o)
-            for t in _bits(cand):
-                yield s, t, kind, kind
+                x = free
+                while x and cand:
+                    low = x & -x
+                    x ^= low
+                    cand &= attacks(kind, low.bit_length() - 1, o)
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                yield s, low.bit_length() - 1, kind, kind
     for s in _bits(w[P]):
         for t, k in piece_moves(P, s, occ, wocc, bocc):
             if k != P or BP_ATT[bk] >> t & 1:  # a pawn that checks, or any promotion
@@ -142,14 +158,16 @@ def _candidates(w: list, bk: int, occ: int, wocc: int, bocc: int, free: int, now
                     yield s, t, kind, k
 
 
-def mate_in_one(w: list, bk: int, bp: int, bn: int, bb: int, white_in_check: bool = False):
-    """1 if White (to move) mates at once, 0 if White cannot, None if not settled here."""
+def mate_in_one(w: list, bk: int, bp: int, bn: int, bb: int, white_in_check: bool = False, now: int = -1):
+    """1 if White (to move) mates at once, 0 if White cannot, None if not settled here (``now``: what
+    White attacks with the black king off the board, when the caller knows it)."""
     wocc = w[P] | w[N] | w[B] | w[R] | w[Q] | w[K]
     bocc = (1 << bk) | bp | bn | bb
     occ = wocc | bocc
     kbit = 1 << bk
     unsure = False
-    now = white_attacks(w, occ & ~kbit)
+    if now < 0:
+        now = white_attacks(w, occ & ~kbit)
     flights = KING[bk] & ~bocc
     for s, t, k0, k1 in _candidates(w, bk, occ, wocc, bocc, flights & ~now, now):
         sbit, tbit = 1 << s, 1 << t
@@ -244,8 +262,8 @@ def forces_mate_two(w: list, bk: int, bp: int, s: int, t: int, exact):
         else:
             db = 1 << d
             w3 = w2 if not db & wocc else [x & ~db for x in w2]
-            if f == bk:
-                ok = mate_in_one(w3, d, bp2, 0, 0)
+            if f == bk:  # a king move: onto an empty square White's attacks are those found above
+                ok = mate_in_one(w3, d, bp2, 0, 0, False, -1 if db & wocc else att)
             else:
                 bp3 = bp2 ^ (1 << f) | db
                 ok = mate_in_one(w3, bk, bp3, 0, 0, bool(BP_ATT[d] & w3[K]))
