@@ -112,36 +112,43 @@ def _kind_at(w: list, bit: int) -> int:
     return -1
 
 
-def _candidates(w: list, bk: int, occ: int, wocc: int, bocc: int, free: int, now: int):
-    """A superset of White's moves that check the black king and attack every square of ``free``
-    (the king's free squares, which a mate must take away), as (from, to, kind, new kind): direct checks
-    by pieces, pawn checks and promotions, and every move of a lone White piece between a White slider
-    and the king. Knights and sliders that no other piece sees (so leaving their square opens no line)
-    must reach the free squares from the checking square: masks of the squares that see each one."""
+def _candidates(w: list, bk: int, occ: int, wocc: int, bocc: int, flights: int, own: list, fixed: int):
+    """A superset of White's moves that mate the black king, as (from, to, kind, new kind): direct
+    checks by pieces, pawn checks and promotions, and every move of a lone White piece between a
+    White slider and the king. A knight or slider must itself attack, from the checking square, each
+    free square of the king (``flights``) that no other White piece attacks now (``own``: each knight's
+    and slider's (square, kind, attacks); ``fixed``: what the king and pawns attack) and that no line
+    through its old square reaches: masks of the squares that see each one."""
     kbit = 1 << bk
-    for kind in (N, B, R, Q):
-        for s in _bits(w[kind]):
-            sbit = 1 << s
-            if kind == N:
-                cand = KNIGHT[s] & KNIGHT[bk]
-            else:
-                o = occ ^ sbit
-                seen = DIAG[bk][DMASK[bk] & o] if kind != R else 0
-                if kind != B:
-                    seen |= RANK[bk][RMASK[bk] & o] | FILE[bk][FMASK[bk] & o]
-                cand = attacks(kind, s, occ) & seen
-            cand &= ~wocc & ~kbit
-            if cand and free and not now & sbit:
-                o = (occ ^ sbit) & ~kbit
-                x = free
-                while x and cand:
-                    low = x & -x
-                    x ^= low
-                    cand &= attacks(kind, low.bit_length() - 1, o)
-            while cand:
-                low = cand & -cand
-                cand ^= low
-                yield s, low.bit_length() - 1, kind, kind
+    xray = occ & ~kbit
+    for s, kind, mine in own:
+        sbit = 1 << s
+        if kind == N:
+            cand = KNIGHT[s] & KNIGHT[bk]
+        else:
+            o = occ ^ sbit
+            seen = DIAG[bk][DMASK[bk] & o] if kind != R else 0
+            if kind != B:
+                seen |= RANK[bk][RMASK[bk] & o] | FILE[bk][FMASK[bk] & o]
+            cand = mine & seen
+        cand &= ~wocc & ~kbit
+        if cand:
+            o = xray ^ sbit
+            others = fixed
+            for s2, _, a in own:
+                if s2 != s:
+                    others |= a
+            need = flights & ~others
+            if others & sbit:
+                need &= ~attacks(Q, s, o)  # lines through the old square may reach these
+            while need and cand:
+                low = need & -need
+                need ^= low
+                cand &= attacks(kind, low.bit_length() - 1, o)
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            yield s, low.bit_length() - 1, kind, kind
     for s in _bits(w[P]):
         for t, k in piece_moves(P, s, occ, wocc, bocc):
             if k != P or BP_ATT[bk] >> t & 1:  # a pawn that checks, or any promotion
@@ -158,18 +165,28 @@ def _candidates(w: list, bk: int, occ: int, wocc: int, bocc: int, free: int, now
                     yield s, t, kind, k
 
 
-def mate_in_one(w: list, bk: int, bp: int, bn: int, bb: int, white_in_check: bool = False, now: int = -1):
-    """1 if White (to move) mates at once, 0 if White cannot, None if not settled here (``now``: what
-    White attacks with the black king off the board, when the caller knows it)."""
+def mate_in_one(w: list, bk: int, bp: int, bn: int, bb: int, white_in_check: bool = False):
+    """1 if White (to move) mates at once, 0 if White cannot, None if not settled here."""
     wocc = w[P] | w[N] | w[B] | w[R] | w[Q] | w[K]
     bocc = (1 << bk) | bp | bn | bb
     occ = wocc | bocc
     kbit = 1 << bk
     unsure = False
-    if now < 0:
-        now = white_attacks(w, occ & ~kbit)
+    xray = occ & ~kbit
+    pawns = w[P]
+    fixed = KING[w[K].bit_length() - 1] | ((pawns & ~FILE_A) << 7 | (pawns & ~FILE_H) << 9) & ALL
+    own, now = [], fixed
+    for kind in (N, B, R, Q):
+        x = w[kind]
+        while x:
+            low = x & -x
+            x ^= low
+            s = low.bit_length() - 1
+            a = attacks(kind, s, xray)
+            own.append((s, kind, a))
+            now |= a
     flights = KING[bk] & ~bocc
-    for s, t, k0, k1 in _candidates(w, bk, occ, wocc, bocc, flights & ~now, now):
+    for s, t, k0, k1 in _candidates(w, bk, occ, wocc, bocc, flights, own, fixed):
         sbit, tbit = 1 << s, 1 << t
         occ2 = occ ^ sbit | tbit
         # at most what White attacks after the move: all it attacks now, the mover from its new square,
@@ -262,8 +279,8 @@ def forces_mate_two(w: list, bk: int, bp: int, s: int, t: int, exact):
         else:
             db = 1 << d
             w3 = w2 if not db & wocc else [x & ~db for x in w2]
-            if f == bk:  # a king move: onto an empty square White's attacks are those found above
-                ok = mate_in_one(w3, d, bp2, 0, 0, False, -1 if db & wocc else att)
+            if f == bk:
+                ok = mate_in_one(w3, d, bp2, 0, 0)
             else:
                 bp3 = bp2 ^ (1 << f) | db
                 ok = mate_in_one(w3, bk, bp3, 0, 0, bool(BP_ATT[d] & w3[K]))
