@@ -114,7 +114,12 @@ def _piece_layers(H: int, W: int, sq: int, symbol: str) -> list:
     return layers
 
 
-@functools.lru_cache(maxsize=2048)  # 12 pieces on 64 squares: 768 tiles a frame size, ~8 KB each at 512
+@functools.lru_cache(maxsize=8)  # per frame size: 768 entries sharing ~50 tiles (~8 KB each at 512)
+def _piece_tiles(H: int, W: int) -> dict:
+    """`_piece_tile` for every piece on every square of a frame size, made once."""
+    return {(sq, symbol): _piece_tile(H, W, sq, symbol) for sq in range(64) for symbol in "KQRBNPkqrbnp"}
+
+
 def _piece_tile(H: int, W: int, sq: int, symbol: str):
     """(x0, y0, x1, y1, pixels) of the box a piece's blends cover, drawn on the empty board (read-only),
     when that box lies inside the piece's square (so pieces never overlap and each tile can be copied
@@ -255,7 +260,8 @@ class ChessMate(SingleTurnEnv):
         H, W = self.obs_size
         img = _empty_board(H, W).copy()
         pieces = [(sq, piece.symbol()) for sq, piece in self.board.piece_map().items()]
-        tiles = [_piece_tile(H, W, sq, symbol) for sq, symbol in pieces]
+        known = _piece_tiles(H, W)
+        tiles = [known[key] for key in pieces]
         if None in tiles:  # a tiny frame: discs may reach over their squares, so blend them in turn
             for sq, symbol in pieces:
                 for m, x, y, color in _piece_layers(H, W, sq, symbol):
