@@ -100,6 +100,21 @@ def _empty_board(H: int, W: int) -> np.ndarray:
     return img
 
 
+def _fen(bk: int, squares: list, pieces: str) -> str:
+    """The FEN python-chess gives such a position: White to move, no castling, no en passant."""
+    cells = ["1"] * 64
+    cells[bk] = "k"
+    for sq, letter in zip(squares, pieces):
+        cells[sq] = letter
+    ranks = []
+    for r in range(56, -8, -8):
+        row = "".join(cells[r:r + 8])
+        for run in range(8, 1, -1):
+            row = row.replace("1" * run, str(run))
+        ranks.append(row)
+    return "/".join(ranks) + " w - - 0 1"
+
+
 def _piece_layers(H: int, W: int, sq: int, symbol: str) -> list:
     """The blends that draw a piece: a rimmed disc and its letter, centred on its square."""
     g = Board(H, W, 8, 8)
@@ -199,7 +214,9 @@ class ChessMate(SingleTurnEnv):
         self.plies = 3 if self.difficulty == 2 else 1
 
     def _generate(self, rng: np.random.Generator) -> None:
+        from gymv_envs.domains.puzzles import _chess_mate_fast as fast
         whites, blacks = MATERIAL[self.difficulty]
+        settled_out = self.plies != 1  # a settled answer that rejects: a mate in one at 2, none at 0/1
         with _Draws(rng) as draws:  # rng.random(3) and rng.choice(63, n, replace=False), replayed
             while True:
                 bk = EDGE[int(draws.random() * len(EDGE))]
@@ -208,35 +225,30 @@ class ChessMate(SingleTurnEnv):
                 placed = _place(bk, pieces, draws.distinct(63, len(pieces)))
                 if placed is None:
                     continue
-                b = self._position(pieces, bk, *placed)
+                squares, w, (bp, bn, bb) = placed
+                wk = w[5].bit_length() - 1
+                occ = w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | (1 << bk) | bp | bn | bb
+                if (1 << wk) & KING_ZONE[bk] or fast.black_attacks_square(wk, bk, bp, bn, bb, occ) \
+                        or fast.white_attackers(w, bk, occ):  # kings too close or a king in check
+                    continue
+                settled = fast.mate_in_one(w, bk, bp, bn, bb)
+                if settled == settled_out:
+                    continue
+                b = self._position(pieces, bk, squares, w, bp, settled)
                 if b is not None:
                     break
-        self.fen = b.fen()
+        self.fen = _fen(bk, squares, pieces)
         self.board = b
         self._key_san = None  # the key move in SAN, once asked for
 
-    def _position(self, pieces: str, bk: int, squares: list, w: list, black: list):
-        """The board for a placement if it is a puzzle of this difficulty (the key move set), else None.
-        Bitboards settle most placements; python-chess settles the rest and finds the key move."""
+    def _position(self, pieces: str, bk: int, squares: list, w: list, bp: int, settled):
+        """The board for a placement the bitboards did not rule out if it is a puzzle of this
+        difficulty (the key move set), else None: python-chess finds the mate in one (0/1), the
+        key of a mate in two (2) with the bitboard search."""
         import chess
-
-        from gymv_envs.domains.puzzles._chess_mate_fast import (
-            black_attacks_square,
-            mate_in_one,
-            white_attackers,
-        )
-        bp, bn, bb = black
-        wk = w[5].bit_length() - 1
-        occ = w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | (1 << bk) | bp | bn | bb
-        if (1 << wk) & KING_ZONE[bk] or black_attacks_square(wk, bk, bp, bn, bb, occ) \
-                or white_attackers(w, bk, occ):  # kings too close or either king in check: not a puzzle
-            return None
-        fast = mate_in_one(w, bk, bp, bn, bb)
-        if fast == (self.plies != 1):  # settled: no mate in one at 0/1, or one at 2
-            return None
         b = chess.Board(None)
         b.set_piece_map({sq: chess.Piece.from_symbol(letter) for sq, letter in zip((bk, *squares), "k" + pieces)})
-        mates = mates_in_one(b, first=True) if fast is None or self.plies == 1 else []
+        mates = mates_in_one(b, first=True) if settled is None or self.plies == 1 else []
         if bool(mates) != (self.plies == 1) or not b.is_valid():
             return None
         if mates:
