@@ -37,32 +37,47 @@ class _Draws(ScalarDraws):
 
     def distinct(self, n: int, k: int) -> list:
         """``rng.choice(n, size=k, replace=False).tolist()``: numpy's Floyd sampling (bounded draws
-        j + 1 for j = n - k .. n - 1), then its shuffle (i + 1 for i = k - 1 .. 1), Lemire's method on
-        32-bit draws as `ScalarDraws.integers` does it, inlined."""
-        raw, pos, has32, u32 = self._raw, self._pos, self._has32, self._u32
-        vals = []
-        for span in (*range(n - k + 1, n + 1), *range(k, 1, -1)):
-            while True:
-                if has32:
-                    has32, u = False, u32
-                else:
-                    if pos == len(raw):
-                        raw += self._bg.random_raw(len(raw)).tolist()
-                    v = raw[pos]
-                    pos += 1
-                    has32, u32, u = True, v >> 32, v & 0xFFFFFFFF
-                m = u * span
-                low = m & 0xFFFFFFFF
-                if low >= span or low >= (0x100000000 - span) % span:
-                    break
-            vals.append(m >> 32)
-        self._pos, self._has32, self._u32 = pos, has32, u32
+        j + 1 for j = n - k .. n - 1), then its shuffle (i + 1 for i = k - 1 .. 1), each by Lemire's
+        method on a 32-bit draw as `ScalarDraws.integers` makes it; the 32-bit draws are taken in one
+        go (a draw Lemire's method would reject, one in millions, goes the slow way)."""
+        spans = _spans(n, k)
+        raw, pos, has32 = self._raw, self._pos, self._has32
+        words = [self._u32] if has32 else []
+        end = pos + (len(spans) - len(words) + 1) // 2
+        while end > len(raw):
+            raw += self._bg.random_raw(len(raw)).tolist()
+        for v in raw[pos:end]:
+            words += (v & 0xFFFFFFFF, v >> 32)
+        products = [u * span for u, span in zip(words, spans)]
+        if any(m & 0xFFFFFFFF < span for m, span in zip(products, spans)):
+            return self._distinct_slowly(n, k)
+        if len(words) > len(spans):
+            self._has32, self._u32 = True, words[-1]
+        else:
+            self._has32 = False
+        self._pos = end
+        vals = [m >> 32 for m in products]
         out = []
         for j, v in zip(range(n - k, n), vals):
             out.append(j if v in out else v)
         for i, j in zip(range(k - 1, 0, -1), vals[k:]):
             out[i], out[j] = out[j], out[i]
         return out
+
+    def _distinct_slowly(self, n: int, k: int) -> list:
+        vals = [self.integers(span) for span in _spans(n, k)]
+        out = []
+        for j, v in zip(range(n - k, n), vals):
+            out.append(j if v in out else v)
+        for i, j in zip(range(k - 1, 0, -1), vals[k:]):
+            out[i], out[j] = out[j], out[i]
+        return out
+
+
+@functools.lru_cache(maxsize=64)
+def _spans(n: int, k: int) -> tuple:
+    """The bounds of ``rng.choice(n, size=k, replace=False)``'s draws, in order."""
+    return (*range(n - k + 1, n + 1), *range(k, 1, -1))
 
 
 KINDS = {letter: (letter.islower(), "pnbrqk".index(letter.lower())) for letter in "PNBRQKpnb"}
