@@ -48,20 +48,23 @@ class _Draws(ScalarDraws):
             raw += self._bg.random_raw(len(raw)).tolist()
         for v in raw[pos:end]:
             words += (v & 0xFFFFFFFF, v >> 32)
-        products = [u * span for u, span in zip(words, spans)]
-        if any(m & 0xFFFFFFFF < span for m, span in zip(products, spans)):
+        products = list(map(int.__mul__, words, spans))
+        if min(m & 0xFFFFFFFF for m in products) < n:  # below every bound: maybe a rejected draw
             return self._distinct_slowly(n, k)
-        if len(words) > len(spans):
-            self._has32, self._u32 = True, words[-1]
-        else:
-            self._has32 = False
+        self._has32 = len(words) > len(spans)
+        self._u32 = words[-1]
         self._pos = end
-        vals = [m >> 32 for m in products]
         out = []
-        for j, v in zip(range(n - k, n), vals):
+        j = n - k
+        for m in products[:k]:
+            v = m >> 32
             out.append(j if v in out else v)
-        for i, j in zip(range(k - 1, 0, -1), vals[k:]):
-            out[i], out[j] = out[j], out[i]
+            j += 1
+        i = k - 1
+        for m in products[k:]:
+            v = m >> 32
+            out[i], out[v] = out[v], out[i]
+            i -= 1
         return out
 
     def _distinct_slowly(self, n: int, k: int) -> list:
