@@ -165,14 +165,9 @@ def _candidates(w: list, bk: int, occ: int, wocc: int, bocc: int, flights: int, 
                     yield s, t, kind, k
 
 
-def mate_in_one(w: list, bk: int, bp: int, bn: int, bb: int, white_in_check: bool = False):
-    """1 if White (to move) mates at once, 0 if White cannot, None if not settled here."""
-    wocc = w[P] | w[N] | w[B] | w[R] | w[Q] | w[K]
-    bocc = (1 << bk) | bp | bn | bb
-    occ = wocc | bocc
-    kbit = 1 << bk
-    unsure = False
-    xray = occ & ~kbit
+def _attack_masks(w: list, occ: int) -> tuple:
+    """White's attacks with the board occupied by ``occ``: ([(square, kind, attacks)] of its knights
+    and sliders, what its king and pawns attack, all of it)."""
     pawns = w[P]
     fixed = KING[w[K].bit_length() - 1] | ((pawns & ~FILE_A) << 7 | (pawns & ~FILE_H) << 9) & ALL
     own, now = [], fixed
@@ -182,9 +177,21 @@ def mate_in_one(w: list, bk: int, bp: int, bn: int, bb: int, white_in_check: boo
             low = x & -x
             x ^= low
             s = low.bit_length() - 1
-            a = attacks(kind, s, xray)
+            a = attacks(kind, s, occ)
             own.append((s, kind, a))
             now |= a
+    return own, fixed, now
+
+
+def mate_in_one(w: list, bk: int, bp: int, bn: int, bb: int, white_in_check: bool = False, known=None):
+    """1 if White (to move) mates at once, 0 if White cannot, None if not settled here (``known``:
+    `_attack_masks` with the black king off the board, when the caller has them)."""
+    wocc = w[P] | w[N] | w[B] | w[R] | w[Q] | w[K]
+    bocc = (1 << bk) | bp | bn | bb
+    occ = wocc | bocc
+    kbit = 1 << bk
+    unsure = False
+    own, fixed, now = known or _attack_masks(w, occ & ~kbit)
     flights = KING[bk] & ~bocc
     for s, t, k0, k1 in _candidates(w, bk, occ, wocc, bocc, flights, own, fixed):
         sbit, tbit = 1 << s, 1 << t
@@ -251,7 +258,8 @@ def forces_mate_two(w: list, bk: int, bp: int, s: int, t: int, exact):
     wocc = w2[N] | w2[B] | w2[R] | w2[Q] | w2[K]
     kbit = 1 << bk
     occ = wocc | kbit | bp2
-    att = white_attacks(w2, occ & ~kbit)
+    known = _attack_masks(w2, occ & ~kbit)
+    att = known[2]
     in_check = att & kbit
     flights = KING[bk] & ~bp2 & ~att
     replies = [(bk, f, 0) for f in _bits(flights)]
@@ -279,8 +287,8 @@ def forces_mate_two(w: list, bk: int, bp: int, s: int, t: int, exact):
         else:
             db = 1 << d
             w3 = w2 if not db & wocc else [x & ~db for x in w2]
-            if f == bk:
-                ok = mate_in_one(w3, d, bp2, 0, 0)
+            if f == bk:  # onto an empty square the king leaves White's attacks as they were
+                ok = mate_in_one(w3, d, bp2, 0, 0, False, None if db & wocc else known)
             else:
                 bp3 = bp2 ^ (1 << f) | db
                 ok = mate_in_one(w3, bk, bp3, 0, 0, bool(BP_ATT[d] & w3[K]))
