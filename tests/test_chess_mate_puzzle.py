@@ -10,7 +10,8 @@ import pytest
 chess = pytest.importorskip("chess")
 
 from gymv_envs.domains.puzzles import _chess_mate_fast as fast  # noqa: E402
-from gymv_envs.domains.puzzles.chess_mate_puzzle import MATERIAL, _Draws  # noqa: E402
+from gymv_envs.domains.puzzles._chess_mate_levels import Draws  # noqa: E402
+from gymv_envs.domains.puzzles.chess_mate_puzzle import MATERIAL  # noqa: E402
 from gymv_envs.rules.chess import forces_mate, mates_in_one  # noqa: E402
 
 
@@ -68,7 +69,7 @@ def test_fast_mate_tests_agree_with_python_chess():
 def test_replayed_choice_matches_numpy():
     for seed in range(200):
         a, b = np.random.default_rng(seed), np.random.default_rng(seed)
-        with _Draws(b) as draws:
+        with Draws(b) as draws:
             for k in range(3, 9):
                 assert draws.random() == float(a.random())
                 sample = draws.distinct if (seed + k) % 3 else draws._distinct_slowly  # (kept for rare draws)

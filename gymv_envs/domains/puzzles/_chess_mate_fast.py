@@ -4,10 +4,12 @@ A position is White's pieces as bitboards ``w = [pawns, knights, bishops, rooks,
 (index = python-chess piece type - 1), the black king's square ``bk`` and Black's pawns, knights
 and bishops; no castling rights, no en-passant square. `mate_in_one` answers 1 (White mates at
 once), 0 (White cannot) or None (not settled here: the caller asks python-chess). Each answer it
-gives is proved by the rules: 0 when every White move that checks leaves the king a free square,
-1 for a legal check that leaves no free square, is not a double check escape and that no black
-piece can capture or block. `mate_in_two_keys` walks White's legal moves in python-chess's order
-for the puzzle's two-heavy-pieces positions and hands each one to a test with the same contract.
+gives is proved by the rules: 0 when every White move that could check leaves the king a free
+square, 1 for a legal check that leaves none and that no black piece can capture or block.
+`white_moves` lists White's legal moves in python-chess's order for the puzzle's mate-in-two
+positions (a king and two pieces against a king and pawns) and `forces_mate_two` tests one of them,
+asking python-chess (a callback) for each reply it does not settle. tests/test_chess_mate_puzzle.py
+checks both against python-chess.
 """
 
 from __future__ import annotations
