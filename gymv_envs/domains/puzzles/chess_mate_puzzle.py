@@ -9,13 +9,25 @@ import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import Board
-from gymv_envs.core.canvas import INK, WHITE, draw_shape, draw_text
+from gymv_envs.core.canvas import (
+    INK,
+    WHITE,
+    base_is_uniform,
+    blend_mask,
+    layers_tile,
+    shape_layer,
+    text_layer,
+)
+from gymv_envs.domains.puzzles._chess_mate_levels import Draws, place_pieces, position_fen
 from gymv_envs.rules.chess import forces_mate, mates_in_one
 
 # pieces besides the two kings: (white, black); lower-case letters are black
 MATERIAL = {0: (("QR", "RR", "QQ"), ("",)), 1: (("QNP", "RBP", "QBPP", "RNP"), ("P", "PP", "N", "BP")),
             2: (("QR", "RR", "QB"), ("", "P"))}
 LIGHT, DARK = (238, 220, 180), (180, 135, 95)
+KING_ZONE = tuple(sum(1 << t for t in range(64) if abs(t // 8 - s // 8) <= 1 and abs(t % 8 - s % 8) <= 1)
+                  for s in range(64))  # a king's square and those next to it
+EDGE = tuple(s for s in range(64) if s // 8 in (0, 7) or s % 8 in (0, 7))  # where the black king stands
 
 
 @functools.lru_cache(maxsize=16)
@@ -25,6 +37,60 @@ def _empty_board(H: int, W: int) -> np.ndarray:
                                   bottom_up=True)
     img.setflags(write=False)
     return img
+
+
+def _piece_layers(H: int, W: int, sq: int, symbol: str) -> list:
+    """The blends that draw a piece: a rimmed disc and its letter, centred on its square."""
+    g = Board(H, W, 8, 8)
+    cx, cy = g.center(7 - sq // 8, sq % 8)
+    white = symbol.isupper()
+    size = max(3, int(g.cell * 0.82))
+    layers = [shape_layer("circle", cx, cy, size, INK),
+              shape_layer("circle", cx, cy, max(2, size - max(2, size // 8)), WHITE if white else (40, 40, 45))]
+    if g.cell >= 8:
+        layers.append(text_layer(symbol.upper(), (cx, cy), max(5, int(g.cell * 0.5)), INK if white else WHITE,
+                                 bold=True))
+    return layers
+
+
+@functools.lru_cache(maxsize=8)  # per frame size: 768 entries sharing ~50 tiles (~8 KB each at 512)
+def _piece_tiles(H: int, W: int) -> dict:
+    """`_piece_tile` for every piece on every square of a frame size, made once."""
+    return {(sq, symbol): _piece_tile(H, W, sq, symbol) for sq in range(64) for symbol in "KQRBNPkqrbnp"}
+
+
+def _piece_tile(H: int, W: int, sq: int, symbol: str):
+    """(x0, y0, x1, y1, pixels) of the box a piece's blends cover, drawn on the empty board (read-only),
+    when that box lies inside the piece's square (so pieces never overlap and each tile can be copied
+    in); None otherwise."""
+    layers = _piece_layers(H, W, sq, symbol)
+    x0, y0 = min(x for _, x, _, _ in layers), min(y for _, _, y, _ in layers)
+    x1 = max(x + m.shape[1] for m, x, _, _ in layers)
+    y1 = max(y + m.shape[0] for m, _, y, _ in layers)
+    bx0, by0, bx1, by1 = Board(H, W, 8, 8).box(7 - sq // 8, sq % 8)
+    if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
+        return None
+    base = _empty_board(H, W)
+    bg = LIGHT if (sq // 8 + sq % 8) % 2 else DARK
+    if base_is_uniform(base, x0, y0, x1, y1, bg):  # the usual case: a tile shared by squares alike
+        return x0, y0, x1, y1, layers_tile(layers, x0, y0, x1, y1, bg)
+    tile = base[y0:y1, x0:x1].copy()
+    for m, x, y, color in layers:
+        blend_mask(tile, m, x - x0, y - y0, color)
+    tile.setflags(write=False)
+    return x0, y0, x1, y1, tile
+
+
+def _mates_after(b, move, reply) -> bool:
+    """python-chess's answer: does White mate at once after ``move`` and Black's ``reply``
+    (from, to, promotion)? ``b`` is left as it was."""
+    import chess
+    b.push(move)
+    b.push(chess.Move(reply[0], reply[1], reply[2] or None))
+    ok = bool(mates_in_one(b, first=True))
+    b.pop()
+    b.pop()
+    return ok
 
 
 class ChessMate(SingleTurnEnv):
@@ -65,57 +131,80 @@ class ChessMate(SingleTurnEnv):
 
     extras = ("chess",)
     _key = None
+    _key_san = None
     answer_hint = "one move for White in SAN (such as `Qd8#`) or UCI (such as `d1d8`)"
 
     def _configure(self) -> None:
         self.plies = 3 if self.difficulty == 2 else 1
 
     def _generate(self, rng: np.random.Generator) -> None:
-        import chess
+        from gymv_envs.domains.puzzles import _chess_mate_fast as fast
         whites, blacks = MATERIAL[self.difficulty]
-        edge = [s for s in chess.SQUARES if chess.square_rank(s) in (0, 7) or chess.square_file(s) in (0, 7)]
-        while True:
-            u = rng.random(3).tolist()
-            bk = edge[int(u[0] * len(edge))]
-            pieces = "K" + whites[int(u[1] * len(whites))] + blacks[int(u[2] * len(blacks))].lower()
-            b = chess.Board(None)
-            b.set_piece_at(bk, chess.Piece(chess.KING, chess.BLACK))
-            free = [s for s in chess.SQUARES if s != bk]
-            for letter, k in zip(pieces, rng.choice(len(free), size=len(pieces), replace=False).tolist()):
-                sq = free[k]
-                if letter in "Pp" and chess.square_rank(sq) in (0, 7):
-                    sq = chess.square(chess.square_file(sq), 1 if letter == "P" else 6)
-                    if b.piece_at(sq) or sq == bk:
-                        break
-                b.set_piece_at(sq, chess.Piece.from_symbol(letter))
-            b.turn = chess.WHITE
-            if b.occupied.bit_count() != len(pieces) + 1 or chess.square_distance(bk, b.king(chess.WHITE)) < 2:
-                continue
-            if b.is_check() or b.attackers_mask(chess.WHITE, bk):  # either king in check: not a puzzle
-                continue
-            mates = mates_in_one(b, first=True)  # before the (slower) validity test, which few pass after it
-            if bool(mates) != (self.plies == 1) or not b.is_valid():
-                continue
-            self._key = mates[0] if mates else next((m for m in b.legal_moves if forces_mate(b, m, 3)), None)
-            if self._key is not None:
-                break
-        self.fen = b.fen()
+        settled_out = self.plies != 1  # a settled answer that rejects: a mate in one at 2, none at 0/1
+        with Draws(rng) as draws:  # rng.random(3) and rng.choice(63, n, replace=False), replayed
+            while True:
+                bk = EDGE[int(draws.random() * len(EDGE))]
+                white = whites[int(draws.random() * len(whites))]
+                pieces = "K" + white + blacks[int(draws.random() * len(blacks))].lower()
+                placed = place_pieces(bk, pieces, draws.distinct(63, len(pieces)))
+                if placed is None:
+                    continue
+                squares, w, (bp, bn, bb) = placed
+                wk = w[5].bit_length() - 1
+                occ = w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | (1 << bk) | bp | bn | bb
+                if (1 << wk) & KING_ZONE[bk] or fast.black_attacks_square(wk, bk, bp, bn, bb, occ) \
+                        or fast.white_attackers(w, bk, occ):  # kings too close or a king in check
+                    continue
+                settled = fast.mate_in_one(w, bk, bp, bn, bb)
+                if settled == settled_out:
+                    continue
+                b = self._position(pieces, bk, squares, w, bp, settled)
+                if b is not None:
+                    break
+        self.fen = position_fen(bk, squares, pieces)
         self.board = b
+        self._key_san = None  # the key move in SAN, once asked for
+
+    def _position(self, pieces: str, bk: int, squares: list, w: list, bp: int, settled):
+        """The board for a placement the bitboards did not rule out if it is a puzzle of this
+        difficulty (the key move set), else None: python-chess finds the mate in one (0/1), the
+        key of a mate in two (2) with the bitboard search."""
+        import chess
+        b = chess.Board(None)
+        b.set_piece_map({sq: chess.Piece.from_symbol(letter) for sq, letter in zip((bk, *squares), "k" + pieces)})
+        mates = mates_in_one(b, first=True) if settled is None or self.plies == 1 else []
+        if bool(mates) != (self.plies == 1) or not b.is_valid():
+            return None
+        if mates:
+            self._key = mates[0]
+            return b
+        self._key = self._mate_in_two_key(b, w, bk, bp)
+        return b if self._key is not None else None
+
+    def _mate_in_two_key(self, b, w: list, bk: int, bp: int):
+        """The first legal move (python-chess's order) that mates in two, or None."""
+        import chess
+
+        from gymv_envs.domains.puzzles._chess_mate_fast import forces_mate_two, white_moves
+        for s, t in white_moves(w, bk, bp):
+            move = chess.Move(s, t)
+            if forces_mate_two(w, bk, bp, s, t, functools.partial(_mates_after, b, move)):
+                return move
+        return None
 
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        g = Board(H, W, 8, 8)
         img = _empty_board(H, W).copy()
-        size = max(3, int(g.cell * 0.82))
-        for sq, piece in self.board.piece_map().items():
-            r, c = 7 - sq // 8, sq % 8
-            cx, cy = g.center(r, c)
-            white = piece.color
-            draw_shape(img, "circle", cx, cy, size, INK)
-            draw_shape(img, "circle", cx, cy, max(2, size - max(2, size // 8)), WHITE if white else (40, 40, 45))
-            if g.cell >= 8:
-                draw_text(img, piece.symbol().upper(), (cx, cy), max(5, int(g.cell * 0.5)),
-                          INK if white else WHITE, bold=True)
+        pieces = [(sq, piece.symbol()) for sq, piece in self.board.piece_map().items()]
+        known = _piece_tiles(H, W)
+        tiles = [known[key] for key in pieces]
+        if None in tiles:  # a tiny frame: discs may reach over their squares, so blend them in turn
+            for sq, symbol in pieces:
+                for m, x, y, color in _piece_layers(H, W, sq, symbol):
+                    blend_mask(img, m, x, y, color)
+            return img
+        for x0, y0, x1, y1, tile in tiles:
+            img[y0:y1, x0:x1] = tile
         return img
 
     def _task_text(self) -> str:
@@ -132,6 +221,8 @@ class ChessMate(SingleTurnEnv):
         if not t or len(t) > 10:
             return None
         b = self.board
+        if self._key_san is not None and t == self._key_san.rstrip("+#"):
+            return self._key
         if re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", t.lower()):
             import chess
             m = chess.Move.from_uci(t.lower())
@@ -142,10 +233,16 @@ class ChessMate(SingleTurnEnv):
             return None
 
     def _check(self, answer) -> bool:
+        if answer == self._key:
+            return True  # proved when the level was drawn
         return answer in self.board.legal_moves and forces_mate(self.board, answer, self.plies)
 
     def _format(self, answer) -> str:
-        return self.board.san(answer)
+        if answer != self._key:
+            return self.board.san(answer)
+        if self._key_san is None:
+            self._key_san = self.board.san(answer)
+        return self._key_san
 
     def _solve(self):
         return self._key  # the mating (or mate-forcing) move the solver found for this position

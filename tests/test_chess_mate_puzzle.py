@@ -1,0 +1,77 @@
+"""ChessMate's bitboard shortcuts agree with python-chess, and its replayed draws with numpy."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+chess = pytest.importorskip("chess")
+
+from gymv_envs.domains.puzzles import _chess_mate_fast as fast  # noqa: E402
+from gymv_envs.domains.puzzles._chess_mate_levels import Draws  # noqa: E402
+from gymv_envs.domains.puzzles.chess_mate_puzzle import MATERIAL  # noqa: E402
+from gymv_envs.rules.chess import forces_mate, mates_in_one  # noqa: E402
+
+
+def _random_boards(seed: int, count: int):
+    """Legal positions with each difficulty's material, the kings anywhere, White to move."""
+    rng = np.random.default_rng(seed)
+    while count:
+        d = int(rng.integers(3))
+        whites, blacks = MATERIAL[d]
+        pieces = "K" + whites[rng.integers(len(whites))] + blacks[rng.integers(len(blacks))].lower() + "k"
+        squares = rng.choice(64, size=len(pieces), replace=False).tolist()
+        if any(letter in "Pp" and sq // 8 in (0, 7) for letter, sq in zip(pieces, squares)):
+            continue
+        b = chess.Board(None)
+        b.set_piece_map({sq: chess.Piece.from_symbol(letter) for letter, sq in zip(pieces, squares)})
+        if b.is_valid():
+            count -= 1
+            yield d, b
+
+
+def _mates_after(b, move, reply) -> bool:
+    """python-chess: does White mate at once after ``move`` and Black's ``reply`` (from, to, promotion)?"""
+    b.push(move)
+    b.push(chess.Move(reply[0], reply[1], reply[2] or None))
+    ok = bool(mates_in_one(b, first=True))
+    b.pop()
+    b.pop()
+    return ok
+
+
+def _bitboards(b):
+    w = [int(b.pieces_mask(kind, chess.WHITE)) for kind in range(1, 7)]
+    return w, b.king(chess.BLACK), *(int(b.pieces_mask(kind, chess.BLACK)) for kind in (1, 2, 3))
+
+
+def test_fast_mate_tests_agree_with_python_chess():
+    settled = 0
+    for d, b in _random_boards(0, 700):
+        w, bk, bp, bn, bb = _bitboards(b)
+        got = fast.mate_in_one(w, bk, bp, bn, bb, b.is_check())
+        if got is not None:
+            settled += 1
+            assert got == bool(mates_in_one(b)), b.fen()
+        if d != 2 or got != 0 or b.is_check():
+            continue
+        moves = [(m.from_square, m.to_square) for m in b.legal_moves]
+        assert fast.white_moves(w, bk, bp) == moves, b.fen()
+        for s, t in moves[:12]:
+            move = chess.Move(s, t)
+            exact = functools.partial(_mates_after, b, move)
+            assert fast.forces_mate_two(w, bk, bp, s, t, exact) == forces_mate(b, move, 3), (b.fen(), move)
+    assert settled > 600
+
+
+def test_replayed_choice_matches_numpy():
+    for seed in range(200):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        with Draws(b) as draws:
+            for k in range(3, 9):
+                assert draws.random() == float(a.random())
+                sample = draws.distinct if (seed + k) % 3 else draws._distinct_slowly  # (kept for rare draws)
+                assert sample(63, k) == a.choice(63, size=k, replace=False).tolist()
+        assert a.random() == b.random()
