@@ -56,6 +56,23 @@ class Akari:
         out.numbers = [(self.adjacent[i], k) for i, k in black.items() if k is not None]
         return out
 
+    def lit_without(self, bulbs: int, cell: int) -> bool:
+        """Whether ``bulbs`` (which light the board, ``cell`` not one of them) still light every white
+        cell once ``cell`` turns black: only the cells of its row and column runs see less."""
+        n, seen = self.n, self.sees[cell]
+        row = seen & (((1 << n) - 1) << (cell - cell % n))
+        col = seen & ~row
+        below = (1 << cell) - 1
+        for part, cut in ((row & below, row & ~below), (col & below, col & ~below)):
+            for near, far in ((part, cut), (cut & ~(1 << cell), part)):
+                if not near & bulbs:  # that side of the run lost its bulbs: each cell needs its other line
+                    while near:
+                        low = near & -near
+                        near ^= low
+                        if not bulbs & self.sees[low.bit_length() - 1] & ~far:
+                            return False
+        return True
+
     def solutions(self, limit: int, budget: int = 50_000) -> list[int] | None:
         """Up to ``limit`` bulb masks that solve the board (None when the search budget runs out).
 
@@ -128,3 +145,80 @@ class Akari:
         except TimeoutError:
             return None
         return out
+
+    def differs(self, black: int, budget: int = 50_000) -> bool | None:
+        """Whether a solution of the other numbers puts a count other than its number round ``black``.
+
+        When the board has one solution, that is whether it keeps one with the number of ``black``
+        removed. The search is that of `solutions`; a number that has its bulbs leaves the search
+        below it (its open cells are banned), and a branch whose count round ``black`` is settled at
+        the number ends. None when the budget runs out."""
+        white, sees, adj = self.white, self.sees, self.adjacent[black]
+        k_out = self.black[black]
+        nodes = 0
+
+        def search(bulbs: int, lit: int, banned: int, numbers: list) -> bool:
+            nonlocal nodes
+            nodes += 1
+            if nodes > budget:
+                raise TimeoutError
+            while True:
+                active, needs = [], []
+                for number in numbers:
+                    need = number[1] - (bulbs & number[0]).bit_count()
+                    if need > 0:
+                        active.append(number)
+                        needs.append(need)
+                    elif need:
+                        return False
+                    else:
+                        banned |= number[0]
+                numbers = active
+                free = white & ~lit & ~banned
+                forced = 0
+                for (ring, _), need in zip(active, needs):
+                    room = free & ring
+                    n_room = room.bit_count()
+                    if n_room <= need:
+                        if n_room < need:
+                            return False
+                        forced |= room
+                if not free & adj and (bulbs & adj).bit_count() == k_out:
+                    return False
+                best, best_opts = -1, 99
+                unlit = white & ~lit
+                while unlit and best_opts > 1:
+                    low = unlit & -unlit
+                    unlit ^= low
+                    i = low.bit_length() - 1
+                    opts = (sees[i] & free).bit_count()
+                    if opts < best_opts:
+                        best, best_opts = i, opts
+                if best_opts == 0:
+                    return False
+                if best_opts == 1:
+                    forced |= sees[best] & free
+                if not forced:
+                    break
+                while forced:  # place the forced bulbs; two that see each other end the branch
+                    low = forced & -forced
+                    forced ^= low
+                    if lit & low:
+                        return False
+                    bulbs |= low
+                    lit |= sees[low.bit_length() - 1]
+            if best < 0:  # all lit, every number met (none is active)
+                return not active and (bulbs & adj).bit_count() != k_out
+            opts = sees[best] & free
+            while opts:
+                low = opts & -opts
+                opts ^= low
+                if search(bulbs | low, lit | sees[low.bit_length() - 1], banned, numbers):
+                    return True
+                banned |= low
+            return False
+
+        try:
+            return search(0, 0, 0, [(self.adjacent[i], k) for i, k in self.black.items() if k is not None and i != black])
+        except TimeoutError:
+            return None

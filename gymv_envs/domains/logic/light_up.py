@@ -71,8 +71,8 @@ class LightUp(CellsAnswerEnv):
                 if board.white >> i & 1 and not lit >> i & 1:
                     bulbs |= 1 << i
                     lit |= board.sees[i]
+            blank = board
             for _ in range(6):  # black out a cell where a second solution differs, while the bulbs still light all
-                blank = Akari(n, dict.fromkeys(blacks))
                 board = blank.renumbered({i: (bulbs & blank.adjacent[i]).bit_count() for i in blacks})
                 sols = board.solutions(2)
                 other = next((m for m in sols or () if m != bulbs), None)
@@ -80,22 +80,20 @@ class LightUp(CellsAnswerEnv):
                     break
                 diff = [i for i in range(n * n) if (other & ~bulbs) >> i & 1]
                 for i in (diff[int(k)] for k in rng.permutation(len(diff))):
-                    trial = Akari(n, dict.fromkeys(blacks | {i}))
-                    if all(trial.sees[j] & bulbs for j in range(n * n) if trial.white >> j & 1):
+                    if blank.lit_without(bulbs, i):
                         blacks.add(i)
+                        blank = Akari(n, dict.fromkeys(blacks))
                         break
                 else:
                     break
             if sols is None or len(sols) != 1:
                 continue
             numbers = dict(board.black)
-            if not self.keep_all:
+            if not self.keep_all:  # drop a number while the others still allow one solution only
                 for i in rng.permutation(sorted(blacks)).tolist():
-                    trial = dict(numbers)
-                    trial[i] = None
-                    sols = board.renumbered(trial).solutions(2)
-                    if sols is not None and len(sols) == 1:
-                        numbers = trial
+                    if board.differs(i) is False:
+                        numbers[i] = None
+                        board = board.renumbered(numbers)
             break
         self.black = numbers
         self._bulbs = bulbs  # the one solution: the bulbs the numbers were counted from
