@@ -16,22 +16,6 @@ from gymv_envs.domains.logic._placement import beside4, bits, edge_masks, is_con
 LEVELS = {0: (5, 0.24), 1: (6, 0.26), 2: (8, 0.27)}
 
 
-def connected(n: int, shaded: set) -> bool:
-    """Whether the unshaded cells form one edge-connected region (bit-parallel flood fill)."""
-    full = (1 << (n * n)) - 1
-    free = full & ~sum(1 << (r * n + c) for r, c in shaded)
-    if not free:
-        return False
-    not_first = full & ~sum(1 << (r * n) for r in range(n))       # cells not in column 0
-    not_last = full & ~sum(1 << (r * n + n - 1) for r in range(n))  # cells not in column n-1
-    region = free & -free
-    while True:
-        grown = (region | ((region << 1) & not_first) | ((region >> 1) & not_last) | (region << n) | (region >> n)) & free
-        if grown == region:
-            return region == free
-        region = grown
-
-
 def _reaches(seed: int, targets: int, within: int, n: int) -> bool:
     """Whether a flood from ``seed`` inside ``within`` reaches every cell of ``targets`` (stopping as
     soon as it has)."""
@@ -63,34 +47,46 @@ def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
     """
     n = len(grid)
     full = (1 << (n * n)) - 1
-    peers = [0] * (n * n)  # the other cells with the same number in the same row or column
-    for r in range(n):
-        for c in range(n):
-            v = grid[r][c]
-            for k in range(n):
-                if k != c and grid[r][k] == v:
-                    peers[r * n + c] |= 1 << (r * n + k)
-                if k != r and grid[k][c] == v:
-                    peers[r * n + c] |= 1 << (k * n + c)
+    same_row: list[dict] = [{} for _ in range(n)]  # row -> number -> its cells there (bit mask)
+    same_col: list[dict] = [{} for _ in range(n)]
+    for r, row in enumerate(grid):
+        for c, v in enumerate(row):
+            bit = 1 << (r * n + c)
+            same_row[r][v] = same_row[r].get(v, 0) | bit
+            same_col[c][v] = same_col[c].get(v, 0) | bit
+    # the other cells with the same number in the same row or column
+    peers = [(same_row[r][v] | same_col[c][v]) & ~(1 << (r * n + c))
+             for r, row in enumerate(grid) for c, v in enumerate(row)]
     unshaded0 = sum(1 << i for i in range(n * n) if not peers[i])
     out: list[frozenset] = []
     nodes = [0]
+    _, not_first, not_last = edge_masks(n, n)
 
     def rec(shaded: int, unshaded: int, done: int) -> None:
         while True:  # settle: `done` holds the unshaded cells whose peers are shaded already
-            for i in bits(unshaded & ~done):
-                shaded |= peers[i]
+            new = unshaded & ~done
+            while new:
+                low = new & -new
+                new ^= low
+                shaded |= peers[low.bit_length() - 1]
             done = unshaded
             if shaded & unshaded:
                 return
-            ring = beside4(shaded, n, n)
+            ring = ((shaded << 1 & not_first) | (shaded >> 1 & not_last) | (shaded << n) | (shaded >> n)) & full
             if ring & shaded:  # two shaded cells side by side
                 return
             more = ring & ~unshaded
             if not more:
                 break
             unshaded |= more
-        if not is_connected(full & ~shaded, n, n):
+        free = full & ~shaded  # connected? (a flood from its first cell)
+        region = free & -free
+        while True:
+            grown = (region | (region << 1 & not_first) | (region >> 1 & not_last) | (region << n) | (region >> n)) & free
+            if grown == region:
+                break
+            region = grown
+        if region != free:
             return
         open_ = full & ~shaded & ~unshaded
         if not open_:
@@ -162,26 +158,28 @@ class Hitori(GridAnswerEnv):
         n = self.n
         full = (1 << (n * n)) - 1
         self._shading = None
+        around = [beside4(1 << i, n, n) for i in range(n * n)]
         for _ in range(2000):
             grid = latin_square(rng, n)
             mask, count = 0, 0  # the shaded cells as bits r * n + c
             for i in rng.permutation(n * n).tolist():
                 if count >= self.share * n * n:
                     break
-                bit = 1 << i
-                near = beside4(bit, n, n)
+                near = around[i]
                 if near & mask:
                     continue
                 # the free cells are connected; without this cell they stay so exactly when its
                 # (free) neighbours still reach each other
-                if near and _reaches(near & -near, near, full & ~(mask | bit), n):
-                    mask |= bit
+                if near and _reaches(near & -near, near, full & ~(mask | 1 << i), n):
+                    mask |= 1 << i
                     count += 1
+            # the numbers left unshaded in each row and column (the shaded ones change below)
+            rows = [[x for k, x in enumerate(grid[r]) if not mask >> (r * n + k) & 1] for r in range(n)]
+            cols = [[grid[k][c] for k in range(n) if not mask >> (k * n + c) & 1] for c in range(n)]
             with ScalarDraws(rng) as d:  # `rng.integers` one by one, at Python speed
                 for i in bits(mask):  # reading order, as the cells sorted
                     r, c = divmod(i, n)
-                    pool = ([grid[r][k] for k in range(n) if not mask >> (r * n + k) & 1]
-                            + [grid[k][c] for k in range(n) if not mask >> (k * n + c) & 1])
+                    pool = rows[r] + cols[c]
                     grid[r][c] = pool[d.integers(len(pool))]
             try:
                 if len(solve(grid)) == 1:
@@ -215,20 +213,22 @@ class Hitori(GridAnswerEnv):
 
     # -- verify
     def _check(self, answer) -> bool:
-        n = self.n
-        shaded = {(r, c) for r in range(n) for c in range(n) if answer[r][c]}
-        if self._repeats is None or self._repeats[0] is not self.grid:
-            self._repeats = (self.grid, repeated(self.grid))
-        if len(shaded) == n * n or not shaded <= self._repeats[1]:
-            return False
-        if any((r + 1, c) in shaded or (r, c + 1) in shaded for r, c in shaded):
+        n, grid = self.n, self.grid
+        full, mask = (1 << (n * n)) - 1, 0  # the shaded cells, bit r * n + c
+        for r, row in enumerate(answer):
+            for c, x in enumerate(row):
+                if x:
+                    mask |= 1 << (r * n + c)
+        if self._repeats is None or self._repeats[0] is not grid:
+            self._repeats = (grid, sum(1 << (r * n + c) for r, c in repeated(grid)))
+        if mask == full or mask & ~self._repeats[1] or beside4(mask, n, n) & mask:
             return False
         for i in range(n):
-            row = [self.grid[i][k] for k in range(n) if (i, k) not in shaded]
-            col = [self.grid[k][i] for k in range(n) if (k, i) not in shaded]
+            row = [grid[i][k] for k in range(n) if not mask >> (i * n + k) & 1]
+            col = [grid[k][i] for k in range(n) if not mask >> (k * n + i) & 1]
             if len(set(row)) != len(row) or len(set(col)) != len(col):
                 return False
-        return connected(n, shaded)
+        return is_connected(full & ~mask, n, n)
 
     # -- oracle
     def _solve(self):
