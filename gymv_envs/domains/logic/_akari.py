@@ -56,6 +56,39 @@ class Akari:
         out.numbers = [(self.adjacent[i], k) for i, k in black.items() if k is not None]
         return out
 
+    def moves(self, bulbs: int) -> list[int]:
+        """Per other solution of the board without its numbers that moves one bulb of ``bulbs`` (a
+        solution) within its row or column: the black cells whose count of adjacent bulbs it changes
+        (a cell mask). A number kept on none of them does not tell that solution from ``bulbs``."""
+        n, white, sees = self.n, self.white, self.sees
+        around = _tables(n)[1]
+        black_mask = ((1 << (n * n)) - 1) & ~white
+        near = {}  # cell -> the black cells beside it (mask)
+        out = []
+        rest = bulbs
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            b = low.bit_length() - 1
+            others, lit = bulbs ^ low, 0
+            o = others
+            while o:
+                x = o & -o
+                o ^= x
+                lit |= sees[x.bit_length() - 1]
+            cands = sees[b] & ~low
+            while cands:
+                x = cands & -cands
+                cands ^= x
+                c = x.bit_length() - 1
+                if sees[c] & others or lit | sees[c] != white:
+                    continue
+                for y in (b, c):
+                    if y not in near:
+                        near[y] = sum(1 << j for j in around[y]) & black_mask
+                out.append(near[b] ^ near[c])
+        return out
+
     def lit_without(self, bulbs: int, cell: int) -> bool:
         """Whether ``bulbs`` (which light the board, ``cell`` not one of them) still light every white
         cell once ``cell`` turns black: only the cells of its row and column runs see less."""
@@ -84,28 +117,30 @@ class Akari:
         nodes = [0]
         white, sees, numbers = self.white, self.sees, self.numbers
 
-        def search(bulbs: int, lit: int, banned: int) -> None:
+        def search(bulbs: int, lit: int, banned: int, numbers: list) -> None:
             nodes[0] += 1
             if nodes[0] > budget:
                 raise TimeoutError
-            while True:
-                free = white & ~lit & ~banned
-                needs = []
-                for adj, k in numbers:
-                    need = k - (bulbs & adj).bit_count()
-                    if need < 0:
+            while True:  # a met number bans its open cells and leaves the list below
+                active, needs = [], []
+                for number in numbers:
+                    need = number[1] - (bulbs & number[0]).bit_count()
+                    if need > 0:
+                        active.append(number)
+                        needs.append(need)
+                    elif need:
                         return
-                    if not need:
-                        free &= ~adj
-                    needs.append(need)
+                    else:
+                        banned |= number[0]
+                numbers = active
+                free = white & ~lit & ~banned
                 forced = 0
-                for (adj, _), need in zip(numbers, needs):
-                    if need:
-                        room = (free & adj).bit_count()
+                for (adj, _), need in zip(active, needs):
+                    room = (free & adj).bit_count()
+                    if room <= need:
                         if room < need:
                             return
-                        if room == need:
-                            forced |= free & adj
+                        forced |= free & adj
                 best, best_opts = -1, 99
                 unlit = white & ~lit
                 while unlit and best_opts > 1:
@@ -128,8 +163,8 @@ class Akari:
                         return
                     bulbs |= low
                     lit |= sees[low.bit_length() - 1]
-            if best < 0:
-                if all((bulbs & adj).bit_count() == k for adj, k in numbers):
+            if best < 0:  # all lit, so every number met (an unmet one has no room left)
+                if not active:
                     out.append(bulbs)
                 return
             opts = sees[best] & free
@@ -137,11 +172,11 @@ class Akari:
                 low = opts & -opts
                 j = low.bit_length() - 1
                 opts ^= low
-                search(bulbs | low, lit | sees[j], banned)
+                search(bulbs | low, lit | sees[j], banned, numbers)
                 banned |= low
 
         try:
-            search(0, 0, 0)
+            search(0, 0, 0, numbers)
         except TimeoutError:
             return None
         return out

@@ -90,10 +90,15 @@ class LightUp(CellsAnswerEnv):
                 continue
             numbers = dict(board.black)
             if not self.keep_all:  # drop a number while the others still allow one solution only
+                moves, numbered = board.moves(bulbs), sum(1 << i for i in blacks)
                 for i in rng.permutation(sorted(blacks)).tolist():
-                    if board.differs(i) is False:
+                    numbered ^= 1 << i
+                    # a solution one bulb away that only this number rules out keeps it, without a search
+                    if not any(not d & numbered for d in moves) and board.differs(i) is False:
                         numbers[i] = None
                         board = board.renumbered(numbers)
+                    else:
+                        numbered |= 1 << i
             break
         self.black = numbers
         self._bulbs = bulbs  # the one solution: the bulbs the numbers were counted from
