@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.core.board import GIVEN, blank_board, cell_text, text_tile
+from gymv_envs.core.canvas import WHITE
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv, latin_square
 from gymv_envs.domains.logic._placement import beside4, bits, edge_masks, is_connected
@@ -16,10 +18,15 @@ from gymv_envs.domains.logic._placement import beside4, bits, edge_masks, is_con
 LEVELS = {0: (5, 0.24), 1: (6, 0.26), 2: (8, 0.27)}
 
 
-def _reaches(seed: int, targets: int, within: int, n: int) -> bool:
+@functools.lru_cache(maxsize=16)  # a tuple of n * n ints per side
+def _around(n: int) -> tuple[int, ...]:
+    """Per cell r * n + c, its orthogonal neighbours as a bit mask."""
+    return tuple(beside4(1 << i, n, n) for i in range(n * n))
+
+
+def _reaches(seed: int, targets: int, within: int, n: int, not_first: int, not_last: int) -> bool:
     """Whether a flood from ``seed`` inside ``within`` reaches every cell of ``targets`` (stopping as
-    soon as it has)."""
-    full, not_first, not_last = edge_masks(n, n)
+    soon as it has); ``not_first``, ``not_last``: `edge_masks` (the cells off the first, last column)."""
     region = seed
     while region & targets != targets:
         grown = (region | (region << 1 & not_first) | (region >> 1 & not_last) | (region << n) | (region >> n)) & within
@@ -37,6 +44,24 @@ def repeated(grid) -> set:
     return {(r, c) for r in range(n) for c in range(n) if rows[r][grid[r][c]] > 1 or cols[c][grid[r][c]] > 1}
 
 
+def _same(grid) -> tuple[list[dict], list[dict]]:
+    """Per row, and per column, each number's cells there as a bit mask (cell r * n + c)."""
+    n = len(grid)
+    same_row: list[dict] = [{} for _ in range(n)]
+    same_col: list[dict] = [{} for _ in range(n)]
+    for r, row in enumerate(grid):
+        for c, v in enumerate(row):
+            bit = 1 << (r * n + c)
+            same_row[r][v] = same_row[r].get(v, 0) | bit
+            same_col[c][v] = same_col[c].get(v, 0) | bit
+    return same_row, same_col
+
+
+def repeats(grid) -> list[int]:
+    """The groups of two or more cells with one number in one row or column, as bit masks (cell r * n + c)."""
+    return [m for line in _same(grid) for masks in line for m in masks.values() if m & (m - 1)]
+
+
 def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
     """Shadings of repeated cells only, with no repeat among unshaded cells, no shaded neighbours and the
     unshaded cells connected.
@@ -47,13 +72,7 @@ def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
     """
     n = len(grid)
     full = (1 << (n * n)) - 1
-    same_row: list[dict] = [{} for _ in range(n)]  # row -> number -> its cells there (bit mask)
-    same_col: list[dict] = [{} for _ in range(n)]
-    for r, row in enumerate(grid):
-        for c, v in enumerate(row):
-            bit = 1 << (r * n + c)
-            same_row[r][v] = same_row[r].get(v, 0) | bit
-            same_col[c][v] = same_col[c].get(v, 0) | bit
+    same_row, same_col = _same(grid)
     # the other cells with the same number in the same row or column
     peers = [(same_row[r][v] | same_col[c][v]) & ~(1 << (r * n + c))
              for r, row in enumerate(grid) for c, v in enumerate(row)]
@@ -146,7 +165,7 @@ class Hitori(GridAnswerEnv):
     """
 
     cell_kind = "mask"
-    _repeats: tuple | None = None  # (grid, its repeated cells)
+    _repeats: tuple | None = None  # (grid, its `repeats` groups, their cells as one mask)
 
     def _configure(self) -> None:
         self.n, self.share = LEVELS[self.difficulty]
@@ -158,7 +177,7 @@ class Hitori(GridAnswerEnv):
         n = self.n
         full = (1 << (n * n)) - 1
         self._shading = None
-        around = [beside4(1 << i, n, n) for i in range(n * n)]
+        around, (_, not_first, not_last) = _around(n), edge_masks(n, n)
         for _ in range(2000):
             grid = latin_square(rng, n)
             mask, count = 0, 0  # the shaded cells as bits r * n + c
@@ -170,7 +189,7 @@ class Hitori(GridAnswerEnv):
                     continue
                 # the free cells are connected; without this cell they stay so exactly when its
                 # (free) neighbours still reach each other
-                if near and _reaches(near & -near, near, full & ~(mask | 1 << i), n):
+                if near and _reaches(near & -near, near, full & ~(mask | 1 << i), n, not_first, not_last):
                     mask |= 1 << i
                     count += 1
             # the numbers left unshaded in each row and column (the shaded ones change below)
@@ -195,9 +214,20 @@ class Hitori(GridAnswerEnv):
     def _draw(self) -> np.ndarray:
         n = self.n
         img, g = blank_board(self.obs_size, n, n)
-        for r in range(n):
-            for c in range(n):
-                cell_text(img, g, r, c, str(self.grid[r][c]), scale=0.55)
+        size = max(4, int(g.cell * 0.55))  # `cell_text`'s size for one digit
+        tiles = {v: text_tile(str(v), size, GIVEN, True, WHITE) for v in range(1, n + 1)}
+        h, w = tiles[1].shape[:2]
+        ys = [int(round(g.y0 + (r + 0.5) * g.cell - h / 2)) for r in range(n)]
+        xs = [int(round(g.x0 + (c + 0.5) * g.cell - w / 2)) for c in range(n)]
+        if (all(t.shape[:2] == (h, w) for t in tiles.values()) and min(xs + ys) >= 0
+                and xs[-1] + w <= img.shape[1] and ys[-1] + h <= img.shape[0]):
+            for y, row in zip(ys, self.grid, strict=True):  # what `cell_text` pastes, each tile looked up once
+                for x, v in zip(xs, row, strict=True):
+                    img[y:y + h, x:x + w] = tiles[v]
+        else:
+            for r in range(n):
+                for c in range(n):
+                    cell_text(img, g, r, c, str(self.grid[r][c]), scale=0.55)
         return img
 
     def _task_text(self) -> str:
@@ -209,7 +239,7 @@ class Hitori(GridAnswerEnv):
                 "cells are shaded?")
 
     def _state_text(self) -> str:
-        return self._state_rows(lambda r, c: str(self.grid[r][c]))
+        return "\n".join(" ".join(map(str, row)) for row in self.grid)
 
     # -- verify
     def _check(self, answer) -> bool:
@@ -220,13 +250,14 @@ class Hitori(GridAnswerEnv):
                 if x:
                     mask |= 1 << (r * n + c)
         if self._repeats is None or self._repeats[0] is not grid:
-            self._repeats = (grid, sum(1 << (r * n + c) for r, c in repeated(grid)))
-        if mask == full or mask & ~self._repeats[1] or beside4(mask, n, n) & mask:
+            groups = repeats(grid)
+            self._repeats = (grid, groups, functools.reduce(int.__or__, groups, 0))
+        _, groups, repeated_cells = self._repeats
+        if mask == full or mask & ~repeated_cells or beside4(mask, n, n) & mask:
             return False
-        for i in range(n):
-            row = [grid[i][k] for k in range(n) if not mask >> (i * n + k) & 1]
-            col = [grid[k][i] for k in range(n) if not mask >> (k * n + i) & 1]
-            if len(set(row)) != len(row) or len(set(col)) != len(col):
+        for m in groups:  # two unshaded cells of a group repeat a number
+            left = m & ~mask
+            if left & (left - 1):
                 return False
         return is_connected(full & ~mask, n, n)
 
