@@ -216,18 +216,17 @@ class Hitori(GridAnswerEnv):
         img, g = blank_board(self.obs_size, n, n)
         size = max(4, int(g.cell * 0.55))  # `cell_text`'s size for one digit
         tiles = {v: text_tile(str(v), size, GIVEN, True, WHITE) for v in range(1, n + 1)}
-        h, w = tiles[1].shape[:2]
-        ys = [int(round(g.y0 + (r + 0.5) * g.cell - h / 2)) for r in range(n)]
-        xs = [int(round(g.x0 + (c + 0.5) * g.cell - w / 2)) for c in range(n)]
-        if (all(t.shape[:2] == (h, w) for t in tiles.values()) and min(xs + ys) >= 0
-                and xs[-1] + w <= img.shape[1] and ys[-1] + h <= img.shape[0]):
-            for y, row in zip(ys, self.grid, strict=True):  # what `cell_text` pastes, each tile looked up once
-                for x, v in zip(xs, row, strict=True):
-                    img[y:y + h, x:x + w] = tiles[v]
-        else:
-            for r in range(n):
-                for c in range(n):
-                    cell_text(img, g, r, c, str(self.grid[r][c]), scale=0.55)
+        H, W = img.shape[:2]
+        for r, row in enumerate(self.grid):  # what `cell_text` pastes, each tile looked up once
+            cy = g.y0 + (r + 0.5) * g.cell
+            for c, v in enumerate(row):
+                tile = tiles[v]
+                h, w = tile.shape[:2]
+                x, y = int(round(g.x0 + (c + 0.5) * g.cell - w / 2)), int(round(cy - h / 2))
+                if x < 0 or y < 0 or x + w > W or y + h > H:
+                    cell_text(img, g, r, c, str(v), scale=0.55)
+                else:
+                    img[y:y + h, x:x + w] = tile
         return img
 
     def _task_text(self) -> str:
