@@ -24,6 +24,23 @@ def _around(n: int) -> tuple[int, ...]:
     return tuple(beside4(1 << i, n, n) for i in range(n * n))
 
 
+@functools.lru_cache(maxsize=16)  # n * n small tuples per side
+def _corners(n: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Per cell r * n + c: the diagonal neighbours that join two of its orthogonal neighbours (as one-bit
+    masks), and how many of those joins its orthogonal neighbours need to hang together (their count
+    less one). With that many corners free, the neighbours reach each other around the cell."""
+    out = []
+    for r in range(n):
+        for c in range(n):
+            ring = [(r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)]  # clockwise; corner k joins k and k + 1
+            inside = [0 <= a < n and 0 <= b < n for a, b in ring]
+            joins = tuple(1 << ((a + e - r) * n + (b + f - c))
+                          for k, ((a, b), (e, f)) in enumerate(zip(ring, ring[1:] + ring[:1]))
+                          if inside[k] and inside[(k + 1) % 4])
+            out.append((joins, sum(inside) - 1))
+    return tuple(out)
+
+
 def _reaches(seed: int, targets: int, within: int, n: int, not_first: int, not_last: int) -> bool:
     """Whether a flood from ``seed`` inside ``within`` reaches every cell of ``targets`` (stopping as
     soon as it has); ``not_first``, ``not_last``: `edge_masks` (the cells off the first, last column)."""
@@ -177,7 +194,7 @@ class Hitori(GridAnswerEnv):
         n = self.n
         full = (1 << (n * n)) - 1
         self._shading = None
-        around, (_, not_first, not_last) = _around(n), edge_masks(n, n)
+        around, corners, (_, not_first, not_last) = _around(n), _corners(n), edge_masks(n, n)
         for _ in range(2000):
             grid = latin_square(rng, n)
             mask, count = 0, 0  # the shaded cells as bits r * n + c
@@ -188,8 +205,10 @@ class Hitori(GridAnswerEnv):
                 if near & mask:
                     continue
                 # the free cells are connected; without this cell they stay so exactly when its
-                # (free) neighbours still reach each other
-                if near and _reaches(near & -near, near, full & ~(mask | 1 << i), n, not_first, not_last):
+                # (free) neighbours still reach each other: around it through free corners, or else
+                joins, need = corners[i]
+                if near and (sum(1 for m in joins if not m & mask) >= need
+                             or _reaches(near & -near, near, full & ~(mask | 1 << i), n, not_first, not_last)):
                     mask |= 1 << i
                     count += 1
             # the numbers left unshaded in each row and column (the shaded ones change below)
