@@ -6,7 +6,17 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.board import blank_board, cell_text
-from gymv_envs.core.canvas import BACKGROUND, draw_shape, fill_rect
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    WHITE,
+    draw_shape,
+    fill_rect,
+    is_uniform,
+    layers_tile,
+    rect_box,
+    rect_layer,
+    shape_layer,
+)
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv
 
@@ -192,18 +202,17 @@ class Thermometers(GridAnswerEnv):
                 continue
             r, c = divmod(i, n)
             want = d.integers(2, longest + 1)
-            runs, best = [], 0
+            runs, best = [], 0  # the longest free runs (up to `want` cells) right, down, left and up
             for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
-                cells = [(r, c)]
-                a, b = r + dr, c + dc
-                while len(cells) < want and 0 <= a < n and 0 <= b < n and not owner[a * n + b]:
-                    cells.append((a, b))
-                    a, b = a + dr, b + dc
-                if len(cells) > best:
-                    runs, best = [cells], len(cells)
-                elif len(cells) == best:
-                    runs.append(cells)
-            cells = runs[d.integers(len(runs))]
+                k, a, b = 1, r + dr, c + dc
+                while k < want and 0 <= a < n and 0 <= b < n and not owner[a * n + b]:
+                    k, a, b = k + 1, a + dr, b + dc
+                if k > best:
+                    runs, best = [(dr, dc)], k
+                elif k == best:
+                    runs.append((dr, dc))
+            dr, dc = runs[d.integers(len(runs))]
+            cells = [(r + k * dr, c + k * dc) for k in range(best)]
             for a, b in cells:
                 owner[a * n + b] = True
             thermos.append(cells[::-1] if d.integers(2) else cells)
@@ -213,12 +222,23 @@ class Thermometers(GridAnswerEnv):
     def _draw(self) -> np.ndarray:
         n = self.n
         img, g = blank_board(self.obs_size, n, n, pad=(0, 0.8, 0.8, 0))
-        w = g.cell * 0.32
+        w, size = g.cell * 0.32, int(g.cell * 0.66)
         for t in self.thermos:
             (r0, c0), (r1, c1) = t[0], t[-1]
             (x0, y0), (x1, y1) = g.center(r0, c0), g.center(r1, c1)
-            fill_rect(img, min(x0, x1) - w / 2, min(y0, y1) - w / 2, max(x0, x1) + w / 2, max(y0, y1) + w / 2, TUBE)
-            draw_shape(img, "circle", x0, y0, int(g.cell * 0.66), TUBE)
+            tube = (min(x0, x1) - w / 2, min(y0, y1) - w / 2, max(x0, x1) + w / 2, max(y0, y1) + w / 2)
+            bulb = shape_layer("circle", x0, y0, size, TUBE)
+            bx, by = bulb[1], bulb[2]
+            box = (bx, by, bx + size, by + size)
+            if not is_uniform(img, *box, WHITE):  # not the white cell under the bulb: blend it
+                fill_rect(img, *tube, TUBE)
+                draw_shape(img, "circle", x0, y0, size, TUBE)
+                continue
+            # the bulb's box holds the background and the tube's end: a cached tile of the two
+            a, c, b, d = rect_box(img.shape, *tube)
+            end = rect_layer(img.shape, max(a, box[0]), max(c, box[1]), min(b, box[2]), min(d, box[3]), TUBE)
+            fill_rect(img, *tube, TUBE)
+            img[box[1]:box[3], box[0]:box[2]] = layers_tile([end, bulb] if end else [bulb], *box, WHITE)
         for i in range(n):
             cell_text(img, g, i, n - 0.1, str(self.row_counts[i]), scale=0.5, bg=BACKGROUND)
             cell_text(img, g, n - 0.1, i, str(self.col_counts[i]), scale=0.5, bg=BACKGROUND)
