@@ -25,13 +25,14 @@ class Akari:
     def __init__(self, n: int, black: dict[int, int | None]) -> None:
         self.n, self.black = n, dict(black)
         lines, around = _tables(n)
-        self.white = ((1 << (n * n)) - 1) & ~sum(1 << i for i in black)
+        dark = sum(1 << i for i in black)
+        self.white = ((1 << (n * n)) - 1) & ~dark
         self.sees = [0] * (n * n)
         sees = self.sees
         for line in lines:  # runs of white cells along rows, then columns (per row index: row r, column r)
             run, m = [], 0
             for i in line:
-                if i in black:
+                if dark >> i & 1:
                     for j in run:
                         sees[j] |= m
                     run, m = [], 0

@@ -6,8 +6,8 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
-from gymv_envs.core.board import blank_labelled_board, cell_centre, cell_rect
-from gymv_envs.core.canvas import INK, WHITE, draw_text, fill_rect
+from gymv_envs.core.board import blank_labelled_board, cell_centre, cell_rect, text_tile
+from gymv_envs.core.canvas import INK, WHITE, draw_text, fill_rect, is_uniform
 from gymv_envs.domains.logic._akari import Akari
 from gymv_envs.domains.logic._placement import CellsAnswerEnv, mask_cells, move_one
 
@@ -101,6 +101,7 @@ class LightUp(CellsAnswerEnv):
                         numbered |= 1 << i
             break
         self.black = numbers
+        self._board = board  # its numbers are these (the verifier's tables)
         self._bulbs = bulbs  # the one solution: the bulbs the numbers were counted from
 
     # -- draw
@@ -111,8 +112,15 @@ class LightUp(CellsAnswerEnv):
         for i, k in self.black.items():
             r, c = divmod(i, n)
             fill_rect(img, *cell_rect(layout, r, c), INK)
-            if k is not None:
-                draw_text(img, str(k), cell_centre(layout, r, c), size, WHITE, bold=True)
+            if k is not None:  # white on the black cell: a cached tile where the text's box is all black
+                tile = text_tile(str(k), size, WHITE, True, INK)
+                h, w = tile.shape[:2]
+                cx, cy = cell_centre(layout, r, c)
+                x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
+                if is_uniform(img, x, y, x + w, y + h, INK):
+                    img[y:y + h, x:x + w] = tile
+                else:
+                    draw_text(img, str(k), (cx, cy), size, WHITE, bold=True)
         return img
 
     def _task_text(self) -> str:
