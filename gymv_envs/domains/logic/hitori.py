@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-from collections import Counter
 
 import numpy as np
 
@@ -53,14 +52,6 @@ def _reaches(seed: int, targets: int, within: int, n: int, not_first: int, not_l
     return True
 
 
-def repeated(grid) -> set:
-    """Cells whose number appears more than once in their row or their column."""
-    n = len(grid)
-    rows = [Counter(row) for row in grid]
-    cols = [Counter(col) for col in zip(*grid, strict=True)]
-    return {(r, c) for r in range(n) for c in range(n) if rows[r][grid[r][c]] > 1 or cols[c][grid[r][c]] > 1}
-
-
 def _same(grid) -> tuple[list[dict], list[dict]]:
     """Per row, and per column, each number's cells there as a bit mask (cell r * n + c)."""
     n = len(grid)
@@ -75,7 +66,8 @@ def _same(grid) -> tuple[list[dict], list[dict]]:
 
 
 def repeats(grid) -> list[int]:
-    """The groups of two or more cells with one number in one row or column, as bit masks (cell r * n + c)."""
+    """The groups of two or more cells with one number in one row or column, as bit masks (cell r * n + c):
+    together, the cells whose number repeats in their row or column."""
     return [m for line in _same(grid) for masks in line for m in masks.values() if m & (m - 1)]
 
 
