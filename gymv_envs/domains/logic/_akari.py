@@ -25,13 +25,14 @@ class Akari:
     def __init__(self, n: int, black: dict[int, int | None]) -> None:
         self.n, self.black = n, dict(black)
         lines, around = _tables(n)
-        self.white = ((1 << (n * n)) - 1) & ~sum(1 << i for i in black)
+        dark = sum(1 << i for i in black)
+        self.white = ((1 << (n * n)) - 1) & ~dark
         self.sees = [0] * (n * n)
         sees = self.sees
         for line in lines:  # runs of white cells along rows, then columns (per row index: row r, column r)
             run, m = [], 0
             for i in line:
-                if i in black:
+                if dark >> i & 1:
                     for j in run:
                         sees[j] |= m
                     run, m = [], 0
@@ -56,6 +57,56 @@ class Akari:
         out.numbers = [(self.adjacent[i], k) for i, k in black.items() if k is not None]
         return out
 
+    def moves(self, bulbs: int) -> list[int]:
+        """Per other solution of the board without its numbers that moves one bulb of ``bulbs`` (a
+        solution) within its row or column: the black cells whose count of adjacent bulbs it changes
+        (a cell mask). A number kept on none of them does not tell that solution from ``bulbs``."""
+        n, white, sees = self.n, self.white, self.sees
+        around = _tables(n)[1]
+        black_mask = ((1 << (n * n)) - 1) & ~white
+        near = {}  # cell -> the black cells beside it (mask)
+        out = []
+        rest = bulbs
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            b = low.bit_length() - 1
+            others, lit = bulbs ^ low, 0
+            o = others
+            while o:
+                x = o & -o
+                o ^= x
+                lit |= sees[x.bit_length() - 1]
+            cands = sees[b] & ~low
+            while cands:
+                x = cands & -cands
+                cands ^= x
+                c = x.bit_length() - 1
+                if sees[c] & others or lit | sees[c] != white:
+                    continue
+                for y in (b, c):
+                    if y not in near:
+                        near[y] = sum(1 << j for j in around[y]) & black_mask
+                out.append(near[b] ^ near[c])
+        return out
+
+    def lit_without(self, bulbs: int, cell: int) -> bool:
+        """Whether ``bulbs`` (which light the board, ``cell`` not one of them) still light every white
+        cell once ``cell`` turns black: only the cells of its row and column runs see less."""
+        n, seen = self.n, self.sees[cell]
+        row = seen & (((1 << n) - 1) << (cell - cell % n))
+        col = seen & ~row
+        below = (1 << cell) - 1
+        for part, cut in ((row & below, row & ~below), (col & below, col & ~below)):
+            for near, far in ((part, cut), (cut & ~(1 << cell), part)):
+                if not near & bulbs:  # that side of the run lost its bulbs: each cell needs its other line
+                    while near:
+                        low = near & -near
+                        near ^= low
+                        if not bulbs & self.sees[low.bit_length() - 1] & ~far:
+                            return False
+        return True
+
     def solutions(self, limit: int, budget: int = 50_000) -> list[int] | None:
         """Up to ``limit`` bulb masks that solve the board (None when the search budget runs out).
 
@@ -67,28 +118,30 @@ class Akari:
         nodes = [0]
         white, sees, numbers = self.white, self.sees, self.numbers
 
-        def search(bulbs: int, lit: int, banned: int) -> None:
+        def search(bulbs: int, lit: int, banned: int, numbers: list) -> None:
             nodes[0] += 1
             if nodes[0] > budget:
                 raise TimeoutError
-            while True:
-                free = white & ~lit & ~banned
-                needs = []
-                for adj, k in numbers:
-                    need = k - (bulbs & adj).bit_count()
-                    if need < 0:
+            while True:  # a met number bans its open cells and leaves the list below
+                active, needs = [], []
+                for number in numbers:
+                    need = number[1] - (bulbs & number[0]).bit_count()
+                    if need > 0:
+                        active.append(number)
+                        needs.append(need)
+                    elif need:
                         return
-                    if not need:
-                        free &= ~adj
-                    needs.append(need)
+                    else:
+                        banned |= number[0]
+                numbers = active
+                free = white & ~lit & ~banned
                 forced = 0
-                for (adj, _), need in zip(numbers, needs):
-                    if need:
-                        room = (free & adj).bit_count()
+                for (adj, _), need in zip(active, needs):
+                    room = (free & adj).bit_count()
+                    if room <= need:
                         if room < need:
                             return
-                        if room == need:
-                            forced |= free & adj
+                        forced |= free & adj
                 best, best_opts = -1, 99
                 unlit = white & ~lit
                 while unlit and best_opts > 1:
@@ -111,8 +164,8 @@ class Akari:
                         return
                     bulbs |= low
                     lit |= sees[low.bit_length() - 1]
-            if best < 0:
-                if all((bulbs & adj).bit_count() == k for adj, k in numbers):
+            if best < 0:  # all lit, so every number met (an unmet one has no room left)
+                if not active:
                     out.append(bulbs)
                 return
             opts = sees[best] & free
@@ -120,11 +173,88 @@ class Akari:
                 low = opts & -opts
                 j = low.bit_length() - 1
                 opts ^= low
-                search(bulbs | low, lit | sees[j], banned)
+                search(bulbs | low, lit | sees[j], banned, numbers)
                 banned |= low
 
         try:
-            search(0, 0, 0)
+            search(0, 0, 0, numbers)
         except TimeoutError:
             return None
         return out
+
+    def differs(self, black: int, budget: int = 50_000) -> bool | None:
+        """Whether a solution of the other numbers puts a count other than its number round ``black``.
+
+        When the board has one solution, that is whether it keeps one with the number of ``black``
+        removed. The search is that of `solutions`; a number that has its bulbs leaves the search
+        below it (its open cells are banned), and a branch whose count round ``black`` is settled at
+        the number ends. None when the budget runs out."""
+        white, sees, adj = self.white, self.sees, self.adjacent[black]
+        k_out = self.black[black]
+        nodes = 0
+
+        def search(bulbs: int, lit: int, banned: int, numbers: list) -> bool:
+            nonlocal nodes
+            nodes += 1
+            if nodes > budget:
+                raise TimeoutError
+            while True:
+                active, needs = [], []
+                for number in numbers:
+                    need = number[1] - (bulbs & number[0]).bit_count()
+                    if need > 0:
+                        active.append(number)
+                        needs.append(need)
+                    elif need:
+                        return False
+                    else:
+                        banned |= number[0]
+                numbers = active
+                free = white & ~lit & ~banned
+                forced = 0
+                for (ring, _), need in zip(active, needs):
+                    room = free & ring
+                    n_room = room.bit_count()
+                    if n_room <= need:
+                        if n_room < need:
+                            return False
+                        forced |= room
+                if not free & adj and (bulbs & adj).bit_count() == k_out:
+                    return False
+                best, best_opts = -1, 99
+                unlit = white & ~lit
+                while unlit and best_opts > 1:
+                    low = unlit & -unlit
+                    unlit ^= low
+                    i = low.bit_length() - 1
+                    opts = (sees[i] & free).bit_count()
+                    if opts < best_opts:
+                        best, best_opts = i, opts
+                if best_opts == 0:
+                    return False
+                if best_opts == 1:
+                    forced |= sees[best] & free
+                if not forced:
+                    break
+                while forced:  # place the forced bulbs; two that see each other end the branch
+                    low = forced & -forced
+                    forced ^= low
+                    if lit & low:
+                        return False
+                    bulbs |= low
+                    lit |= sees[low.bit_length() - 1]
+            if best < 0:  # all lit, every number met (none is active)
+                return not active and (bulbs & adj).bit_count() != k_out
+            opts = sees[best] & free
+            while opts:
+                low = opts & -opts
+                opts ^= low
+                if search(bulbs | low, lit | sees[low.bit_length() - 1], banned, numbers):
+                    return True
+                banned |= low
+            return False
+
+        try:
+            return search(0, 0, 0, [(self.adjacent[i], k) for i, k in self.black.items() if k is not None and i != black])
+        except TimeoutError:
+            return None

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections import Counter
+import functools
 
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.core.board import GIVEN, blank_board, cell_text, text_tile
+from gymv_envs.core.canvas import WHITE
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv, latin_square
 from gymv_envs.domains.logic._placement import beside4, bits, edge_masks, is_connected
@@ -16,26 +17,32 @@ from gymv_envs.domains.logic._placement import beside4, bits, edge_masks, is_con
 LEVELS = {0: (5, 0.24), 1: (6, 0.26), 2: (8, 0.27)}
 
 
-def connected(n: int, shaded: set) -> bool:
-    """Whether the unshaded cells form one edge-connected region (bit-parallel flood fill)."""
-    full = (1 << (n * n)) - 1
-    free = full & ~sum(1 << (r * n + c) for r, c in shaded)
-    if not free:
-        return False
-    not_first = full & ~sum(1 << (r * n) for r in range(n))       # cells not in column 0
-    not_last = full & ~sum(1 << (r * n + n - 1) for r in range(n))  # cells not in column n-1
-    region = free & -free
-    while True:
-        grown = (region | ((region << 1) & not_first) | ((region >> 1) & not_last) | (region << n) | (region >> n)) & free
-        if grown == region:
-            return region == free
-        region = grown
+@functools.lru_cache(maxsize=16)  # a tuple of n * n ints per side
+def _around(n: int) -> tuple[int, ...]:
+    """Per cell r * n + c, its orthogonal neighbours as a bit mask."""
+    return tuple(beside4(1 << i, n, n) for i in range(n * n))
 
 
-def _reaches(seed: int, targets: int, within: int, n: int) -> bool:
+@functools.lru_cache(maxsize=16)  # n * n small tuples per side
+def _corners(n: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Per cell r * n + c: the diagonal neighbours that join two of its orthogonal neighbours (as one-bit
+    masks), and how many of those joins its orthogonal neighbours need to hang together (their count
+    less one). With that many corners free, the neighbours reach each other around the cell."""
+    out = []
+    for r in range(n):
+        for c in range(n):
+            ring = [(r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)]  # clockwise; corner k joins k and k + 1
+            inside = [0 <= a < n and 0 <= b < n for a, b in ring]
+            joins = tuple(1 << ((a + e - r) * n + (b + f - c))
+                          for k, ((a, b), (e, f)) in enumerate(zip(ring, ring[1:] + ring[:1]))
+                          if inside[k] and inside[(k + 1) % 4])
+            out.append((joins, sum(inside) - 1))
+    return tuple(out)
+
+
+def _reaches(seed: int, targets: int, within: int, n: int, not_first: int, not_last: int) -> bool:
     """Whether a flood from ``seed`` inside ``within`` reaches every cell of ``targets`` (stopping as
-    soon as it has)."""
-    full, not_first, not_last = edge_masks(n, n)
+    soon as it has); ``not_first``, ``not_last``: `edge_masks` (the cells off the first, last column)."""
     region = seed
     while region & targets != targets:
         grown = (region | (region << 1 & not_first) | (region >> 1 & not_last) | (region << n) | (region >> n)) & within
@@ -45,12 +52,23 @@ def _reaches(seed: int, targets: int, within: int, n: int) -> bool:
     return True
 
 
-def repeated(grid) -> set:
-    """Cells whose number appears more than once in their row or their column."""
+def _same(grid) -> tuple[list[dict], list[dict]]:
+    """Per row, and per column, each number's cells there as a bit mask (cell r * n + c)."""
     n = len(grid)
-    rows = [Counter(row) for row in grid]
-    cols = [Counter(col) for col in zip(*grid, strict=True)]
-    return {(r, c) for r in range(n) for c in range(n) if rows[r][grid[r][c]] > 1 or cols[c][grid[r][c]] > 1}
+    same_row: list[dict] = [{} for _ in range(n)]
+    same_col: list[dict] = [{} for _ in range(n)]
+    for r, row in enumerate(grid):
+        for c, v in enumerate(row):
+            bit = 1 << (r * n + c)
+            same_row[r][v] = same_row[r].get(v, 0) | bit
+            same_col[c][v] = same_col[c].get(v, 0) | bit
+    return same_row, same_col
+
+
+def repeats(grid) -> list[int]:
+    """The groups of two or more cells with one number in one row or column, as bit masks (cell r * n + c):
+    together, the cells whose number repeats in their row or column."""
+    return [m for line in _same(grid) for masks in line for m in masks.values() if m & (m - 1)]
 
 
 def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
@@ -63,34 +81,40 @@ def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
     """
     n = len(grid)
     full = (1 << (n * n)) - 1
-    peers = [0] * (n * n)  # the other cells with the same number in the same row or column
-    for r in range(n):
-        for c in range(n):
-            v = grid[r][c]
-            for k in range(n):
-                if k != c and grid[r][k] == v:
-                    peers[r * n + c] |= 1 << (r * n + k)
-                if k != r and grid[k][c] == v:
-                    peers[r * n + c] |= 1 << (k * n + c)
+    same_row, same_col = _same(grid)
+    # the other cells with the same number in the same row or column
+    peers = [(same_row[r][v] | same_col[c][v]) & ~(1 << (r * n + c))
+             for r, row in enumerate(grid) for c, v in enumerate(row)]
     unshaded0 = sum(1 << i for i in range(n * n) if not peers[i])
     out: list[frozenset] = []
     nodes = [0]
+    _, not_first, not_last = edge_masks(n, n)
 
     def rec(shaded: int, unshaded: int, done: int) -> None:
         while True:  # settle: `done` holds the unshaded cells whose peers are shaded already
-            for i in bits(unshaded & ~done):
-                shaded |= peers[i]
+            new = unshaded & ~done
+            while new:
+                low = new & -new
+                new ^= low
+                shaded |= peers[low.bit_length() - 1]
             done = unshaded
             if shaded & unshaded:
                 return
-            ring = beside4(shaded, n, n)
+            ring = ((shaded << 1 & not_first) | (shaded >> 1 & not_last) | (shaded << n) | (shaded >> n)) & full
             if ring & shaded:  # two shaded cells side by side
                 return
             more = ring & ~unshaded
             if not more:
                 break
             unshaded |= more
-        if not is_connected(full & ~shaded, n, n):
+        free = full & ~shaded  # connected? (a flood from its first cell)
+        region = free & -free
+        while True:
+            grown = (region | (region << 1 & not_first) | (region >> 1 & not_last) | (region << n) | (region >> n)) & free
+            if grown == region:
+                break
+            region = grown
+        if region != free:
             return
         open_ = full & ~shaded & ~unshaded
         if not open_:
@@ -150,7 +174,7 @@ class Hitori(GridAnswerEnv):
     """
 
     cell_kind = "mask"
-    _repeats: tuple | None = None  # (grid, its repeated cells)
+    _repeats: tuple | None = None  # (grid, its `repeats` groups, their cells as one mask)
 
     def _configure(self) -> None:
         self.n, self.share = LEVELS[self.difficulty]
@@ -162,26 +186,30 @@ class Hitori(GridAnswerEnv):
         n = self.n
         full = (1 << (n * n)) - 1
         self._shading = None
+        around, corners, (_, not_first, not_last) = _around(n), _corners(n), edge_masks(n, n)
         for _ in range(2000):
             grid = latin_square(rng, n)
             mask, count = 0, 0  # the shaded cells as bits r * n + c
             for i in rng.permutation(n * n).tolist():
                 if count >= self.share * n * n:
                     break
-                bit = 1 << i
-                near = beside4(bit, n, n)
+                near = around[i]
                 if near & mask:
                     continue
                 # the free cells are connected; without this cell they stay so exactly when its
-                # (free) neighbours still reach each other
-                if near and _reaches(near & -near, near, full & ~(mask | bit), n):
-                    mask |= bit
+                # (free) neighbours still reach each other: around it through free corners, or else
+                joins, need = corners[i]
+                if near and (sum(1 for m in joins if not m & mask) >= need
+                             or _reaches(near & -near, near, full & ~(mask | 1 << i), n, not_first, not_last)):
+                    mask |= 1 << i
                     count += 1
+            # the numbers left unshaded in each row and column (the shaded ones change below)
+            rows = [[x for k, x in enumerate(grid[r]) if not mask >> (r * n + k) & 1] for r in range(n)]
+            cols = [[grid[k][c] for k in range(n) if not mask >> (k * n + c) & 1] for c in range(n)]
             with ScalarDraws(rng) as d:  # `rng.integers` one by one, at Python speed
                 for i in bits(mask):  # reading order, as the cells sorted
                     r, c = divmod(i, n)
-                    pool = ([grid[r][k] for k in range(n) if not mask >> (r * n + k) & 1]
-                            + [grid[k][c] for k in range(n) if not mask >> (k * n + c) & 1])
+                    pool = rows[r] + cols[c]
                     grid[r][c] = pool[d.integers(len(pool))]
             try:
                 if len(solve(grid)) == 1:
@@ -197,9 +225,19 @@ class Hitori(GridAnswerEnv):
     def _draw(self) -> np.ndarray:
         n = self.n
         img, g = blank_board(self.obs_size, n, n)
-        for r in range(n):
-            for c in range(n):
-                cell_text(img, g, r, c, str(self.grid[r][c]), scale=0.55)
+        size = max(4, int(g.cell * 0.55))  # `cell_text`'s size for one digit
+        tiles = {v: text_tile(str(v), size, GIVEN, True, WHITE) for v in range(1, n + 1)}
+        H, W = img.shape[:2]
+        for r, row in enumerate(self.grid):  # what `cell_text` pastes, each tile looked up once
+            cy = g.y0 + (r + 0.5) * g.cell
+            for c, v in enumerate(row):
+                tile = tiles[v]
+                h, w = tile.shape[:2]
+                x, y = int(round(g.x0 + (c + 0.5) * g.cell - w / 2)), int(round(cy - h / 2))
+                if x < 0 or y < 0 or x + w > W or y + h > H:
+                    cell_text(img, g, r, c, str(v), scale=0.55)
+                else:
+                    img[y:y + h, x:x + w] = tile
         return img
 
     def _task_text(self) -> str:
@@ -211,24 +249,27 @@ class Hitori(GridAnswerEnv):
                 "cells are shaded?")
 
     def _state_text(self) -> str:
-        return self._state_rows(lambda r, c: str(self.grid[r][c]))
+        return "\n".join(" ".join(map(str, row)) for row in self.grid)
 
     # -- verify
     def _check(self, answer) -> bool:
-        n = self.n
-        shaded = {(r, c) for r in range(n) for c in range(n) if answer[r][c]}
-        if self._repeats is None or self._repeats[0] is not self.grid:
-            self._repeats = (self.grid, repeated(self.grid))
-        if len(shaded) == n * n or not shaded <= self._repeats[1]:
+        n, grid = self.n, self.grid
+        full, mask = (1 << (n * n)) - 1, 0  # the shaded cells, bit r * n + c
+        for r, row in enumerate(answer):
+            for c, x in enumerate(row):
+                if x:
+                    mask |= 1 << (r * n + c)
+        if self._repeats is None or self._repeats[0] is not grid:
+            groups = repeats(grid)
+            self._repeats = (grid, groups, functools.reduce(int.__or__, groups, 0))
+        _, groups, repeated_cells = self._repeats
+        if mask == full or mask & ~repeated_cells or beside4(mask, n, n) & mask:
             return False
-        if any((r + 1, c) in shaded or (r, c + 1) in shaded for r, c in shaded):
-            return False
-        for i in range(n):
-            row = [self.grid[i][k] for k in range(n) if (i, k) not in shaded]
-            col = [self.grid[k][i] for k in range(n) if (k, i) not in shaded]
-            if len(set(row)) != len(row) or len(set(col)) != len(col):
+        for m in groups:  # two unshaded cells of a group repeat a number
+            left = m & ~mask
+            if left & (left - 1):
                 return False
-        return connected(n, shaded)
+        return is_connected(full & ~mask, n, n)
 
     # -- oracle
     def _solve(self):

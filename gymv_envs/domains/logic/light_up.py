@@ -6,8 +6,8 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
-from gymv_envs.core.board import blank_labelled_board, cell_centre, cell_rect
-from gymv_envs.core.canvas import INK, WHITE, draw_text, fill_rect
+from gymv_envs.core.board import blank_labelled_board, cell_centre, cell_rect, text_tile
+from gymv_envs.core.canvas import INK, WHITE, draw_text, fill_rect, is_uniform
 from gymv_envs.domains.logic._akari import Akari
 from gymv_envs.domains.logic._placement import CellsAnswerEnv, mask_cells, move_one
 
@@ -71,8 +71,8 @@ class LightUp(CellsAnswerEnv):
                 if board.white >> i & 1 and not lit >> i & 1:
                     bulbs |= 1 << i
                     lit |= board.sees[i]
+            blank = board
             for _ in range(6):  # black out a cell where a second solution differs, while the bulbs still light all
-                blank = Akari(n, dict.fromkeys(blacks))
                 board = blank.renumbered({i: (bulbs & blank.adjacent[i]).bit_count() for i in blacks})
                 sols = board.solutions(2)
                 other = next((m for m in sols or () if m != bulbs), None)
@@ -80,24 +80,28 @@ class LightUp(CellsAnswerEnv):
                     break
                 diff = [i for i in range(n * n) if (other & ~bulbs) >> i & 1]
                 for i in (diff[int(k)] for k in rng.permutation(len(diff))):
-                    trial = Akari(n, dict.fromkeys(blacks | {i}))
-                    if all(trial.sees[j] & bulbs for j in range(n * n) if trial.white >> j & 1):
+                    if blank.lit_without(bulbs, i):
                         blacks.add(i)
+                        blank = Akari(n, dict.fromkeys(blacks))
                         break
                 else:
                     break
             if sols is None or len(sols) != 1:
                 continue
             numbers = dict(board.black)
-            if not self.keep_all:
+            if not self.keep_all:  # drop a number while the others still allow one solution only
+                moves, numbered = board.moves(bulbs), sum(1 << i for i in blacks)
                 for i in rng.permutation(sorted(blacks)).tolist():
-                    trial = dict(numbers)
-                    trial[i] = None
-                    sols = board.renumbered(trial).solutions(2)
-                    if sols is not None and len(sols) == 1:
-                        numbers = trial
+                    numbered ^= 1 << i
+                    # a solution one bulb away that only this number rules out keeps it, without a search
+                    if not any(not d & numbered for d in moves) and board.differs(i) is False:
+                        numbers[i] = None
+                        board = board.renumbered(numbers)
+                    else:
+                        numbered |= 1 << i
             break
         self.black = numbers
+        self._board = board  # its numbers are these (the verifier's tables)
         self._bulbs = bulbs  # the one solution: the bulbs the numbers were counted from
 
     # -- draw
@@ -108,8 +112,15 @@ class LightUp(CellsAnswerEnv):
         for i, k in self.black.items():
             r, c = divmod(i, n)
             fill_rect(img, *cell_rect(layout, r, c), INK)
-            if k is not None:
-                draw_text(img, str(k), cell_centre(layout, r, c), size, WHITE, bold=True)
+            if k is not None:  # white on the black cell: a cached tile where the text's box is all black
+                tile = text_tile(str(k), size, WHITE, True, INK)
+                h, w = tile.shape[:2]
+                cx, cy = cell_centre(layout, r, c)
+                x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
+                if is_uniform(img, x, y, x + w, y + h, INK):
+                    img[y:y + h, x:x + w] = tile
+                else:
+                    draw_text(img, str(k), (cx, cy), size, WHITE, bold=True)
         return img
 
     def _task_text(self) -> str:

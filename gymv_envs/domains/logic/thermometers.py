@@ -6,7 +6,18 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.board import blank_board, cell_text
-from gymv_envs.core.canvas import BACKGROUND, draw_shape, fill_rect
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    WHITE,
+    draw_shape,
+    fill_rect,
+    is_uniform,
+    layers_tile,
+    rect_box,
+    rect_layer,
+    shape_layer,
+)
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv
 
 # difficulty -> (side, longest thermometer)
@@ -14,79 +25,103 @@ LEVELS = {0: (4, 3), 1: (5, 4), 2: (6, 5)}
 TUBE = (150, 155, 170)
 
 
+def _lines(n: int, thermos: list) -> tuple[list, list]:
+    """Per line (rows 0..n-1, then columns) the thermometers on it as (index, -1 when the thermometer
+    lies along the line, else the place of its cell there); per thermometer the lines it is on."""
+    lines: list[list[tuple[int, int]]] = [[] for _ in range(2 * n)]
+    of: list[list[int]] = []
+    for k, t in enumerate(thermos):
+        (r0, c0), (r1, c1) = t[0], t[-1]
+        if r0 != r1:  # a column: along column c0, crossing each row
+            on = [n + c0]
+            lines[n + c0].append((k, -1))
+            for p, (r, _) in enumerate(t):
+                lines[r].append((k, p))
+                on.append(r)
+        elif c0 != c1:  # a row
+            on = [r0]
+            lines[r0].append((k, -1))
+            for p, (_, c) in enumerate(t):
+                lines[n + c].append((k, p))
+                on.append(n + c)
+        else:  # one cell
+            on = [r0, n + c0]
+            lines[r0].append((k, 0))
+            lines[n + c0].append((k, 0))
+        of.append(on)
+    return lines, of
+
+
 def solve(n: int, thermos: list, row_counts: list, col_counts: list, limit: int = 2, budget: int = 50_000) -> list:
-    """Fill levels (one per thermometer) that give every row and column its count.
+    """Fill levels (one per thermometer, in the given order) that give every row and column its count.
 
-    The thermometers are decided in reading order of their first cells (rows close early, which
-    prunes the search; the levels are returned in the given order)."""
-    order = sorted(range(len(thermos)), key=lambda k: min(thermos[k]))
-    if order != list(range(len(thermos))):
-        place = {k: i for i, k in enumerate(order)}
-        found = solve(n, [thermos[k] for k in order], row_counts, col_counts, limit, budget)
-        return [tuple(s[place[k]] for k in range(len(thermos))) for s in found]
-    row_left, col_left = [0] * n, [0] * n  # cells of thermometers not yet decided
-    for t in thermos:
-        for r, c in t:
-            row_left[r] += 1
-            col_left[c] += 1
-    rows, cols = [0] * n, [0] * n
-    levels, out, nodes = [], [], [0]
+    A thermometer's level lies in an interval ``lo..hi``. A line's count grows with a level: by one
+    a level along a thermometer lying in the line, by one once the level passes the cell where a
+    thermometer crosses it. Each line bounds its thermometers' levels against the least and the most
+    the others can still give it; when that settles, the search splits the first thermometer with
+    more than one level left (``budget``: most settled nodes, then `Budget`)."""
+    lines, of = _lines(n, thermos)
+    targets = [*row_counts, *col_counts]
+    out: list = []
+    nodes = 0
 
-    def fits() -> bool:
-        return all(rows[i] <= row_counts[i] <= rows[i] + row_left[i] and cols[i] <= col_counts[i] <= cols[i] + col_left[i]
-                   for i in range(n))
+    def settle(lo: list, hi: list, todo: set) -> bool:
+        while todo:
+            ell = todo.pop()
+            target, crossing = targets[ell], lines[ell]
+            least = most = 0
+            for k, p in crossing:
+                if p < 0:
+                    least += lo[k]
+                    most += hi[k]
+                else:
+                    least += lo[k] > p
+                    most += hi[k] > p
+            if least > target or most < target:
+                return False
+            if least == most:
+                continue
+            for k, p in crossing:
+                a, b = lo[k], hi[k]
+                if a == b:
+                    continue
+                if p < 0:  # k gives a..b here: at most target - (least - a), at least target - (most - b)
+                    up, down = target - least + a, target - most + b
+                else:  # k gives (a > p)..(b > p) here
+                    up, down = target - least + (a > p), target - most + (b > p)
+                    up = b if up >= 1 else p
+                    down = p + 1 if down >= 1 else a
+                if up < b or down > a:
+                    if up < b:
+                        hi[k] = b = up
+                    if down > a:
+                        lo[k] = a = down
+                    if a > b:
+                        return False
+                    todo.update(of[k])
+        return True
 
-    # only the lines a thermometer crosses change while it is decided; the others fit already (checked
-    # once at the root), so each node tests those lines: the same nodes as testing every line
-    lines = [(sorted({r for r, _ in t}), sorted({c for _, c in t})) for t in thermos]
-
-    def fits_lines(k: int) -> bool:
-        ls_r, ls_c = lines[k]
-        return (all(rows[i] <= row_counts[i] <= rows[i] + row_left[i] for i in ls_r)
-                and all(cols[i] <= col_counts[i] <= cols[i] + col_left[i] for i in ls_c))
-
-    def rec(k: int) -> None:
-        if k == len(thermos):
-            out.append(tuple(levels))
+    def rec(lo: list, hi: list, todo: set) -> None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > budget:
+            raise Budget
+        if not settle(lo, hi, todo):
             return
-        t = thermos[k]
-        for r, c in t:
-            row_left[r] -= 1
-            col_left[c] -= 1
-        for level in range(len(t) + 1):
-            nodes[0] += 1
-            if nodes[0] > budget:
-                raise Budget
-            if level:
-                r, c = t[level - 1]
-                rows[r] += 1
-                cols[c] += 1
-            if fits_lines(k):
-                levels.append(level)
-                rec(k + 1)
-                levels.pop()
-                if len(out) >= limit:
-                    break
-        for r, c in t[:level]:
-            rows[r] -= 1
-            cols[c] -= 1
-        for r, c in t:
-            row_left[r] += 1
-            col_left[c] += 1
+        k = next((k for k, (a, b) in enumerate(zip(lo, hi)) if a < b), -1)
+        if k < 0:
+            out.append(tuple(lo))
+            return
+        a, b = lo[k], hi[k]
+        for level in range(a, b + 1):
+            lo2, hi2 = lo[:], hi[:]
+            lo2[k] = hi2[k] = level
+            rec(lo2, hi2, set(of[k]))
+            if len(out) >= limit:
+                return
 
-    if thermos and not fits():
-        # a line no thermometer crosses... or any line that cannot fit: no node passes, as when every
-        # line was tested at every node (the nodes are still counted against the budget)
-        return _count_only(thermos, budget)
-    rec(0)
+    rec([0] * len(thermos), [len(t) for t in thermos], set(range(2 * n)))
     return out
-
-
-def _count_only(thermos: list, budget: int) -> list:
-    """No filling fits: the search tests len(thermos[0]) + 1 nodes and rejects each."""
-    if len(thermos[0]) + 1 > budget:
-        raise Budget
-    return []
 
 
 class Thermometers(GridAnswerEnv):
@@ -139,58 +174,71 @@ class Thermometers(GridAnswerEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
         self._unique: tuple | None = None
-        for _ in range(2000):
-            thermos = self._cut(rng)
-            grid = [[0] * n for _ in range(n)]
-            for t in thermos:
-                for r, c in t[:int(rng.integers(len(t) + 1))]:
-                    grid[r][c] = 1
-            rc, cc = [sum(row) for row in grid], [sum(col) for col in zip(*grid, strict=True)]
-            try:
-                if len(solve(n, thermos, rc, cc)) == 1:
-                    self._unique = tuple(tuple(row) for row in grid)  # the drawn filling is the solution
-                    break
-            except Budget:
-                continue
+        with ScalarDraws(rng) as d:  # `rng.integers` one by one, at Python speed
+            for _ in range(2000):
+                thermos = self._cut(d)
+                grid = [[0] * n for _ in range(n)]
+                rc, cc = [0] * n, [0] * n
+                for t in thermos:
+                    for r, c in t[:d.integers(len(t) + 1)]:
+                        grid[r][c] = 1
+                        rc[r] += 1
+                        cc[c] += 1
+                try:
+                    if len(solve(n, thermos, rc, cc)) == 1:
+                        self._unique = tuple(tuple(row) for row in grid)  # the drawn filling is the solution
+                        break
+                except Budget:
+                    continue
         self.thermos, self.row_counts, self.col_counts = thermos, rc, cc
         self.free = [(r, c) for r in range(n) for c in range(n)]
 
-    def _cut(self, rng: np.random.Generator) -> list:
-        n = self.n
-        owner = [[False] * n for _ in range(n)]
+    def _cut(self, d: ScalarDraws) -> list:
+        n, longest = self.n, self.longest
+        owner = [False] * (n * n)
         thermos = []
-        for i in rng.permutation(n * n):
-            r, c = divmod(int(i), n)
-            if owner[r][c]:
+        for i in d.permutation(n * n):
+            if owner[i]:
                 continue
-            want = int(rng.integers(2, self.longest + 1))
-            runs = []
+            r, c = divmod(i, n)
+            want = d.integers(2, longest + 1)
+            runs, best = [], 0  # the longest free runs (up to `want` cells) right, down, left and up
             for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
-                cells = [(r, c)]
-                while len(cells) < want:
-                    a, b = cells[-1][0] + dr, cells[-1][1] + dc
-                    if not (0 <= a < n and 0 <= b < n) or owner[a][b]:
-                        break
-                    cells.append((a, b))
-                runs.append(cells)
-            best = max(len(x) for x in runs)
-            runs = [x for x in runs if len(x) == best]
-            cells = runs[int(rng.integers(len(runs)))]
+                k, a, b = 1, r + dr, c + dc
+                while k < want and 0 <= a < n and 0 <= b < n and not owner[a * n + b]:
+                    k, a, b = k + 1, a + dr, b + dc
+                if k > best:
+                    runs, best = [(dr, dc)], k
+                elif k == best:
+                    runs.append((dr, dc))
+            dr, dc = runs[d.integers(len(runs))]
+            cells = [(r + k * dr, c + k * dc) for k in range(best)]
             for a, b in cells:
-                owner[a][b] = True
-            thermos.append(cells[::-1] if rng.integers(2) else cells)
+                owner[a * n + b] = True
+            thermos.append(cells[::-1] if d.integers(2) else cells)
         return thermos
 
     # -- draw
     def _draw(self) -> np.ndarray:
         n = self.n
         img, g = blank_board(self.obs_size, n, n, pad=(0, 0.8, 0.8, 0))
-        w = g.cell * 0.32
+        w, size = g.cell * 0.32, int(g.cell * 0.66)
         for t in self.thermos:
             (r0, c0), (r1, c1) = t[0], t[-1]
             (x0, y0), (x1, y1) = g.center(r0, c0), g.center(r1, c1)
-            fill_rect(img, min(x0, x1) - w / 2, min(y0, y1) - w / 2, max(x0, x1) + w / 2, max(y0, y1) + w / 2, TUBE)
-            draw_shape(img, "circle", x0, y0, int(g.cell * 0.66), TUBE)
+            tube = (min(x0, x1) - w / 2, min(y0, y1) - w / 2, max(x0, x1) + w / 2, max(y0, y1) + w / 2)
+            bulb = shape_layer("circle", x0, y0, size, TUBE)
+            bx, by = bulb[1], bulb[2]
+            box = (bx, by, bx + size, by + size)
+            if not is_uniform(img, *box, WHITE):  # not the white cell under the bulb: blend it
+                fill_rect(img, *tube, TUBE)
+                draw_shape(img, "circle", x0, y0, size, TUBE)
+                continue
+            # the bulb's box holds the background and the tube's end: a cached tile of the two
+            a, c, b, d = rect_box(img.shape, *tube)
+            end = rect_layer(img.shape, max(a, box[0]), max(c, box[1]), min(b, box[2]), min(d, box[3]), TUBE)
+            fill_rect(img, *tube, TUBE)
+            img[box[1]:box[3], box[0]:box[2]] = layers_tile([end, bulb] if end else [bulb], *box, WHITE)
         for i in range(n):
             cell_text(img, g, i, n - 0.1, str(self.row_counts[i]), scale=0.5, bg=BACKGROUND)
             cell_text(img, g, n - 0.1, i, str(self.col_counts[i]), scale=0.5, bg=BACKGROUND)
