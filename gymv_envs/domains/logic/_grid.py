@@ -64,8 +64,8 @@ def counting_row(n: int) -> str:
 
 def latin_square(rng: np.random.Generator, n: int) -> list[list[int]]:
     """A random n x n Latin square over 1..n (shuffled cyclic square, rows/columns/symbols permuted)."""
-    rows, cols, syms = rng.permutation(n), rng.permutation(n), rng.permutation(n) + 1
-    return [[int(syms[(int(rows[r]) + int(cols[c])) % n]) for c in range(n)] for r in range(n)]
+    rows, cols, syms = rng.permutation(n).tolist(), rng.permutation(n).tolist(), (rng.permutation(n) + 1).tolist()
+    return [[syms[(r + c) % n] for c in cols] for r in rows]
 
 
 def smallest_true(lo: int, hi: int, ok: Callable[[int], bool]) -> int:
