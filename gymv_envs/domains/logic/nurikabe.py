@@ -8,7 +8,13 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
 from gymv_envs.core.board import blank_labelled_board, cell_centre
 from gymv_envs.core.canvas import INK, draw_text
-from gymv_envs.domains.logic._nurikabe_solver import BLOCKS, neighbours, nurikabe_solutions, sea_ok
+from gymv_envs.domains.logic._nurikabe_solver import (
+    BLOCKS,
+    neighbours,
+    nurikabe_solutions,
+    reshaped,
+    sea_ok,
+)
 from gymv_envs.domains.logic._placement import (
     CellsAnswerEnv,
     bits,
@@ -50,9 +56,10 @@ class Nurikabe(CellsAnswerEnv):
     ## Starting State
     Islands of random shapes are grown one at a time at free cells while the shaded area stays
     connected; a 2x2 block left all shaded gets a cell added to the island beside it. Each island
-    shows its size in one random cell. When the solver (an exact search over island shapes) finds
-    a second solution, a number moves to a cell of its island that the other solution's island
-    lacks (at most three times) before the level is redrawn.
+    shows its size in one random cell. When another solution exists (one island alone taking another
+    shape, else one the solver finds: an exact search over island shapes), a number moves to a cell
+    of its island that the other solution's island lacks (at most three times) before the level is
+    redrawn.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
@@ -65,6 +72,9 @@ class Nurikabe(CellsAnswerEnv):
     - v0: initial version.
     - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
       action-space seeding (a seeded random policy no longer replays the level's draws).
+    - v2: a second solution in which one island alone takes another shape is looked for first (the
+      number moved is then one of that island's), before the solver's search (faster; same rules,
+      sizes and guarantees, other levels).
     """
 
     answer_hint = "the cells to shade, column letter then row number, separated by spaces (for example `A2 B2 C1`)"
@@ -84,14 +94,17 @@ class Nurikabe(CellsAnswerEnv):
             sea = full & ~sum(masks)
             at = [cells[int(u * len(cells))] for cells, u in zip(islands, rng.random(len(islands)).tolist(), strict=True)]
             for _ in range(REPAIRS + 1):
-                numbers = {j: len(cells) for j, cells in zip(at, islands, strict=True)}
-                sols = nurikabe_solutions(n, numbers, 2)
-                if len(sols) == 1:
-                    self.numbers = numbers
-                    return
+                other = reshaped(n, masks, at)  # a second solution where one island alone changes shape
+                if other is None:
+                    numbers = {j: len(cells) for j, cells in zip(at, islands, strict=True)}
+                    sols = nurikabe_solutions(n, numbers, 2)
+                    if len(sols) == 1:
+                        self.numbers, self._sea = numbers, sea
+                        return
+                    other = next(x for x in sols if x != sea)
                 # move a number to a cell of its island that the other solution's island lacks: that
                 # solution now has an island without a number (or with two), the level's still holds
-                land = full & ~next(x for x in sols if x != sea)
+                land = full & ~other
                 moves = [(i, c) for i, j in enumerate(at) for c in bits(masks[i] & ~flood(1 << j, land, n, n))]
                 i, c = moves[int(rng.integers(len(moves)))]
                 at[i] = c
@@ -196,8 +209,7 @@ class Nurikabe(CellsAnswerEnv):
 
     # -- oracle
     def _solve(self) -> tuple[tuple[int, int], ...]:
-        sea = nurikabe_solutions(self.n, self.numbers, 1)[0]
-        return mask_cells(sea, self.n)
+        return mask_cells(self._sea, self.n)  # the one solution, which the generator checked
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, int], ...]]:
         n, sol = self.n, set(self._solution)
@@ -210,6 +222,6 @@ class Nurikabe(CellsAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Nurikabe", entry_point=Nurikabe, version=1, max_episode_steps=1,
+    TaskSpec(name="Nurikabe", entry_point=Nurikabe, version=2, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "connectivity")),
 )
