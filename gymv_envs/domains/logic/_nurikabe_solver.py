@@ -23,6 +23,51 @@ def _NEIGHBOURS(n: int) -> tuple[tuple[int, ...], ...]:  # noqa: N802 - a cached
                  for r in range(n) for c in range(n))
 
 
+@functools.cache
+def _LOCAL(n: int) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[bool, ...]]:  # noqa: N802 - a cached table
+    """Per cell, where its 3x3 window lies in a bit mask (shift, and the window bits on the board), and
+    per 9-bit window (bit ``3 * dr + dc``) whether the centre's orthogonal neighbours in it stay joined
+    through the window's other cells once the centre leaves."""
+    cells = []
+    for r in range(n):
+        for c in range(n):
+            on = sum(1 << (3 * (dr + 1) + dc + 1) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                     if 0 <= r + dr < n and 0 <= c + dc < n)
+            cells.append((r * n + c - n - 1, n, 2 * n, on))
+    ok = []
+    for w in range(512):
+        keep = w & ~(1 << 4)
+        sides = keep & 0b010101010
+        if not sides:
+            ok.append(False)
+            continue
+        low = sides & -sides
+        reach = low
+        while True:  # 4-connected flood inside the 3x3 window
+            grown = reach | (reach << 1 & 0b110110110) | (reach >> 1 & 0b011011011) | reach << 3 | reach >> 3
+            grown &= keep
+            if grown == reach:
+                break
+            reach = grown
+        ok.append(sides & reach == sides)
+    return tuple(cells), tuple(ok)
+
+
+def stays_connected(sea: int, x: int, n: int) -> bool:
+    """Whether the connected sea (bit mask) stays connected when cell ``x`` of it leaves: at once when the
+    cells round ``x`` join its sea neighbours, else by a flood."""
+    cells, ok = _LOCAL(n)
+    base, one, two, on = cells[x]
+    if base >= 0:
+        w = (sea >> base & 7) | (sea >> (base + one) & 7) << 3 | (sea >> (base + two) & 7) << 6
+    else:
+        w = (sea << -base & 7) | (sea >> (base + one) & 7 if base + one >= 0 else sea << -(base + one) & 7) << 3 | (sea >> (base + two) & 7) << 6
+    if ok[w & on]:
+        return True
+    rest = sea & ~(1 << x)
+    return bool(rest) and flood(rest & -rest, rest, n, n) == rest
+
+
 def sea_ok(sea: int, n: int) -> bool:
     """The shaded cells (bit mask) are connected and hold no 2x2 block."""
     for block in BLOCKS(n):

@@ -14,13 +14,13 @@ from gymv_envs.domains.logic._nurikabe_solver import (
     nurikabe_solutions,
     reshaped,
     sea_ok,
+    stays_connected,
 )
 from gymv_envs.domains.logic._placement import (
     CellsAnswerEnv,
     bits,
     flood,
     grow4,
-    is_connected,
     mask_cells,
     parse_cell_list,
     parse_char_grid,
@@ -125,7 +125,7 @@ class Nurikabe(CellsAnswerEnv):
             if not free:
                 break
             seed = free[int(next(picks) * len(free))]
-            if not is_connected(full & ~(land | 1 << seed), n, n):
+            if not stays_connected(full & ~land, seed, n):
                 dead |= 1 << seed
                 continue
             island, size = 1 << seed, 1 + int(next(picks) * largest)
@@ -133,10 +133,10 @@ class Nurikabe(CellsAnswerEnv):
                 grow = [q for j in bits(island) for q in neighbours(j, n) if not (island | near) >> q & 1]
                 if not grow:
                     break
-                bigger = island | 1 << grow[int(next(picks) * len(grow))]
-                if not is_connected(full & ~(land | bigger), n, n):
+                q = grow[int(next(picks) * len(grow))]
+                if not stays_connected(full & ~(land | island), q, n):
                     break
-                island = bigger
+                island |= 1 << q
             islands.append(island)
             land |= island
             near |= grow4(island, n, n)
@@ -146,7 +146,7 @@ class Nurikabe(CellsAnswerEnv):
             adds = []
             for c in bits(b):
                 touch = [i for i, isl in enumerate(islands) if grow4(isl, n, n) >> c & 1]
-                if len(touch) == 1 and islands[touch[0]].bit_count() < largest and is_connected(full & ~(land | 1 << c), n, n):
+                if len(touch) == 1 and islands[touch[0]].bit_count() < largest and stays_connected(full & ~land, c, n):
                     adds.append((touch[0], c))
             if not adds:
                 return None
