@@ -150,14 +150,17 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
     halo = [grow4(1 << i, n, n) for i in cells]
     state = []
     for a, i in enumerate(cells):
-        shapes, cover, _, _, _ = table = shape_table(n, i, numbers[i])
+        shapes, cover, _, _, reach = table = shape_table(n, i, numbers[i])
         near = 0
         for b, h in enumerate(halo):
             if b != a:
                 near |= h
+        near &= reach
         alive = (1 << len(shapes)) - 1
-        for c in bits(near):
-            alive &= ~cover[c]
+        while near:
+            low = near & -near
+            near ^= low
+            alive &= ~cover[low.bit_length() - 1]
         if not alive:
             return []
         state.append((alive.bit_count(), alive, _union(shapes, cover, alive, full), table))

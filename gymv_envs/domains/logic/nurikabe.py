@@ -22,6 +22,7 @@ from gymv_envs.domains.logic._placement import (
     flood,
     grow4,
     mask_cells,
+    neighbours4,
     parse_cell_list,
     parse_char_grid,
 )
@@ -118,19 +119,22 @@ class Nurikabe(CellsAnswerEnv):
         full = (1 << (n * n)) - 1
         blocks = BLOCKS(n)
         picks = iter(rng.random(n * n * (largest + 1) + len(blocks)).tolist())
+        corners, wide = sum(b & -b for b in blocks), n + 1  # each block by its top-left cell
+        nbrs = neighbours4(n, n)
         land = near = dead = 0
         islands: list[int] = []
-        while not all(land & b for b in blocks):
+        while (sea := full & ~land) & (sea >> 1) & (sea >> n) & (sea >> wide) & corners:  # a block all sea
             free = list(bits(full & ~(near | dead)))
             if not free:
                 break
             seed = free[int(next(picks) * len(free))]
-            if not stays_connected(full & ~land, seed, n):
+            if not stays_connected(sea, seed, n):
                 dead |= 1 << seed
                 continue
             island, size = 1 << seed, 1 + int(next(picks) * largest)
             while island.bit_count() < size:
-                grow = [q for j in bits(island) for q in neighbours(j, n) if not (island | near) >> q & 1]
+                shut = island | near
+                grow = [q for j in bits(island) for q in nbrs[j] if not shut >> q & 1]
                 if not grow:
                     break
                 q = grow[int(next(picks) * len(grow))]
