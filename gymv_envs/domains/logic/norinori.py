@@ -47,14 +47,16 @@ def norinori_solutions(regions: np.ndarray, limit: int = 2, blank: frozenset = f
 def shading_masks(regions: np.ndarray, limit: int = 2, blank: frozenset = frozenset()) -> list[int]:
     """`norinori_solutions` as bit masks of the shaded cells (bit ``r * n + c``)."""
     n = regions.shape[0]
-    masks = [0] * (int(regions.max()) + 1)
-    for j, g in enumerate(regions.ravel().tolist()):
+    reg = regions.ravel().tolist()
+    masks = [0] * (max(reg) + 1)
+    for j, g in enumerate(reg):
         masks[g] |= 1 << j
-    return _shadings(n, masks, sum(1 << (r * n + c) for r, c in blank), limit)
+    return _shadings(n, masks, reg, sum(1 << (r * n + c) for r, c in blank), limit)
 
 
-def _shadings(n: int, masks: list[int], blank: int, limit: int) -> list[int]:
-    """Up to ``limit`` shadings (bit masks) of the regions ``masks`` (bit masks) leaving ``blank`` unshaded.
+def _shadings(n: int, masks: list[int], reg: list[int], blank: int, limit: int) -> list[int]:
+    """Up to ``limit`` shadings (bit masks) of the regions ``masks`` (bit masks; ``reg``: each cell's
+    region) leaving ``blank`` unshaded.
 
     The shaded cells are dominoes that never touch along a side. The search (on bit masks) takes the
     region with the fewest cells left open and its first open cell: either a domino covers it (one
@@ -62,10 +64,6 @@ def _shadings(n: int, masks: list[int], blank: int, limit: int) -> list[int]:
     with its two cells closes the rest; a region that can no longer get two cells ends the branch.
     """
     k = len(masks)
-    reg = [0] * (n * n)
-    for g, m in enumerate(masks):
-        for j in bits(m):
-            reg[j] = g
     closed0 = blank
     nbrs = _neighbour_cells(n)
     rings = _rings(n)
@@ -189,14 +187,21 @@ class Norinori(CellsAnswerEnv):
         truth = frozenset(used)
         true_mask = sum(1 << (r * n + c) for r, c in truth)
         kept: list[int] = []
+        reg: list[int] = []
+        seen: tuple[int, ...] = ()
 
         def others(masks: list[int], blank: int = 0, limit: int = 2) -> list[int]:
             """Shadings other than the truth of these regions and blanks: those found before that
             still fit (moving cells between regions or adding a blank keeps the rest), else a search."""
-            nonlocal kept
+            nonlocal kept, reg, seen
             kept = [m for m in kept if not m & blank and all((m & g).bit_count() == 2 for g in masks)]
             if not kept:
-                kept = [m for m in _shadings(n, masks, blank, limit) if m != true_mask]
+                if tuple(masks) != seen:  # each cell's region, again after a repair move
+                    seen, reg = tuple(masks), [0] * (n * n)
+                    for g, m in enumerate(masks):
+                        for j in bits(m):
+                            reg[j] = g
+                kept = [m for m in _shadings(n, masks, reg, blank, limit) if m != true_mask]
             return kept
 
         def solve(masks: list[int]) -> list[frozenset[tuple[int, int]]]:
