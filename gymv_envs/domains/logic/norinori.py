@@ -8,8 +8,8 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
-from gymv_envs.core.board import blank_labelled_board, cell_centre, paint_regions
-from gymv_envs.core.canvas import INK, draw_shape
+from gymv_envs.core.board import REGION_COLOURS, blank_labelled_board, cell_centre, paint_regions
+from gymv_envs.core.canvas import INK, draw_shape, is_uniform, shape_tile
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._placement import (
     NEIGHBOURS4,
@@ -228,8 +228,15 @@ class Norinori(CellsAnswerEnv):
     def _draw(self) -> np.ndarray:
         img, layout = blank_labelled_board(self.obs_size, self.n, self.n)
         paint_regions(img, layout, self.regions)
+        size = max(2, int(layout[2] * 0.22))
         for r, c in self.blank:
-            draw_shape(img, "circle", *cell_centre(layout, r, c), max(2, int(layout[2] * 0.22)), INK)
+            cx, cy = cell_centre(layout, r, c)
+            x, y = int(round(cx - size / 2)), int(round(cy - size / 2))
+            tint = REGION_COLOURS[int(self.regions[r, c]) % len(REGION_COLOURS)]
+            if is_uniform(img, x, y, x + size, y + size, tint):  # the dot blended once over its cell's tint
+                img[y:y + size, x:x + size] = shape_tile("circle", size, INK, tint)
+            else:
+                draw_shape(img, "circle", cx, cy, size, INK)
         return img
 
     def _task_text(self) -> str:
