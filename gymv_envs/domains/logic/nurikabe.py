@@ -6,8 +6,8 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
-from gymv_envs.core.board import blank_labelled_board, cell_centre
-from gymv_envs.core.canvas import INK, draw_text
+from gymv_envs.core.board import blank_labelled_board, cell_centre, labelled_base
+from gymv_envs.core.canvas import INK, WHITE, draw_layers, text_layer
 from gymv_envs.domains.logic._nurikabe_solver import (
     BLOCKS,
     neighbours,
@@ -164,8 +164,10 @@ class Nurikabe(CellsAnswerEnv):
     def _draw(self) -> np.ndarray:
         img, layout = blank_labelled_board(self.obs_size, self.n, self.n)
         size = max(5, int(layout[2] * 0.55))
-        for i, k in self.numbers.items():
-            draw_text(img, str(k), cell_centre(layout, *divmod(i, self.n)), size, INK, bold=True)
+        numbers = [[text_layer(str(k), cell_centre(layout, *divmod(i, self.n)), size, INK, bold=True)]
+                   for i, k in self.numbers.items()]
+        # each number from a tile blended once over its white cell (the pixels of blending it there)
+        draw_layers(img, numbers, labelled_base(*self.obs_size, self.n, self.n, True, WHITE), WHITE)
         return img
 
     def _task_text(self) -> str:
