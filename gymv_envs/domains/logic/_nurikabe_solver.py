@@ -190,6 +190,15 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
         _, alive, _, (shapes, _, _, shape_cells, _) = state[k]
         rest = state[:k] + state[k + 1:]
         if not rest:  # the last island: each shape completes a placement
+            sea = full & ~land
+            blocks = sea & (sea >> 1) & (sea >> n) & (sea >> wide) & corners
+            if blocks:  # the shape must take a cell of each 2x2 block still all sea
+                cover = state[k][3][1]
+                while blocks and alive:
+                    low = blocks & -blocks
+                    blocks ^= low
+                    b = low.bit_length() - 1
+                    alive &= cover[b] | cover[b + 1] | cover[b + n] | cover[b + wide]
             for t in bits(alive):
                 done = land | shapes[t]
                 if not dead(done, done):
