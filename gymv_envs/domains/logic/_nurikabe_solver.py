@@ -68,6 +68,16 @@ def stays_connected(sea: int, x: int, n: int) -> bool:
     return bool(rest) and flood(rest & -rest, rest, n, n) == rest
 
 
+_CHUNKS = tuple(tuple(tuple(6 * k + b for b in range(6) if v >> b & 1) for v in range(64)) for k in range(6))
+
+
+def cells_of(mask: int) -> tuple[int, ...]:
+    """The set bits of a mask of up to 36 cells, lowest first (`bits` as a tuple, from 6-bit tables)."""
+    t = _CHUNKS
+    return (t[0][mask & 63] + t[1][mask >> 6 & 63] + t[2][mask >> 12 & 63] + t[3][mask >> 18 & 63]
+            + t[4][mask >> 24 & 63] + t[5][mask >> 30 & 63])
+
+
 def sea_ok(sea: int, n: int) -> bool:
     """The shaded cells (bit mask) are connected and hold no 2x2 block."""
     for block in BLOCKS(n):

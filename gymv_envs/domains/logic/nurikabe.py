@@ -10,6 +10,7 @@ from gymv_envs.core.board import blank_labelled_board, cell_centre, labelled_bas
 from gymv_envs.core.canvas import INK, WHITE, draw_layers, text_layer
 from gymv_envs.domains.logic._nurikabe_solver import (
     BLOCKS,
+    cells_of,
     neighbours,
     nurikabe_solutions,
     reshaped,
@@ -106,7 +107,8 @@ class Nurikabe(CellsAnswerEnv):
                 # move a number to a cell of its island that the other solution's island lacks: that
                 # solution now has an island without a number (or with two), the level's still holds
                 land = full & ~other
-                moves = [(i, c) for i, j in enumerate(at) for c in bits(masks[i] & ~flood(1 << j, land, n, n))]
+                moves = [(i, c) for i, j in enumerate(at) if masks[i] & other  # (else all its cells are land there)
+                         for c in bits(masks[i] & ~flood(1 << j, land, n, n))]
                 i, c = moves[int(rng.integers(len(moves)))]
                 at[i] = c
 
@@ -124,7 +126,7 @@ class Nurikabe(CellsAnswerEnv):
         land = near = dead = 0
         islands: list[int] = []
         while (sea := full & ~land) & (sea >> 1) & (sea >> n) & (sea >> wide) & corners:  # a block all sea
-            free = list(bits(full & ~(near | dead)))
+            free = cells_of(full & ~(near | dead))
             if not free:
                 break
             seed = free[int(next(picks) * len(free))]
