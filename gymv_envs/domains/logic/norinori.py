@@ -187,7 +187,7 @@ class Norinori(CellsAnswerEnv):
         truth = frozenset(used)
         true_mask = sum(1 << (r * n + c) for r, c in truth)
         kept: list[int] = []
-        reg: list[int] = []
+        reg = [0] * (n * n)
         seen: tuple[int, ...] = ()
 
         def others(masks: list[int], blank: int = 0, limit: int = 2) -> list[int]:
@@ -196,11 +196,12 @@ class Norinori(CellsAnswerEnv):
             nonlocal kept, reg, seen
             kept = [m for m in kept if not m & blank and all((m & g).bit_count() == 2 for g in masks)]
             if not kept:
-                if tuple(masks) != seen:  # each cell's region, again after a repair move
-                    seen, reg = tuple(masks), [0] * (n * n)
+                if tuple(masks) != seen:  # each cell's region: the regions a repair move changed, again
                     for g, m in enumerate(masks):
-                        for j in bits(m):
-                            reg[j] = g
+                        if not seen or m != seen[g]:
+                            for j in bits(m):
+                                reg[j] = g
+                    seen = tuple(masks)
                 kept = [m for m in _shadings(n, masks, reg, blank, limit) if m != true_mask]
             return kept
 
