@@ -74,10 +74,11 @@ def _shadings(n: int, masks: list[int], reg: list[int], blank: int, limit: int) 
 
     def search(shaded: int, closed: int) -> None:
         best, fewest = -1, 1 << 30
+        open_ = ~closed
         for g in regions_k:
             have = count[g]
             if have < 2:
-                free = (masks[g] & ~closed).bit_count()
+                free = (masks[g] & open_).bit_count()
                 if free + have < 2:
                     return
                 if free < fewest:
@@ -85,7 +86,7 @@ def _shadings(n: int, masks: list[int], reg: list[int], blank: int, limit: int) 
         if best < 0:
             out.append(shaded)
             return
-        open_ = masks[best] & ~closed
+        open_ &= masks[best]
         x = (open_ & -open_).bit_length() - 1
         gx = best
         for y in nbrs[x]:
