@@ -196,7 +196,10 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
         if not state:
             out.append(full & ~maybe)
             return
-        k = min(range(len(state)), key=lambda i: state[i][0])
+        k, fewest = 0, state[0][0]
+        for i in range(1, len(state)):
+            if state[i][0] < fewest:
+                k, fewest = i, state[i][0]
         _, alive, _, (shapes, _, _, shape_cells, _) = state[k]
         rest = state[:k] + state[k + 1:]
         if not rest:  # the last island: each shape completes a placement
