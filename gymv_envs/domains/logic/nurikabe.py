@@ -136,7 +136,7 @@ class Nurikabe(CellsAnswerEnv):
             island, size = 1 << seed, 1 + int(next(picks) * largest)
             while island.bit_count() < size:
                 shut = island | near
-                grow = [q for j in bits(island) for q in nbrs[j] if not shut >> q & 1]
+                grow = [q for j in cells_of(island) for q in nbrs[j] if not shut >> q & 1]
                 if not grow:
                     break
                 q = grow[int(next(picks) * len(grow))]
@@ -160,7 +160,7 @@ class Nurikabe(CellsAnswerEnv):
             islands[i] |= 1 << c
             land |= 1 << c
             near |= grow4(1 << c, n, n)
-        return [list(bits(isl)) for isl in islands]
+        return [list(cells_of(isl)) for isl in islands]
 
     # -- draw
     def _draw(self) -> np.ndarray:
