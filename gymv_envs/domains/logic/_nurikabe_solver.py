@@ -122,13 +122,19 @@ def _union(shapes: tuple[int, ...], cover: tuple[int, ...], alive: int, cells: i
     return cells
 
 
-def reshaped(n: int, islands: list[int], at: list[int]) -> int | None:
+def reshaped(n: int, islands: list[int], at: list[int], fixed: set[tuple[int, int]] | None = None) -> int | None:
     """The sea (bit mask) of a solution other than ``islands`` (bit masks; island ``i`` holds the number
-    at cell ``at[i]``) in which one island alone takes another shape, or None when there is none."""
+    at cell ``at[i]``) in which one island alone takes another shape, or None when there is none.
+    ``fixed`` (kept by the caller for one set of islands) remembers the (island, number cell) pairs
+    found to keep their shape, which are not looked at again."""
     full = (1 << (n * n)) - 1
     corners = sum(1 << (r * n + c) for r in range(n - 1) for c in range(n - 1))
     land = sum(islands)
-    for mask, p in zip(islands, at, strict=True):
+    for i, (mask, p) in enumerate(zip(islands, at, strict=True)):
+        if fixed is not None:
+            if (i, p) in fixed:
+                continue
+            fixed.add((i, p))  # (taken back below when another shape is found)
         shapes, cover, _, _, reach = shape_table(n, p, mask.bit_count())
         others = land ^ mask
         alive = (1 << len(shapes)) - 1 ^ 1 << bisect.bisect_left(shapes, mask)
@@ -142,6 +148,8 @@ def reshaped(n: int, islands: list[int], at: list[int]) -> int | None:
             alive ^= low
             sea = full & ~(others | shapes[low.bit_length() - 1])
             if not sea & (sea >> 1) & (sea >> n) & (sea >> (n + 1)) & corners and flood(sea & -sea, sea, n, n) == sea:
+                if fixed is not None:
+                    fixed.discard((i, p))
                 return sea
     return None
 

@@ -95,8 +95,9 @@ class Nurikabe(CellsAnswerEnv):
             masks = [sum(1 << j for j in cells) for cells in islands]
             sea = full & ~sum(masks)
             at = [cells[int(u * len(cells))] for cells, u in zip(islands, rng.random(len(islands)).tolist(), strict=True)]
+            fixed: set[tuple[int, int]] = set()
             for _ in range(REPAIRS + 1):
-                other = reshaped(n, masks, at)  # a second solution where one island alone changes shape
+                other = reshaped(n, masks, at, fixed)  # a second solution where one island alone changes shape
                 if other is None:
                     numbers = {j: len(cells) for j, cells in zip(at, islands, strict=True)}
                     sols = nurikabe_solutions(n, numbers, 2)
