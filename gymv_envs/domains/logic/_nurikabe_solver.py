@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
 
 from gymv_envs.domains.logic._placement import NEIGHBOURS4, bits, flood, grow4, is_connected
@@ -22,6 +23,61 @@ def _NEIGHBOURS(n: int) -> tuple[tuple[int, ...], ...]:  # noqa: N802 - a cached
                  for r in range(n) for c in range(n))
 
 
+@functools.cache
+def _LOCAL(n: int) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[bool, ...]]:  # noqa: N802 - a cached table
+    """Per cell, where its 3x3 window lies in a bit mask (shift, and the window bits on the board), and
+    per 9-bit window (bit ``3 * dr + dc``) whether the centre's orthogonal neighbours in it stay joined
+    through the window's other cells once the centre leaves."""
+    cells = []
+    for r in range(n):
+        for c in range(n):
+            on = sum(1 << (3 * (dr + 1) + dc + 1) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                     if 0 <= r + dr < n and 0 <= c + dc < n)
+            cells.append((r * n + c - n - 1, n, 2 * n, on))
+    ok = []
+    for w in range(512):
+        keep = w & ~(1 << 4)
+        sides = keep & 0b010101010
+        if not sides:
+            ok.append(False)
+            continue
+        low = sides & -sides
+        reach = low
+        while True:  # 4-connected flood inside the 3x3 window
+            grown = reach | (reach << 1 & 0b110110110) | (reach >> 1 & 0b011011011) | reach << 3 | reach >> 3
+            grown &= keep
+            if grown == reach:
+                break
+            reach = grown
+        ok.append(sides & reach == sides)
+    return tuple(cells), tuple(ok)
+
+
+def stays_connected(sea: int, x: int, n: int) -> bool:
+    """Whether the connected sea (bit mask) stays connected when cell ``x`` of it leaves: at once when the
+    cells round ``x`` join its sea neighbours, else by a flood."""
+    cells, ok = _LOCAL(n)
+    base, one, two, on = cells[x]
+    if base >= 0:
+        w = (sea >> base & 7) | (sea >> (base + one) & 7) << 3 | (sea >> (base + two) & 7) << 6
+    else:
+        w = (sea << -base & 7) | (sea >> (base + one) & 7 if base + one >= 0 else sea << -(base + one) & 7) << 3 | (sea >> (base + two) & 7) << 6
+    if ok[w & on]:
+        return True
+    rest = sea & ~(1 << x)
+    return bool(rest) and flood(rest & -rest, rest, n, n) == rest
+
+
+_CHUNKS = tuple(tuple(tuple(6 * k + b for b in range(6) if v >> b & 1) for v in range(64)) for k in range(6))
+
+
+def cells_of(mask: int) -> tuple[int, ...]:
+    """The set bits of a mask of up to 36 cells, lowest first (`bits` as a tuple, from 6-bit tables)."""
+    t = _CHUNKS
+    return (t[0][mask & 63] + t[1][mask >> 6 & 63] + t[2][mask >> 12 & 63] + t[3][mask >> 18 & 63]
+            + t[4][mask >> 24 & 63] + t[5][mask >> 30 & 63])
+
+
 def sea_ok(sea: int, n: int) -> bool:
     """The shaded cells (bit mask) are connected and hold no 2x2 block."""
     for block in BLOCKS(n):
@@ -30,14 +86,72 @@ def sea_ok(sea: int, n: int) -> bool:
     return not sea or is_connected(sea, n, n)
 
 
-@functools.cache
-def _polyominoes(n: int, cell: int, size: int) -> tuple[tuple[int, int], ...]:
-    """Every connected set (bit mask) of ``size`` cells of the board holding ``cell``, with its halo
-    (the set and its orthogonal neighbours)."""
+@functools.lru_cache(maxsize=512)  # (n, cell, size) for n = 5, 6: 432 tables, a few MB
+def shape_table(n: int, cell: int, size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple, int]:
+    """Every connected set (bit mask) of ``size`` cells of the board holding ``cell`` (sorted); per
+    board cell a bit mask over those shapes: the shapes that hold it (cover), that hold it or a
+    neighbour of it (touch); each shape's cells; and the cells some shape holds."""
     layer = {1 << cell}
     for _ in range(size - 1):
         layer = {s | 1 << k for s in layer for k in bits(grow4(s, n, n) & ~s)}
-    return tuple((s, grow4(s, n, n)) for s in sorted(layer))
+    shapes = tuple(sorted(layer))
+    cover = [0] * (n * n)
+    for t, s in enumerate(shapes):
+        for c in bits(s):
+            cover[c] |= 1 << t
+    nbrs = _NEIGHBOURS(n)
+    touch = tuple(cover[c] | functools.reduce(int.__or__, (cover[q] for q in nbrs[c]), 0) for c in range(n * n))
+    return shapes, tuple(cover), touch, tuple(tuple(bits(s)) for s in shapes), functools.reduce(int.__or__, shapes)
+
+
+def _union(shapes: tuple[int, ...], cover: tuple[int, ...], alive: int, cells: int) -> int:
+    """The cells of ``cells`` that some shape of ``alive`` (bit mask over ``shapes``) holds."""
+    if alive.bit_count() <= 6:
+        out = 0
+        while alive:
+            low = alive & -alive
+            out |= shapes[low.bit_length() - 1]
+            alive ^= low
+        return out
+    left = cells
+    while left:
+        low = left & -left
+        left ^= low
+        if not alive & cover[low.bit_length() - 1]:
+            cells ^= low
+    return cells
+
+
+def reshaped(n: int, islands: list[int], at: list[int], fixed: set[tuple[int, int]] | None = None) -> int | None:
+    """The sea (bit mask) of a solution other than ``islands`` (bit masks; island ``i`` holds the number
+    at cell ``at[i]``) in which one island alone takes another shape, or None when there is none.
+    ``fixed`` (kept by the caller for one set of islands) remembers the (island, number cell) pairs
+    found to keep their shape, which are not looked at again."""
+    full = (1 << (n * n)) - 1
+    corners = sum(1 << (r * n + c) for r in range(n - 1) for c in range(n - 1))
+    land = sum(islands)
+    for i, (mask, p) in enumerate(zip(islands, at, strict=True)):
+        if fixed is not None:
+            if (i, p) in fixed:
+                continue
+            fixed.add((i, p))  # (taken back below when another shape is found)
+        shapes, cover, _, _, reach = shape_table(n, p, mask.bit_count())
+        others = land ^ mask
+        alive = (1 << len(shapes)) - 1 ^ 1 << bisect.bisect_left(shapes, mask)
+        near = grow4(others, n, n) & reach
+        while near and alive:
+            low = near & -near
+            near ^= low
+            alive &= ~cover[low.bit_length() - 1]
+        while alive:
+            low = alive & -alive
+            alive ^= low
+            sea = full & ~(others | shapes[low.bit_length() - 1])
+            if not sea & (sea >> 1) & (sea >> n) & (sea >> (n + 1)) & corners and flood(sea & -sea, sea, n, n) == sea:
+                if fixed is not None:
+                    fixed.discard((i, p))
+                return sea
+    return None
 
 
 def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]:
@@ -46,17 +160,28 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
     Places one island shape per number, islands never touching: next the island with the fewest
     shapes that fit beside those placed. A partial placement is dropped when an island has no shape
     left, when a 2x2 block can no longer get any land, or when the cells no shape left can cover
-    (sure to be sea) cannot all be joined through cells that are not land.
+    (sure to be sea) cannot all be joined through cells that are not land. The shapes that fit are
+    kept as bit masks over each island's `shape_table`, with the cells they cover.
     """
     full = (1 << (n * n)) - 1
-    halo = {i: grow4(1 << i, n, n) for i in numbers}
-    options = []
-    for i, k in numbers.items():
+    cells = list(numbers)
+    halo = [grow4(1 << i, n, n) for i in cells]
+    state = []
+    for a, i in enumerate(cells):
+        shapes, cover, _, _, reach = table = shape_table(n, i, numbers[i])
         near = 0
-        for j in numbers:
-            if j != i:
-                near |= halo[j]
-        options.append([x for x in _polyominoes(n, i, k) if not x[0] & near])
+        for b, h in enumerate(halo):
+            if b != a:
+                near |= h
+        near &= reach
+        alive = (1 << len(shapes)) - 1
+        while near:
+            low = near & -near
+            near ^= low
+            alive &= ~cover[low.bit_length() - 1]
+        if not alive:
+            return []
+        state.append((alive.bit_count(), alive, _union(shapes, cover, alive, full), table))
     out: list[int] = []
     # top-left cells of the 2x2 blocks: a block is all sea when its top-left cell and the cells right,
     # below and right-below are sea
@@ -70,39 +195,60 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
             return True
         return bool(sea) and flood(sea & -sea, full & ~land, n, n) & sea != sea
 
-    def search(opts: list, land: int, near: int) -> None:
+    def search(state: list, land: int) -> None:
         maybe = land
-        for o in opts:
-            for s, _ in o:
-                maybe |= s
+        for x in state:
+            maybe |= x[2]
         if dead(maybe, land):
             return
-        if not opts:
+        if not state:
             out.append(full & ~maybe)
             return
-        k = min(range(len(opts)), key=lambda i: len(opts[i]))
-        rest = opts[:k] + opts[k + 1:]
+        k, fewest = 0, state[0][0]
+        for i in range(1, len(state)):
+            if state[i][0] < fewest:
+                k, fewest = i, state[i][0]
+        _, alive, _, (shapes, _, _, shape_cells, _) = state[k]
+        rest = state[:k] + state[k + 1:]
         if not rest:  # the last island: each shape completes a placement
-            for shape, _ in opts[k]:
-                done = land | shape
+            sea = full & ~land
+            blocks = sea & (sea >> 1) & (sea >> n) & (sea >> wide) & corners
+            if blocks:  # the shape must take a cell of each 2x2 block still all sea
+                cover = state[k][3][1]
+                while blocks and alive:
+                    low = blocks & -blocks
+                    blocks ^= low
+                    b = low.bit_length() - 1
+                    alive &= cover[b] | cover[b + 1] | cover[b + n] | cover[b + wide]
+            for t in bits(alive):
+                done = land | shapes[t]
                 if not dead(done, done):
                     out.append(full & ~done)
                     if len(out) >= limit:
                         return
             return
-        for shape, ring in opts[k]:
-            around = near | ring
+        while alive:
+            low = alive & -alive
+            alive ^= low
+            t = low.bit_length() - 1
+            shape, placed = shapes[t], shape_cells[t]
             sub = []
-            for o in rest:
-                fit = [x for x in o if not x[0] & around]
-                if not fit:
-                    break
-                sub.append(fit)
+            for x in rest:
+                have, fit, union, table = x
+                touch = table[2]
+                kill = 0
+                for c in placed:
+                    kill |= touch[c]
+                if fit & kill:
+                    fit &= ~kill
+                    if not fit:
+                        break
+                    x = (fit.bit_count(), fit, _union(table[0], table[1], fit, union), table)
+                sub.append(x)
             else:
-                search(sub, land | shape, around)
+                search(sub, land | shape)
                 if len(out) >= limit:
                     return
 
-    if all(options):
-        search(options, 0, 0)
+    search(state, 0)
     return out

@@ -6,16 +6,24 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
-from gymv_envs.core.board import blank_labelled_board, cell_centre
-from gymv_envs.core.canvas import INK, draw_text
-from gymv_envs.domains.logic._nurikabe_solver import BLOCKS, neighbours, nurikabe_solutions, sea_ok
+from gymv_envs.core.board import blank_labelled_board, cell_centre, labelled_base
+from gymv_envs.core.canvas import INK, WHITE, draw_layers, text_layer
+from gymv_envs.domains.logic._nurikabe_solver import (
+    BLOCKS,
+    cells_of,
+    neighbours,
+    nurikabe_solutions,
+    reshaped,
+    sea_ok,
+    stays_connected,
+)
 from gymv_envs.domains.logic._placement import (
     CellsAnswerEnv,
     bits,
     flood,
     grow4,
-    is_connected,
     mask_cells,
+    neighbours4,
     parse_cell_list,
     parse_char_grid,
 )
@@ -50,9 +58,10 @@ class Nurikabe(CellsAnswerEnv):
     ## Starting State
     Islands of random shapes are grown one at a time at free cells while the shaded area stays
     connected; a 2x2 block left all shaded gets a cell added to the island beside it. Each island
-    shows its size in one random cell. When the solver (an exact search over island shapes) finds
-    a second solution, a number moves to a cell of its island that the other solution's island
-    lacks (at most three times) before the level is redrawn.
+    shows its size in one random cell. When another solution exists (one island alone taking another
+    shape, else one the solver finds: an exact search over island shapes), a number moves to a cell
+    of its island that the other solution's island lacks (at most three times) before the level is
+    redrawn.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
@@ -65,6 +74,9 @@ class Nurikabe(CellsAnswerEnv):
     - v0: initial version.
     - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
       action-space seeding (a seeded random policy no longer replays the level's draws).
+    - v2: a second solution in which one island alone takes another shape is looked for first (the
+      number moved is then one of that island's), before the solver's search (faster; same rules,
+      sizes and guarantees, other levels).
     """
 
     answer_hint = "the cells to shade, column letter then row number, separated by spaces (for example `A2 B2 C1`)"
@@ -83,16 +95,21 @@ class Nurikabe(CellsAnswerEnv):
             masks = [sum(1 << j for j in cells) for cells in islands]
             sea = full & ~sum(masks)
             at = [cells[int(u * len(cells))] for cells, u in zip(islands, rng.random(len(islands)).tolist(), strict=True)]
+            fixed: set[tuple[int, int]] = set()
             for _ in range(REPAIRS + 1):
-                numbers = {j: len(cells) for j, cells in zip(at, islands, strict=True)}
-                sols = nurikabe_solutions(n, numbers, 2)
-                if len(sols) == 1:
-                    self.numbers = numbers
-                    return
+                other = reshaped(n, masks, at, fixed)  # a second solution where one island alone changes shape
+                if other is None:
+                    numbers = {j: len(cells) for j, cells in zip(at, islands, strict=True)}
+                    sols = nurikabe_solutions(n, numbers, 2)
+                    if len(sols) == 1:
+                        self.numbers, self._sea = numbers, sea
+                        return
+                    other = next(x for x in sols if x != sea)
                 # move a number to a cell of its island that the other solution's island lacks: that
                 # solution now has an island without a number (or with two), the level's still holds
-                land = full & ~next(x for x in sols if x != sea)
-                moves = [(i, c) for i, j in enumerate(at) for c in bits(masks[i] & ~flood(1 << j, land, n, n))]
+                land = full & ~other
+                moves = [(i, c) for i, j in enumerate(at) if masks[i] & other  # (else all its cells are land there)
+                         for c in bits(masks[i] & ~flood(1 << j, land, n, n))]
                 i, c = moves[int(rng.integers(len(moves)))]
                 at[i] = c
 
@@ -105,25 +122,28 @@ class Nurikabe(CellsAnswerEnv):
         full = (1 << (n * n)) - 1
         blocks = BLOCKS(n)
         picks = iter(rng.random(n * n * (largest + 1) + len(blocks)).tolist())
+        corners, wide = sum(b & -b for b in blocks), n + 1  # each block by its top-left cell
+        nbrs = neighbours4(n, n)
         land = near = dead = 0
         islands: list[int] = []
-        while not all(land & b for b in blocks):
-            free = list(bits(full & ~(near | dead)))
+        while (sea := full & ~land) & (sea >> 1) & (sea >> n) & (sea >> wide) & corners:  # a block all sea
+            free = cells_of(full & ~(near | dead))
             if not free:
                 break
             seed = free[int(next(picks) * len(free))]
-            if not is_connected(full & ~(land | 1 << seed), n, n):
+            if not stays_connected(sea, seed, n):
                 dead |= 1 << seed
                 continue
             island, size = 1 << seed, 1 + int(next(picks) * largest)
             while island.bit_count() < size:
-                grow = [q for j in bits(island) for q in neighbours(j, n) if not (island | near) >> q & 1]
+                shut = island | near
+                grow = [q for j in cells_of(island) for q in nbrs[j] if not shut >> q & 1]
                 if not grow:
                     break
-                bigger = island | 1 << grow[int(next(picks) * len(grow))]
-                if not is_connected(full & ~(land | bigger), n, n):
+                q = grow[int(next(picks) * len(grow))]
+                if not stays_connected(full & ~(land | island), q, n):
                     break
-                island = bigger
+                island |= 1 << q
             islands.append(island)
             land |= island
             near |= grow4(island, n, n)
@@ -133,7 +153,7 @@ class Nurikabe(CellsAnswerEnv):
             adds = []
             for c in bits(b):
                 touch = [i for i, isl in enumerate(islands) if grow4(isl, n, n) >> c & 1]
-                if len(touch) == 1 and islands[touch[0]].bit_count() < largest and is_connected(full & ~(land | 1 << c), n, n):
+                if len(touch) == 1 and islands[touch[0]].bit_count() < largest and stays_connected(full & ~land, c, n):
                     adds.append((touch[0], c))
             if not adds:
                 return None
@@ -141,14 +161,16 @@ class Nurikabe(CellsAnswerEnv):
             islands[i] |= 1 << c
             land |= 1 << c
             near |= grow4(1 << c, n, n)
-        return [list(bits(isl)) for isl in islands]
+        return [list(cells_of(isl)) for isl in islands]
 
     # -- draw
     def _draw(self) -> np.ndarray:
         img, layout = blank_labelled_board(self.obs_size, self.n, self.n)
         size = max(5, int(layout[2] * 0.55))
-        for i, k in self.numbers.items():
-            draw_text(img, str(k), cell_centre(layout, *divmod(i, self.n)), size, INK, bold=True)
+        numbers = [[text_layer(str(k), cell_centre(layout, *divmod(i, self.n)), size, INK, bold=True)]
+                   for i, k in self.numbers.items()]
+        # each number from a tile blended once over its white cell (the pixels of blending it there)
+        draw_layers(img, numbers, labelled_base(*self.obs_size, self.n, self.n, True, WHITE), WHITE)
         return img
 
     def _task_text(self) -> str:
@@ -196,8 +218,7 @@ class Nurikabe(CellsAnswerEnv):
 
     # -- oracle
     def _solve(self) -> tuple[tuple[int, int], ...]:
-        sea = nurikabe_solutions(self.n, self.numbers, 1)[0]
-        return mask_cells(sea, self.n)
+        return mask_cells(self._sea, self.n)  # the one solution, which the generator checked
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, int], ...]]:
         n, sol = self.n, set(self._solution)
@@ -210,6 +231,6 @@ class Nurikabe(CellsAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Nurikabe", entry_point=Nurikabe, version=1, max_episode_steps=1,
+    TaskSpec(name="Nurikabe", entry_point=Nurikabe, version=2, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "connectivity")),
 )
