@@ -17,16 +17,8 @@ from gymv_envs.core.canvas import (
     new_frame,
     outline_rect,
 )
-from gymv_envs.domains.logic._grid import (
-    LatinSquareEnv,
-    fewest_clues,
-    is_latin,
-    keeps,
-    latin_line_table,
-    latin_solve,
-    latin_square,
-    permutation_array,
-)
+from gymv_envs.domains.logic._grid import LatinSquareEnv, is_latin, keeps, latin_square
+from gymv_envs.domains.logic._latin import fewest_clues, latin_search, perms
 
 SIDES = {0: 4, 1: 5, 2: 6}
 GIVEN_SHARE = 0.15  # share of the clue order that are given digits (the rest are inequalities)
@@ -35,19 +27,15 @@ GAP = 0.45          # gap between cells, in cells, where the signs sit
 
 def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 20_000) -> list:
     """Latin squares with the givens and every ``a < b`` of ``less`` (pairs of neighbouring cells): each
-    row and column is a table of the permutations its signs allow (see `latin_solve`)."""
-    row_less = [tuple(sorted((a[1], b[1]) for a, b in less if a[0] == b[0] == r)) for r in range(n)]
-    col_less = [tuple(sorted((a[0], b[0]) for a, b in less if a[1] == b[1] == c)) for c in range(n)]
-    tables = [_line(n, line, rel) for line, rel in enumerate(row_less + col_less)]
-    return latin_solve(n, tables, givens, limit, budget)
-
-
-@functools.lru_cache(maxsize=8192)
-def _line(n: int, line: int, less: tuple[tuple[int, int], ...]):
-    """Line ``line`` as a table of the permutations with ``p[i] < p[j]`` for every ``(i, j)`` of ``less``."""
-    perms = permutation_array(n)
-    keep = np.all(perms[:, [i for i, _ in less]] < perms[:, [j for _, j in less]], axis=1)
-    return latin_line_table(n, line, keep)
+    row and column reads a permutation its signs allow (see `latin_search`)."""
+    P = perms(n)
+    lines = [P.full] * (2 * n)
+    for (r1, c1), (r2, c2) in less:
+        if r1 == r2:
+            lines[r1] &= P.less[c1][c2]
+        else:
+            lines[n + c1] &= P.less[r1][r2]
+    return latin_search(n, lines, (), givens, limit, budget)
 
 
 @functools.lru_cache(maxsize=32)
@@ -125,7 +113,14 @@ class Futoshiki(LatinSquareEnv):
             givens = {x: sq[x[0]][x[1]] for kind, x in order[:k] if kind == "g"}
             return givens, [x for kind, x in order[:k] if kind == "s"]
 
-        self.givens, self.less = clues(fewest_clues(0, len(order), lambda k: solve(n, *clues(k))))
+        def first_broken(grid) -> int | None:
+            for i, (kind, x) in enumerate(order):
+                if grid[x[0]][x[1]] != sq[x[0]][x[1]] if kind == "g" else grid[x[0][0]][x[0][1]] > grid[x[1][0]][x[1][1]]:
+                    return i
+            return None
+
+        self.givens, self.less = clues(fewest_clues(0, len(order), lambda k: solve(n, *clues(k)), first_broken))
+        self._grid = tuple(map(tuple, sq))  # the unique solution
         self.free = [x for x in ((r, c) for r in range(n) for c in range(n)) if x not in self.givens]
 
     # -- draw
@@ -178,7 +173,7 @@ class Futoshiki(LatinSquareEnv):
 
     # -- oracle
     def _solve(self):
-        return solve(self.n, self.givens, self.less, limit=1, budget=10**7)[0]
+        return self._grid
 
 
 SPECS = (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import math
@@ -11,16 +12,9 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.board import blank_board
 from gymv_envs.core.canvas import INK, draw_text, fill_rect
-from gymv_envs.domains.logic._grid import (
-    Budget,
-    LatinSquareEnv,
-    Table,
-    cell_bits,
-    is_latin,
-    latin_line_table,
-    latin_solve,
-    latin_square,
-)
+from gymv_envs.core.rng import ScalarDraws
+from gymv_envs.domains.logic._grid import Budget, LatinSquareEnv, is_latin, latin_square
+from gymv_envs.domains.logic._latin import latin_search, perms
 
 # difficulty -> (side, cage sizes to draw from, their weights)
 LEVELS = {0: (4, (1, 2, 3), (0.15, 0.6, 0.25)), 1: (5, (1, 2, 3), (0.1, 0.55, 0.35)), 2: (6, (1, 2, 3, 4), (0.05, 0.45, 0.35, 0.15))}
@@ -63,21 +57,21 @@ def cage_fillings(n: int, op: str, target: int, size: int, apart: tuple[tuple[in
     return tuple(map(tuple, vals[keep].tolist()))
 
 
-def cage_table(n: int, cells: tuple, op: str, target: int) -> Table:
-    """A cage as a table of `table_search`: the one-hot codes of its fillings."""
-    apart = tuple((i, j) for i in range(len(cells)) for j in range(i + 1, len(cells))
-                  if cells[i][0] == cells[j][0] or cells[i][1] == cells[j][1])
-    at = [(r * n + c) * n - 1 for r, c in cells]
-    codes = [sum(1 << (a + v) for a, v in zip(at, vals)) for vals in cage_fillings(n, op, target, len(cells), apart)]
-    return cell_bits([r * n + c for r, c in cells], n), codes
+@functools.lru_cache(maxsize=4096)
+def cage_codes(n: int, op: str, target: int, size: int, apart: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """`cage_fillings` as the cage codes of `latin_search` (its k-th cell holding v: bit ``k * n + v - 1``)."""
+    return tuple(sum(1 << (k * n + v - 1) for k, v in enumerate(vals)) for vals in cage_fillings(n, op, target, size, apart))
 
 
 def solve(n: int, cages: list, limit: int = 2, budget: int = 20_000) -> list:
-    """Latin squares satisfying every cage ``(cells, op, target)``: the rows, the columns and the cages
-    are tables of `latin_solve`."""
-    tables = [latin_line_table(n, line) for line in range(2 * n)]
-    tables += [cage_table(n, cells, op, t) for cells, op, t in cages]
-    return latin_solve(n, tables, None, limit, budget)
+    """Latin squares satisfying every cage ``(cells, op, target)``: each cage is a table of the fillings
+    its target allows (see `latin_search`)."""
+    tables = []
+    for cells, op, t in cages:
+        apart = tuple((i, j) for i in range(len(cells)) for j in range(i + 1, len(cells))
+                      if cells[i][0] == cells[j][0] or cells[i][1] == cells[j][1])
+        tables.append((tuple(r * n + c for r, c in cells), cage_codes(n, op, t, len(cells), apart)))
+    return latin_search(n, [perms(n).full] * (2 * n), tables, None, limit, budget)
 
 
 class KenKen(LatinSquareEnv):
@@ -118,49 +112,60 @@ class KenKen(LatinSquareEnv):
     """
 
     def _configure(self) -> None:
-        n, self.sizes, self.weights = LEVELS[self.difficulty]
+        n, self.sizes, weights = LEVELS[self.difficulty]
+        cdf = np.cumsum(weights)
+        self.cdf = (cdf / cdf[-1]).tolist()  # `rng.choice(sizes, p=weights)` is sizes[bisect_right(cdf, rng.random())]
         self._set_side(n)
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
         sq = latin_square(rng, n)
+        with ScalarDraws(rng) as draw:
+            groups = self._groups(draw)
+            while True:
+                cages = [self._cage(draw, cells, sq) for cells in groups]
+                try:
+                    sols = solve(n, cages, budget=50_000)
+                except Budget:
+                    sols = []
+                if len(sols) == 1:
+                    break
+                # split off a cell on which two solutions differ (any multi-cell cage after a budget stop)
+                differ = {(r, c) for r in range(n) for c in range(n) if len(sols) == 2 and sols[0][r][c] != sols[1][r][c]}
+                multi = [g for g in groups if len(g) > 1 and (not differ or differ & set(g))]
+                g = multi[draw.integers(len(multi))]
+                # a cell whose loss leaves the cage connected; one the solutions differ on when there is one
+                ok = [j for j in draw.permutation(len(g)) if self._connected(g[:j] + g[j + 1:])]
+                j = next((j for j in ok if not differ or g[j] in differ or len(g) == 2), ok[0])
+                groups.append([g[j]])
+                g[:] = g[:j] + g[j + 1:]
+        self.cages = cages
+        self._grid = tuple(map(tuple, sq))  # the unique solution
+        self.free = [(r, c) for r in range(n) for c in range(n)]
+
+    def _groups(self, draw: ScalarDraws) -> list[list[tuple[int, int]]]:
+        """Random connected cages: from each cell still free, in random order, a cage of a drawn size
+        grows into free neighbours drawn one at a time (smaller when it runs out of them)."""
+        n, sizes, cdf = self.n, self.sizes, self.cdf
         owner = [[-1] * n for _ in range(n)]
         groups: list[list[tuple[int, int]]] = []
-        for i in rng.permutation(n * n):
-            r, c = divmod(int(i), n)
+        for i in draw.permutation(n * n):
+            r, c = divmod(i, n)
             if owner[r][c] >= 0:
                 continue
-            want, cells = int(rng.choice(self.sizes, p=self.weights)), [(r, c)]
+            want, cells = sizes[bisect.bisect_right(cdf, draw.random())], [(r, c)]
             owner[r][c] = len(groups)
             while len(cells) < want:
                 nb = [(a + dr, b + dc) for a, b in cells for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
                       if 0 <= a + dr < n and 0 <= b + dc < n and owner[a + dr][b + dc] < 0]
                 if not nb:
                     break
-                a, b = nb[int(rng.integers(len(nb)))]
+                a, b = nb[draw.integers(len(nb))]
                 owner[a][b] = len(groups)
                 cells.append((a, b))
             groups.append(sorted(cells))
-        while True:
-            cages = [self._cage(rng, cells, sq) for cells in groups]
-            try:
-                sols = solve(n, cages, budget=50_000)
-            except Budget:
-                sols = []
-            if len(sols) == 1:
-                break
-            # split off a cell on which two solutions differ (any multi-cell cage after a budget stop)
-            differ = {(r, c) for r in range(n) for c in range(n) if len(sols) == 2 and sols[0][r][c] != sols[1][r][c]}
-            multi = [g for g in groups if len(g) > 1 and (not differ or differ & set(g))]
-            g = multi[int(rng.integers(len(multi)))]
-            # a cell whose loss leaves the cage connected; one the solutions differ on when there is one
-            ok = [j for j in map(int, rng.permutation(len(g))) if self._connected(g[:j] + g[j + 1:])]
-            j = next((j for j in ok if not differ or g[j] in differ or len(g) == 2), ok[0])
-            groups.append([g[j]])
-            g[:] = g[:j] + g[j + 1:]
-        self.cages = cages
-        self.free = [(r, c) for r in range(n) for c in range(n)]
+        return groups
 
     @staticmethod
     def _connected(cells: list) -> bool:
@@ -174,12 +179,12 @@ class KenKen(LatinSquareEnv):
         return len(seen) == len(cells)
 
     @staticmethod
-    def _cage(rng: np.random.Generator, cells: list, sq) -> tuple:
+    def _cage(draw: ScalarDraws, cells: list, sq) -> tuple:
         vals = [sq[r][c] for r, c in cells]
         if len(cells) == 1:
             return (tuple(cells), "=", vals[0])
         ops = ["+", "*"] + (["-", "-"] if len(cells) == 2 else []) + (["/", "/"] if len(cells) == 2 and cage_value("/", vals) else [])
-        op = ops[int(rng.integers(len(ops)))]
+        op = ops[draw.integers(len(ops))]
         return (tuple(cells), op, cage_value(op, vals))
 
     # -- draw
@@ -221,7 +226,7 @@ class KenKen(LatinSquareEnv):
 
     # -- oracle
     def _solve(self):
-        return solve(self.n, self.cages, limit=1, budget=10**7)[0]
+        return self._grid
 
 
 SPECS = (
