@@ -12,10 +12,12 @@ from gymv_envs.core.canvas import (
     BACKGROUND,
     INK,
     WHITE,
+    blend_mask,
     draw_text,
     fill_rect,
     new_frame,
     outline_rect,
+    text_mask,
 )
 from gymv_envs.domains.logic._grid import LatinSquareEnv, is_latin, keeps, latin_square
 from gymv_envs.domains.logic._latin import fewest_clues, latin_search, perms
@@ -38,13 +40,17 @@ def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 20_000
     return latin_search(n, lines, (), givens, limit, budget)
 
 
+def _geometry(H: int, W: int, n: int) -> tuple[float, float, float, float]:
+    """Box side, pitch (box and gap) and the top-left corner of an n x n board."""
+    span = n + (n - 1) * GAP
+    size = min(H, W) * 0.94 / span
+    return size, size * (1 + GAP), (W - span * size) / 2, (H - span * size) / 2
+
+
 @functools.lru_cache(maxsize=32)
 def _boxes(H: int, W: int, n: int) -> np.ndarray:
     """The empty boxes of an n x n board (read-only); `Futoshiki._draw` fits the rest around them."""
-    span = n + (n - 1) * GAP
-    size = min(H, W) * 0.94 / span
-    pitch = size * (1 + GAP)
-    x0, y0 = (W - span * size) / 2, (H - span * size) / 2
+    size, pitch, x0, y0 = _geometry(H, W, n)
     img = new_frame(H, W, BACKGROUND)
     line = max(1, int(size / 20))
     for r in range(n):
@@ -54,6 +60,43 @@ def _boxes(H: int, W: int, n: int) -> np.ndarray:
             outline_rect(img, x, y, x + size, y + size, INK, line)
     img.setflags(write=False)
     return img
+
+
+@functools.lru_cache(maxsize=32)
+def _signs(H: int, W: int, n: int) -> dict:
+    """Each sign ``(a, b)`` (``a < b``, neighbours) as ``(x, y, pixels)``: drawn once over the empty board
+    where it lies clear of every box, so that drawing it is a copy (None: draw it; 120 small tiles a side)."""
+    size, pitch, x0, y0 = _geometry(H, W, n)
+    base = _boxes(H, W, n)
+    sign_size = max(4, int(size * GAP * 0.95))
+    out = {}
+    for r in range(n):
+        for c in range(n):
+            for r2, c2 in ((r, c + 1), (r + 1, c)):
+                if r2 == n or c2 == n:
+                    continue
+                for a, b in (((r, c), (r2, c2)), ((r2, c2), (r, c))):
+                    sym, cx, cy = _sign(a, b, size, pitch, x0, y0)
+                    mask = text_mask(sym, sign_size, True)
+                    h, w = mask.shape
+                    x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
+                    clear = (0 <= x and 0 <= y and x + w <= W and y + h <= H and all(
+                        x + w <= x0 + k * pitch or x >= x0 + k * pitch + size + 1 or
+                        y + h <= y0 + j * pitch or y >= y0 + j * pitch + size + 1 for j in range(n) for k in range(n)))
+                    if clear:
+                        tile = base[y:y + h, x:x + w].copy()
+                        blend_mask(tile, mask, 0, 0, INK)
+                        tile.setflags(write=False)
+                    out[a, b] = (x, y, tile) if clear else None
+    return out
+
+
+def _sign(a: tuple[int, int], b: tuple[int, int], size: float, pitch: float, x0: float, y0: float) -> tuple:
+    """The symbol of the sign ``a < b`` and its centre."""
+    (r1, c1), (r2, c2) = sorted((a, b))
+    if r1 == r2:  # across: the sign opens towards the larger digit
+        return ("<" if a == (r1, c1) else ">"), x0 + c1 * pitch + size + size * GAP / 2, y0 + r1 * pitch + size / 2
+    return ("∧" if a == (r1, c1) else "∨"), x0 + c1 * pitch + size / 2, y0 + r1 * pitch + size + size * GAP / 2
 
 
 class Futoshiki(LatinSquareEnv):
@@ -127,21 +170,19 @@ class Futoshiki(LatinSquareEnv):
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         n = self.n
-        span = n + (n - 1) * GAP
-        size = min(H, W) * 0.94 / span
-        pitch = size * (1 + GAP)
-        x0, y0 = (W - span * size) / 2, (H - span * size) / 2
+        size, pitch, x0, y0 = _geometry(H, W, n)
         img = _boxes(H, W, n).copy()
         for (r, c), v in self.givens.items():
             cell_text(img, Geom(x0 + c * pitch, y0 + r * pitch, size), 0, 0, str(v))
-        sign_size = max(4, int(size * GAP * 0.95))
+        signs = _signs(H, W, n)
         for a, b in self.less:
-            (r1, c1), (r2, c2) = sorted((a, b))
-            if r1 == r2:  # across: the sign opens towards the larger digit
-                sym, cx, cy = ("<" if a == (r1, c1) else ">"), x0 + c1 * pitch + size + size * GAP / 2, y0 + r1 * pitch + size / 2
+            tile = signs[a, b]
+            if tile is None:
+                sym, cx, cy = _sign(a, b, size, pitch, x0, y0)
+                draw_text(img, sym, (cx, cy), max(4, int(size * GAP * 0.95)), INK, bold=True)
             else:
-                sym, cx, cy = ("∧" if a == (r1, c1) else "∨"), x0 + c1 * pitch + size / 2, y0 + r1 * pitch + size + size * GAP / 2
-            draw_text(img, sym, (cx, cy), sign_size, INK, bold=True)
+                x, y, pixels = tile
+                img[y:y + pixels.shape[0], x:x + pixels.shape[1]] = pixels
         return img
 
     def _task_text(self) -> str:
