@@ -10,8 +10,8 @@ import math
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import blank_board
-from gymv_envs.core.canvas import INK, draw_text, fill_rect
+from gymv_envs.core.board import blank_board, board_base, text_tile
+from gymv_envs.core.canvas import INK, WHITE, draw_text, fill, rect_box
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._grid import Budget, LatinSquareEnv, is_latin, latin_square
 from gymv_envs.domains.logic._latin import latin_search, perms
@@ -72,6 +72,20 @@ def solve(n: int, cages: list, limit: int = 2, budget: int = 20_000) -> list:
                       if cells[i][0] == cells[j][0] or cells[i][1] == cells[j][1])
         tables.append((tuple(r * n + c for r, c in cells), cage_codes(n, op, t, len(cells), apart)))
     return latin_search(n, [perms(n).full] * (2 * n), tables, None, limit, budget)
+
+
+@functools.lru_cache(maxsize=32)
+def _edges(obs_size: tuple[int, int], n: int) -> tuple[list, list, int]:
+    """The pixel boxes of the thick line right of and below each cell (None: off the frame), and its width."""
+    img, g = board_base(obs_size, n, n)
+    w = max(2, int(g.cell / 14))
+    right, below = [], []
+    for r in range(n):
+        for c in range(n):
+            x0, y0, x1, y1 = g.box(r, c)
+            right.append(rect_box(img.shape, x1 - w / 2, y0 - w / 2, x1 + w / 2 + 1, y1 + w / 2 + 1))
+            below.append(rect_box(img.shape, x0 - w / 2, y1 - w / 2, x1 + w / 2 + 1, y1 + w / 2 + 1))
+    return right, below, w
 
 
 class KenKen(LatinSquareEnv):
@@ -191,20 +205,30 @@ class KenKen(LatinSquareEnv):
     def _draw(self) -> np.ndarray:
         n = self.n
         img, g = blank_board(self.obs_size, n, n)
-        owner = {x: i for i, (cells, _, _) in enumerate(self.cages) for x in cells}
-        w = max(2, int(g.cell / 14))
-        for r in range(n):
-            for c in range(n):
-                x0, y0, x1, y1 = g.box(r, c)
-                if c + 1 < n and owner[(r, c + 1)] != owner[(r, c)]:
-                    fill_rect(img, x1 - w / 2, y0 - w / 2, x1 + w / 2 + 1, y1 + w / 2 + 1, INK)
-                if r + 1 < n and owner[(r + 1, c)] != owner[(r, c)]:
-                    fill_rect(img, x0 - w / 2, y1 - w / 2, x1 + w / 2 + 1, y1 + w / 2 + 1, INK)
+        right, below, w = _edges(tuple(self.obs_size), n)
+        owner = [0] * (n * n)
+        for i, (cells, _, _) in enumerate(self.cages):
+            for r, c in cells:
+                owner[r * n + c] = i
+        for i in range(n * n):
+            if i % n + 1 < n and owner[i + 1] != owner[i] and right[i]:
+                a, c, b, d = right[i]
+                fill(img[c:d, a:b], INK)
+            if i + n < n * n and owner[i + n] != owner[i] and below[i]:
+                a, c, b, d = below[i]
+                fill(img[c:d, a:b], INK)
         size = max(4, int(g.cell * 0.26))
         for cells, op, t in self.cages:
             r, c = cells[0]
-            draw_text(img, f"{t}{OPS[op]}", (g.x0 + (c + 0.08) * g.cell + w, g.y0 + (r + 0.07) * g.cell + w),
-                      size, INK, anchor="lt", bold=True)
+            text = f"{t}{OPS[op]}"
+            x, y = g.x0 + (c + 0.08) * g.cell + w, g.y0 + (r + 0.07) * g.cell + w
+            tile = text_tile(text, size, INK, True, WHITE)
+            h, tw = tile.shape[:2]
+            x, y = int(round(x)), int(round(y))
+            if x + tw <= g.x0 + (c + 1) * g.cell - w and y + h <= g.y0 + (r + 1) * g.cell - w:  # on the white cell
+                img[y:y + h, x:x + tw] = tile
+            else:
+                draw_text(img, text, (x, y), size, INK, anchor="lt", bold=True)
         return img
 
     def _task_text(self) -> str:
