@@ -43,6 +43,7 @@ class Perms:
                         top, count = h, count + 1
                 seen[side][count] |= bit
         self.sup, self.seen = sup, seen
+        self.by_bit = [{1 << v: s[v] for v in range(n)} for s in sup]  # sup[k] keyed by the value's bit
         self.allow = [[functools.reduce(int.__or__, (s[v] for v in range(n) if d >> v & 1), 0) for d in range(1 << n)]
                       for s in sup]
         self.less = [[self._less(perms, i, j) for j in range(n)] for i in range(n)]
@@ -60,14 +61,18 @@ def perms(n: int) -> Perms:
 
 
 @functools.lru_cache(maxsize=8)
-def _layout(n: int, cages: tuple[tuple[int, ...], ...]) -> tuple:
-    """The cells of each line, and each cell's row, column and cages (indices after the 2n lines)."""
+def _lines(n: int) -> tuple[list[tuple[int, ...]], list[tuple[int, int]]]:
+    """The cells of each line (rows, then columns), and each cell's row and column."""
     lines = [tuple(r * n + k for k in range(n)) for r in range(n)] + [tuple(k * n + c for k in range(n)) for c in range(n)]
-    on = [[r, n + c] for r in range(n) for c in range(n)]
-    for t, cells in enumerate(cages):
-        for x in cells:
-            on[x].append(2 * n + t)
-    return lines, on
+    return lines, [(r, n + c) for r in range(n) for c in range(n)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _projection(n: int, mask: int) -> tuple[int, ...]:
+    """The values each position of the permutations in ``mask`` holds, as n-bit domains (cached: 4,096
+    masks, about 1 MB; Futoshiki and Skyscrapers lines have a few hundred)."""
+    by_bit = perms(n).by_bit
+    return tuple(sum(b for b, s in by_bit[k].items() if mask & s) for k in range(n))
 
 
 def latin_search(n: int, lines: Sequence[int], cages: Sequence[tuple[tuple[int, ...], Sequence[int]]] = (),
@@ -77,29 +82,33 @@ def latin_search(n: int, lines: Sequence[int], cages: Sequence[tuple[tuple[int, 
     ``r * n + c``) holds one of its one-hot codes; at most ``limit``, raising `Budget` after ``budget``
     branches. The same answer, order and branch count as `_grid.latin_solve` over the same tables."""
     P = perms(n)
-    sup, allow, dfull, values = P.sup, P.allow, P.dfull, P.values
+    by_bit, allow, dfull, values = P.by_bit, P.allow, P.dfull, P.values
     nl = 2 * n
     cage_cells = tuple(c for c, _ in cages)
-    cells_of, on = _layout(n, cage_cells)
+    cells_of, on = _lines(n)
+    if cages:  # a cell's tables: its row, its column, its cages
+        on = [list(x) for x in on]
+        for t, cells in enumerate(cage_cells):
+            for x in cells:
+                on[x].append(nl + t)
     ntab = nl + len(cages)
     out: list[Grid] = []
     nodes = [0]
+    order = list(range(nl, ntab)) + list(range(nl))  # cages first: they are cheap to look at
 
     def settle(dom: list, live: list, cands: list, dirty: list) -> bool:
-        """Arc consistency, looking again at every ``dirty`` table in sweeps (a line's mask below 0 is
-        the complement of one not yet projected onto its cells); False when a table has nothing left."""
+        """Arc consistency, looking again at every ``dirty`` table in sweeps (each line's mask has been
+        projected onto its cells, which hold no value it lacks); False when a table has nothing left."""
         again = True
         while again:
             again = False
-            for t in range(ntab):
+            for t in order:
                 if not dirty[t]:
                     continue
                 dirty[t] = False
                 if t < nl:
                     cells = cells_of[t]
                     m = was = live[t]
-                    if m < 0:
-                        m = ~m
                     for k in range(n):
                         d = dom[cells[k]]
                         if d != dfull:
@@ -113,10 +122,10 @@ def latin_search(n: int, lines: Sequence[int], cages: Sequence[tuple[tuple[int, 
                         x = cells[k]
                         d = dom[x]
                         if d & (d - 1):
-                            s, nd, rest = sup[k], 0, d
+                            s, nd, rest = by_bit[k], 0, d
                             while rest:
                                 low = rest & -rest
-                                if m & s[low.bit_length() - 1]:
+                                if m & s[low]:
                                     nd |= low
                                 rest ^= low
                             if nd != d:
@@ -196,7 +205,12 @@ def latin_search(n: int, lines: Sequence[int], cages: Sequence[tuple[tuple[int, 
     dom = [dfull] * (n * n)
     for (r, c), v in (givens or {}).items():
         dom[r * n + c] &= 1 << (v - 1)
-    rec(dom, [~m for m in lines], [list(c) for _, c in cages], [True] * ntab)
+    for t, m in enumerate(lines):  # each line's first projection, from a cache
+        for x, d in zip(cells_of[t], _projection(n, m)):
+            dom[x] &= d
+    if 0 in dom:
+        return out
+    rec(dom, list(lines), [list(c) for _, c in cages], [True] * ntab)
     return out
 
 

@@ -35,32 +35,35 @@ def cage_value(op: str, vals: list[int]) -> int | None:
 
 
 @functools.lru_cache(maxsize=32)
-def _fillings(n: int, size: int) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """Every tuple of ``size`` values 1..n and its cage value under each operation (-1 where none)."""
-    vals = np.array(list(itertools.product(range(1, n + 1), repeat=size)), dtype=np.int64).reshape(-1, size)
-    hi, lo = vals.max(axis=1), vals.min(axis=1)
-    out = {"+": vals.sum(axis=1), "*": vals.prod(axis=1), "=": vals[:, 0]}
-    if size == 2:
-        out["-"] = hi - lo
-        out["/"] = np.where(hi % lo == 0, hi // lo, -1)
-    return vals, out
+def _by_value(n: int, size: int) -> dict[tuple[str, int], list[tuple[tuple[int, ...], int]]]:
+    """Every tuple of ``size`` values 1..n (in `itertools.product` order) with its cage code (see
+    `cage_codes`), under each ``(op, cage value)`` it gives (6 x 6, size 4: about 4,000 entries)."""
+    ops = ("+", "*", "=") + (("-", "/") if size == 2 else ())
+    out: dict[tuple[str, int], list] = {}
+    for vals in itertools.product(range(1, n + 1), repeat=size):
+        code = sum(1 << (k * n + v - 1) for k, v in enumerate(vals))
+        for op in ops:
+            t = cage_value(op, list(vals))
+            if t is not None:
+                out.setdefault((op, t), []).append((vals, code))
+    return out
 
 
-@functools.lru_cache(maxsize=4096)
+def _kept(n: int, op: str, target: int, size: int, apart: tuple[tuple[int, int], ...]) -> list:
+    return [x for x in _by_value(n, size).get((op, target), ()) if all(x[0][i] != x[0][j] for i, j in apart)]
+
+
 def cage_fillings(n: int, op: str, target: int, size: int, apart: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
     """The values 1..n a cage of ``size`` cells may hold, in cell order, for its target (cells
     ``i, j`` of a pair in ``apart`` share a row or column, so differ)."""
-    vals, value = _fillings(n, size)
-    keep = value[op] == target
-    for i, j in apart:
-        keep &= vals[:, i] != vals[:, j]
-    return tuple(map(tuple, vals[keep].tolist()))
+    return tuple(vals for vals, _ in _kept(n, op, target, size, apart))
 
 
 @functools.lru_cache(maxsize=4096)
 def cage_codes(n: int, op: str, target: int, size: int, apart: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
-    """`cage_fillings` as the cage codes of `latin_search` (its k-th cell holding v: bit ``k * n + v - 1``)."""
-    return tuple(sum(1 << (k * n + v - 1) for k, v in enumerate(vals)) for vals in cage_fillings(n, op, target, size, apart))
+    """`cage_fillings` as the cage codes of `latin_search` (its k-th cell holding v: bit ``k * n + v - 1``;
+    cached: at most 4,096 short tuples, about 2 MB)."""
+    return tuple(code for _, code in _kept(n, op, target, size, apart))
 
 
 def solve(n: int, cages: list, limit: int = 2, budget: int = 20_000) -> list:
