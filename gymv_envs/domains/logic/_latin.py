@@ -76,11 +76,14 @@ def _projection(n: int, mask: int) -> tuple[int, ...]:
 
 
 def latin_search(n: int, lines: Sequence[int], cages: Sequence[tuple[tuple[int, ...], Sequence[int]]] = (),
-                 givens: dict[tuple[int, int], int] | None = None, limit: int = 2, budget: int = 20_000) -> list[Grid]:
+                 givens: dict[tuple[int, int], int] | None = None, limit: int = 2, budget: int = 20_000,
+                 other_than: Grid | None = None) -> list[Grid]:
     """Latin squares over 1..n that keep ``givens``, in which line i (rows 0..n-1, then columns) reads a
     permutation of the mask ``lines[i]`` (over `Perms`) and each cage ``(cells, codes)`` (flat cells
     ``r * n + c``) holds one of its one-hot codes; at most ``limit``, raising `Budget` after ``budget``
-    branches. The same answer, order and branch count as `_grid.latin_solve` over the same tables."""
+    branches. The same answer, order and branch count as `_grid.latin_solve` over the same tables.
+    ``other_than``: a solution not to report (the planted one, when the question is whether there is
+    another)."""
     P = perms(n)
     by_bit, allow, dfull, values = P.by_bit, P.allow, P.dfull, P.values
     nl = 2 * n
@@ -170,7 +173,9 @@ def latin_search(n: int, lines: Sequence[int], cages: Sequence[tuple[tuple[int, 
             if 1 < k < size:
                 best, size = nl + i, k
         if best < 0:
-            out.append(tuple(tuple(dom[r * n + c].bit_length() for c in range(n)) for r in range(n)))
+            grid = tuple(tuple(dom[r * n + c].bit_length() for c in range(n)) for r in range(n))
+            if grid != other_than:
+                out.append(grid)
             return
         if best < nl:  # the line's live permutations in index order
             cells, rest = cells_of[best], live[best]
@@ -214,21 +219,22 @@ def latin_search(n: int, lines: Sequence[int], cages: Sequence[tuple[tuple[int, 
     return out
 
 
-def fewest_clues(lo: int, hi: int, solutions: Callable[[int], Sequence[Grid]],
+def fewest_clues(lo: int, hi: int, others: Callable[[int], Sequence[Grid]],
                  first_broken: Callable[[Grid], int | None]) -> int:
-    """`_grid.fewest_clues`: the fewest k in [lo, hi] for which ``solutions(k)``, the puzzle with its first
-    k clues, has one solution (``hi`` when none below has), running out of budget counting as more. It
-    learns from the second solutions it meets: one whose first broken clue is ``first_broken(grid)`` = j
-    (None: it breaks none) solves every puzzle of j clues or fewer, so k > j. The same k as a plain
-    binary search over a monotone rule, with fewer searches."""
+    """`_grid.fewest_clues` for a puzzle planted on a known solution: the fewest k in [lo, hi] for which
+    ``others(k)``, the solutions of the puzzle with its first k clues other than the planted one (one is
+    enough), is empty (``hi`` when none below is), running out of budget counting as not empty. It
+    learns from the solutions it meets: one whose first broken clue is ``first_broken(grid)`` = j
+    solves every puzzle of j clues or fewer, so k > j. The same k as a plain binary search over a
+    monotone rule, with fewer and shorter searches."""
     while lo < hi:
         mid = (lo + hi) // 2
         try:
-            sols = solutions(mid)
+            sols = others(mid)
         except Budget:
             lo = mid + 1
             continue
-        if len(sols) == 1:
+        if not sols:
             hi = mid
             continue
         lo = mid + 1

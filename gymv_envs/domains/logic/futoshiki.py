@@ -27,9 +27,9 @@ GIVEN_SHARE = 0.15  # share of the clue order that are given digits (the rest ar
 GAP = 0.45          # gap between cells, in cells, where the signs sit
 
 
-def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 20_000) -> list:
+def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 20_000, other_than: tuple | None = None) -> list:
     """Latin squares with the givens and every ``a < b`` of ``less`` (pairs of neighbouring cells): each
-    row and column reads a permutation its signs allow (see `latin_search`)."""
+    row and column reads a permutation its signs allow (see `latin_search`; ``other_than`` is not reported)."""
     P = perms(n)
     lines = [P.full] * (2 * n)
     for (r1, c1), (r2, c2) in less:
@@ -37,7 +37,7 @@ def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 20_000
             lines[r1] &= P.less[c1][c2]
         else:
             lines[n + c1] &= P.less[r1][r2]
-    return latin_search(n, lines, (), givens, limit, budget)
+    return latin_search(n, lines, (), givens, limit, budget, other_than)
 
 
 def _geometry(H: int, W: int, n: int) -> tuple[float, float, float, float]:
@@ -156,14 +156,16 @@ class Futoshiki(LatinSquareEnv):
             givens = {x: sq[x[0]][x[1]] for kind, x in order[:k] if kind == "g"}
             return givens, [x for kind, x in order[:k] if kind == "s"]
 
+        planted = tuple(map(tuple, sq))
+
         def first_broken(grid) -> int | None:
             for i, (kind, x) in enumerate(order):
                 if grid[x[0]][x[1]] != sq[x[0]][x[1]] if kind == "g" else grid[x[0][0]][x[0][1]] > grid[x[1][0]][x[1][1]]:
                     return i
             return None
 
-        self.givens, self.less = clues(fewest_clues(0, len(order), lambda k: solve(n, *clues(k)), first_broken))
-        self._grid = tuple(map(tuple, sq))  # the unique solution
+        self.givens, self.less = clues(fewest_clues(0, len(order), lambda k: solve(n, *clues(k), 1, other_than=planted), first_broken))
+        self._grid = planted  # the unique solution
         self.free = [x for x in ((r, c) for r in range(n) for c in range(n)) if x not in self.givens]
 
     # -- draw

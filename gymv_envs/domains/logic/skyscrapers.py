@@ -33,14 +33,14 @@ def lines(sq, n: int) -> dict[tuple[str, int], tuple[int, ...]]:
     return out
 
 
-def solve(n: int, clues: dict, givens: dict, limit: int = 2, budget: int = 20_000) -> list:
+def solve(n: int, clues: dict, givens: dict, limit: int = 2, budget: int = 20_000, other_than: tuple | None = None) -> list:
     """Latin squares with the givens whose lines of sight match the clues (each row and column reads a
-    permutation its two clues allow; see `latin_search`)."""
+    permutation its two clues allow; see `latin_search`; ``other_than`` is not reported)."""
     P = perms(n)
     lines = [P.full] * (2 * n)
     for (edge, i), v in clues.items():
         lines[i + (n if edge in ("top", "bottom") else 0)] &= P.seen[edge in ("bottom", "right")][v]
-    return latin_search(n, lines, (), givens, limit, budget)
+    return latin_search(n, lines, (), givens, limit, budget, other_than)
 
 
 class Skyscrapers(LatinSquareEnv):
@@ -97,6 +97,8 @@ class Skyscrapers(LatinSquareEnv):
             return ({x: count[x] for kind, x in order[:k] if kind == "clue"},
                     {x: sq[x[0]][x[1]] for kind, x in order[:k] if kind == "cell"})
 
+        planted = tuple(map(tuple, sq))
+
         def first_broken(grid) -> int | None:
             seen = lines(grid, n)
             for i, (kind, x) in enumerate(order):
@@ -104,8 +106,8 @@ class Skyscrapers(LatinSquareEnv):
                     return i
             return None
 
-        self.clues, self.givens = clues(fewest_clues(0, len(order), lambda k: solve(n, *clues(k)), first_broken))
-        self._grid = tuple(map(tuple, sq))  # the unique solution
+        self.clues, self.givens = clues(fewest_clues(0, len(order), lambda k: solve(n, *clues(k), 1, other_than=planted), first_broken))
+        self._grid = planted  # the unique solution
         self.free = [x for x in cells if x not in self.givens]
 
     # -- draw
