@@ -97,7 +97,7 @@ def latin_search(n: int, lines: Sequence[int], cages: Sequence[tuple[tuple[int, 
     ntab = nl + len(cages)
     out: list[Grid] = []
     nodes = [0]
-    order = list(range(nl, ntab)) + list(range(nl))  # cages first: they are cheap to look at
+    order = list(range(nl, ntab)) + [t for k in range(n) for t in (k, n + k)]  # cages (cheap) first; rows and columns alternate
 
     def settle(dom: list, live: list, cands: list, dirty: list) -> bool:
         """Arc consistency, looking again at every ``dirty`` table in sweeps (each line's mask has been
