@@ -5,13 +5,16 @@ tolerant grid reading."""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 
 import gymnasium as gym
+import numpy as np
 import pytest
 
 import gymv_envs
 from gymv_envs.domains.logic import (
+    _grid,
     _kakuro_solver,
     _numbrix_solver,
     binairo,
@@ -114,3 +117,63 @@ def test_latin_answers_are_checked_by_rules_not_lookup():
     assert env._check(((1, 2, 3, 4), (2, 1, 4, 3), (3, 4, 1, 2), (4, 3, 2, 1)))
     assert env._check(((2, 1, 4, 3), (1, 2, 3, 4), (4, 3, 2, 1), (3, 4, 1, 2)))
     assert not env._check(((1, 2, 3, 4), (1, 2, 3, 4), (3, 4, 1, 2), (4, 3, 2, 1)))
+
+
+
+def _table_search_answer(name: str, env, budget: int):
+    """The level's solutions (up to 3) by `_grid.latin_solve`, over its rows and columns as filtered
+    permutation tables and KenKen's cages as one-hot tables; "budget" when it runs out."""
+    n, perms = env.n, _grid.permutation_array(env.n)
+    keep = [np.ones(len(perms), dtype=bool) for _ in range(2 * n)]
+    tables, givens = [], None
+    if name == "Futoshiki":
+        givens = env.givens
+        for (r1, c1), (r2, c2) in env.less:
+            line, i, j = (r1, c1, c2) if r1 == r2 else (n + c1, r1, r2)
+            keep[line] &= perms[:, i] < perms[:, j]
+    elif name == "Skyscrapers":
+        givens = env.givens
+        for (edge, i), v in env.clues.items():
+            seen = [skyscrapers.visible(p[::-1] if edge in ("bottom", "right") else p) for p in perms]
+            keep[i + (n if edge in ("top", "bottom") else 0)] &= np.array(seen) == v
+    else:
+        for cells, op, t in env.cages:
+            codes = [sum(1 << ((r * n + c) * n + v - 1) for (r, c), v in zip(cells, vals))
+                     for vals in itertools.product(range(1, n + 1), repeat=len(cells))
+                     if kenken.cage_value(op, list(vals)) == t and all(  # cells in one line differ
+                         vals[i] != vals[j] for i, j in itertools.combinations(range(len(cells)), 2)
+                         if cells[i][0] == cells[j][0] or cells[i][1] == cells[j][1])]
+            tables.append((_grid.cell_bits([r * n + c for r, c in cells], n), codes))
+    lines = [_grid.latin_line_table(n, line, keep[line]) for line in range(2 * n)]
+    try:
+        return _grid.latin_solve(n, lines + tables, givens, 3, budget)
+    except _grid.Budget:
+        return "budget"
+
+
+@pytest.mark.parametrize("name", ["KenKen", "Futoshiki", "Skyscrapers"])
+def test_latin_search_matches_table_search(name):
+    """`_latin.latin_search` finds what `_grid.latin_solve` finds over the same tables, in the same order,
+    and runs out of budget at the same branch (KenKen's levels depend on the order); on levels with some
+    clues dropped, so that they have several solutions."""
+    for seed in range(6):
+        env = gym.make(f"GymV/{name}-v1", difficulty=seed % 3).unwrapped
+        env.reset(seed=seed)
+        if name == "KenKen":
+            env.cages = [(c, "+", sum(env._solution[r][k] for r, k in c)) if len(c) > 1 else (c, op, t)
+                         for c, op, t in env.cages]
+        elif name == "Futoshiki":
+            env.givens, env.less = dict(list(env.givens.items())[1:]), env.less[seed:]
+        else:
+            env.clues, env.givens = dict(list(env.clues.items())[seed:]), {}
+        for budget in (1, 2, 5, 20, 10**6):
+            try:
+                if name == "KenKen":
+                    new = kenken.solve(env.n, env.cages, 3, budget)
+                elif name == "Futoshiki":
+                    new = futoshiki.solve(env.n, env.givens, env.less, 3, budget)
+                else:
+                    new = skyscrapers.solve(env.n, env.clues, env.givens, 3, budget)
+            except _grid.Budget:
+                new = "budget"
+            assert new == _table_search_answer(name, env, budget), (name, seed, budget)

@@ -12,51 +12,45 @@ from gymv_envs.core.canvas import (
     BACKGROUND,
     INK,
     WHITE,
+    blend_mask,
     draw_text,
     fill_rect,
     new_frame,
     outline_rect,
+    text_mask,
 )
-from gymv_envs.domains.logic._grid import (
-    LatinSquareEnv,
-    fewest_clues,
-    is_latin,
-    keeps,
-    latin_line_table,
-    latin_solve,
-    latin_square,
-    permutation_array,
-)
+from gymv_envs.domains.logic._grid import LatinSquareEnv, is_latin, keeps, latin_square
+from gymv_envs.domains.logic._latin import fewest_clues, latin_search, perms
 
 SIDES = {0: 4, 1: 5, 2: 6}
 GIVEN_SHARE = 0.15  # share of the clue order that are given digits (the rest are inequalities)
 GAP = 0.45          # gap between cells, in cells, where the signs sit
 
 
-def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 20_000) -> list:
+def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 20_000, other_than: tuple | None = None) -> list:
     """Latin squares with the givens and every ``a < b`` of ``less`` (pairs of neighbouring cells): each
-    row and column is a table of the permutations its signs allow (see `latin_solve`)."""
-    row_less = [tuple(sorted((a[1], b[1]) for a, b in less if a[0] == b[0] == r)) for r in range(n)]
-    col_less = [tuple(sorted((a[0], b[0]) for a, b in less if a[1] == b[1] == c)) for c in range(n)]
-    tables = [_line(n, line, rel) for line, rel in enumerate(row_less + col_less)]
-    return latin_solve(n, tables, givens, limit, budget)
+    row and column reads a permutation its signs allow (see `latin_search`; ``other_than`` is not reported)."""
+    P = perms(n)
+    lines = [P.full] * (2 * n)
+    for (r1, c1), (r2, c2) in less:
+        if r1 == r2:
+            lines[r1] &= P.less[c1][c2]
+        else:
+            lines[n + c1] &= P.less[r1][r2]
+    return latin_search(n, lines, (), givens, limit, budget, other_than)
 
 
-@functools.lru_cache(maxsize=8192)
-def _line(n: int, line: int, less: tuple[tuple[int, int], ...]):
-    """Line ``line`` as a table of the permutations with ``p[i] < p[j]`` for every ``(i, j)`` of ``less``."""
-    perms = permutation_array(n)
-    keep = np.all(perms[:, [i for i, _ in less]] < perms[:, [j for _, j in less]], axis=1)
-    return latin_line_table(n, line, keep)
+def _geometry(H: int, W: int, n: int) -> tuple[float, float, float, float]:
+    """Box side, pitch (box and gap) and the top-left corner of an n x n board."""
+    span = n + (n - 1) * GAP
+    size = min(H, W) * 0.94 / span
+    return size, size * (1 + GAP), (W - span * size) / 2, (H - span * size) / 2
 
 
 @functools.lru_cache(maxsize=32)
 def _boxes(H: int, W: int, n: int) -> np.ndarray:
     """The empty boxes of an n x n board (read-only); `Futoshiki._draw` fits the rest around them."""
-    span = n + (n - 1) * GAP
-    size = min(H, W) * 0.94 / span
-    pitch = size * (1 + GAP)
-    x0, y0 = (W - span * size) / 2, (H - span * size) / 2
+    size, pitch, x0, y0 = _geometry(H, W, n)
     img = new_frame(H, W, BACKGROUND)
     line = max(1, int(size / 20))
     for r in range(n):
@@ -66,6 +60,43 @@ def _boxes(H: int, W: int, n: int) -> np.ndarray:
             outline_rect(img, x, y, x + size, y + size, INK, line)
     img.setflags(write=False)
     return img
+
+
+@functools.lru_cache(maxsize=32)
+def _signs(H: int, W: int, n: int) -> dict:
+    """Each sign ``(a, b)`` (``a < b``, neighbours) as ``(x, y, pixels)``: drawn once over the empty board
+    where it lies clear of every box, so that drawing it is a copy (None: draw it; 120 small tiles a side)."""
+    size, pitch, x0, y0 = _geometry(H, W, n)
+    base = _boxes(H, W, n)
+    sign_size = max(4, int(size * GAP * 0.95))
+    out = {}
+    for r in range(n):
+        for c in range(n):
+            for r2, c2 in ((r, c + 1), (r + 1, c)):
+                if r2 == n or c2 == n:
+                    continue
+                for a, b in (((r, c), (r2, c2)), ((r2, c2), (r, c))):
+                    sym, cx, cy = _sign(a, b, size, pitch, x0, y0)
+                    mask = text_mask(sym, sign_size, True)
+                    h, w = mask.shape
+                    x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
+                    clear = (0 <= x and 0 <= y and x + w <= W and y + h <= H and all(
+                        x + w <= x0 + k * pitch or x >= x0 + k * pitch + size + 1 or
+                        y + h <= y0 + j * pitch or y >= y0 + j * pitch + size + 1 for j in range(n) for k in range(n)))
+                    if clear:
+                        tile = base[y:y + h, x:x + w].copy()
+                        blend_mask(tile, mask, 0, 0, INK)
+                        tile.setflags(write=False)
+                    out[a, b] = (x, y, tile) if clear else None
+    return out
+
+
+def _sign(a: tuple[int, int], b: tuple[int, int], size: float, pitch: float, x0: float, y0: float) -> tuple:
+    """The symbol of the sign ``a < b`` and its centre."""
+    (r1, c1), (r2, c2) = sorted((a, b))
+    if r1 == r2:  # across: the sign opens towards the larger digit
+        return ("<" if a == (r1, c1) else ">"), x0 + c1 * pitch + size + size * GAP / 2, y0 + r1 * pitch + size / 2
+    return ("∧" if a == (r1, c1) else "∨"), x0 + c1 * pitch + size / 2, y0 + r1 * pitch + size + size * GAP / 2
 
 
 class Futoshiki(LatinSquareEnv):
@@ -125,28 +156,35 @@ class Futoshiki(LatinSquareEnv):
             givens = {x: sq[x[0]][x[1]] for kind, x in order[:k] if kind == "g"}
             return givens, [x for kind, x in order[:k] if kind == "s"]
 
-        self.givens, self.less = clues(fewest_clues(0, len(order), lambda k: solve(n, *clues(k))))
+        planted = tuple(map(tuple, sq))
+
+        def first_broken(grid) -> int | None:
+            for i, (kind, x) in enumerate(order):
+                if grid[x[0]][x[1]] != sq[x[0]][x[1]] if kind == "g" else grid[x[0][0]][x[0][1]] > grid[x[1][0]][x[1][1]]:
+                    return i
+            return None
+
+        self.givens, self.less = clues(fewest_clues(0, len(order), lambda k: solve(n, *clues(k), 1, other_than=planted), first_broken))
+        self._grid = planted  # the unique solution
         self.free = [x for x in ((r, c) for r in range(n) for c in range(n)) if x not in self.givens]
 
     # -- draw
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         n = self.n
-        span = n + (n - 1) * GAP
-        size = min(H, W) * 0.94 / span
-        pitch = size * (1 + GAP)
-        x0, y0 = (W - span * size) / 2, (H - span * size) / 2
+        size, pitch, x0, y0 = _geometry(H, W, n)
         img = _boxes(H, W, n).copy()
         for (r, c), v in self.givens.items():
             cell_text(img, Geom(x0 + c * pitch, y0 + r * pitch, size), 0, 0, str(v))
-        sign_size = max(4, int(size * GAP * 0.95))
+        signs = _signs(H, W, n)
         for a, b in self.less:
-            (r1, c1), (r2, c2) = sorted((a, b))
-            if r1 == r2:  # across: the sign opens towards the larger digit
-                sym, cx, cy = ("<" if a == (r1, c1) else ">"), x0 + c1 * pitch + size + size * GAP / 2, y0 + r1 * pitch + size / 2
+            tile = signs[a, b]
+            if tile is None:
+                sym, cx, cy = _sign(a, b, size, pitch, x0, y0)
+                draw_text(img, sym, (cx, cy), max(4, int(size * GAP * 0.95)), INK, bold=True)
             else:
-                sym, cx, cy = ("∧" if a == (r1, c1) else "∨"), x0 + c1 * pitch + size / 2, y0 + r1 * pitch + size + size * GAP / 2
-            draw_text(img, sym, (cx, cy), sign_size, INK, bold=True)
+                x, y, pixels = tile
+                img[y:y + pixels.shape[0], x:x + pixels.shape[1]] = pixels
         return img
 
     def _task_text(self) -> str:
@@ -178,7 +216,7 @@ class Futoshiki(LatinSquareEnv):
 
     # -- oracle
     def _solve(self):
-        return solve(self.n, self.givens, self.less, limit=1, budget=10**7)[0]
+        return self._grid
 
 
 SPECS = (

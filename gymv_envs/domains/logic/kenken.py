@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import math
@@ -9,18 +10,11 @@ import math
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import blank_board
-from gymv_envs.core.canvas import INK, draw_text, fill_rect
-from gymv_envs.domains.logic._grid import (
-    Budget,
-    LatinSquareEnv,
-    Table,
-    cell_bits,
-    is_latin,
-    latin_line_table,
-    latin_solve,
-    latin_square,
-)
+from gymv_envs.core.board import blank_board, board_base, text_tile
+from gymv_envs.core.canvas import INK, WHITE, draw_text, fill, rect_box
+from gymv_envs.core.rng import ScalarDraws
+from gymv_envs.domains.logic._grid import Budget, LatinSquareEnv, is_latin, latin_square
+from gymv_envs.domains.logic._latin import latin_search, perms
 
 # difficulty -> (side, cage sizes to draw from, their weights)
 LEVELS = {0: (4, (1, 2, 3), (0.15, 0.6, 0.25)), 1: (5, (1, 2, 3), (0.1, 0.55, 0.35)), 2: (6, (1, 2, 3, 4), (0.05, 0.45, 0.35, 0.15))}
@@ -41,43 +35,67 @@ def cage_value(op: str, vals: list[int]) -> int | None:
 
 
 @functools.lru_cache(maxsize=32)
-def _fillings(n: int, size: int) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """Every tuple of ``size`` values 1..n and its cage value under each operation (-1 where none)."""
-    vals = np.array(list(itertools.product(range(1, n + 1), repeat=size)), dtype=np.int64).reshape(-1, size)
-    hi, lo = vals.max(axis=1), vals.min(axis=1)
-    out = {"+": vals.sum(axis=1), "*": vals.prod(axis=1), "=": vals[:, 0]}
-    if size == 2:
-        out["-"] = hi - lo
-        out["/"] = np.where(hi % lo == 0, hi // lo, -1)
-    return vals, out
+def _by_value(n: int, size: int) -> dict[tuple[str, int], list[tuple[tuple[int, ...], int]]]:
+    """Every tuple of ``size`` values 1..n (in `itertools.product` order) with its cage code (see
+    `cage_codes`), under each ``(op, cage value)`` it gives (6 x 6, size 4: about 4,000 entries)."""
+    ops = ("+", "*", "=") + (("-", "/") if size == 2 else ())
+    out: dict[tuple[str, int], list] = {}
+    for vals in itertools.product(range(1, n + 1), repeat=size):
+        code = sum(1 << (k * n + v - 1) for k, v in enumerate(vals))
+        for op in ops:
+            t = cage_value(op, list(vals))
+            if t is not None:
+                out.setdefault((op, t), []).append((vals, code))
+    return out
 
 
-@functools.lru_cache(maxsize=4096)
+def _kept(n: int, op: str, target: int, size: int, apart: tuple[tuple[int, int], ...]) -> list:
+    return [x for x in _by_value(n, size).get((op, target), ()) if all(x[0][i] != x[0][j] for i, j in apart)]
+
+
 def cage_fillings(n: int, op: str, target: int, size: int, apart: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
     """The values 1..n a cage of ``size`` cells may hold, in cell order, for its target (cells
     ``i, j`` of a pair in ``apart`` share a row or column, so differ)."""
-    vals, value = _fillings(n, size)
-    keep = value[op] == target
-    for i, j in apart:
-        keep &= vals[:, i] != vals[:, j]
-    return tuple(map(tuple, vals[keep].tolist()))
+    return tuple(vals for vals, _ in _kept(n, op, target, size, apart))
 
 
-def cage_table(n: int, cells: tuple, op: str, target: int) -> Table:
-    """A cage as a table of `table_search`: the one-hot codes of its fillings."""
+@functools.lru_cache(maxsize=4096)
+def cage_codes(n: int, op: str, target: int, size: int, apart: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """`cage_fillings` as the cage codes of `latin_search` (its k-th cell holding v: bit ``k * n + v - 1``;
+    cached: at most 4,096 short tuples, about 2 MB)."""
+    return tuple(code for _, code in _kept(n, op, target, size, apart))
+
+
+@functools.lru_cache(maxsize=4096)
+def _shape(n: int, cells: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """A cage's flat cells and its pairs of cells that share a row or column (cached: 4,096 cages, about 1 MB)."""
     apart = tuple((i, j) for i in range(len(cells)) for j in range(i + 1, len(cells))
                   if cells[i][0] == cells[j][0] or cells[i][1] == cells[j][1])
-    at = [(r * n + c) * n - 1 for r, c in cells]
-    codes = [sum(1 << (a + v) for a, v in zip(at, vals)) for vals in cage_fillings(n, op, target, len(cells), apart)]
-    return cell_bits([r * n + c for r, c in cells], n), codes
+    return tuple(r * n + c for r, c in cells), apart
 
 
 def solve(n: int, cages: list, limit: int = 2, budget: int = 20_000) -> list:
-    """Latin squares satisfying every cage ``(cells, op, target)``: the rows, the columns and the cages
-    are tables of `latin_solve`."""
-    tables = [latin_line_table(n, line) for line in range(2 * n)]
-    tables += [cage_table(n, cells, op, t) for cells, op, t in cages]
-    return latin_solve(n, tables, None, limit, budget)
+    """Latin squares satisfying every cage ``(cells, op, target)``: each cage is a table of the fillings
+    its target allows (see `latin_search`)."""
+    tables = []
+    for cells, op, t in cages:
+        flat, apart = _shape(n, tuple(cells))
+        tables.append((flat, cage_codes(n, op, t, len(cells), apart)))
+    return latin_search(n, [perms(n).full] * (2 * n), tables, None, limit, budget)
+
+
+@functools.lru_cache(maxsize=32)
+def _edges(obs_size: tuple[int, int], n: int) -> tuple[list, list, int]:
+    """The pixel boxes of the thick line right of and below each cell (None: off the frame), and its width."""
+    img, g = board_base(obs_size, n, n)
+    w = max(2, int(g.cell / 14))
+    right, below = [], []
+    for r in range(n):
+        for c in range(n):
+            x0, y0, x1, y1 = g.box(r, c)
+            right.append(rect_box(img.shape, x1 - w / 2, y0 - w / 2, x1 + w / 2 + 1, y1 + w / 2 + 1))
+            below.append(rect_box(img.shape, x0 - w / 2, y1 - w / 2, x1 + w / 2 + 1, y1 + w / 2 + 1))
+    return right, below, w
 
 
 class KenKen(LatinSquareEnv):
@@ -118,49 +136,60 @@ class KenKen(LatinSquareEnv):
     """
 
     def _configure(self) -> None:
-        n, self.sizes, self.weights = LEVELS[self.difficulty]
+        n, self.sizes, weights = LEVELS[self.difficulty]
+        cdf = np.cumsum(weights)
+        self.cdf = (cdf / cdf[-1]).tolist()  # `rng.choice(sizes, p=weights)` is sizes[bisect_right(cdf, rng.random())]
         self._set_side(n)
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
         sq = latin_square(rng, n)
+        with ScalarDraws(rng) as draw:
+            groups = self._groups(draw)
+            while True:
+                cages = [self._cage(draw, cells, sq) for cells in groups]
+                try:
+                    sols = solve(n, cages, budget=50_000)
+                except Budget:
+                    sols = []
+                if len(sols) == 1:
+                    break
+                # split off a cell on which two solutions differ (any multi-cell cage after a budget stop)
+                differ = {(r, c) for r in range(n) for c in range(n) if len(sols) == 2 and sols[0][r][c] != sols[1][r][c]}
+                multi = [g for g in groups if len(g) > 1 and (not differ or differ & set(g))]
+                g = multi[draw.integers(len(multi))]
+                # a cell whose loss leaves the cage connected; one the solutions differ on when there is one
+                ok = [j for j in draw.permutation(len(g)) if self._connected(g[:j] + g[j + 1:])]
+                j = next((j for j in ok if not differ or g[j] in differ or len(g) == 2), ok[0])
+                groups.append([g[j]])
+                g[:] = g[:j] + g[j + 1:]
+        self.cages = cages
+        self._grid = tuple(map(tuple, sq))  # the unique solution
+        self.free = [(r, c) for r in range(n) for c in range(n)]
+
+    def _groups(self, draw: ScalarDraws) -> list[list[tuple[int, int]]]:
+        """Random connected cages: from each cell still free, in random order, a cage of a drawn size
+        grows into free neighbours drawn one at a time (smaller when it runs out of them)."""
+        n, sizes, cdf = self.n, self.sizes, self.cdf
         owner = [[-1] * n for _ in range(n)]
         groups: list[list[tuple[int, int]]] = []
-        for i in rng.permutation(n * n):
-            r, c = divmod(int(i), n)
+        for i in draw.permutation(n * n):
+            r, c = divmod(i, n)
             if owner[r][c] >= 0:
                 continue
-            want, cells = int(rng.choice(self.sizes, p=self.weights)), [(r, c)]
+            want, cells = sizes[bisect.bisect_right(cdf, draw.random())], [(r, c)]
             owner[r][c] = len(groups)
             while len(cells) < want:
                 nb = [(a + dr, b + dc) for a, b in cells for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
                       if 0 <= a + dr < n and 0 <= b + dc < n and owner[a + dr][b + dc] < 0]
                 if not nb:
                     break
-                a, b = nb[int(rng.integers(len(nb)))]
+                a, b = nb[draw.integers(len(nb))]
                 owner[a][b] = len(groups)
                 cells.append((a, b))
             groups.append(sorted(cells))
-        while True:
-            cages = [self._cage(rng, cells, sq) for cells in groups]
-            try:
-                sols = solve(n, cages, budget=50_000)
-            except Budget:
-                sols = []
-            if len(sols) == 1:
-                break
-            # split off a cell on which two solutions differ (any multi-cell cage after a budget stop)
-            differ = {(r, c) for r in range(n) for c in range(n) if len(sols) == 2 and sols[0][r][c] != sols[1][r][c]}
-            multi = [g for g in groups if len(g) > 1 and (not differ or differ & set(g))]
-            g = multi[int(rng.integers(len(multi)))]
-            # a cell whose loss leaves the cage connected; one the solutions differ on when there is one
-            ok = [j for j in map(int, rng.permutation(len(g))) if self._connected(g[:j] + g[j + 1:])]
-            j = next((j for j in ok if not differ or g[j] in differ or len(g) == 2), ok[0])
-            groups.append([g[j]])
-            g[:] = g[:j] + g[j + 1:]
-        self.cages = cages
-        self.free = [(r, c) for r in range(n) for c in range(n)]
+        return groups
 
     @staticmethod
     def _connected(cells: list) -> bool:
@@ -174,32 +203,42 @@ class KenKen(LatinSquareEnv):
         return len(seen) == len(cells)
 
     @staticmethod
-    def _cage(rng: np.random.Generator, cells: list, sq) -> tuple:
+    def _cage(draw: ScalarDraws, cells: list, sq) -> tuple:
         vals = [sq[r][c] for r, c in cells]
         if len(cells) == 1:
             return (tuple(cells), "=", vals[0])
         ops = ["+", "*"] + (["-", "-"] if len(cells) == 2 else []) + (["/", "/"] if len(cells) == 2 and cage_value("/", vals) else [])
-        op = ops[int(rng.integers(len(ops)))]
+        op = ops[draw.integers(len(ops))]
         return (tuple(cells), op, cage_value(op, vals))
 
     # -- draw
     def _draw(self) -> np.ndarray:
         n = self.n
         img, g = blank_board(self.obs_size, n, n)
-        owner = {x: i for i, (cells, _, _) in enumerate(self.cages) for x in cells}
-        w = max(2, int(g.cell / 14))
-        for r in range(n):
-            for c in range(n):
-                x0, y0, x1, y1 = g.box(r, c)
-                if c + 1 < n and owner[(r, c + 1)] != owner[(r, c)]:
-                    fill_rect(img, x1 - w / 2, y0 - w / 2, x1 + w / 2 + 1, y1 + w / 2 + 1, INK)
-                if r + 1 < n and owner[(r + 1, c)] != owner[(r, c)]:
-                    fill_rect(img, x0 - w / 2, y1 - w / 2, x1 + w / 2 + 1, y1 + w / 2 + 1, INK)
+        right, below, w = _edges(tuple(self.obs_size), n)
+        owner = [0] * (n * n)
+        for i, (cells, _, _) in enumerate(self.cages):
+            for r, c in cells:
+                owner[r * n + c] = i
+        for i in range(n * n):
+            if i % n + 1 < n and owner[i + 1] != owner[i] and right[i]:
+                a, c, b, d = right[i]
+                fill(img[c:d, a:b], INK)
+            if i + n < n * n and owner[i + n] != owner[i] and below[i]:
+                a, c, b, d = below[i]
+                fill(img[c:d, a:b], INK)
         size = max(4, int(g.cell * 0.26))
         for cells, op, t in self.cages:
             r, c = cells[0]
-            draw_text(img, f"{t}{OPS[op]}", (g.x0 + (c + 0.08) * g.cell + w, g.y0 + (r + 0.07) * g.cell + w),
-                      size, INK, anchor="lt", bold=True)
+            text = f"{t}{OPS[op]}"
+            x, y = g.x0 + (c + 0.08) * g.cell + w, g.y0 + (r + 0.07) * g.cell + w
+            tile = text_tile(text, size, INK, True, WHITE)
+            h, tw = tile.shape[:2]
+            x, y = int(round(x)), int(round(y))
+            if x + tw <= g.x0 + (c + 1) * g.cell - w and y + h <= g.y0 + (r + 1) * g.cell - w:  # on the white cell
+                img[y:y + h, x:x + tw] = tile
+            else:
+                draw_text(img, text, (x, y), size, INK, anchor="lt", bold=True)
         return img
 
     def _task_text(self) -> str:
@@ -221,7 +260,7 @@ class KenKen(LatinSquareEnv):
 
     # -- oracle
     def _solve(self):
-        return solve(self.n, self.cages, limit=1, budget=10**7)[0]
+        return self._grid
 
 
 SPECS = (

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.board import blank_board, cell_text
 from gymv_envs.core.canvas import BACKGROUND
-from gymv_envs.domains.logic._grid import (
-    LatinSquareEnv,
-    fewest_clues,
-    is_latin,
-    keeps,
-    latin_line_table,
-    latin_solve,
-    latin_square,
-    permutation_array,
-)
+from gymv_envs.domains.logic._grid import LatinSquareEnv, is_latin, keeps, latin_square
+from gymv_envs.domains.logic._latin import fewest_clues, latin_search, perms
 
 SIDES = {0: 4, 1: 5, 2: 6}
 EDGES = ("top", "bottom", "left", "right")
@@ -43,28 +33,14 @@ def lines(sq, n: int) -> dict[tuple[str, int], tuple[int, ...]]:
     return out
 
 
-@functools.lru_cache(maxsize=16)
-def sight_counts(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """How many buildings each permutation of `permutation_array` shows from its start and from its end."""
-    perms = permutation_array(n)
-    return np.array([visible(p) for p in perms]), np.array([visible(p[::-1]) for p in perms])
-
-
-@functools.lru_cache(maxsize=1024)
-def _line(n: int, line: int, front: int | None, back: int | None):
-    fwd, bwd = sight_counts(n)
-    keep = None if front is None else fwd == front
-    if back is not None:
-        keep = bwd == back if keep is None else keep & (bwd == back)
-    return latin_line_table(n, line, keep)
-
-
-def solve(n: int, clues: dict, givens: dict, limit: int = 2, budget: int = 20_000) -> list:
-    """Latin squares with the givens whose lines of sight match the clues (each row and column is a
-    table of the permutations its two clues allow; see `latin_solve`)."""
-    tables = [_line(n, r, clues.get(("left", r)), clues.get(("right", r))) for r in range(n)]
-    tables += [_line(n, n + c, clues.get(("top", c)), clues.get(("bottom", c))) for c in range(n)]
-    return latin_solve(n, tables, givens, limit, budget)
+def solve(n: int, clues: dict, givens: dict, limit: int = 2, budget: int = 20_000, other_than: tuple | None = None) -> list:
+    """Latin squares with the givens whose lines of sight match the clues (each row and column reads a
+    permutation its two clues allow; see `latin_search`; ``other_than`` is not reported)."""
+    P = perms(n)
+    lines = [P.full] * (2 * n)
+    for (edge, i), v in clues.items():
+        lines[i + (n if edge in ("top", "bottom") else 0)] &= P.seen[edge in ("bottom", "right")][v]
+    return latin_search(n, lines, (), givens, limit, budget, other_than)
 
 
 class Skyscrapers(LatinSquareEnv):
@@ -112,15 +88,26 @@ class Skyscrapers(LatinSquareEnv):
         sq = latin_square(rng, n)
         sight = lines(sq, n)
         keys = list(sight)
+        count = {x: visible(line) for x, line in sight.items()}
         cells = [(r, c) for r in range(n) for c in range(n)]
         order = [("clue", keys[int(i)]) for i in rng.permutation(len(keys))]
         order += [("cell", cells[int(i)]) for i in rng.permutation(len(cells))]
 
         def clues(k: int) -> tuple[dict, dict]:
-            return ({x: visible(sight[x]) for kind, x in order[:k] if kind == "clue"},
+            return ({x: count[x] for kind, x in order[:k] if kind == "clue"},
                     {x: sq[x[0]][x[1]] for kind, x in order[:k] if kind == "cell"})
 
-        self.clues, self.givens = clues(fewest_clues(0, len(order), lambda k: solve(n, *clues(k))))
+        planted = tuple(map(tuple, sq))
+
+        def first_broken(grid) -> int | None:
+            seen = lines(grid, n)
+            for i, (kind, x) in enumerate(order):
+                if visible(seen[x]) != count[x] if kind == "clue" else grid[x[0]][x[1]] != sq[x[0]][x[1]]:
+                    return i
+            return None
+
+        self.clues, self.givens = clues(fewest_clues(0, len(order), lambda k: solve(n, *clues(k), 1, other_than=planted), first_broken))
+        self._grid = planted  # the unique solution
         self.free = [x for x in cells if x not in self.givens]
 
     # -- draw
@@ -161,7 +148,7 @@ class Skyscrapers(LatinSquareEnv):
 
     # -- oracle
     def _solve(self):
-        return solve(self.n, self.clues, self.givens, limit=1, budget=10**7)[0]
+        return self._grid
 
 
 SPECS = (
