@@ -43,9 +43,10 @@ def _placeable(shape: Cells) -> tuple[tuple[tuple[tuple[int, int], ...], int, in
 
 
 @functools.lru_cache(maxsize=1024)
-def _placed_bits(shape: Cells, stride: int, origin: int) -> tuple[int, ...]:
-    """Per orientation of `_placeable`, its cells as bits of `grow_region`'s board."""
-    return tuple(sum(1 << (origin + r * stride + c) for r, c in o) for o, _, _ in _placeable(shape))
+def _offsets(shape: Cells, stride: int) -> tuple[tuple[int, ...], ...]:
+    """Per orientation of `_placeable`, its cells' bit offsets from the placement's own bit on a board
+    of ``stride`` bits a row."""
+    return tuple(tuple(r * stride + c for r, c in o) for o, _, _ in _placeable(shape))
 
 
 def canonical(cells) -> tuple[tuple[int, int], ...]:
@@ -68,7 +69,11 @@ def grow_region(rng: np.random.Generator, shapes: list[Cells], box: tuple[int, i
     inside a ``box`` (rows, cols); the placed cells of each, or None when one does not fit.
 
     Cells are bits of a board with room for the box on every side of the first piece (cell (r, c)
-    is bit ``(r + box rows) * stride + c + box cols``), so a translation is a shift."""
+    is bit ``origin + r * stride + c``), so a translation is a shift. Every translation of an
+    orientation is scored at once: bit ``origin + dr * stride + dc`` of a plane stands for the
+    translation by (dr, dc), and the shared-edge counts are added as bit planes (a binary counter
+    over all translations), whose largest value over the placements that fit is read from the top
+    plane down."""
     stride = 3 * box[1] + 2
     origin = box[0] * stride + box[1]
 
@@ -81,27 +86,60 @@ def grow_region(rng: np.random.Generator, shapes: list[Cells], box: tuple[int, i
     r_lo, r_hi = min(r for r, _ in placed[0]), max(r for r, _ in placed[0])
     c_lo, c_hi = min(c for _, c in placed[0]), max(c for _, c in placed[0])
     for shape in shapes[1:]:
-        # per cell, the edges it shares with taken cells, one direction at a time
         s0, s1, s2, s3 = taken << stride, taken >> stride, taken << 1, taken >> 1
-        near = s0 | s1 | s2 | s3
-        best, tops = -1, []  # the placements sharing the most edges (each orientation's cells are its own)
-        for (o, h, w), base in zip(_placeable(shape), _placed_bits(shape, stride, origin)):
-            # translations that keep the union inside the box
-            for dr in range(r_hi - box[0] + 1, r_lo + box[0] - h):
-                for dc in range(c_hi - box[1] + 1, c_lo + box[1] - w):
-                    shift = dr * stride + dc
-                    mask = base << shift if shift >= 0 else base >> -shift
-                    if mask & taken or not mask & near:
-                        continue
-                    score = (mask & s0).bit_count() + (mask & s1).bit_count() + (mask & s2).bit_count() + (mask & s3).bit_count()
-                    if score > best:
-                        best, tops = score, [(o, dr, dc)]
-                    elif score == best:
-                        tops.append((o, dr, dc))
+        # per cell, the number of its edges shared with taken cells, as bit planes n0 + 2 n1 + 4 n2
+        x1, x2 = s0 ^ s1, s2 ^ s3
+        c1, c2, carry = s0 & s1, s2 & s3, x1 & x2
+        n0, n1, n2 = x1 ^ x2, c1 ^ c2 | carry, c1 & c2
+        # the cells a placement may use: untaken, in the window that keeps the union inside the box
+        top, bottom = r_hi - box[0] + 1, r_lo + box[0] - 1
+        left, right = c_hi - box[1] + 1, c_lo + box[1] - 1
+        line = ((1 << (right - left + 1)) - 1) << (origin + top * stride + left)
+        window = 0
+        for _ in range(bottom - top + 1):
+            window |= line
+            line <<= stride
+        free = window & ~taken
+        best, tops = 0, []  # the best score and, per orientation that reaches it, its translations
+        for o, offs in zip(_placeable(shape), _offsets(shape, stride)):
+            fits = -1
+            a0 = a1 = a2 = a3 = a4 = 0  # per translation, the shared edges so far: a0 + 2 a1 + ... + 16 a4
+            for off in offs:
+                fits &= free >> off
+                m0, m1, m2 = n0 >> off, n1 >> off, n2 >> off
+                carry = a0 & m0
+                a0 ^= m0
+                t = a1 ^ m1
+                carry, a1 = (a1 & m1) | (t & carry), t ^ carry
+                t = a2 ^ m2
+                carry, a2 = (a2 & m2) | (t & carry), t ^ carry
+                carry, a3 = a3 & carry, a3 ^ carry
+                a4 ^= carry
+            live = fits & (a0 | a1 | a2 | a3 | a4)  # fits and touches
+            if not live:
+                continue
+            score = 0
+            for weight, plane in ((16, a4), (8, a3), (4, a2), (2, a1), (1, a0)):
+                if live & plane:
+                    live &= plane
+                    score += weight
+            if score < best:
+                continue
+            if score > best:
+                best, tops = score, []
+            tops.append((o[0], live))
         if not tops:
             return None
-        top = sorted(tuple((r + dr, c + dc) for r, c in o) for o, dr, dc in tops)
-        cells = frozenset(top[int(rng.integers(len(top)))])
+        top_cells = []  # as the placements were listed before: cells in reading order, sorted
+        for cells, live in tops:
+            while live:
+                low = live & -live
+                live ^= low
+                dr, dc = divmod(low.bit_length() - 1 - origin + box[1], stride)
+                dc -= box[1]
+                top_cells.append(tuple((r + dr, c + dc) for r, c in cells))
+        top_cells.sort()
+        cells = frozenset(top_cells[int(rng.integers(len(top_cells)))])
         placed.append(cells)
         taken |= bits_of(cells)
         r_lo, r_hi = min(r_lo, *(r for r, _ in cells)), max(r_hi, *(r for r, _ in cells))
