@@ -17,7 +17,8 @@ def cells_of(rows: tuple[str, ...]) -> Cells:
     return frozenset((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#")
 
 
-def _normal(cells) -> Cells:
+def normal(cells) -> Cells:
+    """The shape moved to the origin (its top row and left column at 0)."""
     r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
     return frozenset((r - r0, c - c0) for r, c in cells)
 
@@ -30,7 +31,7 @@ def orientations(cells: Cells) -> tuple[Cells, ...]:
         cur = [(r, -c) if flip else (r, c) for r, c in cells]
         for _ in range(4):
             cur = [(c, -r) for r, c in cur]
-            shape = _normal(cur)
+            shape = normal(cur)
             if shape not in out:
                 out.append(shape)
     return tuple(out)
@@ -51,7 +52,7 @@ def _offsets(shape: Cells, stride: int) -> tuple[tuple[int, ...], ...]:
 
 def canonical(cells) -> tuple[tuple[int, int], ...]:
     """One name for a shape and all its rotations and reflections."""
-    return min(tuple(sorted(o)) for o in orientations(_normal(cells)))
+    return min(tuple(sorted(o)) for o in orientations(normal(cells)))
 
 
 def connected(cells: set[tuple[int, int]]) -> bool:
@@ -160,38 +161,72 @@ def _placements(shape: Cells, rows: int, cols: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=1024)
+def _representative(cells: Cells) -> Cells:
+    """One orientation standing for all of a shape's (the one `canonical` names), so that the solver
+    tries a piece's placements in one order whichever orientation it is shown in."""
+    return frozenset(canonical(cells))
+
+
+@functools.lru_cache(maxsize=4096)
+def _anchored(shape: Cells, rows: int, cols: int) -> dict[int, tuple[int, ...]]:
+    """Per cell bit of a rows x cols box, the placements of a shape (as `_placements` lists them) whose
+    first cell in reading order it is (read-only by convention)."""
+    out: dict[int, list[int]] = {}
+    for mask in _placements(shape, rows, cols):
+        out.setdefault(mask & -mask, []).append(mask)
+    return {anchor: tuple(masks) for anchor, masks in out.items()}
+
+
 def solve_tiling(region: Cells, rows: int, cols: int, shapes: list[Cells]) -> list[Cells] | None:
-    """A tiling of ``region`` using every shape once (rotated or reflected), by backtracking
-    over bitmasks: the first uncovered cell in reading order is covered by each piece that fits."""
+    """A tiling of ``region`` (inside a rows x cols box) using every shape once (rotated or reflected),
+    by backtracking over bitmasks: the first uncovered cell in reading order is covered by each
+    unused piece that fits there, the larger pieces first; a placement that leaves an uncovered cell
+    with no uncovered neighbour is not tried further. The reading order runs along the shorter side
+    (a region wider than tall is solved as its mirror image across the diagonal), which fills the
+    region in shorter lines and meets dead ends sooner."""
+    if cols > rows:
+        # (the pieces stay as they are: each is placed in every orientation, in the order of one
+        # orientation standing for all of them)
+        tiling = solve_tiling(frozenset((c, r) for r, c in region), cols, rows, shapes)
+        return None if tiling is None else [frozenset((c, r) for r, c in t) for t in tiling]
     full = sum(1 << (r * cols + c) for r, c in region)
+    inner_left = _inner_left(rows, cols)
+    inner_right = inner_left >> 1  # not in the last column
+    gets = [_anchored(_representative(s), rows, cols).get for s in shapes]
     chosen = [0] * len(shapes)
-    inner_left = sum(1 << (r * cols + c) for r in range(rows) for c in range(1, cols))  # not in column 0
-    inner_right = sum(1 << (r * cols + c) for r in range(rows) for c in range(cols - 1))
 
-    # per anchor cell (the first one a placement covers), every (piece, placement) inside the region:
-    # pieces in order, each piece's placements by orientation, then row and column offset
-    at_anchor: dict[int, list[tuple[int, int, int]]] = {}
-    outside = ~full
-    for i, shape in enumerate(shapes):
-        bit = 1 << i
-        for mask in _placements(_normal(shape), rows, cols):
-            if not mask & outside:
-                at_anchor.setdefault(mask & -mask, []).append((bit, i, mask))
-
-    def search(filled: int, unused: int) -> bool:
-        if filled == full:
-            return True
-        free = full & ~filled
-        touching = (free << cols) | (free >> cols) | ((free & inner_right) << 1) | ((free & inner_left) >> 1)
-        if free & ~touching:  # a free cell with no free neighbour can never be covered
-            return False
-        for bit, i, mask in at_anchor.get(free & -free, ()):
-            if unused & bit and not mask & filled:
-                chosen[i] = mask
-                if search(filled | mask, unused & ~bit):
-                    return True
+    def search(blocked: int, unused: tuple[int, ...]) -> bool:
+        free = full & ~blocked  # covered or outside the region: blocked
+        anchor = free & -free
+        for k, i in enumerate(unused):
+            for mask in gets[i](anchor, ()):
+                if not mask & blocked:
+                    rest = free ^ mask
+                    if rest and rest & ~((rest << cols) | (rest >> cols) | ((rest & inner_right) << 1)
+                                         | ((rest & inner_left) >> 1)):
+                        continue  # a cell left with no free neighbour can never be covered
+                    if not rest or search(blocked | mask, unused[:k] + unused[k + 1:]):
+                        chosen[i] = mask
+                        return True
         return False
 
-    if not search(0, (1 << len(shapes)) - 1):
+    order = tuple(sorted(range(len(shapes)), key=lambda i: -len(shapes[i])))
+    if not full or not search(~full, order):
         return None
-    return [frozenset(divmod(i, cols) for i in range(rows * cols) if m >> i & 1) for m in chosen]
+    return [frozenset(divmod(i, cols) for i in _bits(m)) for m in chosen]
+
+
+@functools.lru_cache(maxsize=64)
+def _inner_left(rows: int, cols: int) -> int:
+    """The cells of a rows x cols box not in column 0, as bits."""
+    return sum(1 << (r * cols + c) for r in range(rows) for c in range(1, cols))
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
