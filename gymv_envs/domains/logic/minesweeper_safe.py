@@ -149,6 +149,13 @@ def simple_safe(cons: list[tuple[int, list[tuple[int, int]]]]) -> set:
     return safe
 
 
+@functools.lru_cache(maxsize=64)
+def _around(n: int) -> tuple[tuple[int, ...], ...]:
+    """Per cell r * n + c of an n x n board, its neighbours' indices in `NEIGHBOURS8` order."""
+    return tuple(tuple((r + dr) * n + c + dc for dr, dc in NEIGHBOURS8 if 0 <= r + dr < n and 0 <= c + dc < n)
+                 for r in range(n) for c in range(n))
+
+
 @functools.lru_cache(maxsize=1024)
 def _covered(obs_size: tuple[int, int], n: int, r: int, c: int) -> tuple[slice, slice, np.ndarray]:
     """Covered cell (r, c): the box of its outer fill and the two fills as a tile (read-only)."""
@@ -229,31 +236,36 @@ class MinesweeperSafe(CellsAnswerEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
+        around = _around(n)
         while True:
-            mine = np.zeros((n, n), dtype=bool)
-            mine.flat[rng.choice(n * n, size=self.mines, replace=False)] = True
-            padded = np.zeros((n + 2, n + 2), dtype=np.int64)
-            padded[1:-1, 1:-1] = mine
-            counts = sum(padded[1 + dr:1 + dr + n, 1 + dc:1 + dc + n] for dr, dc in NEIGHBOURS8)
-            zeros = np.argwhere(~mine & (counts == 0))
-            if not len(zeros):
+            # cells are flat indices r * n + c; `around` lists each one's neighbours in NEIGHBOURS8 order
+            cnt = [0] * (n * n)
+            mine = [False] * (n * n)
+            for p in rng.choice(n * n, size=self.mines, replace=False).tolist():
+                mine[p] = True
+                for q in around[p]:
+                    cnt[q] += 1
+            zeros = [i for i in range(n * n) if not cnt[i] and not mine[i]]
+            if not zeros:
                 continue
-            cnt = counts.tolist()
-            seen = [[False] * n for _ in range(n)]
+            seen = [False] * (n * n)
             opened = 0
-            stack = [tuple(int(v) for v in zeros[int(rng.integers(len(zeros)))])]
+            stack = [zeros[int(rng.integers(len(zeros)))]]
             while stack:
-                r, c = stack.pop()
-                if seen[r][c]:
+                i = stack.pop()
+                if seen[i]:
                     continue
-                seen[r][c] = True
+                seen[i] = True
                 opened += 1
-                if cnt[r][c] == 0:
-                    stack += [(r + dr, c + dc) for dr, dc in NEIGHBOURS8 if 0 <= r + dr < n and 0 <= c + dc < n]
+                if cnt[i] == 0:
+                    stack += around[i]
             if not 0.25 <= opened / (n * n) <= 0.75:  # `shown.mean()`: the same division
                 continue
-            shown = np.array(seen, dtype=bool)
-            cells, rules = _rules(_constraints(cnt, seen))
+            # the numbers next to covered cells, as `_rules(_constraints(...))` gives them
+            nbs = [(cnt[i], [j for j in around[i] if not seen[j]]) for i in range(n * n) if seen[i]]
+            cells = sorted({j for _, nb in nbs for j in nb})
+            index = {j: k for k, j in enumerate(cells)}
+            rules = [(sum(1 << index[j] for j in nb), k) for k, nb in nbs if nb]
             base = _settle(rules, 0, 0)  # its safe cells: what `simple_safe` finds
             if base is None or base[1].bit_count() > self.max_safe:  # the safe cells include these
                 continue
@@ -266,9 +278,11 @@ class MinesweeperSafe(CellsAnswerEnv):
             if self.hard and not safe & ~base[1]:  # every safe cell found by single numbers alone
                 continue
             break
-        self.counts, self.shown = counts, shown
+        counts = np.array(cnt, dtype=np.int64).reshape(n, n)
+        shown = np.array(seen, dtype=bool).reshape(n, n)
         # what `_solve`'s search (without a budget) finds
-        self._safe = tuple(x for i, x in enumerate(cells) if safe >> i & 1)
+        self._safe = tuple(divmod(j, n) for k, j in enumerate(cells) if safe >> k & 1)
+        self.counts, self.shown = counts, shown
 
     # -- draw
     def _draw(self) -> np.ndarray:
@@ -299,8 +313,8 @@ class MinesweeperSafe(CellsAnswerEnv):
                 "free of a mine in every placement of mines that agrees with all the numbers? Name all of them.")
 
     def _state_text(self) -> str:
-        return "\n".join("".join(str(int(self.counts[r, c])) if self.shown[r, c] else "#" for c in range(self.n))
-                         for r in range(self.n))
+        return "\n".join("".join(str(k) if open_ else "#" for k, open_ in zip(counts, shown))
+                         for counts, shown in zip(self.counts.tolist(), self.shown.tolist()))
 
     # -- verify
     def _parse_answer(self, text: str) -> tuple[tuple[int, int], ...] | None:
