@@ -154,7 +154,8 @@ def visible_shares(cells: Cells | np.ndarray) -> np.ndarray:
     # the screen offsets index a table padded with zeros to every offset the coordinates allow,
     # so no range test is needed
     reach = int(a.max() - a.min()) + 1
-    code = (u[..., None, :] - u[..., :, None]) * (8 * reach + 1) + (w[..., None, :] - w[..., :, None])
+    place = u * (8 * reach + 1) + w  # the table index of an offset is the difference of two of these
+    code = place[..., None, :] - place[..., :, None]
     code += 2 * reach * (8 * reach + 1) + 4 * reach
     cover = np.where(depth[..., None, :] > depth[..., :, None], _padded_overlaps(reach).take(code), 0.0)
     return 1 - cover.sum(axis=-1)
