@@ -36,7 +36,7 @@ def normal(cells: np.ndarray | list[tuple[int, int, int]]) -> Cells:
     """The cells moved to the origin (each coordinate's least value 0), sorted: in Python, as the
     figures have a few cubes."""
     c = cells.tolist() if isinstance(cells, np.ndarray) else cells
-    mx, my, mz = min(p[0] for p in c), min(p[1] for p in c), min(p[2] for p in c)
+    mx, my, mz = map(min, zip(*c))
     return tuple(sorted([(x - mx, y - my, z - mz) for x, y, z in c]))
 
 
@@ -64,6 +64,8 @@ def mirrored(cells: Cells) -> Cells:
 
 
 _UNIT = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+_NEXT_AXIS = {a: tuple(b for b in range(3) if b != a) for a in (-1, 0, 1, 2)}  # a run turns off its axis
+_STEPS = tuple((tuple(-v for v in unit), unit) for unit in _UNIT)  # per axis: the step for bit 4 clear, set
 
 
 def chain(rng: np.random.Generator, n: int, arms: int) -> Cells | None:
@@ -76,11 +78,10 @@ def chain(rng: np.random.Generator, n: int, arms: int) -> Cells | None:
     pos, cells, axis = (0, 0, 0), [(0, 0, 0)], -1
     for k, length in enumerate(lengths):
         x = draws[n + 2 * k]
-        axis = [a for a in range(3) if a != axis][x % 2]
-        sign = 1 if (x >> 4) % 2 else -1
-        step = tuple(sign * v for v in _UNIT[axis])
+        axis = _NEXT_AXIS[axis][x % 2]
+        dx, dy, dz = _STEPS[axis][(x >> 4) % 2]
         for _ in range(length - 1):
-            pos = (pos[0] + step[0], pos[1] + step[1], pos[2] + step[2])
+            pos = (pos[0] + dx, pos[1] + dy, pos[2] + dz)
             if pos in cells:
                 return None
             cells.append(pos)
@@ -139,16 +140,22 @@ def _padded_overlaps(reach: int) -> np.ndarray:
     return out
 
 
+_SCREEN = np.array([[1, 1, 1], [-1, 1, 1], [0, -2, 1]], dtype=np.int64)  # (x, y, z) @ it: (u, w, depth)
+_SCREEN.setflags(write=False)
+
+
 def visible_shares(cells: Cells | np.ndarray) -> np.ndarray:
     """A lower bound of each cube's share in view, for one figure (n, 3) or a stack of turned copies
     (r, n, 3): one minus the summed overlaps of the cubes drawn over it (`_overlap_table`; the union
     of the covers is at most their sum)."""
     a = np.asarray(cells)
-    u, w, depth = a[..., 0] - a[..., 1], a[..., 0] + a[..., 1] - 2 * a[..., 2], a.sum(axis=-1)
+    screen = a @ _SCREEN  # per cube: u = x - y, w = x + y - 2 z, depth = x + y + z
+    u, w, depth = screen[..., 0], screen[..., 1], screen[..., 2]
     # the screen offsets index a table padded with zeros to every offset the coordinates allow,
     # so no range test is needed
     reach = int(a.max() - a.min()) + 1
-    code = (u[..., None, :] - u[..., :, None]) * (8 * reach + 1) + (w[..., None, :] - w[..., :, None])
+    place = u * (8 * reach + 1) + w  # the table index of an offset is the difference of two of these
+    code = place[..., None, :] - place[..., :, None]
     code += 2 * reach * (8 * reach + 1) + 4 * reach
     cover = np.where(depth[..., None, :] > depth[..., :, None], _padded_overlaps(reach).take(code), 0.0)
     return 1 - cover.sum(axis=-1)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import INK
+from gymv_envs.core.rng import choice
 from gymv_envs.domains.cognition import _figures as F
 from gymv_envs.domains.cognition._choice import PanelChoiceEnv
 from gymv_envs.domains.cognition._sprites import glyph, stamp_centred
@@ -24,6 +27,22 @@ KINDS = ("arrow", "flag", "L", "hook", "triangle", "star")
 def apply(fig: F.Figure, geometric: str, swap: bool, colours: tuple[str, str]) -> F.Figure:
     out = GEOMETRIC[geometric](fig)
     return F.recolour(out, {colours[0]: colours[1], colours[1]: colours[0]}) if swap else out
+
+
+@functools.lru_cache(maxsize=32768)
+def _entry(item: F.Item, geometric: str) -> tuple:
+    """`F.signature`'s entry for ``item`` after ``geometric`` (cached: levels draw their items from a
+    few thousand: 6 kinds x 6 colours x 9 places x 4 angles)."""
+    return F.signature(GEOMETRIC[geometric]((item,)))[0]
+
+
+def _look(fig: F.Figure, geometric: str, swap: bool, colours: tuple[str, str]) -> tuple:
+    """``F.signature(apply(fig, geometric, swap, colours))``, from each item's cached entry."""
+    entries = [_entry(it, geometric) for it in fig]
+    if swap:
+        table = {colours[0]: colours[1], colours[1]: colours[0]}
+        entries = [(e[0], table.get(e[1], e[1]), *e[2:]) for e in entries]
+    return tuple(sorted(entries))
 
 
 class ShapeTransform(PanelChoiceEnv):
@@ -69,7 +88,8 @@ class ShapeTransform(PanelChoiceEnv):
 
     def _figure(self, rng: np.random.Generator, n: int, colours: tuple[str, str]) -> F.Figure:
         spots = F.spread(rng, n, 0.42)
-        return tuple(F.Item(str(rng.choice(KINDS)), colours[i % 2], x, y, 0.42, float(rng.integers(4)) * 90)
+        # (`choice` draws what ``rng.choice(KINDS)`` would)
+        return tuple(F.Item(choice(rng, KINDS), colours[i % 2], x, y, 0.42, float(rng.integers(4)) * 90)
                      for i, (x, y) in enumerate(spots))
 
     def _make(self, rng: np.random.Generator, k: int) -> None:
@@ -79,26 +99,26 @@ class ShapeTransform(PanelChoiceEnv):
             colours = tuple(str(c) for c in rng.choice(F.COLOURS[:6], size=2, replace=False))
             geometric, swap = rules[int(rng.integers(len(rules)))]
             a, b = self._figure(rng, n, colours), self._figure(rng, n, colours)
-            a2, answer = apply(a, geometric, swap, colours), apply(b, geometric, swap, colours)
-            if F.signature(a2) == F.signature(a) or F.signature(answer) == F.signature(b):
+            # the looks (`F.signature`) of the figures each transformation makes, from cached entries
+            target, truth = _look(a, geometric, swap, colours), _look(b, geometric, swap, colours)
+            if target == _look(a, "same", False, colours) or truth == _look(b, "same", False, colours):
                 continue
-            target, truth = F.signature(a2), F.signature(answer)
-            outs = {t: apply(b, *t, colours) for t in library}
-            if any(F.signature(apply(a, *t, colours)) == target and F.signature(outs[t]) != truth for t in library):
+            if any(_look(a, *t, colours) == target and _look(b, *t, colours) != truth for t in library):
                 continue  # another transformation explains A -> A' but changes B differently
             seen, wrong = {truth}, []
             for i in rng.permutation(len(library)).tolist():
-                fig = outs[library[i]]
-                if F.signature(fig) not in seen:
-                    seen.add(F.signature(fig))
-                    wrong.append(fig)
+                look = _look(b, *library[i], colours)
+                if look not in seen:
+                    seen.add(look)
+                    wrong.append(library[i])
             if len(wrong) >= k - 1:
                 break
         else:
             raise RuntimeError("ShapeTransform: no unique analogy in 200 draws")
-        self.rule, self.stem = (geometric, swap), [a, a2, b]
+        answer = apply(b, geometric, swap, colours)
+        self.rule, self.stem = (geometric, swap), [a, apply(a, geometric, swap, colours), b]
         self.correct = int(rng.integers(k))
-        self.candidates = wrong[:k - 1]
+        self.candidates = [apply(b, *t, colours) for t in wrong[:k - 1]]
         self.candidates.insert(self.correct, answer)
 
     def _draw_stem(self, img: np.ndarray, boxes) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
@@ -27,6 +28,20 @@ SEA = (236, 242, 248)
 ISLAND = (255, 236, 170)
 _BRIDGE = re.compile(r"([A-Z])\s?(\d{1,2})\s*(?:-|TO|<->|->|\u2013|\u2192|,|\s)\s*([A-Z])\s?(\d{1,2})"
                      r"(?:\s*(?:[:=X\u00d7*]|\bTIMES\b)?\s*\(?([12])\)?(?!\d))?")
+
+
+@functools.lru_cache(maxsize=16)
+def _rays(n: int) -> tuple[tuple, tuple[int, ...]]:
+    """For an n x n board with cells as bits r * n + c: per cell, per direction of `NEIGHBOURS4`, per
+    distance (0 to n - 1), the cells a bridge that far runs over (its end included) as a mask and the
+    end cell, or None off the board (or at distance 0); and per cell, its neighbours as a mask."""
+    rays = tuple(tuple(tuple(
+        (sum(1 << (r + dr * k) * n + c + dc * k for k in range(1, dist + 1)), (r + dr * dist) * n + c + dc * dist)
+        if 0 <= r + dr * dist < n and 0 <= c + dc * dist < n and dist else None
+        for dist in range(n)) for dr, dc in NEIGHBOURS4) for r in range(n) for c in range(n))
+    beside = tuple(sum(1 << (r + dr) * n + c + dc for dr, dc in NEIGHBOURS4 if 0 <= r + dr < n and 0 <= c + dc < n)
+                   for r in range(n) for c in range(n))
+    return rays, beside
 
 
 class Bridges(SingleTurnEnv):
@@ -95,29 +110,31 @@ class Bridges(SingleTurnEnv):
 
     def _grow(self, d: ScalarDraws) -> tuple[dict[Cell, int], dict[tuple[Cell, Cell], int]]:
         """Islands added one at a time, each bridged to an earlier one along a row or column over free
-        water: the path neither meets an island or a bridge (so crosses none) nor ends next to an island."""
+        water: the path neither meets an island or a bridge (so crosses none) nor ends next to an island.
+
+        Cells are bits r * n + c: a path is a cached mask, and the cells next to an island one mask."""
         n = self.n
-        first = (d.integers(n), d.integers(n))
-        islands, order = {first: 0}, [first]
+        rays, beside = _rays(n)
+        first = d.integers(n) * n + d.integers(n)
+        order = [first]
         bridges: dict[tuple[Cell, Cell], int] = {}
-        taken = {first}  # island cells and the cells bridges run over
+        taken = 1 << first  # island cells and the cells bridges run over
+        near = beside[first]  # cells next to an island
         for _ in range(60 * self.count):
-            if len(islands) == self.count:
+            if len(order) == self.count:
                 break
             src = order[d.integers(len(order))]
-            dr, dc = NEIGHBOURS4[d.integers(4)]
-            dist = d.integers(2, n)
-            dst = (src[0] + dr * dist, src[1] + dc * dist)
-            if not (0 <= dst[0] < n and 0 <= dst[1] < n):
+            ray = rays[src][d.integers(4)][d.integers(2, n)]
+            if ray is None:
                 continue
-            path = [(src[0] + dr * k, src[1] + dc * k) for k in range(1, dist + 1)]
-            if not taken.isdisjoint(path) or any((dst[0] + a, dst[1] + b) in islands for a, b in NEIGHBOURS4):
+            path, dst = ray
+            if path & taken or near >> dst & 1:
                 continue
-            islands[dst] = 0
             order.append(dst)
-            taken.update(path)
-            bridges[tuple(sorted((src, dst)))] = d.integers(1, 3)
-        return islands, bridges
+            taken |= path
+            near |= beside[dst]
+            bridges[tuple(sorted((divmod(src, n), divmod(dst, n))))] = d.integers(1, 3)
+        return {divmod(i, n): 0 for i in order}, bridges
 
     # -- draw
     def _draw(self) -> np.ndarray:

@@ -8,8 +8,23 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
-from gymv_envs.core.board import blank_labelled_board, cell_centre, cell_rect, labelled_layout
-from gymv_envs.core.canvas import INK, fill_rect, new_frame, rect_box, stamp, text_layer
+from gymv_envs.core.board import (
+    blank_labelled_board,
+    cell_centre,
+    cell_rect,
+    labelled_base,
+    labelled_layout,
+)
+from gymv_envs.core.canvas import (
+    INK,
+    fill_rect,
+    is_uniform,
+    layers_tile,
+    new_frame,
+    rect_box,
+    stamp,
+    text_layer,
+)
 from gymv_envs.domains.logic._placement import NEIGHBOURS8, CellsAnswerEnv, parse_cell_list
 
 # difficulty -> (side, mines, most safe cells asked, hard: needs reasoning over several numbers)
@@ -23,7 +38,10 @@ DIGIT_COLOURS = {1: (25, 70, 200), 2: (20, 125, 40), 3: (200, 30, 30), 4: (90, 3
 
 def _constraints(counts, shown) -> list[tuple[int, list[tuple[int, int]]]]:
     """Each opened cell with covered neighbours: its number and those neighbours (arrays or row lists)."""
-    counts, shown = np.asarray(counts).tolist(), np.asarray(shown).tolist()
+    if isinstance(counts, np.ndarray):
+        counts = counts.tolist()
+    if isinstance(shown, np.ndarray):
+        shown = shown.tolist()
     rows, cols = len(shown), len(shown[0])
     out = []
     for r in range(rows):
@@ -37,55 +55,81 @@ def _constraints(counts, shown) -> list[tuple[int, list[tuple[int, int]]]]:
     return out
 
 
-def possible_mines(cons: list[tuple[int, list[tuple[int, int]]]], budget: int = 200_000) -> set | None:
-    """Frontier cells that are a mine in at least one configuration fitting every number (None: too costly)."""
+def _rules(cons: list[tuple[int, list[tuple[int, int]]]]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The frontier cells in order, and each number as (its covered neighbours as bits of that order, number)."""
     cells = sorted({x for _, nb in cons for x in nb})
     index = {x: i for i, x in enumerate(cells)}
-    need = [n for n, _ in cons]
-    members = [[index[x] for x in nb] for _, nb in cons]
-    of_cell = [[] for _ in cells]
-    for k, mem in enumerate(members):
-        for i in mem:
-            of_cell[i].append(k)
-    free = [len(m) for m in members]
-    value = [-1] * len(cells)
-    seen: set[int] = set()
-    nodes = [0]
+    return cells, [(sum(1 << index[x] for x in nb), n) for n, nb in cons]
 
-    last = len(cells)
 
-    def search(i: int, forced: int) -> bool:
-        nodes[0] += 1
-        if nodes[0] > budget:
+def _settle(rules: list[tuple[int, int]], mine: int, safe: int) -> tuple[int, int] | None:
+    """The single-number rules (all mines placed: the rest are safe; as many unknowns as mines left:
+    all mines) applied until nothing changes: (mine, safe) bits, or None when a number is broken."""
+    changed = True
+    while changed:
+        changed = False
+        for mask, n in rules:
+            unknown = mask & ~(mine | safe)
+            left = n - (mask & mine).bit_count()
+            if left < 0:
+                return None
+            if unknown:
+                k = unknown.bit_count()
+                if left > k:
+                    return None
+                if left == 0:
+                    safe |= unknown
+                    changed = True
+                elif left == k:
+                    mine |= unknown
+                    changed = True
+            elif left:
+                return None
+    return mine, safe
+
+
+def _maybe_bits(rules: list[tuple[int, int]], count: int, base: tuple[int, int], budget: int) -> int | None:
+    """The cells (bits) that are a mine in at least one configuration fitting every number, given
+    ``base``, what `_settle` finds with nothing assumed (None: more than ``budget`` search nodes).
+
+    For each cell not yet seen as a mine in a configuration found so far (and not forced safe), a
+    search for one with that cell a mine: `_settle` before each branch on the first open cell."""
+    everything = (1 << count) - 1
+    nodes = 0
+
+    def search(mine: int, safe: int) -> int:
+        """The mines of a configuration extending (mine, safe), or 0 where there is none."""
+        nonlocal nodes
+        nodes += 1
+        if nodes > budget:
             raise TimeoutError
-        if i == last:
-            seen.update(j for j, v in enumerate(value) if v == 1)
-            return True
-        ks = of_cell[i]
-        for v in ((1,) if i == forced else (0, 1)):
-            ok = True
-            for k in ks:  # place v, and see whether every number can still be met
-                f, m = free[k] - 1, need[k] - v
-                free[k], need[k] = f, m
-                if m < 0 or m > f:
-                    ok = False
-            value[i] = v
-            found = ok and search(i + 1, forced)
-            for k in ks:
-                free[k] += 1
-                need[k] += v
-            value[i] = -1
-            if found:
-                return True
-        return False
+        state = _settle(rules, mine, safe)
+        if state is None:
+            return 0
+        mine, safe = state
+        open_ = everything & ~(mine | safe)
+        if not open_:
+            return mine
+        low = open_ & -open_
+        return search(mine | low, safe) or search(mine, safe | low)
 
+    mine, safe = base
+    seen = 0
     try:
-        for target in range(len(cells)):
-            if target not in seen and not search(0, target):
-                pass
+        for i in range(count):
+            if not (seen | safe) >> i & 1:
+                seen |= search(mine | 1 << i, safe)
     except TimeoutError:
         return None
-    return {cells[j] for j in seen}
+    return seen
+
+
+def possible_mines(cons: list[tuple[int, list[tuple[int, int]]]], budget: int = 200_000) -> set | None:
+    """Frontier cells that are a mine in at least one configuration fitting every number (None: too costly)."""
+    cells, rules = _rules(cons)
+    base = _settle(rules, 0, 0)
+    seen = 0 if base is None else _maybe_bits(rules, len(cells), base, budget)
+    return None if seen is None else {x for i, x in enumerate(cells) if seen >> i & 1}
 
 
 def simple_safe(cons: list[tuple[int, list[tuple[int, int]]]]) -> set:
@@ -105,6 +149,13 @@ def simple_safe(cons: list[tuple[int, list[tuple[int, int]]]]) -> set:
     return safe
 
 
+@functools.lru_cache(maxsize=64)
+def _around(n: int) -> tuple[tuple[int, ...], ...]:
+    """Per cell r * n + c of an n x n board, its neighbours' indices in `NEIGHBOURS8` order."""
+    return tuple(tuple((r + dr) * n + c + dc for dr, dc in NEIGHBOURS8 if 0 <= r + dr < n and 0 <= c + dc < n)
+                 for r in range(n) for c in range(n))
+
+
 @functools.lru_cache(maxsize=1024)
 def _covered(obs_size: tuple[int, int], n: int, r: int, c: int) -> tuple[slice, slice, np.ndarray]:
     """Covered cell (r, c): the box of its outer fill and the two fills as a tile (read-only)."""
@@ -119,6 +170,23 @@ def _covered(obs_size: tuple[int, int], n: int, r: int, c: int) -> tuple[slice, 
     out = np.ascontiguousarray(tile[b:f, a:e])
     out.setflags(write=False)
     return slice(b, f), slice(a, e), out
+
+
+@functools.lru_cache(maxsize=2048)
+def _number(obs_size: tuple[int, int], n: int, r: int, c: int, k: int) -> tuple[slice, slice, np.ndarray] | None:
+    """Opened cell (r, c) showing ``k``: the box the number spans and its tile blended over the open
+    cell (read-only), where that box lies in the cell and is all open colour on the empty board (so
+    that `stamp` would copy this very tile); else None (`stamp` then blends it on the frame)."""
+    layout = labelled_layout(obs_size, n, n)
+    size = max(5, int(layout[2] * 0.6))
+    layer = text_layer(str(k), cell_centre(layout, r, c), size, DIGIT_COLOURS.get(k, INK), bold=True)
+    mask, x, y, _ = layer
+    x1, y1 = x + mask.shape[1], y + mask.shape[0]
+    box = rect_box(obs_size, *cell_rect(layout, r, c))
+    if (box is None or x < box[0] or y < box[1] or x1 > box[2] or y1 > box[3]
+            or not is_uniform(labelled_base(*obs_size, n, n, True, OPEN), x, y, x1, y1, OPEN)):
+        return None
+    return slice(y, y1), slice(x, x1), layers_tile([layer], x, y, x1, y1, OPEN)
 
 
 class MinesweeperSafe(CellsAnswerEnv):
@@ -168,42 +236,53 @@ class MinesweeperSafe(CellsAnswerEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
+        around = _around(n)
         while True:
-            mine = np.zeros((n, n), dtype=bool)
-            mine.flat[rng.choice(n * n, size=self.mines, replace=False)] = True
-            padded = np.pad(mine, 1).astype(np.int64)
-            counts = sum(padded[1 + dr:1 + dr + n, 1 + dc:1 + dc + n] for dr, dc in NEIGHBOURS8)
-            zeros = np.argwhere(~mine & (counts == 0))
-            if not len(zeros):
+            # cells are flat indices r * n + c; `around` lists each one's neighbours in NEIGHBOURS8 order
+            cnt = [0] * (n * n)
+            mine = [False] * (n * n)
+            for p in rng.choice(n * n, size=self.mines, replace=False).tolist():
+                mine[p] = True
+                for q in around[p]:
+                    cnt[q] += 1
+            zeros = [i for i in range(n * n) if not cnt[i] and not mine[i]]
+            if not zeros:
                 continue
-            cnt = counts.tolist()
-            seen = [[False] * n for _ in range(n)]
+            seen = [False] * (n * n)
             opened = 0
-            stack = [tuple(int(v) for v in zeros[int(rng.integers(len(zeros)))])]
+            stack = [zeros[int(rng.integers(len(zeros)))]]
             while stack:
-                r, c = stack.pop()
-                if seen[r][c]:
+                i = stack.pop()
+                if seen[i]:
                     continue
-                seen[r][c] = True
+                seen[i] = True
                 opened += 1
-                if cnt[r][c] == 0:
-                    stack += [(r + dr, c + dc) for dr, dc in NEIGHBOURS8 if 0 <= r + dr < n and 0 <= c + dc < n]
+                if cnt[i] == 0:
+                    stack += around[i]
             if not 0.25 <= opened / (n * n) <= 0.75:  # `shown.mean()`: the same division
                 continue
-            shown = np.array(seen, dtype=bool)
-            cons = _constraints(cnt, seen)
-            maybe = possible_mines(cons)
+            # the numbers next to covered cells, as `_rules(_constraints(...))` gives them
+            nbs = [(cnt[i], [j for j in around[i] if not seen[j]]) for i in range(n * n) if seen[i]]
+            cells = sorted({j for _, nb in nbs for j in nb})
+            index = {j: k for k, j in enumerate(cells)}
+            rules = [(sum(1 << index[j] for j in nb), k) for k, nb in nbs if nb]
+            base = _settle(rules, 0, 0)  # its safe cells: what `simple_safe` finds
+            if base is None or base[1].bit_count() > self.max_safe:  # the safe cells include these
+                continue
+            maybe = _maybe_bits(rules, len(cells), base, 200_000)
             if maybe is None:
                 continue
-            frontier = {x for _, nb in cons for x in nb}
-            safe = frontier - maybe
-            if not 1 <= len(safe) <= self.max_safe:
+            safe = ((1 << len(cells)) - 1) & ~maybe
+            if not 1 <= safe.bit_count() <= self.max_safe:
                 continue
-            if self.hard and safe <= simple_safe(cons):
+            if self.hard and not safe & ~base[1]:  # every safe cell found by single numbers alone
                 continue
             break
+        counts = np.array(cnt, dtype=np.int64).reshape(n, n)
+        shown = np.array(seen, dtype=bool).reshape(n, n)
+        # what `_solve`'s search (without a budget) finds
+        self._safe = tuple(divmod(j, n) for k, j in enumerate(cells) if safe >> k & 1)
         self.counts, self.shown = counts, shown
-        self._safe = tuple(sorted(safe))  # what `_solve`'s search (without a budget) finds
 
     # -- draw
     def _draw(self) -> np.ndarray:
@@ -218,6 +297,10 @@ class MinesweeperSafe(CellsAnswerEnv):
                     img[rows, cols] = tile
                 elif counts[r][c]:
                     k = counts[r][c]
+                    number = _number(self.obs_size, n, r, c, k)
+                    if number is not None:  # the cell around it is open colour: the tile is `stamp`'s copy
+                        img[number[0], number[1]] = number[2]
+                        continue
                     stamp(img, [text_layer(str(k), cell_centre(layout, r, c), size, DIGIT_COLOURS.get(k, INK), bold=True)], OPEN)
         return img
 
@@ -230,8 +313,8 @@ class MinesweeperSafe(CellsAnswerEnv):
                 "free of a mine in every placement of mines that agrees with all the numbers? Name all of them.")
 
     def _state_text(self) -> str:
-        return "\n".join("".join(str(int(self.counts[r, c])) if self.shown[r, c] else "#" for c in range(self.n))
-                         for r in range(self.n))
+        return "\n".join("".join(str(k) if open_ else "#" for k, open_ in zip(counts, shown))
+                         for counts, shown in zip(self.counts.tolist(), self.shown.tolist()))
 
     # -- verify
     def _parse_answer(self, text: str) -> tuple[tuple[int, int], ...] | None:

@@ -11,6 +11,7 @@ from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import interleave
 from gymv_envs.core.board import blank_labelled_board, cell_rect
 from gymv_envs.core.canvas import WHITE, draw_shape, fill_rect, new_frame
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._placement import parse_char_grid
 from gymv_envs.rules.pipes import (
     DOWN,
@@ -98,20 +99,21 @@ class PipesConnect(SingleTurnEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
         masks = [[0] * n for _ in range(n)]
-        start = (int(rng.integers(n)), int(rng.integers(n)))
-        seen, edges = {start}, [(start, d) for d in STEP]
-        while edges:
-            (r, c), d = edges.pop(int(rng.integers(len(edges))))
-            rr, cc = r + STEP[d][0], c + STEP[d][1]
-            if 0 <= rr < n and 0 <= cc < n and (rr, cc) not in seen:
-                seen.add((rr, cc))
-                masks[r][c] |= d
-                masks[rr][cc] |= OPPOSITE[d]
-                edges += [((rr, cc), e) for e in STEP]
-        while True:
-            shown = [[rotate(m, int(rng.integers(4))) for m in row] for row in masks]
-            if shown != masks:
-                break
+        with ScalarDraws(rng) as draw:  # the same draws as `rng.integers` one at a time, faster
+            start = (draw.integers(n), draw.integers(n))
+            seen, edges = {start}, [(start, d) for d in STEP]
+            while edges:
+                (r, c), d = edges.pop(draw.integers(len(edges)))
+                rr, cc = r + STEP[d][0], c + STEP[d][1]
+                if 0 <= rr < n and 0 <= cc < n and (rr, cc) not in seen:
+                    seen.add((rr, cc))
+                    masks[r][c] |= d
+                    masks[rr][cc] |= OPPOSITE[d]
+                    edges += [((rr, cc), e) for e in STEP]
+            while True:
+                shown = [[rotate(m, draw.integers(4)) for m in row] for row in masks]
+                if shown != masks:
+                    break
         self.tiles = shown
 
     # -- draw

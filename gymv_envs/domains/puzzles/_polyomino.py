@@ -17,7 +17,8 @@ def cells_of(rows: tuple[str, ...]) -> Cells:
     return frozenset((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#")
 
 
-def _normal(cells) -> Cells:
+def normal(cells) -> Cells:
+    """The shape moved to the origin (its top row and left column at 0)."""
     r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
     return frozenset((r - r0, c - c0) for r, c in cells)
 
@@ -30,7 +31,7 @@ def orientations(cells: Cells) -> tuple[Cells, ...]:
         cur = [(r, -c) if flip else (r, c) for r, c in cells]
         for _ in range(4):
             cur = [(c, -r) for r, c in cur]
-            shape = _normal(cur)
+            shape = normal(cur)
             if shape not in out:
                 out.append(shape)
     return tuple(out)
@@ -43,14 +44,15 @@ def _placeable(shape: Cells) -> tuple[tuple[tuple[tuple[int, int], ...], int, in
 
 
 @functools.lru_cache(maxsize=1024)
-def _placed_bits(shape: Cells, stride: int, origin: int) -> tuple[int, ...]:
-    """Per orientation of `_placeable`, its cells as bits of `grow_region`'s board."""
-    return tuple(sum(1 << (origin + r * stride + c) for r, c in o) for o, _, _ in _placeable(shape))
+def _offsets(shape: Cells, stride: int) -> tuple[tuple[int, ...], ...]:
+    """Per orientation of `_placeable`, its cells' bit offsets from the placement's own bit on a board
+    of ``stride`` bits a row."""
+    return tuple(tuple(r * stride + c for r, c in o) for o, _, _ in _placeable(shape))
 
 
 def canonical(cells) -> tuple[tuple[int, int], ...]:
     """One name for a shape and all its rotations and reflections."""
-    return min(tuple(sorted(o)) for o in orientations(_normal(cells)))
+    return min(tuple(sorted(o)) for o in orientations(normal(cells)))
 
 
 def connected(cells: set[tuple[int, int]]) -> bool:
@@ -68,7 +70,11 @@ def grow_region(rng: np.random.Generator, shapes: list[Cells], box: tuple[int, i
     inside a ``box`` (rows, cols); the placed cells of each, or None when one does not fit.
 
     Cells are bits of a board with room for the box on every side of the first piece (cell (r, c)
-    is bit ``(r + box rows) * stride + c + box cols``), so a translation is a shift."""
+    is bit ``origin + r * stride + c``), so a translation is a shift. Every translation of an
+    orientation is scored at once: bit ``origin + dr * stride + dc`` of a plane stands for the
+    translation by (dr, dc), and the shared-edge counts are added as bit planes (a binary counter
+    over all translations), whose largest value over the placements that fit is read from the top
+    plane down."""
     stride = 3 * box[1] + 2
     origin = box[0] * stride + box[1]
 
@@ -81,27 +87,60 @@ def grow_region(rng: np.random.Generator, shapes: list[Cells], box: tuple[int, i
     r_lo, r_hi = min(r for r, _ in placed[0]), max(r for r, _ in placed[0])
     c_lo, c_hi = min(c for _, c in placed[0]), max(c for _, c in placed[0])
     for shape in shapes[1:]:
-        # per cell, the edges it shares with taken cells, one direction at a time
         s0, s1, s2, s3 = taken << stride, taken >> stride, taken << 1, taken >> 1
-        near = s0 | s1 | s2 | s3
-        best, tops = -1, []  # the placements sharing the most edges (each orientation's cells are its own)
-        for (o, h, w), base in zip(_placeable(shape), _placed_bits(shape, stride, origin)):
-            # translations that keep the union inside the box
-            for dr in range(r_hi - box[0] + 1, r_lo + box[0] - h):
-                for dc in range(c_hi - box[1] + 1, c_lo + box[1] - w):
-                    shift = dr * stride + dc
-                    mask = base << shift if shift >= 0 else base >> -shift
-                    if mask & taken or not mask & near:
-                        continue
-                    score = (mask & s0).bit_count() + (mask & s1).bit_count() + (mask & s2).bit_count() + (mask & s3).bit_count()
-                    if score > best:
-                        best, tops = score, [(o, dr, dc)]
-                    elif score == best:
-                        tops.append((o, dr, dc))
+        # per cell, the number of its edges shared with taken cells, as bit planes n0 + 2 n1 + 4 n2
+        x1, x2 = s0 ^ s1, s2 ^ s3
+        c1, c2, carry = s0 & s1, s2 & s3, x1 & x2
+        n0, n1, n2 = x1 ^ x2, c1 ^ c2 | carry, c1 & c2
+        # the cells a placement may use: untaken, in the window that keeps the union inside the box
+        top, bottom = r_hi - box[0] + 1, r_lo + box[0] - 1
+        left, right = c_hi - box[1] + 1, c_lo + box[1] - 1
+        line = ((1 << (right - left + 1)) - 1) << (origin + top * stride + left)
+        window = 0
+        for _ in range(bottom - top + 1):
+            window |= line
+            line <<= stride
+        free = window & ~taken
+        best, tops = 0, []  # the best score and, per orientation that reaches it, its translations
+        for o, offs in zip(_placeable(shape), _offsets(shape, stride)):
+            fits = -1
+            a0 = a1 = a2 = a3 = a4 = 0  # per translation, the shared edges so far: a0 + 2 a1 + ... + 16 a4
+            for off in offs:
+                fits &= free >> off
+                m0, m1, m2 = n0 >> off, n1 >> off, n2 >> off
+                carry = a0 & m0
+                a0 ^= m0
+                t = a1 ^ m1
+                carry, a1 = (a1 & m1) | (t & carry), t ^ carry
+                t = a2 ^ m2
+                carry, a2 = (a2 & m2) | (t & carry), t ^ carry
+                carry, a3 = a3 & carry, a3 ^ carry
+                a4 ^= carry
+            live = fits & (a0 | a1 | a2 | a3 | a4)  # fits and touches
+            if not live:
+                continue
+            score = 0
+            for weight, plane in ((16, a4), (8, a3), (4, a2), (2, a1), (1, a0)):
+                if live & plane:
+                    live &= plane
+                    score += weight
+            if score < best:
+                continue
+            if score > best:
+                best, tops = score, []
+            tops.append((o[0], live))
         if not tops:
             return None
-        top = sorted(tuple((r + dr, c + dc) for r, c in o) for o, dr, dc in tops)
-        cells = frozenset(top[int(rng.integers(len(top)))])
+        top_cells = []  # as the placements were listed before: cells in reading order, sorted
+        for cells, live in tops:
+            while live:
+                low = live & -live
+                live ^= low
+                dr, dc = divmod(low.bit_length() - 1 - origin + box[1], stride)
+                dc -= box[1]
+                top_cells.append(tuple((r + dr, c + dc) for r, c in cells))
+        top_cells.sort()
+        cells = frozenset(top_cells[int(rng.integers(len(top_cells)))])
         placed.append(cells)
         taken |= bits_of(cells)
         r_lo, r_hi = min(r_lo, *(r for r, _ in cells)), max(r_hi, *(r for r, _ in cells))
@@ -122,38 +161,72 @@ def _placements(shape: Cells, rows: int, cols: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=1024)
+def _representative(cells: Cells) -> Cells:
+    """One orientation standing for all of a shape's (the one `canonical` names), so that the solver
+    tries a piece's placements in one order whichever orientation it is shown in."""
+    return frozenset(canonical(cells))
+
+
+@functools.lru_cache(maxsize=4096)
+def _anchored(shape: Cells, rows: int, cols: int) -> dict[int, tuple[int, ...]]:
+    """Per cell bit of a rows x cols box, the placements of a shape (as `_placements` lists them) whose
+    first cell in reading order it is (read-only by convention)."""
+    out: dict[int, list[int]] = {}
+    for mask in _placements(shape, rows, cols):
+        out.setdefault(mask & -mask, []).append(mask)
+    return {anchor: tuple(masks) for anchor, masks in out.items()}
+
+
 def solve_tiling(region: Cells, rows: int, cols: int, shapes: list[Cells]) -> list[Cells] | None:
-    """A tiling of ``region`` using every shape once (rotated or reflected), by backtracking
-    over bitmasks: the first uncovered cell in reading order is covered by each piece that fits."""
+    """A tiling of ``region`` (inside a rows x cols box) using every shape once (rotated or reflected),
+    by backtracking over bitmasks: the first uncovered cell in reading order is covered by each
+    unused piece that fits there, the larger pieces first; a placement that leaves an uncovered cell
+    with no uncovered neighbour is not tried further. The reading order runs along the shorter side
+    (a region wider than tall is solved as its mirror image across the diagonal), which fills the
+    region in shorter lines and meets dead ends sooner."""
+    if cols > rows:
+        # (the pieces stay as they are: each is placed in every orientation, in the order of one
+        # orientation standing for all of them)
+        tiling = solve_tiling(frozenset((c, r) for r, c in region), cols, rows, shapes)
+        return None if tiling is None else [frozenset((c, r) for r, c in t) for t in tiling]
     full = sum(1 << (r * cols + c) for r, c in region)
+    inner_left = _inner_left(rows, cols)
+    inner_right = inner_left >> 1  # not in the last column
+    gets = [_anchored(_representative(s), rows, cols).get for s in shapes]
     chosen = [0] * len(shapes)
-    inner_left = sum(1 << (r * cols + c) for r in range(rows) for c in range(1, cols))  # not in column 0
-    inner_right = sum(1 << (r * cols + c) for r in range(rows) for c in range(cols - 1))
 
-    # per anchor cell (the first one a placement covers), every (piece, placement) inside the region:
-    # pieces in order, each piece's placements by orientation, then row and column offset
-    at_anchor: dict[int, list[tuple[int, int, int]]] = {}
-    outside = ~full
-    for i, shape in enumerate(shapes):
-        bit = 1 << i
-        for mask in _placements(_normal(shape), rows, cols):
-            if not mask & outside:
-                at_anchor.setdefault(mask & -mask, []).append((bit, i, mask))
-
-    def search(filled: int, unused: int) -> bool:
-        if filled == full:
-            return True
-        free = full & ~filled
-        touching = (free << cols) | (free >> cols) | ((free & inner_right) << 1) | ((free & inner_left) >> 1)
-        if free & ~touching:  # a free cell with no free neighbour can never be covered
-            return False
-        for bit, i, mask in at_anchor.get(free & -free, ()):
-            if unused & bit and not mask & filled:
-                chosen[i] = mask
-                if search(filled | mask, unused & ~bit):
-                    return True
+    def search(blocked: int, unused: tuple[int, ...]) -> bool:
+        free = full & ~blocked  # covered or outside the region: blocked
+        anchor = free & -free
+        for k, i in enumerate(unused):
+            for mask in gets[i](anchor, ()):
+                if not mask & blocked:
+                    rest = free ^ mask
+                    if rest and rest & ~((rest << cols) | (rest >> cols) | ((rest & inner_right) << 1)
+                                         | ((rest & inner_left) >> 1)):
+                        continue  # a cell left with no free neighbour can never be covered
+                    if not rest or search(blocked | mask, unused[:k] + unused[k + 1:]):
+                        chosen[i] = mask
+                        return True
         return False
 
-    if not search(0, (1 << len(shapes)) - 1):
+    order = tuple(sorted(range(len(shapes)), key=lambda i: -len(shapes[i])))
+    if not full or not search(~full, order):
         return None
-    return [frozenset(divmod(i, cols) for i in range(rows * cols) if m >> i & 1) for m in chosen]
+    return [frozenset(divmod(i, cols) for i in _bits(m)) for m in chosen]
+
+
+@functools.lru_cache(maxsize=64)
+def _inner_left(rows: int, cols: int) -> int:
+    """The cells of a rows x cols box not in column 0, as bits."""
+    return sum(1 << (r * cols + c) for r in range(rows) for c in range(1, cols))
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

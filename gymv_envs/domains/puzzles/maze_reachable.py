@@ -30,9 +30,21 @@ def _grid(mask: int, n: int) -> np.ndarray:
     return np.unpackbits(raw, bitorder="little")[: n * n].astype(bool).reshape(n, n)
 
 
-def _bits(mask: int) -> list[int]:
-    """The set bits of ``mask``, lowest first (read off its binary digits)."""
-    return [i for i, ch in enumerate(bin(mask)[:1:-1]) if ch == "1"]
+def _nth_passage(down: int, right: int, index: int) -> tuple[int, int]:
+    """Item ``index`` of the sorted list of passages ``(i, 1)`` for each set bit ``i`` of ``down`` and
+    ``(i, 3)`` for each of ``right``, found by bisecting on the cell: the number of items before a
+    cell is two bit counts."""
+    lo, hi = 0, max(down.bit_length(), right.bit_length())  # the cell is in [lo, hi)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        below = (1 << mid) - 1
+        if (down & below).bit_count() + (right & below).bit_count() <= index:
+            lo = mid
+        else:
+            hi = mid
+    below = (1 << lo) - 1
+    first = index == (down & below).bit_count() + (right & below).bit_count()  # the cell's first item
+    return lo, 1 if first and down >> lo & 1 else 3
 
 
 def _flood(seen: int, up: int, down: int, left: int, right: int, n: int) -> int:
@@ -48,15 +60,17 @@ def _after_cut(seen: int, a: int, b: int, start: int, up: int, down: int, left: 
     """The cells reached from ``start`` once the passage between cells ``a`` and ``b`` of its region
     ``seen`` is closed: both ends are flooded a step at a time until they meet (the region stays
     whole) or one side stops growing (it is cut off), so the smaller side sets the cost."""
-    ends = [1 << a, 1 << b]
+    x, y = 1 << a, 1 << b
     while True:
-        grown = [x | (x & right) << 1 | (x & left) >> 1 | (x & down) << n | (x & up) >> n for x in ends]
-        if grown[0] & grown[1]:
+        gx = x | (x & right) << 1 | (x & left) >> 1 | (x & down) << n | (x & up) >> n
+        gy = y | (y & right) << 1 | (y & left) >> 1 | (y & down) << n | (y & up) >> n
+        if gx & gy:
             return seen
-        for x, g in zip(ends, grown):
-            if g == x:
-                return x if x & start else seen & ~x
-        ends = grown
+        if gx == x:
+            return x if x & start else seen & ~x
+        if gy == y:
+            return y if y & start else seen & ~y
+        x, y = gx, gy
 
 
 class MazeReachable(MazePath):
@@ -117,8 +131,9 @@ class MazeReachable(MazePath):
                 continue
             if seen.bit_count() <= self.share * n * n:
                 break
-            passages = sorted([(i, 1) for i in _bits(seen & down)] + [(i, 3) for i in _bits(seen & right)])
-            i, k = passages[int(rng.integers(len(passages)))]
+            # the passages inside the region, (cell, 1: down or 3: right) in sorted order: pick one
+            i, k = _nth_passage(seen & down, seen & right, int(rng.integers((seen & down).bit_count()
+                                                                            + (seen & right).bit_count())))
             j = i + n if k == 1 else i + 1
             if k == 1:  # `_close`
                 down, up = down & ~(1 << i), up & ~(1 << j)

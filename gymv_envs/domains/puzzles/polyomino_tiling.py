@@ -15,10 +15,8 @@ from gymv_envs.core.canvas import (
     PALETTE,
     WHITE,
     color_block,
-    draw_layers,
     draw_text,
     fill_rect,
-    inside,
     layers_tile,
     new_frame,
     rect_box,
@@ -28,10 +26,10 @@ from gymv_envs.core.rng import shuffled
 from gymv_envs.domains.puzzles._polyomino import (
     PENTOMINOES,
     TETROMINOES,
-    canonical,
     cells_of,
     connected,
     grow_region,
+    normal,
     orientations,
     solve_tiling,
 )
@@ -43,23 +41,19 @@ REGION, OUTSIDE, FAINT = (150, 152, 160), (236, 236, 230), (212, 212, 206)
 _TOKEN = re.compile(r"[A-Za-z.]+")
 
 
-@functools.lru_cache(maxsize=8192)
-def _square(shape: tuple[int, int], corners: tuple[float, ...], letter: str, centre: tuple[float, float], size: int,
-            ink: tuple, colour: tuple) -> tuple[slice, slice, np.ndarray] | None:
-    """A piece's square filled with its colour and its letter on it, as a tile over the square's box,
-    when the letter lies inside the box (else None)."""
-    box = rect_box(shape, *corners)
-    text = [text_layer(letter, centre, size, ink, bold=True)]
-    if box is None or not inside(text, box):
-        return None
-    return slice(box[1], box[3]), slice(box[0], box[2]), layers_tile(text, *box, colour)
+@functools.lru_cache(maxsize=1024)
+def _square(side: int, letter: str, size: int, ink: tuple, colour: tuple) -> np.ndarray:
+    """A piece's square, ``side`` pixels wide, in its colour with its letter centred on it (read-only;
+    at most 10 letters x 9 colours x 2 inks per size)."""
+    text = [text_layer(letter, (side / 2, side / 2), size, ink, bold=True)]
+    return layers_tile(text, 0, 0, side, side, colour)
 
 
 @functools.lru_cache(maxsize=64)
 def _region_frame(H: int, W: int, rows: int, cols: int) -> tuple[np.ndarray, list]:
-    """The frame with the region's grid, its row and column numbers and the split line, before the
-    cells are filled (read-only), and each cell's box. The numbers sit outside the cells, so filling
-    the cells afterwards gives the frame the cells-then-numbers order would."""
+    """The frame with the region's grid, every cell filled as a region cell, its row and column numbers
+    and the split line (read-only), and each cell's box. The numbers sit outside the cells, so
+    filling the cells outside the region afterwards gives the frame the cells-then-numbers order would."""
     img = new_frame(H, W, BACKGROUND)
     split = H * 0.52
     cell = min((W * 0.92) / (cols + 0.6), (split * 0.94) / (rows + 0.6))
@@ -76,6 +70,8 @@ def _region_frame(H: int, W: int, rows: int, cols: int) -> tuple[np.ndarray, lis
         for c in range(cols):
             x, y = x0 + c * cell, y0 + r * cell
             boxes.append(rect_box((H, W), x + gap, y + gap, x + cell - gap, y + cell - gap))
+            if boxes[-1] is not None:
+                fill_rect(img, *boxes[-1], REGION)
     fill_rect(img, 0, split, W, split + max(1, H // 256), FAINT)
     img.setflags(write=False)
     return img, boxes
@@ -122,6 +118,10 @@ class PolyominoTiling(SingleTurnEnv):
     - v0: initial version.
     - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
       action-space seeding (a seeded random policy no longer replays the level's draws).
+    - v2: the oracle's search reads the region along its shorter side and tries the larger pieces
+      first (the same levels; where a level has several tilings the oracle may give another one, and
+      the multiple-choice options follow it); the pieces are drawn on whole-pixel squares (each
+      square a cached tile), so they may sit a pixel off where v1 drew them.
     """
 
     answer_hint = ("the tiling: one line per grid row, one character per cell (the letter of the piece "
@@ -146,19 +146,18 @@ class PolyominoTiling(SingleTurnEnv):
         # each piece is shown in a random orientation
         self.pieces = [orientations(s)[int(rng.integers(len(orientations(s))))] for s in shapes]
         self.colours = [COLOURS[int(i)] for i in rng.permutation(len(COLOURS))[: len(shapes)]]
-        self._canon = [canonical(p) for p in self.pieces]
 
     # -- draw
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         base, boxes = _region_frame(H, W, self.rows, self.cols)
-        img = base.copy()  # the grid, its numbers and the split line; each cell's box filled below
+        img = base.copy()  # the grid with every cell a region cell, its numbers and the split line
         for r in range(self.rows):
             for c in range(self.cols):
                 box = boxes[r * self.cols + c]
-                if box is not None:
+                if box is not None and (r, c) not in self.region:
                     a, b, e, f = box
-                    img[b:f, a:e] = color_block(f - b, e - a, REGION if (r, c) in self.region else OUTSIDE)
+                    img[b:f, a:e] = color_block(f - b, e - a, OUTSIDE)
         self._draw_pieces(img, H * 0.52 + max(1, H // 256), H)
         return img
 
@@ -169,28 +168,22 @@ class PolyominoTiling(SingleTurnEnv):
         lines = -(-k // per_row)
         slot_w, slot_h = W / per_row, (bottom - top) / lines
         side = max(max(max(r for r, _ in p), max(c for _, c in p)) + 1 for p in self.pieces)
-        cell = min(slot_w, slot_h) / (side + 0.6)
+        cell = int(min(slot_w, slot_h) / (side + 0.6))  # whole pixels: every square is one cached tile
         gap = max(1, int(cell / 14))
         size = max(5, int(cell * 0.62))
+        square = max(1, cell - 2 * gap)
+        H = img.shape[0]
         for i, (piece, colour) in enumerate(zip(self.pieces, self.colours)):
             row, col = divmod(i, per_row)
             count = per_row if row < lines - 1 else k - per_row * (lines - 1)
             h, w = max(r for r, _ in piece) + 1, max(c for _, c in piece) + 1
-            cx = (W - count * slot_w) / 2 + (col + 0.5) * slot_w
-            cy = top + (row + 0.5) * slot_h
-            px, py = cx - w * cell / 2, cy - h * cell / 2
-            ink = INK if sum(colour) > 450 else WHITE
+            px = int(round((W - count * slot_w) / 2 + (col + 0.5) * slot_w - w * cell / 2)) + gap
+            py = int(round(top + (row + 0.5) * slot_h - h * cell / 2)) + gap
+            tile = _square(square, self.letters[i], size, INK if sum(colour) > 450 else WHITE, colour)
             for r, c in piece:
-                corners = (px + c * cell + gap, py + r * cell + gap, px + (c + 1) * cell - gap, py + (r + 1) * cell - gap)
-                centre = (px + (c + 0.5) * cell, py + (r + 0.5) * cell)
-                tile = _square(img.shape[:2], corners, self.letters[i], centre, size, ink, colour)
-                if tile is not None:  # the filled square and its letter: one tile
-                    img[tile[0], tile[1]] = tile[2]
-                    continue
-                box = rect_box(img.shape, *corners)
-                if box is not None:
-                    fill_rect(img, *box, colour)
-                draw_layers(img, [[text_layer(self.letters[i], centre, size, ink, bold=True)]])
+                x, y = px + c * cell, py + r * cell
+                if x >= 0 and y >= 0 and x + square <= W and y + square <= H:
+                    img[y:y + square, x:x + square] = tile
 
     def _task_text(self) -> str:
         pieces = ", ".join(self.letters)
@@ -247,7 +240,7 @@ class PolyominoTiling(SingleTurnEnv):
                 if ch != ".":
                     groups.setdefault(ch, set()).add((r, c))
         return (sorted(groups) == list(self.letters)
-                and all(canonical(groups[a]) == self._canon[i] for i, a in enumerate(self.letters)))
+                and all(normal(groups[a]) in orientations(self.pieces[i]) for i, a in enumerate(self.letters)))
 
     def _format(self, answer: tuple[str, ...]) -> str:
         return (" / " if self.answer_format == "mcq" else "\n").join(answer)
@@ -297,6 +290,6 @@ class PolyominoTiling(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="PolyominoTiling", entry_point=PolyominoTiling, version=1, max_episode_steps=1,
+    TaskSpec(name="PolyominoTiling", entry_point=PolyominoTiling, version=2, max_episode_steps=1,
              tags=("spatial", "search", "tiling")),
 )
