@@ -43,7 +43,7 @@ class Numbrix(GridAnswerEnv):
     ## Starting State
     A random Hamiltonian path (4x4: uniform over all 552; larger: a snake scrambled by
     backbite moves); numbers are revealed in
-    a random order until the solution is unique (binary search over the order; at least
+    a random order until the solution is unique (the fewest such givens; at least
     8 givens at 5x5 and 12 at 6x6, which keeps the uniqueness search fast).
 
     ## Episode End
