@@ -27,6 +27,9 @@ def runs_of(white: list) -> list[tuple[tuple[int, int], ...]]:
     return out
 
 
+DIGITS = tuple(tuple(d for d in range(1, 10) if m >> d & 1) for m in range(1 << 10))  # the digits of a mask
+
+
 @functools.cache
 def allowed(k: int, need: int, used: int) -> int:
     """Bit mask of the digits that can appear in some set of ``k`` distinct digits outside ``used``
@@ -80,7 +83,7 @@ def solve(cells: list, runs: list, sums: list, givens: dict, rng: np.random.Gene
         if not (can[a] & can[b]) >> d & 1:
             return []
         put(at[x], d, 1)
-    todo = [j for j, x in enumerate(cells) if x not in givens]
+    todo = [(j, *pair[j]) for j, x in enumerate(cells) if x not in givens]
     n = len(cells)
 
     def rec() -> None:
@@ -88,10 +91,9 @@ def solve(cells: list, runs: list, sums: list, givens: dict, rng: np.random.Gene
             out.append({x: val[j] for j, x in enumerate(cells)})
             return
         best, best_m, best_k = -1, 0, 10
-        for j in todo:
+        for j, a, b in todo:
             if val[j]:
                 continue
-            a, b = pair[j]
             m = can[a] & can[b]
             k = m.bit_count()
             if k < best_k:
@@ -100,16 +102,31 @@ def solve(cells: list, runs: list, sums: list, givens: dict, rng: np.random.Gene
                     break
         if not best_m:
             return
-        digits = [d for d in range(1, 10) if best_m >> d & 1]
+        digits = DIGITS[best_m]
         if rng is not None:
             digits = [digits[int(j)] for j in rng.permutation(len(digits))]
+        mine = [(i, can[i]) for i in of[best]]
         for d in digits:
             nodes[0] += 1
             if nodes[0] > budget:
                 raise Budget
-            put(best, d, 1)
+            bit = 1 << d
+            for i, _ in mine:  # `put`, inline
+                used[i] ^= bit
+                total[i] += d
+                left[i] -= 1
+                t = sums[i]
+                can[i] = ALL & ~used[i] if t is None else allowed(left[i], t - total[i], used[i])
+            val[best] = d
+            filled[0] += 1
             rec()
-            put(best, d, -1)
+            filled[0] -= 1
+            val[best] = 0
+            for i, was in mine:
+                used[i] ^= bit
+                total[i] -= d
+                left[i] += 1
+                can[i] = was
             if len(out) >= limit:
                 return
 
