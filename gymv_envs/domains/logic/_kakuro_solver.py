@@ -27,6 +27,9 @@ def runs_of(white: list) -> list[tuple[tuple[int, int], ...]]:
     return out
 
 
+DIGITS = tuple(tuple(d for d in range(1, 10) if m >> d & 1) for m in range(1 << 10))  # the digits of a mask
+
+
 @functools.cache
 def allowed(k: int, need: int, used: int) -> int:
     """Bit mask of the digits that can appear in some set of ``k`` distinct digits outside ``used``
@@ -49,64 +52,81 @@ def solve(cells: list, runs: list, sums: list, givens: dict, rng: np.random.Gene
           limit: int = 2, budget: int = 5_000) -> list[dict]:
     """Digit assignments (cell -> digit): distinct digits in each run, each run adding to its sum (``None``: any).
 
-    Branches on the cell with the fewest digits left, which the runs' sums and used digits allow.
+    Branches on the cell with the fewest digits left (the first such in ``cells`` order), which the
+    runs' sums and used digits allow; digits in increasing order, or shuffled by ``rng``.
     """
-    of: dict = {x: [] for x in cells}
+    at = {x: j for j, x in enumerate(cells)}
+    of = [[] for _ in cells]
     for i, run in enumerate(runs):
         for x in run:
-            of[x].append(i)
+            of[at[x]].append(i)
+    pair = [(o[0], o[-1]) for o in of]  # the runs through each cell (once if only one)
     used, total, left = [0] * len(runs), [0] * len(runs), [len(run) for run in runs]
-    val, out, nodes = {}, [], [0]
     ALL = 0b1111111110
+    # per run, the digits its open cells may still take (kept up to date by `put`)
+    can = [ALL if t is None else allowed(k, t, 0) for k, t in zip(left, sums, strict=True)]
+    val = [0] * len(cells)
+    out, nodes, filled = [], [0], [0]
 
-    def options(x) -> int:
-        m = ALL
-        for i in of[x]:
-            s = sums[i]
-            m &= ~used[i] if s is None else allowed(left[i], s - total[i], used[i])
-        return m
-
-    def put(x, d: int, sign: int) -> None:
-        for i in of[x]:
+    def put(j: int, d: int, sign: int) -> None:
+        for i in of[j]:
             used[i] ^= 1 << d
             total[i] += sign * d
             left[i] -= sign
+            t = sums[i]
+            can[i] = ALL & ~used[i] if t is None else allowed(left[i], t - total[i], used[i])
+        val[j] = d if sign > 0 else 0
+        filled[0] += sign
 
     for x, d in givens.items():
-        if not options(x) >> d & 1:
+        a, b = pair[at[x]]
+        if not (can[a] & can[b]) >> d & 1:
             return []
-        put(x, d, 1)
-        val[x] = d
-    todo = [x for x in cells if x not in givens]
+        put(at[x], d, 1)
+    todo = [(j, *pair[j]) for j, x in enumerate(cells) if x not in givens]
+    n = len(cells)
 
     def rec() -> None:
-        if len(val) == len(cells):
-            out.append(dict(val))
+        if filled[0] == n:
+            out.append({x: val[j] for j, x in enumerate(cells)})
             return
-        best, best_m, best_k = None, 0, 10
-        for x in todo:
-            if x in val:
+        best, best_m, best_k = -1, 0, 10
+        for j, a, b in todo:
+            if val[j]:
                 continue
-            m = options(x)
+            m = can[a] & can[b]
             k = m.bit_count()
             if k < best_k:
-                best, best_m, best_k = x, m, k
+                best, best_m, best_k = j, m, k
                 if k <= 1:
                     break
         if not best_m:
             return
-        digits = [d for d in range(1, 10) if best_m >> d & 1]
+        digits = DIGITS[best_m]
         if rng is not None:
             digits = [digits[int(j)] for j in rng.permutation(len(digits))]
+        mine = [(i, can[i]) for i in of[best]]
         for d in digits:
             nodes[0] += 1
             if nodes[0] > budget:
                 raise Budget
-            put(best, d, 1)
+            bit = 1 << d
+            for i, _ in mine:  # `put`, inline
+                used[i] ^= bit
+                total[i] += d
+                left[i] -= 1
+                t = sums[i]
+                can[i] = ALL & ~used[i] if t is None else allowed(left[i], t - total[i], used[i])
             val[best] = d
+            filled[0] += 1
             rec()
-            del val[best]
-            put(best, d, -1)
+            filled[0] -= 1
+            val[best] = 0
+            for i, was in mine:
+                used[i] ^= bit
+                total[i] -= d
+                left[i] += 1
+                can[i] = was
             if len(out) >= limit:
                 return
 

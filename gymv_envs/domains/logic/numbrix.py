@@ -6,11 +6,11 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.board import blank_board, cell_text
-from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv, smallest_true
+from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv
 from gymv_envs.domains.logic._numbrix_solver import (
     ENUMERATED,
     all_paths,
-    count_small,
+    fewest_small,
     random_path,
     solve,
 )
@@ -43,7 +43,7 @@ class Numbrix(GridAnswerEnv):
     ## Starting State
     A random Hamiltonian path (4x4: uniform over all 552; larger: a snake scrambled by
     backbite moves); numbers are revealed in
-    a random order until the solution is unique (binary search over the order; at least
+    a random order until the solution is unique (the fewest such givens; at least
     8 givens at 5x5 and 12 at 6x6, which keeps the uniqueness search fast).
 
     ## Episode End
@@ -75,16 +75,22 @@ class Numbrix(GridAnswerEnv):
         n = self.n
         path = random_path(rng, n)
         order = [int(i) + 1 for i in rng.permutation(n * n)]
-
-        def unique(k: int) -> bool:
-            if n <= ENUMERATED:
-                return count_small(n, {v: path[v - 1] for v in order[:k]}) == 1
-            try:
-                return len(solve(n, {v: path[v - 1] for v in order[:k]})) == 1
-            except Budget:
-                return False
-
-        k = smallest_true(self.min_givens, n * n, unique)
+        if n <= ENUMERATED:
+            k = max(self.min_givens, fewest_small(n, path, order))
+        else:
+            # the fewest givens order[:k] with one solution: a second solution found with k givens
+            # also fits every prefix up to the first given where it leaves the path, so k jumps past it
+            k = self.min_givens
+            while k < n * n:
+                try:
+                    sols = solve(n, {v: path[v - 1] for v in order[:k]})
+                except Budget:
+                    k += 1
+                    continue
+                if len(sols) == 1:
+                    break
+                other = sols[0] if any(sols[0][v] != path[v - 1] for v in order) else sols[1]
+                k = next(j for j in range(k, n * n) if other[order[j]] != path[order[j] - 1]) + 1
         self.givens = {v: path[v - 1] for v in order[:k]}
         self._path = path  # the givens' one solution
         cells = {cell: v for v, cell in self.givens.items()}

@@ -7,13 +7,8 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.board import blank_board, cell_text
 from gymv_envs.core.canvas import BACKGROUND
-from gymv_envs.domains.logic._grid import (
-    HiddenCellsEnv,
-    complete_lines,
-    counting_row,
-    hide_cells,
-    most_open,
-)
+from gymv_envs.domains.logic._grid import HiddenCellsEnv, counting_row, hide_cells
+from gymv_envs.domains.logic._line_sums import fill_lines, most_open
 
 # difficulty -> (rows, cols, fewest open cells wanted, most open cells)
 LEVELS = {0: (3, 3, 4, 6), 1: (3, 4, 6, 9), 2: (4, 4, 8, 12)}
@@ -21,10 +16,10 @@ BLUE = (38, 110, 220)
 
 
 def solve(rows: int, cols: int, cells: list[int], row_sums: list[int], col_sums: list[int],
-          limit: int = 2, budget: int = 3_000) -> list[tuple[int, ...]]:
+          limit: int = 2, budget: int = 20_000) -> list[tuple[int, ...]]:
     lines = [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
     lines += [tuple(r * cols + c for r in range(rows)) for c in range(cols)]
-    return complete_lines(cells, lines, [*row_sums, *col_sums], range(1, rows * cols + 1), limit, budget)
+    return fill_lines(cells, lines, [*row_sums, *col_sums], range(1, rows * cols + 1), limit, budget)
 
 
 class Survo(HiddenCellsEnv):
@@ -49,7 +44,7 @@ class Survo(HiddenCellsEnv):
 
     ## Starting State
     A random arrangement of 1..m·n; cells are hidden in a random order while the solution
-    stays unique (binary search over the order), within the difficulty's bounds.
+    stays unique (the most the order allows, up to the difficulty's bound).
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
@@ -80,8 +75,7 @@ class Survo(HiddenCellsEnv):
         self.row_sums = [sum(full[r * C:(r + 1) * C]) for r in range(R)]
         self.col_sums = [sum(full[c::C]) for c in range(C)]
         order = [int(i) for i in rng.permutation(R * C)]
-        k = most_open(self.min_open, self.max_open,
-                      lambda k: solve(R, C, hide_cells(full, order, k), self.row_sums, self.col_sums))
+        k = most_open(full, order, self.max_open, lambda cells: solve(R, C, cells, self.row_sums, self.col_sums))
         self._set_givens(hide_cells(full, order, k))
         self._full = full  # the givens have no second solution: this is theirs
 
