@@ -82,13 +82,14 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"--trees: {tree!r} holds no gymv_envs/ folder")
     if args.pairs < 1:
         p.error("--pairs must be at least 1")
+    sys.path.insert(0, os.path.abspath(trees[-1]))  # the ids of the last tree (the new one), not an installed copy's
     import gymnasium as gym
 
     import gymv_envs  # noqa: F401 - registers the ids
 
     unknown = [i for i in args.ids if i not in gym.registry]
     if unknown:
-        p.error(f"not registered: {', '.join(unknown)} (the README catalogue lists every registered id)")
+        p.error(f"not registered in {trees[-1]}: {', '.join(unknown)} (the README catalogue lists every registered id)")
     print("id | difficulty | " + " | ".join(f"kIr/pair {t}" for t in trees) + (" | change" if len(trees) > 1 else ""))
     for env_id in args.ids:
         for d in diffs:

@@ -102,20 +102,6 @@ def fewest_clues(lo: int, hi: int, solutions: Callable[[int], Sequence], doublin
     return smallest_true(lo, hi, unique)
 
 
-def most_open(lo: int, hi: int, solutions: Callable[[int], Sequence]) -> int:
-    """The most open cells k in [lo, hi] for which ``solutions(k)``, the puzzle with k cells opened, has no
-    second solution (monotone in k), or fewer than ``lo`` when none has; running out of budget counts as
-    a second solution."""
-    def ambiguous(k: int) -> bool:
-        try:
-            return len(solutions(k)) > 1
-        except Budget:
-            return True
-
-    k = smallest_true(lo, hi + 1, ambiguous) - 1
-    return k if k >= lo else smallest_true(0, lo, ambiguous) - 1
-
-
 @functools.lru_cache(maxsize=16)
 def permutations(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(itertools.permutations(range(1, n + 1)))
@@ -375,87 +361,6 @@ def hide_cells(full: Sequence[int], order: Sequence[int], k: int) -> list[int]:
     return g
 
 
-def complete_lines(cells: Sequence[int], lines: Sequence[Sequence[int]], totals: Sequence[int], values: Iterable[int],
-                   limit: int = 2, budget: int = 3_000) -> list[tuple[int, ...]]:
-    """Fillings of the open cells (0) of ``cells`` with the unused ``values``, each once, so that the
-    cells of ``lines[i]`` sum to ``totals[i]``; every cell must lie on some line.
-
-    Propagates forced cells (the last open cell of a line), else branches on an open cell of
-    the line with the fewest open cells, pruning lines whose sum can no longer be reached.
-    Raises `Budget` after ``budget`` branches.
-    """
-    g = list(cells)
-    avail = sorted(set(values) - set(g))
-    out, nodes = [], [0]
-    lines = [tuple(ln) for ln in lines]
-    totals = list(totals)
-    # each line's sum of filled cells and count of open ones, kept up to date as cells are filled
-    sums = [sum(g[j] for j in ln) for ln in lines]
-    opens = [sum(1 for j in ln if not g[j]) for ln in lines]
-    on: list[list[int]] = [[] for _ in g]
-    for li, ln in enumerate(lines):
-        for j in ln:
-            on[j].append(li)
-    todo = list(zip(range(len(lines)), lines, totals))
-
-    def rec() -> None:
-        if len(out) >= limit:
-            return
-        forced, pick, fewest = None, None, len(g) + 1
-        lo, hi = (avail[0], avail[-1]) if avail else (0, 0)
-        for li, ln, total in todo:
-            s, k = sums[li], opens[li]
-            if k == 0:
-                if s != total:
-                    return
-            elif s + k * lo > total or s + k * hi < total:
-                return
-            elif k == 1:
-                for j in ln:
-                    if not g[j]:
-                        forced = (j, total - s)
-                        break
-            elif k < fewest:
-                fewest = k
-                for j in ln:
-                    if not g[j]:
-                        pick = j
-                        break
-        if forced is not None:
-            i, v = forced
-            if v not in avail:
-                return
-            choices = [v]
-        elif pick is None:
-            out.append(tuple(g))
-            return
-        else:
-            i = pick
-            choices = list(avail)
-        mine = on[i]
-        for v in choices:
-            nodes[0] += 1
-            if nodes[0] > budget:
-                raise Budget
-            g[i] = v
-            for li in mine:
-                sums[li] += v
-                opens[li] -= 1
-            pos = avail.index(v)
-            avail.pop(pos)
-            rec()
-            avail.insert(pos, v)
-            for li in mine:
-                sums[li] -= v
-                opens[li] += 1
-            g[i] = 0
-            if len(out) >= limit:
-                return
-
-    rec()
-    return out
-
-
 # ----------------------------------------------------------------- the base envs
 class GridAnswerEnv(SingleTurnEnv):
     """Base of puzzles answered by a filled grid (see the module docstring)."""
@@ -591,6 +496,6 @@ class HiddenCellsEnv(GridAnswerEnv):
 
 
 __all__ = ["Budget", "GridAnswerEnv", "HiddenCellsEnv", "LatinSquareEnv", "Table",
-           "cell_bits", "complete_lines", "counting_row", "decode_cells", "fewest_clues", "format_grid",
+           "cell_bits", "counting_row", "decode_cells", "fewest_clues", "format_grid",
            "hide_cells", "is_latin", "keeps", "latin_domain", "latin_line_codes", "latin_line_table", "latin_solve", "latin_square",
-           "most_open", "narrow_tables", "permutation_array", "permutations", "read_cells", "smallest_true", "table_search"]
+           "narrow_tables", "permutation_array", "permutations", "read_cells", "smallest_true", "table_search"]

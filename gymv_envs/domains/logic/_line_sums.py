@@ -1,10 +1,11 @@
 """Grids of distinct numbers with line sums (Magic square, Survo): completion search and cell hiding.
 
-`fill_lines` is the search `complete_lines` in `_grid` does, with tighter pruning: a line's open cells
-must reach its sum with its count of the smallest or largest unused values, and a branch tries only the
-values that every line through the cell still allows. `most_open` finds the same count as
-`_grid.most_open` with fewer searches: a second filling found with k cells open also fits every opening
-that still contains the cells where it differs, so the count jumps below the last of them.
+`fill_lines` fills the open cells with the unused values: a line's open cells must reach its sum with its
+count of the smallest or largest unused values, the last open cell of a line is forced, and a branch tries
+only the values that every line through the cell still allows. `most_open` finds how many cells can be
+opened with one filling left: a second filling found with k cells open also fits every opening that still
+contains the cells where it differs, so the count jumps below the last of them (the count a binary search
+over k finds, as the openings are nested).
 """
 
 from __future__ import annotations
@@ -114,7 +115,6 @@ def most_open(full: Sequence[int], order: Sequence[int], hi: int,
     """The most cells k <= ``hi`` of ``order`` that can be opened in ``full`` (``fillings`` of
     ``hide_cells(full, order, k)`` finds no second filling; running out of budget counts as one).
 
-    The count `_grid.most_open` finds, whichever its lower bound, as the openings are nested.
     """
     k = hi
     while k > 0:
