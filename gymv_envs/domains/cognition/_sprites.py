@@ -84,8 +84,8 @@ def glyph(kind: str, size: int, colour: Color, angle: float = 0.0, mirror: bool 
     """A glyph of `GLYPHS` (or ``"circle"``) ``size`` pixels across, filled with ``colour`` and
     outlined in ink (a hollow polygon: outlined in ``colour``), cached."""
     codes, mask = _glyph_masks(kind, max(3, int(size)), float(angle), bool(mirror), bool(hollow))
-    inks = np.array(((0, 0, 0), colour if hollow and kind != "circle" else INK, colour), dtype=np.uint8)
-    rgb = inks.take(codes, axis=0)  # each pixel's colour by its code
+    inks = bytes((0, 0, 0, *(colour if hollow and kind != "circle" else INK), *colour))
+    rgb = np.frombuffer(inks, dtype=np.uint8).reshape(3, 3).take(codes, axis=0)  # each pixel's colour by its code
     rgb.setflags(write=False)
     return rgb, mask
 
