@@ -49,12 +49,32 @@ def _rotation_stack() -> np.ndarray:
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _turn_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Per turn r (of `rotations`), as float matrices (read-only): ``codes`` (6, 24) maps a cube's row
+    (x - min x, y - min y, z - min z, max x - x, max y - y, max z - z) to its cell code (32 x 32
+    weights) in turn r moved to the origin; ``screen`` (3, 144) maps (x, y, z) to turn r's cell
+    (``cells @ _rotation_stack()[r]``) in columns 3 r to 3 r + 2 and to its screen place (u, w,
+    depth; as ``turned @ _SCREEN``) in columns 72 + 3 r to 72 + 3 r + 2."""
+    codes = np.zeros((6, 24))
+    for r, m in enumerate(rotations()):
+        for k in range(3):  # turned coordinate k is sign * x_p: its least value is 0 or minus the greatest
+            p = int(np.flatnonzero(m[k])[0])
+            codes[p if m[k, p] > 0 else p + 3, r] = (1024, 32, 1)[k]
+    screen = np.concatenate([m.T.astype(float) for m in rotations()] + [(m.T @ _SCREEN).astype(float) for m in rotations()],
+                            axis=1)
+    codes.setflags(write=False)
+    screen.setflags(write=False)
+    return codes, screen
+
+
 @functools.lru_cache(maxsize=8192)
 def canonical(cells: Cells) -> bytes:
-    """The same key for every turned copy of a figure: the smallest sorted cell code over the 24 turns."""
-    turned = np.array(cells) @ _rotation_stack()
-    turned -= turned.min(axis=1, keepdims=True)
-    codes = np.sort((turned[..., 0] * 32 + turned[..., 1]) * 32 + turned[..., 2], axis=1)
+    """The same key for every turned copy of a figure: the smallest sorted cell code over the 24 turns
+    (each turn's codes as int64 bytes; one small float matmul, exact for these whole numbers)."""
+    lo, hi = [min(v) for v in zip(*cells)], [max(v) for v in zip(*cells)]
+    rows = [(x - lo[0], y - lo[1], z - lo[2], hi[0] - x, hi[1] - y, hi[2] - z) for x, y, z in cells]
+    codes = np.sort(np.array(rows, dtype=float) @ _turn_tables()[0], axis=0).T.astype(np.int64)
     raw, size = codes.tobytes(), codes.shape[1] * codes.itemsize  # each turn's bytes: a slice of the whole
     return min(raw[i:i + size] for i in range(0, len(raw), size))
 
@@ -150,10 +170,13 @@ def visible_shares(cells: Cells | np.ndarray) -> np.ndarray:
     of the covers is at most their sum)."""
     a = np.asarray(cells)
     screen = a @ _SCREEN  # per cube: u = x - y, w = x + y - 2 z, depth = x + y + z
-    u, w, depth = screen[..., 0], screen[..., 1], screen[..., 2]
+    return _shares(screen[..., 0], screen[..., 1], screen[..., 2], int(a.max() - a.min()) + 1)
+
+
+def _shares(u: np.ndarray, w: np.ndarray, depth: np.ndarray, reach: int) -> np.ndarray:
+    """`visible_shares` from the cubes' screen places (..., n), with coordinates spanning under ``reach``."""
     # the screen offsets index a table padded with zeros to every offset the coordinates allow,
     # so no range test is needed
-    reach = int(a.max() - a.min()) + 1
     place = u * (8 * reach + 1) + w  # the table index of an offset is the difference of two of these
     code = place[..., None, :] - place[..., :, None]
     code += 2 * reach * (8 * reach + 1) + 4 * reach
@@ -164,9 +187,14 @@ def visible_shares(cells: Cells | np.ndarray) -> np.ndarray:
 @functools.lru_cache(maxsize=4096)
 def _drawable_turns(cells: Cells) -> tuple[np.ndarray, np.ndarray]:
     """The figure's 24 turned copies (r, n, 3) and the indices of those whose drawing shows every cube."""
-    turned = np.array(cells) @ _rotation_stack()
+    # every turn's cells and screen places in one float matmul (exact), as `visible_shares(turned)` finds them
+    both = (np.array(cells, dtype=float) @ _turn_tables()[1]).astype(np.int64).reshape(len(cells), 48, 3)
+    turned, screen = both[:, :24].transpose(1, 0, 2), both[:, 24:].transpose(1, 0, 2)
     turned.setflags(write=False)
-    return turned, np.flatnonzero(visible_shares(turned).min(axis=1) >= MIN_VISIBLE)
+    lo, hi = min(map(min, cells)), max(map(max, cells))  # turned copies span -hi to hi when lo >= 0
+    reach = 2 * hi + 1 if lo >= 0 else int(turned.max() - turned.min()) + 1
+    shares = _shares(screen[..., 0], screen[..., 1], screen[..., 2], reach)
+    return turned, np.flatnonzero(shares.min(axis=1) >= MIN_VISIBLE)
 
 
 class MentalRotation3D(PanelChoiceEnv):
