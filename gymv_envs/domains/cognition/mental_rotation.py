@@ -73,8 +73,8 @@ def canonical(cells: Cells) -> bytes:
     """The same key for every turned copy of a figure: the smallest sorted cell code over the 24 turns
     (each turn's codes as int64 bytes; one small float matmul, exact for these whole numbers)."""
     lo, hi = [min(v) for v in zip(*cells)], [max(v) for v in zip(*cells)]
-    rows = [(x - lo[0], y - lo[1], z - lo[2], hi[0] - x, hi[1] - y, hi[2] - z) for x, y, z in cells]
-    codes = np.sort(np.array(rows, dtype=float) @ _turn_tables()[0], axis=0).T.astype(np.int64)
+    rows = [v for x, y, z in cells for v in (x - lo[0], y - lo[1], z - lo[2], hi[0] - x, hi[1] - y, hi[2] - z)]
+    codes = np.sort(np.array(rows, dtype=float).reshape(-1, 6) @ _turn_tables()[0], axis=0).T.astype(np.int64)
     raw, size = codes.tobytes(), codes.shape[1] * codes.itemsize  # each turn's bytes: a slice of the whole
     return min(raw[i:i + size] for i in range(0, len(raw), size))
 
@@ -188,7 +188,7 @@ def _shares(u: np.ndarray, w: np.ndarray, depth: np.ndarray, reach: int) -> np.n
 def _drawable_turns(cells: Cells) -> tuple[np.ndarray, np.ndarray]:
     """The figure's 24 turned copies (r, n, 3) and the indices of those whose drawing shows every cube."""
     # every turn's cells and screen places in one float matmul (exact), as `visible_shares(turned)` finds them
-    both = (np.array(cells, dtype=float) @ _turn_tables()[1]).astype(np.int64).reshape(len(cells), 48, 3)
+    both = (np.array([v for c in cells for v in c], dtype=float).reshape(-1, 3) @ _turn_tables()[1]).astype(np.int64).reshape(len(cells), 48, 3)
     turned, screen = both[:, :24].transpose(1, 0, 2), both[:, 24:].transpose(1, 0, 2)
     turned.setflags(write=False)
     lo, hi = min(map(min, cells)), max(map(max, cells))  # turned copies span -hi to hi when lo >= 0
@@ -256,13 +256,19 @@ class MentalRotation3D(PanelChoiceEnv):
         n_alt = 1 if others else 0
         for self.tries in range(300):
             shape = chain(rng, n, arms)
-            if shape is None or canonical(shape) == canonical(mirrored(shape)):
-                continue  # not a figure, or one that equals its own mirror image
+            if shape is None:
+                continue  # the runs cross
+            mirror = mirrored(shape)
+            if canonical(shape) == canonical(mirror):
+                continue  # a figure that equals its own mirror image
             views = self._views(rng, shape, 2)
-            wrong = self._views(rng, mirrored(shape), k - 1 - n_alt)
+            wrong = self._views(rng, mirror, k - 1 - n_alt)
             for _ in range(n_alt * 4):
+                if len(wrong) >= k - 1:  # the figure is not needed: only its draws are made
+                    rng.integers(0, 1 << 30, size=n + 2 * arms)
+                    continue
                 alt = chain(rng, n, arms)
-                if len(wrong) < k - 1 and alt is not None and canonical(alt) not in (canonical(shape), canonical(mirrored(shape))):
+                if alt is not None and canonical(alt) not in (canonical(shape), canonical(mirror)):
                     wrong += self._views(rng, alt, 1)
             if len(views) == 2 and len(wrong) == k - 1 and len({views[1], *wrong}) == k:
                 break
