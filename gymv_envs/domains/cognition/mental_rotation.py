@@ -50,12 +50,13 @@ def _rotation_stack() -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=1)
-def _turn_tables() -> tuple[np.ndarray, np.ndarray]:
+def _turn_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per turn r (of `rotations`), as float matrices (read-only): ``codes`` (6, 24) maps a cube's row
     (x - min x, y - min y, z - min z, max x - x, max y - y, max z - z) to its cell code (32 x 32
     weights) in turn r moved to the origin; ``screen`` (3, 144) maps (x, y, z) to turn r's cell
     (``cells @ _rotation_stack()[r]``) in columns 3 r to 3 r + 2 and to its screen place (u, w,
-    depth; as ``turned @ _SCREEN``) in columns 72 + 3 r to 72 + 3 r + 2."""
+    depth; as ``turned @ _SCREEN``) in columns 72 + 3 r to 72 + 3 r + 2; ``pair`` (6, 48): ``codes``, then
+    the codes of the mirror image's turns (its rows are the figure's with the first and fourth swapped)."""
     codes = np.zeros((6, 24))
     for r, m in enumerate(rotations()):
         for k in range(3):  # turned coordinate k is sign * x_p: its least value is 0 or minus the greatest
@@ -63,9 +64,10 @@ def _turn_tables() -> tuple[np.ndarray, np.ndarray]:
             codes[p if m[k, p] > 0 else p + 3, r] = (1024, 32, 1)[k]
     screen = np.concatenate([m.T.astype(float) for m in rotations()] + [(m.T @ _SCREEN).astype(float) for m in rotations()],
                             axis=1)
-    codes.setflags(write=False)
-    screen.setflags(write=False)
-    return codes, screen
+    pair = np.concatenate([codes, codes[[3, 1, 2, 0, 4, 5]]], axis=1)
+    for a in (codes, screen, pair):
+        a.setflags(write=False)
+    return codes, screen, pair
 
 
 @functools.lru_cache(maxsize=8192)
@@ -77,6 +79,17 @@ def canonical(cells: Cells) -> bytes:
     codes = np.sort(np.array(rows, dtype=float).reshape(-1, 6) @ _turn_tables()[0], axis=0).T.astype(np.int64)
     raw, size = codes.tobytes(), codes.shape[1] * codes.itemsize  # each turn's bytes: a slice of the whole
     return min(raw[i:i + size] for i in range(0, len(raw), size))
+
+
+@functools.lru_cache(maxsize=4096)
+def _chiral_keys(cells: Cells) -> tuple[bytes, bytes]:
+    """``(canonical(cells), canonical(mirrored(cells)))`` from one float matmul."""
+    lo, hi = [min(v) for v in zip(*cells)], [max(v) for v in zip(*cells)]
+    rows = [v for x, y, z in cells for v in (x - lo[0], y - lo[1], z - lo[2], hi[0] - x, hi[1] - y, hi[2] - z)]
+    codes = np.sort(np.array(rows, dtype=float).reshape(-1, 6) @ _turn_tables()[2], axis=0).T.astype(np.int64)
+    raw, size = codes.tobytes(), codes.shape[1] * codes.itemsize  # each turn's bytes: a slice of the whole
+    keys = [raw[i:i + size] for i in range(0, len(raw), size)]
+    return min(keys[:24]), min(keys[24:])
 
 
 def mirrored(cells: Cells) -> Cells:
@@ -197,6 +210,21 @@ def _drawable_turns(cells: Cells) -> tuple[np.ndarray, np.ndarray]:
     return turned, np.flatnonzero(shares.min(axis=1) >= MIN_VISIBLE)
 
 
+@functools.lru_cache(maxsize=2048)
+def _drawable_pair(cells: Cells) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """`_drawable_turns` of the figure and of its mirror image in one pass: the mirror's turned copies
+    come from the figure with x negated, so each is `mirrored`'s turned copy shifted (`normal` removes
+    the shift; the shares depend on offsets only)."""
+    n = len(cells)
+    flat = [v for x, y, z in cells for v in (x, y, z)] + [v for x, y, z in cells for v in (-x, y, z)]
+    both = (np.array(flat, dtype=float).reshape(-1, 3) @ _turn_tables()[1]).astype(np.int64).reshape(2, n, 48, 3)
+    turned, screen = both[:, :, :24].transpose(0, 2, 1, 3), both[:, :, 24:].transpose(0, 2, 1, 3)
+    turned.setflags(write=False)
+    reach = 2 * max(max(map(max, cells)), -min(map(min, cells))) + 1  # turned copies span -reach to reach
+    good = _shares(screen[..., 0], screen[..., 1], screen[..., 2], reach).min(axis=2) >= MIN_VISIBLE
+    return (turned[0], np.flatnonzero(good[0])), (turned[1], np.flatnonzero(good[1]))
+
+
 class MentalRotation3D(PanelChoiceEnv):
     """Pick the candidate that is the reference block figure turned in space (the others are mirrors).
 
@@ -239,9 +267,10 @@ class MentalRotation3D(PanelChoiceEnv):
     stem_question = False
 
     @staticmethod
-    def _views(rng: np.random.Generator, cells: Cells, count: int) -> list[Cells]:
-        """``count`` different turns of the figure whose drawings show every cube (fewer if there are not)."""
-        turned, good = _drawable_turns(cells)
+    def _views(rng: np.random.Generator, turns: tuple[np.ndarray, np.ndarray], count: int) -> list[Cells]:
+        """``count`` different turns of a figure whose drawings show every cube (fewer if there are not),
+        from its `_drawable_turns`."""
+        turned, good = turns
         out: list[Cells] = []
         for i in rng.permutation(good.size).tolist():
             view = normal(turned[int(good[i])])
@@ -258,18 +287,19 @@ class MentalRotation3D(PanelChoiceEnv):
             shape = chain(rng, n, arms)
             if shape is None:
                 continue  # the runs cross
-            mirror = mirrored(shape)
-            if canonical(shape) == canonical(mirror):
+            keys = _chiral_keys(shape)  # canonical(shape), canonical(mirrored(shape))
+            if keys[0] == keys[1]:
                 continue  # a figure that equals its own mirror image
-            views = self._views(rng, shape, 2)
-            wrong = self._views(rng, mirror, k - 1 - n_alt)
+            turns, mirror_turns = _drawable_pair(shape)
+            views = self._views(rng, turns, 2)
+            wrong = self._views(rng, mirror_turns, k - 1 - n_alt)
             for _ in range(n_alt * 4):
                 if len(wrong) >= k - 1:  # the figure is not needed: only its draws are made
                     rng.integers(0, 1 << 30, size=n + 2 * arms)
                     continue
                 alt = chain(rng, n, arms)
-                if alt is not None and canonical(alt) not in (canonical(shape), canonical(mirror)):
-                    wrong += self._views(rng, alt, 1)
+                if alt is not None and canonical(alt) not in keys:
+                    wrong += self._views(rng, _drawable_turns(alt), 1)
             if len(views) == 2 and len(wrong) == k - 1 and len({views[1], *wrong}) == k:
                 break
         else:
