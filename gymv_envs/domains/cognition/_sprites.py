@@ -62,7 +62,8 @@ def render(polys: Sequence[tuple[Poly, Color]], w: int, h: int, outline: Color |
 
 @functools.lru_cache(maxsize=4096)
 def _glyph_masks(kind: str, s: int, angle: float, mirror: bool, hollow: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(fill, ink) masks of a glyph, without colour (one PIL render per shape, size and turn)."""
+    """A glyph without colour (one PIL render per shape, size and turn): per pixel 0 (outside), 1
+    (outline) or 2 (fill), and the mask of its nonzero pixels (both read-only)."""
     img = Image.new("L", (s, s), 0)
     d = ImageDraw.Draw(img)
     if kind == "circle":
@@ -71,21 +72,21 @@ def _glyph_masks(kind: str, s: int, angle: float, mirror: bool, hollow: bool) ->
         r = (s - 2) / 2
         pts = [(s / 2 + x * r, s / 2 + y * r) for x, y in transform(GLYPHS[kind], angle, mirror)]
         d.polygon(pts, fill=None if hollow else 2, outline=1, width=max(1, s // 10) if hollow else 1)
-    arr = np.asarray(img)
-    return arr == 2, arr == 1
+    codes = np.array(img)
+    mask = codes != 0
+    codes.setflags(write=False)
+    mask.setflags(write=False)
+    return codes, mask
 
 
 @functools.lru_cache(maxsize=8192)
 def glyph(kind: str, size: int, colour: Color, angle: float = 0.0, mirror: bool = False, hollow: bool = False) -> Sprite:
     """A glyph of `GLYPHS` (or ``"circle"``) ``size`` pixels across, filled with ``colour`` and
     outlined in ink (a hollow polygon: outlined in ``colour``), cached."""
-    fill, ink = _glyph_masks(kind, max(3, int(size)), float(angle), bool(mirror), bool(hollow))
-    rgb = np.zeros((*fill.shape, 3), dtype=np.uint8)
-    rgb[fill] = colour
-    rgb[ink] = colour if hollow and kind != "circle" else INK
-    mask = fill | ink
+    codes, mask = _glyph_masks(kind, max(3, int(size)), float(angle), bool(mirror), bool(hollow))
+    inks = bytes((0, 0, 0, *(colour if hollow and kind != "circle" else INK), *colour))
+    rgb = np.frombuffer(inks, dtype=np.uint8).reshape(3, 3).take(codes, axis=0)  # each pixel's colour by its code
     rgb.setflags(write=False)
-    mask.setflags(write=False)
     return rgb, mask
 
 
@@ -129,6 +130,10 @@ def stamp(frame: np.ndarray, sprite: Sprite, x: int, y: int) -> None:
     rgb, mask = sprite
     h, w = mask.shape
     H, W = frame.shape[:2]
+    if h * w < 2500 and x >= 0 and y >= 0 and x + w <= W and y + h <= H and frame.flags.c_contiguous \
+            and rgb.flags.c_contiguous:  # a small sprite wholly inside: one masked copy of 3-byte pixels
+        np.copyto(frame.view(_PIXEL).reshape(H, W)[y:y + h, x:x + w], rgb.view(_PIXEL).reshape(h, w), where=mask)
+        return
     x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, W), min(y + h, H)
     if x0 >= x1 or y0 >= y1:
         return

@@ -49,14 +49,47 @@ def _rotation_stack() -> np.ndarray:
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _turn_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per turn r (of `rotations`), as float matrices (read-only): ``codes`` (6, 24) maps a cube's row
+    (x - min x, y - min y, z - min z, max x - x, max y - y, max z - z) to its cell code (32 x 32
+    weights) in turn r moved to the origin; ``screen`` (3, 144) maps (x, y, z) to turn r's cell
+    (``cells @ _rotation_stack()[r]``) in columns 3 r to 3 r + 2 and to its screen place (u, w,
+    depth; as ``turned @ _SCREEN``) in columns 72 + 3 r to 72 + 3 r + 2; ``pair`` (6, 48): ``codes``, then
+    the codes of the mirror image's turns (its rows are the figure's with the first and fourth swapped)."""
+    codes = np.zeros((6, 24))
+    for r, m in enumerate(rotations()):
+        for k in range(3):  # turned coordinate k is sign * x_p: its least value is 0 or minus the greatest
+            p = int(np.flatnonzero(m[k])[0])
+            codes[p if m[k, p] > 0 else p + 3, r] = (1024, 32, 1)[k]
+    screen = np.concatenate([m.T.astype(float) for m in rotations()] + [(m.T @ _SCREEN).astype(float) for m in rotations()],
+                            axis=1)
+    pair = np.concatenate([codes, codes[[3, 1, 2, 0, 4, 5]]], axis=1)
+    for a in (codes, screen, pair):
+        a.setflags(write=False)
+    return codes, screen, pair
+
+
 @functools.lru_cache(maxsize=8192)
 def canonical(cells: Cells) -> bytes:
-    """The same key for every turned copy of a figure: the smallest sorted cell code over the 24 turns."""
-    turned = np.array(cells) @ _rotation_stack()
-    turned -= turned.min(axis=1, keepdims=True)
-    codes = np.sort((turned[..., 0] * 32 + turned[..., 1]) * 32 + turned[..., 2], axis=1)
+    """The same key for every turned copy of a figure: the smallest sorted cell code over the 24 turns
+    (each turn's codes as int64 bytes; one small float matmul, exact for these whole numbers)."""
+    lo, hi = [min(v) for v in zip(*cells)], [max(v) for v in zip(*cells)]
+    rows = [v for x, y, z in cells for v in (x - lo[0], y - lo[1], z - lo[2], hi[0] - x, hi[1] - y, hi[2] - z)]
+    codes = np.sort(np.array(rows, dtype=float).reshape(-1, 6) @ _turn_tables()[0], axis=0).T.astype(np.int64)
     raw, size = codes.tobytes(), codes.shape[1] * codes.itemsize  # each turn's bytes: a slice of the whole
     return min(raw[i:i + size] for i in range(0, len(raw), size))
+
+
+@functools.lru_cache(maxsize=4096)
+def _chiral_keys(cells: Cells) -> tuple[bytes, bytes]:
+    """``(canonical(cells), canonical(mirrored(cells)))`` from one float matmul."""
+    lo, hi = [min(v) for v in zip(*cells)], [max(v) for v in zip(*cells)]
+    rows = [v for x, y, z in cells for v in (x - lo[0], y - lo[1], z - lo[2], hi[0] - x, hi[1] - y, hi[2] - z)]
+    codes = np.sort(np.array(rows, dtype=float).reshape(-1, 6) @ _turn_tables()[2], axis=0).T.astype(np.int64)
+    raw, size = codes.tobytes(), codes.shape[1] * codes.itemsize  # each turn's bytes: a slice of the whole
+    keys = [raw[i:i + size] for i in range(0, len(raw), size)]
+    return min(keys[:24]), min(keys[24:])
 
 
 def mirrored(cells: Cells) -> Cells:
@@ -150,10 +183,13 @@ def visible_shares(cells: Cells | np.ndarray) -> np.ndarray:
     of the covers is at most their sum)."""
     a = np.asarray(cells)
     screen = a @ _SCREEN  # per cube: u = x - y, w = x + y - 2 z, depth = x + y + z
-    u, w, depth = screen[..., 0], screen[..., 1], screen[..., 2]
+    return _shares(screen[..., 0], screen[..., 1], screen[..., 2], int(a.max() - a.min()) + 1)
+
+
+def _shares(u: np.ndarray, w: np.ndarray, depth: np.ndarray, reach: int) -> np.ndarray:
+    """`visible_shares` from the cubes' screen places (..., n), with coordinates spanning under ``reach``."""
     # the screen offsets index a table padded with zeros to every offset the coordinates allow,
     # so no range test is needed
-    reach = int(a.max() - a.min()) + 1
     place = u * (8 * reach + 1) + w  # the table index of an offset is the difference of two of these
     code = place[..., None, :] - place[..., :, None]
     code += 2 * reach * (8 * reach + 1) + 4 * reach
@@ -164,9 +200,29 @@ def visible_shares(cells: Cells | np.ndarray) -> np.ndarray:
 @functools.lru_cache(maxsize=4096)
 def _drawable_turns(cells: Cells) -> tuple[np.ndarray, np.ndarray]:
     """The figure's 24 turned copies (r, n, 3) and the indices of those whose drawing shows every cube."""
-    turned = np.array(cells) @ _rotation_stack()
+    # every turn's cells and screen places in one float matmul (exact), as `visible_shares(turned)` finds them
+    both = (np.array([v for c in cells for v in c], dtype=float).reshape(-1, 3) @ _turn_tables()[1]).astype(np.int64).reshape(len(cells), 48, 3)
+    turned, screen = both[:, :24].transpose(1, 0, 2), both[:, 24:].transpose(1, 0, 2)
     turned.setflags(write=False)
-    return turned, np.flatnonzero(visible_shares(turned).min(axis=1) >= MIN_VISIBLE)
+    lo, hi = min(map(min, cells)), max(map(max, cells))  # turned copies span -hi to hi when lo >= 0
+    reach = 2 * hi + 1 if lo >= 0 else int(turned.max() - turned.min()) + 1
+    shares = _shares(screen[..., 0], screen[..., 1], screen[..., 2], reach)
+    return turned, np.flatnonzero(shares.min(axis=1) >= MIN_VISIBLE)
+
+
+@functools.lru_cache(maxsize=2048)
+def _drawable_pair(cells: Cells) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """`_drawable_turns` of the figure and of its mirror image in one pass: the mirror's turned copies
+    come from the figure with x negated, so each is `mirrored`'s turned copy shifted (`normal` removes
+    the shift; the shares depend on offsets only)."""
+    n = len(cells)
+    flat = [v for x, y, z in cells for v in (x, y, z)] + [v for x, y, z in cells for v in (-x, y, z)]
+    both = (np.array(flat, dtype=float).reshape(-1, 3) @ _turn_tables()[1]).astype(np.int64).reshape(2, n, 48, 3)
+    turned, screen = both[:, :, :24].transpose(0, 2, 1, 3), both[:, :, 24:].transpose(0, 2, 1, 3)
+    turned.setflags(write=False)
+    reach = 2 * max(max(map(max, cells)), -min(map(min, cells))) + 1  # turned copies span -reach to reach
+    good = _shares(screen[..., 0], screen[..., 1], screen[..., 2], reach).min(axis=2) >= MIN_VISIBLE
+    return (turned[0], np.flatnonzero(good[0])), (turned[1], np.flatnonzero(good[1]))
 
 
 class MentalRotation3D(PanelChoiceEnv):
@@ -211,9 +267,10 @@ class MentalRotation3D(PanelChoiceEnv):
     stem_question = False
 
     @staticmethod
-    def _views(rng: np.random.Generator, cells: Cells, count: int) -> list[Cells]:
-        """``count`` different turns of the figure whose drawings show every cube (fewer if there are not)."""
-        turned, good = _drawable_turns(cells)
+    def _views(rng: np.random.Generator, turns: tuple[np.ndarray, np.ndarray], count: int) -> list[Cells]:
+        """``count`` different turns of a figure whose drawings show every cube (fewer if there are not),
+        from its `_drawable_turns`."""
+        turned, good = turns
         out: list[Cells] = []
         for i in rng.permutation(good.size).tolist():
             view = normal(turned[int(good[i])])
@@ -228,14 +285,21 @@ class MentalRotation3D(PanelChoiceEnv):
         n_alt = 1 if others else 0
         for self.tries in range(300):
             shape = chain(rng, n, arms)
-            if shape is None or canonical(shape) == canonical(mirrored(shape)):
-                continue  # not a figure, or one that equals its own mirror image
-            views = self._views(rng, shape, 2)
-            wrong = self._views(rng, mirrored(shape), k - 1 - n_alt)
+            if shape is None:
+                continue  # the runs cross
+            keys = _chiral_keys(shape)  # canonical(shape), canonical(mirrored(shape))
+            if keys[0] == keys[1]:
+                continue  # a figure that equals its own mirror image
+            turns, mirror_turns = _drawable_pair(shape)
+            views = self._views(rng, turns, 2)
+            wrong = self._views(rng, mirror_turns, k - 1 - n_alt)
             for _ in range(n_alt * 4):
+                if len(wrong) >= k - 1:  # the figure is not needed: only its draws are made
+                    rng.integers(0, 1 << 30, size=n + 2 * arms)
+                    continue
                 alt = chain(rng, n, arms)
-                if len(wrong) < k - 1 and alt is not None and canonical(alt) not in (canonical(shape), canonical(mirrored(shape))):
-                    wrong += self._views(rng, alt, 1)
+                if alt is not None and canonical(alt) not in keys:
+                    wrong += self._views(rng, _drawable_turns(alt), 1)
             if len(views) == 2 and len(wrong) == k - 1 and len({views[1], *wrong}) == k:
                 break
         else:

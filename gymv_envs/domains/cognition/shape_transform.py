@@ -36,13 +36,16 @@ def _entry(item: F.Item, geometric: str) -> tuple:
     return F.signature(GEOMETRIC[geometric]((item,)))[0]
 
 
-def _look(fig: F.Figure, geometric: str, swap: bool, colours: tuple[str, str]) -> tuple:
-    """``F.signature(apply(fig, geometric, swap, colours))``, from each item's cached entry."""
-    entries = [_entry(it, geometric) for it in fig]
-    if swap:
-        table = {colours[0]: colours[1], colours[1]: colours[0]}
-        entries = [(e[0], table.get(e[1], e[1]), *e[2:]) for e in entries]
-    return tuple(sorted(entries))
+def _looks(fig: F.Figure, colours: tuple[str, str]) -> dict[tuple[str, bool], tuple]:
+    """``F.signature(apply(fig, geometric, swap, colours))`` for every (geometric, swap) of the library,
+    from each item's cached entries: each geometric transformation's found once, the swap applied to them."""
+    table = {colours[0]: colours[1], colours[1]: colours[0]}
+    out = {}
+    for g in GEOMETRIC:
+        entries = [_entry(it, g) for it in fig]
+        out[g, False] = tuple(sorted(entries))
+        out[g, True] = tuple(sorted([(e[0], table.get(e[1], e[1]), *e[2:]) for e in entries]))
+    return out
 
 
 class ShapeTransform(PanelChoiceEnv):
@@ -100,14 +103,15 @@ class ShapeTransform(PanelChoiceEnv):
             geometric, swap = rules[int(rng.integers(len(rules)))]
             a, b = self._figure(rng, n, colours), self._figure(rng, n, colours)
             # the looks (`F.signature`) of the figures each transformation makes, from cached entries
-            target, truth = _look(a, geometric, swap, colours), _look(b, geometric, swap, colours)
-            if target == _look(a, "same", False, colours) or truth == _look(b, "same", False, colours):
+            la, lb = _looks(a, colours), _looks(b, colours)
+            target, truth = la[geometric, swap], lb[geometric, swap]
+            if target == la["same", False] or truth == lb["same", False]:
                 continue
-            if any(_look(a, *t, colours) == target and _look(b, *t, colours) != truth for t in library):
+            if any(la[t] == target and lb[t] != truth for t in library):
                 continue  # another transformation explains A -> A' but changes B differently
             seen, wrong = {truth}, []
             for i in rng.permutation(len(library)).tolist():
-                look = _look(b, *library[i], colours)
+                look = lb[library[i]]
                 if look not in seen:
                     seen.add(look)
                     wrong.append(library[i])

@@ -32,13 +32,14 @@ _BRIDGE = re.compile(r"([A-Z])\s?(\d{1,2})\s*(?:-|TO|<->|->|\u2013|\u2192|,|\s)\
 
 @functools.lru_cache(maxsize=16)
 def _rays(n: int) -> tuple[tuple, tuple[int, ...]]:
-    """For an n x n board with cells as bits r * n + c: per cell, per direction of `NEIGHBOURS4`, per
-    distance (0 to n - 1), the cells a bridge that far runs over (its end included) as a mask and the
-    end cell, or None off the board (or at distance 0); and per cell, its neighbours as a mask."""
+    """For an n x n board with cells as bits r * n + c: per cell, per direction of `NEIGHBOURS4`, the
+    cells a bridge from it can reach, nearest first, each as (its bit, the mask of the cells a bridge
+    that far runs over, the end cell included, the end cell); and per cell, its neighbours as a mask."""
     rays = tuple(tuple(tuple(
-        (sum(1 << (r + dr * k) * n + c + dc * k for k in range(1, dist + 1)), (r + dr * dist) * n + c + dc * dist)
-        if 0 <= r + dr * dist < n and 0 <= c + dc * dist < n and dist else None
-        for dist in range(n)) for dr, dc in NEIGHBOURS4) for r in range(n) for c in range(n))
+        (1 << (r + dr * dist) * n + c + dc * dist,
+         sum(1 << (r + dr * k) * n + c + dc * k for k in range(1, dist + 1)), (r + dr * dist) * n + c + dc * dist)
+        for dist in range(1, n) if 0 <= r + dr * dist < n and 0 <= c + dc * dist < n)
+        for dr, dc in NEIGHBOURS4) for r in range(n) for c in range(n))
     beside = tuple(sum(1 << (r + dr) * n + c + dc for dr, dc in NEIGHBOURS4 if 0 <= r + dr < n and 0 <= c + dc < n)
                    for r in range(n) for c in range(n))
     return rays, beside
@@ -82,6 +83,9 @@ class Bridges(SingleTurnEnv):
     - v0: initial version.
     - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
       action-space seeding (a seeded random policy no longer replays the level's draws).
+    - v2: each new island is one draw among all the free moves (island, direction, length) instead
+      of drawing a move and redrawing it until it fits: the same chance for every layout grown, but
+      other levels per seed.
     """
 
     answer_hint = "every bridge as two island cells and a count, separated by commas (for example `A1-A4=2, A1-C1=1`)"
@@ -111,6 +115,8 @@ class Bridges(SingleTurnEnv):
     def _grow(self, d: ScalarDraws) -> tuple[dict[Cell, int], dict[tuple[Cell, Cell], int]]:
         """Islands added one at a time, each bridged to an earlier one along a row or column over free
         water: the path neither meets an island or a bridge (so crosses none) nor ends next to an island.
+        Each new island is one draw among every such move (earlier island, direction, length of at least
+        two), so all of them are equally likely; fewer islands come back when no move is left.
 
         Cells are bits r * n + c: a path is a cached mask, and the cells next to an island one mask."""
         n = self.n
@@ -120,16 +126,18 @@ class Bridges(SingleTurnEnv):
         bridges: dict[tuple[Cell, Cell], int] = {}
         taken = 1 << first  # island cells and the cells bridges run over
         near = beside[first]  # cells next to an island
-        for _ in range(60 * self.count):
-            if len(order) == self.count:
+        while len(order) < self.count:
+            moves = []
+            for src in order:
+                for ray in rays[src]:
+                    for bit, path, dst in ray:
+                        if bit & taken:
+                            break
+                        if not bit & near:
+                            moves.append((src, path, dst))
+            if not moves:
                 break
-            src = order[d.integers(len(order))]
-            ray = rays[src][d.integers(4)][d.integers(2, n)]
-            if ray is None:
-                continue
-            path, dst = ray
-            if path & taken or near >> dst & 1:
-                continue
+            src, path, dst = moves[d.integers(len(moves))]
             order.append(dst)
             taken |= path
             near |= beside[dst]
@@ -220,6 +228,6 @@ class Bridges(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="Bridges", entry_point=Bridges, version=1, max_episode_steps=1,
+    TaskSpec(name="Bridges", entry_point=Bridges, version=2, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "graph")),
 )
