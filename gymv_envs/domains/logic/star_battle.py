@@ -86,47 +86,57 @@ def count_solutions(regions: np.ndarray, limit: int = 2, skip: frozenset[tuple[i
 
 
 def solutions(masks: list[int], limit: int, skip_mask: int = 0) -> list[frozenset[tuple[int, int]]]:
-    """`count_solutions` on the regions' `region_masks`, leaving out the solution of mask ``skip_mask``."""
+    """`count_solutions` on the regions' `region_masks`, leaving out the solution of mask ``skip_mask`` (``limit`` >= 1)."""
     n = len(masks)
     keep = _blocks(n)
     out: list[frozenset[tuple[int, int]]] = []
-    chosen: list[int] = []
+    chosen: list[int] = []  # the stars placed, in the order placed (the order a solution's set is built in)
 
-    def search(opens: list[int], placed: int) -> None:
-        # opens: the open cells of each region still without a star, in region order (ties go to the first)
-        counts = [o.bit_count() for o in opens]
-        best = counts.index(min(counts))
-        best_open = opens[best]
-        rest = opens[:best] + opens[best + 1:]
-        if len(rest) == 1:  # two regions left: a star here leaves the other one row and one column, one cell
-            other = rest[0]
+    def search(open_: int, regs: list[int], placed: int) -> None:
+        # open_: the cells still open to a star; regs: the regions still without one, in region order (ties go
+        # to the first). A region with one open cell takes its star in this loop, with no branch (that is
+        # what the search would do next anyway: one open cell is the fewest)
+        regs = regs.copy()
+        while True:
+            counts = [(open_ & m).bit_count() for m in regs]
+            low = min(counts)
+            if not low:  # a region left without an open cell is a dead end
+                return
+            j = counts.index(low)
+            best_open = open_ & regs.pop(j)
+            if len(regs) == 1:
+                break
+            if low == 1:
+                i = best_open.bit_length() - 1
+                open_ &= keep[i]
+                placed |= best_open
+                chosen.append(i)
+                continue
+            mark = len(chosen)
             while best_open:
                 low = best_open & -best_open
                 best_open ^= low
                 i = low.bit_length() - 1
-                last = other & keep[i]
-                if last and placed | low | last != skip_mask:
-                    out.append(frozenset(divmod(j, n) for j in (*chosen, i, last.bit_length() - 1)))
-                    if len(out) >= limit:
-                        return
+                chosen.append(i)
+                search(open_ & keep[i], regs, placed | low)
+                del chosen[mark:]
+                if len(out) >= limit:
+                    return
             return
+        other = open_ & regs[0]  # two regions left: a star here leaves the other one row and one column, one cell
         while best_open:
             low = best_open & -best_open
             best_open ^= low
             i = low.bit_length() - 1
-            k = keep[i]
-            after = [o & k for o in rest]
-            if all(after):  # a region left without an open cell is a dead end
-                chosen.append(i)
-                search(after, placed | low)
-                chosen.pop()
+            last = other & keep[i]
+            if last and placed | low | last != skip_mask:
+                out.append(frozenset(divmod(j, n) for j in (*chosen, i, last.bit_length() - 1)))
                 if len(out) >= limit:
                     return
 
     if n == 1:
         return [frozenset({(0, 0)})][:limit] if skip_mask != 1 else []
-    if all(masks):
-        search(masks, 0)
+    search((1 << n * n) - 1, masks, 0)
     return out
 
 
