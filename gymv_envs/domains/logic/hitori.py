@@ -52,23 +52,38 @@ def _reaches(seed: int, targets: int, within: int, n: int, not_first: int, not_l
     return True
 
 
-def _same(grid) -> tuple[list[dict], list[dict]]:
-    """Per row, and per column, each number's cells there as a bit mask (cell r * n + c)."""
-    n = len(grid)
-    same_row: list[dict] = [{} for _ in range(n)]
-    same_col: list[dict] = [{} for _ in range(n)]
-    for r, row in enumerate(grid):
-        for c, v in enumerate(row):
-            bit = 1 << (r * n + c)
-            same_row[r][v] = same_row[r].get(v, 0) | bit
-            same_col[c][v] = same_col[c].get(v, 0) | bit
-    return same_row, same_col
+@functools.lru_cache(maxsize=16)  # a tuple of n * n ints per side
+def _lines(n: int) -> tuple[int, ...]:
+    """Per cell r * n + c, the other cells of its row and column as a bit mask."""
+    rows = [((1 << n) - 1) << (r * n) for r in range(n)]
+    cols = [sum(1 << (k * n + c) for k in range(n)) for c in range(n)]
+    return tuple((rows[i // n] | cols[i % n]) & ~(1 << i) for i in range(n * n))
+
+
+def _where(grid) -> dict:
+    """Each number's cells in the whole grid as a bit mask (cell r * n + c)."""
+    where: dict = {}
+    bit = 1
+    for row in grid:
+        for v in row:
+            where[v] = where.get(v, 0) | bit
+            bit <<= 1
+    return where
+
+
+def _peers(grid) -> list[int]:
+    """Per cell r * n + c, the other cells with its number in its row or column, as a bit mask."""
+    where = _where(grid)
+    return [where[v] & m for v, m in zip([v for row in grid for v in row], _lines(len(grid)))]
 
 
 def repeats(grid) -> list[int]:
     """The groups of two or more cells with one number in one row or column, as bit masks (cell r * n + c):
     together, the cells whose number repeats in their row or column."""
-    return [m for line in _same(grid) for masks in line for m in masks.values() if m & (m - 1)]
+    n = len(grid)
+    row, col = (1 << n) - 1, sum(1 << (k * n) for k in range(n))
+    lines = [row << (r * n) for r in range(n)] + [col << c for c in range(n)]
+    return [m for cells in _where(grid).values() for line in lines if (m := cells & line) & (m - 1)]
 
 
 def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
@@ -81,11 +96,8 @@ def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
     """
     n = len(grid)
     full = (1 << (n * n)) - 1
-    same_row, same_col = _same(grid)
-    # the other cells with the same number in the same row or column
-    peers = [(same_row[r][v] | same_col[c][v]) & ~(1 << (r * n + c))
-             for r, row in enumerate(grid) for c, v in enumerate(row)]
-    unshaded0 = sum(1 << i for i in range(n * n) if not peers[i])
+    peers = _peers(grid)  # the other cells with the same number in the same row or column
+    unshaded0 = full & ~functools.reduce(int.__or__, peers)  # cells with no peer (peers are mutual)
     out: list[frozenset] = []
     nodes = [0]
     _, not_first, not_last = edge_masks(n, n)
@@ -133,6 +145,22 @@ def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
                 return
 
     rec(0, unshaded0, 0)
+    return out
+
+
+@functools.lru_cache(maxsize=32)  # per frame and side: n tiles (shared with text_tile's cache), 2n slices each
+def _places(H: int, W: int, n: int, x0: float, y0: float, cell: float) -> dict:
+    """Per number, `cell_text`'s tile for it and where it goes: per column, and per row, the slice it
+    fills (None where the tile would leave the frame: `cell_text` draws that cell itself)."""
+    size = max(4, int(cell * 0.55))  # `cell_text`'s size for one digit
+    out = {}
+    for v in range(1, n + 1):
+        tile = text_tile(str(v), size, GIVEN, True, WHITE)
+        h, w = tile.shape[:2]
+        xs = [int(round(x0 + (c + 0.5) * cell - w / 2)) for c in range(n)]
+        ys = [int(round(y0 + (r + 0.5) * cell - h / 2)) for r in range(n)]
+        out[v] = (tile, tuple(slice(x, x + w) if 0 <= x and x + w <= W else None for x in xs),
+                  tuple(slice(y, y + h) if 0 <= y and y + h <= H else None for y in ys))
     return out
 
 
@@ -225,19 +253,14 @@ class Hitori(GridAnswerEnv):
     def _draw(self) -> np.ndarray:
         n = self.n
         img, g = blank_board(self.obs_size, n, n)
-        size = max(4, int(g.cell * 0.55))  # `cell_text`'s size for one digit
-        tiles = {v: text_tile(str(v), size, GIVEN, True, WHITE) for v in range(1, n + 1)}
-        H, W = img.shape[:2]
-        for r, row in enumerate(self.grid):  # what `cell_text` pastes, each tile looked up once
-            cy = g.y0 + (r + 0.5) * g.cell
+        places = _places(img.shape[0], img.shape[1], n, g.x0, g.y0, g.cell)
+        for r, row in enumerate(self.grid):  # what `cell_text` pastes
             for c, v in enumerate(row):
-                tile = tiles[v]
-                h, w = tile.shape[:2]
-                x, y = int(round(g.x0 + (c + 0.5) * g.cell - w / 2)), int(round(cy - h / 2))
-                if x < 0 or y < 0 or x + w > W or y + h > H:
+                tile, xs, ys = places[v]
+                if xs[c] is None or ys[r] is None:
                     cell_text(img, g, r, c, str(v), scale=0.55)
                 else:
-                    img[y:y + h, x:x + w] = tile
+                    img[ys[r], xs[c]] = tile
         return img
 
     def _task_text(self) -> str:
