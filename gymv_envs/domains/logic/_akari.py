@@ -110,62 +110,24 @@ class Akari:
     def solutions(self, limit: int, budget: int = 50_000) -> list[int] | None:
         """Up to ``limit`` bulb masks that solve the board (None when the search budget runs out).
 
-        Before each branch, bulbs that are forced go in: all the open cells round a number that
-        needs every one of them, and the only cell that can still light an unlit cell. Then the
-        search branches on the unlit cell with the fewest cells that could light it.
+        Before each branch, bulbs that are forced go in (`_settle`). Then the search branches on the
+        unlit cell with the fewest cells that could light it.
         """
         out: list[int] = []
-        nodes = [0]
-        white, sees, numbers = self.white, self.sees, self.numbers
+        nodes = 0
+        white, sees = self.white, self.sees
 
         def search(bulbs: int, lit: int, banned: int, numbers: list) -> None:
-            nodes[0] += 1
-            if nodes[0] > budget:
+            nonlocal nodes
+            nodes += 1
+            if nodes > budget:
                 raise TimeoutError
-            while True:  # a met number bans its open cells and leaves the list below
-                active, needs = [], []
-                for number in numbers:
-                    need = number[1] - (bulbs & number[0]).bit_count()
-                    if need > 0:
-                        active.append(number)
-                        needs.append(need)
-                    elif need:
-                        return
-                    else:
-                        banned |= number[0]
-                numbers = active
-                free = white & ~lit & ~banned
-                forced = 0
-                for (adj, _), need in zip(active, needs):
-                    room = (free & adj).bit_count()
-                    if room <= need:
-                        if room < need:
-                            return
-                        forced |= free & adj
-                best, best_opts = -1, 99
-                unlit = white & ~lit
-                while unlit and best_opts > 1:
-                    low = unlit & -unlit
-                    unlit ^= low
-                    i = low.bit_length() - 1
-                    opts = (sees[i] & free).bit_count()
-                    if opts < best_opts:
-                        best, best_opts = i, opts
-                if best_opts == 0:
-                    return
-                if best_opts == 1:
-                    forced |= sees[best] & free
-                if not forced:
-                    break
-                while forced:  # place the forced bulbs; two that see each other end the branch
-                    low = forced & -forced
-                    forced ^= low
-                    if lit & low:
-                        return
-                    bulbs |= low
-                    lit |= sees[low.bit_length() - 1]
+            state = _settle(white, sees, bulbs, lit, banned, numbers, 0, -1)
+            if state is None:
+                return
+            bulbs, lit, banned, free, numbers, best = state
             if best < 0:  # all lit, so every number met (an unmet one has no room left)
-                if not active:
+                if not numbers:
                     out.append(bulbs)
                 return
             opts = sees[best] & free
@@ -177,7 +139,7 @@ class Akari:
                 banned |= low
 
         try:
-            search(0, 0, 0, numbers)
+            search(0, 0, 0, self.numbers)
         except TimeoutError:
             return None
         return out
@@ -198,53 +160,12 @@ class Akari:
             nodes += 1
             if nodes > budget:
                 raise TimeoutError
-            while True:
-                active, needs = [], []
-                for number in numbers:
-                    need = number[1] - (bulbs & number[0]).bit_count()
-                    if need > 0:
-                        active.append(number)
-                        needs.append(need)
-                    elif need:
-                        return False
-                    else:
-                        banned |= number[0]
-                numbers = active
-                free = white & ~lit & ~banned
-                forced = 0
-                for (ring, _), need in zip(active, needs):
-                    room = free & ring
-                    n_room = room.bit_count()
-                    if n_room <= need:
-                        if n_room < need:
-                            return False
-                        forced |= room
-                if not free & adj and (bulbs & adj).bit_count() == k_out:
-                    return False
-                best, best_opts = -1, 99
-                unlit = white & ~lit
-                while unlit and best_opts > 1:
-                    low = unlit & -unlit
-                    unlit ^= low
-                    i = low.bit_length() - 1
-                    opts = (sees[i] & free).bit_count()
-                    if opts < best_opts:
-                        best, best_opts = i, opts
-                if best_opts == 0:
-                    return False
-                if best_opts == 1:
-                    forced |= sees[best] & free
-                if not forced:
-                    break
-                while forced:  # place the forced bulbs; two that see each other end the branch
-                    low = forced & -forced
-                    forced ^= low
-                    if lit & low:
-                        return False
-                    bulbs |= low
-                    lit |= sees[low.bit_length() - 1]
+            state = _settle(white, sees, bulbs, lit, banned, numbers, adj, k_out)
+            if state is None:
+                return False
+            bulbs, lit, banned, free, numbers, best = state
             if best < 0:  # all lit, every number met (none is active)
-                return not active and (bulbs & adj).bit_count() != k_out
+                return not numbers and (bulbs & adj).bit_count() != k_out
             opts = sees[best] & free
             while opts:
                 low = opts & -opts
@@ -258,3 +179,63 @@ class Akari:
             return search(0, 0, 0, [(self.adjacent[i], k) for i, k in self.black.items() if k is not None and i != black])
         except TimeoutError:
             return None
+
+
+def _settle(white: int, sees: list, bulbs: int, lit: int, banned: int, numbers: list, adj: int, k_out: int):
+    """Place the bulbs that are forced: all the open cells round a number that needs every one of them,
+    and the only cell that can still light an unlit cell; a met number bans its open cells and leaves
+    the list. With ``k_out`` >= 0, a count round ``adj`` settled at ``k_out`` ends the branch too.
+
+    None when the branch ends; else (bulbs, lit, banned, free cells, numbers still unmet, the unlit
+    cell with the fewest cells that could light it, the first such; -1 when all are lit). The
+    deductions only grow the state and a failed one stays failed, so any order of them reaches the
+    same end: this one places the numbers' bulbs before it looks for lone cells, and all of those
+    found in one pass together."""
+    while True:
+        active, needs = [], []
+        for number in numbers:
+            need = number[1] - (bulbs & number[0]).bit_count()
+            if need > 0:
+                active.append(number)
+                needs.append(need)
+            elif need:
+                return None
+            else:
+                banned |= number[0]
+        numbers = active
+        free = white & ~lit & ~banned
+        forced = 0
+        for (ring, _), need in zip(active, needs):
+            room = free & ring
+            n_room = room.bit_count()
+            if n_room <= need:
+                if n_room < need:
+                    return None
+                forced |= room
+        if k_out >= 0 and not free & adj and (bulbs & adj).bit_count() == k_out:
+            return None
+        if not forced:
+            best, best_opts = -1, 99
+            unlit = white & ~lit
+            while unlit:
+                low = unlit & -unlit
+                unlit ^= low
+                i = low.bit_length() - 1
+                opts = sees[i] & free
+                if opts & (opts - 1) == 0:  # one cell, or none
+                    if not opts:
+                        return None
+                    forced |= opts
+                elif not forced:
+                    n_opts = opts.bit_count()
+                    if n_opts < best_opts:
+                        best, best_opts = i, n_opts
+            if not forced:
+                return bulbs, lit, banned, free, numbers, best
+        while forced:  # place the forced bulbs; two that see each other end the branch
+            low = forced & -forced
+            forced ^= low
+            if lit & low:
+                return None
+            bulbs |= low
+            lit |= sees[low.bit_length() - 1]
