@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import functools
 
 from gymv_envs.domains.logic._placement import NEIGHBOURS4
@@ -52,9 +51,40 @@ class Akari:
 
     def renumbered(self, black: dict[int, int | None]) -> Akari:
         """The same black cells with other numbers (``black`` has the same keys), sharing the tables."""
-        out = copy.copy(self)
+        out = object.__new__(Akari)
+        out.__dict__.update(self.__dict__)
         out.black = dict(black)
         out.numbers = [(self.adjacent[i], k) for i, k in black.items() if k is not None]
+        return out
+
+    def blackened(self, cell: int) -> Akari:
+        """This board with white ``cell`` turned black (no number): the tables of `__init__`, updated
+        only on the cells of its row and column runs (``black`` gets ``cell`` last)."""
+        n, bit = self.n, 1 << cell
+        out = object.__new__(Akari)
+        out.n, out.white = n, self.white & ~bit
+        out.black = {**self.black, cell: None}
+        out.sees = sees = self.sees[:]
+        seen = sees[cell]
+        row = seen & (((1 << n) - 1) << (cell - cell % n))
+        below = bit - 1
+        for part in (row, seen & ~row):
+            lo, hi = part & below, part & ~below & ~bit
+            for side, cut in ((lo, hi | bit), (hi, lo | bit)):
+                while side:
+                    low = side & -side
+                    side ^= low
+                    sees[low.bit_length() - 1] &= ~cut
+        sees[cell] = 0
+        out.adjacent = adjacent = dict(self.adjacent)
+        m = 0
+        for j in _tables(n)[1][cell]:
+            if j in adjacent:
+                adjacent[j] &= ~bit
+            else:
+                m |= 1 << j
+        adjacent[cell] = m
+        out.numbers = [(adjacent[i], k) for i, k in out.black.items() if k is not None]
         return out
 
     def moves(self, bulbs: int) -> list[int]:
@@ -192,26 +222,25 @@ def _settle(white: int, sees: list, bulbs: int, lit: int, banned: int, numbers: 
     same end: this one places the numbers' bulbs before it looks for lone cells, and all of those
     found in one pass together."""
     while True:
-        active, needs = [], []
-        for number in numbers:
-            need = number[1] - (bulbs & number[0]).bit_count()
-            if need > 0:
-                active.append(number)
-                needs.append(need)
-            elif need:
-                return None
-            else:
-                banned |= number[0]
-        numbers = active
+        met = False
+        for ring, k in numbers:
+            have = (bulbs & ring).bit_count()
+            if have >= k:
+                if have > k:
+                    return None
+                banned |= ring
+                met = True
+        if met:
+            numbers = [x for x in numbers if (bulbs & x[0]).bit_count() < x[1]]
         free = white & ~lit & ~banned
         forced = 0
-        for (ring, _), need in zip(active, needs):
-            room = free & ring
-            n_room = room.bit_count()
-            if n_room <= need:
-                if n_room < need:
+        can = free | bulbs  # a number's bulbs and open cells: all of them needed, when they are as many as it
+        for ring, k in numbers:
+            most = (can & ring).bit_count()
+            if most <= k:
+                if most < k:
                     return None
-                forced |= room
+                forced |= free & ring
         if k_out >= 0 and not free & adj and (bulbs & adj).bit_count() == k_out:
             return None
         if not forced:

@@ -122,7 +122,7 @@ class LightUp(CellsAnswerEnv):
                 for i in (diff[int(k)] for k in rng.permutation(len(diff))):
                     if blank.lit_without(bulbs, i):
                         blacks.add(i)
-                        blank = Akari(n, dict.fromkeys(blacks))
+                        blank = blank.blackened(i)
                         break
                 else:
                     break
