@@ -244,23 +244,21 @@ def _settle(white: int, sees: list, bulbs: int, lit: int, banned: int, numbers: 
         if k_out >= 0 and not free & adj and (bulbs & adj).bit_count() == k_out:
             return None
         if not forced:
-            best, best_opts = -1, 99
+            best, best_opts = 0, 99
             unlit = white & ~lit
             while unlit:
                 low = unlit & -unlit
                 unlit ^= low
-                i = low.bit_length() - 1
-                opts = sees[i] & free
-                if opts & (opts - 1) == 0:  # one cell, or none
+                opts = sees[low.bit_length() - 1] & free
+                n_opts = opts.bit_count()
+                if n_opts < 2:  # one cell, or none
                     if not opts:
                         return None
                     forced |= opts
-                elif not forced:
-                    n_opts = opts.bit_count()
-                    if n_opts < best_opts:
-                        best, best_opts = i, n_opts
+                elif n_opts < best_opts:
+                    best, best_opts = low, n_opts
             if not forced:
-                return bulbs, lit, banned, free, numbers, best
+                return bulbs, lit, banned, free, numbers, best.bit_length() - 1
         while forced:  # place the forced bulbs; two that see each other end the branch
             low = forced & -forced
             forced ^= low
