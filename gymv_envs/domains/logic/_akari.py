@@ -96,17 +96,15 @@ class Akari:
         black_mask = ((1 << (n * n)) - 1) & ~white
         near = {}  # cell -> the black cells beside it (mask)
         out = []
-        rest = bulbs
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            b = low.bit_length() - 1
-            others, lit = bulbs ^ low, 0
-            o = others
-            while o:
-                x = o & -o
-                o ^= x
-                lit |= sees[x.bit_length() - 1]
+        cells = [i for i in range(n * n) if bulbs >> i & 1]
+        after = [0] * (len(cells) + 1)  # after[k]: the cells the bulbs from the k-th on light
+        for k in range(len(cells) - 1, -1, -1):
+            after[k] = after[k + 1] | sees[cells[k]]
+        before = 0  # the cells the bulbs before this one light
+        for k, b in enumerate(cells):
+            low = 1 << b
+            others, lit = bulbs ^ low, before | after[k + 1]
+            before |= sees[b]
             cands = sees[b] & ~low
             while cands:
                 x = cands & -cands
@@ -222,16 +220,20 @@ def _settle(white: int, sees: list, bulbs: int, lit: int, banned: int, numbers: 
     same end: this one places the numbers' bulbs before it looks for lone cells, and all of those
     found in one pass together."""
     while True:
-        met = False
-        for ring, k in numbers:
-            have = (bulbs & ring).bit_count()
-            if have >= k:
-                if have > k:
+        met = []
+        for number in numbers:
+            have = (bulbs & number[0]).bit_count()
+            if have >= number[1]:
+                if have > number[1]:
                     return None
-                banned |= ring
-                met = True
-        if met:
-            numbers = [x for x in numbers if (bulbs & x[0]).bit_count() < x[1]]
+                banned |= number[0]
+                met.append(number)
+        if met:  # they leave the list (equal tuples are alike: which one goes does not matter)
+            if len(met) == 1:
+                numbers = numbers[:]
+                numbers.remove(met[0])
+            else:
+                numbers = [x for x in numbers if x not in met]
         free = white & ~lit & ~banned
         forced = 0
         can = free | bulbs  # a number's bulbs and open cells: all of them needed, when they are as many as it
