@@ -24,19 +24,19 @@ def _around(n: int) -> tuple[int, ...]:
 
 
 @functools.lru_cache(maxsize=16)  # n * n small tuples per side
-def _corners(n: int) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """Per cell r * n + c: the diagonal neighbours that join two of its orthogonal neighbours (as one-bit
-    masks), and how many of those joins its orthogonal neighbours need to hang together (their count
-    less one). With that many corners free, the neighbours reach each other around the cell."""
+def _corners(n: int) -> tuple[tuple[int, int], ...]:
+    """Per cell r * n + c: the diagonal neighbours that join two of its orthogonal neighbours (a mask),
+    and how many of those may be shaded with its orthogonal neighbours still joined around the cell (as
+    many as they are less the joins the neighbours need to hang together: their count less one)."""
     out = []
     for r in range(n):
         for c in range(n):
             ring = [(r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)]  # clockwise; corner k joins k and k + 1
             inside = [0 <= a < n and 0 <= b < n for a, b in ring]
-            joins = tuple(1 << ((a + e - r) * n + (b + f - c))
-                          for k, ((a, b), (e, f)) in enumerate(zip(ring, ring[1:] + ring[:1]))
-                          if inside[k] and inside[(k + 1) % 4])
-            out.append((joins, sum(inside) - 1))
+            joins = [1 << ((a + e - r) * n + (b + f - c))
+                     for k, ((a, b), (e, f)) in enumerate(zip(ring, ring[1:] + ring[:1]))
+                     if inside[k] and inside[(k + 1) % 4]]
+            out.append((sum(joins), len(joins) - (sum(inside) - 1)))  # distinct cells: the sum is their mask
     return tuple(out)
 
 
@@ -86,8 +86,8 @@ def repeats(grid) -> list[int]:
     return [m for cells in _where(grid).values() for line in lines if (m := cells & line) & (m - 1)]
 
 
-def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
-    """Shadings of repeated cells only, with no repeat among unshaded cells, no shaded neighbours and the
+def shadings(grid, limit: int = 2, budget: int = 30_000) -> list[int]:
+    """Shadings (bit masks, cell r * n + c) of repeated cells only, with no repeat among unshaded cells, no shaded neighbours and the
     unshaded cells connected.
 
     On bit masks (cell r * n + c): an unshaded cell shades every cell holding its number in its row
@@ -98,7 +98,7 @@ def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
     full = (1 << (n * n)) - 1
     peers = _peers(grid)  # the other cells with the same number in the same row or column
     unshaded0 = full & ~functools.reduce(int.__or__, peers)  # cells with no peer (peers are mutual)
-    out: list[frozenset] = []
+    out: list[int] = []
     nodes = [0]
     _, not_first, not_last = edge_masks(n, n)
 
@@ -130,7 +130,7 @@ def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
             return
         open_ = full & ~shaded & ~unshaded
         if not open_:
-            out.append(frozenset(divmod(i, n) for i in bits(shaded)))
+            out.append(shaded)
             return
         cell = open_ & -open_
         for shade in (True, False):
@@ -146,6 +146,12 @@ def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
 
     rec(0, unshaded0, 0)
     return out
+
+
+def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
+    """`shadings` as sets of shaded cells (r, c)."""
+    n = len(grid)
+    return [frozenset(divmod(i, n) for i in bits(m)) for m in shadings(grid, limit, budget)]
 
 
 @functools.lru_cache(maxsize=32)  # per frame and side: n tiles (shared with text_tile's cache), 2n slices each
@@ -226,8 +232,8 @@ class Hitori(GridAnswerEnv):
                     continue
                 # the free cells are connected; without this cell they stay so exactly when its
                 # (free) neighbours still reach each other: around it through free corners, or else
-                joins, need = corners[i]
-                if near and (sum(1 for m in joins if not m & mask) >= need
+                joins, slack = corners[i]
+                if near and ((joins & mask).bit_count() <= slack
                              or _reaches(near & -near, near, full & ~(mask | 1 << i), n, not_first, not_last)):
                     mask |= 1 << i
                     count += 1
@@ -240,7 +246,7 @@ class Hitori(GridAnswerEnv):
                     pool = rows[r] + cols[c]
                     grid[r][c] = pool[d.integers(len(pool))]
             try:
-                if len(solve(grid)) == 1:
+                if len(shadings(grid)) == 1:
                     # the one solution is the shading the numbers were copied over
                     self._shading = tuple(tuple(mask >> (r * n + c) & 1 for c in range(n)) for r in range(n))
                     break
