@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import functools
 
 from gymv_envs.domains.logic._placement import NEIGHBOURS4
@@ -52,9 +51,40 @@ class Akari:
 
     def renumbered(self, black: dict[int, int | None]) -> Akari:
         """The same black cells with other numbers (``black`` has the same keys), sharing the tables."""
-        out = copy.copy(self)
+        out = object.__new__(Akari)
+        out.__dict__.update(self.__dict__)
         out.black = dict(black)
         out.numbers = [(self.adjacent[i], k) for i, k in black.items() if k is not None]
+        return out
+
+    def blackened(self, cell: int) -> Akari:
+        """This board with white ``cell`` turned black (no number): the tables of `__init__`, updated
+        only on the cells of its row and column runs (``black`` gets ``cell`` last)."""
+        n, bit = self.n, 1 << cell
+        out = object.__new__(Akari)
+        out.n, out.white = n, self.white & ~bit
+        out.black = {**self.black, cell: None}
+        out.sees = sees = self.sees[:]
+        seen = sees[cell]
+        row = seen & (((1 << n) - 1) << (cell - cell % n))
+        below = bit - 1
+        for part in (row, seen & ~row):
+            lo, hi = part & below, part & ~below & ~bit
+            for side, cut in ((lo, hi | bit), (hi, lo | bit)):
+                while side:
+                    low = side & -side
+                    side ^= low
+                    sees[low.bit_length() - 1] &= ~cut
+        sees[cell] = 0
+        out.adjacent = adjacent = dict(self.adjacent)
+        m = 0
+        for j in _tables(n)[1][cell]:
+            if j in adjacent:
+                adjacent[j] &= ~bit
+            else:
+                m |= 1 << j
+        adjacent[cell] = m
+        out.numbers = [(adjacent[i], k) for i, k in out.black.items() if k is not None]
         return out
 
     def moves(self, bulbs: int) -> list[int]:
@@ -66,17 +96,15 @@ class Akari:
         black_mask = ((1 << (n * n)) - 1) & ~white
         near = {}  # cell -> the black cells beside it (mask)
         out = []
-        rest = bulbs
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            b = low.bit_length() - 1
-            others, lit = bulbs ^ low, 0
-            o = others
-            while o:
-                x = o & -o
-                o ^= x
-                lit |= sees[x.bit_length() - 1]
+        cells = [i for i in range(n * n) if bulbs >> i & 1]
+        after = [0] * (len(cells) + 1)  # after[k]: the cells the bulbs from the k-th on light
+        for k in range(len(cells) - 1, -1, -1):
+            after[k] = after[k + 1] | sees[cells[k]]
+        before = 0  # the cells the bulbs before this one light
+        for k, b in enumerate(cells):
+            low = 1 << b
+            others, lit = bulbs ^ low, before | after[k + 1]
+            before |= sees[b]
             cands = sees[b] & ~low
             while cands:
                 x = cands & -cands
@@ -110,62 +138,24 @@ class Akari:
     def solutions(self, limit: int, budget: int = 50_000) -> list[int] | None:
         """Up to ``limit`` bulb masks that solve the board (None when the search budget runs out).
 
-        Before each branch, bulbs that are forced go in: all the open cells round a number that
-        needs every one of them, and the only cell that can still light an unlit cell. Then the
-        search branches on the unlit cell with the fewest cells that could light it.
+        Before each branch, bulbs that are forced go in (`_settle`). Then the search branches on the
+        unlit cell with the fewest cells that could light it.
         """
         out: list[int] = []
-        nodes = [0]
-        white, sees, numbers = self.white, self.sees, self.numbers
+        nodes = 0
+        white, sees = self.white, self.sees
 
         def search(bulbs: int, lit: int, banned: int, numbers: list) -> None:
-            nodes[0] += 1
-            if nodes[0] > budget:
+            nonlocal nodes
+            nodes += 1
+            if nodes > budget:
                 raise TimeoutError
-            while True:  # a met number bans its open cells and leaves the list below
-                active, needs = [], []
-                for number in numbers:
-                    need = number[1] - (bulbs & number[0]).bit_count()
-                    if need > 0:
-                        active.append(number)
-                        needs.append(need)
-                    elif need:
-                        return
-                    else:
-                        banned |= number[0]
-                numbers = active
-                free = white & ~lit & ~banned
-                forced = 0
-                for (adj, _), need in zip(active, needs):
-                    room = (free & adj).bit_count()
-                    if room <= need:
-                        if room < need:
-                            return
-                        forced |= free & adj
-                best, best_opts = -1, 99
-                unlit = white & ~lit
-                while unlit and best_opts > 1:
-                    low = unlit & -unlit
-                    unlit ^= low
-                    i = low.bit_length() - 1
-                    opts = (sees[i] & free).bit_count()
-                    if opts < best_opts:
-                        best, best_opts = i, opts
-                if best_opts == 0:
-                    return
-                if best_opts == 1:
-                    forced |= sees[best] & free
-                if not forced:
-                    break
-                while forced:  # place the forced bulbs; two that see each other end the branch
-                    low = forced & -forced
-                    forced ^= low
-                    if lit & low:
-                        return
-                    bulbs |= low
-                    lit |= sees[low.bit_length() - 1]
+            state = _settle(white, sees, bulbs, lit, banned, numbers, 0, -1)
+            if state is None:
+                return
+            bulbs, lit, banned, free, numbers, best = state
             if best < 0:  # all lit, so every number met (an unmet one has no room left)
-                if not active:
+                if not numbers:
                     out.append(bulbs)
                 return
             opts = sees[best] & free
@@ -177,7 +167,7 @@ class Akari:
                 banned |= low
 
         try:
-            search(0, 0, 0, numbers)
+            search(0, 0, 0, self.numbers)
         except TimeoutError:
             return None
         return out
@@ -198,53 +188,12 @@ class Akari:
             nodes += 1
             if nodes > budget:
                 raise TimeoutError
-            while True:
-                active, needs = [], []
-                for number in numbers:
-                    need = number[1] - (bulbs & number[0]).bit_count()
-                    if need > 0:
-                        active.append(number)
-                        needs.append(need)
-                    elif need:
-                        return False
-                    else:
-                        banned |= number[0]
-                numbers = active
-                free = white & ~lit & ~banned
-                forced = 0
-                for (ring, _), need in zip(active, needs):
-                    room = free & ring
-                    n_room = room.bit_count()
-                    if n_room <= need:
-                        if n_room < need:
-                            return False
-                        forced |= room
-                if not free & adj and (bulbs & adj).bit_count() == k_out:
-                    return False
-                best, best_opts = -1, 99
-                unlit = white & ~lit
-                while unlit and best_opts > 1:
-                    low = unlit & -unlit
-                    unlit ^= low
-                    i = low.bit_length() - 1
-                    opts = (sees[i] & free).bit_count()
-                    if opts < best_opts:
-                        best, best_opts = i, opts
-                if best_opts == 0:
-                    return False
-                if best_opts == 1:
-                    forced |= sees[best] & free
-                if not forced:
-                    break
-                while forced:  # place the forced bulbs; two that see each other end the branch
-                    low = forced & -forced
-                    forced ^= low
-                    if lit & low:
-                        return False
-                    bulbs |= low
-                    lit |= sees[low.bit_length() - 1]
+            state = _settle(white, sees, bulbs, lit, banned, numbers, adj, k_out)
+            if state is None:
+                return False
+            bulbs, lit, banned, free, numbers, best = state
             if best < 0:  # all lit, every number met (none is active)
-                return not active and (bulbs & adj).bit_count() != k_out
+                return not numbers and (bulbs & adj).bit_count() != k_out
             opts = sees[best] & free
             while opts:
                 low = opts & -opts
@@ -258,3 +207,64 @@ class Akari:
             return search(0, 0, 0, [(self.adjacent[i], k) for i, k in self.black.items() if k is not None and i != black])
         except TimeoutError:
             return None
+
+
+def _settle(white: int, sees: list, bulbs: int, lit: int, banned: int, numbers: list, adj: int, k_out: int):
+    """Place the bulbs that are forced: all the open cells round a number that needs every one of them,
+    and the only cell that can still light an unlit cell; a met number bans its open cells and leaves
+    the list. With ``k_out`` >= 0, a count round ``adj`` settled at ``k_out`` ends the branch too.
+
+    None when the branch ends; else (bulbs, lit, banned, free cells, numbers still unmet, the unlit
+    cell with the fewest cells that could light it, the first such; -1 when all are lit). The
+    deductions only grow the state and a failed one stays failed, so any order of them reaches the
+    same end: this one places the numbers' bulbs before it looks for lone cells, and all of those
+    found in one pass together."""
+    while True:
+        met = []
+        for number in numbers:
+            have = (bulbs & number[0]).bit_count()
+            if have >= number[1]:
+                if have > number[1]:
+                    return None
+                banned |= number[0]
+                met.append(number)
+        if met:  # they leave the list (equal tuples are alike: which one goes does not matter)
+            if len(met) == 1:
+                numbers = numbers[:]
+                numbers.remove(met[0])
+            else:
+                numbers = [x for x in numbers if x not in met]
+        free = white & ~lit & ~banned
+        forced = 0
+        can = free | bulbs  # a number's bulbs and open cells: all of them needed, when they are as many as it
+        for ring, k in numbers:
+            most = (can & ring).bit_count()
+            if most <= k:
+                if most < k:
+                    return None
+                forced |= free & ring
+        if k_out >= 0 and not free & adj and (bulbs & adj).bit_count() == k_out:
+            return None
+        if not forced:
+            best, best_opts = 0, 99
+            unlit = white & ~lit
+            while unlit:
+                low = unlit & -unlit
+                unlit ^= low
+                opts = sees[low.bit_length() - 1] & free
+                n_opts = opts.bit_count()
+                if n_opts < 2:  # one cell, or none
+                    if not opts:
+                        return None
+                    forced |= opts
+                elif n_opts < best_opts:
+                    best, best_opts = low, n_opts
+            if not forced:
+                return bulbs, lit, banned, free, numbers, best.bit_length() - 1
+        while forced:  # place the forced bulbs; two that see each other end the branch
+            low = forced & -forced
+            forced ^= low
+            if lit & low:
+                return None
+            bulbs |= low
+            lit |= sees[low.bit_length() - 1]

@@ -24,19 +24,19 @@ def _around(n: int) -> tuple[int, ...]:
 
 
 @functools.lru_cache(maxsize=16)  # n * n small tuples per side
-def _corners(n: int) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """Per cell r * n + c: the diagonal neighbours that join two of its orthogonal neighbours (as one-bit
-    masks), and how many of those joins its orthogonal neighbours need to hang together (their count
-    less one). With that many corners free, the neighbours reach each other around the cell."""
+def _corners(n: int) -> tuple[tuple[int, int], ...]:
+    """Per cell r * n + c: the diagonal neighbours that join two of its orthogonal neighbours (a mask),
+    and how many of those may be shaded with its orthogonal neighbours still joined around the cell (as
+    many as they are less the joins the neighbours need to hang together: their count less one)."""
     out = []
     for r in range(n):
         for c in range(n):
             ring = [(r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)]  # clockwise; corner k joins k and k + 1
             inside = [0 <= a < n and 0 <= b < n for a, b in ring]
-            joins = tuple(1 << ((a + e - r) * n + (b + f - c))
-                          for k, ((a, b), (e, f)) in enumerate(zip(ring, ring[1:] + ring[:1]))
-                          if inside[k] and inside[(k + 1) % 4])
-            out.append((joins, sum(inside) - 1))
+            joins = [1 << ((a + e - r) * n + (b + f - c))
+                     for k, ((a, b), (e, f)) in enumerate(zip(ring, ring[1:] + ring[:1]))
+                     if inside[k] and inside[(k + 1) % 4]]
+            out.append((sum(joins), len(joins) - (sum(inside) - 1)))  # distinct cells: the sum is their mask
     return tuple(out)
 
 
@@ -52,27 +52,42 @@ def _reaches(seed: int, targets: int, within: int, n: int, not_first: int, not_l
     return True
 
 
-def _same(grid) -> tuple[list[dict], list[dict]]:
-    """Per row, and per column, each number's cells there as a bit mask (cell r * n + c)."""
-    n = len(grid)
-    same_row: list[dict] = [{} for _ in range(n)]
-    same_col: list[dict] = [{} for _ in range(n)]
-    for r, row in enumerate(grid):
-        for c, v in enumerate(row):
-            bit = 1 << (r * n + c)
-            same_row[r][v] = same_row[r].get(v, 0) | bit
-            same_col[c][v] = same_col[c].get(v, 0) | bit
-    return same_row, same_col
+@functools.lru_cache(maxsize=16)  # a tuple of n * n ints per side
+def _lines(n: int) -> tuple[int, ...]:
+    """Per cell r * n + c, the other cells of its row and column as a bit mask."""
+    rows = [((1 << n) - 1) << (r * n) for r in range(n)]
+    cols = [sum(1 << (k * n + c) for k in range(n)) for c in range(n)]
+    return tuple((rows[i // n] | cols[i % n]) & ~(1 << i) for i in range(n * n))
+
+
+def _where(grid) -> dict:
+    """Each number's cells in the whole grid as a bit mask (cell r * n + c)."""
+    where: dict = {}
+    bit = 1
+    for row in grid:
+        for v in row:
+            where[v] = where.get(v, 0) | bit
+            bit <<= 1
+    return where
+
+
+def _peers(grid) -> list[int]:
+    """Per cell r * n + c, the other cells with its number in its row or column, as a bit mask."""
+    where = _where(grid)
+    return [where[v] & m for v, m in zip([v for row in grid for v in row], _lines(len(grid)))]
 
 
 def repeats(grid) -> list[int]:
     """The groups of two or more cells with one number in one row or column, as bit masks (cell r * n + c):
     together, the cells whose number repeats in their row or column."""
-    return [m for line in _same(grid) for masks in line for m in masks.values() if m & (m - 1)]
+    n = len(grid)
+    row, col = (1 << n) - 1, sum(1 << (k * n) for k in range(n))
+    lines = [row << (r * n) for r in range(n)] + [col << c for c in range(n)]
+    return [m for cells in _where(grid).values() for line in lines if (m := cells & line) & (m - 1)]
 
 
-def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
-    """Shadings of repeated cells only, with no repeat among unshaded cells, no shaded neighbours and the
+def shadings(grid, limit: int = 2, budget: int = 30_000) -> list[int]:
+    """Shadings (bit masks, cell r * n + c) of repeated cells only, with no repeat among unshaded cells, no shaded neighbours and the
     unshaded cells connected.
 
     On bit masks (cell r * n + c): an unshaded cell shades every cell holding its number in its row
@@ -81,12 +96,9 @@ def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
     """
     n = len(grid)
     full = (1 << (n * n)) - 1
-    same_row, same_col = _same(grid)
-    # the other cells with the same number in the same row or column
-    peers = [(same_row[r][v] | same_col[c][v]) & ~(1 << (r * n + c))
-             for r, row in enumerate(grid) for c, v in enumerate(row)]
-    unshaded0 = sum(1 << i for i in range(n * n) if not peers[i])
-    out: list[frozenset] = []
+    peers = _peers(grid)  # the other cells with the same number in the same row or column
+    unshaded0 = full & ~functools.reduce(int.__or__, peers)  # cells with no peer (peers are mutual)
+    out: list[int] = []
     nodes = [0]
     _, not_first, not_last = edge_masks(n, n)
 
@@ -118,7 +130,7 @@ def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
             return
         open_ = full & ~shaded & ~unshaded
         if not open_:
-            out.append(frozenset(divmod(i, n) for i in bits(shaded)))
+            out.append(shaded)
             return
         cell = open_ & -open_
         for shade in (True, False):
@@ -133,6 +145,28 @@ def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
                 return
 
     rec(0, unshaded0, 0)
+    return out
+
+
+def solve(grid, limit: int = 2, budget: int = 30_000) -> list[frozenset]:
+    """`shadings` as sets of shaded cells (r, c)."""
+    n = len(grid)
+    return [frozenset(divmod(i, n) for i in bits(m)) for m in shadings(grid, limit, budget)]
+
+
+@functools.lru_cache(maxsize=32)  # per frame and side: n tiles (shared with text_tile's cache), 2n slices each
+def _places(H: int, W: int, n: int, x0: float, y0: float, cell: float) -> dict:
+    """Per number, `cell_text`'s tile for it and where it goes: per column, and per row, the slice it
+    fills (None where the tile would leave the frame: `cell_text` draws that cell itself)."""
+    size = max(4, int(cell * 0.55))  # `cell_text`'s size for one digit
+    out = {}
+    for v in range(1, n + 1):
+        tile = text_tile(str(v), size, GIVEN, True, WHITE)
+        h, w = tile.shape[:2]
+        xs = [int(round(x0 + (c + 0.5) * cell - w / 2)) for c in range(n)]
+        ys = [int(round(y0 + (r + 0.5) * cell - h / 2)) for r in range(n)]
+        out[v] = (tile, tuple(slice(x, x + w) if 0 <= x and x + w <= W else None for x in xs),
+                  tuple(slice(y, y + h) if 0 <= y and y + h <= H else None for y in ys))
     return out
 
 
@@ -198,8 +232,8 @@ class Hitori(GridAnswerEnv):
                     continue
                 # the free cells are connected; without this cell they stay so exactly when its
                 # (free) neighbours still reach each other: around it through free corners, or else
-                joins, need = corners[i]
-                if near and (sum(1 for m in joins if not m & mask) >= need
+                joins, slack = corners[i]
+                if near and ((joins & mask).bit_count() <= slack
                              or _reaches(near & -near, near, full & ~(mask | 1 << i), n, not_first, not_last)):
                     mask |= 1 << i
                     count += 1
@@ -212,7 +246,7 @@ class Hitori(GridAnswerEnv):
                     pool = rows[r] + cols[c]
                     grid[r][c] = pool[d.integers(len(pool))]
             try:
-                if len(solve(grid)) == 1:
+                if len(shadings(grid)) == 1:
                     # the one solution is the shading the numbers were copied over
                     self._shading = tuple(tuple(mask >> (r * n + c) & 1 for c in range(n)) for r in range(n))
                     break
@@ -225,19 +259,14 @@ class Hitori(GridAnswerEnv):
     def _draw(self) -> np.ndarray:
         n = self.n
         img, g = blank_board(self.obs_size, n, n)
-        size = max(4, int(g.cell * 0.55))  # `cell_text`'s size for one digit
-        tiles = {v: text_tile(str(v), size, GIVEN, True, WHITE) for v in range(1, n + 1)}
-        H, W = img.shape[:2]
-        for r, row in enumerate(self.grid):  # what `cell_text` pastes, each tile looked up once
-            cy = g.y0 + (r + 0.5) * g.cell
+        places = _places(img.shape[0], img.shape[1], n, g.x0, g.y0, g.cell)
+        for r, row in enumerate(self.grid):  # what `cell_text` pastes
             for c, v in enumerate(row):
-                tile = tiles[v]
-                h, w = tile.shape[:2]
-                x, y = int(round(g.x0 + (c + 0.5) * g.cell - w / 2)), int(round(cy - h / 2))
-                if x < 0 or y < 0 or x + w > W or y + h > H:
+                tile, xs, ys = places[v]
+                if xs[c] is None or ys[r] is None:
                     cell_text(img, g, r, c, str(v), scale=0.55)
                 else:
-                    img[y:y + h, x:x + w] = tile
+                    img[ys[r], xs[c]] = tile
         return img
 
     def _task_text(self) -> str:

@@ -2,17 +2,57 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
-from gymv_envs.core.board import blank_labelled_board, cell_centre, cell_rect, text_tile
-from gymv_envs.core.canvas import INK, WHITE, draw_text, fill_rect, is_uniform
+from gymv_envs.core.board import (
+    blank_labelled_board,
+    cell_centre,
+    cell_rect,
+    labelled_layout,
+    text_tile,
+)
+from gymv_envs.core.canvas import INK, WHITE, draw_text, fill_rect, is_uniform, new_frame, rect_box
 from gymv_envs.domains.logic._akari import Akari
 from gymv_envs.domains.logic._placement import CellsAnswerEnv, mask_cells, move_one
 
 # difficulty -> (side, share of black cells, keep every number)
 LEVELS = {0: (5, 0.2, True), 1: (7, 0.2, False), 2: (8, 0.2, False)}
+
+
+@functools.lru_cache(maxsize=256)  # a cell-sized tile each: about 2.5 MB at 512x512
+def _cell_tile(h: int, w: int, k: int | None, size: int, x: int, y: int) -> np.ndarray:
+    """A black cell's box (``h`` x ``w``) with number ``k``'s text tile at (x, y) in it (read-only)."""
+    tile = new_frame(h, w, INK)
+    if k is not None:
+        text = text_tile(str(k), size, WHITE, True, INK)
+        tile[y:y + text.shape[0], x:x + text.shape[1]] = text
+    tile.setflags(write=False)
+    return tile
+
+
+@functools.lru_cache(maxsize=4096)  # per frame, side, cell and number: two slices and a shared tile
+def _black(H: int, W: int, n: int, i: int, k: int | None) -> tuple | None:
+    """What `_draw` paints for black cell ``i`` numbered ``k``: its box filled black and the number's
+    text tile pasted, as (rows, columns, tile). None where the text would leave the box (draw it there)."""
+    layout = labelled_layout((H, W), n, n)
+    r, c = divmod(i, n)
+    box = rect_box((H, W), *cell_rect(layout, r, c))
+    if box is None:
+        return None
+    a, b, c1, d = box
+    size, x, y = 0, 0, 0
+    if k is not None:
+        size = max(5, int(layout[2] * 0.55))
+        th, tw = text_tile(str(k), size, WHITE, True, INK).shape[:2]
+        cx, cy = cell_centre(layout, r, c)
+        x, y = int(round(cx - tw / 2)) - a, int(round(cy - th / 2)) - b
+        if x < 0 or y < 0 or x + tw > c1 - a or y + th > d - b:
+            return None
+    return slice(b, d), slice(a, c1), _cell_tile(d - b, c1 - a, k, size, x, y)
 
 
 class LightUp(CellsAnswerEnv):
@@ -82,7 +122,7 @@ class LightUp(CellsAnswerEnv):
                 for i in (diff[int(k)] for k in rng.permutation(len(diff))):
                     if blank.lit_without(bulbs, i):
                         blacks.add(i)
-                        blank = Akari(n, dict.fromkeys(blacks))
+                        blank = blank.blackened(i)
                         break
                 else:
                     break
@@ -108,11 +148,16 @@ class LightUp(CellsAnswerEnv):
     def _draw(self) -> np.ndarray:
         n = self.n
         img, layout = blank_labelled_board(self.obs_size, n, n)
-        size = max(5, int(layout[2] * 0.55))
+        H, W = img.shape[:2]
         for i, k in self.black.items():
+            hit = _black(H, W, n, i, k)
+            if hit is not None:
+                img[hit[0], hit[1]] = hit[2]
+                continue
             r, c = divmod(i, n)
             fill_rect(img, *cell_rect(layout, r, c), INK)
             if k is not None:  # white on the black cell: a cached tile where the text's box is all black
+                size = max(5, int(layout[2] * 0.55))
                 tile = text_tile(str(k), size, WHITE, True, INK)
                 h, w = tile.shape[:2]
                 cx, cy = cell_centre(layout, r, c)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.core.board import GIVEN, blank_board, board_base, cell_text, text_tile
 from gymv_envs.core.canvas import (
     BACKGROUND,
     WHITE,
@@ -23,6 +25,7 @@ from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv
 # difficulty -> (side, longest thermometer)
 LEVELS = {0: (4, 3), 1: (5, 4), 2: (6, 5)}
 TUBE = (150, 155, 170)
+PAD = (0, 0.8, 0.8, 0)  # the board's room for the counts
 
 
 def _lines(n: int, thermos: list) -> tuple[list, list]:
@@ -50,6 +53,37 @@ def _lines(n: int, thermos: list) -> tuple[list, list]:
             lines[n + c0].append((k, 0))
         of.append(on)
     return lines, of
+
+
+def _swap(n: int, thermos: list, levels: list) -> bool:
+    """Whether four thermometers can each move their level by one around a rectangle of cells
+    (r1, c1) and (r2, c2) filled, (r1, c2) and (r2, c1) emptied, every count kept: a second solution."""
+    owner = {}  # cell r * n + c -> the thermometer that can fill it (its next cell) or empty it (its last)
+    fills, empties = [0] * n, [0] * n  # per row, those cells' columns as bit masks
+    for k, (t, level) in enumerate(zip(thermos, levels)):
+        if level < len(t):
+            r, c = t[level]
+            fills[r] |= 1 << c
+            owner[r * n + c] = k
+        if level:
+            r, c = t[level - 1]
+            empties[r] |= 1 << c
+            owner[r * n + c] = k
+    for r1 in range(n):
+        f1, e1 = fills[r1], empties[r1]
+        if not (f1 and e1):
+            continue
+        for r2 in range(r1 + 1, n):
+            one, two = f1 & empties[r2], e1 & fills[r2]  # columns c1, and c2
+            if not (one and two):
+                continue
+            for c1 in range(n):
+                if one >> c1 & 1:
+                    a, b = owner[r1 * n + c1], owner[r2 * n + c1]
+                    for c2 in range(n):
+                        if two >> c2 & 1 and len({a, b, owner[r1 * n + c2], owner[r2 * n + c2]}) == 4:
+                            return True
+    return False
 
 
 def solve(n: int, thermos: list, row_counts: list, col_counts: list, limit: int = 2, budget: int = 50_000) -> list:
@@ -124,6 +158,39 @@ def solve(n: int, thermos: list, row_counts: list, col_counts: list, limit: int 
     return out
 
 
+@functools.lru_cache(maxsize=1024)  # per frame, side, cell and direction: a tile of (0.66 cell)^2 pixels
+def _bulb(size: tuple, n: int, r: int, c: int, dr: int, dc: int) -> tuple | None:
+    """The bulb at cell (r, c) of a thermometer going on in direction (dr, dc) ((0, 0): one cell) as
+    (rows, columns, tile): the white cell, the tube's end there and the circle, as `_draw` blended them
+    before (a thermometer draws only inside its own cells: the box on the frame is the base board's).
+    None where the box is not all white (blend it there)."""
+    base, g = board_base(size, n, n, pad=PAD)
+    w, side = g.cell * 0.32, int(g.cell * 0.66)
+    (x0, y0), (x1, y1) = g.center(r, c), g.center(r + dr, c + dc)  # the tube's end in the box: as far as it goes
+    tube = (min(x0, x1) - w / 2, min(y0, y1) - w / 2, max(x0, x1) + w / 2, max(y0, y1) + w / 2)
+    bulb = shape_layer("circle", x0, y0, side, TUBE)
+    bx, by = bulb[1], bulb[2]
+    box = (bx, by, bx + side, by + side)
+    if not is_uniform(base, *box, WHITE):
+        return None
+    a, c, b, d = rect_box(base.shape, *tube)
+    end = rect_layer(base.shape, max(a, box[0]), max(c, box[1]), min(b, box[2]), min(d, box[3]), TUBE)
+    return slice(by, by + side), slice(bx, bx + side), layers_tile([end, bulb] if end else [bulb], *box, WHITE)
+
+
+@functools.lru_cache(maxsize=1024)  # per frame, side, place and count: one text tile (shared with text_tile's)
+def _count(size: tuple, n: int, r: float, c: float, v: int) -> tuple | None:
+    """What `cell_text` pastes for count ``v`` at (r, c): (rows, columns, tile), None where it draws."""
+    _, g = board_base(size, n, n, pad=PAD)
+    tile = text_tile(str(v), max(4, int(g.cell * 0.5)), GIVEN, True, BACKGROUND)
+    h, w = tile.shape[:2]
+    cx, cy = g.center(r, c)
+    x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
+    if x < 0 or y < 0 or x + w > size[1] or y + h > size[0]:
+        return None
+    return slice(y, y + h), slice(x, x + w), tile
+
+
 class Thermometers(GridAnswerEnv):
     """Fill the thermometers so that every row and column holds its number of filled cells.
 
@@ -179,11 +246,14 @@ class Thermometers(GridAnswerEnv):
                 thermos = self._cut(d)
                 grid = [[0] * n for _ in range(n)]
                 rc, cc = [0] * n, [0] * n
-                for t in thermos:
-                    for r, c in t[:d.integers(len(t) + 1)]:
+                levels = [d.integers(len(t) + 1) for t in thermos]
+                for t, level in zip(thermos, levels):
+                    for r, c in t[:level]:
                         grid[r][c] = 1
                         rc[r] += 1
                         cc[c] += 1
+                if _swap(n, thermos, levels):  # a second solution at hand: `solve` would find two
+                    continue
                 try:
                     if len(solve(n, thermos, rc, cc)) == 1:
                         self._unique = tuple(tuple(row) for row in grid)  # the drawn filling is the solution
@@ -220,28 +290,25 @@ class Thermometers(GridAnswerEnv):
 
     # -- draw
     def _draw(self) -> np.ndarray:
-        n = self.n
-        img, g = blank_board(self.obs_size, n, n, pad=(0, 0.8, 0.8, 0))
-        w, size = g.cell * 0.32, int(g.cell * 0.66)
+        n, size = self.n, tuple(self.obs_size)
+        img, g = blank_board(size, n, n, pad=PAD)
+        w, bulb = g.cell * 0.32, int(g.cell * 0.66)
         for t in self.thermos:
             (r0, c0), (r1, c1) = t[0], t[-1]
             (x0, y0), (x1, y1) = g.center(r0, c0), g.center(r1, c1)
-            tube = (min(x0, x1) - w / 2, min(y0, y1) - w / 2, max(x0, x1) + w / 2, max(y0, y1) + w / 2)
-            bulb = shape_layer("circle", x0, y0, size, TUBE)
-            bx, by = bulb[1], bulb[2]
-            box = (bx, by, bx + size, by + size)
-            if not is_uniform(img, *box, WHITE):  # not the white cell under the bulb: blend it
-                fill_rect(img, *tube, TUBE)
-                draw_shape(img, "circle", x0, y0, size, TUBE)
-                continue
-            # the bulb's box holds the background and the tube's end: a cached tile of the two
-            a, c, b, d = rect_box(img.shape, *tube)
-            end = rect_layer(img.shape, max(a, box[0]), max(c, box[1]), min(b, box[2]), min(d, box[3]), TUBE)
-            fill_rect(img, *tube, TUBE)
-            img[box[1]:box[3], box[0]:box[2]] = layers_tile([end, bulb] if end else [bulb], *box, WHITE)
+            fill_rect(img, min(x0, x1) - w / 2, min(y0, y1) - w / 2, max(x0, x1) + w / 2, max(y0, y1) + w / 2, TUBE)
+            hit = _bulb(size, n, r0, c0, (r1 > r0) - (r1 < r0), (c1 > c0) - (c1 < c0))
+            if hit is None:  # not the white cell under the bulb: blend it
+                draw_shape(img, "circle", x0, y0, bulb, TUBE)
+            else:
+                img[hit[0], hit[1]] = hit[2]
         for i in range(n):
-            cell_text(img, g, i, n - 0.1, str(self.row_counts[i]), scale=0.5, bg=BACKGROUND)
-            cell_text(img, g, n - 0.1, i, str(self.col_counts[i]), scale=0.5, bg=BACKGROUND)
+            for r, c, v in ((i, n - 0.1, self.row_counts[i]), (n - 0.1, i, self.col_counts[i])):
+                hit = _count(size, n, r, c, v)
+                if hit is None:
+                    cell_text(img, g, r, c, str(v), scale=0.5, bg=BACKGROUND)
+                else:
+                    img[hit[0], hit[1]] = hit[2]
         return img
 
     def _task_text(self) -> str:
