@@ -77,13 +77,16 @@ def _projection(n: int, mask: int) -> tuple[int, ...]:
 
 def latin_search(n: int, lines: Sequence[int], cages: Sequence[tuple[tuple[int, ...], Sequence[int]]] = (),
                  givens: dict[tuple[int, int], int] | None = None, limit: int = 2, budget: int = 20_000,
-                 other_than: Grid | None = None) -> list[Grid]:
+                 other_than: Grid | None = None, base: tuple | None = None, keep: list | None = None) -> list[Grid]:
     """Latin squares over 1..n that keep ``givens``, in which line i (rows 0..n-1, then columns) reads a
     permutation of the mask ``lines[i]`` (over `Perms`) and each cage ``(cells, codes)`` (flat cells
     ``r * n + c``) holds one of its one-hot codes; at most ``limit``, raising `Budget` after ``budget``
     branches. The same answer, order and branch count as `_grid.latin_solve` over the same tables.
     ``other_than``: a solution not to report (the planted one, when the question is whether there is
-    another)."""
+    another). ``keep``: a list to which the consistent state reached before the first branch is appended
+    (nothing when there is none), which a later search whose givens and line masks are at least as tight (and
+    whose cages are none) takes as ``base`` and starts from: the state it reaches is the same, so its
+    answer and branch count are too."""
     P = perms(n)
     by_bit, allow, dfull, values = P.by_bit, P.allow, P.dfull, P.values
     nl = 2 * n
@@ -161,8 +164,10 @@ def latin_search(n: int, lines: Sequence[int], cages: Sequence[tuple[tuple[int, 
         return True
 
     def rec(dom: list, live: list, cands: list, dirty: list) -> None:
-        if not settle(dom, live, cands, dirty):
-            return
+        if settle(dom, live, cands, dirty):
+            branch(dom, live, cands)
+
+    def branch(dom: list, live: list, cands: list) -> None:
         best, size = -1, 1 << 30
         for i in range(nl):
             k = live[i].bit_count()
@@ -207,33 +212,74 @@ def latin_search(n: int, lines: Sequence[int], cages: Sequence[tuple[tuple[int, 
             if len(out) >= limit:
                 return
 
-    dom = [dfull] * (n * n)
-    for (r, c), v in (givens or {}).items():
-        dom[r * n + c] &= 1 << (v - 1)
-    for t, m in enumerate(lines):  # each line's first projection, from a cache
-        for x, d in zip(cells_of[t], _projection(n, m)):
-            dom[x] &= d
+    if base is None:
+        dom = [dfull] * (n * n)
+        for (r, c), v in (givens or {}).items():
+            dom[r * n + c] &= 1 << (v - 1)
+        for t, m in enumerate(lines):  # each line's first projection, from a cache
+            for x, d in zip(cells_of[t], _projection(n, m)):
+                dom[x] &= d
+        live, dirty = list(lines), [True] * ntab
+    else:  # tighten a consistent state: only the tables round what changed need another look
+        dom, live, dirty = list(base[0]), list(base[1]), [False] * ntab
+        for (r, c), v in (givens or {}).items():
+            x = r * n + c
+            d = dom[x] & 1 << (v - 1)
+            if d != dom[x]:
+                dom[x] = d
+                for u in on[x]:
+                    dirty[u] = True
+        for t, m in enumerate(lines):
+            m &= live[t]
+            if m == live[t]:
+                continue
+            live[t], cells = m, cells_of[t]
+            for k in range(n):
+                x = cells[k]
+                s, nd, rest = by_bit[k], 0, dom[x]
+                while rest:
+                    low = rest & -rest
+                    if m & s[low]:
+                        nd |= low
+                    rest ^= low
+                if nd != dom[x]:
+                    dom[x] = nd
+                    for u in on[x]:
+                        dirty[u] = True
+            dirty[t] = True
     if 0 in dom:
         return out
-    rec(dom, list(lines), [list(c) for _, c in cages], [True] * ntab)
+    cands = [list(c) for _, c in cages]
+    if not settle(dom, live, cands, dirty):
+        return out
+    if keep is not None:
+        keep.append((dom, live))
+    branch(dom, live, cands)
     return out
 
 
-def fewest_clues(lo: int, hi: int, others: Callable[[int], Sequence[Grid]],
+def fewest_clues(lo: int, hi: int, others: Callable[[int, tuple | None, list], Sequence[Grid]],
                  first_broken: Callable[[Grid], int | None]) -> int:
     """`_grid.fewest_clues` for a puzzle planted on a known solution: the fewest k in [lo, hi] for which
-    ``others(k)``, the solutions of the puzzle with its first k clues other than the planted one (one is
-    enough), is empty (``hi`` when none below is), running out of budget counting as not empty. It
-    learns from the solutions it meets: one whose first broken clue is ``first_broken(grid)`` = j
-    solves every puzzle of j clues or fewer, so k > j. The same k as a plain binary search over a
-    monotone rule, with fewer and shorter searches."""
+    ``others(k, base, keep)``, the solutions of the puzzle with its first k clues other than the planted
+    one (one is enough), is empty (``hi`` when none below is), running out of budget counting as not
+    empty. ``base`` and ``keep`` are `latin_search`'s: each probe starts from the state kept by the
+    probe of the most clues not above k. It learns from the solutions it meets: one whose first broken
+    clue is ``first_broken(grid)`` = j solves every puzzle of j clues or fewer, so k > j. The same k as
+    a plain binary search over a monotone rule, with fewer and shorter searches."""
+    kept: dict[int, tuple] = {}
     while lo < hi:
         mid = (lo + hi) // 2
+        below = [j for j in kept if j <= mid]
+        keep: list = []
         try:
-            sols = others(mid)
+            sols = others(mid, kept[max(below)] if below else None, keep)
         except Budget:
             lo = mid + 1
             continue
+        finally:
+            if keep:
+                kept[mid] = keep[0]
         if not sols:
             hi = mid
             continue

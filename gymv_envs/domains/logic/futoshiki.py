@@ -27,7 +27,8 @@ GIVEN_SHARE = 0.15  # share of the clue order that are given digits (the rest ar
 GAP = 0.45          # gap between cells, in cells, where the signs sit
 
 
-def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 20_000, other_than: tuple | None = None) -> list:
+def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 20_000, other_than: tuple | None = None,
+          base: tuple | None = None, keep: list | None = None) -> list:
     """Latin squares with the givens and every ``a < b`` of ``less`` (pairs of neighbouring cells): each
     row and column reads a permutation its signs allow (see `latin_search`; ``other_than`` is not reported)."""
     P = perms(n)
@@ -37,7 +38,7 @@ def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 20_000
             lines[r1] &= P.less[c1][c2]
         else:
             lines[n + c1] &= P.less[r1][r2]
-    return latin_search(n, lines, (), givens, limit, budget, other_than)
+    return latin_search(n, lines, (), givens, limit, budget, other_than, base, keep)
 
 
 def _geometry(H: int, W: int, n: int) -> tuple[float, float, float, float]:
@@ -164,7 +165,7 @@ class Futoshiki(LatinSquareEnv):
                     return i
             return None
 
-        self.givens, self.less = clues(fewest_clues(0, len(order), lambda k: solve(n, *clues(k), 1, other_than=planted), first_broken))
+        self.givens, self.less = clues(fewest_clues(0, len(order), lambda k, base, keep: solve(n, *clues(k), 1, 20_000, planted, base, keep), first_broken))
         self._grid = planted  # the unique solution
         self.free = [x for x in ((r, c) for r in range(n) for c in range(n)) if x not in self.givens]
 

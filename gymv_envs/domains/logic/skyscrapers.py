@@ -33,14 +33,15 @@ def lines(sq, n: int) -> dict[tuple[str, int], tuple[int, ...]]:
     return out
 
 
-def solve(n: int, clues: dict, givens: dict, limit: int = 2, budget: int = 20_000, other_than: tuple | None = None) -> list:
+def solve(n: int, clues: dict, givens: dict, limit: int = 2, budget: int = 20_000, other_than: tuple | None = None,
+          base: tuple | None = None, keep: list | None = None) -> list:
     """Latin squares with the givens whose lines of sight match the clues (each row and column reads a
     permutation its two clues allow; see `latin_search`; ``other_than`` is not reported)."""
     P = perms(n)
     lines = [P.full] * (2 * n)
     for (edge, i), v in clues.items():
         lines[i + (n if edge in ("top", "bottom") else 0)] &= P.seen[edge in ("bottom", "right")][v]
-    return latin_search(n, lines, (), givens, limit, budget, other_than)
+    return latin_search(n, lines, (), givens, limit, budget, other_than, base, keep)
 
 
 class Skyscrapers(LatinSquareEnv):
@@ -106,7 +107,7 @@ class Skyscrapers(LatinSquareEnv):
                     return i
             return None
 
-        self.clues, self.givens = clues(fewest_clues(0, len(order), lambda k: solve(n, *clues(k), 1, other_than=planted), first_broken))
+        self.clues, self.givens = clues(fewest_clues(0, len(order), lambda k, base, keep: solve(n, *clues(k), 1, 20_000, planted, base, keep), first_broken))
         self._grid = planted  # the unique solution
         self.free = [x for x in cells if x not in self.givens]
 
