@@ -25,6 +25,8 @@ from gymv_envs.domains.logic._latin import fewest_clues, latin_search, perms
 SIDES = {0: 4, 1: 5, 2: 6}
 GIVEN_SHARE = 0.15  # share of the clue order that are given digits (the rest are inequalities)
 GAP = 0.45          # gap between cells, in cells, where the signs sit
+FIRST = {0: 0.25, 1: 0.28, 2: 0.42}  # where the fewest-clues search looks first, as a share of the clue order
+# (about a quarter of the levels need fewer clues: `_latin.fewest_clues`)
 
 
 def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 20_000, other_than: tuple | None = None,
@@ -165,7 +167,10 @@ class Futoshiki(LatinSquareEnv):
                     return i
             return None
 
-        self.givens, self.less = clues(fewest_clues(0, len(order), lambda k, base, keep: solve(n, *clues(k), 1, 20_000, planted, base, keep), first_broken))
+        def others(k: int, base, keep: list) -> list:
+            return solve(n, *clues(k), 1, 20_000, planted, base, keep)
+
+        self.givens, self.less = clues(fewest_clues(0, len(order), others, first_broken, int(len(order) * FIRST[self.difficulty])))
         self._grid = planted  # the unique solution
         self.free = [x for x in ((r, c) for r in range(n) for c in range(n)) if x not in self.givens]
 
