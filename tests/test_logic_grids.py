@@ -177,3 +177,25 @@ def test_latin_search_matches_table_search(name):
             except _grid.Budget:
                 new = "budget"
             assert new == _table_search_answer(name, env, budget), (name, seed, budget)
+
+
+def test_latin_search_from_a_kept_state():
+    """A search that starts from the state an easier puzzle (a subset of its clues) kept answers as one from
+    scratch, with the same branch count (the fewest-clues search of Futoshiki and Skyscrapers relies on it)."""
+    for seed in range(6):
+        env = gym.make("GymV/Futoshiki-v1", difficulty=seed % 3).unwrapped
+        env.reset(seed=seed)
+        givens, less = list(env.givens.items()), env.less
+        for cut in (0, len(less) // 3, len(less) // 2):
+            keep: list = []
+            futoshiki.solve(env.n, dict(givens[:1]), less[:cut], 3, keep=keep)
+            for budget in (1, 3, 10**6):
+                try:
+                    plain = futoshiki.solve(env.n, dict(givens), less[:cut + 2], 3, budget)
+                except _grid.Budget:
+                    plain = "budget"
+                try:
+                    kept = futoshiki.solve(env.n, dict(givens), less[:cut + 2], 3, budget, base=keep[0])
+                except _grid.Budget:
+                    kept = "budget"
+                assert kept == plain, (seed, cut, budget)

@@ -67,6 +67,15 @@ def _lines(n: int) -> tuple[list[tuple[int, ...]], list[tuple[int, int]]]:
     return lines, [(r, n + c) for r in range(n) for c in range(n)]
 
 
+@functools.lru_cache(maxsize=8)
+def _tables(n: int) -> tuple[list[tuple[tuple[int, list[int], dict[int, int]], ...]], list[tuple[int, ...]]]:
+    """Per line, per position: its cell, `Perms.allow` and `Perms.by_bit` of the position; per n-bit
+    domain, its bits (shares `perms(n)`'s tables)."""
+    P, (lines, _) = perms(n), _lines(n)
+    return ([tuple(zip(cells, P.allow, P.by_bit)) for cells in lines],
+            [tuple(1 << v for v in range(n) if d >> v & 1) for d in range(1 << n)])
+
+
 @functools.lru_cache(maxsize=4096)
 def _projection(n: int, mask: int) -> tuple[int, ...]:
     """The values each position of the permutations in ``mask`` holds, as n-bit domains (cached: 4,096
@@ -77,18 +86,22 @@ def _projection(n: int, mask: int) -> tuple[int, ...]:
 
 def latin_search(n: int, lines: Sequence[int], cages: Sequence[tuple[tuple[int, ...], Sequence[int]]] = (),
                  givens: dict[tuple[int, int], int] | None = None, limit: int = 2, budget: int = 20_000,
-                 other_than: Grid | None = None) -> list[Grid]:
+                 other_than: Grid | None = None, base: tuple | None = None, keep: list | None = None) -> list[Grid]:
     """Latin squares over 1..n that keep ``givens``, in which line i (rows 0..n-1, then columns) reads a
     permutation of the mask ``lines[i]`` (over `Perms`) and each cage ``(cells, codes)`` (flat cells
     ``r * n + c``) holds one of its one-hot codes; at most ``limit``, raising `Budget` after ``budget``
     branches. The same answer, order and branch count as `_grid.latin_solve` over the same tables.
     ``other_than``: a solution not to report (the planted one, when the question is whether there is
-    another)."""
+    another). ``keep``: a list to which the consistent state reached before the first branch is appended
+    (nothing when there is none), which a later search whose givens and line masks are at least as tight (and
+    whose cages are none) takes as ``base`` and starts from: the state it reaches is the same, so its
+    answer and branch count are too."""
     P = perms(n)
-    by_bit, allow, dfull, values = P.by_bit, P.allow, P.dfull, P.values
+    dfull, values = P.dfull, P.values
     nl = 2 * n
     cage_cells = tuple(c for c, _ in cages)
     cells_of, on = _lines(n)
+    tabs, bits = _tables(n)
     if cages:  # a cell's tables: its row, its column, its cages
         on = [list(x) for x in on]
         for t, cells in enumerate(cage_cells):
@@ -97,6 +110,7 @@ def latin_search(n: int, lines: Sequence[int], cages: Sequence[tuple[tuple[int, 
     ntab = nl + len(cages)
     out: list[Grid] = []
     nodes = [0]
+    avoid = None if other_than is None else [1 << (v - 1) for row in other_than for v in row]
     order = list(range(nl, ntab)) + [t for k in range(n) for t in (k, n + k)]  # cages (cheap) first; rows and columns alternate
 
     def settle(dom: list, live: list, cands: list, dirty: list) -> bool:
@@ -110,27 +124,24 @@ def latin_search(n: int, lines: Sequence[int], cages: Sequence[tuple[tuple[int, 
                     continue
                 dirty[t] = False
                 if t < nl:
-                    cells = cells_of[t]
+                    line = tabs[t]
                     m = was = live[t]
-                    for k in range(n):
-                        d = dom[cells[k]]
+                    for x, ak, _ in line:
+                        d = dom[x]
                         if d != dfull:
-                            m &= allow[k][d]
+                            m &= ak[d]
                     if m == was:
                         continue
                     if not m:
                         return False
                     live[t] = m
-                    for k in range(n):
-                        x = cells[k]
+                    for x, _, s in line:
                         d = dom[x]
                         if d & (d - 1):
-                            s, nd, rest = by_bit[k], 0, d
-                            while rest:
-                                low = rest & -rest
+                            nd = 0
+                            for low in bits[d]:
                                 if m & s[low]:
                                     nd |= low
-                                rest ^= low
                             if nd != d:
                                 dom[x] = nd
                                 for u in on[x]:
@@ -161,8 +172,10 @@ def latin_search(n: int, lines: Sequence[int], cages: Sequence[tuple[tuple[int, 
         return True
 
     def rec(dom: list, live: list, cands: list, dirty: list) -> None:
-        if not settle(dom, live, cands, dirty):
-            return
+        if settle(dom, live, cands, dirty):
+            branch(dom, live, cands)
+
+    def branch(dom: list, live: list, cands: list) -> None:
         best, size = -1, 1 << 30
         for i in range(nl):
             k = live[i].bit_count()
@@ -173,9 +186,9 @@ def latin_search(n: int, lines: Sequence[int], cages: Sequence[tuple[tuple[int, 
             if 1 < k < size:
                 best, size = nl + i, k
         if best < 0:
-            grid = tuple(tuple(dom[r * n + c].bit_length() for c in range(n)) for r in range(n))
-            if grid != other_than:
-                out.append(grid)
+            if dom != avoid:
+                flat = [d.bit_length() for d in dom]
+                out.append(tuple(tuple(flat[r:r + n]) for r in range(0, n * n, n)))
             return
         if best < nl:  # the line's live permutations in index order
             cells, rest = cells_of[best], live[best]
@@ -207,39 +220,81 @@ def latin_search(n: int, lines: Sequence[int], cages: Sequence[tuple[tuple[int, 
             if len(out) >= limit:
                 return
 
-    dom = [dfull] * (n * n)
-    for (r, c), v in (givens or {}).items():
-        dom[r * n + c] &= 1 << (v - 1)
-    for t, m in enumerate(lines):  # each line's first projection, from a cache
-        for x, d in zip(cells_of[t], _projection(n, m)):
-            dom[x] &= d
+    if base is None:
+        dom = [dfull] * (n * n)
+        for (r, c), v in (givens or {}).items():
+            dom[r * n + c] &= 1 << (v - 1)
+        for t, m in enumerate(lines):  # each line's first projection, from a cache
+            for x, d in zip(cells_of[t], _projection(n, m)):
+                dom[x] &= d
+        live, dirty = list(lines), [True] * ntab
+    else:  # tighten a consistent state: only the tables round what changed need another look
+        dom, live, dirty = list(base[0]), list(base[1]), [False] * ntab
+        for (r, c), v in (givens or {}).items():
+            x = r * n + c
+            d = dom[x] & 1 << (v - 1)
+            if d != dom[x]:
+                dom[x] = d
+                for u in on[x]:
+                    dirty[u] = True
+        for t, m in enumerate(lines):
+            m &= live[t]
+            if m == live[t]:
+                continue
+            live[t] = m
+            for x, _, s in tabs[t]:
+                nd = 0
+                for low in bits[dom[x]]:
+                    if m & s[low]:
+                        nd |= low
+                if nd != dom[x]:
+                    dom[x] = nd
+                    for u in on[x]:
+                        dirty[u] = True
+            dirty[t] = True
     if 0 in dom:
         return out
-    rec(dom, list(lines), [list(c) for _, c in cages], [True] * ntab)
+    cands = [list(c) for _, c in cages]
+    if not settle(dom, live, cands, dirty):
+        return out
+    if keep is not None:
+        keep.append((dom, live))
+    branch(dom, live, cands)
     return out
 
 
-def fewest_clues(lo: int, hi: int, others: Callable[[int], Sequence[Grid]],
-                 first_broken: Callable[[Grid], int | None]) -> int:
+def fewest_clues(lo: int, hi: int, others: Callable[[int, tuple | None, list], Sequence[Grid]],
+                 first_broken: Callable[[Grid], int | None], first: int | None = None) -> int:
     """`_grid.fewest_clues` for a puzzle planted on a known solution: the fewest k in [lo, hi] for which
-    ``others(k)``, the solutions of the puzzle with its first k clues other than the planted one (one is
-    enough), is empty (``hi`` when none below is), running out of budget counting as not empty. It
-    learns from the solutions it meets: one whose first broken clue is ``first_broken(grid)`` = j
-    solves every puzzle of j clues or fewer, so k > j. The same k as a plain binary search over a
-    monotone rule, with fewer and shorter searches."""
+    ``others(k, base, keep)``, the solutions of the puzzle with its first k clues other than the planted
+    one (one is enough), is empty (``hi`` when none below is), running out of budget counting as not
+    empty. ``base`` and ``keep`` are `latin_search`'s: each probe starts from the state kept by the
+    probe of the most clues not above k. It learns from the solutions it meets: one whose first broken
+    clue is ``first_broken(grid)`` = j solves every puzzle of j clues or fewer, so k > j, and k = j + 1
+    is probed next (it often is the answer: then one search proves it). The first probe is at
+    ``first`` (default: halfway); the answer is the same k wherever the probes fall (the rule is
+    monotone), only the work differs: a probe below the answer finds a solution at once, one above it
+    searches the whole tree."""
+    kept: dict[int, tuple] = {}
+    mid = (lo + hi) // 2 if first is None else min(max(first, lo), hi - 1)
     while lo < hi:
-        mid = (lo + hi) // 2
+        below = [j for j in kept if j <= mid]
+        keep: list = []
         try:
-            sols = others(mid)
+            sols = others(mid, kept[max(below)] if below else None, keep)
         except Budget:
-            lo = mid + 1
-            continue
-        if not sols:
+            sols = None
+        finally:
+            if keep:
+                kept[mid] = keep[0]
+        if sols is not None and not sols:
             hi = mid
+            mid = (lo + hi) // 2
             continue
         lo = mid + 1
-        for s in sols:
+        for s in sols or ():
             j = first_broken(s)
             if j is not None and j + 1 > lo:
                 lo = min(j + 1, hi)
+        mid = lo if sols else (lo + hi) // 2
     return lo

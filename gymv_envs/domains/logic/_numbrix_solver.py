@@ -23,27 +23,32 @@ def random_path(rng: np.random.Generator, n: int) -> list[tuple[int, int]]:
     path = [r * n + (c if r % 2 == 0 else n - 1 - c) for r in range(n) for c in range(n)]
     if rng.integers(2):
         path = [(i % n) * n + i // n for i in path]
-    nbs = flat_neighbours(n)
+    pick = _picks(n)
     draws = rng.random((12 * n * n, 2))
     backs = (np.cumsum(draws[:, 0] < 0.5) & 1).tolist()
     picks = draws[:, 1]
+    codes = ((picks * 2).astype(np.int64) + 2 * (picks * 3).astype(np.int64) + 6 * (picks * 4).astype(np.int64)).tolist()
     index, last = path.index, n * n - 2
-    for back, p2, p3, p4 in zip(backs, *((picks * k).astype(np.int64).tolist() for k in (2, 3, 4)), strict=True):
+    for back, code in zip(backs, codes, strict=True):
         if back:
-            options = nbs[path[0]]
-            k = len(options)
-            i = index(options[p2 if k == 2 else p3 if k == 3 else p4])
+            i = index(pick[path[0]][code])
             if i != 1:
                 path[:i] = path[i - 1::-1]
         else:
-            options = nbs[path[-1]]
-            k = len(options)
-            i = index(options[p2 if k == 2 else p3 if k == 3 else p4])
+            i = index(pick[path[-1]][code])
             if i != last:
                 path[i + 1:] = path[:i:-1]
     if backs[-1]:
         path.reverse()
     return [divmod(i, n) for i in path]
+
+
+@functools.lru_cache(maxsize=8)
+def _picks(n: int) -> tuple[tuple[int, ...], ...]:
+    """Per flat cell, its neighbour picked by each code ``p2 + 2 * p3 + 6 * p4`` (``pk``: the pick among
+    k neighbours; the cell has 2, 3 or 4 of them): 24 per cell."""
+    return tuple(tuple(nb[(p2, p3, p4)[len(nb) - 2]] for p4 in range(4) for p3 in range(3) for p2 in range(2))
+                 for nb in flat_neighbours(n))
 
 
 @functools.lru_cache(maxsize=8)
@@ -131,8 +136,11 @@ def _tables(n: int) -> tuple:
     return nbs, tuple(map(tuple, dist.tolist())), ellipse, tuple(rings)
 
 
-def solve(n: int, givens: dict[int, tuple[int, int]], limit: int = 2, budget: int = 5_000) -> list[dict]:
-    """Paths (value -> cell) through every cell that put each given value on its cell.
+def solve(n: int, givens: dict[int, tuple[int, int]], limit: int = 2, budget: int = 5_000,
+          other_than: list[int] | None = None) -> list[dict]:
+    """Paths (value -> cell) through every cell that put each given value on its cell (not reporting the
+    path ``other_than``, flat cells in value order: the planted one, when the question is whether there
+    is another).
 
     Walks up from the smallest given value to n², then down from it to 1. A step must keep the next
     given value in reach (Manhattan distance and parity); a state is dropped when an empty cell can
@@ -206,7 +214,7 @@ def solve(n: int, givens: dict[int, tuple[int, int]], limit: int = 2, budget: in
         if v == (N if d > 0 else 1):
             if d > 0 and start > 1:
                 rec(given[start], start, -1, -1)
-            else:
+            elif at[1:N + 1] != other_than:
                 out.append({u: divmod(i, n) for u, i in enumerate(at[1:N + 1], 1)})
             return
         nv = v + d

@@ -25,9 +25,12 @@ from gymv_envs.domains.logic._latin import fewest_clues, latin_search, perms
 SIDES = {0: 4, 1: 5, 2: 6}
 GIVEN_SHARE = 0.15  # share of the clue order that are given digits (the rest are inequalities)
 GAP = 0.45          # gap between cells, in cells, where the signs sit
+FIRST = {0: 0.25, 1: 0.28, 2: 0.42}  # where the fewest-clues search looks first, as a share of the clue order
+# (about a quarter of the levels need fewer clues: `_latin.fewest_clues`)
 
 
-def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 20_000, other_than: tuple | None = None) -> list:
+def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 20_000, other_than: tuple | None = None,
+          base: tuple | None = None, keep: list | None = None) -> list:
     """Latin squares with the givens and every ``a < b`` of ``less`` (pairs of neighbouring cells): each
     row and column reads a permutation its signs allow (see `latin_search`; ``other_than`` is not reported)."""
     P = perms(n)
@@ -37,7 +40,7 @@ def solve(n: int, givens: dict, less: list, limit: int = 2, budget: int = 20_000
             lines[r1] &= P.less[c1][c2]
         else:
             lines[n + c1] &= P.less[r1][r2]
-    return latin_search(n, lines, (), givens, limit, budget, other_than)
+    return latin_search(n, lines, (), givens, limit, budget, other_than, base, keep)
 
 
 def _geometry(H: int, W: int, n: int) -> tuple[float, float, float, float]:
@@ -164,7 +167,10 @@ class Futoshiki(LatinSquareEnv):
                     return i
             return None
 
-        self.givens, self.less = clues(fewest_clues(0, len(order), lambda k: solve(n, *clues(k), 1, other_than=planted), first_broken))
+        def others(k: int, base, keep: list) -> list:
+            return solve(n, *clues(k), 1, 20_000, planted, base, keep)
+
+        self.givens, self.less = clues(fewest_clues(0, len(order), others, first_broken, int(len(order) * FIRST[self.difficulty])))
         self._grid = planted  # the unique solution
         self.free = [x for x in ((r, c) for r in range(n) for c in range(n)) if x not in self.givens]
 

@@ -80,16 +80,16 @@ class Numbrix(GridAnswerEnv):
         else:
             # the fewest givens order[:k] with one solution: a second solution found with k givens
             # also fits every prefix up to the first given where it leaves the path, so k jumps past it
-            k = self.min_givens
+            k, flat = self.min_givens, [r * n + c for r, c in path]
             while k < n * n:
                 try:
-                    sols = solve(n, {v: path[v - 1] for v in order[:k]})
+                    sols = solve(n, {v: path[v - 1] for v in order[:k]}, 1, other_than=flat)
                 except Budget:
                     k += 1
                     continue
-                if len(sols) == 1:
+                if not sols:
                     break
-                other = sols[0] if any(sols[0][v] != path[v - 1] for v in order) else sols[1]
+                other = sols[0]
                 k = next(j for j in range(k, n * n) if other[order[j]] != path[order[j] - 1]) + 1
         self.givens = {v: path[v - 1] for v in order[:k]}
         self._path = path  # the givens' one solution

@@ -12,6 +12,8 @@ from gymv_envs.domains.logic._latin import fewest_clues, latin_search, perms
 
 SIDES = {0: 4, 1: 5, 2: 6}
 EDGES = ("top", "bottom", "left", "right")
+FIRST = {0: 0.25, 1: 0.28, 2: 0.42}  # where the fewest-clues search looks first, as a share of the clue order
+# (about a quarter of the levels need fewer clues: `_latin.fewest_clues`)
 
 
 def visible(line) -> int:
@@ -33,14 +35,15 @@ def lines(sq, n: int) -> dict[tuple[str, int], tuple[int, ...]]:
     return out
 
 
-def solve(n: int, clues: dict, givens: dict, limit: int = 2, budget: int = 20_000, other_than: tuple | None = None) -> list:
+def solve(n: int, clues: dict, givens: dict, limit: int = 2, budget: int = 20_000, other_than: tuple | None = None,
+          base: tuple | None = None, keep: list | None = None) -> list:
     """Latin squares with the givens whose lines of sight match the clues (each row and column reads a
     permutation its two clues allow; see `latin_search`; ``other_than`` is not reported)."""
     P = perms(n)
     lines = [P.full] * (2 * n)
     for (edge, i), v in clues.items():
         lines[i + (n if edge in ("top", "bottom") else 0)] &= P.seen[edge in ("bottom", "right")][v]
-    return latin_search(n, lines, (), givens, limit, budget, other_than)
+    return latin_search(n, lines, (), givens, limit, budget, other_than, base, keep)
 
 
 class Skyscrapers(LatinSquareEnv):
@@ -106,7 +109,10 @@ class Skyscrapers(LatinSquareEnv):
                     return i
             return None
 
-        self.clues, self.givens = clues(fewest_clues(0, len(order), lambda k: solve(n, *clues(k), 1, other_than=planted), first_broken))
+        def others(k: int, base, keep: list) -> list:
+            return solve(n, *clues(k), 1, 20_000, planted, base, keep)
+
+        self.clues, self.givens = clues(fewest_clues(0, len(order), others, first_broken, int(len(order) * FIRST[self.difficulty])))
         self._grid = planted  # the unique solution
         self.free = [x for x in cells if x not in self.givens]
 
@@ -143,8 +149,10 @@ class Skyscrapers(LatinSquareEnv):
 
     # -- verify
     def _check(self, answer) -> bool:
-        return (is_latin(answer, self.n) and keeps(answer, self.givens)
-                and all(visible(lines(answer, self.n)[k]) == v for k, v in self.clues.items()))
+        if not (is_latin(answer, self.n) and keeps(answer, self.givens)):
+            return False
+        sight = lines(answer, self.n)
+        return all(visible(sight[k]) == v for k, v in self.clues.items())
 
     # -- oracle
     def _solve(self):
