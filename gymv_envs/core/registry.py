@@ -2,7 +2,8 @@
 
 Every task module under ``gymv_envs.domains`` ends with ``SPECS = (TaskSpec(...), ...)``.
 `register_all` imports those modules (they import optional dependencies lazily, so this is
-cheap) and registers each spec with Gymnasium under a string entry point.
+cheap) and registers each spec with Gymnasium under a string entry point. Private helper modules
+(``_name.py``) hold no specs and are not imported here: their task modules import them when needed.
 """
 
 from __future__ import annotations
@@ -79,10 +80,10 @@ def register_spec(spec: TaskSpec) -> None:
 
 
 def register_all(package: str = "gymv_envs.domains") -> None:
-    """Import every task module under ``package`` and register its ``SPECS``."""
+    """Import every task module under ``package`` (not the private ``_helpers``) and register its ``SPECS``."""
     root = importlib.import_module(package)
     for mod in sorted(pkgutil.walk_packages(root.__path__, prefix=package + "."), key=lambda m: m.name):
-        if mod.ispkg:
+        if mod.ispkg or mod.name.rsplit(".", 1)[1].startswith("_"):
             continue
         module = importlib.import_module(mod.name)
         for spec in getattr(module, "SPECS", ()):
