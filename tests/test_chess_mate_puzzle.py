@@ -11,7 +11,7 @@ chess = pytest.importorskip("chess")
 
 from gymv_envs.domains.puzzles import _chess_mate_fast as fast  # noqa: E402
 from gymv_envs.domains.puzzles._chess_mate_levels import Draws  # noqa: E402
-from gymv_envs.domains.puzzles.chess_mate_puzzle import MATERIAL  # noqa: E402
+from gymv_envs.domains.puzzles.chess_mate_puzzle import MATERIAL, _mates_after  # noqa: E402
 from gymv_envs.rules.chess import forces_mate, mates_in_one  # noqa: E402
 
 
@@ -30,16 +30,6 @@ def _random_boards(seed: int, count: int):
         if b.is_valid():
             count -= 1
             yield d, b
-
-
-def _mates_after(b, move, reply) -> bool:
-    """python-chess: does White mate at once after ``move`` and Black's ``reply`` (from, to, promotion)?"""
-    b.push(move)
-    b.push(chess.Move(reply[0], reply[1], reply[2] or None))
-    ok = bool(mates_in_one(b, first=True))
-    b.pop()
-    b.pop()
-    return ok
 
 
 def _bitboards(b):

@@ -127,6 +127,17 @@ def plain_deduce(n: int, fits: list[int], known: list[int], todo: list[int], no_
     return True
 
 
+def _fewest(fits: list[int]) -> int:
+    """The first line with the fewest allowed lines left, of those with more than one (-1: none)."""
+    best, size = -1, 1 << 30
+    for i, fit in enumerate(fits):
+        if fit & (fit - 1):
+            k = fit.bit_count()
+            if k < size:
+                best, size = i, k
+    return best
+
+
 def random_grid(n: int, rng: np.random.Generator) -> tuple[tuple[int, ...], ...]:
     """``solve(n, {}, rng, limit=1)[0]`` (the same draws, the same grid) on line sets: each line's
     allowed lines in a random order, the propagation of `solve`'s tables (`plain_deduce` without the
@@ -139,12 +150,7 @@ def random_grid(n: int, rng: np.random.Generator) -> tuple[tuple[int, ...], ...]
     def rec(fits: list[int], known: list[int], todo: list[int]) -> None:
         if not plain_deduce(n, fits, known, todo, True, strike=False):
             return
-        best, size = -1, 1 << 30
-        for i, fit in enumerate(fits):
-            if fit & (fit - 1):
-                k = fit.bit_count()
-                if k < size:
-                    best, size = i, k
+        best = _fewest(fits)
         if best < 0:
             if len(set(fits[:n])) == n and len(set(fits[n:])) == n:
                 found.append(fits)
@@ -177,12 +183,7 @@ def count_solutions(n: int, givens: dict[tuple[int, int], int], limit: int = 2, 
         nonlocal found
         if not plain_deduce(n, fits, known, todo, no_triples):
             return
-        best, size = -1, 1 << 30
-        for i, fit in enumerate(fits):
-            if fit & (fit - 1):
-                k = fit.bit_count()
-                if k < size:
-                    best, size = i, k
+        best = _fewest(fits)
         if best < 0:
             found += 1
             return
