@@ -205,15 +205,36 @@ def paint_regions(img: np.ndarray, g: Geom, regions: np.ndarray, tint: bool = Tr
                 if box is not None:
                     x0, y0, x1, y1 = box
                     img[y0:y1, x0:x1] = color_block(y1 - y0, x1 - x0, REGION_COLOURS[int(reg[r][c]) % k])
-    for r in range(rows):  # the borders, in the order fill_rect drew them (they overlap at corners: same ink)
-        row = reg[r]
-        for c in range(cols):
-            if c + 1 < cols and row[c] != row[c + 1]:
-                _ink(img, right[r * cols + c])
-            if r + 1 < rows and row[c] != reg[r + 1][c]:
-                _ink(img, below[r * cols + c])
+    # the borders, all one ink: the borders right of the cells of one column down a run of rows, and those
+    # below the cells of one row along a run of columns, overlap and make one box each
+    for c in range(cols - 1):
+        _ink_runs(img, [right[r * cols + c] if reg[r][c] != reg[r][c + 1] else None for r in range(rows)])
+    for r in range(rows - 1):
+        row, nxt = reg[r], reg[r + 1]
+        _ink_runs(img, [below[r * cols + c] if row[c] != nxt[c] else None for c in range(cols)])
     for box in outline:
         _ink(img, box)
+
+
+def _ink_runs(img: np.ndarray, boxes: list[tuple[int, int, int, int] | None]) -> None:
+    """Ink boxes in a line, each run of consecutive boxes (None: none there, or off the frame) as one box.
+
+    The boxes of a run share their span across the line and overlap along it, also once clipped to the
+    frame (two clipped boxes both in the frame still meet), so the run's box is the first one's start to
+    the last one's end.
+    """
+    run = None
+    for box in boxes:
+        if box is None:
+            if run is not None:
+                fill(img[run[1]:run[3], run[0]:run[2]], INK)
+                run = None
+        elif run is None:
+            run = box
+        else:
+            run = (run[0], run[1], box[2], box[3])
+    if run is not None:
+        fill(img[run[1]:run[3], run[0]:run[2]], INK)
 
 
 def _ink(img: np.ndarray, box: tuple[int, int, int, int] | None) -> None:
