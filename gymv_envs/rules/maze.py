@@ -30,27 +30,31 @@ def carve_maze(rng: np.random.Generator, n: int, steps: Sequence[Cell]) -> list[
     ``(drow, dcol)``), backing up when there is none, until every cell is visited.
     """
     with ScalarDraws(rng) as d:  # the draws `rng.integers` would make, one by one, at Python speed
-        start = (d.integers(n), d.integers(n))
-        around = _around(n, tuple(steps))
-        seen, stack, out = {start}, [start], []
+        start = d.integers(n) * n + d.integers(n)
+        around, cells = _around(n, tuple(steps))  # on cell indices ``r * n + c``
+        seen = [False] * (n * n)
+        seen[start] = True
+        stack, out, integers = [start], [], d.integers
         while stack:
             here = stack[-1]
-            nxt = [cell for cell in around[here] if cell not in seen]
+            nxt = [j for j in around[here] if not seen[j]]
             if not nxt:
                 stack.pop()
                 continue
-            cell = nxt[d.integers(len(nxt))]  # `choice`
-            out.append((here, cell))
-            seen.add(cell)
+            cell = nxt[integers(len(nxt))]  # `choice`
+            out.append((cells[here], cells[cell]))
+            seen[cell] = True
             stack.append(cell)
     return out
 
 
 @functools.cache
-def _around(n: int, steps: tuple[Cell, ...]) -> dict[Cell, tuple[Cell, ...]]:
-    """Each cell's neighbours on the board, in ``steps`` order."""
-    return {(r, c): tuple((r + dr, c + dc) for dr, dc in steps if 0 <= r + dr < n and 0 <= c + dc < n)
-            for r in range(n) for c in range(n)}
+def _around(n: int, steps: tuple[Cell, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[Cell, ...]]:
+    """Each cell's neighbours on the board in ``steps`` order, by cell index ``r * n + c``, and the
+    cell of each index."""
+    cells = tuple((r, c) for r in range(n) for c in range(n))
+    return tuple(tuple((r + dr) * n + c + dc for dr, dc in steps if 0 <= r + dr < n and 0 <= c + dc < n)
+                 for r, c in cells), cells
 
 
 def closed_walls(n: int, passages: Iterable[Passage], sides: Sequence[Cell] = ((0, 1), (1, 0)),
