@@ -174,15 +174,16 @@ class MazePath(SingleTurnEnv):
         return out
 
     def _state_text(self) -> str:
-        n = self.n
-        rows = ["+" + "".join("--+" if not self.open_[0, c, 0] else "  +" for c in range(n))]
+        n, sides = self.n, self.open_.tolist()
+        rows = ["+" + "".join("--+" if not sides[0][c][0] else "  +" for c in range(n))]
         for r in range(n):
-            line = "|" if not self.open_[r, 0, 2] else " "
+            row = sides[r]
+            line = "|" if not row[0][2] else " "
             for c in range(n):
                 mark = "S" if (r, c) == self.start else "G" if (r, c) == self.goal else " "
-                line += f"{mark} " + ("|" if not self.open_[r, c, 3] else " ")
+                line += f"{mark} " + ("|" if not row[c][3] else " ")
             rows.append(line)
-            rows.append("+" + "".join("--+" if not self.open_[r, c, 1] else "  +" for c in range(n)))
+            rows.append("+" + "".join("--+" if not row[c][1] else "  +" for c in range(n)))
         return "\n".join(rows)
 
 
