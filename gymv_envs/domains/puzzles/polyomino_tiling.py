@@ -29,7 +29,6 @@ from gymv_envs.domains.puzzles._polyomino import (
     cells_of,
     connected,
     grow_region,
-    normal,
     orientations,
 )
 
@@ -54,6 +53,19 @@ def _square(side: int, letter: str, size: int, ink: tuple, colour: tuple) -> np.
 def _extent(cells: frozenset) -> tuple[int, int]:
     """The rows and columns a shape at the origin spans (at most 17 shapes x 8 orientations)."""
     return max(r for r, _ in cells) + 1, max(c for _, c in cells) + 1
+
+
+def _outlines(cells: frozenset) -> frozenset:
+    """Every orientation of a shape as its cells in reading order, less the first one's position."""
+    out = set()
+    for o in orientations(cells):
+        (r0, c0), *_ = ordered = sorted(o)
+        out.add(tuple((r - r0, c - c0) for r, c in ordered))
+    return frozenset(out)
+
+
+# per orientation of every piece, the outlines of all its orientations (a constant table)
+_OUTLINES = {o: _outlines(o) for s in (*_TETRA.values(), *_PENTA.values()) for o in orientations(s)}
 
 
 @functools.lru_cache(maxsize=1024)
@@ -269,8 +281,13 @@ class PolyominoTiling(SingleTurnEnv):
         for i, ch in enumerate(cells):
             if ch != ".":
                 groups.setdefault(ch, []).append(divmod(i, self.cols))
-        return (sorted(groups) == list(self.letters)
-                and all(normal(groups[a]) in orientations(self.pieces[i]) for i, a in enumerate(self.letters)))
+        if sorted(groups) != list(self.letters):
+            return False
+        for letter, piece in zip(self.letters, self.pieces):
+            (r0, c0), *_ = group = groups[letter]  # in reading order: its first cell first
+            if tuple((r - r0, c - c0) for r, c in group) not in _OUTLINES[piece]:
+                return False
+        return True
 
     def _format(self, answer: tuple[str, ...]) -> str:
         return (" / " if self.answer_format == "mcq" else "\n").join(answer)
