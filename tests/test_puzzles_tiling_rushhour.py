@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import gymv_envs  # noqa: F401 - registers the ids
-from gymv_envs.domains.puzzles._polyomino import canonical, orientations, solve_tiling
+from gymv_envs.domains.puzzles._polyomino import canonical, normal, orientations, solve_tiling
+from gymv_envs.domains.puzzles.polyomino_tiling import LEVELS as LEVELS_TILING
 from gymv_envs.domains.puzzles.rush_hour_moves import LEVELS
 from gymv_envs.rules.rush_hour import component_distances, fewest_moves, random_board
 
@@ -62,6 +63,19 @@ def test_solver_tiles_every_seed_and_oracle_is_valid(difficulty):
         assert sum(len(t) for t in tiling) == len(env.region)
         assert env._check(env._solution)
         assert env.step(env.oracle_action())[1] == 1.0
+
+
+@pytest.mark.parametrize("difficulty", [0, 1, 2])
+def test_region_is_built_from_its_pieces_in_the_box(difficulty):
+    """The oracle's tiling is the one the region was grown from: piece i covers tiling[i], in one of
+    its orientations, the pieces do not overlap and the region fits the level's box."""
+    box = LEVELS_TILING[difficulty][2]
+    for seed in range(40):
+        env = _env("PolyominoTiling", difficulty, seed)
+        assert sum(len(t) for t in env.tiling) == len(env.region) == len(frozenset().union(*env.tiling))
+        assert all(normal(t) in orientations(p) for t, p in zip(env.tiling, env.pieces))
+        assert env.rows <= box[0] and env.cols <= box[1]
+        assert all(env._solution[r][c] == env.letters[i] for i, t in enumerate(env.tiling) for r, c in t)
 
 
 def test_verifier_accepts_alternative_tilings():

@@ -6,6 +6,8 @@ import functools
 
 import numpy as np
 
+from gymv_envs.core.rng import ScalarDraws
+
 Cells = frozenset[tuple[int, int]]
 TETROMINOES = {"I": ("####",), "O": ("##", "##"), "T": ("###", ".#."), "S": (".##", "##."), "L": ("#..", "###")}
 PENTOMINOES = {"F": (".##", "##.", ".#."), "I": ("#####",), "L": ("#...", "####"), "N": ("##..", ".###"),
@@ -50,6 +52,12 @@ def _offsets(shape: Cells, stride: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(r * stride + c for r, c in o) for o, _, _ in _placeable(shape))
 
 
+@functools.lru_cache(maxsize=1024)
+def _masks(shape: Cells, stride: int) -> tuple[int, ...]:
+    """Per orientation of `_placeable`, its cells as bits at bit 0 on a board of ``stride`` bits a row."""
+    return tuple(sum(1 << off for off in offs) for offs in _offsets(shape, stride))
+
+
 def canonical(cells) -> tuple[tuple[int, int], ...]:
     """One name for a shape and all its rotations and reflections."""
     return min(tuple(sorted(o)) for o in orientations(normal(cells)))
@@ -65,88 +73,124 @@ def connected(cells: set[tuple[int, int]]) -> bool:
     return len(seen) == len(cells)
 
 
-def grow_region(rng: np.random.Generator, shapes: list[Cells], box: tuple[int, int]) -> list[Cells] | None:
-    """Place the shapes one by one, each touching the ones before along as many edges as possible,
-    inside a ``box`` (rows, cols); the placed cells of each, or None when one does not fit.
+def grow_region(rng: np.random.Generator | ScalarDraws, shapes: list[Cells], box: tuple[int, int],
+                budget: int = 40) -> list[Cells] | None:
+    """Place the shapes one by one, the larger first, each touching the ones before along as many
+    edges as possible, inside a ``box`` (rows, cols); the placed cells of each (in the order of
+    ``shapes``), or None when no way was found. Each piece takes a random one of its best
+    placements; when the pieces after it find no place, it takes the next one (in their order,
+    round) and so on, trying at most ``budget`` placements.
 
     Cells are bits of a board with room for the box on every side of the first piece (cell (r, c)
-    is bit ``origin + r * stride + c``), so a translation is a shift. Every translation of an
-    orientation is scored at once: bit ``origin + dr * stride + dc`` of a plane stands for the
-    translation by (dr, dc), and the shared-edge counts are added as bit planes (a binary counter
-    over all translations), whose largest value over the placements that fit is read from the top
-    plane down."""
+    is bit ``origin + r * stride + c``), so a translation is a shift."""
     stride = 3 * box[1] + 2
     origin = box[0] * stride + box[1]
+    order = sorted(range(len(shapes)), key=lambda i: -len(shapes[i]))
+    first = int(rng.integers(len(orientations(shapes[order[0]]))))
+    o, h, w = _placeable(shapes[order[0]])[first]
+    placed = [(o, 0, 0)]  # per piece placed: its orientation's cells and its translation
+    left = [budget]
 
-    def bits_of(cells) -> int:
-        return sum(1 << (origin + r * stride + c) for r, c in cells)
+    def place(taken: int, bounds: tuple[int, int, int, int]) -> bool:
+        if len(placed) == len(shapes):
+            return True
+        tops, count = _best_placements(shapes[order[len(placed)]], stride, origin, box, taken, bounds)
+        k = int(rng.integers(count)) if count else 0
+        for j in range(count):
+            if left[0] == 0:
+                return False
+            left[0] -= 1
+            cells, h, w, mask, at = _nth(tops, (k + j) % count)
+            dr, dc = divmod(at - origin + box[1], stride)
+            dc -= box[1]
+            placed.append((cells, dr, dc))
+            r_lo, r_hi, c_lo, c_hi = bounds
+            if place(taken | mask << at, (min(r_lo, dr), max(r_hi, dr + h), min(c_lo, dc), max(c_hi, dc + w))):
+                return True
+            placed.pop()
+        return False
 
-    first = orientations(shapes[0])
-    placed = [first[int(rng.integers(len(first)))]]
-    taken = bits_of(placed[0])
-    r_lo, r_hi = min(r for r, _ in placed[0]), max(r for r, _ in placed[0])
-    c_lo, c_hi = min(c for _, c in placed[0]), max(c for _, c in placed[0])
-    for shape in shapes[1:]:
-        s0, s1, s2, s3 = taken << stride, taken >> stride, taken << 1, taken >> 1
-        # per cell, the number of its edges shared with taken cells, as bit planes n0 + 2 n1 + 4 n2
-        x1, x2 = s0 ^ s1, s2 ^ s3
-        c1, c2, carry = s0 & s1, s2 & s3, x1 & x2
-        n0, n1, n2 = x1 ^ x2, c1 ^ c2 | carry, c1 & c2
-        # the cells a placement may use: untaken, in the window that keeps the union inside the box
-        top, bottom = r_hi - box[0] + 1, r_lo + box[0] - 1
-        left, right = c_hi - box[1] + 1, c_lo + box[1] - 1
-        line = ((1 << (right - left + 1)) - 1) << (origin + top * stride + left)
-        window = 0
-        for _ in range(bottom - top + 1):
-            window |= line
-            line <<= stride
-        free = window & ~taken
-        best, tops = 0, []  # the best score and, per orientation that reaches it, its translations
-        for o, offs in zip(_placeable(shape), _offsets(shape, stride)):
-            fits = -1
-            a0 = a1 = a2 = a3 = a4 = 0  # per translation, the shared edges so far: a0 + 2 a1 + ... + 16 a4
-            for off in offs:
-                fits &= free >> off
-                m0, m1, m2 = n0 >> off, n1 >> off, n2 >> off
-                carry = a0 & m0
-                a0 ^= m0
-                t = a1 ^ m1
-                carry, a1 = (a1 & m1) | (t & carry), t ^ carry
-                t = a2 ^ m2
-                carry, a2 = (a2 & m2) | (t & carry), t ^ carry
-                carry, a3 = a3 & carry, a3 ^ carry
-                a4 ^= carry
-            live = fits & (a0 | a1 | a2 | a3 | a4)  # fits and touches
-            if not live:
-                continue
-            score = 0
-            for weight, plane in ((16, a4), (8, a3), (4, a2), (2, a1), (1, a0)):
-                if live & plane:
-                    live &= plane
-                    score += weight
-            if score < best:
-                continue
-            if score > best:
-                best, tops = score, []
-            tops.append((o[0], live))
-        if not tops:
-            return None
-        top_cells = []  # as the placements were listed before: cells in reading order, sorted
-        for cells, live in tops:
-            while live:
-                low = live & -live
-                live ^= low
-                dr, dc = divmod(low.bit_length() - 1 - origin + box[1], stride)
-                dc -= box[1]
-                top_cells.append(tuple((r + dr, c + dc) for r, c in cells))
-        top_cells.sort()
-        cells = frozenset(top_cells[int(rng.integers(len(top_cells)))])
-        placed.append(cells)
-        taken |= bits_of(cells)
-        r_lo, r_hi = min(r_lo, *(r for r, _ in cells)), max(r_hi, *(r for r, _ in cells))
-        c_lo, c_hi = min(c_lo, *(c for _, c in cells)), max(c_hi, *(c for _, c in cells))
-    r0, c0 = r_lo, c_lo
-    return [frozenset((r - r0, c - c0) for r, c in p) for p in placed]
+    if not place(sum(1 << (origin + r * stride + c) for r, c in o), (0, h, 0, w)):
+        return None
+    r0, c0 = min(dr for _, dr, _ in placed), min(dc for _, _, dc in placed)
+    out: list[Cells] = [frozenset()] * len(shapes)
+    for i, (cells, dr, dc) in zip(order, placed):
+        out[i] = frozenset((r + dr - r0, c + dc - c0) for r, c in cells)
+    return out
+
+
+def _nth(tops: list, n: int) -> tuple:
+    """The ``n``-th of the best placements (orientations in order, then translations by bit): its
+    orientation's cells, last row and last column, its cell bits at the origin and its bit."""
+    for o, mask, live in tops:
+        count = live.bit_count()
+        if n < count:
+            for _ in range(n):
+                live &= live - 1
+            return (*o, mask, (live & -live).bit_length() - 1)
+        n -= count
+    raise IndexError(n)
+
+
+@functools.lru_cache(maxsize=4096)
+def _window_rows(stride: int, rows: int) -> int:
+    """Bit 0 of each of ``rows`` rows ``stride`` bits apart (a line times this is a block)."""
+    return sum(1 << (i * stride) for i in range(rows))
+
+
+def _best_placements(shape: Cells, stride: int, origin: int, box: tuple[int, int], taken: int,
+                     bounds: tuple[int, int, int, int]) -> tuple[list, int]:
+    """The placements of ``shape`` that share the most edges with the ``taken`` cells among those that
+    touch them, overlap none and keep the union (whose first and last rows and columns are
+    ``bounds``) in the box: per orientation that has some, `_placeable`'s entry, its cells' bits at
+    the origin and its best translations as bits; and how many there are.
+
+    Every translation of an orientation is scored at once: bit ``origin + dr * stride + dc`` of a
+    plane stands for the translation by (dr, dc), and the shared-edge counts are added as bit planes
+    (a binary counter over all translations), whose largest value over the placements that fit is
+    read from the top plane down. A cell with four taken neighbours is in no placement that fits
+    (its piece would have to be that cell alone), so a cell's count is taken as 0 to 3 (two planes),
+    and a piece shares at most 12 edges (a pentomino's outline), so the counter has four planes."""
+    r_lo, r_hi, c_lo, c_hi = bounds
+    s0, s1, s2, s3 = taken << stride, taken >> stride, taken << 1, taken >> 1
+    # per cell, the number of its edges shared with taken cells, as bit planes n0 + 2 n1 (mod 4)
+    x1, x2 = s0 ^ s1, s2 ^ s3
+    n0, n1 = x1 ^ x2, (s0 & s1) ^ (s2 & s3) ^ (x1 & x2)
+    # the cells a placement may use: untaken, in the window that keeps the union inside the box
+    top, left = r_hi - box[0] + 1, c_hi - box[1] + 1
+    line = ((1 << (c_lo + box[1] - left)) - 1) << (origin + top * stride + left)
+    free = line * _window_rows(stride, r_lo + box[0] - top) & ~taken
+    best, tops, count = 0, [], 0  # the best score, per orientation that reaches it its translations
+    for o, offs, mask in zip(_placeable(shape), _offsets(shape, stride), _masks(shape, stride)):
+        fits = -1
+        for off in offs:
+            fits &= free >> off
+        if not fits:
+            continue
+        a0 = a1 = a2 = a3 = 0  # per translation, the shared edges so far: a0 + 2 a1 + 4 a2 + 8 a3
+        for off in offs:
+            m0, m1 = n0 >> off, n1 >> off
+            carry = a0 & m0
+            a0 ^= m0
+            t = a1 ^ m1
+            carry, a1 = (a1 & m1) | (t & carry), t ^ carry
+            carry, a2 = a2 & carry, a2 ^ carry
+            a3 ^= carry
+        live = fits & (a0 | a1 | a2 | a3)  # fits and touches
+        if not live:
+            continue
+        score = 0
+        for weight, plane in ((8, a3), (4, a2), (2, a1), (1, a0)):
+            if live & plane:
+                live &= plane
+                score += weight
+        if score < best:
+            continue
+        if score > best:
+            best, tops, count = score, [], 0
+        tops.append((o, mask, live))
+        count += live.bit_count()
+    return tops, count
 
 
 @functools.lru_cache(maxsize=4096)

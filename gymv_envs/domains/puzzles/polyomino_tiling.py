@@ -22,16 +22,14 @@ from gymv_envs.core.canvas import (
     rect_box,
     text_layer,
 )
-from gymv_envs.core.rng import shuffled
+from gymv_envs.core.rng import ScalarDraws, shuffled
 from gymv_envs.domains.puzzles._polyomino import (
     PENTOMINOES,
     TETROMINOES,
     cells_of,
     connected,
     grow_region,
-    normal,
     orientations,
-    solve_tiling,
 )
 
 # difficulty -> (tetrominoes, pentominoes, largest region box (rows, cols))
@@ -39,6 +37,8 @@ LEVELS = {0: (3, 0, (4, 4)), 1: (2, 3, (5, 6)), 2: (2, 5, (6, 7))}
 COLOURS = tuple(PALETTE[c] for c in ("red", "blue", "green", "yellow", "purple", "orange", "cyan", "pink", "brown"))
 REGION, OUTSIDE, FAINT = (150, 152, 160), (236, 236, 230), (212, 212, 206)
 _TOKEN = re.compile(r"[A-Za-z.]+")
+_TETRA = {n: cells_of(rows) for n, rows in TETROMINOES.items()}
+_PENTA = {n: cells_of(rows) for n, rows in PENTOMINOES.items()}
 
 
 @functools.lru_cache(maxsize=1024)
@@ -47,6 +47,31 @@ def _square(side: int, letter: str, size: int, ink: tuple, colour: tuple) -> np.
     at most 10 letters x 9 colours x 2 inks per size)."""
     text = [text_layer(letter, (side / 2, side / 2), size, ink, bold=True)]
     return layers_tile(text, 0, 0, side, side, colour)
+
+
+@functools.lru_cache(maxsize=1024)
+def _extent(cells: frozenset) -> tuple[int, int]:
+    """The rows and columns a shape at the origin spans (at most 17 shapes x 8 orientations)."""
+    return max(r for r, _ in cells) + 1, max(c for _, c in cells) + 1
+
+
+def _outlines(cells: frozenset) -> frozenset:
+    """Every orientation of a shape as its cells in reading order, less the first one's position."""
+    out = set()
+    for o in orientations(cells):
+        (r0, c0), *_ = ordered = sorted(o)
+        out.add(tuple((r - r0, c - c0) for r, c in ordered))
+    return frozenset(out)
+
+
+# per orientation of every piece, the outlines of all its orientations (a constant table)
+_OUTLINES = {o: _outlines(o) for s in (*_TETRA.values(), *_PENTA.values()) for o in orientations(s)}
+
+
+@functools.lru_cache(maxsize=1024)
+def _indices(cells: frozenset) -> tuple[np.ndarray, np.ndarray]:
+    """A shape's rows and columns as index arrays (at most 17 shapes x 8 orientations)."""
+    return np.array([r for r, _ in cells]), np.array([c for _, c in cells])
 
 
 @functools.lru_cache(maxsize=64)
@@ -102,9 +127,11 @@ class PolyominoTiling(SingleTurnEnv):
     1.0 for a valid tiling (open) or the valid option (mcq), else 0.0.
 
     ## Starting State
-    Distinct shapes are drawn from the seed and placed one by one, each touching the others
-    along as many edges as possible inside the level's box; their union is the region. Pieces
-    are drawn in random orientations, letters and colours shuffled.
+    Distinct shapes are drawn from the seed and placed one by one, the larger first, each
+    touching the others along as many edges as possible inside the level's box (a random one of
+    its best places; when the pieces after it find no place, the next of them); their union is
+    the region, so every level comes with a tiling. Pieces are drawn in random orientations,
+    letters and colours shuffled.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
@@ -122,6 +149,11 @@ class PolyominoTiling(SingleTurnEnv):
       first (the same levels; where a level has several tilings the oracle may give another one, and
       the multiple-choice options follow it); the pieces are drawn on whole-pixel squares (each
       square a cached tile), so they may sit a pixel off where v1 drew them.
+    - v3: the region is grown the larger pieces first, and a piece that leaves the later ones no
+      place takes the next of its best places instead of the level being drawn again (other
+      regions from the same seeds, same piece counts, sizes and box); the oracle answers with the
+      tiling the region was built from instead of searching for one (any valid tiling is accepted,
+      as before; the multiple-choice options follow it).
     """
 
     answer_hint = ("the tiling: one line per grid row, one character per cell (the letter of the piece "
@@ -133,18 +165,22 @@ class PolyominoTiling(SingleTurnEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         while True:
-            names = [TETROMINOES[n] for n in shuffled(rng, sorted(TETROMINOES))[: self.tetrominoes]]
-            names += [PENTOMINOES[n] for n in shuffled(rng, sorted(PENTOMINOES))[: self.pentominoes]]
-            shapes = [cells_of(rows) for rows in shuffled(rng, names)]
-            placed = grow_region(rng, shapes, self.box)
-            if placed is not None:
-                break
+            shapes = [_TETRA[n] for n in shuffled(rng, sorted(_TETRA))[: self.tetrominoes]]
+            shapes += [_PENTA[n] for n in shuffled(rng, sorted(_PENTA))[: self.pentominoes]]
+            shapes = shuffled(rng, shapes)
+            with ScalarDraws(rng) as draws:  # the scalar draws of `rng.integers`, at Python speed
+                placed = grow_region(draws, shapes, self.box)
+                if placed is not None:
+                    # each piece is shown in a random orientation
+                    self.pieces = [orientations(s)[draws.integers(len(orientations(s)))] for s in shapes]
+                    break
+        self.tiling = placed  # piece i covers placed[i]: the level is tiled by construction
         self.region = frozenset().union(*placed)
         self.rows = max(r for r, _ in self.region) + 1
         self.cols = max(c for _, c in self.region) + 1
+        # the region row by row, "#" a region cell
+        self.pattern = "".join("#" if (r, c) in self.region else "." for r in range(self.rows) for c in range(self.cols))
         self.letters = "ABCDEFGHIJ"[: len(shapes)]
-        # each piece is shown in a random orientation
-        self.pieces = [orientations(s)[int(rng.integers(len(orientations(s))))] for s in shapes]
         self.colours = [COLOURS[int(i)] for i in rng.permutation(len(COLOURS))[: len(shapes)]]
 
     # -- draw
@@ -167,7 +203,7 @@ class PolyominoTiling(SingleTurnEnv):
         per_row = min(k, 4)
         lines = -(-k // per_row)
         slot_w, slot_h = W / per_row, (bottom - top) / lines
-        side = max(max(max(r for r, _ in p), max(c for _, c in p)) + 1 for p in self.pieces)
+        side = max(max(_extent(p)) for p in self.pieces)
         cell = int(min(slot_w, slot_h) / (side + 0.6))  # whole pixels: every square is one cached tile
         gap = max(1, int(cell / 14))
         size = max(5, int(cell * 0.62))
@@ -176,10 +212,15 @@ class PolyominoTiling(SingleTurnEnv):
         for i, (piece, colour) in enumerate(zip(self.pieces, self.colours)):
             row, col = divmod(i, per_row)
             count = per_row if row < lines - 1 else k - per_row * (lines - 1)
-            h, w = max(r for r, _ in piece) + 1, max(c for _, c in piece) + 1
+            h, w = _extent(piece)
             px = int(round((W - count * slot_w) / 2 + (col + 0.5) * slot_w - w * cell / 2)) + gap
             py = int(round(top + (row + 0.5) * slot_h - h * cell / 2)) + gap
             tile = _square(square, self.letters[i], size, INK if sum(colour) > 450 else WHITE, colour)
+            if px >= 0 and py >= 0 and px + w * cell <= W and py + h * cell <= H:
+                # the piece's box as (row, y, column, x) squares: all its squares in one assignment
+                rs, cs = _indices(piece)
+                img[py:py + h * cell, px:px + w * cell].reshape(h, cell, w, cell, 3)[rs, :square, cs, :square] = tile
+                continue
             for r, c in piece:
                 x, y = px + c * cell, py + r * cell
                 if x >= 0 and y >= 0 and x + square <= W and y + square <= H:
@@ -201,13 +242,14 @@ class PolyominoTiling(SingleTurnEnv):
                        "outside the region.")
 
     def _state_text(self) -> str:
-        grid = "\n".join("".join("#" if (r, c) in self.region else "." for c in range(self.cols))
-                         for r in range(self.rows))
+        grid = "\n".join(self.pattern[r * self.cols:(r + 1) * self.cols] for r in range(self.rows))
         shapes = []
         for letter, p in zip(self.letters, self.pieces):
-            h, w = max(r for r, _ in p) + 1, max(c for _, c in p) + 1
-            shapes.append(f"{letter}:\n" + "\n".join("".join(letter if (r, c) in p else "." for c in range(w))
-                                                      for r in range(h)))
+            h, w = _extent(p)
+            rows = [["."] * w for _ in range(h)]
+            for r, c in p:
+                rows[r][c] = letter
+            shapes.append(f"{letter}:\n" + "\n".join("".join(row) for row in rows))
         return f"region ({self.rows}x{self.cols}, # to cover):\n{grid}\npieces:\n" + "\n".join(shapes)
 
     # -- verify
@@ -232,26 +274,29 @@ class PolyominoTiling(SingleTurnEnv):
     def _check(self, answer: tuple[str, ...]) -> bool:
         if len(answer) != self.rows or any(len(row) != self.cols for row in answer):
             return False
-        groups: dict[str, set[tuple[int, int]]] = {}
-        for r, row in enumerate(answer):
-            for c, ch in enumerate(row):
-                if (ch == ".") == ((r, c) in self.region):
-                    return False
-                if ch != ".":
-                    groups.setdefault(ch, set()).add((r, c))
-        return (sorted(groups) == list(self.letters)
-                and all(normal(groups[a]) in orientations(self.pieces[i]) for i, a in enumerate(self.letters)))
+        cells = "".join(answer)
+        if cells.translate(str.maketrans(self.letters, "#" * len(self.letters))) != self.pattern:
+            return False  # a letter outside the region or a dot inside it
+        groups: dict[str, list[tuple[int, int]]] = {}
+        for i, ch in enumerate(cells):
+            if ch != ".":
+                groups.setdefault(ch, []).append(divmod(i, self.cols))
+        if sorted(groups) != list(self.letters):
+            return False
+        for letter, piece in zip(self.letters, self.pieces):
+            (r0, c0), *_ = group = groups[letter]  # in reading order: its first cell first
+            if tuple((r - r0, c - c0) for r, c in group) not in _OUTLINES[piece]:
+                return False
+        return True
 
     def _format(self, answer: tuple[str, ...]) -> str:
         return (" / " if self.answer_format == "mcq" else "\n").join(answer)
 
     # -- oracle
     def _solve(self) -> tuple[str, ...]:
-        tiling = solve_tiling(self.region, self.rows, self.cols, self.pieces)
-        if tiling is None:
-            raise RuntimeError("no tiling found for a region built from its pieces")
+        """The tiling the region was built from (any valid tiling is accepted)."""
         grid = [["."] * self.cols for _ in range(self.rows)]
-        for letter, cells in zip(self.letters, tiling):
+        for letter, cells in zip(self.letters, self.tiling):
             for r, c in cells:
                 grid[r][c] = letter
         return tuple("".join(row) for row in grid)
@@ -290,6 +335,6 @@ class PolyominoTiling(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="PolyominoTiling", entry_point=PolyominoTiling, version=2, max_episode_steps=1,
+    TaskSpec(name="PolyominoTiling", entry_point=PolyominoTiling, version=3, max_episode_steps=1,
              tags=("spatial", "search", "tiling")),
 )
