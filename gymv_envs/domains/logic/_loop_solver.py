@@ -192,6 +192,7 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
     # with no fitting rest; they depend only on the numbers of rows r + 2 onwards
     dead = [memo.setdefault(("dead", *ids[r + 2:]), set()) for r in range(-1, n - 1)]
     left = budget
+    full, border = (1 << n * n) - 1, _border(n)
 
     def steps(row: int, must: int, want: int, entry: tuple) -> list[tuple[int, int, int, int]]:
         """The rows that may come below ``row`` (given what it asks of them, ``want`` on the cells of
@@ -243,8 +244,10 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
                     gone.add(key)
                     continue
                 fit = True
-                if mask_loop_ok(inside | nxt << r * n, n):
-                    out.append(inside | nxt << r * n)
+                grid = inside | nxt << r * n
+                outside = full & ~grid  # no vertex is crossed between rows: one loop when both sides are whole
+                if grid and outside and is_connected(grid, n, n) and flood(outside & border, outside, n, n) == outside:
+                    out.append(grid)
             elif search(r, key, nxt, m, w, inside | nxt << r * n):
                 fit = True
             else:
