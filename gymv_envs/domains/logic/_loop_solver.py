@@ -156,45 +156,49 @@ def without(row: tuple[int, ...], c: int, differ: int | None = None) -> tuple[in
 def loop_solutions(n: int, clues: dict[tuple[int, int], int], limit: int, budget: int,
                    memo: dict | None = None) -> list[frozenset] | None:
     """Up to ``limit`` inside sets whose loop fits ``clues`` (None when the node budget runs out)."""
-    return search_rows(n, clue_rows(n, clues), limit, budget, memo)
+    found = search_rows(n, clue_rows(n, clues), limit, budget, memo)
+    return None if found is None else [frozenset(divmod(i, n) for i in range(n * n) if m >> i & 1) for m in found]
 
 
 def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
-                memo: dict | None = None) -> list[frozenset] | None:
-    """Up to ``limit`` inside sets whose loop fits the numbers given row by row as `clue_rows` gives
-    them (None when the node budget runs out).
+                memo: dict | None = None) -> list[int] | None:
+    """Up to ``limit`` inside sets (each one mask, bit ``r * n + c``: cell (r, c)) whose loop fits the
+    numbers given row by row as `clue_rows` gives them (None when the node budget runs out).
 
     Fills the grid row by row (each row a bit mask of inside cells): once a row and the one above it
     are set, its numbers fix the cells of the next row below them, and no vertex may be crossed;
     full grids are checked for one loop. A row, with what it asks of the next, from which no filling
     of the rest fits the numbers is remembered and not tried again. ``memo`` keeps, across calls on
     the same board, the rows that may follow a row under given numbers (keyed by a row's numbers) and
-    those dead ends (keyed by the numbers of the rows they depend on).
+    those dead ends (keyed by the numbers of the rows they depend on, each row's numbers by a number
+    given to them on first sight).
     """
-    planes = _row_tables(n)[1]
     memo = {} if memo is None else memo
     planes = _row_tables(n)[1]
     crossing, holding, near = _row_masks(n)
     shift = 2 * n
     out: list[int] = []  # each loop found, its inside as one mask
-    # dead[r]: states of row r + 1 (``(nxt << n | must) << n | want``, with what it asks of row r + 2)
-    # with no fitting rest; they depend only on the numbers of rows r + 2 onwards
-    dead = [memo.setdefault(tuple(numbers[r + 2:]), set()) for r in range(-1, n - 1)]
     tables = []  # per row: its numbers, the rows below each state that they allow, per numbered cell
+    ids = []
     for number in numbers:
         entry = memo.get(number)
         if entry is None:
             m, k0, k1, k2 = number[:4]
             near_k = [near[c][(k0 >> c & 1) | (k1 >> c & 1) << 1 | (k2 >> c & 1) << 2] for c in range(n) if m >> c & 1]
-            entry = memo[number] = ({}, near_k, number)
+            entry = memo[number] = ({}, near_k, number, len(memo))
         tables.append(entry)
+        ids.append(entry[3])
+    # dead[r]: states of row r + 1 (``(nxt << n | must) << n | want``, with what it asks of row r + 2)
+    # with no fitting rest; they depend only on the numbers of rows r + 2 onwards
+    dead = [memo.setdefault(("dead", *ids[r + 2:]), set()) for r in range(-1, n - 1)]
     left = budget
+    full, border = (1 << n * n) - 1, _border(n)
 
     def steps(row: int, must: int, want: int, entry: tuple) -> list[tuple[int, int, int, int]]:
         """The rows that may come below ``row`` (given what it asks of them, ``want`` on the cells of
         ``must``) under the next row's numbers, each with what they ask of the row after it, and the
         state as one number."""
-        table, near_k, number = entry
+        table, near_k, number, _ = entry
         m, k0, k1, k2, x, v0, v1, v2 = number
         found = table[(row << n | must) << n | want] = []
         fit = crossing[row] & holding[must << n | want]
@@ -240,8 +244,10 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
                     gone.add(key)
                     continue
                 fit = True
-                if mask_loop_ok(inside | nxt << r * n, n):
-                    out.append(inside | nxt << r * n)
+                grid = inside | nxt << r * n
+                outside = full & ~grid  # no vertex is crossed between rows: one loop when both sides are whole
+                if grid and outside and is_connected(grid, n, n) and flood(outside & border, outside, n, n) == outside:
+                    out.append(grid)
             elif search(r, key, nxt, m, w, inside | nxt << r * n):
                 fit = True
             else:
@@ -254,4 +260,4 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
         search(-1, 0, 0, 0, 0, 0)
     except TimeoutError:
         return None
-    return [frozenset(divmod(i, n) for i in range(n * n) if found >> i & 1) for found in out]
+    return out

@@ -133,6 +133,7 @@ class Slitherlink(CellsAnswerEnv):
                 removed, i, batch = 0, 0, 1
                 break
             rng.bit_generator.state = state
+        planes, fits = count_planes(inside, n), {}
         while removed < goal and i < len(order):
             cells = [divmod(k, n) for k in order[i:i + min(batch, goal - removed)]]
             if len(cells) > 1:
@@ -145,7 +146,7 @@ class Slitherlink(CellsAnswerEnv):
                 batch = 1
             # one number: a second loop would have to use another count in its cell
             (r, c), i = cells[0], i + 1
-            if self._toggle_fits(inside, numbers, r * n + c):
+            if self._toggle_fits(inside, numbers, r * n + c, planes, fits):
                 continue
             trial = numbers[:r] + [without(numbers[r], c, clues[r, c])] + numbers[r + 1:]
             if search_rows(n, trial, 1, self.budget, memo) == []:
@@ -171,17 +172,24 @@ class Slitherlink(CellsAnswerEnv):
                 inside |= cell
         return inside
 
-    def _toggle_fits(self, inside: int, numbers: list[tuple[int, ...]], k: int) -> bool:
+    def _toggle_fits(self, inside: int, numbers: list[tuple[int, ...]], k: int, planes: tuple[int, int, int],
+                     fits: dict[int, bool]) -> bool:
         """Whether the loop around ``inside`` with one cell at or beside cell ``k`` added or taken away
         is a loop that keeps every number but the one in cell ``k`` (then that number must stay).
-        Such a change alters the count of each neighbour of the cell by one, and its own unless it is 2."""
+        Such a change alters the count of each neighbour of the cell by one, and its own unless it is 2.
+        ``planes``: the loop's counts (`count_planes`); ``fits`` keeps, per cell bit, whether changing
+        that cell leaves one loop."""
         n = self.n
-        p0, p1, p2 = count_planes(inside, n)
+        p0, p1, p2 = planes
         other = sum(row[0] << r * n for r, row in enumerate(numbers)) & ~(1 << k)  # the numbers to keep
         other_not_two = other & (p0 | p2 | ~p1)
         for j, beside in _around(n)[k]:
-            if not (beside & other or j & other_not_two) and mask_loop_ok(inside ^ j, n):
-                return True
+            if not (beside & other or j & other_not_two):
+                ok = fits.get(j)
+                if ok is None:
+                    ok = fits[j] = mask_loop_ok(inside ^ j, n)
+                if ok:
+                    return True
         return False
 
     @staticmethod
