@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import functools
 
-import numpy as np
-
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._grid import Budget
 
 
@@ -27,6 +26,7 @@ def runs_of(white: list) -> list[tuple[tuple[int, int], ...]]:
     return out
 
 
+ALL = 0b1111111110  # the digits 1-9 as a bit mask
 DIGITS = tuple(tuple(d for d in range(1, 10) if m >> d & 1) for m in range(1 << 10))  # the digits of a mask
 
 
@@ -48,12 +48,12 @@ def allowed(k: int, need: int, used: int) -> int:
     return out
 
 
-def solve(cells: list, runs: list, sums: list, givens: dict, rng: np.random.Generator | None = None,
-          limit: int = 2, budget: int = 5_000) -> list[dict]:
-    """Digit assignments (cell -> digit): distinct digits in each run, each run adding to its sum (``None``: any).
+def solve(cells: list, runs: list, sums: list, givens: dict, limit: int = 2, budget: int = 5_000) -> list[dict]:
+    """Up to ``limit`` digit assignments (cell -> digit): distinct digits in each run, each adding to its sum.
 
+    Restarts from scratch per call (the tests count a level's solutions with it, apart from `reveal`).
     Branches on the cell with the fewest digits left (the first such in ``cells`` order), which the
-    runs' sums and used digits allow; digits in increasing order, or shuffled by ``rng``.
+    runs' sums and used digits allow; digits in increasing order.
     """
     at = {x: j for j, x in enumerate(cells)}
     of = [[] for _ in cells]
@@ -62,9 +62,8 @@ def solve(cells: list, runs: list, sums: list, givens: dict, rng: np.random.Gene
             of[at[x]].append(i)
     pair = [(o[0], o[-1]) for o in of]  # the runs through each cell (once if only one)
     used, total, left = [0] * len(runs), [0] * len(runs), [len(run) for run in runs]
-    ALL = 0b1111111110
     # per run, the digits its open cells may still take (kept up to date by `put`)
-    can = [ALL if t is None else allowed(k, t, 0) for k, t in zip(left, sums, strict=True)]
+    can = [allowed(k, t, 0) for k, t in zip(left, sums, strict=True)]
     val = [0] * len(cells)
     out, nodes, filled = [], [0], [0]
 
@@ -74,7 +73,7 @@ def solve(cells: list, runs: list, sums: list, givens: dict, rng: np.random.Gene
             total[i] += sign * d
             left[i] -= sign
             t = sums[i]
-            can[i] = ALL & ~used[i] if t is None else allowed(left[i], t - total[i], used[i])
+            can[i] = allowed(left[i], t - total[i], used[i])
         val[j] = d if sign > 0 else 0
         filled[0] += sign
 
@@ -103,8 +102,6 @@ def solve(cells: list, runs: list, sums: list, givens: dict, rng: np.random.Gene
         if not best_m:
             return
         digits = DIGITS[best_m]
-        if rng is not None:
-            digits = [digits[int(j)] for j in rng.permutation(len(digits))]
         mine = [(i, can[i]) for i in of[best]]
         for d in digits:
             nodes[0] += 1
@@ -116,7 +113,7 @@ def solve(cells: list, runs: list, sums: list, givens: dict, rng: np.random.Gene
                 total[i] += d
                 left[i] -= 1
                 t = sums[i]
-                can[i] = ALL & ~used[i] if t is None else allowed(left[i], t - total[i], used[i])
+                can[i] = allowed(left[i], t - total[i], used[i])
             val[best] = d
             filled[0] += 1
             rec()
@@ -132,3 +129,106 @@ def solve(cells: list, runs: list, sums: list, givens: dict, rng: np.random.Gene
 
     rec()
     return out
+
+
+def reveal(cells: list, runs: list, sums: list, fill: dict, draws: ScalarDraws, budget: int = 5_000) -> dict:
+    """Givens (cell -> digit of ``fill``) under which ``fill`` is the only solution of the sums.
+
+    One depth-first search over every filling: a cell that its two runs leave one digit is filled at
+    once, else it branches on the cell with the fewest digits left (the first such in ``cells``
+    order), digits in increasing order. Each time it finds a filling other than ``fill``, a cell where
+    the two differ (``draws.integers``) becomes a given and the search goes on under the givens it
+    has: what it searched before held no filling but those it found, each now ruled out by its
+    given. After ``budget`` branchings without a new given, a random cell is revealed.
+    """
+    n = len(cells)
+    at = {x: j for j, x in enumerate(cells)}
+    members = [[at[x] for x in run] for run in runs]
+    of = [[] for _ in cells]
+    for i, run in enumerate(members):
+        for j in run:
+            of[j].append(i)
+    todo = [(j, o[0], o[-1]) for j, o in enumerate(of)]
+    used, total, left = [0] * len(runs), [0] * len(runs), [len(run) for run in runs]
+    can = [allowed(k, t, 0) for k, t in zip(left, sums, strict=True)]
+    want = [fill[x] for x in cells]
+    val, given, depth_of = [0] * n, [0] * n, [0] * n
+    cut, nodes, free = [n + 1], [0], [n]  # cut: the depth of an assignment a new given contradicts
+
+    def give(j: int) -> None:
+        given[j] = want[j]
+        nodes[0] = 0
+        if val[j] and val[j] != want[j]:
+            cut[0] = min(cut[0], depth_of[j])
+
+    def put(j: int, d: int, depth: int) -> bool:
+        """Fill ``j`` with ``d`` and every cell that leaves one digit; False at a contradiction."""
+        stack = [(j, d)]
+        while stack:
+            j, d = stack.pop()
+            if val[j]:
+                continue
+            bit = 1 << d
+            for i in of[j]:
+                used[i] |= bit
+                total[i] += d
+                left[i] -= 1
+                can[i] = allowed(left[i], sums[i] - total[i], used[i])
+            val[j], depth_of[j] = d, depth
+            free[0] -= 1
+            for i in of[j]:
+                if not left[i]:
+                    continue
+                for c in members[i]:
+                    if val[c]:
+                        continue
+                    _, a, b = todo[c]
+                    m = can[a] & can[b]
+                    if given[c]:
+                        m &= 1 << given[c]
+                    if not m:
+                        return False
+                    if not m & (m - 1):
+                        stack.append((c, m.bit_length() - 1))
+        return True
+
+    def rec(depth: int) -> None:
+        nodes[0] += 1
+        if nodes[0] > budget:
+            pick = [j for j in range(n) if not given[j]]
+            give(pick[draws.integers(len(pick))])
+            return
+        best, best_m, best_k = -1, 0, 10
+        for j, a, b in todo:
+            if val[j]:
+                continue
+            m = can[a] & can[b]
+            if given[j]:
+                m &= 1 << given[j]
+            k = m.bit_count()
+            if k < best_k:
+                best, best_m, best_k = j, m, k
+                if k <= 1:
+                    break
+        if not best_m:
+            return
+        snap = used[:], total[:], left[:], can[:], val[:]
+        for d in DIGITS[best_m]:
+            g = given[best]
+            if g and g != d:
+                continue
+            if put(best, d, depth):
+                if free[0]:
+                    rec(depth + 1)
+                elif val != want:
+                    differ = [j for j in range(n) if val[j] != want[j]]
+                    give(differ[draws.integers(len(differ))])
+            used[:], total[:], left[:], can[:], val[:] = snap
+            free[0] = val.count(0)
+            if cut[0] <= depth:
+                if cut[0] < depth:
+                    return
+                cut[0] = n + 1
+
+    rec(0)
+    return {x: want[j] for j, x in enumerate(cells) if given[j]}
