@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._grid import Budget
@@ -131,6 +132,24 @@ def solve(cells: list, runs: list, sums: list, givens: dict, limit: int = 2, bud
     return out
 
 
+@functools.cache
+def run_table(k: int, total: int) -> list[int]:
+    """For a run of ``k`` cells adding to ``total``: at each bit mask of the digits placed so far, the
+    digits its open cells may still take (0: no way to finish it); what `allowed` gives, as one list
+    (1,024 ints; at most 9 x 46 such lists, about 8 KiB each)."""
+    out = [0] * 1024
+    for digits in itertools.combinations(range(1, 10), k):
+        if sum(digits) == total:
+            whole = sum(1 << d for d in digits)
+            sub = whole
+            while True:  # every subset of the set, the empty one last
+                out[sub] |= whole & ~sub
+                if not sub:
+                    break
+                sub = (sub - 1) & whole
+    return out
+
+
 def reveal(cells: list, runs: list, sums: list, fill: dict, draws: ScalarDraws, budget: int = 5_000) -> dict:
     """Givens (cell -> digit of ``fill``) under which ``fill`` is the only solution of the sums.
 
@@ -148,63 +167,61 @@ def reveal(cells: list, runs: list, sums: list, fill: dict, draws: ScalarDraws, 
     for i, run in enumerate(members):
         for j in run:
             of[j].append(i)
-    todo = [(j, o[0], o[-1]) for j, o in enumerate(of)]
-    used, total, left = [0] * len(runs), [0] * len(runs), [len(run) for run in runs]
-    can = [allowed(k, t, 0) for k, t in zip(left, sums, strict=True)]
+    ra, rb = [o[0] for o in of], [o[-1] for o in of]  # the runs through each cell
+    seen = [[c for i in o for c in members[i] if c != j] for j, o in enumerate(of)]  # the cells it shares a run with
+    table = [run_table(len(run), t) for run, t in zip(runs, sums, strict=True)]
+    used = [0] * len(runs)  # the digits placed in each run
+    can = [t[0] for t in table]  # the digits each run's open cells may still take
     want = [fill[x] for x in cells]
-    val, given, depth_of = [0] * n, [0] * n, [0] * n
-    cut, nodes, free = [n + 1], [0], [n]  # cut: the depth of an assignment a new given contradicts
+    val, keep, depth_of = [0] * n, [ALL] * n, [0] * n  # keep: the given digit's bit, or all
+    cut, nodes = [n + 1], [0]  # cut: the depth of an assignment a new given contradicts
 
     def give(j: int) -> None:
-        given[j] = want[j]
+        keep[j] = 1 << want[j]
         nodes[0] = 0
         if val[j] and val[j] != want[j]:
             cut[0] = min(cut[0], depth_of[j])
 
     def put(j: int, d: int, depth: int) -> bool:
-        """Fill ``j`` with ``d`` and every cell that leaves one digit; False at a contradiction."""
-        stack = [(j, d)]
-        while stack:
-            j, d = stack.pop()
-            if val[j]:
-                continue
+        """Fill ``j`` with ``d`` and every cell that is left one digit; False at a contradiction."""
+        stack = []
+        while True:
             bit = 1 << d
-            for i in of[j]:
-                used[i] |= bit
-                total[i] += d
-                left[i] -= 1
-                can[i] = allowed(left[i], sums[i] - total[i], used[i])
+            a, b = ra[j], rb[j]
+            used[a] |= bit
+            can[a] = table[a][used[a]]
+            used[b] |= bit
+            can[b] = table[b][used[b]]
             val[j], depth_of[j] = d, depth
-            free[0] -= 1
-            for i in of[j]:
-                if not left[i]:
-                    continue
-                for c in members[i]:
-                    if val[c]:
-                        continue
-                    _, a, b = todo[c]
-                    m = can[a] & can[b]
-                    if given[c]:
-                        m &= 1 << given[c]
+            for c in seen[j]:
+                if not val[c]:
+                    m = can[ra[c]] & can[rb[c]] & keep[c]
                     if not m:
                         return False
                     if not m & (m - 1):
-                        stack.append((c, m.bit_length() - 1))
-        return True
+                        stack.append(c)
+            while stack:
+                j = stack.pop()
+                if not val[j]:
+                    break
+            else:
+                return True
+            m = can[ra[j]] & can[rb[j]] & keep[j]
+            if not m:
+                return False
+            d = m.bit_length() - 1
 
     def rec(depth: int) -> None:
         nodes[0] += 1
         if nodes[0] > budget:
-            pick = [j for j in range(n) if not given[j]]
+            pick = [j for j in range(n) if keep[j] == ALL]
             give(pick[draws.integers(len(pick))])
             return
         best, best_m, best_k = -1, 0, 10
-        for j, a, b in todo:
+        for j in range(n):
             if val[j]:
                 continue
-            m = can[a] & can[b]
-            if given[j]:
-                m &= 1 << given[j]
+            m = can[ra[j]] & can[rb[j]] & keep[j]
             k = m.bit_count()
             if k < best_k:
                 best, best_m, best_k = j, m, k
@@ -212,23 +229,21 @@ def reveal(cells: list, runs: list, sums: list, fill: dict, draws: ScalarDraws, 
                     break
         if not best_m:
             return
-        snap = used[:], total[:], left[:], can[:], val[:]
+        snap = used[:], can[:], val[:]
         for d in DIGITS[best_m]:
-            g = given[best]
-            if g and g != d:
+            if not keep[best] >> d & 1:
                 continue
             if put(best, d, depth):
-                if free[0]:
+                if 0 in val:
                     rec(depth + 1)
                 elif val != want:
                     differ = [j for j in range(n) if val[j] != want[j]]
                     give(differ[draws.integers(len(differ))])
-            used[:], total[:], left[:], can[:], val[:] = snap
-            free[0] = val.count(0)
+            used[:], can[:], val[:] = snap
             if cut[0] <= depth:
                 if cut[0] < depth:
                     return
                 cut[0] = n + 1
 
     rec(0)
-    return {x: want[j] for j, x in enumerate(cells) if given[j]}
+    return {x: want[j] for j, x in enumerate(cells) if keep[j] != ALL}
