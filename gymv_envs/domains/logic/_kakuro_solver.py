@@ -158,7 +158,8 @@ def reveal(cells: list, runs: list, sums: list, fill: dict, draws: ScalarDraws, 
     order), digits in increasing order. Each time it finds a filling other than ``fill``, a cell where
     the two differ (``draws.integers``) becomes a given and the search goes on under the givens it
     has: what it searched before held no filling but those it found, each now ruled out by its
-    given. After ``budget`` branchings without a new given, a random cell is revealed.
+    given. After ``budget`` branchings without a new given, a random cell is revealed (and the
+    search goes on).
     """
     n = len(cells)
     at = {x: j for j, x in enumerate(cells)}
@@ -216,7 +217,8 @@ def reveal(cells: list, runs: list, sums: list, fill: dict, draws: ScalarDraws, 
         if nodes[0] > budget:
             pick = [j for j in range(n) if keep[j] == ALL]
             give(pick[draws.integers(len(pick))])
-            return
+            if cut[0] < depth:  # it contradicts a cell above: that frame goes on
+                return
         best, best_m, best_k = -1, 0, 10
         for j in range(n):
             if val[j]:
