@@ -199,3 +199,20 @@ def test_latin_search_from_a_kept_state():
                 except _grid.Budget:
                     kept = "budget"
                 assert kept == plain, (seed, cut, budget)
+
+
+def test_kakuro_run_table_and_reveal():
+    """A run's table gives what `allowed` gives at every set of placed digits; `reveal` leaves the filling
+    the only solution, checked by the solver that restarts per call."""
+    for k, total in ((2, 3), (2, 10), (3, 15), (4, 30), (5, 20)):
+        table = _kakuro_solver.run_table(k, total)
+        for used in range(0, 1024, 2):
+            placed = [d for d in range(1, 10) if used >> d & 1]
+            if len(placed) <= k and table[used]:
+                assert table[used] == _kakuro_solver.allowed(k - len(placed), total - sum(placed), used)
+    env = gym.make("GymV/Kakuro-v2", difficulty=2, obs_size=(48, 48)).unwrapped
+    for seed in range(20):
+        env.reset(seed=seed)
+        for budget in (5_000, 3):  # a tiny budget reveals cells at random, still to one solution
+            givens = _kakuro_solver.reveal(env.cells, env.runs, env.sums, env._fill, np.random.default_rng(seed), budget)
+            assert _kakuro_solver.solve(env.cells, env.runs, env.sums, givens, budget=BIG) == [env._fill]
