@@ -36,35 +36,38 @@ def cage_value(op: str, vals: list[int]) -> int | None:
 
 
 @functools.lru_cache(maxsize=32)
-def _by_value(n: int, size: int) -> dict[tuple[str, int], list[tuple[tuple[int, ...], int]]]:
+def _by_value(n: int, size: int) -> dict[tuple[str, int], list[tuple[tuple[int, ...], int, int]]]:
     """Every tuple of ``size`` values 1..n (in `itertools.product` order) with its cage code (see
-    `cage_codes`), under each ``(op, cage value)`` it gives (6 x 6, size 4: about 4,000 entries)."""
+    `cage_codes`) and its equal pairs (bit ``i * size + j`` for ``i < j`` holding one value), under
+    each ``(op, cage value)`` it gives (6 x 6, size 4: about 4,000 entries)."""
     ops = ("+", "*", "=") + (("-", "/") if size == 2 else ())
     out: dict[tuple[str, int], list] = {}
     for vals in itertools.product(range(1, n + 1), repeat=size):
         code = sum(1 << (k * n + v - 1) for k, v in enumerate(vals))
+        same = sum(1 << (i * size + j) for i in range(size) for j in range(i + 1, size) if vals[i] == vals[j])
         for op in ops:
             t = cage_value(op, list(vals))
             if t is not None:
-                out.setdefault((op, t), []).append((vals, code))
+                out.setdefault((op, t), []).append((vals, code, same))
     return out
 
 
 def _kept(n: int, op: str, target: int, size: int, apart: tuple[tuple[int, int], ...]) -> list:
-    return [x for x in _by_value(n, size).get((op, target), ()) if all(x[0][i] != x[0][j] for i, j in apart)]
+    m = sum(1 << (i * size + j) for i, j in apart)
+    return [x for x in _by_value(n, size).get((op, target), ()) if not x[2] & m]
 
 
 def cage_fillings(n: int, op: str, target: int, size: int, apart: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
     """The values 1..n a cage of ``size`` cells may hold, in cell order, for its target (cells
     ``i, j`` of a pair in ``apart`` share a row or column, so differ)."""
-    return tuple(vals for vals, _ in _kept(n, op, target, size, apart))
+    return tuple(x[0] for x in _kept(n, op, target, size, apart))
 
 
 @functools.lru_cache(maxsize=4096)
 def cage_codes(n: int, op: str, target: int, size: int, apart: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
     """`cage_fillings` as the cage codes of `latin_search` (its k-th cell holding v: bit ``k * n + v - 1``;
     cached: at most 4,096 short tuples, about 2 MB)."""
-    return tuple(code for _, code in _kept(n, op, target, size, apart))
+    return tuple(x[1] for x in _kept(n, op, target, size, apart))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -127,20 +130,14 @@ def _border(obs_size: tuple[int, int], n: int, line: int, on: int) -> tuple:
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=4096)
-def _label(obs_size: tuple[int, int], n: int, r: int, c: int, text: str) -> tuple | None:
-    """Where cage label ``text`` of top-left cell (r, c) goes, as (rows, columns, tile), None where
-    its tile would leave the white cell (draw it there; cached: 4,096 entries of a shared tile each)."""
+@functools.lru_cache(maxsize=256)
+def _label_at(obs_size: tuple[int, int], n: int, r: int, c: int) -> tuple[int, int, float, float, int]:
+    """Where the label of a cage with top-left cell (r, c) goes: its top-left pixel, the right and bottom
+    bounds its tile must keep within to stay on the white cell, and its font size (cached: 256 cells)."""
     g = board_base(obs_size, n, n)[1]
     w = _edges(obs_size, n)[2]
-    size = max(4, int(g.cell * 0.26))
     x, y = g.x0 + (c + 0.08) * g.cell + w, g.y0 + (r + 0.07) * g.cell + w
-    tile = text_tile(text, size, INK, True, WHITE)
-    h, tw = tile.shape[:2]
-    x, y = int(round(x)), int(round(y))
-    if x + tw <= g.x0 + (c + 1) * g.cell - w and y + h <= g.y0 + (r + 1) * g.cell - w:  # on the white cell
-        return slice(y, y + h), slice(x, x + tw), tile
-    return None
+    return int(round(x)), int(round(y)), g.x0 + (c + 1) * g.cell - w, g.y0 + (r + 1) * g.cell - w, max(4, int(g.cell * 0.26))
 
 
 class KenKen(LatinSquareEnv):
@@ -294,14 +291,14 @@ class KenKen(LatinSquareEnv):
             for a, c, b, d in _border(obs, n, line, on):
                 img[c:d, a:b] = ink[c:d, a:b]
         for cells, op, t in self.cages:
-            r, c = cells[0]
+            x, y, x1, y1, size = _label_at(obs, n, *cells[0])
             text = f"{t}{OPS[op]}"
-            hit = _label(obs, n, r, c, text)
-            if hit is not None:
-                img[hit[0], hit[1]] = hit[2]
+            tile = text_tile(text, size, INK, True, WHITE)
+            h, tw = tile.shape[:2]
+            if x + tw <= x1 and y + h <= y1:  # on the white cell
+                img[y:y + h, x:x + tw] = tile
             else:
-                x, y = g.x0 + (c + 0.08) * g.cell + w, g.y0 + (r + 0.07) * g.cell + w
-                draw_text(img, text, (int(round(x)), int(round(y))), max(4, int(g.cell * 0.26)), INK, anchor="lt", bold=True)
+                draw_text(img, text, (x, y), size, INK, anchor="lt", bold=True)
         return img
 
     def _task_text(self) -> str:
