@@ -157,7 +157,7 @@ def test_latin_search_matches_table_search(name):
     and runs out of budget at the same branch (KenKen's levels depend on the order); on levels with some
     clues dropped, so that they have several solutions."""
     for seed in range(6):
-        env = gym.make(f"GymV/{name}-v1", difficulty=seed % 3).unwrapped
+        env = gym.make(gymv_envs.task_spec(name).id, difficulty=seed % 3).unwrapped
         env.reset(seed=seed)
         if name == "KenKen":
             env.cages = [(c, "+", sum(env._solution[r][k] for r, k in c)) if len(c) > 1 else (c, op, t)
