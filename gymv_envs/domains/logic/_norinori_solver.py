@@ -1,0 +1,184 @@
+"""Norinori's solver on bit masks (bit ``r * n + c`` is cell ``(r, c)``): shadings in which every region
+holds two shaded cells and the shaded cells are dominoes that never touch along a side."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+from gymv_envs.domains.logic._placement import bits, edge_masks, flood, neighbours4
+
+
+@functools.lru_cache(maxsize=16)
+def board(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int, int, int]:
+    """For side ``n``: each cell's neighbours, each cell with its neighbours (its ring, a mask), and
+    `edge_masks` (every cell, those not in the first column, those not in the last). 16 sides kept."""
+    nbrs = neighbours4(n, n)
+    return (nbrs, tuple(1 << j | sum(1 << q for q in nb) for j, nb in enumerate(nbrs))) + edge_masks(n, n)
+
+
+def shadings(n: int, masks: list[int], reg: list[int], blank: int, limit: int) -> list[int]:
+    """Up to ``limit`` shadings (bit masks) of the regions ``masks`` (``reg``: each cell's region) that
+    leave ``blank`` unshaded.
+
+    The search takes the region with the fewest cells left that could still be shaded (open, beside
+    another open cell) and its first such cell: either a domino covers it (one branch per side) or it
+    stays blank. Placing a domino closes the cells round it, and a region with its two cells closes
+    the rest; a region with too few cells left ends the branch.
+    """
+    nbrs, rings, full, no_first, no_last = board(n)
+    k = len(masks)
+    count = [0] * k
+    out: list[int] = []
+    regions_k = range(k)
+
+    def search(shaded: int, closed: int) -> bool:
+        open_ = full & ~closed
+        live = open_ & ((open_ << 1 & no_first) | (open_ >> 1 & no_last) | open_ << n | open_ >> n)
+        best, fewest, cells = -1, 99, 0
+        for g in regions_k:
+            need = 2 - count[g]
+            if need:
+                free = masks[g] & live
+                f = free.bit_count()
+                if f < need:
+                    return False
+                if f < fewest:
+                    best, fewest, cells = g, f, free
+        if best < 0:
+            out.append(shaded)
+            return len(out) >= limit
+        x = (cells & -cells).bit_length() - 1
+        for y in nbrs[x]:
+            if not live >> y & 1:
+                continue
+            gy = reg[y]
+            if gy == best:
+                if count[best]:
+                    continue
+            elif count[gy] == 2:
+                continue
+            count[best] += 1
+            count[gy] += 1
+            shut = closed | rings[x] | rings[y]
+            if count[best] == 2:
+                shut |= masks[best]
+            if count[gy] == 2:
+                shut |= masks[gy]
+            stop = search(shaded | 1 << x | 1 << y, shut)
+            count[best] -= 1
+            count[gy] -= 1
+            if stop:
+                return True
+        return search(shaded, closed | 1 << x)
+
+    search(0, blank)
+    return out
+
+
+def dot_pass(n: int, masks: list[int], reg: list[int], truth: int, pick: Callable[[int], int]) -> int:
+    """Dots (a mask of cells outside ``truth``) that leave ``truth`` the only shading: one search over
+    all shadings that puts a dot on a cell of each other shading it meets (``pick(choices)`` chooses
+    it among the cells of its first domino off ``truth``) and backs out of what the dot rules out."""
+    nbrs, rings, full, no_first, no_last = board(n)
+    k = len(masks)
+    count = [0] * k
+    regions_k = range(k)
+    dots = 0
+    path: list[int] = []
+
+    def search(shaded: int, closed: int) -> None:
+        nonlocal dots
+        if shaded & dots:
+            return
+        closed |= dots
+        open_ = full & ~closed
+        live = open_ & ((open_ << 1 & no_first) | (open_ >> 1 & no_last) | open_ << n | open_ >> n)
+        best, fewest, cells = -1, 99, 0
+        for g in regions_k:
+            need = 2 - count[g]
+            if need:
+                free = masks[g] & live
+                f = free.bit_count()
+                if f < need:
+                    return
+                if f < fewest:
+                    best, fewest, cells = g, f, free
+        if best < 0:
+            if shaded != truth:
+                for pair in path:
+                    if pair & ~truth:
+                        dots |= pick(pair & ~truth)
+                        return
+            return
+        x = (cells & -cells).bit_length() - 1
+        for y in nbrs[x]:
+            if not live >> y & 1:
+                continue
+            gy = reg[y]
+            if gy == best:
+                if count[best]:
+                    continue
+            elif count[gy] == 2:
+                continue
+            count[best] += 1
+            count[gy] += 1
+            shut = closed | rings[x] | rings[y]
+            if count[best] == 2:
+                shut |= masks[best]
+            if count[gy] == 2:
+                shut |= masks[gy]
+            path.append(1 << x | 1 << y)
+            search(shaded | 1 << x | 1 << y, shut)
+            path.pop()
+            count[best] -= 1
+            count[gy] -= 1
+            if shaded & dots:
+                return
+        search(shaded, closed | 1 << x)
+
+    search(0, 0)
+    return dots
+
+
+def local_repair(draw: Callable[[int], int], n: int, masks: list[int], reg: list[int], pairs: list[int], tries: int) -> None:
+    """Move cells between regions (``masks`` and ``reg``, in place) to rule out the other shadings that
+    move one domino of the truth (``pairs[g]``: region ``g``'s domino, a mask) inside its region.
+
+    Each round finds every such domino (bit-parallel: the cells of a region clear of the other dominoes
+    and their sides) and hands one of its cells off the truth, with the part of its region the move
+    cuts off, to a neighbouring region (``draw(k)``: a random index below ``k``). Stops after ``tries``
+    rounds or when none is left.
+    """
+    nbrs, rings, full, no_first, no_last = board(n)
+    k = len(masks)
+    sides = [0] * k  # the truth's other dominoes and the cells beside them
+    for g, p in enumerate(pairs):
+        ring = 0
+        for x in bits(p):
+            ring |= rings[x]
+        for h in range(k):
+            if h != g:
+                sides[h] |= ring
+    truth = sum(pairs)
+    for _ in range(tries):
+        off = 0
+        for g in range(k):
+            free = masks[g] & ~sides[g]
+            across = free & free >> 1 & no_last
+            down = free & free >> n
+            off |= across | across << 1 | down | down << n
+        off &= ~truth
+        moves = [(x, reg[y]) for x in bits(off) for y in nbrs[x] if reg[y] != reg[x]]
+        if not moves:
+            return
+        x, new = moves[draw(len(moves))]
+        old = reg[x]
+        rest = masks[old] & ~(1 << x)
+        kept = flood(pairs[old], rest, n, n)
+        moved = masks[old] & ~kept
+        masks[old] = kept
+        masks[new] |= moved
+        for j in bits(moved):
+            reg[j] = new
+
