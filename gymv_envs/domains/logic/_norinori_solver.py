@@ -78,32 +78,31 @@ def shadings(n: int, masks: list[int], reg: list[int], blank: int, limit: int) -
 
 def dot_pass(n: int, masks: list[int], reg: list[int], truth: int, pick: Callable[[int], int]) -> int:
     """Dots (a mask of cells outside ``truth``) that leave ``truth`` the only shading: one search over
-    all shadings that puts a dot on a cell of each other shading it meets (``pick(choices)`` chooses
-    it among the cells of its first domino off ``truth``) and backs out of what the dot rules out."""
+    all shadings (`shadings`' order) that puts a dot on a cell of each other shading it meets
+    (``pick(choices)`` chooses it among the cells of its first domino off ``truth``) and backs out of
+    what the dot rules out. Every shading it has not met holds a dot, so ``truth`` is left alone."""
     nbrs, rings, full, no_first, no_last = board(n)
     k = len(masks)
-    count = [0] * k
+    need = [2] * k
     regions_k = range(k)
     dots = 0
     path: list[int] = []
 
     def search(shaded: int, closed: int) -> None:
         nonlocal dots
-        if shaded & dots:
+        if shaded & dots:  # a dot on a cell shaded on the way here
             return
-        closed |= dots
-        open_ = full & ~closed
+        open_ = full & ~(closed | dots)
         live = open_ & ((open_ << 1 & no_first) | (open_ >> 1 & no_last) | open_ << n | open_ >> n)
-        best, fewest, cells = -1, 99, 0
+        best, fewest = -1, 99
         for g in regions_k:
-            need = 2 - count[g]
-            if need:
-                free = masks[g] & live
-                f = free.bit_count()
-                if f < need:
+            q = need[g]
+            if q:
+                f = (masks[g] & live).bit_count()
+                if f < q:
                     return
                 if f < fewest:
-                    best, fewest, cells = g, f, free
+                    best, fewest = g, f
         if best < 0:
             if shaded != truth:
                 for pair in path:
@@ -111,28 +110,31 @@ def dot_pass(n: int, masks: list[int], reg: list[int], truth: int, pick: Callabl
                         dots |= pick(pair & ~truth)
                         return
             return
+        cells = masks[best] & live
         x = (cells & -cells).bit_length() - 1
+        ring = closed | rings[x]
         for y in nbrs[x]:
             if not live >> y & 1:
                 continue
             gy = reg[y]
             if gy == best:
-                if count[best]:
+                if need[best] < 2:
                     continue
-            elif count[gy] == 2:
+            elif not need[gy]:
                 continue
-            count[best] += 1
-            count[gy] += 1
-            shut = closed | rings[x] | rings[y]
-            if count[best] == 2:
+            need[best] -= 1
+            need[gy] -= 1
+            shut = ring | rings[y]
+            if not need[best]:
                 shut |= masks[best]
-            if count[gy] == 2:
+            if not need[gy]:
                 shut |= masks[gy]
-            path.append(1 << x | 1 << y)
-            search(shaded | 1 << x | 1 << y, shut)
+            pair = 1 << x | 1 << y
+            path.append(pair)
+            search(shaded | pair, shut)
             path.pop()
-            count[best] -= 1
-            count[gy] -= 1
+            need[best] += 1
+            need[gy] += 1
             if shaded & dots:
                 return
         search(shaded, closed | 1 << x)
@@ -152,26 +154,34 @@ def local_repair(draw: Callable[[int], int], n: int, masks: list[int], reg: list
     """
     nbrs, rings, full, no_first, no_last = board(n)
     k = len(masks)
-    sides = [0] * k  # the truth's other dominoes and the cells beside them
-    for g, p in enumerate(pairs):
-        ring = 0
-        for x in bits(p):
-            ring |= rings[x]
-        for h in range(k):
-            if h != g:
-                sides[h] |= ring
+    around = [rings[(p & -p).bit_length() - 1] | rings[p.bit_length() - 1] for p in pairs]
+    before, after = [0] * (k + 1), [0] * (k + 1)
+    for g in range(k):
+        before[g + 1] = before[g] | around[g]
+        after[k - 1 - g] = after[k - g] | around[k - 1 - g]
+    sides = [before[g] | after[g + 1] for g in range(k)]  # the truth's other dominoes and the cells beside them
     truth = sum(pairs)
+
+    def movable(g: int) -> int:
+        """The cells off the truth of region ``g``'s other domino places, beside another region."""
+        here = masks[g]
+        free = here & ~sides[g]
+        across = free & free >> 1 & no_last
+        down = free & free >> n
+        if not across | down:
+            return 0
+        out = full & ~here
+        edge = here & ((out << 1 & no_first) | (out >> 1 & no_last) | out << n | out >> n)
+        return (across | across << 1 | down | down << n) & edge & ~truth
+
+    found = [movable(g) for g in range(k)]
     for _ in range(tries):
         off = 0
-        for g in range(k):
-            free = masks[g] & ~sides[g]
-            across = free & free >> 1 & no_last
-            down = free & free >> n
-            off |= across | across << 1 | down | down << n
-        off &= ~truth
-        moves = [(x, reg[y]) for x in bits(off) for y in nbrs[x] if reg[y] != reg[x]]
-        if not moves:
+        for cells in found:
+            off |= cells
+        if not off:
             return
+        moves = [(x, reg[y]) for x in bits(off) for y in nbrs[x] if reg[y] != reg[x]]
         x, new = moves[draw(len(moves))]
         old = reg[x]
         rest = masks[old] & ~(1 << x)
@@ -181,4 +191,5 @@ def local_repair(draw: Callable[[int], int], n: int, masks: list[int], reg: list
         masks[new] |= moved
         for j in bits(moved):
             reg[j] = new
+        found[old], found[new] = movable(old), movable(new)
 

@@ -7,7 +7,7 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
 from gymv_envs.core.board import REGION_COLOURS, blank_labelled_board, cell_centre, paint_regions
-from gymv_envs.core.canvas import INK, draw_shape, is_uniform, shape_tile
+from gymv_envs.core.canvas import INK, draw_shape, shape_tile
 from gymv_envs.domains.logic._norinori_solver import board, dot_pass, local_repair, shadings
 from gymv_envs.domains.logic._placement import (
     NEIGHBOURS4,
@@ -114,7 +114,7 @@ class Norinori(CellsAnswerEnv):
         local_repair(draw, n, masks, reg, pairs, self.rounds)
         truth = sum(pairs)
         blank = dot_pass(n, masks, reg, truth, lambda m: m if m & m - 1 == 0 else m & -m if draw(2) else m & m - 1)
-        self.regions = np.array(reg, dtype=np.int64).reshape(n, n)
+        self._reg, self.regions = reg, np.array(reg, dtype=np.int64).reshape(n, n)
         self.blank = tuple(divmod(j, n) for j in bits(blank))
         self._truth = tuple(divmod(j, n) for j in bits(truth))  # the one solution left
 
@@ -122,12 +122,17 @@ class Norinori(CellsAnswerEnv):
     def _draw(self) -> np.ndarray:
         img, layout = blank_labelled_board(self.obs_size, self.n, self.n)
         paint_regions(img, layout, self.regions)
-        size = max(2, int(layout[2] * 0.22))
+        x0, y0, cell = layout
+        size = max(2, int(cell * 0.22))
+        # a dot box this far inside its cell misses the lines and borders: its cell's tint alone lies under it
+        low, high = max(int(cell / 30), int(cell / 10) / 2) + 2, cell - int(cell / 10) / 2 - 2
+        reg = self._reg
         for r, c in self.blank:
             cx, cy = cell_centre(layout, r, c)
             x, y = int(round(cx - size / 2)), int(round(cy - size / 2))
-            tint = REGION_COLOURS[int(self.regions[r, c]) % len(REGION_COLOURS)]
-            if is_uniform(img, x, y, x + size, y + size, tint):  # the dot blended once over its cell's tint
+            tint = REGION_COLOURS[reg[r * self.n + c] % len(REGION_COLOURS)]
+            if (x - x0 - c * cell >= low and x + size - x0 - c * cell <= high and y - y0 - r * cell >= low
+                    and y + size - y0 - r * cell <= high):  # the dot blended once over its cell's tint
                 img[y:y + size, x:x + size] = shape_tile("circle", size, INK, tint)
             else:
                 draw_shape(img, "circle", cx, cy, size, INK)
@@ -143,17 +148,20 @@ class Norinori(CellsAnswerEnv):
                 "cells.")
 
     def _state_text(self) -> str:
-        blank = set(self.blank)
-        return "\n".join("".join(chr(97 + int(v) % 26) + ("." if (r, c) in blank else " ") for c, v in enumerate(row)).rstrip()
-                         for r, row in enumerate(self.regions))
+        n, reg, marks = self.n, self._reg, [" "] * (self.n * self.n)
+        for r, c in self.blank:
+            marks[r * n + c] = "."
+        return "\n".join("".join(chr(97 + reg[j] % 26) + marks[j] for j in range(r * n, r * n + n)).rstrip() for r in range(n))
 
     # -- verify
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
-        cells = set(answer)
+        n, reg, cells = self.n, self._reg, set(answer)
         if cells & set(self.blank):
             return False
-        counts = np.bincount([int(self.regions[r, c]) for r, c in cells], minlength=int(self.regions.max()) + 1)
-        if not np.all(counts == 2):
+        counts = [0] * (max(reg) + 1)
+        for r, c in cells:
+            counts[reg[r * n + c]] += 1
+        if counts.count(2) != len(counts):
             return False
         return all(sum((r + a, c + b) in cells for a, b in NEIGHBOURS4) == 1 for r, c in cells)
 
