@@ -17,6 +17,13 @@ def board(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int, in
     return (nbrs, tuple(1 << j | sum(1 << q for q in nb) for j, nb in enumerate(nbrs))) + edge_masks(n, n)
 
 
+@functools.lru_cache(maxsize=16)
+def _links(n: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Per cell ``x`` of side ``n``, per neighbour ``y``: ``y``, the rings of both, and the domino (masks)."""
+    nbrs, rings = board(n)[:2]
+    return tuple(tuple((y, rings[x] | rings[y], 1 << x | 1 << y) for y in nb) for x, nb in enumerate(nbrs))
+
+
 def shadings(n: int, masks: list[int], reg: list[int], blank: int, limit: int) -> list[int]:
     """Up to ``limit`` shadings (bit masks) of the regions ``masks`` (``reg``: each cell's region) that
     leave ``blank`` unshaded.
@@ -81,65 +88,60 @@ def dot_pass(n: int, masks: list[int], reg: list[int], truth: int, pick: Callabl
     all shadings (`shadings`' order) that puts a dot on a cell of each other shading it meets
     (``pick(choices)`` chooses it among the cells of its first domino off ``truth``) and backs out of
     what the dot rules out. Every shading it has not met holds a dot, so ``truth`` is left alone."""
-    nbrs, rings, full, no_first, no_last = board(n)
+    full, no_first, no_last = board(n)[2:]
     k = len(masks)
     need = [2] * k
     regions_k = range(k)
     dots = 0
-    path: list[int] = []
+    links = _links(n)
 
-    def search(shaded: int, closed: int) -> None:
+    def search(shaded: int, closed: int, off: int) -> None:
+        """Shadings with ``shaded`` and without ``closed``; ``off``: the first domino placed off the truth."""
         nonlocal dots
         if shaded & dots:  # a dot on a cell shaded on the way here
             return
-        open_ = full & ~(closed | dots)
-        live = open_ & ((open_ << 1 & no_first) | (open_ >> 1 & no_last) | open_ << n | open_ >> n)
-        best, fewest = -1, 99
-        for g in regions_k:
-            q = need[g]
-            if q:
-                f = (masks[g] & live).bit_count()
-                if f < q:
-                    return
-                if f < fewest:
-                    best, fewest = g, f
-        if best < 0:
-            if shaded != truth:
-                for pair in path:
-                    if pair & ~truth:
-                        dots |= pick(pair & ~truth)
+        while True:  # each turn: one cell of the most constrained region gets a domino, else stays blank
+            open_ = full & ~(closed | dots)
+            live = open_ & ((open_ << 1 & no_first) | (open_ >> 1 & no_last) | open_ << n | open_ >> n)
+            best, fewest = -1, 99
+            for g in regions_k:
+                q = need[g]
+                if q:
+                    f = (masks[g] & live).bit_count()
+                    if f < q:
                         return
-            return
-        cells = masks[best] & live
-        x = (cells & -cells).bit_length() - 1
-        ring = closed | rings[x]
-        for y in nbrs[x]:
-            if not live >> y & 1:
-                continue
-            gy = reg[y]
-            if gy == best:
-                if need[best] < 2:
-                    continue
-            elif not need[gy]:
-                continue
-            need[best] -= 1
-            need[gy] -= 1
-            shut = ring | rings[y]
-            if not need[best]:
-                shut |= masks[best]
-            if not need[gy]:
-                shut |= masks[gy]
-            pair = 1 << x | 1 << y
-            path.append(pair)
-            search(shaded | pair, shut)
-            path.pop()
-            need[best] += 1
-            need[gy] += 1
-            if shaded & dots:
+                    if f < fewest:
+                        best, fewest = g, f
+            if best < 0:
+                if off:
+                    dots |= pick(off & ~truth)
                 return
-        search(shaded, closed | 1 << x)
+            cells = masks[best] & live
+            x = (cells & -cells).bit_length() - 1
+            for y, ring, pair in links[x]:
+                if not live >> y & 1:
+                    continue
+                gy = reg[y]
+                if gy == best:
+                    if need[best] < 2:
+                        continue
+                elif not need[gy]:
+                    continue
+                need[best] -= 1
+                need[gy] -= 1
+                shut = closed | ring
+                if not need[best]:
+                    shut |= masks[best]
+                if not need[gy]:
+                    shut |= masks[gy]
+                search(shaded | pair, shut, off or pair & ~truth and pair)
+                need[best] += 1
+                need[gy] += 1
+                if shaded & dots:
+                    return
+            closed |= 1 << x
 
-    search(0, 0)
+    search(0, 0, 0)
     return dots
 
 
@@ -148,9 +150,9 @@ def local_repair(draw: Callable[[int], int], n: int, masks: list[int], reg: list
     move one domino of the truth (``pairs[g]``: region ``g``'s domino, a mask) inside its region.
 
     Each round finds every such domino (bit-parallel: the cells of a region clear of the other dominoes
-    and their sides) and hands one of its cells off the truth, with the part of its region the move
-    cuts off, to a neighbouring region (``draw(k)``: a random index below ``k``). Stops after ``tries``
-    rounds or when none is left.
+    and their sides), takes one of their cells off the truth and beside another region, and hands it,
+    with the part of its region the move cuts off, to one of those regions (``draw(k)``: a random index
+    below ``k``). Stops after ``tries`` rounds or when none is left.
     """
     nbrs, rings, full, no_first, no_last = board(n)
     k = len(masks)
@@ -174,16 +176,20 @@ def local_repair(draw: Callable[[int], int], n: int, masks: list[int], reg: list
         edge = here & ((out << 1 & no_first) | (out >> 1 & no_last) | out << n | out >> n)
         return (across | across << 1 | down | down << n) & edge & ~truth
 
-    found = [movable(g) for g in range(k)]
+    found = [movable(g) for g in range(k)]  # inside their regions, so apart: their sum is their union
     for _ in range(tries):
-        off = 0
-        for cells in found:
-            off |= cells
+        off = sum(found)
         if not off:
             return
-        moves = [(x, reg[y]) for x in bits(off) for y in nbrs[x] if reg[y] != reg[x]]
-        x, new = moves[draw(len(moves))]
+        cells = []
+        while off:
+            low = off & -off
+            cells.append(low.bit_length() - 1)
+            off ^= low
+        x = cells[draw(len(cells))]
         old = reg[x]
+        beside = [reg[y] for y in nbrs[x] if reg[y] != old]  # never empty: x lies on its region's edge
+        new = beside[draw(len(beside))]
         rest = masks[old] & ~(1 << x)
         kept = flood(pairs[old], rest, n, n)
         moved = masks[old] & ~kept

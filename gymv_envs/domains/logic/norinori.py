@@ -18,7 +18,7 @@ from gymv_envs.domains.logic._placement import (
 )
 
 # difficulty -> (side, rounds of region repair)
-LEVELS = {0: (5, 6), 1: (6, 9), 2: (7, 11)}
+LEVELS = {0: (5, 7), 1: (6, 10), 2: (7, 11)}
 
 
 def norinori_solutions(regions: np.ndarray, limit: int = 2, blank: frozenset = frozenset()) -> list[frozenset[tuple[int, int]]]:
@@ -56,7 +56,7 @@ class Norinori(CellsAnswerEnv):
 
     ## Starting State
     Random non-touching dominoes are packed into the grid and one region is grown around each.
-    For a few rounds (6, 9, 11 by difficulty), a cell where one domino could move inside its
+    For a few rounds (7, 10, 11 by difficulty), a cell where one domino could move inside its
     region is handed to a neighbouring region, which rules that move out. Then one search
     over all shadings marks a cell of each other shading it meets with a dot (must stay
     unshaded) and backs out of what the dot rules out, until exactly one solution is left.
