@@ -181,19 +181,18 @@ def local_repair(draw: Callable[[int], int], n: int, masks: list[int], reg: list
         off = sum(found)
         if not off:
             return
-        cells = []
-        while off:
-            low = off & -off
-            cells.append(low.bit_length() - 1)
-            off ^= low
-        x = cells[draw(len(cells))]
+        for _ in range(draw(off.bit_count())):  # a random cell of them: drop the lowest that many times
+            off &= off - 1
+        x = (off & -off).bit_length() - 1
         old = reg[x]
         beside = [reg[y] for y in nbrs[x] if reg[y] != old]  # never empty: x lies on its region's edge
         new = beside[draw(len(beside))]
         rest = masks[old] & ~(1 << x)
-        kept = flood(pairs[old], rest, n, n)
-        moved = masks[old] & ~kept
-        masks[old] = kept
+        if (rest & rings[x]).bit_count() < 2:  # x is an end of its region: the rest stays joined
+            moved = 1 << x
+        else:
+            moved = masks[old] & ~flood(pairs[old], rest, n, n)
+        masks[old] ^= moved
         masks[new] |= moved
         for j in bits(moved):
             reg[j] = new
