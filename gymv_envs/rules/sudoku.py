@@ -39,59 +39,83 @@ def peers(n: int, br: int, bc: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(sorted({j for u in of[i] for j in u} - {i})) for i in range(n * n))
 
 
+@functools.lru_cache(maxsize=8)
+def _cell_units(n: int, br: int, bc: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """(every unit as in `units`; per cell, the indices of its row, column and box in that list)."""
+    every = units(n, br, bc)[0]
+    at: list[list[int]] = [[] for _ in range(n * n)]
+    for u, cells in enumerate(every):
+        for i in cells:
+            at[i].append(u)
+    return every, tuple(tuple(a) for a in at)
+
+
 def solve_singles(cells: list[int], n: int, br: int, bc: int) -> list[int] | None:
     """Fill ``cells`` (0 = open) by naked and hidden singles only; ``None`` if that does not finish.
 
-    A grid these two rules complete has exactly one solution. Each round places every naked single
-    (an open cell with one candidate left); when there is none, every hidden single of the first unit
-    that has one (a digit only one of its open cells can take), digits in increasing order.
+    A grid these two rules complete has exactly one solution. Each pass places every naked single
+    (an open cell with one candidate left, found against the digits placed so far); a pass that
+    places none places every hidden single (a digit only one open cell of a unit can take). On the
+    givens of a solved grid every placement is that grid's digit, so the order of the placements
+    does not change whether the rules finish; a returned grid never repeats a digit in a unit.
     """
-    every, of = units(n, br, bc)
-    near = peers(n, br, bc)
+    every, at = _cell_units(n, br, bc)
     full = (1 << (n + 1)) - 2
     g = list(cells)
+    used = [0] * len(every)  # the digits placed in each unit, as bits
+    todo = []
+    for i, v in enumerate(g):
+        if v:
+            a, b, c = at[i]
+            bit = 1 << v
+            used[a] |= bit
+            used[b] |= bit
+            used[c] |= bit
+        else:
+            todo.append(i)
     cand = [0] * (n * n)
-    for i in range(n * n):
-        if not g[i]:
-            used = 0
-            for j in near[i]:
-                used |= 1 << g[j]
-            cand[i] = full & ~used
-    todo = sum(1 for v in g if not v)
     while todo:
-        placed = []
-        for i in range(n * n):
-            if not g[i] and cand[i] & (cand[i] - 1) == 0:
-                if not cand[i]:
+        rest, placed = [], False
+        for i in todo:  # naked singles
+            a, b, c = at[i]
+            m = full & ~(used[a] | used[b] | used[c])
+            if m & (m - 1):
+                cand[i] = m
+                rest.append(i)
+            elif not m:
+                return None
+            else:
+                g[i] = m.bit_length() - 1
+                used[a] |= m
+                used[b] |= m
+                used[c] |= m
+                placed = True
+        todo = rest
+        if placed:
+            continue
+        for u, members in enumerate(every):  # hidden singles (candidates as the pass above left them)
+            once = twice = 0  # digits open cells of the unit can take: at least once, at least twice
+            for j in members:
+                if not g[j]:
+                    m = cand[j]
+                    twice |= once & m
+                    once |= m
+            single = once & ~twice & ~used[u]
+            while single:
+                bit = single & -single
+                single ^= bit
+                j = next(j for j in members if not g[j] and cand[j] & bit)
+                a, b, c = at[j]
+                if (used[a] | used[b] | used[c]) & bit:
                     return None
-                placed.append((i, cand[i].bit_length() - 1))
-        if not placed:
-            for u in every:
-                once = twice = 0  # digits open cells of the unit can take: at least once, at least twice
-                for j in u:
-                    if not g[j]:
-                        c = cand[j]
-                        twice |= once & c
-                        once |= c
-                single = once & ~twice
-                while single:
-                    bit = single & -single
-                    single ^= bit
-                    placed.append((next(j for j in u if not g[j] and cand[j] & bit), bit.bit_length() - 1))
-                if placed:
-                    break
+                g[j] = bit.bit_length() - 1
+                used[a] |= bit
+                used[b] |= bit
+                used[c] |= bit
+                placed = True
         if not placed:
             return None
-        for i, d in placed:
-            if g[i]:
-                if g[i] != d:
-                    return None
-                continue
-            g[i], todo = d, todo - 1
-            gone = ~(1 << d)
-            cand[i] &= gone
-            for j in near[i]:
-                cand[j] &= gone
+        todo = [i for i in todo if not g[i]]
     return g
 
 
