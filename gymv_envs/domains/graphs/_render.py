@@ -191,15 +191,18 @@ def fit(pos: np.ndarray, box: tuple[float, float, float, float], pad: float, kee
     """Layout coordinates scaled (uniformly unless ``keep_aspect=False``) into ``box`` less ``pad``."""
     x0, y0, x1, y1 = box
     p = np.asarray(pos, dtype=float)
-    (lx, ly), (hx, hy) = p.min(axis=0).tolist(), p.max(axis=0).tolist()
+    xs, ys = p.T.tolist()  # (a few points: plain floats)
+    lx, ly, hx, hy = min(xs), min(ys), max(xs), max(ys)
     sx = (x1 - x0 - 2 * pad) / max(hx - lx, 1e-9)
     sy = (y1 - y0 - 2 * pad) / max(hy - ly, 1e-9)
     if keep_aspect:
         sx = sy = min(sx, sy)
-    q = np.array([[(lx + hx) / 2, (ly + hy) / 2],
-                  [sx if hx - lx > 1e-9 else 0.0, sy if hy - ly > 1e-9 else 0.0],
-                  [(x0 + x1) / 2, (y0 + y1) / 2]])
-    return q[2] + (p - q[0]) * q[1]
+    q = np.array([(lx + hx) / 2, (ly + hy) / 2, sx if hx - lx > 1e-9 else 0.0, sy if hy - ly > 1e-9 else 0.0,
+                  (x0 + x1) / 2, (y0 + y1) / 2]).reshape(3, 2)
+    out = p - q[0]
+    out *= q[1]
+    out += q[2]
+    return out
 
 
 @functools.lru_cache(maxsize=512)
