@@ -278,6 +278,34 @@ def test_hamiltonian_and_longest_paths_match_brute_force_and_accept_reversal():
         assert lp._check(tuple(reversed(lp.best)))
 
 
+def test_unique_best_matching_agrees_with_networkx():
+    """The matching's fast exact path: where it names one optimum, networkx's blossom algorithm finds that same one;
+    where it says there are several, a brute force finds several."""
+    from gymv_envs.domains.graphs._graphs import planar_graph
+    from gymv_envs.domains.graphs.max_weight_matching import SIZES, unique_best_matching
+
+    found = tied = 0
+    for difficulty, (n, m) in SIZES.items():
+        for seed in range(150 if difficulty == 2 else 60):
+            rng = np.random.default_rng(seed)
+            pos, edges = planar_graph(rng, n, m, weighted="undirected")
+            w = {e: int(x) for e, x in zip(edges, rng.integers(1, 10, len(edges)))}
+            g = nx.Graph()
+            g.add_weighted_edges_from((u, v, x) for (u, v), x in w.items())
+            fast = unique_best_matching(pos, w)
+            if fast is not None:
+                found += 1
+                assert fast == frozenset(tuple(sorted(e)) for e in nx.max_weight_matching(g))
+                continue
+            tied += 1
+            if n <= 8:
+                totals = sorted((sum(w[e] for e in sub) for k in range(n // 2 + 1)
+                                 for sub in itertools.combinations(edges, k)
+                                 if len({v for e in sub for v in e}) == 2 * k), reverse=True)
+                assert totals[0] == totals[1]
+    assert found and tied
+
+
 def test_matching_and_arborescence_match_brute_force():
     for seed in SEEDS:
         env = level("MaxWeightMatching", seed)

@@ -24,7 +24,9 @@ import numpy as np
 
 from gymv_envs.core.canvas import BACKGROUND, INK, Color, fit_text_size, new_frame, text_mask
 from gymv_envs.core.vector import (
+    _PX,
     Layer,
+    _over_pixels,
     _over_table,
     _stamp,
     disc_mask,
@@ -189,23 +191,26 @@ def fit(pos: np.ndarray, box: tuple[float, float, float, float], pad: float, kee
     """Layout coordinates scaled (uniformly unless ``keep_aspect=False``) into ``box`` less ``pad``."""
     x0, y0, x1, y1 = box
     p = np.asarray(pos, dtype=float)
-    (lx, ly), (hx, hy) = p.min(axis=0).tolist(), p.max(axis=0).tolist()
+    xs, ys = p.T.tolist()  # (a few points: plain floats)
+    lx, ly, hx, hy = min(xs), min(ys), max(xs), max(ys)
     sx = (x1 - x0 - 2 * pad) / max(hx - lx, 1e-9)
     sy = (y1 - y0 - 2 * pad) / max(hy - ly, 1e-9)
     if keep_aspect:
         sx = sy = min(sx, sy)
-    q = np.array([[(lx + hx) / 2, (ly + hy) / 2],
-                  [sx if hx - lx > 1e-9 else 0.0, sy if hy - ly > 1e-9 else 0.0],
-                  [(x0 + x1) / 2, (y0 + y1) / 2]])
-    return q[2] + (p - q[0]) * q[1]
+    q = np.array([(lx + hx) / 2, (ly + hy) / 2, sx if hx - lx > 1e-9 else 0.0, sy if hy - ly > 1e-9 else 0.0,
+                  (x0 + x1) / 2, (y0 + y1) / 2]).reshape(3, 2)
+    out = p - q[0]
+    out *= q[1]
+    out += q[2]
+    return out
 
 
 @functools.lru_cache(maxsize=512)
 def _badge_row(texts: tuple[str, ...], sizes: tuple[int, ...], r: float, ring: float, width: int):
     """The badges of vertices ``texts`` (one label size each) in a frame ``width`` px wide, as one stamp:
     (flat offsets, coverage, pixels per badge, half width and half height per badge, label box offsets
-    (x, y, w, h) per badge, then the three channels of the badges' pixels over the background), each offset
-    relative to its badge's top-left corner."""
+    (x, y, w, h) per badge, the badges' pixels over the background as `_PX` items), each offset relative to its
+    badge's top-left corner."""
     offsets, alpha, counts, half, box = [], [], [], [], []
     for text, size in zip(texts, sizes):
         badge, label_box = _badge(text, r, ring, size)
@@ -216,9 +221,8 @@ def _badge_row(texts: tuple[str, ...], sizes: tuple[int, ...], r: float, ring: f
         half.append((w // 2, h // 2, w, h))
         box.append(label_box)
     alpha = np.concatenate(alpha)
-    table = _over_table((INK,), tuple(int(v) for v in BACKGROUND))
-    out = (np.concatenate(offsets), alpha, np.array(counts), np.array(half), np.array(box),
-           *(table[ch].take(alpha) for ch in range(3)))
+    table = _over_pixels((INK,), tuple(int(v) for v in BACKGROUND))
+    out = (np.concatenate(offsets), alpha, np.array(counts), np.array(half), np.array(box), table.take(alpha))
     for arr in out:
         arr.setflags(write=False)
     return out
@@ -305,7 +309,7 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
     rr, rring = round(r * 2) / 2, round(ring * 2) / 2
     row = None  # every vertex's ring and label in one cached stamp, placed wholly inside the frame
     if n and all(lc == INK for lc in lcols):
-        offsets, alpha, counts, half, inner, *badge_rgb = _badge_row(tuple(pic.labels), sizes, rr, rring, W)
+        offsets, alpha, counts, half, inner, badge_px = _badge_row(tuple(pic.labels), sizes, rr, rring, W)
         xy = np.rint(centers).astype(np.int64) - half[:, :2]
         if (xy >= 0).all() and (xy[:, 0] + half[:, 2] <= W).all() and (xy[:, 1] + half[:, 3] <= H).all():
             row = xy
@@ -348,15 +352,13 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
     if final:
         layer.flush(under=BACKGROUND)
         at = [offsets + np.repeat(corner, counts)]  # every badge: a filled vertex's is set again, composed
-        rgb = [list(badge_rgb)]
+        rgb = [badge_px]
         _weight_texts(layer, wboxes, weights, weight_size, at, rgb)
         for k, i in enumerate(filled):
             at.append(composed[k][0] + (row[i, 1] + half[i, 1]) * W + row[i, 0] + half[i, 0])
             rgb.append(composed[k][1])
-        at = np.concatenate(at)
-        flat = frame.reshape(-1, 3)
-        for ch in range(3):
-            flat[:, ch][at] = np.concatenate([v[ch] for v in rgb])
+        # (whole pixels in one put: a third of the work of a fancy assignment per channel)
+        frame.reshape(-1, 3).view(_PX).ravel().put(np.concatenate(at), np.concatenate(rgb))
         layer.flush(under=BACKGROUND)  # (a weight's text that the frame's border cuts, if any)
         return Placed(centers, r, label_boxes, wboxes, segs)
     # everything so far lies on the plain background, and nothing of it overlaps but at crossings; the
@@ -392,11 +394,9 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
         layer.flush(under=BACKGROUND)
     on_fill.flush(dedupe=False)
     if composed is not None:
-        rgb = frame.reshape(-1, 3)
         at = np.concatenate([composed[k][0] + (row[i, 1] + half[i, 1]) * W + row[i, 0] + half[i, 0]
                              for k, i in enumerate(filled)])
-        for ch in range(3):
-            rgb[:, ch][at] = np.concatenate([c[1][ch] for c in composed])
+        frame.reshape(-1, 3).view(_PX).ravel().put(at, np.concatenate([c[1] for c in composed]))
     return Placed(centers, r, label_boxes, wboxes, segs)
 
 
@@ -430,7 +430,7 @@ def _composed_fills(labels, fills, filled, sizes, rr: float, rring: float, width
 def _filled_badge(text: str, size: int, rr: float, rring: float, fill: Color, width: int):
     """A filled vertex as it comes out of the layers: its disc of ``fill`` over the background, then its badge
     (`_badge`) blended over that as `Layer.flush` blends; (flat offsets from the vertex's pixel in a frame
-    ``width`` px wide, the three channels' values, the disc's half side), or None when the badge reaches
+    ``width`` px wide, the pixels as `_PX` items, the disc's half side), or None when the badge reaches
     past the disc (it would blend over what lies there)."""
     badge, _ = _badge(text, rr, rring, size)
     disc = disc_mask(rr, 0.0)
@@ -456,9 +456,10 @@ def _filled_badge(text: str, size: int, rr: float, rring: float, fill: Color, wi
         v >>= 8
         values.append(v.astype(np.uint8))
     offsets = (ys - bh // 2) * width + (xs - bw // 2)
-    for arr in (offsets, *values):
+    px = np.ascontiguousarray(np.stack(values, 1)).view(_PX).ravel()
+    for arr in (offsets, px):
         arr.setflags(write=False)
-    return offsets, tuple(values), d
+    return offsets, px, d
 
 
 _TURNS = 128  # arrowhead stamps: directions per turn
@@ -536,13 +537,11 @@ def _stamp_heads(layer: Layer, tips: np.ndarray, dirs: np.ndarray, length: float
 @functools.lru_cache(maxsize=4096)
 def _weight_stamp(text: str, size: int, width: int) -> tuple:
     """A weight's text as `_stamp` gives its mask (flat offsets in a frame ``width`` px wide, coverage), its width
-    and height (the arrays are those `_stamp` keeps), and its three channels over the background."""
+    and height (the arrays are those `_stamp` keeps), and its pixels over the background as `_PX` items."""
     off, alpha, h, w = _stamp(text_mask(text, size, True), width)
-    table = _over_table((WEIGHT_INK,), tuple(int(v) for v in BACKGROUND))
-    rgb = tuple(table[ch].take(alpha) for ch in range(3))
-    for arr in rgb:
-        arr.setflags(write=False)
-    return off, alpha, w, h, rgb
+    px = _over_pixels((WEIGHT_INK,), tuple(int(v) for v in BACKGROUND)).take(alpha)
+    px.setflags(write=False)
+    return off, alpha, w, h, px
 
 
 def _weight_texts(layer: Layer, wboxes, weights, size: int, at: list | None = None, rgb: list | None = None) -> None:
@@ -643,11 +642,12 @@ def _centred_weights(centers: np.ndarray, segs: np.ndarray, edges: np.ndarray, w
         ux, uy = dx / n, dy / n
         t = (x0 + bw / 2 - px) * ux + (y0 + bh / 2 - py) * uy
         gap = abs(ux) * bw / 2 + abs(uy) * bh / 2 + 1
-        first.append((px, py, px + ux * (t - gap), py + uy * (t - gap)))
-        second.append((px + ux * (t + gap), py + uy * (t + gap), qx, qy))
+        first += (px, py, px + ux * (t - gap), py + uy * (t - gap))
+        second += (px + ux * (t + gap), py + uy * (t + gap), qx, qy)
         k1.append(i)
-    pieces = np.array([rows[i] for i in uncut] + first + second, dtype=float).reshape(-1, 4)
-    return out, pieces, np.array(uncut + k1 + k1, dtype=np.intp)
+    flat = [x for i in uncut for x in rows[i]] + first + second if uncut else first + second
+    # (numpy reads a flat list of floats far faster than a list of rows)
+    return out, np.array(flat, dtype=float).reshape(-1, 4), np.array(uncut + k1 + k1, dtype=np.intp)
 
 
 def label_room(pos: np.ndarray, least: float, directed: bool, side: int = 512) -> tuple[float, ...]:
