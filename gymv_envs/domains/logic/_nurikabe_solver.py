@@ -87,10 +87,11 @@ def sea_ok(sea: int, n: int) -> bool:
 
 
 @functools.lru_cache(maxsize=512)  # (n, cell, size) for n = 5, 6: 432 tables, a few MB
-def shape_table(n: int, cell: int, size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple, int]:
+def shape_table(n: int, cell: int, size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple, int, tuple[int, ...]]:
     """Every connected set (bit mask) of ``size`` cells of the board holding ``cell`` (sorted); per
     board cell a bit mask over those shapes: the shapes that hold it (cover), that hold it or a
-    neighbour of it (touch); each shape's cells; and the cells some shape holds."""
+    neighbour of it (touch); each shape's cells; the cells some shape holds; and each shape with its
+    neighbours (halo)."""
     layer = {1 << cell}
     for _ in range(size - 1):
         layer = {s | 1 << k for s in layer for k in bits(grow4(s, n, n) & ~s)}
@@ -101,11 +102,13 @@ def shape_table(n: int, cell: int, size: int) -> tuple[tuple[int, ...], tuple[in
             cover[c] |= 1 << t
     nbrs = _NEIGHBOURS(n)
     touch = tuple(cover[c] | functools.reduce(int.__or__, (cover[q] for q in nbrs[c]), 0) for c in range(n * n))
-    return shapes, tuple(cover), touch, tuple(tuple(bits(s)) for s in shapes), functools.reduce(int.__or__, shapes)
+    return (shapes, tuple(cover), touch, tuple(tuple(bits(s)) for s in shapes), functools.reduce(int.__or__, shapes),
+            tuple(grow4(s, n, n) for s in shapes))
 
 
-def _union(shapes: tuple[int, ...], cover: tuple[int, ...], alive: int, cells: int) -> int:
-    """The cells of ``cells`` that some shape of ``alive`` (bit mask over ``shapes``) holds."""
+def _union(shapes: tuple[int, ...], cover: tuple[int, ...], alive: int, cells: int, gone: int | None = None) -> int:
+    """The cells of ``cells`` that some shape of ``alive`` (bit mask over ``shapes``) holds: ``cells``
+    holds those of ``alive | gone``, so only the cells of the shapes ``gone`` (when few) can drop out."""
     if alive.bit_count() <= 6:
         out = 0
         while alive:
@@ -114,6 +117,13 @@ def _union(shapes: tuple[int, ...], cover: tuple[int, ...], alive: int, cells: i
             alive ^= low
         return out
     left = cells
+    if gone is not None and gone.bit_count() <= 24:
+        left = 0
+        while gone:
+            low = gone & -gone
+            left |= shapes[low.bit_length() - 1]
+            gone ^= low
+        left &= cells
     while left:
         low = left & -left
         left ^= low
@@ -122,36 +132,46 @@ def _union(shapes: tuple[int, ...], cover: tuple[int, ...], alive: int, cells: i
     return cells
 
 
-def reshaped(n: int, islands: list[int], at: list[int], fixed: set[tuple[int, int]] | None = None) -> int | None:
-    """The sea (bit mask) of a solution other than ``islands`` (bit masks; island ``i`` holds the number
-    at cell ``at[i]``) in which one island alone takes another shape, or None when there is none.
-    ``fixed`` (kept by the caller for one set of islands) remembers the (island, number cell) pairs
-    found to keep their shape, which are not looked at again."""
+def number_cells(n: int, islands: list[int], i: int) -> int:
+    """The cells of island ``i`` (bit masks) that no other shape of it holds in a solution where every
+    other island keeps its shape: where its number can stand without such a second solution."""
     full = (1 << (n * n)) - 1
-    corners = sum(1 << (r * n + c) for r in range(n - 1) for c in range(n - 1))
-    land = sum(islands)
-    for i, (mask, p) in enumerate(zip(islands, at, strict=True)):
-        if fixed is not None:
-            if (i, p) in fixed:
-                continue
-            fixed.add((i, p))  # (taken back below when another shape is found)
-        shapes, cover, _, _, reach = shape_table(n, p, mask.bit_count())
-        others = land ^ mask
+    corners, wide = sum(b & -b for b in BLOCKS(n)), n + 1
+    mask = islands[i]
+    size, others = mask.bit_count(), sum(islands) ^ mask
+    if size == 1:
+        return mask
+    banned = grow4(others, n, n)
+    open_sea = full & ~others
+    pools = open_sea & (open_sea >> 1) & (open_sea >> n) & (open_sea >> wide) & corners  # all sea without island i
+    free = taken = 0
+    for p in cells_of(mask):
+        if taken >> p & 1:
+            continue
+        shapes, cover, _, _, reach, _ = shape_table(n, p, size)
         alive = (1 << len(shapes)) - 1 ^ 1 << bisect.bisect_left(shapes, mask)
-        near = grow4(others, n, n) & reach
-        while near and alive:
-            low = near & -near
-            near ^= low
+        kill = banned & reach | free
+        while kill:
+            low = kill & -kill
+            kill ^= low
             alive &= ~cover[low.bit_length() - 1]
+        need = pools
+        while need and alive:  # the shape takes a cell of each 2x2 block that is sea without it
+            low = need & -need
+            need ^= low
+            b = low.bit_length() - 1
+            alive &= cover[b] | cover[b + 1] | cover[b + n] | cover[b + wide]
         while alive:
             low = alive & -alive
             alive ^= low
-            sea = full & ~(others | shapes[low.bit_length() - 1])
-            if not sea & (sea >> 1) & (sea >> n) & (sea >> (n + 1)) & corners and flood(sea & -sea, sea, n, n) == sea:
-                if fixed is not None:
-                    fixed.discard((i, p))
-                return sea
-    return None
+            shape = shapes[low.bit_length() - 1]
+            sea = open_sea & ~shape
+            if flood(sea & -sea, sea, n, n) == sea:
+                taken |= shape & mask
+                break
+        else:
+            free |= 1 << p
+    return free
 
 
 def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]:
@@ -168,7 +188,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
     halo = [grow4(1 << i, n, n) for i in cells]
     state = []
     for a, i in enumerate(cells):
-        shapes, cover, _, _, reach = table = shape_table(n, i, numbers[i])
+        shapes, cover, _, _, reach, _ = table = shape_table(n, i, numbers[i])
         near = 0
         for b, h in enumerate(halo):
             if b != a:
@@ -195,6 +215,25 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
             return True
         return bool(sea) and flood(sea & -sea, full & ~land, n, n) & sea != sea
 
+    def narrow(rest: list, placed: tuple[int, ...], halo: int) -> list | None:
+        """The other islands' shapes that do not touch the cells placed (with their neighbours, halo)."""
+        sub = []
+        for x in rest:
+            _, fit, union, table = x
+            if union & halo:  # some shape of it touches them
+                touch = table[2]
+                kill = 0
+                for c in placed:
+                    kill |= touch[c]
+                gone = fit & kill
+                if gone:
+                    fit ^= gone
+                    if not fit:
+                        return None
+                    x = (fit.bit_count(), fit, _union(table[0], table[1], fit, union, gone), table)
+            sub.append(x)
+        return sub
+
     def search(state: list, land: int) -> None:
         maybe = land
         for x in state:
@@ -208,18 +247,32 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
         for i in range(1, len(state)):
             if state[i][0] < fewest:
                 k, fewest = i, state[i][0]
-        _, alive, _, (shapes, _, _, shape_cells, _) = state[k]
+        if fewest == 1:  # every island with one shape left takes it at once
+            shape = halo = 0
+            rest = []
+            for x in state:
+                if x[0] != 1:
+                    rest.append(x)
+                    continue
+                table, t = x[3], x[1].bit_length() - 1
+                if table[0][t] & halo:
+                    return  # it touches another one placed with it
+                shape |= table[0][t]
+                halo |= table[5][t]
+            sub = narrow(rest, cells_of(shape), halo)
+            if sub is not None:
+                search(sub, land | shape)
+            return
+        _, alive, _, (shapes, cover, _, shape_cells, _, halos) = state[k]
         rest = state[:k] + state[k + 1:]
         if not rest:  # the last island: each shape completes a placement
             sea = full & ~land
             blocks = sea & (sea >> 1) & (sea >> n) & (sea >> wide) & corners
-            if blocks:  # the shape must take a cell of each 2x2 block still all sea
-                cover = state[k][3][1]
-                while blocks and alive:
-                    low = blocks & -blocks
-                    blocks ^= low
-                    b = low.bit_length() - 1
-                    alive &= cover[b] | cover[b + 1] | cover[b + n] | cover[b + wide]
+            while blocks and alive:  # the shape must take a cell of each 2x2 block still all sea
+                low = blocks & -blocks
+                blocks ^= low
+                b = low.bit_length() - 1
+                alive &= cover[b] | cover[b + 1] | cover[b + n] | cover[b + wide]
             for t in bits(alive):
                 done = land | shapes[t]
                 if not dead(done, done):
@@ -231,22 +284,9 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
             low = alive & -alive
             alive ^= low
             t = low.bit_length() - 1
-            shape, placed = shapes[t], shape_cells[t]
-            sub = []
-            for x in rest:
-                have, fit, union, table = x
-                touch = table[2]
-                kill = 0
-                for c in placed:
-                    kill |= touch[c]
-                if fit & kill:
-                    fit &= ~kill
-                    if not fit:
-                        break
-                    x = (fit.bit_count(), fit, _union(table[0], table[1], fit, union), table)
-                sub.append(x)
-            else:
-                search(sub, land | shape)
+            sub = narrow(rest, shape_cells[t], halos[t])
+            if sub is not None:
+                search(sub, land | shapes[t])
                 if len(out) >= limit:
                     return
 
