@@ -174,8 +174,9 @@ def number_cells(n: int, islands: list[int], i: int) -> int:
     return free
 
 
-def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]:
-    """Up to ``limit`` sea masks (shaded cells) that solve the puzzle.
+def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int | None = None) -> list[int]:
+    """Up to ``limit`` sea masks (shaded cells) that solve the puzzle, other than ``known`` (a solution
+    whose island shapes are then tried last).
 
     Places one island shape per number, islands never touching: next the island with the fewest
     shapes that fit beside those placed. A partial placement is dropped when an island has no shape
@@ -184,6 +185,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
     kept as bit masks over each island's `shape_table`, with the cells they cover.
     """
     full = (1 << (n * n)) - 1
+    skip = -1 if known is None else known
     cells = list(numbers)
     halo = [grow4(1 << i, n, n) for i in cells]
     state = []
@@ -201,7 +203,13 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
             alive &= ~cover[low.bit_length() - 1]
         if not alive:
             return []
-        state.append((alive.bit_count(), alive, _union(shapes, cover, alive, full), table))
+        last = 0  # the bit of the known solution's shape for this island
+        if known is not None:
+            own = flood(1 << i, full & ~known, n, n)
+            t = bisect.bisect_left(shapes, own)
+            if t < len(shapes) and shapes[t] == own:
+                last = 1 << t
+        state.append((alive.bit_count(), alive, _union(shapes, cover, alive, full), table, last))
     out: list[int] = []
     # top-left cells of the 2x2 blocks: a block is all sea when its top-left cell and the cells right,
     # below and right-below are sea
@@ -219,7 +227,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
         """The other islands' shapes that do not touch the cells placed (with their neighbours, halo)."""
         sub = []
         for x in rest:
-            _, fit, union, table = x
+            _, fit, union, table, last = x
             if union & halo:  # some shape of it touches them
                 touch = table[2]
                 kill = 0
@@ -230,7 +238,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
                     fit ^= gone
                     if not fit:
                         return None
-                    x = (fit.bit_count(), fit, _union(table[0], table[1], fit, union, gone), table)
+                    x = (fit.bit_count(), fit, _union(table[0], table[1], fit, union, gone), table, last)
             sub.append(x)
         return sub
 
@@ -241,7 +249,8 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
         if dead(maybe, land):
             return
         if not state:
-            out.append(full & ~maybe)
+            if full & ~maybe != skip:
+                out.append(full & ~maybe)
             return
         k, fewest = 0, state[0][0]
         for i in range(1, len(state)):
@@ -263,24 +272,33 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
             if sub is not None:
                 search(sub, land | shape)
             return
-        _, alive, _, (shapes, cover, _, shape_cells, _, halos) = state[k]
+        _, alive, _, (shapes, cover, _, shape_cells, _, halos), last = state[k]
         rest = state[:k] + state[k + 1:]
+        sea = land
+        for x in rest:
+            sea |= x[2]
+        sea = full & ~sea
+        blocks = sea & (sea >> 1) & (sea >> n) & (sea >> wide) & corners
+        while blocks and alive:  # the shape must take a cell of each 2x2 block no other island can reach
+            low = blocks & -blocks
+            blocks ^= low
+            b = low.bit_length() - 1
+            alive &= cover[b] | cover[b + 1] | cover[b + n] | cover[b + wide]
         if not rest:  # the last island: each shape completes a placement
-            sea = full & ~land
-            blocks = sea & (sea >> 1) & (sea >> n) & (sea >> wide) & corners
-            while blocks and alive:  # the shape must take a cell of each 2x2 block still all sea
-                low = blocks & -blocks
-                blocks ^= low
-                b = low.bit_length() - 1
-                alive &= cover[b] | cover[b + 1] | cover[b + n] | cover[b + wide]
             for t in bits(alive):
                 done = land | shapes[t]
-                if not dead(done, done):
+                if full & ~done != skip and not dead(done, done):
                     out.append(full & ~done)
                     if len(out) >= limit:
                         return
             return
-        while alive:
+        if alive & last:  # the known solution's shape last
+            alive ^= last
+        else:
+            last = 0
+        while alive or last:
+            if not alive:
+                alive, last = last, 0
             low = alive & -alive
             alive ^= low
             t = low.bit_length() - 1

@@ -109,11 +109,11 @@ class Nurikabe(CellsAnswerEnv):
             at = [cells[int(u * len(cells))] for cells, u in zip(places, rng.random(len(places)).tolist(), strict=True)]
             for _ in range(REPAIRS + 1):
                 numbers = {j: m.bit_count() for j, m in zip(at, masks, strict=True)}
-                sols = nurikabe_solutions(n, numbers, 2)
-                if len(sols) == 1:
+                others = nurikabe_solutions(n, numbers, 1, sea)
+                if not others:
                     self.numbers, self._sea = numbers, sea
                     return
-                other = next(x for x in sols if x != sea)
+                other = others[0]
                 # move a number to a cell of its island that the other solution's island lacks: that
                 # solution now has an island without a number (or with two), the level's still holds
                 land = full & ~other
