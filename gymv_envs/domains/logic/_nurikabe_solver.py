@@ -106,9 +106,8 @@ def shape_table(n: int, cell: int, size: int) -> tuple[tuple[int, ...], tuple[in
             tuple(grow4(s, n, n) for s in shapes))
 
 
-def _union(shapes: tuple[int, ...], cover: tuple[int, ...], alive: int, cells: int, gone: int | None = None) -> int:
-    """The cells of ``cells`` that some shape of ``alive`` (bit mask over ``shapes``) holds: ``cells``
-    holds those of ``alive | gone``, so only the cells of the shapes ``gone`` (when few) can drop out."""
+def _union(shapes: tuple[int, ...], cover: tuple[int, ...], alive: int, cells: int) -> int:
+    """The cells of ``cells`` that some shape of ``alive`` (bit mask over ``shapes``) holds."""
     if alive.bit_count() <= 6:
         out = 0
         while alive:
@@ -117,13 +116,6 @@ def _union(shapes: tuple[int, ...], cover: tuple[int, ...], alive: int, cells: i
             alive ^= low
         return out
     left = cells
-    if gone is not None and gone.bit_count() <= 24:
-        left = 0
-        while gone:
-            low = gone & -gone
-            left |= shapes[low.bit_length() - 1]
-            gone ^= low
-        left &= cells
     while left:
         low = left & -left
         left ^= low
@@ -178,29 +170,24 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
     """Up to ``limit`` sea masks (shaded cells) that solve the puzzle, other than ``known`` (a solution
     whose island shapes are then tried last).
 
-    Places one island shape per number, islands never touching: next the island with the fewest
-    shapes that fit beside those placed. A partial placement is dropped when an island has no shape
-    left, when a 2x2 block can no longer get any land, or when the cells no shape left can cover
-    (sure to be sea) cannot all be joined through cells that are not land. The shapes that fit are
-    kept as bit masks over each island's `shape_table`, with the cells they cover.
+    Places one island shape per number, islands never touching: all islands with one shape left at
+    once, else the island with the fewest shapes that fit beside those placed, keeping only its shapes
+    that take a cell of each 2x2 block no other island can reach. A partial placement is dropped when
+    an island has no shape left, when a 2x2 block can no longer get any land, or when the cells no
+    shape left can cover (sure to be sea) cannot all be joined through cells that are not land. The
+    shapes that fit are kept as bit masks over each island's `shape_table`, with the cells they may
+    cover (worked out again once six or fewer shapes are left; until then a few too many).
     """
     full = (1 << (n * n)) - 1
     skip = -1 if known is None else known
-    cells = list(numbers)
-    halo = [grow4(1 << i, n, n) for i in cells]
     state = []
-    for a, i in enumerate(cells):
-        shapes, cover, _, _, reach, _ = table = shape_table(n, i, numbers[i])
-        near = 0
-        for b, h in enumerate(halo):
-            if b != a:
-                near |= h
-        near &= reach
-        alive = (1 << len(shapes)) - 1
-        while near:
-            low = near & -near
-            near ^= low
-            alive &= ~cover[low.bit_length() - 1]
+    for i, size in numbers.items():
+        shapes, cover, touch, _, reach, _ = table = shape_table(n, i, size)
+        kill = 0  # the shapes that hold or touch another number
+        for j in numbers:
+            if j != i:
+                kill |= touch[j]
+        alive = (1 << len(shapes)) - 1 & ~kill
         if not alive:
             return []
         last = 0  # the bit of the known solution's shape for this island
@@ -209,7 +196,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
             t = bisect.bisect_left(shapes, own)
             if t < len(shapes) and shapes[t] == own:
                 last = 1 << t
-        state.append((alive.bit_count(), alive, _union(shapes, cover, alive, full), table, last))
+        state.append((alive.bit_count(), alive, _union(shapes, cover, alive, reach), table, last))
     out: list[int] = []
     # top-left cells of the 2x2 blocks: a block is all sea when its top-left cell and the cells right,
     # below and right-below are sea
@@ -238,7 +225,10 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
                     fit ^= gone
                     if not fit:
                         return None
-                    x = (fit.bit_count(), fit, _union(table[0], table[1], fit, union, gone), table, last)
+                    have = fit.bit_count()
+                    if have <= 6:  # (else the cells its shapes can hold are kept: a few too many at most)
+                        union = _union(table[0], table[1], fit, union)
+                    x = (have, fit, union, table, last)
             sub.append(x)
         return sub
 

@@ -19,18 +19,16 @@ from gymv_envs.domains.logic._nurikabe_solver import (
 )
 from gymv_envs.domains.logic._placement import (
     CellsAnswerEnv,
-    bits,
+    edge_masks,
     flood,
-    grow4,
     mask_cells,
-    neighbours4,
     parse_cell_list,
     parse_char_grid,
 )
 
 # difficulty -> (side, largest island)
 LEVELS = {0: (5, 4), 1: (6, 4), 2: (6, 6)}
-REPAIRS = 3  # numbers moved to rule out a second solution before a level is redrawn
+REPAIRS = 2  # numbers moved to rule out a second solution before a level is redrawn
 SHADED_MARKS = "#*XB@"
 
 
@@ -61,7 +59,7 @@ class Nurikabe(CellsAnswerEnv):
     shows its size in one random cell that no other shape of the island holds in a solution where
     the other islands keep theirs (a layout with an island without such a cell is redrawn). When the
     solver (an exact search over island shapes) finds another solution, a number moves to such a cell
-    of its island that the other solution's island lacks (at most three times) before the level is
+    of its island that the other solution's island lacks (at most twice) before the level is
     redrawn.
 
     ## Episode End
@@ -126,15 +124,18 @@ class Nurikabe(CellsAnswerEnv):
 
     def _islands(self, rng: np.random.Generator) -> list[int] | None:
         """Islands (bit masks) of random sizes grown one at a time at random free cells while the sea
-        stays connected (an island is cut back to the cells it can keep), until no free cell is left;
-        then each 2x2 block still all sea gets a cell added to the one island it touches. None when
-        some block cannot get one."""
+        stays connected (an island is cut back to the cells it can keep), until no 2x2 block is all sea
+        or no free cell is left; then each 2x2 block still all sea gets a cell added to the one island
+        it touches. None when some block cannot get one."""
         n, largest = self.n, self.largest
         full = (1 << (n * n)) - 1
-        blocks = BLOCKS(n)
-        picks = iter(rng.random(n * n * (largest + 1) + len(blocks)).tolist())
-        corners, wide = sum(b & -b for b in blocks), n + 1  # each block by its top-left cell
-        nbrs = neighbours4(n, n)
+        picks = iter(rng.random(n * n * (largest + 1) + n * n).tolist())
+        corners, wide = sum(b & -b for b in BLOCKS(n)), n + 1  # each block by its top-left cell
+        _, right, left = edge_masks(n, n)  # cells with a left / right neighbour
+
+        def grow(cells: int) -> int:  # the cells and their neighbours
+            return (cells | (cells << 1 & right) | (cells >> 1 & left) | cells << n | cells >> n) & full
+
         land = near = dead = 0
         islands: list[int] = []
         while (sea := full & ~land) & (sea >> 1) & (sea >> n) & (sea >> wide) & corners:  # a block all sea
@@ -146,32 +147,36 @@ class Nurikabe(CellsAnswerEnv):
                 dead |= 1 << seed
                 continue
             island, size = 1 << seed, 1 + int(next(picks) * largest)
-            while island.bit_count() < size:
-                shut = island | near
-                grow = [q for j in cells_of(island) for q in nbrs[j] if not shut >> q & 1]
-                if not grow:
+            shut = near | island
+            for _ in range(size - 1):
+                beside = cells_of(grow(island) & ~shut)
+                if not beside:
                     break
-                q = grow[int(next(picks) * len(grow))]
+                q = beside[int(next(picks) * len(beside))]
                 if not stays_connected(full & ~(land | island), q, n):
                     break
                 island |= 1 << q
+                shut |= 1 << q
             islands.append(island)
             land |= island
-            near |= grow4(island, n, n)
-        for b in blocks:
-            if land & b:
+            near |= grow(island)
+        halos = [grow(isl) for isl in islands]
+        pools = sea & (sea >> 1) & (sea >> n) & (sea >> wide) & corners
+        for b in cells_of(pools):
+            block = 3 << b | 3 << (b + n)
+            if land & block:
                 continue
             adds = []
-            for c in bits(b):
-                touch = [i for i, isl in enumerate(islands) if grow4(isl, n, n) >> c & 1]
+            for c in (b, b + 1, b + n, b + wide):
+                touch = [i for i, h in enumerate(halos) if h >> c & 1]
                 if len(touch) == 1 and islands[touch[0]].bit_count() < largest and stays_connected(full & ~land, c, n):
                     adds.append((touch[0], c))
             if not adds:
                 return None
             i, c = adds[int(next(picks) * len(adds))]
             islands[i] |= 1 << c
+            halos[i] |= grow(1 << c)
             land |= 1 << c
-            near |= grow4(1 << c, n, n)
         return islands
 
     # -- draw
