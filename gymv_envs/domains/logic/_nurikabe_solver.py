@@ -5,7 +5,14 @@ from __future__ import annotations
 import bisect
 import functools
 
-from gymv_envs.domains.logic._placement import NEIGHBOURS4, bits, flood, grow4, is_connected
+from gymv_envs.domains.logic._placement import (
+    NEIGHBOURS4,
+    bits,
+    edge_masks,
+    flood,
+    grow4,
+    is_connected,
+)
 
 
 def neighbours(i: int, n: int) -> tuple[int, ...]:
@@ -133,20 +140,20 @@ def number_cells(n: int, islands: list[int], i: int) -> int:
     size, others = mask.bit_count(), sum(islands) ^ mask
     if size == 1:
         return mask
-    banned = grow4(others, n, n)
+    near = cells_of(others)
     open_sea = full & ~others
     pools = open_sea & (open_sea >> 1) & (open_sea >> n) & (open_sea >> wide) & corners  # all sea without island i
     free = taken = 0
     for p in cells_of(mask):
         if taken >> p & 1:
             continue
-        shapes, cover, _, _, reach, _ = shape_table(n, p, size)
-        alive = (1 << len(shapes)) - 1 ^ 1 << bisect.bisect_left(shapes, mask)
-        kill = banned & reach | free
-        while kill:
-            low = kill & -kill
-            kill ^= low
-            alive &= ~cover[low.bit_length() - 1]
+        shapes, cover, touch, _, _, _ = shape_table(n, p, size)
+        kill = 1 << bisect.bisect_left(shapes, mask)  # its own shape, those touching another island,
+        for c in near:
+            kill |= touch[c]
+        for c in cells_of(free):  # and those holding a cell no other shape of it holds
+            kill |= cover[c]
+        alive = (1 << len(shapes)) - 1 & ~kill
         need = pools
         while need and alive:  # the shape takes a cell of each 2x2 block that is sea without it
             low = need & -need
@@ -203,12 +210,20 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
     corners = sum(1 << (r * n + c) for r in range(n - 1) for c in range(n - 1))
     wide = n + 1
 
+    _, right, left = edge_masks(n, n)  # cells with a left / right neighbour
+
     def dead(maybe: int, land: int) -> bool:
         """Whether a 2x2 block can get no land, or the sure sea cannot be joined through non-land."""
         sea = full & ~maybe
         if sea & (sea >> 1) & (sea >> n) & (sea >> wide) & corners:
             return True
-        return bool(sea) and flood(sea & -sea, full & ~land, n, n) & sea != sea
+        within, reach = full & ~land, sea & -sea
+        while reach & sea != sea:  # a flood from one sure sea cell through non-land
+            grown = (reach | (reach << 1 & right) | (reach >> 1 & left) | reach << n | reach >> n) & within
+            if grown == reach:
+                return True
+            reach = grown
+        return False
 
     def narrow(rest: list, placed: tuple[int, ...], halo: int) -> list | None:
         """The other islands' shapes that do not touch the cells placed (with their neighbours, halo)."""
