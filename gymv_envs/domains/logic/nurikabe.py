@@ -77,8 +77,9 @@ class Nurikabe(CellsAnswerEnv):
       number moved is then one of that island's), before the solver's search (faster; same rules,
       sizes and guarantees, other levels).
     - v3: numbers are drawn only among the cells that rule out every second solution in which one
-      island alone changes shape, and a layout where some island has no such cell is redrawn at once
-      (faster; same rules, sizes and guarantees, other levels).
+      island alone changes shape, and a layout where some island has no such cell is redrawn at once;
+      an island grows by a free neighbour drawn once however many of its cells touch it; a number
+      moves at most twice (faster; same rules, sizes and guarantees, other levels).
     """
 
     answer_hint = "the cells to shade, column letter then row number, separated by spaces (for example `A2 B2 C1`)"
