@@ -175,7 +175,7 @@ def number_cells(n: int, islands: list[int], i: int) -> int:
 
 def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int | None = None) -> list[int]:
     """Up to ``limit`` sea masks (shaded cells) that solve the puzzle, other than ``known`` (a solution
-    whose island shapes are then tried last).
+    whose island shapes are then tried first: other solutions close to it come soon).
 
     Places one island shape per number, islands never touching: all islands with one shape left at
     once, else the island with the fewest shapes that fit beside those placed, keeping only its shapes
@@ -297,15 +297,14 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
                     if len(out) >= limit:
                         return
             return
-        if alive & last:  # the known solution's shape last
-            alive ^= last
-        else:
-            last = 0
-        while alive or last:
-            if not alive:
-                alive, last = last, 0
-            low = alive & -alive
-            alive ^= low
+        first = alive & last  # the known solution's shape first: other solutions near it come soon
+        alive ^= first
+        while first or alive:
+            low = first or alive & -alive
+            if first:
+                first = 0
+            else:
+                alive ^= low
             t = low.bit_length() - 1
             sub = narrow(rest, shape_cells[t], halos[t])
             if sub is not None:
