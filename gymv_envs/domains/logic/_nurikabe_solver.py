@@ -5,7 +5,14 @@ from __future__ import annotations
 import bisect
 import functools
 
-from gymv_envs.domains.logic._placement import NEIGHBOURS4, bits, flood, grow4, is_connected
+from gymv_envs.domains.logic._placement import (
+    NEIGHBOURS4,
+    bits,
+    edge_masks,
+    flood,
+    grow4,
+    is_connected,
+)
 
 
 def neighbours(i: int, n: int) -> tuple[int, ...]:
@@ -87,10 +94,11 @@ def sea_ok(sea: int, n: int) -> bool:
 
 
 @functools.lru_cache(maxsize=512)  # (n, cell, size) for n = 5, 6: 432 tables, a few MB
-def shape_table(n: int, cell: int, size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple, int]:
+def shape_table(n: int, cell: int, size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple, int, tuple[int, ...]]:
     """Every connected set (bit mask) of ``size`` cells of the board holding ``cell`` (sorted); per
     board cell a bit mask over those shapes: the shapes that hold it (cover), that hold it or a
-    neighbour of it (touch); each shape's cells; and the cells some shape holds."""
+    neighbour of it (touch); each shape's cells; the cells some shape holds; and each shape with its
+    neighbours (halo)."""
     layer = {1 << cell}
     for _ in range(size - 1):
         layer = {s | 1 << k for s in layer for k in bits(grow4(s, n, n) & ~s)}
@@ -101,7 +109,8 @@ def shape_table(n: int, cell: int, size: int) -> tuple[tuple[int, ...], tuple[in
             cover[c] |= 1 << t
     nbrs = _NEIGHBOURS(n)
     touch = tuple(cover[c] | functools.reduce(int.__or__, (cover[q] for q in nbrs[c]), 0) for c in range(n * n))
-    return shapes, tuple(cover), touch, tuple(tuple(bits(s)) for s in shapes), functools.reduce(int.__or__, shapes)
+    return (shapes, tuple(cover), touch, tuple(tuple(bits(s)) for s in shapes), functools.reduce(int.__or__, shapes),
+            tuple(grow4(s, n, n) for s in shapes))
 
 
 def _union(shapes: tuple[int, ...], cover: tuple[int, ...], alive: int, cells: int) -> int:
@@ -122,78 +131,121 @@ def _union(shapes: tuple[int, ...], cover: tuple[int, ...], alive: int, cells: i
     return cells
 
 
-def reshaped(n: int, islands: list[int], at: list[int], fixed: set[tuple[int, int]] | None = None) -> int | None:
-    """The sea (bit mask) of a solution other than ``islands`` (bit masks; island ``i`` holds the number
-    at cell ``at[i]``) in which one island alone takes another shape, or None when there is none.
-    ``fixed`` (kept by the caller for one set of islands) remembers the (island, number cell) pairs
-    found to keep their shape, which are not looked at again."""
+def number_cells(n: int, islands: list[int], i: int) -> int:
+    """The cells of island ``i`` (bit masks) that no other shape of it holds in a solution where every
+    other island keeps its shape: where its number can stand without such a second solution."""
     full = (1 << (n * n)) - 1
-    corners = sum(1 << (r * n + c) for r in range(n - 1) for c in range(n - 1))
-    land = sum(islands)
-    for i, (mask, p) in enumerate(zip(islands, at, strict=True)):
-        if fixed is not None:
-            if (i, p) in fixed:
-                continue
-            fixed.add((i, p))  # (taken back below when another shape is found)
-        shapes, cover, _, _, reach = shape_table(n, p, mask.bit_count())
-        others = land ^ mask
-        alive = (1 << len(shapes)) - 1 ^ 1 << bisect.bisect_left(shapes, mask)
-        near = grow4(others, n, n) & reach
-        while near and alive:
-            low = near & -near
-            near ^= low
-            alive &= ~cover[low.bit_length() - 1]
+    corners, wide = sum(b & -b for b in BLOCKS(n)), n + 1
+    mask = islands[i]
+    size, others = mask.bit_count(), sum(islands) ^ mask
+    if size == 1:
+        return mask
+    near = cells_of(others)
+    open_sea = full & ~others
+    pools = open_sea & (open_sea >> 1) & (open_sea >> n) & (open_sea >> wide) & corners  # all sea without island i
+    free = taken = 0
+    for p in cells_of(mask):
+        if taken >> p & 1:
+            continue
+        shapes, cover, touch, _, _, _ = shape_table(n, p, size)
+        kill = 1 << bisect.bisect_left(shapes, mask)  # its own shape, those touching another island,
+        for c in near:
+            kill |= touch[c]
+        for c in cells_of(free):  # and those holding a cell no other shape of it holds
+            kill |= cover[c]
+        alive = (1 << len(shapes)) - 1 & ~kill
+        need = pools
+        while need and alive:  # the shape takes a cell of each 2x2 block that is sea without it
+            low = need & -need
+            need ^= low
+            b = low.bit_length() - 1
+            alive &= cover[b] | cover[b + 1] | cover[b + n] | cover[b + wide]
         while alive:
             low = alive & -alive
             alive ^= low
-            sea = full & ~(others | shapes[low.bit_length() - 1])
-            if not sea & (sea >> 1) & (sea >> n) & (sea >> (n + 1)) & corners and flood(sea & -sea, sea, n, n) == sea:
-                if fixed is not None:
-                    fixed.discard((i, p))
-                return sea
-    return None
+            shape = shapes[low.bit_length() - 1]
+            sea = open_sea & ~shape
+            if flood(sea & -sea, sea, n, n) == sea:
+                taken |= shape & mask
+                break
+        else:
+            free |= 1 << p
+    return free
 
 
-def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]:
-    """Up to ``limit`` sea masks (shaded cells) that solve the puzzle.
+def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int | None = None) -> list[int]:
+    """Up to ``limit`` sea masks (shaded cells) that solve the puzzle, other than ``known`` (a solution
+    whose island shapes are then tried first: other solutions close to it come soon).
 
-    Places one island shape per number, islands never touching: next the island with the fewest
-    shapes that fit beside those placed. A partial placement is dropped when an island has no shape
-    left, when a 2x2 block can no longer get any land, or when the cells no shape left can cover
-    (sure to be sea) cannot all be joined through cells that are not land. The shapes that fit are
-    kept as bit masks over each island's `shape_table`, with the cells they cover.
+    Places one island shape per number, islands never touching: all islands with one shape left at
+    once, else the island with the fewest shapes that fit beside those placed, keeping only its shapes
+    that take a cell of each 2x2 block no other island can reach. A partial placement is dropped when
+    an island has no shape left, when a 2x2 block can no longer get any land, or when the cells no
+    shape left can cover (sure to be sea) cannot all be joined through cells that are not land. The
+    shapes that fit are kept as bit masks over each island's `shape_table`, with the cells they may
+    cover (worked out again once six or fewer shapes are left; until then a few too many).
     """
     full = (1 << (n * n)) - 1
-    cells = list(numbers)
-    halo = [grow4(1 << i, n, n) for i in cells]
+    skip = -1 if known is None else known
     state = []
-    for a, i in enumerate(cells):
-        shapes, cover, _, _, reach = table = shape_table(n, i, numbers[i])
-        near = 0
-        for b, h in enumerate(halo):
-            if b != a:
-                near |= h
-        near &= reach
-        alive = (1 << len(shapes)) - 1
-        while near:
-            low = near & -near
-            near ^= low
-            alive &= ~cover[low.bit_length() - 1]
+    for i, size in numbers.items():
+        shapes, cover, touch, _, reach, _ = table = shape_table(n, i, size)
+        kill = 0  # the shapes that hold or touch another number
+        for j in numbers:
+            if j != i:
+                kill |= touch[j]
+        alive = (1 << len(shapes)) - 1 & ~kill
         if not alive:
             return []
-        state.append((alive.bit_count(), alive, _union(shapes, cover, alive, full), table))
+        last = 0  # the bit of the known solution's shape for this island
+        if known is not None:
+            own = flood(1 << i, full & ~known, n, n)
+            t = bisect.bisect_left(shapes, own)
+            if t < len(shapes) and shapes[t] == own:
+                last = 1 << t
+        state.append((alive.bit_count(), alive, _union(shapes, cover, alive, reach), table, last))
     out: list[int] = []
     # top-left cells of the 2x2 blocks: a block is all sea when its top-left cell and the cells right,
     # below and right-below are sea
     corners = sum(1 << (r * n + c) for r in range(n - 1) for c in range(n - 1))
     wide = n + 1
 
+    _, right, left = edge_masks(n, n)  # cells with a left / right neighbour
+
     def dead(maybe: int, land: int) -> bool:
         """Whether a 2x2 block can get no land, or the sure sea cannot be joined through non-land."""
         sea = full & ~maybe
         if sea & (sea >> 1) & (sea >> n) & (sea >> wide) & corners:
             return True
-        return bool(sea) and flood(sea & -sea, full & ~land, n, n) & sea != sea
+        within, reach = full & ~land, sea & -sea
+        while reach & sea != sea:  # a flood from one sure sea cell through non-land
+            grown = (reach | (reach << 1 & right) | (reach >> 1 & left) | reach << n | reach >> n) & within
+            if grown == reach:
+                return True
+            reach = grown
+        return False
+
+    def narrow(rest: list, placed: tuple[int, ...], halo: int) -> list | None:
+        """The other islands' shapes that do not touch the cells placed (with their neighbours, halo)."""
+        sub = []
+        for x in rest:
+            _, fit, union, table, last = x
+            if union & halo:  # some shape of it touches them
+                touch = table[2]
+                kill = 0
+                for c in placed:
+                    kill |= touch[c]
+                gone = fit & kill
+                if gone:
+                    fit ^= gone
+                    if not fit:
+                        return None
+                    have = fit.bit_count()
+                    if have <= 6:  # (else the cells its shapes can hold are kept: a few too many at most)
+                        union = _union(table[0], table[1], fit, union)
+                    x = (have, fit, union, table, last)
+            sub.append(x)
+        return sub
 
     def search(state: list, land: int) -> None:
         maybe = land
@@ -202,51 +254,61 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int) -> list[int]
         if dead(maybe, land):
             return
         if not state:
-            out.append(full & ~maybe)
+            if full & ~maybe != skip:
+                out.append(full & ~maybe)
             return
         k, fewest = 0, state[0][0]
         for i in range(1, len(state)):
             if state[i][0] < fewest:
                 k, fewest = i, state[i][0]
-        _, alive, _, (shapes, _, _, shape_cells, _) = state[k]
+        if fewest == 1:  # every island with one shape left takes it at once
+            shape = halo = 0
+            rest = []
+            for x in state:
+                if x[0] != 1:
+                    rest.append(x)
+                    continue
+                table, t = x[3], x[1].bit_length() - 1
+                if table[0][t] & halo:
+                    return  # it touches another one placed with it
+                shape |= table[0][t]
+                halo |= table[5][t]
+            sub = narrow(rest, cells_of(shape), halo)
+            if sub is not None:
+                search(sub, land | shape)
+            return
+        _, alive, _, (shapes, cover, _, shape_cells, _, halos), last = state[k]
         rest = state[:k] + state[k + 1:]
+        sea = land
+        for x in rest:
+            sea |= x[2]
+        sea = full & ~sea
+        blocks = sea & (sea >> 1) & (sea >> n) & (sea >> wide) & corners
+        while blocks and alive:  # the shape must take a cell of each 2x2 block no other island can reach
+            low = blocks & -blocks
+            blocks ^= low
+            b = low.bit_length() - 1
+            alive &= cover[b] | cover[b + 1] | cover[b + n] | cover[b + wide]
         if not rest:  # the last island: each shape completes a placement
-            sea = full & ~land
-            blocks = sea & (sea >> 1) & (sea >> n) & (sea >> wide) & corners
-            if blocks:  # the shape must take a cell of each 2x2 block still all sea
-                cover = state[k][3][1]
-                while blocks and alive:
-                    low = blocks & -blocks
-                    blocks ^= low
-                    b = low.bit_length() - 1
-                    alive &= cover[b] | cover[b + 1] | cover[b + n] | cover[b + wide]
             for t in bits(alive):
                 done = land | shapes[t]
-                if not dead(done, done):
+                if full & ~done != skip and not dead(done, done):
                     out.append(full & ~done)
                     if len(out) >= limit:
                         return
             return
-        while alive:
-            low = alive & -alive
-            alive ^= low
-            t = low.bit_length() - 1
-            shape, placed = shapes[t], shape_cells[t]
-            sub = []
-            for x in rest:
-                have, fit, union, table = x
-                touch = table[2]
-                kill = 0
-                for c in placed:
-                    kill |= touch[c]
-                if fit & kill:
-                    fit &= ~kill
-                    if not fit:
-                        break
-                    x = (fit.bit_count(), fit, _union(table[0], table[1], fit, union), table)
-                sub.append(x)
+        first = alive & last  # the known solution's shape first: other solutions near it come soon
+        alive ^= first
+        while first or alive:
+            low = first or alive & -alive
+            if first:
+                first = 0
             else:
-                search(sub, land | shape)
+                alive ^= low
+            t = low.bit_length() - 1
+            sub = narrow(rest, shape_cells[t], halos[t])
+            if sub is not None:
+                search(sub, land | shapes[t])
                 if len(out) >= limit:
                     return
 

@@ -12,25 +12,23 @@ from gymv_envs.domains.logic._nurikabe_solver import (
     BLOCKS,
     cells_of,
     neighbours,
+    number_cells,
     nurikabe_solutions,
-    reshaped,
     sea_ok,
     stays_connected,
 )
 from gymv_envs.domains.logic._placement import (
     CellsAnswerEnv,
-    bits,
+    edge_masks,
     flood,
-    grow4,
     mask_cells,
-    neighbours4,
     parse_cell_list,
     parse_char_grid,
 )
 
 # difficulty -> (side, largest island)
 LEVELS = {0: (5, 4), 1: (6, 4), 2: (6, 6)}
-REPAIRS = 3  # numbers moved to rule out a second solution before a level is redrawn
+REPAIRS = 2  # numbers moved to rule out a second solution before a level is redrawn
 SHADED_MARKS = "#*XB@"
 
 
@@ -58,9 +56,10 @@ class Nurikabe(CellsAnswerEnv):
     ## Starting State
     Islands of random shapes are grown one at a time at free cells while the shaded area stays
     connected; a 2x2 block left all shaded gets a cell added to the island beside it. Each island
-    shows its size in one random cell. When another solution exists (one island alone taking another
-    shape, else one the solver finds: an exact search over island shapes), a number moves to a cell
-    of its island that the other solution's island lacks (at most three times) before the level is
+    shows its size in one random cell that no other shape of the island holds in a solution where
+    the other islands keep theirs (a layout with an island without such a cell is redrawn). When the
+    solver (an exact search over island shapes) finds another solution, a number moves to such a cell
+    of its island that the other solution's island lacks (at most twice) before the level is
     redrawn.
 
     ## Episode End
@@ -77,6 +76,10 @@ class Nurikabe(CellsAnswerEnv):
     - v2: a second solution in which one island alone takes another shape is looked for first (the
       number moved is then one of that island's), before the solver's search (faster; same rules,
       sizes and guarantees, other levels).
+    - v3: numbers are drawn only among the cells that rule out every second solution in which one
+      island alone changes shape, and a layout where some island has no such cell is redrawn at once;
+      an island grows by a free neighbour drawn once however many of its cells touch it; a number
+      moves at most twice (faster; same rules, sizes and guarantees, other levels).
     """
 
     answer_hint = "the cells to shade, column letter then row number, separated by spaces (for example `A2 B2 C1`)"
@@ -89,41 +92,51 @@ class Nurikabe(CellsAnswerEnv):
         n = self.n
         full = (1 << (n * n)) - 1
         while True:
-            islands = self._islands(rng)
-            if islands is None:
+            masks = self._islands(rng)
+            if masks is None:
                 continue
-            masks = [sum(1 << j for j in cells) for cells in islands]
+            # where each number can stand without another shape of its island alone making a second solution
+            spots = [0] * len(masks)
+            for i in sorted(range(len(masks)), key=lambda i: -masks[i].bit_count()):  # the likeliest to fail first
+                spots[i] = number_cells(n, masks, i)
+                if not spots[i]:
+                    break
+            if not all(spots):
+                continue
             sea = full & ~sum(masks)
-            at = [cells[int(u * len(cells))] for cells, u in zip(islands, rng.random(len(islands)).tolist(), strict=True)]
-            fixed: set[tuple[int, int]] = set()
+            places = [cells_of(m) for m in spots]
+            at = [cells[int(u * len(cells))] for cells, u in zip(places, rng.random(len(places)).tolist(), strict=True)]
             for _ in range(REPAIRS + 1):
-                other = reshaped(n, masks, at, fixed)  # a second solution where one island alone changes shape
-                if other is None:
-                    numbers = {j: len(cells) for j, cells in zip(at, islands, strict=True)}
-                    sols = nurikabe_solutions(n, numbers, 2)
-                    if len(sols) == 1:
-                        self.numbers, self._sea = numbers, sea
-                        return
-                    other = next(x for x in sols if x != sea)
+                numbers = {j: m.bit_count() for j, m in zip(at, masks, strict=True)}
+                others = nurikabe_solutions(n, numbers, 1, sea)
+                if not others:
+                    self.numbers, self._sea = numbers, sea
+                    return
+                other = others[0]
                 # move a number to a cell of its island that the other solution's island lacks: that
                 # solution now has an island without a number (or with two), the level's still holds
                 land = full & ~other
                 moves = [(i, c) for i, j in enumerate(at) if masks[i] & other  # (else all its cells are land there)
-                         for c in bits(masks[i] & ~flood(1 << j, land, n, n))]
+                         for c in cells_of(spots[i] & ~flood(1 << j, land, n, n))]
+                if not moves:
+                    break
                 i, c = moves[int(rng.integers(len(moves)))]
                 at[i] = c
 
-    def _islands(self, rng: np.random.Generator) -> list[list[int]] | None:
-        """Islands (cell lists) of random sizes grown one at a time at random free cells while the sea
-        stays connected (an island is cut back to the cells it can keep), until no free cell is left;
-        then each 2x2 block still all sea gets a cell added to the one island it touches. None when
-        some block cannot get one."""
+    def _islands(self, rng: np.random.Generator) -> list[int] | None:
+        """Islands (bit masks) of random sizes grown one at a time at random free cells while the sea
+        stays connected (an island is cut back to the cells it can keep), until no 2x2 block is all sea
+        or no free cell is left; then each 2x2 block still all sea gets a cell added to the one island
+        it touches. None when some block cannot get one."""
         n, largest = self.n, self.largest
         full = (1 << (n * n)) - 1
-        blocks = BLOCKS(n)
-        picks = iter(rng.random(n * n * (largest + 1) + len(blocks)).tolist())
-        corners, wide = sum(b & -b for b in blocks), n + 1  # each block by its top-left cell
-        nbrs = neighbours4(n, n)
+        picks = iter(rng.random(n * n * (largest + 1) + n * n).tolist())
+        corners, wide = sum(b & -b for b in BLOCKS(n)), n + 1  # each block by its top-left cell
+        _, right, left = edge_masks(n, n)  # cells with a left / right neighbour
+
+        def grow(cells: int) -> int:  # the cells and their neighbours
+            return (cells | (cells << 1 & right) | (cells >> 1 & left) | cells << n | cells >> n) & full
+
         land = near = dead = 0
         islands: list[int] = []
         while (sea := full & ~land) & (sea >> 1) & (sea >> n) & (sea >> wide) & corners:  # a block all sea
@@ -135,33 +148,37 @@ class Nurikabe(CellsAnswerEnv):
                 dead |= 1 << seed
                 continue
             island, size = 1 << seed, 1 + int(next(picks) * largest)
-            while island.bit_count() < size:
-                shut = island | near
-                grow = [q for j in cells_of(island) for q in nbrs[j] if not shut >> q & 1]
-                if not grow:
+            shut = near | island
+            for _ in range(size - 1):
+                beside = cells_of(grow(island) & ~shut)
+                if not beside:
                     break
-                q = grow[int(next(picks) * len(grow))]
+                q = beside[int(next(picks) * len(beside))]
                 if not stays_connected(full & ~(land | island), q, n):
                     break
                 island |= 1 << q
+                shut |= 1 << q
             islands.append(island)
             land |= island
-            near |= grow4(island, n, n)
-        for b in blocks:
-            if land & b:
+            near |= grow(island)
+        halos = [grow(isl) for isl in islands]
+        pools = sea & (sea >> 1) & (sea >> n) & (sea >> wide) & corners
+        for b in cells_of(pools):
+            block = 3 << b | 3 << (b + n)
+            if land & block:
                 continue
             adds = []
-            for c in bits(b):
-                touch = [i for i, isl in enumerate(islands) if grow4(isl, n, n) >> c & 1]
+            for c in (b, b + 1, b + n, b + wide):
+                touch = [i for i, h in enumerate(halos) if h >> c & 1]
                 if len(touch) == 1 and islands[touch[0]].bit_count() < largest and stays_connected(full & ~land, c, n):
                     adds.append((touch[0], c))
             if not adds:
                 return None
             i, c = adds[int(next(picks) * len(adds))]
             islands[i] |= 1 << c
+            halos[i] |= grow(1 << c)
             land |= 1 << c
-            near |= grow4(1 << c, n, n)
-        return [list(cells_of(isl)) for isl in islands]
+        return islands
 
     # -- draw
     def _draw(self) -> np.ndarray:
@@ -231,6 +248,6 @@ class Nurikabe(CellsAnswerEnv):
 
 
 SPECS = (
-    TaskSpec(name="Nurikabe", entry_point=Nurikabe, version=2, max_episode_steps=1,
+    TaskSpec(name="Nurikabe", entry_point=Nurikabe, version=3, max_episode_steps=1,
              tags=("puzzle", "constraint-satisfaction", "connectivity")),
 )
