@@ -6,9 +6,11 @@
 On a shared virtual machine, time per pair (``gymv-bench speed``) drifts by a quarter from one
 minute to the next, which hides a 5% gain. Valgrind's callgrind counts the instructions the CPU
 runs instead; the count repeats to about 0.1%. Each (tree, id, difficulty) runs in its own process
-under ``valgrind --tool=callgrind --instr-atstart=no``: the process imports GymV and plays one
-warm-up level uninstrumented, then turns counting on (``callgrind_control -i on``) for ``--pairs``
-oracle reset+step pairs on seeds 0, 1, ... and reports instructions per pair in thousands (kIr).
+under ``valgrind --tool=callgrind --instr-atstart=no``: the process imports GymV and plays ``--warmup``
+levels uninstrumented (seeds from 10,000; default 20, as the timing scripts warm up, so the bounded
+caches of pure functions that an id fills on its first levels are not counted), then turns counting
+on (``callgrind_control -i on``) for ``--pairs`` oracle reset+step pairs on seeds 0, 1, ... and
+reports instructions per pair in thousands (kIr).
 
 Instructions are not time: a large ``memcpy`` counts one instruction per byte here (valgrind runs
 ``rep movsb`` byte by byte), so copies of frames weigh more than they cost. Use it to compare two
@@ -27,15 +29,16 @@ import sys
 import tempfile
 
 
-def _inner(env_id: str, difficulty: int, pairs: int) -> None:
+def _inner(env_id: str, difficulty: int, pairs: int, warmup: int) -> None:
     import gymnasium as gym
 
     import gymv_envs  # noqa: F401 - registers the ids
 
     env = gym.make(env_id, difficulty=difficulty)
     oracle = env.unwrapped.oracle_action
-    env.reset(seed=10_000)
-    env.step(oracle())
+    for seed in range(10_000, 10_000 + warmup):
+        env.reset(seed=seed)
+        env.step(oracle())
     me = str(os.getpid())
     subprocess.run(["callgrind_control", "-i", "on", me], capture_output=True, check=True)
     for seed in range(pairs):
@@ -44,11 +47,11 @@ def _inner(env_id: str, difficulty: int, pairs: int) -> None:
     subprocess.run(["callgrind_control", "-i", "off", me], capture_output=True, check=True)
 
 
-def count(tree: str, env_id: str, difficulty: int, pairs: int) -> float:
+def count(tree: str, env_id: str, difficulty: int, pairs: int, warmup: int = 20) -> float:
     """Thousands of instructions per reset+step pair of ``env_id`` at ``difficulty`` in ``tree``."""
     with tempfile.TemporaryDirectory() as tmp:
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={tmp}/out",
-               sys.executable, os.path.abspath(__file__), "--inner", env_id, str(difficulty), str(pairs)]
+               sys.executable, os.path.abspath(__file__), "--inner", env_id, str(difficulty), str(pairs), str(warmup)]
         env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
         run = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
     found = re.search(r"Collected : (\d+)", run.stderr)
@@ -61,12 +64,13 @@ def count(tree: str, env_id: str, difficulty: int, pairs: int) -> float:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--inner"]:
-        _inner(argv[1], int(argv[2]), int(argv[3]))
+        _inner(argv[1], int(argv[2]), int(argv[3]), int(argv[4]))
         return 0
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog="See the module docstring.")
     p.add_argument("ids", nargs="+", help="registered ids, such as GymV/ArcMove-v0")
     p.add_argument("--difficulties", default="0,1,2", help="comma-separated (default 0,1,2)")
     p.add_argument("--pairs", type=int, default=50, help="counted reset+step pairs (default 50)")
+    p.add_argument("--warmup", type=int, default=20, help="uncounted levels played first (default 20)")
     p.add_argument("--trees", default=".", help="comma-separated source trees to compare (default: .)")
     args = p.parse_args(argv)
     for tool in ("valgrind", "callgrind_control"):
@@ -82,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"--trees: {tree!r} holds no gymv_envs/ folder")
     if args.pairs < 1:
         p.error("--pairs must be at least 1")
+    if args.warmup < 1:
+        p.error("--warmup must be at least 1 (the first level fills the caches every id has)")
     sys.path.insert(0, os.path.abspath(trees[-1]))  # the ids of the last tree (the new one), not an installed copy's
     import gymnasium as gym
 
@@ -93,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     print("id | difficulty | " + " | ".join(f"kIr/pair {t}" for t in trees) + (" | change" if len(trees) > 1 else ""))
     for env_id in args.ids:
         for d in diffs:
-            counts = [count(t, env_id, d, args.pairs) for t in trees]
+            counts = [count(t, env_id, d, args.pairs, args.warmup) for t in trees]
             change = f" | {100 * (counts[-1] / counts[0] - 1):+.1f}%" if len(trees) > 1 else ""
             print(f"{env_id} | {d} | " + " | ".join(f"{c:,.0f}" for c in counts) + change, flush=True)
     return 0
