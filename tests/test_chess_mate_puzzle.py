@@ -10,6 +10,7 @@ import pytest
 chess = pytest.importorskip("chess")
 
 from gymv_envs.domains.puzzles import _chess_mate_fast as fast  # noqa: E402
+from gymv_envs.domains.puzzles import _chess_mate_two as two  # noqa: E402
 from gymv_envs.domains.puzzles._chess_mate_levels import Draws  # noqa: E402
 from gymv_envs.domains.puzzles.chess_mate_puzzle import MATERIAL, _mates_after  # noqa: E402
 from gymv_envs.rules.chess import forces_mate, mates_in_one  # noqa: E402
@@ -48,11 +49,16 @@ def test_fast_mate_tests_agree_with_python_chess():
         if d != 2 or got != 0 or b.is_check():
             continue
         moves = [(m.from_square, m.to_square) for m in b.legal_moves]
-        assert fast.white_moves(w, bk, bp) == moves, b.fen()
-        for s, t in moves[:12]:
-            move = chess.Move(s, t)
-            exact = functools.partial(_mates_after, b, move)
-            assert fast.forces_mate_two(w, bk, bp, s, t, exact) == forces_mate(b, move, 3), (b.fen(), move)
+        assert two.white_moves(w, bk, bp) == moves, b.fen()
+        truth = [forces_mate(b, chess.Move(s, t), 3) for s, t in moves]
+        for (s, t), mates in zip(moves[:12], truth):
+            exact = functools.partial(_mates_after, b, chess.Move(s, t))
+            assert two.forces_mate_two(w, bk, bp, s, t, exact) == mates, (b.fen(), s, t)
+        occ = w[2] | w[3] | w[4] | w[5] | 1 << bk | bp
+        for (s, t), mates in zip(moves, truth):
+            assert not (mates and two._king_escapes(w, bk, bp, occ, s, t)), (b.fen(), s, t)
+        key = two.mate_in_two_key(w, bk, bp, lambda s, t: functools.partial(_mates_after, b, chess.Move(s, t)))
+        assert key == next((m for m, mates in zip(moves, truth) if mates), None), b.fen()
     assert settled > 600
 
 

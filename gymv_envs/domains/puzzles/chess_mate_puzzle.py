@@ -18,15 +18,13 @@ from gymv_envs.core.canvas import (
     shape_layer,
     text_layer,
 )
-from gymv_envs.domains.puzzles._chess_mate_levels import Draws, place_pieces, position_fen
+from gymv_envs.domains.puzzles._chess_mate_levels import Draws, position_fen
 from gymv_envs.rules.chess import forces_mate, mates_in_one
 
 # pieces besides the two kings: (white, black); lower-case letters are black
-MATERIAL = {0: (("QR", "RR", "QQ"), ("",)), 1: (("QNP", "RBP", "QBPP", "RNP"), ("P", "PP", "N", "BP")),
-            2: (("QR", "RR", "QB"), ("", "P"))}
+MATERIAL = {0: (("QR", "RR", "QQ"), ("",)), 1: (("QNP", "RBP", "QBPP", "RNP"), ("p", "pp", "n", "bp")),
+            2: (("QR", "RR", "QB"), ("", "p"))}
 LIGHT, DARK = (238, 220, 180), (180, 135, 95)
-KING_ZONE = tuple(sum(1 << t for t in range(64) if abs(t // 8 - s // 8) <= 1 and abs(t % 8 - s % 8) <= 1)
-                  for s in range(64))  # a king's square and those next to it
 EDGE = tuple(s for s in range(64) if s // 8 in (0, 7) or s % 8 in (0, 7))  # where the black king stands
 
 
@@ -143,18 +141,11 @@ class ChessMate(SingleTurnEnv):
         settled_out = self.plies != 1  # a settled answer that rejects: a mate in one at 2, none at 0/1
         with Draws(rng) as draws:  # rng.random(3) and rng.choice(63, n, replace=False), replayed
             while True:
-                bk = EDGE[int(draws.random() * len(EDGE))]
-                white = whites[int(draws.random() * len(whites))]
-                pieces = "K" + white + blacks[int(draws.random() * len(blacks))].lower()
-                placed = place_pieces(bk, pieces, draws.distinct(63, len(pieces)))
-                if placed is None:
+                bk, pieces, picks = draws.placement(EDGE, whites, blacks)
+                placed = fast.place_pieces(bk, pieces, picks)
+                if placed is None:  # two pieces meet, the kings are too close or a king is in check
                     continue
-                squares, w, (bp, bn, bb) = placed
-                wk = w[5].bit_length() - 1
-                occ = w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | (1 << bk) | bp | bn | bb
-                if (1 << wk) & KING_ZONE[bk] or fast.black_attacks_square(wk, bk, bp, bn, bb, occ) \
-                        or fast.white_attackers(w, bk, occ):  # kings too close or a king in check
-                    continue
+                squares, w, bp, bn, bb = placed
                 settled = fast.mate_in_one(w, bk, bp, bn, bb)
                 if settled == settled_out:
                     continue
@@ -185,12 +176,13 @@ class ChessMate(SingleTurnEnv):
         """The first legal move (python-chess's order) that mates in two, or None."""
         import chess
 
-        from gymv_envs.domains.puzzles._chess_mate_fast import forces_mate_two, white_moves
-        for s, t in white_moves(w, bk, bp):
-            move = chess.Move(s, t)
-            if forces_mate_two(w, bk, bp, s, t, functools.partial(_mates_after, b, move)):
-                return move
-        return None
+        from gymv_envs.domains.puzzles._chess_mate_two import mate_in_two_key
+
+        def exact_after(s: int, t: int):
+            return functools.partial(_mates_after, b, chess.Move(s, t))
+
+        key = mate_in_two_key(w, bk, bp, exact_after)
+        return None if key is None else chess.Move(*key)
 
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size

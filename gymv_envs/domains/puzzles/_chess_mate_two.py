@@ -1,0 +1,180 @@
+"""The ChessMate puzzle's mate-in-two search on bitboards (`_chess_mate_fast`'s tables and mate test).
+
+`white_moves` lists White's legal moves in python-chess's order for the puzzle's mate-in-two
+positions (a king and two pieces against a king and pawns), `forces_mate_two` tests one of them,
+asking python-chess (a callback) for each reply it does not settle, and `mate_in_two_key` finds the
+first that mates in two, ruling most moves out with a cheaper test first.
+"""
+
+from __future__ import annotations
+
+from gymv_envs.domains.puzzles import _chess_mate_fast as fast
+
+BP_ATT, WP_ATT, KING, DIAG, DMASK = fast.BP_ATT, fast.WP_ATT, fast.KING, fast.DIAG, fast.DMASK
+RANK, RMASK, FILE, FMASK, between = fast.RANK, fast.RMASK, fast.FILE, fast.FMASK, fast.between
+P, N, B, R, Q, K = range(6)
+_attack_masks, _bits, _kind_at, mate_in_one = fast._attack_masks, fast._bits, fast._kind_at, fast.mate_in_one
+piece_moves, white_attackers = fast.piece_moves, fast.white_attackers
+
+
+def white_moves(w: list, bk: int, bp: int) -> list:
+    """White's legal moves as (from, to) in python-chess's order, for a White side of a king and
+    pieces (no pawns) not in check against a king and pawns (which pin nothing)."""
+    wocc = w[N] | w[B] | w[R] | w[Q] | w[K]
+    occ = wocc | (1 << bk) | bp
+    wk = w[K].bit_length() - 1
+    out = []
+    for s in sorted(_bits(wocc), reverse=True):
+        kind = _kind_at(w, 1 << s)
+        for t, _ in sorted(piece_moves(kind, s, occ, wocc, 0), reverse=True):
+            if s != wk or not (KING[bk] >> t & 1 or WP_ATT[t] & bp):
+                out.append((s, t))
+    return out
+
+
+def forces_mate_two(w: list, bk: int, bp: int, s: int, t: int, exact):
+    """Whether White's legal move s-t (a king and pieces, no pawns, with a rook or queen, against a
+    king and pawns, no mate in one on the board) mates against every reply; ``exact(reply)`` is
+    python-chess's answer for a reply (from, to, promotion) this module does not settle."""
+    sbit, tbit = 1 << s, 1 << t
+    kind = _kind_at(w, sbit)
+    w2 = w.copy()
+    w2[kind] ^= sbit | tbit
+    bp2 = bp & ~tbit
+    wocc = w2[N] | w2[B] | w2[R] | w2[Q] | w2[K]
+    kbit = 1 << bk
+    occ = wocc | kbit | bp2
+    known = _attack_masks(w2, occ & ~kbit)
+    att = known[2]
+    in_check = att & kbit
+    flights = KING[bk] & ~bp2 & ~att
+    replies = [(bk, f, 0) for f in _bits(flights)]
+    for p in _bits(bp2):
+        pb = 1 << p
+        dests = BP_ATT[p] & wocc & ~w2[K]
+        if not occ >> (p - 8) & 1:
+            dests |= 1 << (p - 8)
+            if p >= 48 and not occ >> (p - 16) & 1:
+                dests |= 1 << (p - 16)
+        for d in _bits(dests):
+            db = 1 << d
+            wk_ = w2 if not db & wocc else [x & ~db for x in w2]
+            if white_attackers(wk_, bk, (occ ^ pb) | db):
+                continue  # leaves the king in check
+            if d < 8:
+                replies += [(p, d, k) for k in (5, 4, 3, 2)]  # queen, rook, bishop, knight
+            else:
+                replies.append((p, d, 0))
+    if not replies:
+        return bool(in_check)
+    for f, d, promo in replies:
+        if promo:
+            ok = exact((f, d, promo))
+        else:
+            db = 1 << d
+            w3 = w2 if not db & wocc else [x & ~db for x in w2]
+            if f == bk:  # onto an empty square the king leaves White's attacks as they were
+                ok = mate_in_one(w3, d, bp2, 0, 0, False, None if db & wocc else known)
+            else:
+                bp3 = bp2 ^ (1 << f) | db
+                ok = mate_in_one(w3, bk, bp3, 0, 0, bool(BP_ATT[d] & w3[K]))
+            if ok is None:
+                ok = exact((f, d, 0))
+        if not ok:
+            return False
+    return True
+
+
+def mate_in_two_key(w: list, bk: int, bp: int, exact_after):
+    """The first of `white_moves` (as (from, to)) that mates in two, or None: `forces_mate_two` for
+    each move, ``exact_after(s, t)`` its callback, unless `_king_escapes` refutes the move first."""
+    if w[P] or w[N]:
+        raise ValueError("the mate-in-two search takes a White king and sliders only")
+    wocc = w[B] | w[R] | w[Q] | w[K]
+    occ = wocc | (1 << bk) | bp
+    for s, t in white_moves(w, bk, bp):
+        if not _king_escapes(w, bk, bp, occ, s, t) and forces_mate_two(w, bk, bp, s, t, exact_after(s, t)):
+            return s, t
+    return None
+
+
+def _king_escapes(w: list, bk: int, bp: int, occ: int, s: int, t: int) -> bool:
+    """True when, after White's move s-t, the black king's first free square is empty and
+    `mate_in_one`'s candidates from there are none (so White cannot mate after that reply, as
+    `forces_mate_two` would find); False when unsure. White has a king and sliders only."""
+    sbit, tbit, kbit = 1 << s, 1 << t, 1 << bk
+    bp2 = bp & ~tbit
+    ox = (occ ^ sbit | tbit) & ~kbit  # the board after the move, the black king lifted off
+    wk = w[K].bit_length() - 1
+    if s == wk:
+        wk = t
+    fixed = KING[wk]
+    sliders = []
+    att = fixed
+    for kind in (B, R, Q):
+        x = w[kind]
+        while x:
+            low = x & -x
+            x ^= low
+            sq = low.bit_length() - 1
+            if sq == s:
+                sq = t
+            a = 0
+            if kind != R:
+                a = DIAG[sq][DMASK[sq] & ox]
+            if kind != B:
+                a |= RANK[sq][RMASK[sq] & ox] | FILE[sq][FMASK[sq] & ox]
+            sliders.append((sq, kind, a))
+            att |= a
+    flights = KING[bk] & ~bp2 & ~att
+    if not flights:
+        return False
+    fbit = flights & -flights
+    if fbit & ox:
+        return False  # a capture: `forces_mate_two` takes it
+    f = fbit.bit_length() - 1
+    o3 = ox | fbit
+    wocc = ox & ~bp2
+    free = KING[f] & ~bp2  # the king's squares there, as `mate_in_one` counts them
+    straight = diagonal = 0
+    for sq, kind, a in sliders:
+        xbit = 1 << sq
+        o = o3 ^ xbit
+        seen = 0
+        if kind != R:
+            seen = DIAG[f][DMASK[f] & o]
+            diagonal |= xbit
+        if kind != B:
+            seen |= RANK[f][RMASK[f] & o] | FILE[f][FMASK[f] & o]
+            straight |= xbit
+        cand = a & seen & ~wocc & ~fbit
+        if not cand:
+            continue
+        o = ox ^ xbit
+        others = fixed
+        for sq2, _, a2 in sliders:
+            if sq2 != sq:
+                others |= a2
+        need = free & ~others
+        if others & xbit:
+            need &= ~(DIAG[sq][DMASK[sq] & o] | RANK[sq][RMASK[sq] & o] | FILE[sq][FMASK[sq] & o])
+        while need and cand:
+            low = need & -need
+            need ^= low
+            g = low.bit_length() - 1
+            reach = 0
+            if kind != R:
+                reach = DIAG[g][DMASK[g] & o]
+            if kind != B:
+                reach |= RANK[g][RMASK[g] & o] | FILE[g][FMASK[g] & o]
+            cand &= reach
+        if cand:
+            return False
+    lines = DIAG[f][0] & diagonal | (RANK[f][0] | FILE[f][0]) & straight
+    while lines:
+        low = lines & -lines
+        lines ^= low
+        inside = between(f, low.bit_length() - 1) & o3
+        if inside and not inside & (inside - 1) and inside & wocc:
+            return False  # a discovered check may mate
+    return True
