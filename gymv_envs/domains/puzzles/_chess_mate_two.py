@@ -90,42 +90,36 @@ def mate_in_two_key(w: list, bk: int, bp: int, exact_after):
     each move, ``exact_after(s, t)`` its callback, unless `_king_escapes` refutes the move first."""
     if w[P] or w[N]:
         raise ValueError("the mate-in-two search takes a White king and sliders only")
-    wocc = w[B] | w[R] | w[Q] | w[K]
-    occ = wocc | (1 << bk) | bp
+    occ = w[B] | w[R] | w[Q] | w[K] | (1 << bk) | bp
+    wk = w[K].bit_length() - 1
+    sliders = [(sq, kind != R, kind != B) for kind in (B, R, Q) for sq in _bits(w[kind])]
     for s, t in white_moves(w, bk, bp):
-        if not _king_escapes(w, bk, bp, occ, s, t) and forces_mate_two(w, bk, bp, s, t, exact_after(s, t)):
+        if not _king_escapes(wk, sliders, bk, bp, occ, s, t) \
+                and forces_mate_two(w, bk, bp, s, t, exact_after(s, t)):
             return s, t
     return None
 
 
-def _king_escapes(w: list, bk: int, bp: int, occ: int, s: int, t: int) -> bool:
+def _king_escapes(wk: int, sliders: list, bk: int, bp: int, occ: int, s: int, t: int) -> bool:
     """True when, after White's move s-t, the black king's first free square is empty and
     `mate_in_one`'s candidates from there are none (so White cannot mate after that reply, as
-    `forces_mate_two` would find); False when unsure. White has a king and sliders only."""
+    `forces_mate_two` would find); False when unsure. White has its king on ``wk`` and ``sliders``
+    (square, moves diagonally, moves straight) only."""
     sbit, tbit, kbit = 1 << s, 1 << t, 1 << bk
     bp2 = bp & ~tbit
     ox = (occ ^ sbit | tbit) & ~kbit  # the board after the move, the black king lifted off
-    wk = w[K].bit_length() - 1
     if s == wk:
         wk = t
-    fixed = KING[wk]
-    sliders = []
-    att = fixed
-    for kind in (B, R, Q):
-        x = w[kind]
-        while x:
-            low = x & -x
-            x ^= low
-            sq = low.bit_length() - 1
-            if sq == s:
-                sq = t
-            a = 0
-            if kind != R:
-                a = DIAG[sq][DMASK[sq] & ox]
-            if kind != B:
-                a |= RANK[sq][RMASK[sq] & ox] | FILE[sq][FMASK[sq] & ox]
-            sliders.append((sq, kind, a))
-            att |= a
+    att = fixed = KING[wk]
+    moved = []
+    for sq, diag, straight in sliders:
+        if sq == s:
+            sq = t
+        a = DIAG[sq][DMASK[sq] & ox] if diag else 0
+        if straight:
+            a |= RANK[sq][RMASK[sq] & ox] | FILE[sq][FMASK[sq] & ox]
+        moved.append((sq, diag, straight, a))
+        att |= a
     flights = KING[bk] & ~bp2 & ~att
     if not flights:
         return False
@@ -136,23 +130,20 @@ def _king_escapes(w: list, bk: int, bp: int, occ: int, s: int, t: int) -> bool:
     o3 = ox | fbit
     wocc = ox & ~bp2
     free = KING[f] & ~bp2  # the king's squares there, as `mate_in_one` counts them
-    straight = diagonal = 0
-    for sq, kind, a in sliders:
+    lines = 0
+    for sq, diag, straight, a in moved:
         xbit = 1 << sq
         o = o3 ^ xbit
-        seen = 0
-        if kind != R:
-            seen = DIAG[f][DMASK[f] & o]
-            diagonal |= xbit
-        if kind != B:
+        seen = DIAG[f][DMASK[f] & o] if diag else 0
+        if straight:
             seen |= RANK[f][RMASK[f] & o] | FILE[f][FMASK[f] & o]
-            straight |= xbit
+        lines |= xbit & ((DIAG[f][0] if diag else 0) | (RANK[f][0] | FILE[f][0] if straight else 0))
         cand = a & seen & ~wocc & ~fbit
         if not cand:
             continue
         o = ox ^ xbit
         others = fixed
-        for sq2, _, a2 in sliders:
+        for sq2, _, _, a2 in moved:
             if sq2 != sq:
                 others |= a2
         need = free & ~others
@@ -162,15 +153,12 @@ def _king_escapes(w: list, bk: int, bp: int, occ: int, s: int, t: int) -> bool:
             low = need & -need
             need ^= low
             g = low.bit_length() - 1
-            reach = 0
-            if kind != R:
-                reach = DIAG[g][DMASK[g] & o]
-            if kind != B:
+            reach = DIAG[g][DMASK[g] & o] if diag else 0
+            if straight:
                 reach |= RANK[g][RMASK[g] & o] | FILE[g][FMASK[g] & o]
             cand &= reach
         if cand:
             return False
-    lines = DIAG[f][0] & diagonal | (RANK[f][0] | FILE[f][0]) & straight
     while lines:
         low = lines & -lines
         lines ^= low

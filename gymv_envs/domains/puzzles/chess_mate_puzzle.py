@@ -159,30 +159,33 @@ class ChessMate(SingleTurnEnv):
     def _position(self, pieces: str, bk: int, squares: list, w: list, bp: int, settled):
         """The board for a placement the bitboards did not rule out if it is a puzzle of this
         difficulty (the key move set), else None: python-chess finds the mate in one (0/1), the
-        key of a mate in two (2) with the bitboard search."""
+        key of a mate in two (2) with the bitboard search (the board made when first needed)."""
         import chess
-        b = chess.Board(None)
-        b.set_piece_map({sq: chess.Piece.from_symbol(letter) for sq, letter in zip((bk, *squares), "k" + pieces)})
-        mates = mates_in_one(b, first=True) if settled is None or self.plies == 1 else []
-        if bool(mates) != (self.plies == 1) or not b.is_valid():
-            return None
-        if mates:
-            self._key = mates[0]
-            return b
-        self._key = self._mate_in_two_key(b, w, bk, bp)
-        return b if self._key is not None else None
+        board = []
 
-    def _mate_in_two_key(self, b, w: list, bk: int, bp: int):
-        """The first legal move (python-chess's order) that mates in two, or None."""
-        import chess
+        def made():
+            if not board:
+                b = chess.Board(None)
+                b.set_piece_map({sq: chess.Piece.from_symbol(letter)
+                                 for sq, letter in zip((bk, *squares), "k" + pieces)})
+                board.append(b)
+            return board[0]
 
+        if settled is None or self.plies == 1:
+            mates = mates_in_one(made(), first=True)
+            if bool(mates) != (self.plies == 1):
+                return None
+            if mates:
+                if not board[0].is_valid():
+                    return None
+                self._key = mates[0]
+                return board[0]
         from gymv_envs.domains.puzzles._chess_mate_two import mate_in_two_key
-
-        def exact_after(s: int, t: int):
-            return functools.partial(_mates_after, b, chess.Move(s, t))
-
-        key = mate_in_two_key(w, bk, bp, exact_after)
-        return None if key is None else chess.Move(*key)
+        key = mate_in_two_key(w, bk, bp, lambda s, t: functools.partial(_mates_after, made(), chess.Move(s, t)))
+        if key is None or not made().is_valid():
+            return None
+        self._key = chess.Move(*key)
+        return board[0]
 
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
