@@ -72,3 +72,26 @@ def test_replayed_choice_matches_numpy():
                 sample = draws.distinct if (seed + k) % 3 else draws._distinct_slowly  # (kept for rare draws)
                 assert sample(63, k) == a.choice(63, size=k, replace=False).tolist()
         assert a.random() == b.random()
+
+
+def test_batched_tries_keep_what_the_one_at_a_time_test_keeps():
+    from gymv_envs.domains.puzzles import _chess_mate_batch as batch
+    from gymv_envs.domains.puzzles.chess_mate_puzzle import EDGE
+    kept = 0
+    for seed in range(60):
+        whites, blacks = MATERIAL[seed % 3]
+        got = batch.tries(np.random.default_rng(seed), EDGE, whites, blacks, 64)
+        rng = np.random.default_rng(seed)  # the same draws, replayed
+        meta = (rng.random((64, 3)) * (len(EDGE), len(whites), len(blacks))).astype(int)
+        cells = rng.integers(0, 64, size=(64, batch.SLOTS))
+        want = []
+        for (e, i, j), row in zip(meta.tolist(), cells.tolist()):
+            bk, pieces = EDGE[e], "K" + whites[i] + blacks[j]
+            drawn = row[:len(pieces)]
+            if len(set(drawn)) == len(drawn) and bk not in drawn:  # as rng.choice(63, n, replace=False) draws
+                placed = fast.place_pieces(bk, pieces, [s - (s > bk) for s in drawn])
+                if placed is not None:
+                    want.append((bk, pieces, *placed))
+        assert got == want, seed
+        kept += len(got)
+    assert kept > 1000

@@ -101,10 +101,10 @@ def mate_in_two_key(w: list, bk: int, bp: int, exact_after):
 
 
 def _king_escapes(wk: int, sliders: list, bk: int, bp: int, occ: int, s: int, t: int) -> bool:
-    """True when, after White's move s-t, the black king's first free square is empty and
-    `mate_in_one`'s candidates from there are none (so White cannot mate after that reply, as
-    `forces_mate_two` would find); False when unsure. White has its king on ``wk`` and ``sliders``
-    (square, moves diagonally, moves straight) only."""
+    """True when, after White's move s-t, the black king has a free empty square from which
+    `mate_in_one` has no candidates (so White cannot mate after that reply, as `forces_mate_two`
+    would find); False when unsure. White has its king on ``wk`` and ``sliders`` (square, moves
+    diagonally, moves straight) only."""
     sbit, tbit, kbit = 1 << s, 1 << t, 1 << bk
     bp2 = bp & ~tbit
     ox = (occ ^ sbit | tbit) & ~kbit  # the board after the move, the black king lifted off
@@ -120,15 +120,21 @@ def _king_escapes(wk: int, sliders: list, bk: int, bp: int, occ: int, s: int, t:
             a |= RANK[sq][RMASK[sq] & ox] | FILE[sq][FMASK[sq] & ox]
         moved.append((sq, diag, straight, a))
         att |= a
-    flights = KING[bk] & ~bp2 & ~att
-    if not flights:
-        return False
-    fbit = flights & -flights
-    if fbit & ox:
-        return False  # a capture: `forces_mate_two` takes it
-    f = fbit.bit_length() - 1
-    o3 = ox | fbit
     wocc = ox & ~bp2
+    flights = KING[bk] & ~bp2 & ~att & ~wocc  # (a capture is left to `forces_mate_two`)
+    while flights:
+        fbit = flights & -flights
+        flights ^= fbit
+        if not _mate_candidates(fixed, moved, fbit.bit_length() - 1, fbit, ox, wocc, bp2):
+            return True
+    return False
+
+
+def _mate_candidates(fixed: int, moved: list, f: int, fbit: int, ox: int, wocc: int, bp2: int) -> bool:
+    """Whether `mate_in_one`'s `_candidates` has any with the black king on the empty square ``f``
+    (``ox``: the board without it; ``fixed``: what White's king attacks; ``moved``: White's sliders
+    as (square, moves diagonally, moves straight, attacks))."""
+    o3 = ox | fbit
     free = KING[f] & ~bp2  # the king's squares there, as `mate_in_one` counts them
     lines = 0
     for sq, diag, straight, a in moved:
@@ -158,11 +164,11 @@ def _king_escapes(wk: int, sliders: list, bk: int, bp: int, occ: int, s: int, t:
                 reach |= RANK[g][RMASK[g] & o] | FILE[g][FMASK[g] & o]
             cand &= reach
         if cand:
-            return False
+            return True
     while lines:
         low = lines & -lines
         lines ^= low
         inside = between(f, low.bit_length() - 1) & o3
         if inside and not inside & (inside - 1) and inside & wocc:
-            return False  # a discovered check may mate
-    return True
+            return True  # a discovered check
+    return False

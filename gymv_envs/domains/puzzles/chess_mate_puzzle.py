@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 
@@ -24,6 +25,7 @@ from gymv_envs.rules.chess import forces_mate, mates_in_one
 # pieces besides the two kings: (white, black); lower-case letters are black
 MATERIAL = {0: (("QR", "RR", "QQ"), ("",)), 1: (("QNP", "RBP", "QBPP", "RNP"), ("p", "pp", "n", "bp")),
             2: (("QR", "RR", "QB"), ("", "p"))}
+BATCH = {1: 64}  # tries drawn at once where a level takes about 50 (at 0 and 2 it takes under 10: one at a time)
 LIGHT, DARK = (238, 220, 180), (180, 135, 95)
 EDGE = tuple(s for s in range(64) if s // 8 in (0, 7) or s % 8 in (0, 7))  # where the black king stands
 
@@ -113,7 +115,9 @@ class ChessMate(SingleTurnEnv):
     ## Starting State
     Random legal placements of restricted material (two heavy pieces against a lone king at
     0 and 2; a heavy piece, a minor piece and pawns against king and pawns at 1), the black
-    king on an edge, kept when a mate of the asked length exists.
+    king on an edge, kept when a mate of the asked length exists. Placements are drawn in
+    batches and those with pieces on one square, kings side by side or a king in check are
+    dropped, so each legal placement is as likely as with one draw at a time.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
@@ -125,6 +129,9 @@ class ChessMate(SingleTurnEnv):
     - v0: initial version.
     - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
       action-space seeding (a seeded random policy no longer replays the level's draws).
+    - v2: placements are drawn in batches of tries (numpy), so a seed gives another position
+      than in v1; positions come from the same distribution (same material, same rules, same
+      mate length and answer check).
     """
 
     extras = ("chess",)
@@ -137,24 +144,35 @@ class ChessMate(SingleTurnEnv):
 
     def _generate(self, rng: np.random.Generator) -> None:
         from gymv_envs.domains.puzzles import _chess_mate_fast as fast
-        whites, blacks = MATERIAL[self.difficulty]
         settled_out = self.plies != 1  # a settled answer that rejects: a mate in one at 2, none at 0/1
-        with Draws(rng) as draws:  # rng.random(3) and rng.choice(63, n, replace=False), replayed
-            while True:
-                bk, pieces, picks = draws.placement(EDGE, whites, blacks)
-                placed = fast.place_pieces(bk, pieces, picks)
-                if placed is None:  # two pieces meet, the kings are too close or a king is in check
-                    continue
-                squares, w, bp, bn, bb = placed
+        with contextlib.closing(self._placements(rng)) as placements:
+            for bk, pieces, squares, w, bp, bn, bb in placements:
                 settled = fast.mate_in_one(w, bk, bp, bn, bb)
-                if settled == settled_out:
-                    continue
-                b = self._position(pieces, bk, squares, w, bp, settled)
-                if b is not None:
-                    break
+                if settled != settled_out:
+                    b = self._position(pieces, bk, squares, w, bp, settled)
+                    if b is not None:
+                        break
         self.fen = position_fen(bk, squares, pieces)
         self.board = b
         self._key_san = None  # the key move in SAN, once asked for
+
+    def _placements(self, rng: np.random.Generator):
+        """Legal placements of the difficulty's material, endlessly: drawn in batches where a level
+        takes many (`_chess_mate_batch`), else one at a time (``rng.random()`` three times and
+        ``rng.choice(63, n, replace=False)``, replayed by `Draws`)."""
+        from gymv_envs.domains.puzzles import _chess_mate_fast as fast
+        from gymv_envs.domains.puzzles._chess_mate_batch import tries
+        whites, blacks = MATERIAL[self.difficulty]
+        if self.difficulty in BATCH:
+            while True:
+                yield from tries(rng, EDGE, whites, blacks, BATCH[self.difficulty])
+        with Draws(rng) as draws:
+            while True:
+                bk, pieces, picks = draws.placement(EDGE, whites, blacks)
+                placed = fast.place_pieces(bk, pieces, picks)
+                if placed is not None:  # else two pieces meet, the kings are too close or a king is in check
+                    squares, w, bp, bn, bb = placed
+                    yield bk, pieces, squares, w, bp, bn, bb
 
     def _position(self, pieces: str, bk: int, squares: list, w: list, bp: int, settled):
         """The board for a placement the bitboards did not rule out if it is a puzzle of this
@@ -254,6 +272,6 @@ class ChessMate(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="ChessMate", entry_point=ChessMate, version=1, max_episode_steps=1,
+    TaskSpec(name="ChessMate", entry_point=ChessMate, version=2, max_episode_steps=1,
              tags=("game", "chess", "search")),
 )
