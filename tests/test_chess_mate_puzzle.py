@@ -45,7 +45,13 @@ def test_fast_mate_tests_agree_with_python_chess():
         got = fast.mate_in_one(w, bk, bp, bn, bb, b.is_check())
         if got is not None:
             settled += 1
-            assert got == bool(mates_in_one(b)), b.fen()
+            assert bool(got) == bool(mates_in_one(b)), b.fen()
+            if got:  # the move it found is legal and mates
+                move = chess.Move(got[0], got[1], got[2] or None)
+                assert move in b.legal_moves, (b.fen(), move)
+                b.push(move)
+                assert b.is_checkmate(), (b.fen(), move)
+                b.pop()
         if d != 2 or got != 0 or b.is_check():
             continue
         moves = [(m.from_square, m.to_square) for m in b.legal_moves]
@@ -55,7 +61,8 @@ def test_fast_mate_tests_agree_with_python_chess():
             exact = functools.partial(_mates_after, b, chess.Move(s, t))
             assert two.forces_mate_two(w, bk, bp, s, t, exact) == mates, (b.fen(), s, t)
         occ = w[2] | w[3] | w[4] | w[5] | 1 << bk | bp
-        sliders = [(sq, kind != 3, kind != 2) for kind in (2, 3, 4) for sq in chess.scan_forward(w[kind])]
+        sliders = [(sq, kind != 3, kind != 2, fast.attacks(kind, sq, occ & ~(1 << bk)))
+                   for kind in (2, 3, 4) for sq in chess.scan_forward(w[kind])]
         for (s, t), mates in zip(moves, truth):  # the cheap refutation never refutes a mate
             assert not (mates and two._king_escapes(b.king(chess.WHITE), sliders, bk, bp, occ, s, t)), (b.fen(), s, t)
         key = two.mate_in_two_key(w, bk, bp, lambda s, t, b=b: functools.partial(_mates_after, b, chess.Move(s, t)))

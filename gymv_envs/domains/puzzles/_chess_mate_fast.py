@@ -2,10 +2,11 @@
 
 A position is White's pieces as bitboards ``w = [pawns, knights, bishops, rooks, queens, king]``
 (index = python-chess piece type - 1), the black king's square ``bk`` and Black's pawns, knights
-and bishops; no castling rights, no en-passant square. `mate_in_one` answers 1 (White mates at
-once), 0 (White cannot) or None (not settled here: the caller asks python-chess). Each answer it
-gives is proved by the rules: 0 when every White move that could check leaves the king a free
-square, 1 for a legal check that leaves none and that no black piece can capture or block.
+and bishops; no castling rights, no en-passant square. `mate_in_one` answers with a mating move
+(White mates at once), 0 (White cannot) or None (not settled here: the caller asks python-chess).
+Each answer it gives is proved by the rules: 0 when every White move that could check leaves the
+king a free square, a move when it is a legal check that leaves none and that no black piece can
+capture or block.
 `_chess_mate_two` builds the mate-in-two search on it. tests/test_chess_mate_puzzle.py checks both
 against python-chess.
 """
@@ -217,7 +218,8 @@ def _attack_masks(w: list, occ: int) -> tuple:
 
 
 def mate_in_one(w: list, bk: int, bp: int, bn: int, bb: int, white_in_check: bool = False, known=None):
-    """1 if White (to move) mates at once, 0 if White cannot, None if not settled here (``known``:
+    """A mating move (from, to, promotion piece type or 0) if White (to move) mates at once (the first
+    found), 0 if White cannot, None if not settled here (``known``:
     `_attack_masks` with the black king off the board, when the caller has them)."""
     wocc = w[P] | w[N] | w[B] | w[R] | w[Q] | w[K]
     bocc = (1 << bk) | bp | bn | bb
@@ -260,5 +262,5 @@ def mate_in_one(w: list, bk: int, bp: int, bn: int, bb: int, white_in_check: boo
         if white_in_check or (bb2 and k0 != K):
             unsure = True  # the move itself may be illegal
             continue
-        return 1
+        return s, t, k1 + 1 if k1 != k0 else 0
     return None if unsure else 0

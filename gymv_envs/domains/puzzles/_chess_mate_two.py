@@ -92,7 +92,8 @@ def mate_in_two_key(w: list, bk: int, bp: int, exact_after):
         raise ValueError("the mate-in-two search takes a White king and sliders only")
     occ = w[B] | w[R] | w[Q] | w[K] | (1 << bk) | bp
     wk = w[K].bit_length() - 1
-    sliders = [(sq, kind != R, kind != B) for kind in (B, R, Q) for sq in _bits(w[kind])]
+    ox = occ & ~(1 << bk)
+    sliders = [(sq, kind != R, kind != B, fast.attacks(kind, sq, ox)) for kind in (B, R, Q) for sq in _bits(w[kind])]
     for s, t in white_moves(w, bk, bp):
         if not _king_escapes(wk, sliders, bk, bp, occ, s, t) \
                 and forces_mate_two(w, bk, bp, s, t, exact_after(s, t)):
@@ -104,7 +105,7 @@ def _king_escapes(wk: int, sliders: list, bk: int, bp: int, occ: int, s: int, t:
     """True when, after White's move s-t, the black king has a free empty square from which
     `mate_in_one` has no candidates (so White cannot mate after that reply, as `forces_mate_two`
     would find); False when unsure. White has its king on ``wk`` and ``sliders`` (square, moves
-    diagonally, moves straight) only."""
+    diagonally, moves straight, attacks before the move with the black king lifted off) only."""
     sbit, tbit, kbit = 1 << s, 1 << t, 1 << bk
     bp2 = bp & ~tbit
     ox = (occ ^ sbit | tbit) & ~kbit  # the board after the move, the black king lifted off
@@ -112,12 +113,13 @@ def _king_escapes(wk: int, sliders: list, bk: int, bp: int, occ: int, s: int, t:
         wk = t
     att = fixed = KING[wk]
     moved = []
-    for sq, diag, straight in sliders:
-        if sq == s:
-            sq = t
-        a = DIAG[sq][DMASK[sq] & ox] if diag else 0
-        if straight:
-            a |= RANK[sq][RMASK[sq] & ox] | FILE[sq][FMASK[sq] & ox]
+    for sq, diag, straight, a in sliders:
+        if sq == s or a & (sbit | tbit):  # (else its lines stay as they were)
+            if sq == s:
+                sq = t
+            a = DIAG[sq][DMASK[sq] & ox] if diag else 0
+            if straight:
+                a |= RANK[sq][RMASK[sq] & ox] | FILE[sq][FMASK[sq] & ox]
         moved.append((sq, diag, straight, a))
         att |= a
     wocc = ox & ~bp2

@@ -148,7 +148,7 @@ class ChessMate(SingleTurnEnv):
         with contextlib.closing(self._placements(rng)) as placements:
             for bk, pieces, squares, w, bp, bn, bb in placements:
                 settled = fast.mate_in_one(w, bk, bp, bn, bb)
-                if settled != settled_out:
+                if settled is None or bool(settled) != settled_out:
                     b = self._position(pieces, bk, squares, w, bp, settled)
                     if b is not None:
                         break
@@ -176,8 +176,9 @@ class ChessMate(SingleTurnEnv):
 
     def _position(self, pieces: str, bk: int, squares: list, w: list, bp: int, settled):
         """The board for a placement the bitboards did not rule out if it is a puzzle of this
-        difficulty (the key move set), else None: python-chess finds the mate in one (0/1), the
-        key of a mate in two (2) with the bitboard search (the board made when first needed)."""
+        difficulty (the key move set), else None: the mate in one the bitboards proved, or
+        python-chess's first where they left it open (0/1); the key of a mate in two (2) with the
+        bitboard search (the board made when first needed)."""
         import chess
         board = []
 
@@ -189,6 +190,11 @@ class ChessMate(SingleTurnEnv):
                 board.append(b)
             return board[0]
 
+        if settled:  # a mate in one the bitboards proved (asked for at 0/1)
+            if not made().is_valid():
+                return None
+            self._key = chess.Move(settled[0], settled[1], settled[2] or None)
+            return board[0]
         if settled is None or self.plies == 1:
             mates = mates_in_one(made(), first=True)
             if bool(mates) != (self.plies == 1):
