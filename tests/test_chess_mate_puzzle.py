@@ -89,13 +89,14 @@ def test_batched_tries_keep_what_the_one_at_a_time_test_keeps():
         whites, blacks = MATERIAL[seed % 3]
         got = batch.tries(np.random.default_rng(seed), EDGE, whites, blacks, 64)
         rng = np.random.default_rng(seed)  # the same draws, replayed
-        meta = (rng.random((64, 3)) * (len(EDGE), len(whites), len(blacks))).astype(int)
-        cells = rng.integers(0, 64, size=(64, batch.SLOTS))
+        u = rng.random((64, 3 + batch.SLOTS)).tolist()
         want = []
-        for (e, i, j), row in zip(meta.tolist(), cells.tolist()):
+        for row in u:
+            e, i, j = int(row[0] * len(EDGE)), int(row[1] * len(whites)), int(row[2] * len(blacks))
+            row = [int(v * 64) for v in row[3:]]
             bk, pieces = EDGE[e], "K" + whites[i] + blacks[j]
             drawn = row[:len(pieces)]
-            if len(set(drawn)) == len(drawn) and bk not in drawn:  # as rng.choice(63, n, replace=False) draws
+            if len(set(row)) == len(row) and bk not in row:  # as rng.choice(63, n, replace=False) draws
                 placed = fast.place_pieces(bk, pieces, [s - (s > bk) for s in drawn])
                 if placed is not None:
                     want.append((bk, pieces, *placed))

@@ -2,9 +2,12 @@
 at once, those where two pieces meet, the kings stand side by side or a king is in check.
 
 A try is the black king on an edge square, one of the difficulty's White and Black material sets
-and a square for each other piece (White's king first), each uniform and independent; pawns on a
-back rank move to their side's second rank. Rejecting the tries whose squares meet leaves every
-placement of distinct squares equally likely, as drawing them without replacement would.
+and seven squares for the other pieces (White's king first; the unused ones left over), each
+uniform and independent (``int(u * n)`` for a double ``u`` of one ``rng.random`` array); pawns on
+a back rank move to their side's second rank. A try is dropped unless all seven squares drawn
+(used or not, so the chance does not depend on the material) differ and miss the black king: that
+leaves every placement of distinct squares, and each material set, as likely as drawing the
+squares without replacement would (ChessMate-v1 did that, one try at a time).
 """
 
 from __future__ import annotations
@@ -18,7 +21,6 @@ from gymv_envs.domains.puzzles import _chess_mate_fast as fast
 KINDS = "PNBRQKpnb"  # codes 0-8: White's kinds (python-chess type - 1), then Black's; 9: no piece
 NONE = 9
 SLOTS = 7  # the most pieces besides the black king: K + four White + two Black
-KIND_CODES = np.arange(NONE + 1)
 
 
 @functools.lru_cache(maxsize=1)
@@ -59,32 +61,34 @@ def tries(rng: np.random.Generator, edge: tuple, whites: tuple, blacks: tuple, c
     [square of each piece], White's bitboards by kind, Black's pawns, knights, bishops)."""
     hits, between, bits, kings, ones = _tables()
     codes, taken = _codes(whites, blacks)
-    meta = (rng.random((count, 3)) * (len(edge), len(whites), len(blacks))).astype(np.intp)
-    sq = rng.integers(0, 64, size=(count, SLOTS))
-    bk = np.asarray(edge)[meta[:, 0]]
-    wi, bi = meta[:, 1], meta[:, 2]
+    drawn = (rng.random((count, 3 + SLOTS)) * (len(edge), len(whites), len(blacks), *[64] * SLOTS)).astype(np.intp)
+    bk = np.asarray(edge)[drawn[:, 0]]
+    wi, bi, sq = drawn[:, 1], drawn[:, 2], drawn[:, 3:]
     codes, taken = codes[wi, bi], taken[wi, bi]
     used = codes != NONE
     ok = ~kings[bk, sq[:, 0]]
-    for moved in (False, True):  # the squares drawn, then where the pawns stand: all apart
+    for moved in (False, True):  # all seven squares drawn apart, then where the pieces stand
         if moved:
             back = (sq < 8) | (sq >= 56)
             sq = np.where(back & (codes == 0), (sq & 7) + 8, np.where(back & (codes == 6), (sq & 7) + 48, sq))
-        occ = np.bitwise_or.reduce(np.where(used, bits[sq], 0), axis=1) | bits[bk]
-        ok &= ones[occ.view(np.uint8)].reshape(count, 8).sum(axis=1) == taken
+        occ = np.bitwise_or.reduce(np.where(used, bits[sq], 0) if moved else bits[sq], axis=1) | bits[bk]
+        ok &= ones[occ.view(np.uint8)].reshape(count, 8).sum(axis=1) == (taken if moved else SLOTS + 1)
     white = codes < 6
     for target, side in ((bk, white), (sq[:, 0], ~white & used)):
         at = sq * 64 + target[:, None]
         hit = hits.take(codes * 4096 + at)
         clear = (between.take(at) & occ[:, None]) == 0
         ok &= ~(((hit == 1) | (hit == 2) & clear) & side).any(axis=1)
-    boards = np.bitwise_or.reduce(np.where(codes[:, :, None] == KIND_CODES, bits[sq][:, :, None], 0), axis=1)
     names = _names(whites, blacks)
     out = []
-    for (b, w, k), squares, (wp, wn, wb, wr, wq, wk, bp, bn, bb, _) in zip(
-            np.column_stack([bk, wi, bi])[ok].tolist(), sq[ok].tolist(), boards[ok].tolist()):
+    for b, w, k, squares, kinds in zip(bk[ok].tolist(), wi[ok].tolist(), bi[ok].tolist(), sq[ok].tolist(),
+                                       codes[ok].tolist()):
         pieces = names[w][k]
-        out.append((b, pieces, squares[:len(pieces)], [wp, wn, wb, wr, wq, wk], bp, bn, bb))
+        squares = squares[:len(pieces)]
+        boards = [0] * 9
+        for s, kind in zip(squares, kinds):
+            boards[kind] |= 1 << s
+        out.append((b, pieces, squares, boards[:6], boards[6], boards[7], boards[8]))
     return out
 
 

@@ -15,6 +15,9 @@ RANK, RMASK, FILE, FMASK, between = fast.RANK, fast.RMASK, fast.FILE, fast.FMASK
 P, N, B, R, Q, K = range(6)
 _attack_masks, _bits, _kind_at, mate_in_one = fast._attack_masks, fast._bits, fast._kind_at, fast.mate_in_one
 piece_moves, white_attackers = fast.piece_moves, fast.white_attackers
+DIAG0 = [DIAG[s][0] for s in range(64)]  # a square's lines on an empty board
+STRAIGHT0 = [RANK[s][0] | FILE[s][0] for s in range(64)]
+BETWEEN = [[between(a, b) for b in range(64)] for a in range(64)]  # (4,096 ints, ~150 KB)
 
 
 def white_moves(w: list, bk: int, bp: int) -> list:
@@ -141,11 +144,14 @@ def _mate_candidates(fixed: int, moved: list, f: int, fbit: int, ox: int, wocc: 
     lines = 0
     for sq, diag, straight, a in moved:
         xbit = 1 << sq
+        rays = (DIAG0[f] if diag else 0) | (STRAIGHT0[f] if straight else 0)  # on an empty board
+        lines |= xbit & rays
+        if not a & rays & ~wocc:
+            continue  # no square it reaches sees the king
         o = o3 ^ xbit
         seen = DIAG[f][DMASK[f] & o] if diag else 0
         if straight:
             seen |= RANK[f][RMASK[f] & o] | FILE[f][FMASK[f] & o]
-        lines |= xbit & ((DIAG[f][0] if diag else 0) | (RANK[f][0] | FILE[f][0] if straight else 0))
         cand = a & seen & ~wocc & ~fbit
         if not cand:
             continue
@@ -170,7 +176,7 @@ def _mate_candidates(fixed: int, moved: list, f: int, fbit: int, ox: int, wocc: 
     while lines:
         low = lines & -lines
         lines ^= low
-        inside = between(f, low.bit_length() - 1) & o3
+        inside = BETWEEN[f][low.bit_length() - 1] & o3
         if inside and not inside & (inside - 1) and inside & wocc:
             return True  # a discovered check
     return False
