@@ -97,6 +97,8 @@ def mate_in_two_key(w: list, bk: int, bp: int, exact_after):
     wk = w[K].bit_length() - 1
     ox = occ & ~(1 << bk)
     sliders = [(sq, kind != R, kind != B, fast.attacks(kind, sq, ox)) for kind in (B, R, Q) for sq in _bits(w[kind])]
+    if len(sliders) != 2:
+        raise ValueError("the mate-in-two search takes a White king and two sliders")
     for s, t in white_moves(w, bk, bp):
         if not _king_escapes(wk, sliders, bk, bp, occ, s, t) \
                 and forces_mate_two(w, bk, bp, s, t, exact_after(s, t)):
@@ -107,76 +109,71 @@ def mate_in_two_key(w: list, bk: int, bp: int, exact_after):
 def _king_escapes(wk: int, sliders: list, bk: int, bp: int, occ: int, s: int, t: int) -> bool:
     """True when, after White's move s-t, the black king has a free empty square from which
     `mate_in_one` has no candidates (so White cannot mate after that reply, as `forces_mate_two`
-    would find); False when unsure. White has its king on ``wk`` and ``sliders`` (square, moves
+    would find); False when unsure. White has its king on ``wk`` and two ``sliders`` (square, moves
     diagonally, moves straight, attacks before the move with the black king lifted off) only."""
+    (q1, d1, r1, a1), (q2, d2, r2, a2) = sliders
     sbit, tbit, kbit = 1 << s, 1 << t, 1 << bk
     bp2 = bp & ~tbit
     ox = (occ ^ sbit | tbit) & ~kbit  # the board after the move, the black king lifted off
     if s == wk:
         wk = t
-    att = fixed = KING[wk]
-    moved = []
-    for sq, diag, straight, a in sliders:
-        if sq == s or a & (sbit | tbit):  # (else its lines stay as they were)
-            if sq == s:
-                sq = t
-            a = DIAG[sq][DMASK[sq] & ox] if diag else 0
-            if straight:
-                a |= RANK[sq][RMASK[sq] & ox] | FILE[sq][FMASK[sq] & ox]
-        moved.append((sq, diag, straight, a))
-        att |= a
+    fixed = KING[wk]
+    moving = sbit | tbit
+    if q1 == s or a1 & moving:  # (else its lines stay as they were)
+        q1 = t if q1 == s else q1
+        a1 = (DIAG[q1][DMASK[q1] & ox] if d1 else 0) | (RANK[q1][RMASK[q1] & ox] | FILE[q1][FMASK[q1] & ox] if r1 else 0)
+    if q2 == s or a2 & moving:
+        q2 = t if q2 == s else q2
+        a2 = (DIAG[q2][DMASK[q2] & ox] if d2 else 0) | (RANK[q2][RMASK[q2] & ox] | FILE[q2][FMASK[q2] & ox] if r2 else 0)
     wocc = ox & ~bp2
-    flights = KING[bk] & ~bp2 & ~att & ~wocc  # (a capture is left to `forces_mate_two`)
+    flights = KING[bk] & ~bp2 & ~(fixed | a1 | a2) & ~wocc  # (a capture is left to `forces_mate_two`)
     while flights:
         fbit = flights & -flights
         flights ^= fbit
-        if not _mate_candidates(fixed, moved, fbit.bit_length() - 1, fbit, ox, wocc, bp2):
+        f = fbit.bit_length() - 1
+        o3 = ox | fbit
+        free = KING[f] & ~bp2  # the king's squares there, as `mate_in_one` counts them
+        if not (_checks_to_mate(q1, d1, r1, a1, fixed | a2, f, fbit, o3, wocc, free)
+                or _checks_to_mate(q2, d2, r2, a2, fixed | a1, f, fbit, o3, wocc, free)
+                or _discovers(q1, d1, r1, f, o3, wocc) or _discovers(q2, d2, r2, f, o3, wocc)):
             return True
     return False
 
 
-def _mate_candidates(fixed: int, moved: list, f: int, fbit: int, ox: int, wocc: int, bp2: int) -> bool:
-    """Whether `mate_in_one`'s `_candidates` has any with the black king on the empty square ``f``
-    (``ox``: the board without it; ``fixed``: what White's king attacks; ``moved``: White's sliders
-    as (square, moves diagonally, moves straight, attacks))."""
-    o3 = ox | fbit
-    free = KING[f] & ~bp2  # the king's squares there, as `mate_in_one` counts them
-    lines = 0
-    for sq, diag, straight, a in moved:
-        xbit = 1 << sq
-        rays = (DIAG0[f] if diag else 0) | (STRAIGHT0[f] if straight else 0)  # on an empty board
-        lines |= xbit & rays
-        if not a & rays & ~wocc:
-            continue  # no square it reaches sees the king
-        o = o3 ^ xbit
-        seen = DIAG[f][DMASK[f] & o] if diag else 0
+def _checks_to_mate(sq: int, diag: bool, straight: bool, a: int, others: int, f: int, fbit: int, o3: int,
+                    wocc: int, free: int) -> bool:
+    """Whether `_candidates` keeps a move of the slider on ``sq`` (attacking ``a``; the other White
+    pieces ``others``) that checks the black king on ``f`` (board ``o3``) from a square that also
+    covers each of its ``free`` squares no other White piece does."""
+    rays = (DIAG0[f] if diag else 0) | (STRAIGHT0[f] if straight else 0)  # on an empty board
+    if not a & rays & ~wocc:
+        return False  # no square it reaches sees the king
+    xbit = 1 << sq
+    o = o3 ^ xbit
+    seen = DIAG[f][DMASK[f] & o] if diag else 0
+    if straight:
+        seen |= RANK[f][RMASK[f] & o] | FILE[f][FMASK[f] & o]
+    cand = a & seen & ~wocc & ~fbit
+    if not cand:
+        return False
+    o ^= fbit  # the king lifted off
+    need = free & ~others
+    if others & xbit:
+        need &= ~(DIAG[sq][DMASK[sq] & o] | RANK[sq][RMASK[sq] & o] | FILE[sq][FMASK[sq] & o])
+    while need and cand:
+        low = need & -need
+        need ^= low
+        g = low.bit_length() - 1
+        reach = DIAG[g][DMASK[g] & o] if diag else 0
         if straight:
-            seen |= RANK[f][RMASK[f] & o] | FILE[f][FMASK[f] & o]
-        cand = a & seen & ~wocc & ~fbit
-        if not cand:
-            continue
-        o = ox ^ xbit
-        others = fixed
-        for sq2, _, _, a2 in moved:
-            if sq2 != sq:
-                others |= a2
-        need = free & ~others
-        if others & xbit:
-            need &= ~(DIAG[sq][DMASK[sq] & o] | RANK[sq][RMASK[sq] & o] | FILE[sq][FMASK[sq] & o])
-        while need and cand:
-            low = need & -need
-            need ^= low
-            g = low.bit_length() - 1
-            reach = DIAG[g][DMASK[g] & o] if diag else 0
-            if straight:
-                reach |= RANK[g][RMASK[g] & o] | FILE[g][FMASK[g] & o]
-            cand &= reach
-        if cand:
-            return True
-    while lines:
-        low = lines & -lines
-        lines ^= low
-        inside = BETWEEN[f][low.bit_length() - 1] & o3
-        if inside and not inside & (inside - 1) and inside & wocc:
-            return True  # a discovered check
-    return False
+            reach |= RANK[g][RMASK[g] & o] | FILE[g][FMASK[g] & o]
+        cand &= reach
+    return bool(cand)
+
+
+def _discovers(sq: int, diag: bool, straight: bool, f: int, o3: int, wocc: int) -> bool:
+    """Whether the slider on ``sq`` sees the king on ``f`` through one White piece alone."""
+    if not (1 << sq) & ((DIAG0[f] if diag else 0) | (STRAIGHT0[f] if straight else 0)):
+        return False
+    inside = BETWEEN[f][sq] & o3
+    return bool(inside and not inside & (inside - 1) and inside & wocc)
