@@ -129,9 +129,11 @@ class ChessMate(SingleTurnEnv):
     - v0: initial version.
     - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
       action-space seeding (a seeded random policy no longer replays the level's draws).
-    - v2: placements are drawn in batches of tries (numpy), so a seed gives another position
-      than in v1; positions come from the same distribution (same material, same rules, same
-      mate length and answer check).
+    - v2: at difficulty 1 placements are drawn in batches of tries (numpy), so a seed gives
+      another position than in v1, from the same distribution (same material, rules, mate
+      length and answer check); at 0 and 1 the oracle's move is the first mate the bitboard
+      test finds (another mating move than v1's in some positions); difficulty 0's positions
+      and all of difficulty 2 are as in v1.
     """
 
     extras = ("chess",)
