@@ -115,9 +115,9 @@ class ChessMate(SingleTurnEnv):
     ## Starting State
     Random legal placements of restricted material (two heavy pieces against a lone king at
     0 and 2; a heavy piece, a minor piece and pawns against king and pawns at 1), the black
-    king on an edge, kept when a mate of the asked length exists. Placements are drawn in
-    batches and those with pieces on one square, kings side by side or a king in check are
-    dropped, so each legal placement is as likely as with one draw at a time.
+    king on an edge, kept when a mate of the asked length exists. At difficulty 1 placements
+    are drawn in batches (those with pieces on one square, kings side by side or a king in
+    check dropped), each legal placement as likely as when drawn one at a time.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
