@@ -133,10 +133,13 @@ def _king_escapes(wk: int, sliders: list, bk: int, bp: int, occ: int, s: int, t:
         f = fbit.bit_length() - 1
         o3 = ox | fbit
         free = KING[f] & ~bp2  # the king's squares there, as `mate_in_one` counts them
-        if not (_checks_to_mate(q1, d1, r1, a1, fixed | a2, f, fbit, o3, wocc, free)
-                or _checks_to_mate(q2, d2, r2, a2, fixed | a1, f, fbit, o3, wocc, free)
-                or _discovers(q1, d1, r1, f, o3, wocc) or _discovers(q2, d2, r2, f, o3, wocc)):
-            return True
+        y1 = (DIAG0[f] if d1 else 0) | (STRAIGHT0[f] if r1 else 0)  # the lines to it, on an empty board
+        y2 = (DIAG0[f] if d2 else 0) | (STRAIGHT0[f] if r2 else 0)
+        if a1 & y1 & ~wocc and _checks_to_mate(q1, d1, r1, a1, fixed | a2, f, fbit, o3, wocc, free) \
+                or a2 & y2 & ~wocc and _checks_to_mate(q2, d2, r2, a2, fixed | a1, f, fbit, o3, wocc, free) \
+                or y1 >> q1 & 1 and _discovers(q1, f, o3, wocc) or y2 >> q2 & 1 and _discovers(q2, f, o3, wocc):
+            continue
+        return True
     return False
 
 
@@ -144,10 +147,8 @@ def _checks_to_mate(sq: int, diag: bool, straight: bool, a: int, others: int, f:
                     wocc: int, free: int) -> bool:
     """Whether `_candidates` keeps a move of the slider on ``sq`` (attacking ``a``; the other White
     pieces ``others``) that checks the black king on ``f`` (board ``o3``) from a square that also
-    covers each of its ``free`` squares no other White piece does."""
-    rays = (DIAG0[f] if diag else 0) | (STRAIGHT0[f] if straight else 0)  # on an empty board
-    if not a & rays & ~wocc:
-        return False  # no square it reaches sees the king
+    covers each of its ``free`` squares no other White piece does (the caller has seen that it
+    reaches a square on a line to ``f``)."""
     xbit = 1 << sq
     o = o3 ^ xbit
     seen = DIAG[f][DMASK[f] & o] if diag else 0
@@ -171,9 +172,7 @@ def _checks_to_mate(sq: int, diag: bool, straight: bool, a: int, others: int, f:
     return bool(cand)
 
 
-def _discovers(sq: int, diag: bool, straight: bool, f: int, o3: int, wocc: int) -> bool:
-    """Whether the slider on ``sq`` sees the king on ``f`` through one White piece alone."""
-    if not (1 << sq) & ((DIAG0[f] if diag else 0) | (STRAIGHT0[f] if straight else 0)):
-        return False
+def _discovers(sq: int, f: int, o3: int, wocc: int) -> bool:
+    """Whether the slider on ``sq``, on a line to the king on ``f``, sees it through one White piece alone."""
     inside = BETWEEN[f][sq] & o3
     return bool(inside and not inside & (inside - 1) and inside & wocc)
