@@ -2,14 +2,13 @@
 
 A position is White's pieces as bitboards ``w = [pawns, knights, bishops, rooks, queens, king]``
 (index = python-chess piece type - 1), the black king's square ``bk`` and Black's pawns, knights
-and bishops; no castling rights, no en-passant square. `mate_in_one` answers 1 (White mates at
-once), 0 (White cannot) or None (not settled here: the caller asks python-chess). Each answer it
-gives is proved by the rules: 0 when every White move that could check leaves the king a free
-square, 1 for a legal check that leaves none and that no black piece can capture or block.
-`white_moves` lists White's legal moves in python-chess's order for the puzzle's mate-in-two
-positions (a king and two pieces against a king and pawns) and `forces_mate_two` tests one of them,
-asking python-chess (a callback) for each reply it does not settle. tests/test_chess_mate_puzzle.py
-checks both against python-chess.
+and bishops; no castling rights, no en-passant square. `mate_in_one` answers with a mating move
+(White mates at once), 0 (White cannot) or None (not settled here: the caller asks python-chess).
+Each answer it gives is proved by the rules: 0 when every White move that could check leaves the
+king a free square, a move when it is a legal check that leaves none and that no black piece can
+capture or block.
+`_chess_mate_two` builds the mate-in-two search on it. tests/test_chess_mate_puzzle.py checks both
+against python-chess.
 """
 
 from __future__ import annotations
@@ -31,6 +30,39 @@ def _bits(x: int):
         low = x & -x
         yield low.bit_length() - 1
         x ^= low
+
+
+SLOT = {letter: i for i, letter in enumerate("PNBRQKpnb")}  # White's kinds, then Black's pawns, knights, bishops
+
+
+def place_pieces(bk: int, pieces: str, picks: list):
+    """The pieces (the first White's king) on the picked squares (of the 63 besides the black king's),
+    pawns off the back ranks moved to their second rank, as ([square], White's bitboards by kind,
+    Black's pawns, knights and bishops); None when two pieces meet, the kings stand
+    side by side or a king is in check (the level is drawn again)."""
+    k = picks[0]
+    wk = k + (k >= bk)
+    if KING[bk] >> wk & 1:
+        return None
+    occ = 1 << bk | 1 << wk
+    squares, bbs = [wk], [0, 0, 0, 0, 0, 1 << wk, 0, 0, 0]
+    for i in range(1, len(pieces)):
+        letter, k = pieces[i], picks[i]
+        sq = k + (k >= bk)
+        if (sq < 8 or sq >= 56) and letter in "Pp":
+            sq = (sq & 7) + (8 if letter == "P" else 48)
+        bit = 1 << sq
+        if occ & bit:
+            return None
+        occ |= bit
+        squares.append(sq)
+        bbs[SLOT[letter]] |= bit
+    w = bbs[:6]
+    bp, bn, bb = bbs[6], bbs[7], bbs[8]
+    if WP_ATT[wk] & bp or KNIGHT[wk] & bn or bb and DIAG[wk][DMASK[wk] & occ] & bb \
+            or white_attackers(w, bk, occ):
+        return None
+    return squares, w, bp, bn, bb
 
 
 def white_attacks(w: list, occ: int) -> int:
@@ -186,7 +218,8 @@ def _attack_masks(w: list, occ: int) -> tuple:
 
 
 def mate_in_one(w: list, bk: int, bp: int, bn: int, bb: int, white_in_check: bool = False, known=None):
-    """1 if White (to move) mates at once, 0 if White cannot, None if not settled here (``known``:
+    """A mating move (from, to, promotion piece type or 0) if White (to move) mates at once (the first
+    found), 0 if White cannot, None if not settled here (``known``:
     `_attack_masks` with the black king off the board, when the caller has them)."""
     wocc = w[P] | w[N] | w[B] | w[R] | w[Q] | w[K]
     bocc = (1 << bk) | bp | bn | bb
@@ -229,73 +262,5 @@ def mate_in_one(w: list, bk: int, bp: int, bn: int, bb: int, white_in_check: boo
         if white_in_check or (bb2 and k0 != K):
             unsure = True  # the move itself may be illegal
             continue
-        return 1
+        return s, t, k1 + 1 if k1 != k0 else 0
     return None if unsure else 0
-
-
-def white_moves(w: list, bk: int, bp: int) -> list:
-    """White's legal moves as (from, to) in python-chess's order, for a White side of a king and
-    pieces (no pawns) not in check against a king and pawns (which pin nothing)."""
-    wocc = w[N] | w[B] | w[R] | w[Q] | w[K]
-    occ = wocc | (1 << bk) | bp
-    wk = w[K].bit_length() - 1
-    out = []
-    for s in sorted(_bits(wocc), reverse=True):
-        kind = _kind_at(w, 1 << s)
-        for t, _ in sorted(piece_moves(kind, s, occ, wocc, 0), reverse=True):
-            if s != wk or not (KING[bk] >> t & 1 or WP_ATT[t] & bp):
-                out.append((s, t))
-    return out
-
-
-def forces_mate_two(w: list, bk: int, bp: int, s: int, t: int, exact):
-    """Whether White's legal move s-t (a king and pieces, no pawns, with a rook or queen, against a
-    king and pawns, no mate in one on the board) mates against every reply; ``exact(reply)`` is
-    python-chess's answer for a reply (from, to, promotion) this module does not settle."""
-    sbit, tbit = 1 << s, 1 << t
-    kind = _kind_at(w, sbit)
-    w2 = w.copy()
-    w2[kind] ^= sbit | tbit
-    bp2 = bp & ~tbit
-    wocc = w2[N] | w2[B] | w2[R] | w2[Q] | w2[K]
-    kbit = 1 << bk
-    occ = wocc | kbit | bp2
-    known = _attack_masks(w2, occ & ~kbit)
-    att = known[2]
-    in_check = att & kbit
-    flights = KING[bk] & ~bp2 & ~att
-    replies = [(bk, f, 0) for f in _bits(flights)]
-    for p in _bits(bp2):
-        pb = 1 << p
-        dests = BP_ATT[p] & wocc & ~w2[K]
-        if not occ >> (p - 8) & 1:
-            dests |= 1 << (p - 8)
-            if p >= 48 and not occ >> (p - 16) & 1:
-                dests |= 1 << (p - 16)
-        for d in _bits(dests):
-            db = 1 << d
-            wk_ = w2 if not db & wocc else [x & ~db for x in w2]
-            if white_attackers(wk_, bk, (occ ^ pb) | db):
-                continue  # leaves the king in check
-            if d < 8:
-                replies += [(p, d, k) for k in (5, 4, 3, 2)]  # queen, rook, bishop, knight
-            else:
-                replies.append((p, d, 0))
-    if not replies:
-        return bool(in_check)
-    for f, d, promo in replies:
-        if promo:
-            ok = exact((f, d, promo))
-        else:
-            db = 1 << d
-            w3 = w2 if not db & wocc else [x & ~db for x in w2]
-            if f == bk:  # onto an empty square the king leaves White's attacks as they were
-                ok = mate_in_one(w3, d, bp2, 0, 0, False, None if db & wocc else known)
-            else:
-                bp3 = bp2 ^ (1 << f) | db
-                ok = mate_in_one(w3, bk, bp3, 0, 0, bool(BP_ATT[d] & w3[K]))
-            if ok is None:
-                ok = exact((f, d, 0))
-        if not ok:
-            return False
-    return True

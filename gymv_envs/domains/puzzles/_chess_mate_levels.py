@@ -1,4 +1,4 @@
-"""ChessMate's placements: numpy's draws replayed in Python, pieces to bitboards, the FEN (no chess import)."""
+"""ChessMate's placements: numpy's draws replayed in Python, and the FEN (no chess import)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,26 @@ import functools
 
 from gymv_envs.core.rng import ScalarDraws
 
+UNIT = 1.0 / 9007199254740992.0  # numpy's double from the top 53 bits of a 64-bit draw
+
 
 class Draws(ScalarDraws):
     """`ScalarDraws` with ``rng.choice(n, size=k, replace=False)`` replayed in one loop."""
 
     __slots__ = ()
+
+    def placement(self, edge: tuple, whites: tuple, blacks: tuple) -> tuple:
+        """One try's draws: (a square of ``edge``, "K" + White's + Black's pieces, the picks of
+        ``distinct(63, len(pieces))``), as ``random()`` three times (picking from each tuple by
+        ``int(random() * len)``) and then `distinct` would draw them."""
+        raw, pos = self._raw, self._pos
+        while pos + 3 > len(raw):
+            raw += self._bg.random_raw(len(raw)).tolist()
+        self._pos = pos + 3
+        bk = edge[int((raw[pos] >> 11) * UNIT * len(edge))]
+        pieces = ("K" + whites[int((raw[pos + 1] >> 11) * UNIT * len(whites))]
+                  + blacks[int((raw[pos + 2] >> 11) * UNIT * len(blacks))])
+        return bk, pieces, self.distinct(63, len(pieces))
 
     def distinct(self, n: int, k: int) -> list:
         """``rng.choice(n, size=k, replace=False).tolist()``: numpy's Floyd sampling (bounded draws
@@ -26,7 +41,7 @@ class Draws(ScalarDraws):
         for v in raw[pos:end]:
             words += (v & 0xFFFFFFFF, v >> 32)
         products = list(map(int.__mul__, words, spans))
-        if min(m & 0xFFFFFFFF for m in products) < n:  # below every bound: maybe a rejected draw
+        if min(map(0xFFFFFFFF.__and__, products)) < n:  # below every bound: maybe a rejected draw
             return self._distinct_slowly(n, k)
         self._has32 = len(words) > len(spans)
         self._u32 = words[-1]
@@ -58,32 +73,6 @@ class Draws(ScalarDraws):
 def _spans(n: int, k: int) -> tuple:
     """The bounds of ``rng.choice(n, size=k, replace=False)``'s draws, in order."""
     return (*range(n - k + 1, n + 1), *range(k, 1, -1))
-
-
-KINDS = {letter: (letter.islower(), "pnbrqk".index(letter.lower())) for letter in "PNBRQKpnb"}
-
-
-def place_pieces(bk: int, pieces: str, picks: list):
-    """The pieces on the picked squares (of the 63 besides the black king's), pawns off the back ranks
-    moved to their second rank, as ([square], White's bitboards by kind, Black's pawns, knights and
-    bishops); None when two pieces meet (the level is drawn again)."""
-    occ = 1 << bk
-    squares, w, black = [], [0] * 6, [0, 0, 0]
-    for letter, k in zip(pieces, picks):
-        sq = k + (k >= bk)
-        if letter in "Pp" and (sq < 8 or sq >= 56):
-            sq = (sq & 7) + (8 if letter == "P" else 48)
-        bit = 1 << sq
-        if occ & bit:
-            return None
-        occ |= bit
-        squares.append(sq)
-        side, kind = KINDS[letter]
-        if side:
-            black[kind] |= bit
-        else:
-            w[kind] |= bit
-    return squares, w, black
 
 
 def position_fen(bk: int, squares: list, pieces: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 
@@ -18,15 +19,14 @@ from gymv_envs.core.canvas import (
     shape_layer,
     text_layer,
 )
-from gymv_envs.domains.puzzles._chess_mate_levels import Draws, place_pieces, position_fen
+from gymv_envs.domains.puzzles._chess_mate_levels import Draws, position_fen
 from gymv_envs.rules.chess import forces_mate, mates_in_one
 
 # pieces besides the two kings: (white, black); lower-case letters are black
-MATERIAL = {0: (("QR", "RR", "QQ"), ("",)), 1: (("QNP", "RBP", "QBPP", "RNP"), ("P", "PP", "N", "BP")),
-            2: (("QR", "RR", "QB"), ("", "P"))}
+MATERIAL = {0: (("QR", "RR", "QQ"), ("",)), 1: (("QNP", "RBP", "QBPP", "RNP"), ("p", "pp", "n", "bp")),
+            2: (("QR", "RR", "QB"), ("", "p"))}
+BATCH = {1: 64}  # tries drawn at once where a level takes about 50 (at 0 and 2 it takes under 10: one at a time)
 LIGHT, DARK = (238, 220, 180), (180, 135, 95)
-KING_ZONE = tuple(sum(1 << t for t in range(64) if abs(t // 8 - s // 8) <= 1 and abs(t % 8 - s % 8) <= 1)
-                  for s in range(64))  # a king's square and those next to it
 EDGE = tuple(s for s in range(64) if s // 8 in (0, 7) or s % 8 in (0, 7))  # where the black king stands
 
 
@@ -115,7 +115,9 @@ class ChessMate(SingleTurnEnv):
     ## Starting State
     Random legal placements of restricted material (two heavy pieces against a lone king at
     0 and 2; a heavy piece, a minor piece and pawns against king and pawns at 1), the black
-    king on an edge, kept when a mate of the asked length exists.
+    king on an edge, kept when a mate of the asked length exists. At difficulty 1 placements
+    are drawn in batches (those with pieces on one square, kings side by side or a king in
+    check dropped), each legal placement as likely as when drawn one at a time.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
@@ -127,6 +129,11 @@ class ChessMate(SingleTurnEnv):
     - v0: initial version.
     - v1: levels are drawn from a generator derived from the seed apart from Gymnasium's
       action-space seeding (a seeded random policy no longer replays the level's draws).
+    - v2: at difficulty 1 placements are drawn in batches of tries (numpy), so a seed gives
+      another position than in v1, from the same distribution (same material, rules, mate
+      length and answer check); at 0 and 1 the oracle's move is the first mate the bitboard
+      test finds (another mating move than v1's in some positions); difficulty 0's positions
+      and all of difficulty 2 are as in v1.
     """
 
     extras = ("chess",)
@@ -139,58 +146,72 @@ class ChessMate(SingleTurnEnv):
 
     def _generate(self, rng: np.random.Generator) -> None:
         from gymv_envs.domains.puzzles import _chess_mate_fast as fast
-        whites, blacks = MATERIAL[self.difficulty]
         settled_out = self.plies != 1  # a settled answer that rejects: a mate in one at 2, none at 0/1
-        with Draws(rng) as draws:  # rng.random(3) and rng.choice(63, n, replace=False), replayed
-            while True:
-                bk = EDGE[int(draws.random() * len(EDGE))]
-                white = whites[int(draws.random() * len(whites))]
-                pieces = "K" + white + blacks[int(draws.random() * len(blacks))].lower()
-                placed = place_pieces(bk, pieces, draws.distinct(63, len(pieces)))
-                if placed is None:
-                    continue
-                squares, w, (bp, bn, bb) = placed
-                wk = w[5].bit_length() - 1
-                occ = w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | (1 << bk) | bp | bn | bb
-                if (1 << wk) & KING_ZONE[bk] or fast.black_attacks_square(wk, bk, bp, bn, bb, occ) \
-                        or fast.white_attackers(w, bk, occ):  # kings too close or a king in check
-                    continue
+        with contextlib.closing(self._placements(rng)) as placements:
+            for bk, pieces, squares, w, bp, bn, bb in placements:
                 settled = fast.mate_in_one(w, bk, bp, bn, bb)
-                if settled == settled_out:
-                    continue
-                b = self._position(pieces, bk, squares, w, bp, settled)
-                if b is not None:
-                    break
+                if settled is None or bool(settled) != settled_out:
+                    b = self._position(pieces, bk, squares, w, bp, settled)
+                    if b is not None:
+                        break
         self.fen = position_fen(bk, squares, pieces)
         self.board = b
         self._key_san = None  # the key move in SAN, once asked for
 
+    def _placements(self, rng: np.random.Generator):
+        """Legal placements of the difficulty's material, endlessly: drawn in batches where a level
+        takes many (`_chess_mate_batch`), else one at a time (``rng.random()`` three times and
+        ``rng.choice(63, n, replace=False)``, replayed by `Draws`)."""
+        from gymv_envs.domains.puzzles import _chess_mate_fast as fast
+        from gymv_envs.domains.puzzles._chess_mate_batch import tries
+        whites, blacks = MATERIAL[self.difficulty]
+        if self.difficulty in BATCH:
+            while True:
+                yield from tries(rng, EDGE, whites, blacks, BATCH[self.difficulty])
+        with Draws(rng) as draws:
+            while True:
+                bk, pieces, picks = draws.placement(EDGE, whites, blacks)
+                placed = fast.place_pieces(bk, pieces, picks)
+                if placed is not None:  # else two pieces meet, the kings are too close or a king is in check
+                    squares, w, bp, bn, bb = placed
+                    yield bk, pieces, squares, w, bp, bn, bb
+
     def _position(self, pieces: str, bk: int, squares: list, w: list, bp: int, settled):
         """The board for a placement the bitboards did not rule out if it is a puzzle of this
-        difficulty (the key move set), else None: python-chess finds the mate in one (0/1), the
-        key of a mate in two (2) with the bitboard search."""
+        difficulty (the key move set), else None: the mate in one the bitboards proved, or
+        python-chess's first where they left it open (0/1); the key of a mate in two (2) with the
+        bitboard search (the board made when first needed)."""
         import chess
-        b = chess.Board(None)
-        b.set_piece_map({sq: chess.Piece.from_symbol(letter) for sq, letter in zip((bk, *squares), "k" + pieces)})
-        mates = mates_in_one(b, first=True) if settled is None or self.plies == 1 else []
-        if bool(mates) != (self.plies == 1) or not b.is_valid():
+        board = []
+
+        def made():
+            if not board:
+                b = chess.Board(None)
+                b.set_piece_map({sq: chess.Piece.from_symbol(letter)
+                                 for sq, letter in zip((bk, *squares), "k" + pieces)})
+                board.append(b)
+            return board[0]
+
+        if settled:  # a mate in one the bitboards proved (asked for at 0/1)
+            if not made().is_valid():
+                return None
+            self._key = chess.Move(settled[0], settled[1], settled[2] or None)
+            return board[0]
+        if settled is None or self.plies == 1:
+            mates = mates_in_one(made(), first=True)
+            if bool(mates) != (self.plies == 1):
+                return None
+            if mates:
+                if not board[0].is_valid():
+                    return None
+                self._key = mates[0]
+                return board[0]
+        from gymv_envs.domains.puzzles._chess_mate_two import mate_in_two_key
+        key = mate_in_two_key(w, bk, bp, lambda s, t: functools.partial(_mates_after, made(), chess.Move(s, t)))
+        if key is None or not made().is_valid():
             return None
-        if mates:
-            self._key = mates[0]
-            return b
-        self._key = self._mate_in_two_key(b, w, bk, bp)
-        return b if self._key is not None else None
-
-    def _mate_in_two_key(self, b, w: list, bk: int, bp: int):
-        """The first legal move (python-chess's order) that mates in two, or None."""
-        import chess
-
-        from gymv_envs.domains.puzzles._chess_mate_fast import forces_mate_two, white_moves
-        for s, t in white_moves(w, bk, bp):
-            move = chess.Move(s, t)
-            if forces_mate_two(w, bk, bp, s, t, functools.partial(_mates_after, b, move)):
-                return move
-        return None
+        self._key = chess.Move(*key)
+        return board[0]
 
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
@@ -259,6 +280,6 @@ class ChessMate(SingleTurnEnv):
 
 
 SPECS = (
-    TaskSpec(name="ChessMate", entry_point=ChessMate, version=1, max_episode_steps=1,
+    TaskSpec(name="ChessMate", entry_point=ChessMate, version=2, max_episode_steps=1,
              tags=("game", "chess", "search")),
 )
