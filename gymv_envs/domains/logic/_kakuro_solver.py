@@ -83,23 +83,14 @@ def solve(cells: list, runs: list, sums: list, givens: dict, limit: int = 2, bud
         if not (can[a] & can[b]) >> d & 1:
             return []
         put(at[x], d, 1)
-    todo = [(j, *pair[j]) for j, x in enumerate(cells) if x not in givens]
     n = len(cells)
+    ra, rb, keep = [p[0] for p in pair], [p[1] for p in pair], [ALL] * n
 
     def rec() -> None:
         if filled[0] == n:
             out.append({x: val[j] for j, x in enumerate(cells)})
             return
-        best, best_m, best_k = -1, 0, 10
-        for j, a, b in todo:
-            if val[j]:
-                continue
-            m = can[a] & can[b]
-            k = m.bit_count()
-            if k < best_k:
-                best, best_m, best_k = j, m, k
-                if k <= 1:
-                    break
+        best, best_m = fewest(val, can, ra, rb, keep)
         if not best_m:
             return
         digits = DIGITS[best_m]
@@ -130,6 +121,22 @@ def solve(cells: list, runs: list, sums: list, givens: dict, limit: int = 2, bud
 
     rec()
     return out
+
+
+def fewest(val: list[int], can: list[int], ra: list[int], rb: list[int], keep: list[int]) -> tuple[int, int]:
+    """The open cell (``val`` 0) with the fewest digits its two runs (``ra``, ``rb``: their digits left in
+    ``can``) and ``keep`` allow, the first such, and those digits as a mask ((-1, 0) when none is open)."""
+    best, best_m, best_k = -1, 0, 10
+    for j, v in enumerate(val):
+        if v:
+            continue
+        m = can[ra[j]] & can[rb[j]] & keep[j]
+        k = m.bit_count()
+        if k < best_k:
+            best, best_m, best_k = j, m, k
+            if k <= 1:
+                break
+    return best, best_m
 
 
 @functools.cache
@@ -219,16 +226,7 @@ def reveal(cells: list, runs: list, sums: list, fill: dict, draws: ScalarDraws, 
             give(pick[draws.integers(len(pick))])
             if cut[0] < depth:  # it contradicts a cell above: that frame goes on
                 return
-        best, best_m, best_k = -1, 0, 10
-        for j in range(n):
-            if val[j]:
-                continue
-            m = can[ra[j]] & can[rb[j]] & keep[j]
-            k = m.bit_count()
-            if k < best_k:
-                best, best_m, best_k = j, m, k
-                if k <= 1:
-                    break
+        best, best_m = fewest(val, can, ra, rb, keep)
         if not best_m:
             return
         snap = used[:], can[:], val[:]
