@@ -143,14 +143,14 @@ class Akari:
         """
         out: list[int] = []
         nodes = 0
-        white, sees = self.white, self.sees
+        white, sees, idx = self.white, self.sees, _byte_cells(self.n)
 
         def search(bulbs: int, lit: int, banned: int, numbers: list) -> None:
             nonlocal nodes
             nodes += 1
             if nodes > budget:
                 raise TimeoutError
-            state = _settle(white, sees, bulbs, lit, banned, numbers, 0, -1)
+            state = _settle(white, sees, idx, bulbs, lit, banned, numbers, 0, -1)
             if state is None:
                 return
             bulbs, lit, banned, free, numbers, best = state
@@ -172,44 +172,72 @@ class Akari:
             return None
         return out
 
-    def differs(self, black: int, budget: int = 50_000) -> bool | None:
+    def differs(self, black: int, bulbs: int, budget: int = 50_000) -> bool | None:
         """Whether a solution of the other numbers puts a count other than its number round ``black``.
 
-        When the board has one solution, that is whether it keeps one with the number of ``black``
-        removed. The search is that of `solutions`; a number that has its bulbs leaves the search
-        below it (its open cells are banned), and a branch whose count round ``black`` is settled at
-        the number ends. None when the budget runs out."""
-        white, sees, adj = self.white, self.sees, self.adjacent[black]
+        ``bulbs`` is the board's one solution (which meets every number). That is whether the board
+        keeps one solution with the number of ``black`` removed. Such a solution differs from
+        ``bulbs`` on a cell round ``black``: one search per such cell, the cells before it as in
+        ``bulbs`` (their bulbs placed, the others banned) and it the other way; each is the search of
+        `solutions`, which tries the cells of ``bulbs`` first. A number that has its bulbs leaves the
+        search below it (its open cells are banned), and a branch whose count round ``black`` is
+        settled at the number ends. None when the budget (of nodes, all searches together) runs out."""
+        white, sees, adj, idx = self.white, self.sees, self.adjacent[black], _byte_cells(self.n)
         k_out = self.black[black]
         nodes = 0
 
-        def search(bulbs: int, lit: int, banned: int, numbers: list) -> bool:
+        def search(on: int, lit: int, banned: int, numbers: list) -> bool:
             nonlocal nodes
             nodes += 1
             if nodes > budget:
                 raise TimeoutError
-            state = _settle(white, sees, bulbs, lit, banned, numbers, adj, k_out)
+            state = _settle(white, sees, idx, on, lit, banned, numbers, adj, k_out)
             if state is None:
                 return False
-            bulbs, lit, banned, free, numbers, best = state
+            on, lit, banned, free, numbers, best = state
             if best < 0:  # all lit, every number met (none is active)
-                return not numbers and (bulbs & adj).bit_count() != k_out
+                return not numbers and (on & adj).bit_count() != k_out
             opts = sees[best] & free
-            while opts:
-                low = opts & -opts
-                opts ^= low
-                if search(bulbs | low, lit | sees[low.bit_length() - 1], banned, numbers):
-                    return True
-                banned |= low
+            for part in (opts & bulbs, opts & ~bulbs):
+                while part:
+                    low = part & -part
+                    part ^= low
+                    if search(on | low, lit | sees[low.bit_length() - 1], banned, numbers):
+                        return True
+                    banned |= low
             return False
 
+        numbers = [(self.adjacent[i], k) for i, k in self.black.items() if k is not None and i != black]
+        on = off = lit = 0
         try:
-            return search(0, 0, 0, [(self.adjacent[i], k) for i, k in self.black.items() if k is not None and i != black])
+            for part in (adj & bulbs, adj & ~bulbs):  # the cell that differs: a bulb taken away, or one added
+                while part:
+                    low = part & -part
+                    part ^= low
+                    j = low.bit_length() - 1
+                    if bulbs & low:
+                        if search(on, lit, off | low, numbers):
+                            return True
+                        on, lit = on | low, lit | sees[j]
+                    else:
+                        if not lit & low and search(on | low, lit | sees[j], off, numbers):
+                            return True
+                        off |= low
+            return False
         except TimeoutError:
             return None
 
 
-def _settle(white: int, sees: list, bulbs: int, lit: int, banned: int, numbers: list, adj: int, k_out: int):
+@functools.lru_cache(maxsize=4)
+def _byte_cells(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per byte of an ``n * n``-bit cell mask (lowest first), per value of that byte, its cells in
+    order: a mask's cells are read a byte at a time (``n`` = 8: 8 x 256 tuples, about 150 kB)."""
+    return tuple(tuple(tuple(8 * k + j for j in range(8) if b >> j & 1) for b in range(256))
+                 for k in range((n * n + 7) // 8))
+
+
+def _settle(white: int, sees: list, idx: tuple, bulbs: int, lit: int, banned: int, numbers: list, adj: int,
+            k_out: int):
     """Place the bulbs that are forced: all the open cells round a number that needs every one of them,
     and the only cell that can still light an unlit cell; a met number bans its open cells and leaves
     the list. With ``k_out`` >= 0, a count round ``adj`` settled at ``k_out`` ends the branch too.
@@ -218,7 +246,8 @@ def _settle(white: int, sees: list, bulbs: int, lit: int, banned: int, numbers: 
     cell with the fewest cells that could light it, the first such; -1 when all are lit). The
     deductions only grow the state and a failed one stays failed, so any order of them reaches the
     same end: this one places the numbers' bulbs before it looks for lone cells, and all of those
-    found in one pass together."""
+    found in one pass together. The unlit cells are read a byte of the mask at a time (``idx``:
+    `_byte_cells`)."""
     while True:
         met = []
         for number in numbers:
@@ -246,25 +275,25 @@ def _settle(white: int, sees: list, bulbs: int, lit: int, banned: int, numbers: 
         if k_out >= 0 and not free & adj and (bulbs & adj).bit_count() == k_out:
             return None
         if not forced:
-            best, best_opts = 0, 99
-            unlit = white & ~lit
-            while unlit:
-                low = unlit & -unlit
-                unlit ^= low
-                opts = sees[low.bit_length() - 1] & free
-                n_opts = opts.bit_count()
-                if n_opts < 2:  # one cell, or none
-                    if not opts:
-                        return None
-                    forced |= opts
-                elif n_opts < best_opts:
-                    best, best_opts = low, n_opts
+            best, best_opts = -1, 99
+            for cells, byte in zip(idx, (white & ~lit).to_bytes(len(idx), "little")):
+                if byte:
+                    for i in cells[byte]:
+                        opts = sees[i] & free
+                        n_opts = opts.bit_count()
+                        if n_opts < 2:  # one cell, or none
+                            if not opts:
+                                return None
+                            forced |= opts
+                        elif n_opts < best_opts:
+                            best, best_opts = i, n_opts
             if not forced:
-                return bulbs, lit, banned, free, numbers, best.bit_length() - 1
+                return bulbs, lit, banned, free, numbers, best
         while forced:  # place the forced bulbs; two that see each other end the branch
-            low = forced & -forced
+            i = forced.bit_length() - 1
+            low = 1 << i
             forced ^= low
             if lit & low:
                 return None
             bulbs |= low
-            lit |= sees[low.bit_length() - 1]
+            lit |= sees[i]
