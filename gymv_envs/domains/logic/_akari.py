@@ -166,8 +166,9 @@ class Akari:
                 search(bulbs | low, lit | sees[j], banned, numbers)
                 banned |= low
 
+        numbers, banned = _split_zeros(self.numbers)
         try:
-            search(0, 0, 0, self.numbers)
+            search(0, 0, banned, numbers)
         except TimeoutError:
             return None
         return out
@@ -207,8 +208,8 @@ class Akari:
                     banned |= low
             return False
 
-        numbers = [(self.adjacent[i], k) for i, k in self.black.items() if k is not None and i != black]
-        on = off = lit = 0
+        numbers, off = _split_zeros([(self.adjacent[i], k) for i, k in self.black.items() if k is not None and i != black])
+        on = lit = 0
         try:
             for part in (adj & bulbs, adj & ~bulbs):  # the cell that differs: a bulb taken away, or one added
                 while part:
@@ -220,12 +221,21 @@ class Akari:
                             return True
                         on, lit = on | low, lit | sees[j]
                     else:
-                        if not lit & low and search(on | low, lit | sees[j], off, numbers):
+                        if not (lit | off) & low and search(on | low, lit | sees[j], off, numbers):
                             return True
                         off |= low
             return False
         except TimeoutError:
             return None
+
+
+def _split_zeros(numbers: list) -> tuple[list, int]:
+    """The numbers other than 0, and the cells round the 0s: what `_settle` makes of them first."""
+    banned = 0
+    for ring, k in numbers:
+        if not k:
+            banned |= ring
+    return ([x for x in numbers if x[1]] if banned else numbers), banned
 
 
 @functools.lru_cache(maxsize=4)
