@@ -106,11 +106,11 @@ class LightUp(CellsAnswerEnv):
         while True:
             blacks = {int(i) for i in rng.choice(n * n, size=int(round(self.density * n * n)), replace=False)}
             board = Akari(n, dict.fromkeys(blacks))
-            bulbs, lit = 0, 0
+            bulbs, dark, sees = 0, board.white, board.sees  # dark: the white cells no bulb lights yet
             for i in rng.permutation(n * n).tolist():
-                if board.white >> i & 1 and not lit >> i & 1:
+                if dark >> i & 1:
                     bulbs |= 1 << i
-                    lit |= board.sees[i]
+                    dark &= ~sees[i]
             blank = board
             for _ in range(6):  # black out a cell where a second solution differs, while the bulbs still light all
                 board = blank.renumbered({i: (bulbs & blank.adjacent[i]).bit_count() for i in blacks})
@@ -118,7 +118,11 @@ class LightUp(CellsAnswerEnv):
                 other = next((m for m in sols or () if m != bulbs), None)
                 if sols is None or other is None:
                     break
-                diff = [i for i in range(n * n) if (other & ~bulbs) >> i & 1]
+                diff, extra = [], other & ~bulbs
+                while extra:  # its cells in order
+                    low = extra & -extra
+                    diff.append(low.bit_length() - 1)
+                    extra ^= low
                 for i in (diff[int(k)] for k in rng.permutation(len(diff))):
                     if blank.lit_without(bulbs, i):
                         blacks.add(i)
