@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+from itertools import chain
+from operator import or_
 
 from gymv_envs.domains.logic._placement import NEIGHBOURS4
 
@@ -18,35 +20,44 @@ def _tables(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...],
     return tuple(lines), around
 
 
+@functools.lru_cache(maxsize=16)
+def _masks(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The lines of `_tables` as cell masks; each cell's neighbours as a mask."""
+    lines, around = _tables(n)
+    return tuple(sum(1 << i for i in line) for line in lines), tuple(sum(1 << j for j in a) for a in around)
+
+
+@functools.lru_cache(maxsize=8192)  # n = 8: at most 16 lines x 256 patterns, about 2 MB
+def _runs(n: int, line: int, white: int) -> tuple[int, ...]:
+    """Per cell of line ``line`` of `_tables` in order, the run of ``white`` cells along it that holds
+    it, as a mask (0 for a black cell); ``white`` is the line's white cells."""
+    out, run, m = [], [], 0
+    for i in _tables(n)[0][line]:
+        if white >> i & 1:
+            run.append(len(out))
+            m |= 1 << i
+        else:
+            for t in run:
+                out[t] = m
+            run, m = [], 0
+        out.append(0)
+    for t in run:
+        out[t] = m
+    return tuple(out)
+
+
 class Akari:
     """A Light Up board as bit masks: cell i = r * n + c; ``black`` maps black cells to their number or None."""
 
     def __init__(self, n: int, black: dict[int, int | None]) -> None:
         self.n, self.black = n, dict(black)
-        lines, around = _tables(n)
         dark = sum(1 << i for i in black)
-        self.white = ((1 << (n * n)) - 1) & ~dark
-        self.sees = [0] * (n * n)
-        sees = self.sees
-        for line in lines:  # runs of white cells along rows, then columns (per row index: row r, column r)
-            run, m = [], 0
-            for i in line:
-                if dark >> i & 1:
-                    for j in run:
-                        sees[j] |= m
-                    run, m = [], 0
-                else:
-                    run.append(i)
-                    m |= 1 << i
-            for j in run:
-                sees[j] |= m
-        self.adjacent = {}
-        for i in black:
-            m = 0
-            for j in around[i]:
-                if j not in black:
-                    m |= 1 << j
-            self.adjacent[i] = m
+        self.white = white = ((1 << (n * n)) - 1) & ~dark
+        line_masks, around_masks = _masks(n)
+        rows = [_runs(n, 2 * r, white & line_masks[2 * r]) for r in range(n)]
+        cols = [_runs(n, 2 * r + 1, white & line_masks[2 * r + 1]) for r in range(n)]
+        self.sees = list(map(or_, chain.from_iterable(rows), chain.from_iterable(zip(*cols))))
+        self.adjacent = {i: white & around_masks[i] for i in black}
         self.numbers = [(self.adjacent[i], k) for i, k in black.items() if k is not None]
 
     def renumbered(self, black: dict[int, int | None]) -> Akari:
@@ -208,7 +219,13 @@ class Akari:
                     banned |= low
             return False
 
-        numbers, off = _split_zeros([(self.adjacent[i], k) for i, k in self.black.items() if k is not None and i != black])
+        numbers, off, adjacent = [], 0, self.adjacent  # the other numbers but 0s; the cells round the 0s
+        for i, k in self.black.items():
+            if k is not None and i != black:
+                if k:
+                    numbers.append((adjacent[i], k))
+                else:
+                    off |= adjacent[i]
         on = lit = 0
         try:
             for part in (adj & bulbs, adj & ~bulbs):  # the cell that differs: a bulb taken away, or one added
