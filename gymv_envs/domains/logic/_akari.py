@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from itertools import chain
-from operator import or_
+from operator import getitem, or_
 
 from gymv_envs.domains.logic._placement import NEIGHBOURS4
 
@@ -103,11 +103,11 @@ class Akari:
         solution) within its row or column: the black cells whose count of adjacent bulbs it changes
         (a cell mask). A number kept on none of them does not tell that solution from ``bulbs``."""
         n, white, sees = self.n, self.white, self.sees
-        around = _tables(n)[1]
+        around = _masks(n)[1]
         black_mask = ((1 << (n * n)) - 1) & ~white
         near = {}  # cell -> the black cells beside it (mask)
         out = []
-        cells = [i for i in range(n * n) if bulbs >> i & 1]
+        cells = list(chain.from_iterable(map(getitem, _byte_cells(n), bulbs.to_bytes(len(_byte_cells(n)), "little"))))
         after = [0] * (len(cells) + 1)  # after[k]: the cells the bulbs from the k-th on light
         for k in range(len(cells) - 1, -1, -1):
             after[k] = after[k + 1] | sees[cells[k]]
@@ -118,14 +118,14 @@ class Akari:
             before |= sees[b]
             cands = sees[b] & ~low
             while cands:
-                x = cands & -cands
-                cands ^= x
-                c = x.bit_length() - 1
-                if sees[c] & others or lit | sees[c] != white:
+                c = cands.bit_length() - 1
+                cands ^= 1 << c
+                seen = sees[c]
+                if seen & others or lit | seen != white:
                     continue
                 for y in (b, c):
                     if y not in near:
-                        near[y] = sum(1 << j for j in around[y]) & black_mask
+                        near[y] = around[y] & black_mask
                 out.append(near[b] ^ near[c])
         return out
 

@@ -138,7 +138,7 @@ class LightUp(CellsAnswerEnv):
                 for i in rng.permutation(sorted(blacks)).tolist():
                     numbered ^= 1 << i
                     # a solution one bulb away that only this number rules out keeps it, without a search
-                    if not any(not d & numbered for d in moves) and board.differs(i, bulbs) is False:
+                    if all(map(numbered.__and__, moves)) and board.differs(i, bulbs) is False:
                         numbers[i] = None
                         board = board.renumbered(numbers)
                     else:
