@@ -146,8 +146,9 @@ class Akari:
                             return False
         return True
 
-    def solutions(self, limit: int, budget: int = 50_000) -> list[int] | None:
-        """Up to ``limit`` bulb masks that solve the board (None when the search budget runs out).
+    def solutions(self, limit: int, budget: int = 50_000, known: int = -1) -> list[int] | None:
+        """Up to ``limit`` bulb masks that solve the board (None when the search budget runs out),
+        in the search's order; ``known`` (a solution already known) is passed over, not counted.
 
         Before each branch, bulbs that are forced go in (`_settle`). Then the search branches on the
         unlit cell with the fewest cells that could light it.
@@ -166,7 +167,7 @@ class Akari:
                 return
             bulbs, lit, banned, free, numbers, best = state
             if best < 0:  # all lit, so every number met (an unmet one has no room left)
-                if not numbers:
+                if not numbers and bulbs != known:
                     out.append(bulbs)
                 return
             opts = sees[best] & free

@@ -114,10 +114,10 @@ class LightUp(CellsAnswerEnv):
             blank = board
             for _ in range(6):  # black out a cell where a second solution differs, while the bulbs still light all
                 board = blank.renumbered({i: (bulbs & blank.adjacent[i]).bit_count() for i in blacks})
-                sols = board.solutions(2)
-                other = next((m for m in sols or () if m != bulbs), None)
-                if sols is None or other is None:
+                sols = board.solutions(1, known=bulbs)  # the first solution but the bulbs (one of them)
+                if not sols:
                     break
+                other = sols[0]
                 diff, extra = [], other & ~bulbs
                 while extra:  # its cells in order
                     low = extra & -extra
@@ -130,7 +130,7 @@ class LightUp(CellsAnswerEnv):
                         break
                 else:
                     break
-            if sols is None or len(sols) != 1:
+            if sols is None or sols:
                 continue
             numbers = dict(board.black)
             if not self.keep_all:  # drop a number while the others still allow one solution only
