@@ -27,7 +27,7 @@ def _masks(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(sum(1 << i for i in line) for line in lines), tuple(sum(1 << j for j in a) for a in around)
 
 
-@functools.lru_cache(maxsize=8192)  # n = 8: at most 16 lines x 256 patterns, about 2 MB
+@functools.lru_cache(maxsize=8192)  # n = 8 has at most 16 lines x 256 patterns (about 3 MB); 8,192 in all
 def _runs(n: int, line: int, white: int) -> tuple[int, ...]:
     """Per cell of line ``line`` of `_tables` in order, the run of ``white`` cells along it that holds
     it, as a mask (0 for a black cell); ``white`` is the line's white cells."""
@@ -192,7 +192,7 @@ class Akari:
         keeps one solution with the number of ``black`` removed. Such a solution differs from
         ``bulbs`` on a cell round ``black``: one search per such cell, the cells before it as in
         ``bulbs`` (their bulbs placed, the others banned) and it the other way; each is the search of
-        `solutions`, which tries the cells of ``bulbs`` first. A number that has its bulbs leaves the
+        `solutions`, its branches trying the cells of ``bulbs`` first. A number that has its bulbs leaves the
         search below it (its open cells are banned), and a branch whose count round ``black`` is
         settled at the number ends. None when the budget (of nodes, all searches together) runs out."""
         white, sees, adj, idx = self.white, self.sees, self.adjacent[black], _byte_cells(self.n)

@@ -182,9 +182,10 @@ class LightUp(CellsAnswerEnv):
                 "number). Name the cells of all the bulbs.")
 
     def _state_text(self) -> str:
-        n = self.n
-        return "\n".join("".join(("#" if self.black[r * n + c] is None else str(self.black[r * n + c]))
-                                 if r * n + c in self.black else "." for c in range(n)) for r in range(n))
+        n, cells = self.n, ["."] * (self.n * self.n)
+        for i, k in self.black.items():
+            cells[i] = "#" if k is None else str(k)
+        return "\n".join("".join(cells[r * n:r * n + n]) for r in range(n))
 
     # -- verify
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
