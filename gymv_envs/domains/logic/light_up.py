@@ -111,6 +111,8 @@ class LightUp(CellsAnswerEnv):
                 if dark >> i & 1:
                     bulbs |= 1 << i
                     dark &= ~sees[i]
+                    if not dark:
+                        break
             blank = board
             for _ in range(6):  # black out a cell where a second solution differs, while the bulbs still light all
                 board = blank.renumbered({i: (bulbs & blank.adjacent[i]).bit_count() for i in blacks})
