@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+from itertools import chain
+from operator import getitem, or_
 
 from gymv_envs.domains.logic._placement import NEIGHBOURS4
 
@@ -18,35 +20,44 @@ def _tables(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...],
     return tuple(lines), around
 
 
+@functools.lru_cache(maxsize=16)
+def _masks(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The lines of `_tables` as cell masks; each cell's neighbours as a mask."""
+    lines, around = _tables(n)
+    return tuple(sum(1 << i for i in line) for line in lines), tuple(sum(1 << j for j in a) for a in around)
+
+
+@functools.lru_cache(maxsize=8192)  # n = 8 has at most 16 lines x 256 patterns (about 3 MB); 8,192 in all
+def _runs(n: int, line: int, white: int) -> tuple[int, ...]:
+    """Per cell of line ``line`` of `_tables` in order, the run of ``white`` cells along it that holds
+    it, as a mask (0 for a black cell); ``white`` is the line's white cells."""
+    out, run, m = [], [], 0
+    for i in _tables(n)[0][line]:
+        if white >> i & 1:
+            run.append(len(out))
+            m |= 1 << i
+        else:
+            for t in run:
+                out[t] = m
+            run, m = [], 0
+        out.append(0)
+    for t in run:
+        out[t] = m
+    return tuple(out)
+
+
 class Akari:
     """A Light Up board as bit masks: cell i = r * n + c; ``black`` maps black cells to their number or None."""
 
     def __init__(self, n: int, black: dict[int, int | None]) -> None:
         self.n, self.black = n, dict(black)
-        lines, around = _tables(n)
         dark = sum(1 << i for i in black)
-        self.white = ((1 << (n * n)) - 1) & ~dark
-        self.sees = [0] * (n * n)
-        sees = self.sees
-        for line in lines:  # runs of white cells along rows, then columns (per row index: row r, column r)
-            run, m = [], 0
-            for i in line:
-                if dark >> i & 1:
-                    for j in run:
-                        sees[j] |= m
-                    run, m = [], 0
-                else:
-                    run.append(i)
-                    m |= 1 << i
-            for j in run:
-                sees[j] |= m
-        self.adjacent = {}
-        for i in black:
-            m = 0
-            for j in around[i]:
-                if j not in black:
-                    m |= 1 << j
-            self.adjacent[i] = m
+        self.white = white = ((1 << (n * n)) - 1) & ~dark
+        line_masks, around_masks = _masks(n)
+        rows = [_runs(n, 2 * r, white & line_masks[2 * r]) for r in range(n)]
+        cols = [_runs(n, 2 * r + 1, white & line_masks[2 * r + 1]) for r in range(n)]
+        self.sees = list(map(or_, chain.from_iterable(rows), chain.from_iterable(zip(*cols))))
+        self.adjacent = {i: white & around_masks[i] for i in black}
         self.numbers = [(self.adjacent[i], k) for i, k in black.items() if k is not None]
 
     def renumbered(self, black: dict[int, int | None]) -> Akari:
@@ -92,11 +103,11 @@ class Akari:
         solution) within its row or column: the black cells whose count of adjacent bulbs it changes
         (a cell mask). A number kept on none of them does not tell that solution from ``bulbs``."""
         n, white, sees = self.n, self.white, self.sees
-        around = _tables(n)[1]
+        around = _masks(n)[1]
         black_mask = ((1 << (n * n)) - 1) & ~white
         near = {}  # cell -> the black cells beside it (mask)
         out = []
-        cells = [i for i in range(n * n) if bulbs >> i & 1]
+        cells = list(chain.from_iterable(map(getitem, _byte_cells(n), bulbs.to_bytes(len(_byte_cells(n)), "little"))))
         after = [0] * (len(cells) + 1)  # after[k]: the cells the bulbs from the k-th on light
         for k in range(len(cells) - 1, -1, -1):
             after[k] = after[k + 1] | sees[cells[k]]
@@ -107,14 +118,14 @@ class Akari:
             before |= sees[b]
             cands = sees[b] & ~low
             while cands:
-                x = cands & -cands
-                cands ^= x
-                c = x.bit_length() - 1
-                if sees[c] & others or lit | sees[c] != white:
+                c = cands.bit_length() - 1
+                cands ^= 1 << c
+                seen = sees[c]
+                if seen & others or lit | seen != white:
                     continue
                 for y in (b, c):
                     if y not in near:
-                        near[y] = sum(1 << j for j in around[y]) & black_mask
+                        near[y] = around[y] & black_mask
                 out.append(near[b] ^ near[c])
         return out
 
@@ -135,27 +146,28 @@ class Akari:
                             return False
         return True
 
-    def solutions(self, limit: int, budget: int = 50_000) -> list[int] | None:
-        """Up to ``limit`` bulb masks that solve the board (None when the search budget runs out).
+    def solutions(self, limit: int, budget: int = 50_000, known: int = -1) -> list[int] | None:
+        """Up to ``limit`` bulb masks that solve the board (None when the search budget runs out),
+        in the search's order; ``known`` (a solution already known) is passed over, not counted.
 
         Before each branch, bulbs that are forced go in (`_settle`). Then the search branches on the
         unlit cell with the fewest cells that could light it.
         """
         out: list[int] = []
         nodes = 0
-        white, sees = self.white, self.sees
+        white, sees, idx = self.white, self.sees, _byte_cells(self.n)
 
         def search(bulbs: int, lit: int, banned: int, numbers: list) -> None:
             nonlocal nodes
             nodes += 1
             if nodes > budget:
                 raise TimeoutError
-            state = _settle(white, sees, bulbs, lit, banned, numbers, 0, -1)
+            state = _settle(white, sees, idx, bulbs, lit, banned, numbers, 0, -1)
             if state is None:
                 return
             bulbs, lit, banned, free, numbers, best = state
             if best < 0:  # all lit, so every number met (an unmet one has no room left)
-                if not numbers:
+                if not numbers and bulbs != known:
                     out.append(bulbs)
                 return
             opts = sees[best] & free
@@ -166,50 +178,94 @@ class Akari:
                 search(bulbs | low, lit | sees[j], banned, numbers)
                 banned |= low
 
+        numbers, banned = _split_zeros(self.numbers)
         try:
-            search(0, 0, 0, self.numbers)
+            search(0, 0, banned, numbers)
         except TimeoutError:
             return None
         return out
 
-    def differs(self, black: int, budget: int = 50_000) -> bool | None:
+    def differs(self, black: int, bulbs: int, budget: int = 50_000) -> bool | None:
         """Whether a solution of the other numbers puts a count other than its number round ``black``.
 
-        When the board has one solution, that is whether it keeps one with the number of ``black``
-        removed. The search is that of `solutions`; a number that has its bulbs leaves the search
-        below it (its open cells are banned), and a branch whose count round ``black`` is settled at
-        the number ends. None when the budget runs out."""
-        white, sees, adj = self.white, self.sees, self.adjacent[black]
+        ``bulbs`` is the board's one solution (which meets every number). That is whether the board
+        keeps one solution with the number of ``black`` removed. Such a solution differs from
+        ``bulbs`` on a cell round ``black``: one search per such cell, the cells before it as in
+        ``bulbs`` (their bulbs placed, the others banned) and it the other way; each is the search of
+        `solutions`, its branches trying the cells of ``bulbs`` first. A number that has its bulbs leaves the
+        search below it (its open cells are banned), and a branch whose count round ``black`` is
+        settled at the number ends. None when the budget (of nodes, all searches together) runs out."""
+        white, sees, adj, idx = self.white, self.sees, self.adjacent[black], _byte_cells(self.n)
         k_out = self.black[black]
         nodes = 0
 
-        def search(bulbs: int, lit: int, banned: int, numbers: list) -> bool:
+        def search(on: int, lit: int, banned: int, numbers: list) -> bool:
             nonlocal nodes
             nodes += 1
             if nodes > budget:
                 raise TimeoutError
-            state = _settle(white, sees, bulbs, lit, banned, numbers, adj, k_out)
+            state = _settle(white, sees, idx, on, lit, banned, numbers, adj, k_out)
             if state is None:
                 return False
-            bulbs, lit, banned, free, numbers, best = state
+            on, lit, banned, free, numbers, best = state
             if best < 0:  # all lit, every number met (none is active)
-                return not numbers and (bulbs & adj).bit_count() != k_out
+                return not numbers and (on & adj).bit_count() != k_out
             opts = sees[best] & free
-            while opts:
-                low = opts & -opts
-                opts ^= low
-                if search(bulbs | low, lit | sees[low.bit_length() - 1], banned, numbers):
-                    return True
-                banned |= low
+            for part in (opts & bulbs, opts & ~bulbs):
+                while part:
+                    low = part & -part
+                    part ^= low
+                    if search(on | low, lit | sees[low.bit_length() - 1], banned, numbers):
+                        return True
+                    banned |= low
             return False
 
+        numbers, off, adjacent = [], 0, self.adjacent  # the other numbers but 0s; the cells round the 0s
+        for i, k in self.black.items():
+            if k is not None and i != black:
+                if k:
+                    numbers.append((adjacent[i], k))
+                else:
+                    off |= adjacent[i]
+        on = lit = 0
         try:
-            return search(0, 0, 0, [(self.adjacent[i], k) for i, k in self.black.items() if k is not None and i != black])
+            for part in (adj & bulbs, adj & ~bulbs):  # the cell that differs: a bulb taken away, or one added
+                while part:
+                    low = part & -part
+                    part ^= low
+                    j = low.bit_length() - 1
+                    if bulbs & low:
+                        if search(on, lit, off | low, numbers):
+                            return True
+                        on, lit = on | low, lit | sees[j]
+                    else:
+                        if not (lit | off) & low and search(on | low, lit | sees[j], off, numbers):
+                            return True
+                        off |= low
+            return False
         except TimeoutError:
             return None
 
 
-def _settle(white: int, sees: list, bulbs: int, lit: int, banned: int, numbers: list, adj: int, k_out: int):
+def _split_zeros(numbers: list) -> tuple[list, int]:
+    """The numbers other than 0, and the cells round the 0s: what `_settle` makes of them first."""
+    banned = 0
+    for ring, k in numbers:
+        if not k:
+            banned |= ring
+    return ([x for x in numbers if x[1]] if banned else numbers), banned
+
+
+@functools.lru_cache(maxsize=4)
+def _byte_cells(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per byte of an ``n * n``-bit cell mask (lowest first), per value of that byte, its cells in
+    order: a mask's cells are read a byte at a time (``n`` = 8: 8 x 256 tuples, about 150 kB)."""
+    return tuple(tuple(tuple(8 * k + j for j in range(8) if b >> j & 1) for b in range(256))
+                 for k in range((n * n + 7) // 8))
+
+
+def _settle(white: int, sees: list, idx: tuple, bulbs: int, lit: int, banned: int, numbers: list, adj: int,
+            k_out: int):
     """Place the bulbs that are forced: all the open cells round a number that needs every one of them,
     and the only cell that can still light an unlit cell; a met number bans its open cells and leaves
     the list. With ``k_out`` >= 0, a count round ``adj`` settled at ``k_out`` ends the branch too.
@@ -218,7 +274,8 @@ def _settle(white: int, sees: list, bulbs: int, lit: int, banned: int, numbers: 
     cell with the fewest cells that could light it, the first such; -1 when all are lit). The
     deductions only grow the state and a failed one stays failed, so any order of them reaches the
     same end: this one places the numbers' bulbs before it looks for lone cells, and all of those
-    found in one pass together."""
+    found in one pass together. The unlit cells are read a byte of the mask at a time (``idx``:
+    `_byte_cells`)."""
     while True:
         met = []
         for number in numbers:
@@ -246,25 +303,25 @@ def _settle(white: int, sees: list, bulbs: int, lit: int, banned: int, numbers: 
         if k_out >= 0 and not free & adj and (bulbs & adj).bit_count() == k_out:
             return None
         if not forced:
-            best, best_opts = 0, 99
-            unlit = white & ~lit
-            while unlit:
-                low = unlit & -unlit
-                unlit ^= low
-                opts = sees[low.bit_length() - 1] & free
-                n_opts = opts.bit_count()
-                if n_opts < 2:  # one cell, or none
-                    if not opts:
-                        return None
-                    forced |= opts
-                elif n_opts < best_opts:
-                    best, best_opts = low, n_opts
+            best, best_opts = -1, 99
+            for cells, byte in zip(idx, (white & ~lit).to_bytes(len(idx), "little")):
+                if byte:
+                    for i in cells[byte]:
+                        opts = sees[i] & free
+                        n_opts = opts.bit_count()
+                        if n_opts < 2:  # one cell, or none
+                            if not opts:
+                                return None
+                            forced |= opts
+                        elif n_opts < best_opts:
+                            best, best_opts = i, n_opts
             if not forced:
-                return bulbs, lit, banned, free, numbers, best.bit_length() - 1
+                return bulbs, lit, banned, free, numbers, best
         while forced:  # place the forced bulbs; two that see each other end the branch
-            low = forced & -forced
+            i = forced.bit_length() - 1
+            low = 1 << i
             forced ^= low
             if lit & low:
                 return None
             bulbs |= low
-            lit |= sees[low.bit_length() - 1]
+            lit |= sees[i]

@@ -106,19 +106,25 @@ class LightUp(CellsAnswerEnv):
         while True:
             blacks = {int(i) for i in rng.choice(n * n, size=int(round(self.density * n * n)), replace=False)}
             board = Akari(n, dict.fromkeys(blacks))
-            bulbs, lit = 0, 0
+            bulbs, dark, sees = 0, board.white, board.sees  # dark: the white cells no bulb lights yet
             for i in rng.permutation(n * n).tolist():
-                if board.white >> i & 1 and not lit >> i & 1:
+                if dark >> i & 1:
                     bulbs |= 1 << i
-                    lit |= board.sees[i]
+                    dark &= ~sees[i]
+                    if not dark:
+                        break
             blank = board
             for _ in range(6):  # black out a cell where a second solution differs, while the bulbs still light all
                 board = blank.renumbered({i: (bulbs & blank.adjacent[i]).bit_count() for i in blacks})
-                sols = board.solutions(2)
-                other = next((m for m in sols or () if m != bulbs), None)
-                if sols is None or other is None:
+                sols = board.solutions(1, known=bulbs)  # the first solution but the bulbs (one of them)
+                if not sols:
                     break
-                diff = [i for i in range(n * n) if (other & ~bulbs) >> i & 1]
+                other = sols[0]
+                diff, extra = [], other & ~bulbs
+                while extra:  # its cells in order
+                    low = extra & -extra
+                    diff.append(low.bit_length() - 1)
+                    extra ^= low
                 for i in (diff[int(k)] for k in rng.permutation(len(diff))):
                     if blank.lit_without(bulbs, i):
                         blacks.add(i)
@@ -126,7 +132,7 @@ class LightUp(CellsAnswerEnv):
                         break
                 else:
                     break
-            if sols is None or len(sols) != 1:
+            if sols is None or sols:
                 continue
             numbers = dict(board.black)
             if not self.keep_all:  # drop a number while the others still allow one solution only
@@ -134,7 +140,7 @@ class LightUp(CellsAnswerEnv):
                 for i in rng.permutation(sorted(blacks)).tolist():
                     numbered ^= 1 << i
                     # a solution one bulb away that only this number rules out keeps it, without a search
-                    if not any(not d & numbered for d in moves) and board.differs(i) is False:
+                    if all(map(numbered.__and__, moves)) and board.differs(i, bulbs) is False:
                         numbers[i] = None
                         board = board.renumbered(numbers)
                     else:
@@ -178,9 +184,10 @@ class LightUp(CellsAnswerEnv):
                 "number). Name the cells of all the bulbs.")
 
     def _state_text(self) -> str:
-        n = self.n
-        return "\n".join("".join(("#" if self.black[r * n + c] is None else str(self.black[r * n + c]))
-                                 if r * n + c in self.black else "." for c in range(n)) for r in range(n))
+        n, cells = self.n, ["."] * (self.n * self.n)
+        for i, k in self.black.items():
+            cells[i] = "#" if k is None else str(k)
+        return "\n".join("".join(cells[r * n:r * n + n]) for r in range(n))
 
     # -- verify
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
