@@ -11,6 +11,7 @@ from gymv_envs.core.canvas import INK, WHITE, draw_layers, text_layer
 from gymv_envs.domains.logic._nurikabe_solver import (
     BLOCKS,
     cells_of,
+    fill,
     neighbours,
     number_cells,
     nurikabe_solutions,
@@ -20,7 +21,6 @@ from gymv_envs.domains.logic._nurikabe_solver import (
 from gymv_envs.domains.logic._placement import (
     CellsAnswerEnv,
     edge_masks,
-    flood,
     mask_cells,
     parse_cell_list,
     parse_char_grid,
@@ -117,7 +117,7 @@ class Nurikabe(CellsAnswerEnv):
                 # solution now has an island without a number (or with two), the level's still holds
                 land = full & ~other
                 moves = [(i, c) for i, j in enumerate(at) if masks[i] & other  # (else all its cells are land there)
-                         for c in cells_of(spots[i] & ~flood(1 << j, land, n, n))]
+                         for c in cells_of(spots[i] & ~fill(1 << j, land, n))]
                 if not moves:
                     break
                 i, c = moves[int(rng.integers(len(moves)))]
