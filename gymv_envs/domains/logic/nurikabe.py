@@ -32,6 +32,17 @@ REPAIRS = 2  # numbers moved to rule out a second solution before a level is red
 SHADED_MARKS = "#*XB@"
 
 
+def _holds(n: int, sea: int, at: list[int], sizes: list[int]) -> bool:
+    """Whether the shading ``sea`` (bit mask) solves the numbers ``sizes`` at cells ``at``."""
+    land, taken = ((1 << (n * n)) - 1) & ~sea, 0
+    for j, k in zip(at, sizes, strict=True):
+        island = fill(1 << j, land, n)
+        if island.bit_count() != k or island & taken:
+            return False
+        taken |= island
+    return True
+
+
 class Nurikabe(CellsAnswerEnv):
     """Shade cells so that every number lies in an unshaded island of exactly that many cells (Nurikabe).
 
@@ -106,18 +117,23 @@ class Nurikabe(CellsAnswerEnv):
             sea = full & ~sum(masks)
             places = [cells_of(m) for m in spots]
             at = [cells[int(u * len(cells))] for cells, u in zip(places, rng.random(len(places)).tolist(), strict=True)]
+            sizes = [m.bit_count() for m in masks]
+            seen: list[int] = []
             for _ in range(REPAIRS + 1):
-                numbers = {j: m.bit_count() for j, m in zip(at, masks, strict=True)}
+                numbers = dict(zip(at, sizes, strict=True))
                 others = nurikabe_solutions(n, numbers, 1, sea)
                 if not others:
                     self.numbers, self._sea = numbers, sea
                     return
                 other = others[0]
                 # move a number to a cell of its island that the other solution's island lacks: that
-                # solution now has an island without a number (or with two), the level's still holds
+                # solution now has an island without a number (or with two), the level's still holds;
+                # the other solutions found before must stay ruled out
                 land = full & ~other
                 moves = [(i, c) for i, j in enumerate(at) if masks[i] & other  # (else all its cells are land there)
-                         for c in cells_of(spots[i] & ~fill(1 << j, land, n))]
+                         for c in cells_of(spots[i] & ~fill(1 << j, land, n))
+                         if not any(_holds(n, s, at[:i] + [c] + at[i + 1:], sizes) for s in seen)]
+                seen.append(other)
                 if not moves:
                     break
                 i, c = moves[int(rng.integers(len(moves)))]
