@@ -70,8 +70,8 @@ class Nurikabe(CellsAnswerEnv):
     shows its size in one random cell that no other shape of the island holds in a solution where
     the other islands keep theirs (a layout with an island without such a cell is redrawn). When the
     solver (an exact search over island shapes) finds another solution, a number moves to such a cell
-    of its island that the other solution's island lacks (at most twice) before the level is
-    redrawn.
+    of its island that the other solution's island lacks and where the other solutions found before
+    stay ruled out (at most twice) before the level is redrawn.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
@@ -90,7 +90,8 @@ class Nurikabe(CellsAnswerEnv):
     - v3: numbers are drawn only among the cells that rule out every second solution in which one
       island alone changes shape, and a layout where some island has no such cell is redrawn at once;
       an island grows by a free neighbour drawn once however many of its cells touch it; a number
-      moves at most twice (faster; same rules, sizes and guarantees, other levels).
+      moves at most twice, only where the other solutions found before stay ruled out (faster; same
+      rules, sizes and guarantees, other levels).
     """
 
     answer_hint = "the cells to shade, column letter then row number, separated by spaces (for example `A2 B2 C1`)"
