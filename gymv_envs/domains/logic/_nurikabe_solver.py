@@ -9,7 +9,6 @@ from gymv_envs.domains.logic._placement import (
     NEIGHBOURS4,
     bits,
     edge_masks,
-    flood,
     grow4,
     is_connected,
 )
@@ -72,7 +71,25 @@ def stays_connected(sea: int, x: int, n: int) -> bool:
     if ok[w & on]:
         return True
     rest = sea & ~(1 << x)
-    return bool(rest) and flood(rest & -rest, rest, n, n) == rest
+    return bool(rest) and fill(rest & -rest, rest, n) == rest
+
+
+@functools.cache
+def _NOT_LAST(n: int) -> int:  # noqa: N802 - a cached table
+    return edge_masks(n, n)[2]
+
+
+def fill(seed: int, within: int, n: int) -> int:
+    """`flood` on an ``n x n`` board in fewer rounds: each round fills every row run rightwards at once
+    (an add carries through the run) and grows one cell left, up and down."""
+    right = within & _NOT_LAST(n)  # runs broken before the last column: no carry into the next row
+    region = seed & within
+    while True:
+        grown = region | ((right + (region & right)) ^ right) & within
+        grown = (grown | (grown >> 1 & right) | grown << n | grown >> n) & within
+        if grown == region:
+            return region
+        region = grown
 
 
 _CHUNKS = tuple(tuple(tuple(6 * k + b for b in range(6) if v >> b & 1) for v in range(64)) for k in range(6))
@@ -165,7 +182,7 @@ def number_cells(n: int, islands: list[int], i: int) -> int:
             alive ^= low
             shape = shapes[low.bit_length() - 1]
             sea = open_sea & ~shape
-            if flood(sea & -sea, sea, n, n) == sea:
+            if fill(sea & -sea, sea, n) == sea:
                 taken |= shape & mask
                 break
         else:
@@ -199,7 +216,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
             return []
         last = 0  # the bit of the known solution's shape for this island
         if known is not None:
-            own = flood(1 << i, full & ~known, n, n)
+            own = fill(1 << i, full & ~known, n)
             t = bisect.bisect_left(shapes, own)
             if t < len(shapes) and shapes[t] == own:
                 last = 1 << t
@@ -210,7 +227,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
     corners = sum(1 << (r * n + c) for r in range(n - 1) for c in range(n - 1))
     wide = n + 1
 
-    _, right, left = edge_masks(n, n)  # cells with a left / right neighbour
+    left = _NOT_LAST(n)  # cells with a right neighbour
 
     def dead(maybe: int, land: int) -> bool:
         """Whether a 2x2 block can get no land, or the sure sea cannot be joined through non-land."""
@@ -218,8 +235,10 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
         if sea & (sea >> 1) & (sea >> n) & (sea >> wide) & corners:
             return True
         within, reach = full & ~land, sea & -sea
-        while reach & sea != sea:  # a flood from one sure sea cell through non-land
-            grown = (reach | (reach << 1 & right) | (reach >> 1 & left) | reach << n | reach >> n) & within
+        runs = within & left
+        while reach & sea != sea:  # a flood from one sure sea cell through non-land (as `fill`)
+            grown = reach | ((runs + (reach & runs)) ^ runs) & within
+            grown = (grown | (grown >> 1 & runs) | grown << n | grown >> n) & within
             if grown == reach:
                 return True
             reach = grown

@@ -11,6 +11,7 @@ from gymv_envs.core.canvas import INK, WHITE, draw_layers, text_layer
 from gymv_envs.domains.logic._nurikabe_solver import (
     BLOCKS,
     cells_of,
+    fill,
     neighbours,
     number_cells,
     nurikabe_solutions,
@@ -20,7 +21,6 @@ from gymv_envs.domains.logic._nurikabe_solver import (
 from gymv_envs.domains.logic._placement import (
     CellsAnswerEnv,
     edge_masks,
-    flood,
     mask_cells,
     parse_cell_list,
     parse_char_grid,
@@ -30,6 +30,17 @@ from gymv_envs.domains.logic._placement import (
 LEVELS = {0: (5, 4), 1: (6, 4), 2: (6, 6)}
 REPAIRS = 2  # numbers moved to rule out a second solution before a level is redrawn
 SHADED_MARKS = "#*XB@"
+
+
+def _holds(n: int, sea: int, at: list[int], sizes: list[int]) -> bool:
+    """Whether the shading ``sea`` (bit mask) solves the numbers ``sizes`` at cells ``at``."""
+    land, taken = ((1 << (n * n)) - 1) & ~sea, 0
+    for j, k in zip(at, sizes, strict=True):
+        island = fill(1 << j, land, n)
+        if island.bit_count() != k or island & taken:
+            return False
+        taken |= island
+    return True
 
 
 class Nurikabe(CellsAnswerEnv):
@@ -59,8 +70,8 @@ class Nurikabe(CellsAnswerEnv):
     shows its size in one random cell that no other shape of the island holds in a solution where
     the other islands keep theirs (a layout with an island without such a cell is redrawn). When the
     solver (an exact search over island shapes) finds another solution, a number moves to such a cell
-    of its island that the other solution's island lacks (at most twice) before the level is
-    redrawn.
+    of its island that the other solution's island lacks and where the other solutions found before
+    stay ruled out (at most twice) before the level is redrawn.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
@@ -79,7 +90,8 @@ class Nurikabe(CellsAnswerEnv):
     - v3: numbers are drawn only among the cells that rule out every second solution in which one
       island alone changes shape, and a layout where some island has no such cell is redrawn at once;
       an island grows by a free neighbour drawn once however many of its cells touch it; a number
-      moves at most twice (faster; same rules, sizes and guarantees, other levels).
+      moves at most twice, only where the other solutions found before stay ruled out (faster; same
+      rules, sizes and guarantees, other levels).
     """
 
     answer_hint = "the cells to shade, column letter then row number, separated by spaces (for example `A2 B2 C1`)"
@@ -106,18 +118,23 @@ class Nurikabe(CellsAnswerEnv):
             sea = full & ~sum(masks)
             places = [cells_of(m) for m in spots]
             at = [cells[int(u * len(cells))] for cells, u in zip(places, rng.random(len(places)).tolist(), strict=True)]
+            sizes = [m.bit_count() for m in masks]
+            seen: list[int] = []
             for _ in range(REPAIRS + 1):
-                numbers = {j: m.bit_count() for j, m in zip(at, masks, strict=True)}
+                numbers = dict(zip(at, sizes, strict=True))
                 others = nurikabe_solutions(n, numbers, 1, sea)
                 if not others:
                     self.numbers, self._sea = numbers, sea
                     return
                 other = others[0]
                 # move a number to a cell of its island that the other solution's island lacks: that
-                # solution now has an island without a number (or with two), the level's still holds
+                # solution now has an island without a number (or with two), the level's still holds;
+                # the other solutions found before must stay ruled out
                 land = full & ~other
                 moves = [(i, c) for i, j in enumerate(at) if masks[i] & other  # (else all its cells are land there)
-                         for c in cells_of(spots[i] & ~flood(1 << j, land, n, n))]
+                         for c in cells_of(spots[i] & ~fill(1 << j, land, n))
+                         if not any(_holds(n, s, at[:i] + [c] + at[i + 1:], sizes) for s in seen)]
+                seen.append(other)
                 if not moves:
                     break
                 i, c = moves[int(rng.integers(len(moves)))]
