@@ -15,6 +15,7 @@ the labels say. ``letters`` names other column alphabets (`GO_LETTERS` skips ``I
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -57,15 +58,24 @@ def parse_cell(token: str, rows: int, cols: int, bottom_up: bool = False, letter
 def cell_tokens(text: str, seps: re.Pattern[str], rows: int, cols: int) -> list[Cell] | None:
     """The cells named by the tokens of upper-case ``text`` between ``seps``, in order (repeats kept),
     or ``None`` when a token is not a cell of the ``rows x cols`` board (rows from the top)."""
-    cells = []
+    cells, named = [], _named(rows, cols)
     for tok in seps.split(text):
         if not tok:
             continue
-        cell = parse_cell(tok, rows, cols)
+        cell = named.get(tok)  # a cell's own name, as most answers write it
         if cell is None:
-            return None
+            cell = parse_cell(tok, rows, cols)
+            if cell is None:
+                return None
         cells.append(cell)
     return cells
+
+
+@functools.lru_cache(maxsize=64)
+def _named(rows: int, cols: int) -> dict[str, Cell]:
+    """Each cell of a ``rows x cols`` board (rows from the top) under its name, which `parse_cell`
+    reads as that cell (64 board sizes kept, a few KB each; read-only by convention)."""
+    return {cell_name(r, c): (r, c) for r in range(rows) for c in range(min(cols, len(LETTERS)))}
 
 
 def find_cells(text: str, rows: int, cols: int, bottom_up: bool = False) -> list[Cell] | None:
