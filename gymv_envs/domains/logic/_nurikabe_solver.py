@@ -190,9 +190,11 @@ def number_cells(n: int, islands: list[int], i: int) -> int:
     return free
 
 
-def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int | None = None) -> list[int]:
+def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int | None = None,
+                       islands: list[int] | None = None) -> list[int]:
     """Up to ``limit`` sea masks (shaded cells) that solve the puzzle, other than ``known`` (a solution
-    whose island shapes are then tried first: other solutions close to it come soon).
+    whose island shapes are then tried first: other solutions close to it come soon; ``islands``, if
+    given, are its islands in the numbers' order).
 
     Places one island shape per number, islands never touching: all islands with one shape left at
     once, else the island with the fewest shapes that fit beside those placed, keeping only its shapes
@@ -205,7 +207,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
     full = (1 << (n * n)) - 1
     skip = -1 if known is None else known
     state = []
-    for i, size in numbers.items():
+    for h, (i, size) in enumerate(numbers.items()):
         shapes, cover, touch, _, reach, _ = table = shape_table(n, i, size)
         kill = 0  # the shapes that hold or touch another number
         for j in numbers:
@@ -216,7 +218,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
             return []
         last = 0  # the bit of the known solution's shape for this island
         if known is not None:
-            own = fill(1 << i, full & ~known, n)
+            own = islands[h] if islands is not None else fill(1 << i, full & ~known, n)
             t = bisect.bisect_left(shapes, own)
             if t < len(shapes) and shapes[t] == own:
                 last = 1 << t
