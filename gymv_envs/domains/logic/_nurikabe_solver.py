@@ -79,6 +79,13 @@ def _NOT_LAST(n: int) -> int:  # noqa: N802 - a cached table
     return edge_masks(n, n)[2]
 
 
+@functools.cache
+def CORNERS(n: int) -> int:  # noqa: N802 - a cached table
+    """The 2x2 blocks' top-left cells: a block is all sea when its top-left cell and the cells right,
+    below and right-below are sea."""
+    return sum(b & -b for b in BLOCKS(n))
+
+
 def fill(seed: int, within: int, n: int) -> int:
     """`flood` on an ``n x n`` board in fewer rounds: each round fills every row run rightwards at once
     (an add carries through the run) and grows one cell left, up and down."""
@@ -152,7 +159,7 @@ def number_cells(n: int, islands: list[int], i: int) -> int:
     """The cells of island ``i`` (bit masks) that no other shape of it holds in a solution where every
     other island keeps its shape: where its number can stand without such a second solution."""
     full = (1 << (n * n)) - 1
-    corners, wide = sum(b & -b for b in BLOCKS(n)), n + 1
+    corners, wide = CORNERS(n), n + 1
     mask = islands[i]
     size, others = mask.bit_count(), sum(islands) ^ mask
     if size == 1:
@@ -224,9 +231,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
                 last = 1 << t
         state.append((alive.bit_count(), alive, _union(shapes, cover, alive, reach), table, last))
     out: list[int] = []
-    # top-left cells of the 2x2 blocks: a block is all sea when its top-left cell and the cells right,
-    # below and right-below are sea
-    corners = sum(1 << (r * n + c) for r in range(n - 1) for c in range(n - 1))
+    corners = CORNERS(n)
     wide = n + 1
 
     left = _NOT_LAST(n)  # cells with a right neighbour
