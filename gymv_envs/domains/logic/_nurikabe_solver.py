@@ -117,12 +117,13 @@ def sea_ok(sea: int, n: int) -> bool:
     return not sea or is_connected(sea, n, n)
 
 
-@functools.lru_cache(maxsize=512)  # (n, cell, size) for n = 5, 6: 432 tables, a few MB
-def shape_table(n: int, cell: int, size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple, int, tuple[int, ...]]:
+@functools.lru_cache(maxsize=512)  # (n, cell, size) for n = 5, 6: 432 tables, under 10 MB
+def shape_table(n: int, cell: int, size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple, int,
+                                                       tuple[int, ...], tuple[int, ...]]:
     """Every connected set (bit mask) of ``size`` cells of the board holding ``cell`` (sorted); per
     board cell a bit mask over those shapes: the shapes that hold it (cover), that hold it or a
-    neighbour of it (touch); each shape's cells; the cells some shape holds; and each shape with its
-    neighbours (halo)."""
+    neighbour of it (touch); each shape's cells; the cells some shape holds; each shape with its
+    neighbours (halo); and per 2x2 block's top-left cell the shapes holding a cell of the block."""
     layer = {1 << cell}
     for _ in range(size - 1):
         layer = {s | 1 << k for s in layer for k in bits(grow4(s, n, n) & ~s)}
@@ -133,8 +134,10 @@ def shape_table(n: int, cell: int, size: int) -> tuple[tuple[int, ...], tuple[in
             cover[c] |= 1 << t
     nbrs = _NEIGHBOURS(n)
     touch = tuple(cover[c] | functools.reduce(int.__or__, (cover[q] for q in nbrs[c]), 0) for c in range(n * n))
+    block = tuple(cover[b] | cover[b + 1] | cover[b + n] | cover[b + n + 1] if b % n < n - 1 and b < n * (n - 1) else 0
+                  for b in range(n * n))
     return (shapes, tuple(cover), touch, tuple(tuple(bits(s)) for s in shapes), functools.reduce(int.__or__, shapes),
-            tuple(grow4(s, n, n) for s in shapes))
+            tuple(grow4(s, n, n) for s in shapes), block)
 
 
 def _union(shapes: tuple[int, ...], cover: tuple[int, ...], alive: int, cells: int) -> int:
@@ -171,7 +174,7 @@ def number_cells(n: int, islands: list[int], i: int) -> int:
     for p in cells_of(mask):
         if taken >> p & 1:
             continue
-        shapes, cover, touch, _, _, _ = shape_table(n, p, size)
+        shapes, cover, touch, _, _, _, block = shape_table(n, p, size)
         kill = 1 << bisect.bisect_left(shapes, mask)  # its own shape, those touching another island,
         for c in near:
             kill |= touch[c]
@@ -182,8 +185,7 @@ def number_cells(n: int, islands: list[int], i: int) -> int:
         while need and alive:  # the shape takes a cell of each 2x2 block that is sea without it
             low = need & -need
             need ^= low
-            b = low.bit_length() - 1
-            alive &= cover[b] | cover[b + 1] | cover[b + n] | cover[b + wide]
+            alive &= block[low.bit_length() - 1]
         while alive:
             low = alive & -alive
             alive ^= low
@@ -215,7 +217,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
     skip = -1 if known is None else known
     state = []
     for h, (i, size) in enumerate(numbers.items()):
-        shapes, cover, touch, _, reach, _ = table = shape_table(n, i, size)
+        shapes, cover, touch, _, reach, _, _ = table = shape_table(n, i, size)
         kill = 0  # the shapes that hold or touch another number
         for j in numbers:
             if j != i:
@@ -303,7 +305,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
             if sub is not None:
                 search(sub, land | shape)
             return
-        _, alive, _, (shapes, cover, _, shape_cells, _, halos), last = state[k]
+        _, alive, _, (shapes, _, _, shape_cells, _, halos, block), last = state[k]
         rest = state[:k] + state[k + 1:]
         sea = land
         for x in rest:
@@ -313,8 +315,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
         while blocks and alive:  # the shape must take a cell of each 2x2 block no other island can reach
             low = blocks & -blocks
             blocks ^= low
-            b = low.bit_length() - 1
-            alive &= cover[b] | cover[b + 1] | cover[b + n] | cover[b + wide]
+            alive &= block[low.bit_length() - 1]
         if not rest:  # the last island: each shape completes a placement
             for t in bits(alive):
                 done = land | shapes[t]
