@@ -80,7 +80,7 @@ def _NOT_LAST(n: int) -> int:  # noqa: N802 - a cached table
 
 
 @functools.cache
-def CORNERS(n: int) -> int:  # noqa: N802 - a cached table
+def block_corners(n: int) -> int:
     """The 2x2 blocks' top-left cells: a block is all sea when its top-left cell and the cells right,
     below and right-below are sea."""
     return sum(b & -b for b in BLOCKS(n))
@@ -162,7 +162,7 @@ def number_cells(n: int, islands: list[int], i: int) -> int:
     """The cells of island ``i`` (bit masks) that no other shape of it holds in a solution where every
     other island keeps its shape: where its number can stand without such a second solution."""
     full = (1 << (n * n)) - 1
-    corners, wide = CORNERS(n), n + 1
+    corners, wide = block_corners(n), n + 1
     mask = islands[i]
     size, others = mask.bit_count(), sum(islands) ^ mask
     if size == 1:
@@ -233,7 +233,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
                 last = 1 << t
         state.append((alive.bit_count(), alive, _union(shapes, cover, alive, reach), table, last))
     out: list[int] = []
-    corners = CORNERS(n)
+    corners = block_corners(n)
     wide = n + 1
 
     left = _NOT_LAST(n)  # cells with a right neighbour

@@ -12,7 +12,7 @@ from gymv_envs.core.board import blank_labelled_board, cell_centre, labelled_bas
 from gymv_envs.core.canvas import INK, WHITE, draw_layers, text_layer
 from gymv_envs.domains.logic._nurikabe_solver import (
     _LOCAL,
-    CORNERS,
+    block_corners,
     cells_of,
     fill,
     neighbours,
@@ -52,7 +52,7 @@ def _windows(n: int) -> tuple[tuple[tuple[int, int, int], ...], tuple[bool, ...]
     top-left cells."""
     local, ok = _LOCAL(n)
     spans = tuple((x + n, x + 2 * n, c[3]) for x, c in enumerate(local))
-    return spans, ok, tuple(grow4(1 << x, n, n) for x in range(n * n)), CORNERS(n)
+    return spans, ok, tuple(grow4(1 << x, n, n) for x in range(n * n)), block_corners(n)
 
 
 class Nurikabe(CellsAnswerEnv):
