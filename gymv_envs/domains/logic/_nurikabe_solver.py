@@ -79,6 +79,13 @@ def _NOT_LAST(n: int) -> int:  # noqa: N802 - a cached table
     return edge_masks(n, n)[2]
 
 
+@functools.cache
+def block_corners(n: int) -> int:
+    """The 2x2 blocks' top-left cells: a block is all sea when its top-left cell and the cells right,
+    below and right-below are sea."""
+    return sum(b & -b for b in BLOCKS(n))
+
+
 def fill(seed: int, within: int, n: int) -> int:
     """`flood` on an ``n x n`` board in fewer rounds: each round fills every row run rightwards at once
     (an add carries through the run) and grows one cell left, up and down."""
@@ -110,12 +117,13 @@ def sea_ok(sea: int, n: int) -> bool:
     return not sea or is_connected(sea, n, n)
 
 
-@functools.lru_cache(maxsize=512)  # (n, cell, size) for n = 5, 6: 432 tables, a few MB
-def shape_table(n: int, cell: int, size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple, int, tuple[int, ...]]:
+@functools.lru_cache(maxsize=512)  # (n, cell, size) for n = 5, 6: 432 tables, under 10 MB
+def shape_table(n: int, cell: int, size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple, int,
+                                                       tuple[int, ...], tuple[int, ...]]:
     """Every connected set (bit mask) of ``size`` cells of the board holding ``cell`` (sorted); per
     board cell a bit mask over those shapes: the shapes that hold it (cover), that hold it or a
-    neighbour of it (touch); each shape's cells; the cells some shape holds; and each shape with its
-    neighbours (halo)."""
+    neighbour of it (touch); each shape's cells; the cells some shape holds; each shape with its
+    neighbours (halo); and per 2x2 block's top-left cell the shapes holding a cell of the block."""
     layer = {1 << cell}
     for _ in range(size - 1):
         layer = {s | 1 << k for s in layer for k in bits(grow4(s, n, n) & ~s)}
@@ -126,8 +134,10 @@ def shape_table(n: int, cell: int, size: int) -> tuple[tuple[int, ...], tuple[in
             cover[c] |= 1 << t
     nbrs = _NEIGHBOURS(n)
     touch = tuple(cover[c] | functools.reduce(int.__or__, (cover[q] for q in nbrs[c]), 0) for c in range(n * n))
+    block = tuple(cover[b] | cover[b + 1] | cover[b + n] | cover[b + n + 1] if b % n < n - 1 and b < n * (n - 1) else 0
+                  for b in range(n * n))
     return (shapes, tuple(cover), touch, tuple(tuple(bits(s)) for s in shapes), functools.reduce(int.__or__, shapes),
-            tuple(grow4(s, n, n) for s in shapes))
+            tuple(grow4(s, n, n) for s in shapes), block)
 
 
 def _union(shapes: tuple[int, ...], cover: tuple[int, ...], alive: int, cells: int) -> int:
@@ -152,7 +162,7 @@ def number_cells(n: int, islands: list[int], i: int) -> int:
     """The cells of island ``i`` (bit masks) that no other shape of it holds in a solution where every
     other island keeps its shape: where its number can stand without such a second solution."""
     full = (1 << (n * n)) - 1
-    corners, wide = sum(b & -b for b in BLOCKS(n)), n + 1
+    corners, wide = block_corners(n), n + 1
     mask = islands[i]
     size, others = mask.bit_count(), sum(islands) ^ mask
     if size == 1:
@@ -164,7 +174,7 @@ def number_cells(n: int, islands: list[int], i: int) -> int:
     for p in cells_of(mask):
         if taken >> p & 1:
             continue
-        shapes, cover, touch, _, _, _ = shape_table(n, p, size)
+        shapes, cover, touch, _, _, _, block = shape_table(n, p, size)
         kill = 1 << bisect.bisect_left(shapes, mask)  # its own shape, those touching another island,
         for c in near:
             kill |= touch[c]
@@ -175,8 +185,7 @@ def number_cells(n: int, islands: list[int], i: int) -> int:
         while need and alive:  # the shape takes a cell of each 2x2 block that is sea without it
             low = need & -need
             need ^= low
-            b = low.bit_length() - 1
-            alive &= cover[b] | cover[b + 1] | cover[b + n] | cover[b + wide]
+            alive &= block[low.bit_length() - 1]
         while alive:
             low = alive & -alive
             alive ^= low
@@ -190,9 +199,11 @@ def number_cells(n: int, islands: list[int], i: int) -> int:
     return free
 
 
-def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int | None = None) -> list[int]:
+def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int | None = None,
+                       islands: list[int] | None = None) -> list[int]:
     """Up to ``limit`` sea masks (shaded cells) that solve the puzzle, other than ``known`` (a solution
-    whose island shapes are then tried first: other solutions close to it come soon).
+    whose island shapes are then tried first: other solutions close to it come soon; ``islands``, if
+    given, are its islands in the numbers' order).
 
     Places one island shape per number, islands never touching: all islands with one shape left at
     once, else the island with the fewest shapes that fit beside those placed, keeping only its shapes
@@ -205,8 +216,8 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
     full = (1 << (n * n)) - 1
     skip = -1 if known is None else known
     state = []
-    for i, size in numbers.items():
-        shapes, cover, touch, _, reach, _ = table = shape_table(n, i, size)
+    for h, (i, size) in enumerate(numbers.items()):
+        shapes, cover, touch, _, reach, _, _ = table = shape_table(n, i, size)
         kill = 0  # the shapes that hold or touch another number
         for j in numbers:
             if j != i:
@@ -216,15 +227,13 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
             return []
         last = 0  # the bit of the known solution's shape for this island
         if known is not None:
-            own = fill(1 << i, full & ~known, n)
+            own = islands[h] if islands is not None else fill(1 << i, full & ~known, n)
             t = bisect.bisect_left(shapes, own)
             if t < len(shapes) and shapes[t] == own:
                 last = 1 << t
         state.append((alive.bit_count(), alive, _union(shapes, cover, alive, reach), table, last))
     out: list[int] = []
-    # top-left cells of the 2x2 blocks: a block is all sea when its top-left cell and the cells right,
-    # below and right-below are sea
-    corners = sum(1 << (r * n + c) for r in range(n - 1) for c in range(n - 1))
+    corners = block_corners(n)
     wide = n + 1
 
     left = _NOT_LAST(n)  # cells with a right neighbour
@@ -296,7 +305,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
             if sub is not None:
                 search(sub, land | shape)
             return
-        _, alive, _, (shapes, cover, _, shape_cells, _, halos), last = state[k]
+        _, alive, _, (shapes, _, _, shape_cells, _, halos, block), last = state[k]
         rest = state[:k] + state[k + 1:]
         sea = land
         for x in rest:
@@ -306,8 +315,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
         while blocks and alive:  # the shape must take a cell of each 2x2 block no other island can reach
             low = blocks & -blocks
             blocks ^= low
-            b = low.bit_length() - 1
-            alive &= cover[b] | cover[b + 1] | cover[b + n] | cover[b + wide]
+            alive &= block[low.bit_length() - 1]
         if not rest:  # the last island: each shape completes a placement
             for t in bits(alive):
                 done = land | shapes[t]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -9,18 +11,18 @@ from gymv_envs.core.answers import interleave
 from gymv_envs.core.board import blank_labelled_board, cell_centre, labelled_base
 from gymv_envs.core.canvas import INK, WHITE, draw_layers, text_layer
 from gymv_envs.domains.logic._nurikabe_solver import (
-    BLOCKS,
+    _LOCAL,
+    block_corners,
     cells_of,
     fill,
     neighbours,
     number_cells,
     nurikabe_solutions,
     sea_ok,
-    stays_connected,
 )
 from gymv_envs.domains.logic._placement import (
     CellsAnswerEnv,
-    edge_masks,
+    grow4,
     mask_cells,
     parse_cell_list,
     parse_char_grid,
@@ -41,6 +43,16 @@ def _holds(n: int, sea: int, at: list[int], sizes: list[int]) -> bool:
             return False
         taken |= island
     return True
+
+
+@functools.cache  # one entry per board size (5, 6): a few KB
+def _windows(n: int) -> tuple[tuple[tuple[int, int, int], ...], tuple[bool, ...], tuple[int, ...], int]:
+    """Per cell, the shifts that read its 3x3 window from a sea mask shifted up by ``n + 1`` and the
+    window's cells on the board; `_LOCAL`'s table; each cell with its neighbours; the 2x2 blocks'
+    top-left cells."""
+    local, ok = _LOCAL(n)
+    spans = tuple((x + n, x + 2 * n, c[3]) for x, c in enumerate(local))
+    return spans, ok, tuple(grow4(1 << x, n, n) for x in range(n * n)), block_corners(n)
 
 
 class Nurikabe(CellsAnswerEnv):
@@ -122,7 +134,7 @@ class Nurikabe(CellsAnswerEnv):
             seen: list[int] = []
             for _ in range(REPAIRS + 1):
                 numbers = dict(zip(at, sizes, strict=True))
-                others = nurikabe_solutions(n, numbers, 1, sea)
+                others = nurikabe_solutions(n, numbers, 1, sea, masks)
                 if not others:
                     self.numbers, self._sea = numbers, sea
                     return
@@ -148,37 +160,45 @@ class Nurikabe(CellsAnswerEnv):
         n, largest = self.n, self.largest
         full = (1 << (n * n)) - 1
         picks = iter(rng.random(n * n * (largest + 1) + n * n).tolist())
-        corners, wide = sum(b & -b for b in BLOCKS(n)), n + 1  # each block by its top-left cell
-        _, right, left = edge_masks(n, n)  # cells with a left / right neighbour
+        wide = n + 1
+        spans, ok, balls, corners = _windows(n)  # corners: each 2x2 block by its top-left cell
 
-        def grow(cells: int) -> int:  # the cells and their neighbours
-            return (cells | (cells << 1 & right) | (cells >> 1 & left) | cells << n | cells >> n) & full
+        def keeps(sea: int, x: int) -> bool:  # `stays_connected` with the window read at once
+            one, two, on = spans[x]
+            s = sea << wide
+            if ok[((s >> x & 7) | (s >> one & 7) << 3 | (s >> two & 7) << 6) & on]:
+                return True
+            rest = sea & ~(1 << x)
+            return bool(rest) and fill(rest & -rest, rest, n) == rest
 
         land = near = dead = 0
         islands: list[int] = []
+        halos: list[int] = []  # each island with its neighbours
         while (sea := full & ~land) & (sea >> 1) & (sea >> n) & (sea >> wide) & corners:  # a block all sea
             free = cells_of(full & ~(near | dead))
             if not free:
                 break
             seed = free[int(next(picks) * len(free))]
-            if not stays_connected(sea, seed, n):
+            if not keeps(sea, seed):
                 dead |= 1 << seed
                 continue
             island, size = 1 << seed, 1 + int(next(picks) * largest)
-            shut = near | island
+            halo, shut, rest = balls[seed], near | island, sea ^ island
             for _ in range(size - 1):
-                beside = cells_of(grow(island) & ~shut)
+                beside = cells_of(halo & ~shut)
                 if not beside:
                     break
                 q = beside[int(next(picks) * len(beside))]
-                if not stays_connected(full & ~(land | island), q, n):
+                if not keeps(rest, q):
                     break
                 island |= 1 << q
                 shut |= 1 << q
+                rest ^= 1 << q
+                halo |= balls[q]
             islands.append(island)
+            halos.append(halo)
             land |= island
-            near |= grow(island)
-        halos = [grow(isl) for isl in islands]
+            near |= halo
         pools = sea & (sea >> 1) & (sea >> n) & (sea >> wide) & corners
         for b in cells_of(pools):
             block = 3 << b | 3 << (b + n)
@@ -187,13 +207,13 @@ class Nurikabe(CellsAnswerEnv):
             adds = []
             for c in (b, b + 1, b + n, b + wide):
                 touch = [i for i, h in enumerate(halos) if h >> c & 1]
-                if len(touch) == 1 and islands[touch[0]].bit_count() < largest and stays_connected(full & ~land, c, n):
+                if len(touch) == 1 and islands[touch[0]].bit_count() < largest and keeps(full & ~land, c):
                     adds.append((touch[0], c))
             if not adds:
                 return None
             i, c = adds[int(next(picks) * len(adds))]
             islands[i] |= 1 << c
-            halos[i] |= grow(1 << c)
+            halos[i] |= balls[c]
             land |= 1 << c
         return islands
 
