@@ -76,11 +76,6 @@ class MazePath(SingleTurnEnv):
         self.goal = choice(rng, far)
         self.best = dist[self.goal[0]][self.goal[1]]
 
-    def _carve(self, r: int, c: int, k: int) -> None:
-        dr, dc = STEPS[k]
-        self.open_[r, c, k] = True
-        self.open_[r + dr, c + dc, k ^ 1] = True
-
     def _distance_rows(self, src: tuple[int, int], sides: list | None = None) -> list[list[int]]:
         """Breadth-first step counts from ``src`` (-1 where unreachable), as rows of lists."""
         n = self.n

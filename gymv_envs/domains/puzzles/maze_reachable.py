@@ -135,7 +135,7 @@ class MazeReachable(MazePath):
             i, k = _nth_passage(seen & down, seen & right, int(rng.integers((seen & down).bit_count()
                                                                             + (seen & right).bit_count())))
             j = i + n if k == 1 else i + 1
-            if k == 1:  # `_close`
+            if k == 1:  # the wall goes back on both sides of the passage
                 down, up = down & ~(1 << i), up & ~(1 << j)
             else:
                 right, left = right & ~(1 << i), left & ~(1 << j)
@@ -152,11 +152,6 @@ class MazeReachable(MazePath):
             if 0 < inside < self.num_marks:
                 break
         self.reach = reach
-
-    def _close(self, r: int, c: int, k: int) -> None:
-        dr, dc = ((-1, 0), (1, 0), (0, -1), (0, 1))[k]
-        self.open_[r, c, k] = False
-        self.open_[r + dr, c + dc, k ^ 1] = False
 
     # -- draw
     def _draw(self) -> np.ndarray:
