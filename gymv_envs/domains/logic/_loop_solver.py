@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from gymv_envs.domains.logic._placement import edge_masks, flood, is_connected
+from gymv_envs.domains.logic._placement import edge_masks, is_connected
 
 
 def loop_ok(inside: set[tuple[int, int]], n: int) -> bool:
@@ -22,13 +22,34 @@ def mask_loop_ok(inside: int, n: int) -> bool:
     below = inside >> n  # two loop corners meet at a vertex: the 2x2 cells round it are a checkerboard
     if (inside ^ inside >> 1) & ~(inside ^ below >> 1) & ~(inside >> 1 ^ below) & _corners(n):
         return False
-    outside = full & ~inside
-    return is_connected(inside, n, n) and flood(outside & _border(n), outside, n, n) == outside
+    return _one_loop(inside, n)
+
+
+def _one_loop(inside: int, n: int) -> bool:
+    """Whether the boundary of ``inside`` (not empty, no two loop corners meeting at a vertex) is one
+    loop: the inside is connected and has no holes. Components less holes is a fourth of the 2x2
+    blocks of cells round the vertices (cells off the grid outside) holding one inside cell less those
+    holding three (Gray's bit quads); with one component, it is one when there is no hole."""
+    top, left, right, left_up, right_up, corners = _edges(n)
+    b, c = inside >> 1, inside >> n
+    d = c >> 1
+    odd = (inside ^ b ^ c ^ d) & corners
+    two = (inside & b | c & d | (inside | b) & (c | d)) & corners
+    first, last = inside & top, inside >> (n - 1) * n
+    side, other = inside & left, inside & right
+    quads = ((odd & ~two).bit_count() - (odd & two).bit_count() + (first ^ first << 1).bit_count()
+             + (last ^ last << 1).bit_count() + ((side ^ side >> n) & left_up).bit_count()
+             + ((other ^ other >> n) & right_up).bit_count())
+    return quads == 4 and is_connected(inside, n, n)
 
 
 @functools.lru_cache(maxsize=16)
-def _border(n: int) -> int:
-    return sum(1 << (r * n + c) for r in range(n) for c in range(n) if r in (0, n - 1) or c in (0, n - 1))
+def _edges(n: int) -> tuple[int, int, int, int, int, int]:
+    """The first row, the first and the last column (all of them, then without the last row) and the
+    cells whose lower right corner is a vertex inside the grid, as bit masks."""
+    column = sum(1 << (r * n) for r in range(n))
+    up = column >> n
+    return (1 << n) - 1, column, column << (n - 1), up, up << (n - 1), _corners(n)
 
 
 @functools.lru_cache(maxsize=16)
@@ -192,7 +213,7 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
     # with no fitting rest; they depend only on the numbers of rows r + 2 onwards
     dead = [memo.setdefault(("dead", *ids[r + 2:]), set()) for r in range(-1, n - 1)]
     left = budget
-    full, border = (1 << n * n) - 1, _border(n)
+    full = (1 << n * n) - 1
 
     def steps(row: int, must: int, want: int, entry: tuple) -> list[tuple[int, int, int, int]]:
         """The rows that may come below ``row`` (given what it asks of them, ``want`` on the cells of
@@ -245,8 +266,7 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
                     continue
                 fit = True
                 grid = inside | nxt << r * n
-                outside = full & ~grid  # no vertex is crossed between rows: one loop when both sides are whole
-                if grid and outside and is_connected(grid, n, n) and flood(outside & border, outside, n, n) == outside:
+                if grid and grid != full and _one_loop(grid, n):  # no vertex is crossed between rows
                     out.append(grid)
             elif search(r, key, nxt, m, w, inside | nxt << r * n):
                 fit = True

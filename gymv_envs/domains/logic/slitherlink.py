@@ -11,6 +11,7 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
 from gymv_envs.core.board import cell_centre, draw_labels, labelled_layout
 from gymv_envs.core.canvas import BACKGROUND, INK, blend_mask, draw_shape, new_frame, text_mask
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._loop_solver import (
     clue_counts,
     clue_rows,
@@ -159,17 +160,18 @@ class Slitherlink(CellsAnswerEnv):
     def _region(self, rng: np.random.Generator) -> int:
         """A random region grown cell by cell while its boundary stays one loop (bit ``r * n + c``: cell (r, c))."""
         n = self.n
-        inside = 1 << int(rng.integers(n)) * n + int(rng.integers(n))
-        target = int(n * n * (0.35 + 0.25 * rng.random()))
-        for _ in range(8 * n * n):
-            if inside.bit_count() >= target:
-                break
-            frontier = beside4(inside, n, n) & ~inside
-            for _ in range(int(rng.integers(frontier.bit_count()))):  # the frontier's cells in order
-                frontier &= frontier - 1
-            cell = frontier & -frontier
-            if mask_loop_ok(inside | cell, n):
-                inside |= cell
+        with ScalarDraws(rng) as draws:  # the draws of `rng.integers` / `rng.random`, one by one at Python speed
+            inside = 1 << draws.integers(n) * n + draws.integers(n)
+            target = int(n * n * (0.35 + 0.25 * draws.random()))
+            for _ in range(8 * n * n):
+                if inside.bit_count() >= target:
+                    break
+                frontier = beside4(inside, n, n) & ~inside
+                for _ in range(draws.integers(frontier.bit_count())):  # the frontier's cells in order
+                    frontier &= frontier - 1
+                cell = frontier & -frontier
+                if mask_loop_ok(inside | cell, n):
+                    inside |= cell
         return inside
 
     def _toggle_fits(self, inside: int, numbers: list[tuple[int, ...]], k: int, planes: tuple[int, int, int],
