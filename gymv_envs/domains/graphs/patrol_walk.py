@@ -30,6 +30,29 @@ def pairings(items: list[int]):
             yield [(a, items[i])] + p
 
 
+def cheapest_pairing(items: list[int], d: list[list[int]]) -> tuple[int, list[tuple[int, int]]]:
+    """The least total distance ``d`` of a split of the ascending list ``items`` into pairs, and the first split
+    that reaches it in the order `pairings` yields them (the first of ``sorted((cost, split) ...)``): the first
+    item with each partner in turn, the rest split the same way, remembered per set of items left."""
+    memo: dict[int, tuple[int, list[tuple[int, int]]]] = {0: (0, [])}
+
+    def best(mask: int) -> tuple[int, list[tuple[int, int]]]:
+        low = mask & -mask
+        a, rest = items[low.bit_length() - 1], mask ^ low
+        top, split, others = INF, [], rest
+        while others:
+            bit = others & -others
+            others ^= bit
+            sub = memo.get(rest ^ bit) or best(rest ^ bit)
+            cost = d[a][items[bit.bit_length() - 1]] + sub[0]
+            if cost < top:
+                top, split = cost, [(a, items[bit.bit_length() - 1]), *sub[1]]
+        memo[mask] = (top, split)
+        return memo[mask]
+
+    return best((1 << len(items)) - 1)
+
+
 def floyd(n: int, w: dict) -> tuple[list[list[int]], list[list[int]]]:
     """All-pairs shortest distances and next hops."""
     d = [[0 if i == j else INF for j in range(n)] for i in range(n)]
@@ -95,17 +118,23 @@ class PatrolWalk(GraphQuestion):
         self._name_labels(n)
         while True:
             self.pos, self.edges = planar_graph(rng, n, m)
-            deg = np.bincount(np.asarray(self.edges).ravel(), minlength=n)
-            self.odd = [v for v in range(n) if deg[v] % 2]
+            odd = 0
+            for u, v in self.edges:
+                odd ^= 1 << u | 1 << v
+            self.odd = [v for v in range(n) if odd >> v & 1]
             if self.odd:
                 break
         self.weights = [int(x) for x in rng.integers(1, 10, len(self.edges))]
         self.w = dict(zip(self.edges, self.weights))
         self.depot = int(rng.integers(n))
         self.dist, self.next = floyd(n, self.w)
-        costs = sorted((sum(self.dist[a][b] for a, b in p), p) for p in pairings(self.odd))
-        self.pairs = costs
-        self.best = sum(self.weights) + costs[0][0]
+        self.cheapest = cheapest_pairing(self.odd, self.dist)  # the cost of the oracle's pairing, and the pairing
+        self.best = sum(self.weights) + self.cheapest[0]
+
+    @property
+    def pairs(self) -> list[tuple[int, list[tuple[int, int]]]]:
+        """Every pairing of the odd crossings with its cost, cheapest first (the first is ``self.cheapest``)."""
+        return sorted((sum(self.dist[a][b] for a, b in p), p) for p in pairings(self.odd))
 
     def _picture(self) -> Picture:
         fills = [DEPOT_FILL if v == self.depot else None for v in range(len(self.labels))]
@@ -163,10 +192,10 @@ class PatrolWalk(GraphQuestion):
         return tuple(walk[::-1])
 
     def _solve(self):
-        return self._walk(self.pairs[0][1])
+        return self._walk(self.cheapest[1])
 
     def _near_misses(self, rng: np.random.Generator) -> list:
-        out = [self._walk(p) for c, p in self.pairs[1:6] if c > self.pairs[0][0]]
+        out = [self._walk(p) for c, p in self.pairs[1:6] if c > self.cheapest[0]]
         sol = list(self._solution)
         for i in range(1, len(sol) - 1):
             out.append(tuple(sol[:i] + sol[i + 1:]))
