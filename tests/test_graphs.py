@@ -38,7 +38,7 @@ SEEDS = range(6)
 
 
 VERSIONS = {"LongestPath": 1, "ChromaticNumber": 1, "GraphIsomorphism": 3, "EulerianCircuit": 1, "MaxClique": 1, "MaxFlow": 2,
-            "MinArborescence": 2, "ShortestPath": 1, "MaxWeightMatching": 1}  # ids past v0
+            "MinArborescence": 2, "ShortestPath": 1, "MaxWeightMatching": 2}  # ids past v0
 CENTRED = ("MaxFlow", "MinArborescence", "ShortestPath", "MaxWeightMatching")  # weights drawn at their edges' middle
 
 
@@ -278,11 +278,11 @@ def test_hamiltonian_and_longest_paths_match_brute_force_and_accept_reversal():
         assert lp._check(tuple(reversed(lp.best)))
 
 
-def test_unique_best_matching_agrees_with_networkx():
-    """The matching's fast exact path: where it names one optimum, networkx's blossom algorithm finds that same one;
-    where it says there are several, a brute force finds several."""
+def test_best_matching_agrees_with_networkx_and_brute_force():
+    """The matching's dynamic program: where it names one optimum, networkx's blossom algorithm finds that same one;
+    where it says there are several, a brute force finds several; its matching always has the largest total."""
     from gymv_envs.domains.graphs._graphs import planar_graph
-    from gymv_envs.domains.graphs.max_weight_matching import SIZES, unique_best_matching
+    from gymv_envs.domains.graphs.max_weight_matching import SIZES, best_matching
 
     found = tied = 0
     for difficulty, (n, m) in SIZES.items():
@@ -292,10 +292,14 @@ def test_unique_best_matching_agrees_with_networkx():
             w = {e: int(x) for e, x in zip(edges, rng.integers(1, 10, len(edges)))}
             g = nx.Graph()
             g.add_weighted_edges_from((u, v, x) for (u, v), x in w.items())
-            fast = unique_best_matching(pos, w)
-            if fast is not None:
+            fast, several = best_matching(pos, w)
+            ends = [v for e in fast for v in e]
+            assert len(ends) == len(set(ends)) and all(e in w for e in fast)
+            blossom = frozenset(tuple(sorted(e)) for e in nx.max_weight_matching(g))
+            assert sum(w[e] for e in fast) == sum(w[e] for e in blossom)
+            if not several:
                 found += 1
-                assert fast == frozenset(tuple(sorted(e)) for e in nx.max_weight_matching(g))
+                assert fast == blossom
                 continue
             tied += 1
             if n <= 8:
