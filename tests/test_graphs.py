@@ -38,8 +38,9 @@ SEEDS = range(6)
 
 
 VERSIONS = {"LongestPath": 1, "ChromaticNumber": 1, "GraphIsomorphism": 3, "EulerianCircuit": 1, "MaxClique": 2, "MaxFlow": 2,
-            "MinArborescence": 2, "ShortestPath": 1, "MaxWeightMatching": 2}  # ids past v0
-CENTRED = ("MaxFlow", "MinArborescence", "ShortestPath", "MaxWeightMatching")  # weights drawn at their edges' middle
+            "MinArborescence": 2, "ShortestPath": 1, "MaxWeightMatching": 2,
+            "PatrolWalk": 1}  # ids past v0
+CENTRED = ("MaxFlow", "MinArborescence", "ShortestPath", "MaxWeightMatching", "PatrolWalk")  # weights drawn at their edges' middle
 
 
 def level(name: str, seed: int, difficulty: int = 0, **kw):
@@ -355,7 +356,7 @@ def test_plain_solvers_agree_with_networkx_and_brute_force():
 
     for difficulty in (0, 1, 2):
         flow, clique, path, patrol = (gym.make(f"GymV/{name}", difficulty=difficulty).unwrapped for name in
-                                      ("MaxFlow-v2", "MaxClique-v2", "ShortestPath-v1", "PatrolWalk-v0"))
+                                      ("MaxFlow-v2", "MaxClique-v2", "ShortestPath-v1", "PatrolWalk-v1"))
         for seed in range(60):
             for env in (flow, clique, path, patrol):
                 env._generate(level_generator(seed))

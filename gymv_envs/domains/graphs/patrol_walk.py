@@ -98,7 +98,8 @@ class PatrolWalk(GraphQuestion):
     smallest total length, else 0.0.
 
     ## Starting State
-    A random connected planar road map with random lengths and at least two odd crossings.
+    A random connected planar road map with random lengths and at least two odd crossings; each length
+    written at its road's middle.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
@@ -109,6 +110,10 @@ class PatrolWalk(GraphQuestion):
 
     ## Version History
     - v0: initial version.
+    - v1: each road's length sits at its middle, as on the other weighted road maps: the layout leaves it room
+      (roads too short to hold it clear of both crossings, or passing near another crossing, road or length,
+      are never drawn), so a length never touches a crossing's ring (v0 searched for a free spot beside each
+      road, which cost more than the rest of the picture); the same sizes, new pictures and some new levels.
     """
 
     answer_hint = "the walk as vertex letters, from the green depot back to it"
@@ -117,7 +122,7 @@ class PatrolWalk(GraphQuestion):
         n, m = SIZES[self.difficulty]
         self._name_labels(n)
         while True:
-            self.pos, self.edges = planar_graph(rng, n, m)
+            self.pos, self.edges = planar_graph(rng, n, m, weighted="undirected")
             odd = 0
             for u, v in self.edges:
                 odd ^= 1 << u | 1 << v
@@ -138,7 +143,8 @@ class PatrolWalk(GraphQuestion):
 
     def _picture(self) -> Picture:
         fills = [DEPOT_FILL if v == self.depot else None for v in range(len(self.labels))]
-        return Picture(self.pos, self.edges, self.labels, weights=[str(w) for w in self.weights], fills=fills)
+        return Picture(self.pos, self.edges, self.labels, weights=[str(w) for w in self.weights], fills=fills,
+                       centred_weights=True)
 
     def _task_text(self) -> str:
         return ("The image shows a road map; the number on each road is its length and the green vertex is the "
@@ -206,6 +212,6 @@ class PatrolWalk(GraphQuestion):
 
 
 SPECS = (
-    TaskSpec(name="PatrolWalk", entry_point=PatrolWalk, max_episode_steps=1,
+    TaskSpec(name="PatrolWalk", version=1, entry_point=PatrolWalk, max_episode_steps=1,
              tags=("graph", "path", "weighted", "route-inspection")),
 )
