@@ -37,7 +37,7 @@ nx = pytest.importorskip("networkx")
 SEEDS = range(6)
 
 
-VERSIONS = {"LongestPath": 1, "ChromaticNumber": 1, "GraphIsomorphism": 3, "EulerianCircuit": 1, "MaxClique": 2, "MaxFlow": 2,
+VERSIONS = {"LongestPath": 1, "ChromaticNumber": 1, "GraphIsomorphism": 3, "EulerianCircuit": 2, "MaxClique": 2, "MaxFlow": 2,
             "MinArborescence": 2, "ShortestPath": 1, "MaxWeightMatching": 2,
             "PatrolWalk": 1}  # ids past v0
 CENTRED = ("MaxFlow", "MinArborescence", "ShortestPath", "MaxWeightMatching", "PatrolWalk")  # weights drawn at their edges' middle

@@ -107,6 +107,8 @@ class EulerianCircuit(GraphQuestion):
     - v1: a sum of cycles too small (or a single cycle) is drawn again on the same planar graph, up to
       four times, before a new graph is drawn (v0 drew a new graph each time, 1.4-1.9 graphs a level):
       the same kind of levels, other seeds, cheaper to generate.
+    - v2: arrowheads come from cached stamps (directions to 1/128 of a turn, tips to a quarter pixel), as in the
+      other directed graph tasks: the same levels and answers, arrowheads moved by at most about half a pixel.
     """
 
     answer_hint = "the closed walk as vertex letters, ending at its first vertex"
@@ -232,7 +234,7 @@ class EulerianCircuit(GraphQuestion):
         return (best if size > 1 else 0), nb, chosen
 
     def _picture(self) -> Picture:
-        return Picture(self.pos, self.edges, self.labels, directed=self.is_arc)
+        return Picture(self.pos, self.edges, self.labels, directed=self.is_arc, stamped_heads=True)
 
     def _task_text(self) -> str:
         return ("The image shows a mixed graph: connections with an arrowhead are one-way arcs (use them only in the "
@@ -282,6 +284,6 @@ class EulerianCircuit(GraphQuestion):
 
 
 SPECS = (
-    TaskSpec(name="EulerianCircuit", version=1, entry_point=EulerianCircuit, max_episode_steps=1,
+    TaskSpec(name="EulerianCircuit", version=2, entry_point=EulerianCircuit, max_episode_steps=1,
              tags=("graph", "directed", "euler", "path")),
 )
