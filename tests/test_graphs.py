@@ -37,9 +37,10 @@ nx = pytest.importorskip("networkx")
 SEEDS = range(6)
 
 
-VERSIONS = {"LongestPath": 1, "ChromaticNumber": 1, "GraphIsomorphism": 3, "EulerianCircuit": 1, "MaxClique": 1, "MaxFlow": 2,
-            "MinArborescence": 2, "ShortestPath": 1, "MaxWeightMatching": 1}  # ids past v0
-CENTRED = ("MaxFlow", "MinArborescence", "ShortestPath", "MaxWeightMatching")  # weights drawn at their edges' middle
+VERSIONS = {"LongestPath": 1, "ChromaticNumber": 1, "GraphIsomorphism": 3, "EulerianCircuit": 2, "MaxClique": 2, "MaxFlow": 2,
+            "MinArborescence": 2, "ShortestPath": 1, "MaxWeightMatching": 2,
+            "PatrolWalk": 1}  # ids past v0
+CENTRED = ("MaxFlow", "MinArborescence", "ShortestPath", "MaxWeightMatching", "PatrolWalk")  # weights drawn at their edges' middle
 
 
 def level(name: str, seed: int, difficulty: int = 0, **kw):
@@ -278,11 +279,11 @@ def test_hamiltonian_and_longest_paths_match_brute_force_and_accept_reversal():
         assert lp._check(tuple(reversed(lp.best)))
 
 
-def test_unique_best_matching_agrees_with_networkx():
-    """The matching's fast exact path: where it names one optimum, networkx's blossom algorithm finds that same one;
-    where it says there are several, a brute force finds several."""
+def test_best_matching_agrees_with_networkx_and_brute_force():
+    """The matching's dynamic program: where it names one optimum, networkx's blossom algorithm finds that same one;
+    where it says there are several, a brute force finds several; its matching always has the largest total."""
     from gymv_envs.domains.graphs._graphs import planar_graph
-    from gymv_envs.domains.graphs.max_weight_matching import SIZES, unique_best_matching
+    from gymv_envs.domains.graphs.max_weight_matching import SIZES, best_matching
 
     found = tied = 0
     for difficulty, (n, m) in SIZES.items():
@@ -292,10 +293,14 @@ def test_unique_best_matching_agrees_with_networkx():
             w = {e: int(x) for e, x in zip(edges, rng.integers(1, 10, len(edges)))}
             g = nx.Graph()
             g.add_weighted_edges_from((u, v, x) for (u, v), x in w.items())
-            fast = unique_best_matching(pos, w)
-            if fast is not None:
+            fast, several = best_matching(pos, w)
+            ends = [v for e in fast for v in e]
+            assert len(ends) == len(set(ends)) and all(e in w for e in fast)
+            blossom = frozenset(tuple(sorted(e)) for e in nx.max_weight_matching(g))
+            assert sum(w[e] for e in fast) == sum(w[e] for e in blossom)
+            if not several:
                 found += 1
-                assert fast == frozenset(tuple(sorted(e)) for e in nx.max_weight_matching(g))
+                assert fast == blossom
                 continue
             tied += 1
             if n <= 8:
@@ -339,6 +344,38 @@ def test_max_flow_equals_the_smallest_cut():
                   for k in range(len(others) + 1) for rest in itertools.combinations(others, k)
                   for side in [{env.source, *rest}])
         assert env.flow == cut
+
+
+def test_plain_solvers_agree_with_networkx_and_brute_force():
+    """The solvers written out for speed (max flow, maximal cliques, Dijkstra's path, the cheapest pairing, the
+    arborescence's existence) give what networkx, a full enumeration or Edmonds give, on many generated levels."""
+    from networkx.algorithms.flow import edmonds_karp
+
+    from gymv_envs.core.rng import level_generator
+    from gymv_envs.domains.graphs import patrol_walk
+
+    for difficulty in (0, 1, 2):
+        flow, clique, path, patrol = (gym.make(f"GymV/{name}", difficulty=difficulty).unwrapped for name in
+                                      ("MaxFlow-v2", "MaxClique-v2", "ShortestPath-v1", "PatrolWalk-v1"))
+        for seed in range(60):
+            for env in (flow, clique, path, patrol):
+                env._generate(level_generator(seed))
+            g = nx.DiGraph()
+            g.add_edges_from((u, v, {"capacity": c}) for (u, v), c in flow.caps.items())
+            assert flow.flow == nx.maximum_flow_value(g, flow.source, flow.sink, flow_func=edmonds_karp)
+            cliques = nx.find_cliques(graph_of(clique))
+            assert clique.cliques == sorted((frozenset(c) for c in cliques), key=lambda c: (-len(c), sorted(c)))
+            if path.best is not None:
+                assert (path.best, path._path) == nx.single_source_dijkstra(path.graph, path.start, path.goal)
+            assert patrol.cheapest == patrol.pairs[0]
+            assert patrol.pairs[0] == min((sum(patrol.dist[a][b] for a, b in p), p)
+                                          for p in patrol_walk.pairings(patrol.odd))
+    rng = np.random.default_rng(0)
+    for _ in range(300):  # random digraphs: an arborescence exists exactly where every vertex is reached
+        n = int(rng.integers(3, 8))
+        arcs = sorted({(int(u), int(v)) for u, v in rng.integers(0, n, (2 * n, 2)) if u != v})
+        found = min_arborescence.edmonds(n, [(u, v, 1 + k % 5) for k, (u, v) in enumerate(arcs)], 0)
+        assert (found is not None) == min_arborescence.reaches_all(n, arcs, 0)
 
 
 def test_isomorphism_accepts_every_isomorphism():

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -109,101 +107,134 @@ class EulerianCircuit(GraphQuestion):
     - v1: a sum of cycles too small (or a single cycle) is drawn again on the same planar graph, up to
       four times, before a new graph is drawn (v0 drew a new graph each time, 1.4-1.9 graphs a level):
       the same kind of levels, other seeds, cheaper to generate.
+    - v2: arrowheads come from cached stamps (directions to 1/128 of a turn, tips to a quarter pixel), as in the
+      other directed graph tasks: the same levels and answers, arrowheads moved by at most about half a pixel.
     """
 
     answer_hint = "the closed walk as vertex letters, ending at its first vertex"
 
     def _generate(self, rng: np.random.Generator) -> None:
         n0, m, least = SIZES[self.difficulty]
-        even: list[tuple[int, int]] = []
-        while not even:
+        piece = 0
+        while not piece:
             pos, edges = planar_graph(rng, n0, m)
-            parent = self._bfs_tree(n0, edges)
+            cycles = self._fundamental_cycles(n0, edges)
             for _ in range(4):  # a few sums of cycles on one graph before drawing another
-                even = self._even_part(rng, n0, edges, parent)
-                degree = Counter(v for e in even for v in e)
-                if len(even) >= least and max(degree.values()) >= 4:  # more than one cycle meets somewhere
+                piece, nb, chosen = self._even_part(rng, n0, edges, cycles)
+                degrees = [nb[v].bit_count() for v in range(n0) if piece >> v & 1]
+                if sum(degrees) >= 2 * least and max(degrees) >= 4:  # more than one cycle meets somewhere
                     break
-                even = []
-        verts = sorted({v for e in even for v in e})
+                piece = 0
+        verts = [v for v in range(n0) if piece >> v & 1]
         index = {v: i for i, v in enumerate(verts)}
         n = len(verts)
         self.labels = letters(n)
         self.pos = pos[verts]
-        und = [(index[u], index[v]) for u, v in even]
-        out: dict[int, list[int]] = {}
-        for u, v in und:
-            out.setdefault(u, []).append(v)
-            out.setdefault(v, []).append(u)
-        # walk it once (undirected Hierholzer) to give every connection a direction
-        used, stack, walk = set(), [0], []
+        out: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # per vertex: (neighbour, edge number)
+        k = 0
+        while chosen:  # the piece's edges in order (edges are sorted)
+            low = chosen & -chosen
+            u, v = edges[low.bit_length() - 1]
+            chosen ^= low
+            if piece >> u & 1:
+                u, v = index[u], index[v]
+                out[u].append((v, k))
+                out[v].append((u, k))
+                k += 1
+        # walk it once (undirected Hierholzer, each vertex's first unused edge) to give every connection a direction
+        used, nxt = [False] * k, [0] * n
+        stack, walk = [0], []
         while stack:
             v = stack[-1]
-            nxt = next((w for w in out[v] if (min(v, w), max(v, w)) not in used), None)
-            if nxt is None:
+            row, i = out[v], nxt[v]
+            while i < len(row) and used[row[i][1]]:
+                i += 1
+            nxt[v] = i
+            if i == len(row):
                 walk.append(stack.pop())
             else:
-                used.add((min(v, nxt), max(v, nxt)))
-                stack.append(nxt)
+                w, e = row[i]
+                used[e] = True
+                stack.append(w)
         arcs = list(zip(walk, walk[1:]))
         plain = rng.random(len(arcs)) < 0.5
         plain[int(rng.integers(len(arcs)))] = False  # at least one arc
-        self.edges = [(min(a), max(a)) if p else a for a, p in zip(arcs, plain)]
-        self.is_arc = [not p for p in plain]
+        self.edges = [(min(a), max(a)) if p else a for a, p in zip(arcs, plain.tolist())]
+        self.is_arc = [not p for p in plain.tolist()]
 
     @staticmethod
-    def _bfs_tree(n, edges) -> dict[int, int | None]:
-        """The parent of each vertex in a breadth-first tree from vertex 0 (None for 0)."""
+    def _fundamental_cycles(n: int, edges: list[tuple[int, int]]) -> list[int]:
+        """Per edge off a breadth-first tree from vertex 0 (neighbours in order), in the order of ``edges``: the
+        edges of its fundamental cycle, as a bit mask over the positions in ``edges``."""
         adj = adjacency(n, edges)
-        parent: dict[int, int | None] = {0: None}
+        parent: list[int] = [-1] * n
+        parent[0] = 0
         order = [0]
         for v in order:
             for w in sorted(adj[v]):
-                if w not in parent:
+                if parent[w] < 0:
                     parent[w] = v
                     order.append(w)
-        return parent
+        depth = [0] * n
+        for v in order[1:]:
+            depth[v] = depth[parent[v]] + 1
+        at = {e: k for k, e in enumerate(edges)}
+        up = [0] * n  # the bit of the tree edge from each vertex to its parent
+        for v in order[1:]:
+            up[v] = 1 << at[(min(v, parent[v]), max(v, parent[v]))]
+        tree = 0
+        for b in up:
+            tree |= b
+        cycles = []
+        for k, (u, v) in enumerate(edges):
+            if tree >> k & 1:
+                continue
+            mask = 1 << k
+            while u != v:  # climb from the deeper end until both ends meet
+                if depth[u] >= depth[v]:
+                    mask ^= up[u]
+                    u = parent[u]
+                else:
+                    mask ^= up[v]
+                    v = parent[v]
+            cycles.append(mask)
+        return cycles
 
     @staticmethod
-    def _even_part(rng, n, edges, parent) -> list[tuple[int, int]]:
-        """The largest connected piece of a random sum of fundamental cycles of ``parent``'s tree (even degrees)."""
-        tree = {(min(v, p), max(v, p)) for v, p in parent.items() if p is not None}
-        chosen: set[tuple[int, int]] = set()
-        for u, v in edges:
-            if (u, v) not in tree and rng.random() < 0.7:
-                path = {(u, v)}
-                a, b = u, v
-                anc = []
-                while a is not None:
-                    anc.append(a)
-                    a = parent[a]
-                while b not in anc:
-                    path ^= {(min(b, parent[b]), max(b, parent[b]))}
-                    b = parent[b]
-                x = u
-                while x != b:
-                    path ^= {(min(x, parent[x]), max(x, parent[x]))}
-                    x = parent[x]
-                chosen ^= path
-        sub = adjacency(n, sorted(chosen))
-        best: set[int] = set()
-        seen: set[int] = set()
-        for s in range(n):  # each piece once, from its first vertex (the first largest wins, as from every vertex)
-            if s in seen:
+    def _even_part(rng, n, edges, cycles) -> tuple[int, list[int], int]:
+        """The largest connected piece of a random sum of fundamental ``cycles`` (even degrees; the first
+        largest from vertex 0 up): its vertices as a bit mask, the neighbours of each vertex in the sum as bit
+        masks, and the sum's edges as a bit mask over ``edges``."""
+        chosen = 0
+        for mask, x in zip(cycles, rng.random(len(cycles)).tolist()):  # (the same draws as one per cycle)
+            if x < 0.7:
+                chosen ^= mask
+        nb = [0] * n
+        rest = chosen
+        while rest:
+            low = rest & -rest
+            u, v = edges[low.bit_length() - 1]
+            nb[u] |= 1 << v
+            nb[v] |= 1 << u
+            rest ^= low
+        best = size = seen = 0
+        for s in range(n):
+            if seen >> s & 1:
                 continue
-            comp, stack = {s}, [s]
-            while stack:
-                for w in sub[stack.pop()]:
-                    if w not in comp:
-                        comp.add(w)
-                        stack.append(w)
+            comp = frontier = 1 << s
+            while frontier:
+                low = frontier & -frontier
+                frontier ^= low
+                new = nb[low.bit_length() - 1] & ~comp
+                comp |= new
+                frontier |= new
             seen |= comp
-            if len(comp) > len(best):
-                best = comp
-        return sorted(e for e in chosen if e[0] in best)
+            if comp.bit_count() > size:
+                best, size = comp, comp.bit_count()
+        return (best if size > 1 else 0), nb, chosen
 
     def _picture(self) -> Picture:
-        return Picture(self.pos, self.edges, self.labels, directed=self.is_arc)
+        return Picture(self.pos, self.edges, self.labels, directed=self.is_arc, stamped_heads=True)
 
     def _task_text(self) -> str:
         return ("The image shows a mixed graph: connections with an arrowhead are one-way arcs (use them only in the "
@@ -253,6 +284,6 @@ class EulerianCircuit(GraphQuestion):
 
 
 SPECS = (
-    TaskSpec(name="EulerianCircuit", version=1, entry_point=EulerianCircuit, max_episode_steps=1,
+    TaskSpec(name="EulerianCircuit", version=2, entry_point=EulerianCircuit, max_episode_steps=1,
              tags=("graph", "directed", "euler", "path")),
 )

@@ -14,11 +14,40 @@ from gymv_envs.domains.graphs._graphs import (
     pair_index,
     parse_set,
     planar_edges,
-    vertex_pairs,
 )
 from gymv_envs.domains.graphs._render import Picture, spread_points
 
 LEVELS = {0: (7, 3, 3), 1: (9, 4, 4), 2: (12, 5, 6)}  # vertices, planted clique size, extra short edges
+
+
+def maximal_cliques(nb: list[int]) -> list[int]:
+    """Every maximal clique of the graph with neighbourhood bit masks ``nb``, as bit masks (Bron-Kerbosch with
+    Tomita's pivot: the same set of cliques as networkx's `find_cliques`, in another order)."""
+    out: list[int] = []
+
+    def expand(clique: int, cand: int, done: int) -> None:
+        if not cand:
+            if not done:
+                out.append(clique)
+            return
+        pivot, most, rest = 0, -1, cand | done
+        while rest:  # the vertex with the most neighbours among the candidates
+            low = rest & -rest
+            k = (cand & nb[low.bit_length() - 1]).bit_count()
+            if k > most:
+                pivot, most = low.bit_length() - 1, k
+            rest ^= low
+        ext = cand & ~nb[pivot]
+        while ext:
+            low = ext & -ext
+            v = low.bit_length() - 1
+            expand(clique | low, cand & nb[v], done & nb[v])
+            cand ^= low
+            done |= low
+            ext ^= low
+
+    expand(0, (1 << len(nb)) - 1, 0)
+    return out
 
 
 class MaxClique(GraphQuestion):
@@ -43,7 +72,7 @@ class MaxClique(GraphQuestion):
 
     ## Starting State
     A random planar graph with a few more short edges, and a clique planted on a vertex and its
-    nearest neighbours.
+    nearest neighbours (skipping a neighbour whose clique edge would pass near another vertex).
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
@@ -57,41 +86,52 @@ class MaxClique(GraphQuestion):
     - v1: the points are redrawn (before any edge is chosen) until some vertex's clique edges would pass
       no other vertex (v0 drew the whole graph first and redrew it, about 2 graphs a level at
       difficulty 2): the same kind of levels, about 1.2x cheaper to generate.
+    - v2: the clique is planted on one drawing of the points: from a centre, its nearest vertices are taken in
+      turn, skipping one whose clique edge would pass near another vertex (v1 redrew all the points until some
+      centre's nearest vertices all fitted, 2.1 point sets a level at difficulty 2); the same sizes and clique
+      sizes, new levels.
     """
 
     extras = ("graphs",)
     answer_hint = "the letters of a largest clique, separated by commas"
 
     def _generate(self, rng: np.random.Generator) -> None:
-        import networkx as nx
-
         n, k, extra = LEVELS[self.difficulty]
         self._name_labels(n)
-        pk, index = vertex_pairs(k), pair_index(n)
-        while True:  # points with a centre whose nearest neighbours' edges pass no vertex, then the graph
+        index = pair_index(n)
+        while True:  # a graph, then a centre whose nearest neighbours can all be joined passing no vertex
             self.pos = spread_points(rng, n)
             geometry = pair_geometry(self.pos)
-            ok = geometry.clearance > 0.3  # per pair of vertex_pairs(n): its segment passes no vertex
-            dist = geometry.length[index]  # (n, n) distances
-            np.fill_diagonal(dist, 0)
-            nearest = np.argsort(dist, axis=1)[:, :k]
-            fits = ok[index[nearest[:, pk[:, 0]], nearest[:, pk[:, 1]]]].all(axis=1)  # per centre: its edges pass no vertex
-            if not fits.any():
-                continue
             edges = planar_edges(rng, self.pos, int(1.6 * n), geometry=geometry)
-            if edges is not None:
+            if edges is None:
+                continue
+            edges = add_short_edges(rng, self.pos, edges, extra, geometry=geometry)
+            clique = self._plant(rng, geometry, index, k)
+            if clique is not None:
                 break
-        edges = add_short_edges(rng, self.pos, edges, extra, geometry=geometry)
-        fit = fits.tolist()
-        centre = next(c for c in rng.permutation(n).tolist() if fit[c])  # the first fitting one in a random order
-        near = nearest[centre].tolist()
-        self.edges = sorted({*edges, *((a, b) for a in near for b in near if a < b)})  # the clique planted
+        self.edges = sorted({*edges, *((a, b) for a in clique for b in clique if a < b)})  # the clique planted
         self.nb = bitsets(n, self.edges)
-        g = nx.Graph()  # (filled directly: cheaper than from an edge list; the same cliques)
-        g.add_nodes_from(range(n))
-        g.add_edges_from(self.edges)
-        self.cliques = sorted((frozenset(c) for c in nx.find_cliques(g)), key=lambda c: (-len(c), sorted(c)))
+        members = [[v for v in range(n) if c >> v & 1] for c in maximal_cliques(self.nb)]
+        self.cliques = [frozenset(c) for c in sorted(members, key=lambda c: (-len(c), c))]
         self.size = len(self.cliques[0])
+
+    @staticmethod
+    def _plant(rng: np.random.Generator, geometry, index: np.ndarray, k: int) -> list[int] | None:
+        """``k`` vertices to join into a clique: the first centre, in a random order, from which the nearest
+        vertices one by one, skipping any whose edge to a vertex already taken would pass near another vertex,
+        reach ``k``; None where no centre does."""
+        n = len(index)
+        clear = (geometry.clearance > 0.3)[index].tolist()  # (n, n): the segment between two vertices passes no vertex
+        dist = geometry.length[index]
+        near = np.argsort(dist, axis=1).tolist()  # per vertex: the vertices nearest first (itself, not at 0: skipped)
+        for c in rng.permutation(n).tolist():
+            taken = [c]
+            for v in near[c]:
+                if v != c and all(clear[v][x] for x in taken):
+                    taken.append(v)
+                    if len(taken) == k:
+                        return taken
+        return None
 
     def _picture(self) -> Picture:
         return Picture(self.pos, self.edges, self.labels)
@@ -130,6 +170,6 @@ class MaxClique(GraphQuestion):
 
 
 SPECS = (
-    TaskSpec(name="MaxClique", version=1, entry_point=MaxClique, max_episode_steps=1,
+    TaskSpec(name="MaxClique", version=2, entry_point=MaxClique, max_episode_steps=1,
              tags=("graph", "np-hard", "subgraph")),
 )

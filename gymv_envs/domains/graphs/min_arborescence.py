@@ -65,6 +65,21 @@ def edmonds(n: int, arcs: list[tuple[int, int, int]], root: int) -> set[int] | N
     return chosen | {best[v] for v in cycle if v != arcs[enter][1]}
 
 
+def reaches_all(n: int, arcs: list[tuple[int, int]], root: int) -> bool:
+    """Whether every vertex can be reached from ``root`` along ``arcs`` (a spanning arborescence exists)."""
+    out = [0] * n
+    for u, v in arcs:
+        out[u] |= 1 << v
+    seen = frontier = 1 << root
+    while frontier:
+        low = frontier & -frontier
+        frontier ^= low
+        new = out[low.bit_length() - 1] & ~seen
+        seen |= new
+        frontier |= new
+    return seen == (1 << n) - 1
+
+
 class MinArborescence(GraphQuestion):
     """Give a minimum-weight spanning arborescence of a weighted directed graph.
 
@@ -117,20 +132,20 @@ class MinArborescence(GraphQuestion):
         self.root = int(rng.integers(n))
         depth = bfs_hops(adjacency(n, edges), self.root)
         arcs = []
-        for u, v in edges:
-            if depth[u] != depth[v]:
-                forward = (depth[u] < depth[v]) != (rng.random() < 0.3)
-            else:
-                forward = rng.random() < 0.5
+        for (u, v), x in zip(edges, rng.random(len(edges)).tolist()):  # (the same draws as one per edge)
+            forward = (depth[u] < depth[v]) != (x < 0.3) if depth[u] != depth[v] else x < 0.5
             arcs.append((u, v) if forward else (v, u))
         while True:
-            self.edges = arcs
-            self.weights = [int(w) for w in rng.integers(1, 10, len(arcs))]
-            self.w = {a: w for a, w in zip(arcs, self.weights)}
-            chosen = edmonds(n, [(u, v, w) for (u, v), w in zip(arcs, self.weights)], self.root)
-            if chosen is not None:
+            weights = rng.integers(1, 10, len(arcs)).tolist()
+            if reaches_all(n, arcs, self.root):  # (Edmonds finds an arborescence exactly then)
                 break
-            arcs = [(v, u) if depth[v] < depth[u] and rng.random() < 0.5 else (u, v) for u, v in arcs]
+            up = [k for k, (u, v) in enumerate(arcs) if depth[v] < depth[u]]
+            for k, x in zip(up, rng.random(len(up)).tolist()):  # (the same draws as one per arc pointing up)
+                if x < 0.5:
+                    arcs[k] = arcs[k][::-1]
+        self.edges, self.weights = arcs, weights
+        self.w = {a: w for a, w in zip(arcs, weights)}
+        chosen = edmonds(n, [(u, v, w) for (u, v), w in zip(arcs, weights)], self.root)
         self.best_arcs = frozenset(arcs[i] for i in chosen)
         self.best = sum(self.w[a] for a in self.best_arcs)
 

@@ -30,6 +30,29 @@ def pairings(items: list[int]):
             yield [(a, items[i])] + p
 
 
+def cheapest_pairing(items: list[int], d: list[list[int]]) -> tuple[int, list[tuple[int, int]]]:
+    """The least total distance ``d`` of a split of the ascending list ``items`` into pairs, and the first split
+    that reaches it in the order `pairings` yields them (the first of ``sorted((cost, split) ...)``): the first
+    item with each partner in turn, the rest split the same way, remembered per set of items left."""
+    memo: dict[int, tuple[int, list[tuple[int, int]]]] = {0: (0, [])}
+
+    def best(mask: int) -> tuple[int, list[tuple[int, int]]]:
+        low = mask & -mask
+        a, rest = items[low.bit_length() - 1], mask ^ low
+        top, split, others = INF, [], rest
+        while others:
+            bit = others & -others
+            others ^= bit
+            sub = memo.get(rest ^ bit) or best(rest ^ bit)
+            cost = d[a][items[bit.bit_length() - 1]] + sub[0]
+            if cost < top:
+                top, split = cost, [(a, items[bit.bit_length() - 1]), *sub[1]]
+        memo[mask] = (top, split)
+        return memo[mask]
+
+    return best((1 << len(items)) - 1)
+
+
 def floyd(n: int, w: dict) -> tuple[list[list[int]], list[list[int]]]:
     """All-pairs shortest distances and next hops."""
     d = [[0 if i == j else INF for j in range(n)] for i in range(n)]
@@ -75,7 +98,8 @@ class PatrolWalk(GraphQuestion):
     smallest total length, else 0.0.
 
     ## Starting State
-    A random connected planar road map with random lengths and at least two odd crossings.
+    A random connected planar road map with random lengths and at least two odd crossings; each length
+    written at its road's middle.
 
     ## Episode End
     Terminates on the first readable answer; the budget is one step.
@@ -86,6 +110,10 @@ class PatrolWalk(GraphQuestion):
 
     ## Version History
     - v0: initial version.
+    - v1: each road's length sits at its middle, as on the other weighted road maps: the layout leaves it room
+      (roads too short to hold it clear of both crossings, or passing near another crossing, road or length,
+      are never drawn), so a length never touches a crossing's ring (v0 searched for a free spot beside each
+      road, which cost more than the rest of the picture); the same sizes, new pictures and some new levels.
     """
 
     answer_hint = "the walk as vertex letters, from the green depot back to it"
@@ -94,22 +122,29 @@ class PatrolWalk(GraphQuestion):
         n, m = SIZES[self.difficulty]
         self._name_labels(n)
         while True:
-            self.pos, self.edges = planar_graph(rng, n, m)
-            deg = np.bincount(np.asarray(self.edges).ravel(), minlength=n)
-            self.odd = [v for v in range(n) if deg[v] % 2]
+            self.pos, self.edges = planar_graph(rng, n, m, weighted="undirected")
+            odd = 0
+            for u, v in self.edges:
+                odd ^= 1 << u | 1 << v
+            self.odd = [v for v in range(n) if odd >> v & 1]
             if self.odd:
                 break
         self.weights = [int(x) for x in rng.integers(1, 10, len(self.edges))]
         self.w = dict(zip(self.edges, self.weights))
         self.depot = int(rng.integers(n))
         self.dist, self.next = floyd(n, self.w)
-        costs = sorted((sum(self.dist[a][b] for a, b in p), p) for p in pairings(self.odd))
-        self.pairs = costs
-        self.best = sum(self.weights) + costs[0][0]
+        self.cheapest = cheapest_pairing(self.odd, self.dist)  # the cost of the oracle's pairing, and the pairing
+        self.best = sum(self.weights) + self.cheapest[0]
+
+    @property
+    def pairs(self) -> list[tuple[int, list[tuple[int, int]]]]:
+        """Every pairing of the odd crossings with its cost, cheapest first (the first is ``self.cheapest``)."""
+        return sorted((sum(self.dist[a][b] for a, b in p), p) for p in pairings(self.odd))
 
     def _picture(self) -> Picture:
         fills = [DEPOT_FILL if v == self.depot else None for v in range(len(self.labels))]
-        return Picture(self.pos, self.edges, self.labels, weights=[str(w) for w in self.weights], fills=fills)
+        return Picture(self.pos, self.edges, self.labels, weights=[str(w) for w in self.weights], fills=fills,
+                       centred_weights=True)
 
     def _task_text(self) -> str:
         return ("The image shows a road map; the number on each road is its length and the green vertex is the "
@@ -163,10 +198,10 @@ class PatrolWalk(GraphQuestion):
         return tuple(walk[::-1])
 
     def _solve(self):
-        return self._walk(self.pairs[0][1])
+        return self._walk(self.cheapest[1])
 
     def _near_misses(self, rng: np.random.Generator) -> list:
-        out = [self._walk(p) for c, p in self.pairs[1:6] if c > self.pairs[0][0]]
+        out = [self._walk(p) for c, p in self.pairs[1:6] if c > self.cheapest[0]]
         sol = list(self._solution)
         for i in range(1, len(sol) - 1):
             out.append(tuple(sol[:i] + sol[i + 1:]))
@@ -177,6 +212,6 @@ class PatrolWalk(GraphQuestion):
 
 
 SPECS = (
-    TaskSpec(name="PatrolWalk", entry_point=PatrolWalk, max_episode_steps=1,
+    TaskSpec(name="PatrolWalk", version=1, entry_point=PatrolWalk, max_episode_steps=1,
              tags=("graph", "path", "weighted", "route-inspection")),
 )
