@@ -346,27 +346,16 @@ def test_max_flow_equals_the_smallest_cut():
         assert env.flow == cut
 
 
-def test_plain_solvers_agree_with_networkx_and_brute_force():
-    """The solvers written out for speed (max flow, maximal cliques, Dijkstra's path, the cheapest pairing, the
-    arborescence's existence) give what networkx, a full enumeration or Edmonds give, on many generated levels."""
-    from networkx.algorithms.flow import edmonds_karp
-
+def test_plain_solvers_agree_with_brute_force():
+    """The solvers written out for speed (the patrol's cheapest pairing, the arborescence's existence) give what a
+    full enumeration or Edmonds give, on many generated levels."""
     from gymv_envs.core.rng import level_generator
     from gymv_envs.domains.graphs import patrol_walk
 
     for difficulty in (0, 1, 2):
-        flow, clique, path, patrol = (gym.make(f"GymV/{name}", difficulty=difficulty).unwrapped for name in
-                                      ("MaxFlow-v2", "MaxClique-v2", "ShortestPath-v1", "PatrolWalk-v1"))
+        patrol = gym.make("GymV/PatrolWalk-v1", difficulty=difficulty).unwrapped
         for seed in range(60):
-            for env in (flow, clique, path, patrol):
-                env._generate(level_generator(seed))
-            g = nx.DiGraph()
-            g.add_edges_from((u, v, {"capacity": c}) for (u, v), c in flow.caps.items())
-            assert flow.flow == nx.maximum_flow_value(g, flow.source, flow.sink, flow_func=edmonds_karp)
-            cliques = nx.find_cliques(graph_of(clique))
-            assert clique.cliques == sorted((frozenset(c) for c in cliques), key=lambda c: (-len(c), sorted(c)))
-            if path.best is not None:
-                assert (path.best, path._path) == nx.single_source_dijkstra(path.graph, path.start, path.goal)
+            patrol._generate(level_generator(seed))
             assert patrol.cheapest == patrol.pairs[0]
             assert patrol.pairs[0] == min((sum(patrol.dist[a][b] for a, b in p), p)
                                           for p in patrol_walk.pairings(patrol.odd))

@@ -20,36 +20,6 @@ from gymv_envs.domains.graphs._render import Picture, spread_points
 LEVELS = {0: (7, 3, 3), 1: (9, 4, 4), 2: (12, 5, 6)}  # vertices, planted clique size, extra short edges
 
 
-def maximal_cliques(nb: list[int]) -> list[int]:
-    """Every maximal clique of the graph with neighbourhood bit masks ``nb``, as bit masks (Bron-Kerbosch with
-    Tomita's pivot: the same set of cliques as networkx's `find_cliques`, in another order)."""
-    out: list[int] = []
-
-    def expand(clique: int, cand: int, done: int) -> None:
-        if not cand:
-            if not done:
-                out.append(clique)
-            return
-        pivot, most, rest = 0, -1, cand | done
-        while rest:  # the vertex with the most neighbours among the candidates
-            low = rest & -rest
-            k = (cand & nb[low.bit_length() - 1]).bit_count()
-            if k > most:
-                pivot, most = low.bit_length() - 1, k
-            rest ^= low
-        ext = cand & ~nb[pivot]
-        while ext:
-            low = ext & -ext
-            v = low.bit_length() - 1
-            expand(clique | low, cand & nb[v], done & nb[v])
-            cand ^= low
-            done |= low
-            ext ^= low
-
-    expand(0, (1 << len(nb)) - 1, 0)
-    return out
-
-
 class MaxClique(GraphQuestion):
     """Name a largest clique of a drawn graph.
 
@@ -96,6 +66,8 @@ class MaxClique(GraphQuestion):
     answer_hint = "the letters of a largest clique, separated by commas"
 
     def _generate(self, rng: np.random.Generator) -> None:
+        import networkx as nx
+
         n, k, extra = LEVELS[self.difficulty]
         self._name_labels(n)
         index = pair_index(n)
@@ -111,8 +83,10 @@ class MaxClique(GraphQuestion):
                 break
         self.edges = sorted({*edges, *((a, b) for a in clique for b in clique if a < b)})  # the clique planted
         self.nb = bitsets(n, self.edges)
-        members = [[v for v in range(n) if c >> v & 1] for c in maximal_cliques(self.nb)]
-        self.cliques = [frozenset(c) for c in sorted(members, key=lambda c: (-len(c), c))]
+        g = nx.Graph()  # (filled directly: cheaper than from an edge list; the same cliques)
+        g.add_nodes_from(range(n))
+        g.add_edges_from(self.edges)
+        self.cliques = sorted((frozenset(c) for c in nx.find_cliques(g)), key=lambda c: (-len(c), sorted(c)))
         self.size = len(self.cliques[0])
 
     @staticmethod

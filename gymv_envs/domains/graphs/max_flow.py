@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -22,44 +24,38 @@ def widest_path(n: int, caps: dict, s: int, t: int) -> int:
     return best[t]
 
 
-def max_flow_value(n: int, caps: dict[tuple[int, int], int], s: int, t: int) -> int:
-    """The maximum flow value from s to t through the arcs ``caps`` (arc: integer capacity) on vertices 0..n-1
-    (Edmonds-Karp: augment along a shortest path of the residual network until none is left). The value is
-    unique, so it is networkx's `edmonds_karp` value (``tests/test_graphs.py`` checks both on many levels)."""
-    res = [[0] * n for _ in range(n)]  # residual capacity u -> v
-    nbrs: list[list[int]] = [[] for _ in range(n)]
+@functools.lru_cache(maxsize=1)  # one class
+def _plain_digraph() -> type:
+    """A `networkx.DiGraph` whose ``G.succ``, ``G.pred`` and ``G[u]`` are its plain dicts rather than networkx's
+    read-only views over them: Edmonds-Karp reads ``R.succ[u][v]`` and ``R.pred[v][u]`` in its inner loops, and
+    the views cost most of that (the same dicts, so the same flow)."""
+    import networkx as nx
+
+    class PlainDiGraph(nx.DiGraph):
+        succ = property(lambda self: self._succ)
+        pred = property(lambda self: self._pred)
+
+        def __getitem__(self, n):
+            return self._succ[n]
+
+    return PlainDiGraph
+
+
+def residual_network(n: int, caps: dict):
+    """The residual network networkx's Edmonds-Karp works on for arcs ``caps`` (arc: capacity) on vertices
+    0..n-1, filled in at once: what `build_residual_network` builds from a network of these arcs (none is a
+    self-loop or has a reverse twin): each arc with its capacity, its reverse with capacity 0, one data dict per
+    arc shared by its tail's successors and its head's predecessors."""
+    res = _plain_digraph()()
+    succ, pred, node = res._succ, res._pred, res._node
+    for v in range(n):
+        succ[v], pred[v], node[v] = {}, {}, {}
     for (u, v), c in caps.items():
-        if not res[u][v] and not res[v][u]:
-            nbrs[u].append(v)
-            nbrs[v].append(u)
-        res[u][v] += c
-    flow = 0
-    while True:
-        prev = [-1] * n
-        prev[s] = s
-        queue = [s]
-        for u in queue:  # breadth-first over arcs with room left
-            ru = res[u]
-            for v in nbrs[u]:
-                if prev[v] < 0 and ru[v] > 0:
-                    prev[v] = u
-                    queue.append(v)
-            if prev[t] >= 0:
-                break
-        if prev[t] < 0:
-            return flow
-        push, v = 10**9, t
-        while v != s:
-            u = prev[v]
-            push = min(push, res[u][v])
-            v = u
-        v = t
-        while v != s:
-            u = prev[v]
-            res[u][v] -= push
-            res[v][u] += push
-            v = u
-        flow += push
+        succ[u][v] = pred[v][u] = {"capacity": c}
+    for u, v in caps:
+        succ[v][u] = pred[u][v] = {"capacity": 0}
+    res.graph["inf"] = 3 * sum(caps.values())
+    return res
 
 
 class MaxFlow(GraphQuestion):
@@ -69,7 +65,7 @@ class MaxFlow(GraphQuestion):
     A directed network is drawn: each arc has an arrowhead and an integer capacity 1-9; the green
     vertex is the source and the red one the sink. A flow sends along each arc at most its
     capacity, and into every other vertex as much as out of it. The answer is the largest amount
-    that can flow from the source to the sink (Edmonds-Karp's shortest augmenting paths; exact integers).
+    that can flow from the source to the sink (networkx's Edmonds-Karp; exact integers).
 
     ## Action Space
     ``answer_format="open"``: `Text`, one integer. ``"mcq"``: `Discrete(k)`; wrong options are the
@@ -108,6 +104,8 @@ class MaxFlow(GraphQuestion):
     directed = True
 
     def _generate(self, rng: np.random.Generator) -> None:
+        from networkx.algorithms.flow import edmonds_karp
+
         n, m = SIZES[self.difficulty]
         self._name_labels(n)
         while True:
@@ -121,7 +119,8 @@ class MaxFlow(GraphQuestion):
             self.edges = arcs
             self.weights = [int(c) for c in rng.integers(1, 10, len(arcs))]
             self.caps = dict(zip(arcs, self.weights))
-            self.flow = max_flow_value(n, self.caps, self.source, self.sink)
+            res = residual_network(n, self.caps)
+            self.flow = int(edmonds_karp(res, self.source, self.sink, residual=res, value_only=True).graph["flow_value"])
             if self.flow > 0:
                 break
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from heapq import heappop, heappush
 
 import numpy as np
 
@@ -22,33 +21,6 @@ SIZES = {0: (6, 8), 1: (9, 14), 2: (12, 19)}  # vertices, edges
 NO_PATH_RATE = 0.15
 NONE = ()
 _NONE = re.compile(r"(?i)^\s*(?:none|no\s+path|no\s+route|impossible|unreachable|not\s+reachable|no\s+such\s+path|-)\s*\.?$")
-
-
-def dijkstra(adj: dict[int, dict[int, int]], s: int, t: int) -> tuple[int, list[int]]:
-    """The length of a shortest path from s to t (reachable) and the path networkx's `single_source_dijkstra` gives
-    on the graph whose ``G.adj`` is ``adj``: the same heap order (length, then the order pushed) and the same
-    predecessor (the first to improve a vertex's length), so the same path among equally short ones."""
-    dist: dict[int, int] = {}
-    seen, prev = {s: 0}, {}
-    fringe, c = [(0, 0, s)], 1
-    while fringe:
-        d, _, v = heappop(fringe)
-        if v in dist:
-            continue
-        dist[v] = d
-        if v == t:
-            break
-        for u, w in adj[v].items():
-            x = d + w
-            if u not in dist and (u not in seen or x < seen[u]):
-                seen[u] = x
-                heappush(fringe, (x, c, u))
-                c += 1
-                prev[u] = v
-    path = [t]
-    while path[-1] != s:
-        path.append(prev[path[-1]])
-    return dist[t], path[::-1]
 
 
 class ShortestPath(GraphQuestion):
@@ -95,6 +67,8 @@ class ShortestPath(GraphQuestion):
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
+        import networkx as nx
+
         n, m = SIZES[self.difficulty]
         self._name_labels(n)
         cut_off = rng.random() < NO_PATH_RATE
@@ -116,23 +90,13 @@ class ShortestPath(GraphQuestion):
         self.goal = goals[int(rng.integers(len(goals)))]
         self.edges = edges
         self.weights = [int(w) for w in rng.integers(1, 10, len(edges))]
-        self.roads: dict[int, dict[int, int]] = {}  # per vertex: its neighbours (in the order of the edge list) and the length to each
-        for (u, v), w in zip(edges, self.weights):
-            self.roads.setdefault(u, {})[v] = w
-            self.roads.setdefault(v, {})[u] = w
+        g = nx.Graph()
+        g.add_nodes_from(range(n))
+        g.add_weighted_edges_from((u, v, w) for (u, v), w in zip(edges, self.weights))
+        self.graph = g
         self.best, self._path = None, None  # the minimum length, and the path the oracle gives (one Dijkstra)
         if not cut_off:
-            self.best, self._path = dijkstra(self.roads, self.start, self.goal)
-
-    @property
-    def graph(self):
-        """The level's weighted graph as a `networkx.Graph` (for the near misses and tests; built when asked)."""
-        import networkx as nx
-
-        g = nx.Graph()
-        g.add_nodes_from(range(len(self.labels)))
-        g.add_weighted_edges_from((u, v, w) for (u, v), w in zip(self.edges, self.weights))
-        return g
+            self.best, self._path = nx.single_source_dijkstra(g, self.start, self.goal)
 
     @staticmethod
     def _ball(edges, centre: int, size: int) -> set[int]:
@@ -175,10 +139,9 @@ class ShortestPath(GraphQuestion):
             return None
         total = 0
         for u, v in zip(path, path[1:]):
-            w = self.roads.get(u, {}).get(v)
-            if w is None:
+            if not self.graph.has_edge(u, v):
                 return None
-            total += w
+            total += self.graph[u][v]["weight"]
         return total
 
     def _check(self, answer) -> bool:
