@@ -98,12 +98,15 @@ def solutions(masks: list[int], limit: int, skip_mask: int = 0) -> list[frozense
         # what the search would do next anyway: one open cell is the fewest)
         regs = regs.copy()
         while True:
-            counts = [(open_ & m).bit_count() for m in regs]
-            low = min(counts)
-            if not low:  # a region left without an open cell is a dead end
-                return
-            j = counts.index(low)
-            best_open = open_ & regs.pop(j)
+            low, best = 99, 0  # the fewest open cells, in region best; a region left without one is a dead end
+            for m in regs:
+                c = (open_ & m).bit_count()
+                if c < low:
+                    if not c:
+                        return
+                    low, best = c, m
+            regs.remove(best)  # region masks are distinct: the first with the fewest goes
+            best_open = open_ & best
             if len(regs) == 1:
                 break
             if low == 1:
