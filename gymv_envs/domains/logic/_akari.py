@@ -277,15 +277,20 @@ def _settle(white: int, sees: list, idx: tuple, bulbs: int, lit: int, banned: in
     found in one pass together. The unlit cells are read a byte of the mask at a time (``idx``:
     `_byte_cells`)."""
     while True:
-        met = []
+        met = None
         for number in numbers:
-            have = (bulbs & number[0]).bit_count()
-            if have >= number[1]:
-                if have > number[1]:
-                    return None
-                banned |= number[0]
-                met.append(number)
-        if met:  # they leave the list (equal tuples are alike: which one goes does not matter)
+            ring = number[0]
+            if bulbs & ring:  # (no bulb round it: not met, as every number here is at least 1)
+                have = (bulbs & ring).bit_count()
+                if have >= number[1]:
+                    if have > number[1]:
+                        return None
+                    banned |= ring
+                    if met is None:
+                        met = [number]
+                    else:
+                        met.append(number)
+        if met is not None:  # they leave the list (equal tuples are alike: which one goes does not matter)
             if len(met) == 1:
                 numbers = numbers[:]
                 numbers.remove(met[0])
@@ -317,11 +322,12 @@ def _settle(white: int, sees: list, idx: tuple, bulbs: int, lit: int, banned: in
                             best, best_opts = i, n_opts
             if not forced:
                 return bulbs, lit, banned, free, numbers, best
+        if lit & forced:
+            return None
+        bulbs |= forced
         while forced:  # place the forced bulbs; two that see each other end the branch
             i = forced.bit_length() - 1
-            low = 1 << i
-            forced ^= low
-            if lit & low:
+            forced ^= 1 << i
+            if sees[i] & forced:
                 return None
-            bulbs |= low
             lit |= sees[i]
