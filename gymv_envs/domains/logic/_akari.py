@@ -68,6 +68,15 @@ class Akari:
         out.numbers = [(self.adjacent[i], k) for i, k in black.items() if k is not None]
         return out
 
+    def unnumbered(self, cell: int) -> Akari:
+        """The same board with the number of black ``cell`` taken away, sharing the tables."""
+        out = object.__new__(Akari)
+        out.__dict__.update(self.__dict__)
+        out.black = {**self.black, cell: None}
+        out.numbers = self.numbers[:]
+        out.numbers.remove((self.adjacent[cell], self.black[cell]))  # (equal entries are alike)
+        return out
+
     def blackened(self, cell: int) -> Akari:
         """This board with white ``cell`` turned black (no number): the tables of `__init__`, updated
         only on the cells of its row and column runs (``black`` gets ``cell`` last)."""
@@ -220,13 +229,14 @@ class Akari:
                     banned |= low
             return False
 
-        numbers, off, adjacent = [], 0, self.adjacent  # the other numbers but 0s; the cells round the 0s
-        for i, k in self.black.items():
-            if k is not None and i != black:
-                if k:
-                    numbers.append((adjacent[i], k))
-                else:
-                    off |= adjacent[i]
+        numbers, off, own = [], 0, (adj, k_out)  # the other numbers but 0s; the cells round the 0s
+        for number in self.numbers:
+            if number == own:  # this number (or one alike) leaves, once
+                own = None
+            elif number[1]:
+                numbers.append(number)
+            else:
+                off |= number[0]
         on = lit = 0
         try:
             for part in (adj & bulbs, adj & ~bulbs):  # the cell that differs: a bulb taken away, or one added
