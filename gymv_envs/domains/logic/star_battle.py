@@ -214,7 +214,11 @@ class StarBattle(CellsAnswerEnv):
             stars = first_stars(order)
             regions = grow_regions(rng, [(r, c) for r, c in enumerate(stars)], n, n)
             truth = frozenset(enumerate(stars))
-            other = functools.partial(solutions, limit=1, skip_mask=sum(1 << (r * n + c) for r, c in truth))
+            skip = sum(1 << (r * n + c) for r, c in truth)
+
+            def other(masks: list[int], skip: int = skip) -> list[frozenset[tuple[int, int]]]:
+                return solutions(masks, 1, skip)  # the first solution but the stars drawn
+
             if repair_regions(rng, regions, truth, other, on_masks=True):
                 break
         self.regions, self.stars = regions, truth  # the repair left ``truth`` the only solution
