@@ -286,6 +286,7 @@ def _settle(white: int, sees: list, idx: tuple, bulbs: int, lit: int, banned: in
     same end: this one places the numbers' bulbs before it looks for lone cells, and all of those
     found in one pass together. The unlit cells are read a byte of the mask at a time (``idx``:
     `_byte_cells`)."""
+    size = len(idx)
     while True:
         met = None
         for number in numbers:
@@ -306,7 +307,7 @@ def _settle(white: int, sees: list, idx: tuple, bulbs: int, lit: int, banned: in
                 numbers.remove(met[0])
             else:
                 numbers = [x for x in numbers if x not in met]
-        free = white & ~lit & ~banned
+        free = white & ~(lit | banned)
         forced = 0
         can = free | bulbs  # a number's bulbs and open cells: all of them needed, when they are as many as it
         for ring, k in numbers:
@@ -319,15 +320,14 @@ def _settle(white: int, sees: list, idx: tuple, bulbs: int, lit: int, banned: in
             return None
         if not forced:
             best, best_opts = -1, 99
-            for cells, byte in zip(idx, (white & ~lit).to_bytes(len(idx), "little")):
+            for cells, byte in zip(idx, (white & ~lit).to_bytes(size, "little")):
                 if byte:
                     for i in cells[byte]:
-                        opts = sees[i] & free
-                        n_opts = opts.bit_count()
+                        n_opts = (sees[i] & free).bit_count()
                         if n_opts < 2:  # one cell, or none
-                            if not opts:
+                            if not n_opts:
                                 return None
-                            forced |= opts
+                            forced |= sees[i] & free
                         elif n_opts < best_opts:
                             best, best_opts = i, n_opts
             if not forced:
