@@ -68,6 +68,15 @@ class Akari:
         out.numbers = [(self.adjacent[i], k) for i, k in black.items() if k is not None]
         return out
 
+    def unnumbered(self, cell: int) -> Akari:
+        """The same board with the number of black ``cell`` taken away, sharing the tables."""
+        out = object.__new__(Akari)
+        out.__dict__.update(self.__dict__)
+        out.black = {**self.black, cell: None}
+        out.numbers = self.numbers[:]
+        out.numbers.remove((self.adjacent[cell], self.black[cell]))  # (equal entries are alike)
+        return out
+
     def blackened(self, cell: int) -> Akari:
         """This board with white ``cell`` turned black (no number): the tables of `__init__`, updated
         only on the cells of its row and column runs (``black`` gets ``cell`` last)."""
@@ -220,13 +229,14 @@ class Akari:
                     banned |= low
             return False
 
-        numbers, off, adjacent = [], 0, self.adjacent  # the other numbers but 0s; the cells round the 0s
-        for i, k in self.black.items():
-            if k is not None and i != black:
-                if k:
-                    numbers.append((adjacent[i], k))
-                else:
-                    off |= adjacent[i]
+        numbers, off, own = [], 0, (adj, k_out)  # the other numbers but 0s; the cells round the 0s
+        for number in self.numbers:
+            if number == own:  # this number (or one alike) leaves, once
+                own = None
+            elif number[1]:
+                numbers.append(number)
+            else:
+                off |= number[0]
         on = lit = 0
         try:
             for part in (adj & bulbs, adj & ~bulbs):  # the cell that differs: a bulb taken away, or one added
@@ -276,22 +286,28 @@ def _settle(white: int, sees: list, idx: tuple, bulbs: int, lit: int, banned: in
     same end: this one places the numbers' bulbs before it looks for lone cells, and all of those
     found in one pass together. The unlit cells are read a byte of the mask at a time (``idx``:
     `_byte_cells`)."""
+    size = len(idx)
     while True:
-        met = []
+        met = None
         for number in numbers:
-            have = (bulbs & number[0]).bit_count()
-            if have >= number[1]:
-                if have > number[1]:
-                    return None
-                banned |= number[0]
-                met.append(number)
-        if met:  # they leave the list (equal tuples are alike: which one goes does not matter)
+            ring = number[0]
+            if bulbs & ring:  # (no bulb round it: not met, as every number here is at least 1)
+                have = (bulbs & ring).bit_count()
+                if have >= number[1]:
+                    if have > number[1]:
+                        return None
+                    banned |= ring
+                    if met is None:
+                        met = [number]
+                    else:
+                        met.append(number)
+        if met is not None:  # they leave the list (equal tuples are alike: which one goes does not matter)
             if len(met) == 1:
                 numbers = numbers[:]
                 numbers.remove(met[0])
             else:
                 numbers = [x for x in numbers if x not in met]
-        free = white & ~lit & ~banned
+        free = white & ~(lit | banned)
         forced = 0
         can = free | bulbs  # a number's bulbs and open cells: all of them needed, when they are as many as it
         for ring, k in numbers:
@@ -304,24 +320,24 @@ def _settle(white: int, sees: list, idx: tuple, bulbs: int, lit: int, banned: in
             return None
         if not forced:
             best, best_opts = -1, 99
-            for cells, byte in zip(idx, (white & ~lit).to_bytes(len(idx), "little")):
+            for cells, byte in zip(idx, (white & ~lit).to_bytes(size, "little")):
                 if byte:
                     for i in cells[byte]:
-                        opts = sees[i] & free
-                        n_opts = opts.bit_count()
+                        n_opts = (sees[i] & free).bit_count()
                         if n_opts < 2:  # one cell, or none
-                            if not opts:
+                            if not n_opts:
                                 return None
-                            forced |= opts
+                            forced |= sees[i] & free
                         elif n_opts < best_opts:
                             best, best_opts = i, n_opts
             if not forced:
                 return bulbs, lit, banned, free, numbers, best
+        if lit & forced:
+            return None
+        bulbs |= forced
         while forced:  # place the forced bulbs; two that see each other end the branch
             i = forced.bit_length() - 1
-            low = 1 << i
-            forced ^= low
-            if lit & low:
+            forced ^= 1 << i
+            if sees[i] & forced:
                 return None
-            bulbs |= low
             lit |= sees[i]

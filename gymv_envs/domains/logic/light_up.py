@@ -137,12 +137,13 @@ class LightUp(CellsAnswerEnv):
             numbers = dict(board.black)
             if not self.keep_all:  # drop a number while the others still allow one solution only
                 moves, numbered = board.moves(bulbs), sum(1 << i for i in blacks)
-                for i in rng.permutation(sorted(blacks)).tolist():
+                cells = sorted(blacks)  # in an order drawn as rng.permutation(cells) would
+                for i in [cells[k] for k in rng.permutation(len(cells)).tolist()]:
                     numbered ^= 1 << i
                     # a solution one bulb away that only this number rules out keeps it, without a search
                     if all(map(numbered.__and__, moves)) and board.differs(i, bulbs) is False:
                         numbers[i] = None
-                        board = board.renumbered(numbers)
+                        board = board.unnumbered(i)
                     else:
                         numbered |= 1 << i
             break

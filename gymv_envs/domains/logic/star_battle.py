@@ -43,6 +43,26 @@ def star_solutions(regions: np.ndarray, limit: int, touching: bool = False, by_r
     return out
 
 
+def first_stars(order: list[list[int]]) -> list[int]:
+    """`star_solutions` of a board without regions, limit 1: the first placement, trying the columns of
+    row ``r`` in the order ``order[r]`` (one star a row and a column, none touching)."""
+    n = len(order)
+    cols = [0] * n
+
+    def place(r: int, used: int, prev: int) -> bool:
+        if r == n:
+            return True
+        for c in order[r]:
+            if not used >> c & 1 and not -1 <= c - prev <= 1:
+                cols[r] = c
+                if place(r + 1, used | 1 << c, c):
+                    return True
+        return False
+
+    place(0, 0, -9)
+    return cols
+
+
 @functools.cache
 def _blocks(n: int) -> tuple[int, ...]:
     """Per cell ``i``, the bit mask of the cells a star there leaves open: all but its row, its column
@@ -98,12 +118,15 @@ def solutions(masks: list[int], limit: int, skip_mask: int = 0) -> list[frozense
         # what the search would do next anyway: one open cell is the fewest)
         regs = regs.copy()
         while True:
-            counts = [(open_ & m).bit_count() for m in regs]
-            low = min(counts)
-            if not low:  # a region left without an open cell is a dead end
-                return
-            j = counts.index(low)
-            best_open = open_ & regs.pop(j)
+            low, best = 99, 0  # the fewest open cells, in region best; a region left without one is a dead end
+            for m in regs:
+                c = (open_ & m).bit_count()
+                if c < low:
+                    if not c:
+                        return
+                    low, best = c, m
+            regs.remove(best)  # region masks are distinct: the first with the fewest goes
+            best_open = open_ & best
             if len(regs) == 1:
                 break
             if low == 1:
@@ -185,14 +208,17 @@ class StarBattle(CellsAnswerEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
-        free = np.zeros((n, n), dtype=np.int64)
         while True:
             # n permutations of range(n), one a row: the draws of n calls of rng.permutation(n) in one call
             order = rng.permuted(_columns(n), axis=1).tolist()
-            stars = star_solutions(free, 1, by_region=False, order=order)[0]
+            stars = first_stars(order)
             regions = grow_regions(rng, [(r, c) for r, c in enumerate(stars)], n, n)
             truth = frozenset(enumerate(stars))
-            other = functools.partial(solutions, limit=1, skip_mask=sum(1 << (r * n + c) for r, c in truth))
+            skip = sum(1 << (r * n + c) for r, c in truth)
+
+            def other(masks: list[int], skip: int = skip) -> list[frozenset[tuple[int, int]]]:
+                return solutions(masks, 1, skip)  # the first solution but the stars drawn
+
             if repair_regions(rng, regions, truth, other, on_masks=True):
                 break
         self.regions, self.stars = regions, truth  # the repair left ``truth`` the only solution
