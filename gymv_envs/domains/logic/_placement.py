@@ -156,8 +156,9 @@ def grow_regions(rng: np.random.Generator, seeds: Sequence[Cell | Sequence[Cell]
         for r, c in group:
             frontier += [(x, i) for x in beside[r * cols + c] if regions[x] < 0]
     pop, push = frontier.pop, frontier.append
+    left = regions.count(-1)  # (the draws are made up front: stopping once every cell has a region changes nothing)
     for pick in rng.random(4 * rows * cols + 16).tolist():
-        if not frontier:
+        if not (left and frontier):
             break
         j = int(pick * len(frontier))
         last = pop()  # entry j leaves, the last entry takes its place
@@ -166,6 +167,7 @@ def grow_regions(rng: np.random.Generator, seeds: Sequence[Cell | Sequence[Cell]
         cell, i = last
         if regions[cell] < 0:
             regions[cell] = i
+            left -= 1
             for x in beside[cell]:
                 if regions[x] < 0:
                     push((x, i))
