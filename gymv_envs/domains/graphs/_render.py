@@ -473,7 +473,7 @@ def _head_stamps(length: float, width: float, frame_w: int) -> list[tuple]:
     """The arrowheads of `Layer.arrowheads` (same triangle, same coverage rule) pointing in `_TURNS` directions,
     each with its tip at 4 places in its pixel (the centres of the pixel's quarters): stamp ``4 * turn + 2 * low
     + right``, as (flat offsets from the tip's pixel in a frame ``frame_w`` px wide, coverage, rows, columns: read-only
-    arrays; lowest and highest row and column); about 1 MB each (8 cached: one per size and frame width)."""
+    arrays; lowest and highest row and column; pixel count); about 1 MB each (8 cached: one per size and frame width)."""
     k = np.arange(4 * _TURNS)
     ang = (k // 4) * (2 * np.pi / _TURNS)
     d = np.stack([np.cos(ang), np.sin(ang)], 1)
@@ -503,7 +503,7 @@ def _head_stamps(length: float, width: float, frame_w: int) -> list[tuple]:
         y, x = y.astype(np.int16), x.astype(np.int16)
         for arr in (off, a, y, x):
             arr.setflags(write=False)
-        out.append((off, a, y, x, int(y.min()), int(y.max()), int(x.min()), int(x.max())))
+        out.append((off, a, y, x, int(y.min()), int(y.max()), int(x.min()), int(x.max()), len(off)))
     return out
 
 
@@ -513,24 +513,28 @@ def _stamp_heads(layer: Layer, tips: np.ndarray, dirs: np.ndarray, length: float
     W, H = layer.W, layer.H
     stamps = _head_stamps(round(length * 8) / 8, round(width * 8) / 8, W)
     per_turn = _TURNS / (2 * math.pi)
-    picked, xs, ys, inside = [], [], [], True
-    for (tx, ty), (dx, dy) in zip(tips.tolist(), dirs.tolist()):
-        hx, hy = math.floor(tx * 2), math.floor(ty * 2)
-        s = stamps[4 * (round(math.atan2(dy, dx) * per_turn) % _TURNS) + 2 * (hy & 1) + (hx & 1)]
+    floor, atan2 = math.floor, math.atan2
+    picked, offs, alphas, count, corner, xs, ys, inside = [], [], [], [], [], [], [], True
+    for tx, ty, dx, dy in np.concatenate([tips, dirs], axis=1).tolist():
+        hx, hy = floor(tx * 2), floor(ty * 2)
+        s = stamps[4 * (round(atan2(dy, dx) * per_turn) % _TURNS) + 2 * (hy & 1) + (hx & 1)]
         x, y = hx >> 1, hy >> 1
         inside = inside and y + s[4] >= 0 and y + s[5] < H and x + s[6] >= 0 and x + s[7] < W
         picked.append(s)
+        offs.append(s[0])
+        alphas.append(s[1])
+        count.append(s[8])
+        corner.append(y * W + x)
         xs.append(x)
         ys.append(y)
-    if not picked:
+    if not offs:
         return
-    count = [len(s[0]) for s in picked]
-    a = np.concatenate([s[1] for s in picked])
+    a = np.concatenate(alphas)
     if not isinstance(color, tuple):
         color = np.repeat(np.asarray(color, dtype=np.uint8).reshape(-1, 3), count, axis=0)
     if inside:
-        pix = np.concatenate([s[0] for s in picked])
-        pix += np.repeat([y * W + x for x, y in zip(xs, ys)], count)
+        pix = np.concatenate(offs)
+        pix += np.repeat(corner, count)
         layer._chunks.append((pix, a, color))
     else:
         layer._add(np.concatenate([s[2] for s in picked]) + np.repeat(ys, count),
