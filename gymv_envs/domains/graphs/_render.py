@@ -637,20 +637,30 @@ def _centred_weights(centers: np.ndarray, segs: np.ndarray, edges: np.ndarray, w
     out: list = [None] * len(weights)
     xy, rows = centers.tolist(), segs.tolist()
     first, second, k1, uncut = [], [], [], []
-    for i, (w, (u, v), (px, py, qx, qy)) in enumerate(zip(weights, edges.tolist(), rows)):
+    hypot = math.hypot
+    # each text's box and its half sides (halving is exact: a * (w / 2) is (a * w) / 2 to the bit)
+    box = {w: (bw, bh, bw / 2, bh / 2) for w in set(weights) if w for bw, bh in (_text_box(w, size),)}
+    for i, w, (u, v), (px, py, qx, qy) in zip(range(len(rows)), weights, edges.tolist(), rows):
         if not w:
             uncut.append(i)
             continue
-        bw, bh = _text_box(w, size)
-        x0, y0 = round((xy[u][0] + xy[v][0] - bw) / 2), round((xy[u][1] + xy[v][1] - bh) / 2)
+        bw, bh, hw, hh = box[w]
+        cu, cv = xy[u], xy[v]
+        x0 = round((cu[0] + cv[0] - bw) / 2)
+        y0 = round((cu[1] + cv[1] - bh) / 2)
         out[i] = (x0, y0, x0 + bw, y0 + bh)
-        dx, dy = qx - px, qy - py
-        n = max(math.hypot(dx, dy), 1e-9)
-        ux, uy = dx / n, dy / n
-        t = (x0 + bw / 2 - px) * ux + (y0 + bh / 2 - py) * uy
-        gap = abs(ux) * bw / 2 + abs(uy) * bh / 2 + 1
-        first += (px, py, px + ux * (t - gap), py + uy * (t - gap))
-        second += (px + ux * (t + gap), py + uy * (t + gap), qx, qy)
+        dx = qx - px
+        dy = qy - py
+        n = hypot(dx, dy)
+        if 1e-9 > n:  # (as max(n, 1e-9))
+            n = 1e-9
+        ux = dx / n
+        uy = dy / n
+        t = (x0 + hw - px) * ux + (y0 + hh - py) * uy
+        gap = abs(ux) * hw + abs(uy) * hh + 1
+        a, b = t - gap, t + gap
+        first += (px, py, px + ux * a, py + uy * a)
+        second += (px + ux * b, py + uy * b, qx, qy)
         k1.append(i)
     flat = [x for i in uncut for x in rows[i]] + first + second if uncut else first + second
     # (numpy reads a flat list of floats far faster than a list of rows)
