@@ -200,7 +200,7 @@ def _line_pixels(segs: np.ndarray, h: float, W: int, H: int, groups):
     ci = uf.astype(np.intp)
     ci += np.repeat(row, count)
     base = base.astype(np.int64) + lo  # each column's first profile row
-    cover = entries.take(ci).view(np.uint8)  # each column's rows base .. base + k - 1, then zeros
+    cover = entries.take(ci, mode="clip").view(np.uint8)  # each column's rows base .. base + k - 1, then zeros
     keep = (cover != 0).nonzero()[0]  # (a bool array's nonzero: ~3x faster than a uint8 one's)
     c = keep >> shift
     j = keep & ((1 << shift) - 1)
@@ -210,11 +210,11 @@ def _line_pixels(segs: np.ndarray, h: float, W: int, H: int, groups):
         uc, r = u.take(c), base.take(c) + j
         ok = np.flatnonzero((uc >= 0) & (uc < lim_u) & (r >= 0) & (r < W + H - lim_u))
         keep, c, j = keep.take(ok), c.take(ok), j.take(ok)
-    alpha = cover.take(keep)
+    alpha = cover.take(keep, mode="clip")
     if n_steep == 0:
         base *= W
         base += u
-        pix = base.take(c)
+        pix = base.take(c, mode="clip")
         j *= W
     elif n_steep == n:
         u *= W
@@ -227,7 +227,7 @@ def _line_pixels(segs: np.ndarray, h: float, W: int, H: int, groups):
         np.add(flat, u[:cs], out=flat)
         u *= W
         np.add(tail, u[cs:], out=tail)
-        pix = base.take(c)
+        pix = base.take(c, mode="clip")
         jflat = j[:np.searchsorted(keep, cs << shift)]
         np.multiply(jflat, W, out=jflat)
     else:  # flat and steep columns alternate
@@ -522,6 +522,12 @@ class Layer:
         if any(not isinstance(c[2], tuple) for c in chunks):  # per-pixel colours: blend them instead
             self._chunks = chunks
             return self.flush()
+        flat = self.frame.reshape(-1, 3).view(_PX).ravel()
+        if len(chunks) * 1024 <= sum(len(c[0]) for c in chunks):  # a few large chunks: one put each, in order (the
+            # same pixels as one put of them all, without first copying them into one array)
+            for pix, alpha, colour in chunks:
+                flat.put(pix, _over_pixels((colour,), under).take(alpha, mode="clip"), mode="wrap")
+            return
         colours = list(dict.fromkeys(c[2] for c in chunks))
         index = {c: i for i, c in enumerate(colours)}
         table = _over_pixels(tuple(colours), under)  # colour k at coverage a is row 256 k + a
@@ -538,7 +544,7 @@ class Layer:
                 if k:
                     key[at:at + size] += 256 * k
                 at += size
-        self.frame.reshape(-1, 3).view(_PX).ravel().put(pix, table.take(key))
+        flat.put(pix, table.take(key, mode="clip"), mode="wrap")
 
 
 @functools.lru_cache(maxsize=256)

@@ -98,11 +98,27 @@ def _clearance(x: np.ndarray, y: np.ndarray, iu: np.ndarray, ju: np.ndarray, ax:
     """Per segment (from vertex ``iu`` at (``ax``, ``ay``) along (``dx``, ``dy``) to vertex ``ju``): the distance
     to the nearest of the points (``x``, ``y``) but its own ends (the square root of the least square: the same bits
     as the least root)."""
-    d2 = squared_segment_distance(x[:, None], y[:, None], ax, ay, dx, dy, np.maximum(dx * dx + dy * dy, 1e-12))
+    return _clearance_from(x[:, None] - ax, y[:, None] - ay, iu, ju, dx, dy)
+
+
+def _clearance_from(rx: np.ndarray, ry: np.ndarray, iu: np.ndarray, ju: np.ndarray, dx: np.ndarray,
+                    dy: np.ndarray) -> np.ndarray:
+    """`_clearance` from the points' offsets (``rx``, ``ry``: each point less each segment's first end; both are
+    overwritten): the arithmetic of `squared_segment_distance`, so the same bits."""
+    t = rx * dx
+    t += ry * dy
+    t /= np.maximum(dx * dx + dy * dy, 1e-12)
+    np.maximum(t, 0, out=t)  # clipped to [0, 1]
+    np.minimum(t, 1, out=t)
+    rx -= t * dx
+    ry -= t * dy
+    rx *= rx
+    ry *= ry
+    rx += ry
     cols = np.arange(len(iu))
-    d2[iu, cols] = np.inf
-    d2[ju, cols] = np.inf
-    return np.sqrt(d2.min(axis=0))
+    rx[iu, cols] = np.inf
+    rx[ju, cols] = np.inf
+    return np.sqrt(rx.min(axis=0))
 
 
 class PairGeometry(NamedTuple):
@@ -154,21 +170,28 @@ def planar_candidates(pos: np.ndarray, max_len: float = 2.3, geometry: PairGeome
             hd, zone, gap, bw, bh = label_room(pos, float(length.min()), weighted == "directed")
             short &= length >= 2 * (hd + zone)  # a box at the middle clear of both ends' zones
             # and clear of every other vertex's zone (tested first: fewer pairs to find the clearance of)
-            short &= ((x[:, None] - (ax + dx / 2)) ** 2 + (y[:, None] - (ay + dy / 2)) ** 2).min(axis=0) >= (hd + zone) ** 2
+            mx, my = ax + dx / 2, ay + dy / 2
+            short &= ((x[:, None] - mx) ** 2 + (y[:, None] - my) ** 2).min(axis=0) >= (hd + zone) ** 2
         near = short.nonzero()[0]
         iu, ju, ax, ay, dx, dy, length = iu[near], ju[near], ax[near], ay[near], dx[near], dy[near], length[near]
-        ok = _clearance(x, y, iu, ju, ax, ay, dx, dy) > 0.28
+        if weighted is not None:
+            mx, my = mx[near], my[near]
+        rx, ry = x[:, None] - ax, y[:, None] - ay
+        # the side of every point from every pair's line (the arithmetic of `segments_cross`, so the same bits)
+        side = dx * ry
+        side -= dy * rx
+        ok = _clearance_from(rx, ry, iu, ju, dx, dy) > 0.28
     else:
         length, (ax, ay, dx, dy) = geometry.length, geometry.segments
         ok = (length <= max_len) & (geometry.clearance > 0.28)
+        side = None
     keep = ok.nonzero()[0]
     iu, ju, ax, ay, dx, dy = iu[keep], ju[keep], ax[keep], ay[keep], dx[keep], dy[keep]
-    # the side of every point from every candidate's line (the arithmetic of `segments_cross`, so the same bits)
-    side = np.sign(dx * (y[:, None] - ay) - dy * (x[:, None] - ax))
+    side = np.sign(dx * (y[:, None] - ay) - dy * (x[:, None] - ax) if side is None else side[:, keep])
     cross = side[iu] * side[ju] < 0  # [j, k]: the ends of k lie on either side of j's line
     cross &= cross.T  # ... and those of j on either side of k's: they cross
     if weighted is not None:
-        mx, my = ax + dx / 2, ay + dy / 2  # [j, k]: k's box near j's line, or the two boxes overlapping
+        mx, my = mx[keep], my[keep]  # [j, k]: k's box near j's line, or the two boxes overlapping
         near = squared_segment_distance(mx[None, :], my[None, :], ax[:, None], ay[:, None], dx[:, None], dy[:, None],
                                         (dx * dx + dy * dy)[:, None]) < (hd + gap) ** 2
         near |= (np.abs(mx[:, None] - mx) < bw) & (np.abs(my[:, None] - my) < bh)

@@ -351,14 +351,17 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
         label_boxes = [tuple(b) for b in np.concatenate([tl, tl + inner[:, 2:]], axis=1).tolist()]
     if final:
         layer.flush(under=BACKGROUND)
-        at = [offsets + np.repeat(corner, counts)]  # every badge: a filled vertex's is set again, composed
-        rgb = [badge_px]
+        # (whole pixels in a put: a third of the work of a fancy assignment per channel; one put per part, in order,
+        # rather than copying the parts into one array first)
+        flat = frame.reshape(-1, 3).view(_PX).ravel()
+        flat.put(offsets + np.repeat(corner, counts), badge_px, mode="wrap")  # every badge (a filled one: set again)
+        at: list = []
+        rgb: list = []
         _weight_texts(layer, wboxes, weights, weight_size, at, rgb)
+        if at:
+            flat.put(at[0], np.concatenate(rgb) if len(rgb) > 1 else rgb[0], mode="wrap")
         for k, i in enumerate(filled):
-            at.append(composed[k][0] + (row[i, 1] + half[i, 1]) * W + row[i, 0] + half[i, 0])
-            rgb.append(composed[k][1])
-        # (whole pixels in one put: a third of the work of a fancy assignment per channel)
-        frame.reshape(-1, 3).view(_PX).ravel().put(np.concatenate(at), np.concatenate(rgb))
+            flat.put(composed[k][0] + ((row[i, 1] + half[i, 1]) * W + row[i, 0] + half[i, 0]), composed[k][1], mode="wrap")
         layer.flush(under=BACKGROUND)  # (a weight's text that the frame's border cuts, if any)
         return Placed(centers, r, label_boxes, wboxes, segs)
     # everything so far lies on the plain background, and nothing of it overlaps but at crossings; the
@@ -396,7 +399,7 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
     if composed is not None:
         at = np.concatenate([composed[k][0] + (row[i, 1] + half[i, 1]) * W + row[i, 0] + half[i, 0]
                              for k, i in enumerate(filled)])
-        frame.reshape(-1, 3).view(_PX).ravel().put(at, np.concatenate([c[1] for c in composed]))
+        frame.reshape(-1, 3).view(_PX).ravel().put(at, np.concatenate([c[1] for c in composed]), mode="wrap")
     return Placed(centers, r, label_boxes, wboxes, segs)
 
 
@@ -470,7 +473,7 @@ def _head_stamps(length: float, width: float, frame_w: int) -> list[tuple]:
     """The arrowheads of `Layer.arrowheads` (same triangle, same coverage rule) pointing in `_TURNS` directions,
     each with its tip at 4 places in its pixel (the centres of the pixel's quarters): stamp ``4 * turn + 2 * low
     + right``, as (flat offsets from the tip's pixel in a frame ``frame_w`` px wide, coverage, rows, columns: read-only
-    arrays; lowest and highest row and column); about 1 MB each (8 cached: one per size and frame width)."""
+    arrays; lowest and highest row and column; pixel count); about 1 MB each (8 cached: one per size and frame width)."""
     k = np.arange(4 * _TURNS)
     ang = (k // 4) * (2 * np.pi / _TURNS)
     d = np.stack([np.cos(ang), np.sin(ang)], 1)
@@ -500,7 +503,7 @@ def _head_stamps(length: float, width: float, frame_w: int) -> list[tuple]:
         y, x = y.astype(np.int16), x.astype(np.int16)
         for arr in (off, a, y, x):
             arr.setflags(write=False)
-        out.append((off, a, y, x, int(y.min()), int(y.max()), int(x.min()), int(x.max())))
+        out.append((off, a, y, x, int(y.min()), int(y.max()), int(x.min()), int(x.max()), len(off)))
     return out
 
 
@@ -510,24 +513,28 @@ def _stamp_heads(layer: Layer, tips: np.ndarray, dirs: np.ndarray, length: float
     W, H = layer.W, layer.H
     stamps = _head_stamps(round(length * 8) / 8, round(width * 8) / 8, W)
     per_turn = _TURNS / (2 * math.pi)
-    picked, xs, ys, inside = [], [], [], True
-    for (tx, ty), (dx, dy) in zip(tips.tolist(), dirs.tolist()):
-        hx, hy = math.floor(tx * 2), math.floor(ty * 2)
-        s = stamps[4 * (round(math.atan2(dy, dx) * per_turn) % _TURNS) + 2 * (hy & 1) + (hx & 1)]
+    floor, atan2 = math.floor, math.atan2
+    picked, offs, alphas, count, corner, xs, ys, inside = [], [], [], [], [], [], [], True
+    for tx, ty, dx, dy in np.concatenate([tips, dirs], axis=1).tolist():
+        hx, hy = floor(tx * 2), floor(ty * 2)
+        s = stamps[4 * (round(atan2(dy, dx) * per_turn) % _TURNS) + 2 * (hy & 1) + (hx & 1)]
         x, y = hx >> 1, hy >> 1
         inside = inside and y + s[4] >= 0 and y + s[5] < H and x + s[6] >= 0 and x + s[7] < W
         picked.append(s)
+        offs.append(s[0])
+        alphas.append(s[1])
+        count.append(s[8])
+        corner.append(y * W + x)
         xs.append(x)
         ys.append(y)
-    if not picked:
+    if not offs:
         return
-    count = [len(s[0]) for s in picked]
-    a = np.concatenate([s[1] for s in picked])
+    a = np.concatenate(alphas)
     if not isinstance(color, tuple):
         color = np.repeat(np.asarray(color, dtype=np.uint8).reshape(-1, 3), count, axis=0)
     if inside:
-        pix = np.concatenate([s[0] for s in picked])
-        pix += np.repeat([y * W + x for x, y in zip(xs, ys)], count)
+        pix = np.concatenate(offs)
+        pix += np.repeat(corner, count)
         layer._chunks.append((pix, a, color))
     else:
         layer._add(np.concatenate([s[2] for s in picked]) + np.repeat(ys, count),
@@ -630,20 +637,30 @@ def _centred_weights(centers: np.ndarray, segs: np.ndarray, edges: np.ndarray, w
     out: list = [None] * len(weights)
     xy, rows = centers.tolist(), segs.tolist()
     first, second, k1, uncut = [], [], [], []
-    for i, (w, (u, v), (px, py, qx, qy)) in enumerate(zip(weights, edges.tolist(), rows)):
+    hypot = math.hypot
+    # each text's box and its half sides (halving is exact: a * (w / 2) is (a * w) / 2 to the bit)
+    box = {w: (bw, bh, bw / 2, bh / 2) for w in set(weights) if w for bw, bh in (_text_box(w, size),)}
+    for i, w, (u, v), (px, py, qx, qy) in zip(range(len(rows)), weights, edges.tolist(), rows):
         if not w:
             uncut.append(i)
             continue
-        bw, bh = _text_box(w, size)
-        x0, y0 = round((xy[u][0] + xy[v][0] - bw) / 2), round((xy[u][1] + xy[v][1] - bh) / 2)
+        bw, bh, hw, hh = box[w]
+        cu, cv = xy[u], xy[v]
+        x0 = round((cu[0] + cv[0] - bw) / 2)
+        y0 = round((cu[1] + cv[1] - bh) / 2)
         out[i] = (x0, y0, x0 + bw, y0 + bh)
-        dx, dy = qx - px, qy - py
-        n = max(math.hypot(dx, dy), 1e-9)
-        ux, uy = dx / n, dy / n
-        t = (x0 + bw / 2 - px) * ux + (y0 + bh / 2 - py) * uy
-        gap = abs(ux) * bw / 2 + abs(uy) * bh / 2 + 1
-        first += (px, py, px + ux * (t - gap), py + uy * (t - gap))
-        second += (px + ux * (t + gap), py + uy * (t + gap), qx, qy)
+        dx = qx - px
+        dy = qy - py
+        n = hypot(dx, dy)
+        if 1e-9 > n:  # (as max(n, 1e-9))
+            n = 1e-9
+        ux = dx / n
+        uy = dy / n
+        t = (x0 + hw - px) * ux + (y0 + hh - py) * uy
+        gap = abs(ux) * hw + abs(uy) * hh + 1
+        a, b = t - gap, t + gap
+        first += (px, py, px + ux * a, py + uy * a)
+        second += (px + ux * b, py + uy * b, qx, qy)
         k1.append(i)
     flat = [x for i in uncut for x in rows[i]] + first + second if uncut else first + second
     # (numpy reads a flat list of floats far faster than a list of rows)
