@@ -192,7 +192,8 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
     of the rest fits the numbers is remembered and not tried again. ``memo`` keeps, across calls on
     the same board, the rows that may follow a row under given numbers (keyed by a row's numbers) and
     those dead ends (keyed by the numbers of the rows they depend on, each row's numbers by a number
-    given to them on first sight).
+    given to them on first sight; per row's numbers also the rows each row allows below it, and per
+    list of ids the dead ends of every row).
     """
     memo = {} if memo is None else memo
     planes = _row_tables(n)[1]
@@ -206,12 +207,14 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
         if entry is None:
             m, k0, k1, k2 = number[:4]
             near_k = [near[c][(k0 >> c & 1) | (k1 >> c & 1) << 1 | (k2 >> c & 1) << 2] for c in range(n) if m >> c & 1]
-            entry = memo[number] = ({}, near_k, number, len(memo))
+            entry = memo[number] = ({}, near_k, number, len(memo), [None] * (1 << n))
         tables.append(entry)
         ids.append(entry[3])
     # dead[r]: states of row r + 1 (``(nxt << n | must) << n | want``, with what it asks of row r + 2)
     # with no fitting rest; they depend only on the numbers of rows r + 2 onwards
-    dead = [memo.setdefault(("dead", *ids[r + 2:]), set()) for r in range(-1, n - 1)]
+    dead = memo.get(tuple(ids))  # keyed by the rows' ids (a tuple of ints: no row's numbers)
+    if dead is None:
+        dead = memo[tuple(ids)] = [memo.setdefault(("dead", *ids[r + 2:]), set()) for r in range(-1, n - 1)]
     left = budget
     full = (1 << n * n) - 1
 
@@ -219,12 +222,19 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
         """The rows that may come below ``row`` (given what it asks of them, ``want`` on the cells of
         ``must``) under the next row's numbers, each with what they ask of the row after it, and the
         state as one number."""
-        table, near_k, number, _ = entry
+        table, near_k, number, _, free = entry
+        fit = free[row]  # the rows below ``row`` its numbers and no crossed vertex allow, once per row
+        if fit is None:
+            fit = crossing[row]
+            for rows_near in near_k:
+                fit &= rows_near[row]
+            free[row] = fit
+        fit &= holding[must << n | want]
+        if not fit:
+            table[(row << n | must) << n | want] = ()
+            return ()
         m, k0, k1, k2, x, v0, v1, v2 = number
         found = table[(row << n | must) << n | want] = []
-        fit = crossing[row] & holding[must << n | want]
-        for rows_near in near_k:
-            fit &= rows_near[row]
         base = row << n
         while fit:  # each numbered cell of the row below has k or k - 1 sides: the side below is fixed
             low = fit & -fit
@@ -254,26 +264,36 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
         if found is None:
             found = steps(row, must, want, entry)
         r += 1
+        at = r * n
+        if r == last:  # below the last row is the outside: it may ask nothing of it
+            for nxt, _, w, key in found:
+                if key in gone:
+                    continue
+                left -= 1
+                if left < 0:
+                    raise TimeoutError
+                if w:
+                    gone.add(key)
+                    continue
+                fit = True
+                grid = inside | nxt << at
+                if grid and grid != full and _one_loop(grid, n):  # no vertex is crossed between rows
+                    out.append(grid)
+                    if len(out) >= limit:
+                        break
+            return fit
         for nxt, m, w, key in found:
             if key in gone:
                 continue
             left -= 1
             if left < 0:
                 raise TimeoutError
-            if r == last:  # below the last row is the outside: it may ask nothing of it
-                if w:
-                    gone.add(key)
-                    continue
+            if search(r, key, nxt, m, w, inside | nxt << at):
                 fit = True
-                grid = inside | nxt << r * n
-                if grid and grid != full and _one_loop(grid, n):  # no vertex is crossed between rows
-                    out.append(grid)
-            elif search(r, key, nxt, m, w, inside | nxt << r * n):
-                fit = True
+                if len(out) >= limit:
+                    break
             else:
                 gone.add(key)
-            if len(out) >= limit:
-                break
         return fit
 
     try:
