@@ -19,6 +19,7 @@ from gymv_envs.core.canvas import (
     outline_rect,
     text_mask,
 )
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._grid import LatinSquareEnv, is_latin, keeps, latin_square
 from gymv_envs.domains.logic._latin import fewest_clues, latin_search, perms
 
@@ -151,9 +152,10 @@ class Futoshiki(LatinSquareEnv):
         signs = [signs[int(i)] for i in rng.permutation(len(signs))]
         cells = [cells[int(i)] for i in rng.permutation(len(cells))]
         order = []
-        while signs or cells:
-            take_cell = cells and (not signs or rng.random() < GIVEN_SHARE)
-            order.append(("g", cells.pop()) if take_cell else ("s", signs.pop()))
+        with ScalarDraws(rng) as d:  # `rng.random()` one by one, at Python speed
+            while signs or cells:
+                take_cell = cells and (not signs or d.random() < GIVEN_SHARE)
+                order.append(("g", cells.pop()) if take_cell else ("s", signs.pop()))
 
         def clues(k: int) -> tuple[dict, list]:
             givens = {x: sq[x[0]][x[1]] for kind, x in order[:k] if kind == "g"}
@@ -203,13 +205,14 @@ class Futoshiki(LatinSquareEnv):
     def _state_text(self) -> str:
         rows = []
         n = self.n
+        less = set(self.less)
         for r in range(n):
             line, below = "", ""
             for c in range(n):
                 line += str(self.givens.get((r, c), "."))
                 if c < n - 1:
-                    line += " < " if ((r, c), (r, c + 1)) in self.less else " > " if ((r, c + 1), (r, c)) in self.less else "   "
-                below += ("∧" if ((r, c), (r + 1, c)) in self.less else "∨" if ((r + 1, c), (r, c)) in self.less else " ") + "   "
+                    line += " < " if ((r, c), (r, c + 1)) in less else " > " if ((r, c + 1), (r, c)) in less else "   "
+                below += ("∧" if ((r, c), (r + 1, c)) in less else "∨" if ((r + 1, c), (r, c)) in less else " ") + "   "
             rows.append(line)
             if r < n - 1:
                 rows.append(below.rstrip())
