@@ -197,17 +197,44 @@ def _shares(u: np.ndarray, w: np.ndarray, depth: np.ndarray, reach: int) -> np.n
     return 1 - cover.sum(axis=-1)
 
 
+@functools.lru_cache(maxsize=8)
+def _cover_table(span: int) -> np.ndarray:
+    """Per turn r, per offset d = (dx, dy, dz) between two cubes with |dx|, |dy|, |dz| <= ``span``
+    (at ``(dx + span) * w * w + (dy + span) * w + dz + span``, w = 2 span + 1): the share of the first
+    cube's outline the second covers in turn r, as `_shares` reads it from `_overlap_table` (the turned
+    offset's screen place; 0 when the second lies behind or off the table). Read-only, (24, w ** 3);
+    8 spans cached, about 0.1 MB each at span 7."""
+    r = np.arange(-span, span + 1)
+    d = np.stack(np.meshgrid(r, r, r, indexing="ij"), -1).reshape(-1, 3)
+    du, dw, depth = (d @ _rotation_stack() @ _SCREEN).transpose(2, 0, 1)  # each (24, w ** 3)
+    on = (depth > 0) & (np.abs(du) <= 2) & (np.abs(dw) <= 4)
+    table = np.zeros(du.shape)
+    table[on] = _overlap_table()[du[on] + 2, dw[on] + 4]
+    table.setflags(write=False)
+    return table
+
+
+def _good_turns(cells: np.ndarray, signs: tuple[tuple[int, int, int], ...]) -> np.ndarray:
+    """Per figure ``cells * sign`` (one per sign), whether each of the 24 turns shows every cube, (24,
+    len(signs)): the summed covers of `_shares`, read per pair of cubes from `_cover_table` by their
+    offset (a turn's offsets are the turned offsets of the figure), summed in the same order."""
+    n = len(cells)
+    span = int(cells.max() - cells.min())
+    w = 2 * span + 1
+    keys = cells * np.array(signs)[:, None, :] @ np.array([w * w, w, 1])  # (figures, n)
+    codes = keys[:, None, :] - keys[:, :, None] + span * (w * w + w + 1)  # [f, i, j]: offset of j from i
+    cover = _cover_table(span).take(codes.ravel(), axis=1).reshape(24, len(signs), n, n)
+    return (1 - cover.sum(axis=-1)).min(axis=-1) >= MIN_VISIBLE
+
+
 @functools.lru_cache(maxsize=4096)
 def _drawable_turns(cells: Cells) -> tuple[np.ndarray, np.ndarray]:
-    """The figure's 24 turned copies (r, n, 3) and the indices of those whose drawing shows every cube."""
-    # every turn's cells and screen places in one float matmul (exact), as `visible_shares(turned)` finds them
-    both = (np.array([v for c in cells for v in c], dtype=float).reshape(-1, 3) @ _turn_tables()[1]).astype(np.int64).reshape(len(cells), 48, 3)
-    turned, screen = both[:, :24].transpose(1, 0, 2), both[:, 24:].transpose(1, 0, 2)
+    """The figure's 24 turned copies (r, n, 3) and the indices of those whose drawing shows every cube
+    (`visible_shares` of each turned copy at least `MIN_VISIBLE`)."""
+    a = np.array(cells)
+    turned = a @ _rotation_stack()
     turned.setflags(write=False)
-    lo, hi = min(map(min, cells)), max(map(max, cells))  # turned copies span -hi to hi when lo >= 0
-    reach = 2 * hi + 1 if lo >= 0 else int(turned.max() - turned.min()) + 1
-    shares = _shares(screen[..., 0], screen[..., 1], screen[..., 2], reach)
-    return turned, np.flatnonzero(shares.min(axis=1) >= MIN_VISIBLE)
+    return turned, np.flatnonzero(_good_turns(a, ((1, 1, 1),))[:, 0])
 
 
 @functools.lru_cache(maxsize=2048)
@@ -215,14 +242,13 @@ def _drawable_pair(cells: Cells) -> tuple[tuple[np.ndarray, np.ndarray], tuple[n
     """`_drawable_turns` of the figure and of its mirror image in one pass: the mirror's turned copies
     come from the figure with x negated, so each is `mirrored`'s turned copy shifted (`normal` removes
     the shift; the shares depend on offsets only)."""
-    n = len(cells)
-    flat = [v for x, y, z in cells for v in (x, y, z)] + [v for x, y, z in cells for v in (-x, y, z)]
-    both = (np.array(flat, dtype=float).reshape(-1, 3) @ _turn_tables()[1]).astype(np.int64).reshape(2, n, 48, 3)
-    turned, screen = both[:, :, :24].transpose(0, 2, 1, 3), both[:, :, 24:].transpose(0, 2, 1, 3)
-    turned.setflags(write=False)
-    reach = 2 * max(max(map(max, cells)), -min(map(min, cells))) + 1  # turned copies span -reach to reach
-    good = _shares(screen[..., 0], screen[..., 1], screen[..., 2], reach).min(axis=2) >= MIN_VISIBLE
-    return (turned[0], np.flatnonzero(good[0])), (turned[1], np.flatnonzero(good[1]))
+    a = np.array(cells)
+    flip = (-1, 1, 1)
+    turned = (a @ _rotation_stack(), a * np.array(flip) @ _rotation_stack())
+    good = _good_turns(a, ((1, 1, 1), flip))
+    for t in turned:
+        t.setflags(write=False)
+    return (turned[0], np.flatnonzero(good[:, 0])), (turned[1], np.flatnonzero(good[:, 1]))
 
 
 class MentalRotation3D(PanelChoiceEnv):
