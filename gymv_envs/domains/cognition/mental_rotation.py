@@ -214,16 +214,20 @@ def _cover_table(span: int) -> np.ndarray:
     return table
 
 
-def _good_turns(cells: np.ndarray, signs: tuple[tuple[int, int, int], ...]) -> np.ndarray:
-    """Per figure ``cells * sign`` (one per sign), whether each of the 24 turns shows every cube, (24,
-    len(signs)): the summed covers of `_shares`, read per pair of cubes from `_cover_table` by their
-    offset (a turn's offsets are the turned offsets of the figure), summed in the same order."""
+def _good_turns(cells: Cells, flips: tuple[int, ...]) -> np.ndarray:
+    """Per figure ``cells`` with x times ``flip`` (one per flip: 1, or -1 for the mirror image), whether each
+    of the 24 turns shows every cube, (24, len(flips)): the summed covers of `_shares`, read per pair of
+    cubes from `_cover_table` by their offset (a turn's offsets are the turned offsets of the figure),
+    summed in the same order."""
     n = len(cells)
-    span = int(cells.max() - cells.min())
+    span = max(map(max, cells)) - min(map(min, cells))
     w = 2 * span + 1
-    keys = cells * np.array(signs)[:, None, :] @ np.array([w * w, w, 1])  # (figures, n)
-    codes = keys[:, None, :] - keys[:, :, None] + span * (w * w + w + 1)  # [f, i, j]: offset of j from i
-    cover = _cover_table(span).take(codes.ravel(), axis=1).reshape(24, len(signs), n, n)
+    mid = span * (w * w + w + 1)
+    codes = []
+    for flip in flips:
+        keys = [flip * x * w * w + y * w + z for x, y, z in cells]
+        codes += [kj - ki + mid for ki in keys for kj in keys]  # [i, j]: the offset of cube j from cube i
+    cover = _cover_table(span).take(codes, axis=1).reshape(24, len(flips), n, n)
     return (1 - cover.sum(axis=-1)).min(axis=-1) >= MIN_VISIBLE
 
 
@@ -231,10 +235,9 @@ def _good_turns(cells: np.ndarray, signs: tuple[tuple[int, int, int], ...]) -> n
 def _drawable_turns(cells: Cells) -> tuple[np.ndarray, np.ndarray]:
     """The figure's 24 turned copies (r, n, 3) and the indices of those whose drawing shows every cube
     (`visible_shares` of each turned copy at least `MIN_VISIBLE`)."""
-    a = np.array(cells)
-    turned = a @ _rotation_stack()
+    turned = np.array(cells) @ _rotation_stack()
     turned.setflags(write=False)
-    return turned, np.flatnonzero(_good_turns(a, ((1, 1, 1),))[:, 0])
+    return turned, np.flatnonzero(_good_turns(cells, (1,))[:, 0])
 
 
 @functools.lru_cache(maxsize=2048)
@@ -243,9 +246,8 @@ def _drawable_pair(cells: Cells) -> tuple[tuple[np.ndarray, np.ndarray], tuple[n
     come from the figure with x negated, so each is `mirrored`'s turned copy shifted (`normal` removes
     the shift; the shares depend on offsets only)."""
     a = np.array(cells)
-    flip = (-1, 1, 1)
-    turned = (a @ _rotation_stack(), a * np.array(flip) @ _rotation_stack())
-    good = _good_turns(a, ((1, 1, 1), flip))
+    turned = (a @ _rotation_stack(), a * np.array((-1, 1, 1)) @ _rotation_stack())
+    good = _good_turns(cells, (1, -1))
     for t in turned:
         t.setflags(write=False)
     return (turned[0], np.flatnonzero(good[:, 0])), (turned[1], np.flatnonzero(good[:, 1]))
@@ -317,6 +319,7 @@ class MentalRotation3D(PanelChoiceEnv):
             if keys[0] == keys[1]:
                 continue  # a figure that equals its own mirror image
             turns, mirror_turns = _drawable_pair(shape)
+            extents = sorted(map(max, zip(*shape)))  # (the figures are `normal`: least coordinates 0)
             views = self._views(rng, turns, 2)
             wrong = self._views(rng, mirror_turns, k - 1 - n_alt)
             for _ in range(n_alt * 4):
@@ -324,7 +327,8 @@ class MentalRotation3D(PanelChoiceEnv):
                     rng.integers(0, 1 << 30, size=n + 2 * arms)
                     continue
                 alt = chain(rng, n, arms)
-                if alt is not None and canonical(alt) not in keys:
+                # a turned copy of the figure or of its mirror image has their sorted extents: test those first
+                if alt is not None and (sorted(map(max, zip(*alt))) != extents or canonical(alt) not in keys):
                     wrong += self._views(rng, _drawable_turns(alt), 1)
             if len(views) == 2 and len(wrong) == k - 1 and len({views[1], *wrong}) == k:
                 break
