@@ -78,9 +78,15 @@ class TreeComponentCount(CountQuestion):
         adj = adjacency(n, edges)
         owner = [-1] * n
         seeds = [int(rng.integers(n))]
-        while len(seeds) < parts:  # far apart: each next seed is the point farthest from the others
-            gap = np.min(np.hypot(*(self.pos[:, None, :] - self.pos[None, seeds, :]).transpose(2, 0, 1)), axis=1)
-            seeds.append(int(np.argmax(gap + rng.uniform(0, 0.5, n))))
+        # far apart: each next seed is the point farthest from the others (plus noise); every distance at
+        # once (elementwise: the same values), each point's gap kept as the least over the seeds so far
+        dist = np.hypot(*(self.pos[:, None, :] - self.pos[None, :, :]).transpose(2, 0, 1)).tolist()
+        gap = dist[seeds[0]]
+        while len(seeds) < parts:
+            score = [g + u for g, u in zip(gap, rng.uniform(0, 0.5, n).tolist())]
+            best = max(range(n), key=score.__getitem__)  # the first of the largest, as `np.argmax`
+            seeds.append(best)
+            gap = [min(g, h) for g, h in zip(gap, dist[best])]
         members: list[list[int]] = [[] for _ in range(parts)]
         for k, v in enumerate(seeds):
             owner[v] = k
