@@ -203,19 +203,20 @@ class Futoshiki(LatinSquareEnv):
                 "(`∧`: the upper digit is smaller; `∨`: the upper digit is larger). Keep the given digits.")
 
     def _state_text(self) -> str:
-        rows = []
         n = self.n
-        less = set(self.less)
+        across = [["   "] * (n - 1) for _ in range(n)]  # the sign right of each box, then the one below it
+        down = [[" "] * n for _ in range(n - 1)]
+        for (r1, c1), (r2, c2) in self.less:  # the box (r1, c1) holds the smaller digit
+            if r1 == r2:
+                across[r1][min(c1, c2)] = " < " if c1 < c2 else " > "
+            else:
+                down[min(r1, r2)][c1] = "∧" if r1 < r2 else "∨"
+        rows = []
         for r in range(n):
-            line, below = "", ""
-            for c in range(n):
-                line += str(self.givens.get((r, c), "."))
-                if c < n - 1:
-                    line += " < " if ((r, c), (r, c + 1)) in less else " > " if ((r, c + 1), (r, c)) in less else "   "
-                below += ("∧" if ((r, c), (r + 1, c)) in less else "∨" if ((r + 1, c), (r, c)) in less else " ") + "   "
-            rows.append(line)
+            digits = [str(self.givens.get((r, c), ".")) for c in range(n)]
+            rows.append(digits[0] + "".join(sign + d for sign, d in zip(across[r], digits[1:])))
             if r < n - 1:
-                rows.append(below.rstrip())
+                rows.append("   ".join(down[r]).rstrip())
         return "\n".join(rows)
 
     # -- verify
