@@ -10,7 +10,7 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import text_mask
 from gymv_envs.core.rng import ScalarDraws
-from gymv_envs.core.vector import _scratch, point_segment_distance
+from gymv_envs.core.vector import point_segment_distance
 from gymv_envs.domains.geometry._common import LETTERS, parse_letter_set
 from gymv_envs.domains.geometry._plot import GeometryQuestion, plot_base
 from gymv_envs.domains.geometry._raster import outline_coverage
@@ -114,19 +114,20 @@ def paint_lines(img: np.ndarray, lines: list, colours) -> None:
     pix = np.concatenate([m[1] for m in marks])
     # each pixel: the last line over it at its own coverage (right where that is the most)
     img.reshape(-1).view(_PIXEL).put(pix, np.concatenate([line_pixels(size, a, b, c) for (a, b), c in zip(lines, colours)]))
-    buf = _scratch(size[0] * size[1])
+    ids = np.empty(size[0] * size[1], dtype=np.uint8)  # only the lines' pixels are written, then read
     line = np.repeat(np.arange(1, len(marks) + 1, dtype=np.uint8), [len(m[1]) for m in marks])
-    buf[pix] = line
-    top = buf.take(pix)
+    ids[pix] = line
+    top = ids.take(pix)
     under = np.flatnonzero(top != line)  # marks with a later line over their pixel
-    if under.size:
-        alpha = np.concatenate([m[2] for m in marks])
-        buf[pix] = alpha  # the last line's coverage, raised to the largest one at each shared pixel
+    if under.size:  # there: the last line's colour at the largest coverage of the lines over the pixel
         at = pix.take(under)
-        np.maximum.at(buf, at, alpha.take(under))
+        ids[at] = 0  # (line numbers start at 1)
+        shared = np.flatnonzero(ids.take(pix) == 0)  # every mark on a pixel that two lines share
+        alpha, spots = np.concatenate([m[2] for m in marks]).take(shared), pix.take(shared)
+        ids[spots] = 0
+        np.maximum.at(ids, spots, alpha)
         grid = np.concatenate([m[3] for m in marks]).take(under, axis=0)
-        img.reshape(-1, 3)[at] = blend(grid, buf.take(at), np.array(colours, dtype=np.uint16)[top.take(under) - 1])
-    buf[pix] = 0
+        img.reshape(-1, 3)[at] = blend(grid, ids.take(at), np.array(colours, dtype=np.uint16)[top.take(under) - 1])
 
 
 class VisibleLines(GeometryQuestion):
