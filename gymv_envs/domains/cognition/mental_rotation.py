@@ -50,24 +50,20 @@ def _rotation_stack() -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=1)
-def _turn_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _turn_tables() -> tuple[np.ndarray, np.ndarray]:
     """Per turn r (of `rotations`), as float matrices (read-only): ``codes`` (6, 24) maps a cube's row
     (x - min x, y - min y, z - min z, max x - x, max y - y, max z - z) to its cell code (32 x 32
-    weights) in turn r moved to the origin; ``screen`` (3, 144) maps (x, y, z) to turn r's cell
-    (``cells @ _rotation_stack()[r]``) in columns 3 r to 3 r + 2 and to its screen place (u, w,
-    depth; as ``turned @ _SCREEN``) in columns 72 + 3 r to 72 + 3 r + 2; ``pair`` (6, 48): ``codes``, then
-    the codes of the mirror image's turns (its rows are the figure's with the first and fourth swapped)."""
+    weights) in turn r moved to the origin; ``pair`` (6, 48): ``codes``, then the codes of the mirror
+    image's turns (its rows are the figure's with the first and fourth swapped)."""
     codes = np.zeros((6, 24))
     for r, m in enumerate(rotations()):
         for k in range(3):  # turned coordinate k is sign * x_p: its least value is 0 or minus the greatest
             p = int(np.flatnonzero(m[k])[0])
             codes[p if m[k, p] > 0 else p + 3, r] = (1024, 32, 1)[k]
-    screen = np.concatenate([m.T.astype(float) for m in rotations()] + [(m.T @ _SCREEN).astype(float) for m in rotations()],
-                            axis=1)
     pair = np.concatenate([codes, codes[[3, 1, 2, 0, 4, 5]]], axis=1)
-    for a in (codes, screen, pair):
+    for a in (codes, pair):
         a.setflags(write=False)
-    return codes, screen, pair
+    return codes, pair
 
 
 @functools.lru_cache(maxsize=8192)
@@ -86,7 +82,7 @@ def _chiral_keys(cells: Cells) -> tuple[bytes, bytes]:
     """``(canonical(cells), canonical(mirrored(cells)))`` from one float matmul."""
     lo, hi = [min(v) for v in zip(*cells)], [max(v) for v in zip(*cells)]
     rows = [v for x, y, z in cells for v in (x - lo[0], y - lo[1], z - lo[2], hi[0] - x, hi[1] - y, hi[2] - z)]
-    codes = np.sort(np.array(rows, dtype=float).reshape(-1, 6) @ _turn_tables()[2], axis=0).T.astype(np.int64)
+    codes = np.sort(np.array(rows, dtype=float).reshape(-1, 6) @ _turn_tables()[1], axis=0).T.astype(np.int64)
     raw, size = codes.tobytes(), codes.shape[1] * codes.itemsize  # each turn's bytes: a slice of the whole
     keys = [raw[i:i + size] for i in range(0, len(raw), size)]
     return min(keys[:24]), min(keys[24:])
@@ -162,48 +158,17 @@ def _overlap_table() -> np.ndarray:
     return table
 
 
-@functools.lru_cache(maxsize=16)
-def _padded_overlaps(reach: int) -> np.ndarray:
-    """`_overlap_table` within zeros, flat, for offsets |du| < 2 * reach, |dw| < 4 * reach: the
-    entry of (du, dw) at (du + 2 * reach) * (8 * reach + 1) + dw + 4 * reach (read-only)."""
-    out = np.zeros((4 * reach + 1, 8 * reach + 1))
-    out[2 * reach - 2:2 * reach + 3, 4 * reach - 4:4 * reach + 5] = _overlap_table()
-    out = out.ravel()
-    out.setflags(write=False)
-    return out
-
-
 _SCREEN = np.array([[1, 1, 1], [-1, 1, 1], [0, -2, 1]], dtype=np.int64)  # (x, y, z) @ it: (u, w, depth)
 _SCREEN.setflags(write=False)
-
-
-def visible_shares(cells: Cells | np.ndarray) -> np.ndarray:
-    """A lower bound of each cube's share in view, for one figure (n, 3) or a stack of turned copies
-    (r, n, 3): one minus the summed overlaps of the cubes drawn over it (`_overlap_table`; the union
-    of the covers is at most their sum)."""
-    a = np.asarray(cells)
-    screen = a @ _SCREEN  # per cube: u = x - y, w = x + y - 2 z, depth = x + y + z
-    return _shares(screen[..., 0], screen[..., 1], screen[..., 2], int(a.max() - a.min()) + 1)
-
-
-def _shares(u: np.ndarray, w: np.ndarray, depth: np.ndarray, reach: int) -> np.ndarray:
-    """`visible_shares` from the cubes' screen places (..., n), with coordinates spanning under ``reach``."""
-    # the screen offsets index a table padded with zeros to every offset the coordinates allow,
-    # so no range test is needed
-    place = u * (8 * reach + 1) + w  # the table index of an offset is the difference of two of these
-    code = place[..., None, :] - place[..., :, None]
-    code += 2 * reach * (8 * reach + 1) + 4 * reach
-    cover = np.where(depth[..., None, :] > depth[..., :, None], _padded_overlaps(reach).take(code), 0.0)
-    return 1 - cover.sum(axis=-1)
 
 
 @functools.lru_cache(maxsize=8)
 def _cover_table(span: int) -> np.ndarray:
     """Per turn r, per offset d = (dx, dy, dz) between two cubes with |dx|, |dy|, |dz| <= ``span``
     (at ``(dx + span) * w * w + (dy + span) * w + dz + span``, w = 2 span + 1): the share of the first
-    cube's outline the second covers in turn r, as `_shares` reads it from `_overlap_table` (the turned
-    offset's screen place; 0 when the second lies behind or off the table). Read-only, (24, w ** 3);
-    8 spans cached, about 0.1 MB each at span 7."""
+    cube's outline the second covers in turn r: `_overlap_table` at the turned offset's screen place
+    (u = x - y, w = x + y - 2 z; 0 when the second lies behind, depth x + y + z, or off the table).
+    Read-only, (24, w ** 3); 8 spans cached, about 0.6 MB at span 7."""
     r = np.arange(-span, span + 1)
     d = np.stack(np.meshgrid(r, r, r, indexing="ij"), -1).reshape(-1, 3)
     du, dw, depth = (d @ _rotation_stack() @ _SCREEN).transpose(2, 0, 1)  # each (24, w ** 3)
@@ -216,9 +181,10 @@ def _cover_table(span: int) -> np.ndarray:
 
 def _good_turns(cells: Cells, flips: tuple[int, ...]) -> np.ndarray:
     """Per figure ``cells`` with x times ``flip`` (one per flip: 1, or -1 for the mirror image), whether each
-    of the 24 turns shows every cube, (24, len(flips)): the summed covers of `_shares`, read per pair of
-    cubes from `_cover_table` by their offset (a turn's offsets are the turned offsets of the figure),
-    summed in the same order."""
+    of the 24 turns shows every cube, (24, len(flips)): one minus the summed covers of the cubes drawn
+    over each cube (a lower bound of its share in view: the union of the covers is at most their sum)
+    at least `MIN_VISIBLE`, the covers read per pair of cubes from `_cover_table` by their offset (a
+    turn's offsets are the turned offsets of the figure)."""
     n = len(cells)
     span = max(map(max, cells)) - min(map(min, cells))
     w = 2 * span + 1
@@ -234,7 +200,7 @@ def _good_turns(cells: Cells, flips: tuple[int, ...]) -> np.ndarray:
 @functools.lru_cache(maxsize=4096)
 def _drawable_turns(cells: Cells) -> tuple[np.ndarray, np.ndarray]:
     """The figure's 24 turned copies (r, n, 3) and the indices of those whose drawing shows every cube
-    (`visible_shares` of each turned copy at least `MIN_VISIBLE`)."""
+    (`_good_turns`)."""
     turned = np.array(cells) @ _rotation_stack()
     turned.setflags(write=False)
     return turned, np.flatnonzero(_good_turns(cells, (1,))[:, 0])
