@@ -36,20 +36,6 @@ def components(n: int, edges) -> list[tuple[set[int], int]]:
     return out
 
 
-def _permutation(d: ScalarDraws, n: int) -> list[int]:
-    """``rng.permutation(n).tolist()`` replayed from ScalarDraws ``d``: numpy shuffles ``arange(n)`` from the
-    end, swapping item i with a uniform j <= i drawn by masked rejection on the generator's 32-bit draws
-    (``random_interval``). (A candidate for `ScalarDraws` itself; it reads its 32-bit stream.)"""
-    out = list(range(n))
-    for i in range(n - 1, 0, -1):
-        mask = (1 << i.bit_length()) - 1
-        j = d._next32() & mask
-        while j > i:
-            j = d._next32() & mask
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
 class TreeComponentCount(CountQuestion):
     """Count the connected components of a drawn graph that are trees.
 
@@ -91,36 +77,29 @@ class TreeComponentCount(CountQuestion):
         self.pos, edges = planar_graph(rng, n, 3 * n)
         adj = adjacency(n, edges)
         owner = [-1] * n
-        # far apart: each next seed is the point farthest from the others (plus noise); every distance at once
-        # (elementwise: the same values), each point's gap kept as the least over the seeds so far
-        dist = np.hypot(*(self.pos[:, None, :] - self.pos[None, :, :]).transpose(2, 0, 1)).tolist()
         seeds = [int(rng.integers(n))]
-        gap = dist[seeds[0]]
-        while len(seeds) < parts:
-            score = [g + u for g, u in zip(gap, rng.uniform(0, 0.5, n).tolist())]
-            best = max(range(n), key=score.__getitem__)  # the first of the largest, as `np.argmax`
-            seeds.append(best)
-            gap = [min(g, h) for g, h in zip(gap, dist[best])]
-        # then the draws one by one at Python speed: those `rng.permutation`, `rng.integers` and `rng.random` give
-        with ScalarDraws(rng) as d:
-            members: list[list[int]] = [[] for _ in range(parts)]
-            for k, v in enumerate(seeds):
-                owner[v] = k
-            for v in range(n):
-                if owner[v] >= 0:
-                    members[owner[v]].append(v)
-            grew = True
-            while grew:  # the regions take turns to claim one free neighbouring vertex each
-                grew = False
-                for k in _permutation(d, parts):
-                    free = sorted({w for v in members[k] for w in adj[v] if owner[w] < 0})
-                    if free:
-                        w = free[d.integers(len(free))]
-                        owner[w] = k
-                        members[k].append(w)
-                        grew = True
-            inner = [(u, v) for u, v in edges if owner[u] == owner[v]]
-            keep = []
+        while len(seeds) < parts:  # far apart: each next seed is the point farthest from the others
+            gap = np.min(np.hypot(*(self.pos[:, None, :] - self.pos[None, seeds, :]).transpose(2, 0, 1)), axis=1)
+            seeds.append(int(np.argmax(gap + rng.uniform(0, 0.5, n))))
+        members: list[list[int]] = [[] for _ in range(parts)]
+        for k, v in enumerate(seeds):
+            owner[v] = k
+        for v in range(n):
+            if owner[v] >= 0:
+                members[owner[v]].append(v)
+        grew = True
+        while grew:  # the regions take turns to claim one free neighbouring vertex each
+            grew = False
+            for k in rng.permutation(parts).tolist():
+                free = sorted({w for v in members[k] for w in adj[v] if owner[w] < 0})
+                if free:
+                    w = free[int(rng.integers(len(free)))]
+                    owner[w] = k
+                    members[k].append(w)
+                    grew = True
+        inner = [(u, v) for u, v in edges if owner[u] == owner[v]]
+        keep = []
+        with ScalarDraws(rng) as d:  # the draws of `rng.random` / `rng.integers` one by one, at Python speed
             for k in range(parts):  # a spanning tree of each region, and for some regions a few more edges
                 mine = [e for e in inner if owner[e[0]] == k]
                 tree, extra = self._tree_of(mine, k, owner, d)
