@@ -50,24 +50,20 @@ def _rotation_stack() -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=1)
-def _turn_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _turn_tables() -> tuple[np.ndarray, np.ndarray]:
     """Per turn r (of `rotations`), as float matrices (read-only): ``codes`` (6, 24) maps a cube's row
     (x - min x, y - min y, z - min z, max x - x, max y - y, max z - z) to its cell code (32 x 32
-    weights) in turn r moved to the origin; ``screen`` (3, 144) maps (x, y, z) to turn r's cell
-    (``cells @ _rotation_stack()[r]``) in columns 3 r to 3 r + 2 and to its screen place (u, w,
-    depth; as ``turned @ _SCREEN``) in columns 72 + 3 r to 72 + 3 r + 2; ``pair`` (6, 48): ``codes``, then
-    the codes of the mirror image's turns (its rows are the figure's with the first and fourth swapped)."""
+    weights) in turn r moved to the origin; ``pair`` (6, 48): ``codes``, then the codes of the mirror
+    image's turns (its rows are the figure's with the first and fourth swapped)."""
     codes = np.zeros((6, 24))
     for r, m in enumerate(rotations()):
         for k in range(3):  # turned coordinate k is sign * x_p: its least value is 0 or minus the greatest
             p = int(np.flatnonzero(m[k])[0])
             codes[p if m[k, p] > 0 else p + 3, r] = (1024, 32, 1)[k]
-    screen = np.concatenate([m.T.astype(float) for m in rotations()] + [(m.T @ _SCREEN).astype(float) for m in rotations()],
-                            axis=1)
     pair = np.concatenate([codes, codes[[3, 1, 2, 0, 4, 5]]], axis=1)
-    for a in (codes, screen, pair):
+    for a in (codes, pair):
         a.setflags(write=False)
-    return codes, screen, pair
+    return codes, pair
 
 
 @functools.lru_cache(maxsize=8192)
@@ -86,7 +82,7 @@ def _chiral_keys(cells: Cells) -> tuple[bytes, bytes]:
     """``(canonical(cells), canonical(mirrored(cells)))`` from one float matmul."""
     lo, hi = [min(v) for v in zip(*cells)], [max(v) for v in zip(*cells)]
     rows = [v for x, y, z in cells for v in (x - lo[0], y - lo[1], z - lo[2], hi[0] - x, hi[1] - y, hi[2] - z)]
-    codes = np.sort(np.array(rows, dtype=float).reshape(-1, 6) @ _turn_tables()[2], axis=0).T.astype(np.int64)
+    codes = np.sort(np.array(rows, dtype=float).reshape(-1, 6) @ _turn_tables()[1], axis=0).T.astype(np.int64)
     raw, size = codes.tobytes(), codes.shape[1] * codes.itemsize  # each turn's bytes: a slice of the whole
     keys = [raw[i:i + size] for i in range(0, len(raw), size)]
     return min(keys[:24]), min(keys[24:])
@@ -162,52 +158,52 @@ def _overlap_table() -> np.ndarray:
     return table
 
 
-@functools.lru_cache(maxsize=16)
-def _padded_overlaps(reach: int) -> np.ndarray:
-    """`_overlap_table` within zeros, flat, for offsets |du| < 2 * reach, |dw| < 4 * reach: the
-    entry of (du, dw) at (du + 2 * reach) * (8 * reach + 1) + dw + 4 * reach (read-only)."""
-    out = np.zeros((4 * reach + 1, 8 * reach + 1))
-    out[2 * reach - 2:2 * reach + 3, 4 * reach - 4:4 * reach + 5] = _overlap_table()
-    out = out.ravel()
-    out.setflags(write=False)
-    return out
-
-
 _SCREEN = np.array([[1, 1, 1], [-1, 1, 1], [0, -2, 1]], dtype=np.int64)  # (x, y, z) @ it: (u, w, depth)
 _SCREEN.setflags(write=False)
 
 
-def visible_shares(cells: Cells | np.ndarray) -> np.ndarray:
-    """A lower bound of each cube's share in view, for one figure (n, 3) or a stack of turned copies
-    (r, n, 3): one minus the summed overlaps of the cubes drawn over it (`_overlap_table`; the union
-    of the covers is at most their sum)."""
-    a = np.asarray(cells)
-    screen = a @ _SCREEN  # per cube: u = x - y, w = x + y - 2 z, depth = x + y + z
-    return _shares(screen[..., 0], screen[..., 1], screen[..., 2], int(a.max() - a.min()) + 1)
+@functools.lru_cache(maxsize=8)
+def _cover_table(span: int) -> np.ndarray:
+    """Per turn r, per offset d = (dx, dy, dz) between two cubes with |dx|, |dy|, |dz| <= ``span``
+    (at ``(dx + span) * w * w + (dy + span) * w + dz + span``, w = 2 span + 1): the share of the first
+    cube's outline the second covers in turn r: `_overlap_table` at the turned offset's screen place
+    (u = x - y, w = x + y - 2 z; 0 when the second lies behind, depth x + y + z, or off the table).
+    Read-only, (24, w ** 3); 8 spans cached, about 0.6 MB at span 7."""
+    r = np.arange(-span, span + 1)
+    d = np.stack(np.meshgrid(r, r, r, indexing="ij"), -1).reshape(-1, 3)
+    du, dw, depth = (d @ _rotation_stack() @ _SCREEN).transpose(2, 0, 1)  # each (24, w ** 3)
+    on = (depth > 0) & (np.abs(du) <= 2) & (np.abs(dw) <= 4)
+    table = np.zeros(du.shape)
+    table[on] = _overlap_table()[du[on] + 2, dw[on] + 4]
+    table.setflags(write=False)
+    return table
 
 
-def _shares(u: np.ndarray, w: np.ndarray, depth: np.ndarray, reach: int) -> np.ndarray:
-    """`visible_shares` from the cubes' screen places (..., n), with coordinates spanning under ``reach``."""
-    # the screen offsets index a table padded with zeros to every offset the coordinates allow,
-    # so no range test is needed
-    place = u * (8 * reach + 1) + w  # the table index of an offset is the difference of two of these
-    code = place[..., None, :] - place[..., :, None]
-    code += 2 * reach * (8 * reach + 1) + 4 * reach
-    cover = np.where(depth[..., None, :] > depth[..., :, None], _padded_overlaps(reach).take(code), 0.0)
-    return 1 - cover.sum(axis=-1)
+def _good_turns(cells: Cells, flips: tuple[int, ...]) -> np.ndarray:
+    """Per figure ``cells`` with x times ``flip`` (one per flip: 1, or -1 for the mirror image), whether each
+    of the 24 turns shows every cube, (24, len(flips)): one minus the summed covers of the cubes drawn
+    over each cube (a lower bound of its share in view: the union of the covers is at most their sum)
+    at least `MIN_VISIBLE`, the covers read per pair of cubes from `_cover_table` by their offset (a
+    turn's offsets are the turned offsets of the figure)."""
+    n = len(cells)
+    span = max(map(max, cells)) - min(map(min, cells))
+    w = 2 * span + 1
+    mid = span * (w * w + w + 1)
+    codes = []
+    for flip in flips:
+        keys = [flip * x * w * w + y * w + z for x, y, z in cells]
+        codes += [kj - ki + mid for ki in keys for kj in keys]  # [i, j]: the offset of cube j from cube i
+    cover = _cover_table(span).take(codes, axis=1).reshape(24, len(flips), n, n)
+    return (1 - cover.sum(axis=-1)).min(axis=-1) >= MIN_VISIBLE
 
 
 @functools.lru_cache(maxsize=4096)
 def _drawable_turns(cells: Cells) -> tuple[np.ndarray, np.ndarray]:
-    """The figure's 24 turned copies (r, n, 3) and the indices of those whose drawing shows every cube."""
-    # every turn's cells and screen places in one float matmul (exact), as `visible_shares(turned)` finds them
-    both = (np.array([v for c in cells for v in c], dtype=float).reshape(-1, 3) @ _turn_tables()[1]).astype(np.int64).reshape(len(cells), 48, 3)
-    turned, screen = both[:, :24].transpose(1, 0, 2), both[:, 24:].transpose(1, 0, 2)
+    """The figure's 24 turned copies (r, n, 3) and the indices of those whose drawing shows every cube
+    (`_good_turns`)."""
+    turned = np.array(cells) @ _rotation_stack()
     turned.setflags(write=False)
-    lo, hi = min(map(min, cells)), max(map(max, cells))  # turned copies span -hi to hi when lo >= 0
-    reach = 2 * hi + 1 if lo >= 0 else int(turned.max() - turned.min()) + 1
-    shares = _shares(screen[..., 0], screen[..., 1], screen[..., 2], reach)
-    return turned, np.flatnonzero(shares.min(axis=1) >= MIN_VISIBLE)
+    return turned, np.flatnonzero(_good_turns(cells, (1,))[:, 0])
 
 
 @functools.lru_cache(maxsize=2048)
@@ -215,14 +211,12 @@ def _drawable_pair(cells: Cells) -> tuple[tuple[np.ndarray, np.ndarray], tuple[n
     """`_drawable_turns` of the figure and of its mirror image in one pass: the mirror's turned copies
     come from the figure with x negated, so each is `mirrored`'s turned copy shifted (`normal` removes
     the shift; the shares depend on offsets only)."""
-    n = len(cells)
-    flat = [v for x, y, z in cells for v in (x, y, z)] + [v for x, y, z in cells for v in (-x, y, z)]
-    both = (np.array(flat, dtype=float).reshape(-1, 3) @ _turn_tables()[1]).astype(np.int64).reshape(2, n, 48, 3)
-    turned, screen = both[:, :, :24].transpose(0, 2, 1, 3), both[:, :, 24:].transpose(0, 2, 1, 3)
-    turned.setflags(write=False)
-    reach = 2 * max(max(map(max, cells)), -min(map(min, cells))) + 1  # turned copies span -reach to reach
-    good = _shares(screen[..., 0], screen[..., 1], screen[..., 2], reach).min(axis=2) >= MIN_VISIBLE
-    return (turned[0], np.flatnonzero(good[0])), (turned[1], np.flatnonzero(good[1]))
+    a = np.array(cells)
+    turned = (a @ _rotation_stack(), a * np.array((-1, 1, 1)) @ _rotation_stack())
+    good = _good_turns(cells, (1, -1))
+    for t in turned:
+        t.setflags(write=False)
+    return (turned[0], np.flatnonzero(good[:, 0])), (turned[1], np.flatnonzero(good[:, 1]))
 
 
 class MentalRotation3D(PanelChoiceEnv):
@@ -291,6 +285,7 @@ class MentalRotation3D(PanelChoiceEnv):
             if keys[0] == keys[1]:
                 continue  # a figure that equals its own mirror image
             turns, mirror_turns = _drawable_pair(shape)
+            extents = sorted(map(max, zip(*shape)))  # (the figures are `normal`: least coordinates 0)
             views = self._views(rng, turns, 2)
             wrong = self._views(rng, mirror_turns, k - 1 - n_alt)
             for _ in range(n_alt * 4):
@@ -298,7 +293,8 @@ class MentalRotation3D(PanelChoiceEnv):
                     rng.integers(0, 1 << 30, size=n + 2 * arms)
                     continue
                 alt = chain(rng, n, arms)
-                if alt is not None and canonical(alt) not in keys:
+                # a turned copy of the figure or of its mirror image has their sorted extents: test those first
+                if alt is not None and (sorted(map(max, zip(*alt))) != extents or canonical(alt) not in keys):
                     wrong += self._views(rng, _drawable_turns(alt), 1)
             if len(views) == 2 and len(wrong) == k - 1 and len({views[1], *wrong}) == k:
                 break

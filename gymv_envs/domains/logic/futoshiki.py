@@ -19,6 +19,7 @@ from gymv_envs.core.canvas import (
     outline_rect,
     text_mask,
 )
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._grid import LatinSquareEnv, is_latin, keeps, latin_square
 from gymv_envs.domains.logic._latin import fewest_clues, latin_search, perms
 
@@ -151,9 +152,10 @@ class Futoshiki(LatinSquareEnv):
         signs = [signs[int(i)] for i in rng.permutation(len(signs))]
         cells = [cells[int(i)] for i in rng.permutation(len(cells))]
         order = []
-        while signs or cells:
-            take_cell = cells and (not signs or rng.random() < GIVEN_SHARE)
-            order.append(("g", cells.pop()) if take_cell else ("s", signs.pop()))
+        with ScalarDraws(rng) as d:  # `rng.random()` one by one, at Python speed
+            while signs or cells:
+                take_cell = cells and (not signs or d.random() < GIVEN_SHARE)
+                order.append(("g", cells.pop()) if take_cell else ("s", signs.pop()))
 
         def clues(k: int) -> tuple[dict, list]:
             givens = {x: sq[x[0]][x[1]] for kind, x in order[:k] if kind == "g"}
@@ -201,18 +203,20 @@ class Futoshiki(LatinSquareEnv):
                 "(`∧`: the upper digit is smaller; `∨`: the upper digit is larger). Keep the given digits.")
 
     def _state_text(self) -> str:
-        rows = []
         n = self.n
+        across = [["   "] * (n - 1) for _ in range(n)]  # the sign right of each box, then the one below it
+        down = [[" "] * n for _ in range(n - 1)]
+        for (r1, c1), (r2, c2) in self.less:  # the box (r1, c1) holds the smaller digit
+            if r1 == r2:
+                across[r1][min(c1, c2)] = " < " if c1 < c2 else " > "
+            else:
+                down[min(r1, r2)][c1] = "∧" if r1 < r2 else "∨"
+        rows = []
         for r in range(n):
-            line, below = "", ""
-            for c in range(n):
-                line += str(self.givens.get((r, c), "."))
-                if c < n - 1:
-                    line += " < " if ((r, c), (r, c + 1)) in self.less else " > " if ((r, c + 1), (r, c)) in self.less else "   "
-                below += ("∧" if ((r, c), (r + 1, c)) in self.less else "∨" if ((r + 1, c), (r, c)) in self.less else " ") + "   "
-            rows.append(line)
+            digits = [str(self.givens.get((r, c), ".")) for c in range(n)]
+            rows.append(digits[0] + "".join(sign + d for sign, d in zip(across[r], digits[1:])))
             if r < n - 1:
-                rows.append(below.rstrip())
+                rows.append("   ".join(down[r]).rstrip())
         return "\n".join(rows)
 
     # -- verify
