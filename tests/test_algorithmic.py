@@ -372,3 +372,80 @@ def test_harder_levels_are_bigger():
     for name in ("LifeBoard", "WallDistanceMap", "CirculatingGridEdits", "KPathsMaxCover", "StoneIntervalsGrundy"):
         sizes = [len(_env(name, d)._state_text()) for d in (0, 1, 2)]
         assert sizes[0] < sizes[1] < sizes[2], (name, sizes)
+
+
+# ----------------------------------------------------------------- oracles against plain re-computations (issue 15)
+def test_langton_ant_answers_match_a_plain_step_by_step_simulation():
+    moves = ((-1, 0), (0, 1), (1, 0), (0, -1))  # heading 0 up, 1 right, 2 down, 3 left: clockwise
+    words = ("up", "right", "down", "left")
+    for d in (0, 1, 2):
+        for seed in range(4):
+            for question in ("Position", "Heading", "BlackCount"):
+                env = _env(f"LangtonAnt{question}", d, seed)
+                n = env.side
+                black = {(r, c) for r in range(n) for c in range(n) if env.black[r][c]}
+                (r, c), h = env.pos, env.heading
+                for _ in range(env.steps):
+                    if (r, c) in black:  # black: turn left, make it white
+                        h = (h + 3) % 4
+                        black.discard((r, c))
+                    else:  # white: turn right, make it black
+                        h = (h + 1) % 4
+                        black.add((r, c))
+                    r, c = r + moves[h][0], c + moves[h][1]
+                    assert 0 <= r < n and 0 <= c < n
+                if question == "Position":
+                    assert env._solution == (r, c)
+                    right, wrong = f"{LETTERS[c]}{r + 1}", f"{LETTERS[c]}{r + 2 if r + 1 < n else r}"
+                elif question == "Heading":
+                    assert env._solution == h
+                    right, wrong = f"facing {words[h]}", words[(h + 2) % 4]
+                else:
+                    assert env._solution == len(black)
+                    right, wrong = str(len(black)), str(len(black) + 1)
+                assert _judge(env, right) is True and _judge(env, wrong) is False, (d, seed, question)
+
+
+def test_turing_grid_answers_match_a_plain_run_of_the_rule_table():
+    offsets = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
+    for d in (0, 1, 2):
+        for seed in range(4):
+            for question in ("Position", "State", "Tape"):
+                env = _env(f"TuringGrid{question}", d, seed)
+                n = env.side
+                tape = {(r, c): env.tape[r][c] for r in range(n) for c in range(n)}
+                (r, c), state = env.pos, env.state
+                assert set(env.rules) == {(s, x) for s in range(4) for x in range(env.symbols)}
+                for _ in range(env.steps):
+                    write, move, state = env.rules[(state, tape[(r, c)])]
+                    tape[(r, c)] = write
+                    r, c = r + offsets[move][0], c + offsets[move][1]
+                    assert 0 <= r < n and 0 <= c < n
+                rows = [[tape[(y, x)] for x in range(n)] for y in range(n)]
+                if question == "Position":
+                    assert env._solution == (r, c)
+                    right, wrong = f"{LETTERS[c]}{r + 1}", f"{LETTERS[c + 1 if c + 1 < n else c - 1]}{r + 1}"
+                elif question == "State":
+                    assert env._solution == state
+                    right, wrong = "ABCD"[state], "ABCD"[(state + 1) % 4]
+                else:
+                    assert [list(row) for row in env._solution] == rows
+                    right = " / ".join(" ".join(map(str, row)) for row in rows)
+                    rows[0][0] = (rows[0][0] + 1) % env.symbols  # one symbol off
+                    wrong = " / ".join(" ".join(map(str, row)) for row in rows)
+                assert _judge(env, right) is True and _judge(env, wrong) is False, (d, seed, question)
+
+
+def test_island_and_block_counts_match_scipy_labelling():
+    ndimage = pytest.importorskip("scipy.ndimage")
+    for d in (0, 1, 2):
+        for seed in range(4):
+            env = _env("IslandCount", d, seed)
+            count = ndimage.label(np.asarray(env.heights) > 0)[1]  # the default structure joins side by side only
+            assert env._solution == count
+            assert _judge(env, str(count)) is True and _judge(env, str(count + 1)) is False
+            env = _env("MonochromeBlocks", d, seed)
+            grid = np.asarray(env.grid)
+            count = sum(ndimage.label(grid == colour)[1] for colour in np.unique(grid))
+            assert env._solution == count
+            assert _judge(env, str(count)) is True and _judge(env, str(count - 1)) is False

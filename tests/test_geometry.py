@@ -254,3 +254,33 @@ def test_fill_fresh_and_centres_match_the_plot():
         assert np.array_equal(a.img, b.img)
         want = [tuple(float(v) for v in a.ax.px(*poly.mean(axis=0))) for poly in env.islands]
         assert centres_px(a.ax, env.islands) == want
+
+
+def test_largest_rectangle_matches_an_enumeration_of_every_four_points():
+    """Issue 15: every 4-point subset tried in its three cyclic orders; a rectangle when every corner's two
+    sides are non-zero and at right angles (exact integer dot products)."""
+    for difficulty in (0, 1, 2):
+        for seed in range(3):
+            env = level("LargestRectangle", seed, difficulty=difficulty)
+            pts = [tuple(int(v) for v in p) for p in env.pts]
+            found = {}
+            for quad in itertools.combinations(range(len(pts)), 4):
+                a = quad[0]
+                for b, c, d in ((quad[1], quad[2], quad[3]), (quad[1], quad[3], quad[2]), (quad[2], quad[1], quad[3])):
+                    cyc = [pts[a], pts[b], pts[c], pts[d]]
+                    sides = [(cyc[(k + 1) % 4][0] - cyc[k][0], cyc[(k + 1) % 4][1] - cyc[k][1]) for k in range(4)]
+                    if all(s != (0, 0) for s in sides) and all(
+                            sides[k][0] * sides[(k + 1) % 4][0] + sides[k][1] * sides[(k + 1) % 4][1] == 0
+                            for k in range(4)):
+                        found[frozenset(quad)] = abs(sides[0][0] * sides[1][1] - sides[0][1] * sides[1][0])
+            assert {c: a for a, c in env.rects} == found, (difficulty, seed)
+            best = max(found.values())
+            largest = [c for c, a in found.items() if a == best]
+            assert len(largest) == 1 and env._solution == largest[0] and env.best == best
+            assert env._check(env._parse_answer(", ".join(env.labels[i] for i in sorted(largest[0]))))
+            runner_up = max((c for c in found if c != largest[0]), key=found.get)
+            assert not env._check(env._parse_answer(", ".join(env.labels[i] for i in sorted(runner_up))))
+            corners = sorted(largest[0])
+            near = next(frozenset(corners[1:] + [j]) for j in range(len(pts))
+                        if j not in corners and frozenset(corners[1:] + [j]) not in found)
+            assert not env._check(env._parse_answer(", ".join(env.labels[i] for i in sorted(near))))

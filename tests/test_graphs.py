@@ -545,3 +545,88 @@ def test_picture_with_a_title_and_dashed_edges_draws():
                   directed=[False, True], title="G")
     frame, placed = render((128, 128), pic)
     assert frame.std() > 0 and len(placed.label_boxes) == 3
+
+
+# ------------------------------------------------------------------ oracles against plain re-computations (issue 15)
+def test_max_clique_matches_a_brute_force_over_vertex_subsets():
+    for difficulty in (0, 1, 2):
+        for seed in range(4):
+            env = level("MaxClique", seed, difficulty=difficulty)
+            n = len(env.labels)
+            adj = [1 << v for v in range(n)]  # each vertex's neighbours and itself, as a bit mask
+            for a, b in env.edges:
+                adj[a] |= 1 << b
+                adj[b] |= 1 << a
+            cliques = {m for m in range(1, 1 << n) if all(adj[v] & m == m for v in range(n) if m >> v & 1)}
+            size = max(bin(m).count("1") for m in cliques)
+            best = {frozenset(v for v in range(n) if m >> v & 1) for m in cliques if bin(m).count("1") == size}
+            assert env.size == size and len(env._solution) == size and env._solution in best
+            assert {c for c in env.cliques if len(c) == size} == best
+            text = {m: ", ".join(env.labels[v] for v in range(n) if m >> v & 1) for m in range(1 << n)
+                    if bin(m).count("1") == size}
+            for m, t in text.items():  # every set of the maximum size: accepted exactly when it is a clique
+                assert env._check(env._parse_answer(t)) == (m in cliques), (difficulty, seed, t)
+            smaller = sorted(next(iter(best)))[1:]
+            assert not env._check(env._parse_answer(", ".join(env.labels[v] for v in smaller)))
+
+
+def in_order(children: dict, x: list, v: int) -> list:
+    """Left subtree (children drawn left of ``v``), ``v``, then the right subtree."""
+    left = [c for c in children[v] if x[c] < x[v]]
+    right = [c for c in children[v] if x[c] > x[v]]
+    return [w for c in left for w in in_order(children, x, c)] + [v] + [w for c in right for w in in_order(children, x, c)]
+
+
+def test_tree_traversals_match_networkx_on_the_drawn_tree():
+    asked = set()
+    for difficulty in (0, 1, 2):
+        for seed in range(4):
+            env = level("TreeTraversal", seed, difficulty=difficulty)
+            n, x = len(env.labels), [float(p[0]) for p in env.pos]
+            children = {v: sorted((c for p, c in env.edges if p == v), key=lambda c: x[c]) for v in range(n)}
+            (root,) = set(range(n)) - {c for _, c in env.edges}
+            tree = nx.DiGraph()
+            tree.add_nodes_from(range(n))
+            tree.add_edges_from((v, c) for v in range(n) for c in children[v])  # left child first, as drawn
+            assert nx.is_arborescence(tree) and all(len(cs) <= 2 for cs in children.values())
+
+            orders = {"pre-order": list(nx.dfs_preorder_nodes(tree, root)), "in-order": in_order(children, x, root),
+                      "post-order": list(nx.dfs_postorder_nodes(tree, root))}
+            assert orders["in-order"] == sorted(range(n), key=lambda v: x[v])  # each vertex at its in-order place
+            expected = orders[env.kind]
+            asked.add(env.kind)
+            assert list(env._solution) == expected, (difficulty, seed, env.kind)
+            assert env._check(env._parse_answer(" ".join(env.labels[v] for v in expected)))
+            for other in orders.values():
+                if other != expected:
+                    assert not env._check(env._parse_answer(" ".join(env.labels[v] for v in other)))
+            swapped = expected[:]
+            swapped[-2], swapped[-1] = swapped[-1], swapped[-2]
+            assert not env._check(env._parse_answer(" ".join(env.labels[v] for v in swapped)))
+    assert asked == {"pre-order", "in-order", "post-order"}
+
+
+def test_fbi_tree_matches_the_definition_on_a_heap_of_halves():
+    for difficulty in (0, 1, 2):
+        for seed in range(4):
+            env = level("FBITree", seed, difficulty=difficulty)
+            bits, width = env.bits, len(env.bits)
+            assert width == 2 ** (difficulty + 2) and set(bits) == {"0", "1"}
+            label = [""] * (width - 1) + ["B" if b == "0" else "I" for b in bits]  # heap: i has 2i+1 and 2i+2
+            for i in range(width - 2, -1, -1):
+                pair = {label[2 * i + 1], label[2 * i + 2]}
+                label[i] = pair.pop() if pair in ({"B"}, {"I"}) else "F"
+            out, stack = [], [(0, False)]  # post-order without recursion
+            while stack:
+                i, done = stack.pop()
+                if done or i >= width - 1:
+                    out.append(label[i])
+                else:
+                    stack += [(i, True), (2 * i + 2, False), (2 * i + 1, False)]
+            expected = "".join(out)
+            assert len(expected) == 2 * width - 1 and expected[-1] == "F"
+            assert env._solution == expected, (difficulty, seed, bits)
+            assert env._check(env._parse_answer(" ".join(expected)))
+            for i, c in itertools.product(range(len(expected)), "BFI"):  # every one-letter change refused
+                if c != expected[i]:
+                    assert not env._check(env._parse_answer(expected[:i] + c + expected[i + 1:]))
