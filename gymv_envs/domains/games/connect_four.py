@@ -7,10 +7,19 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import PALETTE, disc, new_frame
 from gymv_envs.core.cells import LETTERS
-from gymv_envs.domains.games._board import ME, OPPONENT_TEXT, THEM, BoardGameEnv, grid_text
+from gymv_envs.core.rng import choice
+from gymv_envs.domains.games._board import (
+    LOSS_VALUE,
+    ME,
+    OPPONENT_TEXT,
+    THEM,
+    BoardGameEnv,
+    grid_text,
+)
 from gymv_envs.rules.connect_four import COLS, ROWS, WINDOWS, landing_row, wins_at
 
 PLIES = {0: (6, 16), 1: (8, 20), 2: (10, 24)}   # difficulty -> range of random opening plies
+CELL_WINDOWS = tuple(tuple(k for k, w in enumerate(WINDOWS) if i in w) for i in range(ROWS * COLS))  # windows through each cell
 BOARD_C, HOLE_C, LIT_C = (40, 80, 170), (250, 250, 250), (255, 236, 150)
 DISC_C = {ME: PALETTE["red"], THEM: PALETTE["yellow"]}
 
@@ -105,6 +114,53 @@ class ConnectFour(BoardGameEnv):
             elif not mine:
                 v -= theirs * theirs
         return v
+
+    def _opponent_move(self) -> int:
+        """The base's greedy reply with each reply's heuristic from the windows through its disc (the
+        rest of the sum is the same for every reply) and its reply-to-reply check from the columns
+        that already win for red: the same values, so the same move."""
+        if self.opponent != "greedy":
+            return super()._opponent_move()
+        s, rng = self.state, self.np_random
+        moves = self.legal(s)
+        if len(moves) == 1:
+            return choice(rng, moves)
+        order = [moves[int(i)] for i in rng.permutation(len(moves))]
+        b = s[0]
+        counts = []
+        h = 0
+        for w in WINDOWS:
+            mine = theirs = 0
+            for i in w:
+                if b[i] == ME:
+                    mine += 1
+                elif b[i] == THEM:
+                    theirs += 1
+            counts.append((mine, theirs))
+            h += mine * mine if not theirs else -theirs * theirs if not mine else 0
+        red_wins = set()   # columns where red, to move in `b`, completes four
+        for c in moves:
+            i = landing_row(b, c) * COLS + c
+            if wins_at(b[:i] + (ME,) + b[i + 1:], i):
+                red_wins.add(c)
+        best, best_v = order[0], np.inf
+        for a in order:
+            t = self.play(s, a)
+            if t[2] == THEM:
+                return a
+            i = landing_row(b, a) * COLS + a
+            v = h
+            for k in CELL_WINDOWS[i]:
+                mine, theirs = counts[k]
+                if not mine:
+                    v += theirs * theirs - (theirs + 1) * (theirs + 1)
+                elif not theirs:
+                    v -= mine * mine
+            threat = t[2] is None and (any(c != a for c in red_wins) or (i >= COLS and self.play(t, a)[2] == ME))
+            v = float(v) + (LOSS_VALUE if threat else 0.0)
+            if v < best_v:
+                best, best_v = a, v
+        return best
 
     def describe_invalid(self, s, a: int) -> str:
         return f"column {LETTERS[a]} is full; choose a column with an empty hole"
