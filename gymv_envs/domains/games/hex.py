@@ -17,8 +17,17 @@ from gymv_envs.core.canvas import (
 )
 from gymv_envs.core.cells import LETTERS, cell_names
 from gymv_envs.core.rng import choice
-from gymv_envs.domains.games._board import ME, OPPONENT_TEXT, THEM, BoardGameEnv
-from gymv_envs.domains.games._hex_graph import adjacency, connected, distance, winning_cells
+from gymv_envs.domains.games._board import LOSS_VALUE, ME, OPPONENT_TEXT, THEM, BoardGameEnv
+from gymv_envs.domains.games._hex_graph import (
+    adjacency,
+    connected,
+    distance,
+    gap,
+    joins,
+    masks,
+    winning_cells,
+    winning_mask,
+)
 
 LEVELS = {0: (5, 8), 1: (6, 12), 2: (7, 16)}   # difficulty -> (board side, random opening plies)
 STONE_C = {ME: PALETTE["red"], THEM: PALETTE["blue"]}
@@ -142,6 +151,32 @@ class Hex(BoardGameEnv):
     def heuristic(self, s) -> float:
         n = self.side
         return float(distance(s[0], THEM, n) - distance(s[0], ME, n))
+
+    def _opponent_move(self) -> int:
+        """The base's greedy reply with the board's bit masks made once and each reply's stone added to
+        them (`play`, `heuristic` and `immediate_win` on masks): the same values, so the same move."""
+        if self.opponent != "greedy":
+            return super()._opponent_move()
+        s, rng = self.state, self.np_random
+        moves = self.legal(s)
+        if len(moves) == 1:
+            return choice(rng, moves)
+        moves = self.candidate_moves(s)
+        order = [moves[int(i)] for i in rng.permutation(len(moves))]
+        n = self.side
+        red, empty = masks(s[0], ME)
+        blue = ((1 << n * n) - 1) & ~red & ~empty
+        best, best_v = order[0], np.inf
+        for a in order:
+            bit = 1 << a
+            if joins(blue | bit, THEM, n):
+                return a
+            left = empty & ~bit
+            v = float(gap(blue | bit, left, THEM, n) - gap(red, left, ME, n))
+            v += LOSS_VALUE if winning_mask(red, left, ME, n) else 0.0
+            if v < best_v:
+                best, best_v = a, v
+        return best
 
     def describe_invalid(self, s, a: int) -> str:
         return f"{self.action_names[a]} is occupied; choose an empty cell"
