@@ -45,8 +45,11 @@ def spread(x: int, n: int) -> int:
 
 def grow(x: int, own: int, n: int) -> int:
     """``x`` with every stone of ``own`` connected to it (through stones of ``own``)."""
+    full, not0, notn, _ = geometry(n)
+    m = n - 1
     while True:
-        y = x | (spread(x, n) & own)
+        a, b = x & not0, x & notn
+        y = x | (((x >> n) | (x << n) | (a >> 1) | (b << 1) | (b >> m) | (a << m)) & own)
         if y == x:
             return x
         x = y
