@@ -13,7 +13,7 @@ from gymv_envs.core.canvas import (
     new_frame,
     pil_draw,
 )
-from gymv_envs.domains.games._board import DRAW, ME, OPPONENT_TEXT, THEM, BoardGameEnv
+from gymv_envs.domains.games._board import DRAW, LOSS_VALUE, ME, OPPONENT_TEXT, THEM, BoardGameEnv
 
 PITS = 6
 STORE = {ME: PITS, THEM: 2 * PITS + 1}           # board index of each side's store
@@ -23,8 +23,23 @@ WOOD, WOOD_EDGE, PIT_C, LIT_C = (205, 160, 95), (110, 75, 35), (245, 225, 185), 
 SIDE_C = {ME: (40, 70, 160), THEM: (170, 50, 45)}
 
 
+_SOWN: dict[tuple[tuple[int, ...], int, int], tuple[tuple[int, ...], int, int | None]] = {}
+_SOWN_MAX = 50_000   # entries of the `sow` cache (a 14-tuple each: a few MB at most); cleared when full
+
+
 def sow(board: tuple[int, ...], p: int, pit: int) -> tuple[tuple[int, ...], int, int | None]:
-    """Sow the seeds of ``pit`` for player ``p``: (board, next mover, result or None)."""
+    """Sow the seeds of ``pit`` for player ``p``: (board, next mover, result or None). Cached: the
+    opponent's search and the start check meet the same positions again and again."""
+    key = (board, p, pit)
+    hit = _SOWN.get(key)
+    if hit is None:
+        if len(_SOWN) >= _SOWN_MAX:
+            _SOWN.clear()
+        hit = _SOWN[key] = _sow(board, p, pit)
+    return hit
+
+
+def _sow(board: tuple[int, ...], p: int, pit: int) -> tuple[tuple[int, ...], int, int | None]:
     b = list(board)
     seeds, b[pit], pos, skip = b[pit], 0, pit, STORE[3 - p]
     while seeds:
@@ -165,6 +180,36 @@ class Kalah(BoardGameEnv):
 
     def heuristic(self, s) -> float:
         return float(s[0][STORE[ME]] - s[0][STORE[THEM]])
+
+    def minimax(self, s, depth: int, alpha: float, beta: float) -> float:
+        """The base's alpha-beta over `legal` moves with `heuristic` at the leaves, written for Kalah's
+        states (no method calls per node): the same values."""
+        r = s[2]
+        if r is not None:
+            return 0.0 if r == DRAW else (LOSS_VALUE + depth) * (1 if r == ME else -1)
+        b = s[0]
+        if depth == 0:
+            return float(b[PITS] - b[2 * PITS + 1])
+        p = s[1]
+        first = FIRST[p]
+        minimax = self.minimax
+        if p == ME:
+            best = -np.inf
+            for pit in range(first, first + PITS):
+                if b[pit]:
+                    v = minimax(sow(b, p, pit), depth - 1, alpha, beta)
+                    best, alpha = max(best, v), max(alpha, v)
+                    if alpha >= beta:
+                        break
+        else:
+            best = np.inf
+            for pit in range(first, first + PITS):
+                if b[pit]:
+                    v = minimax(sow(b, p, pit), depth - 1, alpha, beta)
+                    best, beta = min(best, v), min(beta, v)
+                    if alpha >= beta:
+                        break
+        return best
 
     def move_of(self, player: int, a: int) -> int:
         return a + (PITS if player == THEM else 0)
