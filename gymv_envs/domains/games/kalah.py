@@ -24,7 +24,7 @@ SIDE_C = {ME: (40, 70, 160), THEM: (170, 50, 45)}
 
 
 _SOWN: dict[tuple[tuple[int, ...], int, int], tuple[tuple[int, ...], int, int | None]] = {}
-_SOWN_MAX = 50_000   # entries of the `sow` cache (a 14-tuple each: a few MB at most); cleared when full
+_SOWN_MAX = 20_000   # entries of the `sow` cache (about 500 bytes each: 10 MB at most); cleared when full
 
 
 def sow(board: tuple[int, ...], p: int, pit: int) -> tuple[tuple[int, ...], int, int | None]:
