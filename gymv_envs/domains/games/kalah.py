@@ -246,7 +246,7 @@ class Kalah(BoardGameEnv):
             j = FIRST[THEM] + i
             draw_text(base, "abcdef"[i], (centres[j][0], y0 + 0.25 * unit), lsize, SIDE_C[THEM], bold=True)
         size = max(4, fit_text_size("20", int(1.3 * r), int(1.1 * r), bold=True))
-        self._base = (base, centres, r, sh, size, {})   # {} : patches by (pit, seeds, lit), at most 14 * 2 * 49
+        self._base = (base, centres, r, sh, size, {})   # patches by (pit, seeds, lit): at most 14 * 2 * 49, ~15 MB at 512x512
         return self._base
 
     def _paint(self, frame: np.ndarray, d, i: int, seeds: int, lit: bool) -> None:
