@@ -220,9 +220,15 @@ class AtariGo(IntersectionBoard, BoardGameEnv):
             if stones not in seen:
                 seen.add(stones)
                 (black if b[i] == ME else white).append((stones, libs))
+        # `play` ends the game for white when it captures, or when black is left no legal point; the
+        # latter needs every empty point's empty neighbours gone, impossible while two points other
+        # than the reply keep two empty neighbours each (a stone takes at most one of them)
+        roomy = [i for i, v in enumerate(b) if v == 0 and sum(b[j] == 0 for j in adj[i]) >= 2]
         best, best_v = order[0], np.inf
         for a in order:
-            if self.play(s, a)[2] == THEM:
+            if any(b[j] == ME and g[j][1] == {a} for j in adj[a]):
+                return a
+            if len(roomy) < 3 and self.play(s, a)[2] == THEM:
                 return a
             mine = min((len(libs) - (a in libs) for _, libs in black), default=4)
             joined = {g[j][0] for j in adj[a] if b[j] == THEM}   # the white groups the stone joins, by their stones
