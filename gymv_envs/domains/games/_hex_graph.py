@@ -113,3 +113,19 @@ def connected(b: tuple[int, ...], p: int, n: int) -> bool:
 def distance(b: tuple[int, ...], p: int, n: int) -> int:
     """Fewest empty cells ``p`` still needs to join its edges (its shortest path, empty cells costing 1)."""
     return gap(*masks(b, p), p, n)
+
+
+def layers(own: int, empty: int, p: int, n: int, side: int) -> dict[int, int]:
+    """For each cell ``p`` can reach from its edge ``side`` (0 or 1), the fewest empty cells filled to reach
+    it, itself included (the layers of `gap`'s search)."""
+    e = geometry(n)[3][p][side]
+    reach = grow(e & own, own, n)
+    out = dict.fromkeys(bits(reach), 0)
+    d = 0
+    while True:
+        more = grow(reach | ((spread(reach, n) | e) & empty), own, n)
+        if more == reach:
+            return out
+        d += 1
+        out.update(dict.fromkeys(bits(more & ~reach), d))
+        reach = more

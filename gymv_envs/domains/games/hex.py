@@ -24,6 +24,7 @@ from gymv_envs.domains.games._hex_graph import (
     distance,
     gap,
     joins,
+    layers,
     masks,
     winning_cells,
     winning_mask,
@@ -153,8 +154,9 @@ class Hex(BoardGameEnv):
         return float(distance(s[0], THEM, n) - distance(s[0], ME, n))
 
     def _opponent_move(self) -> int:
-        """The base's greedy reply with the board's bit masks made once and each reply's stone added to
-        them (`play`, `heuristic` and `immediate_win` on masks): the same values, so the same move."""
+        """The base's greedy reply with the board's bit masks and both players' distance layers made once:
+        each reply's `heuristic` and `immediate_win` follow from them (see below): the same values, so
+        the same move."""
         if self.opponent != "greedy":
             return super()._opponent_move()
         s, rng = self.state, self.np_random
@@ -166,14 +168,20 @@ class Hex(BoardGameEnv):
         n = self.side
         red, empty = masks(s[0], ME)
         blue = ((1 << n * n) - 1) & ~red & ~empty
+        # blue's distance with a stone on a: its shortest path, or the best path through a (a now free);
+        # red's with a taken: unchanged unless a lies on one of red's shortest paths; red's wins: minus a
+        blue_gap, red_gap = gap(blue, empty, THEM, n), gap(red, empty, ME, n)
+        bf, bb = layers(blue, empty, THEM, n, 0), layers(blue, empty, THEM, n, 1)
+        rf, rb = layers(red, empty, ME, n, 0), layers(red, empty, ME, n, 1)
+        red_wins = winning_mask(red, empty, ME, n)
         best, best_v = order[0], np.inf
         for a in order:
             bit = 1 << a
             if joins(blue | bit, THEM, n):
                 return a
-            left = empty & ~bit
-            v = float(gap(blue | bit, left, THEM, n) - gap(red, left, ME, n))
-            v += LOSS_VALUE if winning_mask(red, left, ME, n) else 0.0
+            them = min(blue_gap, bf[a] + bb[a] - 2) if a in bf and a in bb else blue_gap
+            me = gap(red, empty & ~bit, ME, n) if a in rf and a in rb and rf[a] + rb[a] - 1 == red_gap else red_gap
+            v = float(them - me) + (LOSS_VALUE if red_wins & ~bit else 0.0)
             if v < best_v:
                 best, best_v = a, v
         return best
