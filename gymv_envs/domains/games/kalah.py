@@ -27,19 +27,19 @@ _SOWN: dict[tuple[tuple[int, ...], int, int], tuple[tuple[int, ...], int, int | 
 _SOWN_MAX = 20_000   # entries of the `sow` cache (about 500 bytes each: 10 MB at most); cleared when full
 
 
-def sow(board: tuple[int, ...], p: int, pit: int) -> tuple[tuple[int, ...], int, int | None]:
-    """Sow the seeds of ``pit`` for player ``p``: (board, next mover, result or None). Cached: the
-    opponent's search and the start check meet the same positions again and again."""
+def sown(board: tuple[int, ...], p: int, pit: int) -> tuple[tuple[int, ...], int, int | None]:
+    """`sow`, cached: the opponent's searches of successive steps meet the same positions again (the
+    start check meets mostly new ones, so it sows directly)."""
     key = (board, p, pit)
     hit = _SOWN.get(key)
     if hit is None:
         if len(_SOWN) >= _SOWN_MAX:
             _SOWN.clear()
-        hit = _SOWN[key] = _sow(board, p, pit)
+        hit = _SOWN[key] = sow(board, p, pit)
     return hit
 
 
-def _sow(board: tuple[int, ...], p: int, pit: int) -> tuple[tuple[int, ...], int, int | None]:
+def sow(board: tuple[int, ...], p: int, pit: int) -> tuple[tuple[int, ...], int, int | None]:
     b = list(board)
     seeds, b[pit], pos, skip = b[pit], 0, pit, STORE[3 - p]
     while seeds:
@@ -197,7 +197,7 @@ class Kalah(BoardGameEnv):
             best = -np.inf
             for pit in range(first, first + PITS):
                 if b[pit]:
-                    v = minimax(sow(b, p, pit), depth - 1, alpha, beta)
+                    v = minimax(sown(b, p, pit), depth - 1, alpha, beta)
                     best, alpha = max(best, v), max(alpha, v)
                     if alpha >= beta:
                         break
@@ -205,7 +205,7 @@ class Kalah(BoardGameEnv):
             best = np.inf
             for pit in range(first, first + PITS):
                 if b[pit]:
-                    v = minimax(sow(b, p, pit), depth - 1, alpha, beta)
+                    v = minimax(sown(b, p, pit), depth - 1, alpha, beta)
                     best, beta = min(best, v), min(beta, v)
                     if alpha >= beta:
                         break
