@@ -1,9 +1,12 @@
-"""Hex board graph for Hex: cell adjacency, edges, reach, winning cells, connection and distance."""
+"""Hex board graph for Hex: cell adjacency, edges, reach, winning cells, connection and distance.
+
+The searches run on bit masks of the board (bit ``r * n + c`` for cell ``(r, c)``): a set of cells
+spreads to its six neighbours by shifts, so a flood fill is a few integer operations per step.
+"""
 
 from __future__ import annotations
 
 import functools
-from collections import deque
 
 from gymv_envs.domains.games._board import ME
 
@@ -16,18 +19,6 @@ def adjacency(n: int) -> tuple[tuple[int, ...], ...]:
                  for r, c in (divmod(i, n) for i in range(n * n)))
 
 
-def _reach(b: tuple[int, ...], p: int, n: int, start: list[int]) -> set[int]:
-    """Stones of ``p`` connected to the ``start`` stones."""
-    adj, seen = adjacency(n), set(start)
-    todo = deque(start)
-    while todo:
-        for j in adj[todo.popleft()]:
-            if b[j] == p and j not in seen:
-                seen.add(j)
-                todo.append(j)
-    return seen
-
-
 def edges(p: int, n: int) -> tuple[list[int], list[int]]:
     """The two edges ``p`` must join: red top and bottom rows, blue left and right columns."""
     if p == ME:
@@ -35,40 +26,106 @@ def edges(p: int, n: int) -> tuple[list[int], list[int]]:
     return list(range(0, n * n, n)), list(range(n - 1, n * n, n))
 
 
+@functools.cache
+def geometry(n: int) -> tuple[int, int, int, dict[int, tuple[int, int]]]:
+    """Bit masks of an n x n board: (all cells, all but column 0, all but the last column, each player's two edges)."""
+    full = (1 << n * n) - 1
+    col0 = sum(1 << (r * n) for r in range(n))
+    last = col0 << (n - 1)
+    sides = {p: tuple(sum(1 << i for i in e) for e in edges(p, n)) for p in (1, 2)}
+    return full, full & ~col0, full & ~last, sides
+
+
+def spread(x: int, n: int) -> int:
+    """The cells next to some cell of ``x`` (hex neighbours: up, up-right, left, right, down-left, down)."""
+    full, not0, notn, _ = geometry(n)
+    a, b = x & not0, x & notn
+    return ((x >> n) | (x << n) | (a >> 1) | (b << 1) | (b >> (n - 1)) | (a << (n - 1))) & full
+
+
+def grow(x: int, own: int, n: int) -> int:
+    """``x`` with every stone of ``own`` connected to it (through stones of ``own``)."""
+    full, not0, notn, _ = geometry(n)
+    m = n - 1
+    while True:
+        a, b = x & not0, x & notn
+        y = x | (((x >> n) | (x << n) | (a >> 1) | (b << 1) | (b >> m) | (a << m)) & own)
+        if y == x:
+            return x
+        x = y
+
+
+def masks(b: tuple[int, ...], p: int) -> tuple[int, int]:
+    """(stones of ``p``, empty cells) of board ``b`` as bit masks."""
+    own = empty = 0
+    for i, v in enumerate(b):
+        if v == p:
+            own |= 1 << i
+        elif not v:
+            empty |= 1 << i
+    return own, empty
+
+
+def bits(x: int) -> list[int]:
+    """The cells of mask ``x``, in increasing order."""
+    out = []
+    while x:
+        low = x & -x
+        out.append(low.bit_length() - 1)
+        x ^= low
+    return out
+
+
+def joins(own: int, p: int, n: int) -> bool:
+    """Whether the stones ``own`` of ``p`` join its two edges."""
+    e1, e2 = geometry(n)[3][p]
+    return bool(grow(e1 & own, own, n) & e2)
+
+
+def winning_mask(own: int, empty: int, p: int, n: int) -> int:
+    """The empty cells where one more stone of ``p`` joins its edges."""
+    e1, e2 = geometry(n)[3][p]
+    a, z = grow(e1 & own, own, n), grow(e2 & own, own, n)
+    return ((e1 | spread(a, n)) & (e2 | spread(z, n))) & empty
+
+
+def gap(own: int, empty: int, p: int, n: int) -> int:
+    """Fewest empty cells ``p`` still needs to join its edges (``n * n`` if it cannot)."""
+    e1, e2 = geometry(n)[3][p]
+    reach, d = grow(e1 & own, own, n), 0   # the cells ``p`` reaches after filling ``d`` empty ones
+    while not reach & e2:
+        more = grow(reach | ((spread(reach, n) | e1) & empty), own, n)
+        if more == reach:
+            return n * n
+        reach, d = more, d + 1
+    return d
+
+
 def winning_cells(b: tuple[int, ...], p: int, n: int) -> list[int]:
     """Empty cells where a stone of ``p`` would join its two edges."""
-    adj = adjacency(n)
-    e1, e2 = edges(p, n)
-    a = _reach(b, p, n, [i for i in e1 if b[i] == p])
-    z = _reach(b, p, n, [i for i in e2 if b[i] == p])
-    near_a = {i for i in e1 if b[i] == 0} | {j for i in a for j in adj[i] if b[j] == 0}
-    near_z = {i for i in e2 if b[i] == 0} | {j for i in z for j in adj[i] if b[j] == 0}
-    return sorted(near_a & near_z)
+    return bits(winning_mask(*masks(b, p), p, n))
 
 
 def connected(b: tuple[int, ...], p: int, n: int) -> bool:
-    e1, e2 = edges(p, n)
-    return bool(_reach(b, p, n, [i for i in e1 if b[i] == p]) & set(e2))
+    return joins(masks(b, p)[0], p, n)
 
 
 def distance(b: tuple[int, ...], p: int, n: int) -> int:
-    """Fewest empty cells ``p`` still needs to join its edges (0-1 BFS)."""
-    adj, (e1, e2) = adjacency(n), edges(p, n)
-    dist, todo = {}, deque()
-    for i in e1:
-        if b[i] != 3 - p:
-            dist[i] = 0 if b[i] == p else 1
-            (todo.appendleft if b[i] == p else todo.append)(i)
-    goal, best = set(e2), n * n
-    while todo:
-        i = todo.popleft()
-        if i in goal:
-            best = min(best, dist[i])
-        for j in adj[i]:
-            if b[j] == 3 - p:
-                continue
-            d = dist[i] + (b[j] != p)
-            if d < dist.get(j, n * n):
-                dist[j] = d
-                (todo.appendleft if b[j] == p else todo.append)(j)
-    return best
+    """Fewest empty cells ``p`` still needs to join its edges (its shortest path, empty cells costing 1)."""
+    return gap(*masks(b, p), p, n)
+
+
+def layers(own: int, empty: int, p: int, n: int, side: int) -> dict[int, int]:
+    """For each cell ``p`` can reach from its edge ``side`` (0 or 1), the fewest empty cells filled to reach
+    it, itself included (the layers of `gap`'s search)."""
+    e = geometry(n)[3][p][side]
+    reach = grow(e & own, own, n)
+    out = dict.fromkeys(bits(reach), 0)
+    d = 0
+    while True:
+        more = grow(reach | ((spread(reach, n) | e) & empty), own, n)
+        if more == reach:
+            return out
+        d += 1
+        out.update(dict.fromkeys(bits(more & ~reach), d))
+        reach = more

@@ -10,6 +10,7 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.core.cells import LETTERS
 from gymv_envs.core.rng import choice
 from gymv_envs.domains.games._board import (
+    LOSS_VALUE,
     ME,
     OPPONENT_TEXT,
     THEM,
@@ -199,6 +200,47 @@ class AtariGo(IntersectionBoard, BoardGameEnv):
         mine = min((len(libs) for i, (_, libs) in g.items() if b[i] == ME), default=4)
         theirs = min((len(libs) for i, (_, libs) in g.items() if b[i] == THEM), default=4)
         return float(mine - theirs)
+
+    def _opponent_move(self) -> int:
+        """The base's greedy reply with each reply's groups derived from the board's: a white stone on
+        ``a`` takes ``a`` from every group's liberties and merges the white groups next to it (no
+        capture: a capture ends the game first). The same `heuristic` and `immediate_win` values, so
+        the same move."""
+        if self.opponent != "greedy":
+            return super()._opponent_move()
+        s, rng = self.state, self.np_random
+        moves = self.legal(s)
+        if len(moves) == 1:
+            return choice(rng, moves)
+        moves = self.candidate_moves(s)
+        order = [moves[int(i)] for i in rng.permutation(len(moves))]
+        b, g, adj = s[0], self._groups(s), adjacency(self.side)
+        seen, black, white = set(), [], []
+        for i, (stones, libs) in g.items():
+            if stones not in seen:
+                seen.add(stones)
+                (black if b[i] == ME else white).append((stones, libs))
+        # `play` ends the game for white when it captures, or when black is left no legal point; the
+        # latter needs every empty point's empty neighbours gone, impossible while two points other
+        # than the reply keep two empty neighbours each (a stone takes at most one of them)
+        roomy = [i for i, v in enumerate(b) if v == 0 and sum(b[j] == 0 for j in adj[i]) >= 2]
+        best, best_v = order[0], np.inf
+        for a in order:
+            if any(b[j] == ME and g[j][1] == {a} for j in adj[a]):
+                return a
+            if len(roomy) < 3 and self.play(s, a)[2] == THEM:
+                return a
+            mine = min((len(libs) - (a in libs) for _, libs in black), default=4)
+            joined = {g[j][0] for j in adj[a] if b[j] == THEM}   # the white groups the stone joins, by their stones
+            merged = {j for j in adj[a] if b[j] == 0}.union(*(libs for stones, libs in white if stones in joined))
+            merged.discard(a)
+            rest = [len(libs) - (a in libs) for stones, libs in white if stones not in joined]
+            theirs = min(rest, default=len(merged))
+            theirs = min(theirs, len(merged))
+            v = float(mine - theirs) + (LOSS_VALUE if len(merged) == 1 or 1 in rest else 0.0)
+            if v < best_v:
+                best, best_v = a, v
+        return best
 
     def describe_invalid(self, s, a: int) -> str:
         if s[0][a]:

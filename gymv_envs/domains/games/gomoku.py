@@ -11,6 +11,7 @@ from gymv_envs.core.cells import LETTERS
 from gymv_envs.core.rng import choice
 from gymv_envs.domains.games._board import (
     DRAW,
+    LOSS_VALUE,
     ME,
     OPPONENT_TEXT,
     THEM,
@@ -28,6 +29,41 @@ LEVELS = {0: (9, 16), 1: (11, 14), 2: (13, 20)}   # difficulty -> (board side, r
 def windows(n: int) -> np.ndarray:
     """Every line of five cells on an n x n board, as an (m, 5) index array."""
     return np.array(line_windows(n, n, 5), dtype=np.int64)
+
+
+@functools.cache
+def neighbours(n: int) -> tuple[int, ...]:
+    """Per point of an n x n board, the bit mask of its (up to eight) neighbours."""
+    return tuple(sum(1 << (rr * n + cc) for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
+                     if (rr, cc) != (r, c) and 0 <= rr < n and 0 <= cc < n) for r, c in (divmod(i, n) for i in range(n * n)))
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def white_replies(board: tuple[int, ...], n: int) -> tuple[int, dict[int, int], set[int], set[int]]:
+    """What the greedy opponent weighs for each white reply, from one pass over the five-windows:
+    the heuristic of ``board`` (an int), the change a white stone on each point makes to it, the
+    points where white makes five, and the points where black makes five. A white stone on ``a``
+    leaves black a five exactly when a black point other than ``a`` exists (those windows hold ``a``
+    only as their empty point)."""
+    win = windows(n)
+    w = np.asarray(board, dtype=np.int8)[win]
+    mine, theirs, empty = (w == ME).sum(1), (w == THEM).sum(1), w == 0
+    p4 = 4 ** np.arange(6, dtype=np.int64)
+    now = np.where(theirs == 0, p4[mine], 0) - np.where(mine == 0, p4[theirs], 0)
+    after = -np.where(mine == 0, p4[np.minimum(theirs + 1, 5)], 0)   # theirs + 1: a white stone joins the window
+    delta = np.bincount(win[empty], weights=np.repeat(after - now, 5)[empty.ravel()], minlength=n * n)
+    five_me = set(win[(mine == 4) & (theirs == 0)][empty[(mine == 4) & (theirs == 0)]].tolist())
+    five_them = set(win[(theirs == 4) & (mine == 0)][empty[(theirs == 4) & (mine == 0)]].tolist())
+    return int(now.sum()), dict(enumerate(delta.astype(np.int64).tolist())), five_them, five_me
 
 
 def completing(board: tuple[int, ...], p: int, n: int, have: int) -> list[int]:
@@ -107,12 +143,33 @@ class Gomoku(IntersectionBoard, BoardGameEnv):
 
     def candidate_moves(self, s) -> list[int]:
         """Empty points next to a stone (all empty points on an empty board)."""
-        n = self.side
-        stones = np.asarray(s[0], dtype=bool).reshape(n, n)
-        near = np.pad(stones, 1)
-        near = near[:-2, :-2] | near[:-2, 1:-1] | near[:-2, 2:] | near[1:-1, :-2] | near[1:-1, 2:] | near[2:, :-2] | near[2:, 1:-1] | near[2:, 2:]
-        out = np.flatnonzero(near & ~stones).tolist()
-        return out or self.legal(s)
+        nb, near, stones = neighbours(self.side), 0, 0
+        for i, v in enumerate(s[0]):
+            if v:
+                near |= nb[i]
+                stones |= 1 << i
+        return _bits(near & ~stones) or self.legal(s)
+
+    def _opponent_move(self) -> int:
+        """The base's greedy reply, each reply weighed from one pass over the windows (`white_replies`)
+        instead of a heuristic and a five-search per reply: the same values, so the same move."""
+        if self.opponent != "greedy":
+            return super()._opponent_move()
+        s, rng = self.state, self.np_random
+        moves = self.legal(s)
+        if len(moves) == 1:
+            return choice(rng, moves)
+        moves = self.candidate_moves(s)
+        order = [moves[int(i)] for i in rng.permutation(len(moves))]
+        h, delta, five_them, five_me = white_replies(s[0], self.side)
+        best, best_v = order[0], np.inf
+        for a in order:
+            if a in five_them:
+                return a
+            v = float(h + delta[a]) + (LOSS_VALUE if len(five_me - {a}) else 0.0)
+            if v < best_v:
+                best, best_v = a, v
+        return best
 
     def play(self, s, a: int):
         n, p = self.side, s[1]

@@ -17,8 +17,18 @@ from gymv_envs.core.canvas import (
 )
 from gymv_envs.core.cells import LETTERS, cell_names
 from gymv_envs.core.rng import choice
-from gymv_envs.domains.games._board import ME, OPPONENT_TEXT, THEM, BoardGameEnv
-from gymv_envs.domains.games._hex_graph import adjacency, connected, distance, winning_cells
+from gymv_envs.domains.games._board import LOSS_VALUE, ME, OPPONENT_TEXT, THEM, BoardGameEnv
+from gymv_envs.domains.games._hex_graph import (
+    adjacency,
+    connected,
+    distance,
+    gap,
+    joins,
+    layers,
+    masks,
+    winning_cells,
+    winning_mask,
+)
 
 LEVELS = {0: (5, 8), 1: (6, 12), 2: (7, 16)}   # difficulty -> (board side, random opening plies)
 STONE_C = {ME: PALETTE["red"], THEM: PALETTE["blue"]}
@@ -142,6 +152,39 @@ class Hex(BoardGameEnv):
     def heuristic(self, s) -> float:
         n = self.side
         return float(distance(s[0], THEM, n) - distance(s[0], ME, n))
+
+    def _opponent_move(self) -> int:
+        """The base's greedy reply with the board's bit masks and both players' distance layers made once:
+        each reply's `heuristic` and `immediate_win` follow from them (see below): the same values, so
+        the same move."""
+        if self.opponent != "greedy":
+            return super()._opponent_move()
+        s, rng = self.state, self.np_random
+        moves = self.legal(s)
+        if len(moves) == 1:
+            return choice(rng, moves)
+        moves = self.candidate_moves(s)
+        order = [moves[int(i)] for i in rng.permutation(len(moves))]
+        n = self.side
+        red, empty = masks(s[0], ME)
+        blue = ((1 << n * n) - 1) & ~red & ~empty
+        # blue's distance with a stone on a: its shortest path, or the best path through a (a now free);
+        # red's with a taken: unchanged unless a lies on one of red's shortest paths; red's wins: minus a
+        blue_gap, red_gap = gap(blue, empty, THEM, n), gap(red, empty, ME, n)
+        bf, bb = layers(blue, empty, THEM, n, 0), layers(blue, empty, THEM, n, 1)
+        rf, rb = layers(red, empty, ME, n, 0), layers(red, empty, ME, n, 1)
+        red_wins = winning_mask(red, empty, ME, n)
+        best, best_v = order[0], np.inf
+        for a in order:
+            bit = 1 << a
+            if joins(blue | bit, THEM, n):
+                return a
+            them = min(blue_gap, bf[a] + bb[a] - 2) if a in bf and a in bb else blue_gap
+            me = gap(red, empty & ~bit, ME, n) if a in rf and a in rb and rf[a] + rb[a] - 1 == red_gap else red_gap
+            v = float(them - me) + (LOSS_VALUE if red_wins & ~bit else 0.0)
+            if v < best_v:
+                best, best_v = a, v
+        return best
 
     def describe_invalid(self, s, a: int) -> str:
         return f"{self.action_names[a]} is occupied; choose an empty cell"

@@ -13,7 +13,7 @@ from gymv_envs.core.canvas import (
     new_frame,
     pil_draw,
 )
-from gymv_envs.domains.games._board import DRAW, ME, OPPONENT_TEXT, THEM, BoardGameEnv
+from gymv_envs.domains.games._board import DRAW, LOSS_VALUE, ME, OPPONENT_TEXT, THEM, BoardGameEnv
 
 PITS = 6
 STORE = {ME: PITS, THEM: 2 * PITS + 1}           # board index of each side's store
@@ -23,8 +23,23 @@ WOOD, WOOD_EDGE, PIT_C, LIT_C = (205, 160, 95), (110, 75, 35), (245, 225, 185), 
 SIDE_C = {ME: (40, 70, 160), THEM: (170, 50, 45)}
 
 
+_SOWN: dict[tuple[tuple[int, ...], int, int], tuple[tuple[int, ...], int, int | None]] = {}
+_SOWN_MAX = 20_000   # entries of the `sow` cache (about 500 bytes each: 10 MB at most); cleared when full
+
+
+def sown(board: tuple[int, ...], p: int, pit: int) -> tuple[tuple[int, ...], int, int | None]:
+    """`sow`, cached: the opponent's searches of successive steps meet the same positions again (the
+    start check meets mostly new ones, so it sows directly)."""
+    key = (board, p, pit)
+    hit = _SOWN.get(key)
+    if hit is None:
+        if len(_SOWN) >= _SOWN_MAX:
+            _SOWN.clear()
+        hit = _SOWN[key] = sow(board, p, pit)
+    return hit
+
+
 def sow(board: tuple[int, ...], p: int, pit: int) -> tuple[tuple[int, ...], int, int | None]:
-    """Sow the seeds of ``pit`` for player ``p``: (board, next mover, result or None)."""
     b = list(board)
     seeds, b[pit], pos, skip = b[pit], 0, pit, STORE[3 - p]
     while seeds:
@@ -166,6 +181,36 @@ class Kalah(BoardGameEnv):
     def heuristic(self, s) -> float:
         return float(s[0][STORE[ME]] - s[0][STORE[THEM]])
 
+    def minimax(self, s, depth: int, alpha: float, beta: float) -> float:
+        """The base's alpha-beta over `legal` moves with `heuristic` at the leaves, written for Kalah's
+        states (no method calls per node): the same values."""
+        r = s[2]
+        if r is not None:
+            return 0.0 if r == DRAW else (LOSS_VALUE + depth) * (1 if r == ME else -1)
+        b = s[0]
+        if depth == 0:
+            return float(b[PITS] - b[2 * PITS + 1])
+        p = s[1]
+        first = FIRST[p]
+        minimax = self.minimax
+        if p == ME:
+            best = -np.inf
+            for pit in range(first, first + PITS):
+                if b[pit]:
+                    v = minimax(sown(b, p, pit), depth - 1, alpha, beta)
+                    best, alpha = max(best, v), max(alpha, v)
+                    if alpha >= beta:
+                        break
+        else:
+            best = np.inf
+            for pit in range(first, first + PITS):
+                if b[pit]:
+                    v = minimax(sown(b, p, pit), depth - 1, alpha, beta)
+                    best, beta = min(best, v), min(beta, v)
+                    if alpha >= beta:
+                        break
+        return best
+
     def move_of(self, player: int, a: int) -> int:
         return a + (PITS if player == THEM else 0)
 
@@ -180,7 +225,8 @@ class Kalah(BoardGameEnv):
 
     # -- draw
     def _layout(self):
-        """Cached per obs_size: (background, pit centres by board index, pit radius, store half-height)."""
+        """Cached per obs_size: (background, pit centres by board index, pit radius, store half-height, count
+        text size, patches of `_patch`)."""
         H, W = self.obs_size
         unit = min(W / 8.4, H / 3.6)
         x0, y0 = (W - 8 * unit) / 2, (H - 3 * unit) / 2
@@ -199,21 +245,69 @@ class Kalah(BoardGameEnv):
             draw_text(base, "ABCDEF"[i], (centres[i][0], y0 + 2.75 * unit), lsize, SIDE_C[ME], bold=True)
             j = FIRST[THEM] + i
             draw_text(base, "abcdef"[i], (centres[j][0], y0 + 0.25 * unit), lsize, SIDE_C[THEM], bold=True)
-        self._base = (base, centres, r, sh, max(4, fit_text_size("20", int(1.3 * r), int(1.1 * r), bold=True)))
+        size = max(4, fit_text_size("20", int(1.3 * r), int(1.1 * r), bold=True))
+        self._base = (base, centres, r, sh, size, {})   # patches by (pit, seeds, lit): at most 14 * 2 * 49, ~15 MB at 512x512
         return self._base
 
+    def _paint(self, frame: np.ndarray, d, i: int, seeds: int, lit: bool) -> None:
+        """Pit or store ``i``'s shape (with PIL draw ``d``) on ``frame``; the seed count is drawn by the caller."""
+        _, centres, r, sh, _, _ = self._base
+        cx, cy = centres[i]
+        fill = LIT_C if lit else PIT_C
+        if i in (STORE[ME], STORE[THEM]):
+            d.rounded_rectangle((cx - r, cy - sh, cx + r, cy + sh), radius=r, fill=fill, outline=SIDE_C[ME if i == STORE[ME] else THEM],
+                                width=max(1, round(r / 8)))
+        else:
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=WOOD_EDGE, width=max(1, round(r / 10)))
+
+    def _patch(self, i: int, seeds: int, lit: bool):
+        """Pit or store ``i`` drawn alone on the empty board, cut to its cell of the layout's grid (pits one
+        unit square, stores their whole column), or None when the drawing leaves its cell."""
+        base, centres, r, sh, size, _ = self._base
+        H, W = self.obs_size
+        unit = min(W / 8.4, H / 3.6)
+        x0, y0 = (W - 8 * unit) / 2, (H - 3 * unit) / 2
+        col = 7 if i == STORE[ME] else 0 if i == STORE[THEM] else i + 1 if i < PITS else 2 * PITS + 1 - i
+        rows = (-0.5, 2.5) if i in (STORE[ME], STORE[THEM]) else (1, 2) if i < PITS else (0, 1)
+        xa, xb = int(round(x0 + col * unit)), int(round(x0 + (col + 1) * unit))
+        ya, yb = (int(round(y0 + (k + 0.5) * unit)) for k in rows)
+        f = base.copy()
+        with pil_draw(f) as d:
+            self._paint(f, d, i, seeds, lit)
+        draw_text(f, str(seeds), centres[i], size, INK, bold=True)
+        out = (f != base).any(axis=2)
+        out[max(ya, 0):max(yb, 0), max(xa, 0):max(xb, 0)] = False
+        if out.any() or xa < 0 or ya < 0:
+            return None
+        tile = f[ya:yb, xa:xb].copy()
+        return ya, yb, xa, xb, tile
+
     def _draw(self) -> np.ndarray:
-        base, centres, r, sh, size = getattr(self, "_base", None) or self._layout()
+        """The empty board with each pit and store pasted from a cached patch (`_patch`): the pits' cells do
+        not overlap, so the frame is the one drawing every shape and then every count would give."""
+        base, centres, r, sh, size, patches = getattr(self, "_base", None) or self._layout()
+        b, prev = self.state[0], self.before[0]
+        cut = []
+        for i in centres:
+            key = (i, b[i], b[i] != prev[i])
+            hit = patches.get(key, False)
+            if hit is False:
+                hit = patches[key] = self._patch(*key)
+            if hit is None:
+                return self._draw_whole()
+            cut.append(hit)
+        frame = base.copy()
+        for ya, yb, xa, xb, tile in cut:
+            frame[ya:yb, xa:xb] = tile
+        return frame
+
+    def _draw_whole(self) -> np.ndarray:
+        base, centres, r, sh, size, _ = self._base
         frame = base.copy()
         b, prev = self.state[0], self.before[0]
         with pil_draw(frame) as d:
-            for i, (cx, cy) in centres.items():
-                fill = LIT_C if b[i] != prev[i] else PIT_C
-                if i in (STORE[ME], STORE[THEM]):
-                    d.rounded_rectangle((cx - r, cy - sh, cx + r, cy + sh), radius=r, fill=fill, outline=SIDE_C[ME if i == STORE[ME] else THEM],
-                                        width=max(1, round(r / 8)))
-                else:
-                    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=WOOD_EDGE, width=max(1, round(r / 10)))
+            for i in centres:
+                self._paint(frame, d, i, b[i], b[i] != prev[i])
         for i, (cx, cy) in centres.items():
             draw_text(frame, str(b[i]), (cx, cy), size, INK, bold=True)
         return frame
