@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -132,3 +133,32 @@ def test_single_turn_passes_play_fresh_seeds(monkeypatch):
     wall, cpu = set(seen[False]), set(seen[True])
     assert len(wall) >= 3 and len(cpu) >= 3 and not wall & cpu
     assert min(wall | cpu) >= 10**6  # `measure` plays 0, 1, ... at the default difficulty
+
+
+def test_multi_turn_cpu_rate_leaves_every_reset_out(monkeypatch):
+    """A multi-turn id's ``step_per_cpu_s`` counts steps only: a reset that burns CPU (Kalah's takes about
+    0.2 s) changes it no more than the measurement's own noise, the reset before the first step included."""
+    from gymv.benchmarks import speed
+
+    real_make = speed.gym.make
+    burned: list[float] = []
+
+    def make(env_id, **kwargs):
+        env = real_make(env_id, **kwargs)
+        inner, reset = env.unwrapped, env.unwrapped.reset
+
+        def slow_reset(*, seed=None, options=None):
+            c0 = time.process_time()
+            while time.process_time() - c0 < 0.3:  # a reset costing far more CPU than the whole step pass
+                pass
+            burned.append(0.3)
+            return reset(seed=seed, options=options)
+        inner.reset = slow_reset
+        return env
+
+    monkeypatch.setattr(speed.gym, "make", make)
+    row = speed.measure("GymV/FrozenLake-v1", (84, 84), 0.06)
+    # counted, a 0.3 s reset would hold the CPU rate to a small fraction of the rate over the steps' own time
+    # (a 0.06 s pass of steps: under a sixth of it); left out, the two are close (the loop's own work apart)
+    assert row["step_per_cpu_s"] > 0.4 * row["step_per_s"], (row["step_per_cpu_s"], row["step_per_s"])
+    assert len(burned) >= 2
