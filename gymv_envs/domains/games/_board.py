@@ -251,18 +251,24 @@ class BoardGameEnv(MultiTurnEnv):
         moves = self.candidate_moves(s)
         order = [moves[int(i)] for i in rng.permutation(len(moves))]
         if self.opponent == "greedy":
-            best, best_v = order[0], np.inf
-            for a in order:
-                t = self.play(s, a)
-                if self.result(t) == THEM:
-                    return a
-                v = self.heuristic(t) + (LOSS_VALUE if self.mover(t) == ME and self.immediate_win(t) else 0.0)
-                if v < best_v:
-                    best, best_v = a, v
-            return best
+            return self._greedy_reply(s, order)
         best, best_v = order[0], np.inf
         for a in order:
             v = self.minimax(self.play(s, a), self.search_depth - 1, -np.inf, best_v)
+            if v < best_v:
+                best, best_v = a, v
+        return best
+
+    def _greedy_reply(self, s: Any, order: list[int]) -> int:
+        """The greedy player's reply in state ``s`` among ``order`` (the candidate moves in a random
+        order): a winning move, else the first with the lowest `heuristic`, an immediate win left to
+        the agent counting as a loss. A game may work the same values out faster."""
+        best, best_v = order[0], np.inf
+        for a in order:
+            t = self.play(s, a)
+            if self.result(t) == THEM:
+                return a
+            v = self.heuristic(t) + (LOSS_VALUE if self.mover(t) == ME and self.immediate_win(t) else 0.0)
             if v < best_v:
                 best, best_v = a, v
         return best

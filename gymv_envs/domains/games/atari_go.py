@@ -201,19 +201,11 @@ class AtariGo(IntersectionBoard, BoardGameEnv):
         theirs = min((len(libs) for i, (_, libs) in g.items() if b[i] == THEM), default=4)
         return float(mine - theirs)
 
-    def _opponent_move(self) -> int:
+    def _greedy_reply(self, s, order: list[int]) -> int:
         """The base's greedy reply with each reply's groups derived from the board's: a white stone on
         ``a`` takes ``a`` from every group's liberties and merges the white groups next to it (no
         capture: a capture ends the game first). The same `heuristic` and `immediate_win` values, so
         the same move."""
-        if self.opponent != "greedy":
-            return super()._opponent_move()
-        s, rng = self.state, self.np_random
-        moves = self.legal(s)
-        if len(moves) == 1:
-            return choice(rng, moves)
-        moves = self.candidate_moves(s)
-        order = [moves[int(i)] for i in rng.permutation(len(moves))]
         b, g, adj = s[0], self._groups(s), adjacency(self.side)
         seen, black, white = set(), [], []
         for i, (stones, libs) in g.items():

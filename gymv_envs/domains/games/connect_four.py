@@ -7,7 +7,6 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import PALETTE, disc, new_frame
 from gymv_envs.core.cells import LETTERS
-from gymv_envs.core.rng import choice
 from gymv_envs.domains.games._board import (
     LOSS_VALUE,
     ME,
@@ -118,19 +117,13 @@ class ConnectFour(BoardGameEnv):
                 v -= theirs * theirs
         return v
 
-    def _opponent_move(self) -> int:
+    def _greedy_reply(self, s, order: list[int]) -> int:
         """The base's greedy reply from one pass over the windows: each window's cells summed with red 1
         and yellow 8 give its (red, yellow) counts, so a reply's heuristic is the board's plus the
         change in the windows through its disc, and a four is a window summing to 3 (red) or 24
         (yellow) through an empty cell. The same values as a heuristic and a win search per reply,
         so the same move."""
-        if self.opponent != "greedy":
-            return super()._opponent_move()
-        s, rng = self.state, self.np_random
-        moves = self.legal(s)
-        if len(moves) == 1:
-            return choice(rng, moves)
-        order = [moves[int(i)] for i in rng.permutation(len(moves))]
+        moves = self.legal(s)  # (Connect Four's candidates are its legal moves)
         b = s[0]
         v = [WEIGHT[x] for x in b]
         sums = [v[i] + v[j] + v[k] + v[m] for i, j, k, m in WINDOWS]

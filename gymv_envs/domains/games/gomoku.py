@@ -150,17 +150,9 @@ class Gomoku(IntersectionBoard, BoardGameEnv):
                 stones |= 1 << i
         return _bits(near & ~stones) or self.legal(s)
 
-    def _opponent_move(self) -> int:
+    def _greedy_reply(self, s, order: list[int]) -> int:
         """The base's greedy reply, each reply weighed from one pass over the windows (`white_replies`)
         instead of a heuristic and a five-search per reply: the same values, so the same move."""
-        if self.opponent != "greedy":
-            return super()._opponent_move()
-        s, rng = self.state, self.np_random
-        moves = self.legal(s)
-        if len(moves) == 1:
-            return choice(rng, moves)
-        moves = self.candidate_moves(s)
-        order = [moves[int(i)] for i in rng.permutation(len(moves))]
         h, delta, five_them, five_me = white_replies(s[0], self.side)
         best, best_v = order[0], np.inf
         for a in order:

@@ -153,18 +153,10 @@ class Hex(BoardGameEnv):
         n = self.side
         return float(distance(s[0], THEM, n) - distance(s[0], ME, n))
 
-    def _opponent_move(self) -> int:
+    def _greedy_reply(self, s, order: list[int]) -> int:
         """The base's greedy reply with the board's bit masks and both players' distance layers made once:
         each reply's `heuristic` and `immediate_win` follow from them (see below): the same values, so
         the same move."""
-        if self.opponent != "greedy":
-            return super()._opponent_move()
-        s, rng = self.state, self.np_random
-        moves = self.legal(s)
-        if len(moves) == 1:
-            return choice(rng, moves)
-        moves = self.candidate_moves(s)
-        order = [moves[int(i)] for i in rng.permutation(len(moves))]
         n = self.side
         red, empty = masks(s[0], ME)
         blue = ((1 << n * n) - 1) & ~red & ~empty
