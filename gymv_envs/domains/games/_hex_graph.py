@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 
+from gymv_envs.core.bits import set_bits
 from gymv_envs.domains.games._board import ME
 
 STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
@@ -66,16 +67,6 @@ def masks(b: tuple[int, ...], p: int) -> tuple[int, int]:
     return own, empty
 
 
-def bits(x: int) -> list[int]:
-    """The cells of mask ``x``, in increasing order."""
-    out = []
-    while x:
-        low = x & -x
-        out.append(low.bit_length() - 1)
-        x ^= low
-    return out
-
-
 def joins(own: int, p: int, n: int) -> bool:
     """Whether the stones ``own`` of ``p`` join its two edges."""
     e1, e2 = geometry(n)[3][p]
@@ -103,7 +94,7 @@ def gap(own: int, empty: int, p: int, n: int) -> int:
 
 def winning_cells(b: tuple[int, ...], p: int, n: int) -> list[int]:
     """Empty cells where a stone of ``p`` would join its two edges."""
-    return bits(winning_mask(*masks(b, p), p, n))
+    return set_bits(winning_mask(*masks(b, p), p, n))
 
 
 def connected(b: tuple[int, ...], p: int, n: int) -> bool:
@@ -120,12 +111,12 @@ def layers(own: int, empty: int, p: int, n: int, side: int) -> dict[int, int]:
     it, itself included (the layers of `gap`'s search)."""
     e = geometry(n)[3][p][side]
     reach = grow(e & own, own, n)
-    out = dict.fromkeys(bits(reach), 0)
+    out = dict.fromkeys(set_bits(reach), 0)
     d = 0
     while True:
         more = grow(reach | ((spread(reach, n) | e) & empty), own, n)
         if more == reach:
             return out
         d += 1
-        out.update(dict.fromkeys(bits(more & ~reach), d))
+        out.update(dict.fromkeys(set_bits(more & ~reach), d))
         reach = more

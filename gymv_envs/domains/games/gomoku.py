@@ -7,6 +7,7 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.bits import set_bits
 from gymv_envs.core.cells import LETTERS
 from gymv_envs.core.rng import choice
 from gymv_envs.domains.games._board import (
@@ -36,16 +37,6 @@ def neighbours(n: int) -> tuple[int, ...]:
     """Per point of an n x n board, the bit mask of its (up to eight) neighbours."""
     return tuple(sum(1 << (rr * n + cc) for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
                      if (rr, cc) != (r, c) and 0 <= rr < n and 0 <= cc < n) for r, c in (divmod(i, n) for i in range(n * n)))
-
-
-def _bits(mask: int) -> list[int]:
-    """The set bits of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def white_replies(board: tuple[int, ...], n: int) -> tuple[int, dict[int, int], set[int], set[int]]:
@@ -148,7 +139,7 @@ class Gomoku(IntersectionBoard, BoardGameEnv):
             if v:
                 near |= nb[i]
                 stones |= 1 << i
-        return _bits(near & ~stones) or self.legal(s)
+        return set_bits(near & ~stones) or self.legal(s)
 
     def _greedy_reply(self, s, order: list[int]) -> int:
         """The base's greedy reply, each reply weighed from one pass over the windows (`white_replies`)

@@ -6,6 +6,7 @@ import functools
 
 import numpy as np
 
+from gymv_envs.core.bits import set_bits
 from gymv_envs.core.rng import ScalarDraws
 
 Cells = frozenset[tuple[int, int]]
@@ -258,19 +259,10 @@ def solve_tiling(region: Cells, rows: int, cols: int, shapes: list[Cells]) -> li
     order = tuple(sorted(range(len(shapes)), key=lambda i: -len(shapes[i])))
     if not full or not search(~full, order):
         return None
-    return [frozenset(divmod(i, cols) for i in _bits(m)) for m in chosen]
+    return [frozenset(divmod(i, cols) for i in set_bits(m)) for m in chosen]
 
 
 @functools.lru_cache(maxsize=64)
 def _inner_left(rows: int, cols: int) -> int:
     """The cells of a rows x cols box not in column 0, as bits."""
     return sum(1 << (r * cols + c) for r in range(rows) for c in range(1, cols))
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
