@@ -19,8 +19,8 @@ from gymv_envs.domains.logic._placement import (
 SIZES = {0: 5, 1: 6, 2: 8}
 
 
-def star_solutions(regions: np.ndarray, limit: int, touching: bool = False, by_region: bool = True,
-                   order=None) -> list[tuple[int, ...]]:
+def star_solutions(regions: np.ndarray, limit: int, touching: bool = False,
+                   by_region: bool = True) -> list[tuple[int, ...]]:
     """Up to ``limit`` star columns per row; the flags relax the no-touching or region rule."""
     n = regions.shape[0]
     reg = regions.tolist()
@@ -33,7 +33,7 @@ def star_solutions(regions: np.ndarray, limit: int, touching: bool = False, by_r
         if r == n:
             out.append(tuple(cols))
             return
-        for c in (order[r] if order is not None else range(n)):
+        for c in range(n):
             if used >> c & 1 or (by_region and regs >> reg[r][c] & 1) or (not touching and abs(c - prev) <= 1):
                 continue
             cols[r] = c
@@ -44,8 +44,8 @@ def star_solutions(regions: np.ndarray, limit: int, touching: bool = False, by_r
 
 
 def first_stars(order: list[list[int]]) -> list[int]:
-    """`star_solutions` of a board without regions, limit 1: the first placement, trying the columns of
-    row ``r`` in the order ``order[r]`` (one star a row and a column, none touching)."""
+    """The first placement of one star a row and a column, none touching, trying the columns of row ``r``
+    in the order ``order[r]`` (regions play no part: a level's stars are drawn before its regions)."""
     n = len(order)
     cols = [0] * n
 
