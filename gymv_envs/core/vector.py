@@ -634,7 +634,13 @@ def squared_segment_distance(px: np.ndarray, py: np.ndarray, ax: np.ndarray, ay:
                              dy: np.ndarray, len2: np.ndarray) -> np.ndarray:
     """Squared distances from points (columns ``px``, ``py``) to segments from (``ax``, ``ay``) along
     (``dx``, ``dy``) of squared length ``len2`` (at least a tiny positive number), broadcast (k, m)."""
-    rx, ry = px - ax, py - ay
+    return squared_distance_from_offsets(px - ax, py - ay, dx, dy, len2)
+
+
+def squared_distance_from_offsets(rx: np.ndarray, ry: np.ndarray, dx: np.ndarray, dy: np.ndarray,
+                                  len2: np.ndarray) -> np.ndarray:
+    """`squared_segment_distance` from the points' offsets to each segment's first end (``rx``, ``ry``, both
+    overwritten: ``rx`` is returned)."""
     t = rx * dx
     t += ry * dy
     t /= len2

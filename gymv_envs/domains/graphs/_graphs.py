@@ -20,7 +20,11 @@ from typing import ClassVar, NamedTuple
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv
-from gymv_envs.core.vector import point_pairs, squared_segment_distance
+from gymv_envs.core.vector import (
+    point_pairs,
+    squared_distance_from_offsets,
+    squared_segment_distance,
+)
 from gymv_envs.domains.graphs._render import (
     Picture,
     Placed,
@@ -104,17 +108,8 @@ def _clearance(x: np.ndarray, y: np.ndarray, iu: np.ndarray, ju: np.ndarray, ax:
 def _clearance_from(rx: np.ndarray, ry: np.ndarray, iu: np.ndarray, ju: np.ndarray, dx: np.ndarray,
                     dy: np.ndarray) -> np.ndarray:
     """`_clearance` from the points' offsets (``rx``, ``ry``: each point less each segment's first end; both are
-    overwritten): the arithmetic of `squared_segment_distance`, so the same bits."""
-    t = rx * dx
-    t += ry * dy
-    t /= np.maximum(dx * dx + dy * dy, 1e-12)
-    np.maximum(t, 0, out=t)  # clipped to [0, 1]
-    np.minimum(t, 1, out=t)
-    rx -= t * dx
-    ry -= t * dy
-    rx *= rx
-    ry *= ry
-    rx += ry
+    overwritten)."""
+    rx = squared_distance_from_offsets(rx, ry, dx, dy, np.maximum(dx * dx + dy * dy, 1e-12))
     cols = np.arange(len(iu))
     rx[iu, cols] = np.inf
     rx[ju, cols] = np.inf
