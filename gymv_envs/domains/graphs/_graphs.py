@@ -257,6 +257,19 @@ def bitsets(n: int, edges: Sequence[Edge]) -> list[int]:
     return nb
 
 
+def reach(nb: Sequence[int], start: int) -> int:
+    """The vertices reached from the bit mask ``start`` along the neighbour (or successor) masks ``nb``, as a
+    bit mask (``start`` included)."""
+    seen = frontier = start
+    while frontier:
+        low = frontier & -frontier
+        frontier ^= low
+        new = nb[low.bit_length() - 1] & ~seen
+        seen |= new
+        frontier |= new
+    return seen
+
+
 def colourable(nb: Sequence[int], k: int) -> list[int] | None:
     """A proper colouring with colours 0..k-1 (vertices by decreasing degree, backtracking), or None."""
     n = len(nb)

@@ -11,6 +11,7 @@ from gymv_envs.domains.graphs._graphs import (
     fmt_sequence,
     parse_sequence,
     planar_graph,
+    reach,
 )
 from gymv_envs.domains.graphs._render import Picture, letters
 
@@ -221,13 +222,7 @@ class EulerianCircuit(GraphQuestion):
         for s in range(n):
             if seen >> s & 1:
                 continue
-            comp = frontier = 1 << s
-            while frontier:
-                low = frontier & -frontier
-                frontier ^= low
-                new = nb[low.bit_length() - 1] & ~comp
-                comp |= new
-                frontier |= new
+            comp = reach(nb, 1 << s)
             seen |= comp
             if comp.bit_count() > size:
                 best, size = comp, comp.bit_count()

@@ -12,6 +12,7 @@ from gymv_envs.domains.graphs._graphs import (
     fmt_edges,
     parse_edges,
     planar_graph,
+    reach,
 )
 from gymv_envs.domains.graphs._render import Picture
 
@@ -70,14 +71,7 @@ def reaches_all(n: int, arcs: list[tuple[int, int]], root: int) -> bool:
     out = [0] * n
     for u, v in arcs:
         out[u] |= 1 << v
-    seen = frontier = 1 << root
-    while frontier:
-        low = frontier & -frontier
-        frontier ^= low
-        new = out[low.bit_length() - 1] & ~seen
-        seen |= new
-        frontier |= new
-    return seen == (1 << n) - 1
+    return reach(out, 1 << root) == (1 << n) - 1
 
 
 class MinArborescence(GraphQuestion):
