@@ -2,6 +2,7 @@
 
     python scripts/instructions.py GymV/ArcMove-v0 GymV/Renzoku-v0 --difficulties 0,1,2
     python scripts/instructions.py GymV/ArcMove-v0 --trees /work/wt/base,.   # old tree vs new one
+    python scripts/instructions.py GymV/Pipes-v1 --steps 2000 --trees /work/wt/base,.  # multi-turn steps
 
 On a shared virtual machine, time per pair (``gymv-bench speed``) drifts by a quarter from one
 minute to the next, which hides a 5% gain. Valgrind's callgrind counts the instructions the CPU
@@ -11,6 +12,11 @@ levels uninstrumented (seeds from 10,000; default 20, as the timing scripts warm
 caches of pure functions that an id fills on its first levels are not counted), then turns counting
 on (``callgrind_control -i on``) for ``--pairs`` oracle reset+step pairs on seeds 0, 1, ... and
 reports instructions per pair in thousands (kIr).
+
+``--steps N`` counts multi-turn steps instead, as ``gymv-bench speed`` times them: at 84x84 (``--size``),
+the id's default difficulty, random actions sampled from the action space seeded with 0 (512 of
+them, in turn), ``--warmup`` uncounted steps first (200 by default here); counting is off during every
+reset, so the figure is instructions per step, resets left out.
 
 Instructions are not time: a large ``memcpy`` counts one instruction per byte here (valgrind runs
 ``rep movsb`` byte by byte), so copies of frames weigh more than they cost. Use it to compare two
@@ -47,18 +53,51 @@ def _inner(env_id: str, difficulty: int, pairs: int, warmup: int) -> None:
     subprocess.run(["callgrind_control", "-i", "off", me], capture_output=True, check=True)
 
 
-def count(tree: str, env_id: str, difficulty: int, pairs: int, warmup: int = 20) -> float:
-    """Thousands of instructions per reset+step pair of ``env_id`` at ``difficulty`` in ``tree``."""
+def _inner_steps(env_id: str, steps: int, warmup: int, size: int) -> None:
+    import gymnasium as gym
+
+    import gymv_envs  # noqa: F401 - registers the ids
+
+    env = gym.make(env_id, obs_size=(size, size)).unwrapped
+    env.action_space.seed(0)
+    actions = [env.action_space.sample() for _ in range(512)]
+    me = str(os.getpid())
+
+    def counting(on: bool) -> None:
+        subprocess.run(["callgrind_control", "-i", "on" if on else "off", me], capture_output=True, check=True)
+
+    seed = 0
+    env.reset(seed=seed)
+    for i in range(warmup + steps):
+        if i == warmup:
+            counting(True)
+        _, _, term, trunc, _ = env.step(actions[i % len(actions)])
+        if term or trunc:
+            if i >= warmup:
+                counting(False)
+            seed += 1
+            env.reset(seed=seed)
+            if i >= warmup:
+                counting(True)
+    counting(False)
+
+
+def count(tree: str, env_id: str, difficulty: int, pairs: int, warmup: int = 20, steps: int = 0,
+          size: int = 84) -> float:
+    """Thousands of instructions per reset+step pair of ``env_id`` at ``difficulty`` in ``tree``; with
+    ``steps``, per multi-turn step of ``steps`` random ones at ``size`` x ``size`` (resets left out)."""
+    inner = (["--inner-steps", env_id, str(steps), str(warmup), str(size)] if steps
+             else ["--inner", env_id, str(difficulty), str(pairs), str(warmup)])
     with tempfile.TemporaryDirectory() as tmp:
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={tmp}/out",
-               sys.executable, os.path.abspath(__file__), "--inner", env_id, str(difficulty), str(pairs), str(warmup)]
+               sys.executable, os.path.abspath(__file__), *inner]
         env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
         run = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
     found = re.search(r"Collected : (\d+)", run.stderr)
     if run.returncode != 0 or found is None:
         tail = "\n".join(run.stderr.strip().splitlines()[-5:])
         raise SystemExit(f"instructions: {env_id} d{difficulty} in {tree} failed (exit {run.returncode}):\n{tail}")
-    return int(found.group(1)) / pairs / 1000
+    return int(found.group(1)) / (steps or pairs) / 1000
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,11 +105,17 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["--inner"]:
         _inner(argv[1], int(argv[2]), int(argv[3]), int(argv[4]))
         return 0
+    if argv[:1] == ["--inner-steps"]:
+        _inner_steps(argv[1], int(argv[2]), int(argv[3]), int(argv[4]))
+        return 0
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog="See the module docstring.")
     p.add_argument("ids", nargs="+", help="registered ids, such as GymV/ArcMove-v0")
     p.add_argument("--difficulties", default="0,1,2", help="comma-separated (default 0,1,2)")
     p.add_argument("--pairs", type=int, default=50, help="counted reset+step pairs (default 50)")
-    p.add_argument("--warmup", type=int, default=20, help="uncounted levels played first (default 20)")
+    p.add_argument("--warmup", type=int, default=None,
+                   help="uncounted levels played first (default 20); with --steps, uncounted steps (default 200)")
+    p.add_argument("--steps", type=int, default=0, help="count this many random multi-turn steps instead of pairs")
+    p.add_argument("--size", type=int, default=84, help="with --steps: the obs_size side (default 84)")
     p.add_argument("--trees", default=".", help="comma-separated source trees to compare (default: .)")
     args = p.parse_args(argv)
     for tool in ("valgrind", "callgrind_control"):
@@ -86,6 +131,10 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"--trees: {tree!r} holds no gymv_envs/ folder")
     if args.pairs < 1:
         p.error("--pairs must be at least 1")
+    if args.warmup is None:
+        args.warmup = 200 if args.steps else 20
+    if args.steps < 0:
+        p.error("--steps must be at least 1 (or left out, to count single-turn pairs)")
     if args.warmup < 1:
         p.error("--warmup must be at least 1 (the first level fills the caches every id has)")
     sys.path.insert(0, os.path.abspath(trees[-1]))  # the ids of the last tree (the new one), not an installed copy's
@@ -96,10 +145,11 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [i for i in args.ids if i not in gym.registry]
     if unknown:
         p.error(f"not registered in {trees[-1]}: {', '.join(unknown)} (the README catalogue lists every registered id)")
-    print("id | difficulty | " + " | ".join(f"kIr/pair {t}" for t in trees) + (" | change" if len(trees) > 1 else ""))
+    unit = "kIr/step" if args.steps else "kIr/pair"
+    print("id | difficulty | " + " | ".join(f"{unit} {t}" for t in trees) + (" | change" if len(trees) > 1 else ""))
     for env_id in args.ids:
-        for d in diffs:
-            counts = [count(t, env_id, d, args.pairs, args.warmup) for t in trees]
+        for d in (["default"] if args.steps else diffs):
+            counts = [count(t, env_id, d, args.pairs, args.warmup, args.steps, args.size) for t in trees]
             change = f" | {100 * (counts[-1] / counts[0] - 1):+.1f}%" if len(trees) > 1 else ""
             print(f"{env_id} | {d} | " + " | ".join(f"{c:,.0f}" for c in counts) + change, flush=True)
     return 0

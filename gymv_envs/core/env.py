@@ -323,6 +323,9 @@ class VisionEnv(gym.Env):
         space = self.action_space
         try:
             if isinstance(space, spaces.Discrete):
+                if type(action) is int or isinstance(action, np.integer):  # what agents pass: 0.3 us, not 3
+                    a, start = int(action), int(space.start)
+                    return a if start <= a < start + int(space.n) else None
                 if isinstance(action, (bool, np.bool_)) or isinstance(action, (str, bytes)):
                     return None
                 a = np.asarray(action)
