@@ -173,9 +173,10 @@ class Breakout(MultiTurnEnv):
         return round(x * fw), band + round(y * fh)
 
     def _draw(self) -> np.ndarray:
-        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-        if self.render_mode != "human":
-            os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+        if self._surface is None:  # pygame's variables are set once, before its first import
+            os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+            if self.render_mode != "human":
+                os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         import pygame
 
         H, W = self.obs_size
