@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
@@ -34,6 +36,20 @@ WIN_IN = {0: 1, 1: 2, 2: 3}  # our moves needed for the fastest forced win at re
 OPPONENTS = {0: "random", 1: "greedy", 2: "perfect"}
 MARK_COLORS = {CROSS: PALETTE["blue"], NOUGHT: PALETTE["red"]}
 WIN_TINT = (255, 236, 150)
+SYMBOLS = {EMPTY: ".", CROSS: "X", NOUGHT: "O"}
+
+
+@functools.lru_cache(maxsize=4096)
+def _cell_keys(board: tuple[int, ...]) -> tuple[tuple[tuple[int, bool], ...], ...]:
+    """Each cell's tile key, row by row: its mark and whether it lies on a completed line."""
+    line = next((ln for ln in LINES if board[ln[0]] and board[ln[0]] == board[ln[1]] == board[ln[2]]), ())
+    return tuple(tuple((board[3 * r + c], 3 * r + c in line) for c in range(3)) for r in range(3))
+
+
+@functools.lru_cache(maxsize=4096)
+def _board_text(board: tuple[int, ...]) -> str:
+    rows = [f"{ROWS[r]} " + " ".join(SYMBOLS[board[3 * r + c]] for c in range(3)) for r in range(3)]
+    return "  A B C\n" + "\n".join(rows)
 
 
 class TicTacToe(MultiTurnEnv):
@@ -142,10 +158,7 @@ class TicTacToe(MultiTurnEnv):
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         painter = self.grid_painter(3, 3, self._tile, margin=max(6, min(H, W) // 9), background=BACKGROUND, line_color=INK)
-        b = self.board
-        line = next((ln for ln in LINES if b[ln[0]] and b[ln[0]] == b[ln[1]] == b[ln[2]]), ())
-        keys = [[(self.board[3 * r + c], 3 * r + c in line) for c in range(3)] for r in range(3)]
-        frame = painter.paint(keys)
+        frame = painter.paint(_cell_keys(self.board))
         if not painter.labelled:  # labels sit outside the cells: draw them once per painter
             band = painter.band
             size = fit_text_size("C", int(band * 0.8), min(int(band * 0.7), painter.cell // 3), bold=True)
@@ -171,9 +184,7 @@ class TicTacToe(MultiTurnEnv):
         return self.moves / (self.moves + left)
 
     def _state_text(self) -> str:
-        sym = {EMPTY: ".", CROSS: "X", NOUGHT: "O"}
-        rows = [f"{ROWS[r]} " + " ".join(sym[self.board[3 * r + c]] for c in range(3)) for r in range(3)]
-        return "  A B C\n" + "\n".join(rows)
+        return _board_text(self.board)
 
     # -- oracle
     def oracle_action(self) -> int:
