@@ -118,6 +118,12 @@ class GridNav(MultiTurnEnv):
         for (colour, shape), cell in zip(self.landmarks, self.lm_cells):
             self._keys[cell[0]][cell[1]] = ("lm", colour, shape)
         self._keys[self.agent[0]][self.agent[1]] = "agent"
+        self._symbols = {"floor": ".", "block": "#", "agent": "A"}  # each cell key's letter in the state text
+        for i, (colour, shape) in enumerate(self.landmarks):
+            self._symbols.setdefault(("lm", colour, shape), str(i))
+            self._symbols[("on", colour, shape)] = "A"
+        legend = ", ".join(f"{i} = {c} {s}" for i, (c, s) in enumerate(self.landmarks))
+        self._legend = f"\nA = you, # = obstacle, {legend}"
 
     def _pick_landmarks(self, rng: np.random.Generator) -> list[tuple[str, str]]:
         colours = [LM_COLOURS[i] for i in rng.permutation(len(LM_COLOURS))]
@@ -258,11 +264,8 @@ class GridNav(MultiTurnEnv):
         return f"The {colour} {shape} is in the {region} part of the grid, {rel} {ref}."
 
     def _state_text(self) -> str:
-        sym = {"floor": ".", "block": "#", "agent": "A"}
-        rows = ["".join(sym[k] if isinstance(k, str) else "A" if k[0] == "on" else str(self.landmarks.index(k[1:]))
-                        for k in row) for row in self._keys]
-        legend = ", ".join(f"{i} = {c} {s}" for i, (c, s) in enumerate(self.landmarks))
-        return "\n".join(rows) + f"\nA = you, # = obstacle, {legend}"
+        sym = self._symbols
+        return "\n".join("".join(map(sym.__getitem__, row)) for row in self._keys) + self._legend
 
     # -- oracle
     def oracle_action(self) -> Any:
