@@ -347,7 +347,7 @@ class VisionEnv(gym.Env):
     def _observe(self) -> np.ndarray:
         frame = self._full_frame(self._draw())
         self._frame = frame
-        return np.array(frame, dtype=np.uint8, copy=True)
+        return frame.copy() if frame.dtype == np.uint8 else np.array(frame, dtype=np.uint8)
 
     def _info(self, outcome: Outcome) -> dict[str, Any]:
         info: dict[str, Any] = {
