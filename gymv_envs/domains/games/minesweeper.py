@@ -11,6 +11,7 @@ from gymv_envs.core.cells import cell_names
 # difficulty -> (board side, mines)
 LEVELS = {0: (6, 5), 1: (8, 10), 2: (9, 14)}
 COLS = "ABCDEFGHI"
+SYMBOLS = {"mine": "*", "flag": "F", "closed": "#"}  # the state text of a cell that shows no count
 HIDDEN_C, HIDDEN_EDGE, OPEN_C, MINE_C = (150, 160, 176), (110, 118, 132), (232, 232, 226), (200, 40, 40)
 NUM_C = {1: (38, 90, 200), 2: (40, 140, 60), 3: (200, 40, 40), 4: (40, 30, 140), 5: (130, 40, 30),
          6: (30, 130, 140), 7: (30, 30, 30), 8: (110, 110, 110)}
@@ -84,6 +85,7 @@ class Minesweeper(MultiTurnEnv):
             if len(self.opened) == n * n - self.m:
                 self.opened, self._closed_start = start, n * n - self.m - len(start)
                 self._earned = 0.0  # the reward of this game's openings so far
+                self._shown_for = None  # what `_shown` last worked out, and for which cells
                 if self._closed_start > 0:
                     return
 
@@ -153,11 +155,22 @@ class Minesweeper(MultiTurnEnv):
         return 1.0 - (self.n * self.n - self.m - safe_open) / self._closed_start
 
     # -- draw
+    def _shown(self) -> tuple[list[list[object]], str]:
+        """What each cell shows (its count, ``"mine"``, ``"flag"`` or ``"closed"``), row by row, and the
+        state text. Worked out again only when a cell opens or a flag changes: open cells only grow
+        within a game, so their number and the flags say what the board shows."""
+        key = (len(self.opened), frozenset(self.flags))
+        if self._shown_for is None or self._shown_for[0] != key:
+            n = self.n
+            keys = [[("mine" if i in self.mines else self.counts[i]) if i in self.opened else "flag" if i in self.flags
+                     else "closed" for i in range(r * n, (r + 1) * n)] for r in range(n)]
+            text = "\n".join("".join(SYMBOLS.get(k) or str(k) for k in row) for row in keys)
+            self._shown_for = (key, keys, text)
+        return self._shown_for[1], self._shown_for[2]
+
     def _draw(self) -> np.ndarray:
         n = self.n
-        keys = [[("mine" if i in self.mines else self.counts[i]) if i in self.opened else "flag" if i in self.flags
-                 else "closed" for i in range(r * n, (r + 1) * n)] for r in range(n)]
-        return self.grid_painter(n, n, self._tile).paint(keys)
+        return self.grid_painter(n, n, self._tile).paint(self._shown()[0])
 
     def _tile(self, key, h: int, w: int) -> np.ndarray:
         t = np.empty((h, w, 3), dtype=np.float32)
@@ -186,9 +199,7 @@ class Minesweeper(MultiTurnEnv):
                 "from the top.")
 
     def _state_text(self) -> str:
-        n = self.n
-        return "\n".join("".join(("*" if i in self.mines else str(self.counts[i])) if i in self.opened else
-                                 "F" if i in self.flags else "#" for i in range(r * n, (r + 1) * n)) for r in range(n))
+        return self._shown()[1]
 
     @property
     def action_prompt(self) -> str:
