@@ -38,6 +38,25 @@ def test_speed_reports_rates_render_time_and_peak_rss(tmp_path):
     assert proc.returncode == 2 and "no available id" in proc.stderr
 
 
+def test_speed_selects_by_domain_and_reports_the_cpu_median_at_84(tmp_path):
+    from gymv.benchmarks import speed
+
+    assert speed.main(["--pattern", "GymV/[FT]*", "--protocol", "multi_turn", "--domains", "gridworld,games",
+                       "--seconds", "0.05", "--no-isolate", "--out", str(tmp_path)]) == 0
+    data = json.loads((tmp_path / "speed.json").read_text())
+    ids = [r["id"] for r in data["rows"]]
+    assert {r["domain"] for r in data["rows"]} == {"games"} and "GymV/FallingBlocks-v0" not in ids  # temporal
+    assert "GymV/TicTacToe-v1" in ids and "GymV/FrozenLake-v1" in ids
+    cpu = sorted(r["step_per_cpu_s@84"] for r in data["rows"])
+    assert data["summary"]["multi_turn_step_per_cpu_s_84_median"] == round(
+        (cpu[len(cpu) // 2] + cpu[(len(cpu) - 1) // 2]) / 2, 1)
+    for bad in ("games,nosuch", ","):
+        with pytest.raises(SystemExit):
+            speed.main(["--domains", bad, "--out", str(tmp_path)])
+    proc = _bench("speed", "--domains", "games,nosuch", "--out", str(tmp_path))
+    assert proc.returncode == 2 and "unknown --domains nosuch" in proc.stderr and "gridworld" in proc.stderr
+
+
 def test_speed_times_single_turn_ids_at_every_difficulty(tmp_path):
     proc = _bench("speed", "--pattern", "GymV/Maze*", "--protocol", "single_turn", "--seconds", "0.05", "--no-isolate",
                   "--out", str(tmp_path))
