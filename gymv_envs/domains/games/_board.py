@@ -282,9 +282,11 @@ class BoardGameEnv(MultiTurnEnv):
             t = self.play(s, a)
             if self.result(t) == THEM:
                 return a
-            v = self.heuristic(t) + (LOSS_VALUE if self.mover(t) == ME and self.immediate_win(t) else 0.0)
-            if v < best_v:
-                best, best_v = a, v
+            v = self.heuristic(t)
+            if v < best_v:   # the costly test only when it can matter: a win left to the agent only adds
+                v += LOSS_VALUE if self.mover(t) == ME and self.immediate_win(t) else 0.0
+                if v < best_v:
+                    best, best_v = a, v
         return best
 
     # ---------------------------------------------------------------- step
