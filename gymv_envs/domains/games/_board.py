@@ -43,7 +43,7 @@ def capture_chain_invalid(env: Any, s: Any, a: int, square: str) -> str:
     odd legal actions are captures, and ``square`` names the jumping piece's square."""
     if s[2] >= 0:
         return f"you are in the middle of a capture: keep jumping with the piece on {square}"
-    if any(m % 2 for m in env.legal(s)):
+    if any(m % 2 for m in env.legal_now(s)):
         return f"{env.action_names[a]} is not legal: a capture is available and capturing is compulsory"
     return f"{env.action_names[a]} is not a legal move now"
 
@@ -74,8 +74,8 @@ def square_cell_names(n: int) -> tuple[str, ...]:
 
 def grid_text(board, rows: int, cols: int, symbols: dict, letters: str = LETTERS) -> str:
     """A board as text: one symbol a cell, rows numbered from the bottom, columns lettered below."""
-    w = len(str(rows))
-    lines = [f"{rows - r:>{w}} " + " ".join(symbols[board[r * cols + c]] for c in range(cols)) for r in range(rows)]
+    w, cell = len(str(rows)), symbols.__getitem__
+    lines = [f"{rows - r:>{w}} " + " ".join(map(cell, board[r * cols:(r + 1) * cols])) for r in range(rows)]
     return "\n".join(lines) + "\n" + " " * (w + 1) + " ".join(letters[:cols])
 
 
@@ -113,12 +113,17 @@ class IntersectionBoard:
 class BoardGameEnv(MultiTurnEnv):
     """Base of the two-player games. Subclasses implement the rules hooks below."""
 
-    transient_attrs = (*MultiTurnEnv.transient_attrs, "_memo")
+    transient_attrs = (*MultiTurnEnv.transient_attrs, "_memo", "_legal_memo", "_view_memo", "_text_memo")
     win_in: ClassVar[dict[int, int]] = {0: 1, 1: 2, 2: 3}   # difficulty -> the agent's moves to the fastest forced win
     search_depth: ClassVar[int] = 2                          # plies of the difficulty-2 opponent
     max_tries: ClassVar[int] = 4000
     labels: ClassVar[bool] = True
     action_aliases: tuple[tuple[str, int], ...] = ()
+    # Set by games whose states are immutable values and whose `legal`, `cell_keys` and `_state_text`
+    # read nothing else (but `before`): the base then works each out once per state, not once a step
+    # (random actions are mostly illegal and leave the state as it was).
+    memo_views: ClassVar[bool] = False
+    _legal_memo = _view_memo = _text_memo = None
 
     # ---------------------------------------------------------------- rules hooks
     def mover(self, s: Any) -> int:
@@ -147,6 +152,15 @@ class BoardGameEnv(MultiTurnEnv):
     def attack_moves(self, s: Any) -> list[int]:
         """The agent moves tried by the forced-win search (all legal moves unless a game prunes soundly)."""
         return self.legal(s)
+
+    def legal_now(self, s: Any) -> list[int]:
+        """`legal` (not to be changed by the caller), remembered for the last state asked about when `memo_views`."""
+        if not self.memo_views:
+            return self.legal(s)
+        m = self._legal_memo
+        if m is None or m[0] is not s:
+            m = self._legal_memo = (s, self.legal(s))
+        return m[1]
 
     def describe_invalid(self, s: Any, a: int) -> str:
         return f"{self.action_names[a]} is not a legal move now"
@@ -268,15 +282,17 @@ class BoardGameEnv(MultiTurnEnv):
             t = self.play(s, a)
             if self.result(t) == THEM:
                 return a
-            v = self.heuristic(t) + (LOSS_VALUE if self.mover(t) == ME and self.immediate_win(t) else 0.0)
-            if v < best_v:
-                best, best_v = a, v
+            v = self.heuristic(t)
+            if v < best_v:   # the costly test only when it can matter: a win left to the agent only adds
+                v += LOSS_VALUE if self.mover(t) == ME and self.immediate_win(t) else 0.0
+                if v < best_v:
+                    best, best_v = a, v
         return best
 
     # ---------------------------------------------------------------- step
     def _apply(self, action: int) -> Outcome:
         s = self.state
-        if action not in self.legal(s):
+        if action not in self.legal_now(s):
             return Outcome(invalid=True, feedback=self.describe_invalid(s, action))
         text = [f"you played {self.move_name(action)}"]
         self.before = s
@@ -337,6 +353,9 @@ class BoardGameEnv(MultiTurnEnv):
         rows, cols = self.board_shape
         margin = max(6, min(H, W) // 14) if self.labels else max(2, min(H, W) // 32)
         painter = self.grid_painter(rows, cols, self._tile, margin=margin, background=BACKGROUND, line_color=self.grid_line)
+        m = self._view_memo
+        if m is not None and m[0] is self.state and m[1] is self.before and m[2] is painter:
+            return m[3]   # the painter's frame as the same keys would leave it
         frame = painter.paint(self.cell_keys(self.state))
         if self.labels and not painter.labelled:
             band = painter.band
@@ -344,7 +363,17 @@ class BoardGameEnv(MultiTurnEnv):
             if band >= 5:
                 painter.draw_labels(frame, [self.col_label(c) for c in range(cols)], [self.row_label(r) for r in range(rows)], size)
             painter.labelled = True
+        if self.memo_views:
+            self._view_memo = (self.state, self.before, painter, frame)
         return frame
+
+    def _current_state_text(self) -> str | None:
+        if not self.memo_views:
+            return super()._current_state_text()
+        m = self._text_memo
+        if m is None or m[0] is not self.state:
+            m = self._text_memo = (self.state, super()._current_state_text())
+        return m[1]
 
     def col_label(self, c: int) -> str:
         return LETTERS[c]

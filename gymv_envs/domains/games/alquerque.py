@@ -96,6 +96,7 @@ class Alquerque(BoardGameEnv):
     """
 
     board_shape = (N, N)
+    memo_views = True
     grid_line = WOOD
 
     def _configure(self) -> None:

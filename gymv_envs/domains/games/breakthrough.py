@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -20,6 +22,21 @@ LIGHT, DARK, LIT_C = (238, 222, 190), (190, 150, 110), (250, 220, 110)
 PIECE_C = {ME: (250, 250, 250), THEM: (40, 40, 45)}
 EDGE_C = {ME: (90, 90, 90), THEM: (10, 10, 10)}
 ARROWS = ("forward-left", "forward", "forward-right")
+
+
+@functools.cache
+def step_table(n: int, p: int) -> tuple[tuple[tuple[int, int, bool], ...], ...]:
+    """Per square of an ``n x n`` board, ``p``'s steps from it in move order: (the move, the square it
+    lands on, whether it goes straight ahead); moves are ``3 * square + direction``, the opponent's
+    (``THEM``) shifted by ``3 * n * n``."""
+    dr, base = (-1, 0) if p == ME else (1, 3 * n * n)
+    out = []
+    for i in range(n * n):
+        r, c = divmod(i, n)
+        rr = r + dr
+        out.append(tuple((base + 3 * i + d, rr * n + c + d - 1, d == 1) for d in range(3)
+                         if 0 <= rr < n and 0 <= c + d - 1 < n))
+    return tuple(out)
 
 
 class Breakthrough(CheckeredDiscs, BoardGameEnv):
@@ -65,6 +82,7 @@ class Breakthrough(CheckeredDiscs, BoardGameEnv):
       opponent), 10% at difficulty 1.
     """
 
+    memo_views = True
     LIGHT, DARK, LIT_C, PIECE_C, EDGE_C = LIGHT, DARK, LIT_C, PIECE_C, EDGE_C
 
     def _configure(self) -> None:
@@ -107,21 +125,13 @@ class Breakthrough(CheckeredDiscs, BoardGameEnv):
 
     # -- rules
     def _moves(self, board, p: int) -> list[int]:
-        n, out = self.side, []
-        dr, base = (-1, 0) if p == ME else (1, 3 * n * n)
+        out, table = [], step_table(self.side, p)
         for i, v in enumerate(board):
-            if v != p:
-                continue
-            r, c = divmod(i, n)
-            rr = r + dr
-            if not 0 <= rr < n:
-                continue
-            for d in range(3):
-                cc = c + d - 1
-                if 0 <= cc < n:
-                    t = board[rr * n + cc]
-                    if t == 0 or (d != 1 and t != p):
-                        out.append(base + 3 * i + d)
+            if v == p:
+                for a, j, straight in table[i]:
+                    t = board[j]
+                    if t == 0 or (not straight and t != p):
+                        out.append(a)
         return out
 
     def legal(self, s) -> list[int]:

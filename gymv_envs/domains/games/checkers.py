@@ -88,6 +88,7 @@ class Checkers(BoardGameEnv):
       action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
+    memo_views = True
     search_depth = 3
 
     def _configure(self) -> None:

@@ -99,6 +99,10 @@ class Go(IntersectionBoard, BoardGameEnv):
       action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
+    memo_views = True   # the frame; the state text also shows the captures (below)
+    transient_attrs = (*BoardGameEnv.transient_attrs, "_area_memo", "_cells_memo")
+    _area_memo = _cells_memo = None
+
     def _configure(self) -> None:
         self.side, self.opponent = LEVELS[self.difficulty]
         n = self.side
@@ -131,7 +135,7 @@ class Go(IntersectionBoard, BoardGameEnv):
 
     # -- rules
     def _potential(self) -> float:
-        return CAPTURE_STEP * float(np.clip(self.captures[0] - self.captures[1], -CAPTURE_CAP, CAPTURE_CAP))
+        return CAPTURE_STEP * float(max(-CAPTURE_CAP, min(CAPTURE_CAP, self.captures[0] - self.captures[1])))
 
     def _apply(self, action: int) -> Outcome:
         s, g, n = self.state, self.geo, self.side
@@ -168,7 +172,10 @@ class Go(IntersectionBoard, BoardGameEnv):
     def _progress(self) -> float:
         if self._success:
             return 1.0
-        return area(self.state[0], self.state[1], self.geo)[0] / self.side ** 2
+        m = self._area_memo   # black's area, worked out once per position
+        if m is None or m[0] is not self.state:
+            m = self._area_memo = (self.state, area(self.state[0], self.state[1], self.geo)[0])
+        return m[1] / self.side ** 2
 
     # -- oracle
     def oracle_action(self) -> int:
@@ -184,7 +191,16 @@ class Go(IntersectionBoard, BoardGameEnv):
 
     # -- draw: IntersectionBoard tiles on BoardGameEnv's labelled board
     def _cells(self, s) -> tuple[int, ...]:
-        return tuple(BLACK if s[0] & b else WHITE if s[1] & b else 0 for b in self.geo.bits)
+        """The colour on each point in reading order (remembered for the last few positions: the frame
+        needs those of the position and of the one before it)."""
+        memo = self._cells_memo
+        if memo is None or len(memo) > 8:
+            memo = self._cells_memo = {}
+        key = (s[0], s[1], self.side)
+        cells = memo.get(key)
+        if cells is None:
+            cells = memo[key] = tuple(BLACK if s[0] & b else WHITE if s[1] & b else 0 for b in self.geo.bits)
+        return cells
 
     def cell_keys(self, s):
         return intersection_keys(self._cells(s), self._cells(self.before), self.side)
@@ -211,6 +227,14 @@ class Go(IntersectionBoard, BoardGameEnv):
         n = self.side
         return (f"Each turn, reply with one point (column letter A-{GO_LETTERS[n - 1]}, no I, then row 1-{n}) or "
                 "`pass`.\nEnd your reply with a line like `Action: D4` or `Action: pass`.")
+
+    def _current_state_text(self) -> str | None:
+        """`_state_text`, remembered while the position and the captures stay as they were."""
+        key = (self.state, *self.captures)
+        m = self._text_memo
+        if m is None or m[0] != key:
+            m = self._text_memo = (key, self._state_text())
+        return m[1]
 
     def _state_text(self) -> str:
         n, s = self.side, self.state

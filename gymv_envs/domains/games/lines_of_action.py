@@ -103,6 +103,7 @@ class LinesOfAction(CheckeredDiscs, BoardGameEnv):
     """
 
     LIGHT, DARK, LIT_C, PIECE_C, EDGE_C = LIGHT, DARK, LIT_C, PIECE_C, EDGE_C
+    memo_views = True
 
     def _configure(self) -> None:
         super()._configure()

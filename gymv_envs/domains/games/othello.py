@@ -119,6 +119,8 @@ class Othello(BoardGameEnv):
       action-space seeding (a seeded random policy no longer replays the level's draws).
     """
 
+    memo_views = True
+
     def _generate(self, rng: np.random.Generator) -> None:
         self._tries = 0
         super()._generate(rng)

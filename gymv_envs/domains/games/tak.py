@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
@@ -17,6 +18,23 @@ LEVELS = {0: (3, 10), 1: (3, 10), 2: (4, 15)}   # difficulty -> (board side, sto
 WIN_IN = {0: 1, 1: 2, 2: 2}
 PLIES = {0: (6, 12), 1: (4, 10), 2: (8, 14)}    # random opening plies (even: you to move)
 DIRS = ((-1, 0, "+"), (1, 0, "-"), (0, 1, ">"), (0, -1, "<"))   # up, down, right, left as PTN writes them
+
+
+@functools.cache
+def ray_table(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per square of an ``n`` board and direction of `DIRS`: the squares along it, nearest first."""
+    return tuple(tuple(tuple((r + dr * k) * n + c + dc * k for k in range(1, n) if 0 <= r + dr * k < n and 0 <= c + dc * k < n)
+                       for dr, dc, _ in DIRS) for r, c in (divmod(sq, n) for sq in range(n * n)))
+
+
+@functools.lru_cache(maxsize=4096)
+def stack_moves(n: int, sq: int, d: int, height: int, reach: int) -> tuple[int, ...]:
+    """The stack moves from ``sq`` in direction ``d`` carrying at most ``height`` stones over at most ``reach`` squares."""
+    seqs = drops(n)
+    first = 2 * n * n + (4 * sq + d) * len(seqs)
+    return tuple(first + j for j in fitting(n, height, reach))
+
+
 DOWN = re.compile(r"(?<=[a-hA-H][1-9])-")   # the PTN down arrow right after a square
 SQ_C, LIT_C = (225, 200, 160), (250, 225, 120)
 PIECE_C = {ME: (40, 40, 45), THEM: (245, 245, 240)}
@@ -70,6 +88,8 @@ class Tak(BoardGameEnv):
     - v0: initial version. The registered id defaults to difficulty 1: random play won 25% of the
       difficulty-0 games (a win in one against a random opponent), 5% at difficulty 1, 0% at 2.
     """
+
+    memo_views = True
 
     win_in = WIN_IN
 
@@ -125,20 +145,18 @@ class Tak(BoardGameEnv):
         n, out = self.side, []
         if reserve[p - 1]:
             out = [2 * sq + k for sq in range(n * n) if not board[sq] for k in (0, 1)]
-        seqs, base = drops(n), 2 * n * n
+        rays = ray_table(n)
         for sq, stack in enumerate(board):
             if not stack or owner(stack[-1]) != p:
                 continue
-            r, c = divmod(sq, n)
-            for d, (dr, dc, _) in enumerate(DIRS):
+            height = min(len(stack), n)
+            for d, ray in enumerate(rays[sq]):
                 reach = 0   # squares in this direction free of walls
-                while reach < n:
-                    rr, cc = r + dr * (reach + 1), c + dc * (reach + 1)
-                    if not (0 <= rr < n and 0 <= cc < n) or (board[rr * n + cc] and board[rr * n + cc][-1] > 2):
+                for t in ray:
+                    if board[t] and board[t][-1] > 2:
                         break
                     reach += 1
-                first = base + (4 * sq + d) * len(seqs)
-                out.extend(first + j for j in fitting(n, min(len(stack), n), reach))
+                out.extend(stack_moves(n, sq, d, height, reach))
         return out
 
     def play(self, s, a: int):
@@ -160,21 +178,17 @@ class Tak(BoardGameEnv):
         return board, q, tuple(reserve), self._verdict(board, p, reserve)
 
     def _verdict(self, board, p: int, reserve) -> int | None:
+        n, flats = self.side, [0, 0, 0]   # bitboards of ME's and THEM's flat tops (at 1 and 2)
+        for i, st in enumerate(board):
+            if st and st[-1] <= 2:
+                flats[st[-1]] |= 1 << i
         for who in (p, 3 - p):
-            if self.road(board, who):
+            if flats[who].bit_count() >= n and road_bits(n, flats[who]):   # a road holds a square of every row or column
                 return who
         if all(board) or 0 in reserve:
             flats = [sum(1 for st in board if st and st[-1] == who) for who in (ME, THEM)]
             return ME if flats[0] > flats[1] else THEM if flats[1] > flats[0] else 0
         return None
-
-    def road(self, board, p: int) -> bool:
-        """Whether ``p``'s flat tops join the top and bottom edges, or the left and right ones."""
-        mine = 0
-        for i, st in enumerate(board):
-            if st and st[-1] == p:
-                mine |= 1 << i
-        return road_bits(self.side, mine)
 
     def wins(self, s, k: int) -> bool:
         """The base search, with black's last move cut short (sound) when no road can appear in one move and no
@@ -182,6 +196,12 @@ class Tak(BoardGameEnv):
         if k == 1 and s[3] is None and s[1] == ME and not self._could_end(s):
             return False
         return super().wins(s, k)
+
+    def immediate_win(self, s) -> bool:
+        """The base test, cut short as `wins` is when no black move can end the game."""
+        if s[3] is None and s[1] == ME and not self._could_end(s):
+            return False
+        return super().immediate_win(s)
 
     def _could_end(self, s) -> bool:
         """Whether some black move might end the game: its reserve or the empty squares nearly gone, or a road on
