@@ -70,7 +70,10 @@ class MemoryPairs(MultiTurnEnv):
       and the registered id defaults to difficulty 1.
     """
 
+    transient_attrs = MultiTurnEnv.transient_attrs + ("_header_on",)
+
     def _configure(self) -> None:
+        self._header_on = None  # (painter, header text) while the painter's frame shows that header
         self.rows, self.cols = LEVELS[self.difficulty]
         self.size = self.rows * self.cols
         self.pairs = self.size // 2
@@ -122,12 +125,15 @@ class MemoryPairs(MultiTurnEnv):
         keys, cols = self._card_keys(), self.cols
         H, W = self.obs_size
         band = max(6, H // 10)
-        frame = self.grid_painter(self.rows, cols, self._tile, header=band).paint(
-            [keys[i:i + cols] for i in range(0, self.size, cols)])
+        painter = self.grid_painter(self.rows, cols, self._tile, header=band)
+        frame = painter.paint([keys[i:i + cols] for i in range(0, self.size, cols)])
         text = f"turns left: {self.allowed - self.turns}"
-        fill_rect(frame, 0, 0, W, band, BACKGROUND)
-        draw_text(frame, text, (W / 2, band * 0.6), fit_text_size(text, int(W * 0.9), int(band * 0.8), bold=True),
-                  INK, bold=True)
+        if self._header_on != (painter, text):  # the painter never paints above its header band
+            fill_rect(frame, 0, 0, W, band, BACKGROUND)
+            box = draw_text(frame, text, (W / 2, band * 0.6),
+                            fit_text_size(text, int(W * 0.9), int(band * 0.8), bold=True), INK, bold=True)
+            # redrawing the same text changes nothing only if all of it lies in the band it clears
+            self._header_on = (painter, text) if box[3] <= band else None
         return frame
 
     def _tile(self, key: tuple, h: int, w: int) -> np.ndarray:
