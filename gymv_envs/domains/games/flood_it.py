@@ -53,7 +53,10 @@ class FloodIt(MultiTurnEnv):
       boards of difficulty 1 (11% over 100 seeds), none of the 10x10 boards of difficulty 2.
     """
 
+    transient_attrs = MultiTurnEnv.transient_attrs + ("_canvas_of",)
+
     def _configure(self) -> None:
+        self._canvas_of, self._text = None, (None, "")  # `_draw`'s painter; (board, `_state_text` of it)
         self.n, self.k, self.spare = LEVELS[self.difficulty]
         self.action_names = NAMES[: self.k]
         n = self.n
@@ -133,13 +136,15 @@ class FloodIt(MultiTurnEnv):
     def _draw(self) -> np.ndarray:
         """The board as `GridPainter` paints it (cells without grid lines), filled by rows in numpy."""
         n, p = self.n, self.grid_painter(self.n, self.n, self._tile, line=0)
-        if getattr(self, "_canvas_of", None) is not p:  # a new painter (size): a new canvas and its views
-            self._canvas_of, self._canvas, cell = p, p.base(), p.cell
+        if self._canvas_of is not p:  # a new painter (size): a new canvas and its views
+            self._canvas_of, self._canvas, self._drawn, cell = p, p.base(), None, p.cell
             self._rows_view = self._canvas[p.y0:p.y0 + n * cell, p.x0:p.x0 + n * cell].view()
             self._rows_view.shape = (n, cell, n * cell, 3)  # a view of the frame, never a copy
             self._colours = np.array([PALETTE[name] for name in NAMES], dtype=np.uint8)
-        strips = self._colours[np.array(self.board)].reshape(n, n, 3).repeat(p.cell, axis=1)
-        self._rows_view[...] = strips[:, None]
+        if self._drawn is not self.board:  # every move and level makes a new board list
+            strips = self._colours[np.array(self.board)].reshape(n, n, 3).repeat(p.cell, axis=1)
+            self._rows_view[...] = strips[:, None]
+            self._drawn = self.board
         return self._canvas
 
     def _tile(self, colour: int, h: int, w: int) -> np.ndarray:
@@ -156,9 +161,11 @@ class FloodIt(MultiTurnEnv):
         return [f"One colour within {self.limit} moves"]
 
     def _state_text(self) -> str:
-        text = "".join(map(LETTERS.__getitem__, self.board))
-        n = self.n
-        return "\n".join([text[i:i + n] for i in range(0, n * n, n)]) + f"\nmoves left: {self.limit - self.moves}"
+        if self._text[0] is not self.board:  # the moves made change with the board
+            text, n = "".join(map(LETTERS.__getitem__, self.board)), self.n
+            self._text = (self.board, "\n".join([text[i:i + n] for i in range(0, n * n, n)])
+                          + f"\nmoves left: {self.limit - self.moves}")
+        return self._text[1]
 
     # -- oracle
     def _greedy(self, board: list[int]) -> int:
