@@ -53,7 +53,10 @@ class FloodIt(MultiTurnEnv):
       boards of difficulty 1 (11% over 100 seeds), none of the 10x10 boards of difficulty 2.
     """
 
+    transient_attrs = MultiTurnEnv.transient_attrs + ("_canvas_of",)
+
     def _configure(self) -> None:
+        self._canvas_of, self._text = None, (None, "")  # `_draw`'s painter; (board, `_state_text` of it)
         self.n, self.k, self.spare = LEVELS[self.difficulty]
         self.action_names = NAMES[: self.k]
         n = self.n
@@ -69,6 +72,8 @@ class FloodIt(MultiTurnEnv):
         self.moves = 0
         self.limit = self._greedy_count() + self.spare
         self._flooded = self._region(self.board)
+        # the squares outside the flooded region that touch it (kept up to date by `_apply`)
+        self._edge = {j for i in self._flooded for j in self.nbrs[i]} - self._flooded
         self._start = self._left = n * n - len(self._flooded)
 
     def _region(self, board: list[int]) -> set[int]:
@@ -87,13 +92,33 @@ class FloodIt(MultiTurnEnv):
             out[i] = colour
         return out
 
+    def _flood(self, colour: int) -> None:
+        """Turn the flooded region ``colour`` and grow it (and its edge) by the squares of that colour
+        it now reaches: the same region as `_region` of the new board, from the edge only."""
+        board, flooded, edge, nbrs = list(self.board), self._flooded, self._edge, self.nbrs
+        for i in flooded:
+            board[i] = colour
+        stack = [j for j in edge if board[j] == colour]
+        while stack:
+            j = stack.pop()
+            if j in flooded:
+                continue
+            flooded.add(j)
+            edge.discard(j)
+            for t in nbrs[j]:
+                if t not in flooded:
+                    if board[t] == colour:
+                        stack.append(t)
+                    else:
+                        edge.add(t)
+        self.board = board
+
     # -- rules
     def _apply(self, action: int) -> Outcome:
         if action == self.board[0]:
             return Outcome(invalid=True, feedback=f"the flooded region is already {NAMES[action]}")
-        self.board = self._recolour(self.board, action, self._flooded)
         self.moves += 1
-        self._flooded = self._region(self.board)
+        self._flood(action)
         self._left = self.n * self.n - len(self._flooded)
         done = self._left == 0
         if done:
@@ -109,8 +134,18 @@ class FloodIt(MultiTurnEnv):
 
     # -- draw
     def _draw(self) -> np.ndarray:
-        n = self.n
-        return self.grid_painter(n, n, self._tile, line=0).paint([self.board[r * n:(r + 1) * n] for r in range(n)])
+        """The board as `GridPainter` paints it (cells without grid lines), filled by rows in numpy."""
+        n, p = self.n, self.grid_painter(self.n, self.n, self._tile, line=0)
+        if self._canvas_of is not p:  # a new painter (size): a new canvas and its views
+            self._canvas_of, self._canvas, self._drawn, cell = p, p.base(), None, p.cell
+            self._rows_view = self._canvas[p.y0:p.y0 + n * cell, p.x0:p.x0 + n * cell].view()
+            self._rows_view.shape = (n, cell, n * cell, 3)  # a view of the frame, never a copy
+            self._colours = np.array([PALETTE[name] for name in NAMES], dtype=np.uint8)
+        if self._drawn is not self.board:  # every move and level makes a new board list
+            strips = self._colours[np.array(self.board)].reshape(n, n, 3).repeat(p.cell, axis=1)
+            self._rows_view[...] = strips[:, None]
+            self._drawn = self.board
+        return self._canvas
 
     def _tile(self, colour: int, h: int, w: int) -> np.ndarray:
         return new_frame(h, w, PALETTE[NAMES[colour]])
@@ -126,9 +161,11 @@ class FloodIt(MultiTurnEnv):
         return [f"One colour within {self.limit} moves"]
 
     def _state_text(self) -> str:
-        n = self.n
-        rows = ["".join(map(LETTERS.__getitem__, self.board[r * n:(r + 1) * n])) for r in range(n)]
-        return "\n".join(rows) + f"\nmoves left: {self.limit - self.moves}"
+        if self._text[0] is not self.board:  # the moves made change with the board
+            text, n = "".join(map(LETTERS.__getitem__, self.board)), self.n
+            self._text = (self.board, "\n".join([text[i:i + n] for i in range(0, n * n, n)])
+                          + f"\nmoves left: {self.limit - self.moves}")
+        return self._text[1]
 
     # -- oracle
     def _greedy(self, board: list[int]) -> int:

@@ -70,7 +70,10 @@ class MemoryPairs(MultiTurnEnv):
       and the registered id defaults to difficulty 1.
     """
 
+    transient_attrs = MultiTurnEnv.transient_attrs + ("_headers",)
+
     def _configure(self) -> None:
+        self._headers = None  # (painter, {header text: the header band's pixels})
         self.rows, self.cols = LEVELS[self.difficulty]
         self.size = self.rows * self.cols
         self.pairs = self.size // 2
@@ -122,12 +125,20 @@ class MemoryPairs(MultiTurnEnv):
         keys, cols = self._card_keys(), self.cols
         H, W = self.obs_size
         band = max(6, H // 10)
-        frame = self.grid_painter(self.rows, cols, self._tile, header=band).paint(
-            [keys[i:i + cols] for i in range(0, self.size, cols)])
+        painter = self.grid_painter(self.rows, cols, self._tile, header=band)
+        frame = painter.paint([keys[i:i + cols] for i in range(0, self.size, cols)])
         text = f"turns left: {self.allowed - self.turns}"
+        if self._headers is None or self._headers[0] is not painter:
+            self._headers = (painter, {})
+        header = self._headers[1].get(text)  # the painter never paints above its header band
+        if header is not None:
+            frame[:band] = header
+            return frame
         fill_rect(frame, 0, 0, W, band, BACKGROUND)
-        draw_text(frame, text, (W / 2, band * 0.6), fit_text_size(text, int(W * 0.9), int(band * 0.8), bold=True),
-                  INK, bold=True)
+        box = draw_text(frame, text, (W / 2, band * 0.6),
+                        fit_text_size(text, int(W * 0.9), int(band * 0.8), bold=True), INK, bold=True)
+        if box[3] <= band:  # the band it clears holds all of the text: its pixels depend on the text alone
+            self._headers[1][text] = frame[:band].copy()
         return frame
 
     def _tile(self, key: tuple, h: int, w: int) -> np.ndarray:

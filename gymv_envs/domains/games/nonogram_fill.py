@@ -72,6 +72,13 @@ class NonogramFill(MultiTurnEnv):
                 self._solution = [v for row in solved for v in row]
                 break
         self.grid = [0] * (n * n)
+        # which rows and columns match their clue, and the board's keys (`_apply` updates the changed ones)
+        self._row_ok = [runs(self.grid[r * n:(r + 1) * n]) == self.row_clues[r] for r in range(n)]
+        self._col_ok = [runs(self.grid[c::n]) == self.col_clues[c] for c in range(n)]
+        self._keys = self._board_keys()
+        rows = [" ".join(map(str, self.row_clues[r])).rjust(2 * self.depth) + " | " + "{}" * n for r in range(n)]
+        self._text = ("columns: " + ", ".join(" ".join(map(str, c)) or "0" for c in self.col_clues) + "\n"
+                      + "\n".join(rows))
 
     # -- rules
     def _apply(self, action: int) -> Outcome:
@@ -81,21 +88,26 @@ class NonogramFill(MultiTurnEnv):
             return Outcome(invalid=True, feedback=f"{name.split()[1]} is already {'black' if fill else 'white'}")
         self.grid[i] = int(fill)
         n = self.n
-        done = all(runs(self.grid[r * n:(r + 1) * n]) == self.row_clues[r] for r in range(n)) and \
-            all(runs(self.grid[c::n]) == self.col_clues[c] for c in range(n))
+        r, c = divmod(i, n)
+        self._row_ok[r] = runs(self.grid[r * n:(r + 1) * n]) == self.row_clues[r]
+        self._col_ok[c] = runs(self.grid[c::n]) == self.col_clues[c]
+        self._keys[self.depth + r][self.depth + c] = ("#" if fill else ".", False)
+        done = all(self._row_ok) and all(self._col_ok)
         return Outcome(reward=float(done), terminated=done, success=done,
                        feedback="every clue is met" if done else f"{'filled' if fill else 'cleared'} {name.split()[1]}")
 
     def _progress(self) -> float:
         if self._success:
             return 1.0
-        n = self.n
-        met = sum(runs(self.grid[r * n:(r + 1) * n]) == self.row_clues[r] for r in range(n))
-        met += sum(runs(self.grid[c::n]) == self.col_clues[c] for c in range(n))
-        return met / (2 * n + 1)
+        return (sum(self._row_ok) + sum(self._col_ok)) / (2 * self.n + 1)
 
     # -- draw
     def _draw(self) -> np.ndarray:
+        n, d = self.n, self.depth
+        return self.grid_painter(n + d, n + d, self._tile).paint(self._keys)
+
+    def _board_keys(self) -> list[list[tuple[str, bool]]]:
+        """Per board cell, its tile key: clue numbers in the top and left bands, then the grid."""
         n, d = self.n, self.depth
         keys = [[("", True)] * (n + d) for _ in range(n + d)]
         for c, clue in enumerate(self.col_clues):
@@ -106,7 +118,7 @@ class NonogramFill(MultiTurnEnv):
                 keys[d + r][d - len(clue) + j] = (str(v), True)
             for c in range(n):
                 keys[d + r][d + c] = ("#" if self.grid[r * n + c] else ".", False)
-        return self.grid_painter(n + d, n + d, self._tile).paint(keys)
+        return keys
 
     def _tile(self, key: tuple, h: int, w: int) -> np.ndarray:
         text, clue = key
@@ -124,10 +136,7 @@ class NonogramFill(MultiTurnEnv):
                 f"are named by column letter A-{COLS[n - 1]} from the left and row number 1-{n} from the top.")
 
     def _state_text(self) -> str:
-        n = self.n
-        rows = [" ".join(map(str, self.row_clues[r])).rjust(2 * self.depth) + " | "
-                + "".join("#" if v else "." for v in self.grid[r * n:(r + 1) * n]) for r in range(n)]
-        return "columns: " + ", ".join(" ".join(map(str, c)) or "0" for c in self.col_clues) + "\n" + "\n".join(rows)
+        return self._text.format(*map(".#".__getitem__, self.grid))
 
     @property
     def action_prompt(self) -> str:

@@ -62,6 +62,7 @@ class PegSolitaire(MultiTurnEnv):
 
     def _configure(self) -> None:
         self.n, self.k = LEVELS[self.difficulty]
+        self._shown_for: tuple = (None, [], "")  # (pegs, `_shown` of them)
         n = self.n
         self.action_names = tuple(f"peg {name} {d[0]}" for name in cell_names(n, n) for d in DIRS)
         self.jumps = []  # per action: (from, over, to) or None when it leaves the board
@@ -92,7 +93,8 @@ class PegSolitaire(MultiTurnEnv):
 
     # -- rules
     def _apply(self, action: int) -> Outcome:
-        if action not in self._legal(self.pegs):
+        j, pegs = self.jumps[action], self.pegs  # the test of `_legal` for this one action
+        if not (j and pegs >> j[0] & 1 and pegs >> j[1] & 1 and not pegs >> j[2] & 1):
             return Outcome(invalid=True, feedback=f"{self.action_names[action]} is not a legal jump")
         a, b, c = self.jumps[action]
         self.pegs ^= (1 << a) | (1 << b) | (1 << c)
@@ -109,10 +111,18 @@ class PegSolitaire(MultiTurnEnv):
         return 1.0 if self._success else (self.k + 1 - bin(self.pegs).count("1")) / self.k
 
     # -- draw
+    def _shown(self) -> tuple[list[list[bool]], str]:
+        """(per hole, whether it holds a peg; the state text) of the current pegs, kept until they change."""
+        if self._shown_for[0] != self.pegs:
+            n, pegs = self.n, self.pegs
+            keys = [[bool(pegs >> (r * n + c) & 1) for c in range(n)] for r in range(n)]
+            text = "\n".join("".join("o" if v else "." for v in row) for row in keys)
+            self._shown_for = (pegs, keys, text)
+        return self._shown_for[1:]
+
     def _draw(self) -> np.ndarray:
         n = self.n
-        return self.grid_painter(n, n, self._tile, line=0, background=WOOD).paint(
-            [[bool(self.pegs >> (r * n + c) & 1) for c in range(n)] for r in range(n)])
+        return self.grid_painter(n, n, self._tile, line=0, background=WOOD).paint(self._shown()[0])
 
     def _tile(self, peg: bool, h: int, w: int) -> np.ndarray:
         t = np.empty((h, w, 3), dtype=np.float32)
@@ -132,8 +142,7 @@ class PegSolitaire(MultiTurnEnv):
                 f"A-{COLS[n - 1]} from the left and row number 1-{n} from the top.")
 
     def _state_text(self) -> str:
-        n = self.n
-        return "\n".join("".join("o" if self.pegs >> (r * n + c) & 1 else "." for c in range(n)) for r in range(n))
+        return self._shown()[1]
 
     @property
     def action_prompt(self) -> str:

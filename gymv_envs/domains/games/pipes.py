@@ -57,6 +57,11 @@ class Pipes(MultiTurnEnv):
     def _configure(self) -> None:
         self.n = LEVELS[self.difficulty]
         self.action_names = tuple(f"rotate {name}" for name in cell_names(self.n, self.n))
+        n = self.n
+        # per tile, its four sides: (bit, neighbour's index or -1 off the board, the neighbour's facing bit)
+        self._sides = tuple(tuple((bit, (r + dr) * n + c + dc if 0 <= r + dr < n and 0 <= c + dc < n else -1, back)
+                                  for bit, dr, dc, back in SIDES) for r in range(n) for c in range(n))
+        self._text = "\n".join([" ".join(["{:x}"] * n)] * n)
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
@@ -83,7 +88,9 @@ class Pipes(MultiTurnEnv):
                 for _ in range(int(rng.integers(4))):
                     tiles[i] = rotate(tiles[i], 1)
             self.tiles, self._target = tiles, None
-            if open_ends(self._rows()):
+            self._open = open_ends(self._rows())  # kept up to date by `_apply`
+            self._ends = sum(bin(m).count("1") for m in tiles)  # turning keeps the number of openings
+            if self._open:
                 return
 
     def _rows(self) -> list[list[int]]:
@@ -95,14 +102,20 @@ class Pipes(MultiTurnEnv):
         m = self.tiles[action]
         if rotate(m, 1) == m:
             return Outcome(invalid=True, feedback=f"turning {self.action_names[action][7:]} changes nothing")
-        self.tiles[action] = rotate(m, 1)
-        done = open_ends(self._rows()) == 0
+        self.tiles[action] = turned = rotate(m, 1)
+        self._open += self._side_open(action, turned) - self._side_open(action, m)
+        done = self._open == 0
         return Outcome(reward=float(done), terminated=done, success=done,
                        feedback="every pipe end is connected" if done else f"turned {self.action_names[action][7:]}")
 
+    def _side_open(self, i: int, m: int) -> int:
+        """Unmatched openings across tile ``i``'s four sides if it showed ``m``: on each side, an opening
+        of one tile without one facing it (off the board, nothing faces it)."""
+        tiles = self.tiles
+        return sum((m & bit != 0) != (j >= 0 and tiles[j] & back != 0) for bit, j, back in self._sides[i])
+
     def _progress(self) -> float:
-        total = sum(bin(m).count("1") for m in self.tiles)
-        return 1.0 if self._success else 1.0 - open_ends(self._rows()) / max(1, total)
+        return 1.0 if self._success else 1.0 - self._open / max(1, self._ends)
 
     # -- draw
     def _draw(self) -> np.ndarray:
@@ -134,8 +147,7 @@ class Pipes(MultiTurnEnv):
                 f"column letter A-{COLS[n - 1]} from the left and row number 1-{n} from the top.")
 
     def _state_text(self) -> str:
-        n = self.n
-        return "\n".join(" ".join(f"{m:x}" for m in self.tiles[r * n:(r + 1) * n]) for r in range(n))
+        return self._text.format(*self.tiles)
 
     @property
     def action_prompt(self) -> str:

@@ -70,11 +70,22 @@ class SudokuFill(MultiTurnEnv):
             self.given[int(i)] = False
         self.grid = [v if g else 0 for v, g in zip(full, self.given)]
         self._solution = None
+        self._refresh()
 
     # -- rules
     def _conflict(self, i: int) -> bool:
         v = self.grid[i]
         return bool(v) and any(self.grid[j] == v for j in self.peers[i])
+
+    def _refresh(self) -> None:
+        """Recompute what the grid decides (conflicts, tile keys, progress, state text) after it changed."""
+        n, grid, given = self.n, self.grid, self.given
+        self._bad = bad = [self._conflict(i) for i in range(n * n)]
+        self._keys = [[(grid[i], given[i], bad[i] and not given[i], (r // self.bh + c // self.bw) % 2)
+                       for c, i in enumerate(range(r * n, (r + 1) * n))] for r in range(n)]
+        open_ = [i for i, g in enumerate(given) if not g]
+        self._right_share = sum(1 for i in open_ if grid[i] and not bad[i]) / len(open_)
+        self._text = "\n".join("".join(str(v) if v else "." for v in grid[r * n:(r + 1) * n]) for r in range(n))
 
     def _apply(self, action: int) -> Outcome:
         cell, v = divmod(action, self.n)
@@ -85,23 +96,18 @@ class SudokuFill(MultiTurnEnv):
         if self.grid[cell] == v:
             return Outcome(invalid=True, feedback=f"{name[:name.index('=')]} already holds {v}")
         self.grid[cell] = v
-        done = all(self.grid) and not any(self._conflict(i) for i in range(self.n * self.n))
+        self._refresh()
+        done = all(self.grid) and not any(self._bad)
         if done:
             return Outcome(reward=1.0, terminated=True, success=True, feedback="the grid is solved")
-        return Outcome(feedback=f"wrote {name}" + (" (it repeats a digit in its row, column or box)" if self._conflict(cell) else ""))
+        return Outcome(feedback=f"wrote {name}" + (" (it repeats a digit in its row, column or box)" if self._bad[cell] else ""))
 
     def _progress(self) -> float:
-        if self._success:
-            return 1.0
-        open_ = [i for i, g in enumerate(self.given) if not g]
-        return sum(1 for i in open_ if self.grid[i] and not self._conflict(i)) / len(open_)
+        return 1.0 if self._success else self._right_share
 
     # -- draw
     def _draw(self) -> np.ndarray:
-        n = self.n
-        keys = [[(self.grid[r * n + c], self.given[r * n + c], self._conflict(r * n + c) and not self.given[r * n + c],
-                  (r // self.bh + c // self.bw) % 2) for c in range(n)] for r in range(n)]
-        return self.grid_painter(n, n, self._tile).paint(keys)
+        return self.grid_painter(self.n, self.n, self._tile).paint(self._keys)
 
     def _tile(self, key: tuple, h: int, w: int) -> np.ndarray:
         v, given, bad, shade = key
@@ -121,8 +127,7 @@ class SudokuFill(MultiTurnEnv):
                 f"named by column letter A-{COLS[n - 1]} from the left and row number 1-{n} from the top.")
 
     def _state_text(self) -> str:
-        n = self.n
-        return "\n".join("".join(str(v) if v else "." for v in self.grid[r * n:(r + 1) * n]) for r in range(n))
+        return self._text
 
     @property
     def action_prompt(self) -> str:

@@ -80,6 +80,10 @@ class Wordle(MultiTurnEnv):
         self.pool = tuple(sorted(WORDS[int(i)] for i in order[: self.pool_size]))
         self.answer = self.pool[int(rng.integers(len(self.pool)))]
         self.rows: list[tuple[str, tuple[int, ...]]] = []
+        # what the rows show, extended by `_apply` with each guess: tile keys, state-text lines, most greens
+        self._keys = [[("", -1)] * 5 for _ in range(GUESSES)]
+        self._lines: list[str] = []
+        self._greens = 0
 
     # -- rules
     def _apply(self, action: int) -> Outcome:
@@ -88,23 +92,20 @@ class Wordle(MultiTurnEnv):
             return Outcome(invalid=True, feedback=f"{word} was already guessed")
         marks = score(word, self.answer)
         self.rows.append((word, marks))
+        self._keys[len(self.rows) - 1] = list(zip(word, marks))
+        self._lines.append(f"{word} {''.join('.yg'[m] for m in marks)}")
+        self._greens = max(self._greens, marks.count(2))
         if word == self.answer:
             return Outcome(reward=1.0, terminated=True, success=True, feedback=f"{word} is the word")
         said = " ".join(f"{ch}:{'green' if m == 2 else 'yellow' if m else 'gray'}" for ch, m in zip(word, marks))
         return Outcome(terminated=len(self.rows) >= GUESSES, feedback=f"{word}: {said}")
 
     def _progress(self) -> float:
-        return 1.0 if self._success else max((sum(m == 2 for m in ms) for _, ms in self.rows), default=0) / 10
+        return 1.0 if self._success else self._greens / 10
 
     # -- draw
-    def _keys(self) -> list[list]:
-        keys = [[("", -1)] * 5 for _ in range(GUESSES)]
-        for r, (word, marks) in enumerate(self.rows):
-            keys[r] = [(ch, m) for ch, m in zip(word, marks)]
-        return keys
-
     def _draw(self) -> np.ndarray:
-        return self.grid_painter(GUESSES, 5, self._tile).paint(self._keys())
+        return self.grid_painter(GUESSES, 5, self._tile).paint(self._keys)
 
     def _tile(self, key, h: int, w: int) -> np.ndarray:
         ch, m = key
@@ -130,7 +131,7 @@ class Wordle(MultiTurnEnv):
         return ["Words: " + " ".join(self.pool)]
 
     def _state_text(self) -> str:
-        return "\n".join(f"{w} {''.join('.yg'[m] for m in ms)}" for w, ms in self.rows)
+        return "\n".join(self._lines)
 
     # -- oracle
     def oracle_action(self) -> int:
