@@ -88,7 +88,7 @@ class CaveFlyer(ArcadeEnv):
         self.walls = cave(rng, self.length, self.gap0, self.gap1, self.turn, self.slope)
         self.tops, self.bottoms = self.walls[:, 0].tolist(), self.walls[:, 1].tolist()
         self.x, self.y, self.vy, self.safe = 0.0, float(self.walls[0].mean()) - HH / 2, 0.0, 0
-        self._strip = None
+        self._strip, self._spans = None, {}
 
     def _won(self) -> bool:
         return self.x >= self.length
@@ -96,7 +96,10 @@ class CaveFlyer(ArcadeEnv):
     def _span(self, x: float) -> tuple[float, float]:
         """The narrowest gap (lowest top, highest bottom) over the columns the helicopter covers at ``x``."""
         i0, i1 = int((x + HX) // COLW), int((x + HX + HW) // COLW) + 1
-        return max(self.tops[i0:i1]), min(self.bottoms[i0:i1])
+        span = self._spans.get((i0, i1))  # (per level: a few hundred spans, each asked for many times)
+        if span is None:
+            span = self._spans[i0, i1] = (max(self.tops[i0:i1]), min(self.bottoms[i0:i1]))
+        return span
 
     # -- rules
     def _tick(self, dx: int, dy: int, fire: bool) -> None:
@@ -123,9 +126,7 @@ class CaveFlyer(ArcadeEnv):
             cols = (px / self.sx / COLW).astype(int).clip(0, len(self.walls) - 1)
             ys = (np.arange(fh)[:, None] + 0.5) / self.sy
             rock = (ys < self.walls[cols, 0][None, :]) | (ys > self.walls[cols, 1][None, :])
-            img = np.empty((fh, w, 3), np.uint8)
-            img[:] = AIR
-            img[rock] = ROCK
+            img = np.array((AIR, ROCK), np.uint8).take(rock.view(np.uint8), axis=0)  # a lookup: 4x a masked fill
             end = int((self.length + HX + HW) * self.sx) - k * w
             line = slice(max(0, end), max(0, end + max(1, int(self.sx))))
             img[:, line][~rock[:, line]] = GOAL
@@ -135,12 +136,14 @@ class CaveFlyer(ArcadeEnv):
         return chunks[k]
 
     def _draw_field(self, frame: np.ndarray) -> None:
-        w = frame.shape[1]
+        w, hud = frame.shape[1], self.hud
         x0 = int(self.x * self.sx)
         k, off = divmod(x0, w)
-        self.paste(frame, self._chunk(k)[:, off:], 0, 0)
+        # the two chunks cover the whole field every frame: written straight in, not as dirty boxes that
+        # the next frame would first restore from the background
+        frame[hud:, :w - off] = self._chunk(k)[:, off:]
         if off:
-            self.paste(frame, self._chunk(k + 1)[:, :off], w - off, 0)
+            frame[hud:, w - off:] = self._chunk(k + 1)[:, :off]
         if not self.safe or (self.frames // 4) % 2:
             self.sprite(frame, HELI, HX, self.y, HW, HH, YOU)
 

@@ -114,11 +114,13 @@ class EndlessRunner(ArcadeEnv):
             self._spawn(rng)
         self.duck = dy > 0
         event = advance(self.p, self.obs, self.speed, dy < 0, self.duck)
-        for i, x in enumerate(self.dunes):
-            self.dunes[i] = x - self.speed * 0.5 if x > -20 else FW + float(rng.uniform(0, 30))
+        drift = self.speed * 0.5
+        self.dunes = [x - drift if x > -20 else FW + float(rng.uniform(0, 30)) for x in self.dunes]
         if event > 0:
             self.score += event
-        self.obs = [o for o in self.obs if o[0] + o[1] > 0]
+        obs = self.obs  # spawned at the right edge in turn and moving as one, so the first is the leftmost
+        if obs and obs[0][0] + obs[0][1] <= 0:
+            self.obs = [o for o in obs if o[0] + o[1] > 0]
         if self.safe:
             self.safe -= 1
         elif event < 0:
@@ -131,8 +133,7 @@ class EndlessRunner(ArcadeEnv):
         self.rect(frame, 0, GROUND, FW, FH - GROUND, SAND)
 
     def _draw_field(self, frame: np.ndarray) -> None:
-        for x in self.dunes:
-            self.rect(frame, x, GROUND + 4, 6, 1.5, (170, 140, 90))
+        self.rects(frame, self.dunes, GROUND + 4, 6, 1.5, (170, 140, 90))
         for x, w, lo, hi, kind in self.obs:
             if kind:
                 self.sprite(frame, BIRD, x, GROUND - hi, w, hi - lo, FOE)
