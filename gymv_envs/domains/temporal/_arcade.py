@@ -288,22 +288,24 @@ class ArcadeEnv(MultiTurnEnv):
             frame[box[0]:box[1], box[2]:box[3]] = color
 
     def rects(self, frame: np.ndarray, xs, y: float, w: float, h: float, color) -> None:
-        """`rect` at each x of ``xs``, boxes of one size at one height (the same pixels, fewer calls)."""
+        """`rect` at each x of ``xs``, boxes of one size at one height: the same pixels, fewer calls, and one
+        dirty box spanning them (the next frame restores one strip of the background, not each box)."""
         sx, sy, fw, hud = self.sx, self.sy, frame.shape[1], self.hud
         y0 = int(y * sy)
         r0, r1 = (y0 if y0 > 0 else 0), min(max(y0 + 1, int((y + h) * sy)), frame.shape[0] - hud)
         if r0 >= r1:
             return
         r0, r1 = r0 + hud, r1 + hud
-        dirty = self._dirty if frame is self._buf else None
+        left, right = fw, 0
         for x in xs:
             x0 = int(x * sx)
             x1 = max(x0 + 1, int((x + w) * sx))
             c0, c1 = (x0 if x0 > 0 else 0), (x1 if x1 < fw else fw)
             if c0 < c1:
                 frame[r0:r1, c0:c1] = color
-                if dirty is not None:
-                    dirty.append((r0, r1, c0, c1))
+                left, right = (c0 if c0 < left else left), (c1 if c1 > right else right)
+        if left < right and frame is self._buf:
+            self._dirty.append((r0, r1, left, right))
 
     def _mask_at(self, frame: np.ndarray, mask: np.ndarray, x0: int, y0: int, color) -> None:
         h, w = mask.shape

@@ -120,7 +120,8 @@ class CaveFlyer(ArcadeEnv):
     def _chunk(self, k: int) -> np.ndarray:
         """Pixel columns [k*W, (k+1)*W) of the whole cave's picture (cached, the two in view kept)."""
         chunks = self._strip if self._strip is not None else {}
-        if k not in chunks:
+        img = chunks.get(k)
+        if img is None:
             fh, w = self.obs_size[0] - self.hud, self.obs_size[1]
             px = np.arange(k * w, (k + 1) * w)
             cols = (px / self.sx / COLW).astype(int).clip(0, len(self.walls) - 1)
@@ -132,8 +133,8 @@ class CaveFlyer(ArcadeEnv):
             img[:, line][~rock[:, line]] = GOAL
             chunks = {j: c for j, c in chunks.items() if j >= k - 1}
             chunks[k] = img
-        self._strip = chunks
-        return chunks[k]
+            self._strip = chunks
+        return img
 
     def _draw_field(self, frame: np.ndarray) -> None:
         w, hud = frame.shape[1], self.hud
