@@ -20,9 +20,8 @@ SKY, DIRT, GRASS, YOU, FOE, POLE, FLAG = (120, 180, 240), (150, 95, 50), (70, 17
 
 def surface(h: list[int], x: float, w: float) -> float:
     """The highest ground surface (smallest y) under the span [x, x+w); ``inf`` over a pit."""
-    c0, c1 = int(x // T), min(len(h) - 1, int((x + w - 1e-6) // T))
-    if c0 < 0:
-        c0 = 0
+    c0, c1, last = int(x // T), int((x + w - 1e-6) // T), len(h) - 1
+    c0, c1 = (c0 if c0 > 0 else 0), (c1 if c1 < last else last)  # (max and min, without the calls)
     top = (h[c0] if c0 == c1 else max(h[c0:c1 + 1])) if c0 <= c1 else 0
     return BASE - top * T if top > 0 else float("inf")
 
@@ -31,17 +30,21 @@ def advance(h: list[int], p: list[float], foes: list[list[float]], dx: int, jump
     """One frame of the runner ``p = [x, y (feet), vy, on_ground]`` and the walkers ``[x, dir, lo, hi, y]``
     (mutated); returns "", "stomp:<k>", "hit" or "fell"."""
     x, y, vy, ground = p
-    nx = min(max(0.0, x + dx * RUN), len(h) * T - PW)
-    if surface(h, nx, PW) < y - 0.01:   # a wall: stay
+    nx, end = x + dx * RUN, len(h) * T - PW  # (max, then min, without the calls)
+    nx = nx if nx > 0.0 else 0.0
+    nx = end if end < nx else nx
+    top = surface(h, nx, PW)
+    if top < y - 0.01:   # a wall: stay
         nx = x
+        top = surface(h, x, PW)
     x = nx
     if ground and jump:
         vy, ground = -JUMP, 0.0
-    top = surface(h, x, PW)
     if ground and top > y + 0.01:
         ground = 0.0
     if not ground:
-        vy = min(VMAX, vy + G)
+        vy += G
+        vy = VMAX if vy > VMAX else vy
         ny = y + vy
         if vy > 0 and y <= top + 0.01 and ny >= top:
             ny, vy, ground = top, 0.0, 1.0
