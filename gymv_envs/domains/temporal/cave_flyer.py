@@ -36,7 +36,9 @@ def cave(rng: np.random.Generator, length: float, gap0: float, gap1: float, turn
 
 def fly(y: float, vy: float, thrust: bool) -> tuple[float, float]:
     """One frame of the helicopter's height (top edge) and vertical speed."""
-    vy = max(-VMAX, min(VMAX, vy + (G - LIFT if thrust else G)))
+    vy += G - LIFT if thrust else G
+    vy = vy if vy < VMAX else VMAX  # (min, then max, without the calls)
+    vy = vy if vy > -VMAX else -VMAX
     return y + vy, vy
 
 
@@ -103,16 +105,18 @@ class CaveFlyer(ArcadeEnv):
 
     # -- rules
     def _tick(self, dx: int, dy: int, fire: bool) -> None:
-        self.x += self.scroll
-        self.y, self.vy = fly(self.y, self.vy, fire)
-        self.score = float(min(100, int(100 * self.x / self.length)))
+        x = self.x = self.x + self.scroll
+        y, self.vy = fly(self.y, self.vy, fire)
+        self.y = y
+        done = int(100 * x / self.length)
+        self.score = float(done if done < 100 else 100)
+        top, bottom = self._span(x)
         if self.safe:
             self.safe -= 1
-            top, bottom = self._span(self.x)
-            self.y = min(bottom - HH, max(top, self.y))
+            y = y if y > top else top  # (max, then min, without the calls)
+            self.y = bottom - HH if bottom - HH < y else y
             return
-        top, bottom = self._span(self.x)
-        if self.y < top or self.y + HH > bottom:
+        if y < top or y + HH > bottom:
             self.y, self.vy, self.safe = (top + bottom - HH) / 2, 0.0, 40
             self.lose_life("you hit the rock")
 

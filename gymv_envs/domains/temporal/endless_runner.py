@@ -30,7 +30,8 @@ def advance(p: list[float], obs: list[list[float]], speed: float, jump: bool, du
         v = JUMP
     if h > 0.0 or v > 0.0:
         v -= G * (DIVE if duck else 1.0)
-        h = max(0.0, h + v)
+        h += v
+        h = h if h > 0.0 else 0.0  # (max without the call)
         if h == 0.0:
             v = 0.0
     p[0], p[1] = h, v
@@ -108,7 +109,8 @@ class EndlessRunner(ArcadeEnv):
     # -- rules
     def _tick(self, dx: int, dy: int, fire: bool) -> None:
         rng = self.np_random
-        self.speed = min(self.vmax, self.speed + self.accel)
+        speed = self.speed + self.accel
+        self.speed = speed if speed < self.vmax else self.vmax  # (min without the call)
         self.clock -= 1
         if self.clock <= 0:
             self._spawn(rng)

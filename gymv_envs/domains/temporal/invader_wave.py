@@ -94,7 +94,9 @@ class InvaderWave(ArcadeEnv):
 
     # -- rules
     def _tick(self, dx: int, dy: int, fire: bool) -> None:
-        self.px = min(FW - PW / 2, max(PW / 2, self.px + dx * PSPEED))
+        px = self.px + dx * PSPEED  # (max, then min, without the calls)
+        px = px if px > PW / 2 else PW / 2
+        self.px = FW - PW / 2 if FW - PW / 2 < px else px
         if fire and self.shot is None:
             self.shot = [self.px, PY - 5.0]
         speed = self._speed()
