@@ -36,7 +36,9 @@ def cave(rng: np.random.Generator, length: float, gap0: float, gap1: float, turn
 
 def fly(y: float, vy: float, thrust: bool) -> tuple[float, float]:
     """One frame of the helicopter's height (top edge) and vertical speed."""
-    vy = max(-VMAX, min(VMAX, vy + (G - LIFT if thrust else G)))
+    vy += G - LIFT if thrust else G
+    vy = vy if vy < VMAX else VMAX  # (min, then max, without the calls)
+    vy = vy if vy > -VMAX else -VMAX
     return y + vy, vy
 
 
@@ -88,7 +90,7 @@ class CaveFlyer(ArcadeEnv):
         self.walls = cave(rng, self.length, self.gap0, self.gap1, self.turn, self.slope)
         self.tops, self.bottoms = self.walls[:, 0].tolist(), self.walls[:, 1].tolist()
         self.x, self.y, self.vy, self.safe = 0.0, float(self.walls[0].mean()) - HH / 2, 0.0, 0
-        self._strip = None
+        self._strip, self._spans = None, {}
 
     def _won(self) -> bool:
         return self.x >= self.length
@@ -96,20 +98,25 @@ class CaveFlyer(ArcadeEnv):
     def _span(self, x: float) -> tuple[float, float]:
         """The narrowest gap (lowest top, highest bottom) over the columns the helicopter covers at ``x``."""
         i0, i1 = int((x + HX) // COLW), int((x + HX + HW) // COLW) + 1
-        return max(self.tops[i0:i1]), min(self.bottoms[i0:i1])
+        span = self._spans.get((i0, i1))  # (per level: a few hundred spans, each asked for many times)
+        if span is None:
+            span = self._spans[i0, i1] = (max(self.tops[i0:i1]), min(self.bottoms[i0:i1]))
+        return span
 
     # -- rules
     def _tick(self, dx: int, dy: int, fire: bool) -> None:
-        self.x += self.scroll
-        self.y, self.vy = fly(self.y, self.vy, fire)
-        self.score = float(min(100, int(100 * self.x / self.length)))
+        x = self.x = self.x + self.scroll
+        y, self.vy = fly(self.y, self.vy, fire)
+        self.y = y
+        done = int(100 * x / self.length)
+        self.score = float(done if done < 100 else 100)
+        top, bottom = self._span(x)
         if self.safe:
             self.safe -= 1
-            top, bottom = self._span(self.x)
-            self.y = min(bottom - HH, max(top, self.y))
+            y = y if y > top else top  # (max, then min, without the calls)
+            self.y = bottom - HH if bottom - HH < y else y
             return
-        top, bottom = self._span(self.x)
-        if self.y < top or self.y + HH > bottom:
+        if y < top or y + HH > bottom:
             self.y, self.vy, self.safe = (top + bottom - HH) / 2, 0.0, 40
             self.lose_life("you hit the rock")
 
@@ -117,30 +124,31 @@ class CaveFlyer(ArcadeEnv):
     def _chunk(self, k: int) -> np.ndarray:
         """Pixel columns [k*W, (k+1)*W) of the whole cave's picture (cached, the two in view kept)."""
         chunks = self._strip if self._strip is not None else {}
-        if k not in chunks:
+        img = chunks.get(k)
+        if img is None:
             fh, w = self.obs_size[0] - self.hud, self.obs_size[1]
             px = np.arange(k * w, (k + 1) * w)
             cols = (px / self.sx / COLW).astype(int).clip(0, len(self.walls) - 1)
             ys = (np.arange(fh)[:, None] + 0.5) / self.sy
             rock = (ys < self.walls[cols, 0][None, :]) | (ys > self.walls[cols, 1][None, :])
-            img = np.empty((fh, w, 3), np.uint8)
-            img[:] = AIR
-            img[rock] = ROCK
+            img = np.array((AIR, ROCK), np.uint8).take(rock.view(np.uint8), axis=0)  # a lookup: 4x a masked fill
             end = int((self.length + HX + HW) * self.sx) - k * w
             line = slice(max(0, end), max(0, end + max(1, int(self.sx))))
             img[:, line][~rock[:, line]] = GOAL
             chunks = {j: c for j, c in chunks.items() if j >= k - 1}
             chunks[k] = img
-        self._strip = chunks
-        return chunks[k]
+            self._strip = chunks
+        return img
 
     def _draw_field(self, frame: np.ndarray) -> None:
-        w = frame.shape[1]
+        w, hud = frame.shape[1], self.hud
         x0 = int(self.x * self.sx)
         k, off = divmod(x0, w)
-        self.paste(frame, self._chunk(k)[:, off:], 0, 0)
+        # the two chunks cover the whole field every frame: written straight in, not as dirty boxes that
+        # the next frame would first restore from the background
+        frame[hud:, :w - off] = self._chunk(k)[:, off:]
         if off:
-            self.paste(frame, self._chunk(k + 1)[:, :off], w - off, 0)
+            frame[hud:, w - off:] = self._chunk(k + 1)[:, :off]
         if not self.safe or (self.frames // 4) % 2:
             self.sprite(frame, HELI, HX, self.y, HW, HH, YOU)
 

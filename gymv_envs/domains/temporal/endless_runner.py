@@ -30,7 +30,8 @@ def advance(p: list[float], obs: list[list[float]], speed: float, jump: bool, du
         v = JUMP
     if h > 0.0 or v > 0.0:
         v -= G * (DIVE if duck else 1.0)
-        h = max(0.0, h + v)
+        h += v
+        h = h if h > 0.0 else 0.0  # (max without the call)
         if h == 0.0:
             v = 0.0
     p[0], p[1] = h, v
@@ -108,17 +109,20 @@ class EndlessRunner(ArcadeEnv):
     # -- rules
     def _tick(self, dx: int, dy: int, fire: bool) -> None:
         rng = self.np_random
-        self.speed = min(self.vmax, self.speed + self.accel)
+        speed = self.speed + self.accel
+        self.speed = speed if speed < self.vmax else self.vmax  # (min without the call)
         self.clock -= 1
         if self.clock <= 0:
             self._spawn(rng)
         self.duck = dy > 0
         event = advance(self.p, self.obs, self.speed, dy < 0, self.duck)
-        for i, x in enumerate(self.dunes):
-            self.dunes[i] = x - self.speed * 0.5 if x > -20 else FW + float(rng.uniform(0, 30))
+        drift = self.speed * 0.5
+        self.dunes = [x - drift if x > -20 else FW + float(rng.uniform(0, 30)) for x in self.dunes]
         if event > 0:
             self.score += event
-        self.obs = [o for o in self.obs if o[0] + o[1] > 0]
+        obs = self.obs  # spawned at the right edge in turn and moving as one, so the first is the leftmost
+        if obs and obs[0][0] + obs[0][1] <= 0:
+            self.obs = [o for o in obs if o[0] + o[1] > 0]
         if self.safe:
             self.safe -= 1
         elif event < 0:
@@ -131,8 +135,7 @@ class EndlessRunner(ArcadeEnv):
         self.rect(frame, 0, GROUND, FW, FH - GROUND, SAND)
 
     def _draw_field(self, frame: np.ndarray) -> None:
-        for x in self.dunes:
-            self.rect(frame, x, GROUND + 4, 6, 1.5, (170, 140, 90))
+        self.rects(frame, self.dunes, GROUND + 4, 6, 1.5, (170, 140, 90))
         for x, w, lo, hi, kind in self.obs:
             if kind:
                 self.sprite(frame, BIRD, x, GROUND - hi, w, hi - lo, FOE)

@@ -94,7 +94,9 @@ class InvaderWave(ArcadeEnv):
 
     # -- rules
     def _tick(self, dx: int, dy: int, fire: bool) -> None:
-        self.px = min(FW - PW / 2, max(PW / 2, self.px + dx * PSPEED))
+        px = self.px + dx * PSPEED  # (max, then min, without the calls)
+        px = px if px > PW / 2 else PW / 2
+        self.px = FW - PW / 2 if FW - PW / 2 < px else px
         if fire and self.shot is None:
             self.shot = [self.px, PY - 5.0]
         speed = self._speed()
@@ -131,13 +133,20 @@ class InvaderWave(ArcadeEnv):
         return -1
 
     def _bombs(self) -> None:
+        hit = gone = False  # one pass: every bomb falls; did one reach the cannon, one the ground
+        px, speed = self.px, self.bomb_speed
         for b in self.bombs:
-            b[1] += self.bomb_speed
-        if any(abs(b[0] - self.px) < PW / 2 + 0.5 and PY - 1 < b[1] < PY + PH for b in self.bombs):
+            b[1] += speed
+            if b[1] >= FH:
+                gone = True
+            elif PY - 1 < b[1] < PY + PH and abs(b[0] - px) < PW / 2 + 0.5:
+                hit = True
+        if hit:
             self.bombs = []
             self.lose_life("a bomb hit your cannon")
             self.px = FW / 2
-        self.bombs = [b for b in self.bombs if b[1] < FH]
+        elif gone:
+            self.bombs = [b for b in self.bombs if b[1] < FH]
         self.clock += 1
         if self.clock >= self.period and len(self.bombs) < self.max_bombs and self.alive:
             self.clock = 0

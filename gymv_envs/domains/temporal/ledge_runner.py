@@ -20,8 +20,9 @@ SKY, DIRT, GRASS, YOU, FOE, POLE, FLAG = (120, 180, 240), (150, 95, 50), (70, 17
 
 def surface(h: list[int], x: float, w: float) -> float:
     """The highest ground surface (smallest y) under the span [x, x+w); ``inf`` over a pit."""
-    c0, c1 = max(0, int(x // T)), min(len(h) - 1, int((x + w - 1e-6) // T))
-    top = max(h[c0:c1 + 1]) if c0 <= c1 else 0
+    c0, c1, last = int(x // T), int((x + w - 1e-6) // T), len(h) - 1
+    c0, c1 = (c0 if c0 > 0 else 0), (c1 if c1 < last else last)  # (max and min, without the calls)
+    top = (h[c0] if c0 == c1 else max(h[c0:c1 + 1])) if c0 <= c1 else 0
     return BASE - top * T if top > 0 else float("inf")
 
 
@@ -29,33 +30,39 @@ def advance(h: list[int], p: list[float], foes: list[list[float]], dx: int, jump
     """One frame of the runner ``p = [x, y (feet), vy, on_ground]`` and the walkers ``[x, dir, lo, hi, y]``
     (mutated); returns "", "stomp:<k>", "hit" or "fell"."""
     x, y, vy, ground = p
-    nx = min(max(0.0, x + dx * RUN), len(h) * T - PW)
-    if surface(h, nx, PW) < y - 0.01:   # a wall: stay
+    nx, end = x + dx * RUN, len(h) * T - PW  # (max, then min, without the calls)
+    nx = nx if nx > 0.0 else 0.0
+    nx = end if end < nx else nx
+    top = surface(h, nx, PW)
+    if top < y - 0.01:   # a wall: stay
         nx = x
+        top = surface(h, x, PW)
     x = nx
     if ground and jump:
         vy, ground = -JUMP, 0.0
-    top = surface(h, x, PW)
     if ground and top > y + 0.01:
         ground = 0.0
     if not ground:
-        vy = min(VMAX, vy + G)
+        vy += G
+        vy = VMAX if vy > VMAX else vy
         ny = y + vy
         if vy > 0 and y <= top + 0.01 and ny >= top:
             ny, vy, ground = top, 0.0, 1.0
         y = ny
     p[:] = [x, y, vy, ground]
-    for f in foes:
+    touched = -1  # every walker moves, then the first one touching the runner counts
+    for k, f in enumerate(foes):
         if f[1]:
             f[0] += f[1] * foe_speed
             if not f[2] <= f[0] <= f[3]:
                 f[1], f[0] = -f[1], min(f[3], max(f[2], f[0]))
-    for k, f in enumerate(foes):
-        if f[1] and f[0] - PW < x < f[0] + EW and y > f[4] - EH and y - PH < f[4]:
-            if vy > 0 and y < f[4] - EH + 4.5:
-                p[2] = -2.8
-                return f"stomp:{k}"
-            return "hit"
+            if touched < 0 and f[0] - PW < x < f[0] + EW and y > f[4] - EH and y - PH < f[4]:
+                touched = k
+    if touched >= 0:
+        if vy > 0 and y < foes[touched][4] - EH + 4.5:
+            p[2] = -2.8
+            return f"stomp:{touched}"
+        return "hit"
     return "fell" if y > FH + PH else ""
 
 
@@ -148,12 +155,15 @@ class LedgeRunner(ArcadeEnv):
         elif event == "fell" or (event == "hit" and not self.safe):
             self.lose_life("you fell into a pit" if event == "fell" else "a walker got you")
             self._respawn(max(c for c in self.checks if c * T <= self.best))
-        self.safe = max(0, self.safe - 1)
+        if self.safe:  # (never below 0)
+            self.safe -= 1
         x = self.p[0]
         if x > self.best:
             self.best = x
             self.score = 100.0 if x >= self.goal else float(int(100 * x / self.goal))
-        self.cam = min(max(0.0, self.p[0] - FW * 0.4), len(self.h) * T - FW)
+        cam, end = x - FW * 0.4, len(self.h) * T - FW  # (max, then min, without the calls)
+        cam = cam if cam > 0.0 else 0.0
+        self.cam = end if end < cam else cam
 
     def _won(self) -> bool:
         return self.p[0] >= self.goal
@@ -178,8 +188,12 @@ class LedgeRunner(ArcadeEnv):
     def _draw_field(self, frame: np.ndarray) -> None:
         if self._strip is None:
             self._strip = self._paint_strip()
-        cx = int(self.cam * self.sx)
-        self.paste(frame, self._strip[:, cx:cx + frame.shape[1]], 0, 0)
+        cx, w = int(self.cam * self.sx), frame.shape[1]
+        view = self._strip[:, cx:cx + w]
+        if view.shape[1] == w:  # the whole field: written straight in, not a dirty box the next frame restores
+            frame[self.hud:] = view
+        else:
+            self.paste(frame, view, 0, 0)
         cam = self.cam
         for f in self.foes:
             if f[1] and cam - EW < f[0] < cam + FW:
