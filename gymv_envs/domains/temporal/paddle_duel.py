@@ -17,7 +17,9 @@ POINTS = 5
 # per difficulty: paddle half height, your speed, ball speed (start, max), opponent speed, reaction line
 LEVELS = {0: (13.0, 3.0, 1.6, 2.4, 1.0, 70.0), 1: (12.0, 3.0, 1.8, 2.8, 1.3, 95.0), 2: (11.0, 3.0, 2.0, 3.2, 1.5, 115.0)}
 MAX_ANGLE = math.radians(55)
-YOU, THEM, BALL_C, NET = (110, 200, 255), (255, 150, 90), (250, 250, 250), (70, 70, 90)
+NET = (70, 70, 90)
+# the colours drawn every frame, as uint8 arrays (numpy fills a box from one without converting a tuple)
+YOU, THEM, BALL_C = (np.array(c, np.uint8) for c in ((110, 200, 255), (255, 150, 90), (250, 250, 250)))
 
 
 def reflect_y(y: float, lo: float, hi: float) -> float:
@@ -100,23 +102,24 @@ class PaddleDuel(ArcadeEnv):
             goal = self.by + self.aim_error
         else:
             goal = FH / 2
-        step = max(-self.aspeed, min(self.aspeed, goal - self.them))
-        self.them = min(hi, max(lo, self.them + step))
+        aspeed = self.aspeed
+        self.them = min(hi, max(lo, self.them + max(-aspeed, min(aspeed, goal - self.them))))
         if self.pause:
             self.pause -= 1
             return
-        x0 = self.bx
-        self.bx += self.vx
+        x0, vx = self.bx, self.vx
+        self.bx = bx = x0 + vx
         self.by += self.vy
-        if self.by < WALL + BALL or self.by > FH - WALL - BALL:
+        if not WALL + BALL <= self.by <= FH - WALL - BALL:
             self.by = reflect_y(self.by, WALL + BALL, FH - WALL - BALL)
             self.vy = -self.vy
-        if self.vx > 0 and x0 + BALL <= PX - PAD_W / 2 < self.bx + BALL:
-            self._hit(self.you, -1)
-        elif self.vx < 0 and x0 - BALL >= AX + PAD_W / 2 > self.bx - BALL:
+        if vx > 0:
+            if x0 + BALL <= PX - PAD_W / 2 < bx + BALL:
+                self._hit(self.you, -1)
+        elif vx < 0 and x0 - BALL >= AX + PAD_W / 2 > bx - BALL:
             self._hit(self.them, 1)
             self.aim_error = float(self.np_random.uniform(-0.9, 0.9)) * self.half
-        if self.bx > FW + BALL or self.bx < -BALL:
+        if not -BALL <= self.bx <= FW + BALL:
             side = 0 if self.bx < 0 else 1
             self.points[side] += 1
             self.score += 1 if side == 0 else -1
