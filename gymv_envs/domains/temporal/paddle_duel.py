@@ -72,9 +72,11 @@ class PaddleDuel(ArcadeEnv):
     target = float(POINTS)
     field = (FW, FH)
     field_color = (16, 60, 40)
+    transient_attrs = ArcadeEnv.transient_attrs + ("_shown",)
 
     def _setup(self) -> None:
         self.half, self.pspeed, self.v0, self.vmax, self.aspeed, self.react = LEVELS[self.difficulty]
+        self._shown = None  # (frame, ball box, your paddle's box, the opponent's) as last drawn
 
     def _new_game(self, rng: np.random.Generator) -> None:
         self.you = self.them = FH / 2
@@ -145,10 +147,34 @@ class PaddleDuel(ArcadeEnv):
         for y in range(int(WALL) + 2, int(FH - WALL), 10):
             self.rect(frame, FW / 2 - 0.6, y, 1.2, 5, NET)
 
+    def _paddle_box(self, x: float, y: float) -> tuple[int, int, int, int]:
+        """The frame box (rows, columns) ``rect`` fills for a paddle centred at (x, y); a paddle stays
+        between the walls, so the box never needs clipping."""
+        x, y = x - PAD_W / 2, y - self.half
+        x0, y0 = int(x * self.sx), int(y * self.sy)
+        x1, y1 = max(x0 + 1, int((x + PAD_W) * self.sx)), max(y0 + 1, int((y + 2 * self.half) * self.sy))
+        return self.hud + y0, self.hud + y1, x0, x1
+
     def _draw_field(self, frame: np.ndarray) -> None:
-        self.rect(frame, PX - PAD_W / 2, self.you - self.half, PAD_W, 2 * self.half, YOU)
-        self.rect(frame, AX - PAD_W / 2, self.them - self.half, PAD_W, 2 * self.half, THEM)
-        self.rect(frame, self.bx - BALL, self.by - BALL, 2 * BALL, 2 * BALL, BALL_C)
+        # The paddles stay on the frame from one frame to the next: one is drawn again only when it moved
+        # or the ball's last box (which the next frame restores from the background) cut into it. The
+        # ball is a dirty box, drawn every frame, last.
+        shown = self._shown if self._shown is not None and self._shown[0] is frame else (frame, None, None, None)
+        ball, boxes = shown[1], []
+        for (x, y, color), was in zip(((PX, self.you, YOU), (AX, self.them, THEM)), shown[2:]):
+            box = self._paddle_box(x, y)
+            if box != was or (ball is not None and ball[0] < was[1] and was[0] < ball[1]
+                              and ball[2] < was[3] and was[2] < ball[3]):
+                if was is not None:
+                    frame[was[0]:was[1], was[2]:was[3]] = self._bg[was[0]:was[1], was[2]:was[3]]
+                frame[box[0]:box[1], box[2]:box[3]] = color
+            boxes.append(box)
+        x, y = self.bx - BALL, self.by - BALL
+        x0, y0 = int(x * self.sx), int(y * self.sy)
+        ball = self._box(frame, x0, y0, max(x0 + 1, int((x + 2 * BALL) * self.sx)), max(y0 + 1, int((y + 2 * BALL) * self.sy)))
+        if ball is not None:
+            frame[ball[0]:ball[1], ball[2]:ball[3]] = BALL_C
+        self._shown = (frame, ball, *boxes)
 
     def _task_text(self) -> str:
         return ("You play a table-tennis match seen from above: you are the blue paddle on the right, the "
