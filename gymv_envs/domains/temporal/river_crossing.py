@@ -167,10 +167,10 @@ class RiverCrossing(ArcadeEnvA):
             self._strips = self._lane_strips()
         W, pp, t = frame.shape[1], max(1, round(TRACK * self.sx)), self.frames
         shown = self._shown if self._shown is not None and self._shown[0] is frame else (frame, (0, 0), ())
-        (c0, c1), ks = shown[1], []
+        (f0, f1), ks = shown[1], []  # the frog's last rows
         for i, (r0, r1, speed, strip) in enumerate(self._strips):
             k = round(((MARGIN - speed * t) % TRACK) * pp / TRACK) % pp
-            if i >= len(shown[2]) or shown[2][i] != k or (r0 < c1 and c0 < r1):
+            if i >= len(shown[2]) or shown[2][i] != k or (r0 < f1 and f0 < r1):
                 frame[r0:r1] = strip[:, k:k + W]
             ks.append(k)
         x0, y0, pw, ph = self._px_box(self.x - FROG_W / 2, self.row * RH + 1.5, FROG_W, RH - 3)
