@@ -7,7 +7,8 @@ from collections import deque
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.temporal._arcade import ARCADE_ARGS, ArcadeEnv
+from gymv_envs.domains.temporal._arcade import ARCADE_ARGS, ArcadeEnv, disc_mask, sprite_mask
+from gymv_envs.domains.temporal._arcade_a import stamp, tile
 from gymv_envs.rules.maze import block_map, carve_maze, closed_walls
 
 N, B = 8, 9.0                                    # maze cells a side, one block's size (units)
@@ -77,9 +78,11 @@ class GhostMaze(ArcadeEnv):
     target = float(PELLETS)
     field = (FW, FH)
     field_color = FLOOR
+    transient_attrs = ArcadeEnv.transient_attrs + ("_routes",)
 
     def _setup(self) -> None:
         self.n_ghosts, self.gmove, self.chase, self.loops = LEVELS[self.difficulty]
+        self._routes = None  # this level's ``distances(self.around, block)`` by block, as asked for
 
     def _new_game(self, rng: np.random.Generator) -> None:
         passages = carve_maze(rng, N, STEPS)
@@ -106,6 +109,7 @@ class GhostMaze(ArcadeEnv):
         self.you = self.start
         self.ghosts = [[self.home, self.home] for _ in range(self.n_ghosts)]  # [block, previous block]
         self.pause = 12
+        self._routes = None
 
     # -- rules
     def _tick(self, dx: int, dy: int, fire: bool) -> None:
@@ -128,12 +132,20 @@ class GhostMaze(ArcadeEnv):
             for g in self.ghosts:
                 options = [q for q in self.around[g[0]] if q != g[1]] or list(self.around[g[0]])
                 if len(options) > 1 and rng.random() < self.chase:
-                    to_you = to_you or distances(self.around, self.you)
+                    to_you = to_you or self._distances_to(self.you)
                     nxt = min(options, key=lambda q: to_you[q])
                 else:
                     nxt = options[int(rng.integers(len(options)))]
                 g[1], g[0] = g[0], nxt
             self._caught()
+
+    def _distances_to(self, block: Cell) -> dict[Cell, int]:
+        """``distances(self.around, block)``, kept for the level (the maze does not change)."""
+        if self._routes is None:
+            self._routes = {}
+        if block not in self._routes:
+            self._routes[block] = distances(self.around, block)
+        return self._routes[block]
 
     def _caught(self) -> bool:
         hit = any(g[0] == self.you for g in self.ghosts)
@@ -151,9 +163,13 @@ class GhostMaze(ArcadeEnv):
             self.rect(frame, c * B + B * 0.35, r * B + B * 0.35, B * 0.3, B * 0.3, PELLET)
 
     def _draw_field(self, frame: np.ndarray) -> None:
+        # self.sprite(..., GHOST, ...) and self.disc(...) for you, from cached tiles
         for k, (g, _) in enumerate(self.ghosts):
-            self.sprite(frame, GHOST, g[1] * B + 1, g[0] * B + 1, B - 2, B - 2, GHOST_COLORS[k % 4])
-        self.disc(frame, self.you[1] * B + B / 2, self.you[0] * B + B / 2, B * 0.42, color=YOU)
+            x0, y0, pw, ph = self._px_box(g[1] * B + 1, g[0] * B + 1, B - 2, B - 2)
+            stamp(self, frame, tile(sprite_mask, (GHOST, pw, ph), GHOST_COLORS[k % 4]), x0, y0)
+        r = B * 0.42
+        x0, y0, pw, ph = self._px_box(self.you[1] * B + B / 2 - r, self.you[0] * B + B / 2 - r, 2 * r, 2 * r)
+        stamp(self, frame, tile(disc_mask, (pw, ph), YOU), x0, y0)
 
     def _task_text(self) -> str:
         return (f"You are the yellow disc in a maze seen from above, with {self.n_ghosts} ghosts roaming it. UP, "

@@ -7,8 +7,8 @@ import math
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.temporal._arcade import ARCADE_ARGS
-from gymv_envs.domains.temporal._arcade_a import ArcadeEnvA, rotated_mask
+from gymv_envs.domains.temporal._arcade import ARCADE_ARGS, disc_mask
+from gymv_envs.domains.temporal._arcade_a import ArcadeEnvA, rotated_mask, stamp, tile
 
 FW, FH = 160.0, 150.0
 HALF_W, HALF_H = 4.0, 3.5                           # the lander's half width and half height
@@ -78,6 +78,7 @@ class LunarLander(ArcadeEnvA):
         lo, hi = int(self.pad_x // STEP), int(math.ceil((self.pad_x + self.pad_w) / STEP))
         self.heights[lo:hi + 1] = self.pad_y
         self.heights = [float(h) for h in self.heights]
+        self.clear_above = min(self.heights) - 1e-9   # the ground is nowhere higher (rounding aside)
         self.wind = float(rng.uniform(-self.wind_max, self.wind_max))
         self.thrusting = False
         self._spawn(rng)
@@ -96,18 +97,21 @@ class LunarLander(ArcadeEnvA):
 
     # -- rules
     def _tick(self, dx: int, dy: int, fire: bool) -> None:
-        self.a = min(MAX_TILT, max(-MAX_TILT, self.a + dx * TURN))
+        self.a = a = min(MAX_TILT, max(-MAX_TILT, self.a + dx * TURN))
         self.thrusting = dy < 0
-        if self.thrusting:
-            self.vx, self.vy = self.vx + THRUST * math.sin(self.a), self.vy - THRUST * math.cos(self.a)
-        self.vx, self.vy = self.vx + self.wind, self.vy + self.gravity
-        self.x, self.y = self.x + self.vx, self.y + self.vy
-        if not HALF_W <= self.x <= FW - HALF_W:
-            self.x, self.vx = min(FW - HALF_W, max(HALF_W, self.x)), 0.0
-        if self.y < HALF_H:
-            self.y, self.vy = HALF_H, 0.0
-        foot = self.y + HALF_H
-        if all(foot < self.ground(x) for x in (self.x - HALF_W, self.x, self.x + HALF_W)):
+        vx, vy = self.vx, self.vy
+        if dy < 0:
+            vx, vy = vx + THRUST * math.sin(a), vy - THRUST * math.cos(a)
+        self.vx, self.vy = vx, vy = vx + self.wind, vy + self.gravity
+        self.x, self.y = x, y = self.x + vx, self.y + vy
+        if not HALF_W <= x <= FW - HALF_W:
+            x = min(FW - HALF_W, max(HALF_W, x))
+            self.x, self.vx = x, 0.0
+        if y < HALF_H:
+            y = HALF_H
+            self.y, self.vy = y, 0.0
+        foot = y + HALF_H
+        if foot < self.clear_above or all(foot < self.ground(g) for g in (x - HALF_W, x, x + HALF_W)):
             return
         on_pad = self.pad_x <= self.x - HALF_W and self.x + HALF_W <= self.pad_x + self.pad_w
         if on_pad and self.vy <= SOFT_VY and abs(self.vx) <= SOFT_VX and abs(self.a) <= SOFT_TILT:
@@ -130,10 +134,11 @@ class LunarLander(ArcadeEnvA):
     def _draw_field(self, frame: np.ndarray) -> None:
         k = round(self.a / (2 * math.pi) * ANGLES) % ANGLES
         x0, y0, pw, ph = self._px_box(self.x - HALF_W - 0.5, self.y - HALF_H - 0.5, 2 * HALF_W + 1, 2 * HALF_H + 1)
-        self._mask_at(frame, rotated_mask("lander", k, ANGLES, pw, ph), x0, y0, YOU)
-        if self.thrusting:
+        stamp(self, frame, tile(rotated_mask, ("lander", k, ANGLES, pw, ph), YOU), x0, y0)
+        if self.thrusting:  # self.disc(frame, fx, fy, 1.5, color=FLAME), from a cached tile
             fx, fy = self.x - math.sin(self.a) * (HALF_H + 1.5), self.y + math.cos(self.a) * (HALF_H + 1.5)
-            self.disc(frame, fx, fy, 1.5, color=FLAME)
+            x0, y0, pw, ph = self._px_box(fx - 1.5, fy - 1.5, 3.0, 3.0)
+            stamp(self, frame, tile(disc_mask, (pw, ph), FLAME), x0, y0)
 
     def _task_text(self) -> str:
         wind = " A steady wind pushes the lander sideways." if self.wind_max else ""

@@ -17,7 +17,9 @@ POINTS = 5
 # per difficulty: paddle half height, your speed, ball speed (start, max), opponent speed, reaction line
 LEVELS = {0: (13.0, 3.0, 1.6, 2.4, 1.0, 70.0), 1: (12.0, 3.0, 1.8, 2.8, 1.3, 95.0), 2: (11.0, 3.0, 2.0, 3.2, 1.5, 115.0)}
 MAX_ANGLE = math.radians(55)
-YOU, THEM, BALL_C, NET = (110, 200, 255), (255, 150, 90), (250, 250, 250), (70, 70, 90)
+NET = (70, 70, 90)
+# the colours drawn every frame, as uint8 arrays (numpy fills a box from one without converting a tuple)
+YOU, THEM, BALL_C = (np.array(c, np.uint8) for c in ((110, 200, 255), (255, 150, 90), (250, 250, 250)))
 
 
 def reflect_y(y: float, lo: float, hi: float) -> float:
@@ -70,9 +72,11 @@ class PaddleDuel(ArcadeEnv):
     target = float(POINTS)
     field = (FW, FH)
     field_color = (16, 60, 40)
+    transient_attrs = ArcadeEnv.transient_attrs + ("_shown",)
 
     def _setup(self) -> None:
         self.half, self.pspeed, self.v0, self.vmax, self.aspeed, self.react = LEVELS[self.difficulty]
+        self._shown = None  # (frame, ball box, your paddle's box, the opponent's) as last drawn
 
     def _new_game(self, rng: np.random.Generator) -> None:
         self.you = self.them = FH / 2
@@ -100,23 +104,24 @@ class PaddleDuel(ArcadeEnv):
             goal = self.by + self.aim_error
         else:
             goal = FH / 2
-        step = max(-self.aspeed, min(self.aspeed, goal - self.them))
-        self.them = min(hi, max(lo, self.them + step))
+        aspeed = self.aspeed
+        self.them = min(hi, max(lo, self.them + max(-aspeed, min(aspeed, goal - self.them))))
         if self.pause:
             self.pause -= 1
             return
-        x0 = self.bx
-        self.bx += self.vx
+        x0, vx = self.bx, self.vx
+        self.bx = bx = x0 + vx
         self.by += self.vy
-        if self.by < WALL + BALL or self.by > FH - WALL - BALL:
+        if not WALL + BALL <= self.by <= FH - WALL - BALL:
             self.by = reflect_y(self.by, WALL + BALL, FH - WALL - BALL)
             self.vy = -self.vy
-        if self.vx > 0 and x0 + BALL <= PX - PAD_W / 2 < self.bx + BALL:
-            self._hit(self.you, -1)
-        elif self.vx < 0 and x0 - BALL >= AX + PAD_W / 2 > self.bx - BALL:
+        if vx > 0:
+            if x0 + BALL <= PX - PAD_W / 2 < bx + BALL:
+                self._hit(self.you, -1)
+        elif vx < 0 and x0 - BALL >= AX + PAD_W / 2 > bx - BALL:
             self._hit(self.them, 1)
             self.aim_error = float(self.np_random.uniform(-0.9, 0.9)) * self.half
-        if self.bx > FW + BALL or self.bx < -BALL:
+        if not -BALL <= self.bx <= FW + BALL:
             side = 0 if self.bx < 0 else 1
             self.points[side] += 1
             self.score += 1 if side == 0 else -1
@@ -142,10 +147,34 @@ class PaddleDuel(ArcadeEnv):
         for y in range(int(WALL) + 2, int(FH - WALL), 10):
             self.rect(frame, FW / 2 - 0.6, y, 1.2, 5, NET)
 
+    def _paddle_box(self, x: float, y: float) -> tuple[int, int, int, int]:
+        """The frame box (rows, columns) ``rect`` fills for a paddle centred at (x, y); a paddle stays
+        between the walls, so the box never needs clipping."""
+        x, y = x - PAD_W / 2, y - self.half
+        x0, y0 = int(x * self.sx), int(y * self.sy)
+        x1, y1 = max(x0 + 1, int((x + PAD_W) * self.sx)), max(y0 + 1, int((y + 2 * self.half) * self.sy))
+        return self.hud + y0, self.hud + y1, x0, x1
+
     def _draw_field(self, frame: np.ndarray) -> None:
-        self.rect(frame, PX - PAD_W / 2, self.you - self.half, PAD_W, 2 * self.half, YOU)
-        self.rect(frame, AX - PAD_W / 2, self.them - self.half, PAD_W, 2 * self.half, THEM)
-        self.rect(frame, self.bx - BALL, self.by - BALL, 2 * BALL, 2 * BALL, BALL_C)
+        # The paddles stay on the frame from one frame to the next: one is drawn again only when it moved
+        # or the ball's last box (which the next frame restores from the background) cut into it. The
+        # ball is a dirty box, drawn every frame, last.
+        shown = self._shown if self._shown is not None and self._shown[0] is frame else (frame, None, None, None)
+        ball, boxes = shown[1], []
+        for (x, y, color), was in zip(((PX, self.you, YOU), (AX, self.them, THEM)), shown[2:]):
+            box = self._paddle_box(x, y)
+            if box != was or (ball is not None and ball[0] < was[1] and was[0] < ball[1]
+                              and ball[2] < was[3] and was[2] < ball[3]):
+                if was is not None:
+                    frame[was[0]:was[1], was[2]:was[3]] = self._bg[was[0]:was[1], was[2]:was[3]]
+                frame[box[0]:box[1], box[2]:box[3]] = color
+            boxes.append(box)
+        x, y = self.bx - BALL, self.by - BALL
+        x0, y0 = int(x * self.sx), int(y * self.sy)
+        ball = self._box(frame, x0, y0, max(x0 + 1, int((x + 2 * BALL) * self.sx)), max(y0 + 1, int((y + 2 * BALL) * self.sy)))
+        if ball is not None:
+            frame[ball[0]:ball[1], ball[2]:ball[3]] = BALL_C
+        self._shown = (frame, ball, *boxes)
 
     def _task_text(self) -> str:
         return ("You play a table-tennis match seen from above: you are the blue paddle on the right, the "

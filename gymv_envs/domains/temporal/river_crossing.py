@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.temporal._arcade import ARCADE_ARGS
-from gymv_envs.domains.temporal._arcade_a import ArcadeEnvA
+from gymv_envs.domains.temporal._arcade import ARCADE_ARGS, sprite_mask
+from gymv_envs.domains.temporal._arcade_a import ArcadeEnvA, stamp, tile
 
 FW, FH = 160.0, 150.0
 ROWS, HOME, MEDIAN, START = 13, 0, 6, 12           # row 0 the far bank, 1-5 river, 6 verge, 7-11 road, 12 start
@@ -69,11 +69,11 @@ class RiverCrossing(ArcadeEnvA):
     target = float(CROSSINGS * (START + BONUS))
     field = (FW, FH)
     field_color = BANK
-    transient_attrs = ArcadeEnvA.transient_attrs + ("_strips",)
+    transient_attrs = ArcadeEnvA.transient_attrs + ("_strips", "_shown")
 
     def _setup(self) -> None:
         self.car_v, self.n_cars, self.car_len, self.log_v, self.n_logs, self.log_len = LEVELS[self.difficulty]
-        self._strips = None
+        self._strips = self._shown = None
 
     def _new_game(self, rng: np.random.Generator) -> None:
         self.lanes: dict[int, tuple[float, list[tuple[float, float]]]] = {}  # row -> (speed, [(offset, length)])
@@ -151,19 +151,31 @@ class RiverCrossing(ArcadeEnvA):
             strip[inset:h - inset or h, cols] = LOG if row in RIVER else CAR_COLORS[(row + i) % len(CAR_COLORS)]
         return np.ascontiguousarray(np.concatenate([strip] + [strip] * (W // pp + 1), axis=1))
 
+    def _lane_strips(self) -> list[tuple[int, int, float, np.ndarray]]:
+        """Per lane: its frame rows, its speed and its strip."""
+        return [(self.hud + self._rows_px(row)[0], self.hud + self._rows_px(row)[1], speed, self._lane_strip(row))
+                for row, (speed, _) in self.lanes.items()]
+
     def _paint_background(self, frame: np.ndarray) -> None:
         self.rect(frame, 0, MEDIAN * RH, FW, RH, VERGE)
-        self._strips = {row: self._lane_strip(row) for row in self.lanes}
+        self._strips = self._lane_strips()
 
     def _draw_field(self, frame: np.ndarray) -> None:
+        # A lane is copied onto the frame only when it moved by a pixel since the last frame, or the frog's
+        # last box (restored from the background at the start of this frame) cut into it.
         if self._strips is None:
-            self._strips = {row: self._lane_strip(row) for row in self.lanes}
-        W, pp, t, hud = frame.shape[1], max(1, round(TRACK * self.sx)), self.frames, self.hud
-        for row, strip in self._strips.items():
-            y0, y1 = self._rows_px(row)
-            k = round(((MARGIN - self.lanes[row][0] * t) % TRACK) * pp / TRACK) % pp
-            frame[hud + y0:hud + y1] = strip[:, k:k + W]
-        self.sprite(frame, FROG, self.x - FROG_W / 2, self.row * RH + 1.5, FROG_W, RH - 3, YOU)
+            self._strips = self._lane_strips()
+        W, pp, t = frame.shape[1], max(1, round(TRACK * self.sx)), self.frames
+        shown = self._shown if self._shown is not None and self._shown[0] is frame else (frame, (0, 0), ())
+        (f0, f1), ks = shown[1], []  # the frog's last rows
+        for i, (r0, r1, speed, strip) in enumerate(self._strips):
+            k = round(((MARGIN - speed * t) % TRACK) * pp / TRACK) % pp
+            if i >= len(shown[2]) or shown[2][i] != k or (r0 < f1 and f0 < r1):
+                frame[r0:r1] = strip[:, k:k + W]
+            ks.append(k)
+        x0, y0, pw, ph = self._px_box(self.x - FROG_W / 2, self.row * RH + 1.5, FROG_W, RH - 3)
+        stamp(self, frame, tile(sprite_mask, (FROG, pw, ph), YOU), x0, y0)
+        self._shown = (frame, (self.hud + y0, self.hud + y0 + ph), ks)
 
     def _task_text(self) -> str:
         return ("You are the green frog on the bottom bank, seen from above. Above you: five road lanes with "

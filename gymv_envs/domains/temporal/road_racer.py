@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.temporal._arcade import ARCADE_ARGS, ArcadeEnv
+from gymv_envs.domains.temporal._arcade import ARCADE_ARGS, ArcadeEnv, sprite_mask
+from gymv_envs.domains.temporal._arcade_a import stamp, tile
 
 FW, FH = 160.0, 150.0
 LANES, ROAD_X, LANE_W = 4, 30.0, 25.0
@@ -18,6 +19,8 @@ CAR = ("..XXXXXX..", ".XXXXXXXX.", "XX.XXXX.XX", "XXXXXXXXXX", ".X......X.", ".X
        ".XXXXXXXX.", ".X......X.", "XXXXXXXXXX", "XX.XXXX.XX", ".XXXXXXXX.")
 YOU, GRASS, ROAD, EDGE, PAINT = (60, 200, 255), (50, 130, 50), (70, 70, 76), (220, 60, 60), (230, 230, 230)
 TRAFFIC = ((240, 200, 40), (240, 130, 40), (200, 90, 220), (240, 240, 240))
+X_MIN, X_MAX, ROAD_END = CW / 2, FW - CW / 2, ROAD_X + LANES * LANE_W   # your car's sideways range, the road's edge
+LANE_X = tuple(ROAD_X + (lane + 0.5) * LANE_W for lane in range(LANES))   # each lane's middle
 
 
 class RoadRacer(ArcadeEnv):
@@ -83,33 +86,35 @@ class RoadRacer(ArcadeEnv):
 
     # -- rules
     def _tick(self, dx: int, dy: int, fire: bool) -> None:
-        self.x = min(FW - CW / 2, max(CW / 2, self.x + dx * STEER))
-        if dy < 0:
-            self.speed += ACCEL
-        elif dy > 0:
-            self.speed -= BRAKE
-        else:
-            self.speed -= COAST
-        on_road = ROAD_X <= self.x <= ROAD_X + LANES * LANE_W
-        self.speed = min(self.top if on_road else GRASS_MAX, max(0.0, self.speed))
-        self.dist += self.speed
+        self.x = x = min(X_MAX, max(X_MIN, self.x + dx * STEER))
+        speed = self.speed + (ACCEL if dy < 0 else -BRAKE if dy > 0 else -COAST)
+        self.speed = speed = min(self.top if ROAD_X <= x <= ROAD_END else GRASS_MAX, max(0.0, speed))
+        self.dist = dist = self.dist + speed
+        behind, gone, near = dist - 3 * CH, dist - 60, dist + CH
+        hit, stale = None, False   # the first car that hits you (``near``: no car farther ahead can)
         for c in self.cars:
-            if self.dist - 3 * CH < c[1] < self.dist and abs(ROAD_X + (c[0] + 0.5) * LANE_W - self.x) < CW + 4:
-                c[2] = min(c[2], self.speed)  # traffic behind you slows down rather than ram you
-            c[1] += c[2]
-        self.cars = [c for c in self.cars if c[1] > self.dist - 60]
-        self._fill(self.np_random)
-        self.score = 100.0 if self.dist >= self.course else float(int(100 * self.dist / self.course))
+            d = c[1]
+            if behind < d < dist and abs(LANE_X[c[0]] - x) < CW + 4:
+                c[2] = min(c[2], speed)  # traffic behind you slows down rather than ram you
+            c[1] = d = d + c[2]
+            if d <= gone:
+                stale = True
+            elif d < near and hit is None and abs(d - dist) < CH - 1 and abs(LANE_X[c[0]] - x) < CW - 1:
+                hit = c
+        if stale:
+            self.cars = [c for c in self.cars if c[1] > gone]
+        new = len(self.cars)
+        if self.horizon < dist + 260:
+            self._fill(self.np_random)
+        if hit is None and len(self.cars) > new:  # a car just placed: far ahead, unless the distance jumped
+            hit = next((c for c in self.cars[new:] if abs(c[1] - dist) < CH - 1 and abs(LANE_X[c[0]] - x) < CW - 1), None)
+        self.score = 100.0 if dist >= self.course else float(int(100 * dist / self.course))
         if self.safe:
             self.safe -= 1
-            return
-        for c in self.cars:
-            cx = ROAD_X + (c[0] + 0.5) * LANE_W
-            if abs(cx - self.x) < CW - 1 and abs(c[1] - self.dist) < CH - 1:
-                self.cars.remove(c)
-                self.speed, self.safe = 0.0, 60
-                self.lose_life("you crashed")
-                break
+        elif hit is not None:
+            self.cars.remove(hit)
+            self.speed, self.safe = 0.0, 60
+            self.lose_life("you crashed")
 
     def _won(self) -> bool:
         return self.dist >= self.course
@@ -137,7 +142,7 @@ class RoadRacer(ArcadeEnv):
         fh = frame.shape[0] - self.hud
         period = self._strip.shape[0] - fh
         off = period - 1 - int(self.dist * self.sy) % period
-        self.paste(frame, self._strip[off:off + fh], 0, 0)
+        frame[self.hud:] = self._strip[off:off + fh]  # the whole field, so not a dirty box: each frame covers it
         finish = PY - (self.course - self.dist)
         if -4 < finish < FH:
             for k in range(16):
@@ -145,9 +150,14 @@ class RoadRacer(ArcadeEnv):
         for lane, d, _, col in self.cars:
             y = PY - (d - self.dist)
             if -CH < y < FH:
-                self.sprite(frame, CAR, ROAD_X + (lane + 0.5) * LANE_W - CW / 2, y, CW, CH, TRAFFIC[col])
+                self._car(frame, LANE_X[lane] - CW / 2, y, TRAFFIC[col])
         if not self.safe or (self.frames // 4) % 2:
-            self.sprite(frame, CAR, self.x - CW / 2, PY, CW, CH, YOU)
+            self._car(frame, self.x - CW / 2, PY, YOU)
+
+    def _car(self, frame: np.ndarray, x: float, y: float, color: tuple[int, int, int]) -> None:
+        """``self.sprite(frame, CAR, x, y, CW, CH, color)``, from a cached tile."""
+        x0, y0, pw, ph = self._px_box(x, y, CW, CH)
+        stamp(self, frame, tile(sprite_mask, (CAR, pw, ph), color), x0, y0)
 
     def _task_text(self) -> str:
         return ("You drive the blue car up a four-lane road seen from above; the road scrolls toward you as you go. "
