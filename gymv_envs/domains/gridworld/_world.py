@@ -11,6 +11,7 @@ planner searches with it. A task (one file) subclasses `GridWorldEnv` with its l
 
 from __future__ import annotations
 
+import functools
 import heapq
 from typing import Any, ClassVar
 
@@ -242,6 +243,9 @@ def cell_chars(cell: Any) -> str:
     return letter + cell[1][0]
 
 
+_chars = functools.lru_cache(maxsize=4096)(cell_chars)  # the state text reads each board's few kinds of cell
+
+
 # ----------------------------------------------------------------- level building
 class Level:
     """A board under construction: border walls, inner walls, objects, the agent."""
@@ -308,7 +312,7 @@ class GridWorldEnv(MultiTurnEnv):
     # Tasks where opening an (unlocked) door is itself the point (RedBlueDoors) plan door toggles as
     # steps of their own; elsewhere the planner opens closed doors on its way through them.
     plans_door_toggles: ClassVar[bool] = False
-    transient_attrs = (*MultiTurnEnv.transient_attrs, "_keys")
+    transient_attrs = (*MultiTurnEnv.transient_attrs, "_keys", "_rows")
     fast_oracle = False  # a search over board configurations (milliseconds), replanned off its path
 
     def __init__(self, view: str = "full", agent_view_size: int = 7, **kwargs: Any) -> None:
@@ -319,6 +323,7 @@ class GridWorldEnv(MultiTurnEnv):
         self.view, self.agent_view_size = view, int(agent_view_size)
         self._plan: dict | None = None
         self._keys: tuple | None = None
+        self._rows: tuple | None = None
         super().__init__(**kwargs)
 
     @property
@@ -377,8 +382,9 @@ class GridWorldEnv(MultiTurnEnv):
         return f"{name}: {event}, facing {DIR_NAMES[self.dir]}"
 
     # -- draw
-    def _board_keys(self) -> list[list[Any]]:
-        """What each drawn cell shows (the frame and the state text read the same, made once per state)."""
+    def _board_keys(self) -> list[Any]:
+        """What each drawn cell shows, row by row (the frame and the state text read the same, made once
+        per state)."""
         hit = self._keys
         if hit is not None and hit[0] is self.grid and hit[1] == (self.pos, self.dir, self.carrying):
             return hit[2]
@@ -386,17 +392,31 @@ class GridWorldEnv(MultiTurnEnv):
         self._keys = (self.grid, (self.pos, self.dir, self.carrying), keys)
         return keys
 
-    def _make_keys(self) -> list[list[Any]]:
-        C = self.cols
+    def _make_keys(self) -> list[Any]:
         if self.view == "agent":
-            keys = view_cells(self.state, self.rows, C, self.agent_view_size)
+            keys = view_cells(self.state, self.rows, self.cols, self.agent_view_size)
             n = self.agent_view_size
             keys[n - 1][n // 2] = ("agent", 3, self.grid[self.pos], self.carrying)
             return keys
-        keys = [list(self.grid[r * C:(r + 1) * C]) for r in range(self.rows)]
-        r, c = divmod(self.pos, C)
-        keys[r][c] = ("agent", self.dir, self.grid[self.pos], self.carrying)
+        rows = self._board_rows()[0]
+        r, c = divmod(self.pos, self.cols)
+        keys, row = list(rows), rows[r]
+        keys[r] = row[:c] + (("agent", self.dir, row[c], self.carrying),) + row[c + 1:]
         return keys
+
+    def _board_rows(self) -> tuple[tuple, str]:
+        """The grid's rows (tuples of cells) and their text, agent left out; made once per grid, and a
+        row equal to the last grid's keeps its text."""
+        grid, hit = self.grid, self._rows
+        if hit is not None and hit[0] is grid:
+            return hit[1], hit[2]
+        C = self.cols
+        rows = tuple(grid[i:i + C] for i in range(0, self.rows * C, C))
+        old, texts = (hit[1], hit[3]) if hit is not None else ((), ())
+        texts = tuple(texts[r] if r < len(old) and old[r] == row else "".join(map(_chars, row))
+                      for r, row in enumerate(rows))
+        self._rows = (grid, rows, "\n".join(texts), texts)
+        return rows, self._rows[2]
 
     def _draw(self) -> np.ndarray:
         keys = self._board_keys()
@@ -404,9 +424,15 @@ class GridWorldEnv(MultiTurnEnv):
         return painter.paint(keys)
 
     def _state_text(self) -> str:
-        rows = ["".join(cell_chars(k) for k in row) for row in self._board_keys()]
+        if self.view == "agent":
+            board = "\n".join("".join(map(_chars, row)) for row in self._board_keys())
+        else:  # the grid's text with the agent's two characters put in
+            r, c = divmod(self.pos, self.cols)
+            at = r * (2 * self.cols + 1) + 2 * c
+            text = self._board_rows()[1]
+            board = text[:at] + ">v<^"[self.dir] * 2 + text[at + 2:]
         carried = describe_cell(self.carrying).removeprefix("the ") if self.carrying else "nothing"
-        return "\n".join(rows) + f"\nfacing {DIR_NAMES[self.dir]}, carrying {carried}"
+        return board + f"\nfacing {DIR_NAMES[self.dir]}, carrying {carried}"
 
     def _task_text(self) -> str:
         seen = (f"You see the {self.agent_view_size}x{self.agent_view_size} cells ahead of you and to your sides, "

@@ -66,10 +66,16 @@ class GridDynamicObstacles(GridWorldEnv):
         return True if event == "moved" and grid[pos] == GOAL else None
 
     def _tick(self, rng: np.random.Generator) -> None:
-        cells = list(self.grid)
-        C = self.cols
-        for i in [i for i, cell in enumerate(self.grid) if cell == OBSTACLE]:
-            options = [i] + [i + o for o in (1, C, -1, -C) if cells[i + o] is None and i + o != self.pos]
+        grid, C, pos = self.grid, self.cols, self.pos
+        at = [-1]  # the obstacles' cells in board order, before any moves (found by C scans)
+        for _ in range(grid.count(OBSTACLE)):
+            at.append(grid.index(OBSTACLE, at[-1] + 1))
+        cells = list(grid)
+        for i in at[1:]:
+            options = [i]
+            for j in (i + 1, i + C, i - 1, i - C):
+                if cells[j] is None and j != pos:
+                    options.append(j)
             j = options[int(rng.integers(len(options)))]
             cells[i], cells[j] = None, OBSTACLE
         self.grid = tuple(cells)
