@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import heapq
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -243,7 +244,25 @@ def cell_chars(cell: Any) -> str:
     return letter + cell[1][0]
 
 
-_chars = functools.lru_cache(maxsize=4096)(cell_chars)  # the state text reads each board's few kinds of cell
+_ROW_CHARS: dict[Any, str] = {}  # cell_chars of the cells seen (a board has few kinds; cleared past 4096)
+
+
+def row_chars(row: Sequence[Any]) -> str:
+    """`cell_chars` of each cell of ``row``, joined."""
+    try:
+        return "".join(map(_ROW_CHARS.__getitem__, row))
+    except KeyError:
+        if len(_ROW_CHARS) > 4096:
+            _ROW_CHARS.clear()
+        for cell in row:
+            _ROW_CHARS[cell] = cell_chars(cell)
+        return "".join(map(_ROW_CHARS.__getitem__, row))
+
+
+@functools.lru_cache(maxsize=64)
+def row_slices(rows: int, cols: int) -> tuple[slice, ...]:
+    """The slices of a flat ``rows x cols`` board that are its rows."""
+    return tuple(slice(i, i + cols) for i in range(0, rows * cols, cols))
 
 
 # ----------------------------------------------------------------- level building
@@ -312,7 +331,7 @@ class GridWorldEnv(MultiTurnEnv):
     # Tasks where opening an (unlocked) door is itself the point (RedBlueDoors) plan door toggles as
     # steps of their own; elsewhere the planner opens closed doors on its way through them.
     plans_door_toggles: ClassVar[bool] = False
-    transient_attrs = (*MultiTurnEnv.transient_attrs, "_keys", "_rows")
+    transient_attrs = (*MultiTurnEnv.transient_attrs, "_keys", "_rows", "_row_texts")
     fast_oracle = False  # a search over board configurations (milliseconds), replanned off its path
 
     def __init__(self, view: str = "full", agent_view_size: int = 7, **kwargs: Any) -> None:
@@ -324,6 +343,7 @@ class GridWorldEnv(MultiTurnEnv):
         self._plan: dict | None = None
         self._keys: tuple | None = None
         self._rows: tuple | None = None
+        self._row_texts: dict[tuple, str] | None = None
         super().__init__(**kwargs)
 
     @property
@@ -405,18 +425,26 @@ class GridWorldEnv(MultiTurnEnv):
         return keys
 
     def _board_rows(self) -> tuple[tuple, str]:
-        """The grid's rows (tuples of cells) and their text, agent left out; made once per grid, and a
-        row equal to the last grid's keeps its text."""
+        """The grid's rows (tuples of cells) and their text, agent left out; made once per grid, each
+        row's text looked up in a per-env memo (cleared past 4096 rows)."""
         grid, hit = self.grid, self._rows
         if hit is not None and hit[0] is grid:
             return hit[1], hit[2]
-        C = self.cols
-        rows = tuple(grid[i:i + C] for i in range(0, self.rows * C, C))
-        old, texts = (hit[1], hit[3]) if hit is not None else ((), ())
-        texts = tuple(texts[r] if r < len(old) and old[r] == row else "".join(map(_chars, row))
-                      for r, row in enumerate(rows))
-        self._rows = (grid, rows, "\n".join(texts), texts)
-        return rows, self._rows[2]
+        rows = tuple(map(grid.__getitem__, row_slices(self.rows, self.cols)))
+        memo = self._row_texts
+        if memo is None:  # a new or unpickled env
+            memo = self._row_texts = {}
+        try:
+            text = "\n".join(map(memo.__getitem__, rows))
+        except KeyError:  # a row not seen yet
+            if len(memo) > 4096:
+                memo.clear()
+            for row in rows:
+                if row not in memo:
+                    memo[row] = row_chars(row)
+            text = "\n".join(map(memo.__getitem__, rows))
+        self._rows = (grid, rows, text)
+        return rows, text
 
     def _draw(self) -> np.ndarray:
         keys = self._board_keys()
@@ -425,7 +453,7 @@ class GridWorldEnv(MultiTurnEnv):
 
     def _state_text(self) -> str:
         if self.view == "agent":
-            board = "\n".join("".join(map(_chars, row)) for row in self._board_keys())
+            board = "\n".join(map(row_chars, self._board_keys()))
         else:  # the grid's text with the agent's two characters put in
             r, c = divmod(self.pos, self.cols)
             at = r * (2 * self.cols + 1) + 2 * c

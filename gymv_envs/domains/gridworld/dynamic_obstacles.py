@@ -47,6 +47,8 @@ class GridDynamicObstacles(GridWorldEnv):
     """
 
     LEVELS = {0: (6, 2), 1: (7, 3), 2: (9, 5)}  # board side, obstacles
+    transient_attrs = (*GridWorldEnv.transient_attrs, "_obstacles")
+    _obstacles: tuple | None = None  # (the board the last tick made, its obstacles' cells in board order)
 
     def _build(self, rng: np.random.Generator, config: tuple[int, int]) -> Level:
         n, k = config
@@ -67,18 +69,26 @@ class GridDynamicObstacles(GridWorldEnv):
 
     def _tick(self, rng: np.random.Generator) -> None:
         grid, C, pos = self.grid, self.cols, self.pos
-        at = [-1]  # the obstacles' cells in board order, before any moves (found by C scans)
-        for _ in range(grid.count(OBSTACLE)):
-            at.append(grid.index(OBSTACLE, at[-1] + 1))
+        hit = self._obstacles
+        if hit is not None and hit[0] is grid:  # the board the last tick left: its obstacles' cells
+            at = hit[1]
+        else:  # the obstacles' cells in board order
+            at = [-1]
+            for _ in range(grid.count(OBSTACLE)):
+                at.append(grid.index(OBSTACLE, at[-1] + 1))
+            del at[0]
         cells = list(grid)
-        for i in at[1:]:
+        moved = []
+        for i in at:
             options = [i]
             for j in (i + 1, i + C, i - 1, i - C):
                 if cells[j] is None and j != pos:
                     options.append(j)
             j = options[int(rng.integers(len(options)))]
             cells[i], cells[j] = None, OBSTACLE
+            moved.append(j)
         self.grid = tuple(cells)
+        self._obstacles = (self.grid, sorted(moved))
 
     def _goal_text(self) -> str:
         return "Get to the green goal without walking into the moving blue obstacles."
