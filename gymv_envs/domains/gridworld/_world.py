@@ -228,6 +228,8 @@ def draw_tile(key: Any, h: int, w: int) -> np.ndarray:
 
 
 CHARS = {"wall": "##", "goal": "GG", "lava": "VV", "obstacle": "OO"}
+AGENT_CHARS = (">>", "vv", "<<", "^^")  # the agent facing east, south, west, north
+FACING = tuple(f"\nfacing {name}, carrying " for name in DIR_NAMES)  # the state text's last line
 
 
 def cell_chars(cell: Any) -> str:
@@ -237,7 +239,7 @@ def cell_chars(cell: Any) -> str:
     if cell == "hidden":
         return "??"
     if cell[0] == "agent":
-        return ">v<^"[cell[1]] * 2
+        return AGENT_CHARS[cell[1]]
     if cell[0] in CHARS:
         return CHARS[cell[0]]
     letter = {"key": "K", "ball": "B", "box": "X"}.get(cell[0]) or {"open": "o", "closed": "D", "locked": "L"}[cell[2]]
@@ -384,7 +386,8 @@ class GridWorldEnv(MultiTurnEnv):
     # -- rules
     def _apply(self, action: Any) -> Outcome:
         name = self.action_names[int(action)]
-        (self.pos, self.dir, self.carrying, self.grid), event = world_step(self.state, name, self.action_mode, self.cols)
+        state = (self.pos, self.dir, self.carrying, self.grid)
+        (self.pos, self.dir, self.carrying, self.grid), event = world_step(state, name, self.action_mode, self.cols)
         verdict = self._verdict(self.pos, self.carrying, self.grid, event)
         feedback = self._feedback(name, event)
         if verdict is True:
@@ -454,13 +457,13 @@ class GridWorldEnv(MultiTurnEnv):
     def _state_text(self) -> str:
         if self.view == "agent":
             board = "\n".join(map(row_chars, self._board_keys()))
-        else:  # the grid's text with the agent's two characters put in
-            r, c = divmod(self.pos, self.cols)
-            at = r * (2 * self.cols + 1) + 2 * c
+        else:  # the grid's text with the agent's two characters put in (row r starts at r * (2 * cols + 1))
+            pos = self.pos
+            at = 2 * pos + pos // self.cols
             text = self._board_rows()[1]
-            board = text[:at] + ">v<^"[self.dir] * 2 + text[at + 2:]
+            board = text[:at] + AGENT_CHARS[self.dir] + text[at + 2:]
         carried = describe_cell(self.carrying).removeprefix("the ") if self.carrying else "nothing"
-        return board + f"\nfacing {DIR_NAMES[self.dir]}, carrying {carried}"
+        return board + FACING[self.dir] + carried
 
     def _task_text(self) -> str:
         seen = (f"You see the {self.agent_view_size}x{self.agent_view_size} cells ahead of you and to your sides, "
