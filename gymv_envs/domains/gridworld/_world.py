@@ -11,7 +11,9 @@ planner searches with it. A task (one file) subclasses `GridWorldEnv` with its l
 
 from __future__ import annotations
 
+import functools
 import heapq
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -226,6 +228,8 @@ def draw_tile(key: Any, h: int, w: int) -> np.ndarray:
 
 
 CHARS = {"wall": "##", "goal": "GG", "lava": "VV", "obstacle": "OO"}
+AGENT_CHARS = (">>", "vv", "<<", "^^")  # the agent facing east, south, west, north
+FACING = tuple(f"\nfacing {name}, carrying " for name in DIR_NAMES)  # the state text's last line
 
 
 def cell_chars(cell: Any) -> str:
@@ -235,11 +239,32 @@ def cell_chars(cell: Any) -> str:
     if cell == "hidden":
         return "??"
     if cell[0] == "agent":
-        return ">v<^"[cell[1]] * 2
+        return AGENT_CHARS[cell[1]]
     if cell[0] in CHARS:
         return CHARS[cell[0]]
     letter = {"key": "K", "ball": "B", "box": "X"}.get(cell[0]) or {"open": "o", "closed": "D", "locked": "L"}[cell[2]]
     return letter + cell[1][0]
+
+
+_ROW_CHARS: dict[Any, str] = {}  # cell_chars of the cells seen (a board has few kinds; cleared past 4096)
+
+
+def row_chars(row: Sequence[Any]) -> str:
+    """`cell_chars` of each cell of ``row``, joined."""
+    try:
+        return "".join(map(_ROW_CHARS.__getitem__, row))
+    except KeyError:
+        if len(_ROW_CHARS) > 4096:
+            _ROW_CHARS.clear()
+        for cell in row:
+            _ROW_CHARS[cell] = cell_chars(cell)
+        return "".join(map(_ROW_CHARS.__getitem__, row))
+
+
+@functools.lru_cache(maxsize=64)
+def row_slices(rows: int, cols: int) -> tuple[slice, ...]:
+    """The slices of a flat ``rows x cols`` board that are its rows."""
+    return tuple(slice(i, i + cols) for i in range(0, rows * cols, cols))
 
 
 # ----------------------------------------------------------------- level building
@@ -308,7 +333,7 @@ class GridWorldEnv(MultiTurnEnv):
     # Tasks where opening an (unlocked) door is itself the point (RedBlueDoors) plan door toggles as
     # steps of their own; elsewhere the planner opens closed doors on its way through them.
     plans_door_toggles: ClassVar[bool] = False
-    transient_attrs = (*MultiTurnEnv.transient_attrs, "_keys")
+    transient_attrs = (*MultiTurnEnv.transient_attrs, "_keys", "_rows", "_row_texts")
     fast_oracle = False  # a search over board configurations (milliseconds), replanned off its path
 
     def __init__(self, view: str = "full", agent_view_size: int = 7, **kwargs: Any) -> None:
@@ -319,6 +344,8 @@ class GridWorldEnv(MultiTurnEnv):
         self.view, self.agent_view_size = view, int(agent_view_size)
         self._plan: dict | None = None
         self._keys: tuple | None = None
+        self._rows: tuple | None = None
+        self._row_texts: dict[tuple, str] | None = None
         super().__init__(**kwargs)
 
     @property
@@ -359,7 +386,8 @@ class GridWorldEnv(MultiTurnEnv):
     # -- rules
     def _apply(self, action: Any) -> Outcome:
         name = self.action_names[int(action)]
-        (self.pos, self.dir, self.carrying, self.grid), event = world_step(self.state, name, self.action_mode, self.cols)
+        state = (self.pos, self.dir, self.carrying, self.grid)
+        (self.pos, self.dir, self.carrying, self.grid), event = world_step(state, name, self.action_mode, self.cols)
         verdict = self._verdict(self.pos, self.carrying, self.grid, event)
         feedback = self._feedback(name, event)
         if verdict is True:
@@ -377,8 +405,9 @@ class GridWorldEnv(MultiTurnEnv):
         return f"{name}: {event}, facing {DIR_NAMES[self.dir]}"
 
     # -- draw
-    def _board_keys(self) -> list[list[Any]]:
-        """What each drawn cell shows (the frame and the state text read the same, made once per state)."""
+    def _board_keys(self) -> list[Any]:
+        """What each drawn cell shows, row by row (the frame and the state text read the same, made once
+        per state)."""
         hit = self._keys
         if hit is not None and hit[0] is self.grid and hit[1] == (self.pos, self.dir, self.carrying):
             return hit[2]
@@ -386,17 +415,39 @@ class GridWorldEnv(MultiTurnEnv):
         self._keys = (self.grid, (self.pos, self.dir, self.carrying), keys)
         return keys
 
-    def _make_keys(self) -> list[list[Any]]:
-        C = self.cols
+    def _make_keys(self) -> list[Any]:
         if self.view == "agent":
-            keys = view_cells(self.state, self.rows, C, self.agent_view_size)
+            keys = view_cells(self.state, self.rows, self.cols, self.agent_view_size)
             n = self.agent_view_size
             keys[n - 1][n // 2] = ("agent", 3, self.grid[self.pos], self.carrying)
             return keys
-        keys = [list(self.grid[r * C:(r + 1) * C]) for r in range(self.rows)]
-        r, c = divmod(self.pos, C)
-        keys[r][c] = ("agent", self.dir, self.grid[self.pos], self.carrying)
+        rows = self._board_rows()[0]
+        r, c = divmod(self.pos, self.cols)
+        keys, row = list(rows), rows[r]
+        keys[r] = row[:c] + (("agent", self.dir, row[c], self.carrying),) + row[c + 1:]
         return keys
+
+    def _board_rows(self) -> tuple[tuple, str]:
+        """The grid's rows (tuples of cells) and their text, agent left out; made once per grid, each
+        row's text looked up in a per-env memo (cleared past 4096 rows)."""
+        grid, hit = self.grid, self._rows
+        if hit is not None and hit[0] is grid:
+            return hit[1], hit[2]
+        rows = tuple(map(grid.__getitem__, row_slices(self.rows, self.cols)))
+        memo = self._row_texts
+        if memo is None:  # a new or unpickled env
+            memo = self._row_texts = {}
+        try:
+            text = "\n".join(map(memo.__getitem__, rows))
+        except KeyError:  # a row not seen yet
+            if len(memo) > 4096:
+                memo.clear()
+            for row in rows:
+                if row not in memo:
+                    memo[row] = row_chars(row)
+            text = "\n".join(map(memo.__getitem__, rows))
+        self._rows = (grid, rows, text)
+        return rows, text
 
     def _draw(self) -> np.ndarray:
         keys = self._board_keys()
@@ -404,9 +455,15 @@ class GridWorldEnv(MultiTurnEnv):
         return painter.paint(keys)
 
     def _state_text(self) -> str:
-        rows = ["".join(cell_chars(k) for k in row) for row in self._board_keys()]
+        if self.view == "agent":
+            board = "\n".join(map(row_chars, self._board_keys()))
+        else:  # the grid's text with the agent's two characters put in (row r starts at r * (2 * cols + 1))
+            pos = self.pos
+            at = 2 * pos + pos // self.cols
+            text = self._board_rows()[1]
+            board = text[:at] + AGENT_CHARS[self.dir] + text[at + 2:]
         carried = describe_cell(self.carrying).removeprefix("the ") if self.carrying else "nothing"
-        return "\n".join(rows) + f"\nfacing {DIR_NAMES[self.dir]}, carrying {carried}"
+        return board + FACING[self.dir] + carried
 
     def _task_text(self) -> str:
         seen = (f"You see the {self.agent_view_size}x{self.agent_view_size} cells ahead of you and to your sides, "

@@ -47,6 +47,8 @@ class GridDynamicObstacles(GridWorldEnv):
     """
 
     LEVELS = {0: (6, 2), 1: (7, 3), 2: (9, 5)}  # board side, obstacles
+    transient_attrs = (*GridWorldEnv.transient_attrs, "_obstacles")
+    _obstacles: tuple | None = None  # (the board the last tick made, its obstacles' cells in board order)
 
     def _build(self, rng: np.random.Generator, config: tuple[int, int]) -> Level:
         n, k = config
@@ -66,13 +68,27 @@ class GridDynamicObstacles(GridWorldEnv):
         return True if event == "moved" and grid[pos] == GOAL else None
 
     def _tick(self, rng: np.random.Generator) -> None:
-        cells = list(self.grid)
-        C = self.cols
-        for i in [i for i, cell in enumerate(self.grid) if cell == OBSTACLE]:
-            options = [i] + [i + o for o in (1, C, -1, -C) if cells[i + o] is None and i + o != self.pos]
+        grid, C, pos = self.grid, self.cols, self.pos
+        hit = self._obstacles
+        if hit is not None and hit[0] is grid:  # the board the last tick left: its obstacles' cells
+            at = hit[1]
+        else:  # the obstacles' cells in board order
+            at = [-1]
+            for _ in range(grid.count(OBSTACLE)):
+                at.append(grid.index(OBSTACLE, at[-1] + 1))
+            del at[0]
+        cells = list(grid)
+        moved = []
+        for i in at:
+            options = [i]
+            for j in (i + 1, i + C, i - 1, i - C):
+                if cells[j] is None and j != pos:
+                    options.append(j)
             j = options[int(rng.integers(len(options)))]
             cells[i], cells[j] = None, OBSTACLE
+            moved.append(j)
         self.grid = tuple(cells)
+        self._obstacles = (self.grid, sorted(moved))
 
     def _goal_text(self) -> str:
         return "Get to the green goal without walking into the moving blue obstacles."
