@@ -350,9 +350,10 @@ class VisionEnv(gym.Env):
         return frame.copy() if frame.dtype == np.uint8 else np.array(frame, dtype=np.uint8)
 
     def _info(self, outcome: Outcome) -> dict[str, Any]:
+        p = self._progress()  # clipped to [0, 1] (NaN and -0.0 read 0.0), without min/max calls: this runs every step
         info: dict[str, Any] = {
             "success": bool(self._success),
-            "progress": float(min(1.0, max(0.0, self._progress()))),
+            "progress": float(p) if 0.0 < p <= 1.0 else 1.0 if p > 1.0 else 0.0,
             "invalid_action": bool(outcome.invalid),
             "feedback": outcome.feedback,
             "steps": self._elapsed,
