@@ -1,18 +1,14 @@
-"""What the RiverCrossing / AsteroidField / MissileDefence / LunarLander games add to the arcade base,
-and the sprite stamps RoadRacer and GhostMaze share with them.
+"""What the RiverCrossing / AsteroidField / MissileDefence / LunarLander games add to the arcade base.
 
 - ``ArcadeEnvA._draw`` accepts ``self._dirty = True`` (what the speed benchmark sets before it times a
   full redraw, the web envs' convention) as "redraw the whole frame from the cached background";
-- ``rotated_mask``: cached masks of the ships that turn (the asteroid ship's dart, the lunar lander);
-- ``tile`` and ``stamp``: a one-colour sprite cached as an image and a three-channel mask, pasted with
-  ``np.copyto(..., where=...)`` (the same pixels as ``ArcadeEnv._mask_at``, at about half its cost).
+- ``rotated_mask``: cached masks of the ships that turn (the asteroid ship's dart, the lunar lander).
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
 
 import numpy as np
 
@@ -35,30 +31,6 @@ def rotated_mask(kind: str, k: int, angles: int, w: int, h: int) -> np.ndarray:
         mask[h // 2, w // 2] = True
     mask.setflags(write=False)
     return mask
-
-
-@functools.lru_cache(maxsize=1024)
-def tile(shape: Callable[..., np.ndarray], args: tuple, color: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """The mask ``shape(*args)`` (``sprite_mask``, ``disc_mask``, ``rotated_mask``) as a read-only ``(h, w, 3)``
-    image of ``color`` and the ``(h, w, 3)`` mask it is pasted through (cached)."""
-    mask = shape(*args)
-    image = np.empty((*mask.shape, 3), np.uint8)
-    image[:] = color
-    mask3 = np.ascontiguousarray(np.broadcast_to(mask[:, :, None], image.shape))
-    image.setflags(write=False)
-    mask3.setflags(write=False)
-    return image, mask3
-
-
-def stamp(env: ArcadeEnv, frame: np.ndarray, sprite: tuple[np.ndarray, np.ndarray], x0: int, y0: int) -> None:
-    """Paste a `tile` with its top-left at field pixel (x0, y0), clipped (a dirty box on the env's frame)."""
-    image, mask = sprite
-    h, w = image.shape[:2]
-    box = env._box(frame, x0, y0, x0 + w, y0 + h)
-    if box is not None:
-        r0, r1, c0, c1 = box
-        rows, cols = slice(r0 - env.hud - y0, r1 - env.hud - y0), slice(c0 - x0, c1 - x0)
-        np.copyto(frame[r0:r1, c0:c1], image[rows, cols], where=mask[rows, cols])
 
 
 class ArcadeEnvA(ArcadeEnv):

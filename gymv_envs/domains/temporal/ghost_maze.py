@@ -8,7 +8,6 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.temporal._arcade import ARCADE_ARGS, ArcadeEnv, disc_mask, sprite_mask
-from gymv_envs.domains.temporal._arcade_a import stamp, tile
 from gymv_envs.rules.maze import block_map, carve_maze, closed_walls
 
 N, B = 8, 9.0                                    # maze cells a side, one block's size (units)
@@ -166,10 +165,10 @@ class GhostMaze(ArcadeEnv):
         # self.sprite(..., GHOST, ...) and self.disc(...) for you, from cached tiles
         for k, (g, _) in enumerate(self.ghosts):
             x0, y0, pw, ph = self._px_box(g[1] * B + 1, g[0] * B + 1, B - 2, B - 2)
-            stamp(self, frame, tile(sprite_mask, (GHOST, pw, ph), GHOST_COLORS[k % 4]), x0, y0)
+            self._mask_at(frame, sprite_mask(GHOST, pw, ph), x0, y0, GHOST_COLORS[k % 4])
         r = B * 0.42
         x0, y0, pw, ph = self._px_box(self.you[1] * B + B / 2 - r, self.you[0] * B + B / 2 - r, 2 * r, 2 * r)
-        stamp(self, frame, tile(disc_mask, (pw, ph), YOU), x0, y0)
+        self._mask_at(frame, disc_mask(pw, ph), x0, y0, YOU)
 
     def _task_text(self) -> str:
         return (f"You are the yellow disc in a maze seen from above, with {self.n_ghosts} ghosts roaming it. UP, "

@@ -8,7 +8,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.temporal._arcade import ARCADE_ARGS, disc_mask
-from gymv_envs.domains.temporal._arcade_a import ArcadeEnvA, rotated_mask, stamp, tile
+from gymv_envs.domains.temporal._arcade_a import ArcadeEnvA, rotated_mask
 
 FW, FH = 160.0, 150.0
 HALF_W, HALF_H = 4.0, 3.5                           # the lander's half width and half height
@@ -134,11 +134,11 @@ class LunarLander(ArcadeEnvA):
     def _draw_field(self, frame: np.ndarray) -> None:
         k = round(self.a / (2 * math.pi) * ANGLES) % ANGLES
         x0, y0, pw, ph = self._px_box(self.x - HALF_W - 0.5, self.y - HALF_H - 0.5, 2 * HALF_W + 1, 2 * HALF_H + 1)
-        stamp(self, frame, tile(rotated_mask, ("lander", k, ANGLES, pw, ph), YOU), x0, y0)
+        self._mask_at(frame, rotated_mask("lander", k, ANGLES, pw, ph), x0, y0, YOU)
         if self.thrusting:  # self.disc(frame, fx, fy, 1.5, color=FLAME), from a cached tile
             fx, fy = self.x - math.sin(self.a) * (HALF_H + 1.5), self.y + math.cos(self.a) * (HALF_H + 1.5)
             x0, y0, pw, ph = self._px_box(fx - 1.5, fy - 1.5, 3.0, 3.0)
-            stamp(self, frame, tile(disc_mask, (pw, ph), FLAME), x0, y0)
+            self._mask_at(frame, disc_mask(pw, ph), x0, y0, FLAME)
 
     def _task_text(self) -> str:
         wind = " A steady wind pushes the lander sideways." if self.wind_max else ""

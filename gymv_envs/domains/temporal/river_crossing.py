@@ -6,7 +6,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.temporal._arcade import ARCADE_ARGS, sprite_mask
-from gymv_envs.domains.temporal._arcade_a import ArcadeEnvA, stamp, tile
+from gymv_envs.domains.temporal._arcade_a import ArcadeEnvA
 
 FW, FH = 160.0, 150.0
 ROWS, HOME, MEDIAN, START = 13, 0, 6, 12           # row 0 the far bank, 1-5 river, 6 verge, 7-11 road, 12 start
@@ -174,7 +174,7 @@ class RiverCrossing(ArcadeEnvA):
                 frame[r0:r1] = strip[:, k:k + W]
             ks.append(k)
         x0, y0, pw, ph = self._px_box(self.x - FROG_W / 2, self.row * RH + 1.5, FROG_W, RH - 3)
-        stamp(self, frame, tile(sprite_mask, (FROG, pw, ph), YOU), x0, y0)
+        self._mask_at(frame, sprite_mask(FROG, pw, ph), x0, y0, YOU)
         self._shown = (frame, (self.hud + y0, self.hud + y0 + ph), ks)
 
     def _task_text(self) -> str:

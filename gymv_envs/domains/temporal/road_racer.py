@@ -6,7 +6,6 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.temporal._arcade import ARCADE_ARGS, ArcadeEnv, sprite_mask
-from gymv_envs.domains.temporal._arcade_a import stamp, tile
 
 FW, FH = 160.0, 150.0
 LANES, ROAD_X, LANE_W = 4, 30.0, 25.0
@@ -157,7 +156,7 @@ class RoadRacer(ArcadeEnv):
     def _car(self, frame: np.ndarray, x: float, y: float, color: tuple[int, int, int]) -> None:
         """``self.sprite(frame, CAR, x, y, CW, CH, color)``, from a cached tile."""
         x0, y0, pw, ph = self._px_box(x, y, CW, CH)
-        stamp(self, frame, tile(sprite_mask, (CAR, pw, ph), color), x0, y0)
+        self._mask_at(frame, sprite_mask(CAR, pw, ph), x0, y0, color)
 
     def _task_text(self) -> str:
         return ("You drive the blue car up a four-lane road seen from above; the road scrolls toward you as you go. "
