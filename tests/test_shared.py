@@ -131,3 +131,23 @@ def test_tic_tac_toe_score():
     x_wins = (1, 1, 0, 2, 2, 0, 0, 0, 0)
     assert tic_tac_toe.move_score(x_wins, 2) == 99 and tic_tac_toe.win_distance(x_wins) == 1
     assert tic_tac_toe.winner(tic_tac_toe.play(x_wins, 2)) == tic_tac_toe.CROSS
+
+
+@pytest.mark.parametrize("size", [(84, 84), (96, 128), (200, 150)])
+def test_grid_painter_paint_colours_matches_one_colour_tiles(size):
+    from gymv_envs.core.canvas import GridPainter, new_frame
+
+    palette = np.array([(200, 30, 30), (20, 160, 40), (30, 40, 210), (230, 200, 20)], np.uint8)
+    tile = lambda k, h, w: new_frame(h, w, tuple(int(v) for v in palette[k]))  # noqa: E731
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        board = rng.integers(len(palette), size=(5, 7))
+        flat, tiled = GridPainter(size, 5, 7, tile, line=0), GridPainter(size, 5, 7, tile, line=0)
+        got = flat.paint_colours(palette[board]).copy()
+        assert np.array_equal(got, tiled.paint(board.tolist()))
+        board2 = rng.integers(len(palette), size=(5, 7))  # `paint` after `paint_colours` redraws every cell
+        flat.paint(board2.tolist())
+        flat.paint_colours(palette[board])
+        assert np.array_equal(flat.paint(board2.tolist()), tiled.paint(board2.tolist()))
+    with pytest.raises(ValueError, match="line=0"):
+        GridPainter(size, 5, 7, tile, line=1).paint_colours(palette[board])

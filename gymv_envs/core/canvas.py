@@ -520,6 +520,20 @@ class GridPainter:
             self._keys = rows
         return target
 
+    def paint_colours(self, colours: np.ndarray) -> np.ndarray:
+        """Draw a board whose cells are each one flat colour, ``colours[r, c]`` (``(rows, cols, 3)``
+        uint8), for a painter without grid lines (``line=0``): whole rows at once in numpy, the pixels
+        that `paint` with one-colour tiles would give. Returns the internal frame; the next `paint`
+        redraws every cell."""
+        if self.line != 0:
+            raise ValueError(f"paint_colours needs a painter without grid lines (line=0), not line={self.line}")
+        rows, cols, cell = self.rows, self.cols, self.cell
+        block = self._frame[self.y0:self.y0 + rows * cell, self.x0:self.x0 + cols * cell].view()
+        block.shape = (rows, cell, cols * cell, 3)  # a view of the frame (setting the shape never copies)
+        block[...] = np.asarray(colours, dtype=np.uint8).repeat(cell, axis=1)[:, None]
+        self._keys = None
+        return self._frame
+
     def base(self) -> np.ndarray:
         """A fresh copy of the empty board (background and grid lines)."""
         return self._base.copy()

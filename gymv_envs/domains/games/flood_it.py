@@ -11,6 +11,7 @@ from gymv_envs.core.canvas import PALETTE, new_frame
 LEVELS = {0: (5, 3, 2), 1: (7, 4, 2), 2: (10, 5, 2)}
 NAMES = ("red", "green", "blue", "yellow", "purple")
 LETTERS = "".join(name[0].upper() for name in NAMES)
+COLOURS = np.array([PALETTE[name] for name in NAMES], dtype=np.uint8)  # by colour index
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
@@ -53,10 +54,10 @@ class FloodIt(MultiTurnEnv):
       boards of difficulty 1 (11% over 100 seeds), none of the 10x10 boards of difficulty 2.
     """
 
-    transient_attrs = MultiTurnEnv.transient_attrs + ("_canvas_of",)
+    transient_attrs = MultiTurnEnv.transient_attrs + ("_painted",)
 
     def _configure(self) -> None:
-        self._canvas_of, self._text = None, (None, "")  # `_draw`'s painter; (board, `_state_text` of it)
+        self._painted, self._text = None, (None, "")  # (painter, board, its frame); (board, `_state_text` of it)
         self.n, self.k, self.spare = LEVELS[self.difficulty]
         self.action_names = NAMES[: self.k]
         n = self.n
@@ -134,18 +135,11 @@ class FloodIt(MultiTurnEnv):
 
     # -- draw
     def _draw(self) -> np.ndarray:
-        """The board as `GridPainter` paints it (cells without grid lines), filled by rows in numpy."""
         n, p = self.n, self.grid_painter(self.n, self.n, self._tile, line=0)
-        if self._canvas_of is not p:  # a new painter (size): a new canvas and its views
-            self._canvas_of, self._canvas, self._drawn, cell = p, p.base(), None, p.cell
-            self._rows_view = self._canvas[p.y0:p.y0 + n * cell, p.x0:p.x0 + n * cell].view()
-            self._rows_view.shape = (n, cell, n * cell, 3)  # a view of the frame, never a copy
-            self._colours = np.array([PALETTE[name] for name in NAMES], dtype=np.uint8)
-        if self._drawn is not self.board:  # every move and level makes a new board list
-            strips = self._colours[np.array(self.board)].reshape(n, n, 3).repeat(p.cell, axis=1)
-            self._rows_view[...] = strips[:, None]
-            self._drawn = self.board
-        return self._canvas
+        hit = self._painted
+        if hit is None or hit[0] is not p or hit[1] is not self.board:  # every move and level makes a new board list
+            hit = self._painted = (p, self.board, p.paint_colours(COLOURS[np.array(self.board)].reshape(n, n, 3)))
+        return hit[2]
 
     def _tile(self, colour: int, h: int, w: int) -> np.ndarray:
         return new_frame(h, w, PALETTE[NAMES[colour]])
