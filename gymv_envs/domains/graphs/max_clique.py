@@ -7,6 +7,7 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.graphs._graphs import (
     GraphQuestion,
+    _bit_weights,
     add_short_edges,
     bitsets,
     fmt_set,
@@ -95,14 +96,16 @@ class MaxClique(GraphQuestion):
         vertices one by one, skipping any whose edge to a vertex already taken would pass near another vertex,
         reach ``k``; None where no centre does."""
         n = len(index)
-        clear = (geometry.clearance > 0.3)[index].tolist()  # (n, n): the segment between two vertices passes no vertex
+        # per vertex, as a bit mask: the vertices the segment to which passes no other vertex
+        clear = ((geometry.clearance > 0.3)[index] @ _bit_weights(n)).tolist()
         dist = geometry.length[index]
         near = np.argsort(dist, axis=1).tolist()  # per vertex: the vertices nearest first (itself, not at 0: skipped)
         for c in rng.permutation(n).tolist():
-            taken = [c]
+            taken, bits = [c], 1 << c
             for v in near[c]:
-                if v != c and all(clear[v][x] for x in taken):
+                if v != c and clear[v] & bits == bits:
                     taken.append(v)
+                    bits |= 1 << v
                     if len(taken) == k:
                         return taken
         return None
