@@ -8,8 +8,8 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
-from gymv_envs.core.board import blank_labelled_board, cell_centre, labelled_base
-from gymv_envs.core.canvas import INK, WHITE, draw_layers, text_layer
+from gymv_envs.core.board import blank_labelled_board, cell_centre, labelled_base, labelled_layout
+from gymv_envs.core.canvas import INK, WHITE, base_is_uniform, draw_layers, layers_tile, text_layer
 from gymv_envs.domains.logic._nurikabe_solver import (
     _LOCAL,
     block_corners,
@@ -53,6 +53,18 @@ def _windows(n: int) -> tuple[tuple[tuple[int, int, int], ...], tuple[bool, ...]
     local, ok = _LOCAL(n)
     spans = tuple((x + n, x + 2 * n, c[3]) for x, c in enumerate(local))
     return spans, ok, tuple(grow4(1 << x, n, n) for x in range(n * n)), block_corners(n)
+
+
+@functools.lru_cache(maxsize=2048)  # per frame, side, cell and number: two slices and a shared tile
+def _number_tile(h: int, w: int, n: int, i: int, k: int) -> tuple | None:
+    """What `draw_layers` pastes for number ``k`` at cell ``i`` (its layer's box all white on the
+    base): (rows, columns, its cached tile). None where the box is not all white (then it blends)."""
+    layout = labelled_layout((h, w), n, n)
+    mask, x, y, c = text_layer(str(k), cell_centre(layout, *divmod(i, n)), max(5, int(layout[2] * 0.55)), INK, bold=True)
+    x1, y1 = x + mask.shape[1], y + mask.shape[0]
+    if not base_is_uniform(labelled_base(h, w, n, n, True, WHITE), x, y, x1, y1, WHITE):
+        return None
+    return slice(y, y1), slice(x, x1), layers_tile([(mask, x, y, c)], x, y, x1, y1, WHITE)
 
 
 class Nurikabe(CellsAnswerEnv):
@@ -220,6 +232,11 @@ class Nurikabe(CellsAnswerEnv):
     # -- draw
     def _draw(self) -> np.ndarray:
         img, layout = blank_labelled_board(self.obs_size, self.n, self.n)
+        tiles = [_number_tile(*self.obs_size, self.n, i, k) for i, k in self.numbers.items()]
+        if None not in tiles:  # every number's box all white: `draw_layers`' tiles, pasted
+            for rows, cols, tile in tiles:
+                img[rows, cols] = tile
+            return img
         size = max(5, int(layout[2] * 0.55))
         numbers = [[text_layer(str(k), cell_centre(layout, *divmod(i, self.n)), size, INK, bold=True)]
                    for i, k in self.numbers.items()]
