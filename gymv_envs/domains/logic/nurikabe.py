@@ -180,14 +180,14 @@ class Nurikabe(CellsAnswerEnv):
             s = sea << wide
             if ok[((s >> x & 7) | (s >> one & 7) << 3 | (s >> two & 7) << 6) & on]:
                 return True
-            rest = sea & ~(1 << x)
+            rest = sea ^ (1 << x)  # (x is a sea cell)
             return bool(rest) and fill(rest & -rest, rest, n) == rest
 
         land = near = dead = 0
         islands: list[int] = []
         halos: list[int] = []  # each island with its neighbours
-        while (sea := full & ~land) & (sea >> 1) & (sea >> n) & (sea >> wide) & corners:  # a block all sea
-            free = cells_of(full & ~(near | dead))
+        while (sea := full ^ land) & (sea >> 1) & (sea >> n) & (sea >> wide) & corners:  # a block all sea
+            free = cells_of(full ^ (near | dead))
             if not free:
                 break
             seed = free[int(next(picks) * len(free))]
@@ -219,7 +219,7 @@ class Nurikabe(CellsAnswerEnv):
             adds = []
             for c in (b, b + 1, b + n, b + wide):
                 touch = [i for i, h in enumerate(halos) if h >> c & 1]
-                if len(touch) == 1 and islands[touch[0]].bit_count() < largest and keeps(full & ~land, c):
+                if len(touch) == 1 and islands[touch[0]].bit_count() < largest and keeps(full ^ land, c):
                     adds.append((touch[0], c))
             if not adds:
                 return None
