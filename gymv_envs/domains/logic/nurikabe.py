@@ -15,7 +15,6 @@ from gymv_envs.domains.logic._nurikabe_solver import (
     block_corners,
     cells_of,
     fill,
-    neighbours,
     number_cells,
     nurikabe_solutions,
     sea_ok,
@@ -272,16 +271,11 @@ class Nurikabe(CellsAnswerEnv):
         sea = sum(1 << (r * n + c) for r, c in answer)
         if any(sea >> i & 1 for i in self.numbers) or not sea_ok(sea, n):
             return False
-        seen = sea
+        seen, land = sea, ((1 << (n * n)) - 1) & ~sea
         for i, k in self.numbers.items():
             if seen >> i & 1:
                 return False  # two numbers in one island
-            island, stack = 1 << i, [i]
-            while stack:
-                for j in neighbours(stack.pop(), n):
-                    if not (sea >> j & 1) and not (island >> j & 1):
-                        island |= 1 << j
-                        stack.append(j)
+            island = fill(1 << i, land, n)  # its island: the unshaded cells joined to it
             if island.bit_count() != k:
                 return False
             seen |= island
