@@ -247,6 +247,7 @@ def nurikabe_solutions(n: int, numbers: dict[int, int], limit: int, known: int |
         runs = within & left
         while reach & sea != sea:  # a flood from one sure sea cell through non-land (as `fill`)
             grown = reach | ((runs + (reach & runs)) ^ runs) & within
+            grown |= (grown << n | grown >> n) & within  # (a second row up and down: fewer rounds)
             grown = (grown | (grown >> 1 & runs) | grown << n | grown >> n) & within
             if grown == reach:
                 return True
