@@ -252,8 +252,10 @@ class Nurikabe(CellsAnswerEnv):
                 "of cells is entirely shaded. Name all the shaded cells.")
 
     def _state_text(self) -> str:
-        n = self.n
-        return "\n".join("".join(str(self.numbers.get(r * n + c, ".")) for c in range(n)) for r in range(n))
+        n, cells = self.n, ["."] * (self.n * self.n)
+        for i, k in self.numbers.items():
+            cells[i] = str(k)
+        return "\n".join("".join(cells[r * n:r * n + n]) for r in range(n))
 
     # -- verify
     def _parse_answer(self, text: str) -> tuple[tuple[int, int], ...] | None:
