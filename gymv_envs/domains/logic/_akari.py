@@ -220,7 +220,8 @@ class Akari:
             if best < 0:  # all lit, every number met (none is active)
                 return not numbers and (on & adj).bit_count() != k_out
             opts = sees[best] & free
-            for part in (opts & bulbs, opts & ~bulbs):
+            near = opts & bulbs
+            for part in (near, opts ^ near):
                 while part:
                     low = part & -part
                     part ^= low
@@ -290,13 +291,13 @@ def _settle(white: int, sees: list, idx: tuple, bulbs: int, lit: int, banned: in
     while True:
         met = None
         for number in numbers:
-            ring = number[0]
-            if bulbs & ring:  # (no bulb round it: not met, as every number here is at least 1)
-                have = (bulbs & ring).bit_count()
+            on = bulbs & number[0]
+            if on:  # (no bulb round it: not met, as every number here is at least 1)
+                have = on.bit_count()
                 if have >= number[1]:
                     if have > number[1]:
                         return None
-                    banned |= ring
+                    banned |= number[0]
                     if met is None:
                         met = [number]
                     else:
@@ -307,7 +308,7 @@ def _settle(white: int, sees: list, idx: tuple, bulbs: int, lit: int, banned: in
                 numbers.remove(met[0])
             else:
                 numbers = [x for x in numbers if x not in met]
-        free = white & ~(lit | banned)
+        free = white ^ (lit | banned)  # (both only hold white cells: the cells they leave)
         forced = 0
         can = free | bulbs  # a number's bulbs and open cells: all of them needed, when they are as many as it
         for ring, k in numbers:
@@ -320,14 +321,15 @@ def _settle(white: int, sees: list, idx: tuple, bulbs: int, lit: int, banned: in
             return None
         if not forced:
             best, best_opts = -1, 99
-            for cells, byte in zip(idx, (white & ~lit).to_bytes(size, "little")):
+            for cells, byte in zip(idx, (white ^ lit).to_bytes(size, "little")):
                 if byte:
                     for i in cells[byte]:
-                        n_opts = (sees[i] & free).bit_count()
+                        opts = sees[i] & free
+                        n_opts = opts.bit_count()
                         if n_opts < 2:  # one cell, or none
                             if not n_opts:
                                 return None
-                            forced |= sees[i] & free
+                            forced |= opts
                         elif n_opts < best_opts:
                             best, best_opts = i, n_opts
             if not forced:

@@ -8,14 +8,13 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
-from gymv_envs.core.board import blank_labelled_board, cell_centre, labelled_base
-from gymv_envs.core.canvas import INK, WHITE, draw_layers, text_layer
+from gymv_envs.core.board import blank_labelled_board, cell_centre, labelled_base, labelled_layout
+from gymv_envs.core.canvas import INK, WHITE, base_is_uniform, draw_layers, layers_tile, text_layer
 from gymv_envs.domains.logic._nurikabe_solver import (
     _LOCAL,
     block_corners,
     cells_of,
     fill,
-    neighbours,
     number_cells,
     nurikabe_solutions,
     sea_ok,
@@ -53,6 +52,18 @@ def _windows(n: int) -> tuple[tuple[tuple[int, int, int], ...], tuple[bool, ...]
     local, ok = _LOCAL(n)
     spans = tuple((x + n, x + 2 * n, c[3]) for x, c in enumerate(local))
     return spans, ok, tuple(grow4(1 << x, n, n) for x in range(n * n)), block_corners(n)
+
+
+@functools.lru_cache(maxsize=2048)  # per frame, side, cell and number: two slices and a shared tile
+def _number_tile(h: int, w: int, n: int, i: int, k: int) -> tuple | None:
+    """What `draw_layers` pastes for number ``k`` at cell ``i`` (its layer's box all white on the
+    base): (rows, columns, its cached tile). None where the box is not all white (then it blends)."""
+    layout = labelled_layout((h, w), n, n)
+    mask, x, y, c = text_layer(str(k), cell_centre(layout, *divmod(i, n)), max(5, int(layout[2] * 0.55)), INK, bold=True)
+    x1, y1 = x + mask.shape[1], y + mask.shape[0]
+    if not base_is_uniform(labelled_base(h, w, n, n, True, WHITE), x, y, x1, y1, WHITE):
+        return None
+    return slice(y, y1), slice(x, x1), layers_tile([(mask, x, y, c)], x, y, x1, y1, WHITE)
 
 
 class Nurikabe(CellsAnswerEnv):
@@ -168,14 +179,14 @@ class Nurikabe(CellsAnswerEnv):
             s = sea << wide
             if ok[((s >> x & 7) | (s >> one & 7) << 3 | (s >> two & 7) << 6) & on]:
                 return True
-            rest = sea & ~(1 << x)
+            rest = sea ^ (1 << x)  # (x is a sea cell)
             return bool(rest) and fill(rest & -rest, rest, n) == rest
 
         land = near = dead = 0
         islands: list[int] = []
         halos: list[int] = []  # each island with its neighbours
-        while (sea := full & ~land) & (sea >> 1) & (sea >> n) & (sea >> wide) & corners:  # a block all sea
-            free = cells_of(full & ~(near | dead))
+        while (sea := full ^ land) & (sea >> 1) & (sea >> n) & (sea >> wide) & corners:  # a block all sea
+            free = cells_of(full ^ (near | dead))
             if not free:
                 break
             seed = free[int(next(picks) * len(free))]
@@ -207,7 +218,7 @@ class Nurikabe(CellsAnswerEnv):
             adds = []
             for c in (b, b + 1, b + n, b + wide):
                 touch = [i for i, h in enumerate(halos) if h >> c & 1]
-                if len(touch) == 1 and islands[touch[0]].bit_count() < largest and keeps(full & ~land, c):
+                if len(touch) == 1 and islands[touch[0]].bit_count() < largest and keeps(full ^ land, c):
                     adds.append((touch[0], c))
             if not adds:
                 return None
@@ -220,6 +231,11 @@ class Nurikabe(CellsAnswerEnv):
     # -- draw
     def _draw(self) -> np.ndarray:
         img, layout = blank_labelled_board(self.obs_size, self.n, self.n)
+        tiles = [_number_tile(*self.obs_size, self.n, i, k) for i, k in self.numbers.items()]
+        if None not in tiles:  # every number's box all white: `draw_layers`' tiles, pasted
+            for rows, cols, tile in tiles:
+                img[rows, cols] = tile
+            return img
         size = max(5, int(layout[2] * 0.55))
         numbers = [[text_layer(str(k), cell_centre(layout, *divmod(i, self.n)), size, INK, bold=True)]
                    for i, k in self.numbers.items()]
@@ -236,8 +252,10 @@ class Nurikabe(CellsAnswerEnv):
                 "of cells is entirely shaded. Name all the shaded cells.")
 
     def _state_text(self) -> str:
-        n = self.n
-        return "\n".join("".join(str(self.numbers.get(r * n + c, ".")) for c in range(n)) for r in range(n))
+        n, cells = self.n, ["."] * (self.n * self.n)
+        for i, k in self.numbers.items():
+            cells[i] = str(k)
+        return "\n".join("".join(cells[r * n:r * n + n]) for r in range(n))
 
     # -- verify
     def _parse_answer(self, text: str) -> tuple[tuple[int, int], ...] | None:
@@ -255,16 +273,11 @@ class Nurikabe(CellsAnswerEnv):
         sea = sum(1 << (r * n + c) for r, c in answer)
         if any(sea >> i & 1 for i in self.numbers) or not sea_ok(sea, n):
             return False
-        seen = sea
+        seen, land = sea, ((1 << (n * n)) - 1) & ~sea
         for i, k in self.numbers.items():
             if seen >> i & 1:
                 return False  # two numbers in one island
-            island, stack = 1 << i, [i]
-            while stack:
-                for j in neighbours(stack.pop(), n):
-                    if not (sea >> j & 1) and not (island >> j & 1):
-                        island |= 1 << j
-                        stack.append(j)
+            island = fill(1 << i, land, n)  # its island: the unshaded cells joined to it
             if island.bit_count() != k:
                 return False
             seen |= island
