@@ -17,12 +17,14 @@ LEVEL_TOPS = {1: (170, 215, 160), 2: (240, 225, 140), 3: (245, 185, 130), 4: (23
 SIDE = (150, 155, 170)
 LADDER = (120, 70, 30)
 FLOOR = (205, 205, 212)
+_DROP_CDF = np.cumsum((0.58, 0.3, 0.12))
+_DROP_CDF /= _DROP_CDF[-1]  # what Generator.choice(3, p=...) searches its uniform draws in
 
 
 def stepped_heights(rng: np.random.Generator, n: int, top: int, low: int = 0) -> np.ndarray:
     """A random height map that never rises towards the viewer: h[x, y] <= h[x-1, y] and <= h[x, y-1]."""
     h = [[0] * n for _ in range(n)]
-    drops = rng.choice(3, size=(n, n), p=(0.58, 0.3, 0.12)).tolist()
+    drops = _DROP_CDF.searchsorted(rng.random((n, n)), side="right").tolist()  # rng.choice(3, (n, n), p=...)
     for x in range(n):
         for y in range(n):
             cap = min(h[x - 1][y] if x else top, h[x][y - 1] if y else top)
@@ -74,7 +76,7 @@ def _flag_window(size: tuple[int, int], lx: float, ly: float, s: int, w: int, la
     picture = Image.new("RGB", size, BACKGROUND)
     _draw_flag(ImageDraw.Draw(picture), lx, ly, s, w, label)
     box = disc.getbbox()
-    return picture.crop(box), box, disc.crop(box)
+    return picture.crop(box), box, disc.crop(box).point(lambda v: 255 if v else 0, "1")  # 0/255: a copy-or-keep mask
 
 
 class CubeMazeEnv(SingleTurnEnv):
@@ -86,8 +88,10 @@ class CubeMazeEnv(SingleTurnEnv):
         n, top, p = self.LEVELS[self.difficulty]
         self.heights = stepped_heights(rng, n, top, low=1)
         h = self.heights.tolist()  # python ints: the same comparisons, without numpy scalar indexing
-        self.ladders = [((x, y), (x + dx, y + dy)) for x in range(n) for y in range(n) for dx, dy in ((1, 0), (0, 1))
-                        if x + dx < n and y + dy < n and h[x][y] - h[x + dx][y + dy] == 1 and rng.random() < p]
+        steps = [((x, y), (x + dx, y + dy)) for x in range(n) for y in range(n) for dx, dy in ((1, 0), (0, 1))
+                 if x + dx < n and y + dy < n and h[x][y] - h[x + dx][y + dy] == 1]
+        # one uniform draw per one-level step, in order (the draws one rng.random() call each would give)
+        self.ladders = [pair for pair, u in zip(steps, rng.random(len(steps)).tolist()) if u < p]
         self.start = (int(rng.integers(n)), int(rng.integers(n)))
         self.dist = self._distances(self.start)
 
@@ -134,16 +138,17 @@ class CubeMazeEnv(SingleTurnEnv):
         _iso.outlined_polygons(d, _iso.column_faces(self.heights, s, ox, oy, SIDE, LEVEL_TOPS), INK)
         P = lambda x, y, z: (ox + (x - y) * s * _iso.C30, oy + (x + y) * s / 2 - z * s)  # noqa: E731
         w = max(1, s // 14)
+        line, ladder = d.draw.draw_lines, d._getink(LADDER)[0]  # what d.line(xy, fill=LADDER, width=w) calls
         for (x, y), (x2, _) in self.ladders:  # on the taller block's side facing the lower one
             z = int(self.heights[x, y]) - 1
             for t in (0.3, 0.7):
                 a = P(x + 1, y + t, z) if x2 > x else P(x + t, y + 1, z)
                 b = P(x + 1, y + t, z + 1) if x2 > x else P(x + t, y + 1, z + 1)
-                d.line([a, (b[0], b[1] - s * 0.15)], fill=LADDER, width=w)
+                line([a, (b[0], b[1] - s * 0.15)], ladder, w)
             for r in (0.25, 0.5, 0.75):
                 a = P(x + 1, y + 0.3, z + r) if x2 > x else P(x + 0.3, y + 1, z + r)
                 b = P(x + 1, y + 0.7, z + r) if x2 > x else P(x + 0.7, y + 1, z + r)
-                d.line([a, b], fill=LADDER, width=w)
+                line([a, b], ladder, w)
         for (x, y), label in self._markers():
             cx, cy = P(x + 0.5, y + 0.5, int(self.heights[x, y]))
             if label is None:
