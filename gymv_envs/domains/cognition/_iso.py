@@ -136,18 +136,19 @@ def _face_table(n: int, m: int, s: float, ox: float, oy: float, zmax: int) -> tu
 
 
 def column_faces(heights: np.ndarray, s: float, ox: float, oy: float, colour: Color,
-                 tops: dict[int, Color] | None = None) -> list[tuple[list[tuple[float, float]], Color]]:
+                 tops: dict[int, Color] | None = None, table: tuple | None = None) -> list[tuple[list[tuple[float, float]], Color]]:
     """The faces of a height map the viewer sees, back to front, as (polygon, fill): every column's
     top and the parts of its right (+x) and left (+y) sides above the neighbour in front.
     ``tops`` colours the top faces by height. The polygons come from a table cached per size (shared:
-    do not change them)."""
+    do not change them); ``table``, laid out as `_face_table`'s and tall enough, gives its entries
+    in their place."""
     n, m = heights.shape
     out = []
     right_fill, left_fill = shade(colour, RIGHT), shade(colour, LEFT)  # the same for every face
     hs = heights.tolist()
     if min(min(r) for r in hs) < 0:
         raise ValueError("column_faces: heights must be >= 0")
-    rights, lefts, top_faces = _face_table(n, m, s, ox, oy, max(max(r) for r in hs))
+    rights, lefts, top_faces = table or _face_table(n, m, s, ox, oy, max(max(r) for r in hs))
     for x, y in _back_to_front(n, m):
         h = int(hs[x][y])
         if h <= 0:

@@ -79,6 +79,34 @@ def _flag_window(size: tuple[int, int], lx: float, ly: float, s: int, w: int, la
     return picture.crop(box), box, disc.crop(box).point(lambda v: 255 if v else 0, "1")  # 0/255: a copy-or-keep mask
 
 
+@functools.lru_cache(maxsize=4)
+def _face_sprites(H: int, W: int, n: int, top: int, s: int, ox: float, oy: float) -> tuple:
+    """`_iso._face_table` of an n x n terrain up to ``top`` high in an H x W picture with each face
+    pre-drawn as `_iso.outlined_polygons` draws it (fill, then ink outline): ``(picture, box, mask)``
+    for ``Image.paste``, mask the pixels the two draw calls touch (None: none). Drawn at their own
+    places in a picture of the same size, they are the same pixels (mode 1 mask: copy or keep)."""
+    scratch = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    d = ImageDraw.Draw(scratch)
+
+    def sprite(poly, fill):
+        _iso.outlined_polygons(d, [(poly, (*fill, 255))], (*INK, 255))
+        xs, ys = [x for x, _ in poly], [y for _, y in poly]  # it draws between the rounded corners
+        x0, y0 = max(0, int(min(xs)) - 3), max(0, int(min(ys)) - 3)
+        near = scratch.crop((x0, y0, max(x0, min(W, int(max(xs)) + 4)), max(y0, min(H, int(max(ys)) + 4))))
+        box = near.getbbox()
+        if box is None:
+            return None
+        box = (box[0] + x0, box[1] + y0, box[2] + x0, box[3] + y0)
+        piece = scratch.crop(box)
+        scratch.paste((0, 0, 0, 0), box)
+        return piece.convert("RGB").im, box, piece.getchannel("A").convert("1", dither=Image.Dither.NONE).im
+
+    rights, lefts, tops = _iso._face_table(n, n, s, ox, oy, top)
+    return (tuple(tuple(sprite(p, _iso.shade(SIDE, _iso.RIGHT)) for p in cell) for cell in rights),
+            tuple(tuple(sprite(p, _iso.shade(SIDE, _iso.LEFT)) for p in cell) for cell in lefts),
+            tuple(tuple(sprite(p, LEVEL_TOPS.get(h, SIDE)) for h, p in enumerate(cell)) for cell in tops))
+
+
 class CubeMazeEnv(SingleTurnEnv):
     """Base of the cube-maze ids: a stepped terrain of blocks with ladders, a ball and flags."""
 
@@ -135,7 +163,10 @@ class CubeMazeEnv(SingleTurnEnv):
         n, top, _ = self.LEVELS[self.difficulty]
         s, ox, oy = _iso.fit(n, n, top, (0, 0, W, H))
         img, d = _iso.canvas(H, W, BACKGROUND)
-        _iso.outlined_polygons(d, _iso.column_faces(self.heights, s, ox, oy, SIDE, LEVEL_TOPS), INK)
+        table, paste = _face_sprites(H, W, n, top, s, ox, oy), img.im.paste
+        for face, _ in _iso.column_faces(self.heights, s, ox, oy, SIDE, LEVEL_TOPS, table):
+            if face is not None:
+                paste(*face)
         P = lambda x, y, z: (ox + (x - y) * s * _iso.C30, oy + (x + y) * s / 2 - z * s)  # noqa: E731
         w = max(1, s // 14)
         line, ladder = d.draw.draw_lines, d._getink(LADDER)[0]  # what d.line(xy, fill=LADDER, width=w) calls
