@@ -23,12 +23,14 @@ _DROP_CDF /= _DROP_CDF[-1]  # what Generator.choice(3, p=...) searches its unifo
 
 def stepped_heights(rng: np.random.Generator, n: int, top: int, low: int = 0) -> np.ndarray:
     """A random height map that never rises towards the viewer: h[x, y] <= h[x-1, y] and <= h[x, y-1]."""
-    h = [[0] * n for _ in range(n)]
     drops = _DROP_CDF.searchsorted(rng.random((n, n)), side="right").tolist()  # rng.choice(3, (n, n), p=...)
-    for x in range(n):
-        for y in range(n):
-            cap = min(h[x - 1][y] if x else top, h[x][y - 1] if y else top)
-            h[x][y] = max(low, cap - drops[x][y]) if (x or y) else int(rng.integers(top - 1, top + 1))
+    h = [[0] * n for _ in range(n)]
+    h[0][0] = int(rng.integers(top - 1, top + 1))
+    for x in range(n):  # cap: the lower of the tops behind (x - 1, y) and (x, y - 1)
+        row, back, drop = h[x], h[x - 1] if x else [top] * n, drops[x]
+        for y in range(1 if x == 0 else 0, n):
+            a, b = back[y], row[y - 1] if y else top
+            row[y] = max(low, (a if a < b else b) - drop[y])
     return np.array(h, dtype=np.int64)
 
 
