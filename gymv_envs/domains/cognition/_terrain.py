@@ -42,7 +42,7 @@ def _draw_flag(d: ImageDraw.ImageDraw, cx: float, cy: float, s: int, w: int, lab
 
 def _flag_patch(H: int, W: int, cx: float, cy: float, s: int, w: int, label: str) -> tuple | None:
     """A flag as `_draw_flag` draws it at that place in an H x W picture, as ``(patch, box, mask)``
-    for ``Image.paste``: the disc is opaque, so when every pixel the letter touches lies on the disc
+    for ``img.im.paste`` (PIL cores): the disc is opaque, so when every pixel the letter touches lies on the disc
     the result there does not depend on the picture beneath (None when some does not).
 
     It is drawn in a window of the picture around the flag, at the same place shifted by whole
@@ -78,14 +78,14 @@ def _flag_window(size: tuple[int, int], lx: float, ly: float, s: int, w: int, la
     picture = Image.new("RGB", size, BACKGROUND)
     _draw_flag(ImageDraw.Draw(picture), lx, ly, s, w, label)
     box = disc.getbbox()
-    return picture.crop(box), box, disc.crop(box).point(lambda v: 255 if v else 0, "1")  # 0/255: a copy-or-keep mask
+    return picture.crop(box).im, box, disc.crop(box).point(lambda v: 255 if v else 0, "1").im  # 0/255: copy or keep
 
 
 @functools.lru_cache(maxsize=4)
 def _face_sprites(H: int, W: int, n: int, top: int, s: int, ox: float, oy: float) -> tuple:
     """`_iso._face_table` of an n x n terrain up to ``top`` high in an H x W picture with each face
     pre-drawn as `_iso.outlined_polygons` draws it (fill, then ink outline): ``(picture, box, mask)``
-    for ``Image.paste``, mask the pixels the two draw calls touch (None: none). Drawn at their own
+    for ``img.im.paste``, mask the pixels the two draw calls touch (None: none). Drawn at their own
     places in a picture of the same size, they are the same pixels (mode 1 mask: copy or keep)."""
     scratch = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(scratch)
@@ -192,7 +192,7 @@ class CubeMazeEnv(SingleTurnEnv):
                 if flag is None:
                     _draw_flag(d, cx, cy, s, w, label)
                 else:
-                    img.paste(*flag)
+                    paste(*flag)
         return _iso.frame(img)
 
     def _markers(self) -> list[tuple[tuple[int, int], str | None]]:
