@@ -149,16 +149,18 @@ def column_faces(heights: np.ndarray, s: float, ox: float, oy: float, colour: Co
     if min(min(r) for r in hs) < 0:
         raise ValueError("column_faces: heights must be >= 0")
     rights, lefts, top_faces = table or _face_table(n, m, s, ox, oy, max(max(r) for r in hs))
+    add = out.append
     for x, y in _back_to_front(n, m):
-        h = int(hs[x][y])
+        row = hs[x]
+        h = int(row[y])
         if h <= 0:
             continue
-        right = int(hs[x + 1][y]) if x + 1 < n else 0
-        left = int(hs[x][y + 1]) if y + 1 < m else 0
         i = x * m + y
-        out += [(poly, right_fill) for poly in rights[i][right:h]]
-        out += [(poly, left_fill) for poly in lefts[i][left:h]]
-        out.append((top_faces[i][h], colour if tops is None else tops.get(h, colour)))
+        for poly in rights[i][int(hs[x + 1][y]) if x + 1 < n else 0:h]:  # above the neighbour in front
+            add((poly, right_fill))
+        for poly in lefts[i][int(row[y + 1]) if y + 1 < m else 0:h]:
+            add((poly, left_fill))
+        add((top_faces[i][h], colour if tops is None else tops.get(h, colour)))
     return out
 
 
