@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import deque
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -109,6 +108,13 @@ def _face_sprites(H: int, W: int, n: int, top: int, s: int, ox: float, oy: float
             tuple(tuple(sprite(p, LEVEL_TOPS.get(h, SIDE)) for h, p in enumerate(cell)) for cell in tops))
 
 
+@functools.lru_cache(maxsize=16)
+def _sides(n: int) -> tuple:
+    """``_sides(n)[x][y]``: the side neighbours of (x, y) on an n x n grid, in the order +x, -x, +y, -y."""
+    return tuple(tuple(tuple(c for c, ok in (((x + 1, y), x + 1 < n), ((x - 1, y), x > 0), ((x, y + 1), y + 1 < n),
+                                             ((x, y - 1), y > 0)) if ok) for y in range(n)) for x in range(n))
+
+
 class CubeMazeEnv(SingleTurnEnv):
     """Base of the cube-maze ids: a stepped terrain of blocks with ladders, a ball and flags."""
 
@@ -128,33 +134,22 @@ class CubeMazeEnv(SingleTurnEnv):
     def _distances(self, src: tuple[int, int]) -> dict[tuple[int, int], int]:
         """Breadth-first step counts from ``src``; a cell's moves: the four side neighbours of equal height
         (+x, -x, +y, -y), then up its ladders, then down the ladders that end on it (list order)."""
-        n = self.heights.shape[0]
         h = self.heights.tolist()
-        up: dict[tuple[int, int], list] = {}
-        down: dict[tuple[int, int], list] = {}
+        sides = _sides(len(h))
+        ladders: dict[tuple[int, int], list] = {}  # a cell's ladder moves: the up ones, then the down ones
         for a, b in self.ladders:
-            up.setdefault(a, []).append(b)
-            down.setdefault(b, []).append(a)
-        dist, queue = {src: 0}, deque([src])
-        while queue:
-            c = queue.popleft()
+            ladders.setdefault(a, []).append(b)
+        for a, b in self.ladders:
+            ladders.setdefault(b, []).append(a)
+        dist, queue = {src: 0}, [src]
+        for c in queue:  # breadth first: the queue grows while it is read
             x, y = c
-            hc, row = h[x][y], h[x]
-            nbs = []  # the side neighbours in the order +x, -x, +y, -y (written out: this runs per cell)
-            if x + 1 < n and h[x + 1][y] == hc:
-                nbs.append((x + 1, y))
-            if x > 0 and h[x - 1][y] == hc:
-                nbs.append((x - 1, y))
-            if y + 1 < n and row[y + 1] == hc:
-                nbs.append((x, y + 1))
-            if y > 0 and row[y - 1] == hc:
-                nbs.append((x, y - 1))
-            if c in up:
-                nbs += up[c]
-            if c in down:
-                nbs += down[c]
-            d1 = dist[c] + 1
-            for nb in nbs:
+            hc, d1 = h[x][y], dist[c] + 1
+            for nb in sides[x][y]:
+                if h[nb[0]][nb[1]] == hc and nb not in dist:
+                    dist[nb] = d1
+                    queue.append(nb)
+            for nb in ladders.get(c, ()):
                 if nb not in dist:
                     dist[nb] = d1
                     queue.append(nb)
