@@ -124,8 +124,14 @@ class CubeMazeEnv(SingleTurnEnv):
         n, top, p = self.LEVELS[self.difficulty]
         self.heights = stepped_heights(rng, n, top, low=1)
         h = self.heights.tolist()  # python ints: the same comparisons, without numpy scalar indexing
-        steps = [((x, y), (x + dx, y + dy)) for x in range(n) for y in range(n) for dx, dy in ((1, 0), (0, 1))
-                 if x + dx < n and y + dy < n and h[x][y] - h[x + dx][y + dy] == 1]
+        steps = []  # the one-level drops to a side neighbour, cell by cell: +x first, then +y
+        for x, row in enumerate(h):
+            front = h[x + 1] if x + 1 < n else [None] * n
+            for y in range(n):
+                if front[y] == row[y] - 1:
+                    steps.append(((x, y), (x + 1, y)))
+                if y + 1 < n and row[y + 1] == row[y] - 1:
+                    steps.append(((x, y), (x, y + 1)))
         # one uniform draw per one-level step, in order (the draws one rng.random() call each would give)
         self.ladders = [pair for pair, u in zip(steps, rng.random(len(steps)).tolist()) if u < p]
         self.start = (int(rng.integers(n)), int(rng.integers(n)))
