@@ -120,28 +120,47 @@ def _back_to_front(n: int, m: int) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(((x, y) for x in range(n) for y in range(m)), key=lambda p: p[0] + p[1]))
 
 
+@functools.lru_cache(maxsize=64)
+def _face_table(n: int, m: int, s: float, ox: float, oy: float, zmax: int) -> tuple:
+    """Per cell (row-major) of an n x m floor: its right (+x) and left (+y) side squares at z = 0 ..
+    zmax - 1 and its tops at h = 0 .. zmax, as the polygons `column_faces` draws, per size."""
+    P = lambda x, y, z: (ox + (x - y) * s * C30, oy + (x + y) * s / 2 - z * s)  # noqa: E731
+    cells = [(x, y) for x in range(n) for y in range(m)]
+    rights = tuple(tuple([P(x + 1, y, z), P(x + 1, y + 1, z), P(x + 1, y + 1, z + 1), P(x + 1, y, z + 1)]
+                         for z in range(zmax)) for x, y in cells)
+    lefts = tuple(tuple([P(x, y + 1, z), P(x + 1, y + 1, z), P(x + 1, y + 1, z + 1), P(x, y + 1, z + 1)]
+                        for z in range(zmax)) for x, y in cells)
+    tops = tuple(tuple([P(x, y, h), P(x + 1, y, h), P(x + 1, y + 1, h), P(x, y + 1, h)]
+                       for h in range(zmax + 1)) for x, y in cells)
+    return rights, lefts, tops
+
+
 def column_faces(heights: np.ndarray, s: float, ox: float, oy: float, colour: Color,
-                 tops: dict[int, Color] | None = None) -> list[tuple[list[tuple[float, float]], Color]]:
+                 tops: dict[int, Color] | None = None, table: tuple | None = None) -> list[tuple[list[tuple[float, float]], Color]]:
     """The faces of a height map the viewer sees, back to front, as (polygon, fill): every column's
     top and the parts of its right (+x) and left (+y) sides above the neighbour in front.
-    ``tops`` colours the top faces by height."""
+    ``tops`` colours the top faces by height. The polygons come from a table cached per size (shared:
+    do not change them); ``table``, laid out as `_face_table`'s and tall enough, gives its entries
+    in their place."""
     n, m = heights.shape
     out = []
-    P = lambda x, y, z: (ox + (x - y) * s * C30, oy + (x + y) * s / 2 - z * s)  # noqa: E731
     right_fill, left_fill = shade(colour, RIGHT), shade(colour, LEFT)  # the same for every face
     hs = heights.tolist()
+    if min(min(r) for r in hs) < 0:
+        raise ValueError("column_faces: heights must be >= 0")
+    rights, lefts, top_faces = table or _face_table(n, m, s, ox, oy, max(max(r) for r in hs))
+    add = out.append
     for x, y in _back_to_front(n, m):
-        h = int(hs[x][y])
+        row = hs[x]
+        h = int(row[y])
         if h <= 0:
             continue
-        right = int(hs[x + 1][y]) if x + 1 < n else 0
-        left = int(hs[x][y + 1]) if y + 1 < m else 0
-        for z in range(right, h):
-            out.append(([P(x + 1, y, z), P(x + 1, y + 1, z), P(x + 1, y + 1, z + 1), P(x + 1, y, z + 1)], right_fill))
-        for z in range(left, h):
-            out.append(([P(x, y + 1, z), P(x + 1, y + 1, z), P(x + 1, y + 1, z + 1), P(x, y + 1, z + 1)], left_fill))
-        top = colour if tops is None else tops.get(h, colour)
-        out.append(([P(x, y, h), P(x + 1, y, h), P(x + 1, y + 1, h), P(x, y + 1, h)], top))
+        i = x * m + y
+        for poly in rights[i][int(hs[x + 1][y]) if x + 1 < n else 0:h]:  # above the neighbour in front
+            add((poly, right_fill))
+        for poly in lefts[i][int(row[y + 1]) if y + 1 < m else 0:h]:
+            add((poly, left_fill))
+        add((top_faces[i][h], colour if tops is None else tops.get(h, colour)))
     return out
 
 
@@ -157,9 +176,19 @@ def fit(n: int, m: int, top: int, box: tuple[int, int, int, int]) -> tuple[int, 
 
 
 def frame(img: Image.Image) -> np.ndarray:
-    """A finished `canvas` as the env's frame: the read-only array `np.asarray(img)` gives, built
-    straight from the bytes (without the array-interface detour)."""
-    return np.frombuffer(img.tobytes(), dtype=np.uint8).reshape(img.height, img.width, 3)
+    """A finished RGB `canvas` as the env's frame: the read-only array `np.asarray(img)` gives, built
+    straight from the bytes of one call of the raw encoder (`tobytes` encodes 64 KiB pieces and
+    joins them: one more copy of the frame)."""
+    W, H = img.size
+    enc = Image._getencoder("RGB", "raw", "RGB")
+    try:
+        enc.setimage(img.im, (0, 0, W, H))
+        _, done, data = enc.encode(max(1, 3 * W * H))
+    finally:
+        enc.cleanup()
+    if done != 1:  # not finished in one piece (not expected): the general path
+        data = img.tobytes()
+    return np.frombuffer(data, dtype=np.uint8).reshape(H, W, 3)
 
 
 def outlined_polygons(d: ImageDraw.ImageDraw, faces, outline: Color) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import deque
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -17,16 +16,20 @@ LEVEL_TOPS = {1: (170, 215, 160), 2: (240, 225, 140), 3: (245, 185, 130), 4: (23
 SIDE = (150, 155, 170)
 LADDER = (120, 70, 30)
 FLOOR = (205, 205, 212)
+_DROP_CDF = np.cumsum((0.58, 0.3, 0.12))
+_DROP_CDF /= _DROP_CDF[-1]  # what Generator.choice(3, p=...) searches its uniform draws in
 
 
 def stepped_heights(rng: np.random.Generator, n: int, top: int, low: int = 0) -> np.ndarray:
     """A random height map that never rises towards the viewer: h[x, y] <= h[x-1, y] and <= h[x, y-1]."""
+    drops = _DROP_CDF.searchsorted(rng.random((n, n)), side="right").tolist()  # rng.choice(3, (n, n), p=...)
     h = [[0] * n for _ in range(n)]
-    drops = rng.choice(3, size=(n, n), p=(0.58, 0.3, 0.12)).tolist()
-    for x in range(n):
-        for y in range(n):
-            cap = min(h[x - 1][y] if x else top, h[x][y - 1] if y else top)
-            h[x][y] = max(low, cap - drops[x][y]) if (x or y) else int(rng.integers(top - 1, top + 1))
+    h[0][0] = int(rng.integers(top - 1, top + 1))
+    for x in range(n):  # cap: the lower of the tops behind (x - 1, y) and (x, y - 1)
+        row, back, drop = h[x], h[x - 1] if x else [top] * n, drops[x]
+        for y in range(1 if x == 0 else 0, n):
+            a, b = back[y], row[y - 1] if y else top
+            row[y] = max(low, (a if a < b else b) - drop[y])
     return np.array(h, dtype=np.int64)
 
 
@@ -38,7 +41,7 @@ def _draw_flag(d: ImageDraw.ImageDraw, cx: float, cy: float, s: int, w: int, lab
 
 def _flag_patch(H: int, W: int, cx: float, cy: float, s: int, w: int, label: str) -> tuple | None:
     """A flag as `_draw_flag` draws it at that place in an H x W picture, as ``(patch, box, mask)``
-    for ``Image.paste``: the disc is opaque, so when every pixel the letter touches lies on the disc
+    for ``img.im.paste`` (PIL cores): the disc is opaque, so when every pixel the letter touches lies on the disc
     the result there does not depend on the picture beneath (None when some does not).
 
     It is drawn in a window of the picture around the flag, at the same place shifted by whole
@@ -74,7 +77,42 @@ def _flag_window(size: tuple[int, int], lx: float, ly: float, s: int, w: int, la
     picture = Image.new("RGB", size, BACKGROUND)
     _draw_flag(ImageDraw.Draw(picture), lx, ly, s, w, label)
     box = disc.getbbox()
-    return picture.crop(box), box, disc.crop(box)
+    return picture.crop(box).im, box, disc.crop(box).point(lambda v: 255 if v else 0, "1").im  # 0/255: copy or keep
+
+
+@functools.lru_cache(maxsize=4)
+def _face_sprites(H: int, W: int, n: int, top: int, s: int, ox: float, oy: float) -> tuple:
+    """`_iso._face_table` of an n x n terrain up to ``top`` high in an H x W picture with each face
+    pre-drawn as `_iso.outlined_polygons` draws it (fill, then ink outline): ``(picture, box, mask)``
+    for ``img.im.paste``, mask the pixels the two draw calls touch (None: none). Drawn at their own
+    places in a picture of the same size, they are the same pixels (mode 1 mask: copy or keep)."""
+    scratch = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    d = ImageDraw.Draw(scratch)
+
+    def sprite(poly, fill):
+        _iso.outlined_polygons(d, [(poly, (*fill, 255))], (*INK, 255))
+        xs, ys = [x for x, _ in poly], [y for _, y in poly]  # it draws between the rounded corners
+        x0, y0 = max(0, int(min(xs)) - 3), max(0, int(min(ys)) - 3)
+        near = scratch.crop((x0, y0, max(x0, min(W, int(max(xs)) + 4)), max(y0, min(H, int(max(ys)) + 4))))
+        box = near.getbbox()
+        if box is None:
+            return None
+        box = (box[0] + x0, box[1] + y0, box[2] + x0, box[3] + y0)
+        piece = scratch.crop(box)
+        scratch.paste((0, 0, 0, 0), box)
+        return piece.convert("RGB").im, box, piece.getchannel("A").convert("1", dither=Image.Dither.NONE).im
+
+    rights, lefts, tops = _iso._face_table(n, n, s, ox, oy, top)
+    return (tuple(tuple(sprite(p, _iso.shade(SIDE, _iso.RIGHT)) for p in cell) for cell in rights),
+            tuple(tuple(sprite(p, _iso.shade(SIDE, _iso.LEFT)) for p in cell) for cell in lefts),
+            tuple(tuple(sprite(p, LEVEL_TOPS.get(h, SIDE)) for h, p in enumerate(cell)) for cell in tops))
+
+
+@functools.lru_cache(maxsize=16)
+def _sides(n: int) -> tuple:
+    """``_sides(n)[x][y]``: the side neighbours of (x, y) on an n x n grid, in the order +x, -x, +y, -y."""
+    return tuple(tuple(tuple(c for c, ok in (((x + 1, y), x + 1 < n), ((x - 1, y), x > 0), ((x, y + 1), y + 1 < n),
+                                             ((x, y - 1), y > 0)) if ok) for y in range(n)) for x in range(n))
 
 
 class CubeMazeEnv(SingleTurnEnv):
@@ -86,41 +124,38 @@ class CubeMazeEnv(SingleTurnEnv):
         n, top, p = self.LEVELS[self.difficulty]
         self.heights = stepped_heights(rng, n, top, low=1)
         h = self.heights.tolist()  # python ints: the same comparisons, without numpy scalar indexing
-        self.ladders = [((x, y), (x + dx, y + dy)) for x in range(n) for y in range(n) for dx, dy in ((1, 0), (0, 1))
-                        if x + dx < n and y + dy < n and h[x][y] - h[x + dx][y + dy] == 1 and rng.random() < p]
+        steps = []  # the one-level drops to a side neighbour, cell by cell: +x first, then +y
+        for x, row in enumerate(h):
+            front = h[x + 1] if x + 1 < n else [None] * n
+            for y in range(n):
+                if front[y] == row[y] - 1:
+                    steps.append(((x, y), (x + 1, y)))
+                if y + 1 < n and row[y + 1] == row[y] - 1:
+                    steps.append(((x, y), (x, y + 1)))
+        # one uniform draw per one-level step, in order (the draws one rng.random() call each would give)
+        self.ladders = [pair for pair, u in zip(steps, rng.random(len(steps)).tolist()) if u < p]
         self.start = (int(rng.integers(n)), int(rng.integers(n)))
         self.dist = self._distances(self.start)
 
     def _distances(self, src: tuple[int, int]) -> dict[tuple[int, int], int]:
         """Breadth-first step counts from ``src``; a cell's moves: the four side neighbours of equal height
         (+x, -x, +y, -y), then up its ladders, then down the ladders that end on it (list order)."""
-        n = self.heights.shape[0]
         h = self.heights.tolist()
-        up: dict[tuple[int, int], list] = {}
-        down: dict[tuple[int, int], list] = {}
+        sides = _sides(len(h))
+        ladders: dict[tuple[int, int], list] = {}  # a cell's ladder moves: the up ones, then the down ones
         for a, b in self.ladders:
-            up.setdefault(a, []).append(b)
-            down.setdefault(b, []).append(a)
-        dist, queue = {src: 0}, deque([src])
-        while queue:
-            c = queue.popleft()
+            ladders.setdefault(a, []).append(b)
+        for a, b in self.ladders:
+            ladders.setdefault(b, []).append(a)
+        dist, queue = {src: 0}, [src]
+        for c in queue:  # breadth first: the queue grows while it is read
             x, y = c
-            hc, row = h[x][y], h[x]
-            nbs = []  # the side neighbours in the order +x, -x, +y, -y (written out: this runs per cell)
-            if x + 1 < n and h[x + 1][y] == hc:
-                nbs.append((x + 1, y))
-            if x > 0 and h[x - 1][y] == hc:
-                nbs.append((x - 1, y))
-            if y + 1 < n and row[y + 1] == hc:
-                nbs.append((x, y + 1))
-            if y > 0 and row[y - 1] == hc:
-                nbs.append((x, y - 1))
-            if c in up:
-                nbs += up[c]
-            if c in down:
-                nbs += down[c]
-            d1 = dist[c] + 1
-            for nb in nbs:
+            hc, d1 = h[x][y], dist[c] + 1
+            for nb in sides[x][y]:
+                if h[nb[0]][nb[1]] == hc and nb not in dist:
+                    dist[nb] = d1
+                    queue.append(nb)
+            for nb in ladders.get(c, ()):
                 if nb not in dist:
                     dist[nb] = d1
                     queue.append(nb)
@@ -131,19 +166,23 @@ class CubeMazeEnv(SingleTurnEnv):
         n, top, _ = self.LEVELS[self.difficulty]
         s, ox, oy = _iso.fit(n, n, top, (0, 0, W, H))
         img, d = _iso.canvas(H, W, BACKGROUND)
-        _iso.outlined_polygons(d, _iso.column_faces(self.heights, s, ox, oy, SIDE, LEVEL_TOPS), INK)
+        table, paste = _face_sprites(H, W, n, top, s, ox, oy), img.im.paste
+        for face, _ in _iso.column_faces(self.heights, s, ox, oy, SIDE, LEVEL_TOPS, table):
+            if face is not None:
+                paste(*face)
         P = lambda x, y, z: (ox + (x - y) * s * _iso.C30, oy + (x + y) * s / 2 - z * s)  # noqa: E731
         w = max(1, s // 14)
+        line, ladder = d.draw.draw_lines, d._getink(LADDER)[0]  # what d.line(xy, fill=LADDER, width=w) calls
         for (x, y), (x2, _) in self.ladders:  # on the taller block's side facing the lower one
             z = int(self.heights[x, y]) - 1
             for t in (0.3, 0.7):
                 a = P(x + 1, y + t, z) if x2 > x else P(x + t, y + 1, z)
                 b = P(x + 1, y + t, z + 1) if x2 > x else P(x + t, y + 1, z + 1)
-                d.line([a, (b[0], b[1] - s * 0.15)], fill=LADDER, width=w)
+                line([a, (b[0], b[1] - s * 0.15)], ladder, w)
             for r in (0.25, 0.5, 0.75):
                 a = P(x + 1, y + 0.3, z + r) if x2 > x else P(x + 0.3, y + 1, z + r)
                 b = P(x + 1, y + 0.7, z + r) if x2 > x else P(x + 0.7, y + 1, z + r)
-                d.line([a, b], fill=LADDER, width=w)
+                line([a, b], ladder, w)
         for (x, y), label in self._markers():
             cx, cy = P(x + 0.5, y + 0.5, int(self.heights[x, y]))
             if label is None:
@@ -154,7 +193,7 @@ class CubeMazeEnv(SingleTurnEnv):
                 if flag is None:
                     _draw_flag(d, cx, cy, s, w, label)
                 else:
-                    img.paste(*flag)
+                    paste(*flag)
         return _iso.frame(img)
 
     def _markers(self) -> list[tuple[tuple[int, int], str | None]]:

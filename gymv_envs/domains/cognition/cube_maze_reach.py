@@ -52,13 +52,13 @@ class CubeMazeReach(CubeMazeEnv):
         for _ in range(300):
             self._terrain(rng)
             n = self.heights.shape[0]
-            cells = [(x, y) for x in range(n) for y in range(n) if (x, y) != self.start]
-            near = [c for c in cells if c in self.dist]
-            far = [c for c in cells if c not in self.dist]
-            if near and len(far) >= k - 1:
+            if len(self.dist) > 1 and n * n - len(self.dist) >= k - 1:  # a reachable top besides the start, k - 1 others
                 break
         else:
             raise RuntimeError("CubeMazeReach: no terrain with enough unreachable tops")
+        cells = [(x, y) for x in range(n) for y in range(n) if (x, y) != self.start]
+        near = [c for c in cells if c in self.dist]
+        far = [c for c in cells if c not in self.dist]
         spots = [near[int(rng.integers(len(near)))]] + [far[int(i)] for i in rng.permutation(len(far))[:k - 1]]
         order = [int(i) for i in rng.permutation(k)]
         self.flags = {spots[j]: LETTERS[i] for i, j in enumerate(order)}
