@@ -151,3 +151,7 @@ def test_grid_painter_paint_colours_matches_one_colour_tiles(size):
         assert np.array_equal(flat.paint(board2.tolist()), tiled.paint(board2.tolist()))
     with pytest.raises(ValueError, match="line=0"):
         GridPainter(size, 5, 7, tile, line=1).paint_colours(palette[board])
+    tileless = GridPainter(size, 5, 7, None, line=0)  # a board drawn only in flat colours
+    assert np.array_equal(tileless.paint_colours(palette[board]), GridPainter(size, 5, 7, tile, line=0).paint(board.tolist()))
+    with pytest.raises(ValueError, match="paint_colours"):
+        tileless.paint(board.tolist())

@@ -436,7 +436,7 @@ class GridPainter:
     """Draws a rows x cols board of tiles into a frame, redrawing only cells that changed.
 
     ``tile(key, h, w) -> (h, w, 3) uint8`` draws one cell's content for a hashable key; each
-    (key, size) is drawn once and cached. The board fills the frame below an optional
+    (key, size) is drawn once and cached (``tile=None``: a board drawn only with `paint_colours`). The board fills the frame below an optional
     header band, square cells centred, with ``margin`` pixels around.
 
     >>> p = GridPainter((64, 64), 2, 2, lambda k, h, w: new_frame(h, w, (k * 60, 0, 0)))
@@ -449,7 +449,7 @@ class GridPainter:
         obs_size: tuple[int, int],
         rows: int,
         cols: int,
-        tile: Callable[[Hashable, int, int], np.ndarray],
+        tile: Callable[[Hashable, int, int], np.ndarray] | None,
         header: int = 0,
         margin: int | None = None,
         line: int | None = None,
@@ -492,6 +492,8 @@ class GridPainter:
     def _tile(self, key: Hashable) -> np.ndarray:
         t = self._cache.get(key)
         if t is None:
+            if self._tile_fn is None:
+                raise ValueError("this GridPainter has no tile function (tile=None): draw with paint_colours")
             s = self.cell - self.line
             t = np.ascontiguousarray(self._tile_fn(key, s, s), dtype=np.uint8)
             if t.shape != (s, s, 3):

@@ -419,7 +419,7 @@ class VisionEnv(gym.Env):
             self._clock = None
 
     def grid_painter(
-        self, rows: int, cols: int, tile: Callable[[Hashable, int, int], np.ndarray], header: int = 0, **kwargs: Any
+        self, rows: int, cols: int, tile: Callable[[Hashable, int, int], np.ndarray] | None, header: int = 0, **kwargs: Any
     ) -> GridPainter:
         """A `GridPainter` for this env's obs_size, kept across steps and rebuilt when the board changes size."""
         p = self._painter

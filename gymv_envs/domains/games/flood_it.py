@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
-from gymv_envs.core.canvas import PALETTE, new_frame
+from gymv_envs.core.canvas import PALETTE
 
 # difficulty -> (board side, colours, spare moves over the greedy planner's count)
 LEVELS = {0: (5, 3, 2), 1: (7, 4, 2), 2: (10, 5, 2)}
@@ -135,14 +135,11 @@ class FloodIt(MultiTurnEnv):
 
     # -- draw
     def _draw(self) -> np.ndarray:
-        n, p = self.n, self.grid_painter(self.n, self.n, self._tile, line=0)
+        n, p = self.n, self.grid_painter(self.n, self.n, None, line=0)  # flat colours: no tiles
         hit = self._painted
         if hit is None or hit[0] is not p or hit[1] is not self.board:  # every move and level makes a new board list
             hit = self._painted = (p, self.board, p.paint_colours(COLOURS[np.array(self.board)].reshape(n, n, 3)))
         return hit[2]
-
-    def _tile(self, colour: int, h: int, w: int) -> np.ndarray:
-        return new_frame(h, w, PALETTE[NAMES[colour]])
 
     def _task_text(self) -> str:
         return (f"This is Flood-It on a {self.n}x{self.n} board of {self.k} colours ({', '.join(self.action_names)}). "
