@@ -13,6 +13,8 @@ caches of pure functions that an id fills on its first levels are not counted), 
 on (``callgrind_control -i on``) for ``--pairs`` oracle reset+step pairs on seeds 0, 1, ... and
 reports instructions per pair in thousands (kIr).
 
+``--size S`` counts pairs at S x S instead of the id's default size.
+
 ``--steps N`` counts multi-turn steps instead, as ``gymv-bench speed`` times them: at 84x84 (``--size``),
 the id's default difficulty, random actions sampled from the action space seeded with 0 (512 of
 them, in turn), ``--warmup`` uncounted steps first (200 by default here); counting is off during every
@@ -35,12 +37,12 @@ import sys
 import tempfile
 
 
-def _inner(env_id: str, difficulty: int, pairs: int, warmup: int) -> None:
+def _inner(env_id: str, difficulty: int, pairs: int, warmup: int, size: int) -> None:
     import gymnasium as gym
 
     import gymv_envs  # noqa: F401 - registers the ids
 
-    env = gym.make(env_id, difficulty=difficulty)
+    env = gym.make(env_id, difficulty=difficulty, **({"obs_size": (size, size)} if size else {}))
     oracle = env.unwrapped.oracle_action
     for seed in range(10_000, 10_000 + warmup):
         env.reset(seed=seed)
@@ -83,11 +85,12 @@ def _inner_steps(env_id: str, steps: int, warmup: int, size: int) -> None:
 
 
 def count(tree: str, env_id: str, difficulty: int, pairs: int, warmup: int = 20, steps: int = 0,
-          size: int = 84) -> float:
-    """Thousands of instructions per reset+step pair of ``env_id`` at ``difficulty`` in ``tree``; with
-    ``steps``, per multi-turn step of ``steps`` random ones at ``size`` x ``size`` (resets left out)."""
-    inner = (["--inner-steps", env_id, str(steps), str(warmup), str(size)] if steps
-             else ["--inner", env_id, str(difficulty), str(pairs), str(warmup)])
+          size: int = 0) -> float:
+    """Thousands of instructions per reset+step pair of ``env_id`` at ``difficulty`` in ``tree`` (at ``size`` x
+    ``size``, 0: the id's default size); with ``steps``, per multi-turn step of ``steps`` random ones at ``size`` x
+    ``size`` (84 where 0; resets left out)."""
+    inner = (["--inner-steps", env_id, str(steps), str(warmup), str(size or 84)] if steps
+             else ["--inner", env_id, str(difficulty), str(pairs), str(warmup), str(size)])
     with tempfile.TemporaryDirectory() as tmp:
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={tmp}/out",
                sys.executable, os.path.abspath(__file__), *inner]
@@ -103,7 +106,7 @@ def count(tree: str, env_id: str, difficulty: int, pairs: int, warmup: int = 20,
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--inner"]:
-        _inner(argv[1], int(argv[2]), int(argv[3]), int(argv[4]))
+        _inner(argv[1], int(argv[2]), int(argv[3]), int(argv[4]), int(argv[5]))
         return 0
     if argv[:1] == ["--inner-steps"]:
         _inner_steps(argv[1], int(argv[2]), int(argv[3]), int(argv[4]))
@@ -115,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--warmup", type=int, default=None,
                    help="uncounted levels played first (default 20); with --steps, uncounted steps (default 200)")
     p.add_argument("--steps", type=int, default=0, help="count this many random multi-turn steps instead of pairs")
-    p.add_argument("--size", type=int, default=84, help="with --steps: the obs_size side (default 84)")
+    p.add_argument("--size", type=int, default=0,
+                   help="the obs_size side (default: the id's default size for pairs, 84 with --steps)")
     p.add_argument("--trees", default=".", help="comma-separated source trees to compare (default: .)")
     args = p.parse_args(argv)
     for tool in ("valgrind", "callgrind_control"):
@@ -135,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         args.warmup = 200 if args.steps else 20
     if args.steps < 0:
         p.error("--steps must be at least 1 (or left out, to count single-turn pairs)")
+    if args.size < 0 or 0 < args.size < 16:
+        p.error(f"--size must be a side of at least 16 pixels (or 0 for the default), got {args.size}")
     if args.warmup < 1:
         p.error("--warmup must be at least 1 (the first level fills the caches every id has)")
     sys.path.insert(0, os.path.abspath(trees[-1]))  # the ids of the last tree (the new one), not an installed copy's
