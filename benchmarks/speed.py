@@ -384,6 +384,11 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "multi_turn_step_per_cpu_s_84_median": med([r["step_per_cpu_s@84"] for r in multi]),
         "multi_turn_step_per_s_default_median": med([r["step_per_s@default"] for r in multi]),
         "single_turn_reset_step_per_s_default_median": med([r["step_per_s@default"] for r in single]),
+        "single_turn_reset_step_per_cpu_s_default_median": med([r["step_per_cpu_s@default"] for r in single]),
+        # at 84x84 (the size RL code trains at), where the sizes measured include it
+        "single_turn_reset_step_per_s_84_median": med([r["step_per_s@84"] for r in single if "step_per_s@84" in r]),
+        "single_turn_reset_step_per_cpu_s_84_median":
+            med([r["step_per_cpu_s@84"] for r in single if "step_per_cpu_s@84" in r]),
         # the slowest difficulty of each single-turn id: the "no id under 1,000/s at any difficulty" bar
         "single_turn_slowest_difficulty": [(r["id"], round(r["step_per_s@slowest_difficulty"], 1)) for r in
                                            sorted(single, key=lambda r: r["step_per_s@slowest_difficulty"])[:10]],

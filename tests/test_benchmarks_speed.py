@@ -71,6 +71,10 @@ def test_speed_times_single_turn_ids_at_every_difficulty(tmp_path):
                                                                         for r in data["rows"]), 1)
     assert summary["single_turn_ids_under_1000_at_some_difficulty"] == sum(
         r["step_per_s@slowest_difficulty"] < 1000 for r in data["rows"])
+    for key, name in (("step_per_s@84", "single_turn_reset_step_per_s_84_median"),
+                      ("step_per_cpu_s@default", "single_turn_reset_step_per_cpu_s_default_median")):
+        values = sorted(r[key] for r in data["rows"])
+        assert summary[name] == round((values[len(values) // 2] + values[(len(values) - 1) // 2]) / 2, 1), name
 
 
 def test_overhead_command_measures_both_sides(tmp_path):
