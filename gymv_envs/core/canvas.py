@@ -155,6 +155,23 @@ def fit_text_size(text: str, max_w: int, max_h: int, bold: bool = False, mono: b
     return size
 
 
+_RGB: dict[tuple, np.ndarray] = {}
+
+
+def _rgb(color: Color) -> Color | np.ndarray:
+    """A tuple colour as a cached read-only uint8 array (numpy converts a tuple again on every assignment: about
+    0.5 us); any other colour as it is."""
+    if type(color) is tuple:
+        arr = _RGB.get(color)
+        if arr is None:
+            arr = np.array(color, dtype=np.uint8)  # (out-of-range values raise here as the assignment would)
+            arr.setflags(write=False)
+            if len(_RGB) < 4096:
+                _RGB[color] = arr
+        return arr
+    return color
+
+
 def fill(region: np.ndarray, color: Color) -> None:
     """Set every pixel of an (h, w, 3) view to ``color``.
 
@@ -162,6 +179,7 @@ def fill(region: np.ndarray, color: Color) -> None:
     and copying rows, which is what this does (a region of a few pixels is broadcast: faster there).
     """
     h, w = region.shape[0], region.shape[1]
+    color = _rgb(color)
     if h * w <= 96:  # a few pixels (a dot, a short line): one broadcast is cheaper than two copies
         if h and w:
             region[...] = color
@@ -180,8 +198,15 @@ def new_frame(h: int, w: int, color: Color = BACKGROUND) -> np.ndarray:
 def fill_rect(frame: np.ndarray, x0: float, y0: float, x1: float, y1: float, color: Color) -> None:
     """Fill the pixel box [x0, x1) x [y0, y1), clipped to the frame."""
     fh, fw = frame.shape[:2]
-    a, b = max(int(x0), 0), min(int(x1), fw)
-    c, d = max(int(y0), 0), min(int(y1), fh)
+    a, b, c, d = int(x0), int(x1), int(y0), int(y1)
+    if a < 0:  # (clipped with compares: a call to max or min costs more than the rest of a small box)
+        a = 0
+    if b > fw:
+        b = fw
+    if c < 0:
+        c = 0
+    if d > fh:
+        d = fh
     if a < b and c < d:
         fill(frame[c:d, a:b], color)
 

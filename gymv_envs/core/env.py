@@ -505,6 +505,7 @@ class SingleTurnEnv(VisionEnv):
     answer_hint: ClassVar[str] = "the answer"
     max_answer_length: ClassVar[int] = 2048
     _state_cache: tuple[str | None] | None = None
+    _formatted: tuple[Any, str] | None = None  # (the solution, its text): the oracle's and info's answer, made once
 
     def __init__(self, answer_format: str = "open", num_options: int = 4, **kwargs: Any) -> None:
         self.answer_format = check_choice("answer_format", answer_format, self.answer_formats)
@@ -557,6 +558,7 @@ class SingleTurnEnv(VisionEnv):
     def _after_generate(self) -> None:
         self._frame = None
         self._state_cache = None
+        self._formatted = None
         self._solution = self._solve()
         self.options: list[str] = []
         self._correct_index = -1
@@ -603,15 +605,23 @@ class SingleTurnEnv(VisionEnv):
         except Exception:  # noqa: BLE001 - a task parser error is an unreadable answer
             return None
 
+    def _solution_text(self) -> str:
+        """``_format(self._solution)``, made once per level (a grid's text can take tens of us): the oracle's
+        action and the answer in info both read it. A task that sets ``_solution`` again gets its new text."""
+        made = self._formatted
+        if made is None or made[0] is not self._solution:
+            made = self._formatted = (self._solution, self._format(self._solution))
+        return made[1]
+
     def _answer(self) -> Any:
         if self.answer_format == "mcq":
             return f"{parsing.LETTERS[self._correct_index]}) {self.options[self._correct_index]}"
-        return self._format(self._solution)
+        return self._solution_text()
 
     def oracle_action(self) -> Any:
         if self.answer_format == "mcq":
             return self._correct_index
-        return self._format(self._solution)
+        return self._solution_text()
 
     @property
     def action_prompt(self) -> str:
