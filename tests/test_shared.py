@@ -155,3 +155,44 @@ def test_grid_painter_paint_colours_matches_one_colour_tiles(size):
     assert np.array_equal(tileless.paint_colours(palette[board]), GridPainter(size, 5, 7, tile, line=0).paint(board.tolist()))
     with pytest.raises(ValueError, match="paint_colours"):
         tileless.paint(board.tolist())
+
+
+def test_fill_rect_clips_and_takes_every_kind_of_colour():
+    from gymv_envs.core.canvas import fill, fill_rect
+
+    rng = np.random.default_rng(3)
+    for _ in range(200):  # against numpy's own broadcast over the clipped box
+        x0, x1 = sorted(rng.uniform(-12, 40, 2))
+        y0, y1 = sorted(rng.uniform(-12, 40, 2))
+        colour = tuple(int(v) for v in rng.integers(256, size=3))
+        got = np.zeros((30, 26, 3), np.uint8)
+        fill_rect(got, x0, y0, x1, y1, colour)
+        want = np.zeros_like(got)
+        a, b, c, d = max(int(x0), 0), min(int(x1), 26), max(int(y0), 0), min(int(y1), 30)
+        if a < b and c < d:  # (an empty box fills nothing: a negative end is no index from the far side)
+            want[c:d, a:b] = colour
+        assert np.array_equal(got, want), (x0, y0, x1, y1)
+    for colour in ([9, 8, 7], np.array([9, 8, 7], np.int64), (9.9, 8, 7), np.array([9, 8, 7], np.uint8)):
+        for side in (3, 20):  # the broadcast of a few pixels and the row copy of many
+            region = np.zeros((side, side, 3), np.uint8)
+            fill(region, colour)
+            assert (region == [9, 8, 7]).all(), (colour, side)
+    with pytest.raises(OverflowError):  # out of range, as numpy's own assignment says
+        fill(np.zeros((20, 20, 3), np.uint8), (256, 0, 0))
+
+
+def test_single_turn_formats_its_solution_once_per_level():
+    import gymnasium as gym
+
+    env = gym.make("GymV/Binairo-v1", obs_size=(84, 84)).unwrapped
+    calls = []
+    fmt = env._format
+    env._format = lambda answer: calls.append(answer) or fmt(answer)
+    for seed in range(3):
+        env.reset(seed=seed)
+        action = env.oracle_action()
+        *_, info = env.step(action)
+        assert info["success"] and info["answer"] == action == fmt(env._solution)
+        assert len(calls) == seed + 1  # the oracle's action and info's answer: one text
+    env._solution = [row[::-1] for row in env._solution]  # a task that sets its solution again gets the new text
+    assert env.oracle_action() == fmt(env._solution) and len(calls) == 4
