@@ -136,19 +136,30 @@ def text_tile(text: str, size: int, color: Color, bold: bool, bg: Color) -> np.n
     return tile
 
 
-def cell_text(img: np.ndarray, g: Geom, r: float, c: float, text: str, scale: float = 0.62,
-              color: Color = GIVEN, bold: bool = True, bg: Color = WHITE) -> None:
-    """``text`` centred in cell (r, c) over a ``bg`` cell (fractional positions place outside clues)."""
+@functools.lru_cache(maxsize=8192)
+def _text_spot(g: Geom, shape: tuple[int, ...], r: float, c: float, text: str, scale: float, color: Color,
+               bold: bool, bg: Color) -> tuple[slice, slice, np.ndarray] | tuple[tuple[float, float], int]:
+    """Where `cell_text` puts ``text`` on a frame of ``shape``: (rows, columns, tile) where the tile fits, else
+    (centre, size) for `draw_text`. A pure function of the board's geometry, cached: a clue costs one copy."""
     size = max(4, int(g.cell * scale * (1.0 if len(text) <= 2 else 2.0 / len(text))))
     tile = text_tile(text, size, color, bold, bg)
     h, w = tile.shape[:2]
     cx, cy = g.center(r, c)
     x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
-    H, W = img.shape[:2]
-    if x < 0 or y < 0 or x + w > W or y + h > H:
-        draw_text(img, text, (cx, cy), size, color, bold=bold)
-        return
-    img[y:y + h, x:x + w] = tile
+    if x < 0 or y < 0 or x + w > shape[1] or y + h > shape[0]:
+        return (cx, cy), size
+    return slice(y, y + h), slice(x, x + w), tile
+
+
+def cell_text(img: np.ndarray, g: Geom, r: float, c: float, text: str, scale: float = 0.62,
+              color: Color = GIVEN, bold: bool = True, bg: Color = WHITE) -> None:
+    """``text`` centred in cell (r, c) over a ``bg`` cell (fractional positions place outside clues); a tile
+    the frame's border would cut is blended over what lies there instead."""
+    spot = _text_spot(g, img.shape, r, c, text, scale, color, bold, bg)
+    if len(spot) == 3:
+        img[spot[0], spot[1]] = spot[2]
+    else:
+        draw_text(img, text, spot[0], spot[1], color, bold=bold)
 
 
 # ----------------------------------------------------------------- labelled boards of lined cells
