@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv
-from gymv_envs.core.cells import Cell, cell_tokens, format_cells
+from gymv_envs.core.cells import LETTERS, Cell, cell_name, cell_tokens, format_cells
 
 _CELL_SEPS = re.compile(r"(?:[\s,;/|+&.:\[\](){}'\"\-]|\bAND\b)+")
 _LETTER_SPACE = re.compile(r"\b([A-Z])\s+(?=\d)")  # "B 3" -> "B3"
@@ -36,9 +36,19 @@ def parse_cell_list(text: str, rows: int, cols: int) -> tuple[Cell, ...] | None:
     t = text.strip().upper()
     if not t or len(t) > 4000:
         return None
+    named = _cell_names(rows, cols)
+    cells = [named.get(tok) for tok in t.split(" ")]  # cell names one space apart, as `format_cells` writes them
+    if None not in cells:  # (the slower reading below would find the same cells)
+        return tuple(sorted(set(cells))) if len(set(cells)) == len(cells) else None
     t = _LETTER_SPACE.sub(r"\1", t)
     cells = cell_tokens(t, _CELL_SEPS, rows, cols)
     return tuple(sorted(set(cells))) if cells and len(set(cells)) == len(cells) else None
+
+
+@functools.lru_cache(maxsize=64)
+def _cell_names(rows: int, cols: int) -> dict[str, Cell]:
+    """Each cell of a ``rows x cols`` board under its name (``A1``), which `cell_tokens` reads as that cell."""
+    return {cell_name(r, c): (r, c) for r in range(rows) for c in range(min(cols, len(LETTERS)))}
 
 
 def parse_char_grid(text: str, rows: int, cols: int, alphabet: str) -> tuple[str, ...] | None:

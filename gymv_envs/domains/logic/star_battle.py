@@ -17,6 +17,7 @@ from gymv_envs.domains.logic._placement import (
 )
 
 SIZES = {0: 5, 1: 6, 2: 8}
+_LOWER = bytes.maketrans(bytes(range(26)), b"abcdefghijklmnopqrstuvwxyz")  # region k -> chr(97 + k)
 
 
 def star_solutions(regions: np.ndarray, limit: int, touching: bool = False,
@@ -237,7 +238,8 @@ class StarBattle(CellsAnswerEnv):
                 "other, not even diagonally. Name the cells of all the stars.")
 
     def _state_text(self) -> str:
-        return "\n".join("".join(chr(97 + v) for v in row) for row in self.regions.tolist())
+        n, s = self.n, bytes(self.regions.ravel().tolist()).translate(_LOWER).decode()
+        return "\n".join([s[i:i + n] for i in range(0, n * n, n)])
 
     # -- verify
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
