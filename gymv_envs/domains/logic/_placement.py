@@ -68,7 +68,7 @@ def parse_char_grid(text: str, rows: int, cols: int, alphabet: str) -> tuple[str
         if len(flat) != rows * cols:
             return None
         out = [flat[i * cols:(i + 1) * cols] for i in range(rows)]
-    if any(len(row) != cols or any(ch not in alphabet for ch in row) for row in out):
+    if any(len(row) != cols for row in out) or not set("".join(out)).issubset(alphabet):
         return None
     return tuple(out)
 

@@ -169,7 +169,7 @@ class PipesConnect(SingleTurnEnv):
         n = self.n
         grid = parse_char_grid(text, n, n, "0123")
         if grid is not None:
-            return tuple(tuple(int(ch) for ch in row) for row in grid)
+            return tuple(tuple(map(int, row)) for row in grid)
         t = text.strip().upper()
         if not t or len(t) > 2000:
             return None
