@@ -28,6 +28,8 @@ SEA = (236, 242, 248)
 ISLAND = (255, 236, 170)
 _BRIDGE = re.compile(r"([A-Z])\s?(\d{1,2})\s*(?:-|TO|<->|->|\u2013|\u2192|,|\s)\s*([A-Z])\s?(\d{1,2})"
                      r"(?:\s*(?:[:=X\u00d7*]|\bTIMES\b)?\s*\(?([12])\)?(?!\d))?")
+_NONE: frozenset = frozenset()
+_FILLER = re.compile(r"[\s,;.|/()\[\]{}]|\bAND\b|\bBRIDGES?\b|\bSINGLE\b|\bDOUBLE\b")  # words an answer may add
 
 
 @functools.lru_cache(maxsize=16)
@@ -105,10 +107,11 @@ class Bridges(SingleTurnEnv):
                     islands[a] += k
                     islands[b] += k
                 edges = candidate_edges(islands, n)
-                if len(bridge_solutions(islands, n, 2, edges)) == 1:
+                cross = crossing(edges)
+                if len(bridge_solutions(islands, n, 2, edges, cross)) == 1:
                     break
         self.islands = islands
-        self._crossed = {e: frozenset(edges[j] for j in js) for e, js in zip(edges, crossing(edges))}
+        self._crossed = {e: frozenset([edges[j] for j in js]) if js else _NONE for e, js in zip(edges, cross)}
         # the one solution is the layout the level was built from
         self._layout = tuple(sorted((a, b, k) for (a, b), k in bridges.items()))
 
@@ -171,8 +174,10 @@ class Bridges(SingleTurnEnv):
                 "group. List every bridge.")
 
     def _state_text(self) -> str:
-        n = self.n
-        return "\n".join("".join(str(self.islands.get((r, c), ".")) for c in range(n)) for r in range(n))
+        n, cells = self.n, ["."] * (self.n * self.n)
+        for (r, c), k in self.islands.items():
+            cells[r * n + c] = str(k)
+        return "\n".join(["".join(cells[i:i + n]) for i in range(0, n * n, n)])
 
     # -- verify
     def _parse_answer(self, text: str) -> tuple[tuple[Cell, Cell, int], ...] | None:
@@ -180,17 +185,21 @@ class Bridges(SingleTurnEnv):
         if not t or len(t) > 4000:
             return None
         hits = list(_BRIDGE.finditer(t))
-        rest = _BRIDGE.sub(" ", t)
-        if not hits or re.sub(r"[\s,;.|/()\[\]{}]|\bAND\b|\bBRIDGES?\b|\bSINGLE\b|\bDOUBLE\b", "", rest):
+        if not hits:
             return None
-        out: dict[tuple[Cell, Cell], int] = {}
+        # what `_BRIDGE.sub(" ", t)` leaves: the text between the bridges, each bridge one space
+        rest = " ".join([t[:hits[0].start()], *(t[a.end():b.start()] for a, b in zip(hits, hits[1:])), t[hits[-1].end():]])
+        if _FILLER.sub("", rest):
+            return None
+        n, out = self.n, {}
         for m in hits:
-            a = (int(m.group(2)) - 1, ord(m.group(1)) - 65)
-            b = (int(m.group(4)) - 1, ord(m.group(3)) - 65)
-            if not all(0 <= v < self.n for v in (*a, *b)) or a == b:
+            c1, r1, c2, r2, k = m.groups()
+            a = (int(r1) - 1, ord(c1) - 65)
+            b = (int(r2) - 1, ord(c2) - 65)
+            if not (0 <= a[0] < n and 0 <= a[1] < n and 0 <= b[0] < n and 0 <= b[1] < n) or a == b:
                 return None
-            key = tuple(sorted((a, b)))
-            out[key] = out.get(key, 0) + int(m.group(5) or 1)
+            key = (a, b) if a < b else (b, a)
+            out[key] = out.get(key, 0) + int(k or 1)
         return tuple(sorted((a, b, k) for (a, b), k in out.items()))
 
     def _check(self, answer: tuple[tuple[Cell, Cell, int], ...]) -> bool:
