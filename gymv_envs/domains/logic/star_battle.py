@@ -19,7 +19,7 @@ from gymv_envs.core.board import (
 from gymv_envs.core.canvas import rect_box
 from gymv_envs.domains.logic._placement import (
     CellsAnswerEnv,
-    grow_regions,
+    grow_cells,
     move_one,
     repair_regions,
 )
@@ -249,16 +249,17 @@ class StarBattle(CellsAnswerEnv):
             # n permutations of range(n), one a row: the draws of n calls of rng.permutation(n) in one call
             order = rng.permuted(_columns(n), axis=1).tolist()
             stars = first_stars(order)
-            regions = grow_regions(rng, [(r, c) for r, c in enumerate(stars)], n, n)
+            regions = grow_cells(rng, list(enumerate(stars)), n, n)
             truth = frozenset(enumerate(stars))
             skip = sum(1 << (r * n + c) for r, c in truth)
 
             def other(masks: list[int], skip: int = skip) -> list[frozenset[tuple[int, int]]]:
                 return solutions(masks, 1, skip)  # the first solution but the stars drawn
 
-            if repair_regions(rng, regions, truth, other, on_masks=True):
+            if repair_regions(rng, regions, n, truth, other):
                 break
-        self.regions, self.stars = regions, truth  # the repair left ``truth`` the only solution
+        self.regions = np.array(regions, dtype=np.int64).reshape(n, n)
+        self.stars = truth  # the repair left ``truth`` the only solution
 
     # -- draw
     def _draw(self) -> np.ndarray:
