@@ -83,16 +83,17 @@ def bridge_solutions(islands: dict[Cell, int], n: int, limit: int, edges: list[t
         open_[b] += 1
     blocked = [0] * len(edges)  # bridges crossing each edge
     value = [-1] * len(edges)
-    watch = [tuple({a, b, *(k for x in cross[i] for k in ends[x])}) for i, (a, b) in enumerate(ends)]
+    watch = [tuple({a, b, *[k for x in cross[i] for k in ends[x]]}) if cross[i] else (a, b) for i, (a, b) in enumerate(ends)]
     out: list[dict[tuple[Cell, Cell], int]] = []
 
     def search(i: int) -> None:
         if len(out) >= limit:
             return
         if i == len(edges):
-            layout = {e: v for e, v in zip(edges, value) if v}
-            if not any(need) and connected(islands, layout):
-                out.append(layout)
+            if not any(need):
+                layout = {e: v for e, v in zip(edges, value) if v}
+                if connected(islands, layout):
+                    out.append(layout)
             return
         a, b = ends[i]
         free = not blocked[i]
