@@ -289,10 +289,12 @@ class StarBattle(CellsAnswerEnv):
     # -- verify
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
         n, cells = self.n, set(answer)
-        if len(cells) != n or len({r for r, _ in cells}) != n or len({c for _, c in cells}) != n:
+        if len(cells) != n:
             return False
-        regions = self.regions.tolist()
-        if len({regions[r][c] for r, c in cells}) != n:
+        regions, rows, cols, regs = self.regions.ravel().tolist(), 0, 0, 0
+        for r, c in cells:  # (cells on the board, regions 0 .. n-1)
+            rows, cols, regs = rows | 1 << r, cols | 1 << c, regs | 1 << regions[r * n + c]
+        if not rows == cols == regs == (1 << n) - 1:  # n stars: one in every row, column and region
             return False
         col = dict(cells)  # one star in each row: two touch only in rows next to each other
         return all(abs(col[r] - col[r + 1]) > 1 for r in range(n - 1))
