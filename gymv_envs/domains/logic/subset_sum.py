@@ -37,7 +37,8 @@ def _box(layer: tuple) -> Box:
     return x, y, x + m.shape[1], y + m.shape[0]
 
 
-def _card_geometry(H: int, W: int, n: int) -> list[tuple[float, float, float, float, float, float]]:
+@functools.lru_cache(maxsize=32)
+def _card_geometry(H: int, W: int, n: int) -> tuple[tuple[float, float, float, float, float, float], ...]:
     """Per card, its box (x0, y0, x1, y1), the card width step and the row height."""
     cols = min(n, 5)
     rows = (n + cols - 1) // cols
@@ -49,7 +50,7 @@ def _card_geometry(H: int, W: int, n: int) -> list[tuple[float, float, float, fl
         x0 = (W - cols * cw) / 2 + c * cw + cw * 0.08
         y0 = H * 0.32 + r * ch + ch * 0.05
         out.append((x0, y0, x0 + cw * 0.84, y0 + ch * 0.9, cw, ch))
-    return out
+    return tuple(out)
 
 
 def _draw_card(img: np.ndarray, card: tuple[float, ...], letter: str) -> tuple[int, int, int, int]:
