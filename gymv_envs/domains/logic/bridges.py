@@ -209,7 +209,7 @@ class Bridges(SingleTurnEnv):
             return None
         # what `_BRIDGE.sub(" ", t)` leaves: the text between the bridges, each bridge one space
         rest = " ".join([t[:hits[0].start()], *(t[a.end():b.start()] for a, b in zip(hits, hits[1:])), t[hits[-1].end():]])
-        if _FILLER.sub("", rest):
+        if rest.strip(" ,") and _FILLER.sub("", rest):  # (spaces and commas alone are filler)
             return None
         n, out = self.n, {}
         for m in hits:
@@ -225,10 +225,12 @@ class Bridges(SingleTurnEnv):
     def _check(self, answer: tuple[tuple[Cell, Cell, int], ...]) -> bool:
         crossed = self._crossed  # the candidate edges and those each crosses
         layout = {(a, b): k for a, b, k in answer}
-        if any(e not in crossed or not 1 <= k <= 2 for e, k in layout.items()):
-            return False
-        if any(not crossed[e].isdisjoint(layout) for e in layout):
-            return False
+        for e, k in layout.items():
+            if e not in crossed or not 1 <= k <= 2:
+                return False
+        for e in layout:
+            if not crossed[e].isdisjoint(layout):
+                return False
         total = dict.fromkeys(self.islands, 0)
         for (a, b), k in layout.items():
             total[a] += k
