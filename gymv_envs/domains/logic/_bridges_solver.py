@@ -61,20 +61,20 @@ def connected(islands: dict[Cell, int], bridges: dict[tuple[Cell, Cell], int]) -
     return len(seen) == len(islands)
 
 
-def bridge_solutions(islands: dict[Cell, int], n: int, limit: int,
-                     edges: list[tuple[Cell, Cell]] | None = None) -> list[dict[tuple[Cell, Cell], int]]:
+def bridge_solutions(islands: dict[Cell, int], n: int, limit: int, edges: list[tuple[Cell, Cell]] | None = None,
+                     cross: list[list[int]] | None = None) -> list[dict[tuple[Cell, Cell], int]]:
     """Up to ``limit`` bridge layouts meeting every number, crossing nothing and joining all islands.
 
     Decides the `candidate_edges` in order (0, 1 or 2 bridges each); a choice is dropped when an island
     it touches (or one at the end of an edge it blocks) needs more bridges than its open edges, those
     not yet decided and not crossed by a bridge, can still bring (two each). ``edges``: the candidate
-    edges when already known.
+    edges when already known, and ``cross`` their `crossing`.
     """
     edges = candidate_edges(islands, n) if edges is None else edges
     names = list(islands)
     index = {c: k for k, c in enumerate(names)}
     ends = [(index[a], index[b]) for a, b in edges]
-    cross = crossing(edges)
+    cross = crossing(edges) if cross is None else cross
     need = [islands[c] for c in names]
     # open edges at each island: not decided and not crossed by a bridge (kept up to date)
     open_ = [0] * len(names)
@@ -83,16 +83,17 @@ def bridge_solutions(islands: dict[Cell, int], n: int, limit: int,
         open_[b] += 1
     blocked = [0] * len(edges)  # bridges crossing each edge
     value = [-1] * len(edges)
-    watch = [tuple({a, b, *(k for x in cross[i] for k in ends[x])}) for i, (a, b) in enumerate(ends)]
+    watch = [tuple({a, b, *[k for x in cross[i] for k in ends[x]]}) if cross[i] else (a, b) for i, (a, b) in enumerate(ends)]
     out: list[dict[tuple[Cell, Cell], int]] = []
 
     def search(i: int) -> None:
         if len(out) >= limit:
             return
         if i == len(edges):
-            layout = {e: v for e, v in zip(edges, value) if v}
-            if not any(need) and connected(islands, layout):
-                out.append(layout)
+            if not any(need):
+                layout = {e: v for e, v in zip(edges, value) if v}
+                if connected(islands, layout):
+                    out.append(layout)
             return
         a, b = ends[i]
         free = not blocked[i]
@@ -112,7 +113,10 @@ def bridge_solutions(islands: dict[Cell, int], n: int, limit: int,
                         p, q = ends[x]
                         open_[p] -= 1
                         open_[q] -= 1
-            if all(need[k] <= 2 * open_[k] for k in watch[i]):
+            for k in watch[i]:
+                if need[k] > 2 * open_[k]:
+                    break
+            else:
                 search(i + 1)
             if v:
                 for x in cross[i]:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv
-from gymv_envs.core.cells import Cell, cell_tokens, format_cells
+from gymv_envs.core.cells import LETTERS, Cell, cell_name, cell_tokens, format_cells
 
 _CELL_SEPS = re.compile(r"(?:[\s,;/|+&.:\[\](){}'\"\-]|\bAND\b)+")
 _LETTER_SPACE = re.compile(r"\b([A-Z])\s+(?=\d)")  # "B 3" -> "B3"
@@ -36,9 +36,19 @@ def parse_cell_list(text: str, rows: int, cols: int) -> tuple[Cell, ...] | None:
     t = text.strip().upper()
     if not t or len(t) > 4000:
         return None
+    named = _cell_names(rows, cols)
+    cells = [named.get(tok) for tok in t.split(" ")]  # cell names one space apart, as `format_cells` writes them
+    if None not in cells:  # (the slower reading below would find the same cells)
+        return tuple(sorted(set(cells))) if len(set(cells)) == len(cells) else None
     t = _LETTER_SPACE.sub(r"\1", t)
     cells = cell_tokens(t, _CELL_SEPS, rows, cols)
     return tuple(sorted(set(cells))) if cells and len(set(cells)) == len(cells) else None
+
+
+@functools.lru_cache(maxsize=64)
+def _cell_names(rows: int, cols: int) -> dict[str, Cell]:
+    """Each cell of a ``rows x cols`` board under its name (``A1``), which `cell_tokens` reads as that cell."""
+    return {cell_name(r, c): (r, c) for r in range(rows) for c in range(min(cols, len(LETTERS)))}
 
 
 def parse_char_grid(text: str, rows: int, cols: int, alphabet: str) -> tuple[str, ...] | None:
@@ -58,7 +68,7 @@ def parse_char_grid(text: str, rows: int, cols: int, alphabet: str) -> tuple[str
         if len(flat) != rows * cols:
             return None
         out = [flat[i * cols:(i + 1) * cols] for i in range(rows)]
-    if any(len(row) != cols or any(ch not in alphabet for ch in row) for row in out):
+    if any(len(row) != cols for row in out) or not set("".join(out)).issubset(alphabet):
         return None
     return tuple(out)
 
@@ -145,6 +155,11 @@ def grow_regions(rng: np.random.Generator, seeds: Sequence[Cell | Sequence[Cell]
     takes a random entry of the frontier (a cell beside a region, and that region): every cell
     pushes at most four entries, so the ``4 * rows * cols + 16`` uniform draws made up front suffice.
     """
+    return np.array(grow_cells(rng, seeds, rows, cols), dtype=np.int64).reshape(rows, cols)
+
+
+def grow_cells(rng: np.random.Generator, seeds: Sequence[Cell | Sequence[Cell]], rows: int, cols: int) -> list[int]:
+    """`grow_regions` as a flat list: the region of cell ``r * cols + c`` at that index."""
     groups = [s if isinstance(s[0], (tuple, list)) else (s,) for s in seeds]
     regions = [-1] * (rows * cols)
     beside = neighbours4(rows, cols)
@@ -156,53 +171,53 @@ def grow_regions(rng: np.random.Generator, seeds: Sequence[Cell | Sequence[Cell]
         for r, c in group:
             frontier += [(x, i) for x in beside[r * cols + c] if regions[x] < 0]
     pop, push = frontier.pop, frontier.append
-    left = regions.count(-1)  # (the draws are made up front: stopping once every cell has a region changes nothing)
+    left, k = regions.count(-1), len(frontier)  # (the draws are made up front: stopping once every cell has a region changes nothing)
     for pick in rng.random(4 * rows * cols + 16).tolist():
-        if not (left and frontier):
+        if not (left and k):
             break
-        j = int(pick * len(frontier))
-        last = pop()  # entry j leaves, the last entry takes its place
-        if j < len(frontier):
-            last, frontier[j] = frontier[j], last
-        cell, i = last
+        j = int(pick * k)  # entry j leaves, the last entry takes its place
+        k -= 1
+        if j < k:
+            cell, i = frontier[j]
+            frontier[j] = pop()
+        else:
+            cell, i = pop()
         if regions[cell] < 0:
             regions[cell] = i
             left -= 1
             for x in beside[cell]:
                 if regions[x] < 0:
                     push((x, i))
-    return np.array(regions, dtype=np.int64).reshape(rows, cols)
+                    k += 1
+    return regions
 
 
-def repair_regions(rng: np.random.Generator, regions: np.ndarray, truth: frozenset[Cell],
-                   solve: Callable[[np.ndarray], list[frozenset[Cell]]], tries: int = 80, on_masks: bool = False) -> bool:
-    """Move cells between regions (in place) until ``truth`` is the only solution; False when stuck.
+def repair_regions(rng: np.random.Generator, regions: list[int], n: int, truth: frozenset[Cell],
+                   solve: Callable[[list[int]], list[frozenset[Cell]]], tries: int = 80) -> bool:
+    """Move cells between the regions of an ``n x n`` board (``regions[r * n + c]``, changed in place)
+    until ``truth`` is the only solution; False when stuck.
 
-    ``solve(regions)`` gives up to two solutions as sets of marked cells. Each round takes a
-    second solution and hands one of its marked cells that ``truth`` leaves blank to a
-    neighbouring region, which breaks that solution (its region counts change) but not
-    ``truth``; a part of the old region cut off by the move goes along, so every region stays
-    connected and keeps its cells of ``truth``. With ``on_masks``, ``solve`` is handed the regions
-    as a list of bit masks instead (region ``k``'s cells, bit ``r * n + c``; read-only).
+    ``solve(masks)`` gives up to two solutions as sets of marked cells, from the regions as bit
+    masks (region ``k``'s cells, bit ``r * n + c``; read-only). Each round takes a second solution
+    and hands one of its marked cells that ``truth`` leaves blank to a neighbouring region, which
+    breaks that solution (its region counts change) but not ``truth``; a part of the old region cut
+    off by the move goes along, so every region stays connected and keeps its cells of ``truth``.
     """
-    n = regions.shape[0]
-    flat = regions.ravel().tolist()
+    flat = regions
     masks = [0] * (max(flat) + 1)
     for i, k in enumerate(flat):
         masks[k] |= 1 << i
     anchor = {flat[r * n + c]: 1 << (r * n + c) for r, c in truth}
     beside = neighbours4(n, n)  # up, down, left, right
-    unique = False
     for _ in range(tries):
-        for other in solve(masks if on_masks else regions):
+        for other in solve(masks):
             if other != truth:
                 break
         else:
-            unique = True
-            break
+            return True
         moves = [(i, flat[j]) for r, c in other - truth for i in (r * n + c,) for j in beside[i] if flat[j] != flat[i]]
         if not moves:
-            break
+            return False
         i, new = moves[int(rng.integers(len(moves)))]
         old, cell = flat[i], 1 << i
         rest, start = masks[old] ^ cell, anchor[old]
@@ -212,11 +227,7 @@ def repair_regions(rng: np.random.Generator, regions: np.ndarray, truth: frozens
         masks[new] |= moved
         for i in bits(moved):
             flat[i] = new
-            if not on_masks:
-                regions[i // n, i % n] = new
-    if on_masks:
-        regions[...] = np.array(flat, dtype=regions.dtype).reshape(regions.shape)
-    return unique
+    return False
 
 
 class CellsAnswerEnv(SingleTurnEnv):

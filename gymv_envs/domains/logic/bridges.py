@@ -10,7 +10,14 @@ import numpy as np
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import interleave
 from gymv_envs.core.board import cell_centre, labelled_base, labelled_layout
-from gymv_envs.core.canvas import INK, draw_layers, shape_layer, text_layer
+from gymv_envs.core.canvas import (
+    INK,
+    base_is_uniform,
+    draw_layers,
+    layers_tile,
+    shape_layer,
+    text_layer,
+)
 from gymv_envs.core.cells import cell_name
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._bridges_solver import (
@@ -28,6 +35,8 @@ SEA = (236, 242, 248)
 ISLAND = (255, 236, 170)
 _BRIDGE = re.compile(r"([A-Z])\s?(\d{1,2})\s*(?:-|TO|<->|->|\u2013|\u2192|,|\s)\s*([A-Z])\s?(\d{1,2})"
                      r"(?:\s*(?:[:=X\u00d7*]|\bTIMES\b)?\s*\(?([12])\)?(?!\d))?")
+_NONE: frozenset = frozenset()
+_FILLER = re.compile(r"[\s,;.|/()\[\]{}]|\bAND\b|\bBRIDGES?\b|\bSINGLE\b|\bDOUBLE\b")  # words an answer may add
 
 
 @functools.lru_cache(maxsize=16)
@@ -43,6 +52,22 @@ def _rays(n: int) -> tuple[tuple, tuple[int, ...]]:
     beside = tuple(sum(1 << (r + dr) * n + c + dc for dr, dc in NEIGHBOURS4 if 0 <= r + dr < n and 0 <= c + dc < n)
                    for r in range(n) for c in range(n))
     return rays, beside
+
+
+@functools.lru_cache(maxsize=1024)
+def _island(h: int, w: int, n: int, r: int, c: int, k: int) -> tuple[list, tuple[int, int, int, int], np.ndarray | None]:
+    """Island (r, c) numbered k on an (h, w) frame: its layers (ring, disc, number), the box they span, and the
+    tile `draw_layers` pastes there when that box is all sea on the empty board (else None)."""
+    layout = labelled_layout((h, w), n, n)
+    size = max(4, int(layout[2] * 0.86))
+    inner = max(2, size - 2 * max(1, size // 14))
+    x, y = cell_centre(layout, r, c)
+    layers = [shape_layer("circle", x, y, size, INK), shape_layer("circle", x, y, inner, ISLAND),
+              text_layer(str(k), (x, y), max(5, int(layout[2] * 0.48)), INK, bold=True)]
+    box = (min(x for _, x, _, _ in layers), min(y for _, _, y, _ in layers),
+           max(x + m.shape[1] for m, x, _, _ in layers), max(y + m.shape[0] for m, _, y, _ in layers))
+    base = labelled_base(h, w, n, n, True, SEA)
+    return layers, box, layers_tile(layers, *box, SEA) if base_is_uniform(base, *box, SEA) else None
 
 
 class Bridges(SingleTurnEnv):
@@ -105,10 +130,11 @@ class Bridges(SingleTurnEnv):
                     islands[a] += k
                     islands[b] += k
                 edges = candidate_edges(islands, n)
-                if len(bridge_solutions(islands, n, 2, edges)) == 1:
+                cross = crossing(edges)
+                if len(bridge_solutions(islands, n, 2, edges, cross)) == 1:
                     break
         self.islands = islands
-        self._crossed = {e: frozenset(edges[j] for j in js) for e, js in zip(edges, crossing(edges))}
+        self._crossed = {e: frozenset([edges[j] for j in js]) if js else _NONE for e, js in zip(edges, cross)}
         # the one solution is the layout the level was built from
         self._layout = tuple(sorted((a, b, k) for (a, b), k in bridges.items()))
 
@@ -147,18 +173,15 @@ class Bridges(SingleTurnEnv):
     # -- draw
     def _draw(self) -> np.ndarray:
         n = self.n
-        (h, w), layout = self.obs_size, labelled_layout(self.obs_size, n, n)
+        (h, w) = self.obs_size
         base = labelled_base(h, w, n, n, True, SEA)
         img = base.copy()
-        size = max(4, int(layout[2] * 0.86))
-        inner = max(2, size - 2 * max(1, size // 14))
-        text = max(5, int(layout[2] * 0.48))
-        islands = []
-        for (r, c), k in self.islands.items():
-            x, y = cell_centre(layout, r, c)
-            islands.append((shape_layer("circle", x, y, size, INK), shape_layer("circle", x, y, inner, ISLAND),
-                            text_layer(str(k), (x, y), text, INK, bold=True)))
-        draw_layers(img, islands, base, SEA)  # each island inside its own cell
+        islands = [_island(h, w, n, r, c, k) for (r, c), k in self.islands.items()]
+        if all(tile is not None for _, _, tile in islands):  # what draw_layers does when every box is sea
+            for _, (x0, y0, x1, y1), tile in islands:
+                img[y0:y1, x0:x1] = tile
+        else:
+            draw_layers(img, [layers for layers, _, _ in islands], base, SEA)  # each island inside its own cell
         return img
 
     def _task_text(self) -> str:
@@ -171,8 +194,10 @@ class Bridges(SingleTurnEnv):
                 "group. List every bridge.")
 
     def _state_text(self) -> str:
-        n = self.n
-        return "\n".join("".join(str(self.islands.get((r, c), ".")) for c in range(n)) for r in range(n))
+        n, cells = self.n, ["."] * (self.n * self.n)
+        for (r, c), k in self.islands.items():
+            cells[r * n + c] = str(k)
+        return "\n".join(["".join(cells[i:i + n]) for i in range(0, n * n, n)])
 
     # -- verify
     def _parse_answer(self, text: str) -> tuple[tuple[Cell, Cell, int], ...] | None:
@@ -180,26 +205,32 @@ class Bridges(SingleTurnEnv):
         if not t or len(t) > 4000:
             return None
         hits = list(_BRIDGE.finditer(t))
-        rest = _BRIDGE.sub(" ", t)
-        if not hits or re.sub(r"[\s,;.|/()\[\]{}]|\bAND\b|\bBRIDGES?\b|\bSINGLE\b|\bDOUBLE\b", "", rest):
+        if not hits:
             return None
-        out: dict[tuple[Cell, Cell], int] = {}
+        # what `_BRIDGE.sub(" ", t)` leaves: the text between the bridges, each bridge one space
+        rest = " ".join([t[:hits[0].start()], *(t[a.end():b.start()] for a, b in zip(hits, hits[1:])), t[hits[-1].end():]])
+        if rest.strip(" ,") and _FILLER.sub("", rest):  # (spaces and commas alone are filler)
+            return None
+        n, out = self.n, {}
         for m in hits:
-            a = (int(m.group(2)) - 1, ord(m.group(1)) - 65)
-            b = (int(m.group(4)) - 1, ord(m.group(3)) - 65)
-            if not all(0 <= v < self.n for v in (*a, *b)) or a == b:
+            c1, r1, c2, r2, k = m.groups()
+            a = (int(r1) - 1, ord(c1) - 65)
+            b = (int(r2) - 1, ord(c2) - 65)
+            if not (0 <= a[0] < n and 0 <= a[1] < n and 0 <= b[0] < n and 0 <= b[1] < n) or a == b:
                 return None
-            key = tuple(sorted((a, b)))
-            out[key] = out.get(key, 0) + int(m.group(5) or 1)
+            key = (a, b) if a < b else (b, a)
+            out[key] = out.get(key, 0) + int(k or 1)
         return tuple(sorted((a, b, k) for (a, b), k in out.items()))
 
     def _check(self, answer: tuple[tuple[Cell, Cell, int], ...]) -> bool:
         crossed = self._crossed  # the candidate edges and those each crosses
         layout = {(a, b): k for a, b, k in answer}
-        if any(e not in crossed or not 1 <= k <= 2 for e, k in layout.items()):
-            return False
-        if any(not crossed[e].isdisjoint(layout) for e in layout):
-            return False
+        for e, k in layout.items():
+            if e not in crossed or not 1 <= k <= 2:
+                return False
+        for e in layout:
+            if not crossed[e].isdisjoint(layout):
+                return False
         total = dict.fromkeys(self.islands, 0)
         for (a, b), k in layout.items():
             total[a] += k

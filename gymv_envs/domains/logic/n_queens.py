@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
-from gymv_envs.core.board import blank_labelled_board, cell_centre, cell_rect
-from gymv_envs.core.canvas import draw_text, fill_rect
+from gymv_envs.core.board import blank_labelled_board, cell_centre, cell_rect, labelled_layout
+from gymv_envs.core.canvas import WHITE, draw_layers, fill_rect, text_layer
 from gymv_envs.domains.logic._placement import CellsAnswerEnv, move_one
 
 # difficulty -> (board side, queens given)
@@ -36,6 +38,26 @@ def queens_solutions(n: int, given: dict[int, int], limit: int, order=None) -> l
             place(r + 1, used | bit, d1 | a, d2 | b)
 
     place(0, 0, 0, 0)
+    return out
+
+
+@functools.lru_cache(maxsize=32)
+def _checkerboard(h: int, w: int, n: int) -> np.ndarray:
+    """The empty labelled ``n x n`` board with its dark cells filled (read-only, cached per size)."""
+    img, layout = blank_labelled_board((h, w), n, n)
+    for r in range(n):
+        for c in range(n):
+            if (r + c) % 2:
+                fill_rect(img, *cell_rect(layout, r, c), DARK)
+    img.setflags(write=False)
+    return img
+
+
+@functools.lru_cache(maxsize=16)
+def _columns(n: int) -> np.ndarray:
+    """An ``n x n`` array whose every row is ``0 .. n-1`` (read-only)."""
+    out = np.tile(np.arange(n), (n, 1))
+    out.setflags(write=False)
     return out
 
 
@@ -91,21 +113,19 @@ class NQueens(CellsAnswerEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
-        order = [[int(c) for c in rng.permutation(n)] for _ in range(n)]
+        order = rng.permuted(_columns(n), axis=1).tolist()  # the draws of n calls of rng.permutation(n), in one call
         sol = queens_solutions(n, {}, 1, order)[0]
         rows = sorted(int(r) for r in rng.choice(n, size=self.k, replace=False))
         self.given = tuple((r, sol[r]) for r in rows)
 
     # -- draw
     def _draw(self) -> np.ndarray:
-        img, layout = blank_labelled_board(self.obs_size, self.n, self.n)
-        for r in range(self.n):
-            for c in range(self.n):
-                if (r + c) % 2:
-                    fill_rect(img, *cell_rect(layout, r, c), DARK)
+        (h, w), n = self.obs_size, self.n
+        base = _checkerboard(h, w, n)
+        img, layout = base.copy(), labelled_layout((h, w), n, n)
         size = max(4, int(layout[2] * 0.95))
-        for r, c in self.given:
-            draw_text(img, "\u265b", cell_centre(layout, r, c), size, GIVEN)
+        for r, c in self.given:  # each queen copied from a tile blended over its cell's colour where it fits in the cell
+            draw_layers(img, [[text_layer("\u265b", cell_centre(layout, r, c), size, GIVEN)]], base, DARK if (r + c) % 2 else WHITE)
         return img
 
     def _task_text(self) -> str:
@@ -116,8 +136,10 @@ class NQueens(CellsAnswerEnv):
                 f"stay where they are. Name the cells of all {n} queens.")
 
     def _state_text(self) -> str:
-        g = set(self.given)
-        return "\n".join("".join("Q" if (r, c) in g else "." for c in range(self.n)) for r in range(self.n))
+        rows = ["." * self.n] * self.n
+        for r, c in self.given:
+            rows[r] = f"{rows[r][:c]}Q{rows[r][c + 1:]}"
+        return "\n".join(rows)
 
     # -- verify
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:

@@ -9,7 +9,7 @@ import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import interleave
-from gymv_envs.core.board import blank_labelled_board, cell_rect
+from gymv_envs.core.board import blank_labelled_board, cell_rect, labelled_layout
 from gymv_envs.core.canvas import WHITE, draw_shape, fill_rect, new_frame
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._placement import parse_char_grid
@@ -29,7 +29,32 @@ from gymv_envs.rules.pipes import (
 SIZES = {0: 3, 1: 5, 2: 7}
 PIPE = (30, 90, 170)
 END = (230, 120, 20)
+_TURNED = tuple(tuple(rotate(m, k) for k in range(4)) for m in range(16))  # mask m turned k times: _TURNED[m][k]
+_HEX = "0123456789abcdef"
 _TURN = re.compile(r"([A-Z])\s?(\d{1,2})\s*(?:[:=]|->)?\s*(-?\d{1,3})\s*(°|DEGREES|DEG)?")
+
+
+@functools.lru_cache(maxsize=16)
+def _carve_steps(n: int) -> tuple[int, ...]:
+    """Per carving move ``cell << 4 | d`` (cell ``r * n + c``, direction bit ``d``), the cell it leads to, or -1 off the board."""
+    out = [-1] * (n * n << 4)
+    for i in range(n * n):
+        r, c = divmod(i, n)
+        for d, (dr, dc) in STEP.items():
+            if 0 <= r + dr < n and 0 <= c + dc < n:
+                out[i << 4 | d] = (r + dr) * n + c + dc
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=16)
+def _tile_spots(h: int, w: int, n: int) -> tuple[tuple[int, int, int], ...]:
+    """Per cell in reading order, the top, the left and the side of its tile's square in pixels."""
+    layout, out = labelled_layout((h, w), n, n), []
+    for r in range(n):
+        for c in range(n):
+            x0, y0, x1, y1 = (int(v) for v in cell_rect(layout, r, c))
+            out.append((y0, x0, min(x1 - x0, y1 - y0)))
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=256)
@@ -98,34 +123,34 @@ class PipesConnect(SingleTurnEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
-        masks = [[0] * n for _ in range(n)]
+        masks, step, ways = [0] * (n * n), _carve_steps(n), tuple(STEP)
         with ScalarDraws(rng) as draw:  # the same draws as `rng.integers` one at a time, faster
-            start = (draw.integers(n), draw.integers(n))
-            seen, edges = {start}, [(start, d) for d in STEP]
+            r = draw.integers(n)
+            start = r * n + draw.integers(n)
+            # a random spanning tree: moves are cell << 4 | direction, taken in `STEP` order, one drawn at a time
+            seen, edges = 1 << start, [start << 4 | d for d in ways]
             while edges:
-                (r, c), d = edges.pop(draw.integers(len(edges)))
-                rr, cc = r + STEP[d][0], c + STEP[d][1]
-                if 0 <= rr < n and 0 <= cc < n and (rr, cc) not in seen:
-                    seen.add((rr, cc))
-                    masks[r][c] |= d
-                    masks[rr][cc] |= OPPOSITE[d]
-                    edges += [((rr, cc), e) for e in STEP]
-            while True:
-                shown = [[rotate(m, draw.integers(4)) for m in row] for row in masks]
+                move = edges.pop(draw.integers(len(edges)))
+                j = step[move]
+                if j >= 0 and not seen >> j & 1:
+                    seen |= 1 << j
+                    d = move & 15
+                    masks[move >> 4] |= d
+                    masks[j] |= OPPOSITE[d]
+                    edges += [j << 4 | e for e in ways]
+            while True:  # every tile turned at random, in reading order, until one is turned
+                shown = [_TURNED[m][draw.integers(4)] for m in masks]
                 if shown != masks:
                     break
-        self.tiles = shown
+        self.tiles = [shown[i:i + n] for i in range(0, n * n, n)]
 
     # -- draw
     def _draw(self) -> np.ndarray:
         n = self.n
-        img, layout = blank_labelled_board(self.obs_size, n, n)
-        for r in range(n):
-            for c in range(n):
-                x0, y0, x1, y1 = (int(v) for v in cell_rect(layout, r, c))
-                size = min(x1 - x0, y1 - y0)
-                if size > 2:
-                    img[y0:y0 + size, x0:x0 + size] = tile_image(self.tiles[r][c], size)
+        img, spots = blank_labelled_board(self.obs_size, n, n)[0], _tile_spots(*self.obs_size, n)
+        for (y0, x0, size), m in zip(spots, [m for row in self.tiles for m in row]):
+            if size > 2:
+                img[y0:y0 + size, x0:x0 + size] = tile_image(m, size)
         return img
 
     def _task_text(self) -> str:
@@ -137,14 +162,14 @@ class PipesConnect(SingleTurnEnv):
                 "For every tile, say how many clockwise quarter turns (0, 1, 2 or 3) to apply.")
 
     def _state_text(self) -> str:
-        return "\n".join(" ".join(f"{m:x}" for m in row) for row in self.tiles)
+        return "\n".join([" ".join([_HEX[m] for m in row]) for row in self.tiles])
 
     # -- verify
     def _parse_answer(self, text: str) -> tuple[tuple[int, ...], ...] | None:
         n = self.n
         grid = parse_char_grid(text, n, n, "0123")
         if grid is not None:
-            return tuple(tuple(int(ch) for ch in row) for row in grid)
+            return tuple(tuple(map(int, row)) for row in grid)
         t = text.strip().upper()
         if not t or len(t) > 2000:
             return None
@@ -165,8 +190,7 @@ class PipesConnect(SingleTurnEnv):
         return tuple(tuple(row) for row in turns) if hits else None
 
     def _check(self, answer: tuple[tuple[int, ...], ...]) -> bool:
-        n = self.n
-        masks = [[rotate(self.tiles[r][c], answer[r][c]) for c in range(n)] for r in range(n)]
+        masks = [[_TURNED[m][k % 4] for m, k in zip(tiles, turns)] for tiles, turns in zip(self.tiles, answer)]
         return not open_ends(masks) and connected(masks)
 
     def _format(self, answer: tuple[tuple[int, ...], ...]) -> str:

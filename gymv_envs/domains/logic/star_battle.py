@@ -8,15 +8,24 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
-from gymv_envs.core.board import blank_labelled_board, paint_regions
+from gymv_envs.core.board import (
+    REGION_COLOURS,
+    blank_labelled_board,
+    cell_rect,
+    labelled_base,
+    labelled_layout,
+    paint_regions,
+)
+from gymv_envs.core.canvas import rect_box
 from gymv_envs.domains.logic._placement import (
     CellsAnswerEnv,
-    grow_regions,
+    grow_cells,
     move_one,
     repair_regions,
 )
 
 SIZES = {0: 5, 1: 6, 2: 8}
+_LOWER = bytes.maketrans(bytes(range(26)), b"abcdefghijklmnopqrstuvwxyz")  # region k -> chr(97 + k)
 
 
 def star_solutions(regions: np.ndarray, limit: int, touching: bool = False,
@@ -87,6 +96,34 @@ def _columns(n: int) -> np.ndarray:
     out = np.tile(np.arange(n), (n, 1))
     out.setflags(write=False)
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _bands(h: int, w: int, n: int) -> tuple | None:
+    """Where `paint_regions` tints the cells of an (h, w) labelled board: the cells' first and end pixel
+    column, each row's pixel rows, each column's pixel columns from the first, and the empty board's pixels
+    along a row there (read-only); None unless the rows of cells are bands apart whose pixels between the
+    cells are, column by column, one colour (then a row of cells is one line broadcast down its band)."""
+    g, base = labelled_layout((h, w), n, n), labelled_base(h, w, n, n)
+    boxes = [rect_box((h, w), *cell_rect(g, i, i)) for i in range(n)]  # row i's pixel rows, column i's columns
+    if None in boxes or any(a[2] > b[0] or a[3] > b[1] for a, b in zip(boxes, boxes[1:])):
+        return None
+    xa, xb, ys = boxes[0][0], boxes[-1][2], [(b[1], b[3]) for b in boxes]
+    line = base[ys[0][0], xa:xb]
+    if any((base[y0:y1, xa:xb] != line).any() for y0, y1 in ys):
+        return None
+    return xa, xb, ys, [(b[0] - xa, b[2] - xa) for b in boxes], line
+
+
+@functools.lru_cache(maxsize=4096)
+def _tint_line(h: int, w: int, n: int, regions: tuple[int, ...]) -> np.ndarray:
+    """One pixel row of a row of cells of regions ``regions`` tinted as `paint_regions` tints them (read-only)."""
+    _, _, _, xs, line = _bands(h, w, n)
+    line = line.copy()
+    for (x0, x1), k in zip(xs, regions):
+        line[x0:x1] = REGION_COLOURS[k % len(REGION_COLOURS)]
+    line.setflags(write=False)
+    return line
 
 
 def region_masks(regions: np.ndarray) -> list[int]:
@@ -212,21 +249,30 @@ class StarBattle(CellsAnswerEnv):
             # n permutations of range(n), one a row: the draws of n calls of rng.permutation(n) in one call
             order = rng.permuted(_columns(n), axis=1).tolist()
             stars = first_stars(order)
-            regions = grow_regions(rng, [(r, c) for r, c in enumerate(stars)], n, n)
+            regions = grow_cells(rng, list(enumerate(stars)), n, n)
             truth = frozenset(enumerate(stars))
             skip = sum(1 << (r * n + c) for r, c in truth)
 
             def other(masks: list[int], skip: int = skip) -> list[frozenset[tuple[int, int]]]:
                 return solutions(masks, 1, skip)  # the first solution but the stars drawn
 
-            if repair_regions(rng, regions, truth, other, on_masks=True):
+            if repair_regions(rng, regions, n, truth, other):
                 break
-        self.regions, self.stars = regions, truth  # the repair left ``truth`` the only solution
+        self.regions = np.array(regions, dtype=np.int64).reshape(n, n)
+        self.stars = truth  # the repair left ``truth`` the only solution
 
     # -- draw
     def _draw(self) -> np.ndarray:
-        img, layout = blank_labelled_board(self.obs_size, self.n, self.n)
-        paint_regions(img, layout, self.regions)
+        (h, w), n = self.obs_size, self.n
+        img, layout = blank_labelled_board((h, w), n, n)
+        bands = _bands(h, w, n)
+        if bands is None:
+            paint_regions(img, layout, self.regions)
+            return img
+        xa, xb, ys = bands[:3]
+        for (y0, y1), row in zip(ys, self.regions.tolist()):  # the tints, row by row, then the borders
+            img[y0:y1, xa:xb] = _tint_line(h, w, n, tuple(row))
+        paint_regions(img, layout, self.regions, tint=False)
         return img
 
     def _task_text(self) -> str:
@@ -237,15 +283,18 @@ class StarBattle(CellsAnswerEnv):
                 "other, not even diagonally. Name the cells of all the stars.")
 
     def _state_text(self) -> str:
-        return "\n".join("".join(chr(97 + v) for v in row) for row in self.regions.tolist())
+        n, s = self.n, bytes(self.regions.ravel().tolist()).translate(_LOWER).decode()
+        return "\n".join([s[i:i + n] for i in range(0, n * n, n)])
 
     # -- verify
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:
         n, cells = self.n, set(answer)
-        if len(cells) != n or len({r for r, _ in cells}) != n or len({c for _, c in cells}) != n:
+        if len(cells) != n:
             return False
-        regions = self.regions.tolist()
-        if len({regions[r][c] for r, c in cells}) != n:
+        regions, rows, cols, regs = self.regions.ravel().tolist(), 0, 0, 0
+        for r, c in cells:  # (cells on the board, regions 0 .. n-1)
+            rows, cols, regs = rows | 1 << r, cols | 1 << c, regs | 1 << regions[r * n + c]
+        if not rows == cols == regs == (1 << n) - 1:  # n stars: one in every row, column and region
             return False
         col = dict(cells)  # one star in each row: two touch only in rows next to each other
         return all(abs(col[r] - col[r + 1]) > 1 for r in range(n - 1))

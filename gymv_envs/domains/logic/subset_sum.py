@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 
@@ -13,14 +14,68 @@ from gymv_envs.core.canvas import (
     INK,
     PALETTE,
     WHITE,
+    draw_layers,
     draw_text,
     fill_rect,
     new_frame,
     outline_rect,
+    rect_box,
+    text_layer,
 )
 
 LEVELS = {0: (5, 2, 9), 1: (7, 3, 19), 2: (9, 4, 49)}  # cards, cards in the planted subset, max value
 _SPLIT = re.compile(r"[\s,;+&/]+|\band\b", re.IGNORECASE)
+Box = tuple[int, int, int, int]
+
+
+def _apart(a: Box, b: Box) -> bool:
+    return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+
+def _box(layer: tuple) -> Box:
+    m, x, y, _ = layer
+    return x, y, x + m.shape[1], y + m.shape[0]
+
+
+@functools.lru_cache(maxsize=32)
+def _card_geometry(H: int, W: int, n: int) -> tuple[tuple[float, float, float, float, float, float], ...]:
+    """Per card, its box (x0, y0, x1, y1), the card width step and the row height."""
+    cols = min(n, 5)
+    rows = (n + cols - 1) // cols
+    cw = W / (cols + 0.5)
+    ch = min(H * 0.6 / rows, cw * 1.3)
+    out = []
+    for i in range(n):
+        r, c = divmod(i, cols)
+        x0 = (W - cols * cw) / 2 + c * cw + cw * 0.08
+        y0 = H * 0.32 + r * ch + ch * 0.05
+        out.append((x0, y0, x0 + cw * 0.84, y0 + ch * 0.9, cw, ch))
+    return tuple(out)
+
+
+def _draw_card(img: np.ndarray, card: tuple[float, ...], letter: str) -> tuple[int, int, int, int]:
+    """An empty card with its letter; returns the letter's box."""
+    x0, y0, x1, y1, cw, ch = card
+    fill_rect(img, x0, y0, x1, y1, WHITE)
+    outline_rect(img, x0, y0, x1, y1, PALETTE["blue"], max(1, int(cw / 30)))
+    return draw_text(img, letter, (x0 + cw * 0.12, y0 + ch * 0.14), max(5, int(ch * 0.16)), PALETTE["gray"], bold=True)
+
+
+@functools.lru_cache(maxsize=32)
+def _blank_cards(H: int, W: int, n: int, letters: str) -> tuple[np.ndarray, list[Box | None], list[Box] | None]:
+    """The frame with the empty lettered cards (read-only), each card's pixel box, and each card's footprint
+    (its box and its letter's) when the footprints are apart (else None): then every number inside its card's
+    box and a target clear of the footprints can be drawn last, in any order, with the same pixels."""
+    img = new_frame(H, W, BACKGROUND)
+    boxes, feet = [], []
+    for card, letter in zip(_card_geometry(H, W, n), letters):
+        a, b, c, d = _draw_card(img, card, letter)
+        box = rect_box(img.shape, *card[:4])
+        boxes.append(box)
+        feet.append((min(a, box[0]), min(b, box[1]), max(c, box[2]), max(d, box[3])) if box else (a, b, c, d))
+    img.setflags(write=False)
+    ok = all(boxes) and all(_apart(f, g) for i, f in enumerate(feet) for g in feet[i + 1:])
+    return img, boxes, feet if ok else None
 
 
 class SubsetSum(SingleTurnEnv):
@@ -70,21 +125,24 @@ class SubsetSum(SingleTurnEnv):
 
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        img = new_frame(H, W, BACKGROUND)
-        draw_text(img, f"target {self.target}", (W / 2, H * 0.18), max(6, int(min(H, W) * 0.1)), INK, bold=True)
-        cols = min(self.n, 5)
-        rows = (self.n + cols - 1) // cols
-        cw = W / (cols + 0.5)
-        ch = min(H * 0.6 / rows, cw * 1.3)
-        for i, v in enumerate(self.values):
-            r, c = divmod(i, cols)
-            x0 = (W - cols * cw) / 2 + c * cw + cw * 0.08
-            y0 = H * 0.32 + r * ch + ch * 0.05
-            x1, y1 = x0 + cw * 0.84, y0 + ch * 0.9
-            fill_rect(img, x0, y0, x1, y1, WHITE)
-            outline_rect(img, x0, y0, x1, y1, PALETTE["blue"], max(1, int(cw / 30)))
-            draw_text(img, self.letters[i], (x0 + cw * 0.12, y0 + ch * 0.14), max(5, int(ch * 0.16)), PALETTE["gray"], bold=True)
-            draw_text(img, str(v), ((x0 + x1) / 2, (y0 + y1) / 2 + ch * 0.05), max(6, int(ch * 0.4)), INK, bold=True)
+        target = text_layer(f"target {self.target}", (W / 2, H * 0.18), max(6, int(min(H, W) * 0.1)), INK, bold=True)
+        cards = _card_geometry(H, W, self.n)
+        numbers = [text_layer(str(v), ((x0 + x1) / 2, (y0 + y1) / 2 + ch * 0.05), max(6, int(ch * 0.4)), INK, bold=True)
+                   for v, (x0, y0, x1, y1, _, ch) in zip(self.values, cards)]
+        base, boxes, feet = _blank_cards(H, W, self.n, self.letters)
+        if feet is not None and all(_apart(_box(target), f) for f in feet) and all(
+                box[0] <= x and box[1] <= y and x + m.shape[1] <= box[2] and y + m.shape[0] <= box[3]
+                for (m, x, y, _), box in zip(numbers, boxes)):
+            # nothing else is drawn where the target or a number goes: they come last, as tiles where they can
+            img = base.copy()
+            draw_layers(img, [[target]], base, BACKGROUND)
+            draw_layers(img, [[m] for m in numbers], base, WHITE)
+            return img
+        img = new_frame(H, W, BACKGROUND)  # each piece in turn
+        draw_layers(img, [[target]])
+        for card, letter, number in zip(cards, self.letters, numbers):
+            _draw_card(img, card, letter)
+            draw_layers(img, [[number]])
         return img
 
     def _task_text(self) -> str:
