@@ -39,7 +39,13 @@ def _windows(n: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
 
 def _triples(g: list[int], n: int) -> int:
     """How many windows of three equal gems in a row or column the flat board holds (0: no line)."""
-    return sum(g[a] == g[b] == g[c] for a, b, c in set().union(*_windows(n)))
+    return sum(g[a] == g[b] == g[c] for a, b, c in _all_windows(n))
+
+
+@functools.lru_cache(maxsize=8)
+def _all_windows(n: int) -> tuple[tuple[int, int, int], ...]:
+    """Every row and column window of three cells of an n x n board."""
+    return tuple(set().union(*_windows(n)))
 
 
 def _runs_at(g: list[list[int]], r: int, c: int, n: int, out: set) -> None:
@@ -77,6 +83,13 @@ def swap_scores(g: list[list[int]], swaps: list) -> dict:
         g[ar][ac], g[br][bc] = va, vb
         scores[(a, b)] = len(hit)
     return scores
+
+
+@functools.lru_cache(maxsize=8)
+def _swaps(n: int) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
+    """Every swap of two neighbouring cells, in reading order (right before down)."""
+    return tuple(((r, c), (r + dr, c + dc)) for r in range(n) for c in range(n)
+                 for dr, dc in ((0, 1), (1, 0)) if r + dr < n and c + dc < n)
 
 
 @functools.lru_cache(maxsize=16)
@@ -139,13 +152,15 @@ class Match3Swap(SingleTurnEnv):
         with ScalarDraws(rng) as d:  # the draws of `rng.integers` one by one, at Python speed
             draw = d.integers
             while True:
-                f = d.integers_list(kinds, n * n)
+                f = [draw(kinds) for _ in range(n * n)]  # `d.integers_list(kinds, n * n)`: the same values
                 lines = _triples(f, n)
                 for _ in range(50):
                     if not lines:
                         break
                     v, r, c = draw(kinds), draw(n), draw(n)  # value first: numpy drew the right side first
                     i = r * n + c
+                    if f[i] == v:  # the same gem again: no window changes
+                        continue
                     for a, b, e in wins[i]:
                         lines -= f[a] == f[b] == f[e]
                     f[i] = v
@@ -160,10 +175,8 @@ class Match3Swap(SingleTurnEnv):
                     break
         self.grid, self.scores, self.best = np.array(g, dtype=np.int64), scores, best
 
-    def _swaps(self) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-        n = self.n
-        return [((r, c), (r + dr, c + dc)) for r in range(n) for c in range(n)
-                for dr, dc in ((0, 1), (1, 0)) if r + dr < n and c + dc < n]
+    def _swaps(self) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
+        return _swaps(self.n)
 
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size

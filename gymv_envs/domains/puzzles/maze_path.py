@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections import deque
 
 import numpy as np
 
@@ -80,17 +79,17 @@ class MazePath(SingleTurnEnv):
         """Breadth-first step counts from ``src`` (-1 where unreachable), as rows of lists."""
         n = self.n
         sides = self.open_.tolist() if sides is None else sides
-        dist = [[-1] * n for _ in range(n)]
-        dist[src[0]][src[1]] = 0
-        queue = deque([src])
-        while queue:
-            r, c = queue.popleft()
-            here, d = sides[r][c], dist[r][c] + 1
-            for k, (dr, dc) in enumerate(STEPS):
-                if here[k] and dist[r + dr][c + dc] < 0:
-                    dist[r + dr][c + dc] = d
-                    queue.append((r + dr, c + dc))
-        return dist
+        open_ = [here for row in sides for here in row]  # by cell index r * n + c
+        dist = [-1] * (n * n)
+        dist[src[0] * n + src[1]] = 0
+        queue = [src[0] * n + src[1]]
+        for i in queue:  # the list grows as the search goes: a queue read front to back
+            (up, down, left, right), d = open_[i], dist[i] + 1
+            for ok, j in ((up, i - n), (down, i + n), (left, i - 1), (right, i + 1)):
+                if ok and dist[j] < 0:
+                    dist[j] = d
+                    queue.append(j)
+        return [dist[r * n:r * n + n] for r in range(n)]
 
     def _distances(self, src: tuple[int, int]) -> np.ndarray:
         return np.array(self._distance_rows(src))

@@ -3,6 +3,8 @@ until a snake that keeps going straight dies."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
@@ -19,6 +21,21 @@ SIZES = {0: 5, 1: 7, 2: 9}
 LENGTHS = {0: (3, 5), 1: (6, 10), 2: (12, 20)}
 QUESTIONS = ("safe_move", "crash")
 CRASH_LENGTHS = {0: (6, 9), 1: (10, 16), 2: (18, 28)}  # crash: longer snakes, so the body is in the way
+
+
+@lru_cache(maxsize=8)
+def _neighbours(n: int) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """Each cell's neighbours on the board, in the order of ``DIRS``."""
+    return {(r, c): [(r + dr, c + dc) for dr, dc in DIRS.values() if 0 <= r + dr < n and 0 <= c + dc < n]
+            for r in range(n) for c in range(n)}
+
+
+def _free_cell(n: int, taken: set[tuple[int, int]], k: int) -> tuple[int, int]:
+    """The ``k``-th cell (row by row) that is not taken."""
+    for r, c in sorted(taken):
+        if r * n + c <= k:
+            k += 1
+    return divmod(k, n)
 
 
 class SnakeSafeMove(SingleTurnEnv):
@@ -87,33 +104,32 @@ class SnakeSafeMove(SingleTurnEnv):
     def _draw_level(self, rng: ScalarDraws) -> None:
         n = self.n
         lo, hi = (CRASH_LENGTHS if self.question == "crash" else LENGTHS)[self.difficulty]
+        neighbours = _neighbours(n)
+        crash = self.question == "crash"
         while True:
             length = rng.integers(lo, hi + 1)
             body = [(rng.integers(n), rng.integers(n))]  # body[0] is the tail end
             taken = set(body)
             while len(body) < length:
-                r, c = body[-1]
-                nxt = [(r + dr, c + dc) for dr, dc in DIRS.values()
-                       if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr, c + dc) not in taken]
+                nxt = [q for q in neighbours[body[-1]] if q not in taken]
                 if not nxt:
                     break
                 body.append(nxt[rng.integers(len(nxt))])
                 taken.add(body[-1])
             if len(body) < length:
                 continue
-            free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in taken]
             self.body = body
-            self.food = free[rng.integers(len(free))]
+            self.food = _free_cell(n, taken, rng.integers(n * n - len(taken)))  # free cells in row order
+            head_near = neighbours[body[-1]]
             if rng.integers(3) == 0:  # sometimes put the food next to the head
-                hr, hc = body[-1]
-                near = [(hr + dr, hc + dc) for dr, dc in DIRS.values() if (hr + dr, hc + dc) in free]
+                near = [q for q in head_near if q not in taken]
                 if near:
                     self.food = near[rng.integers(len(near))]
-            if self.question == "crash":
+            if crash:
                 if self._accept_crash(rng):
                     return
-            elif sum(self._safe(d) for d in DIRS) == 1:
-                return
+            elif len(head_near) - sum(q in taken and q != body[0] for q in head_near) == 1:
+                return  # one safe move: the food and the tail's cell are free (`_safe`)
 
     def _accept_crash(self, rng: ScalarDraws) -> bool:
         (nr, nc), (hr, hc) = self.body[-2], self.body[-1]
