@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
@@ -150,6 +151,7 @@ class UltimateTicTacToeMove(SingleTurnEnv):
         geom = self._geometry()
         x0, y0, cs, thick = geom
         img = grid_base(self.obs_size, *geom).copy()
+        boxes = _cell_boxes(geom)
         span = 3 * cs + thick
         for b in range(9):
             tint = TINT["play"] if self.question != "playable" and b in self.play else TINT[self.status[b]]
@@ -157,15 +159,12 @@ class UltimateTicTacToeMove(SingleTurnEnv):
                 tile = board_tile(self.obs_size, geom, tint)
                 y, x = y0 + (b // 3) * span, x0 + (b % 3) * span
                 img[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
-            for i, v in enumerate(self.cells[b]):
+            for (x, y, _, _), v in zip(boxes[9 * b:9 * b + 9], self.cells[b]):
                 if v:
-                    x, y, x1, y1 = self._cell_box(geom, (b // 3) * 3 + i // 3, (b % 3) * 3 + i % 3)
-                    tile = text_tile("XO"[v - 1], max(4, int((x1 - x) * 0.7)), STONE[v], True, tint)
-                    th, tw = min(tile.shape[0], y1 - y), min(tile.shape[1], x1 - x)
-                    ty, tx = y + (y1 - y - th) // 2, x + (x1 - x - tw) // 2
-                    img[ty:ty + th, tx:tx + tw] = tile[:th, :tw]
+                    tile, dy, dx = _stone(cs, v, tint)
+                    img[y + dy:y + dy + tile.shape[0], x + dx:x + dx + tile.shape[1]] = tile
         b, i = self.last
-        x, y, x1, y1 = self._cell_box(geom, (b // 3) * 3 + i // 3, (b % 3) * 3 + i % 3)
+        x, y, x1, y1 = boxes[9 * b + i]
         outline_rect(img, x, y, x1, y1, LAST, max(1, (x1 - x) // 9))
         return img
 
@@ -228,10 +227,39 @@ class UltimateTicTacToeMove(SingleTurnEnv):
         return out + pools
 
     def _state_text(self) -> str:
-        name = {(b, i): cell_name((b // 3) * 3 + i // 3, (b % 3) * 3 + i % 3) for b in range(9) for i in range(9)}
-        stones = [" ".join(sorted(name[b, i] for b in range(9) for i in range(9) if self.cells[b][i] == p)) for p in (1, 2)]
+        name, flat = _cell_names(), [v for row in self.cells for v in row]  # both by 9 * board + cell
+        stones = [" ".join(name[k] for k in _by_name() if flat[k] == p) for p in (1, 2)]
         won = ", ".join(f"{b + 1}:{'-XO='[s]}" for b, s in enumerate(self.status) if s)
-        return f"X: {stones[0]}\nO: {stones[1]}\nclosed boards: {won or 'none'}\nlast move: {name[self.last]}"
+        return f"X: {stones[0]}\nO: {stones[1]}\nclosed boards: {won or 'none'}\nlast move: {name[9 * self.last[0] + self.last[1]]}"
+
+
+@functools.lru_cache(maxsize=1)
+def _cell_names() -> tuple[str, ...]:
+    """The name of cell i of small board b, at 9 * b + i."""
+    return tuple(cell_name((b // 3) * 3 + i // 3, (b % 3) * 3 + i % 3) for b in range(9) for i in range(9))
+
+
+@functools.lru_cache(maxsize=1)
+def _by_name() -> tuple[int, ...]:
+    """The indices of `_cell_names` in the order of the names (as `sorted` orders them)."""
+    return tuple(sorted(range(81), key=_cell_names().__getitem__))
+
+
+@functools.lru_cache(maxsize=64)
+def _stone(cs: int, v: int, tint: tuple[int, int, int]) -> tuple[np.ndarray, int, int]:
+    """The X (v = 1) or O (2) over ``tint``, cut to a cell of `_cell_box` (cell size ``cs``), and its
+    offset (rows, columns) in the cell."""
+    side = cs - max(1, cs // 25)  # the box's width and height
+    tile = text_tile("XO"[v - 1], max(4, int(side * 0.7)), STONE[v], True, tint)
+    th, tw = min(tile.shape[0], side), min(tile.shape[1], side)
+    return tile[:th, :tw], (side - th) // 2, (side - tw) // 2
+
+
+@functools.lru_cache(maxsize=16)
+def _cell_boxes(geom: tuple[int, int, int, int]) -> tuple[tuple[int, int, int, int], ...]:
+    """`UltimateTicTacToeMove._cell_box` of cell i of small board b, at 9 * b + i."""
+    return tuple(UltimateTicTacToeMove._cell_box(geom, (b // 3) * 3 + i // 3, (b % 3) * 3 + i % 3)
+                 for b in range(9) for i in range(9))
 
 
 SPECS = tuple(
