@@ -10,7 +10,7 @@ import numpy as np
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import count_near_misses, parse_count
 from gymv_envs.core.board import Board
-from gymv_envs.core.canvas import PALETTE, draw_shape, fill_rect
+from gymv_envs.core.canvas import PALETTE, WHITE, fill_rect, shape_layer, stamp
 from gymv_envs.core.env import check_choice
 from gymv_envs.core.rng import ScalarDraws
 
@@ -188,10 +188,10 @@ class SnakeSafeMove(SingleTurnEnv):
         hr, hc = self.body[-1]
         cx, cy = g.center(hr, hc)
         fill_rect(img, cx - s * 0.3, cy - s * 0.3, cx + s * 0.3, cy + s * 0.3, dark)
-        for ex in (-0.15, 0.15):
-            draw_shape(img, "circle", cx + ex * s, cy - 0.08 * s, max(2, int(s * 0.14)), (255, 255, 255))
+        eye = max(2, int(s * 0.14))  # (stamped: a cached tile where the box is one colour, else blended)
+        stamp(img, [shape_layer("circle", cx + ex * s, cy - 0.08 * s, eye, WHITE) for ex in (-0.15, 0.15)], dark)
         fx, fy = g.center(*self.food)
-        draw_shape(img, "circle", fx, fy, max(3, int(s * 0.6)), PALETTE["red"])
+        stamp(img, [shape_layer("circle", fx, fy, max(3, int(s * 0.6)), PALETTE["red"])], WHITE)
         return img
 
     def _task_text(self) -> str:
