@@ -48,39 +48,23 @@ def _all_windows(n: int) -> tuple[tuple[int, int, int], ...]:
     return tuple(set().union(*_windows(n)))
 
 
-def _runs_at(g: list[list[int]], r: int, c: int, n: int, out: set) -> None:
-    """Add to ``out`` the cells of the row and column runs of three or more through (r, c)."""
-    v, row = g[r][c], g[r]
-    a = b = c
-    while a > 0 and row[a - 1] == v:
-        a -= 1
-    while b < n - 1 and row[b + 1] == v:
-        b += 1
-    if b - a >= 2:
-        out.update((r, x) for x in range(a, b + 1))
-    a = b = r
-    while a > 0 and g[a - 1][c] == v:
-        a -= 1
-    while b < n - 1 and g[b + 1][c] == v:
-        b += 1
-    if b - a >= 2:
-        out.update((y, c) for y in range(a, b + 1))
-
-
-def swap_scores(g: list[list[int]], swaps: list) -> dict:
-    """`cleared` after each swap of a board with no line yet: every run then holds a swapped cell."""
+def swap_scores(g: list[list[int]], swaps) -> dict:
+    """`cleared` after each swap of a board with no line yet: every run then holds a swapped cell, so
+    the cleared cells are those of the windows of three equal gems through a swapped cell."""
     n, scores = len(g), {}
+    f, wins = [v for row in g for v in row], _windows(n)
     for a, b in swaps:
-        (ar, ac), (br, bc) = a, b
-        va, vb = g[ar][ac], g[br][bc]
+        i, j = a[0] * n + a[1], b[0] * n + b[1]
+        va, vb = f[i], f[j]
         if va == vb:
             scores[(a, b)] = 0
             continue
-        g[ar][ac], g[br][bc] = vb, va
+        f[i], f[j] = vb, va
         hit: set = set()
-        _runs_at(g, ar, ac, n, hit)
-        _runs_at(g, br, bc, n, hit)
-        g[ar][ac], g[br][bc] = va, vb
+        for w in wins[i] + wins[j]:
+            if f[w[0]] == f[w[1]] == f[w[2]]:
+                hit.update(w)
+        f[i], f[j] = va, vb
         scores[(a, b)] = len(hit)
     return scores
 
