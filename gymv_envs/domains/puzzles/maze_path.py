@@ -17,6 +17,7 @@ STEPS = tuple(MOVES.values())  # direction k of open_[r, c, k]; STEPS[1::2] are 
 WORDS = {"UP": "U", "DOWN": "D", "LEFT": "L", "RIGHT": "R", "NORTH": "U", "SOUTH": "D", "WEST": "L", "EAST": "R"}
 SIZES = {0: 5, 1: 8, 2: 12}          # cells per side
 EXTRA_OPENINGS = {0: 0, 1: 3, 2: 8}  # walls knocked out after carving: several shortest paths
+_DIRECTION = {step: k for k, step in enumerate(STEPS)}  # (drow, dcol) -> k
 _PATH = re.compile(r"^(?:(?:UP|DOWN|LEFT|RIGHT|NORTH|SOUTH|EAST|WEST|[UDLR])[\s,;>\-\u2192]*)+$")
 
 
@@ -63,9 +64,13 @@ class MazePath(SingleTurnEnv):
         n = self.n
         # open_[r, c, k]: passage from (r, c) in direction k (0 U, 1 D, 2 L, 3 R), built as lists
         sides = [[[False] * 4 for _ in range(n)] for _ in range(n)]
-        passages = carve_maze(rng, n, STEPS)
-        for a, b in passages + sample(rng, closed_walls(n, passages, sides=STEPS[1::2]), EXTRA_OPENINGS[self.difficulty]):
-            k = STEPS.index((b[0] - a[0], b[1] - a[1]))
+        passages, extra = carve_maze(rng, n, STEPS), EXTRA_OPENINGS[self.difficulty]
+        if extra:
+            passages += sample(rng, closed_walls(n, passages, sides=STEPS[1::2]), extra)
+        else:  # `sample`'s one draw, a permutation of the walls a perfect maze leaves: (n - 1) ** 2 of them
+            rng.permutation((n - 1) ** 2)
+        for a, b in passages:
+            k = _DIRECTION[b[0] - a[0], b[1] - a[1]]
             sides[a[0]][a[1]][k] = sides[b[0]][b[1]][k ^ 1] = True
         self.open_ = np.array(sides, dtype=bool)
         self.start = (int(rng.integers(n)), int(rng.integers(n)))
@@ -116,10 +121,9 @@ class MazePath(SingleTurnEnv):
 
     def _walk(self, moves: tuple[str, ...]) -> tuple[int, int] | None:
         r, c = self.start
-        keys = list(MOVES)
         sides = self.open_.tolist()
         for m in moves:
-            k = keys.index(m)
+            k = _DIRECTION[MOVES[m]]
             if not sides[r][c][k]:
                 return None
             r, c = r + MOVES[m][0], c + MOVES[m][1]
