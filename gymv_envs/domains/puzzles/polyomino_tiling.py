@@ -39,6 +39,7 @@ REGION, OUTSIDE, FAINT = (150, 152, 160), (236, 236, 230), (212, 212, 206)
 _TOKEN = re.compile(r"[A-Za-z.]+")
 _TETRA = {n: cells_of(rows) for n, rows in TETROMINOES.items()}
 _PENTA = {n: cells_of(rows) for n, rows in PENTOMINOES.items()}
+_TETRA_NAMES, _PENTA_NAMES = tuple(sorted(_TETRA)), tuple(sorted(_PENTA))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -165,14 +166,14 @@ class PolyominoTiling(SingleTurnEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         while True:
-            shapes = [_TETRA[n] for n in shuffled(rng, sorted(_TETRA))[: self.tetrominoes]]
-            shapes += [_PENTA[n] for n in shuffled(rng, sorted(_PENTA))[: self.pentominoes]]
+            shapes = [_TETRA[n] for n in shuffled(rng, _TETRA_NAMES)[: self.tetrominoes]]
+            shapes += [_PENTA[n] for n in shuffled(rng, _PENTA_NAMES)[: self.pentominoes]]
             shapes = shuffled(rng, shapes)
             with ScalarDraws(rng) as draws:  # the scalar draws of `rng.integers`, at Python speed
                 placed = grow_region(draws, shapes, self.box)
                 if placed is not None:
                     # each piece is shown in a random orientation
-                    self.pieces = [orientations(s)[draws.integers(len(orientations(s)))] for s in shapes]
+                    self.pieces = [ways[draws.integers(len(ways))] for ways in map(orientations, shapes)]
                     break
         self.tiling = placed  # piece i covers placed[i]: the level is tiled by construction
         self.region = frozenset().union(*placed)
@@ -181,19 +182,17 @@ class PolyominoTiling(SingleTurnEnv):
         # the region row by row, "#" a region cell
         self.pattern = "".join("#" if (r, c) in self.region else "." for r in range(self.rows) for c in range(self.cols))
         self.letters = "ABCDEFGHIJ"[: len(shapes)]
-        self.colours = [COLOURS[int(i)] for i in rng.permutation(len(COLOURS))[: len(shapes)]]
+        self.colours = [COLOURS[i] for i in rng.permutation(len(COLOURS))[: len(shapes)].tolist()]
 
     # -- draw
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         base, boxes = _region_frame(H, W, self.rows, self.cols)
         img = base.copy()  # the grid with every cell a region cell, its numbers and the split line
-        for r in range(self.rows):
-            for c in range(self.cols):
-                box = boxes[r * self.cols + c]
-                if box is not None and (r, c) not in self.region:
-                    a, b, e, f = box
-                    img[b:f, a:e] = color_block(f - b, e - a, OUTSIDE)
+        for ch, box in zip(self.pattern, boxes):  # both row by row
+            if ch == "." and box is not None:
+                a, b, e, f = box
+                img[b:f, a:e] = color_block(f - b, e - a, OUTSIDE)
         self._draw_pieces(img, H * 0.52 + max(1, H // 256), H)
         return img
 
