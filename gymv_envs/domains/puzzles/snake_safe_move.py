@@ -10,7 +10,7 @@ import numpy as np
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import count_near_misses, parse_count
 from gymv_envs.core.board import Board
-from gymv_envs.core.canvas import PALETTE, WHITE, fill_rect, shape_layer, stamp
+from gymv_envs.core.canvas import PALETTE, WHITE, fill, fill_rect, rect_box, shape_layer, stamp
 from gymv_envs.core.env import check_choice
 from gymv_envs.core.rng import ScalarDraws
 
@@ -36,6 +36,24 @@ def _free_cell(n: int, taken: set[tuple[int, int]], k: int) -> tuple[int, int]:
         if r * n + c <= k:
             k += 1
     return divmod(k, n)
+
+
+@lru_cache(maxsize=16)
+def _layout(H: int, W: int, n: int) -> tuple:
+    """The empty board (read-only), the cell size, per cell its centre and the pixels (rows, columns)
+    `fill_rect` fills for its body square, and per pair of neighbouring cells those of their link."""
+    g = Board(H, W, n, n, labels=False)
+    s, (p, w) = g.cell, (g.cell * 0.12, g.cell * 0.25)
+    centers = {(r, c): g.center(r, c) for r in range(n) for c in range(n)}
+
+    def pixels(x0: float, y0: float, x1: float, y1: float) -> tuple[slice, slice]:
+        a, c, b, d = rect_box((H, W), x0, y0, x1, y1) or (0, 0, 0, 0)
+        return slice(c, d), slice(a, b)
+
+    squares = {cell: pixels(*(v + d for v, d in zip(g.box(*cell), (p, p, -p, -p)))) for cell in centers}
+    links = {(a, b): pixels(min(ax, bx) - w, min(ay, by) - w, max(ax, bx) + w, max(ay, by) + w)
+             for a, (ax, ay) in centers.items() for b in _neighbours(n)[a] for bx, by in [centers[b]]}
+    return g.base(), s, squares, links, centers
 
 
 class SnakeSafeMove(SingleTurnEnv):
@@ -172,25 +190,19 @@ class SnakeSafeMove(SingleTurnEnv):
 
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        g = Board(H, W, self.n, self.n, labels=False)
-        img = g.base().copy()  # `g.paint()`, cached
-        s = g.cell
+        base, s, squares, links, centers = _layout(H, W, self.n)
+        img = base.copy()  # `Board.paint()`, cached
         dark, body = (20, 100, 40), PALETTE["green"]
-        for k, (r, c) in enumerate(self.body):
-            x0, y0, x1, y1 = g.box(r, c)
-            p = s * 0.12
-            fill_rect(img, x0 + p, y0 + p, x1 - p, y1 - p, dark if k == len(self.body) - 1 else body)
+        last = len(self.body) - 1
+        for k, cell in enumerate(self.body):  # `fill_rect` on boxes worked out once per size
+            fill(img[squares[cell]], dark if k == last else body)
             if k:  # link to the previous segment
-                pr, pc = self.body[k - 1]
-                (ax, ay), (bx, by) = g.center(r, c), g.center(pr, pc)
-                w = s * 0.25
-                fill_rect(img, min(ax, bx) - w, min(ay, by) - w, max(ax, bx) + w, max(ay, by) + w, body)
-        hr, hc = self.body[-1]
-        cx, cy = g.center(hr, hc)
+                fill(img[links[cell, self.body[k - 1]]], body)
+        cx, cy = centers[self.body[-1]]
         fill_rect(img, cx - s * 0.3, cy - s * 0.3, cx + s * 0.3, cy + s * 0.3, dark)
         eye = max(2, int(s * 0.14))  # (stamped: a cached tile where the box is one colour, else blended)
         stamp(img, [shape_layer("circle", cx + ex * s, cy - 0.08 * s, eye, WHITE) for ex in (-0.15, 0.15)], dark)
-        fx, fy = g.center(*self.food)
+        fx, fy = centers[self.food]
         stamp(img, [shape_layer("circle", fx, fy, max(3, int(s * 0.6)), PALETTE["red"])], WHITE)
         return img
 
