@@ -201,7 +201,8 @@ class Match3Swap(SingleTurnEnv):
         return worse
 
     def _state_text(self) -> str:
-        return "\n".join(" ".join(GEMS[int(v)][0][0].upper() for v in row) for row in self.grid)
+        initials = [colour[0].upper() for colour, _ in GEMS]
+        return "\n".join(" ".join([initials[v] for v in row]) for row in self.grid.tolist())
 
 
 SPECS = (
