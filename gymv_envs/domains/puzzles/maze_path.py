@@ -21,6 +21,29 @@ _DIRECTION = {step: k for k, step in enumerate(STEPS)}  # (drow, dcol) -> k
 _PATH = re.compile(r"^(?:(?:UP|DOWN|LEFT|RIGHT|NORTH|SOUTH|EAST|WEST|[UDLR])[\s,;>\-\u2192]*)+$")
 
 
+def _steps(open_: list, n: int, src: int) -> list[int]:
+    """Breadth-first step counts from cell index ``src`` (-1 where unreachable) over the open sides
+    (up, down, left, right) of each cell index ``r * n + c``."""
+    dist = [-1] * (n * n)
+    dist[src] = 0
+    queue = [src]
+    for i in queue:  # the list grows as the search goes: a queue read front to back
+        (up, down, left, right), d = open_[i], dist[i] + 1
+        if up and dist[i - n] < 0:
+            dist[i - n] = d
+            queue.append(i - n)
+        if down and dist[i + n] < 0:
+            dist[i + n] = d
+            queue.append(i + n)
+        if left and dist[i - 1] < 0:
+            dist[i - 1] = d
+            queue.append(i - 1)
+        if right and dist[i + 1] < 0:
+            dist[i + 1] = d
+            queue.append(i + 1)
+    return dist
+
+
 class MazePath(SingleTurnEnv):
     """Find a shortest path from the green circle to the red star in a maze.
 
@@ -74,26 +97,17 @@ class MazePath(SingleTurnEnv):
             sides[a[0]][a[1]][k] = sides[b[0]][b[1]][k ^ 1] = True
         self.open_ = np.array(sides, dtype=bool)
         self.start = (int(rng.integers(n)), int(rng.integers(n)))
-        dist = self._distance_rows(self.start, sides)
-        top = max(map(max, dist))
-        far = [(r, c) for r in range(n) for c in range(n) if dist[r][c] >= 0.6 * top and dist[r][c] > 0]
+        dist = _steps([here for row in sides for here in row], n, self.start[0] * n + self.start[1])
+        top = max(dist)
+        far = [divmod(i, n) for i, d in enumerate(dist) if d >= 0.6 * top and d > 0]  # (r, c) in reading order
         self.goal = choice(rng, far)
-        self.best = dist[self.goal[0]][self.goal[1]]
+        self.best = dist[self.goal[0] * n + self.goal[1]]
 
     def _distance_rows(self, src: tuple[int, int], sides: list | None = None) -> list[list[int]]:
         """Breadth-first step counts from ``src`` (-1 where unreachable), as rows of lists."""
         n = self.n
         sides = self.open_.tolist() if sides is None else sides
-        open_ = [here for row in sides for here in row]  # by cell index r * n + c
-        dist = [-1] * (n * n)
-        dist[src[0] * n + src[1]] = 0
-        queue = [src[0] * n + src[1]]
-        for i in queue:  # the list grows as the search goes: a queue read front to back
-            (up, down, left, right), d = open_[i], dist[i] + 1
-            for ok, j in ((up, i - n), (down, i + n), (left, i - 1), (right, i + 1)):
-                if ok and dist[j] < 0:
-                    dist[j] = d
-                    queue.append(j)
+        dist = _steps([here for row in sides for here in row], n, src[0] * n + src[1])
         return [dist[r * n:r * n + n] for r in range(n)]
 
     def _distances(self, src: tuple[int, int]) -> np.ndarray:
@@ -137,16 +151,15 @@ class MazePath(SingleTurnEnv):
 
     # -- oracle
     def _solve(self) -> tuple[str, ...]:
-        sides = self.open_.tolist()
-        dist = self._distance_rows(self.goal, sides)
-        r, c = self.start
+        n, (r, c), (gr, gc) = self.n, self.start, self.goal
+        open_ = [here for row in self.open_.tolist() for here in row]  # by cell index r * n + c
+        dist, i, goal = _steps(open_, n, gr * n + gc), r * n + c, gr * n + gc
         path = []
-        while (r, c) != self.goal:
-            for k, (m, (dr, dc)) in enumerate(MOVES.items()):
-                if sides[r][c][k] and dist[r + dr][c + dc] == dist[r][c] - 1:
-                    path.append(m)
-                    r, c = r + dr, c + dc
-                    break
+        while i != goal:  # the first move (U, D, L, R) that gets one step nearer
+            (up, down, left, _), d = open_[i], dist[i] - 1  # (else right: a nearer neighbour exists)
+            m, i = (("U", i - n) if up and dist[i - n] == d else ("D", i + n) if down and dist[i + n] == d
+                    else ("L", i - 1) if left and dist[i - 1] == d else ("R", i + 1))
+            path.append(m)
         return tuple(path)
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[str, ...]]:
@@ -173,15 +186,14 @@ class MazePath(SingleTurnEnv):
 
     def _state_text(self) -> str:
         n, sides = self.n, self.open_.tolist()
-        rows = ["+" + "".join("--+" if not sides[0][c][0] else "  +" for c in range(n))]
-        for r in range(n):
-            row = sides[r]
-            line = "|" if not row[0][2] else " "
-            for c in range(n):
-                mark = "S" if (r, c) == self.start else "G" if (r, c) == self.goal else " "
-                line += f"{mark} " + ("|" if not row[c][3] else " ")
-            rows.append(line)
-            rows.append("+" + "".join("--+" if not row[c][1] else "  +" for c in range(n)))
+        rows = ["+" + "".join("  +" if here[0] else "--+" for here in sides[0])]
+        for r, row in enumerate(sides):
+            marks = [" "] * n
+            for (mr, mc), mark in ((self.goal, "G"), (self.start, "S")):  # the start's mark wins
+                if mr == r:
+                    marks[mc] = mark
+            rows.append((" " if row[0][2] else "|") + "".join(m + ("  " if here[3] else " |") for m, here in zip(marks, row)))
+            rows.append("+" + "".join("  +" if here[1] else "--+" for here in row))
         return "\n".join(rows)
 
 
