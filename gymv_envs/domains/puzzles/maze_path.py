@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.board import draw_maze
-from gymv_envs.core.canvas import PALETTE, WHITE, shape_layer, stamp
+from gymv_envs.core.canvas import PALETTE, WHITE, is_uniform, layers_tile, shape_layer, stamp
 from gymv_envs.core.rng import choice, sample
 from gymv_envs.rules.maze import carve_maze, closed_walls
 
@@ -42,6 +43,19 @@ def _steps(open_: list, n: int, src: int) -> list[int]:
             dist[i + 1] = d
             queue.append(i + 1)
     return dist
+
+
+@functools.lru_cache(maxsize=2048)
+def _marker(H: int, W: int, n: int, r: int, c: int, shape: str, colour: tuple) -> tuple | None:
+    """The pixels (rows, columns) of `MazePath._draw`'s marker in cell (r, c) and the tile `stamp`
+    copies there, where the box is white even with every wall drawn (so in every maze); else None."""
+    img, (x0, y0, cell), wall = draw_maze(np.zeros((n, n, 4), dtype=bool), (H, W))
+    m, x, y, _ = layer = shape_layer(shape, x0 + (c + 0.5) * cell + wall / 2, y0 + (r + 0.5) * cell + wall / 2,
+                                     max(3, int(cell * 0.6)), colour)
+    x1, y1 = x + m.shape[1], y + m.shape[0]
+    if not is_uniform(img, x, y, x1, y1, WHITE):
+        return None
+    return (slice(y, y1), slice(x, x1)), layers_tile([layer], x, y, x1, y1, WHITE)
 
 
 class MazePath(SingleTurnEnv):
@@ -118,7 +132,11 @@ class MazePath(SingleTurnEnv):
         img, (x0, y0, cell), wall = draw_maze(self.open_, self.obs_size)
         size = max(3, int(cell * 0.6))
         for (r, c), shape, col in ((self.start, "circle", PALETTE["green"]), (self.goal, "star", PALETTE["red"])):
-            stamp(img, [shape_layer(shape, x0 + (c + 0.5) * cell + wall / 2, y0 + (r + 0.5) * cell + wall / 2, size, col)], WHITE)
+            tile = _marker(*self.obs_size, self.n, r, c, shape, col)
+            if tile is not None:
+                img[tile[0]] = tile[1]
+            else:
+                stamp(img, [shape_layer(shape, x0 + (c + 0.5) * cell + wall / 2, y0 + (r + 0.5) * cell + wall / 2, size, col)], WHITE)
         return img
 
     def _task_text(self) -> str:
