@@ -99,8 +99,8 @@ class MazePath(SingleTurnEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
-        # open_[r, c, k]: passage from (r, c) in direction k (0 U, 1 D, 2 L, 3 R), built as lists
-        sides = [[[False] * 4 for _ in range(n)] for _ in range(n)]
+        # open_[r, c, k]: passage from (r, c) in direction k (0 U, 1 D, 2 L, 3 R), built as lists by cell r * n + c
+        sides = [[False] * 4 for _ in range(n * n)]
         passages, extra = carve_maze(rng, n, STEPS), EXTRA_OPENINGS[self.difficulty]
         if extra:
             passages += sample(rng, closed_walls(n, passages, sides=STEPS[1::2]), extra)
@@ -108,10 +108,10 @@ class MazePath(SingleTurnEnv):
             rng.permutation((n - 1) ** 2)
         for a, b in passages:
             k = _DIRECTION[b[0] - a[0], b[1] - a[1]]
-            sides[a[0]][a[1]][k] = sides[b[0]][b[1]][k ^ 1] = True
-        self.open_ = np.array(sides, dtype=bool)
+            sides[a[0] * n + a[1]][k] = sides[b[0] * n + b[1]][k ^ 1] = True
+        self.open_ = np.array(sides, dtype=bool).reshape(n, n, 4)
         self.start = (int(rng.integers(n)), int(rng.integers(n)))
-        dist = _steps([here for row in sides for here in row], n, self.start[0] * n + self.start[1])
+        dist = _steps(sides, n, self.start[0] * n + self.start[1])
         top = max(dist)
         far = [divmod(i, n) for i, d in enumerate(dist) if d >= 0.6 * top and d > 0]  # (r, c) in reading order
         self.goal = choice(rng, far)
@@ -170,7 +170,7 @@ class MazePath(SingleTurnEnv):
     # -- oracle
     def _solve(self) -> tuple[str, ...]:
         n, (r, c), (gr, gc) = self.n, self.start, self.goal
-        open_ = [here for row in self.open_.tolist() for here in row]  # by cell index r * n + c
+        open_ = self.open_.reshape(n * n, 4).tolist()  # by cell index r * n + c
         dist, i, goal = _steps(open_, n, gr * n + gc), r * n + c, gr * n + gc
         path = []
         while i != goal:  # the first move (U, D, L, R) that gets one step nearer
