@@ -70,6 +70,16 @@ _OUTLINES = {o: _outlines(o) for s in (*_TETRA.values(), *_PENTA.values()) for o
 
 
 @functools.lru_cache(maxsize=1024)
+def _piece_text(letter: str, cells: frozenset) -> str:
+    """A piece in the state text: its letter, then its box row by row (the letter on its cells, else ".")."""
+    h, w = _extent(cells)
+    rows = [["."] * w for _ in range(h)]
+    for r, c in cells:
+        rows[r][c] = letter
+    return f"{letter}:\n" + "\n".join("".join(row) for row in rows)
+
+
+@functools.lru_cache(maxsize=1024)
 def _indices(cells: frozenset) -> tuple[np.ndarray, np.ndarray]:
     """A shape's rows and columns as index arrays (at most 17 shapes x 8 orientations)."""
     return np.array([r for r, _ in cells]), np.array([c for _, c in cells])
@@ -177,10 +187,11 @@ class PolyominoTiling(SingleTurnEnv):
                     break
         self.tiling = placed  # piece i covers placed[i]: the level is tiled by construction
         self.region = frozenset().union(*placed)
-        self.rows = max(r for r, _ in self.region) + 1
-        self.cols = max(c for _, c in self.region) + 1
-        # the region row by row, "#" a region cell
-        self.pattern = "".join("#" if (r, c) in self.region else "." for r in range(self.rows) for c in range(self.cols))
+        self.rows, self.cols = max(self.region)[0] + 1, max(c for _, c in self.region) + 1
+        pattern = ["."] * (self.rows * self.cols)  # the region row by row, "#" a region cell
+        for r, c in self.region:
+            pattern[r * self.cols + c] = "#"
+        self.pattern = "".join(pattern)
         self.letters = "ABCDEFGHIJ"[: len(shapes)]
         self.colours = [COLOURS[i] for i in rng.permutation(len(COLOURS))[: len(shapes)].tolist()]
 
@@ -242,14 +253,8 @@ class PolyominoTiling(SingleTurnEnv):
 
     def _state_text(self) -> str:
         grid = "\n".join(self.pattern[r * self.cols:(r + 1) * self.cols] for r in range(self.rows))
-        shapes = []
-        for letter, p in zip(self.letters, self.pieces):
-            h, w = _extent(p)
-            rows = [["."] * w for _ in range(h)]
-            for r, c in p:
-                rows[r][c] = letter
-            shapes.append(f"{letter}:\n" + "\n".join("".join(row) for row in rows))
-        return f"region ({self.rows}x{self.cols}, # to cover):\n{grid}\npieces:\n" + "\n".join(shapes)
+        shapes = "\n".join(map(_piece_text, self.letters, self.pieces))
+        return f"region ({self.rows}x{self.cols}, # to cover):\n{grid}\npieces:\n" + shapes
 
     # -- verify
     def _parse_answer(self, text: str) -> tuple[str, ...] | None:
@@ -258,6 +263,9 @@ class PolyominoTiling(SingleTurnEnv):
         valid = set(self.letters) | {"."}
         tokens = [t.upper() for t in _TOKEN.findall(body)]
         ok = [set(t) <= valid for t in tokens]
+        if all(ok) and sum(map(len, tokens)) == self.rows * self.cols:  # nothing but the grid: what the search finds
+            cells = "".join(tokens)
+            return tuple(cells[r * self.cols:(r + 1) * self.cols] for r in range(self.rows))
         prefix, run_start = [0], []  # characters before each token; first token of its run of grid tokens
         for i, t in enumerate(tokens):
             prefix.append(prefix[-1] + len(t))
@@ -276,15 +284,16 @@ class PolyominoTiling(SingleTurnEnv):
         cells = "".join(answer)
         if cells.translate(str.maketrans(self.letters, "#" * len(self.letters))) != self.pattern:
             return False  # a letter outside the region or a dot inside it
-        groups: dict[str, list[tuple[int, int]]] = {}
-        for i, ch in enumerate(cells):
-            if ch != ".":
-                groups.setdefault(ch, []).append(divmod(i, self.cols))
-        if sorted(groups) != list(self.letters):
-            return False
-        for letter, piece in zip(self.letters, self.pieces):
-            (r0, c0), *_ = group = groups[letter]  # in reading order: its first cell first
-            if tuple((r - r0, c - c0) for r, c in group) not in _OUTLINES[piece]:
+        for letter, piece in zip(self.letters, self.pieces):  # each letter's cells in reading order
+            i, group = cells.find(letter), []
+            if i < 0:
+                return False  # a piece left out
+            r0, c0 = divmod(i, self.cols)
+            while i >= 0:
+                r, c = divmod(i, self.cols)
+                group.append((r - r0, c - c0))
+                i = cells.find(letter, i + 1)
+            if tuple(group) not in _OUTLINES[piece]:
                 return False
         return True
 
