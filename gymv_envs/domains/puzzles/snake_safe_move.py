@@ -136,18 +136,17 @@ class SnakeSafeMove(SingleTurnEnv):
                 taken.add(body[-1])
             if len(body) < length:
                 continue
-            self.body = body
-            self.food = _free_cell(n, taken, rng.integers(n * n - len(taken)))  # free cells in row order
+            free_k, food = rng.integers(n * n - len(taken)), None  # the k-th free cell in row order, found when kept
             head_near = neighbours[body[-1]]
             if rng.integers(3) == 0:  # sometimes put the food next to the head
                 near = [q for q in head_near if q not in taken]
                 if near:
-                    self.food = near[rng.integers(len(near))]
-            if crash:
-                if self._accept_crash(rng):
+                    food = near[rng.integers(len(near))]
+            # one safe move, where the food and the tail's cell are free (`_safe`); crash: `_accept_crash`
+            if crash or len(head_near) - sum(q in taken and q != body[0] for q in head_near) == 1:
+                self.body, self.food = body, _free_cell(n, taken, free_k) if food is None else food
+                if not crash or self._accept_crash(rng):
                     return
-            elif len(head_near) - sum(q in taken and q != body[0] for q in head_near) == 1:
-                return  # one safe move: the food and the tail's cell are free (`_safe`)
 
     def _accept_crash(self, rng: ScalarDraws) -> bool:
         (nr, nc), (hr, hc) = self.body[-2], self.body[-1]
@@ -241,12 +240,12 @@ class SnakeSafeMove(SingleTurnEnv):
         return [d for d in DIRS if not self._safe(d)]
 
     def _state_text(self) -> str:
-        grid = [["." for _ in range(self.n)] for _ in range(self.n)]
-        for k, (r, c) in enumerate(self.body):
-            grid[r][c] = "H" if k == len(self.body) - 1 else ("t" if k == 0 else "s")
-        grid[self.food[0]][self.food[1]] = "F"
-        return "\n".join(" ".join(row) for row in grid)
-
+        n, grid = self.n, ["."] * (self.n * self.n)
+        for r, c in self.body:
+            grid[r * n + c] = "s"
+        for (r, c), mark in ((self.body[0], "t"), (self.body[-1], "H"), (self.food, "F")):
+            grid[r * n + c] = mark
+        return "\n".join(" ".join(grid[r * n:r * n + n]) for r in range(n))
 
 SPECS = (
     TaskSpec(name="SnakeSafeMove", entry_point=SnakeSafeMove, version=1, max_episode_steps=1,
