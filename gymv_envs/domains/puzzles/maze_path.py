@@ -19,6 +19,7 @@ WORDS = {"UP": "U", "DOWN": "D", "LEFT": "L", "RIGHT": "R", "NORTH": "U", "SOUTH
 SIZES = {0: 5, 1: 8, 2: 12}          # cells per side
 EXTRA_OPENINGS = {0: 0, 1: 3, 2: 8}  # walls knocked out after carving: several shortest paths
 _DIRECTION = {step: k for k, step in enumerate(STEPS)}  # (drow, dcol) -> k
+_MOVE = re.compile(r"UP|DOWN|LEFT|RIGHT|NORTH|SOUTH|EAST|WEST|[UDLR]")
 _PATH = re.compile(r"^(?:(?:UP|DOWN|LEFT|RIGHT|NORTH|SOUTH|EAST|WEST|[UDLR])[\s,;>\-\u2192]*)+$")
 
 
@@ -149,7 +150,7 @@ class MazePath(SingleTurnEnv):
         t = text.strip().upper()
         if not t or len(t) > 4 * self.max_answer_length or not _PATH.match(t):
             return None
-        return tuple(WORDS.get(tok, tok) for tok in re.findall(r"UP|DOWN|LEFT|RIGHT|NORTH|SOUTH|EAST|WEST|[UDLR]", t))
+        return tuple([WORDS.get(tok, tok) for tok in _MOVE.findall(t)])
 
     def _walk(self, moves: tuple[str, ...]) -> tuple[int, int] | None:
         r, c = self.start
@@ -204,14 +205,14 @@ class MazePath(SingleTurnEnv):
 
     def _state_text(self) -> str:
         n, sides = self.n, self.open_.tolist()
-        rows = ["+" + "".join("  +" if here[0] else "--+" for here in sides[0])]
+        rows = ["+" + "".join([("--+", "  +")[here[0]] for here in sides[0]])]  # (indexed by the open side)
         for r, row in enumerate(sides):
             marks = [" "] * n
             for (mr, mc), mark in ((self.goal, "G"), (self.start, "S")):  # the start's mark wins
                 if mr == r:
                     marks[mc] = mark
-            rows.append((" " if row[0][2] else "|") + "".join(m + ("  " if here[3] else " |") for m, here in zip(marks, row)))
-            rows.append("+" + "".join("  +" if here[1] else "--+" for here in row))
+            rows.append(("|", " ")[row[0][2]] + "".join([m + (" |", "  ")[here[3]] for m, here in zip(marks, row)]))
+            rows.append("+" + "".join([("--+", "  +")[here[1]] for here in row]))
         return "\n".join(rows)
 
 
