@@ -59,6 +59,18 @@ def _marker(H: int, W: int, n: int, r: int, c: int, shape: str, colour: tuple) -
     return (slice(y, y1), slice(x, x1)), layers_tile([layer], x, y, x1, y1, WHITE)
 
 
+def _back(open_: list, n: int, dist: list[int], start: int, goal: int) -> tuple[str, ...]:
+    """The path from ``start`` to ``goal`` of a maze without loops, from the step counts from the start:
+    back from the goal, each cell's one neighbour a step nearer to the start."""
+    path, i = [], goal
+    while i != start:
+        (up, down, left, _), d = open_[i], dist[i] - 1  # (else right)
+        m, i = (("D", i - n) if up and dist[i - n] == d else ("U", i + n) if down and dist[i + n] == d
+                else ("R", i - 1) if left and dist[i - 1] == d else ("L", i + 1))
+        path.append(m)
+    return tuple(path[::-1])
+
+
 class MazePath(SingleTurnEnv):
     """Find a shortest path from the green circle to the red star in a maze.
 
@@ -112,7 +124,7 @@ class MazePath(SingleTurnEnv):
             sides[a[0] * n + a[1]][k] = sides[b[0] * n + b[1]][k ^ 1] = True
         self.open_ = np.array(sides, dtype=bool).reshape(n, n, 4)
         self.start = (int(rng.integers(n)), int(rng.integers(n)))
-        dist = _steps(sides, n, self.start[0] * n + self.start[1])
+        dist = self._from_start = _steps(sides, n, self.start[0] * n + self.start[1])
         top = max(dist)
         far = [divmod(i, n) for i, d in enumerate(dist) if d >= 0.6 * top and d > 0]  # (r, c) in reading order
         self.goal = choice(rng, far)
@@ -172,6 +184,8 @@ class MazePath(SingleTurnEnv):
     def _solve(self) -> tuple[str, ...]:
         n, (r, c), (gr, gc) = self.n, self.start, self.goal
         open_ = self.open_.reshape(n * n, 4).tolist()  # by cell index r * n + c
+        if not EXTRA_OPENINGS[self.difficulty]:  # a perfect maze: its one path, walked back from the goal
+            return _back(open_, n, self._from_start, r * n + c, gr * n + gc)
         dist, i, goal = _steps(open_, n, gr * n + gc), r * n + c, gr * n + gc
         path = []
         while i != goal:  # the first move (U, D, L, R) that gets one step nearer
