@@ -176,9 +176,10 @@ class PolyominoTiling(SingleTurnEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         while True:
-            shapes = [_TETRA[n] for n in shuffled(rng, _TETRA_NAMES)[: self.tetrominoes]]
-            shapes += [_PENTA[n] for n in shuffled(rng, _PENTA_NAMES)[: self.pentominoes]]
-            shapes = shuffled(rng, shapes)
+            # `shuffled`'s draws (one permutation each), the indices read as Python ints in one call
+            shapes = [_TETRA[_TETRA_NAMES[i]] for i in rng.permutation(len(_TETRA)).tolist()[: self.tetrominoes]]
+            shapes += [_PENTA[_PENTA_NAMES[i]] for i in rng.permutation(len(_PENTA)).tolist()[: self.pentominoes]]
+            shapes = [shapes[i] for i in rng.permutation(len(shapes)).tolist()]
             with ScalarDraws(rng) as draws:  # the scalar draws of `rng.integers`, at Python speed
                 placed = grow_region(draws, shapes, self.box)
                 if placed is not None:
@@ -303,11 +304,12 @@ class PolyominoTiling(SingleTurnEnv):
     # -- oracle
     def _solve(self) -> tuple[str, ...]:
         """The tiling the region was built from (any valid tiling is accepted)."""
-        grid = [["."] * self.cols for _ in range(self.rows)]
+        cols, grid = self.cols, ["."] * (self.rows * self.cols)  # row by row
         for letter, cells in zip(self.letters, self.tiling):
             for r, c in cells:
-                grid[r][c] = letter
-        return tuple("".join(row) for row in grid)
+                grid[r * cols + c] = letter
+        text = "".join(grid)
+        return tuple([text[r * cols:r * cols + cols] for r in range(self.rows)])
 
     def _near_misses(self, rng: np.random.Generator) -> Iterator[tuple[str, ...]]:
         """Grids one cell swap from a broken copy of the solution, so that every option (the valid
