@@ -166,10 +166,11 @@ class Match3Swap(SingleTurnEnv):
         H, W = self.obs_size
         base, boxes, size = _board(H, W, self.n)
         img = base.copy()
+        tiles = [shape_tile(shape, size, PALETTE[colour], WHITE) for colour, shape in GEMS[:self.kinds]]
         for (x, y, on_white, cx, cy), v in zip(boxes, self.grid.ravel().tolist()):
             colour, shape = GEMS[v]
             if on_white:  # the same pixels as blending the gem onto its white cell
-                img[y:y + size, x:x + size] = shape_tile(shape, size, PALETTE[colour], WHITE)
+                img[y:y + size, x:x + size] = tiles[v]
             else:
                 draw_shape(img, shape, cx, cy, size, PALETTE[colour])
         return img
