@@ -18,6 +18,7 @@ STEPS = tuple(MOVES.values())  # direction k of open_[r, c, k]; STEPS[1::2] are 
 WORDS = {"UP": "U", "DOWN": "D", "LEFT": "L", "RIGHT": "R", "NORTH": "U", "SOUTH": "D", "WEST": "L", "EAST": "R"}
 SIZES = {0: 5, 1: 8, 2: 12}          # cells per side
 EXTRA_OPENINGS = {0: 0, 1: 3, 2: 8}  # walls knocked out after carving: several shortest paths
+MARKERS = (("circle", PALETTE["green"]), ("star", PALETTE["red"]))  # the start's, the goal's
 _DIRECTION = {step: k for k, step in enumerate(STEPS)}  # (drow, dcol) -> k
 _MOVE = re.compile(r"UP|DOWN|LEFT|RIGHT|NORTH|SOUTH|EAST|WEST|[UDLR]")
 _PATH = re.compile(r"^(?:(?:UP|DOWN|LEFT|RIGHT|NORTH|SOUTH|EAST|WEST|[UDLR])[\s,;>\-\u2192]*)+$")
@@ -46,17 +47,21 @@ def _steps(open_: list, n: int, src: int) -> list[int]:
     return dist
 
 
-@functools.lru_cache(maxsize=2048)
-def _marker(H: int, W: int, n: int, r: int, c: int, shape: str, colour: tuple) -> tuple | None:
-    """The pixels (rows, columns) of `MazePath._draw`'s marker in cell (r, c) and the tile `stamp`
-    copies there, where the box is white even with every wall drawn (so in every maze); else None."""
+@functools.lru_cache(maxsize=32)
+def _markers(H: int, W: int, n: int) -> dict:
+    """Per (cell, shape) of `MazePath._draw`'s markers, where the marker's box is white even with every
+    wall drawn (so in every maze): its pixels (rows, columns) and the tile `stamp` copies there."""
     img, (x0, y0, cell), wall = draw_maze(np.zeros((n, n, 4), dtype=bool), (H, W))
-    m, x, y, _ = layer = shape_layer(shape, x0 + (c + 0.5) * cell + wall / 2, y0 + (r + 0.5) * cell + wall / 2,
-                                     max(3, int(cell * 0.6)), colour)
-    x1, y1 = x + m.shape[1], y + m.shape[0]
-    if not is_uniform(img, x, y, x1, y1, WHITE):
-        return None
-    return (slice(y, y1), slice(x, x1)), layers_tile([layer], x, y, x1, y1, WHITE)
+    out = {}
+    for r in range(n):
+        for c in range(n):
+            for shape, colour in MARKERS:
+                m, x, y, _ = layer = shape_layer(shape, x0 + (c + 0.5) * cell + wall / 2,
+                                                 y0 + (r + 0.5) * cell + wall / 2, max(3, int(cell * 0.6)), colour)
+                x1, y1 = x + m.shape[1], y + m.shape[0]
+                if is_uniform(img, x, y, x1, y1, WHITE):
+                    out[r, c, shape] = (slice(y, y1), slice(x, x1)), layers_tile([layer], x, y, x1, y1, WHITE)
+    return out
 
 
 def _back(open_: list, n: int, dist: list[int], start: int, goal: int) -> tuple[str, ...]:
@@ -144,8 +149,9 @@ class MazePath(SingleTurnEnv):
     def _draw(self) -> np.ndarray:
         img, (x0, y0, cell), wall = draw_maze(self.open_, self.obs_size)
         size = max(3, int(cell * 0.6))
-        for (r, c), shape, col in ((self.start, "circle", PALETTE["green"]), (self.goal, "star", PALETTE["red"])):
-            tile = _marker(*self.obs_size, self.n, r, c, shape, col)
+        markers = _markers(*self.obs_size, self.n)
+        for (r, c), (shape, col) in zip((self.start, self.goal), MARKERS):
+            tile = markers.get((r, c, shape))
             if tile is not None:
                 img[tile[0]] = tile[1]
             else:
