@@ -15,6 +15,7 @@ from gymv_envs.core.canvas import (
     PALETTE,
     WHITE,
     blend_mask,
+    draw_text,
     new_frame,
     outline_rect,
     stamp,
@@ -30,6 +31,7 @@ RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 LEVELS = {0: (5, 1, 2), 1: (7, 2, 3), 2: (10, 4, 4)}  # columns, suits, most face-down cards per column
 BACK = (45, 85, 160)
 TABLE = (40, 120, 70)
+SMALL = 128 * 128  # frames of at most this many pixels copy a cached table with its letters
 
 Card = tuple[int, int]  # (rank 1-13, suit 0-3)
 
@@ -78,6 +80,21 @@ def reveal_moves(down: list[int], up: list[list[Card]]) -> set[tuple[int, int | 
             if empty:
                 out.add((j, "empty"))
     return out
+
+
+@functools.lru_cache(maxsize=16)
+def _table(H: int, W: int, n: int, w: int, gap: int, top: int) -> np.ndarray | None:
+    """The empty table with the column letters (read-only; for small frames, where copying it is cheaper
+    than drawing the letters), or None where a letter reaches down to the cards (then `SpiderMove._draw`
+    stamps each letter before its column, as it would anyway)."""
+    img = new_frame(H, W, TABLE)
+    xs = (W - n * w - (n - 1) * gap) // 2
+    for j in range(n):
+        box = draw_text(img, LETTERS[j], (xs + j * (w + gap) + w / 2, top / 2), max(4, int(top * 0.7)), WHITE, bold=True)
+        if box[3] > top + max(1, top // 8):
+            return None
+    img.setflags(write=False)
+    return img
 
 
 @functools.lru_cache(maxsize=4096)
@@ -222,11 +239,13 @@ class SpiderMove(SingleTurnEnv):
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         w, h, gap, top, ds, us = self._geometry()
-        img = new_frame(H, W, TABLE)
+        table = _table(H, W, self.ncols, w, gap, top) if H * W <= SMALL else None
+        img = new_frame(H, W, TABLE) if table is None else table.copy()
         xs = (W - self.ncols * w - (self.ncols - 1) * gap) // 2
         for j in range(self.ncols):
             x = xs + j * (w + gap)  # the letter: a cached tile where its box is all table (`draw_text`'s pixels)
-            stamp(img, [text_layer(LETTERS[j], (x + w / 2, top / 2), max(4, int(top * 0.7)), WHITE, bold=True)], TABLE)
+            if table is None:
+                stamp(img, [text_layer(LETTERS[j], (x + w / 2, top / 2), max(4, int(top * 0.7)), WHITE, bold=True)], TABLE)
             y = top + max(1, top // 8)
             if not self.up[j] and not self.down[j]:
                 outline_rect(img, x, y, x + w, y + h, GRID_LINE, max(1, w // 30))
