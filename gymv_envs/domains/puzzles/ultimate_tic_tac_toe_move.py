@@ -8,11 +8,10 @@ import re
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
-from gymv_envs.core.board import text_tile
 from gymv_envs.core.canvas import PALETTE, WHITE, outline_rect
 from gymv_envs.core.cells import cell_name, find_cells
 from gymv_envs.core.env import check_choice
-from gymv_envs.domains.puzzles._ultimate_ttt import board_tile, grid_base
+from gymv_envs.domains.puzzles._ultimate_ttt import board_tile, cell_boxes, grid_base, stone_tile
 from gymv_envs.rules.ultimate_ttt import line_won, playable, small_board
 
 QUESTIONS = ("board", "game", "playable")
@@ -140,18 +139,11 @@ class UltimateTicTacToeMove(SingleTurnEnv):
         y0 = (H - 9 * cs - 2 * thick + int(0.7 * cs)) // 2
         return x0, y0, cs, thick
 
-    @staticmethod
-    def _cell_box(geom: tuple[int, int, int, int], R: int, C: int) -> tuple[int, int, int, int]:
-        x0, y0, cs, thick = geom
-        line = max(1, cs // 25)
-        x, y = x0 + C * cs + (C // 3) * thick, y0 + R * cs + (R // 3) * thick
-        return x + line, y + line, x + cs, y + cs
-
     def _draw(self) -> np.ndarray:
         geom = self._geometry()
         x0, y0, cs, thick = geom
         img = grid_base(self.obs_size, *geom).copy()
-        boxes = _cell_boxes(geom)
+        boxes = cell_boxes(geom)
         span = 3 * cs + thick
         for b in range(9):
             tint = TINT["play"] if self.question != "playable" and b in self.play else TINT[self.status[b]]
@@ -161,7 +153,7 @@ class UltimateTicTacToeMove(SingleTurnEnv):
                 img[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
             for (x, y, _, _), v in zip(boxes[9 * b:9 * b + 9], self.cells[b]):
                 if v:
-                    tile, dy, dx = _stone(cs, v, tint)
+                    tile, dy, dx = stone_tile(cs, "XO"[v - 1], STONE[v], tint)
                     img[y + dy:y + dy + tile.shape[0], x + dx:x + dx + tile.shape[1]] = tile
         b, i = self.last
         x, y, x1, y1 = boxes[9 * b + i]
@@ -227,39 +219,17 @@ class UltimateTicTacToeMove(SingleTurnEnv):
         return out + pools
 
     def _state_text(self) -> str:
-        name, flat = _cell_names(), [v for row in self.cells for v in row]  # both by 9 * board + cell
-        stones = [" ".join(name[k] for k in _by_name() if flat[k] == p) for p in (1, 2)]
+        (name, by_name), flat = _names(), [v for row in self.cells for v in row]  # by 9 * board + cell
+        stones = [" ".join(name[k] for k in by_name if flat[k] == p) for p in (1, 2)]
         won = ", ".join(f"{b + 1}:{'-XO='[s]}" for b, s in enumerate(self.status) if s)
         return f"X: {stones[0]}\nO: {stones[1]}\nclosed boards: {won or 'none'}\nlast move: {name[9 * self.last[0] + self.last[1]]}"
 
 
 @functools.lru_cache(maxsize=1)
-def _cell_names() -> tuple[str, ...]:
-    """The name of cell i of small board b, at 9 * b + i."""
-    return tuple(cell_name((b // 3) * 3 + i // 3, (b % 3) * 3 + i % 3) for b in range(9) for i in range(9))
-
-
-@functools.lru_cache(maxsize=1)
-def _by_name() -> tuple[int, ...]:
-    """The indices of `_cell_names` in the order of the names (as `sorted` orders them)."""
-    return tuple(sorted(range(81), key=_cell_names().__getitem__))
-
-
-@functools.lru_cache(maxsize=64)
-def _stone(cs: int, v: int, tint: tuple[int, int, int]) -> tuple[np.ndarray, int, int]:
-    """The X (v = 1) or O (2) over ``tint``, cut to a cell of `_cell_box` (cell size ``cs``), and its
-    offset (rows, columns) in the cell."""
-    side = cs - max(1, cs // 25)  # the box's width and height
-    tile = text_tile("XO"[v - 1], max(4, int(side * 0.7)), STONE[v], True, tint)
-    th, tw = min(tile.shape[0], side), min(tile.shape[1], side)
-    return tile[:th, :tw], (side - th) // 2, (side - tw) // 2
-
-
-@functools.lru_cache(maxsize=16)
-def _cell_boxes(geom: tuple[int, int, int, int]) -> tuple[tuple[int, int, int, int], ...]:
-    """`UltimateTicTacToeMove._cell_box` of cell i of small board b, at 9 * b + i."""
-    return tuple(UltimateTicTacToeMove._cell_box(geom, (b // 3) * 3 + i // 3, (b % 3) * 3 + i % 3)
-                 for b in range(9) for i in range(9))
+def _names() -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The name of cell i of small board b, at 9 * b + i, and those indices in the order of the names."""
+    names = tuple(cell_name((b // 3) * 3 + i // 3, (b % 3) * 3 + i % 3) for b in range(9) for i in range(9))
+    return names, tuple(sorted(range(81), key=names.__getitem__))
 
 
 SPECS = tuple(
