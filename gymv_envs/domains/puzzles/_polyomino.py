@@ -111,7 +111,7 @@ def grow_region(rng: np.random.Generator | ScalarDraws, shapes: list[Cells], box
             placed.pop()
         return False
 
-    if not place(sum(1 << (origin + r * stride + c) for r, c in o), (0, h, 0, w)):
+    if not place(_masks(shapes[order[0]], stride)[first] << origin, (0, h, 0, w)):
         return None
     r0, c0 = min(dr for _, dr, _ in placed), min(dc for _, _, dc in placed)
     out: list[Cells] = [frozenset()] * len(shapes)

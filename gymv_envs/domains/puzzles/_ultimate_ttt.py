@@ -6,6 +6,7 @@ import functools
 
 import numpy as np
 
+from gymv_envs.core.board import text_tile
 from gymv_envs.core.canvas import BACKGROUND, GRID_LINE, INK, WHITE, draw_text, fill_rect, new_frame
 
 
@@ -42,3 +43,26 @@ def board_tile(obs_size: tuple[int, int], geom: tuple[int, int, int, int], tint:
             fill_rect(tile, c * cs + line, r * cs + line, (c + 1) * cs, (r + 1) * cs, tint)
     tile.setflags(write=False)
     return tile
+
+
+@functools.lru_cache(maxsize=16)
+def cell_boxes(geom: tuple[int, int, int, int]) -> tuple[tuple[int, int, int, int], ...]:
+    """The box (x0, y0, x1, y1) inside the lines of each cell of `grid_base`: cell i of small board b at 9 * b + i."""
+    x0, y0, cs, thick = geom
+    line, out = max(1, cs // 25), []
+    for b in range(9):
+        for i in range(9):
+            R, C = (b // 3) * 3 + i // 3, (b % 3) * 3 + i % 3
+            x, y = x0 + C * cs + (C // 3) * thick, y0 + R * cs + (R // 3) * thick
+            out.append((x + line, y + line, x + cs, y + cs))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=64)
+def stone_tile(cs: int, text: str, color: tuple[int, int, int], tint: tuple[int, int, int]) -> tuple[np.ndarray, int, int]:
+    """``text`` (X or O) in ``color`` over ``tint``, cut to a box of `cell_boxes` (cell size ``cs``), and its
+    offset (rows, columns) in the box."""
+    side = cs - max(1, cs // 25)  # the box's width and height
+    tile = text_tile(text, max(4, int(side * 0.7)), color, True, tint)
+    th, tw = min(tile.shape[0], side), min(tile.shape[1], side)
+    return tile[:th, :tw], (side - th) // 2, (side - tw) // 2

@@ -43,29 +43,37 @@ def attacks(kind: int, sq: int, occ: int) -> int:
 
 def captures(pos: Position) -> list[tuple[int, int]]:
     """Every capture (from, to): a piece moving as in chess onto another piece."""
-    occ = sum(1 << sq for sq, _ in pos)
+    occ = 0
+    for sq, _ in pos:
+        occ |= 1 << sq
     return [(sq, t) for sq, kind in pos for t in _squares(attacks(kind, sq, occ) & occ)]
 
 
 def _squares(bb: int) -> list[int]:
-    import chess
+    """The squares of a bitboard, lowest first (python-chess's ``scan_forward``)."""
+    out = []
+    while bb:
+        r = bb & -bb
+        out.append(r.bit_length() - 1)
+        bb ^= r
+    return out
 
-    return list(chess.scan_forward(bb))
+
+def _after(pos: Position, a: int, b: int) -> Position:
+    """The position after the capture ``a`` x ``b`` (not checked)."""
+    kind = dict(pos)[a]
+    return tuple(sorted([(sq, k) for sq, k in pos if sq != a and sq != b] + [(b, kind)]))
 
 
 def play(pos: Position, move: tuple[int, int]) -> Position | None:
     """The position after a capture, or None when the move is not one."""
-    if move not in captures(pos):
-        return None
-    a, b = move
-    kind = dict(pos)[a]
-    return tuple(sorted([(sq, k) for sq, k in pos if sq not in (a, b)] + [(b, kind)]))
+    return _after(pos, *move) if move in captures(pos) else None
 
 
 @functools.lru_cache(maxsize=100_000)
 def solvable(pos: Position) -> bool:
     """Whether captures can bring the position down to one piece (depth-first search)."""
-    return len(pos) == 1 or any(solvable(play(pos, m)) for m in captures(pos))
+    return len(pos) == 1 or any(solvable(_after(pos, a, b)) for a, b in captures(pos))
 
 
 def replay(pos: Position, moves) -> bool:
@@ -77,23 +85,34 @@ def replay(pos: Position, moves) -> bool:
     return len(pos) == 1
 
 
+@functools.lru_cache(maxsize=8)
+def _corner(n: int) -> tuple[int, list[int]]:
+    """The ``n x n`` corner of the board as a bitboard and as its squares, lowest first."""
+    inside = sum(1 << (r * 8 + f) for r in range(n) for f in range(n))
+    return inside, _squares(inside)
+
+
 def backward_level(rng: np.random.Generator, n: int, pieces: int) -> tuple[Position, list[tuple[int, int]]]:
     """A position of ``pieces`` pieces on the ``n x n`` corner of the board and a solution, built
     backwards from one piece: each step moves a piece back to a square it could have captured from
     and puts a new piece where it captured."""
     import chess
 
-    inside = sum(1 << (r * 8 + f) for r in range(n) for f in range(n))
+    inside, corner = _corner(n)
+    pawn_back = chess.BB_PAWN_ATTACKS[chess.BLACK]
     while True:
         kinds = [k for k, c in SET.items() for _ in range(c)]
         first = kinds.pop(int(rng.integers(len(kinds))))
-        board, moves = {int(_squares(inside)[int(rng.integers(n * n))]): first}, []
+        board, moves = {corner[int(rng.integers(n * n))]: first}, []
         for _ in range(pieces - 1):
-            occ = sum(1 << sq for sq in board)
+            occ = 0
+            for sq in board:
+                occ |= 1 << sq
+            free = inside & ~occ
             options = []
             for sq, kind in board.items():
-                back = (chess.BB_PAWN_ATTACKS[chess.BLACK][sq] if kind == chess.PAWN else attacks(kind, sq, occ))
-                options += [(sq, t) for t in _squares(back & inside & ~occ)]
+                back = pawn_back[sq] if kind == chess.PAWN else attacks(kind, sq, occ)
+                options += [(sq, t) for t in _squares(back & free)]
             if not options:
                 break
             s, t = options[int(rng.integers(len(options)))]
@@ -159,8 +178,9 @@ class ChessRanger(SingleTurnEnv):
             self.position, self.key = backward_level(rng, self.n, self.pieces)
             if self.whole:  # a sequence is judged by replaying it
                 return
-            self.good = {m for m in captures(self.position) if solvable(play(self.position, m))}
-            if len(captures(self.position)) > len(self.good):  # some capture leads into a dead end
+            moves = captures(self.position)
+            self.good = {m for m in moves if solvable(_after(self.position, *m))}
+            if len(moves) > len(self.good):  # some capture leads into a dead end
                 return
 
     def _draw(self) -> np.ndarray:

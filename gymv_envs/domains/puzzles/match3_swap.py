@@ -39,44 +39,41 @@ def _windows(n: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
 
 def _triples(g: list[int], n: int) -> int:
     """How many windows of three equal gems in a row or column the flat board holds (0: no line)."""
-    return sum(g[a] == g[b] == g[c] for a, b, c in set().union(*_windows(n)))
+    return sum(g[a] == g[b] == g[c] for a, b, c in _all_windows(n))
 
 
-def _runs_at(g: list[list[int]], r: int, c: int, n: int, out: set) -> None:
-    """Add to ``out`` the cells of the row and column runs of three or more through (r, c)."""
-    v, row = g[r][c], g[r]
-    a = b = c
-    while a > 0 and row[a - 1] == v:
-        a -= 1
-    while b < n - 1 and row[b + 1] == v:
-        b += 1
-    if b - a >= 2:
-        out.update((r, x) for x in range(a, b + 1))
-    a = b = r
-    while a > 0 and g[a - 1][c] == v:
-        a -= 1
-    while b < n - 1 and g[b + 1][c] == v:
-        b += 1
-    if b - a >= 2:
-        out.update((y, c) for y in range(a, b + 1))
+@functools.lru_cache(maxsize=8)
+def _all_windows(n: int) -> tuple[tuple[int, int, int], ...]:
+    """Every row and column window of three cells of an n x n board."""
+    return tuple(set().union(*_windows(n)))
 
 
-def swap_scores(g: list[list[int]], swaps: list) -> dict:
-    """`cleared` after each swap of a board with no line yet: every run then holds a swapped cell."""
+def swap_scores(g: list[list[int]], swaps) -> dict:
+    """`cleared` after each swap of a board with no line yet: every run then holds a swapped cell, so
+    the cleared cells are those of the windows of three equal gems through a swapped cell."""
     n, scores = len(g), {}
+    f, wins = [v for row in g for v in row], _windows(n)
     for a, b in swaps:
-        (ar, ac), (br, bc) = a, b
-        va, vb = g[ar][ac], g[br][bc]
+        i, j = a[0] * n + a[1], b[0] * n + b[1]
+        va, vb = f[i], f[j]
         if va == vb:
             scores[(a, b)] = 0
             continue
-        g[ar][ac], g[br][bc] = vb, va
+        f[i], f[j] = vb, va
         hit: set = set()
-        _runs_at(g, ar, ac, n, hit)
-        _runs_at(g, br, bc, n, hit)
-        g[ar][ac], g[br][bc] = va, vb
+        for w in wins[i] + wins[j]:
+            if f[w[0]] == f[w[1]] == f[w[2]]:
+                hit.update(w)
+        f[i], f[j] = va, vb
         scores[(a, b)] = len(hit)
     return scores
+
+
+@functools.lru_cache(maxsize=8)
+def _swaps(n: int) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
+    """Every swap of two neighbouring cells, in reading order (right before down)."""
+    return tuple(((r, c), (r + dr, c + dc)) for r in range(n) for c in range(n)
+                 for dr, dc in ((0, 1), (1, 0)) if r + dr < n and c + dc < n)
 
 
 @functools.lru_cache(maxsize=16)
@@ -139,13 +136,15 @@ class Match3Swap(SingleTurnEnv):
         with ScalarDraws(rng) as d:  # the draws of `rng.integers` one by one, at Python speed
             draw = d.integers
             while True:
-                f = d.integers_list(kinds, n * n)
+                f = [draw(kinds) for _ in range(n * n)]  # `d.integers_list(kinds, n * n)`: the same values
                 lines = _triples(f, n)
                 for _ in range(50):
                     if not lines:
                         break
                     v, r, c = draw(kinds), draw(n), draw(n)  # value first: numpy drew the right side first
                     i = r * n + c
+                    if f[i] == v:  # the same gem again: no window changes
+                        continue
                     for a, b, e in wins[i]:
                         lines -= f[a] == f[b] == f[e]
                     f[i] = v
@@ -160,19 +159,18 @@ class Match3Swap(SingleTurnEnv):
                     break
         self.grid, self.scores, self.best = np.array(g, dtype=np.int64), scores, best
 
-    def _swaps(self) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-        n = self.n
-        return [((r, c), (r + dr, c + dc)) for r in range(n) for c in range(n)
-                for dr, dc in ((0, 1), (1, 0)) if r + dr < n and c + dc < n]
+    def _swaps(self) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
+        return _swaps(self.n)
 
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         base, boxes, size = _board(H, W, self.n)
         img = base.copy()
+        tiles = [shape_tile(shape, size, PALETTE[colour], WHITE) for colour, shape in GEMS[:self.kinds]]
         for (x, y, on_white, cx, cy), v in zip(boxes, self.grid.ravel().tolist()):
             colour, shape = GEMS[v]
             if on_white:  # the same pixels as blending the gem onto its white cell
-                img[y:y + size, x:x + size] = shape_tile(shape, size, PALETTE[colour], WHITE)
+                img[y:y + size, x:x + size] = tiles[v]
             else:
                 draw_shape(img, shape, cx, cy, size, PALETTE[colour])
         return img
@@ -204,7 +202,8 @@ class Match3Swap(SingleTurnEnv):
         return worse
 
     def _state_text(self) -> str:
-        return "\n".join(" ".join(GEMS[int(v)][0][0].upper() for v in row) for row in self.grid)
+        initials = [colour[0].upper() for colour, _ in GEMS]
+        return "\n".join(" ".join([initials[v] for v in row]) for row in self.grid.tolist())
 
 
 SPECS = (

@@ -39,6 +39,7 @@ REGION, OUTSIDE, FAINT = (150, 152, 160), (236, 236, 230), (212, 212, 206)
 _TOKEN = re.compile(r"[A-Za-z.]+")
 _TETRA = {n: cells_of(rows) for n, rows in TETROMINOES.items()}
 _PENTA = {n: cells_of(rows) for n, rows in PENTOMINOES.items()}
+_TETRA_NAMES, _PENTA_NAMES = tuple(sorted(_TETRA)), tuple(sorted(_PENTA))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -66,6 +67,16 @@ def _outlines(cells: frozenset) -> frozenset:
 
 # per orientation of every piece, the outlines of all its orientations (a constant table)
 _OUTLINES = {o: _outlines(o) for s in (*_TETRA.values(), *_PENTA.values()) for o in orientations(s)}
+
+
+@functools.lru_cache(maxsize=1024)
+def _piece_text(letter: str, cells: frozenset) -> str:
+    """A piece in the state text: its letter, then its box row by row (the letter on its cells, else ".")."""
+    h, w = _extent(cells)
+    rows = [["."] * w for _ in range(h)]
+    for r, c in cells:
+        rows[r][c] = letter
+    return f"{letter}:\n" + "\n".join("".join(row) for row in rows)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -165,35 +176,35 @@ class PolyominoTiling(SingleTurnEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         while True:
-            shapes = [_TETRA[n] for n in shuffled(rng, sorted(_TETRA))[: self.tetrominoes]]
-            shapes += [_PENTA[n] for n in shuffled(rng, sorted(_PENTA))[: self.pentominoes]]
-            shapes = shuffled(rng, shapes)
+            # `shuffled`'s draws (one permutation each), the indices read as Python ints in one call
+            shapes = [_TETRA[_TETRA_NAMES[i]] for i in rng.permutation(len(_TETRA)).tolist()[: self.tetrominoes]]
+            shapes += [_PENTA[_PENTA_NAMES[i]] for i in rng.permutation(len(_PENTA)).tolist()[: self.pentominoes]]
+            shapes = [shapes[i] for i in rng.permutation(len(shapes)).tolist()]
             with ScalarDraws(rng) as draws:  # the scalar draws of `rng.integers`, at Python speed
                 placed = grow_region(draws, shapes, self.box)
                 if placed is not None:
                     # each piece is shown in a random orientation
-                    self.pieces = [orientations(s)[draws.integers(len(orientations(s)))] for s in shapes]
+                    self.pieces = [ways[draws.integers(len(ways))] for ways in map(orientations, shapes)]
                     break
         self.tiling = placed  # piece i covers placed[i]: the level is tiled by construction
         self.region = frozenset().union(*placed)
-        self.rows = max(r for r, _ in self.region) + 1
-        self.cols = max(c for _, c in self.region) + 1
-        # the region row by row, "#" a region cell
-        self.pattern = "".join("#" if (r, c) in self.region else "." for r in range(self.rows) for c in range(self.cols))
+        self.rows, self.cols = max(self.region)[0] + 1, max(c for _, c in self.region) + 1
+        pattern = ["."] * (self.rows * self.cols)  # the region row by row, "#" a region cell
+        for r, c in self.region:
+            pattern[r * self.cols + c] = "#"
+        self.pattern = "".join(pattern)
         self.letters = "ABCDEFGHIJ"[: len(shapes)]
-        self.colours = [COLOURS[int(i)] for i in rng.permutation(len(COLOURS))[: len(shapes)]]
+        self.colours = [COLOURS[i] for i in rng.permutation(len(COLOURS))[: len(shapes)].tolist()]
 
     # -- draw
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         base, boxes = _region_frame(H, W, self.rows, self.cols)
         img = base.copy()  # the grid with every cell a region cell, its numbers and the split line
-        for r in range(self.rows):
-            for c in range(self.cols):
-                box = boxes[r * self.cols + c]
-                if box is not None and (r, c) not in self.region:
-                    a, b, e, f = box
-                    img[b:f, a:e] = color_block(f - b, e - a, OUTSIDE)
+        for ch, box in zip(self.pattern, boxes):  # both row by row
+            if ch == "." and box is not None:
+                a, b, e, f = box
+                img[b:f, a:e] = color_block(f - b, e - a, OUTSIDE)
         self._draw_pieces(img, H * 0.52 + max(1, H // 256), H)
         return img
 
@@ -243,14 +254,8 @@ class PolyominoTiling(SingleTurnEnv):
 
     def _state_text(self) -> str:
         grid = "\n".join(self.pattern[r * self.cols:(r + 1) * self.cols] for r in range(self.rows))
-        shapes = []
-        for letter, p in zip(self.letters, self.pieces):
-            h, w = _extent(p)
-            rows = [["."] * w for _ in range(h)]
-            for r, c in p:
-                rows[r][c] = letter
-            shapes.append(f"{letter}:\n" + "\n".join("".join(row) for row in rows))
-        return f"region ({self.rows}x{self.cols}, # to cover):\n{grid}\npieces:\n" + "\n".join(shapes)
+        shapes = "\n".join(map(_piece_text, self.letters, self.pieces))
+        return f"region ({self.rows}x{self.cols}, # to cover):\n{grid}\npieces:\n" + shapes
 
     # -- verify
     def _parse_answer(self, text: str) -> tuple[str, ...] | None:
@@ -259,6 +264,9 @@ class PolyominoTiling(SingleTurnEnv):
         valid = set(self.letters) | {"."}
         tokens = [t.upper() for t in _TOKEN.findall(body)]
         ok = [set(t) <= valid for t in tokens]
+        if all(ok) and sum(map(len, tokens)) == self.rows * self.cols:  # nothing but the grid: what the search finds
+            cells = "".join(tokens)
+            return tuple(cells[r * self.cols:(r + 1) * self.cols] for r in range(self.rows))
         prefix, run_start = [0], []  # characters before each token; first token of its run of grid tokens
         for i, t in enumerate(tokens):
             prefix.append(prefix[-1] + len(t))
@@ -277,15 +285,16 @@ class PolyominoTiling(SingleTurnEnv):
         cells = "".join(answer)
         if cells.translate(str.maketrans(self.letters, "#" * len(self.letters))) != self.pattern:
             return False  # a letter outside the region or a dot inside it
-        groups: dict[str, list[tuple[int, int]]] = {}
-        for i, ch in enumerate(cells):
-            if ch != ".":
-                groups.setdefault(ch, []).append(divmod(i, self.cols))
-        if sorted(groups) != list(self.letters):
-            return False
-        for letter, piece in zip(self.letters, self.pieces):
-            (r0, c0), *_ = group = groups[letter]  # in reading order: its first cell first
-            if tuple((r - r0, c - c0) for r, c in group) not in _OUTLINES[piece]:
+        for letter, piece in zip(self.letters, self.pieces):  # each letter's cells in reading order
+            i, group = cells.find(letter), []
+            if i < 0:
+                return False  # a piece left out
+            r0, c0 = divmod(i, self.cols)
+            while i >= 0:
+                r, c = divmod(i, self.cols)
+                group.append((r - r0, c - c0))
+                i = cells.find(letter, i + 1)
+            if tuple(group) not in _OUTLINES[piece]:
                 return False
         return True
 
@@ -295,11 +304,12 @@ class PolyominoTiling(SingleTurnEnv):
     # -- oracle
     def _solve(self) -> tuple[str, ...]:
         """The tiling the region was built from (any valid tiling is accepted)."""
-        grid = [["."] * self.cols for _ in range(self.rows)]
+        cols, grid = self.cols, ["."] * (self.rows * self.cols)  # row by row
         for letter, cells in zip(self.letters, self.tiling):
             for r, c in cells:
-                grid[r][c] = letter
-        return tuple("".join(row) for row in grid)
+                grid[r * cols + c] = letter
+        text = "".join(grid)
+        return tuple([text[r * cols:r * cols + cols] for r in range(self.rows)])
 
     def _near_misses(self, rng: np.random.Generator) -> Iterator[tuple[str, ...]]:
         """Grids one cell swap from a broken copy of the solution, so that every option (the valid

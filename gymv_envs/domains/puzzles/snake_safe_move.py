@@ -3,12 +3,14 @@ until a snake that keeps going straight dies."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import count_near_misses, parse_count
 from gymv_envs.core.board import Board
-from gymv_envs.core.canvas import PALETTE, draw_shape, fill_rect
+from gymv_envs.core.canvas import PALETTE, WHITE, fill, fill_rect, rect_box, shape_layer, stamp
 from gymv_envs.core.env import check_choice
 from gymv_envs.core.rng import ScalarDraws
 
@@ -19,6 +21,39 @@ SIZES = {0: 5, 1: 7, 2: 9}
 LENGTHS = {0: (3, 5), 1: (6, 10), 2: (12, 20)}
 QUESTIONS = ("safe_move", "crash")
 CRASH_LENGTHS = {0: (6, 9), 1: (10, 16), 2: (18, 28)}  # crash: longer snakes, so the body is in the way
+
+
+@lru_cache(maxsize=8)
+def _neighbours(n: int) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """Each cell's neighbours on the board, in the order of ``DIRS``."""
+    return {(r, c): [(r + dr, c + dc) for dr, dc in DIRS.values() if 0 <= r + dr < n and 0 <= c + dc < n]
+            for r in range(n) for c in range(n)}
+
+
+def _free_cell(n: int, taken: set[tuple[int, int]], k: int) -> tuple[int, int]:
+    """The ``k``-th cell (row by row) that is not taken."""
+    for r, c in sorted(taken):
+        if r * n + c <= k:
+            k += 1
+    return divmod(k, n)
+
+
+@lru_cache(maxsize=16)
+def _layout(H: int, W: int, n: int) -> tuple:
+    """The empty board (read-only), the cell size, per cell its centre and the pixels (rows, columns)
+    `fill_rect` fills for its body square, and per pair of neighbouring cells those of their link."""
+    g = Board(H, W, n, n, labels=False)
+    s, (p, w) = g.cell, (g.cell * 0.12, g.cell * 0.25)
+    centers = {(r, c): g.center(r, c) for r in range(n) for c in range(n)}
+
+    def pixels(x0: float, y0: float, x1: float, y1: float) -> tuple[slice, slice]:
+        a, c, b, d = rect_box((H, W), x0, y0, x1, y1) or (0, 0, 0, 0)
+        return slice(c, d), slice(a, b)
+
+    squares = {cell: pixels(*(v + d for v, d in zip(g.box(*cell), (p, p, -p, -p)))) for cell in centers}
+    links = {(a, b): pixels(min(ax, bx) - w, min(ay, by) - w, max(ax, bx) + w, max(ay, by) + w)
+             for a, (ax, ay) in centers.items() for b in _neighbours(n)[a] for bx, by in [centers[b]]}
+    return g.base(), s, squares, links, centers
 
 
 class SnakeSafeMove(SingleTurnEnv):
@@ -87,33 +122,31 @@ class SnakeSafeMove(SingleTurnEnv):
     def _draw_level(self, rng: ScalarDraws) -> None:
         n = self.n
         lo, hi = (CRASH_LENGTHS if self.question == "crash" else LENGTHS)[self.difficulty]
+        neighbours = _neighbours(n)
+        crash = self.question == "crash"
         while True:
             length = rng.integers(lo, hi + 1)
             body = [(rng.integers(n), rng.integers(n))]  # body[0] is the tail end
             taken = set(body)
             while len(body) < length:
-                r, c = body[-1]
-                nxt = [(r + dr, c + dc) for dr, dc in DIRS.values()
-                       if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr, c + dc) not in taken]
+                nxt = [q for q in neighbours[body[-1]] if q not in taken]
                 if not nxt:
                     break
                 body.append(nxt[rng.integers(len(nxt))])
                 taken.add(body[-1])
             if len(body) < length:
                 continue
-            free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in taken]
-            self.body = body
-            self.food = free[rng.integers(len(free))]
+            free_k, food = rng.integers(n * n - len(taken)), None  # the k-th free cell in row order, found when kept
+            head_near = neighbours[body[-1]]
             if rng.integers(3) == 0:  # sometimes put the food next to the head
-                hr, hc = body[-1]
-                near = [(hr + dr, hc + dc) for dr, dc in DIRS.values() if (hr + dr, hc + dc) in free]
+                near = [q for q in head_near if q not in taken]
                 if near:
-                    self.food = near[rng.integers(len(near))]
-            if self.question == "crash":
-                if self._accept_crash(rng):
+                    food = near[rng.integers(len(near))]
+            # one safe move, where the food and the tail's cell are free (`_safe`); crash: `_accept_crash`
+            if crash or len(head_near) - sum(q in taken and q != body[0] for q in head_near) == 1:
+                self.body, self.food = body, _free_cell(n, taken, free_k) if food is None else food
+                if not crash or self._accept_crash(rng):
                     return
-            elif sum(self._safe(d) for d in DIRS) == 1:
-                return
 
     def _accept_crash(self, rng: ScalarDraws) -> bool:
         (nr, nc), (hr, hc) = self.body[-2], self.body[-1]
@@ -156,26 +189,20 @@ class SnakeSafeMove(SingleTurnEnv):
 
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        g = Board(H, W, self.n, self.n, labels=False)
-        img = g.base().copy()  # `g.paint()`, cached
-        s = g.cell
+        base, s, squares, links, centers = _layout(H, W, self.n)
+        img = base.copy()  # `Board.paint()`, cached
         dark, body = (20, 100, 40), PALETTE["green"]
-        for k, (r, c) in enumerate(self.body):
-            x0, y0, x1, y1 = g.box(r, c)
-            p = s * 0.12
-            fill_rect(img, x0 + p, y0 + p, x1 - p, y1 - p, dark if k == len(self.body) - 1 else body)
+        last = len(self.body) - 1
+        for k, cell in enumerate(self.body):  # `fill_rect` on boxes worked out once per size
+            fill(img[squares[cell]], dark if k == last else body)
             if k:  # link to the previous segment
-                pr, pc = self.body[k - 1]
-                (ax, ay), (bx, by) = g.center(r, c), g.center(pr, pc)
-                w = s * 0.25
-                fill_rect(img, min(ax, bx) - w, min(ay, by) - w, max(ax, bx) + w, max(ay, by) + w, body)
-        hr, hc = self.body[-1]
-        cx, cy = g.center(hr, hc)
+                fill(img[links[cell, self.body[k - 1]]], body)
+        cx, cy = centers[self.body[-1]]
         fill_rect(img, cx - s * 0.3, cy - s * 0.3, cx + s * 0.3, cy + s * 0.3, dark)
-        for ex in (-0.15, 0.15):
-            draw_shape(img, "circle", cx + ex * s, cy - 0.08 * s, max(2, int(s * 0.14)), (255, 255, 255))
-        fx, fy = g.center(*self.food)
-        draw_shape(img, "circle", fx, fy, max(3, int(s * 0.6)), PALETTE["red"])
+        eye = max(2, int(s * 0.14))  # (stamped: a cached tile where the box is one colour, else blended)
+        stamp(img, [shape_layer("circle", cx + ex * s, cy - 0.08 * s, eye, WHITE) for ex in (-0.15, 0.15)], dark)
+        fx, fy = centers[self.food]
+        stamp(img, [shape_layer("circle", fx, fy, max(3, int(s * 0.6)), PALETTE["red"])], WHITE)
         return img
 
     def _task_text(self) -> str:
@@ -213,12 +240,12 @@ class SnakeSafeMove(SingleTurnEnv):
         return [d for d in DIRS if not self._safe(d)]
 
     def _state_text(self) -> str:
-        grid = [["." for _ in range(self.n)] for _ in range(self.n)]
-        for k, (r, c) in enumerate(self.body):
-            grid[r][c] = "H" if k == len(self.body) - 1 else ("t" if k == 0 else "s")
-        grid[self.food[0]][self.food[1]] = "F"
-        return "\n".join(" ".join(row) for row in grid)
-
+        n, grid = self.n, ["."] * (self.n * self.n)
+        for r, c in self.body:
+            grid[r * n + c] = "s"
+        for (r, c), mark in ((self.body[0], "t"), (self.body[-1], "H"), (self.food, "F")):
+            grid[r * n + c] = mark
+        return "\n".join(" ".join(grid[r * n:r * n + n]) for r in range(n))
 
 SPECS = (
     TaskSpec(name="SnakeSafeMove", entry_point=SnakeSafeMove, version=1, max_episode_steps=1,

@@ -18,6 +18,8 @@ from gymv_envs.core.canvas import (
     draw_text,
     new_frame,
     outline_rect,
+    stamp,
+    text_layer,
     text_mask,
 )
 from gymv_envs.core.cells import LETTERS
@@ -29,12 +31,16 @@ RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 LEVELS = {0: (5, 1, 2), 1: (7, 2, 3), 2: (10, 4, 4)}  # columns, suits, most face-down cards per column
 BACK = (45, 85, 160)
 TABLE = (40, 120, 70)
+SMALL = 128 * 128  # frames of at most this many pixels copy a cached table with its letters
 
 Card = tuple[int, int]  # (rank 1-13, suit 0-3)
 
 
 def card_name(card: Card) -> str:
-    return RANKS.get(card[0], str(card[0])) + GLYPHS[card[1]]
+    return _NAMES[card]
+
+
+_NAMES = {(r, s): RANKS.get(r, str(r)) + GLYPHS[s] for r in range(1, 14) for s in range(4)}
 
 
 def movable(column: list[Card]) -> int:
@@ -63,6 +69,32 @@ def legal_moves(down: list[int], up: list[list[Card]]) -> list[tuple[int, int, i
             if empty and (k < len(col) or down[j]):
                 moves.append((j, k, "empty"))
     return moves
+
+
+def reveal_moves(down: list[int], up: list[list[Card]]) -> set[tuple[int, int | str]]:
+    """The (source, destination) of the `legal_moves` that take every face-up card off a face-down one."""
+    empty, out = any(not col for col in up), set()
+    for j, col in enumerate(up):
+        if down[j] and col and movable(col) == len(col):
+            out.update((j, d) for d, other in enumerate(up) if d != j and other and other[-1][0] == col[0][0] + 1)
+            if empty:
+                out.add((j, "empty"))
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _table(H: int, W: int, n: int, w: int, gap: int, top: int) -> np.ndarray | None:
+    """The empty table with the column letters (read-only; for small frames, where copying it is cheaper
+    than drawing the letters), or None where a letter reaches down to the cards (then `SpiderMove._draw`
+    stamps each letter before its column, as it would anyway)."""
+    img = new_frame(H, W, TABLE)
+    xs = (W - n * w - (n - 1) * gap) // 2
+    for j in range(n):
+        box = draw_text(img, LETTERS[j], (xs + j * (w + gap) + w / 2, top / 2), max(4, int(top * 0.7)), WHITE, bold=True)
+        if box[3] > top + max(1, top // 8):
+            return None
+    img.setflags(write=False)
+    return img
 
 
 @functools.lru_cache(maxsize=4096)
@@ -166,8 +198,10 @@ class SpiderMove(SingleTurnEnv):
                 self._plant_run(u)
             if any(full_run(col) for col in self.up):
                 continue
+            if self.question == "reveal" and not 0 < len(reveal_moves(self.down, self.up)) < 3:
+                continue  # (the test below, before the moves are listed)
             self.moves = legal_moves(self.down, self.up)
-            self.runs = {(j, d) for j, k, d in self.moves if d != "empty" and full_run(self.up[d] + self.up[j][-k:])}
+            self.runs = {(j, d) for j, k, d in self.moves if d != "empty" and len(self.up[d]) + k >= 13 and full_run(self.up[d] + self.up[j][-k:])}
             self.reveals = {(j, d) for j, k, d in self.moves if k == len(self.up[j]) and self.down[j]}
             if self.question == "count" and self.moves:
                 return
@@ -205,11 +239,13 @@ class SpiderMove(SingleTurnEnv):
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         w, h, gap, top, ds, us = self._geometry()
-        img = new_frame(H, W, TABLE)
+        table = _table(H, W, self.ncols, w, gap, top) if H * W <= SMALL else None
+        img = new_frame(H, W, TABLE) if table is None else table.copy()
         xs = (W - self.ncols * w - (self.ncols - 1) * gap) // 2
         for j in range(self.ncols):
-            x = xs + j * (w + gap)
-            draw_text(img, LETTERS[j], (x + w / 2, top / 2), max(4, int(top * 0.7)), WHITE, bold=True)
+            x = xs + j * (w + gap)  # the letter: a cached tile where its box is all table (`draw_text`'s pixels)
+            if table is None:
+                stamp(img, [text_layer(LETTERS[j], (x + w / 2, top / 2), max(4, int(top * 0.7)), WHITE, bold=True)], TABLE)
             y = top + max(1, top // 8)
             if not self.up[j] and not self.down[j]:
                 outline_rect(img, x, y, x + w, y + h, GRID_LINE, max(1, w // 30))

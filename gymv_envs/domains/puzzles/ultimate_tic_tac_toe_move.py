@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
-from gymv_envs.core.board import text_tile
 from gymv_envs.core.canvas import PALETTE, WHITE, outline_rect
 from gymv_envs.core.cells import cell_name, find_cells
 from gymv_envs.core.env import check_choice
-from gymv_envs.domains.puzzles._ultimate_ttt import board_tile, grid_base
+from gymv_envs.domains.puzzles._ultimate_ttt import board_tile, cell_boxes, grid_base, stone_tile
 from gymv_envs.rules.ultimate_ttt import line_won, playable, small_board
 
 QUESTIONS = ("board", "game", "playable")
@@ -139,17 +139,11 @@ class UltimateTicTacToeMove(SingleTurnEnv):
         y0 = (H - 9 * cs - 2 * thick + int(0.7 * cs)) // 2
         return x0, y0, cs, thick
 
-    @staticmethod
-    def _cell_box(geom: tuple[int, int, int, int], R: int, C: int) -> tuple[int, int, int, int]:
-        x0, y0, cs, thick = geom
-        line = max(1, cs // 25)
-        x, y = x0 + C * cs + (C // 3) * thick, y0 + R * cs + (R // 3) * thick
-        return x + line, y + line, x + cs, y + cs
-
     def _draw(self) -> np.ndarray:
         geom = self._geometry()
         x0, y0, cs, thick = geom
         img = grid_base(self.obs_size, *geom).copy()
+        boxes = cell_boxes(geom)
         span = 3 * cs + thick
         for b in range(9):
             tint = TINT["play"] if self.question != "playable" and b in self.play else TINT[self.status[b]]
@@ -157,15 +151,12 @@ class UltimateTicTacToeMove(SingleTurnEnv):
                 tile = board_tile(self.obs_size, geom, tint)
                 y, x = y0 + (b // 3) * span, x0 + (b % 3) * span
                 img[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
-            for i, v in enumerate(self.cells[b]):
+            for (x, y, _, _), v in zip(boxes[9 * b:9 * b + 9], self.cells[b]):
                 if v:
-                    x, y, x1, y1 = self._cell_box(geom, (b // 3) * 3 + i // 3, (b % 3) * 3 + i % 3)
-                    tile = text_tile("XO"[v - 1], max(4, int((x1 - x) * 0.7)), STONE[v], True, tint)
-                    th, tw = min(tile.shape[0], y1 - y), min(tile.shape[1], x1 - x)
-                    ty, tx = y + (y1 - y - th) // 2, x + (x1 - x - tw) // 2
-                    img[ty:ty + th, tx:tx + tw] = tile[:th, :tw]
+                    tile, dy, dx = stone_tile(cs, "XO"[v - 1], STONE[v], tint)
+                    img[y + dy:y + dy + tile.shape[0], x + dx:x + dx + tile.shape[1]] = tile
         b, i = self.last
-        x, y, x1, y1 = self._cell_box(geom, (b // 3) * 3 + i // 3, (b % 3) * 3 + i % 3)
+        x, y, x1, y1 = boxes[9 * b + i]
         outline_rect(img, x, y, x1, y1, LAST, max(1, (x1 - x) // 9))
         return img
 
@@ -228,10 +219,17 @@ class UltimateTicTacToeMove(SingleTurnEnv):
         return out + pools
 
     def _state_text(self) -> str:
-        name = {(b, i): cell_name((b // 3) * 3 + i // 3, (b % 3) * 3 + i % 3) for b in range(9) for i in range(9)}
-        stones = [" ".join(sorted(name[b, i] for b in range(9) for i in range(9) if self.cells[b][i] == p)) for p in (1, 2)]
+        (name, by_name), flat = _names(), [v for row in self.cells for v in row]  # by 9 * board + cell
+        stones = [" ".join(name[k] for k in by_name if flat[k] == p) for p in (1, 2)]
         won = ", ".join(f"{b + 1}:{'-XO='[s]}" for b, s in enumerate(self.status) if s)
-        return f"X: {stones[0]}\nO: {stones[1]}\nclosed boards: {won or 'none'}\nlast move: {name[self.last]}"
+        return f"X: {stones[0]}\nO: {stones[1]}\nclosed boards: {won or 'none'}\nlast move: {name[9 * self.last[0] + self.last[1]]}"
+
+
+@functools.lru_cache(maxsize=1)
+def _names() -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The name of cell i of small board b, at 9 * b + i, and those indices in the order of the names."""
+    names = tuple(cell_name((b // 3) * 3 + i // 3, (b % 3) * 3 + i % 3) for b in range(9) for i in range(9))
+    return names, tuple(sorted(range(81), key=names.__getitem__))
 
 
 SPECS = tuple(

@@ -131,26 +131,30 @@ class WordSearch(SingleTurnEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
         grid = [[""] * n for _ in range(n)]
-        with ScalarDraws(rng) as d:  # the same draws as `rng.integers`/`rng.permutation`, faster
-            words = [w for w in (WORDS[i] for i in d.permutation(len(WORDS))) if len(w) <= n]
-            placed = []
+        order = rng.permutation(len(WORDS)).tolist()  # (drawn before the scalar draws, as `d.permutation` would)
+        with ScalarDraws(rng) as d:  # the same draws as `rng.integers`, faster
+            words = [w for w in (WORDS[i] for i in order) if len(w) <= n]
+            placed, integers = [], d.integers
             for word in words:
                 if len(placed) == self.num_words:
                     break
+                last = len(word) - 1
                 for _ in range(40):
-                    dr, dc = DIRS[self.dirs[d.integers(len(self.dirs))]]
-                    r, c = d.integers(n), d.integers(n)
+                    dr, dc = DIRS[self.dirs[integers(len(self.dirs))]]
+                    r, c = integers(n), integers(n)
+                    if not (0 <= r + last * dr < n and 0 <= c + last * dc < n):
+                        continue  # the word's last letter (so one of its letters) would leave the grid
                     cells = [(r + i * dr, c + i * dc) for i in range(len(word))]
-                    if all(0 <= a < n and 0 <= b < n and grid[a][b] in ("", word[i]) for i, (a, b) in enumerate(cells)):
+                    if all(grid[a][b] in ("", word[i]) for i, (a, b) in enumerate(cells)):
                         for i, (a, b) in enumerate(cells):
                             grid[a][b] = word[i]
                         placed.append(word)
                         break
-            for r in range(n):
+            for row in grid:
                 for c in range(n):
-                    if not grid[r][c]:
-                        grid[r][c] = chr(65 + d.integers(26))
-            self.word = placed[d.integers(len(placed))]
+                    if not row[c]:
+                        row[c] = chr(65 + integers(26))
+            self.word = placed[integers(len(placed))]
         self.grid = ["".join(row) for row in grid]
         self.words = tuple(placed)
 
