@@ -44,12 +44,12 @@ def sample(rng: np.random.Generator, items: Sequence[T], k: int) -> list[T]:
     """``k`` distinct elements of ``items`` in random order."""
     if k > len(items):
         raise ValueError(f"cannot sample {k} from {len(items)} items")
-    return [items[int(i)] for i in rng.permutation(len(items))[:k]]
+    return [items[i] for i in rng.permutation(len(items))[:k].tolist()]  # (Python ints in one call)
 
 
 def shuffled(rng: np.random.Generator, items: Sequence[T]) -> list[T]:
     """A new list with the elements of ``items`` in random order."""
-    return [items[int(i)] for i in rng.permutation(len(items))]
+    return [items[i] for i in rng.permutation(len(items)).tolist()]
 
 
 class ScalarDraws:

@@ -176,10 +176,9 @@ class PolyominoTiling(SingleTurnEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         while True:
-            # `shuffled`'s draws (one permutation each), the indices read as Python ints in one call
-            shapes = [_TETRA[_TETRA_NAMES[i]] for i in rng.permutation(len(_TETRA)).tolist()[: self.tetrominoes]]
-            shapes += [_PENTA[_PENTA_NAMES[i]] for i in rng.permutation(len(_PENTA)).tolist()[: self.pentominoes]]
-            shapes = [shapes[i] for i in rng.permutation(len(shapes)).tolist()]
+            shapes = [_TETRA[n] for n in shuffled(rng, _TETRA_NAMES)[: self.tetrominoes]]
+            shapes += [_PENTA[n] for n in shuffled(rng, _PENTA_NAMES)[: self.pentominoes]]
+            shapes = shuffled(rng, shapes)
             with ScalarDraws(rng) as draws:  # the scalar draws of `rng.integers`, at Python speed
                 placed = grow_region(draws, shapes, self.box)
                 if placed is not None:
@@ -194,7 +193,7 @@ class PolyominoTiling(SingleTurnEnv):
             pattern[r * self.cols + c] = "#"
         self.pattern = "".join(pattern)
         self.letters = "ABCDEFGHIJ"[: len(shapes)]
-        self.colours = [COLOURS[i] for i in rng.permutation(len(COLOURS))[: len(shapes)].tolist()]
+        self.colours = shuffled(rng, COLOURS)[: len(shapes)]
 
     # -- draw
     def _draw(self) -> np.ndarray:
