@@ -22,11 +22,11 @@ def complete(half: np.ndarray, kind: str) -> np.ndarray:
     return {"mirror-v": half[:, ::-1], "mirror-h": half[::-1], "turn": half[::-1, ::-1]}[kind].copy()
 
 
-def _complete_rows(half: tuple, kind: str) -> tuple:
-    """`complete` on a half given as a tuple of row tuples."""
-    if kind == "mirror-h":
-        return half[::-1]
-    return tuple(row[::-1] for row in (half[::-1] if kind == "turn" else half))
+@functools.lru_cache(maxsize=16)
+def _flips(h: int, w: int) -> dict[str, tuple[int, ...]]:
+    """Per symmetry, where each cell of an h x w half (flat, row by row) comes from in its `complete` image."""
+    cells = np.arange(h * w).reshape(h, w)
+    return {kind: tuple(complete(cells, kind).ravel().tolist()) for kind in ("mirror-v", "mirror-h", "turn")}
 
 
 def _stem_cells(img: np.ndarray, box, n: int, kind: str, half: np.ndarray, colours: np.ndarray = CELL_COLOURS,
@@ -103,24 +103,25 @@ class SymmetryCompletion(PanelChoiceEnv):
 
     def _make(self, rng: np.random.Generator, k: int) -> None:
         n, n_col, kinds = LEVELS[self.difficulty]
-        # halves as tuples of row tuples, drawn one value at a time: the same draws, in the same order, as
+        # halves as flat tuples (row by row), drawn one value at a time: the same draws, in the same order, as
         # ``rng.integers`` called on the generator (the half's array row by row), at Python speed
         with ScalarDraws(rng) as d:
             draw = d.integers
             for self.tries in range(100):
                 kind = kinds[draw(len(kinds))]
                 h, w = (n, n // 2) if kind != "mirror-h" else (n // 2, n)
-                half = tuple(tuple(draw(0, n_col + 1) for _ in range(w)) for _ in range(h))
-                answer = _complete_rows(half, kind)
-                near = [half, half[::-1], _complete_rows(half, "mirror-v"), _complete_rows(half, "turn")]
+                flips = _flips(h, w)
+                half = tuple([draw(0, n_col + 1) for _ in range(h * w)])
+                answer = tuple(map(half.__getitem__, flips[kind]))
+                near = [half] + [tuple(map(half.__getitem__, flips[f])) for f in ("mirror-h", "mirror-v", "turn")]
                 for _ in range(8):
-                    p = [list(row) for row in answer]
-                    r, c = draw(h), draw(w)
-                    p[r][c] = (p[r][c] + 1 + draw(n_col)) % (n_col + 1)
+                    p = list(answer)
+                    at = draw(h) * w + draw(w)
+                    p[at] = (p[at] + 1 + draw(n_col)) % (n_col + 1)
                     if d.random() < 0.4:
-                        r2, c2 = draw(h), draw(w)
-                        p[r][c], p[r2][c2] = p[r2][c2], p[r][c]
-                    near.append(tuple(map(tuple, p)))
+                        to = draw(h) * w + draw(w)
+                        p[at], p[to] = p[to], p[at]
+                    near.append(tuple(p))
                 seen, wrong = {answer}, []
                 for cand in near:
                     if cand not in seen:
@@ -131,11 +132,11 @@ class SymmetryCompletion(PanelChoiceEnv):
             else:
                 raise RuntimeError("SymmetryCompletion: not enough distinct halves")
             self.correct = draw(k)
-            order = d.permutation(len(wrong))[:k - 1]
-        self.kind = kind
-        self.half, self.answer = np.array(half, dtype=np.int8), np.array(answer, dtype=np.int8)
-        self.candidates = [np.array(wrong[i], dtype=np.int8) for i in order]
-        self.candidates.insert(self.correct, self.answer.copy())
+        order = rng.permutation(len(wrong))[:k - 1].tolist()
+        grid = lambda cells: np.array(cells, dtype=np.int8).reshape(h, w)  # noqa: E731
+        self.kind, self.half, self.answer = kind, grid(half), grid(answer)
+        self.candidates = [grid(wrong[i]) for i in order]
+        self.candidates.insert(self.correct, grid(answer))
 
     def _draw_stem(self, img: np.ndarray, boxes) -> None:
         draw_stem(img, boxes[0], LEVELS[self.difficulty][0], self.kind, self.half)
