@@ -77,6 +77,13 @@ def _layout(H: int, W: int, k: int, stem: float, cards: int, fill: float,
     return img, boxes, stem_boxes
 
 
+def panel_inner(box: Box) -> Box:
+    """The part of a candidate panel a candidate is drawn in: clear of the panel's letter."""
+    x0, y0, x1, y1 = box
+    pad = max(1, int((x1 - x0) * 0.15))
+    return x0 + pad, y0 + pad, x1 - pad, y1 - pad
+
+
 class PanelChoiceEnv(SingleTurnEnv):
     """Base of the candidate-panel tasks (see the module docstring); not registered itself."""
 
@@ -114,9 +121,8 @@ class PanelChoiceEnv(SingleTurnEnv):
                                    self.stem_question)
         img = base.copy()
         self._draw_stem(img, stem)
-        for i, (x0, y0, x1, y1) in enumerate(boxes):
-            pad = max(1, int((x1 - x0) * 0.15))  # clear of the letter
-            self._draw_candidate(img, i, (x0 + pad, y0 + pad, x1 - pad, y1 - pad))
+        for i, box in enumerate(boxes):
+            self._draw_candidate(img, i, panel_inner(box))
         return img
 
     def _parse_answer(self, text: str) -> int | None:

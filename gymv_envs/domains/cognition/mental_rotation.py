@@ -117,14 +117,25 @@ def chain(rng: np.random.Generator, n: int, arms: int) -> Cells | None:
     return normal(cells) if len(cells) == n else None
 
 
+def _spans(cells: Cells) -> tuple[float, float]:
+    """The figure's width and height on screen in cube edges, with a margin of one edge (`layout`)."""
+    xs = [x - y for x, y, _ in cells]
+    ys = [(x + y) / 2 - z for x, y, z in cells]
+    return (max(xs) - min(xs) + 2) * _iso.C30, max(ys) - min(ys) + 2
+
+
+def _fit(spans: tuple[float, float], width: int, height: int) -> int:
+    """The largest cube edge (at least 3) at which a figure of ``spans`` fits a box of ``width`` x ``height`` px."""
+    return max(3, int(min(width / spans[0], height / spans[1]) * 0.9))
+
+
 def layout(cells: Cells, box: tuple[int, int, int, int], edge: int | None = None) -> tuple[int, float, float]:
     """Cube edge (``edge``, or the largest that fits) and origin that centre the figure in ``box``."""
     xs = [x - y for x, y, _ in cells]
     ys = [(x + y) / 2 - z for x, y, z in cells]
     x0, y0, x1, y1 = box
     xlo, xhi, ylo, yhi = min(xs), max(xs), min(ys), max(ys)
-    span_x, span_y = (xhi - xlo + 2) * _iso.C30, yhi - ylo + 2
-    s = edge or max(3, int(min((x1 - x0) / span_x, (y1 - y0) / span_y) * 0.9))
+    s = edge or _fit(((xhi - xlo + 2) * _iso.C30, yhi - ylo + 2), x1 - x0, y1 - y0)
     ox = (x0 + x1) / 2 - (xhi + xlo) / 2 * s * _iso.C30
     oy = (y0 + y1) / 2 - ((yhi + ylo) / 2 + 0.5) * s
     return s, ox, oy
@@ -219,6 +230,36 @@ def _drawable_pair(cells: Cells) -> tuple[tuple[np.ndarray, np.ndarray], tuple[n
     return (turned[0], np.flatnonzero(good[:, 0])), (turned[1], np.flatnonzero(good[:, 1]))
 
 
+_PIXEL = np.dtype((np.void, 3))  # an RGB pixel as one item
+
+
+@functools.lru_cache(maxsize=1024)
+def _figure_patch(cells: Cells, box: tuple[int, int, int, int], edge: int | None) -> tuple[int, int, np.ndarray, np.ndarray]:
+    """A figure drawn in ``box`` (`layout`) as one patch: its top-left pixel, its pixels (3-byte items) and
+    where it covers (read-only). The cube sprites are stamped far to near on an empty patch, as
+    `_iso.place_all` stamps them on the frame (opaque: a later one covers an earlier one), so pasting
+    the covered pixels gives the frame the same pixels."""
+    s, ox, oy = layout(cells, box, edge)
+    rgb, mask = _iso.column(1, s, CUBE)
+    gx, gy = _iso.origin(1, s)
+    corners = []
+    for i in _iso.painter(cells):
+        px, py = _iso.project(*cells[i], s)
+        corners.append((int(round(ox + px)) + gx, int(round(oy + py)) + gy))
+    h, w = mask.shape
+    x0, y0 = min(x for x, _ in corners), min(y for _, y in corners)
+    width, height = max(x for x, _ in corners) + w - x0, max(y for _, y in corners) + h - y0
+    pixels = np.zeros((height, width), dtype=_PIXEL)
+    cover = np.zeros((height, width), dtype=bool)
+    src = np.ascontiguousarray(rgb).view(_PIXEL).reshape(h, w)
+    for x, y in corners:
+        np.copyto(pixels[y - y0:y - y0 + h, x - x0:x - x0 + w], src, where=mask)
+        cover[y - y0:y - y0 + h, x - x0:x - x0 + w] |= mask
+    pixels.setflags(write=False)
+    cover.setflags(write=False)
+    return x0, y0, pixels, cover
+
+
 class MentalRotation3D(PanelChoiceEnv):
     """Pick the candidate that is the reference block figure turned in space (the others are mirrors).
 
@@ -301,17 +342,28 @@ class MentalRotation3D(PanelChoiceEnv):
         else:
             raise RuntimeError("MentalRotation3D: no drawable figure in 300 draws")
         self._edges: dict[tuple[int, int], int] = {}
+        self._spans: list[tuple[float, float]] | None = None  # each candidate's `_spans`, once drawn
         self.reference, self.correct = views[0], int(rng.integers(k))
         self.candidates = [wrong[int(i)] for i in rng.permutation(k - 1)]
         self.candidates.insert(self.correct, views[1])
 
     def _figure(self, img: np.ndarray, cells: Cells, box, edge: int | None = None) -> None:
-        s, ox, oy = layout(cells, box, edge)
-        points = []
-        for i in _iso.painter(cells):
-            px, py = _iso.project(*cells[i], s)
-            points.append((ox + px, oy + py))
-        _iso.place_all(img, _iso.column(1, s, CUBE), 1, s, points)
+        H, W = img.shape[:2]
+        # a cached patch where the figures recur (difficulty 0 has 42) and the sprites are small; else each cube
+        if self.difficulty > 0 or H * W > 160 * 160:
+            s, ox, oy = layout(cells, box, edge)
+            points = []
+            for i in _iso.painter(cells):
+                px, py = _iso.project(*cells[i], s)
+                points.append((ox + px, oy + py))
+            _iso.place_all(img, _iso.column(1, s, CUBE), 1, s, points)
+            return
+        x, y, pixels, cover = _figure_patch(cells, tuple(box), edge)
+        h, w = cover.shape
+        a, b, c, d = max(x, 0), max(y, 0), min(x + w, W), min(y + h, H)
+        if a < c and b < d:
+            np.copyto(img.view(_PIXEL).reshape(H, W)[b:d, a:c], pixels[b - y:d - y, a - x:c - x],
+                      where=cover[b - y:d - y, a - x:c - x])
 
     def _draw_stem(self, img: np.ndarray, boxes) -> None:
         a, b, c, d = boxes[0]
@@ -321,7 +373,9 @@ class MentalRotation3D(PanelChoiceEnv):
         # one cube size for every candidate (the largest that fits them all): fair to compare, one sprite
         size = (box[2] - box[0], box[3] - box[1])  # the edge depends on the box's size only
         if size not in self._edges:
-            self._edges[size] = min(layout(c, box)[0] for c in self.candidates)
+            if self._spans is None:
+                self._spans = [_spans(c) for c in self.candidates]
+            self._edges[size] = min(_fit(sp, *size) for sp in self._spans)
         edge = self._edges[size]
         self._figure(img, self.candidates[i], box, edge)
 
