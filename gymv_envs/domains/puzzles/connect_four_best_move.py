@@ -93,18 +93,35 @@ def _draw_slow(board: np.ndarray, H: int, W: int) -> np.ndarray:
 
 @functools.lru_cache(maxsize=16)
 def _frame(H: int, W: int) -> tuple[np.ndarray, list[tuple[int, int]], int, bool]:
-    """The board without discs but with the column numbers (read-only), each hole's disc box corner,
-    the disc size, and whether every hole is plain blue there (then a disc is a copied tile, the same
-    pixels as blending it, and the numbers, which miss the holes, may be drawn first)."""
+    """The board with every hole empty (white) and the column numbers (read-only), each hole's disc
+    box corner, the disc size, and whether the boxes are disjoint and every hole is plain blue there
+    (then a disc is a copied tile, the same pixels as blending it, the numbers, which miss the holes,
+    may be drawn first, and only the holes with a disc need drawing over the empty board)."""
     s, x0, y0 = _geometry(H, W)
     img = _empty(H, W)
     _numbers(img, H, W)
     size = max(3, int(s * 0.8))
     discs = [(int(round(x0 + (c + 0.5) * s - size / 2)), int(round(y0 + (r + 0.5) * s - size / 2)))
              for r in range(ROWS) for c in range(COLS)]
-    fast = all(is_uniform(img, x, y, x + size, y + size, PALETTE["blue"]) for x, y in discs)
+    fast = all(is_uniform(img, x, y, x + size, y + size, PALETTE["blue"]) for x, y in discs) and all(
+        discs[k + 1][0] - discs[k][0] >= size for k in range(len(discs) - 1) if (k + 1) % COLS) and all(
+        discs[k + COLS][1] - discs[k][1] >= size for k in range(len(discs) - COLS))
+    if fast:
+        tile = shape_tile("circle", size, DISC[0], PALETTE["blue"])
+        for x, y in discs:
+            img[y:y + size, x:x + size] = tile
     img.setflags(write=False)
     return img, discs, size, fast
+
+
+def _has_four(bits: int) -> bool:
+    """Whether the discs of one colour in ``bits`` (bit ``7 * c + r``: column ``c``, row ``r`` counted
+    from the bottom, a spare bit on top of each column) hold four in a row in any direction."""
+    for step in (1, 7, 6, 8):  # up a column, across, and the two diagonals
+        pairs = bits & (bits >> step)
+        if pairs & (pairs >> 2 * step):
+            return True
+    return False
 
 
 class ConnectFourBestMove(SingleTurnEnv):
@@ -149,25 +166,33 @@ class ConnectFourBestMove(SingleTurnEnv):
         with ScalarDraws(rng) as d:  # `rng.integers` one by one, at Python speed
             while True:
                 b = [0] * (ROWS * COLS)  # a flat board: lists index faster than arrays
+                tops, cols, bits = [ROWS - 1] * COLS, list(range(COLS)), [0, 0, 0]  # bits: see _has_four
                 n, ok = d.integers(lo, hi + 1), True
                 for k in range(n):
-                    cols = [c for c in range(COLS) if not b[c]]  # the top row is the last to fill
-                    c = cols[d.integers(len(cols))]
-                    i = landing_row(b, c) * COLS + c
-                    b[i] = 1 + k % 2
-                    if wins_at(b, i):
+                    c = cols[d.integers(len(cols))]  # the open columns, in order
+                    r = tops[c]
+                    tops[c] = r - 1
+                    if not r:
+                        cols.remove(c)
+                    p = 1 + k % 2
+                    b[r * COLS + c] = p
+                    bits[p] |= 1 << (7 * c + ROWS - 1 - r)
+                    if k >= 6 and _has_four(bits[p]):  # (a colour has four discs from the seventh on)
                         ok = False
                         break
                 if not ok:
                     continue
                 me, vals = 1 + n % 2, {}
                 for c in range(COLS):
-                    r = landing_row(b, c)
+                    r = tops[c]
                     if r >= 0:
-                        i = r * COLS + c
-                        b[i] = me
-                        vals[c] = 1 if wins_at(b, i) else -_value(b, 3 - me, depth - 1)
-                        b[i] = 0
+                        if _has_four(bits[me] | 1 << (7 * c + ROWS - 1 - r)):
+                            vals[c] = 1
+                        else:
+                            i = r * COLS + c
+                            b[i] = me
+                            vals[c] = -_value(b, 3 - me, depth - 1)
+                            b[i] = 0
                 best = max(vals.values())
                 if sum(v < best for v in vals.values()) >= 3:
                     break
@@ -181,7 +206,8 @@ class ConnectFourBestMove(SingleTurnEnv):
             return _draw_slow(self.board, H, W)
         img = base.copy()
         for (x, y), v in zip(discs, self.board.ravel().tolist()):
-            img[y:y + size, x:x + size] = shape_tile("circle", size, DISC[v], PALETTE["blue"])
+            if v:
+                img[y:y + size, x:x + size] = shape_tile("circle", size, DISC[v], PALETTE["blue"])
         return img
 
     def _task_text(self) -> str:
@@ -218,7 +244,7 @@ class ConnectFourBestMove(SingleTurnEnv):
         return [worse[int(k)] for k in rng.permutation(len(worse))]
 
     def _state_text(self) -> str:
-        return "\n".join(" ".join(".RY"[int(v)] for v in row) for row in self.board)
+        return "\n".join(" ".join(".RY"[v] for v in row) for row in self.board.tolist())
 
 
 SPECS = (
