@@ -8,6 +8,7 @@ import numpy as np
 
 from gymv_envs.core.board import Board
 from gymv_envs.core.canvas import PALETTE, fill, fill_rect, rect_box
+from gymv_envs.core.rng import ScalarDraws
 
 TETROMINOES = {"I": ((0, 0), (0, 1), (0, 2), (0, 3)), "O": ((0, 0), (0, 1), (1, 0), (1, 1)),
                "T": ((0, 0), (0, 1), (0, 2), (1, 1)), "S": ((0, 1), (0, 2), (1, 0), (1, 1)),
@@ -18,7 +19,8 @@ TETRIS_SIZES = {0: (8, 6), 1: (12, 8), 2: (16, 10)}  # rows, cols
 STACK = (110, 110, 120)
 
 
-def rotate(cells, k: int) -> tuple[tuple[int, int], ...]:
+@functools.lru_cache(maxsize=64)
+def rotate(cells: tuple[tuple[int, int], ...], k: int) -> tuple[tuple[int, int], ...]:
     """The cells turned ``k`` quarter turns, moved to the top-left corner and sorted."""
     for _ in range(k % 4):
         cells = [(c, -r) for r, c in cells]
@@ -26,28 +28,46 @@ def rotate(cells, k: int) -> tuple[tuple[int, int], ...]:
     return tuple(sorted((r - r0, c - c0) for r, c in cells))
 
 
-def random_stack(rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
-    """A bottom stack of ragged columns with a few holes; no row is full."""
-    filled = np.zeros((rows, cols), dtype=bool)
-    h = int(rng.integers(1, rows // 2))
+def random_stack(d: ScalarDraws, rows: int, cols: int) -> list[list[bool]]:
+    """A bottom stack of ragged columns with a few holes; no row is full. Rows of booleans, top first,
+    drawn as ``rng.integers``/``rng.random`` calls would draw them (``d`` replays them in Python)."""
+    filled = [[False] * cols for _ in range(rows)]
+    h, most = d.integers(1, rows // 2), rows // 2 + 1
     for c in range(cols):
-        h = int(np.clip(h + rng.integers(-2, 3), 0, rows // 2 + 1))
-        filled[rows - h:, c] = True
-        holes = rng.random(h) < 0.15
-        filled[rows - h + 1:, c] &= ~holes[1:] if h > 1 else True
-    for r in range(rows):
-        if filled[r].all():
-            filled[r, int(rng.integers(cols))] = False
+        h = min(max(h + d.integers(-2, 3), 0), most)
+        if h:
+            filled[rows - h][c] = True
+            d.random()  # (the top cell's hole draw, unused: it is always filled)
+            for r in range(rows - h + 1, rows):
+                filled[r][c] = d.random() >= 0.15  # a hole with chance 0.15
+    for row in filled:
+        if all(row):
+            row[d.integers(cols)] = False
     return filled
 
 
-def drop(filled: np.ndarray, cells, col: int) -> list[tuple[int, int]] | None:
+@functools.lru_cache(maxsize=64)
+def _bottoms(cells: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """Per column of the piece, (column, its lowest cell's row): the only cells that can come to rest."""
+    low: dict[int, int] = {}
+    for r, c in cells:
+        low[c] = max(r, low.get(c, r))
+    return tuple(low.items())
+
+
+def drop(filled, cells, col: int) -> list[tuple[int, int]] | None:
     """Cells of a piece dropped from above the board in column offset ``col``; None if it sticks out.
+    ``filled``: rows of booleans, top first (lists or an array).
 
     Coming from above, a cell stops on its column's highest filled cell (or the floor)."""
-    rows = filled.shape[0]
-    highest = np.where(filled.any(axis=0), filled.argmax(axis=0), rows).tolist()
-    top = min(highest[c + col] - 1 - r for r, c in cells)
+    rows = len(filled)
+    top = rows
+    for c, r in _bottoms(tuple(cells)):
+        c += col
+        h = 0
+        while h < rows and not filled[h][c]:
+            h += 1
+        top = min(top, h - 1 - r)
     return [(r + top, c + col) for r, c in cells] if top >= 0 else None
 
 
