@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -27,16 +29,33 @@ def targets(arrows: np.ndarray) -> np.ndarray | None:
     return (r2 * cols + c2).reshape(-1)
 
 
-def edit_costs(arrows: np.ndarray) -> np.ndarray:
-    """cost[i, j]: 0 if cell i's arrow points to cell j, 1 if j is another neighbour of i, else forbidden."""
-    rows, cols = arrows.shape
+@functools.lru_cache(maxsize=16)
+def _neighbours(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """(cost of 1 to every neighbour and forbidden elsewhere, an (n, 4) table of the cell each step
+    leads to, -1 off the board) for a ``rows x cols`` board; read-only."""
     n = rows * cols
     cost = np.full((n, n), FORBIDDEN, dtype=np.int64)
+    step = np.full((n, len(STEPS)), -1, dtype=np.int64)
     for i in range(n):
         r, c = divmod(i, cols)
         for k, (dr, dc) in enumerate(STEPS):
             if 0 <= r + dr < rows and 0 <= c + dc < cols:
-                cost[i, (r + dr) * cols + c + dc] = 0 if arrows[r, c] == k else 1
+                cost[i, (r + dr) * cols + c + dc] = 1
+                step[i, k] = (r + dr) * cols + c + dc
+    cost.setflags(write=False)
+    step.setflags(write=False)
+    return cost, step
+
+
+def edit_costs(arrows: np.ndarray) -> np.ndarray:
+    """cost[i, j]: 0 if cell i's arrow points to cell j, 1 if j is another neighbour of i, else forbidden."""
+    rows, cols = arrows.shape
+    base, step = _neighbours(rows, cols)
+    cost = base.copy()
+    cells = np.arange(rows * cols)
+    to = step[cells, arrows.reshape(-1)]
+    on = to >= 0
+    cost[cells[on], to[on]] = 0
     return cost
 
 
@@ -48,12 +67,23 @@ def cover(cost: np.ndarray) -> tuple[int, np.ndarray]:
     return int(cost[rows, cols].sum()), cols
 
 
+@functools.cache
+def _arrow_of() -> np.ndarray:
+    """[dr + 1, dc + 1]: the arrow (index in `STEPS`) of a step to a side neighbour; read-only."""
+    table = np.full((3, 3), -1, dtype=np.int64)
+    for k, (dr, dc) in enumerate(STEPS):
+        table[dr + 1, dc + 1] = k
+    table.setflags(write=False)
+    return table
+
+
 def arrows_of(succ: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """The arrow grid that sends each cell i to ``succ[i]`` (a neighbour)."""
     i = np.arange(rows * cols)
     dr, dc = succ // cols - i // cols, succ % cols - i % cols
-    table = {s: k for k, s in enumerate(STEPS)}
-    return np.array([table[(int(a), int(b))] for a, b in zip(dr, dc)]).reshape(rows, cols)
+    if (np.abs(dr) + np.abs(dc) != 1).any():
+        raise ValueError("arrows_of: every cell's successor must be a side neighbour")
+    return _arrow_of()[dr + 1, dc + 1].reshape(rows, cols)
 
 
 def on_cycles(arrows: np.ndarray) -> int:
@@ -134,7 +164,7 @@ class CirculatingGrid(AlgoEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         R, C = self.rows, self.cols
         while True:
-            noise = np.where(edit_costs(np.zeros((R, C), dtype=np.int64)) < FORBIDDEN,
+            noise = np.where(_neighbours(R, C)[0] < FORBIDDEN,
                              rng.integers(0, 50, size=(R * C, R * C)), FORBIDDEN)
             arrows = arrows_of(cover(noise)[1], R, C)
             for i in rng.permutation(R * C)[: self.edits]:
