@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.algorithmic._board import blank, cell_block
+from gymv_envs.domains.algorithmic._board import blank, cell_blocks
 from gymv_envs.domains.algorithmic._common import (
     NEIGHBOURS_4,
     NEIGHBOURS_8,
@@ -72,6 +72,7 @@ class LocalMinima(AlgoEnv):
 
     def _configure(self) -> None:
         self.side, self.top = LEVELS[self.difficulty]
+        self.styles = tuple((tint(v, self.top), str(v)) for v in range(self.top + 1))  # per value: colour, text
         self.kind = Number("the number of local minima, one whole number")
 
     def _generate(self, rng: np.random.Generator) -> None:
@@ -85,9 +86,7 @@ class LocalMinima(AlgoEnv):
 
     def _draw(self) -> np.ndarray:
         img, g = blank(self.obs_size, self.side, self.side, labels=False)
-        for r, row in enumerate(self.grid.tolist()):
-            for c, v in enumerate(row):
-                cell_block(img, g, r, c, tint(v, self.top), str(v))
+        cell_blocks(img, g, self.grid, self.styles)
         return img
 
     def _task_text(self) -> str:
