@@ -7,7 +7,8 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.algorithmic._board import DIRS, blank, cell_arrow
+from gymv_envs.core.canvas import INK
+from gymv_envs.domains.algorithmic._board import DIRS, blank, cell_icon_grid
 from gymv_envs.domains.algorithmic._common import AlgoEnv, GridOf, Number, as_grid, check_question
 
 QUESTIONS = ("count", "fix")
@@ -15,18 +16,14 @@ LEVELS = {0: (4, 4, 2), 1: (5, 6, 4), 2: (6, 8, 6)}  # rows, cols, arrows re-poi
 LETTERS = "URDL"
 STEPS = tuple(DIRS.values())
 FORBIDDEN = 10_000
+ARROWS = tuple(((f"arrow-{d}", INK, 0.8),) for d in LETTERS)  # each arrow's icon (`cell_arrow`'s at scale 0.8)
 
 
 def targets(arrows: np.ndarray) -> np.ndarray | None:
     """The flat index each cell's arrow points to; ``None`` if an arrow points off the board."""
     rows, cols = arrows.shape
-    rr, cc = np.indices((rows, cols))
-    dr = np.array([s[0] for s in STEPS])[arrows]
-    dc = np.array([s[1] for s in STEPS])[arrows]
-    r2, c2 = rr + dr, cc + dc
-    if ((r2 < 0) | (r2 >= rows) | (c2 < 0) | (c2 >= cols)).any():
-        return None
-    return (r2 * cols + c2).reshape(-1)
+    to = _neighbours(rows, cols)[1][np.arange(rows * cols), arrows.reshape(-1)]
+    return None if (to < 0).any() else to
 
 
 @functools.lru_cache(maxsize=16)
@@ -67,23 +64,16 @@ def cover(cost: np.ndarray) -> tuple[int, np.ndarray]:
     return int(cost[rows, cols].sum()), cols
 
 
-@functools.cache
-def _arrow_of() -> np.ndarray:
-    """[dr + 1, dc + 1]: the arrow (index in `STEPS`) of a step to a side neighbour; read-only."""
-    table = np.full((3, 3), -1, dtype=np.int64)
-    for k, (dr, dc) in enumerate(STEPS):
-        table[dr + 1, dc + 1] = k
-    table.setflags(write=False)
-    return table
+@functools.lru_cache(maxsize=16)
+def _arrow_to(rows: int, cols: int) -> tuple[dict[int, int], ...]:
+    """Per cell, {side neighbour: the arrow (index in `STEPS`) that points there}."""
+    return tuple({int(j): k for k, j in enumerate(steps) if j >= 0} for steps in _neighbours(rows, cols)[1].tolist())
 
 
 def arrows_of(succ: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """The arrow grid that sends each cell i to ``succ[i]`` (a neighbour)."""
-    i = np.arange(rows * cols)
-    dr, dc = succ // cols - i // cols, succ % cols - i % cols
-    if (np.abs(dr) + np.abs(dc) != 1).any():
-        raise ValueError("arrows_of: every cell's successor must be a side neighbour")
-    return _arrow_of()[dr + 1, dc + 1].reshape(rows, cols)
+    """The arrow grid that sends each cell i to ``succ[i]`` (a neighbour; else a KeyError)."""
+    to = _arrow_to(rows, cols)
+    return np.array([to[i][j] for i, j in enumerate(succ.tolist())], dtype=np.int64).reshape(rows, cols)
 
 
 def on_cycles(arrows: np.ndarray) -> int:
@@ -167,9 +157,11 @@ class CirculatingGrid(AlgoEnv):
             noise = np.where(_neighbours(R, C)[0] < FORBIDDEN,
                              rng.integers(0, 50, size=(R * C, R * C)), FORBIDDEN)
             arrows = arrows_of(cover(noise)[1], R, C)
-            for i in rng.permutation(R * C)[: self.edits]:
-                r, c = divmod(int(i), C)
-                ok = [k for k, (dr, dc) in enumerate(STEPS) if 0 <= r + dr < R and 0 <= c + dc < C and k != arrows[r, c]]
+            steps = _neighbours(R, C)[1]
+            for i in rng.permutation(R * C)[: self.edits].tolist():
+                r, c = divmod(i, C)
+                a = int(arrows[r, c])
+                ok = [k for k, j in enumerate(steps[i].tolist()) if j >= 0 and k != a]
                 arrows[r, c] = ok[int(rng.integers(len(ok)))]
             best, succ = cover(edit_costs(arrows))
             if best >= 1:
@@ -179,9 +171,7 @@ class CirculatingGrid(AlgoEnv):
     # -- draw
     def _draw(self) -> np.ndarray:
         img, g = blank(self.obs_size, self.rows, self.cols)
-        for r, row in enumerate(self.arrows.tolist()):
-            for c, k in enumerate(row):
-                cell_arrow(img, g, r, c, LETTERS[k], scale=0.8)
+        cell_icon_grid(img, g, self.arrows, ARROWS)
         return img
 
     def _task_text(self) -> str:
