@@ -58,6 +58,8 @@ def _value(b: list[int], me: int, depth: int, tops: list[int] | None = None) -> 
     return best if any_move else 0
 
 
+BOTTOM = sum(1 << 7 * c for c in range(COLS))  # bit boards (see `_has_four`): each column's lowest cell
+BOARD = BOTTOM * ((1 << ROWS) - 1)  # every cell, the spare bits left out
 DISC = (WHITE, PALETTE["red"], PALETTE["yellow"])
 
 
@@ -117,11 +119,29 @@ def _frame(H: int, W: int) -> tuple[np.ndarray, list[tuple[int, int]], int, bool
 def _has_four(bits: int) -> bool:
     """Whether the discs of one colour in ``bits`` (bit ``7 * c + r``: column ``c``, row ``r`` counted
     from the bottom, a spare bit on top of each column) hold four in a row in any direction."""
-    for step in (1, 7, 6, 8):  # up a column, across, and the two diagonals
-        pairs = bits & (bits >> step)
-        if pairs & (pairs >> 2 * step):
-            return True
-    return False
+    m = bits & (bits >> 1)  # up a column
+    if m & (m >> 2):
+        return True
+    m = bits & (bits >> 7)  # across
+    if m & (m >> 14):
+        return True
+    m = bits & (bits >> 6)  # the two diagonals
+    if m & (m >> 12):
+        return True
+    m = bits & (bits >> 8)
+    return bool(m & (m >> 16))
+
+
+def _wins(bits: int, taken: int) -> int:
+    """The landing cells (bits as in `_has_four`; ``taken``: every disc) where one more disc of the
+    colour ``bits`` completes four in a row: three of its discs and the cell in one line of four."""
+    out = (bits << 1) & (bits << 2) & (bits << 3)  # three below
+    for step in (7, 6, 8):  # across and the two diagonals: the cell first, last, second or third
+        two = (bits << step) & (bits << 2 * step)
+        out |= two & ((bits << 3 * step) | (bits >> step))
+        two = (bits >> step) & (bits >> 2 * step)
+        out |= two & ((bits << step) | (bits >> 3 * step))
+    return out & (taken + BOTTOM) & BOARD  # the lowest empty cell of each column
 
 
 class ConnectFourBestMove(SingleTurnEnv):
@@ -183,16 +203,20 @@ class ConnectFourBestMove(SingleTurnEnv):
                 if not ok:
                     continue
                 me, vals = 1 + n % 2, {}
+                wins = _wins(bits[me], bits[1] | bits[2])
                 for c in range(COLS):
                     r = tops[c]
-                    if r >= 0:
-                        if _has_four(bits[me] | 1 << (7 * c + ROWS - 1 - r)):
-                            vals[c] = 1
-                        else:
-                            i = r * COLS + c
-                            b[i] = me
-                            vals[c] = -_value(b, 3 - me, depth - 1)
-                            b[i] = 0
+                    if r < 0:
+                        continue
+                    if wins >> 7 * c & 127:
+                        vals[c] = 1
+                    elif depth == 1:
+                        vals[c] = 0
+                    else:
+                        i = r * COLS + c
+                        b[i] = me
+                        vals[c] = -_value(b, 3 - me, depth - 1)
+                        b[i] = 0
                 best = max(vals.values())
                 if sum(v < best for v in vals.values()) >= 3:
                     break
