@@ -7,7 +7,7 @@ import functools
 import numpy as np
 
 from gymv_envs.core.board import Board
-from gymv_envs.core.canvas import PALETTE, fill, fill_rect, rect_box
+from gymv_envs.core.canvas import PALETTE, color_block, fill, fill_rect, rect_box
 from gymv_envs.core.rng import ScalarDraws
 
 TETROMINOES = {"I": ((0, 0), (0, 1), (0, 2), (0, 3)), "O": ((0, 0), (0, 1), (1, 0), (1, 1)),
@@ -73,9 +73,10 @@ def drop(filled, cells, col: int) -> list[tuple[int, int]] | None:
 
 @functools.lru_cache(maxsize=16)
 def _well(H: int, W: int, rows: int, cols: int) -> tuple[Board, np.ndarray, list | None]:
-    """The well's geometry, its empty frame (read-only) and per cell the pixel box of a stack cell, when
-    filling that box on the empty frame gives what `Board.paint` draws for that cell alone (the grid
-    lines and labels, painted after the cells, leave the box alone); else None for every cell."""
+    """The well's geometry, its empty frame (read-only) and per cell the slices of a stack cell's pixel
+    box and a block of the stack colour to copy there, when filling that box on the empty frame gives
+    what `Board.paint` draws for that cell alone (the grid lines and labels, painted after the cells,
+    leave the box alone); else None for every cell."""
     g = Board(H, W, rows, cols, top_extra=2.4)
     base = g.base(bottom_up=True)
     pad = max(1, int(g.cell * 0.06))
@@ -89,7 +90,8 @@ def _well(H: int, W: int, rows: int, cols: int) -> tuple[Board, np.ndarray, list
                 fill(img[box[1]:box[3], box[0]:box[2]], STACK)
             if not np.array_equal(img, g.paint({(r, c): STACK}, bottom_up=True)):
                 return g, base, None
-            boxes.append(box)
+            boxes.append(None if box is None else (slice(box[1], box[3]), slice(box[0], box[2]),
+                                                   color_block(box[3] - box[1], box[2] - box[0], STACK)))
     return g, base, boxes
 
 
@@ -104,7 +106,7 @@ def draw_tetris(H: int, W: int, filled: np.ndarray, piece: str, cells, col: int,
         for i in np.flatnonzero(filled).tolist():
             box = boxes[i]
             if box is not None:
-                fill(img[box[1]:box[3], box[0]:box[2]], STACK)
+                img[box[0], box[1]] = box[2]
     pad = max(1, int(g.cell * 0.06))
     for r, c in cells:  # the falling piece, hovering above the board
         x0, y0, x1, y1 = g.box(r - 2.2, c + col)

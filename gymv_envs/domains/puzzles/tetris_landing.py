@@ -165,7 +165,7 @@ class TetrisLanding(SingleTurnEnv):
         return [out[int(k)] for k in rng.permutation(len(out))]
 
     def _state_text(self) -> str:
-        return "\n".join("".join("#" if v else "." for v in row) for row in self.filled) + f"\npiece {self.piece} {self.cells} at column {self.col}"
+        return "\n".join("".join("#" if v else "." for v in row) for row in self.filled.tolist()) + f"\npiece {self.piece} {self.cells} at column {self.col}"
 
 
 SPECS = (
