@@ -197,6 +197,8 @@ class ConnectFourBestMove(SingleTurnEnv):
                     continue
                 me, vals = 1 + n % 2, {}
                 wins = _wins(bits[me], bits[1] | bits[2])
+                if depth == 1 and not wins:  # every value 0: no column is worse than the best
+                    continue
                 for c in range(COLS):
                     r = tops[c]
                     if r < 0:
@@ -254,7 +256,7 @@ class ConnectFourBestMove(SingleTurnEnv):
         return [worse[int(k)] for k in rng.permutation(len(worse))]
 
     def _state_text(self) -> str:
-        return "\n".join(" ".join(".RY"[v] for v in row) for row in self.board.tolist())
+        return "\n".join(" ".join(map(".RY".__getitem__, row)) for row in self.board.tolist())
 
 
 SPECS = (
