@@ -150,6 +150,38 @@ def cell_block(img: np.ndarray, g: CellGrid, r: int, c: int, bg: Color, text: st
         img[sy, sx] = block(h, w, bg, text, color, max(4, size))
 
 
+@functools.lru_cache(maxsize=64)
+def _cell_tiles(g: CellGrid, styles: tuple, color: Color, scale: float, bg: Color | None) -> tuple:
+    """Per drawn cell (row by row): its flat index, slices and its tile in each style: the tile
+    `cell_block` puts there for a style (bg, text), or with ``bg``, `cell_icons` for a style of icons."""
+    def tile(h: int, w: int, style: tuple) -> np.ndarray:
+        if bg is not None:
+            return icon_block(h, w, bg, style)
+        size = int(g.cell * scale * (1.0 if len(style[1]) <= 2 else 2.2 / len(style[1])))
+        return block(h, w, style[0], style[1], color, max(4, size))
+
+    return tuple((r * g.cols + c, sy, sx, [tile(h, w, style) for style in styles])
+                 for r, row in enumerate(interiors(g)) for c, (sy, sx, h, w) in enumerate(row) if h > 0 and w > 0)
+
+
+def cell_blocks(img: np.ndarray, g: CellGrid, grid: np.ndarray, styles: tuple[tuple[Color, str], ...],
+                color: Color = INK, scale: float = 0.55) -> None:
+    """`cell_block` on every cell, in style ``styles[grid[r, c]]`` = (bg, text): the same pixels, with
+    the cells' tiles looked up once per board and style table."""
+    flat = grid.reshape(-1).tolist()
+    for i, sy, sx, tiles in _cell_tiles(g, styles, color, scale, None):
+        img[sy, sx] = tiles[flat[i]]
+
+
+def cell_icon_grid(img: np.ndarray, g: CellGrid, grid: np.ndarray,
+                   styles: tuple[tuple[tuple[str, Color, float], ...], ...], bg: Color = WHITE) -> None:
+    """`cell_icons` on every cell, with the icons ``styles[grid[r, c]]``: the same pixels, with the
+    cells' tiles looked up once per board and style table."""
+    flat = grid.reshape(-1).tolist()
+    for i, sy, sx, tiles in _cell_tiles(g, styles, INK, 0.0, bg):
+        img[sy, sx] = tiles[flat[i]]
+
+
 def fill_cell(img: np.ndarray, g: CellGrid, r: int, c: int, color: Color, inset: float = 0.0) -> None:
     """Colour cell (r, c) inside its grid lines (``inset``: a fraction of the cell left around)."""
     if not inset:

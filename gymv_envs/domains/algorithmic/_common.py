@@ -243,7 +243,10 @@ class AlgoEnv(SingleTurnEnv):
 
 
 def as_grid(g: Any) -> Grid:
-    return tuple(tuple(int(v) for v in row) for row in np.asarray(g).tolist())
+    a = np.asarray(g)
+    if a.dtype.kind in "iu" and a.ndim == 2:  # already whole numbers: `tolist` gives Python ints
+        return tuple(map(tuple, a.tolist()))
+    return tuple(tuple(int(v) for v in row) for row in a.tolist())
 
 
 # ----------------------------------------------------------------- grid algorithms

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.algorithmic._board import DIRS, blank, cell_arrow
+from gymv_envs.core.canvas import INK
+from gymv_envs.domains.algorithmic._board import DIRS, blank, cell_icon_grid
 from gymv_envs.domains.algorithmic._common import AlgoEnv, GridOf, Number, as_grid, check_question
 
 QUESTIONS = ("count", "fix")
@@ -13,30 +16,43 @@ LEVELS = {0: (4, 4, 2), 1: (5, 6, 4), 2: (6, 8, 6)}  # rows, cols, arrows re-poi
 LETTERS = "URDL"
 STEPS = tuple(DIRS.values())
 FORBIDDEN = 10_000
+ARROWS = tuple(((f"arrow-{d}", INK, 0.8),) for d in LETTERS)  # each arrow's icon (`cell_arrow`'s at scale 0.8)
 
 
 def targets(arrows: np.ndarray) -> np.ndarray | None:
     """The flat index each cell's arrow points to; ``None`` if an arrow points off the board."""
     rows, cols = arrows.shape
-    rr, cc = np.indices((rows, cols))
-    dr = np.array([s[0] for s in STEPS])[arrows]
-    dc = np.array([s[1] for s in STEPS])[arrows]
-    r2, c2 = rr + dr, cc + dc
-    if ((r2 < 0) | (r2 >= rows) | (c2 < 0) | (c2 >= cols)).any():
-        return None
-    return (r2 * cols + c2).reshape(-1)
+    to = _neighbours(rows, cols)[1][np.arange(rows * cols), arrows.reshape(-1)]
+    return None if (to < 0).any() else to
+
+
+@functools.lru_cache(maxsize=16)
+def _neighbours(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """(cost of 1 to every neighbour and forbidden elsewhere, an (n, 4) table of the cell each step
+    leads to, -1 off the board) for a ``rows x cols`` board; read-only."""
+    n = rows * cols
+    cost = np.full((n, n), FORBIDDEN, dtype=np.int64)
+    step = np.full((n, len(STEPS)), -1, dtype=np.int64)
+    for i in range(n):
+        r, c = divmod(i, cols)
+        for k, (dr, dc) in enumerate(STEPS):
+            if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                cost[i, (r + dr) * cols + c + dc] = 1
+                step[i, k] = (r + dr) * cols + c + dc
+    cost.setflags(write=False)
+    step.setflags(write=False)
+    return cost, step
 
 
 def edit_costs(arrows: np.ndarray) -> np.ndarray:
     """cost[i, j]: 0 if cell i's arrow points to cell j, 1 if j is another neighbour of i, else forbidden."""
     rows, cols = arrows.shape
-    n = rows * cols
-    cost = np.full((n, n), FORBIDDEN, dtype=np.int64)
-    for i in range(n):
-        r, c = divmod(i, cols)
-        for k, (dr, dc) in enumerate(STEPS):
-            if 0 <= r + dr < rows and 0 <= c + dc < cols:
-                cost[i, (r + dr) * cols + c + dc] = 0 if arrows[r, c] == k else 1
+    base, step = _neighbours(rows, cols)
+    cost = base.copy()
+    cells = np.arange(rows * cols)
+    to = step[cells, arrows.reshape(-1)]
+    on = to >= 0
+    cost[cells[on], to[on]] = 0
     return cost
 
 
@@ -48,12 +64,16 @@ def cover(cost: np.ndarray) -> tuple[int, np.ndarray]:
     return int(cost[rows, cols].sum()), cols
 
 
+@functools.lru_cache(maxsize=16)
+def _arrow_to(rows: int, cols: int) -> tuple[dict[int, int], ...]:
+    """Per cell, {side neighbour: the arrow (index in `STEPS`) that points there}."""
+    return tuple({int(j): k for k, j in enumerate(steps) if j >= 0} for steps in _neighbours(rows, cols)[1].tolist())
+
+
 def arrows_of(succ: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """The arrow grid that sends each cell i to ``succ[i]`` (a neighbour)."""
-    i = np.arange(rows * cols)
-    dr, dc = succ // cols - i // cols, succ % cols - i % cols
-    table = {s: k for k, s in enumerate(STEPS)}
-    return np.array([table[(int(a), int(b))] for a, b in zip(dr, dc)]).reshape(rows, cols)
+    """The arrow grid that sends each cell i to ``succ[i]`` (a neighbour; else a KeyError)."""
+    to = _arrow_to(rows, cols)
+    return np.array([to[i][j] for i, j in enumerate(succ.tolist())], dtype=np.int64).reshape(rows, cols)
 
 
 def on_cycles(arrows: np.ndarray) -> int:
@@ -134,12 +154,14 @@ class CirculatingGrid(AlgoEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         R, C = self.rows, self.cols
         while True:
-            noise = np.where(edit_costs(np.zeros((R, C), dtype=np.int64)) < FORBIDDEN,
+            noise = np.where(_neighbours(R, C)[0] < FORBIDDEN,
                              rng.integers(0, 50, size=(R * C, R * C)), FORBIDDEN)
             arrows = arrows_of(cover(noise)[1], R, C)
-            for i in rng.permutation(R * C)[: self.edits]:
-                r, c = divmod(int(i), C)
-                ok = [k for k, (dr, dc) in enumerate(STEPS) if 0 <= r + dr < R and 0 <= c + dc < C and k != arrows[r, c]]
+            steps = _neighbours(R, C)[1]
+            for i in rng.permutation(R * C)[: self.edits].tolist():
+                r, c = divmod(i, C)
+                a = int(arrows[r, c])
+                ok = [k for k, j in enumerate(steps[i].tolist()) if j >= 0 and k != a]
                 arrows[r, c] = ok[int(rng.integers(len(ok)))]
             best, succ = cover(edit_costs(arrows))
             if best >= 1:
@@ -149,9 +171,7 @@ class CirculatingGrid(AlgoEnv):
     # -- draw
     def _draw(self) -> np.ndarray:
         img, g = blank(self.obs_size, self.rows, self.cols)
-        for r, row in enumerate(self.arrows.tolist()):
-            for c, k in enumerate(row):
-                cell_arrow(img, g, r, c, LETTERS[k], scale=0.8)
+        cell_icon_grid(img, g, self.arrows, ARROWS)
         return img
 
     def _task_text(self) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.algorithmic._board import blank, cell_block
+from gymv_envs.domains.algorithmic._board import blank, cell_blocks
 from gymv_envs.domains.algorithmic._common import (
     NEIGHBOURS_4,
     NEIGHBOURS_8,
@@ -21,6 +21,7 @@ LEVELS = {0: 6, 1: 8, 2: 10}
 WATER = (120, 170, 230)
 LAND = [(196, 226, 160), (176, 214, 140), (160, 200, 120), (200, 200, 130), (214, 190, 120), (204, 168, 110),
         (190, 150, 100), (176, 136, 96), (160, 124, 92)]
+STYLES = ((WATER, ""),) + tuple((color, str(v)) for v, color in enumerate(LAND, 1))  # per height: colour, text
 
 
 def height_map(rng: np.random.Generator, n: int, sea: tuple[float, float] = (0.25, 0.45), passes: int = 2) -> np.ndarray:
@@ -41,16 +42,26 @@ def islands(h: np.ndarray, moves=NEIGHBOURS_4) -> int:
 
 def peaks(h: np.ndarray) -> int:
     """Plateaus (4-connected cells of one height above 0) whose every side neighbour is strictly lower."""
-    label, n = components(h, NEIGHBOURS_4, keep=h > 0)
-    top = np.ones(n, dtype=bool)
     rows, cols = h.shape
-    for dr, dc in NEIGHBOURS_4:
-        a = h[max(0, -dr):rows - max(0, dr), max(0, -dc):cols - max(0, dc)]
-        la = label[max(0, -dr):rows - max(0, dr), max(0, -dc):cols - max(0, dc)]
-        b = h[max(0, dr):rows - max(0, -dr), max(0, dc):cols - max(0, -dc)]
-        bad = (la >= 0) & (b > a)
-        top[la[bad]] = False
-    return int(top.sum())
+    w = cols + 2  # the heights row by row inside a border of -1, as one list: no bounds checks
+    v = [-1] * w + [x for row in h.tolist() for x in [-1, *row, -1]] + [-1] * w
+    seen, count = [False] * len(v), 0
+    for i0 in range(w, len(v) - w):
+        x = v[i0]
+        if x <= 0 or seen[i0]:
+            continue
+        seen[i0], stack, top = True, [i0], True
+        while stack:  # flood the plateau; a strictly higher side neighbour spoils it
+            i = stack.pop()
+            for j in (i - w, i + 1, i + w, i - 1):
+                y = v[j]
+                if y > x:
+                    top = False
+                elif y == x and not seen[j]:
+                    seen[j] = True
+                    stack.append(j)
+        count += top
+    return count
 
 
 def cell_tops(h: np.ndarray, strict: bool) -> int:
@@ -119,9 +130,7 @@ class Landforms(AlgoEnv):
 
     def _draw(self) -> np.ndarray:
         img, g = blank(self.obs_size, self.side, self.side, labels=False)
-        for r, row in enumerate(self.heights.tolist()):
-            for c, v in enumerate(row):
-                cell_block(img, g, r, c, LAND[v - 1] if v else WATER, str(v) if v else "")
+        cell_blocks(img, g, self.heights, STYLES)
         return img
 
     def _task_text(self) -> str:

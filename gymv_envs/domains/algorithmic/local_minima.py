@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.algorithmic._board import blank, cell_block
+from gymv_envs.domains.algorithmic._board import blank, cell_blocks
 from gymv_envs.domains.algorithmic._common import (
     NEIGHBOURS_4,
     NEIGHBOURS_8,
@@ -25,14 +25,20 @@ def tint(v: int, top: int) -> tuple[int, int, int]:
 
 def count_extrema(m: np.ndarray, moves=NEIGHBOURS_8, strict: bool = True, maxima: bool = False) -> int:
     """How many cells are below (or above) every neighbour they have (``strict``: strictly)."""
-    g = -m if maxima else m
-    p = np.pad(g.astype(float), 1, constant_values=np.inf)
-    n, k = g.shape
-    ok = np.ones(g.shape, dtype=bool)
-    for dr, dc in moves:
-        other = p[1 + dr:1 + dr + n, 1 + dc:1 + dc + k]
-        ok &= (g < other) if strict else (g <= other)
-    return int(ok.sum())
+    rows, cols = m.shape
+    w, edge, sign = cols + 2, float("inf"), -1 if maxima else 1
+    # the values row by row inside a border that every cell is below, as one list: no bounds checks
+    v = [edge] * w + [x for row in m.tolist() for x in (edge, *(sign * y for y in row), edge)] + [edge] * w
+    offsets = [dr * w + dc for dr, dc in moves]
+    count = 0
+    for i in (i for r in range(1, rows + 1) for i in range(r * w + 1, r * w + cols + 1)):
+        x = v[i]
+        for o in offsets:
+            if not (x < v[i + o] if strict else x <= v[i + o]):
+                break
+        else:
+            count += 1
+    return count
 
 
 class LocalMinima(AlgoEnv):
@@ -72,6 +78,7 @@ class LocalMinima(AlgoEnv):
 
     def _configure(self) -> None:
         self.side, self.top = LEVELS[self.difficulty]
+        self.styles = tuple((tint(v, self.top), str(v)) for v in range(self.top + 1))  # per value: colour, text
         self.kind = Number("the number of local minima, one whole number")
 
     def _generate(self, rng: np.random.Generator) -> None:
@@ -85,9 +92,7 @@ class LocalMinima(AlgoEnv):
 
     def _draw(self) -> np.ndarray:
         img, g = blank(self.obs_size, self.side, self.side, labels=False)
-        for r, row in enumerate(self.grid.tolist()):
-            for c, v in enumerate(row):
-                cell_block(img, g, r, c, tint(v, self.top), str(v))
+        cell_blocks(img, g, self.grid, self.styles)
         return img
 
     def _task_text(self) -> str:

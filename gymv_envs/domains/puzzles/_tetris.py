@@ -7,7 +7,8 @@ import functools
 import numpy as np
 
 from gymv_envs.core.board import Board
-from gymv_envs.core.canvas import PALETTE, fill, fill_rect, rect_box
+from gymv_envs.core.canvas import PALETTE, color_block, fill, fill_rect, rect_box
+from gymv_envs.core.rng import ScalarDraws
 
 TETROMINOES = {"I": ((0, 0), (0, 1), (0, 2), (0, 3)), "O": ((0, 0), (0, 1), (1, 0), (1, 1)),
                "T": ((0, 0), (0, 1), (0, 2), (1, 1)), "S": ((0, 1), (0, 2), (1, 0), (1, 1)),
@@ -18,7 +19,8 @@ TETRIS_SIZES = {0: (8, 6), 1: (12, 8), 2: (16, 10)}  # rows, cols
 STACK = (110, 110, 120)
 
 
-def rotate(cells, k: int) -> tuple[tuple[int, int], ...]:
+@functools.lru_cache(maxsize=64)
+def rotate(cells: tuple[tuple[int, int], ...], k: int) -> tuple[tuple[int, int], ...]:
     """The cells turned ``k`` quarter turns, moved to the top-left corner and sorted."""
     for _ in range(k % 4):
         cells = [(c, -r) for r, c in cells]
@@ -26,36 +28,55 @@ def rotate(cells, k: int) -> tuple[tuple[int, int], ...]:
     return tuple(sorted((r - r0, c - c0) for r, c in cells))
 
 
-def random_stack(rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
-    """A bottom stack of ragged columns with a few holes; no row is full."""
-    filled = np.zeros((rows, cols), dtype=bool)
-    h = int(rng.integers(1, rows // 2))
+def random_stack(d: ScalarDraws, rows: int, cols: int) -> list[list[bool]]:
+    """A bottom stack of ragged columns with a few holes; no row is full. Rows of booleans, top first,
+    drawn as ``rng.integers``/``rng.random`` calls would draw them (``d`` replays them in Python)."""
+    filled = [[False] * cols for _ in range(rows)]
+    h, most = d.integers(1, rows // 2), rows // 2 + 1
     for c in range(cols):
-        h = int(np.clip(h + rng.integers(-2, 3), 0, rows // 2 + 1))
-        filled[rows - h:, c] = True
-        holes = rng.random(h) < 0.15
-        filled[rows - h + 1:, c] &= ~holes[1:] if h > 1 else True
-    for r in range(rows):
-        if filled[r].all():
-            filled[r, int(rng.integers(cols))] = False
+        h = min(max(h + d.integers(-2, 3), 0), most)
+        if h:
+            filled[rows - h][c] = True
+            d.random()  # (the top cell's hole draw, unused: it is always filled)
+            for r in range(rows - h + 1, rows):
+                filled[r][c] = d.random() >= 0.15  # a hole with chance 0.15
+    for row in filled:
+        if all(row):
+            row[d.integers(cols)] = False
     return filled
 
 
-def drop(filled: np.ndarray, cells, col: int) -> list[tuple[int, int]] | None:
+@functools.lru_cache(maxsize=64)
+def _bottoms(cells: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """Per column of the piece, (column, its lowest cell's row): the only cells that can come to rest."""
+    low: dict[int, int] = {}
+    for r, c in cells:
+        low[c] = max(r, low.get(c, r))
+    return tuple(low.items())
+
+
+def drop(filled, cells, col: int) -> list[tuple[int, int]] | None:
     """Cells of a piece dropped from above the board in column offset ``col``; None if it sticks out.
+    ``filled``: rows of booleans, top first (lists or an array).
 
     Coming from above, a cell stops on its column's highest filled cell (or the floor)."""
-    rows = filled.shape[0]
-    highest = np.where(filled.any(axis=0), filled.argmax(axis=0), rows).tolist()
-    top = min(highest[c + col] - 1 - r for r, c in cells)
+    rows = len(filled)
+    top = rows
+    for c, r in _bottoms(tuple(cells)):
+        c += col
+        h = 0
+        while h < rows and not filled[h][c]:
+            h += 1
+        top = min(top, h - 1 - r)
     return [(r + top, c + col) for r, c in cells] if top >= 0 else None
 
 
 @functools.lru_cache(maxsize=16)
 def _well(H: int, W: int, rows: int, cols: int) -> tuple[Board, np.ndarray, list | None]:
-    """The well's geometry, its empty frame (read-only) and per cell the pixel box of a stack cell, when
-    filling that box on the empty frame gives what `Board.paint` draws for that cell alone (the grid
-    lines and labels, painted after the cells, leave the box alone); else None for every cell."""
+    """The well's geometry, its empty frame (read-only) and per cell the slices of a stack cell's pixel
+    box and a block of the stack colour to copy there, when filling that box on the empty frame gives
+    what `Board.paint` draws for that cell alone (the grid lines and labels, painted after the cells,
+    leave the box alone); else None for every cell."""
     g = Board(H, W, rows, cols, top_extra=2.4)
     base = g.base(bottom_up=True)
     pad = max(1, int(g.cell * 0.06))
@@ -69,7 +90,8 @@ def _well(H: int, W: int, rows: int, cols: int) -> tuple[Board, np.ndarray, list
                 fill(img[box[1]:box[3], box[0]:box[2]], STACK)
             if not np.array_equal(img, g.paint({(r, c): STACK}, bottom_up=True)):
                 return g, base, None
-            boxes.append(box)
+            boxes.append(None if box is None else (slice(box[1], box[3]), slice(box[0], box[2]),
+                                                   color_block(box[3] - box[1], box[2] - box[0], STACK)))
     return g, base, boxes
 
 
@@ -84,7 +106,7 @@ def draw_tetris(H: int, W: int, filled: np.ndarray, piece: str, cells, col: int,
         for i in np.flatnonzero(filled).tolist():
             box = boxes[i]
             if box is not None:
-                fill(img[box[1]:box[3], box[0]:box[2]], STACK)
+                img[box[0], box[1]] = box[2]
     pad = max(1, int(g.cell * 0.06))
     for r, c in cells:  # the falling piece, hovering above the board
         x0, y0, x1, y1 = g.box(r - 2.2, c + col)

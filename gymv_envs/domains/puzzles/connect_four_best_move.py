@@ -21,41 +21,64 @@ from gymv_envs.core.canvas import (
     shape_tile,
 )
 from gymv_envs.core.rng import ScalarDraws
-from gymv_envs.rules.connect_four import COLS, ROWS, landing_row, wins_at
+from gymv_envs.rules.connect_four import COLS, ROWS
 
 PLIES = {0: 1, 1: 2, 2: 3}      # look-ahead depth of the value that is asked for
 STONES = {0: (6, 12), 1: (8, 16), 2: (10, 20)}
 NAMES = {1: "red", 2: "yellow"}
+BOTTOM = sum(1 << 7 * c for c in range(COLS))  # bit boards (see `_has_four`): each column's lowest cell
+BOARD = BOTTOM * ((1 << ROWS) - 1)  # every cell, the spare bits left out
 
 
-def _value(b: list[int], me: int, depth: int, tops: list[int] | None = None) -> int:
-    """Negamax over ``depth`` plies on the flat board ``b``: +1 if ``me`` forces a win, -1 if the
-    opponent does, else 0. ``tops``: the landing row of each column (-1 when full), kept up to date."""
+def _has_four(bits: int) -> bool:
+    """Whether the discs of one colour in ``bits`` (bit ``7 * c + r``: column ``c``, row ``r`` counted
+    from the bottom, a spare bit on top of each column) hold four in a row in any direction."""
+    m = bits & (bits >> 1)  # up a column
+    if m & (m >> 2):
+        return True
+    m = bits & (bits >> 7)  # across
+    if m & (m >> 14):
+        return True
+    m = bits & (bits >> 6)  # the two diagonals
+    if m & (m >> 12):
+        return True
+    m = bits & (bits >> 8)
+    return bool(m & (m >> 16))
+
+
+def _wins(bits: int, taken: int) -> int:
+    """The landing cells (bits as in `_has_four`; ``taken``: every disc) where one more disc of the
+    colour ``bits`` completes four in a row: three of its discs and the cell in one line of four."""
+    out = (bits << 1) & (bits << 2) & (bits << 3)  # three below
+    for step in (7, 6, 8):  # across and the two diagonals: the cell first, last, second or third
+        two = (bits << step) & (bits << 2 * step)
+        out |= two & ((bits << 3 * step) | (bits >> step))
+        two = (bits >> step) & (bits >> 2 * step)
+        out |= two & ((bits << step) | (bits >> 3 * step))
+    return out & (taken + BOTTOM) & BOARD  # the lowest empty cell of each column
+
+
+def _value(mine: int, theirs: int, depth: int) -> int:
+    """Negamax over ``depth`` plies on bit boards (see `_has_four`), ``mine`` to move: +1 if it forces
+    a win, -1 if the opponent does, else 0 (also when the board is full)."""
     if depth == 0:
         return 0
-    if tops is None:
-        tops = [landing_row(b, c) for c in range(COLS)]
-    best, any_move = -1, False
+    taken = mine | theirs
+    free = (taken + BOTTOM) & BOARD  # the lowest empty cell of each column
+    if not free:
+        return 0
+    if _wins(mine, taken):
+        return 1
+    if depth == 1:
+        return 0
+    best = -1
     for c in range(COLS):
-        r = tops[c]
-        if r < 0:
-            continue
-        any_move = True
-        i = r * COLS + c
-        b[i] = me
-        if wins_at(b, i):
-            v = 1
-        elif depth == 1:
-            v = 0
-        else:
-            tops[c] = r - 1
-            v = -_value(b, 3 - me, depth - 1, tops)
-            tops[c] = r
-        b[i] = 0
-        best = max(best, v)
-        if best == 1:
-            break
-    return best if any_move else 0
+        cell = free & 127 << 7 * c
+        if cell:
+            best = max(best, -_value(theirs, mine | cell, depth - 1))
+            if best == 1:
+                break
+    return best
 
 
 DISC = (WHITE, PALETTE["red"], PALETTE["yellow"])
@@ -93,16 +116,23 @@ def _draw_slow(board: np.ndarray, H: int, W: int) -> np.ndarray:
 
 @functools.lru_cache(maxsize=16)
 def _frame(H: int, W: int) -> tuple[np.ndarray, list[tuple[int, int]], int, bool]:
-    """The board without discs but with the column numbers (read-only), each hole's disc box corner,
-    the disc size, and whether every hole is plain blue there (then a disc is a copied tile, the same
-    pixels as blending it, and the numbers, which miss the holes, may be drawn first)."""
+    """The board with every hole empty (white) and the column numbers (read-only), each hole's disc
+    box corner, the disc size, and whether the boxes are disjoint and every hole is plain blue there
+    (then a disc is a copied tile, the same pixels as blending it, the numbers, which miss the holes,
+    may be drawn first, and only the holes with a disc need drawing over the empty board)."""
     s, x0, y0 = _geometry(H, W)
     img = _empty(H, W)
     _numbers(img, H, W)
     size = max(3, int(s * 0.8))
-    discs = [(int(round(x0 + (c + 0.5) * s - size / 2)), int(round(y0 + (r + 0.5) * s - size / 2)))
-             for r in range(ROWS) for c in range(COLS)]
-    fast = all(is_uniform(img, x, y, x + size, y + size, PALETTE["blue"]) for x, y in discs)
+    xs = [int(round(x0 + (c + 0.5) * s - size / 2)) for c in range(COLS)]
+    ys = [int(round(y0 + (r + 0.5) * s - size / 2)) for r in range(ROWS)]
+    discs = [(x, y) for y in ys for x in xs]
+    fast = all(b - a >= size for v in (xs, ys) for a, b in zip(v, v[1:])) and all(
+        is_uniform(img, x, y, x + size, y + size, PALETTE["blue"]) for x, y in discs)
+    if fast:
+        tile = shape_tile("circle", size, DISC[0], PALETTE["blue"])
+        for x, y in discs:
+            img[y:y + size, x:x + size] = tile
     img.setflags(write=False)
     return img, discs, size, fast
 
@@ -149,25 +179,32 @@ class ConnectFourBestMove(SingleTurnEnv):
         with ScalarDraws(rng) as d:  # `rng.integers` one by one, at Python speed
             while True:
                 b = [0] * (ROWS * COLS)  # a flat board: lists index faster than arrays
+                tops, cols, bits = [ROWS - 1] * COLS, list(range(COLS)), [0, 0, 0]  # bits: see _has_four
                 n, ok = d.integers(lo, hi + 1), True
                 for k in range(n):
-                    cols = [c for c in range(COLS) if not b[c]]  # the top row is the last to fill
-                    c = cols[d.integers(len(cols))]
-                    i = landing_row(b, c) * COLS + c
-                    b[i] = 1 + k % 2
-                    if wins_at(b, i):
+                    c = cols[d.integers(len(cols))]  # the open columns, in order
+                    r = tops[c]
+                    tops[c] = r - 1
+                    if not r:
+                        cols.remove(c)
+                    p = 1 + k % 2
+                    b[r * COLS + c] = p
+                    bits[p] |= 1 << (7 * c + ROWS - 1 - r)
+                    if k >= 6 and _has_four(bits[p]):  # (a colour has four discs from the seventh on)
                         ok = False
                         break
                 if not ok:
                     continue
                 me, vals = 1 + n % 2, {}
+                wins = _wins(bits[me], bits[1] | bits[2])
+                if depth == 1 and not wins:  # every value 0: no column is worse than the best
+                    continue
                 for c in range(COLS):
-                    r = landing_row(b, c)
-                    if r >= 0:
-                        i = r * COLS + c
-                        b[i] = me
-                        vals[c] = 1 if wins_at(b, i) else -_value(b, 3 - me, depth - 1)
-                        b[i] = 0
+                    r = tops[c]
+                    if r < 0:
+                        continue
+                    cell = 1 << (7 * c + ROWS - 1 - r)
+                    vals[c] = 1 if wins & cell else 0 if depth == 1 else -_value(bits[3 - me], bits[me] | cell, depth - 1)
                 best = max(vals.values())
                 if sum(v < best for v in vals.values()) >= 3:
                     break
@@ -181,7 +218,8 @@ class ConnectFourBestMove(SingleTurnEnv):
             return _draw_slow(self.board, H, W)
         img = base.copy()
         for (x, y), v in zip(discs, self.board.ravel().tolist()):
-            img[y:y + size, x:x + size] = shape_tile("circle", size, DISC[v], PALETTE["blue"])
+            if v:
+                img[y:y + size, x:x + size] = shape_tile("circle", size, DISC[v], PALETTE["blue"])
         return img
 
     def _task_text(self) -> str:
@@ -218,7 +256,7 @@ class ConnectFourBestMove(SingleTurnEnv):
         return [worse[int(k)] for k in rng.permutation(len(worse))]
 
     def _state_text(self) -> str:
-        return "\n".join(" ".join(".RY"[int(v)] for v in row) for row in self.board)
+        return "\n".join(" ".join(map(".RY".__getitem__, row)) for row in self.board.tolist())
 
 
 SPECS = (

@@ -9,6 +9,7 @@ import numpy as np
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.cells import LETTERS, cell_name, find_cells
 from gymv_envs.core.env import check_choice
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.puzzles._tetris import (
     PIECE_COLORS,
     TETRIS_SIZES,
@@ -78,25 +79,27 @@ class TetrisLanding(SingleTurnEnv):
         self.rows, self.cols = TETRIS_SIZES[self.difficulty]
 
     def _generate(self, rng: np.random.Generator) -> None:
-        while True:
-            self.filled = random_stack(rng, self.rows, self.cols)
-            self.piece = "IOTSZJL"[int(rng.integers(7))]
-            self.cells = rotate(TETROMINOES[self.piece], int(rng.integers(4)))
-            width = max(c for _, c in self.cells) + 1
-            self.col = int(rng.integers(self.cols - width + 1))
-            self.landed = drop(self.filled, self.cells, self.col)
-            if self.landed is None or min(r for r, _ in self.landed) < 2:
-                continue
-            if self.question == "cells":
-                return
-            # lowest: the top row index of the landed piece per column offset (larger is lower)
-            self.by_column = {c: min(r for r, _ in cells) for c in range(self.cols - width + 1)
-                              if (cells := drop(self.filled, self.cells, c)) is not None}
-            best = max(self.by_column.values())
-            ties = [c for c, v in self.by_column.items() if v == best]
-            if 3 * len(ties) <= len(self.by_column) and self.col not in ties:
-                self.best_columns = frozenset(ties)
-                return
+        with ScalarDraws(rng) as d:  # `rng.integers` and `rng.random` one by one, at Python speed
+            while True:
+                filled = random_stack(d, self.rows, self.cols)
+                self.piece = "IOTSZJL"[d.integers(7)]
+                self.cells = rotate(TETROMINOES[self.piece], d.integers(4))
+                width = max(c for _, c in self.cells) + 1
+                self.col = d.integers(self.cols - width + 1)
+                self.landed = drop(filled, self.cells, self.col)
+                if self.landed is None or min(r for r, _ in self.landed) < 2:
+                    continue
+                self.filled = np.array(filled, dtype=bool)
+                if self.question == "cells":
+                    return
+                # lowest: the top row index of the landed piece per column offset (larger is lower)
+                self.by_column = {c: min(r for r, _ in cells) for c in range(self.cols - width + 1)
+                                  if (cells := drop(filled, self.cells, c)) is not None}
+                best = max(self.by_column.values())
+                ties = [c for c, v in self.by_column.items() if v == best]
+                if 3 * len(ties) <= len(self.by_column) and self.col not in ties:
+                    self.best_columns = frozenset(ties)
+                    return
 
     def _draw(self) -> np.ndarray:
         return draw_tetris(*self.obs_size, self.filled, self.piece, self.cells, self.col)
@@ -162,7 +165,7 @@ class TetrisLanding(SingleTurnEnv):
         return [out[int(k)] for k in rng.permutation(len(out))]
 
     def _state_text(self) -> str:
-        return "\n".join("".join("#" if v else "." for v in row) for row in self.filled) + f"\npiece {self.piece} {self.cells} at column {self.col}"
+        return "\n".join("".join("#" if v else "." for v in row) for row in self.filled.tolist()) + f"\npiece {self.piece} {self.cells} at column {self.col}"
 
 
 SPECS = (

@@ -9,6 +9,7 @@ import numpy as np
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.cells import LETTERS
 from gymv_envs.core.env import check_choice
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.puzzles._tetris import (
     PIECE_COLORS,
     TETRIS_SIZES,
@@ -21,6 +22,18 @@ from gymv_envs.domains.puzzles._tetris import (
 
 QUESTIONS = ("count", "best_column")
 WORDS = {"ZERO": 0, "NONE": 0, "NO": 0, "ONE": 1, "TWO": 2, "THREE": 3, "FOUR": 4}
+
+
+def _cleared(filled: list[list[bool]], cells, col: int) -> int:
+    """Rows of ``filled`` cleared by a straight drop at column offset ``col`` (-1 when the piece sticks out)."""
+    landed = drop(filled, cells, col)
+    if landed is None:
+        return -1
+    cols = len(filled[0])
+    per_row = {r: 0 for r, _ in landed}
+    for r, _ in landed:  # the landed cells were empty
+        per_row[r] += 1
+    return sum(1 for r, n in per_row.items() if n + sum(filled[r]) == cols)
 
 
 class TetrisLinesCleared(SingleTurnEnv):
@@ -78,52 +91,44 @@ class TetrisLinesCleared(SingleTurnEnv):
         self.rows, self.cols = TETRIS_SIZES[self.difficulty]
 
     def _generate(self, rng: np.random.Generator) -> None:
-        while True:
-            filled = random_stack(rng, self.rows, self.cols)
-            self.piece = "IOTSZJL"[int(rng.integers(7))]
-            self.cells = rotate(TETROMINOES[self.piece], int(rng.integers(4)))
-            width = max(c for _, c in self.cells) + 1
-            self.col = int(rng.integers(self.cols - width + 1))
-            landed = drop(filled, self.cells, self.col)
-            if landed is None:
-                continue
-            swept = {(r, c) for c in {c for _, c in landed} for r in range(min(r for r, cc in landed if cc == c))}
-            for r in sorted({r for r, _ in landed}):
-                if rng.random() < 0.6:  # fill the row around the piece
-                    for c in range(self.cols):
-                        if (r, c) not in landed and (r, c) not in swept:
-                            filled[r, c] = True
-                    if rng.random() < 0.3:  # ... or almost: leave one gap away from the piece
-                        gaps = [c for c in range(self.cols) if (r, c) not in landed and filled[r, c]]
-                        if gaps:
-                            filled[r, gaps[int(rng.integers(len(gaps)))]] = False
-            if filled.all(axis=1).any():
-                continue
-            self.filled = filled
-            self.landed = drop(filled, self.cells, self.col)
-            if self.landed is None or min(r for r, _ in self.landed) < 2:
-                continue
-            self.count = self._cleared(self.col)
-            if self.question == "count":
-                return
-            # best_column: the piece hovers somewhere else; a few columns clear the most, at least one row
-            self.by_column = {c: self._cleared(c) for c in range(self.cols - max(c for _, c in self.cells))}
-            best = max(self.by_column.values())
-            ties = [c for c, v in self.by_column.items() if v == best]
-            if best >= 1 and 3 * len(ties) <= len(self.by_column) and best > min(self.by_column.values()):
-                others = [c for c in self.by_column if c not in ties]
-                self.col, self.best_columns = others[int(rng.integers(len(others)))], frozenset(ties)
-                return
-
-    def _cleared(self, col: int) -> int:
-        """Rows cleared by a straight drop at column offset ``col`` (-1 when the piece sticks out)."""
-        landed = drop(self.filled, self.cells, col)
-        if landed is None:
-            return -1
-        per_row = self.filled.sum(axis=1).tolist()
-        for r, _ in landed:  # the landed cells were empty
-            per_row[r] += 1
-        return sum(1 for r in {r for r, _ in landed} if per_row[r] == self.cols)
+        with ScalarDraws(rng) as d:  # `rng.integers` and `rng.random` one by one, at Python speed
+            while True:
+                filled = random_stack(d, self.rows, self.cols)
+                self.piece = "IOTSZJL"[d.integers(7)]
+                self.cells = rotate(TETROMINOES[self.piece], d.integers(4))
+                width = max(c for _, c in self.cells) + 1
+                self.col = d.integers(self.cols - width + 1)
+                landed = drop(filled, self.cells, self.col)
+                if landed is None:
+                    continue
+                swept = {(r, c) for c in {c for _, c in landed} for r in range(min(r for r, cc in landed if cc == c))}
+                for r in sorted({r for r, _ in landed}):
+                    if d.random() < 0.6:  # fill the row around the piece
+                        row = filled[r]
+                        for c in range(self.cols):
+                            if (r, c) not in landed and (r, c) not in swept:
+                                row[c] = True
+                        if d.random() < 0.3:  # ... or almost: leave one gap away from the piece
+                            gaps = [c for c in range(self.cols) if (r, c) not in landed and row[c]]
+                            if gaps:
+                                row[gaps[d.integers(len(gaps))]] = False
+                if any(all(row) for row in filled):
+                    continue
+                self.landed = drop(filled, self.cells, self.col)
+                if self.landed is None or min(r for r, _ in self.landed) < 2:
+                    continue
+                self.filled = np.array(filled, dtype=bool)
+                self.count = _cleared(filled, self.cells, self.col)
+                if self.question == "count":
+                    return
+                # best_column: the piece hovers somewhere else; a few columns clear the most, at least one row
+                self.by_column = {c: _cleared(filled, self.cells, c) for c in range(self.cols - width + 1)}
+                best = max(self.by_column.values())
+                ties = [c for c, v in self.by_column.items() if v == best]
+                if best >= 1 and 3 * len(ties) <= len(self.by_column) and best > min(self.by_column.values()):
+                    others = [c for c in self.by_column if c not in ties]
+                    self.col, self.best_columns = others[d.integers(len(others))], frozenset(ties)
+                    return
 
     def _draw(self) -> np.ndarray:
         return draw_tetris(*self.obs_size, self.filled, self.piece, self.cells, self.col)
@@ -178,7 +183,7 @@ class TetrisLinesCleared(SingleTurnEnv):
         return out
 
     def _state_text(self) -> str:
-        return "\n".join("".join("#" if v else "." for v in row) for row in self.filled) + f"\npiece {self.piece} {self.cells} at column {self.col}"
+        return "\n".join("".join("#" if v else "." for v in row) for row in self.filled.tolist()) + f"\npiece {self.piece} {self.cells} at column {self.col}"
 
 
 SPECS = (
