@@ -125,6 +125,38 @@ def test_connect_four_lines():
     assert connect_four.wins_at(diag, 5 * connect_four.COLS) and len(connect_four.WINDOWS) == 69
 
 
+def test_connect_four_bit_boards_agree_with_the_flat_board():
+    R, C = connect_four.ROWS, connect_four.COLS
+    rng = np.random.default_rng(11)
+    cases = wins_seen = 0
+    for _ in range(400):  # random play until a four or a full board, checked after every disc
+        board, bits = [0] * (R * C), [0, 0, 0]
+        for k in range(R * C):
+            open_cols = [c for c in range(C) if connect_four.landing_row(board, c) >= 0]
+            p = 1 + k % 2
+            taken = bits[1] | bits[2]
+            for q in (1, 2):  # where a disc of q would complete four now
+                want = 0
+                for c in open_cols:
+                    r = connect_four.landing_row(board, c)
+                    board[r * C + c] = q
+                    if connect_four.wins_at(board, r * C + c):
+                        want |= 1 << (7 * c + R - 1 - r)
+                    board[r * C + c] = 0
+                assert connect_four.wins_now(bits[q], taken) == want
+                wins_seen += bool(want)
+            c = open_cols[int(rng.integers(len(open_cols)))]
+            r = connect_four.landing_row(board, c)
+            board[r * C + c] = p
+            bits[p] |= 1 << (7 * c + R - 1 - r)
+            cases += 1
+            four = any(all(board[i] == p for i in w) for w in connect_four.WINDOWS)
+            assert connect_four.has_four(bits[p]) == four
+            if four:
+                break
+    assert cases > 5000 and wins_seen > 500
+
+
 def test_tic_tac_toe_score():
     empty = (0,) * 9
     assert tic_tac_toe.score(empty) == 0  # perfect play draws

@@ -13,7 +13,6 @@ from gymv_envs.core.canvas import (
     INK,
     PALETTE,
     WHITE,
-    draw_shape,
     draw_text,
     fill_rect,
     is_uniform,
@@ -21,45 +20,13 @@ from gymv_envs.core.canvas import (
     shape_tile,
 )
 from gymv_envs.core.rng import ScalarDraws
-from gymv_envs.rules.connect_four import COLS, ROWS
+from gymv_envs.rules.connect_four import BOARD, BOTTOM, COLS, ROWS, has_four, wins_now
 
 PLIES = {0: 1, 1: 2, 2: 3}      # look-ahead depth of the value that is asked for
 STONES = {0: (6, 12), 1: (8, 16), 2: (10, 20)}
 NAMES = {1: "red", 2: "yellow"}
-BOTTOM = sum(1 << 7 * c for c in range(COLS))  # bit boards (see `_has_four`): each column's lowest cell
-BOARD = BOTTOM * ((1 << ROWS) - 1)  # every cell, the spare bits left out
-
-
-def _has_four(bits: int) -> bool:
-    """Whether the discs of one colour in ``bits`` (bit ``7 * c + r``: column ``c``, row ``r`` counted
-    from the bottom, a spare bit on top of each column) hold four in a row in any direction."""
-    m = bits & (bits >> 1)  # up a column
-    if m & (m >> 2):
-        return True
-    m = bits & (bits >> 7)  # across
-    if m & (m >> 14):
-        return True
-    m = bits & (bits >> 6)  # the two diagonals
-    if m & (m >> 12):
-        return True
-    m = bits & (bits >> 8)
-    return bool(m & (m >> 16))
-
-
-def _wins(bits: int, taken: int) -> int:
-    """The landing cells (bits as in `_has_four`; ``taken``: every disc) where one more disc of the
-    colour ``bits`` completes four in a row: three of its discs and the cell in one line of four."""
-    out = (bits << 1) & (bits << 2) & (bits << 3)  # three below
-    for step in (7, 6, 8):  # across and the two diagonals: the cell first, last, second or third
-        two = (bits << step) & (bits << 2 * step)
-        out |= two & ((bits << 3 * step) | (bits >> step))
-        two = (bits >> step) & (bits >> 2 * step)
-        out |= two & ((bits << step) | (bits >> 3 * step))
-    return out & (taken + BOTTOM) & BOARD  # the lowest empty cell of each column
-
-
 def _value(mine: int, theirs: int, depth: int) -> int:
-    """Negamax over ``depth`` plies on bit boards (see `_has_four`), ``mine`` to move: +1 if it forces
+    """Negamax over ``depth`` plies on bit boards (see `rules.connect_four`), ``mine`` to move: +1 if it forces
     a win, -1 if the opponent does, else 0 (also when the board is full)."""
     if depth == 0:
         return 0
@@ -67,7 +34,7 @@ def _value(mine: int, theirs: int, depth: int) -> int:
     free = (taken + BOTTOM) & BOARD  # the lowest empty cell of each column
     if not free:
         return 0
-    if _wins(mine, taken):
+    if wins_now(mine, taken):
         return 1
     if depth == 1:
         return 0
@@ -103,23 +70,12 @@ def _numbers(img: np.ndarray, H: int, W: int) -> None:
             draw_text(img, str(c + 1), (x0 + (c + 0.5) * s, y0 + (ROWS + 0.4) * s), max(5, int(s * 0.5)), INK)
 
 
-def _draw_slow(board: np.ndarray, H: int, W: int) -> np.ndarray:
-    """The frame drawn disc by disc, then the column numbers."""
-    s, x0, y0 = _geometry(H, W)
-    img = _empty(H, W)
-    for r in range(ROWS):
-        for c in range(COLS):
-            draw_shape(img, "circle", x0 + (c + 0.5) * s, y0 + (r + 0.5) * s, max(3, int(s * 0.8)), DISC[int(board[r, c])])
-    _numbers(img, H, W)
-    return img
-
-
 @functools.lru_cache(maxsize=16)
-def _frame(H: int, W: int) -> tuple[np.ndarray, list[tuple[int, int]], int, bool]:
+def _frame(H: int, W: int) -> tuple[np.ndarray, list[tuple[int, int]], int]:
     """The board with every hole empty (white) and the column numbers (read-only), each hole's disc
-    box corner, the disc size, and whether the boxes are disjoint and every hole is plain blue there
-    (then a disc is a copied tile, the same pixels as blending it, the numbers, which miss the holes,
-    may be drawn first, and only the holes with a disc need drawing over the empty board)."""
+    box corner and the disc size. At every size from 32 px the boxes are apart and every hole is plain
+    blue (checked here), so a disc is a copied tile, the same pixels as blending it, the numbers, which
+    miss the holes, may be drawn first, and only the holes with a disc need drawing over this board."""
     s, x0, y0 = _geometry(H, W)
     img = _empty(H, W)
     _numbers(img, H, W)
@@ -127,14 +83,14 @@ def _frame(H: int, W: int) -> tuple[np.ndarray, list[tuple[int, int]], int, bool
     xs = [int(round(x0 + (c + 0.5) * s - size / 2)) for c in range(COLS)]
     ys = [int(round(y0 + (r + 0.5) * s - size / 2)) for r in range(ROWS)]
     discs = [(x, y) for y in ys for x in xs]
-    fast = all(b - a >= size for v in (xs, ys) for a, b in zip(v, v[1:])) and all(
-        is_uniform(img, x, y, x + size, y + size, PALETTE["blue"]) for x, y in discs)
-    if fast:
-        tile = shape_tile("circle", size, DISC[0], PALETTE["blue"])
-        for x, y in discs:
-            img[y:y + size, x:x + size] = tile
+    if not (all(b - a >= size for v in (xs, ys) for a, b in zip(v, v[1:]))
+            and all(is_uniform(img, x, y, x + size, y + size, PALETTE["blue"]) for x, y in discs)):
+        raise RuntimeError(f"ConnectFourBestMove: the holes overlap or leave the board at {H}x{W}")
+    tile = shape_tile("circle", size, DISC[0], PALETTE["blue"])
+    for x, y in discs:
+        img[y:y + size, x:x + size] = tile
     img.setflags(write=False)
-    return img, discs, size, fast
+    return img, discs, size
 
 
 class ConnectFourBestMove(SingleTurnEnv):
@@ -179,7 +135,7 @@ class ConnectFourBestMove(SingleTurnEnv):
         with ScalarDraws(rng) as d:  # `rng.integers` one by one, at Python speed
             while True:
                 b = [0] * (ROWS * COLS)  # a flat board: lists index faster than arrays
-                tops, cols, bits = [ROWS - 1] * COLS, list(range(COLS)), [0, 0, 0]  # bits: see _has_four
+                tops, cols, bits = [ROWS - 1] * COLS, list(range(COLS)), [0, 0, 0]  # bits: bit boards (rules.connect_four)
                 n, ok = d.integers(lo, hi + 1), True
                 for k in range(n):
                     c = cols[d.integers(len(cols))]  # the open columns, in order
@@ -190,13 +146,13 @@ class ConnectFourBestMove(SingleTurnEnv):
                     p = 1 + k % 2
                     b[r * COLS + c] = p
                     bits[p] |= 1 << (7 * c + ROWS - 1 - r)
-                    if k >= 6 and _has_four(bits[p]):  # (a colour has four discs from the seventh on)
+                    if k >= 6 and has_four(bits[p]):  # (a colour has four discs from the seventh on)
                         ok = False
                         break
                 if not ok:
                     continue
                 me, vals = 1 + n % 2, {}
-                wins = _wins(bits[me], bits[1] | bits[2])
+                wins = wins_now(bits[me], bits[1] | bits[2])
                 if depth == 1 and not wins:  # every value 0: no column is worse than the best
                     continue
                 for c in range(COLS):
@@ -213,9 +169,7 @@ class ConnectFourBestMove(SingleTurnEnv):
 
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        base, discs, size, fast = _frame(H, W)
-        if not fast:
-            return _draw_slow(self.board, H, W)
+        base, discs, size = _frame(H, W)
         img = base.copy()
         for (x, y), v in zip(discs, self.board.ravel().tolist()):
             if v:
