@@ -146,8 +146,12 @@ def cell_block(img: np.ndarray, g: CellGrid, r: int, c: int, bg: Color, text: st
     """Fill cell (r, c) with ``bg`` and centre ``text`` on it, as one cached tile."""
     sy, sx, h, w = interiors(g)[r][c]
     if h > 0 and w > 0:
-        size = int(g.cell * scale * (1.0 if len(text) <= 2 else 2.2 / len(text)))
-        img[sy, sx] = block(h, w, bg, text, color, max(4, size))
+        img[sy, sx] = block(h, w, bg, text, color, _text_size(g, scale, text))
+
+
+def _text_size(g: CellGrid, scale: float, text: str) -> int:
+    """The font size of a cell's text (`cell_block`): ``scale`` of a cell, less for more than two characters."""
+    return max(4, int(g.cell * scale * (1.0 if len(text) <= 2 else 2.2 / len(text))))
 
 
 @functools.lru_cache(maxsize=64)
@@ -157,8 +161,7 @@ def _cell_tiles(g: CellGrid, styles: tuple, color: Color, scale: float, bg: Colo
     def tile(h: int, w: int, style: tuple) -> np.ndarray:
         if bg is not None:
             return icon_block(h, w, bg, style)
-        size = int(g.cell * scale * (1.0 if len(style[1]) <= 2 else 2.2 / len(style[1])))
-        return block(h, w, style[0], style[1], color, max(4, size))
+        return block(h, w, style[0], style[1], color, _text_size(g, scale, style[1]))
 
     return tuple((r * g.cols + c, sy, sx, [tile(h, w, style) for style in styles])
                  for r, row in enumerate(interiors(g)) for c, (sy, sx, h, w) in enumerate(row) if h > 0 and w > 0)
