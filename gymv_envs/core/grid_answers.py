@@ -61,26 +61,38 @@ def read_ints(text: str, count: int | None = None) -> list[int] | None:
     return [int(t) for t in toks]
 
 
+_CHAR_VALUES: dict[tuple[str, str], dict[str, int]] = {}  # (kind, alphabet) -> character -> value, -1 for none
+
+
+def _char_value(ch: str, kind: str, alphabet: str) -> int:
+    """The value of one character in a ``"mask"`` or ``"char"`` grid, -1 when it is no cell."""
+    if kind == "mask":
+        return 1 if ch in MASK_ON else 0 if ch in MASK_OFF else -1
+    ch = ARROW_GLYPHS.get(ch, ch).upper()
+    return alphabet.index(ch) if ch in alphabet else -1
+
+
 def _cells_of(token: str, kind: str, alphabet: str, symbols: Mapping[str, int]) -> list[int] | None:
     """The cell values one token holds, or ``None`` when it is not part of a grid."""
     if token in symbols:
         return [symbols[token]]
     if kind == "int":
         return [int(token)] if _INT.fullmatch(token) else None
+    table = _CHAR_VALUES.get((kind, alphabet))
+    if table is None:  # (each character's value is worked out once: a grid is read many times)
+        if len(_CHAR_VALUES) >= 64:
+            _CHAR_VALUES.clear()
+        table = _CHAR_VALUES[(kind, alphabet)] = {}
     out = []
     for ch in token:
-        if kind == "mask":
-            if ch in MASK_ON:
-                out.append(1)
-            elif ch in MASK_OFF:
-                out.append(0)
-            else:
-                return None
-        else:
-            ch = ARROW_GLYPHS.get(ch, ch).upper()
-            if ch not in alphabet:
-                return None
-            out.append(alphabet.index(ch))
+        v = table.get(ch)
+        if v is None:
+            v = _char_value(ch, kind, alphabet)
+            if len(table) < 512:
+                table[ch] = v
+        if v < 0:
+            return None
+        out.append(v)
     return out
 
 
