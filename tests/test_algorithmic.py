@@ -47,6 +47,10 @@ def test_grid_answers_read_common_spellings_and_refuse_the_rest():
     assert ga.read_grid("#. / .#", 2, 2, "mask") == ((1, 0), (0, 1))
     assert ga.read_grid("#. / .", 2, 2, "mask") == ((1, 0), (0, 0))  # a trailing `.` stripped by extraction
     assert ga.read_grid("→↓ / ↑←", 2, 2, "char", "URDL") == ((1, 2), (0, 3))
+    for _ in range(2):  # a character's value belongs to its alphabet (read again: from the table)
+        assert ga.read_grid("r d / u l", 2, 2, "char", "URDL") == ((1, 2), (0, 3))
+        assert ga.read_grid("r d / u l", 2, 2, "char", "LRUD") == ((1, 3), (2, 0))
+        assert ga.read_grid("r d / u x", 2, 2, "char", "URDL") is None
     assert ga.read_grid("1 2 3", 2, 2) is None and ga.read_grid("a b / c d", 2, 2) is None
     assert ga.read_cells("B2 and c3.", 3, 3) == [(1, 1), (2, 2)]
     assert ga.read_cells("D1", 3, 3) is None and ga.read_cells("B2 is it", 3, 3) is None
