@@ -7,8 +7,16 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import Geom, board_base, cell_text
-from gymv_envs.core.canvas import BACKGROUND, PALETTE, WHITE, draw_layers, shape_layer
+from gymv_envs.core.board import GIVEN, Geom, board_base, cell_text, text_tile
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    PALETTE,
+    WHITE,
+    base_is_uniform,
+    draw_layers,
+    layers_tile,
+    shape_layer,
+)
 from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv
 
 # difficulty -> (side, tents as a share of the cells)
@@ -21,6 +29,38 @@ def _edge(n: int) -> bytes:
     """The border cells (1) of an ``(n + 2) x (n + 2)`` grid around an ``n x n`` board, row by row."""
     w = n + 2
     return bytes(int(not (0 < i // w <= n and 0 < i % w <= n)) for i in range(w * w))
+
+
+def _plain_board(obs_size: tuple[int, int], n: int) -> tuple[np.ndarray, Geom]:
+    """Tents-v1's empty board, counts' room right and below (read-only, cached)."""
+    return board_base(obs_size, n, n, pad=(0, 0.8, 0.8, 0))
+
+
+def _count_spot(g: Geom, shape: tuple, r: float, c: float, v: int) -> tuple | None:
+    """Where `cell_text` pastes count ``v`` at (r, c) and its tile, or None where it would draw it instead."""
+    tile = text_tile(str(v), max(4, int(g.cell * 0.5)), GIVEN, True, BACKGROUND)
+    h, w = tile.shape[:2]
+    cx, cy = g.center(r, c)
+    x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
+    return None if x < 0 or y < 0 or x + w > shape[1] or y + h > shape[0] else (slice(y, y + h), slice(x, x + w), tile)
+
+
+@functools.lru_cache(maxsize=32)
+def _sprites(board, obs_size: tuple[int, int], n: int) -> tuple:
+    """For ``board(obs_size, n)``: its base and geometry, each cell's tree tile and where it goes (None where
+    `draw_layers` would blend it), and each row's and column's count spots (by count) from `_count_spot`."""
+    base, g = board(obs_size, n)
+    size, trees = int(g.cell * 0.7), []
+    for r in range(n):
+        for c in range(n):
+            layer = shape_layer("triangle", *g.center(r, c), size, PALETTE["green"])
+            x0, y0 = layer[1], layer[2]
+            x1, y1 = x0 + layer[0].shape[1], y0 + layer[0].shape[0]
+            trees.append((slice(y0, y1), slice(x0, x1), layers_tile([layer], x0, y0, x1, y1, WHITE))
+                         if base_is_uniform(base, x0, y0, x1, y1, WHITE) else None)
+    rows = tuple(tuple(_count_spot(g, base.shape, i, n - 0.1, v) for v in range(n + 1)) for i in range(n))
+    cols = tuple(tuple(_count_spot(g, base.shape, n - 0.1, i, v) for v in range(n + 1)) for i in range(n))
+    return base, g, tuple(trees), rows, cols
 
 
 def pairing(trees: list, tents: list) -> bool:
@@ -191,13 +231,27 @@ class Tents(GridAnswerEnv):
 
     # -- draw
     def _draw(self) -> np.ndarray:
+        return self._paint(_plain_board)
+
+    def _paint(self, board) -> np.ndarray:
+        """The trees and counts on a copy of ``board(obs_size, n)``: tiles pasted from `_sprites` (the very
+        pixels of `_draw_trees` and `cell_text`, which draw what has no tile)."""
         n = self.n
-        base, g = board_base(tuple(self.obs_size), n, n, pad=(0, 0.8, 0.8, 0))
+        base, g, trees, rows, cols = _sprites(board, tuple(self.obs_size), n)
         img = base.copy()
-        self._draw_trees(img, g, base)
+        spots = [trees[r * n + c] for r, c in self.trees]
+        if None in spots:
+            self._draw_trees(img, g, base)
+        else:
+            for ys, xs, tile in spots:
+                img[ys, xs] = tile
         for i in range(n):
-            cell_text(img, g, i, n - 0.1, str(self.row_counts[i]), scale=0.5, bg=BACKGROUND)
-            cell_text(img, g, n - 0.1, i, str(self.col_counts[i]), scale=0.5, bg=BACKGROUND)
+            for spot, r, c, v in ((rows[i][self.row_counts[i]], i, n - 0.1, self.row_counts[i]),
+                                  (cols[i][self.col_counts[i]], n - 0.1, i, self.col_counts[i])):
+                if spot is None:
+                    cell_text(img, g, r, c, str(v), scale=0.5, bg=BACKGROUND)
+                else:
+                    img[spot[0], spot[1]] = spot[2]
         return img
 
     def _draw_trees(self, img: np.ndarray, g: Geom, base: np.ndarray) -> None:
