@@ -268,19 +268,25 @@ class Tents(GridAnswerEnv):
                 "below each column is how many tents that row or column has. Where are the tents?")
 
     def _state_text(self) -> str:
-        trees = set(self.trees)
-        body = self._state_rows(lambda r, c: "T" if (r, c) in trees else ".")
+        n = self.n
+        cells = ["."] * (n * n)
+        for r, c in self.trees:
+            cells[r * n + c] = "T"
+        body = "\n".join(" ".join(cells[r * n:r * n + n]) for r in range(n))
         return f"{body}\nrow counts: {' '.join(map(str, self.row_counts))}\ncolumn counts: {' '.join(map(str, self.col_counts))}"
 
     # -- verify
     def _check(self, answer) -> bool:
         n = self.n
         tents = [(r, c) for r in range(n) for c in range(n) if answer[r][c]]
-        if any(t in self.trees for t in tents):
+        if not set(self.trees).isdisjoint(tents):
             return False
         if [sum(row) for row in answer] != self.row_counts or [sum(col) for col in zip(*answer, strict=True)] != self.col_counts:
             return False
-        if any(a != b and abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1 for a in tents for b in tents):
+        w, bits = n + 1, 0  # the tents as bits r * w + c: a column of blanks keeps rows apart
+        for r, c in tents:
+            bits |= 1 << (r * w + c)
+        if bits & (bits >> 1 | bits >> (w - 1) | bits >> w | bits >> (w + 1)):  # two tents touch
             return False
         return pairing(self.trees, tents)
 
