@@ -30,6 +30,10 @@ _SEP = re.compile(r"[\s,;/|\[\](){}\"'`]+")
 MASK_ON = "#1*■█●X"
 MASK_OFF = ".0_-□·o"
 MAX_TEXT = 20_000
+# str.translate tables: drop the characters a cell may be (what is left is not a grid); mask cells as 1 / 0
+_DROP_DIGIT = str.maketrans("", "", "0123456789")
+_DROP_MASK = str.maketrans("", "", MASK_ON + MASK_OFF)
+_MASK_BITS = str.maketrans(MASK_ON + MASK_OFF, "1" * len(MASK_ON) + "0" * len(MASK_OFF))
 
 
 # ----------------------------------------------------------------- answers
@@ -37,18 +41,13 @@ def read_cells(text: str, kind: str) -> list[str] | None:
     """The cell tokens of a written grid, or ``None`` when the text holds anything else."""
     if not isinstance(text, str) or len(text) > MAX_TEXT:
         return None
-    toks = [t for t in _SEP.split(_LABEL.sub(" ", text)) if t]
-    if not toks:
-        return None
     if kind == "number":
-        return toks if all(t.isdigit() and len(t) <= 4 for t in toks) else None
-    chars = list("".join(toks))
-    allowed = "0123456789" if kind == "digit" else MASK_ON + MASK_OFF
-    if not all(ch in allowed for ch in chars):
+        toks = [t for t in _SEP.split(_LABEL.sub(" ", text)) if t]
+        return toks if toks and all(t.isdigit() and len(t) <= 4 for t in toks) else None
+    chars = _SEP.sub("", _LABEL.sub(" ", text))  # the tokens, joined
+    if not chars or chars.translate(_DROP_DIGIT if kind == "digit" else _DROP_MASK):
         return None
-    if kind == "mask":
-        chars = ["1" if ch in MASK_ON else "0" for ch in chars]
-    return chars
+    return list(chars.translate(_MASK_BITS) if kind == "mask" else chars)
 
 
 def format_grid(grid: Grid, kind: str) -> str:
