@@ -45,6 +45,7 @@ def line_solve(rows: list, cols: list, n: int) -> list[list[int]] | None:
     """
     full = (1 << n) - 1
     on_r, off_r = [0] * n, [0] * n  # known shaded / known empty cells per row (bit c)
+    on_c, off_c = [0] * n, [0] * n  # the same per column (bit r), kept alongside
     changed = True
     while changed:
         changed = False
@@ -53,9 +54,7 @@ def line_solve(rows: list, cols: list, n: int) -> list[list[int]] | None:
                 if axis == 0:
                     on, off, clue = on_r[i], off_r[i], rows[i]
                 else:
-                    on = sum(1 << r for r in range(n) if on_r[r] >> i & 1)
-                    off = sum(1 << r for r in range(n) if off_r[r] >> i & 1)
-                    clue = cols[i]
+                    on, off, clue = on_c[i], off_c[i], cols[i]
                 if (on | off) == full:
                     continue
                 fits = [p for p in placements(clue, n) if p & off == 0 and p & on == on]
@@ -69,13 +68,15 @@ def line_solve(rows: list, cols: list, n: int) -> list[list[int]] | None:
                 if not (new_on or new_off):
                     continue
                 changed = True
-                if axis == 0:
-                    on_r[i] |= new_on
-                    off_r[i] |= new_off
-                else:
-                    for r in range(n):
-                        on_r[r] |= (new_on >> r & 1) << i
-                        off_r[r] |= (new_off >> r & 1) << i
+                on_a, off_a, on_b, off_b = (on_r, off_r, on_c, off_c) if axis == 0 else (on_c, off_c, on_r, off_r)
+                on_a[i] |= new_on
+                off_a[i] |= new_off
+                bit = 1 << i
+                for j in range(n):
+                    if new_on >> j & 1:
+                        on_b[j] |= bit
+                    if new_off >> j & 1:
+                        off_b[j] |= bit
     if any((on_r[r] | off_r[r]) != full for r in range(n)):
         return None
     return [[on_r[r] >> c & 1 for c in range(n)] for r in range(n)]

@@ -62,9 +62,11 @@ class Nonogram(GridAnswerEnv):
         for _ in range(1000):
             grid = (rng.random((n, n)) < rng.uniform(*self.density)).astype(int).tolist()
             rows, cols = [runs(r) for r in grid], [runs(c) for c in zip(*grid, strict=True)]
-            if line_solve(rows, cols, n) is not None:
+            solution = line_solve(rows, cols, n)
+            if solution is not None:
                 break
         self.row_clues, self.col_clues = rows, cols
+        self.solution = solution  # what `_solve` would find again
         self.free = [(r, c) for r in range(n) for c in range(n)]
 
     # -- draw
@@ -101,7 +103,7 @@ class Nonogram(GridAnswerEnv):
 
     # -- oracle
     def _solve(self):
-        return tuple(tuple(row) for row in line_solve(self.row_clues, self.col_clues, self.n))
+        return tuple(tuple(row) for row in self.solution)
 
 
 SPECS = (
