@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.core.board import board_base
 from gymv_envs.core.canvas import BACKGROUND
-from gymv_envs.domains.logic._grid import GridAnswerEnv
+from gymv_envs.domains.logic._grid import GridAnswerEnv, paste_text
 from gymv_envs.rules.nonogram import line_solve, runs
 
 # difficulty -> (side, shaded share range)
@@ -74,14 +74,15 @@ class Nonogram(GridAnswerEnv):
         n = self.n
         left = max(len(c) or 1 for c in self.row_clues) * 0.6 + 0.5
         top = max(len(c) or 1 for c in self.col_clues) * 0.6 + 0.5
-        img, g = blank_board(self.obs_size, n, n, pad=(top, 0, 0, left), box=(5, 5) if n % 5 == 0 and n > 5 else None)
+        base, g = board_base(tuple(self.obs_size), n, n, pad=(top, 0, 0, left), box=(5, 5) if n % 5 == 0 and n > 5 else None)
+        img = base.copy()
         for i in range(n):
             rc = self.row_clues[i] or (0,)
             for j, v in enumerate(reversed(rc)):
-                cell_text(img, g, i, -0.85 - 0.6 * j, str(v), scale=0.45, bg=BACKGROUND)
+                paste_text(img, g, i, -0.85 - 0.6 * j, str(v), scale=0.45, bg=BACKGROUND)
             cc = self.col_clues[i] or (0,)
             for j, v in enumerate(reversed(cc)):
-                cell_text(img, g, -0.85 - 0.6 * j, i, str(v), scale=0.45, bg=BACKGROUND)
+                paste_text(img, g, -0.85 - 0.6 * j, i, str(v), scale=0.45, bg=BACKGROUND)
         return img
 
     def _task_text(self) -> str:
