@@ -53,8 +53,8 @@ def read_cells(text: str, kind: str) -> list[str] | None:
 
 def format_grid(grid: Grid, kind: str) -> str:
     if kind == "mask":
-        return " / ".join("".join("#" if v else "." for v in row) for row in grid)
-    return " / ".join(" ".join(str(v) for v in row) for row in grid)
+        return " / ".join(["".join(["#" if v else "." for v in row]) for row in grid])
+    return " / ".join([" ".join(map(str, row)) for row in grid])
 
 
 def counting_row(n: int) -> str:
