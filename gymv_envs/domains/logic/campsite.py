@@ -7,9 +7,9 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import blank_board, cell_text
-from gymv_envs.core.canvas import BACKGROUND, PALETTE, draw_shape
-from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv
+from gymv_envs.core.board import board_base
+from gymv_envs.core.canvas import BACKGROUND, PALETTE, WHITE, draw_layers, shape_layer
+from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv, paste_text
 
 # difficulty -> (side, camps)
 LEVELS = {0: (5, 5), 1: (6, 8), 2: (8, 13)}
@@ -178,9 +178,11 @@ class Campsite(GridAnswerEnv):
                         break
             if len(camps) == self.camps:
                 break
-        grid = [sum(1 << c for c in range(n) if (r, c) in camps) for r in range(n)]
+        grid, cc = [0] * n, [0] * n
+        for r, c in camps:
+            grid[r] |= 1 << c
+            cc[c] += 1
         rc = [m.bit_count() for m in grid]
-        cc = [sum(1 for _, b in camps if b == c) for c in range(n)]
         ones, zeros, dead = [0] * n, [0] * n, set()  # more givens: states without a completion keep none
         while True:  # give the cell where most other solutions found differ from the layout, until none is left
             others = [s for s in solve(n, rc, cc, ones, zeros, limit=PROBE, dead=dead) if list(s) != grid]
@@ -203,17 +205,20 @@ class Campsite(GridAnswerEnv):
     # -- draw
     def _draw(self) -> np.ndarray:
         n = self.n
-        img, g = blank_board(self.obs_size, n, n, pad=(0, 0.8, 0.8, 0))
+        base, g = board_base(tuple(self.obs_size), n, n, pad=(0, 0.8, 0.8, 0))
+        img = base.copy()
+        camp, cross, groups = int(g.cell * 0.62), int(g.cell * 0.36), []  # the givens' discs and crosses
         for r in range(n):
+            on, off = self.ones[r], self.zeros[r]
             for c in range(n):
-                x, y = g.center(r, c)
-                if self.ones[r] >> c & 1:
-                    draw_shape(img, "circle", x, y, int(g.cell * 0.62), CAMP)
-                elif self.zeros[r] >> c & 1:
-                    draw_shape(img, "cross", x, y, int(g.cell * 0.36), EMPTY_MARK)
+                if on >> c & 1:
+                    groups.append([shape_layer("circle", *g.center(r, c), camp, CAMP)])
+                elif off >> c & 1:
+                    groups.append([shape_layer("cross", *g.center(r, c), cross, EMPTY_MARK)])
+        draw_layers(img, groups, base, WHITE)  # each inside its own cell: tiles, or blended in this order
         for i in range(n):
-            cell_text(img, g, i, n - 0.1, str(self.row_counts[i]), scale=0.5, bg=BACKGROUND)
-            cell_text(img, g, n - 0.1, i, str(self.col_counts[i]), scale=0.5, bg=BACKGROUND)
+            paste_text(img, g, i, n - 0.1, str(self.row_counts[i]), scale=0.5, bg=BACKGROUND)
+            paste_text(img, g, n - 0.1, i, str(self.col_counts[i]), scale=0.5, bg=BACKGROUND)
         return img
 
     def _task_text(self) -> str:
@@ -224,9 +229,10 @@ class Campsite(GridAnswerEnv):
                 "neither side by side nor diagonally. Where are all the camps?")
 
     def _state_text(self) -> str:
-        def cell(r: int, c: int) -> str:
-            return "#" if self.ones[r] >> c & 1 else "x" if self.zeros[r] >> c & 1 else "."
-        body = self._state_rows(cell)
+        n, rows = self.n, []
+        for on, off in zip(self.ones, self.zeros):
+            rows.append(" ".join(["#" if on >> c & 1 else "x" if off >> c & 1 else "." for c in range(n)]))
+        body = "\n".join(rows)
         return f"{body}\nrow counts: {' '.join(map(str, self.row_counts))}\ncolumn counts: {' '.join(map(str, self.col_counts))}"
 
     # -- verify
