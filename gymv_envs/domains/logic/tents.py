@@ -226,8 +226,12 @@ class Tents(GridAnswerEnv):
                 break
         self.trees, self.row_counts, self.col_counts = sorted(trees), rc, cc
         self.tents = sols[0] if len(sols) == 1 else None  # the solution, when the solver found it unique
-        tree_set = set(trees)
-        self.free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in tree_set]
+
+    @property
+    def free(self) -> list:
+        """The cells without a tree, where near-miss answers change cells (made when asked: open answers never are)."""
+        trees = set(self.trees)
+        return [(r, c) for r in range(self.n) for c in range(self.n) if (r, c) not in trees]
 
     # -- draw
     def _draw(self) -> np.ndarray:
