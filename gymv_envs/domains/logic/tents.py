@@ -92,50 +92,54 @@ def solve(n: int, trees: list, row_counts: list, col_counts: list, limit: int = 
     tree_set = set(trees)
     cands = sorted({(r + dr, c + dc) for r, c in trees for dr, dc in ORTHO
                     if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr, c + dc) not in tree_set})
-    row_left, col_left = [0] * n, [0] * n
+    # per line: room, tents it may still take; spare, cells left to try (this one included) past those it
+    # needs (a tent tried leaves it as it is, an empty cell takes one off: the branch needs spare >= 0 after)
+    row_room, col_room = list(row_counts), list(col_counts)
+    row_spare, col_spare = [-v for v in row_counts], [-v for v in col_counts]
     for r, c in cands:
-        row_left[r] += 1
-        col_left[c] += 1
-    w = n + 2  # a tent grid with a blank border: the cells before (r, c) that it would touch are
-    has = [0] * (w * (n + 2))  # up-left, up, up-right and left of it, at index p - w - 1 .. p - 1
-    at = [(r, c, (r + 1) * w + c + 1) for r, c in cands]
-    last = len(cands)
-    rows, cols, tents, out, nodes = [0] * n, [0] * n, [], [], [0]
+        row_spare[r] += 1
+        col_spare[c] += 1
+    w = n + 2  # a tent grid with a blank border, as bits: the cells before (r, c) that a tent there would
+    # touch are up-left, up, up-right and left of it, bits p - w - 1 .. p - w + 1 and p - 1
+    at = [(r, c, 1 << (r + 1) * w + c + 1, (7 << r * w + c) | 1 << (r + 1) * w + c) for r, c in cands]
+    last, zeros = len(cands), [0] * n
+    tents: list = []
+    out: list = []
+    nodes = has = 0
 
     def rec(k: int) -> None:
+        nonlocal nodes, has
         if k == last:
-            if rows == row_counts and cols == col_counts and pairing(trees, tents):
+            if row_room == zeros and col_room == zeros and pairing(trees, tents):
                 out.append(tuple(tents))
             return
-        r, c, p = at[k]
-        row_left[r] -= 1
-        col_left[c] -= 1
-        nodes[0] += 1  # a tent on (r, c)
-        if nodes[0] > budget:
+        r, c, bit, near = at[k]
+        nodes += 1  # a tent on (r, c)
+        if nodes > budget:
             raise Budget
-        if rows[r] < row_counts[r] and cols[c] < col_counts[c] and not (
-                has[p - w - 1] or has[p - w] or has[p - w + 1] or has[p - 1]):
-            rows[r] += 1
-            cols[c] += 1
-            has[p] = 1
-            tents.append((r, c))
-            if rows[r] + row_left[r] >= row_counts[r] and cols[c] + col_left[c] >= col_counts[c]:
+        rs, cs = row_spare[r], col_spare[c]
+        if row_room[r] and col_room[c] and not has & near:
+            if rs >= 0 and cs >= 0:
+                row_room[r] -= 1
+                col_room[c] -= 1
+                has |= bit
+                tents.append((r, c))
                 rec(k + 1)
-            tents.pop()
-            has[p] = 0
-            rows[r] -= 1
-            cols[c] -= 1
+                tents.pop()
+                has ^= bit
+                row_room[r] += 1
+                col_room[c] += 1
             if len(out) >= limit:
-                row_left[r] += 1
-                col_left[c] += 1
                 return
-        nodes[0] += 1  # no tent on (r, c)
-        if nodes[0] > budget:
+        nodes += 1  # no tent on (r, c)
+        if nodes > budget:
             raise Budget
-        if rows[r] + row_left[r] >= row_counts[r] and cols[c] + col_left[c] >= col_counts[c]:
+        if rs > 0 and cs > 0:
+            row_spare[r] = rs - 1
+            col_spare[c] = cs - 1
             rec(k + 1)
-        row_left[r] += 1
-        col_left[c] += 1
+            row_spare[r] = rs
+            col_spare[c] = cs
 
     rec(0)
     return out
