@@ -410,7 +410,7 @@ class GridAnswerEnv(SingleTurnEnv):
     def _grid_from_cells(self, cells: list[str]) -> Grid | None:
         if len(cells) != self.rows * self.cols:
             return None
-        return self._unflatten([int(x) for x in cells])
+        return self._unflatten(list(map(int, cells)))
 
     def _parse_answer(self, text: str) -> Grid | None:
         cells = read_cells(text, self.cell_kind)

@@ -166,14 +166,18 @@ class Campsite(GridAnswerEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
+        w = n + 2  # cell (r, c) at (r + 1) * w + c + 1 of a grid with a border one cell wide
+        around = tuple(dr * w + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1))
         while True:
-            camps: set[tuple[int, int]] = set()
-            near: set[int] = set()  # cells (r * n + c) with a camp in their eight neighbours or on them
+            camps: list[tuple[int, int]] = []
+            near = bytearray(w * w)  # a camp on the cell or in its eight neighbours
             for i in rng.permutation(n * n).tolist():
-                if i not in near:
-                    r, c = divmod(i, n)
-                    camps.add((r, c))
-                    near.update(x * n + y for x in (r - 1, r, r + 1) for y in (c - 1, c, c + 1) if 0 <= y < n)
+                r, c = divmod(i, n)
+                p = (r + 1) * w + c + 1
+                if not near[p]:
+                    camps.append((r, c))
+                    for d in around:
+                        near[p + d] = 1
                     if len(camps) == self.camps:
                         break
             if len(camps) == self.camps:
