@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import operator
 
 import numpy as np
 
@@ -241,13 +242,13 @@ class Campsite(GridAnswerEnv):
 
     # -- verify
     def _check(self, answer) -> bool:
-        n = self.n
-        masks = [sum(v << c for c, v in enumerate(row)) for row in answer]
+        places = range(self.n)
+        masks = [sum(map(operator.lshift, row, places)) for row in answer]  # cell c at bit c
         if any(m & o != o or m & z for m, o, z in zip(masks, self.ones, self.zeros, strict=True)):
             return False
         if [m.bit_count() for m in masks] != self.row_counts:
             return False
-        if [sum(row[c] for row in answer) for c in range(n)] != self.col_counts:
+        if [sum(col) for col in zip(*answer, strict=True)] != self.col_counts:
             return False
         return all(not (m & m >> 1) and not (m & (p | p << 1 | p >> 1)) for p, m in zip([0, *masks], masks))
 
