@@ -359,7 +359,8 @@ class Binairo(GridAnswerEnv):
         if any(answer[r][c] != v for (r, c), v in self.givens.items()):
             return False
         cols = list(zip(*answer, strict=True))
-        return (all(line_ok(x, self.no_triples) for x in (*answer, *cols))
+        valid = _valid_set(self.n, self.no_triples)  # `line_ok` of every row and column
+        return (valid.issuperset(answer) and valid.issuperset(cols)
                 and len(set(answer)) == self.n and len(set(cols)) == self.n)
 
     # -- oracle
