@@ -6,10 +6,18 @@ import functools
 
 import numpy as np
 
-from gymv_envs.core import TaskSpec, canvas
-from gymv_envs.core.board import Geom, board_base
-from gymv_envs.core.canvas import BACKGROUND, PALETTE, WHITE, draw_layers, shape_layer
-from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv, paste_text
+from gymv_envs.core import TaskSpec
+from gymv_envs.core.board import GIVEN, Geom, board_base, cell_text, text_tile
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    PALETTE,
+    WHITE,
+    base_is_uniform,
+    draw_layers,
+    layers_tile,
+    shape_layer,
+)
+from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv
 
 # difficulty -> (side, tents as a share of the cells)
 LEVELS = {0: (5, 0.2), 1: (6, 0.2), 2: (8, 0.19)}
@@ -28,19 +36,31 @@ def _plain_board(obs_size: tuple[int, int], n: int) -> tuple[np.ndarray, Geom]:
     return board_base(obs_size, n, n, pad=(0, 0.8, 0.8, 0))
 
 
+def _count_spot(g: Geom, shape: tuple, r: float, c: float, v: int) -> tuple | None:
+    """Where `cell_text` pastes count ``v`` at (r, c) and its tile, or None where it would draw it instead."""
+    tile = text_tile(str(v), max(4, int(g.cell * 0.5)), GIVEN, True, BACKGROUND)
+    h, w = tile.shape[:2]
+    cx, cy = g.center(r, c)
+    x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
+    return None if x < 0 or y < 0 or x + w > shape[1] or y + h > shape[0] else (slice(y, y + h), slice(x, x + w), tile)
+
+
 @functools.lru_cache(maxsize=32)
-def _tree_tiles(board, obs_size: tuple[int, int], n: int) -> tuple:
-    """``board(obs_size, n)`` (base and geometry) and per cell, row by row, the tree tile `draw_layers`
-    pastes there as (rows, columns, tile); None where it would blend it."""
+def _sprites(board, obs_size: tuple[int, int], n: int) -> tuple:
+    """For ``board(obs_size, n)``: its base and geometry, each cell's tree tile and where it goes (None where
+    `draw_layers` would blend it), and each row's and column's count spots (by count) from `_count_spot`."""
     base, g = board(obs_size, n)
-    out = []
+    size, trees = int(g.cell * 0.7), []
     for r in range(n):
         for c in range(n):
-            layer = m, x, y, _ = shape_layer("triangle", *g.center(r, c), int(g.cell * 0.7), PALETTE["green"])
-            box = (x, y, x + m.shape[1], y + m.shape[0])
-            out.append((slice(y, box[3]), slice(x, box[2]), canvas.layers_tile([layer], *box, WHITE))
-                       if canvas.base_is_uniform(base, *box, WHITE) else None)
-    return base, g, tuple(out)
+            layer = shape_layer("triangle", *g.center(r, c), size, PALETTE["green"])
+            x0, y0 = layer[1], layer[2]
+            x1, y1 = x0 + layer[0].shape[1], y0 + layer[0].shape[0]
+            trees.append((slice(y0, y1), slice(x0, x1), layers_tile([layer], x0, y0, x1, y1, WHITE))
+                         if base_is_uniform(base, x0, y0, x1, y1, WHITE) else None)
+    rows = tuple(tuple(_count_spot(g, base.shape, i, n - 0.1, v) for v in range(n + 1)) for i in range(n))
+    cols = tuple(tuple(_count_spot(g, base.shape, n - 0.1, i, v) for v in range(n + 1)) for i in range(n))
+    return base, g, tuple(trees), rows, cols
 
 
 def pairing(trees: list, tents: list) -> bool:
@@ -72,7 +92,8 @@ def solve(n: int, trees: list, row_counts: list, col_counts: list, limit: int = 
     tree_set = set(trees)
     cands = sorted({(r + dr, c + dc) for r, c in trees for dr, dc in ORTHO
                     if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr, c + dc) not in tree_set})
-    # per line: room, tents it may still take; spare, cells left to try past those it needs (an empty cell takes one)
+    # per line: room, tents it may still take; spare, cells left to try (this one included) past those it
+    # needs (a tent tried leaves it as it is, an empty cell takes one off: the branch needs spare >= 0 after)
     row_room, col_room = list(row_counts), list(col_counts)
     row_spare, col_spare = [-v for v in row_counts], [-v for v in col_counts]
     for r, c in cands:
@@ -82,7 +103,9 @@ def solve(n: int, trees: list, row_counts: list, col_counts: list, limit: int = 
     # touch are up-left, up, up-right and left of it, bits p - w - 1 .. p - w + 1 and p - 1
     at = [(r, c, 1 << (r + 1) * w + c + 1, (7 << r * w + c) | 1 << (r + 1) * w + c) for r, c in cands]
     last, zeros = len(cands), [0] * n
-    tents, out, nodes, has = [], [], 0, 0
+    tents: list = []
+    out: list = []
+    nodes = has = 0
 
     def rec(k: int) -> None:
         nonlocal nodes, has
@@ -219,19 +242,24 @@ class Tents(GridAnswerEnv):
         return self._paint(_plain_board)
 
     def _paint(self, board) -> np.ndarray:
-        """The trees (tiles from `_tree_tiles`, else `_draw_trees`) and counts on a copy of ``board``'s base."""
+        """The trees and counts on a copy of ``board(obs_size, n)``: tiles pasted from `_sprites` (the very
+        pixels of `_draw_trees` and `cell_text`, which draw what has no tile)."""
         n = self.n
-        base, g, tiles = _tree_tiles(board, tuple(self.obs_size), n)
+        base, g, trees, rows, cols = _sprites(board, tuple(self.obs_size), n)
         img = base.copy()
-        spots = [tiles[r * n + c] for r, c in self.trees]
+        spots = [trees[r * n + c] for r, c in self.trees]
         if None in spots:
             self._draw_trees(img, g, base)
         else:
             for ys, xs, tile in spots:
                 img[ys, xs] = tile
         for i in range(n):
-            paste_text(img, g, i, n - 0.1, str(self.row_counts[i]), scale=0.5, bg=BACKGROUND)
-            paste_text(img, g, n - 0.1, i, str(self.col_counts[i]), scale=0.5, bg=BACKGROUND)
+            for spot, r, c, v in ((rows[i][self.row_counts[i]], i, n - 0.1, self.row_counts[i]),
+                                  (cols[i][self.col_counts[i]], n - 0.1, i, self.col_counts[i])):
+                if spot is None:
+                    cell_text(img, g, r, c, str(v), scale=0.5, bg=BACKGROUND)
+                else:
+                    img[spot[0], spot[1]] = spot[2]
         return img
 
     def _draw_trees(self, img: np.ndarray, g: Geom, base: np.ndarray) -> None:
