@@ -53,10 +53,13 @@ def _outline_box(img: np.ndarray, x0: float, y0: float, x1: float, y1: float, w:
 @functools.lru_cache(maxsize=1024)
 def _outline_pixels(shape: tuple[int, ...], g: Geom, r: int, c: int, w: int) -> tuple[np.ndarray, np.ndarray] | None:
     """The pixels (rows, columns) that `_draw` colours outlining cell (r, c) with `_outline_box`; None where
-    that box is not wholly inside the frame (`outline_rect` draws it)."""
+    that box is not wholly inside the frame (`outline_rect` draws it) or is large (its four block copies
+    cost less than indexing that many pixels)."""
     x0, y0, x1, y1 = g.box(r, c)
     a, b, c1, d = int(x0 + w / 2), int(y0 + w / 2), int(x1 - w / 2 + 1), int(y1 - w / 2 + 1)
     if not (0 <= a and 0 <= b and c1 <= shape[1] and d <= shape[0] and c1 - a > w and d - b > w):
+        return None
+    if 2 * w * (c1 - a + d - b) > 600:
         return None
     on = np.zeros(shape[:2], bool)
     on[b:b + w, a:c1] = on[d - w:d, a:c1] = on[b:d, a:a + w] = on[b:d, c1 - w:c1] = True
