@@ -22,7 +22,8 @@ from typing import ClassVar
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv
-from gymv_envs.core.board import Geom, cell_text
+from gymv_envs.core.board import GIVEN, Geom, cell_text, text_tile
+from gymv_envs.core.canvas import WHITE, Color
 
 Grid = tuple[tuple[int, ...], ...]
 _LABEL = re.compile(r"(?i)\b(?:row|line)\s*\d+\s*[:=.)\]-]")
@@ -30,6 +31,10 @@ _SEP = re.compile(r"[\s,;/|\[\](){}\"'`]+")
 MASK_ON = "#1*■█●X"
 MASK_OFF = ".0_-□·o"
 MAX_TEXT = 20_000
+# str.translate tables: drop the characters a cell may be (what is left is not a grid); mask cells as 1 / 0
+_DROP_DIGIT = str.maketrans("", "", "0123456789")
+_DROP_MASK = str.maketrans("", "", MASK_ON + MASK_OFF)
+_MASK_BITS = str.maketrans(MASK_ON + MASK_OFF, "1" * len(MASK_ON) + "0" * len(MASK_OFF))
 
 
 # ----------------------------------------------------------------- answers
@@ -37,24 +42,19 @@ def read_cells(text: str, kind: str) -> list[str] | None:
     """The cell tokens of a written grid, or ``None`` when the text holds anything else."""
     if not isinstance(text, str) or len(text) > MAX_TEXT:
         return None
-    toks = [t for t in _SEP.split(_LABEL.sub(" ", text)) if t]
-    if not toks:
-        return None
     if kind == "number":
-        return toks if all(t.isdigit() and len(t) <= 4 for t in toks) else None
-    chars = list("".join(toks))
-    allowed = "0123456789" if kind == "digit" else MASK_ON + MASK_OFF
-    if not all(ch in allowed for ch in chars):
+        toks = [t for t in _SEP.split(_LABEL.sub(" ", text)) if t]
+        return toks if toks and all(t.isdigit() and len(t) <= 4 for t in toks) else None
+    chars = _SEP.sub("", _LABEL.sub(" ", text))  # the tokens, joined
+    if not chars or chars.translate(_DROP_DIGIT if kind == "digit" else _DROP_MASK):
         return None
-    if kind == "mask":
-        chars = ["1" if ch in MASK_ON else "0" for ch in chars]
-    return chars
+    return list(chars.translate(_MASK_BITS) if kind == "mask" else chars)
 
 
 def format_grid(grid: Grid, kind: str) -> str:
     if kind == "mask":
-        return " / ".join("".join("#" if v else "." for v in row) for row in grid)
-    return " / ".join(" ".join(str(v) for v in row) for row in grid)
+        return " / ".join(["".join(["#" if v else "." for v in row]) for row in grid])
+    return " / ".join([" ".join(map(str, row)) for row in grid])
 
 
 def counting_row(n: int) -> str:
@@ -77,6 +77,27 @@ def smallest_true(lo: int, hi: int, ok: Callable[[int], bool]) -> int:
         else:
             lo = mid + 1
     return lo
+
+
+@functools.lru_cache(maxsize=8192)
+def _text_spot(g: Geom, shape: tuple[int, ...], r: float, c: float, text: str, scale: float, color: Color,
+               bold: bool, bg: Color) -> tuple[slice, slice, np.ndarray] | None:
+    """Where `cell_text` pastes its tile in a frame of ``shape`` (rows, columns, tile); None where it draws."""
+    tile = text_tile(text, max(4, int(g.cell * scale * (1.0 if len(text) <= 2 else 2.0 / len(text)))), color, bold, bg)
+    h, w = tile.shape[:2]
+    cx, cy = g.center(r, c)
+    x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
+    return None if x < 0 or y < 0 or x + w > shape[1] or y + h > shape[0] else (slice(y, y + h), slice(x, x + w), tile)
+
+
+def paste_text(img: np.ndarray, g: Geom, r: float, c: float, text: str, scale: float = 0.62,
+               color: Color = GIVEN, bold: bool = True, bg: Color = WHITE) -> None:
+    """`cell_text` with the very pixels: its tile and place remembered per board geometry (a clue costs one copy)."""
+    spot = _text_spot(g, img.shape, r, c, text, scale, color, bold, bg)
+    if spot is None:
+        cell_text(img, g, r, c, text, scale, color, bold, bg)
+    else:
+        img[spot[0], spot[1]] = spot[2]
 
 
 class Budget(Exception):
@@ -389,7 +410,7 @@ class GridAnswerEnv(SingleTurnEnv):
     def _grid_from_cells(self, cells: list[str]) -> Grid | None:
         if len(cells) != self.rows * self.cols:
             return None
-        return self._unflatten([int(x) for x in cells])
+        return self._unflatten(list(map(int, cells)))
 
     def _parse_answer(self, text: str) -> Grid | None:
         cells = read_cells(text, self.cell_kind)
@@ -498,4 +519,4 @@ class HiddenCellsEnv(GridAnswerEnv):
 __all__ = ["Budget", "GridAnswerEnv", "HiddenCellsEnv", "LatinSquareEnv", "Table",
            "cell_bits", "counting_row", "decode_cells", "fewest_clues", "format_grid",
            "hide_cells", "is_latin", "keeps", "latin_domain", "latin_line_codes", "latin_line_table", "latin_solve", "latin_square",
-           "narrow_tables", "permutation_array", "permutations", "read_cells", "smallest_true", "table_search"]
+           "narrow_tables", "paste_text", "permutation_array", "permutations", "read_cells", "smallest_true", "table_search"]

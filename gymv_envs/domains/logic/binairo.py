@@ -8,12 +8,13 @@ import itertools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.core.board import blank_board
 from gymv_envs.domains.logic._grid import (
     GridAnswerEnv,
     Table,
     cell_bits,
     decode_cells,
+    paste_text,
     smallest_true,
     table_search,
 )
@@ -28,8 +29,13 @@ def valid_lines(n: int, no_triples: bool = True) -> tuple[tuple[int, ...], ...]:
                  if sum(p) == n // 2 and not (no_triples and any(p[i] == p[i + 1] == p[i + 2] for i in range(n - 2))))
 
 
+@functools.lru_cache(maxsize=16)
+def _valid_set(n: int, no_triples: bool) -> frozenset:
+    return frozenset(valid_lines(n, no_triples))
+
+
 def line_ok(line: list[int] | tuple[int, ...], no_triples: bool = True) -> bool:
-    return tuple(line) in valid_lines(len(line), no_triples)
+    return tuple(line) in _valid_set(len(line), no_triples)
 
 
 @functools.lru_cache(maxsize=128)
@@ -329,7 +335,7 @@ class Binairo(GridAnswerEnv):
     def _draw(self) -> np.ndarray:
         img, g = blank_board(self.obs_size, self.n, self.n)
         for (r, c), v in self.givens.items():
-            cell_text(img, g, r, c, str(v))
+            paste_text(img, g, r, c, str(v))
         return img
 
     def _task_text(self) -> str:
@@ -342,14 +348,19 @@ class Binairo(GridAnswerEnv):
                 "Keep the given digits.")
 
     def _state_text(self) -> str:
-        return self._state_rows(lambda r, c: str(self.givens.get((r, c), ".")))
+        n = self.n
+        cells = ["."] * (n * n)
+        for (r, c), v in self.givens.items():
+            cells[r * n + c] = str(v)
+        return "\n".join(" ".join(cells[r * n:r * n + n]) for r in range(n))
 
     # -- verify
     def _check(self, answer) -> bool:
         if any(answer[r][c] != v for (r, c), v in self.givens.items()):
             return False
         cols = list(zip(*answer, strict=True))
-        return (all(line_ok(x, self.no_triples) for x in (*answer, *cols))
+        valid = _valid_set(self.n, self.no_triples)  # `line_ok` of every row and column
+        return (valid.issuperset(answer) and valid.issuperset(cols)
                 and len(set(answer)) == self.n and len(set(cols)) == self.n)
 
     # -- oracle

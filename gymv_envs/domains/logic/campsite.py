@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
+import operator
 
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import blank_board, cell_text
-from gymv_envs.core.canvas import BACKGROUND, PALETTE, draw_shape
-from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv
+from gymv_envs.core.board import board_base
+from gymv_envs.core.canvas import BACKGROUND, PALETTE, WHITE, draw_layers, shape_layer
+from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv, paste_text
 
 # difficulty -> (side, camps)
 LEVELS = {0: (5, 5), 1: (6, 8), 2: (8, 13)}
@@ -166,21 +167,27 @@ class Campsite(GridAnswerEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
+        w = n + 2  # cell (r, c) at (r + 1) * w + c + 1 of a grid with a border one cell wide
+        around = tuple(dr * w + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1))
         while True:
-            camps: set[tuple[int, int]] = set()
-            near: set[int] = set()  # cells (r * n + c) with a camp in their eight neighbours or on them
+            camps: list[tuple[int, int]] = []
+            near = bytearray(w * w)  # a camp on the cell or in its eight neighbours
             for i in rng.permutation(n * n).tolist():
-                if i not in near:
-                    r, c = divmod(i, n)
-                    camps.add((r, c))
-                    near.update(x * n + y for x in (r - 1, r, r + 1) for y in (c - 1, c, c + 1) if 0 <= y < n)
+                r, c = divmod(i, n)
+                p = (r + 1) * w + c + 1
+                if not near[p]:
+                    camps.append((r, c))
+                    for d in around:
+                        near[p + d] = 1
                     if len(camps) == self.camps:
                         break
             if len(camps) == self.camps:
                 break
-        grid = [sum(1 << c for c in range(n) if (r, c) in camps) for r in range(n)]
+        grid, cc = [0] * n, [0] * n
+        for r, c in camps:
+            grid[r] |= 1 << c
+            cc[c] += 1
         rc = [m.bit_count() for m in grid]
-        cc = [sum(1 for _, b in camps if b == c) for c in range(n)]
         ones, zeros, dead = [0] * n, [0] * n, set()  # more givens: states without a completion keep none
         while True:  # give the cell where most other solutions found differ from the layout, until none is left
             others = [s for s in solve(n, rc, cc, ones, zeros, limit=PROBE, dead=dead) if list(s) != grid]
@@ -203,17 +210,20 @@ class Campsite(GridAnswerEnv):
     # -- draw
     def _draw(self) -> np.ndarray:
         n = self.n
-        img, g = blank_board(self.obs_size, n, n, pad=(0, 0.8, 0.8, 0))
+        base, g = board_base(tuple(self.obs_size), n, n, pad=(0, 0.8, 0.8, 0))
+        img = base.copy()
+        camp, cross, groups = int(g.cell * 0.62), int(g.cell * 0.36), []  # the givens' discs and crosses
         for r in range(n):
+            on, off = self.ones[r], self.zeros[r]
             for c in range(n):
-                x, y = g.center(r, c)
-                if self.ones[r] >> c & 1:
-                    draw_shape(img, "circle", x, y, int(g.cell * 0.62), CAMP)
-                elif self.zeros[r] >> c & 1:
-                    draw_shape(img, "cross", x, y, int(g.cell * 0.36), EMPTY_MARK)
+                if on >> c & 1:
+                    groups.append([shape_layer("circle", *g.center(r, c), camp, CAMP)])
+                elif off >> c & 1:
+                    groups.append([shape_layer("cross", *g.center(r, c), cross, EMPTY_MARK)])
+        draw_layers(img, groups, base, WHITE)  # each inside its own cell: tiles, or blended in this order
         for i in range(n):
-            cell_text(img, g, i, n - 0.1, str(self.row_counts[i]), scale=0.5, bg=BACKGROUND)
-            cell_text(img, g, n - 0.1, i, str(self.col_counts[i]), scale=0.5, bg=BACKGROUND)
+            paste_text(img, g, i, n - 0.1, str(self.row_counts[i]), scale=0.5, bg=BACKGROUND)
+            paste_text(img, g, n - 0.1, i, str(self.col_counts[i]), scale=0.5, bg=BACKGROUND)
         return img
 
     def _task_text(self) -> str:
@@ -224,20 +234,21 @@ class Campsite(GridAnswerEnv):
                 "neither side by side nor diagonally. Where are all the camps?")
 
     def _state_text(self) -> str:
-        def cell(r: int, c: int) -> str:
-            return "#" if self.ones[r] >> c & 1 else "x" if self.zeros[r] >> c & 1 else "."
-        body = self._state_rows(cell)
+        n, rows = self.n, []
+        for on, off in zip(self.ones, self.zeros):
+            rows.append(" ".join(["#" if on >> c & 1 else "x" if off >> c & 1 else "." for c in range(n)]))
+        body = "\n".join(rows)
         return f"{body}\nrow counts: {' '.join(map(str, self.row_counts))}\ncolumn counts: {' '.join(map(str, self.col_counts))}"
 
     # -- verify
     def _check(self, answer) -> bool:
-        n = self.n
-        masks = [sum(v << c for c, v in enumerate(row)) for row in answer]
+        places = range(self.n)
+        masks = [sum(map(operator.lshift, row, places)) for row in answer]  # cell c at bit c
         if any(m & o != o or m & z for m, o, z in zip(masks, self.ones, self.zeros, strict=True)):
             return False
         if [m.bit_count() for m in masks] != self.row_counts:
             return False
-        if [sum(row[c] for row in answer) for c in range(n)] != self.col_counts:
+        if [sum(col) for col in zip(*answer, strict=True)] != self.col_counts:
             return False
         return all(not (m & m >> 1) and not (m & (p | p << 1 | p >> 1)) for p, m in zip([0, *masks], masks))
 

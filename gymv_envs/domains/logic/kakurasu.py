@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.core.board import Geom, blank_board, cell_text
 from gymv_envs.core.canvas import BACKGROUND
 from gymv_envs.domains.logic._grid import (
     Budget,
@@ -16,6 +16,7 @@ from gymv_envs.domains.logic._grid import (
     Table,
     cell_bits,
     decode_cells,
+    paste_text,
     table_search,
 )
 
@@ -41,6 +42,17 @@ def line_table(n: int, line: int, total: int) -> Table:
     cells = [line * n + k if line < n else k * n + line - n for k in range(n)]
     codes = tuple(sum(1 << (2 * cells[k] + v) for k, v in enumerate(p)) for p in subsets_by_sum(n).get(total, ()))
     return cell_bits(cells, 2), codes
+
+
+@functools.lru_cache(maxsize=32)
+def _numbered_board(obs_size: tuple[int, int], n: int) -> tuple[np.ndarray, Geom]:
+    """The empty board with the grey line numbers above and left (read-only; drawn once per size)."""
+    img, g = blank_board(obs_size, n, n, pad=(0.8, 0.9, 0.9, 0.8))
+    for i in range(n):
+        cell_text(img, g, -0.7, i, str(i + 1), scale=0.45, color=GREY, bg=BACKGROUND)
+        cell_text(img, g, i, -0.7, str(i + 1), scale=0.45, color=GREY, bg=BACKGROUND)
+    img.setflags(write=False)
+    return img, g
 
 
 def solve(n: int, row_sums: list[int], col_sums: list[int], limit: int = 2, budget: int = 20_000) -> list:
@@ -96,28 +108,29 @@ class Kakurasu(GridAnswerEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
+        weights = np.arange(1, n + 1)  # the line numbers: a clue is the shading times them
         for _ in range(500):
             density = rng.uniform(*DENSITY)
             grid = (rng.random((n, n)) < density).astype(int)
-            rs = [int(sum((c + 1) * grid[r, c] for c in range(n))) for r in range(n)]
-            cs = [int(sum((r + 1) * grid[r, c] for r in range(n))) for c in range(n)]
+            rs, cs = (grid @ weights).tolist(), (weights @ grid).tolist()
             try:
-                if len(solve(n, rs, cs)) == 1:
-                    break
+                sols = solve(n, rs, cs)
             except Budget:
-                continue
+                sols = []
+            if len(sols) == 1:
+                break
         self.row_sums, self.col_sums = rs, cs
+        self.solution = sols[0] if len(sols) == 1 else None  # the solution, when the solver found it unique
         self.free = [(r, c) for r in range(n) for c in range(n)]
 
     # -- draw
     def _draw(self) -> np.ndarray:
         n = self.n
-        img, g = blank_board(self.obs_size, n, n, pad=(0.8, 0.9, 0.9, 0.8))
+        base, g = _numbered_board(tuple(self.obs_size), n)
+        img = base.copy()
         for i in range(n):
-            cell_text(img, g, -0.7, i, str(i + 1), scale=0.45, color=GREY, bg=BACKGROUND)
-            cell_text(img, g, i, -0.7, str(i + 1), scale=0.45, color=GREY, bg=BACKGROUND)
-            cell_text(img, g, i, n - 0.25 + 0.05, str(self.row_sums[i]), scale=0.5, color=BLUE, bg=BACKGROUND)
-            cell_text(img, g, n - 0.25 + 0.05, i, str(self.col_sums[i]), scale=0.5, color=BLUE, bg=BACKGROUND)
+            paste_text(img, g, i, n - 0.25 + 0.05, str(self.row_sums[i]), scale=0.5, color=BLUE, bg=BACKGROUND)
+            paste_text(img, g, n - 0.25 + 0.05, i, str(self.col_sums[i]), scale=0.5, color=BLUE, bg=BACKGROUND)
         return img
 
     def _task_text(self) -> str:
@@ -140,6 +153,8 @@ class Kakurasu(GridAnswerEnv):
 
     # -- oracle
     def _solve(self):
+        if self.solution is not None:
+            return self.solution
         return solve(self.n, self.row_sums, self.col_sums, limit=1, budget=10**7)[0]
 
 

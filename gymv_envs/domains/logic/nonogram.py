@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.core.board import board_base
 from gymv_envs.core.canvas import BACKGROUND
-from gymv_envs.domains.logic._grid import GridAnswerEnv
+from gymv_envs.domains.logic._grid import GridAnswerEnv, paste_text
 from gymv_envs.rules.nonogram import line_solve, runs
 
 # difficulty -> (side, shaded share range)
@@ -62,9 +62,11 @@ class Nonogram(GridAnswerEnv):
         for _ in range(1000):
             grid = (rng.random((n, n)) < rng.uniform(*self.density)).astype(int).tolist()
             rows, cols = [runs(r) for r in grid], [runs(c) for c in zip(*grid, strict=True)]
-            if line_solve(rows, cols, n) is not None:
+            solution = line_solve(rows, cols, n)
+            if solution is not None:
                 break
         self.row_clues, self.col_clues = rows, cols
+        self.solution = solution  # what `_solve` would find again
         self.free = [(r, c) for r in range(n) for c in range(n)]
 
     # -- draw
@@ -72,14 +74,15 @@ class Nonogram(GridAnswerEnv):
         n = self.n
         left = max(len(c) or 1 for c in self.row_clues) * 0.6 + 0.5
         top = max(len(c) or 1 for c in self.col_clues) * 0.6 + 0.5
-        img, g = blank_board(self.obs_size, n, n, pad=(top, 0, 0, left), box=(5, 5) if n % 5 == 0 and n > 5 else None)
+        base, g = board_base(tuple(self.obs_size), n, n, pad=(top, 0, 0, left), box=(5, 5) if n % 5 == 0 and n > 5 else None)
+        img = base.copy()
         for i in range(n):
             rc = self.row_clues[i] or (0,)
             for j, v in enumerate(reversed(rc)):
-                cell_text(img, g, i, -0.85 - 0.6 * j, str(v), scale=0.45, bg=BACKGROUND)
+                paste_text(img, g, i, -0.85 - 0.6 * j, str(v), scale=0.45, bg=BACKGROUND)
             cc = self.col_clues[i] or (0,)
             for j, v in enumerate(reversed(cc)):
-                cell_text(img, g, -0.85 - 0.6 * j, i, str(v), scale=0.45, bg=BACKGROUND)
+                paste_text(img, g, -0.85 - 0.6 * j, i, str(v), scale=0.45, bg=BACKGROUND)
         return img
 
     def _task_text(self) -> str:
@@ -101,7 +104,7 @@ class Nonogram(GridAnswerEnv):
 
     # -- oracle
     def _solve(self):
-        return tuple(tuple(row) for row in line_solve(self.row_clues, self.col_clues, self.n))
+        return tuple(tuple(row) for row in self.solution)
 
 
 SPECS = (

@@ -7,8 +7,16 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import Geom, board_base, cell_text
-from gymv_envs.core.canvas import BACKGROUND, PALETTE, WHITE, draw_layers, shape_layer
+from gymv_envs.core.board import GIVEN, Geom, board_base, cell_text, text_tile
+from gymv_envs.core.canvas import (
+    BACKGROUND,
+    PALETTE,
+    WHITE,
+    base_is_uniform,
+    draw_layers,
+    layers_tile,
+    shape_layer,
+)
 from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv
 
 # difficulty -> (side, tents as a share of the cells)
@@ -21,6 +29,38 @@ def _edge(n: int) -> bytes:
     """The border cells (1) of an ``(n + 2) x (n + 2)`` grid around an ``n x n`` board, row by row."""
     w = n + 2
     return bytes(int(not (0 < i // w <= n and 0 < i % w <= n)) for i in range(w * w))
+
+
+def _plain_board(obs_size: tuple[int, int], n: int) -> tuple[np.ndarray, Geom]:
+    """Tents-v1's empty board, counts' room right and below (read-only, cached)."""
+    return board_base(obs_size, n, n, pad=(0, 0.8, 0.8, 0))
+
+
+def _count_spot(g: Geom, shape: tuple, r: float, c: float, v: int) -> tuple | None:
+    """Where `cell_text` pastes count ``v`` at (r, c) and its tile, or None where it would draw it instead."""
+    tile = text_tile(str(v), max(4, int(g.cell * 0.5)), GIVEN, True, BACKGROUND)
+    h, w = tile.shape[:2]
+    cx, cy = g.center(r, c)
+    x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
+    return None if x < 0 or y < 0 or x + w > shape[1] or y + h > shape[0] else (slice(y, y + h), slice(x, x + w), tile)
+
+
+@functools.lru_cache(maxsize=32)
+def _sprites(board, obs_size: tuple[int, int], n: int) -> tuple:
+    """For ``board(obs_size, n)``: its base and geometry, each cell's tree tile and where it goes (None where
+    `draw_layers` would blend it), and each row's and column's count spots (by count) from `_count_spot`."""
+    base, g = board(obs_size, n)
+    size, trees = int(g.cell * 0.7), []
+    for r in range(n):
+        for c in range(n):
+            layer = shape_layer("triangle", *g.center(r, c), size, PALETTE["green"])
+            x0, y0 = layer[1], layer[2]
+            x1, y1 = x0 + layer[0].shape[1], y0 + layer[0].shape[0]
+            trees.append((slice(y0, y1), slice(x0, x1), layers_tile([layer], x0, y0, x1, y1, WHITE))
+                         if base_is_uniform(base, x0, y0, x1, y1, WHITE) else None)
+    rows = tuple(tuple(_count_spot(g, base.shape, i, n - 0.1, v) for v in range(n + 1)) for i in range(n))
+    cols = tuple(tuple(_count_spot(g, base.shape, n - 0.1, i, v) for v in range(n + 1)) for i in range(n))
+    return base, g, tuple(trees), rows, cols
 
 
 def pairing(trees: list, tents: list) -> bool:
@@ -52,50 +92,54 @@ def solve(n: int, trees: list, row_counts: list, col_counts: list, limit: int = 
     tree_set = set(trees)
     cands = sorted({(r + dr, c + dc) for r, c in trees for dr, dc in ORTHO
                     if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr, c + dc) not in tree_set})
-    row_left, col_left = [0] * n, [0] * n
+    # per line: room, tents it may still take; spare, cells left to try (this one included) past those it
+    # needs (a tent tried leaves it as it is, an empty cell takes one off: the branch needs spare >= 0 after)
+    row_room, col_room = list(row_counts), list(col_counts)
+    row_spare, col_spare = [-v for v in row_counts], [-v for v in col_counts]
     for r, c in cands:
-        row_left[r] += 1
-        col_left[c] += 1
-    w = n + 2  # a tent grid with a blank border: the cells before (r, c) that it would touch are
-    has = [0] * (w * (n + 2))  # up-left, up, up-right and left of it, at index p - w - 1 .. p - 1
-    at = [(r, c, (r + 1) * w + c + 1) for r, c in cands]
-    last = len(cands)
-    rows, cols, tents, out, nodes = [0] * n, [0] * n, [], [], [0]
+        row_spare[r] += 1
+        col_spare[c] += 1
+    w = n + 2  # a tent grid with a blank border, as bits: the cells before (r, c) that a tent there would
+    # touch are up-left, up, up-right and left of it, bits p - w - 1 .. p - w + 1 and p - 1
+    at = [(r, c, 1 << (r + 1) * w + c + 1, (7 << r * w + c) | 1 << (r + 1) * w + c) for r, c in cands]
+    last, zeros = len(cands), [0] * n
+    tents: list = []
+    out: list = []
+    nodes = has = 0
 
     def rec(k: int) -> None:
+        nonlocal nodes, has
         if k == last:
-            if rows == row_counts and cols == col_counts and pairing(trees, tents):
+            if row_room == zeros and col_room == zeros and pairing(trees, tents):
                 out.append(tuple(tents))
             return
-        r, c, p = at[k]
-        row_left[r] -= 1
-        col_left[c] -= 1
-        nodes[0] += 1  # a tent on (r, c)
-        if nodes[0] > budget:
+        r, c, bit, near = at[k]
+        nodes += 1  # a tent on (r, c)
+        if nodes > budget:
             raise Budget
-        if rows[r] < row_counts[r] and cols[c] < col_counts[c] and not (
-                has[p - w - 1] or has[p - w] or has[p - w + 1] or has[p - 1]):
-            rows[r] += 1
-            cols[c] += 1
-            has[p] = 1
-            tents.append((r, c))
-            if rows[r] + row_left[r] >= row_counts[r] and cols[c] + col_left[c] >= col_counts[c]:
+        rs, cs = row_spare[r], col_spare[c]
+        if row_room[r] and col_room[c] and not has & near:
+            if rs >= 0 and cs >= 0:
+                row_room[r] -= 1
+                col_room[c] -= 1
+                has |= bit
+                tents.append((r, c))
                 rec(k + 1)
-            tents.pop()
-            has[p] = 0
-            rows[r] -= 1
-            cols[c] -= 1
+                tents.pop()
+                has ^= bit
+                row_room[r] += 1
+                col_room[c] += 1
             if len(out) >= limit:
-                row_left[r] += 1
-                col_left[c] += 1
                 return
-        nodes[0] += 1  # no tent on (r, c)
-        if nodes[0] > budget:
+        nodes += 1  # no tent on (r, c)
+        if nodes > budget:
             raise Budget
-        if rows[r] + row_left[r] >= row_counts[r] and cols[c] + col_left[c] >= col_counts[c]:
+        if rs > 0 and cs > 0:
+            row_spare[r] = rs - 1
+            col_spare[c] = cs - 1
             rec(k + 1)
-        row_left[r] += 1
-        col_left[c] += 1
+            row_spare[r] = rs
+            col_spare[c] = cs
 
     rec(0)
     return out
@@ -186,18 +230,36 @@ class Tents(GridAnswerEnv):
                 break
         self.trees, self.row_counts, self.col_counts = sorted(trees), rc, cc
         self.tents = sols[0] if len(sols) == 1 else None  # the solution, when the solver found it unique
-        tree_set = set(trees)
-        self.free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in tree_set]
+
+    @property
+    def free(self) -> list:
+        """The cells without a tree, where near-miss answers change cells (made when asked: open answers never are)."""
+        trees = set(self.trees)
+        return [(r, c) for r in range(self.n) for c in range(self.n) if (r, c) not in trees]
 
     # -- draw
     def _draw(self) -> np.ndarray:
+        return self._paint(_plain_board)
+
+    def _paint(self, board) -> np.ndarray:
+        """The trees and counts on a copy of ``board(obs_size, n)``: tiles pasted from `_sprites` (the very
+        pixels of `_draw_trees` and `cell_text`, which draw what has no tile)."""
         n = self.n
-        base, g = board_base(tuple(self.obs_size), n, n, pad=(0, 0.8, 0.8, 0))
+        base, g, trees, rows, cols = _sprites(board, tuple(self.obs_size), n)
         img = base.copy()
-        self._draw_trees(img, g, base)
+        spots = [trees[r * n + c] for r, c in self.trees]
+        if None in spots:
+            self._draw_trees(img, g, base)
+        else:
+            for ys, xs, tile in spots:
+                img[ys, xs] = tile
         for i in range(n):
-            cell_text(img, g, i, n - 0.1, str(self.row_counts[i]), scale=0.5, bg=BACKGROUND)
-            cell_text(img, g, n - 0.1, i, str(self.col_counts[i]), scale=0.5, bg=BACKGROUND)
+            for spot, r, c, v in ((rows[i][self.row_counts[i]], i, n - 0.1, self.row_counts[i]),
+                                  (cols[i][self.col_counts[i]], n - 0.1, i, self.col_counts[i])):
+                if spot is None:
+                    cell_text(img, g, r, c, str(v), scale=0.5, bg=BACKGROUND)
+                else:
+                    img[spot[0], spot[1]] = spot[2]
         return img
 
     def _draw_trees(self, img: np.ndarray, g: Geom, base: np.ndarray) -> None:
@@ -214,19 +276,25 @@ class Tents(GridAnswerEnv):
                 "below each column is how many tents that row or column has. Where are the tents?")
 
     def _state_text(self) -> str:
-        trees = set(self.trees)
-        body = self._state_rows(lambda r, c: "T" if (r, c) in trees else ".")
+        n = self.n
+        cells = ["."] * (n * n)
+        for r, c in self.trees:
+            cells[r * n + c] = "T"
+        body = "\n".join(" ".join(cells[r * n:r * n + n]) for r in range(n))
         return f"{body}\nrow counts: {' '.join(map(str, self.row_counts))}\ncolumn counts: {' '.join(map(str, self.col_counts))}"
 
     # -- verify
     def _check(self, answer) -> bool:
         n = self.n
         tents = [(r, c) for r in range(n) for c in range(n) if answer[r][c]]
-        if any(t in self.trees for t in tents):
+        if not set(self.trees).isdisjoint(tents):
             return False
         if [sum(row) for row in answer] != self.row_counts or [sum(col) for col in zip(*answer, strict=True)] != self.col_counts:
             return False
-        if any(a != b and abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1 for a in tents for b in tents):
+        w, bits = n + 1, 0  # the tents as bits r * w + c: a column of blanks keeps rows apart
+        for r, c in tents:
+            bits |= 1 << (r * w + c)
+        if bits & (bits >> 1 | bits >> (w - 1) | bits >> w | bits >> (w + 1)):  # two tents touch
             return False
         return pairing(self.trees, tents)
 

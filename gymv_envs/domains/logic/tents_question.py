@@ -7,8 +7,7 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import LABEL_PAD, Geom, blank_board, cell_text, draw_labels, layout
-from gymv_envs.core.canvas import BACKGROUND
+from gymv_envs.core.board import LABEL_PAD, Geom, blank_board, draw_labels, layout
 from gymv_envs.domains.logic._solution_questions import SolutionQuestion
 from gymv_envs.domains.logic.tents import Tents
 
@@ -82,14 +81,7 @@ class TentsQuestion(SolutionQuestion, Tents):
 
     def _puzzle_picture(self) -> np.ndarray:
         """Tents-v1's picture with room for column letters above and row numbers left."""
-        n = self.n
-        base, g = _labelled_board(tuple(self.obs_size), n)
-        img = base.copy()
-        self._draw_trees(img, g, base)
-        for i in range(n):
-            cell_text(img, g, i, n - 0.1, str(self.row_counts[i]), scale=0.5, bg=BACKGROUND)
-            cell_text(img, g, n - 0.1, i, str(self.col_counts[i]), scale=0.5, bg=BACKGROUND)
-        return img
+        return self._paint(_labelled_board)
 
     def _rules_text(self) -> str:
         n = self.n

@@ -7,12 +7,12 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import GIVEN, blank_board, board_base, cell_text, text_tile
+from gymv_envs.core.board import GIVEN, board_base, cell_text, text_tile
 from gymv_envs.core.canvas import (
     BACKGROUND,
     WHITE,
+    color_block,
     draw_shape,
-    fill_rect,
     is_uniform,
     layers_tile,
     rect_box,
@@ -178,6 +178,18 @@ def _bulb(size: tuple, n: int, r: int, c: int, dr: int, dc: int) -> tuple | None
     return slice(by, by + side), slice(bx, bx + side), layers_tile([end, bulb] if end else [bulb], *box, WHITE)
 
 
+@functools.lru_cache(maxsize=4096)  # per frame, side and end cells
+def _thermometer(size: tuple, n: int, r0: int, c0: int, r1: int, c1: int) -> tuple:
+    """A thermometer from bulb (r0, c0) to (r1, c1): the box `fill_rect` fills with its tube (rows, columns,
+    a block of the tube's colour; None when empty), its `_bulb` and the bulb's centre (x, y)."""
+    base, g = board_base(size, n, n, pad=PAD)
+    w = g.cell * 0.32
+    (x0, y0), (x1, y1) = g.center(r0, c0), g.center(r1, c1)
+    box = rect_box(base.shape, min(x0, x1) - w / 2, min(y0, y1) - w / 2, max(x0, x1) + w / 2, max(y0, y1) + w / 2)
+    tube = None if box is None else (slice(box[1], box[3]), slice(box[0], box[2]), color_block(box[3] - box[1], box[2] - box[0], TUBE))
+    return tube, _bulb(size, n, r0, c0, (r1 > r0) - (r1 < r0), (c1 > c0) - (c1 < c0)), x0, y0
+
+
 @functools.lru_cache(maxsize=1024)  # per frame, side, place and count: one text tile (shared with text_tile's)
 def _count(size: tuple, n: int, r: float, c: float, v: int) -> tuple | None:
     """What `cell_text` pastes for count ``v`` at (r, c): (rows, columns, tile), None where it draws."""
@@ -291,15 +303,14 @@ class Thermometers(GridAnswerEnv):
     # -- draw
     def _draw(self) -> np.ndarray:
         n, size = self.n, tuple(self.obs_size)
-        img, g = blank_board(size, n, n, pad=PAD)
-        w, bulb = g.cell * 0.32, int(g.cell * 0.66)
+        base, g = board_base(size, n, n, pad=PAD)
+        img = base.copy()
         for t in self.thermos:
-            (r0, c0), (r1, c1) = t[0], t[-1]
-            (x0, y0), (x1, y1) = g.center(r0, c0), g.center(r1, c1)
-            fill_rect(img, min(x0, x1) - w / 2, min(y0, y1) - w / 2, max(x0, x1) + w / 2, max(y0, y1) + w / 2, TUBE)
-            hit = _bulb(size, n, r0, c0, (r1 > r0) - (r1 < r0), (c1 > c0) - (c1 < c0))
+            tube, hit, x0, y0 = _thermometer(size, n, *t[0], *t[-1])
+            if tube is not None:
+                img[tube[0], tube[1]] = tube[2]
             if hit is None:  # not the white cell under the bulb: blend it
-                draw_shape(img, "circle", x0, y0, bulb, TUBE)
+                draw_shape(img, "circle", x0, y0, int(g.cell * 0.66), TUBE)
             else:
                 img[hit[0], hit[1]] = hit[2]
         for i in range(n):
