@@ -22,8 +22,7 @@ from typing import ClassVar
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv
-from gymv_envs.core.board import GIVEN, Geom, cell_text, text_tile
-from gymv_envs.core.canvas import WHITE, Color
+from gymv_envs.core.board import Geom, cell_text
 
 Grid = tuple[tuple[int, ...], ...]
 _LABEL = re.compile(r"(?i)\b(?:row|line)\s*\d+\s*[:=.)\]-]")
@@ -77,27 +76,6 @@ def smallest_true(lo: int, hi: int, ok: Callable[[int], bool]) -> int:
         else:
             lo = mid + 1
     return lo
-
-
-@functools.lru_cache(maxsize=8192)
-def _text_spot(g: Geom, shape: tuple[int, ...], r: float, c: float, text: str, scale: float, color: Color,
-               bold: bool, bg: Color) -> tuple[slice, slice, np.ndarray] | None:
-    """Where `cell_text` pastes its tile in a frame of ``shape`` (rows, columns, tile); None where it draws."""
-    tile = text_tile(text, max(4, int(g.cell * scale * (1.0 if len(text) <= 2 else 2.0 / len(text)))), color, bold, bg)
-    h, w = tile.shape[:2]
-    cx, cy = g.center(r, c)
-    x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
-    return None if x < 0 or y < 0 or x + w > shape[1] or y + h > shape[0] else (slice(y, y + h), slice(x, x + w), tile)
-
-
-def paste_text(img: np.ndarray, g: Geom, r: float, c: float, text: str, scale: float = 0.62,
-               color: Color = GIVEN, bold: bool = True, bg: Color = WHITE) -> None:
-    """`cell_text` with the very pixels: its tile and place remembered per board geometry (a clue costs one copy)."""
-    spot = _text_spot(g, img.shape, r, c, text, scale, color, bold, bg)
-    if spot is None:
-        cell_text(img, g, r, c, text, scale, color, bold, bg)
-    else:
-        img[spot[0], spot[1]] = spot[2]
 
 
 class Budget(Exception):
@@ -519,4 +497,4 @@ class HiddenCellsEnv(GridAnswerEnv):
 __all__ = ["Budget", "GridAnswerEnv", "HiddenCellsEnv", "LatinSquareEnv", "Table",
            "cell_bits", "counting_row", "decode_cells", "fewest_clues", "format_grid",
            "hide_cells", "is_latin", "keeps", "latin_domain", "latin_line_codes", "latin_line_table", "latin_solve", "latin_square",
-           "narrow_tables", "paste_text", "permutation_array", "permutations", "read_cells", "smallest_true", "table_search"]
+           "narrow_tables", "permutation_array", "permutations", "read_cells", "smallest_true", "table_search"]

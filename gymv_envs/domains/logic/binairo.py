@@ -8,13 +8,12 @@ import itertools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import blank_board
+from gymv_envs.core.board import blank_board, cell_text
 from gymv_envs.domains.logic._grid import (
     GridAnswerEnv,
     Table,
     cell_bits,
     decode_cells,
-    paste_text,
     smallest_true,
     table_search,
 )
@@ -335,7 +334,7 @@ class Binairo(GridAnswerEnv):
     def _draw(self) -> np.ndarray:
         img, g = blank_board(self.obs_size, self.n, self.n)
         for (r, c), v in self.givens.items():
-            paste_text(img, g, r, c, str(v))
+            cell_text(img, g, r, c, str(v))
         return img
 
     def _task_text(self) -> str:

@@ -8,9 +8,9 @@ import operator
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import board_base
+from gymv_envs.core.board import board_base, cell_text
 from gymv_envs.core.canvas import BACKGROUND, PALETTE, WHITE, draw_layers, shape_layer
-from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv, paste_text
+from gymv_envs.domains.logic._grid import Budget, GridAnswerEnv
 
 # difficulty -> (side, camps)
 LEVELS = {0: (5, 5), 1: (6, 8), 2: (8, 13)}
@@ -222,8 +222,8 @@ class Campsite(GridAnswerEnv):
                     groups.append([shape_layer("cross", *g.center(r, c), cross, EMPTY_MARK)])
         draw_layers(img, groups, base, WHITE)  # each inside its own cell: tiles, or blended in this order
         for i in range(n):
-            paste_text(img, g, i, n - 0.1, str(self.row_counts[i]), scale=0.5, bg=BACKGROUND)
-            paste_text(img, g, n - 0.1, i, str(self.col_counts[i]), scale=0.5, bg=BACKGROUND)
+            cell_text(img, g, i, n - 0.1, str(self.row_counts[i]), scale=0.5, bg=BACKGROUND)
+            cell_text(img, g, n - 0.1, i, str(self.col_counts[i]), scale=0.5, bg=BACKGROUND)
         return img
 
     def _task_text(self) -> str:

@@ -16,7 +16,6 @@ from gymv_envs.domains.logic._grid import (
     Table,
     cell_bits,
     decode_cells,
-    paste_text,
     table_search,
 )
 
@@ -129,8 +128,8 @@ class Kakurasu(GridAnswerEnv):
         base, g = _numbered_board(tuple(self.obs_size), n)
         img = base.copy()
         for i in range(n):
-            paste_text(img, g, i, n - 0.25 + 0.05, str(self.row_sums[i]), scale=0.5, color=BLUE, bg=BACKGROUND)
-            paste_text(img, g, n - 0.25 + 0.05, i, str(self.col_sums[i]), scale=0.5, color=BLUE, bg=BACKGROUND)
+            cell_text(img, g, i, n - 0.25 + 0.05, str(self.row_sums[i]), scale=0.5, color=BLUE, bg=BACKGROUND)
+            cell_text(img, g, n - 0.25 + 0.05, i, str(self.col_sums[i]), scale=0.5, color=BLUE, bg=BACKGROUND)
         return img
 
     def _task_text(self) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import board_base
+from gymv_envs.core.board import board_base, cell_text
 from gymv_envs.core.canvas import BACKGROUND
-from gymv_envs.domains.logic._grid import GridAnswerEnv, paste_text
+from gymv_envs.domains.logic._grid import GridAnswerEnv
 from gymv_envs.rules.nonogram import line_solve, runs
 
 # difficulty -> (side, shaded share range)
@@ -79,10 +79,10 @@ class Nonogram(GridAnswerEnv):
         for i in range(n):
             rc = self.row_clues[i] or (0,)
             for j, v in enumerate(reversed(rc)):
-                paste_text(img, g, i, -0.85 - 0.6 * j, str(v), scale=0.45, bg=BACKGROUND)
+                cell_text(img, g, i, -0.85 - 0.6 * j, str(v), scale=0.45, bg=BACKGROUND)
             cc = self.col_clues[i] or (0,)
             for j, v in enumerate(reversed(cc)):
-                paste_text(img, g, -0.85 - 0.6 * j, i, str(v), scale=0.45, bg=BACKGROUND)
+                cell_text(img, g, -0.85 - 0.6 * j, i, str(v), scale=0.45, bg=BACKGROUND)
         return img
 
     def _task_text(self) -> str:
