@@ -71,6 +71,17 @@ def drop(filled, cells, col: int) -> list[tuple[int, int]] | None:
     return [(r + top, c + col) for r, c in cells] if top >= 0 else None
 
 
+def random_drop(d: ScalarDraws, rows: int, cols: int):
+    """A random stack (`random_stack`), piece, turn and column offset, drawn in that order, and the piece's
+    width and landed cells there (`drop`; None when it sticks out): (filled, piece, cells, col, width, landed)."""
+    filled = random_stack(d, rows, cols)
+    piece = "IOTSZJL"[d.integers(7)]
+    cells = rotate(TETROMINOES[piece], d.integers(4))
+    width = max(c for _, c in cells) + 1
+    col = d.integers(cols - width + 1)
+    return filled, piece, cells, col, width, drop(filled, cells, col)
+
+
 @functools.lru_cache(maxsize=16)
 def _well(H: int, W: int, rows: int, cols: int) -> tuple[Board, np.ndarray, list | None]:
     """The well's geometry, its empty frame (read-only) and per cell the slices of a stack cell's pixel

@@ -9,6 +9,7 @@ import re
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
+from gymv_envs.core.bits import set_bits
 from gymv_envs.core.board import Board
 from gymv_envs.core.canvas import INK, WHITE, draw_shape, draw_text
 
@@ -46,17 +47,7 @@ def captures(pos: Position) -> list[tuple[int, int]]:
     occ = 0
     for sq, _ in pos:
         occ |= 1 << sq
-    return [(sq, t) for sq, kind in pos for t in _squares(attacks(kind, sq, occ) & occ)]
-
-
-def _squares(bb: int) -> list[int]:
-    """The squares of a bitboard, lowest first (python-chess's ``scan_forward``)."""
-    out = []
-    while bb:
-        r = bb & -bb
-        out.append(r.bit_length() - 1)
-        bb ^= r
-    return out
+    return [(sq, t) for sq, kind in pos for t in set_bits(attacks(kind, sq, occ) & occ)]
 
 
 def _after(pos: Position, a: int, b: int) -> Position:
@@ -89,7 +80,7 @@ def replay(pos: Position, moves) -> bool:
 def _corner(n: int) -> tuple[int, list[int]]:
     """The ``n x n`` corner of the board as a bitboard and as its squares, lowest first."""
     inside = sum(1 << (r * 8 + f) for r in range(n) for f in range(n))
-    return inside, _squares(inside)
+    return inside, set_bits(inside)
 
 
 def backward_level(rng: np.random.Generator, n: int, pieces: int) -> tuple[Position, list[tuple[int, int]]]:
@@ -112,7 +103,7 @@ def backward_level(rng: np.random.Generator, n: int, pieces: int) -> tuple[Posit
             options = []
             for sq, kind in board.items():
                 back = pawn_back[sq] if kind == chess.PAWN else attacks(kind, sq, occ)
-                options += [(sq, t) for t in _squares(back & free)]
+                options += [(sq, t) for t in set_bits(back & free)]
             if not options:
                 break
             s, t = options[int(rng.integers(len(options)))]

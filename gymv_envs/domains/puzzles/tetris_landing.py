@@ -13,11 +13,9 @@ from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.puzzles._tetris import (
     PIECE_COLORS,
     TETRIS_SIZES,
-    TETROMINOES,
     draw_tetris,
     drop,
-    random_stack,
-    rotate,
+    random_drop,
 )
 
 QUESTIONS = ("cells", "lowest")
@@ -81,12 +79,7 @@ class TetrisLanding(SingleTurnEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         with ScalarDraws(rng) as d:  # `rng.integers` and `rng.random` one by one, at Python speed
             while True:
-                filled = random_stack(d, self.rows, self.cols)
-                self.piece = "IOTSZJL"[d.integers(7)]
-                self.cells = rotate(TETROMINOES[self.piece], d.integers(4))
-                width = max(c for _, c in self.cells) + 1
-                self.col = d.integers(self.cols - width + 1)
-                self.landed = drop(filled, self.cells, self.col)
+                filled, self.piece, self.cells, self.col, width, self.landed = random_drop(d, self.rows, self.cols)
                 if self.landed is None or min(r for r, _ in self.landed) < 2:
                     continue
                 self.filled = np.array(filled, dtype=bool)

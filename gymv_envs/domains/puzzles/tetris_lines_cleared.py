@@ -13,11 +13,9 @@ from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.puzzles._tetris import (
     PIECE_COLORS,
     TETRIS_SIZES,
-    TETROMINOES,
     draw_tetris,
     drop,
-    random_stack,
-    rotate,
+    random_drop,
 )
 
 QUESTIONS = ("count", "best_column")
@@ -93,12 +91,7 @@ class TetrisLinesCleared(SingleTurnEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         with ScalarDraws(rng) as d:  # `rng.integers` and `rng.random` one by one, at Python speed
             while True:
-                filled = random_stack(d, self.rows, self.cols)
-                self.piece = "IOTSZJL"[d.integers(7)]
-                self.cells = rotate(TETROMINOES[self.piece], d.integers(4))
-                width = max(c for _, c in self.cells) + 1
-                self.col = d.integers(self.cols - width + 1)
-                landed = drop(filled, self.cells, self.col)
+                filled, self.piece, self.cells, self.col, width, landed = random_drop(d, self.rows, self.cols)
                 if landed is None:
                     continue
                 swept = {(r, c) for c in {c for _, c in landed} for r in range(min(r for r, cc in landed if cc == c))}
