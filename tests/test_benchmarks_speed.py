@@ -185,3 +185,19 @@ def test_multi_turn_cpu_rate_leaves_every_reset_out(monkeypatch):
     # (a 0.06 s pass of steps: under a sixth of it); left out, the two are close (the loop's own work apart)
     assert row["step_per_cpu_s"] > 0.4 * row["step_per_s"], (row["step_per_cpu_s"], row["step_per_s"])
     assert len(burned) >= 2
+
+
+def test_paired_speed_times_two_trees_in_turn(tmp_path):
+    script = ROOT / "scripts" / "paired_speed.py"
+    out = tmp_path / "paired.json"
+    proc = subprocess.run([sys.executable, str(script), str(ROOT), str(ROOT), "--pattern", "GymV/FBITree*", "--pairs", "20",
+                           "--passes", "1", "--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(out.read_text())
+    assert data["size"] == 84 and list(data["rows"]) == ["GymV/FBITree-v0"] and min(data["rows"]["GymV/FBITree-v0"]) > 0
+    assert "median over 1 ids" in proc.stdout
+    for bad, says in ((["--pattern", "GymV/NoSuch*"], "no single-turn id"), (["--size", "8"], "--size"),
+                      ([], "holds no gymv_envs")):
+        tree = str(tmp_path) if says == "holds no gymv_envs" else str(ROOT)
+        proc = subprocess.run([sys.executable, str(script), tree, str(ROOT), *bad], capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 2 and says in proc.stderr, (bad, proc.stderr)
