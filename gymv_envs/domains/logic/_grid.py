@@ -447,9 +447,6 @@ class GridAnswerEnv(SingleTurnEnv):
                     r, c = free[int(rng.integers(len(free)))]
             yield tuple(tuple(row) for row in g)
 
-    def _answer_shape_text(self) -> str:
-        return f"{self.rows} rows of {self.cols}"
-
     def _state_rows(self, cell: Callable[[int, int], str]) -> str:
         return "\n".join(" ".join(cell(r, c) for c in range(self.cols)) for r in range(self.rows))
 
