@@ -158,9 +158,9 @@ def fit_text_size(text: str, max_w: int, max_h: int, bold: bool = False, mono: b
 _RGB: dict[tuple, np.ndarray] = {}
 
 
-def _rgb(color: Color) -> Color | np.ndarray:
+def rgb_array(color: Color) -> Color | np.ndarray:
     """A tuple colour as a cached read-only uint8 array (numpy converts a tuple again on every assignment: about
-    0.5 us); any other colour as it is."""
+    0.5 us; also what ``np.copyto(..., where=mask)`` wants); any other colour as it is."""
     if type(color) is tuple:
         arr = _RGB.get(color)
         if arr is None:
@@ -179,7 +179,7 @@ def fill(region: np.ndarray, color: Color) -> None:
     and copying rows, which is what this does (a region of a few pixels is broadcast: faster there).
     """
     h, w = region.shape[0], region.shape[1]
-    color = _rgb(color)
+    color = rgb_array(color)
     if h * w <= 96:  # a few pixels (a dot, a short line): one broadcast is cheaper than two copies
         if h and w:
             region[...] = color
