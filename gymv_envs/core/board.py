@@ -137,7 +137,7 @@ def text_tile(text: str, size: int, color: Color, bold: bool, bg: Color) -> np.n
 
 
 @functools.lru_cache(maxsize=8192)
-def _text_spot(g: Geom, shape: tuple[int, ...], r: float, c: float, text: str, scale: float, color: Color,
+def cell_text_spot(g: Geom, shape: tuple[int, ...], r: float, c: float, text: str, scale: float, color: Color,
                bold: bool, bg: Color) -> tuple[slice, slice, np.ndarray] | tuple[tuple[float, float], int]:
     """Where `cell_text` puts ``text`` on a frame of ``shape``: (rows, columns, tile) where the tile fits, else
     (centre, size) for `draw_text`. A pure function of the board's geometry, cached: a clue costs one copy."""
@@ -155,7 +155,7 @@ def cell_text(img: np.ndarray, g: Geom, r: float, c: float, text: str, scale: fl
               color: Color = GIVEN, bold: bool = True, bg: Color = WHITE) -> None:
     """``text`` centred in cell (r, c) over a ``bg`` cell (fractional positions place outside clues); a tile
     the frame's border would cut is blended over what lies there instead."""
-    spot = _text_spot(g, img.shape, r, c, text, scale, color, bold, bg)
+    spot = cell_text_spot(g, img.shape, r, c, text, scale, color, bold, bg)
     if len(spot) == 3:
         img[spot[0], spot[1]] = spot[2]
     else:

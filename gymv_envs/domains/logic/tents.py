@@ -7,7 +7,7 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import GIVEN, Geom, board_base, cell_text, text_tile
+from gymv_envs.core.board import GIVEN, Geom, board_base, cell_text, cell_text_spot
 from gymv_envs.core.canvas import (
     BACKGROUND,
     PALETTE,
@@ -38,11 +38,8 @@ def _plain_board(obs_size: tuple[int, int], n: int) -> tuple[np.ndarray, Geom]:
 
 def _count_spot(g: Geom, shape: tuple, r: float, c: float, v: int) -> tuple | None:
     """Where `cell_text` pastes count ``v`` at (r, c) and its tile, or None where it would draw it instead."""
-    tile = text_tile(str(v), max(4, int(g.cell * 0.5)), GIVEN, True, BACKGROUND)
-    h, w = tile.shape[:2]
-    cx, cy = g.center(r, c)
-    x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
-    return None if x < 0 or y < 0 or x + w > shape[1] or y + h > shape[0] else (slice(y, y + h), slice(x, x + w), tile)
+    spot = cell_text_spot(g, shape, r, c, str(v), 0.5, GIVEN, True, BACKGROUND)
+    return spot if len(spot) == 3 else None
 
 
 @functools.lru_cache(maxsize=32)
