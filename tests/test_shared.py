@@ -9,7 +9,14 @@ import re
 import numpy as np
 import pytest
 
-from gymv_envs.core.board import Geom, labelled_layout, layout
+from gymv_envs.core.board import (
+    Geom,
+    blank_labelled_board,
+    labelled_layout,
+    layout,
+    paint_regions,
+    region_board,
+)
 from gymv_envs.core.cells import (
     GO_LETTERS,
     cell_name,
@@ -59,6 +66,18 @@ def test_layout_fits_and_centres_the_board():
     assert x0 - cell >= 0 and x0 + 6 * cell <= 300 and y0 - cell >= 0 and y0 + 4 * cell <= 200
     assert g.center(0, 0) == (x0 + cell / 2, y0 + cell / 2) and g.box(1, 2)[:2] == (x0 + 2 * cell, y0 + cell)
     assert labelled_layout((200, 300), 4, 6, labels=False) == layout((200, 300), 4, 6)
+
+
+def test_region_board_paints_what_paint_regions_paints():
+    # its cached row lines against the cell-by-cell tints, on frames where the bands apply and where they do not
+    rng = np.random.default_rng(0)
+    for size in [(84, 84), (96, 128), (512, 512), (200, 90), (33, 40), (61, 300)]:
+        for rows, cols in [(5, 5), (8, 8), (4, 7)]:
+            regions = rng.integers(0, 9, (rows, cols))
+            want, g = blank_labelled_board(size, rows, cols)
+            paint_regions(want, g, regions)
+            got, g2 = region_board(size, regions)
+            assert g2 == g and got.flags.writeable and np.array_equal(got, want), (size, rows, cols)
 
 
 # ----------------------------------------------------------------- maze

@@ -9,7 +9,8 @@ of ``min(H, W) // 40``, with ``pad`` extra cells of room on each side (clues, la
   (Sudoku boxes), no labels; `cell_text` writes a clue in a cell.
 - `blank_labelled_board`: cells separated by thin lines, column letters above and row numbers
   left (`draw_labels`, the names of `gymv_envs.core.cells`); `cell_rect` and `cell_centre`
-  address a cell inside its lines; `paint_regions` tints and outlines regions.
+  address a cell inside its lines; `paint_regions` tints and outlines regions
+  (`region_board`: a labelled board with them, its tints a cached line per row of cells).
 - `coordinate_frame`: only the labels, for tasks that paint their own cells.
 
 `Board` is the other fitting rule kept here (no margin, letters below and numbers left, room
@@ -225,6 +226,52 @@ def paint_regions(img: np.ndarray, g: Geom, regions: np.ndarray, tint: bool = Tr
         _ink_runs(img, [below[r * cols + c] if row[c] != nxt[c] else None for c in range(cols)])
     for box in outline:
         _ink(img, box)
+
+
+def region_board(obs_size: tuple[int, int], regions: np.ndarray) -> tuple[np.ndarray, Geom]:
+    """A `blank_labelled_board` with ``regions`` (rows x cols region numbers) painted as `paint_regions` paints
+    them. Where the rows of cells are bands apart whose pixels between the cells are one colour down each
+    column, each row of cells is tinted as one cached pixel line broadcast down its band (the same pixels)."""
+    (h, w), (rows, cols) = obs_size, regions.shape
+    img, g = blank_labelled_board((h, w), rows, cols)
+    bands = _tint_bands(h, w, rows, cols)
+    if bands is None:
+        paint_regions(img, g, regions)
+        return img, g
+    xa, xb, ys = bands[:3]
+    for (y0, y1), row in zip(ys, regions.tolist()):
+        img[y0:y1, xa:xb] = _tint_line(h, w, rows, cols, tuple(row))
+    paint_regions(img, g, regions, tint=False)
+    return img, g
+
+
+@functools.lru_cache(maxsize=64)
+def _tint_bands(h: int, w: int, rows: int, cols: int) -> tuple | None:
+    """Where `paint_regions` tints the cells of an (h, w) labelled board: the cells' first and end pixel
+    column, each row's pixel rows, each column's pixel columns from the first, and the empty board's pixels
+    along a row there (read-only); None unless the rows of cells are bands apart whose pixels between the
+    cells are, column by column, one colour."""
+    g, base = labelled_layout((h, w), rows, cols), labelled_base(h, w, rows, cols)
+    ys = [rect_box((h, w), *cell_rect(g, r, 0)) for r in range(rows)]
+    xs = [rect_box((h, w), *cell_rect(g, 0, c)) for c in range(cols)]
+    if None in ys or None in xs or any(a[3] > b[1] for a, b in zip(ys, ys[1:])) or any(
+            a[2] > b[0] for a, b in zip(xs, xs[1:])):
+        return None
+    xa, xb, ys = xs[0][0], xs[-1][2], [(b[1], b[3]) for b in ys]
+    line = base[ys[0][0], xa:xb]
+    if any((base[y0:y1, xa:xb] != line).any() for y0, y1 in ys):
+        return None
+    return xa, xb, ys, [(b[0] - xa, b[2] - xa) for b in xs], line
+
+
+@functools.lru_cache(maxsize=4096)
+def _tint_line(h: int, w: int, rows: int, cols: int, regions: tuple[int, ...]) -> np.ndarray:
+    """One pixel row of a row of cells of regions ``regions`` tinted as `paint_regions` tints them (read-only)."""
+    line = _tint_bands(h, w, rows, cols)[4].copy()
+    for (x0, x1), k in zip(_tint_bands(h, w, rows, cols)[3], regions):
+        line[x0:x1] = REGION_COLOURS[k % len(REGION_COLOURS)]
+    line.setflags(write=False)
+    return line
 
 
 def _ink_runs(img: np.ndarray, boxes: list[tuple[int, int, int, int] | None]) -> None:

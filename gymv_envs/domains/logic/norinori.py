@@ -6,7 +6,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
-from gymv_envs.core.board import REGION_COLOURS, blank_labelled_board, cell_centre, paint_regions
+from gymv_envs.core.board import REGION_COLOURS, cell_centre, region_board
 from gymv_envs.core.canvas import INK, draw_shape, shape_tile
 from gymv_envs.domains.logic._norinori_solver import board, dot_pass, local_repair, shadings
 from gymv_envs.domains.logic._placement import (
@@ -121,8 +121,7 @@ class Norinori(CellsAnswerEnv):
 
     # -- draw
     def _draw(self) -> np.ndarray:
-        img, layout = blank_labelled_board(self.obs_size, self.n, self.n)
-        paint_regions(img, layout, self.regions)
+        img, layout = region_board(self.obs_size, self.regions)
         x0, y0, cell = layout
         size = max(2, int(cell * 0.22))
         # a dot box this far inside its cell misses the lines and borders: its cell's tint alone lies under it

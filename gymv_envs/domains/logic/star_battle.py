@@ -8,15 +8,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
-from gymv_envs.core.board import (
-    REGION_COLOURS,
-    blank_labelled_board,
-    cell_rect,
-    labelled_base,
-    labelled_layout,
-    paint_regions,
-)
-from gymv_envs.core.canvas import rect_box
+from gymv_envs.core.board import region_board
 from gymv_envs.domains.logic._placement import (
     CellsAnswerEnv,
     grow_cells,
@@ -96,34 +88,6 @@ def _columns(n: int) -> np.ndarray:
     out = np.tile(np.arange(n), (n, 1))
     out.setflags(write=False)
     return out
-
-
-@functools.lru_cache(maxsize=64)
-def _bands(h: int, w: int, n: int) -> tuple | None:
-    """Where `paint_regions` tints the cells of an (h, w) labelled board: the cells' first and end pixel
-    column, each row's pixel rows, each column's pixel columns from the first, and the empty board's pixels
-    along a row there (read-only); None unless the rows of cells are bands apart whose pixels between the
-    cells are, column by column, one colour (then a row of cells is one line broadcast down its band)."""
-    g, base = labelled_layout((h, w), n, n), labelled_base(h, w, n, n)
-    boxes = [rect_box((h, w), *cell_rect(g, i, i)) for i in range(n)]  # row i's pixel rows, column i's columns
-    if None in boxes or any(a[2] > b[0] or a[3] > b[1] for a, b in zip(boxes, boxes[1:])):
-        return None
-    xa, xb, ys = boxes[0][0], boxes[-1][2], [(b[1], b[3]) for b in boxes]
-    line = base[ys[0][0], xa:xb]
-    if any((base[y0:y1, xa:xb] != line).any() for y0, y1 in ys):
-        return None
-    return xa, xb, ys, [(b[0] - xa, b[2] - xa) for b in boxes], line
-
-
-@functools.lru_cache(maxsize=4096)
-def _tint_line(h: int, w: int, n: int, regions: tuple[int, ...]) -> np.ndarray:
-    """One pixel row of a row of cells of regions ``regions`` tinted as `paint_regions` tints them (read-only)."""
-    _, _, _, xs, line = _bands(h, w, n)
-    line = line.copy()
-    for (x0, x1), k in zip(xs, regions):
-        line[x0:x1] = REGION_COLOURS[k % len(REGION_COLOURS)]
-    line.setflags(write=False)
-    return line
 
 
 def region_masks(regions: np.ndarray) -> list[int]:
@@ -263,17 +227,7 @@ class StarBattle(CellsAnswerEnv):
 
     # -- draw
     def _draw(self) -> np.ndarray:
-        (h, w), n = self.obs_size, self.n
-        img, layout = blank_labelled_board((h, w), n, n)
-        bands = _bands(h, w, n)
-        if bands is None:
-            paint_regions(img, layout, self.regions)
-            return img
-        xa, xb, ys = bands[:3]
-        for (y0, y1), row in zip(ys, self.regions.tolist()):  # the tints, row by row, then the borders
-            img[y0:y1, xa:xb] = _tint_line(h, w, n, tuple(row))
-        paint_regions(img, layout, self.regions, tint=False)
-        return img
+        return region_board(self.obs_size, self.regions)[0]
 
     def _task_text(self) -> str:
         n = self.n
