@@ -14,10 +14,12 @@ import pytest
 
 import gymv_envs
 from gymv_envs.domains.logic import (
+    _binairo_solver,
     _grid,
     _kakuro_solver,
     _numbrix_solver,
-    binairo,
+    _tents_solver,
+    _thermometers_solver,
     futoshiki,
     hitori,
     kakurasu,
@@ -25,8 +27,6 @@ from gymv_envs.domains.logic import (
     magic_square,
     skyscrapers,
     survo,
-    tents,
-    thermometers,
 )
 from gymv_envs.rules import nonogram, sudoku
 
@@ -39,7 +39,7 @@ def _count(name: str, env) -> int:
     if name == "Sudoku":
         return int(sudoku.solve_singles(e.givens, e.n, e.br, e.bc) is not None)  # singles-solvable => unique
     if name == "Binairo":
-        return len(binairo.solve(e.n, e.givens, budget=BIG))
+        return len(_binairo_solver.solve(e.n, e.givens, budget=BIG))
     if name == "Futoshiki":
         return len(futoshiki.solve(e.n, e.givens, e.less, budget=BIG))
     if name == "Skyscrapers":
@@ -59,9 +59,9 @@ def _count(name: str, env) -> int:
     if name == "Hitori":
         return len(hitori.solve(e.grid, budget=BIG))
     if name == "Thermometers":
-        return len(thermometers.solve(e.n, e.thermos, e.row_counts, e.col_counts, budget=BIG))
+        return len(_thermometers_solver.solve(e.n, e.thermos, e.row_counts, e.col_counts, budget=BIG))
     if name == "Tents":
-        return len(tents.solve(e.n, e.trees, e.row_counts, e.col_counts, budget=BIG))
+        return len(_tents_solver.solve(e.n, e.trees, e.row_counts, e.col_counts, budget=BIG))
     if name == "Kakuro":
         return len(_kakuro_solver.solve(e.cells, e.runs, e.sums, e.givens, budget=BIG))
     raise AssertionError(name)
