@@ -15,8 +15,8 @@ from gymv_envs.core.parsing import LETTERS
 from gymv_envs.domains.cognition import _figures as F
 from gymv_envs.domains.cognition import _iso
 from gymv_envs.domains.cognition._gradient import shade_rgb
+from gymv_envs.domains.cognition._polycubes import canonical, drawn_shares, mirrored
 from gymv_envs.domains.cognition.hidden_cubes import CUBE, visible_cubes
-from gymv_envs.domains.cognition.mental_rotation import canonical, drawn_shares, mirrored
 from gymv_envs.domains.cognition.odd_one_out import odd_panels
 from gymv_envs.domains.cognition.rectangle_count import count_rectangles, segments
 from gymv_envs.domains.cognition.shape_transform import GEOMETRIC, apply
