@@ -264,6 +264,7 @@ def test_observations_fresh_and_in_space(env_id):
     assert not np.shares_memory(obs0, obs1)
     frame = env.render()
     assert frame.shape == obs1.shape and not np.shares_memory(frame, obs1)
+    assert np.array_equal(frame, obs1), "render() after a step does not show the step's observation"
     obs1[...] = 0
     assert env.render().any(), "writing to an observation changed the env"
 

@@ -247,3 +247,33 @@ def test_single_turn_formats_its_solution_once_per_level():
         assert len(calls) == seed + 1  # the oracle's action and info's answer: one text
     env._solution = [row[::-1] for row in env._solution]  # a task that sets its solution again gets the new text
     assert env.oracle_action() == fmt(env._solution) and len(calls) == 4
+
+
+def test_single_turn_draws_once_and_hands_out_two_separate_frames():
+    import gymnasium as gym
+
+    env = gym.make("GymV/Binairo-v1", obs_size=(84, 84)).unwrapped
+    draws = []
+    draw = env._draw
+    env._draw = lambda: draws.append(1) or draw()
+    for seed in range(2):
+        obs0, _ = env.reset(seed=seed)
+        picture = obs0.copy()
+        obs0[...] = 0  # the reset observation is the user's: the step's is not it
+        obs1, *_ = env.step(env.oracle_action())
+        assert len(draws) == seed + 1 and np.array_equal(obs1, picture) and not np.shares_memory(obs0, obs1)
+    obs1[...] = 0  # the step handed out the env's copy: render() draws the picture again
+    frame = env.render()
+    assert np.array_equal(frame, picture) and len(draws) == 3 and not np.shares_memory(frame, obs1)
+    assert np.array_equal(env.render(), picture) and len(draws) == 3  # then keeps it
+    obs2, *_ = env.step("late")  # an observation after the end: a copy of the kept frame
+    assert np.array_equal(obs2, picture) and not np.shares_memory(obs2, env.render()) and len(draws) == 3
+    env.reset(seed=1)
+    obs1, *_ = env.step(env.oracle_action())
+    assert np.array_equal(env.render_view("front"), obs1) and len(draws) == 5  # the camera view draws it again too
+    # a task that keeps its drawn array (a cache, an attribute) gets copies: nothing it holds goes out
+    kept = []
+    env._draw = lambda: kept.append(draw()) or kept[-1]
+    obs0, _ = env.reset(seed=5)
+    obs1, *_ = env.step(env.oracle_action())
+    assert not np.shares_memory(obs0, kept[-1]) and not np.shares_memory(obs1, kept[-1])

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import inspect
 import string
+import sys
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -487,6 +488,21 @@ class MultiTurnEnv(VisionEnv):
     protocol: ClassVar[str] = "multi_turn"
 
 
+def _refs_alone() -> int:
+    a = np.empty(1)
+    return sys.getrefcount(a)
+
+
+_ALONE = _refs_alone()  # what sys.getrefcount reads for an array only a local name holds
+
+
+def _alone(frame: np.ndarray) -> bool:
+    """Whether ``frame`` is a writable uint8 array of its own that nothing but the caller's name holds (no
+    task cache, attribute or view): safe to hand out as an observation."""
+    return (type(frame) is np.ndarray and frame.base is None and frame.dtype == np.uint8 and frame.flags.writeable
+            and sys.getrefcount(frame) <= _ALONE + 1)
+
+
 class SingleTurnEnv(VisionEnv):
     """Base of single-turn tasks: one image, one answer.
 
@@ -506,6 +522,7 @@ class SingleTurnEnv(VisionEnv):
     max_answer_length: ClassVar[int] = 2048
     _state_cache: tuple[str | None] | None = None
     _formatted: tuple[Any, str] | None = None  # (the solution, its text): the oracle's and info's answer, made once
+    _spare = False  # whether ``_frame`` is the env's own copy, for the next observation to take
 
     def __init__(self, answer_format: str = "open", num_options: int = 4, **kwargs: Any) -> None:
         self.answer_format = check_choice("answer_format", answer_format, self.answer_formats)
@@ -532,11 +549,34 @@ class SingleTurnEnv(VisionEnv):
 
     # machinery
     def _observe(self) -> np.ndarray:
-        # One level, one picture: the frame is drawn once, at reset (``_after_generate`` clears
-        # it), and every later observation and render is a copy of it.
-        if self._frame is None:
-            self._frame = self._full_frame(self._draw())
-        return np.array(self._frame, dtype=np.uint8, copy=True)
+        # One level, one picture: the frame is drawn once, at reset (``_after_generate`` clears it). Two
+        # observations need two arrays, not three: the drawn array itself goes out at reset when nothing else
+        # holds it (the env keeps a copy), and the answering step hands that copy out instead of copying it
+        # again; a later render() or observation draws the picture again. Otherwise each is a copy.
+        frame = self._frame
+        if frame is None:
+            frame = self._full_frame(self._draw())
+            if _alone(frame) and self.render_mode != "human":
+                self._frame, self._spare = frame.copy(), True
+                return frame
+            self._frame, self._spare = frame, False
+        elif self._spare:
+            self._frame = None
+            return frame
+        return np.array(frame, dtype=np.uint8, copy=True)
+
+    def _keep_frame(self) -> None:
+        """Draw the level's picture again where the last observation took the env's copy of it."""
+        if self._frame is None and self._started:
+            self._frame, self._spare = self._full_frame(self._draw()), False
+
+    def render(self) -> np.ndarray | None:
+        self._keep_frame()
+        return super().render()
+
+    def render_view(self, name: str) -> np.ndarray:
+        self._keep_frame()
+        return super().render_view(name)
 
     def _panel_rows(self) -> int:
         return self.num_options if self.answer_format == "mcq" else 0
