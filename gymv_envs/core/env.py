@@ -488,19 +488,26 @@ class MultiTurnEnv(VisionEnv):
     protocol: ClassVar[str] = "multi_turn"
 
 
-def _refs_alone() -> int:
+def _holders(frame: np.ndarray) -> int:
+    """``sys.getrefcount`` of ``frame`` as a function holding it in a local name sees it through this call."""
+    return sys.getrefcount(frame)
+
+
+def _holders_alone() -> int:
+    """What `_holders` reads for an array that only the calling function's local name holds, calibrated in the
+    same call pattern; 0 (nothing reads alone) where a second holder would not read more."""
     a = np.empty(1)
-    return sys.getrefcount(a)
+    alone = _holders(a)
+    held = [a]
+    return alone if _holders(held[0]) > alone else 0
 
 
-_ALONE = _refs_alone()  # what sys.getrefcount reads for an array only a local name holds
+_ALONE = _holders_alone()
 
 
-def _alone(frame: np.ndarray) -> bool:
-    """Whether ``frame`` is a writable uint8 array of its own that nothing but the caller's name holds (no
-    task cache, attribute or view): safe to hand out as an observation."""
-    return (type(frame) is np.ndarray and frame.base is None and frame.dtype == np.uint8 and frame.flags.writeable
-            and sys.getrefcount(frame) <= _ALONE + 1)
+def _own_frame(frame: np.ndarray) -> bool:
+    """Whether ``frame`` is a writable uint8 array with memory of its own (no view of another array)."""
+    return type(frame) is np.ndarray and frame.base is None and frame.dtype == np.uint8 and frame.flags.writeable
 
 
 class SingleTurnEnv(VisionEnv):
@@ -556,7 +563,8 @@ class SingleTurnEnv(VisionEnv):
         frame = self._frame
         if frame is None:
             frame = self._full_frame(self._draw())
-            if _alone(frame) and self.render_mode != "human":
+            # handed out where nothing else holds it (no task cache, attribute or view of it)
+            if self.render_mode != "human" and _own_frame(frame) and _holders(frame) <= _ALONE:
                 self._frame, self._spare = frame.copy(), True
                 return frame
             self._frame, self._spare = frame, False
