@@ -126,21 +126,9 @@ class RushHourMoves(CountAnswer, SingleTurnEnv):
 
     # -- draw
     def _draw(self) -> np.ndarray:
-        H, W = self.obs_size
-        cell = min(W / (N + 1.5), H / (N + 0.8))
-        wall = max(2, int(cell / 9))
-        x0, y0 = (W - N * cell) / 2 - cell * 0.35, (H - N * cell) / 2
-        img = new_frame(H, W, BACKGROUND)
-        fill_rect(img, x0 - wall, y0 - wall, x0 + N * cell + wall, y0 + N * cell + wall, WALL)
-        fill_rect(img, x0, y0, x0 + N * cell, y0 + N * cell, ROAD)
+        cell, x0, y0 = _layout(*self.obs_size)
+        img = _lot_base(*self.obs_size).copy()
         line = max(1, int(cell / 40))
-        for k in range(1, N):
-            fill_rect(img, x0 + k * cell - line / 2, y0, x0 + k * cell + line / 2 + 1, y0 + N * cell, (175, 175, 170))
-            fill_rect(img, x0, y0 + k * cell - line / 2, x0 + N * cell, y0 + k * cell + line / 2 + 1, (175, 175, 170))
-        ey = y0 + ROW * cell
-        fill_rect(img, x0 + N * cell, ey, x0 + N * cell + wall, ey + cell, ROAD)
-        draw_text(img, "EXIT", (x0 + N * cell + wall + cell * 0.5, ey + cell * 0.5), max(5, int(cell * 0.22)), INK,
-                  bold=True)
         gap = max(1, cell * 0.08)
         for v, ((horiz, length, lane), p) in enumerate(zip(self.vehicles, self.positions)):
             r, c = (lane, p) if horiz else (p, lane)
@@ -174,6 +162,31 @@ class RushHourMoves(CountAnswer, SingleTurnEnv):
     def _solve(self) -> int:
         """The breadth-first distance of this state, computed when the pool was built."""
         return self.best
+
+
+def _layout(H: int, W: int) -> tuple[float, float, float]:
+    """The size of a cell and the pixel corner of the lot."""
+    cell = min(W / (N + 1.5), H / (N + 0.8))
+    return cell, (W - N * cell) / 2 - cell * 0.35, (H - N * cell) / 2
+
+
+@functools.lru_cache(maxsize=16)
+def _lot_base(H: int, W: int) -> np.ndarray:
+    """The empty lot: wall, road, cell lines and the exit with its label (read-only)."""
+    cell, x0, y0 = _layout(H, W)
+    wall = max(2, int(cell / 9))
+    img = new_frame(H, W, BACKGROUND)
+    fill_rect(img, x0 - wall, y0 - wall, x0 + N * cell + wall, y0 + N * cell + wall, WALL)
+    fill_rect(img, x0, y0, x0 + N * cell, y0 + N * cell, ROAD)
+    line = max(1, int(cell / 40))
+    for k in range(1, N):
+        fill_rect(img, x0 + k * cell - line / 2, y0, x0 + k * cell + line / 2 + 1, y0 + N * cell, (175, 175, 170))
+        fill_rect(img, x0, y0 + k * cell - line / 2, x0 + N * cell, y0 + k * cell + line / 2 + 1, (175, 175, 170))
+    ey = y0 + ROW * cell
+    fill_rect(img, x0 + N * cell, ey, x0 + N * cell + wall, ey + cell, ROAD)
+    draw_text(img, "EXIT", (x0 + N * cell + wall + cell * 0.5, ey + cell * 0.5), max(5, int(cell * 0.22)), INK, bold=True)
+    img.setflags(write=False)
+    return img
 
 
 SPECS = (
