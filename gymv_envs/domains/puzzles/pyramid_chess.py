@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 
 import numpy as np
 
@@ -101,43 +102,31 @@ class PyramidChess(SingleTurnEnv):
         self.levels = (self.n + 1) // 2
 
     def _generate(self, rng: np.random.Generator) -> None:
-        n = self.n
-        spots = [(k, r, c) for k in range(self.levels) for r in range(k, n - k) for c in range(k, n - k)]
+        spots, cells = _spots(self.n, self.levels)
         while True:
             m = int(rng.integers(self.count_range[0], self.count_range[1] + 1))
             picks = rng.permutation(len(spots))[:m].tolist()
             kinds = rng.integers(0, len(SHAPES) * len(COLOURS), size=m).tolist()
+            seen = len({cells[i] for i in picks})  # cells seen from above; fewer than m: some piece is stacked
+            if seen == m or (self.difficulty and seen > m - 2):
+                continue
             self.pieces = {spots[i]: (v % len(SHAPES), v // len(SHAPES)) for i, v in zip(picks, kinds)}
             self.top = seen_from_above(self.pieces)
-            stacks = [cell for cell in self.top if sum(1 for k in range(self.levels) if (k, *cell) in self.pieces) > 1]
-            if not stacks or (self.difficulty and len(self.top) > m - 2):
-                continue
             if self.question == "visible":
                 return
-            pool = stacks if self.difficulty else list(self.top)
+            below = Counter((r, c) for _, r, c in self.pieces)
+            pool = [cell for cell in self.top if below[cell] > 1] if self.difficulty else list(self.top)
             self.target = pool[int(rng.integers(len(pool)))]
             return
 
     # ----------------------------------------------------------------- draw
-    def _geometry(self) -> tuple[float, float, float]:
-        H, W = self.obs_size
-        cells = sum(_slot(self.n - 2 * k) for k in range(self.levels)) + 0.2
-        cs = min(W / cells, H / (self.n + 2.2))
-        return (W - cs * cells) / 2, (H - cs * (self.n + 1.4)) / 2 + cs * 1.4, cs
-
-    def _origin(self, k: int) -> float:
-        """The x pixel of base column 0 in the drawing of level k (whose own cells start at column k)."""
-        x0, _, cs = self._geometry()
-        return x0 + cs * (0.8 + sum(_slot(self.n - 2 * j) for j in range(k))) - k * cs
-
     def _draw(self) -> np.ndarray:
-        x0, y0, cs = self._geometry()
+        x0, y0, cs, origins = _layout(self.obs_size, self.n, self.levels)
         img = _levels_base(self.obs_size, self.n, self.levels, x0, y0, cs).copy()
         size = max(2, int(cs * 0.7))
         for (k, r, c), (shape, colour) in self.pieces.items():
-            ox = self._origin(k)
             tile = shape_tile(SHAPES[shape], size, PALETTE[COLOURS[colour]], WHITE)
-            x = int(ox + (c + 0.5) * cs - tile.shape[1] / 2)
+            x = int(origins[k] + (c + 0.5) * cs - tile.shape[1] / 2)
             y = int(y0 + (r + 0.5) * cs - tile.shape[0] / 2)
             img[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
         return img
@@ -198,9 +187,27 @@ class PyramidChess(SingleTurnEnv):
                          for k in range(self.levels))
 
 
+@functools.lru_cache(maxsize=8)
+def _spots(n: int, levels: int) -> tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int], ...]]:
+    """Every (level, row, column) a piece can stand on, and the base cell (row, column) of each."""
+    spots = tuple((k, r, c) for k in range(levels) for r in range(k, n - k) for c in range(k, n - k))
+    return spots, tuple((r, c) for _, r, c in spots)
+
+
 def _slot(side: int) -> float:
     """Cells of room a level of ``side`` cells takes in the row of levels (its row labels, a gap, its title)."""
     return max(side + 0.8, 3.0)
+
+
+@functools.lru_cache(maxsize=16)
+def _layout(obs_size: tuple[int, int], n: int, levels: int) -> tuple[float, float, float, tuple[float, ...]]:
+    """The x and y pixel of the bottom level's corner, the cell size, and per level k the x pixel of base
+    column 0 in its drawing (whose own cells start at column k)."""
+    H, W = obs_size
+    cells = sum(_slot(n - 2 * k) for k in range(levels)) + 0.2
+    cs = min(W / cells, H / (n + 2.2))
+    x0, y0 = (W - cs * cells) / 2, (H - cs * (n + 1.4)) / 2 + cs * 1.4
+    return x0, y0, cs, tuple(x0 + cs * (0.8 + sum(_slot(n - 2 * j) for j in range(k))) - k * cs for k in range(levels))
 
 
 @functools.lru_cache(maxsize=16)
