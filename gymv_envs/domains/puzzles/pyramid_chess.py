@@ -28,6 +28,8 @@ QUESTIONS = ("visible", "top")
 LEVELS = {0: (4, (4, 6)), 1: (5, (7, 10)), 2: (7, (11, 16))}  # base side, pieces
 SHAPES = ("circle", "square", "triangle", "star")
 COLOURS = ("red", "blue", "green")
+SHAPE_WORDS = tuple(re.compile(rf"\b{w}s?\b") for w in SHAPES)  # as the answer names them
+COLOUR_WORDS = tuple(re.compile(rf"\b{w}\b") for w in COLOURS)
 
 Piece = tuple[int, int]  # (shape, colour)
 
@@ -114,8 +116,10 @@ class PyramidChess(SingleTurnEnv):
             self.top = seen_from_above(self.pieces)
             if self.question == "visible":
                 return
-            below = Counter((r, c) for _, r, c in self.pieces)
-            pool = [cell for cell in self.top if below[cell] > 1] if self.difficulty else list(self.top)
+            pool = list(self.top)
+            if self.difficulty:
+                below = Counter((r, c) for _, r, c in self.pieces)
+                pool = [cell for cell in pool if below[cell] > 1]
             self.target = pool[int(rng.integers(len(pool)))]
             return
 
@@ -153,8 +157,8 @@ class PyramidChess(SingleTurnEnv):
         if self.question == "visible":
             return parse_count(text)
         t = text.strip().lower()
-        colours = {i for i, w in enumerate(COLOURS) if re.search(rf"\b{w}\b", t)}
-        shapes = {i for i, w in enumerate(SHAPES) if re.search(rf"\b{w}s?\b", t)}
+        colours = {i for i, word in enumerate(COLOUR_WORDS) if word.search(t)}
+        shapes = {i for i, word in enumerate(SHAPE_WORDS) if word.search(t)}
         if len(colours) != 1 or len(shapes) != 1 or len(t) > 60 or find_cells(t.upper(), 26, 26):
             return None
         return shapes.pop(), colours.pop()
@@ -182,9 +186,10 @@ class PyramidChess(SingleTurnEnv):
         return first + [every[int(i)] for i in rng.permutation(len(every))]
 
     def _state_text(self) -> str:
-        return "\n".join(f"level {k + 1}: " + ", ".join(f"{self._cell((r, c))} {piece_name(p)}"
-                                                        for (kk, r, c), p in sorted(self.pieces.items()) if kk == k)
-                         for k in range(self.levels))
+        lines = [[] for _ in range(self.levels)]
+        for (k, r, c), p in sorted(self.pieces.items()):
+            lines[k].append(f"{self._cell((r, c))} {piece_name(p)}")
+        return "\n".join(f"level {k + 1}: " + ", ".join(line) for k, line in enumerate(lines))
 
 
 @functools.lru_cache(maxsize=8)
