@@ -135,9 +135,8 @@ class RushHourMoves(CountAnswer, SingleTurnEnv):
             h, w = (1, length) if horiz else (length, 1)
             bx0, by0 = x0 + c * cell + gap, y0 + r * cell + gap
             bx1, by1 = x0 + (c + w) * cell - gap, y0 + (r + h) * cell - gap
-            colour = self.colours[v]
-            fill_rect(img, bx0, by0, bx1, by1, tuple(int(x * 0.6) for x in colour))
-            fill_rect(img, bx0 + 2 * line + 1, by0 + 2 * line + 1, bx1 - 2 * line - 1, by1 - 2 * line - 1, colour)
+            a, c, b, d = int(bx0), int(by0), int(bx1), int(by1)  # (all positive: the lot lies inside the frame)
+            img[c:d, a:b] = _block(d - c, b - a, 2 * line + 1, self.colours[v])
         return img
 
     def _task_text(self) -> str:
@@ -162,6 +161,17 @@ class RushHourMoves(CountAnswer, SingleTurnEnv):
     def _solve(self) -> int:
         """The breadth-first distance of this state, computed when the pool was built."""
         return self.best
+
+
+@functools.lru_cache(maxsize=256)
+def _block(h: int, w: int, rim: int, colour: tuple[int, int, int]) -> np.ndarray:
+    """A vehicle ``h x w`` pixels: ``colour`` inside a rim ``rim`` pixels wide of its darker shade (read-only)."""
+    tile = np.empty((h, w, 3), dtype=np.uint8)
+    tile[...] = tuple(int(x * 0.6) for x in colour)
+    if 2 * rim < min(h, w):
+        tile[rim:h - rim, rim:w - rim] = colour
+    tile.setflags(write=False)
+    return tile
 
 
 def _layout(H: int, W: int) -> tuple[float, float, float]:
