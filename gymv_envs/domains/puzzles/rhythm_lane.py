@@ -177,9 +177,8 @@ class RhythmLane(SingleTurnEnv):
 @functools.lru_cache(maxsize=256)
 def _note_tile(h: int, w: int, edge: int, colour: tuple[int, int, int]) -> np.ndarray:
     """A note ``h x w`` pixels: ``colour`` inside a white edge ``edge`` pixels wide (read-only)."""
-    tile = np.empty((h, w, 3), dtype=np.uint8)
-    tile[...] = WHITE
-    tile[edge:h - edge, edge:w - edge] = colour
+    tile = new_frame(h, w, WHITE)
+    fill_rect(tile, edge, edge, w - edge, h - edge, colour)
     tile.setflags(write=False)
     return tile
 

@@ -166,10 +166,8 @@ class RushHourMoves(CountAnswer, SingleTurnEnv):
 @functools.lru_cache(maxsize=256)
 def _block(h: int, w: int, rim: int, colour: tuple[int, int, int]) -> np.ndarray:
     """A vehicle ``h x w`` pixels: ``colour`` inside a rim ``rim`` pixels wide of its darker shade (read-only)."""
-    tile = np.empty((h, w, 3), dtype=np.uint8)
-    tile[...] = tuple(int(x * 0.6) for x in colour)
-    if 2 * rim < min(h, w):
-        tile[rim:h - rim, rim:w - rim] = colour
+    tile = new_frame(h, w, tuple(int(x * 0.6) for x in colour))
+    fill_rect(tile, rim, rim, w - rim, h - rim, colour)
     tile.setflags(write=False)
     return tile
 
