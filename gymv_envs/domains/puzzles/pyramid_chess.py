@@ -125,14 +125,11 @@ class PyramidChess(SingleTurnEnv):
 
     # ----------------------------------------------------------------- draw
     def _draw(self) -> np.ndarray:
-        x0, y0, cs, origins = _layout(self.obs_size, self.n, self.levels)
-        img = _levels_base(self.obs_size, self.n, self.levels, x0, y0, cs).copy()
-        size = max(2, int(cs * 0.7))
-        for (k, r, c), (shape, colour) in self.pieces.items():
-            tile = shape_tile(SHAPES[shape], size, PALETTE[COLOURS[colour]], WHITE)
-            x = int(origins[k] + (c + 0.5) * cs - tile.shape[1] / 2)
-            y = int(y0 + (r + 0.5) * cs - tile.shape[0] / 2)
-            img[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
+        base, placed = _board(self.obs_size, self.n, self.levels)
+        img = base.copy()
+        for spot_piece in self.pieces.items():
+            rows, cols, tile = placed[spot_piece]
+            img[rows, cols] = tile
         return img
 
     # ----------------------------------------------------------------- text
@@ -205,17 +202,24 @@ def _slot(side: int) -> float:
 
 
 @functools.lru_cache(maxsize=16)
-def _layout(obs_size: tuple[int, int], n: int, levels: int) -> tuple[float, float, float, tuple[float, ...]]:
-    """The x and y pixel of the bottom level's corner, the cell size, and per level k the x pixel of base
-    column 0 in its drawing (whose own cells start at column k)."""
+def _board(obs_size: tuple[int, int], n: int, levels: int) -> tuple[np.ndarray, dict[tuple[tuple[int, int, int], Piece], tuple]]:
+    """The empty levels and, per (spot, piece), the rows, columns and pixels of that piece drawn there (read-only)."""
     H, W = obs_size
     cells = sum(_slot(n - 2 * k) for k in range(levels)) + 0.2
     cs = min(W / cells, H / (n + 2.2))
     x0, y0 = (W - cs * cells) / 2, (H - cs * (n + 1.4)) / 2 + cs * 1.4
-    return x0, y0, cs, tuple(x0 + cs * (0.8 + sum(_slot(n - 2 * j) for j in range(k))) - k * cs for k in range(levels))
+    size, placed = max(2, int(cs * 0.7)), {}
+    for k, r, c in _spots(n, levels)[0]:
+        origin = x0 + cs * (0.8 + sum(_slot(n - 2 * j) for j in range(k))) - k * cs  # base column 0 on level k
+        for shape in range(len(SHAPES)):
+            for colour in range(len(COLOURS)):
+                tile = shape_tile(SHAPES[shape], size, PALETTE[COLOURS[colour]], WHITE)
+                x = int(origin + (c + 0.5) * cs - tile.shape[1] / 2)
+                y = int(y0 + (r + 0.5) * cs - tile.shape[0] / 2)
+                placed[(k, r, c), (shape, colour)] = (slice(y, y + tile.shape[0]), slice(x, x + tile.shape[1]), tile)
+    return _levels_base(obs_size, n, levels, x0, y0, cs), placed
 
 
-@functools.lru_cache(maxsize=16)
 def _levels_base(obs_size: tuple[int, int], n: int, levels: int, x0: float, y0: float, cs: float) -> np.ndarray:
     """The empty levels with their titles and labels (read-only)."""
     H, W = obs_size
