@@ -38,8 +38,7 @@ def simulate(alive: frozenset[Slot], top: int, left: int, direction: int, width:
     Each tick the shot moves up one cell (hitting an invader in the cell it enters); then the formation
     moves one cell sideways, or, when that would take an invader past a wall, one row down and turns
     around (hitting an invader that moves onto the shot's cell)."""
-    lo = min(c for _, c in alive)
-    hi = max(c for _, c in alive)
+    lo, hi = min(c for _, c in alive), max(c for _, c in alive)
     row = height - 1
     while True:
         row -= 1
@@ -62,11 +61,8 @@ def sprite_tile(bitmap: tuple[str, ...], size: int, color: tuple[int, int, int],
     """A pixel-art sprite scaled to ``size`` pixels wide over ``bg`` (read-only, cached)."""
     bits = np.array([[ch == "#" for ch in row] for row in bitmap])
     h = max(1, round(size * bits.shape[0] / bits.shape[1]))
-    ys = (np.arange(h) * bits.shape[0] // h)[:, None]
-    xs = (np.arange(size) * bits.shape[1] // size)[None, :]
-    mask = bits[ys, xs]
-    tile = np.empty((h, size, 3), dtype=np.uint8)
-    tile[...] = bg
+    mask = bits[np.ix_(np.arange(h) * bits.shape[0] // h, np.arange(size) * bits.shape[1] // size)]
+    tile = np.full((h, size, 3), bg, dtype=np.uint8)
     tile[mask] = color
     tile.setflags(write=False)
     return tile
@@ -123,23 +119,17 @@ class InvaderShot(SingleTurnEnv):
             alive = frozenset(s for k, s in enumerate(slots) if k not in gone)
             lo, hi = min(c for _, c in alive), max(c for _, c in alive)
             top, left = int(rng.integers(1, 3)), int(rng.integers(-lo, W - hi))
-            direction, cannon = int(rng.choice((-1, 1))), int(rng.integers(W))
+            direction, cannon = (-1, 1)[int(rng.integers(2))], int(rng.integers(W))  # (as rng.choice draws)
             hit = simulate(alive, top, left, direction, W, H, cannon)
             if hit is None and rng.random() > 0.2:
                 continue
-            straight = self._straight(alive, top, left, cannon)
+            straight = max(((r, c) for r, c in alive if c == cannon - left), default=None)  # lowest above the cannon
             drift = simulate(alive, top, left + 10 ** 4, direction, 10 ** 5, H, cannon + 10 ** 4)  # no walls
             if (self.difficulty >= 1 and hit == straight) or (self.difficulty == 2 and drift == hit):
                 continue
             self.alive, self.top, self.left, self.direction, self.cannon = alive, top, left, direction, cannon
             self.hit, self.straight_hit, self.drift_hit = hit, straight, drift
             return
-
-    @staticmethod
-    def _straight(alive: frozenset[Slot], top: int, left: int, cannon: int) -> Slot | None:
-        """The lowest invader straight above the cannon now (what a shot would hit if nothing moved)."""
-        column = [r for r, c in alive if c == cannon - left]
-        return (max(column), cannon - left) if column else None
 
     # ----------------------------------------------------------------- draw
     def _geometry(self) -> tuple[int, int, int]:
@@ -150,27 +140,18 @@ class InvaderShot(SingleTurnEnv):
     def _draw(self) -> np.ndarray:
         x0, y0, cs = self._geometry()
         img = _field_base(self.obs_size, x0, y0, cs, self.width, self.height).copy()
-        line = max(1, cs // 16)
-        size = max(2, cs - 2 * line - max(1, cs // 8))
-        for r, c in self.alive:
-            tile = sprite_tile(INVADER, size, PALETTE[ROW_COLOURS[r]], FIELD_BG)
-            x = x0 + (self.left + c) * cs + (cs - tile.shape[1]) // 2
-            y = y0 + (self.top + r) * cs + (cs - tile.shape[0]) // 2
+        size = max(2, cs - 2 * max(1, cs // 16) - max(1, cs // 8))  # a cell less its line and a margin
+        sprites = [(self.top + r, self.left + c, INVADER, PALETTE[ROW_COLOURS[r]]) for r, c in self.alive]
+        for row, col, bitmap, colour in sprites + [(self.height - 1, self.cannon, CANNON, (235, 235, 235))]:
+            tile = sprite_tile(bitmap, size, colour, FIELD_BG)
+            x, y = x0 + col * cs + (cs - tile.shape[1]) // 2, y0 + row * cs + (cs - tile.shape[0]) // 2
             img[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
-        tile = sprite_tile(CANNON, size, (235, 235, 235), FIELD_BG)
-        x = x0 + self.cannon * cs + (cs - tile.shape[1]) // 2
-        y = y0 + (self.height - 1) * cs + (cs - tile.shape[0]) // 2
-        img[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
-        fs = max(4, int(cs * 0.5))
-        for c in range(self.cols):
-            draw_text(img, LETTERS[c], (x0 + (self.left + c + 0.5) * cs, y0 + (self.top - 0.5) * cs), fs, (235, 235, 235), bold=True)
-        for r in range(self.rows):
-            draw_text(img, str(r + 1), (x0 + (self.left - 0.5) * cs, y0 + (self.top + r + 0.5) * cs), fs,
-                      INK if self.left == 0 else (235, 235, 235), bold=True)
-        arrow = _arrow_mask(max(4, int(cs * 1.6)), max(3, int(cs * 0.7)), self.direction)
-        ax = x0 + (self.left + self.cols / 2) * cs - arrow.shape[1] / 2
-        ay = y0 - cs * 1.1
-        blend_mask(img, arrow, int(ax), int(ay), INK)
+        where = (x0, y0, cs, self.rows, self.cols, self.top, self.left, self.direction)
+        marks = _marks(self.obs_size, self.width, self.height, *where)
+        for x, y, pixels in marks or ():
+            img[y:y + pixels.shape[0], x:x + pixels.shape[1]] = pixels
+        if marks is None:
+            _draw_marks(img, *where)
         return img
 
     # ----------------------------------------------------------------- text
@@ -190,9 +171,7 @@ class InvaderShot(SingleTurnEnv):
         if re.fullmatch(r"(?:none|no invader|nothing|miss(?:es)?|no hit|it misses)", t):
             return "none"
         cells = find_cells(text, self.rows, self.cols)
-        if not cells or len(set(cells)) != 1 or len(t) > 60:
-            return None
-        return cells[0]
+        return cells[0] if cells and len(set(cells)) == 1 and len(t) <= 60 else None
 
     def _check(self, answer) -> bool:
         return answer == ("none" if self.hit is None else self.hit)
@@ -211,26 +190,19 @@ class InvaderShot(SingleTurnEnv):
             first += [s for s in ((r, c - 1), (r, c + 1), (r - 1, c), (r + 1, c)) if s in self.alive]
         ref = self.hit or (self.rows, self.cannon - self.left)
         rest = sorted(self.alive, key=lambda s: (abs(s[0] - ref[0]) + abs(s[1] - ref[1]), rng.random()))
-        first = [first[int(k)] for k in rng.permutation(len(first))]
-        return first + rest
+        return [first[int(k)] for k in rng.permutation(len(first))] + rest
 
     def _state_text(self) -> str:
-        rows = []
-        for y in range(self.height):
-            row = ["."] * self.width
-            for r, c in self.alive:
-                if self.top + r == y:
-                    row[self.left + c] = LETTERS[c].lower()
-            if y == self.height - 1:
-                row[self.cannon] = "^"
-            rows.append("".join(row))
-        return "\n".join(rows) + f"\ndrift: {'right' if self.direction > 0 else 'left'}"
+        rows = [["."] * self.width for _ in range(self.height)]
+        for r, c in self.alive:
+            rows[self.top + r][self.left + c] = LETTERS[c].lower()
+        rows[-1][self.cannon] = "^"
+        return "\n".join(map("".join, rows)) + f"\ndrift: {'right' if self.direction > 0 else 'left'}"
 
 
 @functools.lru_cache(maxsize=16)
 def _field_base(obs_size: tuple[int, int], x0: int, y0: int, cs: int, width: int, height: int) -> np.ndarray:
-    H, W = obs_size
-    img = new_frame(H, W, BACKGROUND)
+    img = new_frame(*obs_size, BACKGROUND)
     fill_rect(img, x0, y0, x0 + width * cs, y0 + height * cs, FIELD_BG)
     line = max(1, cs // 16)
     for k in range(width + 1):
@@ -244,13 +216,41 @@ def _field_base(obs_size: tuple[int, int], x0: int, y0: int, cs: int, width: int
     return img
 
 
+def _draw_marks(img: np.ndarray, x0: int, y0: int, cs: int, rows: int, cols: int, top: int, left: int,
+                direction: int) -> list[tuple[int, int, int, int]]:
+    """Draw the column letters, the row numbers and the arrow; their boxes (x0, y0, x1, y1) in that order."""
+    fs, light = max(4, int(cs * 0.5)), (235, 235, 235)
+    boxes = [draw_text(img, LETTERS[c], (x0 + (left + c + 0.5) * cs, y0 + (top - 0.5) * cs), fs, light, bold=True)
+             for c in range(cols)]
+    boxes += [draw_text(img, str(r + 1), (x0 + (left - 0.5) * cs, y0 + (top + r + 0.5) * cs), fs,
+                        INK if left == 0 else light, bold=True) for r in range(rows)]
+    arrow = _arrow_mask(max(4, int(cs * 1.6)), max(3, int(cs * 0.7)), direction)
+    ax, ay = int(x0 + (left + cols / 2) * cs - arrow.shape[1] / 2), int(y0 - cs * 1.1)
+    blend_mask(img, arrow, ax, ay, INK)
+    return boxes + [(ax, ay, ax + arrow.shape[1], ay + arrow.shape[0])]
+
+
+@functools.lru_cache(maxsize=256)
+def _marks(obs_size: tuple[int, int], width: int, height: int, x0: int, y0: int, cs: int, rows: int, cols: int,
+           top: int, left: int, direction: int) -> tuple[tuple[int, int, np.ndarray], ...] | None:
+    """`_draw_marks` on the empty field as (x, y, pixels) boxes to paste after the sprites (read-only); None unless no
+    sprite can be under one: each label within a cell (the one by the formation it is centred on), the arrow above."""
+    img = _field_base(obs_size, x0, y0, cs, width, height).copy()
+    boxes = _draw_marks(img, x0, y0, cs, rows, cols, top, left, direction)
+    if boxes[-1][3] > y0 or top + rows >= height or any(b[2] - b[0] >= cs or b[3] - b[1] >= cs for b in boxes[:-1]):
+        return None
+    out = tuple((max(bx0, 0), max(by0, 0), img[max(by0, 0):by1, max(bx0, 0):bx1].copy()) for bx0, by0, bx1, by1 in boxes)
+    for _, _, pixels in out:
+        pixels.setflags(write=False)
+    return out
+
+
 @functools.lru_cache(maxsize=32)
 def _arrow_mask(w: int, h: int, direction: int) -> np.ndarray:
     """A horizontal arrow pointing right (``direction`` 1) or left (-1), as a read-only mask."""
     img = np.zeros((h, w, 3), dtype=np.uint8)
     with pil_draw(img) as d:
-        shaft = [(0, h * 0.35), (w * 0.6, h * 0.35), (w * 0.6, h * 0.65), (0, h * 0.65)]
-        d.polygon(shaft, fill=(255, 255, 255))
+        d.polygon([(0, h * 0.35), (w * 0.6, h * 0.35), (w * 0.6, h * 0.65), (0, h * 0.65)], fill=(255, 255, 255))
         d.polygon([(w * 0.55, 0), (w - 1, h / 2), (w * 0.55, h - 1)], fill=(255, 255, 255))
     mask = np.ascontiguousarray(img[..., 0] if direction > 0 else img[:, ::-1, 0])
     mask.setflags(write=False)

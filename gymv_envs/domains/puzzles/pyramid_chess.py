@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 
 import numpy as np
 
@@ -27,6 +28,8 @@ QUESTIONS = ("visible", "top")
 LEVELS = {0: (4, (4, 6)), 1: (5, (7, 10)), 2: (7, (11, 16))}  # base side, pieces
 SHAPES = ("circle", "square", "triangle", "star")
 COLOURS = ("red", "blue", "green")
+SHAPE_WORDS = tuple(re.compile(rf"\b{w}s?\b") for w in SHAPES)  # as the answer names them
+COLOUR_WORDS = tuple(re.compile(rf"\b{w}\b") for w in COLOURS)
 
 Piece = tuple[int, int]  # (shape, colour)
 
@@ -101,45 +104,32 @@ class PyramidChess(SingleTurnEnv):
         self.levels = (self.n + 1) // 2
 
     def _generate(self, rng: np.random.Generator) -> None:
-        n = self.n
-        spots = [(k, r, c) for k in range(self.levels) for r in range(k, n - k) for c in range(k, n - k)]
+        spots, cells = _spots(self.n, self.levels)
         while True:
             m = int(rng.integers(self.count_range[0], self.count_range[1] + 1))
             picks = rng.permutation(len(spots))[:m].tolist()
             kinds = rng.integers(0, len(SHAPES) * len(COLOURS), size=m).tolist()
+            seen = len({cells[i] for i in picks})  # cells seen from above; fewer than m: some piece is stacked
+            if seen == m or (self.difficulty and seen > m - 2):
+                continue
             self.pieces = {spots[i]: (v % len(SHAPES), v // len(SHAPES)) for i, v in zip(picks, kinds)}
             self.top = seen_from_above(self.pieces)
-            stacks = [cell for cell in self.top if sum(1 for k in range(self.levels) if (k, *cell) in self.pieces) > 1]
-            if not stacks or (self.difficulty and len(self.top) > m - 2):
-                continue
             if self.question == "visible":
                 return
-            pool = stacks if self.difficulty else list(self.top)
+            pool = list(self.top)
+            if self.difficulty:
+                below = Counter((r, c) for _, r, c in self.pieces)
+                pool = [cell for cell in pool if below[cell] > 1]
             self.target = pool[int(rng.integers(len(pool)))]
             return
 
     # ----------------------------------------------------------------- draw
-    def _geometry(self) -> tuple[float, float, float]:
-        H, W = self.obs_size
-        cells = sum(_slot(self.n - 2 * k) for k in range(self.levels)) + 0.2
-        cs = min(W / cells, H / (self.n + 2.2))
-        return (W - cs * cells) / 2, (H - cs * (self.n + 1.4)) / 2 + cs * 1.4, cs
-
-    def _origin(self, k: int) -> float:
-        """The x pixel of base column 0 in the drawing of level k (whose own cells start at column k)."""
-        x0, _, cs = self._geometry()
-        return x0 + cs * (0.8 + sum(_slot(self.n - 2 * j) for j in range(k))) - k * cs
-
     def _draw(self) -> np.ndarray:
-        x0, y0, cs = self._geometry()
-        img = _levels_base(self.obs_size, self.n, self.levels, x0, y0, cs).copy()
-        size = max(2, int(cs * 0.7))
-        for (k, r, c), (shape, colour) in self.pieces.items():
-            ox = self._origin(k)
-            tile = shape_tile(SHAPES[shape], size, PALETTE[COLOURS[colour]], WHITE)
-            x = int(ox + (c + 0.5) * cs - tile.shape[1] / 2)
-            y = int(y0 + (r + 0.5) * cs - tile.shape[0] / 2)
-            img[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
+        base, placed = _board(self.obs_size, self.n, self.levels)
+        img = base.copy()
+        for spot_piece in self.pieces.items():
+            rows, cols, tile = placed[spot_piece]
+            img[rows, cols] = tile
         return img
 
     # ----------------------------------------------------------------- text
@@ -164,8 +154,8 @@ class PyramidChess(SingleTurnEnv):
         if self.question == "visible":
             return parse_count(text)
         t = text.strip().lower()
-        colours = {i for i, w in enumerate(COLOURS) if re.search(rf"\b{w}\b", t)}
-        shapes = {i for i, w in enumerate(SHAPES) if re.search(rf"\b{w}s?\b", t)}
+        colours = {i for i, word in enumerate(COLOUR_WORDS) if word.search(t)}
+        shapes = {i for i, word in enumerate(SHAPE_WORDS) if word.search(t)}
         if len(colours) != 1 or len(shapes) != 1 or len(t) > 60 or find_cells(t.upper(), 26, 26):
             return None
         return shapes.pop(), colours.pop()
@@ -193,9 +183,17 @@ class PyramidChess(SingleTurnEnv):
         return first + [every[int(i)] for i in rng.permutation(len(every))]
 
     def _state_text(self) -> str:
-        return "\n".join(f"level {k + 1}: " + ", ".join(f"{self._cell((r, c))} {piece_name(p)}"
-                                                        for (kk, r, c), p in sorted(self.pieces.items()) if kk == k)
-                         for k in range(self.levels))
+        lines = [[] for _ in range(self.levels)]
+        for (k, r, c), p in sorted(self.pieces.items()):
+            lines[k].append(f"{self._cell((r, c))} {piece_name(p)}")
+        return "\n".join(f"level {k + 1}: " + ", ".join(line) for k, line in enumerate(lines))
+
+
+@functools.lru_cache(maxsize=8)
+def _spots(n: int, levels: int) -> tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int], ...]]:
+    """Every (level, row, column) a piece can stand on, and the base cell (row, column) of each."""
+    spots = tuple((k, r, c) for k in range(levels) for r in range(k, n - k) for c in range(k, n - k))
+    return spots, tuple((r, c) for _, r, c in spots)
 
 
 def _slot(side: int) -> float:
@@ -204,6 +202,24 @@ def _slot(side: int) -> float:
 
 
 @functools.lru_cache(maxsize=16)
+def _board(obs_size: tuple[int, int], n: int, levels: int) -> tuple[np.ndarray, dict[tuple[tuple[int, int, int], Piece], tuple]]:
+    """The empty levels and, per (spot, piece), the rows, columns and pixels of that piece drawn there (read-only)."""
+    H, W = obs_size
+    cells = sum(_slot(n - 2 * k) for k in range(levels)) + 0.2
+    cs = min(W / cells, H / (n + 2.2))
+    x0, y0 = (W - cs * cells) / 2, (H - cs * (n + 1.4)) / 2 + cs * 1.4
+    size, placed = max(2, int(cs * 0.7)), {}
+    for k, r, c in _spots(n, levels)[0]:
+        origin = x0 + cs * (0.8 + sum(_slot(n - 2 * j) for j in range(k))) - k * cs  # base column 0 on level k
+        for shape in range(len(SHAPES)):
+            for colour in range(len(COLOURS)):
+                tile = shape_tile(SHAPES[shape], size, PALETTE[COLOURS[colour]], WHITE)
+                x = int(origin + (c + 0.5) * cs - tile.shape[1] / 2)
+                y = int(y0 + (r + 0.5) * cs - tile.shape[0] / 2)
+                placed[(k, r, c), (shape, colour)] = (slice(y, y + tile.shape[0]), slice(x, x + tile.shape[1]), tile)
+    return _levels_base(obs_size, n, levels, x0, y0, cs), placed
+
+
 def _levels_base(obs_size: tuple[int, int], n: int, levels: int, x0: float, y0: float, cs: float) -> np.ndarray:
     """The empty levels with their titles and labels (read-only)."""
     H, W = obs_size

@@ -80,7 +80,7 @@ class RhythmLane(SingleTurnEnv):
         self.lanes, self.units, self.speeds, self.mults = LEVELS[self.difficulty]
 
     def _generate(self, rng: np.random.Generator) -> None:
-        self.speed = int(rng.choice(self.speeds))
+        self.speed = self.speeds[int(rng.integers(len(self.speeds)))]  # (as rng.choice draws, without its overhead)
         if self.difficulty < 2:
             self.mult = [1] * self.lanes
             self.notes = [self._lane_notes(rng, lane, 0, 3) for lane in range(self.lanes)]
@@ -88,7 +88,7 @@ class RhythmLane(SingleTurnEnv):
             v = self.speed
             t = int(rng.integers(2, self.units // (2 * v) + 1))
             fast, slow = (int(k) for k in rng.permutation(self.lanes)[:2])
-            self.mult = [int(rng.choice(self.mults)) for _ in range(self.lanes)]
+            self.mult = [self.mults[int(rng.integers(len(self.mults)))] for _ in range(self.lanes)]
             self.mult[fast], self.mult[slow] = 2, 1
             self.notes = [self._lane_notes(rng, lane, t, 3) for lane in range(self.lanes)]
             self.notes[fast] = sorted([2 * v * t] + self._lane_notes(rng, fast, t, 2))
@@ -115,13 +115,18 @@ class RhythmLane(SingleTurnEnv):
         x0, lane_w, hit, unit = self._geometry()
         img = _chart_base(self.obs_size, self.lanes, self.units, self.speed, tuple(self.mult), x0, lane_w, hit, unit).copy()
         pad, half = max(1, lane_w // 8), max(1, unit * 0.3)
+        edge = max(1, int(unit / 10))
         for lane, ds in enumerate(self.notes):
             colour = PALETTE[LANE_COLOURS[lane]]
+            a, b = x0 + lane * lane_w + pad, x0 + (lane + 1) * lane_w - pad + 1
             for d in ds:
                 y = hit - d * unit
-                fill_rect(img, x0 + lane * lane_w + pad, y - half, x0 + (lane + 1) * lane_w - pad + 1, y + half + 1, colour)
-                outline_rect(img, x0 + lane * lane_w + pad, y - half, x0 + (lane + 1) * lane_w - pad + 1, y + half + 1,
-                             WHITE, max(1, int(unit / 10)))
+                c, e = int(y - half), int(y + half + 1)
+                if y >= half and 2 * edge < min(e - c, b - a):  # the note's box as one cached tile
+                    img[c:e, a:b] = _note_tile(e - c, b - a, edge, colour)
+                else:
+                    fill_rect(img, a, y - half, b, y + half + 1, colour)
+                    outline_rect(img, a, y - half, b, y + half + 1, WHITE, edge)
         return img
 
     # ----------------------------------------------------------------- text
@@ -167,6 +172,15 @@ class RhythmLane(SingleTurnEnv):
     def _state_text(self) -> str:
         lanes = "\n".join(f"{LETTERS[k]} (x{self.mult[k]}): " + " ".join(map(str, ds)) for k, ds in enumerate(self.notes))
         return f"speed: {self.speed} units per beat\n{lanes}"
+
+
+@functools.lru_cache(maxsize=256)
+def _note_tile(h: int, w: int, edge: int, colour: tuple[int, int, int]) -> np.ndarray:
+    """A note ``h x w`` pixels: ``colour`` inside a white edge ``edge`` pixels wide (read-only)."""
+    tile = new_frame(h, w, WHITE)
+    fill_rect(tile, edge, edge, w - edge, h - edge, colour)
+    tile.setflags(write=False)
+    return tile
 
 
 @functools.lru_cache(maxsize=64)

@@ -126,30 +126,17 @@ class RushHourMoves(CountAnswer, SingleTurnEnv):
 
     # -- draw
     def _draw(self) -> np.ndarray:
-        H, W = self.obs_size
-        cell = min(W / (N + 1.5), H / (N + 0.8))
-        wall = max(2, int(cell / 9))
-        x0, y0 = (W - N * cell) / 2 - cell * 0.35, (H - N * cell) / 2
-        img = new_frame(H, W, BACKGROUND)
-        fill_rect(img, x0 - wall, y0 - wall, x0 + N * cell + wall, y0 + N * cell + wall, WALL)
-        fill_rect(img, x0, y0, x0 + N * cell, y0 + N * cell, ROAD)
+        cell, x0, y0 = _layout(*self.obs_size)
+        img = _lot_base(*self.obs_size).copy()
         line = max(1, int(cell / 40))
-        for k in range(1, N):
-            fill_rect(img, x0 + k * cell - line / 2, y0, x0 + k * cell + line / 2 + 1, y0 + N * cell, (175, 175, 170))
-            fill_rect(img, x0, y0 + k * cell - line / 2, x0 + N * cell, y0 + k * cell + line / 2 + 1, (175, 175, 170))
-        ey = y0 + ROW * cell
-        fill_rect(img, x0 + N * cell, ey, x0 + N * cell + wall, ey + cell, ROAD)
-        draw_text(img, "EXIT", (x0 + N * cell + wall + cell * 0.5, ey + cell * 0.5), max(5, int(cell * 0.22)), INK,
-                  bold=True)
         gap = max(1, cell * 0.08)
         for v, ((horiz, length, lane), p) in enumerate(zip(self.vehicles, self.positions)):
             r, c = (lane, p) if horiz else (p, lane)
             h, w = (1, length) if horiz else (length, 1)
             bx0, by0 = x0 + c * cell + gap, y0 + r * cell + gap
             bx1, by1 = x0 + (c + w) * cell - gap, y0 + (r + h) * cell - gap
-            colour = self.colours[v]
-            fill_rect(img, bx0, by0, bx1, by1, tuple(int(x * 0.6) for x in colour))
-            fill_rect(img, bx0 + 2 * line + 1, by0 + 2 * line + 1, bx1 - 2 * line - 1, by1 - 2 * line - 1, colour)
+            a, c, b, d = int(bx0), int(by0), int(bx1), int(by1)  # (all positive: the lot lies inside the frame)
+            img[c:d, a:b] = _block(d - c, b - a, 2 * line + 1, self.colours[v])
         return img
 
     def _task_text(self) -> str:
@@ -174,6 +161,40 @@ class RushHourMoves(CountAnswer, SingleTurnEnv):
     def _solve(self) -> int:
         """The breadth-first distance of this state, computed when the pool was built."""
         return self.best
+
+
+@functools.lru_cache(maxsize=256)
+def _block(h: int, w: int, rim: int, colour: tuple[int, int, int]) -> np.ndarray:
+    """A vehicle ``h x w`` pixels: ``colour`` inside a rim ``rim`` pixels wide of its darker shade (read-only)."""
+    tile = new_frame(h, w, tuple(int(x * 0.6) for x in colour))
+    fill_rect(tile, rim, rim, w - rim, h - rim, colour)
+    tile.setflags(write=False)
+    return tile
+
+
+def _layout(H: int, W: int) -> tuple[float, float, float]:
+    """The size of a cell and the pixel corner of the lot."""
+    cell = min(W / (N + 1.5), H / (N + 0.8))
+    return cell, (W - N * cell) / 2 - cell * 0.35, (H - N * cell) / 2
+
+
+@functools.lru_cache(maxsize=16)
+def _lot_base(H: int, W: int) -> np.ndarray:
+    """The empty lot: wall, road, cell lines and the exit with its label (read-only)."""
+    cell, x0, y0 = _layout(H, W)
+    wall = max(2, int(cell / 9))
+    img = new_frame(H, W, BACKGROUND)
+    fill_rect(img, x0 - wall, y0 - wall, x0 + N * cell + wall, y0 + N * cell + wall, WALL)
+    fill_rect(img, x0, y0, x0 + N * cell, y0 + N * cell, ROAD)
+    line = max(1, int(cell / 40))
+    for k in range(1, N):
+        fill_rect(img, x0 + k * cell - line / 2, y0, x0 + k * cell + line / 2 + 1, y0 + N * cell, (175, 175, 170))
+        fill_rect(img, x0, y0 + k * cell - line / 2, x0 + N * cell, y0 + k * cell + line / 2 + 1, (175, 175, 170))
+    ey = y0 + ROW * cell
+    fill_rect(img, x0 + N * cell, ey, x0 + N * cell + wall, ey + cell, ROAD)
+    draw_text(img, "EXIT", (x0 + N * cell + wall + cell * 0.5, ey + cell * 0.5), max(5, int(cell * 0.22)), INK, bold=True)
+    img.setflags(write=False)
+    return img
 
 
 SPECS = (
