@@ -285,24 +285,20 @@ def bfs_distances(open_: np.ndarray, sources: Iterable[tuple[int, int]], moves=N
 def components(same: np.ndarray, moves=NEIGHBOURS_4, keep: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """Label the connected regions of equal values of ``same`` (cells outside ``keep`` get -1)."""
     rows, cols = same.shape
-    vals = same.tolist()
-    keep_l = keep.tolist() if keep is not None else None
-    label = [[-1] * cols for _ in range(rows)]
+    vals = same.reshape(-1).tolist()
+    keep_l = keep.reshape(-1).tolist() if keep is not None else [True] * len(vals)
+    table = neighbour_table(rows, cols, moves)
+    label = [-1] * len(vals)
     n = 0
-    for r0 in range(rows):
-        for c0 in range(cols):
-            if label[r0][c0] >= 0 or (keep_l is not None and not keep_l[r0][c0]):
-                continue
-            label[r0][c0] = n
-            stack = [(r0, c0)]
-            v = vals[r0][c0]
-            while stack:
-                r, c = stack.pop()
-                for dr, dc in moves:
-                    y, x = r + dr, c + dc
-                    if 0 <= y < rows and 0 <= x < cols and label[y][x] < 0 and vals[y][x] == v \
-                            and (keep_l is None or keep_l[y][x]):
-                        label[y][x] = n
-                        stack.append((y, x))
-            n += 1
-    return np.asarray(label), n
+    for i0, v in enumerate(vals):
+        if label[i0] >= 0 or not keep_l[i0]:
+            continue
+        label[i0] = n
+        stack = [i0]
+        while stack:
+            for j in table[stack.pop()]:
+                if label[j] < 0 and vals[j] == v and keep_l[j]:
+                    label[j] = n
+                    stack.append(j)
+        n += 1
+    return np.array(label).reshape(rows, cols), n
