@@ -143,7 +143,7 @@ class Landforms(AlgoEnv):
                 f"show their height from 1 to 9. {what}")
 
     def _level_text(self) -> str:
-        return board_text(self.heights)
+        return board_text(self.heights.tolist())
 
     def _similar(self, rng: np.random.Generator) -> list[int]:
         h = self.heights
