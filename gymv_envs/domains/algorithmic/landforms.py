@@ -48,8 +48,8 @@ def peaks(h: np.ndarray) -> int:
     seen, count = [False] * len(v), 0
     for i0 in range(w, len(v) - w):
         x = v[i0]
-        if x <= 0 or seen[i0]:
-            continue
+        if x <= 0 or seen[i0] or v[i0 - w] > x or v[i0 + 1] > x or v[i0 + w] > x or v[i0 - 1] > x:
+            continue  # a cell with a higher side neighbour spoils its plateau: no flood needs to start there
         seen[i0], stack, top = True, [i0], True
         while stack:  # flood the plateau; a strictly higher side neighbour spoils it
             i = stack.pop()
