@@ -199,8 +199,12 @@ def fill_cell(img: np.ndarray, g: CellGrid, r: int, c: int, color: Color, inset:
 
 def fill_cells(img: np.ndarray, g: CellGrid, mask: np.ndarray, color: Color) -> None:
     """Colour every cell where ``mask`` is true (see `fill_cell`)."""
-    for r, c in zip(*np.nonzero(mask)):
-        fill_cell(img, g, int(r), int(c), color)
+    cells = interiors(g)
+    rows, cols = np.nonzero(mask)
+    for r, c in zip(rows.tolist(), cols.tolist()):
+        sy, sx, h, w = cells[r][c]
+        if h > 0 and w > 0:
+            img[sy, sx] = solid(h, w, color)
 
 
 def outline_cell(img: np.ndarray, g: CellGrid, r: int, c: int, color: Color = MARK, width: float = 0.09) -> None:

@@ -8,7 +8,7 @@ supplies generic near misses, after the task's own semantically similar wrong an
 
 from __future__ import annotations
 
-from collections import deque
+import functools
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -250,51 +250,55 @@ def as_grid(g: Any) -> Grid:
 
 
 # ----------------------------------------------------------------- grid algorithms
+@functools.lru_cache(maxsize=64)
+def neighbour_table(rows: int, cols: int, moves=NEIGHBOURS_4) -> tuple[tuple[int, ...], ...]:
+    """Per cell of a ``rows x cols`` board (flat index ``r * cols + c``), the flat indices of its
+    ``moves`` neighbours on the board (cached: a search then needs no bounds checks)."""
+    return tuple(tuple((r + dr) * cols + c + dc for dr, dc in moves if 0 <= r + dr < rows and 0 <= c + dc < cols)
+                 for r in range(rows) for c in range(cols))
+
+
+def bfs_flat(ok: Sequence[bool], sources: Iterable[int], table: Sequence[Sequence[int]]) -> list[int]:
+    """`bfs_distances` on flat lists: fewest moves from the nearest of ``sources`` (flat indices) to
+    every cell through ``ok`` cells, the neighbours of cell i being ``table[i]`` (-1: unreachable)."""
+    d = [-1] * len(ok)
+    queue = []
+    for i in sources:
+        d[i] = 0
+        queue.append(i)
+    for i in queue:  # the list grows behind the loop: breadth first
+        nd = d[i] + 1
+        for j in table[i]:
+            if ok[j] and d[j] < 0:
+                d[j] = nd
+                queue.append(j)
+    return d
+
+
 def bfs_distances(open_: np.ndarray, sources: Iterable[tuple[int, int]], moves=NEIGHBOURS_4) -> np.ndarray:
     """Fewest moves from the nearest source to every cell through ``open_`` cells (-1: unreachable)."""
     rows, cols = open_.shape
-    dist = np.full((rows, cols), -1, dtype=np.int64)
-    flat = dist.reshape(-1)
-    ok = open_.reshape(-1).tolist()
-    queue = deque()
-    for r, c in sources:
-        flat[r * cols + c] = 0
-        queue.append((r, c))
-    d = flat.tolist()
-    while queue:
-        r, c = queue.popleft()
-        nd = d[r * cols + c] + 1
-        for dr, dc in moves:
-            y, x = r + dr, c + dc
-            if 0 <= y < rows and 0 <= x < cols:
-                i = y * cols + x
-                if ok[i] and d[i] < 0:
-                    d[i] = nd
-                    queue.append((y, x))
-    return np.asarray(d, dtype=np.int64).reshape(rows, cols)
+    d = bfs_flat(open_.reshape(-1).tolist(), [r * cols + c for r, c in sources], neighbour_table(rows, cols, moves))
+    return np.array(d, dtype=np.int64).reshape(rows, cols)
 
 
 def components(same: np.ndarray, moves=NEIGHBOURS_4, keep: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """Label the connected regions of equal values of ``same`` (cells outside ``keep`` get -1)."""
     rows, cols = same.shape
-    vals = same.tolist()
-    keep_l = keep.tolist() if keep is not None else None
-    label = [[-1] * cols for _ in range(rows)]
+    vals = same.reshape(-1).tolist()
+    keep_l = keep.reshape(-1).tolist() if keep is not None else [True] * len(vals)
+    table = neighbour_table(rows, cols, moves)
+    label = [-1] * len(vals)
     n = 0
-    for r0 in range(rows):
-        for c0 in range(cols):
-            if label[r0][c0] >= 0 or (keep_l is not None and not keep_l[r0][c0]):
-                continue
-            label[r0][c0] = n
-            stack = [(r0, c0)]
-            v = vals[r0][c0]
-            while stack:
-                r, c = stack.pop()
-                for dr, dc in moves:
-                    y, x = r + dr, c + dc
-                    if 0 <= y < rows and 0 <= x < cols and label[y][x] < 0 and vals[y][x] == v \
-                            and (keep_l is None or keep_l[y][x]):
-                        label[y][x] = n
-                        stack.append((y, x))
-            n += 1
-    return np.asarray(label), n
+    for i0, v in enumerate(vals):
+        if label[i0] >= 0 or not keep_l[i0]:
+            continue
+        label[i0] = n
+        stack = [i0]
+        while stack:
+            for j in table[stack.pop()]:
+                if label[j] < 0 and vals[j] == v and keep_l[j]:
+                    label[j] = n
+                    stack.append(j)
+        n += 1
+    return np.array(label).reshape(rows, cols), n

@@ -13,7 +13,7 @@ from gymv_envs.domains.algorithmic._common import (
     Number,
     board_text,
     check_question,
-    components,
+    neighbour_table,
 )
 
 QUESTIONS = ("islands", "peaks")
@@ -37,7 +37,18 @@ def height_map(rng: np.random.Generator, n: int, sea: tuple[float, float] = (0.2
 
 
 def islands(h: np.ndarray, moves=NEIGHBOURS_4) -> int:
-    return components(h > 0, moves, keep=h > 0)[1]
+    """The number of islands: groups of land cells (above 0) joined by ``moves``."""
+    rows, cols = h.shape
+    land, table, count = (h > 0).reshape(-1).tolist(), neighbour_table(rows, cols, moves), 0
+    for i0, unseen in enumerate(land):
+        if unseen:  # a new island: sink it
+            count, land[i0], stack = count + 1, False, [i0]
+            while stack:
+                for j in table[stack.pop()]:
+                    if land[j]:
+                        land[j] = False
+                        stack.append(j)
+    return count
 
 
 def peaks(h: np.ndarray) -> int:
@@ -48,8 +59,8 @@ def peaks(h: np.ndarray) -> int:
     seen, count = [False] * len(v), 0
     for i0 in range(w, len(v) - w):
         x = v[i0]
-        if x <= 0 or seen[i0]:
-            continue
+        if x <= 0 or seen[i0] or v[i0 - w] > x or v[i0 + 1] > x or v[i0 + w] > x or v[i0 - 1] > x:
+            continue  # a cell with a higher side neighbour spoils its plateau: no flood needs to start there
         seen[i0], stack, top = True, [i0], True
         while stack:  # flood the plateau; a strictly higher side neighbour spoils it
             i = stack.pop()
@@ -143,7 +154,7 @@ class Landforms(AlgoEnv):
                 f"show their height from 1 to 9. {what}")
 
     def _level_text(self) -> str:
-        return board_text(self.heights)
+        return board_text(self.heights.tolist())
 
     def _similar(self, rng: np.random.Generator) -> list[int]:
         h = self.heights

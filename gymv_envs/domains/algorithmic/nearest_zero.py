@@ -6,14 +6,16 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.cells import cell_name
-from gymv_envs.domains.algorithmic._board import MARK, blank, cell_block, outline_cell
+from gymv_envs.domains.algorithmic._board import MARK, blank, cell_blocks, outline_cell
 from gymv_envs.domains.algorithmic._common import (
     AlgoEnv,
     GridOf,
     Number,
     as_grid,
+    bfs_flat,
     board_text,
     check_question,
+    neighbour_table,
 )
 
 QUESTIONS = ("cell", "map")
@@ -30,6 +32,7 @@ def distance_to(matrix: np.ndarray, value: int, chebyshev: bool = False) -> np.n
     return (np.maximum(dr, dc) if chebyshev else dr + dc).min(axis=-1)
 LEVELS = {0: 5, 1: 7, 2: 9}
 ONE_BG = (190, 215, 245)
+STYLES = (((255, 255, 255), "0"), (ONE_BG, "1"))  # per value: background, text
 
 
 class NearestZero(AlgoEnv):
@@ -80,22 +83,27 @@ class NearestZero(AlgoEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.side
         while True:
-            self.matrix = (rng.random((n, n)) >= rng.uniform(0.12, 0.3)).astype(np.int64)
-            if self.matrix.all() or not self.matrix.any():
+            noise = rng.random((n, n)).reshape(-1).tolist()
+            zero = rng.uniform(0.12, 0.3)
+            bits = [int(x >= zero) for x in noise]
+            zeros = [i for i, v in enumerate(bits) if not v]
+            if not zeros or len(zeros) == n * n:
                 continue
-            self.dist = distance_to(self.matrix, 0)
-            if self.dist.max() < 2:
+            dist = bfs_flat([True] * (n * n), zeros, neighbour_table(n, n))  # = distance_to(matrix, 0)
+            top = max(dist)
+            if top < 2:
                 continue
-            pool = np.argwhere(self.dist == self.dist.max()) if rng.random() < 0.5 else np.argwhere(self.dist >= 2)
-            self.target = tuple(int(v) for v in pool[int(rng.integers(len(pool)))])
+            far = rng.random() < 0.5
+            pool = [i for i, d in enumerate(dist) if (d == top if far else d >= 2)]
+            self.target = divmod(pool[int(rng.integers(len(pool)))], n)
+            self.matrix = np.array(bits, dtype=np.int64).reshape(n, n)
+            self.dist = np.array(dist, dtype=np.int64).reshape(n, n)
             return
 
     # -- draw
     def _draw(self) -> np.ndarray:
         img, g = blank(self.obs_size, self.side, self.side)
-        for r, row in enumerate(self.matrix.tolist()):
-            for c, v in enumerate(row):
-                cell_block(img, g, r, c, ONE_BG if v else (255, 255, 255), str(v))
+        cell_blocks(img, g, self.matrix, STYLES)
         if self.question == "cell":
             outline_cell(img, g, *self.target, MARK, width=0.12)
         return img
@@ -108,7 +116,7 @@ class NearestZero(AlgoEnv):
 
     def _level_text(self) -> str:
         where = f"\nmarked {cell_name(*self.target)}" if self.question == "cell" else ""
-        return board_text(self.matrix) + where
+        return board_text(self.matrix.tolist()) + where
 
     # -- verify
     def _maps(self) -> list[np.ndarray]:

@@ -6,22 +6,31 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import PALETTE
-from gymv_envs.domains.algorithmic._board import blank, cell_icons
-from gymv_envs.domains.algorithmic._common import NEIGHBOURS_8, AlgoEnv, Number, bfs_distances
+from gymv_envs.domains.algorithmic._board import blank, cell_icon_grid
+from gymv_envs.domains.algorithmic._common import (
+    NEIGHBOURS_4,
+    NEIGHBOURS_8,
+    AlgoEnv,
+    Number,
+    bfs_flat,
+    neighbour_table,
+)
 
 LEVELS = {0: 5, 1: 7, 2: 9}
 EMPTY, FRESH, ROTTEN = 0, 1, 2
 ROTTEN_COLOR = (95, 65, 35)
 MARK_COLOR = (250, 245, 230)
+ICONS = ((), (("circle", PALETTE["orange"], 0.78),), (("circle", ROTTEN_COLOR, 0.78), ("cross", MARK_COLOR, 0.42)))
 
 
-def minutes(grid: np.ndarray, moves=None) -> tuple[int, int]:
-    """(minutes until every fresh orange is rotten or -1, minutes until the reachable ones are)."""
-    sources = [tuple(p) for p in np.argwhere(grid == ROTTEN)]
-    dist = bfs_distances(grid != EMPTY, sources, *((moves,) if moves else ()))
-    fresh = grid == FRESH
-    reach = int(dist[fresh & (dist >= 0)].max(initial=0))
-    return (-1 if (fresh & (dist < 0)).any() else reach), reach
+def minutes(cells: list[int], side: int, moves=NEIGHBOURS_4) -> tuple[int, int]:
+    """(minutes until every fresh orange is rotten or -1, minutes until the reachable ones are), for a
+    ``side x side`` grid given row by row as one list."""
+    dist = bfs_flat([v != EMPTY for v in cells], [i for i, v in enumerate(cells) if v == ROTTEN],
+                    neighbour_table(side, side, moves))
+    fresh = [d for d, v in zip(dist, cells) if v == FRESH]
+    reach = max([d for d in fresh if d >= 0], default=0)
+    return (-1 if -1 in fresh else reach), reach
 
 
 class RottingOranges(AlgoEnv):
@@ -68,32 +77,27 @@ class RottingOranges(AlgoEnv):
         n = self.side
         never = rng.random() < 0.25
         while True:
-            grid = np.where(rng.random((n, n)) < rng.uniform(0.15, 0.3), EMPTY, FRESH)
-            cells = np.argwhere(grid == FRESH)
+            noise = rng.random((n, n)).reshape(-1).tolist()
+            empty = rng.uniform(0.15, 0.3)
+            grid = [EMPTY if x < empty else FRESH for x in noise]
+            cells = [i for i, v in enumerate(grid) if v]
             if len(cells) < 4:
                 continue
-            picks = rng.permutation(len(cells))
+            picks = rng.permutation(len(cells)).tolist()
             for i in picks[: int(rng.integers(1, 4))]:
-                grid[tuple(cells[int(i)])] = ROTTEN
+                grid[cells[i]] = ROTTEN
             if never:  # wall one fresh orange in with empty cells
-                r, c = cells[int(picks[-1])]
-                for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                    if 0 <= r + dr < n and 0 <= c + dc < n:
-                        grid[r + dr, c + dc] = EMPTY
-            answer, reach = minutes(grid)
+                for j in neighbour_table(n, n)[cells[picks[-1]]]:
+                    grid[j] = EMPTY
+            answer, reach = minutes(grid, n)
             if (answer == -1) == never and reach >= 2:
-                self.grid, self.answer = grid, answer
+                self.grid, self.answer = np.array(grid, dtype=np.int64).reshape(n, n), answer
                 return
 
     # -- draw
     def _draw(self) -> np.ndarray:
         img, g = blank(self.obs_size, self.side, self.side)
-        for r, row in enumerate(self.grid.tolist()):
-            for c, v in enumerate(row):
-                if v == FRESH:
-                    cell_icons(img, g, r, c, (("circle", PALETTE["orange"], 0.78),))
-                elif v == ROTTEN:
-                    cell_icons(img, g, r, c, (("circle", ROTTEN_COLOR, 0.78), ("cross", MARK_COLOR, 0.42)))
+        cell_icon_grid(img, g, self.grid, ICONS)
         return img
 
     def _task_text(self) -> str:
@@ -107,8 +111,9 @@ class RottingOranges(AlgoEnv):
 
     # -- verify
     def _similar(self, rng: np.random.Generator) -> list[int]:
-        answer, reach = minutes(self.grid)
-        diagonal, diagonal_reach = minutes(self.grid, NEIGHBOURS_8)
+        cells = self.grid.reshape(-1).tolist()
+        answer, reach = minutes(cells, self.side)
+        diagonal, diagonal_reach = minutes(cells, self.side, NEIGHBOURS_8)
         out = [reach if answer == -1 else -1, diagonal, diagonal_reach, int((self.grid == FRESH).sum())]
         return out if answer == -1 else out + [answer + 1]
 

@@ -15,7 +15,9 @@ from gymv_envs.domains.algorithmic._common import (
     Number,
     as_grid,
     bfs_distances,
+    bfs_flat,
     check_question,
+    neighbour_table,
 )
 
 QUESTIONS = ("cell", "map")
@@ -73,19 +75,22 @@ class WallDistance(AlgoEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.side
         while True:
-            self.open_ = rng.random((n, n)) >= rng.uniform(0.2, 0.32)
-            cells = np.argwhere(self.open_)
-            self.start = tuple(int(v) for v in cells[int(rng.integers(len(cells)))])
-            dist = bfs_distances(self.open_, [self.start])
-            if (dist > 0).sum() < n * n // 2 or dist.max() < 3:
+            noise = rng.random((n, n)).reshape(-1).tolist()
+            wall = rng.uniform(0.2, 0.32)
+            ok = [x >= wall for x in noise]
+            cells = [i for i, v in enumerate(ok) if v]
+            start = cells[int(rng.integers(len(cells)))]
+            dist = bfs_flat(ok, [start], neighbour_table(n, n))
+            top = max(dist)
+            if sum(d > 0 for d in dist) < n * n // 2 or top < 3:
                 continue
-            self.open_ = dist >= 0
-            self.dist = dist
-            far = np.argwhere(dist >= max(2, dist.max() // 2))
-            manhattan = np.abs(far - np.array(self.start)).sum(axis=1)
-            detour = far[dist[far[:, 0], far[:, 1]] > manhattan]
-            pool = detour if len(detour) else far
-            self.target = tuple(int(v) for v in pool[int(rng.integers(len(pool)))])
+            (sr, sc), low = divmod(start, n), max(2, top // 2)
+            far = [i for i, d in enumerate(dist) if d >= low]
+            detour = [i for i in far if dist[i] > abs(i // n - sr) + abs(i % n - sc)]  # longer than Manhattan
+            pool = detour or far
+            self.start, self.target = (sr, sc), divmod(pool[int(rng.integers(len(pool)))], n)
+            self.dist = np.array(dist, dtype=np.int64).reshape(n, n)
+            self.open_ = self.dist >= 0  # cells the start cannot reach are walls
             return
 
     # -- draw
@@ -106,12 +111,11 @@ class WallDistance(AlgoEnv):
                 f"left or right onto an open cell, never into a wall or off the grid. {ask}")
 
     def _level_text(self) -> str:
-        def mark(r: int, c: int) -> str:
-            if not self.open_[r, c]:
-                return "#"
-            return "S" if (r, c) == self.start else "T" if (r, c) == self.target and self.question == "cell" else "."
-        rows = ["".join(mark(r, c) for c in range(self.side)) for r in range(self.side)]
-        return "\n".join(rows) + f"\nstart {cell_name(*self.start)}"
+        rows = [["." if v else "#" for v in row] for row in self.open_.tolist()]
+        rows[self.start[0]][self.start[1]] = "S"
+        if self.question == "cell":
+            rows[self.target[0]][self.target[1]] = "T"
+        return "\n".join(map("".join, rows)) + f"\nstart {cell_name(*self.start)}"
 
     # -- verify
     def _maps(self) -> list[np.ndarray]:
