@@ -306,6 +306,20 @@ def test_obs_size_is_native(env_id):
 
 
 @pytest.mark.parametrize("env_id", IDS)
+def test_smallest_and_lopsided_frames_work(env_id):
+    # the constructor accepts sides from 32 px: every difficulty draws there and takes a step
+    difficulties = gymv_envs.describe(env_id)["difficulties"]
+    for size in ((32, 32), (32, 160), (160, 32)):
+        for d in difficulties:
+            env = _make(env_id, obs_size=size, difficulty=d)
+            obs, _ = env.reset(seed=0)
+            assert obs.shape == (*size, 3), (size, d)
+            env.action_space.seed(0)
+            assert env.step(env.action_space.sample())[0].shape == (*size, 3), (size, d)
+            env.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
 def test_bad_arguments_name_valid_values(env_id):
     with pytest.raises(ValueError, match="valid"):
         _make(env_id, difficulty=99)

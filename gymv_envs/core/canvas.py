@@ -211,6 +211,15 @@ def fill_rect(frame: np.ndarray, x0: float, y0: float, x1: float, y1: float, col
         fill(frame[c:d, a:b], color)
 
 
+def paste(frame: np.ndarray, tile: np.ndarray, x: int, y: int) -> None:
+    """Copy ``tile`` onto ``frame`` with its top-left at (x, y), clipped to the frame."""
+    fh, fw = frame.shape[:2]
+    h, w = tile.shape[:2]
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, fw), min(y + h, fh)
+    if x0 < x1 and y0 < y1:
+        frame[y0:y1, x0:x1] = tile[y0 - y:y1 - y, x0 - x:x1 - x]
+
+
 def rect_box(shape: tuple[int, ...], x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int] | None:
     """The pixel box (x0, y0, x1, y1) that `fill_rect` fills on a frame of ``shape``, None when empty."""
     fh, fw = shape[:2]

@@ -13,7 +13,7 @@ import functools
 import numpy as np
 from PIL import Image, ImageDraw
 
-from gymv_envs.core.canvas import draw_text, fit_text_size
+from gymv_envs.core.canvas import draw_text, fit_text_size, paste
 
 TABLE = (30, 110, 70)
 RED, BLACK = (205, 30, 40), (25, 25, 30)
@@ -81,15 +81,6 @@ def back_tile(w: int, h: int, bg: tuple = TABLE) -> np.ndarray:
     inner[((xx + yy) % step == 0) | ((xx - yy) % step == 0)] = LATTICE
     tile.setflags(write=False)
     return tile
-
-
-def paste(frame: np.ndarray, tile: np.ndarray, x: int, y: int) -> None:
-    """Copy ``tile`` onto ``frame`` with its top-left at (x, y), clipped to the frame."""
-    fh, fw = frame.shape[:2]
-    h, w = tile.shape[:2]
-    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, fw), min(y + h, fh)
-    if x0 < x1 and y0 < y1:
-        frame[y0:y1, x0:x1] = tile[y0 - y:y1 - y, x0 - x:x1 - x]
 
 
 def card_row(frame: np.ndarray, cards: list[int | None], x0: int, y: int, w: int, h: int, gap: int,

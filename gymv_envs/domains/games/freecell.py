@@ -17,6 +17,7 @@ from gymv_envs.core.canvas import (
     fit_text_size,
     new_frame,
     outline_rect,
+    paste,
 )
 from gymv_envs.domains.games._freecell_solver import (
     CASCADES,
@@ -223,10 +224,7 @@ class FreeCell(MultiTurnEnv):
         step = min(ch * 0.3, (H - y0 - ch - 2) / max(1, len(cards) - 1))
         for i, card in enumerate(cards):
             y = int(y0 + i * step)
-            tile = card_tile(card, cw, ch)
-            h = min(ch, H - y)
-            if h > 0:
-                frame[y:y + h, x:x + cw] = tile[:h]
+            paste(frame, card_tile(card, cw, ch), x, y)
 
     # -- oracle
     def oracle_action(self) -> int:

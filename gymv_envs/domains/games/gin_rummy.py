@@ -8,8 +8,8 @@ import re
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
-from gymv_envs.core.canvas import draw_text, new_frame
-from gymv_envs.domains.games._gin_cards import TABLE, back_tile, card_row, card_tile, paste
+from gymv_envs.core.canvas import draw_text, new_frame, paste
+from gymv_envs.domains.games._gin_cards import TABLE, back_tile, card_row, card_tile
 from gymv_envs.rules import gin_rummy as gr
 
 HANDS = {0: 3, 1: 4, 2: 5}   # difficulty -> hands per episode

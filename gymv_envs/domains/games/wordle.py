@@ -116,8 +116,10 @@ class Wordle(MultiTurnEnv):
         if ch:
             mask = text_mask(ch.upper(), fit_text_size(ch.upper(), int(w * 0.6), int(h * 0.6), bold=True), bold=True)
             a = mask[..., None].astype(np.float32) / 255.0
-            mh, mw = mask.shape
-            y, x = (h - mh) // 2, (w - mw) // 2
+            y, x = (h - mask.shape[0]) // 2, (w - mask.shape[1]) // 2
+            a = a[max(0, -y):max(0, -y) + h, max(0, -x):max(0, -x) + w]  # (the smallest letter overflows a tiny tile)
+            y, x = max(y, 0), max(x, 0)
+            mh, mw = a.shape[:2]
             t[y:y + mh, x:x + mw] = t[y:y + mh, x:x + mw] * (1 - a) + 255.0 * a
         return t.astype(np.uint8)
 

@@ -16,6 +16,7 @@ from gymv_envs.core.canvas import (
     draw_text,
     fill_rect,
     new_frame,
+    paste,
     pil_draw,
 )
 from gymv_envs.core.cells import LETTERS, find_cells
@@ -144,8 +145,7 @@ class InvaderShot(SingleTurnEnv):
         sprites = [(self.top + r, self.left + c, INVADER, PALETTE[ROW_COLOURS[r]]) for r, c in self.alive]
         for row, col, bitmap, colour in sprites + [(self.height - 1, self.cannon, CANNON, (235, 235, 235))]:
             tile = sprite_tile(bitmap, size, colour, FIELD_BG)
-            x, y = x0 + col * cs + (cs - tile.shape[1]) // 2, y0 + row * cs + (cs - tile.shape[0]) // 2
-            img[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
+            paste(img, tile, x0 + col * cs + (cs - tile.shape[1]) // 2, y0 + row * cs + (cs - tile.shape[0]) // 2)
         where = (x0, y0, cs, self.rows, self.cols, self.top, self.left, self.direction)
         marks = _marks(self.obs_size, self.width, self.height, *where)
         for x, y, pixels in marks or ():
