@@ -10,7 +10,7 @@ import numpy as np
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import interleave, words_to_digits
 from gymv_envs.core.canvas import BACKGROUND, PALETTE, SHAPES, blend_mask, new_frame, shape_mask
-from gymv_envs.core.rng import choice, sample
+from gymv_envs.core.rng import ScalarDraws, choice, sample
 
 # difficulty -> grid side of placement slots, shapes (min, max), colours, kinds,
 # target count (min, max), outlined distractors (min, max), shape scales within a slot
@@ -107,11 +107,13 @@ class ShapeCount(SingleTurnEnv):
         items = [(c, k, True) for c, k in cats]
         items += [(*choice(rng, [*self.targets, *others[:2]]), False) for _ in range(n_out)]
         slots = rng.permutation(lv["grid"] ** 2)[:len(items)]
-        self.shapes = []
-        for (colour, kind, filled), slot in zip(items, slots, strict=True):
-            scale = float(choice(rng, lv["scales"]))
-            jx, jy = rng.uniform(-(1 - scale) / 2, (1 - scale) / 2, size=2)
-            self.shapes.append((colour, kind, filled, *divmod(int(slot), lv["grid"]), scale, float(jx), float(jy)))
+        self.shapes, scales = [], lv["scales"]
+        with ScalarDraws(rng) as d:  # per shape: choice(rng, scales), then rng.uniform(-h, h, size=2)
+            for (colour, kind, filled), slot in zip(items, slots.tolist(), strict=True):
+                scale = float(scales[d.integers(len(scales))])
+                h = (1 - scale) / 2
+                jx, jy = -h + (h - -h) * d.random(), -h + (h - -h) * d.random()  # numpy's low + (high - low) * u
+                self.shapes.append((colour, kind, filled, *divmod(slot, lv["grid"]), scale, jx, jy))
         self.shapes.sort(key=lambda s: (s[3], s[4]))
 
     def _count(self, colour: str, kind: str, filled: bool = True) -> int:
