@@ -26,15 +26,11 @@ from gymv_envs.domains.logic._grid import (
 SIDES = {0: 4, 1: 5, 2: 6}
 
 
-def consecutive(a: int, b: int) -> bool:
-    return abs(a - b) == 1
-
-
 def dots_of(grid) -> tuple[frozenset, frozenset]:
     """The dots of a filled grid: cells (r, c) with a dot right of them, and cells with a dot below them."""
     n = len(grid)
-    right = frozenset((r, c) for r in range(n) for c in range(n - 1) if consecutive(grid[r][c], grid[r][c + 1]))
-    below = frozenset((r, c) for r in range(n - 1) for c in range(n) if consecutive(grid[r][c], grid[r + 1][c]))
+    right = frozenset([(r, c) for r, row in enumerate(grid) for c in range(n - 1) if abs(row[c] - row[c + 1]) == 1])
+    below = frozenset([(r, c) for r in range(n - 1) for c in range(n) if abs(grid[r][c] - grid[r + 1][c]) == 1])
     return right, below
 
 
@@ -58,6 +54,12 @@ def _line(n: int, line: int, dots: tuple[bool, ...]):
     perms = permutation_array(n)
     keep = np.all((np.abs(np.diff(perms, axis=1)) == 1) == np.array(dots, dtype=bool), axis=1)
     return latin_line_table(n, line, keep)
+
+
+@functools.lru_cache(maxsize=256)  # 4x4 levels have about 200 dot patterns; a 6x6 entry is up to ~30 kB
+def _narrowed(n: int, right: frozenset, below: frozenset) -> tuple:
+    """`narrow_tables` of these dots' tables over the whole domain (read-only: the search replaces lists)."""
+    return narrow_tables(_tables(n, right, below), latin_domain(n))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -119,7 +121,7 @@ class Renzoku(LatinSquareEnv):
             return {x: sq[x[0]][x[1]] for x in order[:k]}
 
         # the dots narrowed once for every count of givens tried; solutions as codes: only their count matters
-        tables, dom = narrow_tables(_tables(n, self.right, self.below), latin_domain(n))
+        tables, dom = _narrowed(n, self.right, self.below)
         # the dots leave few digits to give, and never none: the digits reversed (v -> n + 1 - v) keep every dot
         self.givens = givens(fewest_clues(1, n * n, lambda k: table_search(tables, dom & latin_domain(n, givens(k))),
                                           doubling=True))
@@ -152,13 +154,17 @@ class Renzoku(LatinSquareEnv):
                 "cells with no dot between them must not hold consecutive digits. Keep the given digits.")
 
     def _state_text(self) -> str:
-        n, rows = self.n, []
-        for r in range(n):
-            rows.append(" ".join(str(self.givens.get((r, c), ".")) + ("*" if (r, c) in self.right else " ")
-                                 for c in range(n)).rstrip())
-            if r < n - 1:
-                rows.append(" ".join("*" if (r, c) in self.below else " " for c in range(n)).rstrip())
-        return "\n".join(rows)
+        n = self.n
+        cells = [["."] * n for _ in range(n)]
+        for (r, c), v in self.givens.items():
+            cells[r][c] = str(v)
+        right, below = [[" "] * n for _ in range(n)], [[" "] * n for _ in range(n)]  # (below's last row: unused)
+        for r, c in self.right:
+            right[r][c] = "*"
+        for r, c in self.below:
+            below[r][c] = "*"
+        rows = [" ".join([a + b for a, b in zip(cells[r], right[r], strict=True)]).rstrip() for r in range(n)]
+        return "\n".join([x for r in range(n) for x in (rows[r], " ".join(below[r]).rstrip())][:-1])
 
     # -- verify
     def _check(self, answer) -> bool:
