@@ -7,7 +7,7 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import blank_board, cell_text
+from gymv_envs.core.board import Geom, blank_board, cell_text
 from gymv_envs.core.canvas import INK, blend_mask, draw_shape, shape_mask
 from gymv_envs.domains.logic._grid import (
     LatinSquareEnv,
@@ -72,6 +72,23 @@ def _dot_over(under: bytes, h: int, w: int, size: int) -> np.ndarray:
     return tile
 
 
+@functools.lru_cache(maxsize=64)
+def _dot_spots(g: Geom, height: int, width: int, n: int) -> tuple:
+    """(dot size, mask height, mask width, and per cell (r, c) where its dot right of it and its dot below it
+    go on a ``height x width`` frame of board ``g``): (rows, columns) where `draw_shape` would put the
+    mask, or the dot's centre where the mask leaves the frame."""
+    size = max(3, int(g.cell * 0.24))
+    h, w = shape_mask("circle", size).shape
+
+    def spot(cx: float, cy: float) -> tuple:
+        x, y = int(round(cx - size / 2)), int(round(cy - size / 2))
+        return (slice(y, y + h), slice(x, x + w)) if 0 <= x and 0 <= y and x + w <= width and y + h <= height else (cx, cy)
+
+    right = {(r, c): spot(g.x0 + (c + 1) * g.cell, g.y0 + (r + 0.5) * g.cell) for r in range(n) for c in range(n - 1)}
+    below = {(r, c): spot(g.x0 + (c + 0.5) * g.cell, g.y0 + (r + 1) * g.cell) for r in range(n - 1) for c in range(n)}
+    return size, h, w, right, below
+
+
 class Renzoku(LatinSquareEnv):
     """Fill a Renzoku grid: a Latin square whose consecutive neighbours are exactly the dotted ones.
 
@@ -115,7 +132,7 @@ class Renzoku(LatinSquareEnv):
         n = self.n
         sq = latin_square(rng, n)
         self.right, self.below = dots_of(sq)
-        order = [divmod(int(i), n) for i in rng.permutation(n * n)]
+        order = [divmod(i, n) for i in rng.permutation(n * n).tolist()]
 
         def givens(k: int) -> dict:
             return {x: sq[x[0]][x[1]] for x in order[:k]}
@@ -123,10 +140,10 @@ class Renzoku(LatinSquareEnv):
         # the dots narrowed once for every count of givens tried; solutions as codes: only their count matters
         tables, dom = _narrowed(n, self.right, self.below)
         # the dots leave few digits to give, and never none: the digits reversed (v -> n + 1 - v) keep every dot
-        self.givens = givens(fewest_clues(1, n * n, lambda k: table_search(tables, dom & latin_domain(n, givens(k))),
-                                          doubling=True))
+        k = fewest_clues(1, n * n, lambda k: table_search(tables, dom & latin_domain(n, givens(k))), doubling=True)
+        self.givens = givens(k)
         self._square = tuple(map(tuple, sq))  # the givens have one solution: this square
-        self.free = [x for x in ((r, c) for r in range(n) for c in range(n)) if x not in self.givens]
+        self.free = sorted(order[k:])  # the other cells, row by row
 
     # -- draw
     def _draw(self) -> np.ndarray:
@@ -134,16 +151,13 @@ class Renzoku(LatinSquareEnv):
         img, g = blank_board(self.obs_size, n, n)
         for (r, c), v in self.givens.items():
             cell_text(img, g, r, c, str(v))
-        size = max(3, int(g.cell * 0.24))
-        h, w = shape_mask("circle", size).shape
-        dots = [(g.x0 + (c + 1) * g.cell, g.y0 + (r + 0.5) * g.cell) for r, c in self.right]
-        for cx, cy in dots + [(g.x0 + (c + 0.5) * g.cell, g.y0 + (r + 1) * g.cell) for r, c in self.below]:
-            x, y = int(round(cx - size / 2)), int(round(cy - size / 2))  # where draw_shape puts the mask
-            if 0 <= x and 0 <= y and x + w <= img.shape[1] and y + h <= img.shape[0]:
-                under = img[y:y + h, x:x + w]
+        size, h, w, right, below = _dot_spots(g, img.shape[0], img.shape[1], n)
+        for spot in [right[x] for x in self.right] + [below[x] for x in self.below]:
+            if type(spot[0]) is slice:
+                under = img[spot]
                 under[...] = _dot_over(under.tobytes(), h, w, size)
             else:
-                draw_shape(img, "circle", cx, cy, size, INK)
+                draw_shape(img, "circle", *spot, size, INK)
         return img
 
     def _task_text(self) -> str:
