@@ -7,8 +7,8 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import Geom, blank_board, cell_text
-from gymv_envs.core.canvas import INK, blend_mask, draw_shape, shape_mask
+from gymv_envs.core.board import GIVEN, Geom, blank_board, cell_text, cell_text_spot
+from gymv_envs.core.canvas import INK, WHITE, blend_mask, draw_shape, shape_mask
 from gymv_envs.domains.logic._grid import (
     LatinSquareEnv,
     fewest_clues,
@@ -76,13 +76,22 @@ def _dot_over(under: bytes, h: int, w: int, size: int) -> np.ndarray:
 def _dot_spots(g: Geom, height: int, width: int, n: int) -> tuple:
     """(dot size, mask height, mask width, and per cell (r, c) where its dot right of it and its dot below it
     go on a ``height x width`` frame of board ``g``): (rows, columns) where `draw_shape` would put the
-    mask, or the dot's centre where the mask leaves the frame."""
+    mask, with the dot over the empty board as a third item where no given digit's tile can reach that
+    box; or the dot's centre where the mask leaves the frame."""
     size = max(3, int(g.cell * 0.24))
     h, w = shape_mask("circle", size).shape
+    base, shape = blank_board((height, width), n, n)[0], (height, width, 3)
+    digits = [cell_text_spot(g, shape, r, c, str(v), 0.62, GIVEN, True, WHITE)  # (`cell_text`'s defaults)
+              for r in range(n) for c in range(n) for v in range(1, n + 1)]
+    boxes = [(d[0].start, d[0].stop, d[1].start, d[1].stop) if len(d) == 3 else (0, height, 0, width) for d in digits]
 
     def spot(cx: float, cy: float) -> tuple:
         x, y = int(round(cx - size / 2)), int(round(cy - size / 2))
-        return (slice(y, y + h), slice(x, x + w)) if 0 <= x and 0 <= y and x + w <= width and y + h <= height else (cx, cy)
+        if not (0 <= x and 0 <= y and x + w <= width and y + h <= height):
+            return cx, cy
+        if any(y0 < y + h and y < y1 and x0 < x + w and x < x1 for y0, y1, x0, x1 in boxes):
+            return slice(y, y + h), slice(x, x + w)
+        return slice(y, y + h), slice(x, x + w), _dot_over(base[y:y + h, x:x + w].tobytes(), h, w, size)
 
     right = {(r, c): spot(g.x0 + (c + 1) * g.cell, g.y0 + (r + 0.5) * g.cell) for r in range(n) for c in range(n - 1)}
     below = {(r, c): spot(g.x0 + (c + 0.5) * g.cell, g.y0 + (r + 1) * g.cell) for r in range(n - 1) for c in range(n)}
@@ -153,7 +162,9 @@ class Renzoku(LatinSquareEnv):
             cell_text(img, g, r, c, str(v))
         size, h, w, right, below = _dot_spots(g, img.shape[0], img.shape[1], n)
         for spot in [right[x] for x in self.right] + [below[x] for x in self.below]:
-            if type(spot[0]) is slice:
+            if len(spot) == 3:  # no digit under it: the dot over the empty board
+                img[spot[0], spot[1]] = spot[2]
+            elif type(spot[0]) is slice:
                 under = img[spot]
                 under[...] = _dot_over(under.tobytes(), h, w, size)
             else:
