@@ -64,12 +64,13 @@ def _rules(cons: list[tuple[int, list[tuple[int, int]]]]) -> tuple[list[tuple[in
 def _settle(rules: list[tuple[int, int]], mine: int, safe: int) -> tuple[int, int] | None:
     """The single-number rules (all mines placed: the rest are safe; as many unknowns as mines left:
     all mines) applied until nothing changes: (mine, safe) bits, or None when a number is broken."""
-    changed = True
+    changed, free = True, ~(mine | safe)
     while changed:
         changed = False
         for mask, n in rules:
-            unknown = mask & ~(mine | safe)
-            left = n - (mask & mine).bit_count()
+            unknown = mask & free
+            on = mask & mine
+            left = n - on.bit_count() if on else n
             if left < 0:
                 return None
             if unknown:
@@ -78,9 +79,11 @@ def _settle(rules: list[tuple[int, int]], mine: int, safe: int) -> tuple[int, in
                     return None
                 if left == 0:
                     safe |= unknown
+                    free ^= unknown
                     changed = True
                 elif left == k:
                     mine |= unknown
+                    free ^= unknown
                     changed = True
             elif left:
                 return None
