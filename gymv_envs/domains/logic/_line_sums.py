@@ -10,8 +10,10 @@ over k finds, as the openings are nested).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate
+from operator import itemgetter
 
 from gymv_envs.domains.logic._grid import Budget, hide_cells
 
@@ -29,15 +31,12 @@ def fill_lines(cells: Sequence[int], lines: Sequence[Sequence[int]], totals: Seq
     g = list(cells)
     avail = sorted(set(values) - set(g))
     top = max(totals) + 1
-    bits = sum(1 << v for v in avail)  # the unused values, and mirrored (bit top - v), for need - v
-    mirror = sum(1 << (top - v) for v in avail)
-    lines = [tuple(ln) for ln in lines]
-    need = [t - sum(g[j] for j in ln) for ln, t in zip(lines, totals, strict=True)]
-    opens = [sum(1 for j in ln if not g[j]) for ln in lines]
-    on: list[tuple[int, ...]] = [() for _ in g]
-    for li, ln in enumerate(lines):
-        for j in ln:
-            on[j] += (li,)
+    bits = sum([1 << v for v in avail])  # the unused values, and mirrored (bit top - v), for need - v
+    mirror = sum([1 << (top - v) for v in avail])
+    getters, on = _incidence(tuple(map(tuple, lines)), len(g))
+    sums = [get(g) for get in getters]
+    need = [t - sum(v) for v, t in zip(sums, totals, strict=True)]
+    opens = [v.count(0) for v in sums]
     todo = [i for i, v in enumerate(g) if not v]
     allow = [0] * len(lines)
     out, nodes = [], 0
@@ -108,6 +107,16 @@ def fill_lines(cells: Sequence[int], lines: Sequence[Sequence[int]], totals: Seq
 
     rec()
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _incidence(lines: tuple[tuple[int, ...], ...], cells: int) -> tuple[list, list[tuple[int, ...]]]:
+    """Per line, a getter of its cells' values (as a tuple); per cell, the lines through it."""
+    on: list[tuple[int, ...]] = [() for _ in range(cells)]
+    for li, ln in enumerate(lines):
+        for j in ln:
+            on[j] += (li,)
+    return [itemgetter(*ln) if len(ln) > 1 else (lambda g, j=ln[0]: (g[j],)) for ln in lines], on
 
 
 def most_open(full: Sequence[int], order: Sequence[int], hi: int,

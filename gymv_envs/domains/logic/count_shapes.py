@@ -10,7 +10,7 @@ import numpy as np
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import interleave, words_to_digits
 from gymv_envs.core.canvas import BACKGROUND, PALETTE, SHAPES, blend_mask, new_frame, shape_mask
-from gymv_envs.core.rng import choice, sample
+from gymv_envs.core.rng import ScalarDraws, choice, sample
 
 # difficulty -> grid side of placement slots, shapes (min, max), colours, kinds,
 # target count (min, max), outlined distractors (min, max), shape scales within a slot
@@ -20,6 +20,7 @@ LEVELS = {
     2: dict(grid=6, shapes=(16, 22), colours=5, kinds=5, target=(2, 7), outlines=(3, 5), scales=(0.5, 0.65, 0.8)),
 }
 PLURAL = {k: k + ("es" if k.endswith("s") else "s") for k in SHAPES}
+KIND = {word: k for k in reversed(SHAPES) for word in (PLURAL[k], k)}  # a shape's name or plural -> the (first) shape
 _COLOUR_RE = "|".join(sorted([*PALETTE, "grey"], key=len, reverse=True))
 _SHAPE_RE = "|".join(sorted([*SHAPES, *PLURAL.values()], key=len, reverse=True))
 _CAT = rf"(?:({_COLOUR_RE})\s+)?({_SHAPE_RE})|({_COLOUR_RE})"
@@ -107,11 +108,13 @@ class ShapeCount(SingleTurnEnv):
         items = [(c, k, True) for c, k in cats]
         items += [(*choice(rng, [*self.targets, *others[:2]]), False) for _ in range(n_out)]
         slots = rng.permutation(lv["grid"] ** 2)[:len(items)]
-        self.shapes = []
-        for (colour, kind, filled), slot in zip(items, slots, strict=True):
-            scale = float(choice(rng, lv["scales"]))
-            jx, jy = rng.uniform(-(1 - scale) / 2, (1 - scale) / 2, size=2)
-            self.shapes.append((colour, kind, filled, *divmod(int(slot), lv["grid"]), scale, float(jx), float(jy)))
+        self.shapes, scales = [], lv["scales"]
+        with ScalarDraws(rng) as d:  # per shape: choice(rng, scales), then rng.uniform(-h, h, size=2)
+            for (colour, kind, filled), slot in zip(items, slots.tolist(), strict=True):
+                scale = float(scales[d.integers(len(scales))])
+                h = (1 - scale) / 2
+                jx, jy = -h + (h - -h) * d.random(), -h + (h - -h) * d.random()  # numpy's low + (high - low) * u
+                self.shapes.append((colour, kind, filled, *divmod(slot, lv["grid"]), scale, jx, jy))
         self.shapes.sort(key=lambda s: (s[3], s[4]))
 
     def _count(self, colour: str, kind: str, filled: bool = True) -> int:
@@ -128,9 +131,13 @@ class ShapeCount(SingleTurnEnv):
         for colour, kind, filled, r, c, scale, jx, jy in self.shapes:
             size = max(3, int(s * scale))
             cx, cy = margin + (c + 0.5) * cw + jx * s, margin + (r + 0.5) * ch + jy * s
-            x, y = int(round(cx - size / 2)), int(round(cy - size / 2))
+            x, y = round(cx - size / 2), round(cy - size / 2)
+            # slots never overlap, so pasting pre-blended tiles is exact
+            if x >= 0 and y >= 0 and x + size <= W and y + size <= H:  # (always, but on the smallest frames)
+                img[y:y + size, x:x + size] = sprite(kind, size, colour, filled)
+                continue
             x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + size, W), min(y + size, H)
-            if x0 < x1 and y0 < y1:  # slots never overlap, so pasting pre-blended tiles is exact
+            if x0 < x1 and y0 < y1:
                 img[y0:y1, x0:x1] = sprite(kind, size, colour, filled)[y0 - y: y1 - y, x0 - x: x1 - x]
         return img
 
@@ -148,8 +155,8 @@ class ShapeCount(SingleTurnEnv):
         return ["Count", (k1, c1), f"{c1} {PLURAL[k1]},", (k2, c2), f"{c2} {PLURAL[k2]}", *solid]
 
     def _state_text(self) -> str:
-        return "\n".join(f"row {r + 1}, column {c + 1}: {'solid' if f else 'outlined'} {col} {kind}"
-                         for col, kind, f, r, c, *_ in self.shapes)
+        return "\n".join([f"row {r + 1}, column {c + 1}: {'solid' if f else 'outlined'} {col} {kind}"
+                          for col, kind, f, r, c, *_ in self.shapes])
 
     # -- verify
     def _parse_answer(self, text: str) -> tuple[int, int] | None:
@@ -158,18 +165,21 @@ class ShapeCount(SingleTurnEnv):
             return None
         t = words_to_digits(t)
         counts: dict[int, int] = {}
+        rest, last = [], 0  # the text between the mentions: `_MENTION.sub("", t)`
         for m in _MENTION.finditer(t):
+            rest.append(t[last:m.start()])
+            last = m.end()
             g = m.groups()
             n = int(g[0] or g[7])
             colour, kind = (g[1] or g[3], g[2]) if g[0] else (g[4] or g[6], g[5])
             colour = "gray" if colour == "grey" else colour
-            kind = next((k for k in SHAPES if kind in (k, PLURAL[k])), None) if kind else None
+            kind = KIND[kind] if kind else None
             hits = [i for i, (c, k) in enumerate(self.targets) if colour in (None, c) and kind in (None, k)]
             if len(hits) != 1 or counts.get(hits[0], n) != n:
                 return None
             counts[hits[0]] = n
         if counts:
-            if len(counts) != 2 or _FILLER.sub("", _MENTION.sub("", t)):
+            if len(counts) != 2 or _FILLER.sub("", "".join(rest) + t[last:]):
                 return None
             pair = (counts[0], counts[1])
         else:
@@ -180,7 +190,7 @@ class ShapeCount(SingleTurnEnv):
         return pair if max(pair) <= 999 else None
 
     def _check(self, answer: tuple[int, int]) -> bool:
-        return tuple(answer) == self._solve()
+        return tuple(answer) == self._solution  # (`_solve`'s counts, made once a level)
 
     def _format(self, answer: tuple[int, int]) -> str:
         return ", ".join(f"{n} {c} {k if n == 1 else PLURAL[k]}" for n, (c, k) in zip(answer, self.targets, strict=True))
@@ -190,7 +200,7 @@ class ShapeCount(SingleTurnEnv):
         return self._count(*self.targets[0]), self._count(*self.targets[1])
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[int, int]]:
-        a, b = self._solve()
+        a, b = self._solution
         (c1, k1), (c2, k2) = self.targets
         colours = sorted({s[0] for s in self.shapes})
         sim_a = max(self._count(c, k1) for c in colours if c != c1)   # same shape, other colour

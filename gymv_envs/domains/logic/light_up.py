@@ -9,9 +9,9 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
 from gymv_envs.core.board import (
-    blank_labelled_board,
     cell_centre,
     cell_rect,
+    labelled_base,
     labelled_layout,
     text_tile,
 )
@@ -104,7 +104,7 @@ class LightUp(CellsAnswerEnv):
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
         while True:
-            blacks = {int(i) for i in rng.choice(n * n, size=int(round(self.density * n * n)), replace=False)}
+            blacks = set(rng.choice(n * n, size=int(round(self.density * n * n)), replace=False).tolist())
             board = Akari(n, dict.fromkeys(blacks))
             bulbs, dark, sees = 0, board.white, board.sees  # dark: the white cells no bulb lights yet
             for i in rng.permutation(n * n).tolist():
@@ -153,15 +153,14 @@ class LightUp(CellsAnswerEnv):
 
     # -- draw
     def _draw(self) -> np.ndarray:
-        n = self.n
-        img, layout = blank_labelled_board(self.obs_size, n, n)
-        H, W = img.shape[:2]
+        n, (H, W) = self.n, self.obs_size
+        img = labelled_base(H, W, n, n).copy()  # (`blank_labelled_board`, its layout worked out where needed)
         for i, k in self.black.items():
             hit = _black(H, W, n, i, k)
             if hit is not None:
                 img[hit[0], hit[1]] = hit[2]
                 continue
-            r, c = divmod(i, n)
+            r, c, layout = *divmod(i, n), labelled_layout((H, W), n, n)
             fill_rect(img, *cell_rect(layout, r, c), INK)
             if k is not None:  # white on the black cell: a cached tile where the text's box is all black
                 size = max(5, int(layout[2] * 0.55))
@@ -188,7 +187,7 @@ class LightUp(CellsAnswerEnv):
         n, cells = self.n, ["."] * (self.n * self.n)
         for i, k in self.black.items():
             cells[i] = "#" if k is None else str(k)
-        return "\n".join("".join(cells[r * n:r * n + n]) for r in range(n))
+        return "\n".join(["".join(cells[r * n:r * n + n]) for r in range(n)])
 
     # -- verify
     def _check(self, answer: tuple[tuple[int, int], ...]) -> bool:

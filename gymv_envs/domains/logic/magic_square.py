@@ -33,6 +33,26 @@ def complete(n: int, cells: list[int], limit: int = 2, budget: int = 20_000) -> 
     return fill_lines(cells, lines, [n * (n * n + 1) // 2] * len(lines), range(1, n * n + 1), limit, budget)
 
 
+@functools.lru_cache(maxsize=1)
+def lo_shu_squares() -> tuple[tuple[int, ...], ...]:
+    """The eight 3x3 magic squares (flat): Lo Shu's rotations and reflections."""
+    out, sq = set(), np.array(LO_SHU)
+    for k in range(4):
+        out |= {tuple(np.rot90(sq, k).flatten().tolist()), tuple(np.rot90(sq, k).T.flatten().tolist())}
+    return tuple(sorted(out))
+
+
+def most_open_3(full: list[int], order: list[int], hi: int) -> int:
+    """`most_open` for a 3x3 square, without a search: opening ``order[:k]`` leaves one completion while
+    every other magic square differs from ``full`` on a cell ``order[k:]`` keeps, so the most is, up to
+    ``hi``, the least over the other squares of the last place in ``order`` where they differ."""
+    place = [0] * 9
+    for j, i in enumerate(order):
+        place[i] = j
+    return min([hi] + [max(place[i] for i in range(9) if s[i] != full[i]) for s in lo_shu_squares()
+                       if list(s) != full])
+
+
 def random_square(rng: np.random.Generator, n: int) -> list[int]:
     """A random magic square of side n (see `MagicSquare` Starting State)."""
     if n in (3, 4):
@@ -125,7 +145,8 @@ class MagicSquare(HiddenCellsEnv):
         n = self.n
         full = random_square(rng, n)
         order = [int(i) for i in rng.permutation(n * n)]
-        k = most_open(full, order, self.max_open, lambda cells: complete(n, cells))
+        k = (most_open_3(full, order, self.max_open) if n == 3
+             else most_open(full, order, self.max_open, lambda cells: complete(n, cells)))
         self._set_givens(hide_cells(full, order, k))
         self._full = full  # the givens have no second completion: this is theirs
 

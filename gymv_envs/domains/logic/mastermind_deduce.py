@@ -22,7 +22,7 @@ from gymv_envs.core.canvas import (
     text_mask,
 )
 from gymv_envs.core.rng import ScalarDraws
-from gymv_envs.domains.logic._mastermind_codes import all_codes, score, score_all
+from gymv_envs.domains.logic._mastermind_codes import all_codes, score, score_all, score_table
 
 # difficulty -> (code length, colours, repeats allowed)
 LEVELS = {0: (3, 4, False), 1: (4, 6, False), 2: (5, 6, True)}
@@ -222,11 +222,12 @@ class MastermindDeduce(SingleTurnEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         codes, counts = all_codes(self.length, self.colours, self.repeats)
+        table = score_table(self.length, self.colours, self.repeats)  # (few codes: every score, as lists)
         with ScalarDraws(rng) as d:  # `rng.integers` and `rng.random` one by one, at Python speed
             while True:
                 secret = d.integers(len(codes))
                 hidden = tuple(codes[secret].tolist())
-                alive = np.arange(len(codes))  # the codes every score so far fits (in order)
+                alive = list(range(len(codes))) if table else np.arange(len(codes))  # the codes every score fits
                 guesses: list[tuple[tuple[int, ...], int]] = []
                 for _ in range(8 * MAX_GUESSES):
                     if d.random() < 0.4:
@@ -236,8 +237,10 @@ class MastermindDeduce(SingleTurnEnv):
                     if g == secret:
                         continue
                     guess = tuple(codes[g].tolist())
-                    fb = _score(guess, hidden)
-                    if len(alive) > 600:  # scores against every code, by sums of cached rows
+                    fb = table[g][secret] if table else _score(guess, hidden)
+                    if table:
+                        keep = [c for c in alive if table[g][c] == fb]
+                    elif len(alive) > 600:  # scores against every code, by sums of cached rows
                         keep = alive[score_all(self.length, self.colours, self.repeats, guess)[alive] == fb]
                     else:
                         keep = alive[score(codes[alive], counts[alive], codes[g], self.colours) == fb]
@@ -251,9 +254,6 @@ class MastermindDeduce(SingleTurnEnv):
                     break
         self.guesses = tuple(guesses)
         self._secret = hidden  # the one code every score fits
-
-    def _fits(self, code: tuple[int, ...]) -> list[bool]:
-        return [_score(code, g) == fb for g, fb in self.guesses]
 
     # -- draw
     def _draw(self) -> np.ndarray:
@@ -303,7 +303,7 @@ class MastermindDeduce(SingleTurnEnv):
         return tuple(code) if len(code) == self.length and None not in code else None
 
     def _check(self, answer: tuple[int, ...]) -> bool:
-        return all(self._fits(answer))
+        return all(_score(answer, g) == fb for g, fb in self.guesses)
 
     def _format(self, answer: tuple[int, ...]) -> str:
         return " ".join(LETTER[self.names[v]] for v in answer)

@@ -9,7 +9,6 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
 from gymv_envs.core.board import (
-    blank_labelled_board,
     cell_centre,
     cell_rect,
     labelled_base,
@@ -65,12 +64,13 @@ def _rules(cons: list[tuple[int, list[tuple[int, int]]]]) -> tuple[list[tuple[in
 def _settle(rules: list[tuple[int, int]], mine: int, safe: int) -> tuple[int, int] | None:
     """The single-number rules (all mines placed: the rest are safe; as many unknowns as mines left:
     all mines) applied until nothing changes: (mine, safe) bits, or None when a number is broken."""
-    changed = True
+    changed, free = True, ~(mine | safe)
     while changed:
         changed = False
         for mask, n in rules:
-            unknown = mask & ~(mine | safe)
-            left = n - (mask & mine).bit_count()
+            unknown = mask & free
+            on = mask & mine
+            left = n - on.bit_count() if on else n
             if left < 0:
                 return None
             if unknown:
@@ -79,22 +79,23 @@ def _settle(rules: list[tuple[int, int]], mine: int, safe: int) -> tuple[int, in
                     return None
                 if left == 0:
                     safe |= unknown
+                    free ^= unknown
                     changed = True
                 elif left == k:
                     mine |= unknown
+                    free ^= unknown
                     changed = True
             elif left:
                 return None
     return mine, safe
 
 
-def _maybe_bits(rules: list[tuple[int, int]], count: int, base: tuple[int, int], budget: int) -> int | None:
-    """The cells (bits) that are a mine in at least one configuration fitting every number, given
-    ``base``, what `_settle` finds with nothing assumed (None: more than ``budget`` search nodes).
+def _maybe_bits(rules: list[tuple[int, int]], everything: int, base: tuple[int, int], budget: int) -> int | None:
+    """The cells (bits of ``everything``, the frontier) that are a mine in at least one configuration fitting
+    every number, given ``base``, what `_settle` finds with nothing assumed (None: more than ``budget`` nodes).
 
     For each cell not yet seen as a mine in a configuration found so far (and not forced safe), a
     search for one with that cell a mine: `_settle` before each branch on the first open cell."""
-    everything = (1 << count) - 1
     nodes = 0
 
     def search(mine: int, safe: int) -> int:
@@ -116,9 +117,12 @@ def _maybe_bits(rules: list[tuple[int, int]], count: int, base: tuple[int, int],
     mine, safe = base
     seen = 0
     try:
-        for i in range(count):
-            if not (seen | safe) >> i & 1:
-                seen |= search(mine | 1 << i, safe)
+        todo = everything
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            if not (seen | safe) & low:
+                seen |= search(mine | low, safe)
     except TimeoutError:
         return None
     return seen
@@ -128,7 +132,7 @@ def possible_mines(cons: list[tuple[int, list[tuple[int, int]]]], budget: int = 
     """Frontier cells that are a mine in at least one configuration fitting every number (None: too costly)."""
     cells, rules = _rules(cons)
     base = _settle(rules, 0, 0)
-    seen = 0 if base is None else _maybe_bits(rules, len(cells), base, budget)
+    seen = 0 if base is None else _maybe_bits(rules, (1 << len(cells)) - 1, base, budget)
     return None if seen is None else {x for i, x in enumerate(cells) if seen >> i & 1}
 
 
@@ -150,26 +154,25 @@ def simple_safe(cons: list[tuple[int, list[tuple[int, int]]]]) -> set:
 
 
 @functools.lru_cache(maxsize=64)
-def _around(n: int) -> tuple[tuple[int, ...], ...]:
-    """Per cell r * n + c of an n x n board, its neighbours' indices in `NEIGHBOURS8` order."""
-    return tuple(tuple((r + dr) * n + c + dc for dr, dc in NEIGHBOURS8 if 0 <= r + dr < n and 0 <= c + dc < n)
-                 for r in range(n) for c in range(n))
+def _around(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Per cell r * n + c of an n x n board, its neighbours' indices in `NEIGHBOURS8` order; and as bits."""
+    around = tuple(tuple((r + dr) * n + c + dc for dr, dc in NEIGHBOURS8 if 0 <= r + dr < n and 0 <= c + dc < n)
+                   for r in range(n) for c in range(n))
+    return around, tuple(sum(1 << j for j in a) for a in around)
 
 
-@functools.lru_cache(maxsize=1024)
-def _covered(obs_size: tuple[int, int], n: int, r: int, c: int) -> tuple[slice, slice, np.ndarray]:
-    """Covered cell (r, c): the box of its outer fill and the two fills as a tile (read-only)."""
-    layout = labelled_layout(obs_size, n, n)
-    tile = new_frame(*obs_size)  # drawn at full size, then cut out: the fills' pixel boxes are kept
-    fill_rect(tile, *cell_rect(layout, r, c), COVERED_EDGE)
-    fill_rect(tile, *cell_rect(layout, r, c, 0.08), COVERED)
-    box = rect_box(obs_size, *cell_rect(layout, r, c))
-    if box is None:
-        return slice(0, 0), slice(0, 0), tile[:0, :0]
-    a, b, e, f = box
-    out = np.ascontiguousarray(tile[b:f, a:e])
-    out.setflags(write=False)
-    return slice(b, f), slice(a, e), out
+@functools.lru_cache(maxsize=64)
+def _covered(obs_size: tuple[int, int], n: int) -> tuple[tuple[slice, slice, np.ndarray], ...]:
+    """Per covered cell r * n + c: the box of its outer fill and the two fills as a tile (read-only)."""
+    layout, out = labelled_layout(obs_size, n, n), []
+    for r, c in ((r, c) for r in range(n) for c in range(n)):
+        tile = new_frame(*obs_size)  # drawn at full size, then cut out: the fills' pixel boxes are kept
+        fill_rect(tile, *cell_rect(layout, r, c), COVERED_EDGE)
+        fill_rect(tile, *cell_rect(layout, r, c, 0.08), COVERED)
+        a, b, e, f = rect_box(obs_size, *cell_rect(layout, r, c)) or (0, 0, 0, 0)
+        out.append((slice(b, f), slice(a, e), np.ascontiguousarray(tile[b:f, a:e])))
+        out[-1][2].setflags(write=False)
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -236,11 +239,10 @@ class MinesweeperSafe(CellsAnswerEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         n = self.n
-        around = _around(n)
+        around, near = _around(n)
         while True:
             # cells are flat indices r * n + c; `around` lists each one's neighbours in NEIGHBOURS8 order
-            cnt = [0] * (n * n)
-            mine = [False] * (n * n)
+            cnt, mine = [0] * (n * n), [False] * (n * n)
             for p in rng.choice(n * n, size=self.mines, replace=False).tolist():
                 mine[p] = True
                 for q in around[p]:
@@ -248,60 +250,53 @@ class MinesweeperSafe(CellsAnswerEnv):
             zeros = [i for i in range(n * n) if not cnt[i] and not mine[i]]
             if not zeros:
                 continue
-            seen = [False] * (n * n)
-            opened = 0
+            seen, shut = [False] * (n * n), (1 << n * n) - 1  # shut: the covered cells, as bits
             stack = [zeros[int(rng.integers(len(zeros)))]]
             while stack:
                 i = stack.pop()
                 if seen[i]:
                     continue
                 seen[i] = True
-                opened += 1
+                shut ^= 1 << i
                 if cnt[i] == 0:
                     stack += around[i]
-            if not 0.25 <= opened / (n * n) <= 0.75:  # `shown.mean()`: the same division
+            if not 0.25 <= (n * n - shut.bit_count()) / (n * n) <= 0.75:  # `shown.mean()`: the same division
                 continue
-            # the numbers next to covered cells, as `_rules(_constraints(...))` gives them
-            nbs = [(cnt[i], [j for j in around[i] if not seen[j]]) for i in range(n * n) if seen[i]]
-            cells = sorted({j for _, nb in nbs for j in nb})
-            index = {j: k for k, j in enumerate(cells)}
-            rules = [(sum(1 << index[j] for j in nb), k) for k, nb in nbs if nb]
+            # the numbers next to covered cells, as `_rules(_constraints(...))` gives them but with a cell's
+            # bit at its flat index (the frontier's cells in the same order)
+            rules = [(near[i] & shut, cnt[i]) for i in range(n * n) if seen[i] and near[i] & shut]
+            frontier = functools.reduce(int.__or__, [m for m, _ in rules], 0)
             base = _settle(rules, 0, 0)  # its safe cells: what `simple_safe` finds
             if base is None or base[1].bit_count() > self.max_safe:  # the safe cells include these
                 continue
-            maybe = _maybe_bits(rules, len(cells), base, 200_000)
+            maybe = _maybe_bits(rules, frontier, base, 200_000)
             if maybe is None:
                 continue
-            safe = ((1 << len(cells)) - 1) & ~maybe
+            safe = frontier & ~maybe
             if not 1 <= safe.bit_count() <= self.max_safe:
                 continue
             if self.hard and not safe & ~base[1]:  # every safe cell found by single numbers alone
                 continue
             break
-        counts = np.array(cnt, dtype=np.int64).reshape(n, n)
-        shown = np.array(seen, dtype=bool).reshape(n, n)
-        # what `_solve`'s search (without a budget) finds
-        self._safe = tuple(divmod(j, n) for k, j in enumerate(cells) if safe >> k & 1)
-        self.counts, self.shown = counts, shown
+        self.counts, self.shown = np.array(cnt, dtype=np.int64).reshape(n, n), np.array(seen, dtype=bool).reshape(n, n)
+        self._safe = tuple([divmod(j, n) for j in range(n * n) if safe >> j & 1])  # what `_solve`'s search finds
 
     # -- draw
     def _draw(self) -> np.ndarray:
-        n = self.n
-        img, layout = blank_labelled_board(self.obs_size, n, n, cell_colour=OPEN)
-        size = max(5, int(layout[2] * 0.6))
-        shown, counts = self.shown.tolist(), self.counts.tolist()
-        for r in range(n):
-            for c in range(n):
-                if not shown[r][c]:  # the raised cell: both fills inside its box, so one cached tile
-                    rows, cols, tile = _covered(self.obs_size, n, r, c)
-                    img[rows, cols] = tile
-                elif counts[r][c]:
-                    k = counts[r][c]
-                    number = _number(self.obs_size, n, r, c, k)
-                    if number is not None:  # the cell around it is open colour: the tile is `stamp`'s copy
-                        img[number[0], number[1]] = number[2]
-                        continue
-                    stamp(img, [text_layer(str(k), cell_centre(layout, r, c), size, DIGIT_COLOURS.get(k, INK), bold=True)], OPEN)
+        n, (H, W) = self.n, self.obs_size
+        img, covered = labelled_base(H, W, n, n, True, OPEN).copy(), _covered((H, W), n)  # (`blank_labelled_board`)
+        for i, (open_, k) in enumerate(zip(self.shown.ravel().tolist(), self.counts.ravel().tolist(), strict=True)):
+            if not open_:  # the raised cell: both fills inside its box, so one cached tile
+                rows, cols, tile = covered[i]
+                img[rows, cols] = tile
+            elif k:
+                number = _number((H, W), n, *divmod(i, n), k)
+                if number is not None:  # the cell around it is open colour: the tile is `stamp`'s copy
+                    img[number[0], number[1]] = number[2]
+                    continue
+                layout = labelled_layout((H, W), n, n)
+                stamp(img, [text_layer(str(k), cell_centre(layout, *divmod(i, n)), max(5, int(layout[2] * 0.6)),
+                                       DIGIT_COLOURS.get(k, INK), bold=True)], OPEN)
         return img
 
     def _task_text(self) -> str:
@@ -313,8 +308,8 @@ class MinesweeperSafe(CellsAnswerEnv):
                 "free of a mine in every placement of mines that agrees with all the numbers? Name all of them.")
 
     def _state_text(self) -> str:
-        return "\n".join("".join(str(k) if open_ else "#" for k, open_ in zip(counts, shown))
-                         for counts, shown in zip(self.counts.tolist(), self.shown.tolist()))
+        return "\n".join(["".join([str(k) if open_ else "#" for k, open_ in zip(counts, shown)])
+                          for counts, shown in zip(self.counts.tolist(), self.shown.tolist())])
 
     # -- verify
     def _parse_answer(self, text: str) -> tuple[tuple[int, int], ...] | None:

@@ -7,8 +7,8 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import blank_board, cell_text
-from gymv_envs.core.canvas import INK, blend_mask, draw_shape, shape_mask
+from gymv_envs.core.board import GIVEN, Geom, blank_board, cell_text, cell_text_spot
+from gymv_envs.core.canvas import INK, WHITE, blend_mask, draw_shape, shape_mask
 from gymv_envs.domains.logic._grid import (
     LatinSquareEnv,
     fewest_clues,
@@ -26,15 +26,11 @@ from gymv_envs.domains.logic._grid import (
 SIDES = {0: 4, 1: 5, 2: 6}
 
 
-def consecutive(a: int, b: int) -> bool:
-    return abs(a - b) == 1
-
-
 def dots_of(grid) -> tuple[frozenset, frozenset]:
     """The dots of a filled grid: cells (r, c) with a dot right of them, and cells with a dot below them."""
     n = len(grid)
-    right = frozenset((r, c) for r in range(n) for c in range(n - 1) if consecutive(grid[r][c], grid[r][c + 1]))
-    below = frozenset((r, c) for r in range(n - 1) for c in range(n) if consecutive(grid[r][c], grid[r + 1][c]))
+    right = frozenset([(r, c) for r, row in enumerate(grid) for c in range(n - 1) if abs(row[c] - row[c + 1]) == 1])
+    below = frozenset([(r, c) for r in range(n - 1) for c in range(n) if abs(grid[r][c] - grid[r + 1][c]) == 1])
     return right, below
 
 
@@ -60,6 +56,12 @@ def _line(n: int, line: int, dots: tuple[bool, ...]):
     return latin_line_table(n, line, keep)
 
 
+@functools.lru_cache(maxsize=256)  # 4x4 levels have about 200 dot patterns; a 6x6 entry is up to ~30 kB
+def _narrowed(n: int, right: frozenset, below: frozenset) -> tuple:
+    """`narrow_tables` of these dots' tables over the whole domain (read-only: the search replaces lists)."""
+    return narrow_tables(_tables(n, right, below), latin_domain(n))
+
+
 @functools.lru_cache(maxsize=1024)
 def _dot_over(under: bytes, h: int, w: int, size: int) -> np.ndarray:
     """A dot (`draw_shape`'s circle of ``size``) blended over the ``h x w`` pixels ``under`` (read-only): a
@@ -68,6 +70,32 @@ def _dot_over(under: bytes, h: int, w: int, size: int) -> np.ndarray:
     blend_mask(tile, shape_mask("circle", size), 0, 0, INK)
     tile.setflags(write=False)
     return tile
+
+
+@functools.lru_cache(maxsize=64)
+def _dot_spots(g: Geom, height: int, width: int, n: int) -> tuple:
+    """(dot size, mask height, mask width, and per cell (r, c) where its dot right of it and its dot below it
+    go on a ``height x width`` frame of board ``g``): (rows, columns) where `draw_shape` would put the
+    mask, with the dot over the empty board as a third item where no given digit's tile can reach that
+    box; or the dot's centre where the mask leaves the frame."""
+    size = max(3, int(g.cell * 0.24))
+    h, w = shape_mask("circle", size).shape
+    base, shape = blank_board((height, width), n, n)[0], (height, width, 3)
+    digits = [cell_text_spot(g, shape, r, c, str(v), 0.62, GIVEN, True, WHITE)  # (`cell_text`'s defaults)
+              for r in range(n) for c in range(n) for v in range(1, n + 1)]
+    boxes = [(d[0].start, d[0].stop, d[1].start, d[1].stop) if len(d) == 3 else (0, height, 0, width) for d in digits]
+
+    def spot(cx: float, cy: float) -> tuple:
+        x, y = int(round(cx - size / 2)), int(round(cy - size / 2))
+        if not (0 <= x and 0 <= y and x + w <= width and y + h <= height):
+            return cx, cy
+        if any(y0 < y + h and y < y1 and x0 < x + w and x < x1 for y0, y1, x0, x1 in boxes):
+            return slice(y, y + h), slice(x, x + w)
+        return slice(y, y + h), slice(x, x + w), _dot_over(base[y:y + h, x:x + w].tobytes(), h, w, size)
+
+    right = {(r, c): spot(g.x0 + (c + 1) * g.cell, g.y0 + (r + 0.5) * g.cell) for r in range(n) for c in range(n - 1)}
+    below = {(r, c): spot(g.x0 + (c + 0.5) * g.cell, g.y0 + (r + 1) * g.cell) for r in range(n - 1) for c in range(n)}
+    return size, h, w, right, below
 
 
 class Renzoku(LatinSquareEnv):
@@ -113,18 +141,18 @@ class Renzoku(LatinSquareEnv):
         n = self.n
         sq = latin_square(rng, n)
         self.right, self.below = dots_of(sq)
-        order = [divmod(int(i), n) for i in rng.permutation(n * n)]
+        order = [divmod(i, n) for i in rng.permutation(n * n).tolist()]
 
         def givens(k: int) -> dict:
             return {x: sq[x[0]][x[1]] for x in order[:k]}
 
         # the dots narrowed once for every count of givens tried; solutions as codes: only their count matters
-        tables, dom = narrow_tables(_tables(n, self.right, self.below), latin_domain(n))
+        tables, dom = _narrowed(n, self.right, self.below)
         # the dots leave few digits to give, and never none: the digits reversed (v -> n + 1 - v) keep every dot
-        self.givens = givens(fewest_clues(1, n * n, lambda k: table_search(tables, dom & latin_domain(n, givens(k))),
-                                          doubling=True))
+        k = fewest_clues(1, n * n, lambda k: table_search(tables, dom & latin_domain(n, givens(k))), doubling=True)
+        self.givens = givens(k)
         self._square = tuple(map(tuple, sq))  # the givens have one solution: this square
-        self.free = [x for x in ((r, c) for r in range(n) for c in range(n)) if x not in self.givens]
+        self.free = sorted(order[k:])  # the other cells, row by row
 
     # -- draw
     def _draw(self) -> np.ndarray:
@@ -132,16 +160,15 @@ class Renzoku(LatinSquareEnv):
         img, g = blank_board(self.obs_size, n, n)
         for (r, c), v in self.givens.items():
             cell_text(img, g, r, c, str(v))
-        size = max(3, int(g.cell * 0.24))
-        h, w = shape_mask("circle", size).shape
-        dots = [(g.x0 + (c + 1) * g.cell, g.y0 + (r + 0.5) * g.cell) for r, c in self.right]
-        for cx, cy in dots + [(g.x0 + (c + 0.5) * g.cell, g.y0 + (r + 1) * g.cell) for r, c in self.below]:
-            x, y = int(round(cx - size / 2)), int(round(cy - size / 2))  # where draw_shape puts the mask
-            if 0 <= x and 0 <= y and x + w <= img.shape[1] and y + h <= img.shape[0]:
-                under = img[y:y + h, x:x + w]
+        size, h, w, right, below = _dot_spots(g, img.shape[0], img.shape[1], n)
+        for spot in [right[x] for x in self.right] + [below[x] for x in self.below]:
+            if len(spot) == 3:  # no digit under it: the dot over the empty board
+                img[spot[0], spot[1]] = spot[2]
+            elif type(spot[0]) is slice:
+                under = img[spot]
                 under[...] = _dot_over(under.tobytes(), h, w, size)
             else:
-                draw_shape(img, "circle", cx, cy, size, INK)
+                draw_shape(img, "circle", *spot, size, INK)
         return img
 
     def _task_text(self) -> str:
@@ -152,13 +179,17 @@ class Renzoku(LatinSquareEnv):
                 "cells with no dot between them must not hold consecutive digits. Keep the given digits.")
 
     def _state_text(self) -> str:
-        n, rows = self.n, []
-        for r in range(n):
-            rows.append(" ".join(str(self.givens.get((r, c), ".")) + ("*" if (r, c) in self.right else " ")
-                                 for c in range(n)).rstrip())
-            if r < n - 1:
-                rows.append(" ".join("*" if (r, c) in self.below else " " for c in range(n)).rstrip())
-        return "\n".join(rows)
+        n = self.n
+        cells = [["."] * n for _ in range(n)]
+        for (r, c), v in self.givens.items():
+            cells[r][c] = str(v)
+        right, below = [[" "] * n for _ in range(n)], [[" "] * n for _ in range(n)]  # (below's last row: unused)
+        for r, c in self.right:
+            right[r][c] = "*"
+        for r, c in self.below:
+            below[r][c] = "*"
+        rows = [" ".join([a + b for a, b in zip(cells[r], right[r], strict=True)]).rstrip() for r in range(n)]
+        return "\n".join([x for r in range(n) for x in (rows[r], " ".join(below[r]).rstrip())][:-1])
 
     # -- verify
     def _check(self, answer) -> bool:

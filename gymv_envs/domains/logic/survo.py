@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -15,11 +17,16 @@ LEVELS = {0: (3, 3, 4, 6), 1: (3, 4, 6, 9), 2: (4, 4, 8, 12)}
 BLUE = (38, 110, 220)
 
 
+@functools.lru_cache(maxsize=8)
+def survo_lines(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Every row, then every column, as flat indices."""
+    return (tuple(tuple(r * cols + c for c in range(cols)) for r in range(rows))
+            + tuple(tuple(r * cols + c for r in range(rows)) for c in range(cols)))
+
+
 def solve(rows: int, cols: int, cells: list[int], row_sums: list[int], col_sums: list[int],
           limit: int = 2, budget: int = 20_000) -> list[tuple[int, ...]]:
-    lines = [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
-    lines += [tuple(r * cols + c for r in range(rows)) for c in range(cols)]
-    return fill_lines(cells, lines, [*row_sums, *col_sums], range(1, rows * cols + 1), limit, budget)
+    return fill_lines(cells, survo_lines(rows, cols), [*row_sums, *col_sums], range(1, rows * cols + 1), limit, budget)
 
 
 class Survo(HiddenCellsEnv):
@@ -71,10 +78,10 @@ class Survo(HiddenCellsEnv):
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
         R, C = self.rows, self.cols
-        full = [int(v) + 1 for v in rng.permutation(R * C)]
+        full = [v + 1 for v in rng.permutation(R * C).tolist()]
         self.row_sums = [sum(full[r * C:(r + 1) * C]) for r in range(R)]
         self.col_sums = [sum(full[c::C]) for c in range(C)]
-        order = [int(i) for i in rng.permutation(R * C)]
+        order = rng.permutation(R * C).tolist()
         k = most_open(full, order, self.max_open, lambda cells: solve(R, C, cells, self.row_sums, self.col_sums))
         self._set_givens(hide_cells(full, order, k))
         self._full = full  # the givens have no second solution: this is theirs
@@ -97,7 +104,8 @@ class Survo(HiddenCellsEnv):
                 "and the blue number below each column is the sum of that column. Keep the given numbers.")
 
     def _state_text(self) -> str:
-        rows = [" ".join(self._given_text(r, c) for c in range(self.cols)) + f" | {self.row_sums[r]}" for r in range(self.rows)]
+        C, cells = self.cols, [str(v or ".") for v in self.givens]  # (`_given_text` of each cell)
+        rows = [" ".join(cells[r * C:(r + 1) * C]) + f" | {s}" for r, s in enumerate(self.row_sums)]
         return "\n".join(rows + ["sums: " + " ".join(map(str, self.col_sums))])
 
     # -- verify
