@@ -138,10 +138,12 @@ def text_tile(text: str, size: int, color: Color, bold: bool, bg: Color) -> np.n
 
 
 @functools.lru_cache(maxsize=8192)
-def cell_text_spot(g: Geom, shape: tuple[int, ...], r: float, c: float, text: str, scale: float, color: Color,
-               bold: bool, bg: Color) -> tuple[slice, slice, np.ndarray] | tuple[tuple[float, float], int]:
-    """Where `cell_text` puts ``text`` on a frame of ``shape``: (rows, columns, tile) where the tile fits, else
-    (centre, size) for `draw_text`. A pure function of the board's geometry, cached: a clue costs one copy."""
+def cell_text_spot(g: Geom, shape: tuple[int, ...], r: float, c: float, text: str, scale: float = 0.62,
+                   color: Color = GIVEN, bold: bool = True, bg: Color = WHITE,
+                   ) -> tuple[slice, slice, np.ndarray] | tuple[tuple[float, float], int]:
+    """Where `cell_text` (with the same style arguments and defaults) puts ``text`` on a frame of ``shape``:
+    (rows, columns, tile) where the tile fits, else (centre, size) for `draw_text`. A pure function of the
+    board's geometry, cached: a clue costs one copy."""
     size = max(4, int(g.cell * scale * (1.0 if len(text) <= 2 else 2.0 / len(text))))
     tile = text_tile(text, size, color, bold, bg)
     h, w = tile.shape[:2]

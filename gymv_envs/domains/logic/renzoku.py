@@ -7,8 +7,8 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import GIVEN, Geom, blank_board, cell_text, cell_text_spot
-from gymv_envs.core.canvas import INK, WHITE, blend_mask, draw_shape, shape_mask
+from gymv_envs.core.board import Geom, blank_board, cell_text, cell_text_spot
+from gymv_envs.core.canvas import INK, blend_mask, draw_shape, shape_mask
 from gymv_envs.domains.logic._grid import (
     LatinSquareEnv,
     fewest_clues,
@@ -81,8 +81,7 @@ def _dot_spots(g: Geom, height: int, width: int, n: int) -> tuple:
     size = max(3, int(g.cell * 0.24))
     h, w = shape_mask("circle", size).shape
     base, shape = blank_board((height, width), n, n)[0], (height, width, 3)
-    digits = [cell_text_spot(g, shape, r, c, str(v), 0.62, GIVEN, True, WHITE)  # (`cell_text`'s defaults)
-              for r in range(n) for c in range(n) for v in range(1, n + 1)]
+    digits = [cell_text_spot(g, shape, r, c, str(v)) for r in range(n) for c in range(n) for v in range(1, n + 1)]
     boxes = [(d[0].start, d[0].stop, d[1].start, d[1].stop) if len(d) == 3 else (0, height, 0, width) for d in digits]
 
     def spot(cx: float, cy: float) -> tuple:
