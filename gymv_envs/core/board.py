@@ -68,7 +68,11 @@ class Geom(NamedTuple):
 def layout(obs_size: tuple[int, int], rows: int, cols: int, pad: tuple[float, float, float, float] = (0, 0, 0, 0)) -> Geom:
     """Square cells as large as fit, with ``pad`` = (top, right, bottom, left) extra cells of room."""
     h, w = obs_size
-    t, r, b, left = pad
+    return _layout(h, w, rows, cols, *pad)
+
+
+@functools.lru_cache(maxsize=1024)
+def _layout(h: int, w: int, rows: int, cols: int, t: float, r: float, b: float, left: float) -> Geom:
     margin = max(1, min(h, w) // 40)
     cell = min((w - 2 * margin) / (cols + left + r), (h - 2 * margin) / (rows + t + b))
     x0 = (w - cell * (cols + left + r)) / 2 + left * cell
