@@ -115,11 +115,15 @@ class PanelChoiceEnv(SingleTurnEnv):
         self.options = [f"panel {LETTERS[i]}" for i in range(k)] if self.answer_format == "mcq" else []
         self._correct_index = self.correct if self.answer_format == "mcq" else -1
 
+    def _empty_board(self, H: int, W: int) -> np.ndarray:
+        """The board each frame starts from (read-only): `_layout`'s, unless a task adds what all its levels share."""
+        return _layout(H, W, self.num_options, self.stem_fraction, self.stem_cards, self.stem_fill, self.stem_question)[0]
+
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        base, boxes, stem = _layout(H, W, self.num_options, self.stem_fraction, self.stem_cards, self.stem_fill,
-                                   self.stem_question)
-        img = base.copy()
+        _, boxes, stem = _layout(H, W, self.num_options, self.stem_fraction, self.stem_cards, self.stem_fill,
+                                 self.stem_question)
+        img = self._empty_board(H, W).copy()
         self._draw_stem(img, stem)
         for i, box in enumerate(boxes):
             self._draw_candidate(img, i, panel_inner(box))

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import INK, fill_rect, outline_rect
-from gymv_envs.domains.cognition._choice import PanelChoiceEnv, _layout
+from gymv_envs.domains.cognition._choice import PanelChoiceEnv, _layout, panel_inner
 from gymv_envs.domains.cognition._sprites import glyph, stamp_centred
 
 # difficulty -> (sheet side in cells, folds, holes punched)
@@ -36,6 +38,13 @@ def fold(region: Region, side: str) -> tuple[Region, callable]:
 def unfolded_holes(n: int, sides: list[str], punches: list[tuple[int, int]], slide: int = -1) -> frozenset:
     """The holes in the unfolded sheet: every cell that ends on a punched position. With ``slide``,
     fold number ``slide`` is (wrongly) taken as sliding its half over instead of turning it."""
+    punched = set(punches)
+    return frozenset(k for k, p in _folded_to(n, tuple(sides), slide).items() if p in punched)
+
+
+@functools.lru_cache(maxsize=512)
+def _folded_to(n: int, sides: tuple[str, ...], slide: int) -> dict[tuple[int, int], tuple[int, int]]:
+    """Where each cell of the open sheet ends once folded, for `unfolded_holes` (shared: do not change)."""
     region: Region = (0, n, 0, n)
     where = {(r, c): (r, c) for r in range(n) for c in range(n)}
     for i, side in enumerate(sides):
@@ -47,8 +56,30 @@ def unfolded_holes(n: int, sides: list[str], punches: list[tuple[int, int]], sli
             move = lambda r, c, m=move, s=shift: (r + s[0], c + s[1]) if m(r, c) != (r, c) else (r, c)  # noqa: E731
         where = {k: move(*p) for k, p in where.items()}
         region = new
-    punched = set(punches)
-    return frozenset(k for k, p in where.items() if p in punched)
+    return where
+
+
+def sheet(img: np.ndarray, box, n: int, region: Region) -> tuple[float, float, float]:
+    """The faint full sheet of n x n cells in ``box`` with the paper on ``region``. Returns (x, y, cell)."""
+    x0, y0, x1, y1 = box
+    s = min(x1 - x0, y1 - y0) / n
+    x, y = (x0 + x1 - s * n) / 2, (y0 + y1 - s * n) / 2
+    outline_rect(img, x, y, x + s * n + 1, y + s * n + 1, FAINT, 1)
+    r0, r1, c0, c1 = region
+    fill_rect(img, x + c0 * s, y + r0 * s, x + c1 * s, y + r1 * s, PAPER)
+    outline_rect(img, x + c0 * s, y + r0 * s, x + c1 * s + 1, y + r1 * s + 1, INK, max(1, int(s // 12)))
+    return x, y, s
+
+
+@functools.lru_cache(maxsize=16)
+def _open_sheets(H: int, W: int, k: int, stem: float, cards: int, fill: float, question: bool, n: int) -> np.ndarray:
+    """The `_layout` board with an open n x n sheet drawn in every candidate panel (read-only)."""
+    base, boxes, _ = _layout(H, W, k, stem, cards, fill, question)
+    img = base.copy()
+    for box in boxes:
+        sheet(img, panel_inner(box), n, (0, n, 0, n))
+    img.setflags(write=False)
+    return img
 
 
 class PaperFolding(PanelChoiceEnv):
@@ -135,18 +166,6 @@ class PaperFolding(PanelChoiceEnv):
         self.candidates = wrong[:k - 1]
         self.candidates.insert(self.correct, answer)
 
-    def _sheet(self, img: np.ndarray, box, region: Region | None = None) -> tuple[float, float, float]:
-        """The faint full sheet in ``box``; with ``region``, the paper there. Returns (x, y, cell)."""
-        x0, y0, x1, y1 = box
-        s = min(x1 - x0, y1 - y0) / self.n
-        x, y = (x0 + x1 - s * self.n) / 2, (y0 + y1 - s * self.n) / 2
-        outline_rect(img, x, y, x + s * self.n + 1, y + s * self.n + 1, FAINT, 1)
-        if region is not None:
-            r0, r1, c0, c1 = region
-            fill_rect(img, x + c0 * s, y + r0 * s, x + c1 * s, y + r1 * s, PAPER)
-            outline_rect(img, x + c0 * s, y + r0 * s, x + c1 * s + 1, y + r1 * s + 1, INK, max(1, int(s // 12)))
-        return x, y, s
-
     def _cached(self, img: np.ndarray, box, key: tuple, draw) -> None:
         """``draw(img)`` for a card whose picture depends only on ``box`` and ``key``: drawn once on a
         copy of the empty layout and pasted from then on (the box is untouched when it is drawn, so
@@ -172,25 +191,17 @@ class PaperFolding(PanelChoiceEnv):
             if len(_PATCHES) >= 4096:
                 _PATCHES.clear()
             _PATCHES[full] = patch
-        view = img[b:d, a:c]
-        if img.flags.c_contiguous:
-            np.copyto(img.view(_PIXEL)[b:d, a:c, 0], patch[0], where=patch[1])
-        else:
-            np.copyto(view, patch[0].view(np.uint8).reshape(view.shape), where=patch[1][..., None])
+        np.copyto(img.view(_PIXEL)[b:d, a:c, 0], patch[0], where=patch[1])  # (img: a fresh, contiguous frame)
 
     def _draw_stem(self, img: np.ndarray, boxes) -> None:
         for i, box in enumerate(boxes[:-1]):
             key = ("fold", self.regions[i], self.sides[i]) if i < self.folds else ("folded", self.regions[i])
             self._cached(img, box, key, lambda im, i=i, box=box: self._card(im, i, box))
             if i == self.folds:  # the holes punched through the folded paper, on its cached picture
-                x0, y0, x1, y1 = box
-                s = min(x1 - x0, y1 - y0) / self.n
-                x, y = (x0 + x1 - s * self.n) / 2, (y0 + y1 - s * self.n) / 2
-                for r, c in self.punches:
-                    stamp_centred(img, glyph("circle", max(3, int(s * 0.72)), INK), x + (c + 0.5) * s, y + (r + 0.5) * s)
+                self._draw_candidate(img, -1, box, self.punches)
 
     def _card(self, img: np.ndarray, i: int, box) -> None:
-        x, y, s = self._sheet(img, box, self.regions[i])
+        x, y, s = sheet(img, box, self.n, self.regions[i])
         r0, r1, c0, c1 = self.regions[i]
         t = max(1, int(s // 10))
         if i < self.folds:
@@ -210,12 +221,16 @@ class PaperFolding(PanelChoiceEnv):
             size = max(3, int(min(a1 - a0, b1 - b0) * s * 0.7))
             stamp_centred(img, glyph("arrow", size, INK, float(ARROW_ANGLE[side])), x + (b0 + b1) / 2 * s, y + (a0 + a1) / 2 * s)
 
-    def _draw_candidate(self, img: np.ndarray, i: int, box) -> None:
-        self._cached(img, box, ("sheet",), lambda im: self._sheet(im, box, (0, self.n, 0, self.n)))
-        x0, y0, x1, y1 = box  # the sheet's place, as `_sheet` finds it
+    def _empty_board(self, H: int, W: int) -> np.ndarray:  # with the candidates' open sheets
+        return _open_sheets(H, W, self.num_options, self.stem_fraction, self.stem_cards, self.stem_fill,
+                            self.stem_question, self.n)
+
+    def _draw_candidate(self, img: np.ndarray, i: int, box, cells=None) -> None:
+        """The holes of candidate ``i`` (or on ``cells``) on the sheet in ``box`` (candidates' sheets: on the board)."""
+        x0, y0, x1, y1 = box
         s = min(x1 - x0, y1 - y0) / self.n
         x, y = (x0 + x1 - s * self.n) / 2, (y0 + y1 - s * self.n) / 2
-        for r, c in self.candidates[i]:
+        for r, c in self.candidates[i] if cells is None else cells:
             stamp_centred(img, glyph("circle", max(3, int(s * 0.72)), INK), x + (c + 0.5) * s, y + (r + 0.5) * s)
 
     def _task_text(self) -> str:

@@ -27,21 +27,38 @@ def segments(rects: list[Rect], n: int) -> tuple[np.ndarray, np.ndarray]:
 
 def count_rectangles(horiz: np.ndarray, vert: np.ndarray) -> int:
     """Every axis-aligned rectangle whose four sides lie on drawn segments (corners on the lattice)."""
-    n = horiz.shape[1]
-    ph = np.concatenate([np.zeros((n + 1, 1), int), np.cumsum(horiz, axis=1)], axis=1)  # ph[y, x]
-    pv = np.concatenate([np.zeros((n + 1, 1), int), np.cumsum(vert, axis=1)], axis=1)   # pv[x, y]
-    i = np.arange(n + 1)
-    span = i[None, :] - i[:, None]  # span[a, b] = b - a
-    full_h = (ph[:, None, :] - ph[:, :, None]) == span  # [y, x0, x1]: the run x0..x1 at height y drawn
-    full_v = (pv[:, None, :] - pv[:, :, None]) == span  # [x, y0, y1]
-    ok = span > 0
-    # rectangle (x0, x1, y0, y1): its sides are the runs x0..x1 at y0 and y1 and y0..y1 at x0 and x1
-    top = full_h.transpose(1, 2, 0)  # [x0, x1, y]
-    side = full_v.transpose(1, 2, 0)  # [y0, y1, x]
-    both_h = top[:, :, :, None] & top[:, :, None, :]  # [x0, x1, y0, y1]
-    both_v = side[:, :, :, None] & side[:, :, None, :]  # [y0, y1, x0, x1]
-    total = both_h & both_v.transpose(2, 3, 0, 1) & ok[:, :, None, None] & ok[None, None, :, :]
-    return int(total.sum())
+    return _count([sum(1 << x for x, on in enumerate(r) if on) for r in horiz.tolist()],
+                  [sum(1 << y for y, on in enumerate(r) if on) for r in vert.tolist()])
+
+
+def _masks(rects: list[Rect], n: int) -> tuple[list[int], list[int]]:
+    """`segments` as bit masks: rows[y] has bit x for (x, y)-(x+1, y), cols[x] bit y for (x, y)-(x, y+1)."""
+    rows, cols = [0] * (n + 1), [0] * (n + 1)
+    for x0, y0, x1, y1 in rects:
+        run, side = (1 << x1) - (1 << x0), (1 << y1) - (1 << y0)
+        rows[y0] |= run
+        rows[y1] |= run
+        cols[x0] |= side
+        cols[x1] |= side
+    return rows, cols
+
+
+def _count(rows: list[int], cols: list[int]) -> int:
+    """`count_rectangles` of `_masks`: per pair of drawn rows, the columns drawn all the way between
+    them, and per pair of those, whether both rows are drawn all the way between them."""
+    ys = [y for y, b in enumerate(rows) if b]
+    xs_drawn = [x for x, b in enumerate(cols) if b]
+    total = 0
+    for i, y0 in enumerate(ys):
+        for y1 in ys[i + 1:]:
+            side = (1 << y1) - (1 << y0)
+            xs = [x for x in xs_drawn if cols[x] & side == side]
+            both = rows[y0] & rows[y1]
+            for j, x0 in enumerate(xs):
+                for x1 in xs[j + 1:]:
+                    run = (1 << x1) - (1 << x0)
+                    total += both & run == run
+    return total
 
 
 class RectangleCount(SingleTurnEnv):
@@ -92,7 +109,7 @@ class RectangleCount(SingleTurnEnv):
             if len(set(rects)) < len(rects):
                 continue
             self.rects = rects
-            self.count = count_rectangles(*segments(rects, n))
+            self.count = _count(*_masks(rects, n))
             if self.difficulty == 0 or self.count > len(rects):
                 break
         self.n = n

@@ -26,10 +26,7 @@ PIECES = (
 )
 KIND_FILL = {"large triangle": FILLS[0], "medium triangle": FILLS[1], "square": FILLS[2],
              "small triangle": FILLS[3], "parallelogram": FILLS[4]}
-HOLE = (255, 255, 255)
-EDGE = (60, 60, 80)
-HOLE_EDGE = (200, 60, 60)
-LOOSE = (235, 200, 120)
+HOLE, EDGE, HOLE_EDGE, LOOSE = (255, 255, 255), (60, 60, 80), (200, 60, 60), (235, 200, 120)
 # the placement question's grid width per difficulty: the widest row of loose pieces (the hole and the
 # widest distinct others, each turned its widest, one unit apart) fits, so the square recurs
 PLACEMENT_WIDTH = {0: 23, 1: 23, 2: 26}
@@ -38,13 +35,8 @@ PLACEMENT_WIDTH = {0: 23, 1: 23, 2: 26}
 def rotate(poly, quarter_turns: int) -> np.ndarray:
     """Turned clockwise by 90 degrees ``quarter_turns`` times about the origin (x, y) -> (y, -x)."""
     p = np.asarray(poly, dtype=np.int64)
-    t = quarter_turns % 4  # the quarter turns composed: (y, -x), (-x, -y), (-y, x)
-    if t == 1:
-        return np.stack([p[:, 1], -p[:, 0]], 1)
-    if t == 2:
-        return -p
-    if t == 3:
-        return np.stack([-p[:, 1], p[:, 0]], 1)
+    for _ in range(quarter_turns % 4):
+        p = np.stack([p[:, 1], -p[:, 0]], 1)
     return p
 
 
@@ -57,9 +49,7 @@ def square_pieces(scale: int, turns: int, mirror: bool) -> tuple[tuple[str, np.n
         p = np.asarray(poly, dtype=np.int64) * scale
         if mirror:
             p = np.stack([side - p[:, 0], p[:, 1]], 1)
-        p = rotate(p, turns)
-        p -= rotate([(0, 0), (side, side)], turns).min(axis=0)  # back onto [0, side]^2
-        p = p + 1
+        p = rotate(p, turns) - rotate([(0, 0), (side, side)], turns).min(axis=0) + 1  # onto [1, side + 1]^2
         p.setflags(write=False)
         pieces.append((kind, p))
     return tuple(pieces)
@@ -68,8 +58,7 @@ def square_pieces(scale: int, turns: int, mirror: bool) -> tuple[tuple[str, np.n
 def shape_key(poly) -> frozenset:
     """The polygon's corners moved so the lowest x and y are 0: equal keys, same shape and turn."""
     p = np.asarray(poly, dtype=np.int64)
-    p = p - p.min(axis=0)
-    return frozenset(map(tuple, p.tolist()))
+    return frozenset(map(tuple, (p - p.min(axis=0)).tolist()))
 
 
 def _turn_keys(poly) -> tuple[frozenset, ...]:
@@ -163,13 +152,10 @@ class TangramPieces(GeometryQuestion):
         self.scale = 2 if self.question in ("area", "rotation") and d >= 1 else 1
         turns = int(rng.integers(4)) if d >= 1 else 0
         mirror = d == 2 and rng.random() < 0.5
-        pieces = list(square_pieces(self.scale, turns, bool(mirror)))
-        self.pieces = pieces
+        self.square = (self.scale, turns, bool(mirror))  # the square's layout: `square_pieces`' arguments
+        pieces = self.pieces = list(square_pieces(*self.square))
         missing = 3 if self.question == "area" and d == 2 else 2 if self.question == "area" else 1
-        if self.question == "rotation":  # the square fits every turn: not a question
-            choices = [i for i, (k, _) in enumerate(pieces) if k != "square"]
-        else:
-            choices = list(range(7))
+        choices = [i for i, (k, _) in enumerate(pieces) if k != "square" or self.question != "rotation"]  # (it fits every turn)
         self.missing = sorted(int(i) for i in rng.permutation(choices)[:missing])
         self.loose: list[np.ndarray] = []
         if self.question == "area":
@@ -178,35 +164,20 @@ class TangramPieces(GeometryQuestion):
         hole = pieces[self.missing[0]][1]
         if self.question == "rotation":
             t = int(rng.integers(1, 4))
-            self.loose = [rotate(hole, -t)]  # turned back by t: t quarter turns clockwise refit it
+            turned = [_turned(hole.tobytes(), -t)]  # turned back by t: t quarter turns clockwise refit it
             self.answer = t * 90
         else:
             count = 5 if d == 2 else 4
-            others = [p for i, (_, p) in enumerate(pieces) if not congruent_by_turning(p, hole)]
-            if pieces[self.missing[0]][0] == "parallelogram":  # its mirror image does not fit
-                flipped = np.stack([-hole[:, 0], hole[:, 1]], 1)
-                others = [flipped] + others
-            distinct = []
-            for p in others:
-                if not any(congruent_by_turning(p, q) for q in distinct):
-                    distinct.append(p)
+            distinct = _wrong_pieces(*self.square, self.missing[0])
             pick = [distinct[int(i)] for i in rng.permutation(len(distinct))[: count - 1]]
             slot = int(rng.integers(count))
             pick.insert(slot, hole)
-            self.loose = [rotate(p, int(rng.integers(4))) for p in pick]
+            turned = [_turned(p.tobytes(), int(rng.integers(4))) for p in pick]
             self.answer = slot
-        self._lay_out_loose()
-
-    def _lay_out_loose(self) -> None:
-        """Loose pieces side by side to the right of the square, one unit apart."""
         x = 4 * self.scale + 3
-        placed = []
-        for p in self.loose:
-            q = p - p.min(axis=0)
-            w, h = q.max(axis=0)
-            placed.append(q + np.array([x, 1 + (4 * self.scale - h) // 2]))
-            x += int(w) + 1
-        self.loose = placed
+        for q, w, h in turned:  # side by side to the right of the square, one unit apart
+            self.loose.append(q + (x, 1 + (4 * self.scale - h) // 2))
+            x += w + 1
         self.width = x
 
     # -- draw
@@ -219,17 +190,15 @@ class TangramPieces(GeometryQuestion):
             p = self.plot(0, max(getattr(self, "width", 0), side + 2) if self.loose else side + 2, 0, side + 2)
         # the square recurs across levels (a few layouts: its turn, mirror and missing pieces), kept
         # as a box of pixels; the loose pieces lie apart from it, drawn after
-        key = ("tangram square", tuple(poly.tobytes() for _, poly in self.pieces), tuple(self.missing))
+        key = ("tangram square", self.square, tuple(self.missing))
         p.recurring(key, self._draw_square, (1, 1, side + 1, side + 1))
         if placement:  # a few shapes (piece and turn) in many places: each drawn once, moved
             p.tiles(self.loose, LOOSE, EDGE)
             p.stamped_labels(centres_px(p.ax, self.loose), list(LETTERS[: len(self.loose)]))
             return p.frame()
-        if self.question == "rotation":  # one loose piece in a few places: its fill recurs
+        if self.loose:  # rotation: one loose piece in a few places, its fill and outline recur
             p.fill_polygons(self.loose, [LOOSE])
-        else:  # several, placed one after another: their fills rarely recur, so none is kept
-            p.fill_fresh(self.loose, [LOOSE] * len(self.loose))
-        p.polylines(self.loose, EDGE, closed=True, cached=self.question == "rotation")
+            p.polylines(self.loose, EDGE, closed=True, cached=True)
         return p.frame()
 
     def _draw_square(self, p) -> None:
@@ -252,10 +221,8 @@ class TangramPieces(GeometryQuestion):
                 "flipping it over)?")
 
     def _state_text(self) -> str:
-        fmt = lambda p: " ".join(f"({x},{y})" for x, y in np.asarray(p).tolist())  # noqa: E731
-        parts = [f"{k}: {fmt(p)}" + (" (missing)" if i in self.missing else "") for i, (k, p) in enumerate(self.pieces)]
-        parts += [f"loose {LETTERS[i]}: {fmt(p)}" for i, p in enumerate(self.loose)]
-        return "\n".join(parts)
+        return "\n".join([_square_text(*self.square, tuple(self.missing))]
+                         + [f"loose {LETTERS[i]}: {_corners_text(p)}" for i, p in enumerate(self.loose)])
 
     # -- verify
     def _parse_answer(self, text: str):
@@ -269,16 +236,12 @@ class TangramPieces(GeometryQuestion):
 
     def _check(self, answer) -> bool:
         if self.question == "rotation":
-            hole = self.pieces[self.missing[0]][1]
-            return answer % 90 == 0 and shape_key(rotate(self.loose[0], answer // 90)) == shape_key(hole)
+            hole_key = _turn_keys(self.pieces[self.missing[0]][1])[0]
+            return answer % 90 == 0 and _turn_keys(self.loose[0])[answer // 90 % 4] == hole_key
         return answer == self.answer
 
     def _format(self, answer) -> str:
-        if self.question == "area":
-            return fmt_exact(answer)
-        if self.question == "rotation":
-            return str(answer)
-        return LETTERS[answer]
+        return fmt_exact(answer) if self.question == "area" else str(answer) if self.question == "rotation" else LETTERS[answer]
 
     def _solve(self):
         return self.answer
@@ -290,6 +253,41 @@ class TangramPieces(GeometryQuestion):
         if self.question == "rotation":  # the other quarter turns, then the eighth turns between them
             return [0, 90, 180, 270] + [int(a) for a in rng.permutation([45, 135, 225, 315])]
         return [i for i in range(len(self.loose)) if i != self.answer]
+
+
+@functools.lru_cache(maxsize=256)
+def _wrong_pieces(scale: int, turns: int, mirror: bool, missing: int) -> tuple[np.ndarray, ...]:
+    """The placement question's wrong loose pieces for the hole of piece ``missing``: one of each shape
+    that no turn fits into it (the parallelogram's mirror image first, if it is the hole)."""
+    pieces = square_pieces(scale, turns, mirror)
+    hole = pieces[missing][1]
+    flipped = [np.stack([-hole[:, 0], hole[:, 1]], 1)] if pieces[missing][0] == "parallelogram" else []
+    distinct: list[np.ndarray] = []
+    for p in flipped + [p for _, p in pieces if not congruent_by_turning(p, hole)]:
+        if not any(congruent_by_turning(p, q) for q in distinct):
+            distinct.append(p)
+    return tuple(distinct)
+
+
+@functools.lru_cache(maxsize=1024)
+def _turned(corners: bytes, quarter_turns: int) -> tuple[np.ndarray, int, int]:
+    """The int64 corners ``corners`` (bytes) turned, moved to lowest x and y 0 (read-only); width, height."""
+    q = rotate(np.frombuffer(corners, dtype=np.int64).reshape(-1, 2), quarter_turns)
+    q = q - q.min(axis=0)
+    q.setflags(write=False)
+    w, h = q.max(axis=0).tolist()
+    return q, w, h
+
+
+def _corners_text(poly) -> str:
+    return " ".join(f"({x},{y})" for x, y in np.asarray(poly).tolist())
+
+
+@functools.lru_cache(maxsize=256)
+def _square_text(scale: int, turns: int, mirror: bool, missing: tuple[int, ...]) -> str:
+    """The state text's lines for the square's pieces, the ``missing`` ones marked."""
+    return "\n".join(f"{k}: {_corners_text(p)}" + (" (missing)" if i in missing else "")
+                     for i, (k, p) in enumerate(square_pieces(scale, turns, mirror)))
 
 
 def _area2(poly) -> int:
