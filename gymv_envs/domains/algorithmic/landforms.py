@@ -13,7 +13,7 @@ from gymv_envs.domains.algorithmic._common import (
     Number,
     board_text,
     check_question,
-    neighbour_table,
+    components,
 )
 
 QUESTIONS = ("islands", "peaks")
@@ -38,17 +38,7 @@ def height_map(rng: np.random.Generator, n: int, sea: tuple[float, float] = (0.2
 
 def islands(h: np.ndarray, moves=NEIGHBOURS_4) -> int:
     """The number of islands: groups of land cells (above 0) joined by ``moves``."""
-    rows, cols = h.shape
-    land, table, count = (h > 0).reshape(-1).tolist(), neighbour_table(rows, cols, moves), 0
-    for i0, unseen in enumerate(land):
-        if unseen:  # a new island: sink it
-            count, land[i0], stack = count + 1, False, [i0]
-            while stack:
-                for j in table[stack.pop()]:
-                    if land[j]:
-                        land[j] = False
-                        stack.append(j)
-    return count
+    return components(h > 0, moves, keep=h > 0)[1]
 
 
 def peaks(h: np.ndarray) -> int:
