@@ -17,13 +17,13 @@ from gymv_envs.domains.logic import (
     _binairo_solver,
     _grid,
     _kakuro_solver,
+    _kenken_solver,
     _numbrix_solver,
     _tents_solver,
     _thermometers_solver,
     futoshiki,
     hitori,
     kakurasu,
-    kenken,
     magic_square,
     skyscrapers,
     survo,
@@ -45,7 +45,7 @@ def _count(name: str, env) -> int:
     if name == "Skyscrapers":
         return len(skyscrapers.solve(e.n, e.clues, e.givens, budget=BIG))
     if name == "KenKen":
-        return len(kenken.solve(e.n, e.cages, budget=BIG))
+        return len(_kenken_solver.solve(e.n, e.cages, budget=BIG))
     if name == "Kakurasu":
         return len(kakurasu.solve(e.n, e.row_sums, e.col_sums, budget=BIG))
     if name == "MagicSquare":
@@ -140,7 +140,7 @@ def _table_search_answer(name: str, env, budget: int):
         for cells, op, t in env.cages:
             codes = [sum(1 << ((r * n + c) * n + v - 1) for (r, c), v in zip(cells, vals))
                      for vals in itertools.product(range(1, n + 1), repeat=len(cells))
-                     if kenken.cage_value(op, list(vals)) == t and all(  # cells in one line differ
+                     if _kenken_solver.cage_value(op, list(vals)) == t and all(  # cells in one line differ
                          vals[i] != vals[j] for i, j in itertools.combinations(range(len(cells)), 2)
                          if cells[i][0] == cells[j][0] or cells[i][1] == cells[j][1])]
             tables.append((_grid.cell_bits([r * n + c for r, c in cells], n), codes))
@@ -169,7 +169,7 @@ def test_latin_search_matches_table_search(name):
         for budget in (1, 2, 5, 20, 10**6):
             try:
                 if name == "KenKen":
-                    new = kenken.solve(env.n, env.cages, 3, budget)
+                    new = _kenken_solver.solve(env.n, env.cages, 3, budget)
                 elif name == "Futoshiki":
                     new = futoshiki.solve(env.n, env.givens, env.less, 3, budget)
                 else:
