@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 import gymv_envs  # noqa: F401  (registers the ids)
+from gymv_envs.domains.puzzles._spider_rules import legal_moves
 from gymv_envs.domains.puzzles.invader_shot import simulate
 from gymv_envs.domains.puzzles.pyramid_chess import seen_from_above
 from gymv_envs.domains.puzzles.rhythm_lane import first_hits
-from gymv_envs.domains.puzzles.spider_move import legal_moves
 from gymv_envs.domains.puzzles.zuma_chain import cleared
 from gymv_envs.rules.ultimate_ttt import LINES, small_board
 
