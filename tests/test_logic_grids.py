@@ -16,13 +16,13 @@ import gymv_envs
 from gymv_envs.domains.logic import (
     _binairo_solver,
     _grid,
+    _hitori_solver,
     _kakuro_solver,
     _kenken_solver,
     _numbrix_solver,
     _tents_solver,
     _thermometers_solver,
     futoshiki,
-    hitori,
     kakurasu,
     magic_square,
     skyscrapers,
@@ -57,7 +57,7 @@ def _count(name: str, env) -> int:
     if name == "Nonogram":
         return int(nonogram.line_solve(e.row_clues, e.col_clues, e.n) is not None)  # line-solvable => unique
     if name == "Hitori":
-        return len(hitori.solve(e.grid, budget=BIG))
+        return len(_hitori_solver.solve(e.grid, budget=BIG))
     if name == "Thermometers":
         return len(_thermometers_solver.solve(e.n, e.thermos, e.row_counts, e.col_counts, budget=BIG))
     if name == "Tents":
