@@ -338,7 +338,8 @@ def test_word_search_all_words_accepts_a_second_occurrence():
 def test_rubik_sticker_and_count_leak_nothing_and_match_a_plain_simulation():
     """The sticker question names all six colours (so naming the answer tells nothing) and the count
     never appears as a number of its own; both answers agree with turning a sticker model of the cube."""
-    from gymv_envs.domains.puzzles.rubik_net import COLOURS, PLACES, _turn, faces, solved
+    from gymv_envs.domains.puzzles._rubik_cube import faces, solved, turn
+    from gymv_envs.domains.puzzles.rubik_net import COLOURS, PLACES
 
     for question in ("sticker", "count"):
         for d in (0, 1, 2):
@@ -355,7 +356,7 @@ def test_rubik_sticker_and_count_leak_nothing_and_match_a_plain_simulation():
                     for i, k in enumerate(g):
                         colour[int(k)] = start[f][i]
                 for m in env.moves:
-                    _turn(pos, nrm, m)
+                    turn(pos, nrm, m)
                 face = faces(pos, nrm, colour)[env.face]
                 if question == "sticker":
                     assert env._solution == face[env.sticker] and env.sticker != 4

@@ -23,81 +23,23 @@ from gymv_envs.core.canvas import (
 )
 from gymv_envs.core.env import check_choice
 from gymv_envs.core.rng import ScalarDraws, choice
+from gymv_envs.domains.puzzles._rubik_cube import (
+    FACES,
+    ORDER,
+    SOLVED,
+    apply_moves,
+    as_faces,
+)
 
-# face -> (outward normal, right, down) in x right, y up, z towards the viewer
-FACES = {"U": ((0, 1, 0), (1, 0, 0), (0, 0, 1)), "D": ((0, -1, 0), (1, 0, 0), (0, 0, -1)),
-         "F": ((0, 0, 1), (1, 0, 0), (0, -1, 0)), "B": ((0, 0, -1), (-1, 0, 0), (0, -1, 0)),
-         "R": ((1, 0, 0), (0, 0, -1), (0, -1, 0)), "L": ((-1, 0, 0), (0, 0, 1), (0, -1, 0))}
 NET = {"U": (0, 1), "L": (1, 0), "F": (1, 1), "R": (1, 2), "B": (1, 3), "D": (2, 1)}  # (row, col) of 3x3 blocks
 COLOURS = {"W": ("white", (250, 250, 250)), "Y": ("yellow", (250, 215, 0)), "G": ("green", (0, 155, 72)),
            "B": ("blue", (0, 70, 173)), "R": ("red", (200, 20, 30)), "O": ("orange", (255, 120, 0))}
-START = {"U": "W", "D": "Y", "F": "G", "B": "B", "R": "R", "L": "O"}
 # difficulty -> (scramble turns, turns asked about, allow prime and double turns)
 LEVELS = {0: (4, 1, False), 1: (6, 2, True), 2: (8, 4, True)}
 _NAMES = {name.upper(): k for k, (name, _) in COLOURS.items()}
 QUESTIONS = ("face", "sticker", "count")
 PLACES = ("top-left", "top-middle", "top-right", "middle-left", "centre", "middle-right", "bottom-left",
           "bottom-middle", "bottom-right")
-
-
-def _turn(pos: np.ndarray, nrm: np.ndarray, move: str) -> None:
-    """Apply a turn such as ``R``, ``U'`` or ``F2`` in place (a clockwise quarter seen from the face)."""
-    n = np.array(FACES[move[0]][0])
-    times = {"": 1, "'": 3, "2": 2}[move[1:]]
-    sel = pos @ n == 1
-    for _ in range(times):
-        for arr in (pos, nrm):
-            v = arr[sel]
-            arr[sel] = -np.cross(n, v) + np.outer(v @ n, n)
-
-
-_ORDER = tuple(FACES)
-_NORMALS, _RIGHT, _DOWN = (np.array([FACES[f][k] for f in _ORDER]) for k in range(3))
-
-
-def faces(pos: np.ndarray, nrm: np.ndarray, colour: list[str]) -> dict[str, list[str]]:
-    """The nine colour letters of every face, row by row as seen from outside."""
-    fidx = (nrm @ _NORMALS.T).argmax(axis=1)
-    idx = ((pos * _DOWN[fidx]).sum(axis=1) + 1) * 3 + (pos * _RIGHT[fidx]).sum(axis=1) + 1
-    out = {f: [""] * 9 for f in _ORDER}
-    for f, i, col in zip(fidx.tolist(), idx.tolist(), colour):
-        out[_ORDER[f]][i] = col
-    return out
-
-
-def solved() -> tuple[np.ndarray, np.ndarray, list[str]]:
-    pos, nrm, colour = [], [], []
-    for f, (n, right, down) in FACES.items():
-        for i in (-1, 0, 1):
-            for j in (-1, 0, 1):
-                pos.append(np.array(n) + i * np.array(down) + j * np.array(right))
-                nrm.append(n)
-                colour.append(START[f])
-    return np.array(pos), np.array(nrm), colour
-
-
-@functools.cache
-def _move_table(move: str) -> tuple[int, ...]:
-    """A turn as a permutation of the 54 facelets (face by face in `faces` order, nine each): after it,
-    facelet q holds what facelet ``table[q]`` held. Sticker k of `solved` starts on facelet k."""
-    pos, nrm, _ = solved()
-    _turn(pos, nrm, move)
-    return tuple(int(k) for f in _ORDER for k in faces(pos, nrm, [str(k) for k in range(54)])[f])
-
-
-def _apply(state: list[str], moves) -> list[str]:
-    """The facelet colours after ``moves`` (by `_move_table`; the same as simulating the stickers)."""
-    for m in moves:
-        table = _move_table(m)
-        state = [state[k] for k in table]
-    return state
-
-
-def _as_faces(state: list[str]) -> dict[str, list[str]]:
-    return {f: state[9 * i:9 * i + 9] for i, f in enumerate(_ORDER)}
-
-
-_SOLVED = [START[f] for f in _ORDER for _ in range(9)]
 
 
 @functools.lru_cache(maxsize=16)
@@ -110,7 +52,7 @@ def _net(H: int, W: int):
     x0, y0 = (W - 12 * s) / 2, (H - 9 * s) / 2
     gap = max(1, int(s / 12))
     boxes, centres = {}, {}
-    for f in _ORDER:
+    for f in ORDER:
         br, bc = NET[f]
         fx, fy = x0 + bc * 3 * s, y0 + br * 3 * s
         fill_rect(img, fx, fy, fx + 3 * s, fy + 3 * s, INK)
@@ -194,16 +136,16 @@ class RubikNet(SingleTurnEnv):
     def _random_moves(self, d: ScalarDraws, k: int, fancy: bool) -> list[str]:
         out: list[str] = []
         while len(out) < k:
-            m = _ORDER[d.integers(6)] + (("", "'", "2")[d.integers(3)] if fancy else ("", "")[d.integers(2)])
+            m = ORDER[d.integers(6)] + (("", "'", "2")[d.integers(3)] if fancy else ("", "")[d.integers(2)])
             if not out or out[-1][0] != m[0]:
                 out.append(m)
         return out
 
     def _generate(self, rng: np.random.Generator) -> None:
         with ScalarDraws(rng) as d:  # `rng.integers` one by one, at Python speed
-            self.state = _apply(_SOLVED, self._random_moves(d, self.scramble, True))
+            self.state = apply_moves(SOLVED, self._random_moves(d, self.scramble, True))
             self.moves = tuple(self._random_moves(d, self.num_moves, self.fancy))
-            before = _as_faces(self.state)
+            before = as_faces(self.state)
             after = self._after(self.moves)
             changed = [f for f in FACES if after[f] != before[f]] or list(FACES)
             self.face = changed[d.integers(len(changed))]
@@ -217,14 +159,14 @@ class RubikNet(SingleTurnEnv):
         self._target = after[self.face]
 
     def _after(self, moves) -> dict[str, list[str]]:
-        return _as_faces(_apply(self.state, moves))
+        return as_faces(apply_moves(self.state, moves))
 
     # -- draw
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         base, boxes, centre = _net(H, W)
         img = base.copy()
-        for f, grid in _as_faces(self.state).items():
+        for f, grid in as_faces(self.state).items():
             for i, col in enumerate(grid):
                 box = boxes[f][i]
                 if box is not None:
@@ -265,7 +207,7 @@ class RubikNet(SingleTurnEnv):
 
     def _state_text(self) -> str:
         return "\n".join(f"{f}: " + " / ".join(" ".join(g[3 * r: 3 * r + 3]) for r in range(3))
-                         for f, g in _as_faces(self.state).items())
+                         for f, g in as_faces(self.state).items())
 
     # -- verify
     def _parse_answer(self, text: str):
