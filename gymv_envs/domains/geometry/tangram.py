@@ -155,7 +155,9 @@ class TangramPieces(GeometryQuestion):
         self.square = (self.scale, turns, bool(mirror))  # the square's layout: `square_pieces`' arguments
         pieces = self.pieces = list(square_pieces(*self.square))
         missing = 3 if self.question == "area" and d == 2 else 2 if self.question == "area" else 1
-        choices = [i for i, (k, _) in enumerate(pieces) if k != "square" or self.question != "rotation"]  # (it fits every turn)
+        choices = list(range(7))
+        if self.question == "rotation":  # the square fits every turn: not a question
+            choices = [i for i, (k, _) in enumerate(pieces) if k != "square"]
         self.missing = sorted(int(i) for i in rng.permutation(choices)[:missing])
         self.loose: list[np.ndarray] = []
         if self.question == "area":
@@ -241,7 +243,11 @@ class TangramPieces(GeometryQuestion):
         return answer == self.answer
 
     def _format(self, answer) -> str:
-        return fmt_exact(answer) if self.question == "area" else str(answer) if self.question == "rotation" else LETTERS[answer]
+        if self.question == "area":
+            return fmt_exact(answer)
+        if self.question == "rotation":
+            return str(answer)
+        return LETTERS[answer]
 
     def _solve(self):
         return self.answer
