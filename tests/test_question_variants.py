@@ -67,6 +67,29 @@ def test_question_is_listed_validated_and_documented(env_id, question):
     assert gym.make(env_id).unwrapped.question == default
 
 
+def test_every_id_takes_exactly_the_questions_it_lists():
+    """The one ``question=`` check in core, for every class: an id's listed questions, its default first, are
+    what its constructor takes; a class that lists none refuses the argument and says so."""
+    seen = set()
+    for env_id in gymv_envs.ids():
+        spec = gymv_envs.task_spec(env_id)
+        cls, about = spec.entry_point, gymv_envs.describe(env_id)
+        if not about["available"]:  # (its extras are not installed: the constructor stops before the question)
+            continue
+        listed = about["questions"]
+        assert sorted(listed) == sorted(cls.questions), env_id
+        if not listed:
+            if cls not in seen:
+                with pytest.raises(ValueError, match="asks one question; leave question unset"):
+                    cls(question=cls.__name__)
+            seen.add(cls)
+            continue
+        assert listed[0] == spec.kwargs.get("question", cls.questions[0]), env_id
+        assert gym.make(env_id, obs_size=(48, 48)).unwrapped.question == listed[0], env_id
+        with pytest.raises(ValueError, match=re.escape(", ".join(map(repr, cls.questions)))):
+            gym.make(env_id, question="nonsense")
+
+
 @pytest.mark.parametrize("fmt", ["open", "mcq"])
 @pytest.mark.parametrize("env_id,question", CASES, ids=[f"{i.split('/')[1]}-{q}" for i, q in CASES])
 def test_oracle_solves_every_level(env_id, question, fmt):

@@ -77,7 +77,8 @@ class VisionEnv(gym.Env):
     answer_formats: ClassVar[tuple[str, ...]] = ()
     instruction_levels: ClassVar[tuple[str, ...]] = ()
     # The values of a task's ``question`` constructor argument, its default first (tasks that ask
-    # one question leave it empty); `describe` lists them. Validate with ``check_choice``.
+    # one question leave it empty); `describe` lists them, the constructor checks them and sets
+    # ``self.question`` (None where there are none) before ``_configure``.
     questions: ClassVar[tuple[str, ...]] = ()
     views: ClassVar[tuple[str, ...]] = ("front",)
     extras: ClassVar[tuple[str, ...]] = ()
@@ -102,6 +103,7 @@ class VisionEnv(gym.Env):
         render_mode: str | None = "rgb_array",
         action_mode: str | None = None,
         instruction_level: str | None = None,
+        question: str | None = None,
         text_in_image: bool = False,
         **unknown: Any,
     ) -> None:
@@ -128,6 +130,12 @@ class VisionEnv(gym.Env):
         self.instruction_level = (
             check_choice("instruction_level", instruction_level or self.instruction_levels[0], self.instruction_levels)
             if self.instruction_levels else None
+        )
+        if question is not None and not self.questions:
+            raise ValueError(f"{type(self).__name__} asks one question; leave question unset")
+        self.question = (
+            check_choice("question", self.questions[0] if question is None else question, self.questions)
+            if self.questions else None
         )
         self._configure()
         h, w = self.frame_size

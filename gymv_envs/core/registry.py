@@ -122,6 +122,8 @@ def describe(env_id: str) -> dict[str, Any]:
     spec = _resolve(env_id)
     cls = spec.entry_point
     doc = (cls.__doc__ or "").strip().splitlines()
+    asked = spec.kwargs.get("question")  # an id made for one of its class's questions asks that one by default
+    questions = sorted(cls.questions, key=lambda q: q != asked)
     return {
         "id": spec.id,
         "name": spec.name,
@@ -137,7 +139,7 @@ def describe(env_id: str) -> dict[str, Any]:
         "action_modes": list(cls.action_modes),
         "answer_formats": list(cls.answer_formats),
         "instruction_levels": list(cls.instruction_levels),
-        "questions": list(cls.questions),
+        "questions": questions,
         "views": list(cls.views),
         "kwargs": dict(spec.kwargs),
         "default_obs_size": list(cls.default_obs_size),

@@ -30,13 +30,6 @@ NEIGHBOURS_4 = ((-1, 0), (0, 1), (1, 0), (0, -1))
 NEIGHBOURS_8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 
-def check_question(question: Any, valid: tuple[str, ...]) -> str:
-    """``question`` if it is one of ``valid``, else a ValueError naming the valid values."""
-    if not isinstance(question, str) or question not in valid:
-        raise ValueError(f"invalid question={question!r}; valid values: {', '.join(map(repr, valid))}")
-    return question
-
-
 def board_text(grid: Sequence[Sequence[Any]], cell=str) -> str:
     """A board as text, one row per line (the levels' ``state_text``)."""
     return "\n".join(" ".join(cell(v) for v in row) for row in grid)

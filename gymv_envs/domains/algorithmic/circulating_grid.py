@@ -9,7 +9,7 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import INK
 from gymv_envs.domains.algorithmic._board import DIRS, blank, cell_icon_grid
-from gymv_envs.domains.algorithmic._common import AlgoEnv, GridOf, Number, as_grid, check_question
+from gymv_envs.domains.algorithmic._common import AlgoEnv, GridOf, Number, as_grid
 
 QUESTIONS = ("count", "fix")
 LEVELS = {0: (4, 4, 2), 1: (5, 6, 4), 2: (6, 8, 6)}  # rows, cols, arrows re-pointed after drawing a cycle cover
@@ -138,9 +138,7 @@ class CirculatingGrid(AlgoEnv):
 
     extras = ("scipy",)
 
-    def __init__(self, question: str = "count", **kwargs) -> None:
-        self.question = check_question(question, QUESTIONS)
-        super().__init__(**kwargs)
+    questions = QUESTIONS
 
     def _configure(self) -> None:
         import scipy.optimize  # noqa: F401 - loaded when the env is made, not inside the first reset

@@ -11,7 +11,7 @@ from gymv_envs.core.canvas import INK
 from gymv_envs.core.cells import cell_name
 from gymv_envs.core.grid_answers import read_cells
 from gymv_envs.domains.algorithmic._board import blank, cell_block, cell_icons, put_text
-from gymv_envs.domains.algorithmic._common import AlgoEnv, Kind, Number, check_question
+from gymv_envs.domains.algorithmic._common import AlgoEnv, Kind, Number
 from gymv_envs.domains.algorithmic._games import wythoff_table
 
 QUESTIONS = ("grundy", "move")
@@ -78,9 +78,7 @@ class CoinSquareGame(AlgoEnv):
     - v0: initial version.
     """
 
-    def __init__(self, question: str = "grundy", **kwargs) -> None:
-        self.question = check_question(question, QUESTIONS)
-        super().__init__(**kwargs)
+    questions = QUESTIONS
 
     def _configure(self) -> None:
         self.side, self.n_coins = LEVELS[self.difficulty]

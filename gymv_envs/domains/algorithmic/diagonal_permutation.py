@@ -6,7 +6,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.algorithmic._board import DARK, blank, fill_cells
-from gymv_envs.domains.algorithmic._common import AlgoEnv, Numbers, board_text, check_question
+from gymv_envs.domains.algorithmic._common import AlgoEnv, Numbers, board_text
 
 QUESTIONS = ("main", "both")
 LEVELS = {0: 4, 1: 6, 2: 8}
@@ -77,9 +77,7 @@ class DiagonalPermutation(AlgoEnv):
     - v0: initial version.
     """
 
-    def __init__(self, question: str = "main", **kwargs) -> None:
-        self.question = check_question(question, QUESTIONS)
-        super().__init__(**kwargs)
+    questions = QUESTIONS
 
     def _configure(self) -> None:
         self.n = LEVELS[self.difficulty]

@@ -12,7 +12,6 @@ from gymv_envs.domains.algorithmic._common import (
     AlgoEnv,
     Number,
     board_text,
-    check_question,
     components,
 )
 
@@ -113,9 +112,7 @@ class Landforms(AlgoEnv):
     - v0: initial version.
     """
 
-    def __init__(self, question: str = "islands", **kwargs) -> None:
-        self.question = check_question(question, QUESTIONS)
-        super().__init__(**kwargs)
+    questions = QUESTIONS
 
     def _configure(self) -> None:
         self.side = LEVELS[self.difficulty]

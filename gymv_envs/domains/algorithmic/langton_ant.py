@@ -21,7 +21,6 @@ from gymv_envs.domains.algorithmic._common import (
     Number,
     Word,
     board_text,
-    check_question,
 )
 
 QUESTIONS = ("position", "heading", "black")
@@ -87,9 +86,7 @@ class LangtonAnt(AlgoEnv):
     - v0: initial version.
     """
 
-    def __init__(self, question: str = "position", **kwargs) -> None:
-        self.question = check_question(question, QUESTIONS)
-        super().__init__(**kwargs)
+    questions = QUESTIONS
 
     def _configure(self) -> None:
         self.side, self.step_range = LEVELS[self.difficulty]

@@ -13,7 +13,6 @@ from gymv_envs.domains.algorithmic._common import (
     Cells,
     Number,
     board_text,
-    check_question,
 )
 
 QUESTIONS = ("count", "changes", "settle")
@@ -73,9 +72,7 @@ class LifeQuestions(AlgoEnv):
     - v0: initial version.
     """
 
-    def __init__(self, question: str = "count", **kwargs) -> None:
-        self.question = check_question(question, QUESTIONS)
-        super().__init__(**kwargs)
+    questions = QUESTIONS
 
     def _configure(self) -> None:
         self.side, self.param = LEVELS[self.question][self.difficulty]

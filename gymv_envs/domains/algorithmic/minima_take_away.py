@@ -9,7 +9,7 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import BACKGROUND, GRID_LINE, INK, fill_rect, new_frame
 from gymv_envs.domains.algorithmic._board import icon_block, put_text
-from gymv_envs.domains.algorithmic._common import AlgoEnv, Kind, Number, check_question
+from gymv_envs.domains.algorithmic._common import AlgoEnv, Kind, Number
 from gymv_envs.domains.algorithmic._games import after, minima_moves, minima_value
 
 QUESTIONS = ("grundy", "move")
@@ -84,9 +84,7 @@ class MinimaTakeAway(AlgoEnv):
     - v0: initial version.
     """
 
-    def __init__(self, question: str = "grundy", **kwargs) -> None:
-        self.question = check_question(question, QUESTIONS)
-        super().__init__(**kwargs)
+    questions = QUESTIONS
 
     def _configure(self) -> None:
         self.n_heaps, self.top = LEVELS[self.difficulty]

@@ -14,7 +14,6 @@ from gymv_envs.domains.algorithmic._common import (
     as_grid,
     bfs_flat,
     board_text,
-    check_question,
     neighbour_table,
 )
 
@@ -70,9 +69,7 @@ class NearestZero(AlgoEnv):
     - v0: initial version.
     """
 
-    def __init__(self, question: str = "cell", **kwargs) -> None:
-        self.question = check_question(question, QUESTIONS)
-        super().__init__(**kwargs)
+    questions = QUESTIONS
 
     def _configure(self) -> None:
         n = self.side = LEVELS[self.difficulty]

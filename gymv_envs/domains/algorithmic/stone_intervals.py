@@ -8,7 +8,7 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.core.cells import format_cells
 from gymv_envs.core.grid_answers import read_cells
 from gymv_envs.domains.algorithmic._board import blank, cell_icons
-from gymv_envs.domains.algorithmic._common import AlgoEnv, Kind, Number, check_question
+from gymv_envs.domains.algorithmic._common import AlgoEnv, Kind, Number
 from gymv_envs.domains.algorithmic._games import kayles, runs
 
 QUESTIONS = ("grundy", "move")
@@ -69,9 +69,7 @@ class StoneIntervals(AlgoEnv):
     - v0: initial version.
     """
 
-    def __init__(self, question: str = "grundy", **kwargs) -> None:
-        self.question = check_question(question, QUESTIONS)
-        super().__init__(**kwargs)
+    questions = QUESTIONS
 
     def _configure(self) -> None:
         self.rows, self.cols = LEVELS[self.difficulty]

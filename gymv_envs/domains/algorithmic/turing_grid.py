@@ -23,7 +23,6 @@ from gymv_envs.domains.algorithmic._common import (
     Word,
     as_grid,
     board_text,
-    check_question,
 )
 
 QUESTIONS = ("position", "state", "tape")
@@ -100,9 +99,7 @@ class TuringGrid(AlgoEnv):
     - v0: initial version.
     """
 
-    def __init__(self, question: str = "position", **kwargs) -> None:
-        self.question = check_question(question, QUESTIONS)
-        super().__init__(**kwargs)
+    questions = QUESTIONS
 
     def _configure(self) -> None:
         n, self.symbols, self.step_range = LEVELS[self.difficulty]

@@ -16,7 +16,6 @@ from gymv_envs.domains.algorithmic._common import (
     as_grid,
     bfs_distances,
     bfs_flat,
-    check_question,
     neighbour_table,
 )
 
@@ -61,9 +60,7 @@ class WallDistance(AlgoEnv):
     - v0: initial version.
     """
 
-    def __init__(self, question: str = "cell", **kwargs) -> None:
-        self.question = check_question(question, QUESTIONS)
-        super().__init__(**kwargs)
+    questions = QUESTIONS
 
     def _configure(self) -> None:
         n = self.side = LEVELS[self.difficulty]

@@ -8,7 +8,6 @@ from fractions import Fraction
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.env import check_choice
 from gymv_envs.domains.geometry._common import LETTERS, fmt_exact, parse_exact, parse_letters
 from gymv_envs.domains.geometry._plot import FILLS, GeometryQuestion, centres_px
 
@@ -135,10 +134,6 @@ class TangramPieces(GeometryQuestion):
     default_obs_size = (384, 768)
 
     questions = QUESTIONS
-
-    def __init__(self, question: str = "area", **kwargs) -> None:
-        self.question = check_choice("question", question, QUESTIONS)
-        super().__init__(**kwargs)
 
     @property
     def answer_hint(self) -> str:  # type: ignore[override]

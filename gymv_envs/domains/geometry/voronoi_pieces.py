@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.env import check_choice
 from gymv_envs.domains.geometry._common import LETTERS, parse_letter_set
 from gymv_envs.domains.geometry._plot import GeometryQuestion, Plot, distinct_points
 from gymv_envs.domains.geometry._voronoi import cut_ridges, fill_convex, piece, site_tiles, strokes
@@ -95,10 +94,6 @@ class VoronoiPieces(GeometryQuestion):
     extras = ("graphs",)
 
     questions = QUESTIONS
-
-    def __init__(self, question: str = "count", **kwargs) -> None:
-        self.question = check_choice("question", question, QUESTIONS)
-        super().__init__(**kwargs)
 
     @property
     def answer_hint(self) -> str:  # type: ignore[override]

@@ -19,7 +19,7 @@ cells are drawn), and words its rules in ``_rules_text()``.
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
@@ -27,7 +27,6 @@ from gymv_envs.core.answers import count_near_misses, interleave, parse_count
 from gymv_envs.core.board import Geom
 from gymv_envs.core.canvas import PALETTE, color_block, outline_rect
 from gymv_envs.core.cells import Cell, format_cells
-from gymv_envs.core.env import check_choice
 from gymv_envs.domains.logic._placement import parse_cell_list
 
 QUESTIONS = ("row", "forced", "count")
@@ -78,10 +77,6 @@ class SolutionQuestion:
     question: str
 
     questions = QUESTIONS
-
-    def __init__(self, question: str = "row", **kwargs: Any) -> None:
-        self.question = check_choice("question", question, QUESTIONS)
-        super().__init__(**kwargs)
 
     # hooks of the puzzle env
     def _solution_cells(self) -> frozenset[Cell]:

@@ -21,7 +21,6 @@ from gymv_envs.core.canvas import (
     rect_box,
     text_layer,
 )
-from gymv_envs.core.env import check_choice
 
 GOAL = "123456780"  # reading order, 0 is the blank
 LEVELS = {0: (3, 8), 1: (9, 15), 2: (16, 24)}  # difficulty -> fewest moves range
@@ -155,10 +154,6 @@ class EightPuzzleMoves(CountAnswer, SingleTurnEnv):
 
     answer_hint = "the fewest number of moves as a whole number (for example `12`)"
     questions = QUESTIONS
-
-    def __init__(self, question: str = "solve", **kwargs) -> None:
-        self.question = check_choice("question", question, QUESTIONS)
-        super().__init__(**kwargs)
 
     def _configure(self) -> None:
         self.lo, self.hi = LEVELS[self.difficulty]

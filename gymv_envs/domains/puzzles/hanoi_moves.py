@@ -12,7 +12,6 @@ import numpy as np
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import CountAnswer
 from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, draw_text, fill_rect, new_frame
-from gymv_envs.core.env import check_choice
 
 # difficulty -> (disks, fewest moves at least)
 LEVELS = {0: (3, 2), 1: (4, 5), 2: (5, 10)}
@@ -137,10 +136,6 @@ class HanoiMoves(CountAnswer, SingleTurnEnv):
     """
 
     questions = QUESTIONS
-
-    def __init__(self, question: str = "count", **kwargs) -> None:
-        self.question = check_choice("question", question, QUESTIONS)
-        super().__init__(**kwargs)
 
     @property
     def answer_hint(self) -> str:  # type: ignore[override]

@@ -22,7 +22,6 @@ from gymv_envs.core.canvas import (
     text_layer,
 )
 from gymv_envs.core.cells import cell_name, parse_cell
-from gymv_envs.core.env import check_choice
 from gymv_envs.core.rng import sample
 from gymv_envs.domains.puzzles import _knights
 
@@ -106,10 +105,6 @@ class KnightSwap(CountAnswer, SingleTurnEnv):
     """
 
     questions = QUESTIONS
-
-    def __init__(self, question: str = "count", **kwargs) -> None:
-        self.question = check_choice("question", question, QUESTIONS)
-        super().__init__(**kwargs)
 
     @property
     def answer_hint(self) -> str:  # type: ignore[override]

@@ -23,7 +23,6 @@ from gymv_envs.core.canvas import (
     stamp,
 )
 from gymv_envs.core.cells import cell_name, find_cells
-from gymv_envs.core.env import check_choice
 
 MOVES = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 WORDS = {"UP": "U", "DOWN": "D", "LEFT": "L", "RIGHT": "R"}
@@ -128,10 +127,6 @@ class PacmanPath(SingleTurnEnv):
     """
 
     questions = QUESTIONS
-
-    def __init__(self, question: str = "path", **kwargs) -> None:
-        self.question = check_choice("question", question, QUESTIONS)
-        super().__init__(**kwargs)
 
     @property
     def answer_hint(self) -> str:  # type: ignore[override]

@@ -22,7 +22,6 @@ from gymv_envs.core.canvas import (
     shape_tile,
 )
 from gymv_envs.core.cells import LETTERS, find_cells
-from gymv_envs.core.env import check_choice
 
 QUESTIONS = ("visible", "top")
 LEVELS = {0: (4, (4, 6)), 1: (5, (7, 10)), 2: (7, (11, 16))}  # base side, pieces
@@ -89,10 +88,6 @@ class PyramidChess(SingleTurnEnv):
     """
 
     questions = QUESTIONS
-
-    def __init__(self, question: str = "visible", **kwargs) -> None:
-        self.question = check_choice("question", question, QUESTIONS)
-        super().__init__(**kwargs)
 
     @property
     def answer_hint(self) -> str:  # type: ignore[override]

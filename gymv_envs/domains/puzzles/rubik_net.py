@@ -21,7 +21,6 @@ from gymv_envs.core.canvas import (
     rect_box,
     text_layer,
 )
-from gymv_envs.core.env import check_choice
 from gymv_envs.core.rng import ScalarDraws, choice
 from gymv_envs.domains.puzzles._rubik_cube import (
     FACES,
@@ -123,10 +122,6 @@ class RubikNet(SingleTurnEnv):
     _HINTS = {"face": "the nine colour initials of the face, row by row (for example `W W G / R G G / O B Y`)",
               "sticker": "the sticker's colour, an initial or a name (for example `G` or `green`)",
               "count": "the number of stickers of that colour on the face, a whole number (for example `3`)"}
-
-    def __init__(self, question: str = "face", **kwargs) -> None:
-        self.question = check_choice("question", question, QUESTIONS)
-        super().__init__(**kwargs)
 
     def _configure(self) -> None:
         self.scramble, self.num_moves, self.fancy = LEVELS[self.difficulty]

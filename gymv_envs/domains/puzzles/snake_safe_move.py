@@ -11,7 +11,6 @@ from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import count_near_misses, parse_count
 from gymv_envs.core.board import Board
 from gymv_envs.core.canvas import PALETTE, WHITE, fill, fill_rect, rect_box, shape_layer, stamp
-from gymv_envs.core.env import check_choice
 from gymv_envs.core.rng import ScalarDraws
 
 DIRS = {"UP": (-1, 0), "DOWN": (1, 0), "LEFT": (0, -1), "RIGHT": (0, 1)}
@@ -102,10 +101,6 @@ class SnakeSafeMove(SingleTurnEnv):
     """
 
     questions = QUESTIONS
-
-    def __init__(self, question: str = "safe_move", **kwargs) -> None:
-        self.question = check_choice("question", question, QUESTIONS)
-        super().__init__(**kwargs)
 
     @property
     def answer_hint(self) -> str:  # type: ignore[override]

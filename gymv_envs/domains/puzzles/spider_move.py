@@ -23,7 +23,6 @@ from gymv_envs.core.canvas import (
     text_mask,
 )
 from gymv_envs.core.cells import LETTERS
-from gymv_envs.core.env import check_choice
 from gymv_envs.domains.puzzles._spider_rules import (
     GLYPHS,
     Card,
@@ -33,7 +32,7 @@ from gymv_envs.domains.puzzles._spider_rules import (
     reveal_moves,
 )
 
-QUESTIONS = ("count", "reveal", "run")
+QUESTIONS = ("reveal", "run", "count")  # the default first
 LEVELS = {0: (5, 1, 2), 1: (7, 2, 3), 2: (10, 4, 4)}  # columns, suits, most face-down cards per column
 BACK = (45, 85, 160)
 TABLE = (40, 120, 70)
@@ -120,11 +119,7 @@ class SpiderMove(SingleTurnEnv):
     - v0: initial version.
     """
 
-    questions = ("reveal", "run", "count")  # the default first
-
-    def __init__(self, question: str = "reveal", **kwargs) -> None:
-        self.question = check_choice("question", question, QUESTIONS)
-        super().__init__(**kwargs)
+    questions = QUESTIONS
 
     @property
     def answer_hint(self) -> str:  # type: ignore[override]

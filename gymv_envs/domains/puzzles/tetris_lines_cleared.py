@@ -8,7 +8,6 @@ import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.cells import LETTERS
-from gymv_envs.core.env import check_choice
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.puzzles._tetris import (
     PIECE_COLORS,
@@ -74,10 +73,6 @@ class TetrisLinesCleared(SingleTurnEnv):
     """
 
     questions = QUESTIONS
-
-    def __init__(self, question: str = "count", **kwargs) -> None:
-        self.question = check_choice("question", question, QUESTIONS)
-        super().__init__(**kwargs)
 
     @property
     def answer_hint(self) -> str:  # type: ignore[override]

@@ -10,7 +10,6 @@ import numpy as np
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.canvas import PALETTE, WHITE, outline_rect
 from gymv_envs.core.cells import cell_name, find_cells
-from gymv_envs.core.env import check_choice
 from gymv_envs.domains.puzzles._ultimate_ttt import board_tile, cell_boxes, grid_base, stone_tile
 from gymv_envs.rules.ultimate_ttt import line_won, playable, small_board
 
@@ -67,10 +66,6 @@ class UltimateTicTacToeMove(SingleTurnEnv):
     """
 
     questions = QUESTIONS
-
-    def __init__(self, question: str = "board", **kwargs) -> None:
-        self.question = check_choice("question", question, QUESTIONS)
-        super().__init__(**kwargs)
 
     @property
     def answer_hint(self) -> str:  # type: ignore[override]

@@ -19,7 +19,6 @@ from gymv_envs.core.canvas import (
     text_layer,
 )
 from gymv_envs.core.cells import cell_name
-from gymv_envs.core.env import check_choice
 from gymv_envs.core.rng import ScalarDraws
 
 WORDS = ("APPLE", "BREAD", "CHAIR", "DANCE", "EAGLE", "FLAME", "GRAPE", "HOUSE", "IVORY", "JELLY",
@@ -113,10 +112,6 @@ class WordSearch(SingleTurnEnv):
     """
 
     questions = QUESTIONS
-
-    def __init__(self, question: str = "one_word", **kwargs) -> None:
-        self.question = check_choice("question", question, QUESTIONS)
-        super().__init__(**kwargs)
 
     @property
     def answer_hint(self) -> str:  # type: ignore[override]

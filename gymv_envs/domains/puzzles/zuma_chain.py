@@ -18,7 +18,6 @@ from gymv_envs.core.canvas import (
     pil_draw,
     shape_tile,
 )
-from gymv_envs.core.env import check_choice
 
 QUESTIONS = ("count", "best")
 LEVELS = {0: ((10, 14), 3, 5), 1: ((16, 22), 4, 6), 2: ((24, 32), 4, 8)}  # balls, colours, gaps labelled (best)
@@ -133,10 +132,6 @@ class ZumaChain(SingleTurnEnv):
     """
 
     questions = QUESTIONS
-
-    def __init__(self, question: str = "count", **kwargs) -> None:
-        self.question = check_choice("question", question, QUESTIONS)
-        super().__init__(**kwargs)
 
     @property
     def answer_hint(self) -> str:  # type: ignore[override]
