@@ -9,8 +9,6 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.graphs._graphs import (
     GraphQuestion,
-    bitsets,
-    chromatic_number,
     int_near_misses,
     parse_int,
     planar_graph,
@@ -31,17 +29,29 @@ def set_partitions(n: int) -> np.ndarray:
     return out
 
 
-def complete_colourings(n: int, edges) -> tuple[np.ndarray, np.ndarray]:
-    """(colour count of each partition, whether it is a complete proper colouring) over all partitions."""
+@functools.lru_cache(maxsize=8)
+def _class_counts(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the number of classes of each partition of `set_partitions(n)`, and for each count c the bit mask of
+    every pair of classes a < b < c, bit a * n + b), both read-only."""
+    k = set_partitions(n).max(axis=1) + 1
+    full = np.array([sum(1 << (a * n + b) for a in range(c) for b in range(a + 1, c)) for c in range(n + 1)])
+    k.setflags(write=False)
+    full.setflags(write=False)
+    return k, full
+
+
+def colour_counts(n: int, edges) -> tuple[int, int]:
+    """(the chromatic number, the achromatic number): the fewest classes of a partition with no edge inside a
+    class (a proper colouring), and the most classes of one where also every two classes meet on some edge."""
     part = set_partitions(n)
+    k, full = _class_counts(n)
     e = np.asarray(edges, dtype=int)
     cu, cv = part[:, e[:, 0]], part[:, e[:, 1]]
     proper = (cu != cv).all(axis=1)
+    cu, cv, k = cu[proper], cv[proper], k[proper]  # (only the proper colourings are checked for completeness)
     lo, hi = np.minimum(cu, cv), np.maximum(cu, cv)
     met = np.bitwise_or.reduce(np.left_shift(1, lo * n + hi), axis=1)  # which colour pairs share an edge
-    k = part.max(axis=1) + 1
-    full = np.array([sum(1 << (a * n + b) for a in range(c) for b in range(a + 1, c)) for c in range(n + 1)])
-    return k, proper & (met & full[k] == full[k])
+    return int(k.min()), int(k[met & full[k] == full[k]].max())
 
 
 class AchromaticNumber(GraphQuestion):
@@ -84,9 +94,7 @@ class AchromaticNumber(GraphQuestion):
         n, lo, hi = LEVELS[self.difficulty]
         self._name_labels(n)
         self.pos, self.edges = planar_graph(rng, n, int(rng.integers(lo, hi + 1)), max_len=2.8)
-        k, ok = complete_colourings(n, self.edges)
-        self.psi = int(k[ok].max())
-        self.chi = chromatic_number(bitsets(n, self.edges))[0]
+        self.chi, self.psi = colour_counts(n, self.edges)
 
     def _picture(self) -> Picture:
         return Picture(self.pos, self.edges, self.labels)

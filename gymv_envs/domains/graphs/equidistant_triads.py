@@ -10,11 +10,10 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.graphs._graphs import (
     CountQuestion,
-    adjacency,
-    bfs_hops,
     int_near_misses,
     random_tree,
     relabel,
+    tree_parents,
     tree_positions,
 )
 from gymv_envs.domains.graphs._render import Picture
@@ -32,9 +31,20 @@ def triples(n: int) -> np.ndarray:
 
 def triad_counts(n: int, edges) -> tuple[int, int]:
     """(triples with all three distances equal, triples with at least two equal) in a tree."""
-    adj = adjacency(n, edges)
-    hops = [bfs_hops(adj, v) for v in range(n)]  # one breadth-first search per vertex
-    dist = np.array([[h[w] for w in range(n)] for h in hops])
+    parent, order = tree_parents(n, edges)
+    depth = [0] * n
+    for v in order[1:]:
+        depth[v] = depth[parent[v]] + 1
+    inside = [[v] for v in range(n)]  # the vertices of each vertex's subtree
+    for v in reversed(order[1:]):
+        inside[parent[v]] += inside[v]
+    rows = [depth] * n  # the root's distances are its depths; every other row comes from its parent's:
+    for v in order[1:]:  # one more to the vertices outside v's subtree, one fewer to those inside
+        row = [x + 1 for x in rows[parent[v]]]
+        for w in inside[v]:
+            row[w] -= 2
+        rows[v] = row
+    dist = np.array(rows)
     t = triples(n)
     a, b, c = dist[t[:, 0], t[:, 1]], dist[t[:, 0], t[:, 2]], dist[t[:, 1], t[:, 2]]
     return int(((a == b) & (b == c)).sum()), int(((a == b) | (b == c) | (a == c)).sum())

@@ -20,8 +20,10 @@ SIZES = {0: (6, 6), 1: (8, 9), 2: (10, 12)}  # vertices, most edges (v0: 7 and 1
 
 
 def longest_simple_path(n: int, edges) -> list[int]:
-    """A simple path with the most edges (depth-first search over simple paths from every vertex)."""
+    """A simple path with the most edges (depth-first search over simple paths from every vertex, the first
+    found of the most vertices; the search stops once a path has as many as one can have)."""
     nb = [sorted(a) for a in adjacency(n, edges)]
+    most = n - max(0, sum(len(a) == 1 for a in nb) - 2)  # a vertex of one edge can only end a path
     best: list[int] = [0]
     path: list[int] = []
 
@@ -30,7 +32,7 @@ def longest_simple_path(n: int, edges) -> list[int]:
         path.append(v)
         if len(path) > len(best):
             best = path[:]
-        if len(best) < n:
+        if len(best) < most:
             for w in nb[v]:
                 if not used >> w & 1:
                     grow(w, used | 1 << w)
@@ -38,7 +40,7 @@ def longest_simple_path(n: int, edges) -> list[int]:
 
     for s in range(n):
         grow(s, 1 << s)
-        if len(best) == n:
+        if len(best) == most:
             break
     return best
 

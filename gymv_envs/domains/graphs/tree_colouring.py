@@ -48,29 +48,6 @@ def colouring_value(n: int, edges, weights, black) -> int:
     return total
 
 
-def best_colouring(n: int, edges, weights, k: int) -> int:
-    """The largest value over all colourings with k black vertices (knapsack over subtrees)."""
-    parent, order = tree_parents(n, edges, 0)
-    w = {(u, v): x for (u, v), x in zip(edges, weights)}
-    neg = float("-inf")
-    f = [[0, 0] for _ in range(n)]  # f[v][b]: best value inside v's subtree with b black vertices there
-    size = [1] * n
-    for v in reversed(order):
-        for c in [c for c in range(n) if parent[c] == v]:
-            wc = w.get((v, c), w.get((c, v)))
-            merged = [neg] * (size[v] + size[c] + 1)
-            for a in range(min(size[v], k) + 1):
-                if f[v][a] == neg:
-                    continue
-                for b in range(min(size[c], k - a) + 1):
-                    if f[c][b] == neg:
-                        continue
-                    gain = wc * (b * (k - b) + (size[c] - b) * (n - k - size[c] + b))
-                    merged[a + b] = max(merged[a + b], f[v][a] + f[c][b] + gain)
-            f[v], size[v] = merged, size[v] + size[c]
-    return int(f[0][k])
-
-
 class TreeColouring(GraphQuestion):
     """Colour k vertices of a weighted tree black to maximise the distances within each colour.
 
@@ -79,7 +56,7 @@ class TreeColouring(GraphQuestion):
     says how many vertices ``k`` to paint black (the rest stay white). The value of a colouring is
     the sum of the tree distances over all pairs of black vertices plus over all pairs of white
     vertices. The answer is the set of black vertices of a colouring with the largest value; any
-    optimal set is accepted (a knapsack dynamic programme over subtrees gives the optimum).
+    optimal set is accepted (every set of ``k`` vertices is scored to find the optimum).
 
     ## Action Space
     ``answer_format="open"``: `Text`, the ``k`` black vertices' letters. ``"mcq"``: `Discrete(k)`;
@@ -113,7 +90,7 @@ class TreeColouring(GraphQuestion):
         self.edges = relabel(rng, n, random_tree(rng, n))
         self.weights = [int(x) for x in rng.integers(1, 10, len(self.edges))]
         self.k = int(rng.integers(2, n - 1))
-        self.best = best_colouring(n, self.edges, self.weights, self.k)
+        self.best, self.black = self._best_set()
         self.pos = tree_positions(n, self.edges, int(rng.integers(n)))
 
     def _picture(self) -> Picture:
@@ -140,9 +117,9 @@ class TreeColouring(GraphQuestion):
     def _format(self, answer) -> str:
         return fmt_set(answer, self.labels)
 
-    def _solve(self):
-        """Every k-subset scored at once (a subset's black count below each edge is one matrix product);
-        the first one reaching the dynamic programme's optimum."""
+    def _best_set(self) -> tuple[int, frozenset[int]]:
+        """The largest value and the first k-subset reaching it: every k-subset scored at once (a subset's black
+        count below each edge is one matrix product)."""
         n = len(self.labels)
         subsets = k_subsets(n, self.k)
         parent, order = tree_parents(n, self.edges, 0)
@@ -158,7 +135,11 @@ class TreeColouring(GraphQuestion):
         b = subsets @ below[child].T
         k = self.k
         value = (wts * (b * (k - b) + (size - b) * (n - k - size + b))).sum(axis=1)
-        return frozenset(int(v) for v in np.flatnonzero(subsets[int(np.argmax(value))]))
+        best = int(np.argmax(value))
+        return int(value[best]), frozenset(int(v) for v in np.flatnonzero(subsets[best]))
+
+    def _solve(self):
+        return self.black
 
     def _near_misses(self, rng: np.random.Generator) -> list:
         n, best = len(self.labels), set(self._solution)

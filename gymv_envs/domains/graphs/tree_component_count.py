@@ -78,9 +78,11 @@ class TreeComponentCount(CountQuestion):
         adj = adjacency(n, edges)
         owner = [-1] * n
         seeds = [int(rng.integers(n))]
+        apart = np.hypot(*(self.pos[:, None, :] - self.pos[None, :, :]).transpose(2, 0, 1))  # [v, s]: v from s
+        gap = apart[:, seeds[0]]  # each point's distance to the nearest seed
         while len(seeds) < parts:  # far apart: each next seed is the point farthest from the others
-            gap = np.min(np.hypot(*(self.pos[:, None, :] - self.pos[None, seeds, :]).transpose(2, 0, 1)), axis=1)
             seeds.append(int(np.argmax(gap + rng.uniform(0, 0.5, n))))
+            gap = np.minimum(gap, apart[:, seeds[-1]])
         members: list[list[int]] = [[] for _ in range(parts)]
         for k, v in enumerate(seeds):
             owner[v] = k

@@ -8,7 +8,6 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.domains.graphs._graphs import (
     GraphQuestion,
     adjacency,
-    bfs_hops,
     int_near_misses,
     parse_int,
     random_tree,
@@ -21,10 +20,31 @@ SIZES = {0: (6, 7), 1: (8, 10), 2: (11, 13)}  # fewest and most vertices
 
 
 def diameter(adj, verts) -> int:
-    """Edges on a longest path inside ``verts`` (two breadth-first searches)."""
-    start = next(iter(verts))
-    far = max(bfs_hops(adj, start).items(), key=lambda kv: kv[1])[0]
-    return max(bfs_hops(adj, far).values())
+    """Edges on a longest path in the tree of the forest ``adj`` that holds ``verts``."""
+    return part_diameter(adj, next(iter(verts)), -1)
+
+
+def part_diameter(adj, root: int, away: int) -> int:
+    """Edges on a longest path in the part of the tree ``adj`` that holds ``root`` once its edge to the
+    neighbour ``away`` is deleted (-1: none): the most, over its vertices, of the two greatest heights
+    below one (rooted at ``root``) added up."""
+    parent, order = [away] * len(adj), [root]
+    for v in order:
+        for w in adj[v]:
+            if w != parent[v]:
+                parent[w] = v
+                order.append(w)
+    first, second = [0] * len(adj), [0] * len(adj)  # the two greatest heights below each vertex
+    longest = 0
+    for v in reversed(order):
+        longest = max(longest, first[v] + second[v])
+        if v != root:
+            p, h = parent[v], first[v] + 1
+            if h > first[p]:
+                first[p], second[p] = h, first[p]
+            elif h > second[p]:
+                second[p] = h
+    return longest
 
 
 def best_change(n: int, edges) -> tuple[int, int]:
@@ -33,11 +53,9 @@ def best_change(n: int, edges) -> tuple[int, int]:
     Joining the parts' centres gives max(d1, d2, ceil(d1/2) + ceil(d2/2) + 1); joining the ends of
     their diameters gives d1 + d2 + 1."""
     lo, hi = None, None
-    for cut in edges:
-        rest = [e for e in edges if e != cut]
-        adj = adjacency(n, rest)
-        side = set(bfs_hops(adj, cut[0]))
-        d1, d2 = diameter(adj, side), diameter(adj, set(range(n)) - side)
+    adj = adjacency(n, edges)
+    for a, b in edges:
+        d1, d2 = part_diameter(adj, a, b), part_diameter(adj, b, a)
         small = max(d1, d2, (d1 + 1) // 2 + (d2 + 1) // 2 + 1)
         lo = small if lo is None else min(lo, small)
         hi = d1 + d2 + 1 if hi is None else max(hi, d1 + d2 + 1)
