@@ -217,24 +217,24 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
         dead = memo[tuple(ids)] = [memo.setdefault(("dead", *ids[r + 2:]), set()) for r in range(-1, n - 1)]
     left = budget
     full = (1 << n * n) - 1
+    want_bits = (1 << n) - 1
+    ask_bits = (1 << shift) - 1
 
-    def steps(row: int, must: int, want: int, entry: tuple) -> list[tuple[int, int, int, int]]:
-        """The rows that may come below ``row`` (given what it asks of them, ``want`` on the cells of
-        ``must``) under the next row's numbers, each with what they ask of the row after it, and the
-        state as one number."""
+    def steps(state: int, entry: tuple) -> list[int]:
+        """The states of the next row that may follow ``state`` under that row's numbers: a state is
+        a row and what it asks of the row below it, ``want`` on the cells of ``must``, as one number
+        ``(row << n | must) << n | want``."""
         table, near_k, number, _, free = entry
+        row = state >> shift
         fit = free[row]  # the rows below ``row`` its numbers and no crossed vertex allow, once per row
         if fit is None:
             fit = crossing[row]
             for rows_near in near_k:
                 fit &= rows_near[row]
             free[row] = fit
-        fit &= holding[must << n | want]
-        if not fit:
-            table[(row << n | must) << n | want] = ()
-            return ()
+        fit &= holding[state & ask_bits]
+        found = table[state] = []
         m, k0, k1, k2, x, v0, v1, v2 = number
-        found = table[(row << n | must) << n | want] = []
         base = row << n
         while fit:  # each numbered cell of the row below has k or k - 1 sides: the side below is fixed
             low = fit & -fit
@@ -242,53 +242,53 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
             nxt = low.bit_length() - 1
             c0, c1, d0, d1, d2 = planes[base | nxt]
             w = (nxt ^ ((k0 ^ c0) | (k1 ^ c1) | k2)) & m  # the same below where k is met, else the other
+            must = m
             if x:  # the count to avoid: reached without the side below (take it) or with it (not)
                 xs = x & ~((v0 ^ c0) | (v1 ^ c1) | v2)
                 xm = x & ~((v0 ^ d0) | (v1 ^ d1) | (v2 ^ d2))
-                must_next, w = m | xs | xm, w | (~nxt & xs | nxt & xm) & x
-                found.append((nxt, must_next, w, (must_next << n | w) | nxt << shift))
-            else:
-                found.append((nxt, m, w, (m << n | w) | nxt << shift))
+                must |= xs | xm
+                w |= (~nxt & xs | nxt & xm) & x
+            found.append((nxt << n | must) << n | w)
         return found
 
     last = n - 1
 
-    def search(r: int, state: int, row: int, must: int, want: int, inside: int) -> bool:
-        """Rows 0..r are set (row r is ``row``, asking ``want`` of the cells ``must`` below; all of
-        them the mask ``inside``): try the rest; whether some filling fit the numbers."""
+    def search(r: int, state: int, inside: int) -> bool:
+        """Rows 0..r are set (all of them the mask ``inside``; row r and what it asks of the next
+        as the number ``state``): try the rest; whether some filling fit the numbers."""
         nonlocal left
         fit = False
         gone = dead[r + 1]
         entry = tables[r + 1]
         found = entry[0].get(state)
         if found is None:
-            found = steps(row, must, want, entry)
+            found = steps(state, entry)
         r += 1
         at = r * n
         if r == last:  # below the last row is the outside: it may ask nothing of it
-            for nxt, _, w, key in found:
+            for key in found:
                 if key in gone:
                     continue
                 left -= 1
                 if left < 0:
                     raise TimeoutError
-                if w:
+                if key & want_bits:
                     gone.add(key)
                     continue
                 fit = True
-                grid = inside | nxt << at
+                grid = inside | key >> shift << at
                 if grid and grid != full and _one_loop(grid, n):  # no vertex is crossed between rows
                     out.append(grid)
                     if len(out) >= limit:
                         break
             return fit
-        for nxt, m, w, key in found:
+        for key in found:
             if key in gone:
                 continue
             left -= 1
             if left < 0:
                 raise TimeoutError
-            if search(r, key, nxt, m, w, inside | nxt << at):
+            if search(r, key, inside | key >> shift << at):
                 fit = True
                 if len(out) >= limit:
                     break
@@ -297,7 +297,7 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
         return fit
 
     try:
-        search(-1, 0, 0, 0, 0, 0)
+        search(-1, 0, 0)
     except TimeoutError:
         return None
     return out

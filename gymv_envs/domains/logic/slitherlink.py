@@ -66,6 +66,30 @@ def _around(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
                  for r in range(n) for c in range(n))
 
 
+RING = (0, 1, 2, 5, 8, 7, 6, 3)  # a 3x3 block's outer cells (bit 3 * row + column) in turn round its centre
+
+
+@functools.lru_cache(maxsize=8)
+def _blocks(n: int) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """Per cell, the cells of its 3x3 block that lie on the grid, as a mask over the block's 9 bits.
+    Per block of inside cells round an outside centre: whether adding the centre to an inside whose
+    boundary is one loop leaves one loop (unless it fills the grid). That depends on the block alone:
+    no corner of the centre may be crossed, and the inside cells of the ring round it must form one
+    run (the inside is connected, so with two runs the centre closes a ring round outside cells)."""
+    on = []
+    for r in range(n):
+        for c in range(n):
+            on.append(sum(1 << 3 * dr + dc for dr in range(3) for dc in range(3)
+                          if 0 <= r + dr - 1 < n and 0 <= c + dc - 1 < n))
+    joins = []
+    for block in range(1 << 9):
+        ring = [block >> b & 1 for b in RING]
+        runs = sum(ring[i] and not ring[i - 1] for i in range(8))
+        crossed = any(ring[i] and not ring[i - 1] and not ring[i + 1] for i in (0, 2, 4, 6))
+        joins.append(runs == 1 and not crossed)
+    return tuple(on), tuple(joins)
+
+
 class Slitherlink(CellsAnswerEnv):
     """Find the single closed loop through the dotted grid that the numbers describe; name the cells inside it.
 
@@ -160,6 +184,7 @@ class Slitherlink(CellsAnswerEnv):
     def _region(self, rng: np.random.Generator) -> int:
         """A random region grown cell by cell while its boundary stays one loop (bit ``r * n + c``: cell (r, c))."""
         n = self.n
+        full, (on, joins) = (1 << n * n) - 1, _blocks(n)
         with ScalarDraws(rng) as draws:  # the draws of `rng.integers` / `rng.random`, one by one at Python speed
             inside = 1 << draws.integers(n) * n + draws.integers(n)
             target = int(n * n * (0.35 + 0.25 * draws.random()))
@@ -170,7 +195,9 @@ class Slitherlink(CellsAnswerEnv):
                 for _ in range(draws.integers(frontier.bit_count())):  # the frontier's cells in order
                     frontier &= frontier - 1
                 cell = frontier & -frontier
-                if mask_loop_ok(inside | cell, n):
+                k, shifted = cell.bit_length() - 1, inside << n + 1  # its block's rows: bits k, k + n, k + 2n
+                block = (shifted >> k & 7 | (shifted >> k + n & 7) << 3 | (shifted >> k + 2 * n & 7) << 6) & on[k]
+                if joins[block] and inside | cell != full:  # as `mask_loop_ok(inside | cell, n)`
                     inside |= cell
         return inside
 
