@@ -21,6 +21,7 @@ from gymv_envs.domains.cognition._sprites import Sprite, stamp, stamp_all
 
 C30 = math.cos(math.pi / 6)
 TOP, RIGHT, LEFT = 1.0, 0.72, 0.86  # shading of the faces
+_PIXEL = np.dtype("V3")  # one RGB pixel as a 3-byte item: a masked copy of a face is one `copyto`
 
 
 def shade(colour: Color, k: float) -> Color:
@@ -70,39 +71,21 @@ def column(h: int, s: int, colour: Color, lines: bool = True, part: str = "all")
     return rgb, mask
 
 
-@functools.lru_cache(maxsize=256)
-def floor(n: int, s: int, colour: Color) -> Sprite:
-    """An n x n floor of tiles (outlined), placed like a column of height 0 at (0, 0)."""
-    ox, oy = origin(0, s)
-    w, hh = 2 * int(math.ceil(n * s * C30)) + 3, int(math.ceil(n * s)) + 3
-    img = Image.new("RGBA", (w, hh), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
-    shift = (n - 1) * s * C30
-    for x in range(n):
-        for y in range(n):
-            pts = [(px + (x - y) * s * C30 - ox + shift, py + (x + y) * s / 2 - oy) for px, py in _faces(0, s)["top"]]
-            d.polygon(pts, fill=(*colour, 255), outline=(*shade(colour, 0.75), 255))
-    arr = np.asarray(img)
-    rgb, mask = np.ascontiguousarray(arr[..., :3]), arr[..., 3] > 127
-    rgb.setflags(write=False)
-    mask.setflags(write=False)
-    return rgb, mask
-
-
-@functools.lru_cache(maxsize=64)
-def _base(H: int, W: int, colour: Color, floor: tuple | None) -> Image.Image:
+def canvas(H: int, W: int, colour: Color) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A fresh PIL picture of ``colour`` and its drawing context; the iso scenes are drawn face by face
+    as polygons, then converted with `frame` once."""
     img = Image.new("RGB", (W, H), colour)
-    if floor is not None:
-        draw_floor(ImageDraw.Draw(img), *floor)
-    return img
-
-
-def canvas(H: int, W: int, colour: Color, floor: tuple | None = None) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    """A fresh PIL picture (copied from a cached blank one, with the floor ``(n, m, s, ox, oy,
-    colour)`` drawn when given) and its drawing context; the iso scenes are drawn face by face as
-    polygons, then converted with ``np.asarray`` once."""
-    img = _base(H, W, colour, floor).copy() if floor is not None else Image.new("RGB", (W, H), colour)
     return img, ImageDraw.Draw(img)
+
+
+@functools.lru_cache(maxsize=8)
+def blank(H: int, W: int, colour: Color, floor: tuple | None = None) -> np.ndarray:
+    """An H x W frame of ``colour`` with the floor ``(n, m, s, ox, oy, colour)`` drawn when given, as
+    `frame` gives it (read-only, cached per size: copy it to draw on)."""
+    img, d = canvas(H, W, colour)
+    if floor is not None:
+        draw_floor(d, *floor)
+    return frame(img)
 
 
 def draw_floor(d: ImageDraw.ImageDraw, n: int, m: int, s: float, ox: float, oy: float, colour: Color) -> None:
@@ -205,6 +188,52 @@ def outlined_polygons(d: ImageDraw.ImageDraw, faces, outline: Color) -> None:
             draw(poly, fill_ink, 1)
         if ink is not None and ink != fill_ink:
             draw(poly, ink, 0, 1)
+
+
+@functools.lru_cache(maxsize=4)
+def face_sprites(H: int, W: int, n: int, m: int, s: float, ox: float, oy: float, zmax: int, colour: Color,
+                 outline: Color) -> tuple:
+    """`_face_table` of an n x m floor in an H x W frame with each face drawn as `outlined_polygons`
+    draws it (filled in ``colour``, its sides shaded, then outlined), as ``(pixels, mask, x, y)``: its
+    3-byte pixels and their mask with the top-left corner at (x, y) of the frame (None: no pixel in
+    it). Each face is drawn at its own place in a picture of the frame's size, so `stamp_faces`
+    copying them back to front gives the pixels `outlined_polygons` paints (fill and outline are opaque)."""
+    scratch = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    d = ImageDraw.Draw(scratch)
+
+    def sprite(poly, fill):
+        outlined_polygons(d, [(poly, (*fill, 255))], (*outline, 255))
+        xs, ys = [x for x, _ in poly], [y for _, y in poly]  # it draws between the rounded corners
+        x0, y0 = max(0, int(min(xs)) - 3), max(0, int(min(ys)) - 3)
+        near = (x0, y0, max(x0, min(W, int(max(xs)) + 4)), max(y0, min(H, int(max(ys)) + 4)))
+        box = scratch.crop(near).getbbox()
+        if box is None:
+            return None
+        box = (box[0] + x0, box[1] + y0, box[2] + x0, box[3] + y0)
+        arr = np.asarray(scratch.crop(box))
+        scratch.paste((0, 0, 0, 0), box)
+        pixels, mask = np.ascontiguousarray(arr[..., :3]).view(_PIXEL)[..., 0], arr[..., 3] > 0
+        pixels.setflags(write=False)
+        mask.setflags(write=False)
+        return pixels, mask, box[0], box[1]
+
+    rights, lefts, tops = _face_table(n, m, s, ox, oy, zmax)
+    right, left = shade(colour, RIGHT), shade(colour, LEFT)
+    return (tuple(tuple(sprite(p, right) for p in cell) for cell in rights),
+            tuple(tuple(sprite(p, left) for p in cell) for cell in lefts),
+            tuple(tuple(sprite(p, colour) for p in cell) for cell in tops))
+
+
+def stamp_faces(img: np.ndarray, faces: Sequence[tuple | None]) -> None:
+    """Copy `face_sprites` entries onto ``img`` (C-contiguous, of their frame's size) in turn: one
+    masked copy of 3-byte pixels each (None: nothing)."""
+    H, W = img.shape[:2]
+    frame_pixels = img.view(_PIXEL).reshape(H, W)
+    for face in faces:
+        if face is not None:
+            pixels, mask, x, y = face
+            h, w = mask.shape
+            np.copyto(frame_pixels[y:y + h, x:x + w], pixels, where=mask)
 
 
 def painter(cells: Sequence[tuple[int, int, int]]) -> list[int]:

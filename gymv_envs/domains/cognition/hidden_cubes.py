@@ -90,10 +90,12 @@ class HiddenCubeCount(SingleTurnEnv):
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         n = self.heights.shape[0]
-        s, ox, oy = _iso.fit(n, n, LEVELS[self.difficulty][1], (0, 0, W, H))
-        img, d = _iso.canvas(H, W, BACKGROUND, (n, n, s, ox, oy, FLOOR))
-        _iso.outlined_polygons(d, _iso.column_faces(self.heights, s, ox, oy, CUBE), INK)
-        return _iso.frame(img)
+        top = LEVELS[self.difficulty][1]
+        s, ox, oy = _iso.fit(n, n, top, (0, 0, W, H))
+        img = _iso.blank(H, W, BACKGROUND, (n, n, s, ox, oy, FLOOR)).copy()
+        faces = _iso.face_sprites(H, W, n, n, s, ox, oy, top, CUBE, INK)  # the polygons drawn once per size
+        _iso.stamp_faces(img, [face for face, _ in _iso.column_faces(self.heights, s, ox, oy, CUBE, table=faces)])
+        return img
 
     def _task_text(self) -> str:
         return ("The image shows equal cubes stacked in columns on a grey square floor, seen from above at an "

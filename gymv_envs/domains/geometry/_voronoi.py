@@ -15,6 +15,8 @@ from PIL import Image, ImageDraw
 from gymv_envs.core.canvas import text_mask
 from gymv_envs.core.vector import disc_mask
 
+_PIXEL = np.dtype("V3")  # one RGB pixel as a 3-byte item: a scatter of pixels is one `put`, not one per channel
+
 
 def cut_ridges(sites: np.ndarray, lo: float, hi: float) -> list[tuple]:
     """The borders two regions of the sites' Voronoi diagram (scipy.spatial.Voronoi) share inside
@@ -92,7 +94,8 @@ def strokes(img: np.ndarray, segs: list[tuple], width: float, color: tuple[int, 
     of b - a and a point there; 0: none) whose rim blends over ``shade`` instead of white. Per column of
     a segment's major axis, the pixels its band covers fully take ``color``, and the one at each edge
     the blend by the part it covers (rims first, so a band's core lies over a neighbour's rim; one
-    scatter per channel and kind). Pixels may fall a few px past the ends (clip them after)."""
+    scatter of 3-byte pixels per kind, ``img`` C-contiguous). Pixels may fall a few px past the ends
+    (clip them after)."""
     H, W = img.shape[:2]
     h = width / 2
     rows = []  # per segment: rows of the band between its rims (at most), columns, v at column 0, slope, half band,
@@ -167,26 +170,21 @@ def strokes(img: np.ndarray, segs: list[tuple], width: float, color: tuple[int, 
             row += minor
         np.minimum(row[c:], below[c:], out=inner[put:put + at - c])
         put += at - c
-    lut = _rim_colours(color, shade)
-    keys = key.astype(np.intp)
-    for c in range(3):
-        plane = img.reshape(-1, 3)[:, c]
-        plane[rims] = lut[c].take(keys)
-        plane[inner] = color[c]
+    pixels = img.reshape(-1).view(_PIXEL)
+    pixels.put(rims, _rim_colours(color, shade).take(key.astype(np.intp)))
+    pixels.put(inner, np.frombuffer(bytes(color), dtype=_PIXEL))  # (one value: every index takes it)
 
 
 @functools.lru_cache(maxsize=16)
-def _rim_colours(color: tuple[int, int, int], shade: tuple[int, int, int]) -> tuple[np.ndarray, ...]:
-    """Per channel, ``color`` blended at coverage k / 256 over white (entries k = 0..256) and over
-    ``shade`` (entries 257 + k), rounded (read-only)."""
-    a = np.arange(257) / 256
-    out = []
-    for c in range(3):
-        lut = np.concatenate([255 + a * (color[c] - 255), shade[c] + a * (color[c] - shade[c])])
-        lut = np.ascontiguousarray(np.rint(lut).astype(np.uint8))
-        lut.setflags(write=False)
-        out.append(lut)
-    return tuple(out)
+def _rim_colours(color: tuple[int, int, int], shade: tuple[int, int, int]) -> np.ndarray:
+    """``color`` blended at coverage k / 256 over white (entries k = 0..256) and over ``shade``
+    (entries 257 + k), rounded, as 3-byte pixels (read-only)."""
+    a = np.arange(257)[:, None] / 256
+    color_, shade_ = np.array(color), np.array(shade)
+    lut = np.concatenate([255 + a * (color_ - 255), shade_ + a * (color_ - shade_)])
+    lut = np.ascontiguousarray(np.rint(lut).astype(np.uint8)).view(_PIXEL)[:, 0]
+    lut.setflags(write=False)
+    return lut
 
 
 def fill_convex(img: np.ndarray, pts: list[tuple[float, float]], color: tuple[int, int, int],
