@@ -7,10 +7,11 @@ import pytest
 
 import gymv_envs  # noqa: F401 - registers the ids
 from gymv_envs.domains.logic._akari import Akari
-from gymv_envs.domains.logic._loop_solver import loop_solutions
+from gymv_envs.domains.logic._loop_solver import loop_solutions, mask_loop_ok
 from gymv_envs.domains.logic._nurikabe_solver import nurikabe_solutions
 from gymv_envs.domains.logic.n_queens import queens_solutions
 from gymv_envs.domains.logic.norinori import norinori_solutions
+from gymv_envs.domains.logic.slitherlink import grows_one_loop
 from gymv_envs.domains.logic.star_battle import count_solutions
 from gymv_envs.rules.pipes import rotate
 
@@ -122,3 +123,23 @@ def test_near_misses_break_a_rule():
                 parsed = env._read(option)
                 assert parsed is not None, (name, option)
                 assert env._check(parsed) == (i == env._correct_index), (name, seed, option)
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_slitherlink_block_table_agrees_with_the_whole_grid_check(n):
+    """Slitherlink grows its regions asking a cell's 3x3 block alone; every region of an n x n grid whose
+    boundary is one loop, with every cell beside it added, gets the whole-grid check's answer."""
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    checked = 0
+    for inside in range(1, 1 << n * n):
+        if not mask_loop_ok(inside, n):
+            continue
+        for r, c in cells:
+            cell = 1 << r * n + c
+            beside = any(0 <= r + dr < n and 0 <= c + dc < n and inside >> (r + dr) * n + c + dc & 1
+                         for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))
+            if inside & cell or not beside:
+                continue
+            assert grows_one_loop(inside, cell, n) == mask_loop_ok(inside | cell, n), (n, inside, r, c)
+            checked += 1
+    assert checked > (100 if n == 3 else 5000)

@@ -72,10 +72,11 @@ RING = (0, 1, 2, 5, 8, 7, 6, 3)  # a 3x3 block's outer cells (bit 3 * row + colu
 @functools.lru_cache(maxsize=8)
 def _blocks(n: int) -> tuple[tuple[int, ...], tuple[bool, ...]]:
     """Per cell, the cells of its 3x3 block that lie on the grid, as a mask over the block's 9 bits.
-    Per block of inside cells round an outside centre: whether adding the centre to an inside whose
-    boundary is one loop leaves one loop (unless it fills the grid). That depends on the block alone:
-    no corner of the centre may be crossed, and the inside cells of the ring round it must form one
-    run (the inside is connected, so with two runs the centre closes a ring round outside cells)."""
+    Per block of inside cells round an outside centre beside them: whether adding the centre to an inside
+    whose boundary is one loop leaves one loop (unless it fills the grid). That depends on the block alone:
+    the inside cells of the ring round it must form one run (the inside is connected, so with two runs the
+    centre closes a ring round outside cells; and one run holds a cell beside the centre, so no corner of
+    the centre is crossed)."""
     on = []
     for r in range(n):
         for c in range(n):
@@ -84,10 +85,17 @@ def _blocks(n: int) -> tuple[tuple[int, ...], tuple[bool, ...]]:
     joins = []
     for block in range(1 << 9):
         ring = [block >> b & 1 for b in RING]
-        runs = sum(ring[i] and not ring[i - 1] for i in range(8))
-        crossed = any(ring[i] and not ring[i - 1] and not ring[i + 1] for i in (0, 2, 4, 6))
-        joins.append(runs == 1 and not crossed)
+        joins.append(sum(ring[i] and not ring[i - 1] for i in range(8)) == 1)  # one run
     return tuple(on), tuple(joins)
+
+
+def grows_one_loop(inside: int, cell: int, n: int) -> bool:
+    """Whether the region ``inside`` (its boundary one loop) with ``cell`` (one bit beside it) added still
+    has one loop for its boundary: `mask_loop_ok(inside | cell, n)`, read from the cell's 3x3 block."""
+    on, joins = _blocks(n)
+    k, shifted = cell.bit_length() - 1, inside << n + 1  # the block's rows: bits k, k + n, k + 2n of shifted
+    block = (shifted >> k & 7 | (shifted >> k + n & 7) << 3 | (shifted >> k + 2 * n & 7) << 6) & on[k]
+    return joins[block] and inside | cell != (1 << n * n) - 1
 
 
 class Slitherlink(CellsAnswerEnv):
@@ -184,7 +192,6 @@ class Slitherlink(CellsAnswerEnv):
     def _region(self, rng: np.random.Generator) -> int:
         """A random region grown cell by cell while its boundary stays one loop (bit ``r * n + c``: cell (r, c))."""
         n = self.n
-        full, (on, joins) = (1 << n * n) - 1, _blocks(n)
         with ScalarDraws(rng) as draws:  # the draws of `rng.integers` / `rng.random`, one by one at Python speed
             inside = 1 << draws.integers(n) * n + draws.integers(n)
             target = int(n * n * (0.35 + 0.25 * draws.random()))
@@ -195,9 +202,7 @@ class Slitherlink(CellsAnswerEnv):
                 for _ in range(draws.integers(frontier.bit_count())):  # the frontier's cells in order
                     frontier &= frontier - 1
                 cell = frontier & -frontier
-                k, shifted = cell.bit_length() - 1, inside << n + 1  # its block's rows: bits k, k + n, k + 2n
-                block = (shifted >> k & 7 | (shifted >> k + n & 7) << 3 | (shifted >> k + 2 * n & 7) << 6) & on[k]
-                if joins[block] and inside | cell != full:  # as `mask_loop_ok(inside | cell, n)`
+                if grows_one_loop(inside, cell, n):
                     inside |= cell
         return inside
 
