@@ -12,6 +12,7 @@ source object's size or colour.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -331,9 +332,14 @@ def keep_objects(scene: Scene, keep: list[bool]) -> np.ndarray:
     return out
 
 
+@functools.lru_cache(maxsize=1024)
 def count_strip(n: int, colour: int) -> np.ndarray | None:
-    """The count drawn ARC-style: a 1 x n strip of ``colour`` (None for n = 0)."""
-    return np.full((1, n), colour, dtype=np.int8) if n > 0 else None
+    """The count drawn ARC-style: a 1 x n strip of ``colour`` (None for n = 0); read-only, cached."""
+    if n <= 0:
+        return None
+    strip = np.full((1, n), colour, dtype=np.int8)
+    strip.setflags(write=False)
+    return strip
 
 
 def hollow(scene: Scene) -> tuple[np.ndarray, np.ndarray]:
