@@ -229,16 +229,26 @@ SYMMETRIES = {  # name -> the D4 elements whose images must agree (the group gen
 def complete_symmetry(g: np.ndarray, kind: str, mask: int = BG) -> np.ndarray | None:
     """Fill the ``mask`` cells from their images under the symmetry ``kind``; None when some masked
     cell has no unmasked image or the images disagree, or the symmetry does not fit the shape."""
-    group = SYMMETRIES[kind]
-    if g.shape[0] != g.shape[1] and any(k in (1, 3, 6, 7) for k in group):
+    if g.shape[0] != g.shape[1] and any(k in (1, 3, 6, 7) for k in SYMMETRIES[kind]):
         return None
-    imgs = np.stack([d4(g, k) for k in group])
+    imgs = g.ravel()[_images_index(*g.shape, kind)]
     known = imgs != mask
     filled = np.where(known, imgs, -1).max(axis=0)
     lo = np.where(known, imgs, 99).min(axis=0)
     if (filled < 0).any() or ((filled != lo) & (filled >= 0)).any():
         return None
-    return filled.astype(np.int8)
+    return filled.astype(np.int8).reshape(g.shape)
+
+
+@functools.lru_cache(maxsize=256)
+def _images_index(h: int, w: int, kind: str) -> np.ndarray:
+    """The flat indices of an h x w grid's images under the symmetry ``kind``, one row per
+    element of the group: ``g.ravel()[index[i]]`` is the flat ``d4(g, k)`` of its i-th element
+    (read-only, cached)."""
+    cells = np.arange(h * w).reshape(h, w)
+    index = np.stack([d4(cells, k).ravel() for k in SYMMETRIES[kind]])
+    index.setflags(write=False)
+    return index
 
 
 def crop(g: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
