@@ -233,9 +233,8 @@ def complete_symmetry(g: np.ndarray, kind: str, mask: int = BG) -> np.ndarray | 
         return None
     imgs = g.ravel()[_images_index(*g.shape, kind)]
     known = imgs != mask
-    filled = np.where(known, imgs, -1).max(axis=0)
-    lo = np.where(known, imgs, 99).min(axis=0)
-    if (filled < 0).any() or ((filled != lo) & (filled >= 0)).any():
+    filled = np.where(known, imgs, -1).max(axis=0)  # -1: no unmasked image
+    if (filled < 0).any() or ((imgs != filled) & known).any():  # an unmasked image below the largest
         return None
     return filled.astype(np.int8).reshape(g.shape)
 
