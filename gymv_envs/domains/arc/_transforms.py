@@ -139,9 +139,9 @@ def gravity(g: np.ndarray, direction: str) -> np.ndarray:
     """Every coloured cell slides as far as it can towards ``direction``; each line keeps its order."""
     h, w = g.shape
     if direction in ("down", "up"):
-        order = np.argsort((g != BG) if direction == "down" else (g == BG), axis=0, kind="stable")
+        order = ((g != BG) if direction == "down" else (g == BG)).argsort(axis=0, kind="stable")
         return g[order, np.arange(w)]
-    order = np.argsort((g != BG) if direction == "right" else (g == BG), axis=1, kind="stable")
+    order = ((g != BG) if direction == "right" else (g == BG)).argsort(axis=1, kind="stable")
     return g[np.arange(h)[:, None], order]
 
 
