@@ -273,14 +273,12 @@ def place(rng: np.random.Generator, h: int, w: int, shapes: list[np.ndarray], pa
 
 
 def pad(scene: Scene, top: int, bottom: int, left: int, right: int) -> Scene:
-    """The scene with background rows and columns added around it (objects moved with it)."""
+    """The scene with background rows and columns added around it. Its objects are found again
+    when asked (`label` finds the placed ones: 4-connected shapes kept apart)."""
     h, w = scene.grid.shape
     grid = np.zeros((h + top + bottom, w + left + right), dtype=np.int8)
     grid[top:top + h, left:left + w] = scene.grid
-    objs = None if scene._objects is None else [
-        Obj(o.colour, o.rows + top, o.cols + left, (o.bbox[0] + top, o.bbox[1] + left, o.bbox[2] + top, o.bbox[3] + left))
-        for o in scene._objects]
-    return Scene(grid, objs)
+    return Scene(grid)
 
 
 def draw_int(rng: np.random.Generator, low: int, high: int) -> int:

@@ -193,7 +193,7 @@ def apply_rule(rule: Rule, cores: dict[str, CoreFn], scene: Scene) -> np.ndarray
     if rule.key is not None:
         if rule.key == "colour":  # every cell is keyed by its colour: one look-up table over 0-15
             vals = _colour_lut(rule.table).take(z)
-            if vals.min(initial=0) < 0:
+            if b"\xff" in vals.tobytes():  # an int8 -1: a colour not in the table
                 return None
             return d4(vals if vals.dtype == z.dtype else vals.astype(z.dtype), rule.g)
         if src is None:  # an object key needs the cells' source objects
@@ -202,7 +202,7 @@ def apply_rule(rule: Rule, cores: dict[str, CoreFn], scene: Scene) -> np.ndarray
         table = dict(rule.table)
         colour = np.array([table.get(f, -2) for f in _features(scene, rule.key)[0]] + [-1], dtype=np.int8)
         pix = colour.take(src.ravel())
-        if (pix == -2).any():
+        if b"\xfe" in pix.tobytes():  # an int8 -2: a key not in the table
             return None
         z = np.where(pix >= 0, pix, z.ravel()).astype(z.dtype, copy=False).reshape(z.shape)
     return d4(z, rule.g)

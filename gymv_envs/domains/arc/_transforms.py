@@ -12,6 +12,7 @@ source object's size or colour.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -138,9 +139,9 @@ def gravity(g: np.ndarray, direction: str) -> np.ndarray:
     """Every coloured cell slides as far as it can towards ``direction``; each line keeps its order."""
     h, w = g.shape
     if direction in ("down", "up"):
-        order = np.argsort((g != BG) if direction == "down" else (g == BG), axis=0, kind="stable")
+        order = ((g != BG) if direction == "down" else (g == BG)).argsort(axis=0, kind="stable")
         return g[order, np.arange(w)]
-    order = np.argsort((g != BG) if direction == "right" else (g == BG), axis=1, kind="stable")
+    order = ((g != BG) if direction == "right" else (g == BG)).argsort(axis=1, kind="stable")
     return g[np.arange(h)[:, None], order]
 
 
@@ -228,16 +229,25 @@ SYMMETRIES = {  # name -> the D4 elements whose images must agree (the group gen
 def complete_symmetry(g: np.ndarray, kind: str, mask: int = BG) -> np.ndarray | None:
     """Fill the ``mask`` cells from their images under the symmetry ``kind``; None when some masked
     cell has no unmasked image or the images disagree, or the symmetry does not fit the shape."""
-    group = SYMMETRIES[kind]
-    if g.shape[0] != g.shape[1] and any(k in (1, 3, 6, 7) for k in group):
+    if g.shape[0] != g.shape[1] and any(k in (1, 3, 6, 7) for k in SYMMETRIES[kind]):
         return None
-    imgs = np.stack([d4(g, k) for k in group])
+    imgs = g.ravel()[_images_index(*g.shape, kind)]
     known = imgs != mask
-    filled = np.where(known, imgs, -1).max(axis=0)
-    lo = np.where(known, imgs, 99).min(axis=0)
-    if (filled < 0).any() or ((filled != lo) & (filled >= 0)).any():
+    filled = np.where(known, imgs, -1).max(axis=0)  # -1: no unmasked image
+    if (filled < 0).any() or ((imgs != filled) & known).any():  # an unmasked image below the largest
         return None
-    return filled.astype(np.int8)
+    return filled.astype(np.int8).reshape(g.shape)
+
+
+@functools.lru_cache(maxsize=256)
+def _images_index(h: int, w: int, kind: str) -> np.ndarray:
+    """The flat indices of an h x w grid's images under the symmetry ``kind``, one row per
+    element of the group: ``g.ravel()[index[i]]`` is the flat ``d4(g, k)`` of its i-th element
+    (read-only, cached)."""
+    cells = np.arange(h * w).reshape(h, w)
+    index = np.stack([d4(cells, k).ravel() for k in SYMMETRIES[kind]])
+    index.setflags(write=False)
+    return index
 
 
 def crop(g: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
@@ -331,9 +341,14 @@ def keep_objects(scene: Scene, keep: list[bool]) -> np.ndarray:
     return out
 
 
+@functools.lru_cache(maxsize=1024)
 def count_strip(n: int, colour: int) -> np.ndarray | None:
-    """The count drawn ARC-style: a 1 x n strip of ``colour`` (None for n = 0)."""
-    return np.full((1, n), colour, dtype=np.int8) if n > 0 else None
+    """The count drawn ARC-style: a 1 x n strip of ``colour`` (None for n = 0); read-only, cached."""
+    if n <= 0:
+        return None
+    strip = np.full((1, n), colour, dtype=np.int8)
+    strip.setflags(write=False)
+    return strip
 
 
 def hollow(scene: Scene) -> tuple[np.ndarray, np.ndarray]:

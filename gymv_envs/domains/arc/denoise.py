@@ -19,18 +19,32 @@ EXTRAS = {0: [("remove",)], 1: [("repair",), ("remove", "g"), ("remove", "cmap")
           2: [("repair", "g"), ("repair", "cmap"), ("remove", "g", "cmap")]}
 
 
+@functools.lru_cache(maxsize=16)
+def _eraser(colour: int) -> np.ndarray:
+    """The int8 look-up table over 0-9 that sends ``colour`` to the background (read-only, cached)."""
+    lut = np.arange(10, dtype=np.int8)
+    lut[colour] = BG
+    lut.setflags(write=False)
+    return lut
+
+
+def _erase(g: np.ndarray, colour: int) -> np.ndarray:
+    """The grid with the cells of ``colour`` made background (a new int8 array)."""
+    return _eraser(colour).take(g)
+
+
 def _repair(s: Scene, noise: int) -> np.ndarray | None:
     """Cells of colour ``noise`` inside the box of an object of another colour take its colour;
     the others become background (None when no cell has the colour)."""
     g = s.grid
-    if not (g == noise).any():
+    hit = g == noise
+    if not hit.any():
         return None
-    out = np.where(g == noise, BG, g).astype(np.int8)
+    out = _erase(g, noise)
     for o in s.objects:
         if o.colour != noise and o.size > 1:
             r0, c0, r1, c1 = o.bbox
-            box = out[r0:r1, c0:c1]
-            box[g[r0:r1, c0:c1] == noise] = o.colour
+            out[r0:r1, c0:c1][hit[r0:r1, c0:c1]] = o.colour
     return out
 
 
@@ -66,7 +80,7 @@ class ArcDenoise(ArcEnv):
         for t in (1, 2):
             cores.append((f"erase size <= {t}", 1, lambda s, t=t: keep_objects(s, [o.size > t for o in s.objects])))
         for c in range(1, 10):
-            cores.append((f"erase colour {c}", 1, lambda s, c=c: np.where(s.grid == c, BG, s.grid).astype(np.int8)))
+            cores.append((f"erase colour {c}", 1, lambda s, c=c: _erase(s.grid, c)))
             cores.append((f"repair {c}", 1, lambda s, c=c: _repair(s, c)))
         return cores
 

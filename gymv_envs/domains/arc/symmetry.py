@@ -43,7 +43,9 @@ def _complete(s: Scene, kind: str) -> np.ndarray | None:
 
 
 def _patch(s: Scene, kind: str) -> np.ndarray | None:
-    full, box = _complete(s, kind), mask_box(s.grid)
+    if "box" not in s.cache:  # the blanked patch's box, shared by the symmetries
+        s.cache["box"] = mask_box(s.grid)
+    full, box = _complete(s, kind), s.cache["box"]
     return None if full is None or box is None else crop(full, box)
 
 
