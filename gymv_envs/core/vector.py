@@ -130,7 +130,10 @@ def _rgb(color):
     return tuple(arr.tolist()) if arr.ndim == 1 else arr
 
 
-_LINES: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # (segments, profile, frame size) -> (pixels, coverage)
+# (segments, profile, frame size) -> (pixels, coverage) of the layouts drawn more than once (fixed ones), and the keys of
+# those drawn once so far: a random layout, drawn once, keeps no arrays (holding on to them slows every later frame)
+_LINES: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+_SEEN: dict[tuple, None] = {}
 _PX = np.dtype((np.void, 3))  # an RGB pixel as one item
 _NEXT = [1, 2, 0]  # each corner of a triangle to the next
 _STEEP = [1, 0, 3, 2]  # (x0, y0, x1, y1) -> (y0, x0, y1, x1)
@@ -286,12 +289,16 @@ class Layer:
             self._chunks.append((pix, alpha, cols.take(src(), axis=0)))
         else:
             self._chunks.append((pix, alpha, _rgb(cols)))
-            if key is not None:
+            if key is not None and key in _SEEN:  # drawn before: kept from now on
                 if len(_LINES) >= 64:
                     _LINES.pop(next(iter(_LINES)))
                 pix.setflags(write=False)
                 alpha.setflags(write=False)
                 _LINES[key] = (pix, alpha)
+            elif key is not None:
+                if len(_SEEN) >= 256:
+                    _SEEN.pop(next(iter(_SEEN)))
+                _SEEN[key] = None
         if caps:
             for x, y in np.concatenate([segs[:, :2], segs[:, 2:]]):
                 self.disc(x, y, h, tuple(cols) if cols.ndim == 1 else (0, 0, 0))
