@@ -196,8 +196,14 @@ def test_paired_speed_times_two_trees_in_turn(tmp_path):
     data = json.loads(out.read_text())
     assert data["size"] == 84 and list(data["rows"]) == ["GymV/FBITree-v0"] and min(data["rows"]["GymV/FBITree-v0"]) > 0
     assert "median over 1 ids" in proc.stdout
+    proc = subprocess.run([sys.executable, str(script), str(ROOT), str(ROOT), "--pattern", "GymV/FBITree*", "--pairs", "10",
+                           "--passes", "1", "--difficulties", "0,2", "--out", str(out)], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert list(json.loads(out.read_text())["rows"]) == ["GymV/FBITree-v0@d0", "GymV/FBITree-v0@d2"]
+    assert "median over 2 cells (id, difficulty)" in proc.stdout
     for bad, says in ((["--pattern", "GymV/NoSuch*"], "no single-turn id"), (["--size", "8"], "--size"),
-                      ([], "holds no gymv_envs")):
+                      (["--difficulties", "hard"], "--difficulties"), ([], "holds no gymv_envs")):
         tree = str(tmp_path) if says == "holds no gymv_envs" else str(ROOT)
         proc = subprocess.run([sys.executable, str(script), tree, str(ROOT), *bad], capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2 and says in proc.stderr, (bad, proc.stderr)
