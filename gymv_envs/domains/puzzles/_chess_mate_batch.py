@@ -56,9 +56,10 @@ def _codes(whites: tuple, blacks: tuple) -> tuple:
     return out, (out != NONE).sum(axis=2) + 1
 
 
-def tries(rng: np.random.Generator, edge: tuple, whites: tuple, blacks: tuple, count: int) -> list:
+def tries(rng: np.random.Generator, edge: tuple, whites: tuple, blacks: tuple, count: int):
     """The tries of a batch of ``count`` that pass, in order, as (black king's square, pieces,
-    [square of each piece], White's bitboards by kind, Black's pawns, knights, bishops)."""
+    [square of each piece], White's bitboards by kind, Black's pawns, knights, bishops): a generator
+    that draws the whole batch on its first step and builds each try only when asked for it."""
     hits, between, bits, kings, ones = _tables()
     codes, taken = _codes(whites, blacks)
     drawn = (rng.random((count, 3 + SLOTS)) * (len(edge), len(whites), len(blacks), *[64] * SLOTS)).astype(np.intp)
@@ -80,7 +81,6 @@ def tries(rng: np.random.Generator, edge: tuple, whites: tuple, blacks: tuple, c
         clear = (between.take(at) & occ[:, None]) == 0
         ok &= ~(((hit == 1) | (hit == 2) & clear) & side).any(axis=1)
     names = _names(whites, blacks)
-    out = []
     for b, w, k, squares, kinds in zip(bk[ok].tolist(), wi[ok].tolist(), bi[ok].tolist(), sq[ok].tolist(),
                                        codes[ok].tolist()):
         pieces = names[w][k]
@@ -88,8 +88,7 @@ def tries(rng: np.random.Generator, edge: tuple, whites: tuple, blacks: tuple, c
         boards = [0] * 9
         for s, kind in zip(squares, kinds):
             boards[kind] |= 1 << s
-        out.append((b, pieces, squares, boards[:6], boards[6], boards[7], boards[8]))
-    return out
+        yield b, pieces, squares, boards[:6], boards[6], boards[7], boards[8]
 
 
 @functools.lru_cache(maxsize=8)
