@@ -87,7 +87,7 @@ def test_batched_tries_keep_what_the_one_at_a_time_test_keeps():
     kept = 0
     for seed in range(60):
         whites, blacks = MATERIAL[seed % 3]
-        got = batch.tries(np.random.default_rng(seed), EDGE, whites, blacks, 64)
+        got = list(batch.tries(np.random.default_rng(seed), EDGE, whites, blacks, 64))
         rng = np.random.default_rng(seed)  # the same draws, replayed
         u = rng.random((64, 3 + batch.SLOTS)).tolist()
         want = []

@@ -81,10 +81,7 @@ def position_fen(bk: int, squares: list, pieces: str) -> str:
     cells[bk] = "k"
     for sq, letter in zip(squares, pieces):
         cells[sq] = letter
-    ranks = []
-    for r in range(56, -8, -8):
-        row = "".join(cells[r:r + 8])
-        for run in range(8, 1, -1):
-            row = row.replace("1" * run, str(run))
-        ranks.append(row)
-    return "/".join(ranks) + " w - - 0 1"
+    board = "/".join("".join(cells[r:r + 8]) for r in range(56, -8, -8))
+    for run in range(8, 1, -1):  # (the slashes keep each run of empty squares within its rank)
+        board = board.replace("1" * run, str(run))
+    return board + " w - - 0 1"

@@ -14,7 +14,7 @@ BP_ATT, WP_ATT, KING, DIAG, DMASK = fast.BP_ATT, fast.WP_ATT, fast.KING, fast.DI
 RANK, RMASK, FILE, FMASK, between = fast.RANK, fast.RMASK, fast.FILE, fast.FMASK, fast.between
 P, N, B, R, Q, K = range(6)
 _attack_masks, _bits, _kind_at, mate_in_one = fast._attack_masks, fast._bits, fast._kind_at, fast.mate_in_one
-piece_moves, white_attackers = fast.piece_moves, fast.white_attackers
+white_attackers = fast.white_attackers
 DIAG0 = [DIAG[s][0] for s in range(64)]  # a square's lines on an empty board
 STRAIGHT0 = [RANK[s][0] | FILE[s][0] for s in range(64)]
 BETWEEN = [[between(a, b) for b in range(64)] for a in range(64)]  # (4,096 ints, ~150 KB)
@@ -27,9 +27,14 @@ def white_moves(w: list, bk: int, bp: int) -> list:
     occ = wocc | (1 << bk) | bp
     wk = w[K].bit_length() - 1
     out = []
-    for s in sorted(_bits(wocc), reverse=True):
-        kind = _kind_at(w, 1 << s)
-        for t, _ in sorted(piece_moves(kind, s, occ, wocc, 0), reverse=True):
+    pieces = wocc
+    while pieces:  # from the highest square down, and each piece's targets likewise
+        s = pieces.bit_length() - 1
+        pieces ^= 1 << s
+        targets = fast.attacks(_kind_at(w, 1 << s), s, occ) & ~wocc
+        while targets:
+            t = targets.bit_length() - 1
+            targets ^= 1 << t
             if s != wk or not (KING[bk] >> t & 1 or WP_ATT[t] & bp):
                 out.append((s, t))
     return out

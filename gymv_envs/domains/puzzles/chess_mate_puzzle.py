@@ -156,6 +156,7 @@ class ChessMate(SingleTurnEnv):
                         break
         self.fen = position_fen(bk, squares, pieces)
         self.board = b
+        self._pieces = sorted(zip((bk, *squares), "k" + pieces), reverse=True)  # as board.piece_map() lists them
         self._key_san = None  # the key move in SAN, once asked for
 
     def _placements(self, rng: np.random.Generator):
@@ -207,7 +208,11 @@ class ChessMate(SingleTurnEnv):
                 self._key = mates[0]
                 return board[0]
         from gymv_envs.domains.puzzles._chess_mate_two import mate_in_two_key
-        key = mate_in_two_key(w, bk, bp, lambda s, t: functools.partial(_mates_after, made(), chess.Move(s, t)))
+
+        def exact_after(s, t):  # python-chess's answer for a reply to s-t, the board made only when asked
+            return lambda reply: _mates_after(made(), chess.Move(s, t), reply)
+
+        key = mate_in_two_key(w, bk, bp, exact_after)
         if key is None or not made().is_valid():
             return None
         self._key = chess.Move(*key)
@@ -216,7 +221,7 @@ class ChessMate(SingleTurnEnv):
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
         img = _empty_board(H, W).copy()
-        pieces = [(sq, piece.symbol()) for sq, piece in self.board.piece_map().items()]
+        pieces = self._pieces
         known = _piece_tiles(H, W)
         tiles = [known[key] for key in pieces]
         if None in tiles:  # a tiny frame: discs may reach over their squares, so blend them in turn
