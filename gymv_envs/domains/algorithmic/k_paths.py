@@ -52,7 +52,7 @@ def _plan(R: int, C: int, k: int):
 def best_paths(values: np.ndarray, k: int) -> tuple[int, list[str]]:
     """(largest covered total, K move strings) by dynamic programming over the K rows on each anti-diagonal
     (every path has the same number of moves, so the K paths advance one anti-diagonal at a time; a cell
-    shared by several paths counts once). Ties go to the first move of `_plan` (a path moving right)."""
+    shared by several paths counts once). A tie goes to the earliest of `_plan`'s moves (right before down)."""
     if k == 1:
         return _best_path(values.tolist())
     R, C = values.shape
