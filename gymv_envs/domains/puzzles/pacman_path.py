@@ -117,7 +117,7 @@ class PacmanPath(SingleTurnEnv):
         n = self.n
         while True:
             self.wall = rng.random((n, n)) < 0.25
-            free = [(r, c) for r in range(n) for c in range(n) if not self.wall[r, c]]
+            free = [(r, c) for r, c in np.argwhere(~self.wall).tolist()]  # in reading order
             picks = rng.permutation(len(free))[: 2 + GHOSTS[self.difficulty]]
             self.pac, self.pellet, *ghosts = [free[int(i)] for i in picks]
             self.ghosts = ghosts
