@@ -60,19 +60,20 @@ def best_paths(values: np.ndarray, k: int) -> tuple[int, list[str]]:
     vals = np.append(values.reshape(-1).astype(float), 0.0)
     gains = np.where(valid, (vals[cells] * fresh).sum(axis=1), -np.inf)  # per step and state
     choices = []
-    dp = gains[0]
+    dp = np.append(gains[0], -np.inf)  # the last slot is "none" (``R**k`` in `_plan`): never reached
     for gain in gains[1:]:
-        stack = np.append(dp, -np.inf)[src]
+        stack = dp[src]
         choices.append(stack.argmax(axis=0))
-        dp = stack.max(axis=0) + gain
-    state = dp.size - 1
+        dp[:-1] = stack.max(axis=0) + gain
+    state = dp.size - 2  # every path on the bottom row
+    total = int(dp[state])
     paths = [[] for _ in range(k)]
     for pick in reversed(choices):
         b = int(pick[state])
         for j in range(k):
             paths[j].append("D" if moves[b][j] else "R")
         state = int(src[b, state])
-    return int(dp[-1]), ["".join(reversed(p)) for p in paths]
+    return total, ["".join(reversed(p)) for p in paths]
 
 
 def _best_path(values: list[list[int]]) -> tuple[int, list[str]]:
