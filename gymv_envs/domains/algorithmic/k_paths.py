@@ -81,25 +81,19 @@ def _best_path(values: list[list[int]]) -> tuple[int, list[str]]:
     to arriving from the left, as there."""
     R, C = len(values), len(values[0])
     best = [[0] * C for _ in range(R)]
-    from_left = [[False] * C for _ in range(R)]
+    came = [[""] * C for _ in range(R)]  # the move into each cell: R from the left, D from above
     for r in range(R):
         for c in range(C):
             if r == 0 and c == 0:
-                before = 0
+                best[r][c] = values[r][c]
             elif r == 0 or (c > 0 and best[r][c - 1] >= best[r - 1][c]):
-                before, from_left[r][c] = best[r][c - 1], True
+                best[r][c], came[r][c] = best[r][c - 1] + values[r][c], "R"
             else:
-                before = best[r - 1][c]
-            best[r][c] = before + values[r][c]
-    moves = []
-    r, c = R - 1, C - 1
+                best[r][c], came[r][c] = best[r - 1][c] + values[r][c], "D"
+    moves, r, c = [], R - 1, C - 1
     while r or c:
-        if from_left[r][c]:
-            moves.append("R")
-            c -= 1
-        else:
-            moves.append("D")
-            r -= 1
+        moves.append(came[r][c])
+        r, c = (r, c - 1) if came[r][c] == "R" else (r - 1, c)
     return best[R - 1][C - 1], ["".join(reversed(moves))]
 
 
