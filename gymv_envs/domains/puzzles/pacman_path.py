@@ -23,15 +23,13 @@ from gymv_envs.core.canvas import (
     stamp,
 )
 from gymv_envs.core.cells import cell_name, find_cells
+from gymv_envs.domains.puzzles._pacman import MOVES, cell_mask, chase, steps_between
 
-MOVES = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 WORDS = {"UP": "U", "DOWN": "D", "LEFT": "L", "RIGHT": "R"}
 SIZES = {0: 6, 1: 8, 2: 11}
 GHOSTS = {0: 1, 1: 2, 2: 3}
 QUESTIONS = ("path", "ghost")
 CHASE_STEPS = {0: 4, 1: 6, 2: 9}  # the ghost question: steps the ghost takes
-TIE_ORDER = "ULDR"  # the arcade's tie order: up, left, down, right
-REVERSE = {"U": "D", "D": "U", "L": "R", "R": "L"}
 _PATH = re.compile(r"^(?:(?:UP|DOWN|LEFT|RIGHT|[UDLR])[\s,;>\-\u2192]*)+$")
 
 
@@ -54,30 +52,6 @@ def _walls(H: int, W: int, n: int, labels: bool = False) -> tuple[np.ndarray, li
                 return base, None
             blocks.append((slice(box[1], box[3]), slice(box[0], box[2])))
     return base, blocks
-
-
-def chase(wall: np.ndarray, ghost: tuple[int, int], heading: str, target: tuple[int, int], steps: int,
-          reverse: bool = False, order: str = TIE_ORDER) -> list[tuple[int, int]] | None:
-    """The cells a ghost visits in ``steps`` steps of the chase rule (the arcade's): it moves to the free
-    neighbouring cell nearest ``target`` in a straight line (squared distance), never straight back
-    unless nothing else is free, ties in ``order``. None when it reaches the target or cannot move.
-    ``reverse=True`` lets it turn back (a near miss)."""
-    n = len(wall)
-    (r, c), h, out = ghost, heading, []
-    for _ in range(steps):
-        opts = [m for m in order if (reverse or m != REVERSE[h]) and 0 <= r + MOVES[m][0] < n
-                and 0 <= c + MOVES[m][1] < n and not wall[r + MOVES[m][0], c + MOVES[m][1]]]
-        if not opts and 0 <= r + MOVES[REVERSE[h]][0] < n and 0 <= c + MOVES[REVERSE[h]][1] < n \
-                and not wall[r + MOVES[REVERSE[h]][0], c + MOVES[REVERSE[h]][1]]:
-            opts = [REVERSE[h]]
-        if not opts:
-            return None
-        h = min(opts, key=lambda m: (r + MOVES[m][0] - target[0]) ** 2 + (c + MOVES[m][1] - target[1]) ** 2)
-        r, c = r + MOVES[h][0], c + MOVES[h][1]
-        if (r, c) == target:
-            return None
-        out.append((r, c))
-    return out
 
 
 class PacmanPath(SingleTurnEnv):
@@ -143,7 +117,7 @@ class PacmanPath(SingleTurnEnv):
         n = self.n
         while True:
             self.wall = rng.random((n, n)) < 0.25
-            free = [(r, c) for r in range(n) for c in range(n) if not self.wall[r, c]]
+            free = [(r, c) for r, c in np.argwhere(~self.wall).tolist()]  # in reading order
             picks = rng.permutation(len(free))[: 2 + GHOSTS[self.difficulty]]
             self.pac, self.pellet, *ghosts = [free[int(i)] for i in picks]
             self.ghosts = ghosts
@@ -155,12 +129,10 @@ class PacmanPath(SingleTurnEnv):
             self.unsafe = np.array(unsafe, dtype=bool)
             if unsafe[self.pac[0]][self.pac[1]] or unsafe[self.pellet[0]][self.pellet[1]]:
                 continue
-            wall = self.wall.tolist()
-            dist = self._distance_rows(self.pellet, [[w or u for w, u in zip(a, b)] for a, b in zip(wall, unsafe)])
-            plain = self._distance_rows(self.pellet, wall)
-            d = dist[self.pac[0]][self.pac[1]]
-            if d >= n // 2 and (d > plain[self.pac[0]][self.pac[1]] or rng.random() < 0.3):
-                self.dist, self.best = np.array(dist), d
+            free = cell_mask(~self.wall)
+            d = steps_between(free & ~cell_mask(self.unsafe), self.pellet, self.pac, n)
+            if d >= n // 2 and (d > steps_between(free, self.pellet, self.pac, n) or rng.random() < 0.3):
+                self.dist, self.best = self._distances(self.pellet, safe=True), d
                 return
 
     def _generate_chase(self, rng: np.random.Generator) -> None:

@@ -1,0 +1,57 @@
+"""Pac-Man's rules on an ``n x n`` grid of wall cells: the moves, the arcade ghost's chase rule, and step
+counts between two cells (bit-parallel)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+MOVES = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+TIE_ORDER = "ULDR"  # the arcade's tie order: up, left, down, right
+REVERSE = {"U": "D", "D": "U", "L": "R", "R": "L"}
+
+
+def chase(wall: np.ndarray, ghost: tuple[int, int], heading: str, target: tuple[int, int], steps: int,
+          reverse: bool = False, order: str = TIE_ORDER) -> list[tuple[int, int]] | None:
+    """The cells a ghost visits in ``steps`` steps of the chase rule (the arcade's): it moves to the free
+    neighbouring cell nearest ``target`` in a straight line (squared distance), never straight back
+    unless nothing else is free, ties in ``order``. None when it reaches the target or cannot move.
+    ``reverse=True`` lets it turn back (a near miss)."""
+    n = len(wall)
+    (r, c), h, out = ghost, heading, []
+    for _ in range(steps):
+        opts = [m for m in order if (reverse or m != REVERSE[h]) and 0 <= r + MOVES[m][0] < n
+                and 0 <= c + MOVES[m][1] < n and not wall[r + MOVES[m][0], c + MOVES[m][1]]]
+        if not opts and 0 <= r + MOVES[REVERSE[h]][0] < n and 0 <= c + MOVES[REVERSE[h]][1] < n \
+                and not wall[r + MOVES[REVERSE[h]][0], c + MOVES[REVERSE[h]][1]]:
+            opts = [REVERSE[h]]
+        if not opts:
+            return None
+        h = min(opts, key=lambda m: (r + MOVES[m][0] - target[0]) ** 2 + (c + MOVES[m][1] - target[1]) ** 2)
+        r, c = r + MOVES[h][0], c + MOVES[h][1]
+        if (r, c) == target:
+            return None
+        out.append((r, c))
+    return out
+
+
+def cell_mask(grid: np.ndarray) -> int:
+    """The set cells of an ``n x n`` boolean grid as a bit mask (bit ``r * n + c``)."""
+    return int.from_bytes(np.packbits(grid.ravel(), bitorder="little").tobytes(), "little")
+
+
+def steps_between(free: int, a: tuple[int, int], b: tuple[int, int], n: int) -> int:
+    """Fewest moves from cell ``a`` to cell ``b`` through the ``free`` cells (a bit mask, `cell_mask`;
+    -1: unreachable): a breadth-first search that grows the whole frontier a step at a time."""
+    first_col = sum(1 << (r * n) for r in range(n))
+    last_col = first_col << (n - 1)
+    goal = 1 << (b[0] * n + b[1])
+    seen = frontier = 1 << (a[0] * n + a[1])
+    steps = 0
+    while frontier:
+        if frontier & goal:
+            return steps
+        grown = (frontier & ~last_col) << 1 | (frontier & ~first_col) >> 1 | frontier << n | frontier >> n
+        frontier = grown & free & ~seen
+        seen |= frontier
+        steps += 1
+    return -1
