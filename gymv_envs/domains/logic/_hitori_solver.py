@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import functools
 
+from gymv_envs.core.bits import beside4, edge_masks
 from gymv_envs.domains.logic._grid import Budget
-from gymv_envs.domains.logic._placement import beside4, bits, edge_masks
+from gymv_envs.domains.logic._placement import bits
 
 
 @functools.lru_cache(maxsize=16)  # a tuple of n * n ints per side

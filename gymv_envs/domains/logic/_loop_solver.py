@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from gymv_envs.domains.logic._placement import edge_masks, is_connected
+from gymv_envs.core.bits import edge_masks, is_connected
 
 
 def loop_ok(inside: set[tuple[int, int]], n: int) -> bool:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from gymv_envs.domains.logic._placement import bits, edge_masks, flood, neighbours4
+from gymv_envs.core.bits import edge_masks, flood
+from gymv_envs.domains.logic._placement import bits, neighbours4
 
 
 @functools.lru_cache(maxsize=16)

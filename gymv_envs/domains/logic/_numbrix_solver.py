@@ -6,8 +6,8 @@ import functools
 
 import numpy as np
 
+from gymv_envs.core.bits import edge_masks
 from gymv_envs.domains.logic._grid import Budget
-from gymv_envs.domains.logic._placement import edge_masks
 
 ENUMERATED = 4  # sides up to this count solutions over every Hamiltonian path (552 at 4x4)
 

@@ -5,13 +5,8 @@ from __future__ import annotations
 import bisect
 import functools
 
-from gymv_envs.domains.logic._placement import (
-    NEIGHBOURS4,
-    bits,
-    edge_masks,
-    grow4,
-    is_connected,
-)
+from gymv_envs.core.bits import edge_masks, grow4, is_connected
+from gymv_envs.domains.logic._placement import NEIGHBOURS4, bits
 
 
 def neighbours(i: int, n: int) -> tuple[int, ...]:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv
+from gymv_envs.core.bits import flood
 from gymv_envs.core.cells import LETTERS, Cell, cell_name, cell_tokens, format_cells
 
 _CELL_SEPS = re.compile(r"(?:[\s,;/|+&.:\[\](){}'\"\-]|\bAND\b)+")
@@ -98,41 +99,6 @@ def move_one(cells: Sequence[Cell], rows: int, cols: int, fixed: Iterable[Cell] 
 
 
 # -- bit masks of cells (bit ``r * cols + c``)
-@functools.lru_cache(maxsize=64)
-def edge_masks(rows: int, cols: int) -> tuple[int, int, int]:
-    """(every cell, every cell not in the first column, every cell not in the last column) as bit masks."""
-    full = (1 << (rows * cols)) - 1
-    first = sum(1 << (r * cols) for r in range(rows))
-    return full, full & ~first, full & ~(first << (cols - 1))
-
-
-def grow4(cells: int, rows: int, cols: int) -> int:
-    """``cells`` and their orthogonal neighbours (bit masks)."""
-    return cells | beside4(cells, rows, cols)
-
-
-def beside4(cells: int, rows: int, cols: int) -> int:
-    """The orthogonal neighbours of ``cells`` (bit masks; a cell of ``cells`` is in only if it has one there)."""
-    full, not_first, not_last = edge_masks(rows, cols)
-    return ((cells << 1 & not_first) | (cells >> 1 & not_last) | (cells << cols) | (cells >> cols)) & full
-
-
-def flood(seed: int, within: int, rows: int, cols: int) -> int:
-    """The cells of ``within`` orthogonally connected (inside ``within``) to the cells of ``seed`` (bit-parallel fill)."""
-    full, not_first, not_last = edge_masks(rows, cols)
-    region = seed & within
-    while True:
-        grown = (region | (region << 1 & not_first) | (region >> 1 & not_last) | (region << cols) | (region >> cols)) & within
-        if grown == region:
-            return region
-        region = grown
-
-
-def is_connected(cells: int, rows: int, cols: int) -> bool:
-    """Whether the cells of a bit mask form one non-empty orthogonally connected group."""
-    return bool(cells) and flood(cells & -cells, cells, rows, cols) == cells
-
-
 def bits(mask: int) -> Iterator[int]:
     """The indices of the set bits of ``mask``, lowest first."""
     while mask:

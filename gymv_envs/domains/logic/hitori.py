@@ -7,6 +7,7 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.bits import beside4, edge_masks, is_connected
 from gymv_envs.core.board import GIVEN, blank_board, cell_text, text_tile
 from gymv_envs.core.canvas import WHITE
 from gymv_envs.core.rng import ScalarDraws
@@ -19,7 +20,7 @@ from gymv_envs.domains.logic._hitori_solver import (
     shadings,
     solve,
 )
-from gymv_envs.domains.logic._placement import beside4, bits, edge_masks, is_connected
+from gymv_envs.domains.logic._placement import bits
 
 # difficulty -> (side, shaded share wanted)
 LEVELS = {0: (5, 0.24), 1: (6, 0.26), 2: (8, 0.27)}

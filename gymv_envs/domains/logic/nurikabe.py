@@ -8,6 +8,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
+from gymv_envs.core.bits import grow4
 from gymv_envs.core.board import blank_labelled_board, cell_centre, labelled_base, labelled_layout
 from gymv_envs.core.canvas import INK, WHITE, base_is_uniform, draw_layers, layers_tile, text_layer
 from gymv_envs.domains.logic._nurikabe_solver import (
@@ -21,7 +22,6 @@ from gymv_envs.domains.logic._nurikabe_solver import (
 )
 from gymv_envs.domains.logic._placement import (
     CellsAnswerEnv,
-    grow4,
     mask_cells,
     parse_cell_list,
     parse_char_grid,

@@ -9,6 +9,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.answers import interleave
+from gymv_envs.core.bits import beside4
 from gymv_envs.core.board import cell_centre, draw_labels, labelled_layout
 from gymv_envs.core.canvas import BACKGROUND, INK, blend_mask, draw_shape, new_frame, text_mask
 from gymv_envs.core.rng import ScalarDraws
@@ -22,7 +23,7 @@ from gymv_envs.domains.logic._loop_solver import (
     search_rows,
     without,
 )
-from gymv_envs.domains.logic._placement import CellsAnswerEnv, beside4
+from gymv_envs.domains.logic._placement import CellsAnswerEnv
 
 # difficulty -> (side, share of the numbers the generator tries to remove, solver budget)
 LEVELS = {0: (4, 0.35, 4000), 1: (5, 0.5, 6000), 2: (6, 0.6, 8000)}

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gymv_envs.core.bits import beside4
+
 MOVES = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 TIE_ORDER = "ULDR"  # the arcade's tie order: up, left, down, right
 REVERSE = {"U": "D", "D": "U", "L": "R", "R": "L"}
@@ -42,16 +44,13 @@ def cell_mask(grid: np.ndarray) -> int:
 def steps_between(free: int, a: tuple[int, int], b: tuple[int, int], n: int) -> int:
     """Fewest moves from cell ``a`` to cell ``b`` through the ``free`` cells (a bit mask, `cell_mask`;
     -1: unreachable): a breadth-first search that grows the whole frontier a step at a time."""
-    first_col = sum(1 << (r * n) for r in range(n))
-    last_col = first_col << (n - 1)
     goal = 1 << (b[0] * n + b[1])
     seen = frontier = 1 << (a[0] * n + a[1])
     steps = 0
     while frontier:
         if frontier & goal:
             return steps
-        grown = (frontier & ~last_col) << 1 | (frontier & ~first_col) >> 1 | frontier << n | frontier >> n
-        frontier = grown & free & ~seen
+        frontier = beside4(frontier, n, n) & free & ~seen
         seen |= frontier
         steps += 1
     return -1
