@@ -40,11 +40,11 @@ def _draw_flag(d: ImageDraw.ImageDraw, cx: float, cy: float, s: int, w: int, lab
 
 
 def _put_flag(img: np.ndarray, cx: float, cy: float, s: int, w: int, label: str) -> None:
-    """Draw a flag on the frame ``img`` as `_draw_flag` draws it at that place, in a window of the
-    frame around the flag at the same place shifted by whole pixels (the same pixels, a fraction of
-    the work). The disc is opaque, so when every pixel the letter touches lies on the disc the
-    window's drawing does not depend on the frame beneath; away from the frame's edges it then depends
-    only on the fractional part of the place, so it is cached by that."""
+    """Draw a flag on the frame ``img`` as `_draw_flag` draws it at that place. It is drawn once in a
+    window of the frame around the flag, at the same place shifted by whole pixels (the same pixels):
+    away from the frame's edges the window's drawing depends only on the fractional part of the
+    place, so it is cached by that. The disc is opaque, so its pixels do not depend on the frame
+    beneath; the letter's pixels off the disc are blended onto the frame as PIL blends text."""
     H, W = img.shape[:2]
     m = 2 * s + w + 4
     ix, iy = int(cx), int(cy)
@@ -53,35 +53,39 @@ def _put_flag(img: np.ndarray, cx: float, cy: float, s: int, w: int, label: str)
     if x1 <= x0 or y1 <= y0:
         return
     if (x0, y0, x1, y1) == (ix - m, iy - m, ix + m + 1, iy + m + 1):  # unclipped: (cx - x0) == (cx - ix) + m
-        flag = _flag_window((2 * m + 1, 2 * m + 1), cx - ix + m, cy - iy + m, s, w, label)
+        disc, spill = _flag_window((2 * m + 1, 2 * m + 1), cx - ix + m, cy - iy + m, s, w, label)
     else:
-        flag = _flag_window((x1 - x0, y1 - y0), cx - x0, cy - y0, s, w, label)
-    if flag is None:  # the letter reaches past the disc: drawn over the frame's own pixels
-        window = img[y0:y1, x0:x1]
-        picture = Image.fromarray(window)
-        _draw_flag(ImageDraw.Draw(picture), cx - x0, cy - y0, s, w, label)
-        window[...] = np.asarray(picture)
-        return
-    pixels, mask, x, y = flag
-    _iso.stamp_faces(img, [(pixels, mask, x + x0, y + y0)])
+        disc, spill = _flag_window((x1 - x0, y1 - y0), cx - x0, cy - y0, s, w, label)
+    if disc is not None:
+        pixels, mask, x, y = disc
+        _iso.stamp_faces(img, [(pixels, mask, x + x0, y + y0)])
+    if spill is not None:
+        alpha, x, y = spill
+        h, w = alpha.shape[:2]
+        under = img[y + y0:y + y0 + h, x + x0:x + x0 + w]
+        t = under * (255 - alpha) + np.array(INK, dtype=np.uint16) * alpha + 128  # PIL's DIV255 rounding
+        under[...] = ((t >> 8) + t) >> 8
 
 
 @functools.lru_cache(maxsize=4096)
-def _flag_window(size: tuple[int, int], lx: float, ly: float, s: int, w: int, label: str) -> tuple | None:
-    """The flag drawn in a window of ``size`` at (lx, ly) as an `_iso.cut` entry of its disc's pixels
-    (None when the letter touches a pixel off the disc)."""
+def _flag_window(size: tuple[int, int], lx: float, ly: float, s: int, w: int, label: str) -> tuple:
+    """The flag drawn in a window of ``size`` at (lx, ly): its disc's pixels as an `_iso.cut` entry and
+    the letter's coverage off the disc as ``(alpha, x, y)`` (uint16, (h, w, 1)); None where empty."""
     disc = Image.new("L", size, 0)
     letter = Image.new("L", size, 0)
     r = s * 0.36
     ImageDraw.Draw(disc).ellipse((lx - r, ly - r * 0.62, lx + r, ly + r * 0.62), fill=255, outline=255, width=w)
     ImageDraw.Draw(letter).text((lx, ly), label, fill=255, font=font(max(6, int(s * 0.42)), bold=True), anchor="mm")
-    on, touched = np.asarray(disc) > 0, np.asarray(letter) > 0
-    if not on.any() or (touched & ~on).any():
-        return None
+    off = np.where(np.asarray(disc) > 0, 0, np.asarray(letter)).astype(np.uint16)  # the letter's coverage off the disc
+    spill = None
+    ys, xs = np.nonzero(off)
+    if len(ys):
+        box = (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1)
+        spill = off[box[1]:box[3], box[0]:box[2], None], int(box[0]), int(box[1])
     picture = Image.new("RGB", size, BACKGROUND)
     _draw_flag(ImageDraw.Draw(picture), lx, ly, s, w, label)
     picture.putalpha(disc)  # opaque on the disc only
-    return _iso.cut(picture, [(0, 0), size], pad=0)
+    return _iso.cut(picture, [(0, 0), size], pad=0), spill
 
 
 def _ladder_ends(P, x: int, y: int, along_x: bool, z: int, s: int) -> list[tuple[float, float]]:
