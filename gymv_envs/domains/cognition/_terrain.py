@@ -76,12 +76,13 @@ def _flag_window(size: tuple[int, int], lx: float, ly: float, s: int, w: int, la
     r = s * 0.36
     ImageDraw.Draw(disc).ellipse((lx - r, ly - r * 0.62, lx + r, ly + r * 0.62), fill=255, outline=255, width=w)
     ImageDraw.Draw(letter).text((lx, ly), label, fill=255, font=font(max(6, int(s * 0.42)), bold=True), anchor="mm")
-    off = np.where(np.asarray(disc) > 0, 0, np.asarray(letter)).astype(np.uint16)  # the letter's coverage off the disc
+    on, coverage = np.asarray(disc) > 0, np.asarray(letter)
+    off = (coverage > 0) & ~on
     spill = None
-    ys, xs = np.nonzero(off)
-    if len(ys):
-        box = (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1)
-        spill = off[box[1]:box[3], box[0]:box[2], None], int(box[0]), int(box[1])
+    if off.any():  # the letter's coverage off the disc, in the box of those pixels
+        ys, xs = np.nonzero(off)
+        x0, y0, x1, y1 = int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
+        spill = np.where(on, 0, coverage)[y0:y1, x0:x1, None].astype(np.uint16), x0, y0
     picture = Image.new("RGB", size, BACKGROUND)
     _draw_flag(ImageDraw.Draw(picture), lx, ly, s, w, label)
     picture.putalpha(disc)  # opaque on the disc only
