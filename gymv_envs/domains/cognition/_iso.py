@@ -212,8 +212,8 @@ def face_sprites(H: int, W: int, n: int, m: int, s: float, ox: float, oy: float,
 
 
 def stamp_faces(img: np.ndarray, faces: Sequence[tuple | None]) -> None:
-    """Copy `face_sprites` entries onto ``img`` (C-contiguous, of their frame's size) in turn: one
-    masked copy of 3-byte pixels each (None: nothing)."""
+    """Copy `cut` entries (such as `face_sprites` gives) onto ``img`` (C-contiguous, of their frame's
+    size) in turn: one masked copy of 3-byte pixels each (None: nothing)."""
     H, W = img.shape[:2]
     frame_pixels = img.view(_PIXEL).reshape(H, W)
     for face in faces:

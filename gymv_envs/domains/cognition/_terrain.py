@@ -61,9 +61,10 @@ def _put_flag(img: np.ndarray, cx: float, cy: float, s: int, w: int, label: str)
         _iso.stamp_faces(img, [(pixels, mask, x + x0, y + y0)])
     if spill is not None:
         alpha, x, y = spill
-        h, w = alpha.shape[:2]
-        under = img[y + y0:y + y0 + h, x + x0:x + x0 + w]
-        t = under * (255 - alpha) + np.array(INK, dtype=np.uint16) * alpha + 128  # PIL's DIV255 rounding
+        rows, cols = alpha.shape[:2]
+        under = img[y + y0:y + y0 + rows, x + x0:x + x0 + cols]
+        # PIL's text blend: DIV255(under * (255 - alpha) + ink * alpha), rounded as its DIV255 macro rounds
+        t = under * (255 - alpha) + np.array(INK, dtype=np.uint16) * alpha + 128
         under[...] = ((t >> 8) + t) >> 8
 
 
