@@ -71,21 +71,16 @@ def column(h: int, s: int, colour: Color, lines: bool = True, part: str = "all")
     return rgb, mask
 
 
-def canvas(H: int, W: int, colour: Color) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    """A fresh PIL picture of ``colour`` and its drawing context; the iso scenes are drawn face by face
-    as polygons, then converted with `frame` once."""
-    img = Image.new("RGB", (W, H), colour)
-    return img, ImageDraw.Draw(img)
-
-
 @functools.lru_cache(maxsize=8)
 def blank(H: int, W: int, colour: Color, floor: tuple | None = None) -> np.ndarray:
-    """An H x W frame of ``colour`` with the floor ``(n, m, s, ox, oy, colour)`` drawn when given, as
-    `frame` gives it (read-only, cached per size: copy it to draw on)."""
-    img, d = canvas(H, W, colour)
+    """An H x W frame of ``colour`` with the floor ``(n, m, s, ox, oy, colour)`` drawn when given
+    (read-only, cached per size: copy it to draw on)."""
+    img = Image.new("RGB", (W, H), colour)
     if floor is not None:
-        draw_floor(d, *floor)
-    return frame(img)
+        draw_floor(ImageDraw.Draw(img), *floor)
+    frame = np.array(img)
+    frame.setflags(write=False)
+    return frame
 
 
 def draw_floor(d: ImageDraw.ImageDraw, n: int, m: int, s: float, ox: float, oy: float, colour: Color) -> None:
@@ -158,22 +153,6 @@ def fit(n: int, m: int, top: int, box: tuple[int, int, int, int]) -> tuple[int, 
     return s, left, top_y
 
 
-def frame(img: Image.Image) -> np.ndarray:
-    """A finished RGB `canvas` as the env's frame: the read-only array `np.asarray(img)` gives, built
-    straight from the bytes of one call of the raw encoder (`tobytes` encodes 64 KiB pieces and
-    joins them: one more copy of the frame)."""
-    W, H = img.size
-    enc = Image._getencoder("RGB", "raw", "RGB")
-    try:
-        enc.setimage(img.im, (0, 0, W, H))
-        _, done, data = enc.encode(max(1, 3 * W * H))
-    finally:
-        enc.cleanup()
-    if done != 1:  # not finished in one piece (not expected): the general path
-        data = img.tobytes()
-    return np.frombuffer(data, dtype=np.uint8).reshape(H, W, 3)
-
-
 def outlined_polygons(d: ImageDraw.ImageDraw, faces, outline: Color) -> None:
     """``d.polygon(poly, fill=fill, outline=outline)`` for each (poly, fill) of ``faces``, with each
     colour's ink looked up once (``_getink``) instead of per polygon: the same two draw calls."""
@@ -190,43 +169,51 @@ def outlined_polygons(d: ImageDraw.ImageDraw, faces, outline: Color) -> None:
             draw(poly, ink, 0, 1)
 
 
+def cut(scratch: Image.Image, points: Sequence[tuple[float, float]], pad: int = 3) -> tuple | None:
+    """What is drawn on the clear RGBA ``scratch`` within ``pad`` pixels of the box around ``points``
+    (each drawing is opaque), as a `stamp_faces` entry ``(pixels, mask, x, y)``: its 3-byte pixels and
+    their mask with the top-left corner at (x, y) (None: no pixel); the box is cleared again."""
+    W, H = scratch.size
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    x0, y0 = max(0, int(min(xs)) - pad), max(0, int(min(ys)) - pad)
+    x1, y1 = max(x0, min(W, int(max(xs)) + pad + 1)), max(y0, min(H, int(max(ys)) + pad + 1))
+    box = scratch.crop((x0, y0, x1, y1)).getbbox()
+    if box is None:
+        return None
+    box = (box[0] + x0, box[1] + y0, box[2] + x0, box[3] + y0)
+    arr = np.asarray(scratch.crop(box))
+    scratch.paste((0, 0, 0, 0), box)
+    pixels, mask = np.ascontiguousarray(arr[..., :3]).view(_PIXEL)[..., 0], arr[..., 3] > 0
+    pixels.setflags(write=False)
+    mask.setflags(write=False)
+    return pixels, mask, box[0], box[1]
+
+
 @functools.lru_cache(maxsize=4)
 def face_sprites(H: int, W: int, n: int, m: int, s: float, ox: float, oy: float, zmax: int, colour: Color,
-                 outline: Color) -> tuple:
+                 outline: Color, tops: tuple[tuple[int, Color], ...] = ()) -> tuple:
     """`_face_table` of an n x m floor in an H x W frame with each face drawn as `outlined_polygons`
-    draws it (filled in ``colour``, its sides shaded, then outlined), as ``(pixels, mask, x, y)``: its
-    3-byte pixels and their mask with the top-left corner at (x, y) of the frame (None: no pixel in
-    it). Each face is drawn at its own place in a picture of the frame's size, so `stamp_faces`
-    copying them back to front gives the pixels `outlined_polygons` paints (fill and outline are opaque)."""
+    draws it (filled in ``colour``, its sides shaded, the top at height h in ``dict(tops).get(h,
+    colour)``, then outlined), as `cut` entries. Each face is drawn at its own place in a picture of
+    the frame's size, so `stamp_faces` copying them back to front gives the pixels `outlined_polygons`
+    paints (fill and outline are opaque)."""
     scratch = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(scratch)
 
     def sprite(poly, fill):
         outlined_polygons(d, [(poly, (*fill, 255))], (*outline, 255))
-        xs, ys = [x for x, _ in poly], [y for _, y in poly]  # it draws between the rounded corners
-        x0, y0 = max(0, int(min(xs)) - 3), max(0, int(min(ys)) - 3)
-        near = (x0, y0, max(x0, min(W, int(max(xs)) + 4)), max(y0, min(H, int(max(ys)) + 4)))
-        box = scratch.crop(near).getbbox()
-        if box is None:
-            return None
-        box = (box[0] + x0, box[1] + y0, box[2] + x0, box[3] + y0)
-        arr = np.asarray(scratch.crop(box))
-        scratch.paste((0, 0, 0, 0), box)
-        pixels, mask = np.ascontiguousarray(arr[..., :3]).view(_PIXEL)[..., 0], arr[..., 3] > 0
-        pixels.setflags(write=False)
-        mask.setflags(write=False)
-        return pixels, mask, box[0], box[1]
+        return cut(scratch, poly)  # it draws between the rounded corners
 
-    rights, lefts, tops = _face_table(n, m, s, ox, oy, zmax)
-    right, left = shade(colour, RIGHT), shade(colour, LEFT)
+    rights, lefts, tops_table = _face_table(n, m, s, ox, oy, zmax)
+    right, left, top = shade(colour, RIGHT), shade(colour, LEFT), dict(tops)
     return (tuple(tuple(sprite(p, right) for p in cell) for cell in rights),
             tuple(tuple(sprite(p, left) for p in cell) for cell in lefts),
-            tuple(tuple(sprite(p, colour) for p in cell) for cell in tops))
+            tuple(tuple(sprite(p, top.get(h, colour)) for h, p in enumerate(cell)) for cell in tops_table))
 
 
 def stamp_faces(img: np.ndarray, faces: Sequence[tuple | None]) -> None:
-    """Copy `face_sprites` entries onto ``img`` (C-contiguous, of their frame's size) in turn: one
-    masked copy of 3-byte pixels each (None: nothing)."""
+    """Copy `cut` entries (such as `face_sprites` gives) onto ``img`` (C-contiguous, of their frame's
+    size) in turn: one masked copy of 3-byte pixels each (None: nothing)."""
     H, W = img.shape[:2]
     frame_pixels = img.view(_PIXEL).reshape(H, W)
     for face in faces:

@@ -39,73 +39,100 @@ def _draw_flag(d: ImageDraw.ImageDraw, cx: float, cy: float, s: int, w: int, lab
     d.text((cx, cy), label, fill=ink, font=font(max(6, int(s * 0.42)), bold=True), anchor="mm")
 
 
-def _flag_patch(H: int, W: int, cx: float, cy: float, s: int, w: int, label: str) -> tuple | None:
-    """A flag as `_draw_flag` draws it at that place in an H x W picture, as ``(patch, box, mask)``
-    for ``img.im.paste`` (PIL cores): the disc is opaque, so when every pixel the letter touches lies on the disc
-    the result there does not depend on the picture beneath (None when some does not).
-
-    It is drawn in a window of the picture around the flag, at the same place shifted by whole
-    pixels (the same pixels, a fraction of the work); away from the picture's edges the window's
-    drawing depends only on the fractional part of the place, so it is cached by that."""
+def _put_flag(img: np.ndarray, cx: float, cy: float, s: int, w: int, label: str) -> None:
+    """Draw a flag on the frame ``img`` as `_draw_flag` draws it at that place. It is drawn once in a
+    window of the frame around the flag, at the same place shifted by whole pixels (the same pixels):
+    away from the frame's edges the window's drawing depends only on the fractional part of the
+    place, so it is cached by that. The disc is opaque, so its pixels do not depend on the frame
+    beneath; the letter's pixels off the disc are blended onto the frame as PIL blends text."""
+    H, W = img.shape[:2]
     m = 2 * s + w + 4
     ix, iy = int(cx), int(cy)
     x0, y0 = max(0, ix - m), max(0, iy - m)
     x1, y1 = min(W, ix + m + 1), min(H, iy + m + 1)
     if x1 <= x0 or y1 <= y0:
-        return None
+        return
     if (x0, y0, x1, y1) == (ix - m, iy - m, ix + m + 1, iy + m + 1):  # unclipped: (cx - x0) == (cx - ix) + m
-        hit = _flag_window((2 * m + 1, 2 * m + 1), cx - ix + m, cy - iy + m, s, w, label)
+        disc, spill = _flag_window((2 * m + 1, 2 * m + 1), cx - ix + m, cy - iy + m, s, w, label)
     else:
-        hit = _flag_window((x1 - x0, y1 - y0), cx - x0, cy - y0, s, w, label)
-    if hit is None:
-        return None
-    patch, box, mask = hit
-    return patch, (box[0] + x0, box[1] + y0, box[2] + x0, box[3] + y0), mask
+        disc, spill = _flag_window((x1 - x0, y1 - y0), cx - x0, cy - y0, s, w, label)
+    if disc is not None:
+        pixels, mask, x, y = disc
+        _iso.stamp_faces(img, [(pixels, mask, x + x0, y + y0)])
+    if spill is not None:
+        alpha, x, y = spill
+        rows, cols = alpha.shape[:2]
+        under = img[y + y0:y + y0 + rows, x + x0:x + x0 + cols]
+        # PIL's text blend: DIV255(under * (255 - alpha) + ink * alpha), rounded as its DIV255 macro rounds
+        t = under * (255 - alpha) + np.array(INK, dtype=np.uint16) * alpha + 128
+        under[...] = ((t >> 8) + t) >> 8
 
 
 @functools.lru_cache(maxsize=4096)
-def _flag_window(size: tuple[int, int], lx: float, ly: float, s: int, w: int, label: str) -> tuple | None:
-    """`_flag_patch` in a window of ``size`` with the flag at (lx, ly); the box is the window's."""
+def _flag_window(size: tuple[int, int], lx: float, ly: float, s: int, w: int, label: str) -> tuple:
+    """The flag drawn in a window of ``size`` at (lx, ly): its disc's pixels as an `_iso.cut` entry and
+    the letter's coverage off the disc as ``(alpha, x, y)`` (uint16, (h, w, 1)); None where empty."""
     disc = Image.new("L", size, 0)
     letter = Image.new("L", size, 0)
     r = s * 0.36
     ImageDraw.Draw(disc).ellipse((lx - r, ly - r * 0.62, lx + r, ly + r * 0.62), fill=255, outline=255, width=w)
     ImageDraw.Draw(letter).text((lx, ly), label, fill=255, font=font(max(6, int(s * 0.42)), bold=True), anchor="mm")
-    on, touched = np.asarray(disc) > 0, np.asarray(letter) > 0
-    if not on.any() or (touched & ~on).any():
-        return None
+    on, coverage = np.asarray(disc) > 0, np.asarray(letter)
+    off = (coverage > 0) & ~on
+    spill = None
+    if off.any():  # the letter's coverage off the disc, in the box of those pixels
+        ys, xs = np.nonzero(off)
+        x0, y0, x1, y1 = int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
+        spill = np.where(on, 0, coverage)[y0:y1, x0:x1, None].astype(np.uint16), x0, y0
     picture = Image.new("RGB", size, BACKGROUND)
     _draw_flag(ImageDraw.Draw(picture), lx, ly, s, w, label)
-    box = disc.getbbox()
-    return picture.crop(box).im, box, disc.crop(box).point(lambda v: 255 if v else 0, "1").im  # 0/255: copy or keep
+    picture.putalpha(disc)  # opaque on the disc only
+    return _iso.cut(picture, [(0, 0), size], pad=0), spill
+
+
+def _ladder_ends(P, x: int, y: int, along_x: bool, z: int, s: int) -> list[tuple[float, float]]:
+    """The ends, pair by pair, of a ladder's two rails and three rungs from height z to z + 1 on the
+    side of the block (x, y) that faces +x (``along_x``) or +y; ``P`` projects (x, y, z) to the frame."""
+    def side(u: float, v: float) -> tuple[float, float]:  # u across the side, at height v
+        return P(x + 1, y + u, v) if along_x else P(x + u, y + 1, v)
+
+    ends = []
+    for t in (0.3, 0.7):  # the rails, ending a little above the top
+        a, b = side(t, z), side(t, z + 1)
+        ends += [a, (b[0], b[1] - s * 0.15)]
+    for r in (0.25, 0.5, 0.75):  # the rungs
+        ends += [side(0.3, z + r), side(0.7, z + r)]
+    return ends
 
 
 @functools.lru_cache(maxsize=4)
-def _face_sprites(H: int, W: int, n: int, top: int, s: int, ox: float, oy: float) -> tuple:
-    """`_iso._face_table` of an n x n terrain up to ``top`` high in an H x W picture with each face
-    pre-drawn as `_iso.outlined_polygons` draws it (fill, then ink outline): ``(picture, box, mask)``
-    for ``img.im.paste``, mask the pixels the two draw calls touch (None: none). Drawn at their own
-    places in a picture of the same size, they are the same pixels (mode 1 mask: copy or keep)."""
+def _marks(H: int, W: int, n: int, top: int, s: int, ox: float, oy: float) -> tuple[dict, dict]:
+    """The ladders and the ball of an n x n terrain up to ``top`` high in an H x W frame, each drawn
+    once per size at its own place in a picture of the frame's size, as `_iso.cut` entries:
+    ``ladders[(x, y), (x2, y2), z]`` on the side of the block (x, y) whose top is at z + 1, facing its
+    neighbour (x2, y2) in +x or +y; ``balls[(x, y), h]`` on the top of (x, y) at height h."""
     scratch = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(scratch)
-
-    def sprite(poly, fill):
-        _iso.outlined_polygons(d, [(poly, (*fill, 255))], (*INK, 255))
-        xs, ys = [x for x, _ in poly], [y for _, y in poly]  # it draws between the rounded corners
-        x0, y0 = max(0, int(min(xs)) - 3), max(0, int(min(ys)) - 3)
-        near = scratch.crop((x0, y0, max(x0, min(W, int(max(xs)) + 4)), max(y0, min(H, int(max(ys)) + 4))))
-        box = near.getbbox()
-        if box is None:
-            return None
-        box = (box[0] + x0, box[1] + y0, box[2] + x0, box[3] + y0)
-        piece = scratch.crop(box)
-        scratch.paste((0, 0, 0, 0), box)
-        return piece.convert("RGB").im, box, piece.getchannel("A").convert("1", dither=Image.Dither.NONE).im
-
-    rights, lefts, tops = _iso._face_table(n, n, s, ox, oy, top)
-    return (tuple(tuple(sprite(p, _iso.shade(SIDE, _iso.RIGHT)) for p in cell) for cell in rights),
-            tuple(tuple(sprite(p, _iso.shade(SIDE, _iso.LEFT)) for p in cell) for cell in lefts),
-            tuple(tuple(sprite(p, LEVEL_TOPS.get(h, SIDE)) for h, p in enumerate(cell)) for cell in tops))
+    P = lambda x, y, z: (ox + (x - y) * s * _iso.C30, oy + (x + y) * s / 2 - z * s)
+    w = max(1, s // 14)
+    ladders, balls = {}, {}
+    for x in range(n):
+        for y in range(n):
+            for x2, y2 in ((x + 1, y), (x, y + 1)):
+                if x2 == n or y2 == n:
+                    continue
+                for z in range(top):
+                    ends = _ladder_ends(P, x, y, x2 > x, z, s)
+                    for i in range(0, len(ends), 2):
+                        d.line(ends[i:i + 2], fill=(*LADDER, 255), width=w)
+                    ladders[(x, y), (x2, y2), z] = _iso.cut(scratch, ends, pad=w + 3)
+            for h in range(1, top + 1):
+                cx, cy = P(x + 0.5, y + 0.5, h)
+                r = s * 0.28
+                box = (cx - r, cy - r * 0.8 - s * 0.15, cx + r, cy + r * 0.8 - s * 0.15)
+                d.ellipse(box, fill=(*PALETTE["red"], 255), outline=(*INK, 255))
+                balls[(x, y), h] = _iso.cut(scratch, [box[:2], box[2:]])
+    return ladders, balls
 
 
 @functools.lru_cache(maxsize=16)
@@ -165,36 +192,19 @@ class CubeMazeEnv(SingleTurnEnv):
         H, W = self.obs_size
         n, top, _ = self.LEVELS[self.difficulty]
         s, ox, oy = _iso.fit(n, n, top, (0, 0, W, H))
-        img, d = _iso.canvas(H, W, BACKGROUND)
-        table, paste = _face_sprites(H, W, n, top, s, ox, oy), img.im.paste
-        for face, _ in _iso.column_faces(self.heights, s, ox, oy, SIDE, LEVEL_TOPS, table):
-            if face is not None:
-                paste(*face)
-        P = lambda x, y, z: (ox + (x - y) * s * _iso.C30, oy + (x + y) * s / 2 - z * s)  # noqa: E731
-        w = max(1, s // 14)
-        line, ladder = d.draw.draw_lines, d._getink(LADDER)[0]  # what d.line(xy, fill=LADDER, width=w) calls
-        for (x, y), (x2, _) in self.ladders:  # on the taller block's side facing the lower one
-            z = int(self.heights[x, y]) - 1
-            for t in (0.3, 0.7):
-                a = P(x + 1, y + t, z) if x2 > x else P(x + t, y + 1, z)
-                b = P(x + 1, y + t, z + 1) if x2 > x else P(x + t, y + 1, z + 1)
-                line([a, (b[0], b[1] - s * 0.15)], ladder, w)
-            for r in (0.25, 0.5, 0.75):
-                a = P(x + 1, y + 0.3, z + r) if x2 > x else P(x + 0.3, y + 1, z + r)
-                b = P(x + 1, y + 0.7, z + r) if x2 > x else P(x + 0.7, y + 1, z + r)
-                line([a, b], ladder, w)
+        img = _iso.blank(H, W, BACKGROUND).copy()
+        faces = _iso.face_sprites(H, W, n, n, s, ox, oy, top, SIDE, INK, tuple(LEVEL_TOPS.items()))
+        _iso.stamp_faces(img, [face for face, _ in _iso.column_faces(self.heights, s, ox, oy, SIDE, table=faces)])
+        h = self.heights.tolist()
+        ladders, balls = _marks(H, W, n, top, s, ox, oy)
+        _iso.stamp_faces(img, [ladders[a, b, h[a[0]][a[1]] - 1] for a, b in self.ladders])  # all one colour
+        P = lambda x, y, z: (ox + (x - y) * s * _iso.C30, oy + (x + y) * s / 2 - z * s)
         for (x, y), label in self._markers():
-            cx, cy = P(x + 0.5, y + 0.5, int(self.heights[x, y]))
             if label is None:
-                r = s * 0.28
-                d.ellipse((cx - r, cy - r * 0.8 - s * 0.15, cx + r, cy + r * 0.8 - s * 0.15), fill=PALETTE["red"], outline=INK)
+                _iso.stamp_faces(img, [balls[(x, y), h[x][y]]])
             else:  # a flag: a white disc with its letter, lying on the top
-                flag = _flag_patch(H, W, cx, cy, s, w, label)
-                if flag is None:
-                    _draw_flag(d, cx, cy, s, w, label)
-                else:
-                    paste(*flag)
-        return _iso.frame(img)
+                _put_flag(img, *P(x + 0.5, y + 0.5, h[x][y]), s, max(1, s // 14), label)
+        return img
 
     def _markers(self) -> list[tuple[tuple[int, int], str | None]]:
         """(cell, flag letter or None for the ball), far to near."""
