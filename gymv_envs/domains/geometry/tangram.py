@@ -56,8 +56,7 @@ def square_pieces(scale: int, turns: int, mirror: bool) -> tuple[tuple[str, np.n
 
 def shape_key(poly) -> frozenset:
     """The polygon's corners moved so the lowest x and y are 0: equal keys, same shape and turn."""
-    p = np.asarray(poly, dtype=np.int64)
-    return frozenset(map(tuple, (p - p.min(axis=0)).tolist()))
+    return _turn_keys(poly)[0]
 
 
 def _turn_keys(poly) -> tuple[frozenset, ...]:
@@ -187,8 +186,7 @@ class TangramPieces(GeometryQuestion):
             p = self.plot(0, max(getattr(self, "width", 0), side + 2) if self.loose else side + 2, 0, side + 2)
         # the square recurs across levels (a few layouts: its turn, mirror and missing pieces), kept
         # as a box of pixels; the loose pieces lie apart from it, drawn after
-        key = ("tangram square", self.square, tuple(self.missing))
-        p.recurring(key, self._draw_square, (1, 1, side + 1, side + 1))
+        p.recurring(("tangram square", self.square, tuple(self.missing)), self._draw_square, (1, 1, side + 1, side + 1))
         if placement:  # a few shapes (piece and turn) in many places: each drawn once, moved
             p.tiles(self.loose, LOOSE, EDGE)
             p.stamped_labels(centres_px(p.ax, self.loose), list(LETTERS[: len(self.loose)]))
@@ -199,11 +197,16 @@ class TangramPieces(GeometryQuestion):
         return p.frame()
 
     def _draw_square(self, p) -> None:
-        present = [(k, poly) for i, (k, poly) in enumerate(self.pieces) if i not in self.missing]
+        present = [poly for i, (_, poly) in enumerate(self.pieces) if i not in self.missing]
         holes = [self.pieces[i][1] for i in self.missing]
-        p.fill_polygons([poly for _, poly in present] + holes, [KIND_FILL[k] for k, _ in present] + [HOLE] * len(holes))
-        p.polylines([poly for _, poly in present], EDGE, closed=True, cached=True)
+        # all seven fills (kept per layout), then the holes' over them: outside a hole, the last present fill shows
+        p.recurring(("tangram fills", self.square), self._fill_pieces, (1, 1, 4 * self.scale + 1, 4 * self.scale + 1))
+        p.fill_polygons(holes, [HOLE] * len(holes))
+        p.polylines(present, EDGE, closed=True, cached=True)
         p.polylines(holes, HOLE_EDGE, closed=True, dash=True, cached=True)
+
+    def _fill_pieces(self, p) -> None:
+        p.fill_polygons([poly for _, poly in self.pieces], [KIND_FILL[k] for k, _ in self.pieces])
 
     def _task_text(self) -> str:
         if self.question == "area":
@@ -292,9 +295,8 @@ def _square_text(scale: int, turns: int, mirror: bool, missing: tuple[int, ...])
 
 
 def _area2(poly) -> int:
-    p = np.asarray(poly, dtype=np.int64)
-    x, y = p[:, 0], p[:, 1]
-    return abs(int((x * np.roll(y, -1) - np.roll(x, -1) * y).sum()))
+    pts = np.asarray(poly, dtype=np.int64).tolist()
+    return abs(sum(xa * yb - xb * ya for (xa, ya), (xb, yb) in zip(pts, pts[1:] + pts[:1])))
 
 
 SPECS = (
