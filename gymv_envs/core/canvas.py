@@ -155,6 +155,8 @@ def fit_text_size(text: str, max_w: int, max_h: int, bold: bool = False, mono: b
     return size
 
 
+PIXEL = np.dtype((np.void, 3))  # an RGB pixel as one 3-byte item: a scatter or masked copy of pixels is one
+# numpy call on a frame's ``view(PIXEL)``, not one per channel
 _RGB: dict[tuple, np.ndarray] = {}
 
 

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from PIL import Image, ImageDraw
 
-from gymv_envs.core.canvas import Color, text_mask
+from gymv_envs.core.canvas import PIXEL, Color, text_mask
 
 Point = tuple[float, float]
 
@@ -134,7 +134,6 @@ def _rgb(color):
 # those drawn once so far: a random layout, drawn once, keeps no arrays (holding on to them slows every later frame)
 _LINES: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 _SEEN: dict[tuple, None] = {}
-_PX = np.dtype((np.void, 3))  # an RGB pixel as one item
 _NEXT = [1, 2, 0]  # each corner of a triangle to the next
 _STEEP = [1, 0, 3, 2]  # (x0, y0, x1, y1) -> (y0, x0, y1, x1)
 _SWAP = [2, 3, 0, 1]  # the two ends exchanged
@@ -508,7 +507,7 @@ class Layer:
         if cols is None:  # one colour: fully covered pixels are just set (one put of whole pixels), only the rims blend
             solid = alpha == 255
             if solid.any():  # (flat takes: several times faster than boolean masks)
-                rgb.view(_PX).ravel().put(pix.take(np.flatnonzero(solid)), np.array(first, dtype=np.uint8).view(_PX))
+                rgb.view(PIXEL).ravel().put(pix.take(np.flatnonzero(solid)), np.array(first, dtype=np.uint8).view(PIXEL))
                 rim = np.flatnonzero(~solid)
                 pix, alpha = pix.take(rim), alpha.take(rim)
         # out = (pixel * (256 - a) + colour * a) >> 8 with a = alpha + alpha >> 7 (0..256: exact at both ends);
@@ -529,7 +528,7 @@ class Layer:
         if any(not isinstance(c[2], tuple) for c in chunks):  # per-pixel colours: blend them instead
             self._chunks = chunks
             return self.flush()
-        flat = self.frame.reshape(-1, 3).view(_PX).ravel()
+        flat = self.frame.reshape(-1, 3).view(PIXEL).ravel()
         if len(chunks) * 1024 <= sum(len(c[0]) for c in chunks):  # a few large chunks: one put each, in order (the
             # same pixels as one put of them all, without first copying them into one array)
             for pix, alpha, colour in chunks:
@@ -569,7 +568,7 @@ def _over_table(colours: tuple[Color, ...], under: Color) -> tuple[np.ndarray, n
 @functools.lru_cache(maxsize=256)
 def _over_pixels(colours: tuple[Color, ...], under: Color) -> np.ndarray:
     """`_over_table` as one 3-byte item a row (read-only)."""
-    out = np.ascontiguousarray(np.stack(_over_table(colours, under), 1)).view(_PX).ravel()
+    out = np.ascontiguousarray(np.stack(_over_table(colours, under), 1)).view(PIXEL).ravel()
     out.setflags(write=False)
     return out
 

@@ -16,12 +16,11 @@ from collections.abc import Sequence
 import numpy as np
 from PIL import Image, ImageDraw
 
-from gymv_envs.core.canvas import INK, Color
+from gymv_envs.core.canvas import INK, PIXEL, Color
 from gymv_envs.domains.cognition._sprites import Sprite, stamp, stamp_all
 
 C30 = math.cos(math.pi / 6)
 TOP, RIGHT, LEFT = 1.0, 0.72, 0.86  # shading of the faces
-_PIXEL = np.dtype("V3")  # one RGB pixel as a 3-byte item: a masked copy of a face is one `copyto`
 
 
 def shade(colour: Color, k: float) -> Color:
@@ -183,7 +182,7 @@ def cut(scratch: Image.Image, points: Sequence[tuple[float, float]], pad: int = 
     box = (box[0] + x0, box[1] + y0, box[2] + x0, box[3] + y0)
     arr = np.asarray(scratch.crop(box))
     scratch.paste((0, 0, 0, 0), box)
-    pixels, mask = np.ascontiguousarray(arr[..., :3]).view(_PIXEL)[..., 0], arr[..., 3] > 0
+    pixels, mask = np.ascontiguousarray(arr[..., :3]).view(PIXEL)[..., 0], arr[..., 3] > 0
     pixels.setflags(write=False)
     mask.setflags(write=False)
     return pixels, mask, box[0], box[1]
@@ -215,7 +214,7 @@ def stamp_faces(img: np.ndarray, faces: Sequence[tuple | None]) -> None:
     """Copy `cut` entries (such as `face_sprites` gives) onto ``img`` (C-contiguous, of their frame's
     size) in turn: one masked copy of 3-byte pixels each (None: nothing)."""
     H, W = img.shape[:2]
-    frame_pixels = img.view(_PIXEL).reshape(H, W)
+    frame_pixels = img.view(PIXEL).reshape(H, W)
     for face in faces:
         if face is not None:
             pixels, mask, x, y = face

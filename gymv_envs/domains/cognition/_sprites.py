@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 from PIL import Image, ImageDraw
 
-from gymv_envs.core.canvas import INK, Color
+from gymv_envs.core.canvas import INK, PIXEL, Color
 
 Sprite = tuple[np.ndarray, np.ndarray]
 Poly = tuple[tuple[float, float], ...]
@@ -122,9 +122,6 @@ def blocks(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
     return out
 
 
-_PIXEL = np.dtype("V3")
-
-
 def stamp(frame: np.ndarray, sprite: Sprite, x: int, y: int) -> None:
     """Copy the sprite's pixels into ``frame`` with its top-left corner at (x, y), clipped."""
     rgb, mask = sprite
@@ -132,7 +129,7 @@ def stamp(frame: np.ndarray, sprite: Sprite, x: int, y: int) -> None:
     H, W = frame.shape[:2]
     if h * w < 2500 and x >= 0 and y >= 0 and x + w <= W and y + h <= H and frame.flags.c_contiguous \
             and rgb.flags.c_contiguous:  # a small sprite wholly inside: one masked copy of 3-byte pixels
-        np.copyto(frame.view(_PIXEL).reshape(H, W)[y:y + h, x:x + w], rgb.view(_PIXEL).reshape(h, w), where=mask)
+        np.copyto(frame.view(PIXEL).reshape(H, W)[y:y + h, x:x + w], rgb.view(PIXEL).reshape(h, w), where=mask)
         return
     x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, W), min(y + h, H)
     if x0 >= x1 or y0 >= y1:
@@ -141,7 +138,7 @@ def stamp(frame: np.ndarray, sprite: Sprite, x: int, y: int) -> None:
     if parts is None or len(parts) * 400 > h * w:  # one masked copy
         sub = (slice(y0 - y, y1 - y), slice(x0 - x, x1 - x))
         if frame.flags.c_contiguous and rgb.flags.c_contiguous:  # as 3-byte pixels: one item each
-            np.copyto(frame.view(_PIXEL).reshape(H, W)[y0:y1, x0:x1], rgb.view(_PIXEL).reshape(h, w)[sub],
+            np.copyto(frame.view(PIXEL).reshape(H, W)[y0:y1, x0:x1], rgb.view(PIXEL).reshape(h, w)[sub],
                       where=mask[sub])
         else:
             np.copyto(frame[y0:y1, x0:x1], rgb[sub], where=mask[sub][..., None])
@@ -163,7 +160,7 @@ def stamp_all(frame: np.ndarray, sprite: Sprite, corners: Sequence[tuple[int, in
         for x, y in corners:  # a sprite of few rectangles (see `stamp`), or a frame not in one block
             stamp(frame, sprite, x, y)
         return
-    pixels, src = frame.view(_PIXEL).reshape(H, W), rgb.view(_PIXEL).reshape(h, w)
+    pixels, src = frame.view(PIXEL).reshape(H, W), rgb.view(PIXEL).reshape(h, w)
     for x, y in corners:
         if x >= 0 and y >= 0 and x + w <= W and y + h <= H:
             np.copyto(pixels[y:y + h, x:x + w], src, where=mask)

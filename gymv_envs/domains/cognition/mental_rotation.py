@@ -7,6 +7,7 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.canvas import PIXEL
 from gymv_envs.domains.cognition import _iso
 from gymv_envs.domains.cognition._choice import PanelChoiceEnv
 from gymv_envs.domains.cognition._polycubes import (
@@ -48,9 +49,6 @@ def layout(cells: Cells, box: tuple[int, int, int, int], edge: int | None = None
     return s, ox, oy
 
 
-_PIXEL = np.dtype((np.void, 3))  # an RGB pixel as one item
-
-
 @functools.lru_cache(maxsize=1024)
 def _figure_patch(cells: Cells, box: tuple[int, int, int, int], edge: int | None) -> tuple[int, int, np.ndarray, np.ndarray]:
     """A figure drawn in ``box`` (`layout`) as one patch: its top-left pixel, its pixels (3-byte items) and
@@ -67,9 +65,9 @@ def _figure_patch(cells: Cells, box: tuple[int, int, int, int], edge: int | None
     h, w = mask.shape
     x0, y0 = min(x for x, _ in corners), min(y for _, y in corners)
     width, height = max(x for x, _ in corners) + w - x0, max(y for _, y in corners) + h - y0
-    pixels = np.zeros((height, width), dtype=_PIXEL)
+    pixels = np.zeros((height, width), dtype=PIXEL)
     cover = np.zeros((height, width), dtype=bool)
-    src = np.ascontiguousarray(rgb).view(_PIXEL).reshape(h, w)
+    src = np.ascontiguousarray(rgb).view(PIXEL).reshape(h, w)
     for x, y in corners:
         np.copyto(pixels[y - y0:y - y0 + h, x - x0:x - x0 + w], src, where=mask)
         cover[y - y0:y - y0 + h, x - x0:x - x0 + w] |= mask
@@ -180,7 +178,7 @@ class MentalRotation3D(PanelChoiceEnv):
         h, w = cover.shape
         a, b, c, d = max(x, 0), max(y, 0), min(x + w, W), min(y + h, H)
         if a < c and b < d:
-            np.copyto(img.view(_PIXEL).reshape(H, W)[b:d, a:c], pixels[b - y:d - y, a - x:c - x],
+            np.copyto(img.view(PIXEL).reshape(H, W)[b:d, a:c], pixels[b - y:d - y, a - x:c - x],
                       where=cover[b - y:d - y, a - x:c - x])
 
     def _draw_stem(self, img: np.ndarray, boxes) -> None:

@@ -7,7 +7,7 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.canvas import INK, fill_rect, outline_rect
+from gymv_envs.core.canvas import INK, PIXEL, fill_rect, outline_rect
 from gymv_envs.domains.cognition._choice import PanelChoiceEnv, _layout, panel_inner
 from gymv_envs.domains.cognition._sprites import glyph, stamp_centred
 
@@ -17,7 +17,6 @@ ARROW_ANGLE = {"left": 0, "right": 180, "top": 90, "bottom": 270}  # the moving 
 PAPER, SHADE, FAINT = (250, 240, 200), (222, 205, 150), (215, 215, 222)
 Region = tuple[int, int, int, int]  # r0, r1, c0, c1 in sheet cells
 _PATCHES: dict[tuple, tuple] = {}  # (layout, box, card key) -> the pixels the card's drawing changes
-_PIXEL = np.dtype((np.void, 3))
 
 
 def fold(region: Region, side: str) -> tuple[Region, callable]:
@@ -187,11 +186,11 @@ class PaperFolding(PanelChoiceEnv):
                 draw(img)
                 return
             # the pixels the drawing changed (as 3-byte items, one masked copy)
-            patch = (np.ascontiguousarray(region).view(_PIXEL)[..., 0], changed)
+            patch = (np.ascontiguousarray(region).view(PIXEL)[..., 0], changed)
             if len(_PATCHES) >= 4096:
                 _PATCHES.clear()
             _PATCHES[full] = patch
-        np.copyto(img.view(_PIXEL)[b:d, a:c, 0], patch[0], where=patch[1])  # (img: a fresh, contiguous frame)
+        np.copyto(img.view(PIXEL)[b:d, a:c, 0], patch[0], where=patch[1])  # (img: a fresh, contiguous frame)
 
     def _draw_stem(self, img: np.ndarray, boxes) -> None:
         for i, box in enumerate(boxes[:-1]):

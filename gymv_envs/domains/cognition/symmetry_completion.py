@@ -7,7 +7,7 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.canvas import INK, draw_shape, draw_text, fill_rect
+from gymv_envs.core.canvas import INK, PIXEL, draw_shape, draw_text, fill_rect
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.cognition._cells import CELL_COLOURS, LINE, blit_cells
 from gymv_envs.domains.cognition._choice import PanelChoiceEnv, _layout, panel_inner
@@ -152,7 +152,7 @@ class SymmetryCompletion(PanelChoiceEnv):
         frame, pix, cell = cells
         img = frame.copy()
         values = np.array([self.half, *self.candidates]).ravel()
-        img.reshape(-1, 3).view(_PIXEL).ravel().put(pix, _CELL_PIXELS.take(values.take(cell)))
+        img.reshape(-1, 3).view(PIXEL).ravel().put(pix, _CELL_PIXELS.take(values.take(cell)))
         return img
 
     def _task_text(self) -> str:
@@ -173,8 +173,7 @@ SPECS = (
 )
 
 
-_PIXEL = np.dtype((np.void, 3))  # an RGB pixel as one item
-_CELL_PIXELS = CELL_COLOURS.view(_PIXEL).ravel()
+_CELL_PIXELS = CELL_COLOURS.view(PIXEL).ravel()
 _CELL_NUMBERS = np.array([(v, 0, 0) for v in range(256)], dtype=np.uint8)  # cell v drawn in colour (v, 0, 0)
 
 

@@ -12,10 +12,8 @@ import math
 import numpy as np
 from PIL import Image, ImageDraw
 
-from gymv_envs.core.canvas import text_mask
+from gymv_envs.core.canvas import PIXEL, text_mask
 from gymv_envs.core.vector import disc_mask
-
-_PIXEL = np.dtype("V3")  # one RGB pixel as a 3-byte item: a scatter of pixels is one `put`, not one per channel
 
 
 def cut_ridges(sites: np.ndarray, lo: float, hi: float) -> list[tuple]:
@@ -170,9 +168,9 @@ def strokes(img: np.ndarray, segs: list[tuple], width: float, color: tuple[int, 
             row += minor
         np.minimum(row[c:], below[c:], out=inner[put:put + at - c])
         put += at - c
-    pixels = img.reshape(-1).view(_PIXEL)
+    pixels = img.reshape(-1).view(PIXEL)
     pixels.put(rims, _rim_colours(color, shade).take(key.astype(np.intp)))
-    pixels.put(inner, np.frombuffer(bytes(color), dtype=_PIXEL))  # (one value: every index takes it)
+    pixels.put(inner, np.frombuffer(bytes(color), dtype=PIXEL))  # (one value: every index takes it)
 
 
 @functools.lru_cache(maxsize=16)
@@ -182,7 +180,7 @@ def _rim_colours(color: tuple[int, int, int], shade: tuple[int, int, int]) -> np
     a = np.arange(257)[:, None] / 256
     color_, shade_ = np.array(color), np.array(shade)
     lut = np.concatenate([255 + a * (color_ - 255), shade_ + a * (color_ - shade_)])
-    lut = np.ascontiguousarray(np.rint(lut).astype(np.uint8)).view(_PIXEL)[:, 0]
+    lut = np.ascontiguousarray(np.rint(lut).astype(np.uint8)).view(PIXEL)[:, 0]
     lut.setflags(write=False)
     return lut
 

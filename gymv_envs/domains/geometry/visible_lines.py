@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.canvas import text_mask
+from gymv_envs.core.canvas import PIXEL, text_mask
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.core.vector import point_segment_distance
 from gymv_envs.domains.geometry._common import LETTERS, parse_letter_set
@@ -92,14 +92,11 @@ def blend(under: np.ndarray, alpha: np.ndarray, colour) -> np.ndarray:
     return v.astype(np.uint8)
 
 
-_PIXEL = np.dtype("V3")  # one RGB pixel as a 3-byte item: a scatter of pixels is one `put` (not one per channel)
-
-
 @functools.lru_cache(maxsize=2048)
 def line_pixels(obs_size: tuple[int, int], a: int, b: int, colour: tuple[int, int, int]) -> np.ndarray:
-    """`line_marks`' pixels with the line drawn in ``colour`` alone, as 3-byte `_PIXEL` items (read-only)."""
+    """`line_marks`' pixels with the line drawn in ``colour`` alone, as 3-byte `PIXEL` items (read-only)."""
     _, _, alpha, grid = line_marks(obs_size, a, b)
-    vals = blend(grid, alpha, colour).reshape(-1).view(_PIXEL)
+    vals = blend(grid, alpha, colour).reshape(-1).view(PIXEL)
     vals.setflags(write=False)
     return vals
 
@@ -113,7 +110,7 @@ def paint_lines(img: np.ndarray, lines: list, colours) -> None:
     marks = [line_marks(size, a, b) for a, b in lines]
     pix = np.concatenate([m[1] for m in marks])
     # each pixel: the last line over it at its own coverage (right where that is the most)
-    img.reshape(-1).view(_PIXEL).put(pix, np.concatenate([line_pixels(size, a, b, c) for (a, b), c in zip(lines, colours)]))
+    img.reshape(-1).view(PIXEL).put(pix, np.concatenate([line_pixels(size, a, b, c) for (a, b), c in zip(lines, colours)]))
     ids = np.empty(size[0] * size[1], dtype=np.uint8)  # only the lines' pixels are written, then read
     line = np.repeat(np.arange(1, len(marks) + 1, dtype=np.uint8), [len(m[1]) for m in marks])
     ids[pix] = line

@@ -22,9 +22,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gymv_envs.core.canvas import BACKGROUND, INK, Color, fit_text_size, new_frame, text_mask
+from gymv_envs.core.canvas import BACKGROUND, INK, PIXEL, Color, fit_text_size, new_frame, text_mask
 from gymv_envs.core.vector import (
-    _PX,
     Layer,
     _over_pixels,
     _over_table,
@@ -209,7 +208,7 @@ def fit(pos: np.ndarray, box: tuple[float, float, float, float], pad: float, kee
 def _badge_row(texts: tuple[str, ...], sizes: tuple[int, ...], r: float, ring: float, width: int):
     """The badges of vertices ``texts`` (one label size each) in a frame ``width`` px wide, as one stamp:
     (flat offsets, coverage, pixels per badge, half width and half height per badge, label box offsets
-    (x, y, w, h) per badge, the badges' pixels over the background as `_PX` items), each offset relative to its
+    (x, y, w, h) per badge, the badges' pixels over the background as `PIXEL` items), each offset relative to its
     badge's top-left corner."""
     offsets, alpha, counts, half, box = [], [], [], [], []
     for text, size in zip(texts, sizes):
@@ -353,7 +352,7 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
         layer.flush(under=BACKGROUND)
         # (whole pixels in a put: a third of the work of a fancy assignment per channel; one put per part, in order,
         # rather than copying the parts into one array first)
-        flat = frame.reshape(-1, 3).view(_PX).ravel()
+        flat = frame.reshape(-1, 3).view(PIXEL).ravel()
         flat.put(offsets + np.repeat(corner, counts), badge_px, mode="wrap")  # every badge (a filled one: set again)
         at: list = []
         rgb: list = []
@@ -399,7 +398,7 @@ def draw_graph(frame: np.ndarray, pic: Picture, box: tuple[float, float, float, 
     if composed is not None:
         at = np.concatenate([composed[k][0] + (row[i, 1] + half[i, 1]) * W + row[i, 0] + half[i, 0]
                              for k, i in enumerate(filled)])
-        frame.reshape(-1, 3).view(_PX).ravel().put(at, np.concatenate([c[1] for c in composed]), mode="wrap")
+        frame.reshape(-1, 3).view(PIXEL).ravel().put(at, np.concatenate([c[1] for c in composed]), mode="wrap")
     return Placed(centers, r, label_boxes, wboxes, segs)
 
 
@@ -433,7 +432,7 @@ def _composed_fills(labels, fills, filled, sizes, rr: float, rring: float, width
 def _filled_badge(text: str, size: int, rr: float, rring: float, fill: Color, width: int):
     """A filled vertex as it comes out of the layers: its disc of ``fill`` over the background, then its badge
     (`_badge`) blended over that as `Layer.flush` blends; (flat offsets from the vertex's pixel in a frame
-    ``width`` px wide, the pixels as `_PX` items, the disc's half side), or None when the badge reaches
+    ``width`` px wide, the pixels as `PIXEL` items, the disc's half side), or None when the badge reaches
     past the disc (it would blend over what lies there)."""
     badge, _ = _badge(text, rr, rring, size)
     disc = disc_mask(rr, 0.0)
@@ -459,7 +458,7 @@ def _filled_badge(text: str, size: int, rr: float, rring: float, fill: Color, wi
         v >>= 8
         values.append(v.astype(np.uint8))
     offsets = (ys - bh // 2) * width + (xs - bw // 2)
-    px = np.ascontiguousarray(np.stack(values, 1)).view(_PX).ravel()
+    px = np.ascontiguousarray(np.stack(values, 1)).view(PIXEL).ravel()
     for arr in (offsets, px):
         arr.setflags(write=False)
     return offsets, px, d
@@ -544,7 +543,7 @@ def _stamp_heads(layer: Layer, tips: np.ndarray, dirs: np.ndarray, length: float
 @functools.lru_cache(maxsize=4096)
 def _weight_stamp(text: str, size: int, width: int) -> tuple:
     """A weight's text as `_stamp` gives its mask (flat offsets in a frame ``width`` px wide, coverage), its width
-    and height (the arrays are those `_stamp` keeps), and its pixels over the background as `_PX` items."""
+    and height (the arrays are those `_stamp` keeps), and its pixels over the background as `PIXEL` items."""
     off, alpha, h, w = _stamp(text_mask(text, size, True), width)
     px = _over_pixels((WEIGHT_INK,), tuple(int(v) for v in BACKGROUND)).take(alpha)
     px.setflags(write=False)
