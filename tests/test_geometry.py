@@ -25,6 +25,7 @@ from gymv_envs.domains.geometry._common import (
     parse_exact,
     parse_letter_set,
     parse_numbers,
+    shoelace2,
 )
 from gymv_envs.domains.geometry._plot import Plot, centres_px, distinct_points
 
@@ -106,7 +107,7 @@ def test_triangle_areas_and_islands_are_exact():
             fan = sum(abs(cross(poly[i] - c, poly[(i + 1) % len(poly)] - c)) for i in range(len(poly)))
             assert abs(fan - a2) < 1e-9
         assert isl.best == Fraction(max(isl.areas2), 2)
-    assert largest_island.shoelace2([(0, 0), (3, 0), (0, 1)]) == 3
+    assert shoelace2([(0, 0), (3, 0), (0, 1)]) == 3
 
 
 def test_visible_lines_match_a_fine_sampling():
@@ -135,7 +136,7 @@ def test_rock_garden_accepts_complements_and_scores_every_choice():
 
 
 def test_tangram_tiles_the_square_and_rotation_accepts_every_fitting_turn():
-    area = sum(tangram._area2(p) for _, p in tangram.PIECES)
+    area = sum(shoelace2(p) for _, p in tangram.PIECES)
     assert area == 2 * 16
     for seed in range(12):
         env = level("TangramRotation", seed, difficulty=2)
@@ -151,8 +152,8 @@ def test_tangram_tiles_the_square_and_rotation_accepts_every_fitting_turn():
         fitting = [i for i, p in enumerate(place.loose) if tangram.congruent_by_turning(p, hole)]
         assert fitting == [place.answer]
         pieces = level("TangramArea", seed, difficulty=1)
-        assert pieces.answer == Fraction(sum(tangram._area2(pieces.pieces[i][1]) for i in pieces.missing), 2)
-        assert sum(tangram._area2(p) for _, p in pieces.pieces) == 2 * (4 * pieces.scale) ** 2
+        assert pieces.answer == Fraction(sum(shoelace2(pieces.pieces[i][1]) for i in pieces.missing), 2)
+        assert sum(shoelace2(p) for _, p in pieces.pieces) == 2 * (4 * pieces.scale) ** 2
 
 
 def test_voronoi_piece_and_adjacency_match_a_raster():

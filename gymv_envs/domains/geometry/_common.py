@@ -1,9 +1,12 @@
-"""Answer parsing shared by the geometry tasks: point letters, numbers (decimals and fractions), integers."""
+"""What the geometry tasks share besides the plot: answer parsing (point letters, numbers as decimals and
+fractions, integers) and twice a polygon's area (`shoelace2`)."""
 
 from __future__ import annotations
 
 import re
 from fractions import Fraction
+
+import numpy as np
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _NUM = re.compile(r"[-+]?(?:\d+\s*/\s*\d+|\d+\.\d*|\.\d+|\d+)")
@@ -67,3 +70,14 @@ def fmt_exact(x: Fraction) -> str:
     if d == 1:
         return f"{float(x):g}"
     return f"{x.numerator}/{x.denominator}"
+
+
+def shoelace2(poly) -> int:
+    """Twice a simple polygon's area (integer corners)."""
+    pts = poly.tolist() if isinstance(poly, np.ndarray) else poly
+    xa, ya = pts[-1]
+    total = 0
+    for xb, yb in pts:
+        total += int(xa) * int(yb) - int(xb) * int(ya)
+        xa, ya = xb, yb
+    return abs(total)

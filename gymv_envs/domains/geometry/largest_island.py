@@ -9,7 +9,7 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.core.rng import ScalarDraws
-from gymv_envs.domains.geometry._common import LETTERS, fmt_exact, parse_exact
+from gymv_envs.domains.geometry._common import LETTERS, fmt_exact, parse_exact, shoelace2
 from gymv_envs.domains.geometry._plot import GeometryQuestion, centres_px
 
 COUNTS = {0: 2, 1: 3, 2: 4}
@@ -17,17 +17,6 @@ CORNERS = {0: (4, 5), 1: (5, 6), 2: (6, 7)}
 GRID = (0, 12)
 LAND = (196, 226, 160)
 SHORE = (70, 110, 50)
-
-
-def shoelace2(poly) -> int:
-    """Twice a simple polygon's area (integer corners)."""
-    pts = poly.tolist() if isinstance(poly, np.ndarray) else poly
-    xa, ya = pts[-1]
-    total = 0
-    for xb, yb in pts:
-        total += int(xa) * int(yb) - int(xb) * int(ya)
-        xa, ya = xb, yb
-    return abs(total)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -8,7 +8,13 @@ from fractions import Fraction
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.domains.geometry._common import LETTERS, fmt_exact, parse_exact, parse_letters
+from gymv_envs.domains.geometry._common import (
+    LETTERS,
+    fmt_exact,
+    parse_exact,
+    parse_letters,
+    shoelace2,
+)
 from gymv_envs.domains.geometry._plot import FILLS, GeometryQuestion, centres_px
 
 QUESTIONS = ("area", "rotation", "placement")
@@ -155,7 +161,7 @@ class TangramPieces(GeometryQuestion):
         self.missing = sorted(int(i) for i in rng.permutation(choices)[:missing])
         self.loose: list[np.ndarray] = []
         if self.question == "area":
-            self.answer = Fraction(sum(_area2(pieces[i][1]) for i in self.missing), 2)
+            self.answer = Fraction(sum(shoelace2(pieces[i][1]) for i in self.missing), 2)
             return
         hole = pieces[self.missing[0]][1]
         if self.question == "rotation":
@@ -292,11 +298,6 @@ def _square_text(scale: int, turns: int, mirror: bool, missing: tuple[int, ...])
     """The state text's lines for the square's pieces, the ``missing`` ones marked."""
     return "\n".join(f"{k}: {_corners_text(p)}" + (" (missing)" if i in missing else "")
                      for i, (k, p) in enumerate(square_pieces(scale, turns, mirror)))
-
-
-def _area2(poly) -> int:
-    pts = np.asarray(poly, dtype=np.int64).tolist()
-    return abs(sum(xa * yb - xb * ya for (xa, ya), (xb, yb) in zip(pts, pts[1:] + pts[:1])))
 
 
 SPECS = (
