@@ -24,6 +24,13 @@ from gymv_envs.core.canvas import (
     stamp,
     text_layer,
 )
+from gymv_envs.domains.logic._minesweeper_solver import (
+    constraints,
+    maybe_bits,
+    possible_mines,
+    settle,
+    simple_safe,
+)
 from gymv_envs.domains.logic._placement import NEIGHBOURS8, CellsAnswerEnv, parse_cell_list
 
 # difficulty -> (side, mines, most safe cells asked, hard: needs reasoning over several numbers)
@@ -33,124 +40,6 @@ COVERED_EDGE = (196, 202, 212)
 OPEN = (236, 236, 230)
 DIGIT_COLOURS = {1: (25, 70, 200), 2: (20, 125, 40), 3: (200, 30, 30), 4: (90, 30, 150),
                  5: (130, 40, 20), 6: (0, 120, 120), 7: (30, 30, 30), 8: (100, 100, 100)}
-
-
-def _constraints(counts, shown) -> list[tuple[int, list[tuple[int, int]]]]:
-    """Each opened cell with covered neighbours: its number and those neighbours (arrays or row lists)."""
-    if isinstance(counts, np.ndarray):
-        counts = counts.tolist()
-    if isinstance(shown, np.ndarray):
-        shown = shown.tolist()
-    rows, cols = len(shown), len(shown[0])
-    out = []
-    for r in range(rows):
-        for c in range(cols):
-            if not shown[r][c]:
-                continue
-            nb = [(r + dr, c + dc) for dr, dc in NEIGHBOURS8
-                  if 0 <= r + dr < rows and 0 <= c + dc < cols and not shown[r + dr][c + dc]]
-            if nb:
-                out.append((int(counts[r][c]), nb))
-    return out
-
-
-def _rules(cons: list[tuple[int, list[tuple[int, int]]]]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """The frontier cells in order, and each number as (its covered neighbours as bits of that order, number)."""
-    cells = sorted({x for _, nb in cons for x in nb})
-    index = {x: i for i, x in enumerate(cells)}
-    return cells, [(sum(1 << index[x] for x in nb), n) for n, nb in cons]
-
-
-def _settle(rules: list[tuple[int, int]], mine: int, safe: int) -> tuple[int, int] | None:
-    """The single-number rules (all mines placed: the rest are safe; as many unknowns as mines left:
-    all mines) applied until nothing changes: (mine, safe) bits, or None when a number is broken."""
-    changed, free = True, ~(mine | safe)
-    while changed:
-        changed = False
-        for mask, n in rules:
-            unknown = mask & free
-            on = mask & mine
-            left = n - on.bit_count() if on else n
-            if left < 0:
-                return None
-            if unknown:
-                k = unknown.bit_count()
-                if left > k:
-                    return None
-                if left == 0:
-                    safe |= unknown
-                    free ^= unknown
-                    changed = True
-                elif left == k:
-                    mine |= unknown
-                    free ^= unknown
-                    changed = True
-            elif left:
-                return None
-    return mine, safe
-
-
-def _maybe_bits(rules: list[tuple[int, int]], everything: int, base: tuple[int, int], budget: int) -> int | None:
-    """The cells (bits of ``everything``, the frontier) that are a mine in at least one configuration fitting
-    every number, given ``base``, what `_settle` finds with nothing assumed (None: more than ``budget`` nodes).
-
-    For each cell not yet seen as a mine in a configuration found so far (and not forced safe), a
-    search for one with that cell a mine: `_settle` before each branch on the first open cell."""
-    nodes = 0
-
-    def search(mine: int, safe: int) -> int:
-        """The mines of a configuration extending (mine, safe), or 0 where there is none."""
-        nonlocal nodes
-        nodes += 1
-        if nodes > budget:
-            raise TimeoutError
-        state = _settle(rules, mine, safe)
-        if state is None:
-            return 0
-        mine, safe = state
-        open_ = everything & ~(mine | safe)
-        if not open_:
-            return mine
-        low = open_ & -open_
-        return search(mine | low, safe) or search(mine, safe | low)
-
-    mine, safe = base
-    seen = 0
-    try:
-        todo = everything
-        while todo:
-            low = todo & -todo
-            todo ^= low
-            if not (seen | safe) & low:
-                seen |= search(mine | low, safe)
-    except TimeoutError:
-        return None
-    return seen
-
-
-def possible_mines(cons: list[tuple[int, list[tuple[int, int]]]], budget: int = 200_000) -> set | None:
-    """Frontier cells that are a mine in at least one configuration fitting every number (None: too costly)."""
-    cells, rules = _rules(cons)
-    base = _settle(rules, 0, 0)
-    seen = 0 if base is None else _maybe_bits(rules, (1 << len(cells)) - 1, base, budget)
-    return None if seen is None else {x for i, x in enumerate(cells) if seen >> i & 1}
-
-
-def simple_safe(cons: list[tuple[int, list[tuple[int, int]]]]) -> set:
-    """Safe cells found by single-number rules alone (all mines placed / all unknowns are mines), repeated."""
-    mines, safe, changed = set(), set(), True
-    while changed:
-        changed = False
-        for n, nb in cons:
-            unknown = [x for x in nb if x not in mines and x not in safe]
-            left = n - sum(x in mines for x in nb)
-            if unknown and left == 0:
-                safe.update(unknown)
-                changed = True
-            elif unknown and left == len(unknown):
-                mines.update(unknown)
-                changed = True
-    return safe
 
 
 @functools.lru_cache(maxsize=64)
@@ -262,14 +151,14 @@ class MinesweeperSafe(CellsAnswerEnv):
                     stack += around[i]
             if not 0.25 <= (n * n - shut.bit_count()) / (n * n) <= 0.75:  # `shown.mean()`: the same division
                 continue
-            # the numbers next to covered cells, as `_rules(_constraints(...))` gives them but with a cell's
+            # the numbers next to covered cells, as `_rules(constraints(...))` gives them but with a cell's
             # bit at its flat index (the frontier's cells in the same order)
             rules = [(near[i] & shut, cnt[i]) for i in range(n * n) if seen[i] and near[i] & shut]
             frontier = functools.reduce(int.__or__, [m for m, _ in rules], 0)
-            base = _settle(rules, 0, 0)  # its safe cells: what `simple_safe` finds
+            base = settle(rules, 0, 0)  # its safe cells: what `simple_safe` finds
             if base is None or base[1].bit_count() > self.max_safe:  # the safe cells include these
                 continue
-            maybe = _maybe_bits(rules, frontier, base, 200_000)
+            maybe = maybe_bits(rules, frontier, base, 200_000)
             if maybe is None:
                 continue
             safe = frontier & ~maybe
@@ -322,13 +211,13 @@ class MinesweeperSafe(CellsAnswerEnv):
     def _solve(self) -> tuple[tuple[int, int], ...]:
         if self._safe is not None:
             return self._safe
-        cons = _constraints(self.counts, self.shown)
+        cons = constraints(self.counts, self.shown)
         maybe = possible_mines(cons, budget=10**9)
         return tuple(sorted({x for _, nb in cons for x in nb} - maybe))
 
     def _near_misses(self, rng: np.random.Generator) -> list[tuple[tuple[int, int], ...]]:
         sol = set(self._solution)
-        cons = _constraints(self.counts, self.shown)
+        cons = constraints(self.counts, self.shown)
         frontier = sorted({x for _, nb in cons for x in nb} - sol)
         covered = [(int(r), int(c)) for r, c in np.argwhere(~self.shown) if (int(r), int(c)) not in sol]
         fewer = [tuple(sorted(sol - {x})) for x in sol] if len(sol) > 1 else []

@@ -1,7 +1,9 @@
 """Pac-Man's rules on an ``n x n`` grid of wall cells: the moves, the arcade ghost's chase rule, and step
-counts between two cells (bit-parallel)."""
+counts between two cells (bit-parallel) and from one cell to all."""
 
 from __future__ import annotations
+
+from collections import deque
 
 import numpy as np
 
@@ -54,3 +56,19 @@ def steps_between(free: int, a: tuple[int, int], b: tuple[int, int], n: int) -> 
         seen |= frontier
         steps += 1
     return -1
+
+
+def distance_rows(src: tuple[int, int], block: list[list[bool]], n: int) -> list[list[int]]:
+    """Breadth-first step counts from ``src`` around the ``block`` cells (-1: unreachable), as rows."""
+    dist = [[-1] * n for _ in range(n)]
+    dist[src[0]][src[1]] = 0
+    queue = deque([src])
+    while queue:
+        r, c = queue.popleft()
+        d = dist[r][c] + 1
+        for dr, dc in MOVES.values():
+            nr, nc = r + dr, c + dc
+            if 0 <= nr < n and 0 <= nc < n and not block[nr][nc] and dist[nr][nc] < 0:
+                dist[nr][nc] = d
+                queue.append((nr, nc))
+    return dist

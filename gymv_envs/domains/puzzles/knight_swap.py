@@ -3,56 +3,26 @@ list that takes several knights to their stars ("no solution" when none does).""
 
 from __future__ import annotations
 
-import functools
 import re
 
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import CountAnswer
-from gymv_envs.core.board import coordinate_frame
-from gymv_envs.core.canvas import (
-    INK,
-    PALETTE,
-    color_block,
-    fill_rect,
-    rect_box,
-    shape_layer,
-    stamp,
-    text_layer,
-)
 from gymv_envs.core.cells import cell_name, parse_cell
 from gymv_envs.core.rng import sample
 from gymv_envs.domains.puzzles import _knights
+from gymv_envs.domains.puzzles._knight_swap_draw import KNIGHT_COLOURS, draw_board
 
 # difficulty -> (side, knights, blocked squares, fewest moves at least)
 LEVELS = {0: (5, 1, 3, 2), 1: (5, 2, 4, 4), 2: (6, 2, 7, 7)}
-JUMPS = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
-LIGHT, DARK, BLOCK = (240, 217, 181), (181, 136, 99), (60, 60, 66)
-WHITE_KNIGHT, BLACK_KNIGHT = (250, 250, 250), (20, 20, 24)
 QUESTIONS = ("count", "move_list")
 # move_list: difficulty -> (side, knights, blocked squares, fewest moves at least when solvable)
 LIST_LEVELS = {0: (5, 2, 5, 3), 1: (6, 2, 8, 5), 2: (5, 3, 6, 6)}
-KNIGHT_COLOURS = ("red", "blue", "green")
 NO_SOLUTION = "no solution"
 _NONE = re.compile(r"(?:THERE IS )?(?:NO(?: SOLUTION| LIST| WAY)?|NONE|IMPOSSIBLE|UNSOLVABLE|NOT POSSIBLE)[.!]?")
 _JUMP = r"([A-Z]\s?\d{1,2})\s*(?:-+>|\u2192|-|TO|X|:)?\s*([A-Z]\s?\d{1,2})"
 _JUMPS = re.compile(rf"(?:{_JUMP}[\s,;.]*)+")
-
-
-@functools.lru_cache(maxsize=16)
-def _board(H: int, W: int, n: int):
-    """The labelled board with every square light or dark (read-only), its geometry and each square's box."""
-    base, (x0, y0, cell) = coordinate_frame((H, W), n, n)
-    img = base.copy()
-    squares = []
-    for r in range(n):
-        for c in range(n):
-            box = (x0 + c * cell, y0 + r * cell, x0 + (c + 1) * cell, y0 + (r + 1) * cell)
-            fill_rect(img, *box, LIGHT if (r + c) % 2 == 0 else DARK)
-            squares.append(rect_box((H, W), *box))
-    img.setflags(write=False)
-    return img, (x0, y0, cell), squares
 
 
 class KnightSwap(CountAnswer, SingleTurnEnv):
@@ -133,7 +103,7 @@ class KnightSwap(CountAnswer, SingleTurnEnv):
         self._fewest = best
 
     def _jumps(self, sq) -> list[tuple[int, int]]:
-        return [(sq[0] + a, sq[1] + b) for a, b in JUMPS if 0 <= sq[0] + a < self.n and 0 <= sq[1] + b < self.n]
+        return [(sq[0] + a, sq[1] + b) for a, b in _knights.JUMPS if 0 <= sq[0] + a < self.n and 0 <= sq[1] + b < self.n]
 
     def _generate_list(self, rng: np.random.Generator) -> None:
         n, k = self.n, self.knights
@@ -174,41 +144,8 @@ class KnightSwap(CountAnswer, SingleTurnEnv):
 
     # -- draw
     def _draw(self) -> np.ndarray:
-        H, W = self.obs_size
-        base, (x0, y0, cell), squares = _board(H, W, self.n)
-        img = base.copy()
-        for r, c in self.blocked:  # the squares fill their boxes, which meet without overlapping
-            box = squares[r * self.n + c]
-            if box is not None:
-                a, b, e, f = box
-                img[b:f, a:e] = color_block(f - b, e - a, BLOCK)
-        size = max(5, int(cell * 0.8))
-        if self.question == "move_list":
-            return self._draw_list(img, x0, y0, cell, size)
-        if self.knights == 1:
-            (r, c), = self.goal
-            stamp(img, [shape_layer("star", x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell, size, PALETTE["red"])],
-                  LIGHT if (r + c) % 2 == 0 else DARK)
-        for (r, c), col in zip(self.start, (WHITE_KNIGHT, BLACK_KNIGHT)):
-            cx, cy = x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell
-            stamp(img, [shape_layer("circle", cx, cy, size, INK if col == WHITE_KNIGHT else (235, 235, 235)),
-                        shape_layer("circle", cx, cy, int(size * 0.86), col),
-                        text_layer("N", (cx, cy), max(5, int(size * 0.55)), INK if col == WHITE_KNIGHT else WHITE_KNIGHT, bold=True)],
-                  LIGHT if (r + c) % 2 == 0 else DARK)
-        return img
-
-    def _draw_list(self, img: np.ndarray, x0: float, y0: float, cell: float, size: int) -> np.ndarray:
-        def bg(r: int, c: int):
-            return LIGHT if (r + c) % 2 == 0 else DARK
-        for (r, c), name in zip(self.goal, KNIGHT_COLOURS):  # the stars, in the squares' top-left corners
-            stamp(img, [shape_layer("star", x0 + (c + 0.24) * cell, y0 + (r + 0.24) * cell, max(3, int(cell * 0.42)),
-                                    PALETTE[name])], bg(r, c))
-        for (r, c), name in zip(self.start, KNIGHT_COLOURS):
-            cx, cy = x0 + (c + 0.55) * cell, y0 + (r + 0.55) * cell
-            stamp(img, [shape_layer("circle", cx, cy, int(size * 0.8), INK),
-                        shape_layer("circle", cx, cy, int(size * 0.7), PALETTE[name]),
-                        text_layer("N", (cx, cy), max(5, int(size * 0.45)), WHITE_KNIGHT, bold=True)], bg(r, c))
-        return img
+        return draw_board(*self.obs_size, self.n, self.blocked, self.start, self.goal, self.knights,
+                          self.question == "move_list")
 
     def _task_text(self) -> str:
         if self.question == "move_list":

@@ -2,28 +2,14 @@
 
 from __future__ import annotations
 
-import functools
 import re
-from collections import deque
 
 import numpy as np
-from PIL import Image, ImageDraw
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
-from gymv_envs.core.board import Board
-from gymv_envs.core.canvas import (
-    INK,
-    PALETTE,
-    WHITE,
-    color_block,
-    is_uniform,
-    rect_box,
-    rect_layer,
-    shape_layer,
-    stamp,
-)
 from gymv_envs.core.cells import cell_name, find_cells
-from gymv_envs.domains.puzzles._pacman import MOVES, cell_mask, chase, steps_between
+from gymv_envs.domains.puzzles._pacman import MOVES, cell_mask, chase, distance_rows, steps_between
+from gymv_envs.domains.puzzles._pacman_draw import draw_level
 
 WORDS = {"UP": "U", "DOWN": "D", "LEFT": "L", "RIGHT": "R"}
 SIZES = {0: 6, 1: 8, 2: 11}
@@ -31,27 +17,6 @@ GHOSTS = {0: 1, 1: 2, 2: 3}
 QUESTIONS = ("path", "ghost")
 CHASE_STEPS = {0: 4, 1: 6, 2: 9}  # the ghost question: steps the ghost takes
 _PATH = re.compile(r"^(?:(?:UP|DOWN|LEFT|RIGHT|[UDLR])[\s,;>\-\u2192]*)+$")
-
-
-WALL = (40, 50, 110)
-
-
-@functools.lru_cache(maxsize=16)
-def _walls(H: int, W: int, n: int, labels: bool = False) -> tuple[np.ndarray, list | None]:
-    """The empty board (read-only) and each cell's wall block as slices, when every block lies on white
-    (clear of the grid lines `Board.paint` draws over it); None otherwise."""
-    g = Board(H, W, n, n, labels=labels)
-    base = g.base()
-    pad = max(1, int(g.cell * 0.06))
-    blocks = []
-    for r in range(n):
-        for c in range(n):
-            x0, y0, x1, y1 = g.box(r, c)
-            box = rect_box((H, W), x0 + pad, y0 + pad, x1 - pad, y1 - pad)
-            if box is None or not is_uniform(base, *box, WHITE):
-                return base, None
-            blocks.append((slice(box[1], box[3]), slice(box[0], box[2])))
-    return base, blocks
 
 
 class PacmanPath(SingleTurnEnv):
@@ -148,63 +113,13 @@ class PacmanPath(SingleTurnEnv):
                 self.ghosts, self.pellet, self.unsafe = [ghost], None, np.zeros((n, n), bool)
                 return
 
-    def _distance_rows(self, src, block: list[list[bool]]) -> list[list[int]]:
-        """Breadth-first step counts from ``src`` around the ``block`` cells (-1: unreachable), as rows."""
-        n = self.n
-        dist = [[-1] * n for _ in range(n)]
-        dist[src[0]][src[1]] = 0
-        queue = deque([src])
-        while queue:
-            r, c = queue.popleft()
-            d = dist[r][c] + 1
-            for dr, dc in MOVES.values():
-                nr, nc = r + dr, c + dc
-                if 0 <= nr < n and 0 <= nc < n and not block[nr][nc] and dist[nr][nc] < 0:
-                    dist[nr][nc] = d
-                    queue.append((nr, nc))
-        return dist
-
     def _distances(self, src, safe: bool) -> np.ndarray:
         block = self.wall | self.unsafe if safe else self.wall
-        return np.array(self._distance_rows(src, block.tolist()))
+        return np.array(distance_rows(src, block.tolist(), self.n))
 
     def _draw(self) -> np.ndarray:
-        H, W = self.obs_size
-        labels = self.question == "ghost"
-        g = Board(H, W, self.n, self.n, labels=labels)
-        walls = [(r, c) for r in range(self.n) for c in range(self.n) if self.wall[r, c]]
-        base, blocks = _walls(H, W, self.n, labels)
-        if blocks is not None:  # wall blocks clear of the grid lines: copied onto the empty board
-            img = base.copy()
-            for r, c in walls:
-                rows, cols = blocks[r * self.n + c]
-                img[rows, cols] = color_block(rows.stop - rows.start, cols.stop - cols.start, WALL)
-        else:
-            img = g.paint(dict.fromkeys(walls, WALL))
-        s = g.cell
-        if self.pellet is not None:
-            stamp(img, [shape_layer("circle", *g.center(*self.pellet), max(2, int(s * 0.3)), INK)], WHITE)
-        stamp(img, [shape_layer("circle", *g.center(*self.pac), max(3, int(s * 0.8)), PALETTE["yellow"])], WHITE)
-        for r, c in self.ghosts:
-            cx, cy = g.center(r, c)
-            body = rect_layer(img.shape, cx - s * 0.35, cy - s * 0.05, cx + s * 0.35, cy + s * 0.35, PALETTE["red"])
-            parts = [shape_layer("circle", cx, cy - s * 0.08, max(3, int(s * 0.7)), PALETTE["red"]), body,
-                     *(shape_layer("circle", cx + ex * s, cy - s * 0.1, max(2, int(s * 0.16)), (255, 255, 255)) for ex in (-0.14, 0.14))]
-            stamp(img, [p for p in parts if p is not None], WHITE)
-        if self.question == "ghost":  # a black triangle at the ghost's edge, pointing where it heads
-            (cx, cy), (dr, dc) = g.center(*self.ghosts[0]), MOVES[self.heading]
-            tip, base_, half = s * 0.5, s * 0.22, s * 0.2
-            pts = [(cx + dc * tip, cy + dr * tip), (cx + dc * base_ - dr * half, cy + dr * base_ + dc * half),
-                   (cx + dc * base_ + dr * half, cy + dr * base_ - dc * half)]
-            # the polygon's pixels from a one-channel mask of the frame (the same pixels `pil_draw` fills,
-            # without converting the whole RGB frame to PIL and back)
-            mask = Image.new("L", (img.shape[1], img.shape[0]))
-            ImageDraw.Draw(mask).polygon(pts, fill=255)
-            box = mask.getbbox()
-            if box is not None:
-                x0, y0, x1, y1 = box
-                img[y0:y1, x0:x1][np.asarray(mask.crop(box)) > 0] = INK
-        return img
+        heading = self.heading if self.question == "ghost" else None
+        return draw_level(*self.obs_size, self.n, self.wall, self.pac, self.pellet, self.ghosts, heading)
 
     def _task_text(self) -> str:
         if self.question == "ghost":

@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-import functools
-import re
-
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
-from gymv_envs.core.board import coordinate_frame
-from gymv_envs.core.canvas import (
-    INK,
-    WHITE,
-    draw_text,
-    fill_rect,
-    is_uniform,
-    layers_tile,
-    text_layer,
-)
 from gymv_envs.core.cells import cell_name
 from gymv_envs.core.rng import ScalarDraws
+from gymv_envs.domains.puzzles._word_search_answers import DIRS, parse_placement, parse_placements
+from gymv_envs.domains.puzzles._word_search_draw import draw_grid
 
 WORDS = ("APPLE", "BREAD", "CHAIR", "DANCE", "EAGLE", "FLAME", "GRAPE", "HOUSE", "IVORY", "JELLY",
          "KNIFE", "LEMON", "MANGO", "NORTH", "OCEAN", "PIANO", "QUEEN", "RIVER", "STONE", "TIGER",
@@ -29,42 +18,9 @@ WORDS = ("APPLE", "BREAD", "CHAIR", "DANCE", "EAGLE", "FLAME", "GRAPE", "HOUSE",
          "FINGER", "GUITAR", "HAMMER", "LADDER", "MIRROR", "PLANET", "SPIDER", "TOMATO", "BASKET",
          "FROG", "LAMP", "MOON", "NEST", "ROSE", "SHIP", "TREE", "WOLF", "BELL", "COIN", "DUCK",
          "FISH", "GOAT", "KITE", "LION", "ROAD", "SNOW", "STAR", "BOAT", "CAKE", "DOOR", "LEAF")
-DIRS = {"right": (0, 1), "left": (0, -1), "down": (1, 0), "up": (-1, 0),
-        "down-right": (1, 1), "down-left": (1, -1), "up-right": (-1, 1), "up-left": (-1, -1)}
-SYNONYMS = {"east": "right", "west": "left", "south": "down", "north": "up", "e": "right", "w": "left",
-            "s": "down", "n": "up", "southeast": "down-right", "southwest": "down-left",
-            "northeast": "up-right", "northwest": "up-left", "se": "down-right", "sw": "down-left",
-            "ne": "up-right", "nw": "up-left", "rightdown": "down-right", "leftdown": "down-left",
-            "rightup": "up-right", "leftup": "up-left", "downright": "down-right", "downleft": "down-left",
-            "upright": "up-right", "upleft": "up-left", "right": "right", "left": "left", "down": "down", "up": "up"}
 # difficulty -> (side, directions used, words hidden)
 LEVELS = {0: (6, ("right", "down"), 3), 1: (8, ("right", "down", "down-right", "up-right"), 4), 2: (10, tuple(DIRS), 6)}
 QUESTIONS = ("one_word", "all_words")
-_PLACED = re.compile(r"([A-Z]{3,})\W{0,3}(?:(?:AT|FROM|IS)\s+)?([A-Z])\s?(\d{1,2})(?:\s*(?:-+>?|\u2192|\u2013|TO|:)\s*|\s+)"
-                     r"([A-Z])\s?(\d{1,2})(?!\d)")
-_CELLS = re.compile(r"(?<![A-Z])([A-Z])\s?(\d{1,2})(?!\d)")
-
-
-@functools.lru_cache(maxsize=16)
-def _board(H: int, W: int, n: int):
-    """The labelled board with its white cells (read-only), and a function giving a letter's tile in a
-    cell, ``(rows, cols, tile)``, or None when the letter would not lie inside its cell on white."""
-    base, (x0, y0, cell) = coordinate_frame((H, W), n, n)
-    base = base.copy()
-    fill_rect(base, x0, y0, x0 + n * cell, y0 + n * cell, WHITE)
-    base.setflags(write=False)
-    size = max(5, int(cell * 0.6))
-
-    @functools.lru_cache(maxsize=4096)
-    def letter(r: int, c: int, ch: str):
-        m, x, y, colour = text_layer(ch, (x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell), size, INK, bold=True, mono=True)
-        h, w = m.shape
-        if not (x >= x0 + c * cell and x + w <= x0 + (c + 1) * cell and y >= y0 + r * cell and y + h <= y0 + (r + 1) * cell
-                and is_uniform(base, x, y, x + w, y + h, WHITE)):
-            return None
-        return slice(y, y + h), slice(x, x + w), layers_tile([(m, x, y, colour)], x, y, x + w, y + h, WHITE)
-
-    return base, letter
 
 
 class WordSearch(SingleTurnEnv):
@@ -163,20 +119,7 @@ class WordSearch(SingleTurnEnv):
 
     # -- draw
     def _draw(self) -> np.ndarray:
-        H, W = self.obs_size
-        base, letter = _board(H, W, self.n)
-        img = base.copy()
-        tiles = [letter(r, c, ch) for r, row in enumerate(self.grid) for c, ch in enumerate(row)]
-        if all(t is not None for t in tiles):  # each letter inside its own white cell: copy its tile
-            for rows, cols, tile in tiles:
-                img[rows, cols] = tile
-            return img
-        _, (x0, y0, cell) = coordinate_frame((H, W), self.n, self.n)
-        size = max(5, int(cell * 0.6))
-        for r in range(self.n):
-            for c in range(self.n):
-                draw_text(img, self.grid[r][c], (x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell), size, INK, bold=True, mono=True)
-        return img
+        return draw_grid(*self.obs_size, self.n, self.grid)
 
     def _task_text(self) -> str:
         if self.question == "all_words":
@@ -202,41 +145,8 @@ class WordSearch(SingleTurnEnv):
     # -- verify
     def _parse_answer(self, text: str) -> tuple[int, int, int, int] | None:
         if self.question == "all_words":
-            return self._parse_all(text)
-        t = text.strip().upper()
-        if not t or len(t) > 200:
-            return None
-        cells = [(int(m.group(2)) - 1, ord(m.group(1)) - 65) for m in _CELLS.finditer(t)]
-        if not cells or len(cells) > 2 or any(not (0 <= r < self.n and 0 <= c < self.n) for r, c in cells):
-            return None
-        (r, c) = cells[0]
-        if len(cells) == 2:
-            dr, dc = cells[1][0] - r, cells[1][1] - c
-            steps = max(abs(dr), abs(dc))
-            if steps != len(self.word) - 1 or dr not in (0, steps, -steps) or dc not in (0, steps, -steps):
-                return None
-            return r, c, dr // steps, dc // steps
-        rest = _CELLS.sub(" ", t).lower()
-        rest = re.sub(r"\b(diagonal(ly)?|going|reading|starting|start|at|from|towards?|direction|and|cell)\b", " ", rest)
-        key = re.sub(r"[^a-z]", "", rest)
-        if key not in SYNONYMS:
-            return None
-        return (r, c, *DIRS[SYNONYMS[key]])
-
-    def _parse_all(self, text: str) -> tuple | None:
-        """``((word, (r0, c0), (r1, c1)), ...)`` sorted by word, each listed word once; None otherwise."""
-        t = text.strip().upper()
-        if not t or len(t) > 1000:
-            return None
-        found = {}
-        for m in _PLACED.finditer(t):
-            word, a, b = m.group(1), (int(m.group(3)) - 1, ord(m.group(2)) - 65), (int(m.group(5)) - 1, ord(m.group(4)) - 65)
-            if word in found or any(not (0 <= r < self.n and 0 <= c < self.n) for r, c in (a, b)):
-                return None
-            found[word] = (a, b)
-        if not found:
-            return None
-        return tuple(sorted((w, a, b) for w, (a, b) in found.items()))
+            return parse_placements(text, self.n)
+        return parse_placement(text, self.n, len(self.word))
 
     def _spells(self, word: str, a: tuple[int, int], b: tuple[int, int]) -> bool:
         """Whether the straight segment from ``a`` to ``b`` (either end first) spells ``word``."""
