@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import functools
-import itertools
-
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import PALETTE, shape_mask
+from gymv_envs.rules.mastermind import all_codes, feedback_table
 
 # difficulty -> (pegs in the code, colours)
 LEVELS = {0: (3, 4), 1: (4, 5), 2: (4, 6)}
@@ -16,16 +14,6 @@ ROWS = 10  # guesses allowed
 LETTERS = "RGBYOP"
 COLOURS = tuple(PALETTE[c] for c in ("red", "green", "blue", "yellow", "orange", "purple"))
 BOARD_C, HOLE_C, PIN_HOLE = (150, 112, 70), (110, 80, 48), (120, 90, 56)
-
-
-@functools.lru_cache(maxsize=4)
-def _table(pegs: int, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """All codes (N, pegs) and the feedback table ``fb[i, j] = black * (pegs + 1) + white``."""
-    codes = np.array(list(itertools.product(range(k), repeat=pegs)), dtype=np.int8)
-    black = (codes[:, None, :] == codes[None, :, :]).sum(-1)
-    counts = np.stack([(codes == c).sum(1) for c in range(k)], 1)
-    common = np.minimum(counts[:, None, :], counts[None, :, :]).sum(-1)
-    return codes, (black * (pegs + 1) + common - black).astype(np.uint8)
 
 
 class Mastermind(MultiTurnEnv):
@@ -65,7 +53,8 @@ class Mastermind(MultiTurnEnv):
 
     def _configure(self) -> None:
         self.pegs, self.k = LEVELS[self.difficulty]
-        self.codes, self.fb = _table(self.pegs, self.k)
+        self.codes = all_codes(self.pegs, self.k, True)[0]
+        self.fb = feedback_table(self.pegs, self.k, True, base=self.pegs + 1)  # black * (pegs + 1) + white
         self.action_names = tuple("".join(LETTERS[v] for v in code) for code in self.codes)
 
     # -- generate

@@ -9,20 +9,13 @@ import numpy as np
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import interleave
 from gymv_envs.core.rng import ScalarDraws
-from gymv_envs.domains.logic._mastermind_codes import all_codes, score, score_all, score_table
 from gymv_envs.domains.logic._mastermind_draw import COLOURS, LETTER, draw_board
+from gymv_envs.rules.mastermind import all_codes, score, score_all, score_pair, score_table
 
 # difficulty -> (code length, colours, repeats allowed)
 LEVELS = {0: (3, 4, False), 1: (4, 6, False), 2: (5, 6, True)}
 MAX_GUESSES = 10
 _WORD = re.compile(r"[A-Z]+")
-
-
-def _score(a: tuple[int, ...], b: tuple[int, ...]) -> int:
-    """`score` of one code against another: black * 16 + white."""
-    black = sum(x == y for x, y in zip(a, b))
-    common = sum(min(a.count(k), b.count(k)) for k in set(a))
-    return black * 16 + common - black
 
 
 class MastermindDeduce(SingleTurnEnv):
@@ -86,7 +79,7 @@ class MastermindDeduce(SingleTurnEnv):
                     if g == secret:
                         continue
                     guess = tuple(codes[g].tolist())
-                    fb = table[g][secret] if table else _score(guess, hidden)
+                    fb = table[g][secret] if table else score_pair(guess, hidden)
                     if table:
                         keep = [c for c in alive if table[g][c] == fb]
                     elif len(alive) > 600:  # scores against every code, by sums of cached rows
@@ -135,7 +128,7 @@ class MastermindDeduce(SingleTurnEnv):
         return tuple(code) if len(code) == self.length and None not in code else None
 
     def _check(self, answer: tuple[int, ...]) -> bool:
-        return all(_score(answer, g) == fb for g, fb in self.guesses)
+        return all(score_pair(answer, g) == fb for g, fb in self.guesses)
 
     def _format(self, answer: tuple[int, ...]) -> str:
         return " ".join(LETTER[self.names[v]] for v in answer)

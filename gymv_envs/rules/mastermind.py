@@ -1,4 +1,5 @@
-"""Mastermind code enumeration and scoring for MastermindDeduce: all codes, peg scores, scores against all."""
+"""Mastermind codes and their scores (MastermindDeduce, Mastermind): every code, and the black and white pegs
+of one code against another as ``black * base + white`` (base 16 unless a caller packs them tighter)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,13 @@ def all_codes(length: int, colours: int, repeats: bool) -> tuple[np.ndarray, np.
     codes.setflags(write=False)
     counts.setflags(write=False)
     return codes, counts
+
+
+def score_pair(a: tuple[int, ...], b: tuple[int, ...]) -> int:
+    """`score` of one code against another: black * 16 + white."""
+    black = sum(x == y for x, y in zip(a, b))
+    common = sum(min(a.count(k), b.count(k)) for k in set(a))
+    return black * 16 + common - black
 
 
 def score(codes: np.ndarray, counts: np.ndarray, guess: np.ndarray, colours: int) -> np.ndarray:
@@ -50,11 +58,24 @@ def score_all(length: int, colours: int, repeats: bool, guess) -> np.ndarray:
     return 15 * black + rows[shared].sum(axis=0, dtype=np.int64)
 
 
+@functools.lru_cache(maxsize=8)
+def feedback_table(length: int, colours: int, repeats: bool, base: int = 16) -> np.ndarray:
+    """The score of every code of `all_codes` (row) against every code (column), ``black * base + white``,
+    as a read-only uint8 array (``base`` at most 16 and ``length`` at most 15: each score fits)."""
+    if not 2 <= base <= 16 or length >= 16:
+        raise ValueError(f"feedback_table: base must be 2-16 and length under 16, got base={base}, length={length}")
+    codes, counts = all_codes(length, colours, repeats)
+    black = (codes[:, None, :] == codes[None, :, :]).sum(-1)
+    common = np.minimum(counts[:, None, :], counts[None, :, :]).sum(-1)
+    table = (black * base + common - black).astype(np.uint8)
+    table.setflags(write=False)
+    return table
+
+
 @functools.cache
 def score_table(length: int, colours: int, repeats: bool) -> list[list[int]] | None:
-    """`score` of every code of `all_codes` (row) against every code (column), as lists; None from 400
-    codes on (5 pegs of 6 colours: 7,776 codes, a table of 60 million scores)."""
-    codes, counts = all_codes(length, colours, repeats)
-    if len(codes) > 400:
+    """`feedback_table` (base 16) as lists, for scores read one at a time; None from 400 codes on (5 pegs of
+    6 colours: 7,776 codes, a table of 60 million scores)."""
+    if len(all_codes(length, colours, repeats)[0]) > 400:
         return None
-    return [score(codes, counts, guess, colours).tolist() for guess in codes]
+    return feedback_table(length, colours, repeats).tolist()
