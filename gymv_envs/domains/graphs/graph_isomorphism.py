@@ -19,6 +19,7 @@ from gymv_envs.domains.graphs._graphs import (
 from gymv_envs.domains.graphs._render import Picture, draw_graph, letters
 
 SIZES = {0: (5, 6), 1: (6, 8), 2: (8, 11)}  # vertices, edges
+INVARIANT_DECIDES = {(5, 6)}  # (vertices, edges): connected graphs with equal `_invariant`s are isomorphic (all checked)
 NONE = ()
 _NONE = re.compile(r"(?i)^\s*(?:not\s+isomorphic|no\s+isomorphism|none|no|impossible|no\s+mapping)\s*\.?$")
 _PAIR = re.compile(r"([A-Za-z])\s*(?:=|->|→|:|-|to)?\s*(\d+)")
@@ -143,6 +144,8 @@ class GraphIsomorphism(GraphQuestion):
             if _invariant(n, left) != _invariant(n, right):  # an invariant differs: not isomorphic
                 mapping = None
                 break
+            if (n, m) in INVARIANT_DECIDES:  # isomorphic: drawn again
+                continue
             g1, g2 = nx.Graph(), nx.Graph()
             g1.add_nodes_from(range(n))
             g2.add_nodes_from(range(n))
