@@ -13,12 +13,14 @@ from gymv_envs.domains.graphs._graphs import (
     GraphQuestion,
     adjacency,
     bfs_hops,
+    bitsets,
     random_tree,
     vertex_pairs,
 )
 from gymv_envs.domains.graphs._render import Picture, draw_graph, letters
 
 SIZES = {0: (5, 6), 1: (6, 8), 2: (8, 11)}  # vertices, edges
+INVARIANT_DECIDES = {(5, 6), (6, 8)}  # where equal `_invariant`s and `_triangles` mean isomorphic (all graphs checked)
 NONE = ()
 _NONE = re.compile(r"(?i)^\s*(?:not\s+isomorphic|no\s+isomorphism|none|no|impossible|no\s+mapping)\s*\.?$")
 _PAIR = re.compile(r"([A-Za-z])\s*(?:=|->|→|:|-|to)?\s*(\d+)")
@@ -31,6 +33,12 @@ def _invariant(n: int, edges) -> list[tuple[int, ...]]:
         nbrs[u].append(v)
         nbrs[v].append(u)
     return sorted((len(a), *sorted(len(nbrs[w]) for w in a)) for a in nbrs)
+
+
+def _triangles(n: int, edges) -> int:
+    """The number of triangles, three times over (equal in isomorphic graphs)."""
+    nb = bitsets(n, edges)
+    return sum((nb[u] & nb[v]).bit_count() for u, v in edges)
 
 
 @functools.lru_cache(maxsize=16)
@@ -143,9 +151,9 @@ class GraphIsomorphism(GraphQuestion):
             if _invariant(n, left) != _invariant(n, right):  # an invariant differs: not isomorphic
                 mapping = None
                 break
-            g1, g2 = nx.Graph(), nx.Graph()
-            g1.add_nodes_from(range(n))
-            g2.add_nodes_from(range(n))
+            if (n, m) in INVARIANT_DECIDES and _triangles(n, left) == _triangles(n, right):  # isomorphic: drawn again
+                continue
+            g1, g2 = nx.Graph(), nx.Graph()  # (connected: every vertex is on an edge)
             g1.add_edges_from(left)
             g2.add_edges_from(right)
             mapping = nx.vf2pp_isomorphism(g1, g2)
