@@ -630,3 +630,21 @@ def test_fbi_tree_matches_the_definition_on_a_heap_of_halves():
             for i, c in itertools.product(range(len(expected)), "BFI"):  # every one-letter change refused
                 if c != expected[i]:
                     assert not env._check(env._parse_answer(expected[:i] + c + expected[i + 1:]))
+
+
+@pytest.mark.parametrize("n, m", sorted(graph_isomorphism.INVARIANT_DECIDES))
+def test_graph_isomorphism_invariants_decide_where_the_generator_trusts_them(n, m):
+    """GraphIsomorphism skips the VF2++ search at these sizes: over every connected graph of n vertices and m
+    edges, two with equal degree invariants and triangle counts must be isomorphic."""
+    import networkx as nx
+
+    groups: dict = {}
+    for edges in itertools.combinations(itertools.combinations(range(n), 2), m):
+        g = nx.Graph(edges)
+        if len(g) < n or not nx.is_connected(g):
+            continue
+        key = (str(graph_isomorphism._invariant(n, edges)), graph_isomorphism._triangles(n, edges))
+        groups.setdefault(key, []).append(g)
+    assert len(groups) > 1
+    for graphs in groups.values():
+        assert all(nx.is_isomorphic(graphs[0], g) for g in graphs[1:])
