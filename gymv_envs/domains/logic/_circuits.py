@@ -312,10 +312,10 @@ def draw_circuit(obs_size: tuple[int, int], c: Circuit, input_text: list[str]) -
 
 
 def _paint(img: np.ndarray, x0: float, y0: float, x1: float, y1: float, colour: Color) -> None:
-    """`fill_rect`, copied from a cached block of the colour (a wire is a thin box: several times faster)."""
+    """`fill_rect` (clipped with compares, as there), copied from a cached block of the colour: faster on a thin box."""
     fh, fw = img.shape[:2]
-    a, b = max(int(x0), 0), min(int(x1), fw)
-    c, d = max(int(y0), 0), min(int(y1), fh)
+    a, b = int(x0) if x0 > 0 else 0, int(x1) if x1 < fw else fw
+    c, d = int(y0) if y0 > 0 else 0, int(y1) if y1 < fh else fh
     if a < b and c < d:
         img[c:d, a:b] = color_block(fh, fw, colour)[:d - c, :b - a]
 
