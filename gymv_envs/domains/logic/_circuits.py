@@ -230,15 +230,12 @@ def draw_circuit(obs_size: tuple[int, int], c: Circuit, input_text: list[str]) -
     outs = c.outputs
     names = output_names(len(outs))
 
-    def left(col: int) -> float:
-        return 0.05 * colw + col * colw + (colw - bw) / 2
-
-    def ymid(v: int) -> float:
-        return 0.2 * pitch + (rows[v] + 0.5) * pitch
+    left = [0.05 * colw + col * colw + (colw - bw) / 2 for col in range(cols)]  # per column, its boxes' left side
+    ymid = [0.2 * pitch + (r + 0.5) * pitch for r in rows]  # per node, the middle of its row
 
     def pins(j: int) -> list[float]:
         op = c.gates[j][0]
-        y = ymid(c.inputs + j)
+        y = ymid[c.inputs + j]
         return [y] if op == "NOT" else [y - bh * 0.24, y + bh * 0.24]
 
     # channels: per gap (left of a column), one x per source that feeds that column
@@ -250,7 +247,7 @@ def draw_circuit(obs_size: tuple[int, int], c: Circuit, input_text: list[str]) -
                 feeds[col].append(s)
     chan: dict[tuple[int, int], float] = {}
     for col, srcs in feeds.items():
-        lo, hi = left(col - 1) + bw + 2 * line, left(col) - 2 * line
+        lo, hi = left[col - 1] + bw + 2 * line, left[col] - 2 * line
         for i, s in enumerate(sorted(srcs, key=rows.__getitem__)):
             chan[col, s] = lo + (i + 1) * (hi - lo) / (len(srcs) + 1)
     dot = max(3, int(min(colw, pitch) * 0.2))
@@ -259,8 +256,8 @@ def draw_circuit(obs_size: tuple[int, int], c: Circuit, input_text: list[str]) -
     for j, (_, a, b) in enumerate(c.gates):
         col = c.levels[c.inputs + j]
         for s, py in zip((a, b), pins(j), strict=False):
-            x0, x1 = left(c.levels[s]) + bw, chan[col, s]
-            bx = boxes.setdefault(s, [x0, x1, ymid(s), ymid(s)])
+            x0, x1 = left[c.levels[s]] + bw, chan[col, s]
+            bx = boxes.setdefault(s, [x0, x1, ymid[s], ymid[s]])
             bx[1], bx[2], bx[3] = max(bx[1], x1), min(bx[2], py), max(bx[3], py)
     colour_of: dict[int, Color] = {}
     used = [0] * len(WIRE_COLOURS)
@@ -283,9 +280,9 @@ def draw_circuit(obs_size: tuple[int, int], c: Circuit, input_text: list[str]) -
     for j, (_, a, b) in enumerate(c.gates):
         col = c.levels[c.inputs + j]
         for s, py in zip((a, b), pins(j), strict=False):
-            spans.setdefault((col, s), [ymid(s)]).append(py)
-            _paint(img, chan[col, s], py - line / 2, left(col) + 1, py + line / 2 + 1, colour_of[s])
-    ends: dict[int, list[float]] = {o: [left(cols - 1)] for o in outs}  # where each source's horizontal run turns
+            spans.setdefault((col, s), [ymid[s]]).append(py)
+            _paint(img, chan[col, s], py - line / 2, left[col] + 1, py + line / 2 + 1, colour_of[s])
+    ends: dict[int, list[float]] = {o: [left[cols - 1]] for o in outs}  # where each source's horizontal run turns
     for (col, s), ys in spans.items():
         colour, x = colour_of[s], chan[col, s]
         lo, hi = min(ys), max(ys)
@@ -295,27 +292,27 @@ def draw_circuit(obs_size: tuple[int, int], c: Circuit, input_text: list[str]) -
             if lo < y < hi:  # a pin (or the run) joins the vertical part way along: a branch
                 draw_shape(img, "circle", x, y, dot, colour)
     for s, xs in ends.items():
-        colour, y = colour_of[s], ymid(s)
-        _paint(img, left(c.levels[s]) + bw, y - line / 2, max(xs) + line / 2 + 1, y + line / 2 + 1, colour)
+        colour, y = colour_of[s], ymid[s]
+        _paint(img, left[c.levels[s]] + bw, y - line / 2, max(xs) + line / 2 + 1, y + line / 2 + 1, colour)
         for x in sorted(set(xs))[:-1]:  # the run goes on past this turn: a branch
             draw_shape(img, "circle", x, y, dot, colour)
     # boxes
     size = fit_text_size("NAND", int(bw * 0.86), int(bh * 0.62), bold=True)
     for v in range(c.size):
-        x0, y0 = left(c.levels[v]), ymid(v) - bh / 2
+        x0, y0 = left[c.levels[v]], ymid[v] - bh / 2
         text = input_text[v] if v < c.inputs else c.gates[v - c.inputs][0]
-        _box(img, x0, y0, bw, bh, line, WHITE if v < c.inputs else GATE_FILL, text, (x0 + bw / 2, ymid(v)), size)
+        _box(img, x0, y0, bw, bh, line, WHITE if v < c.inputs else GATE_FILL, text, (x0 + bw / 2, ymid[v]), size)
     for k, o in enumerate(outs):
-        x0, y0 = left(cols - 1), ymid(o) - bh / 2
-        _box(img, x0, y0, bw * 0.8, bh, line, WHITE, names[k], (x0 + bw * 0.4, ymid(o)), size)
+        x0, y0 = left[cols - 1], ymid[o] - bh / 2
+        _box(img, x0, y0, bw * 0.8, bh, line, WHITE, names[k], (x0 + bw * 0.4, ymid[o]), size)
     return img
 
 
 def _paint(img: np.ndarray, x0: float, y0: float, x1: float, y1: float, colour: Color) -> None:
-    """`fill_rect`, copied from a cached block of the colour (a wire is a thin box: several times faster)."""
+    """`fill_rect` (clipped with compares, as there), copied from a cached block of the colour: faster on a thin box."""
     fh, fw = img.shape[:2]
-    a, b = max(int(x0), 0), min(int(x1), fw)
-    c, d = max(int(y0), 0), min(int(y1), fh)
+    a, b = int(x0) if x0 > 0 else 0, int(x1) if x1 < fw else fw
+    c, d = int(y0) if y0 > 0 else 0, int(y1) if y1 < fh else fh
     if a < b and c < d:
         img[c:d, a:b] = color_block(fh, fw, colour)[:d - c, :b - a]
 
