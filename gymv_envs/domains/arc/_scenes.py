@@ -6,7 +6,6 @@ import functools
 
 import numpy as np
 
-from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.arc._transforms import BG, Obj, Scene
 
 
@@ -63,7 +62,7 @@ def polyominoes(cells: int, max_side: int) -> tuple[np.ndarray, ...]:
     return tuple(out)
 
 
-def blob(rng: np.random.Generator | ScalarDraws, cells: int, max_side: int = 3) -> np.ndarray:
+def blob(rng: np.random.Generator, cells: int, max_side: int = 3) -> np.ndarray:
     """A random 4-connected shape of ``cells`` cells fitting in max_side x max_side (bool mask)."""
     table = polyominoes(cells, max_side)
     return table[0] if len(table) == 1 else table[int(rng.integers(len(table)))]  # one shape: no draw (as numpy)
@@ -282,11 +281,11 @@ def pad(scene: Scene, top: int, bottom: int, left: int, right: int) -> Scene:
     return Scene(grid)
 
 
-def draw_int(rng: np.random.Generator | ScalarDraws, low: int, high: int) -> int:
+def draw_int(rng: np.random.Generator, low: int, high: int) -> int:
     """``int(rng.integers(low, high))``; of one value, that value without the call (numpy draws nothing then)."""
     return low if high - low == 1 else int(rng.integers(low, high))
 
 
-def pick(rng: np.random.Generator | ScalarDraws, items):
+def pick(rng: np.random.Generator, items):
     """One of ``items`` (``rng.integers(len(items))``; of one item, that item: numpy draws nothing then)."""
     return items[0] if len(items) == 1 else items[int(rng.integers(len(items)))]

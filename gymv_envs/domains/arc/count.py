@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.arc._base import ArcEnv, arc_doc
 from gymv_envs.domains.arc._scenes import blob, colours, pick, place
 from gymv_envs.domains.arc._search import Core, Rule
@@ -62,11 +61,9 @@ class ArcCount(ArcEnv):
         core = f"objects in {ink}" if "objects" in extras else f"{extras[0]} {target}"
         scenes: list[Scene] = []
         while len(scenes) < k + 1:
-            with ScalarDraws(rng) as d:  # the same draws as rng.integers (and pick), one by one at Python speed
-                n, m = d.integers(lo, hi + 1), d.integers(o_lo, o_hi + 1)
-                shapes = [blob(d, d.integers(c_lo, c_hi + 1)) for _ in range(m)]
-                shown = [target] + [pick(d, palette) for _ in range(m - 1)]
-            scene = place(rng, n, n, shapes, shown)
+            n, m = int(rng.integers(lo, hi + 1)), int(rng.integers(o_lo, o_hi + 1))
+            shapes = [blob(rng, int(rng.integers(c_lo, c_hi + 1))) for _ in range(m)]
+            scene = place(rng, n, n, shapes, [target] + [pick(rng, palette) for _ in range(m - 1)])
             if scene is not None:
                 scenes.append(scene)
         rule = self._rule(rng, core, extras, palette[:1] if "objects" not in extras else [ink])

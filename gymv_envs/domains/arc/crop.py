@@ -7,7 +7,6 @@ from collections import Counter
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.arc._base import ArcEnv, arc_doc
 from gymv_envs.domains.arc._scenes import blob, colours, pick, place
 from gymv_envs.domains.arc._search import Core, Rule
@@ -74,10 +73,9 @@ class ArcCrop(ArcEnv):
         selector = pick(rng, tuple(SELECTORS))
         scenes: list[Scene] = []
         while len(scenes) < k + 1:
-            with ScalarDraws(rng) as d:  # the same draws as rng.integers (and pick), one by one at Python speed
-                n, m = d.integers(lo, hi + 1), d.integers(o_lo, o_hi + 1)
-                shapes = [blob(d, d.integers(c_lo, c_hi + 1)) for _ in range(m)]
-                cols = [pick(d, palette) for _ in range(m)]
+            n, m = int(rng.integers(lo, hi + 1)), int(rng.integers(o_lo, o_hi + 1))
+            shapes = [blob(rng, int(rng.integers(c_lo, c_hi + 1))) for _ in range(m)]
+            cols = [pick(rng, palette) for _ in range(m)]
             if selector == "odd colour":  # one colour once, the others at least twice
                 cols = [palette[0]] + [palette[1]] * (m - 1)
             scene = place(rng, n, n, shapes, cols)

@@ -7,7 +7,6 @@ import functools
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.arc._base import ArcEnv, arc_doc
 from gymv_envs.domains.arc._scenes import colours, draw_int, pick, place
 from gymv_envs.domains.arc._search import Core, Rule
@@ -109,16 +108,14 @@ class ArcFloodFill(ArcEnv):
         rule = self._rule(rng, f"enclosed {fill}" if "fixed" in extras else "enclosed same", extras, palette)
         scenes: list[Scene] = []
         while len(scenes) < k + 1:
-            with ScalarDraws(rng) as d:  # the same draws as rng.integers (and pick), one by one at Python speed
-                n = d.integers(lo, hi + 1)
-                closed, opened = draw_int(d, c_lo, c_hi + 1), draw_int(d, o_lo, o_hi + 1)
-                shapes = []
-                for i in range(closed + opened):
-                    h, w = d.integers(3, big + 1), d.integers(3, big + 1)
-                    side = d.integers(4) if i >= closed else -1  # an opening away from the corners
-                    shapes.append(_outline(h, w, side, draw_int(d, 1, (w if side < 2 else h) - 1)))
-                shown = [pick(d, palette) for _ in shapes]
-            scene = place(rng, n, n, shapes, shown)
+            n = int(rng.integers(lo, hi + 1))
+            closed, opened = draw_int(rng, c_lo, c_hi + 1), draw_int(rng, o_lo, o_hi + 1)
+            shapes = []
+            for i in range(closed + opened):
+                h, w = int(rng.integers(3, big + 1)), int(rng.integers(3, big + 1))
+                side = int(rng.integers(4)) if i >= closed else -1  # an opening away from the corners
+                shapes.append(_outline(h, w, side, draw_int(rng, 1, (w if side < 2 else h) - 1)))
+            scene = place(rng, n, n, shapes, [pick(rng, palette) for _ in shapes])
             if scene is not None:
                 scenes.append(self._known_regions(scene))
         return rule, scenes
