@@ -90,21 +90,21 @@ class ArcDenoise(ArcEnv):
     @staticmethod
     def _objects(scene: Scene, dots: list[tuple[int, int]], noise: int) -> list[Obj]:
         """The objects after the noise fell, known by construction: each rectangle less the cells
-        noise covered (noise cells are never neighbours, so a rectangle of 3 x 3 or more stays in
-        one piece) and one object per noise cell."""
+        noise covered and one object per noise cell. Noise cells are never neighbours, so a
+        rectangle of 3 x 3 or more stays in one piece with the same box, and its first cell is
+        the next one along when noise covers its corner."""
         # (first cell, object): boxes and first cells from the cell lists, not the arrays
         objs = [((r, c), Obj(noise, _one(r), _one(c), (r, c, r + 1, c + 1))) for r, c in dots]
         for o in scene.objects:
-            r0, c0, r1, c1 = o.bbox  # a full rectangle: the noise on it is the noise in its box
-            if not any(r0 <= r < r1 and c0 <= c < c1 for r, c in dots):
+            r0, c0, r1, c1 = o.bbox  # a full rectangle, its cells in reading order
+            hit = [(r - r0) * (c1 - c0) + c - c0 for r, c in dots if r0 <= r < r1 and c0 <= c < c1]
+            if not hit:
                 objs.append(((r0, c0), o))
                 continue
-            hit = set(dots)
-            cells = [(i, rc) for i, rc in enumerate(zip(o.rows.tolist(), o.cols.tolist())) if rc not in hit]
-            rs, cs = [rc[0] for _, rc in cells], [rc[1] for _, rc in cells]
-            keep = [i for i, _ in cells]
-            box = (min(rs), min(cs), max(rs) + 1, max(cs) + 1)
-            objs.append((cells[0][1], Obj(o.colour, o.rows[keep], o.cols[keep], box)))
+            keep = np.ones(o.size, dtype=bool)
+            keep[hit] = False
+            first = (r0, c0 + 1) if 0 in hit else (r0, c0)
+            objs.append((first, Obj(o.colour, o.rows[keep], o.cols[keep], o.bbox)))
         return [o for _, o in sorted(objs, key=lambda t: t[0])]
 
     def _sample(self, rng: np.random.Generator) -> tuple[Rule, list]:
