@@ -8,7 +8,7 @@ import numpy as np
 
 import gymv_envs  # noqa: F401 - registers the ids
 from gymv_envs.domains.games._board import DRAW, ME, THEM
-from gymv_envs.domains.games.kalah import sow
+from gymv_envs.domains.games._kalah_rules import sow
 
 
 def make(difficulty: int = 0):

@@ -17,7 +17,6 @@ from gymv_envs.domains.geometry import (
     convex_hull,
     largest_island,
     smallest_circle,
-    tangram,
     visible_lines,
 )
 from gymv_envs.domains.geometry._common import (
@@ -28,6 +27,7 @@ from gymv_envs.domains.geometry._common import (
     shoelace2,
 )
 from gymv_envs.domains.geometry._plot import Plot, centres_px, distinct_points
+from gymv_envs.domains.geometry._tangram import PIECES, congruent_by_turning, rotate, shape_key
 
 SEEDS = range(6)
 
@@ -136,20 +136,20 @@ def test_rock_garden_accepts_complements_and_scores_every_choice():
 
 
 def test_tangram_tiles_the_square_and_rotation_accepts_every_fitting_turn():
-    area = sum(shoelace2(p) for _, p in tangram.PIECES)
+    area = sum(shoelace2(p) for _, p in PIECES)
     assert area == 2 * 16
     for seed in range(12):
         env = level("TangramRotation", seed, difficulty=2)
         hole = env.pieces[env.missing[0]][1]
-        fits = [a for a in (0, 90, 180, 270) if tangram.shape_key(tangram.rotate(env.loose[0], a // 90))
-                == tangram.shape_key(hole)]
+        fits = [a for a in (0, 90, 180, 270) if shape_key(rotate(env.loose[0], a // 90))
+                == shape_key(hole)]
         assert fits and all(env._check(a) for a in fits)
         assert not any(env._check(a) for a in (0, 45, 90, 135, 180, 225, 270, 315) if a not in fits)
         kinds = {env.pieces[env.missing[0]][0]}
         assert "square" not in kinds
         place = level("TangramPlacement", seed, difficulty=2)
         hole = place.pieces[place.missing[0]][1]
-        fitting = [i for i, p in enumerate(place.loose) if tangram.congruent_by_turning(p, hole)]
+        fitting = [i for i, p in enumerate(place.loose) if congruent_by_turning(p, hole)]
         assert fitting == [place.answer]
         pieces = level("TangramArea", seed, difficulty=1)
         assert pieces.answer == Fraction(sum(shoelace2(pieces.pieces[i][1]) for i in pieces.missing), 2)

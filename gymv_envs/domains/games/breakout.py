@@ -9,75 +9,32 @@ import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec, VisionEnv
 from gymv_envs.core.canvas import PALETTE
+from gymv_envs.domains.games._breakout_physics import (
+    BALL_R,
+    BRICK_H,
+    BRICK_TOP,
+    COLS,
+    PADDLE_HALF,
+    PADDLE_Y,
+    UNIT,
+    aim_score,
+    ball_step,
+    crosses_paddle_line,
+    fly,
+    rebound,
+)
 
 # The field is [0, 1] x [0, 1] (y down) below a status band; physics is float maths, drawing is pygame.
 ROWS = {0: 1, 1: 2, 2: 3}                     # rows of bricks
 SPEED = {0: 0.006, 1: 0.0075, 2: 0.009}       # ball distance per substep
-COLS, SUBSTEPS, LIVES = 6, 4, 3
-BRICK_TOP, BRICK_H = 0.12, 0.05
-BALL_R = 0.015
-PADDLE_Y, PADDLE_H = 0.92, 0.025               # top surface of the paddle
-UNIT = 0.0025                                  # paddle positions are integers of this size: exact maths
-PADDLE_HALF, PADDLE_SPEED = 40, 4              # in units: width 0.2, 0.01 per substep
+SUBSTEPS, LIVES = 4, 3
+PADDLE_H = 0.025                               # the paddle's thickness below its top surface
+PADDLE_SPEED = 4                               # in units: 0.01 per substep
 P_LO, P_HI = PADDLE_HALF, round(1 / UNIT) - PADDLE_HALF
-MAX_ANGLE = math.radians(60)                   # rebound angle from vertical at the paddle's ends
 MOVES = (0, -1, 1)                             # noop, left, right
 ROW_COLORS = tuple(PALETTE[c] for c in ("red", "orange", "yellow"))
 RGB_MASKS = (0x0000FF, 0x00FF00, 0xFF0000, 0)  # 24-bit surfaces stored R, G, B: surfarray copies are row copies
 BG, BAND, WALL, BALL, PADDLE = (18, 20, 32), (40, 42, 58), (120, 120, 135), (250, 250, 250), (90, 170, 255)
-
-
-def _brick_at(x: float, y: float, bricks: bytearray, rows: int) -> int:
-    """Index of the live brick nearest the ball whose box overlaps the ball's box, or -1."""
-    if y + BALL_R <= BRICK_TOP or y - BALL_R >= BRICK_TOP + rows * BRICK_H:
-        return -1
-    r0, r1 = max(0, int((y - BALL_R - BRICK_TOP) / BRICK_H)), min(rows - 1, int((y + BALL_R - BRICK_TOP) / BRICK_H))
-    c0, c1 = max(0, int((x - BALL_R) * COLS)), min(COLS - 1, int((x + BALL_R) * COLS))
-    best, dist = -1, 9.0
-    for r in range(r0, r1 + 1):
-        for c in range(c0, c1 + 1):
-            k = r * COLS + c
-            if bricks[k]:
-                d = abs((c + 0.5) / COLS - x) + abs(BRICK_TOP + (r + 0.5) * BRICK_H - y)
-                if d < dist:
-                    best, dist = k, d
-    return best
-
-
-def ball_step(x: float, y: float, vx: float, vy: float, bricks: bytearray, rows: int):
-    """One substep of the ball against walls and bricks (axis by axis, no penetration).
-
-    Mutates ``bricks``; returns ``(x, y, vx, vy, bricks_hit)``.
-    """
-    hits = 0
-    nx = x + vx
-    if nx < BALL_R:
-        nx, vx = 2 * BALL_R - nx, -vx
-    elif nx > 1 - BALL_R:
-        nx, vx = 2 * (1 - BALL_R) - nx, -vx
-    k = _brick_at(nx, y, bricks, rows)
-    if k >= 0:
-        bricks[k], hits, vx, nx = 0, 1, -vx, x
-    ny = y + vy
-    if ny < BALL_R:
-        ny, vy = 2 * BALL_R - ny, -vy
-    k = _brick_at(nx, ny, bricks, rows)
-    if k >= 0:
-        bricks[k], hits, vy, ny = 0, hits + 1, -vy, y
-    return nx, ny, vx, vy, hits
-
-
-def crosses_paddle_line(y0: float, y1: float) -> bool:
-    return y1 + BALL_R >= PADDLE_Y > y0 + BALL_R
-
-
-def rebound(x: float, p: int, speed: float) -> tuple[float, float] | None:
-    """Velocity after the ball at ``x`` meets the paddle centred at unit ``p``, or None for a miss."""
-    off = (x - p * UNIT) / (PADDLE_HALF * UNIT)
-    if abs(off) > 1 + BALL_R / (PADDLE_HALF * UNIT):
-        return None
-    a = max(-1.0, min(1.0, off)) * MAX_ANGLE
-    return speed * math.sin(a), -speed * math.cos(a)
 
 
 class Breakout(MultiTurnEnv):
@@ -240,42 +197,13 @@ class Breakout(MultiTurnEnv):
                 f"lives {self.lives}; bricks (top row first, # = present):\n{rows}")
 
     # -- oracle
-    def _fly(self, x: float, y: float, vx: float, vy: float, bricks: bytearray, stop_at_brick: bool):
-        """Follow the ball (mutating ``bricks``) to the paddle line: ``(n, (x, vx, vy))`` after n substeps;
-        ``(n, None)`` if a brick breaks first (with ``stop_at_brick``) or none are left; ``(n, False)`` if it falls."""
-        for n in range(1, 4000):
-            y0 = y
-            x, y, vx, vy, hits = ball_step(x, y, vx, vy, bricks, self.rows)
-            if hits and (stop_at_brick or not any(bricks)):
-                return n, None
-            if vy > 0 and crosses_paddle_line(y0, y):
-                return n, (x, vx, vy)
-            if y - BALL_R > 1.0:
-                break
-        return n, False
-
-    def _aim_score(self, x: float, p: int, bricks: bytearray, depth: int) -> float:
-        """Substeps until a brick breaks after the ball at ``x`` meets paddle unit ``p`` (inf: none), looking
-        ``depth`` more paddle bounces ahead (those with any paddle position, on a grid of offsets)."""
-        v = rebound(x, p, self.speed)
-        if v is None:
-            return math.inf
-        b = bytearray(bricks)
-        n, land = self._fly(x, PADDLE_Y - BALL_R, v[0], v[1], b, True)
-        if land is None:
-            return n
-        if not land or depth == 0:
-            return math.inf
-        c = round(land[0] / UNIT)
-        return n + min(self._aim_score(land[0], c + k, b, depth - 1) for k in range(-PADDLE_HALF, PADDLE_HALF + 1, 8))
-
     def oracle_action(self) -> int:
         """Predict where the ball meets the paddle line, pick the reachable paddle position whose rebound
         breaks a brick soonest (looking one bounce further when none does), and move there."""
         if self._terminated:
             return 0
         b = bytearray(self.bricks)
-        n, land = self._fly(self.x, self.y, self.vx, self.vy, b, False)
+        n, land = fly(self.x, self.y, self.vx, self.vy, b, self.rows, False)
         if not land:  # the last brick breaks first, or the ball is already past the paddle
             return 0
         key = (self.t + n, land)
@@ -300,7 +228,7 @@ class Breakout(MultiTurnEnv):
             a = int(np.clip(round((q - self.paddle) / (SUBSTEPS * PADDLE_SPEED)), 1 - m, m - 1))
             options[q] = (a, 0)  # out of reach: get as close as possible
         for depth in (0, 1):
-            scored = sorted((self._aim_score(x, q, bricks, depth), abs(a) + abs(b), q) for q, (a, b) in options.items())
+            scored = sorted((aim_score(x, q, bricks, self.rows, self.speed, depth), abs(a) + abs(b), q) for q, (a, b) in options.items())
             if scored[0][0] < math.inf:
                 break
         a, b = options[scored[0][2]]

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import heapq
-from collections import deque
-
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import PALETTE, shape_mask
+from gymv_envs.domains.games._sokoban_solver import push_distances, search
 
 # difficulty -> (rows, cols with the outer wall, boxes, reverse-play steps, fewest moves to solve)
 LEVELS = {0: (7, 7, 1, 40, 4), 1: (8, 8, 2, 70, 8), 2: (10, 10, 3, 100, 14)}
@@ -16,7 +14,7 @@ FLOOR_SHARE = 0.62   # share of the room's interior carved into floor
 PULL_CHANCE = 0.8    # reverse play pulls the box it backs away from with this chance
 ATTEMPTS = 8         # reverse plays per room
 CANDIDATES = 3       # the most displaced end states are solved; the longest solution wins
-MAX_PLAN, MAX_NODES, GEN_NODES, INF = 150, 50_000, 4_000, 1 << 30  # GEN_NODES: search cap while generating
+MAX_PLAN, GEN_NODES = 150, 4_000  # GEN_NODES: search cap while generating
 FLOOR, WALL_C, MORTAR = (228, 220, 200), (78, 80, 92), (112, 114, 128)
 BOX_C, BOX_EDGE, GOAL_C = (196, 134, 62), (110, 70, 30), PALETTE["red"]
 DONE_C, DONE_EDGE, PLAYER_C = PALETTE["green"], (20, 90, 35), PALETTE["blue"]
@@ -90,9 +88,9 @@ class Sokoban(MultiTurnEnv):
             picks = [int(i) for i in rng.permutation(cells)[: self.num_boxes + 1]]
             starts = self._reverse_play(rng, floor.tolist(), picks[:-1], picks[-1])
             self.floor, self.goals = tuple(bool(v) for v in floor), frozenset(picks[:-1])
-            self._goal_dist = self._push_distances()
+            self._goal_dist = push_distances(self.floor, self.goals, self.offsets)
             for player, boxes in starts[:CANDIDATES]:
-                plan = self._search(player, boxes, GEN_NODES)
+                plan = search(self.floor, self.offsets, self.goals, self._goal_dist, player, boxes, GEN_NODES)
                 if plan and best < len(plan) <= MAX_PLAN:
                     best, self.player, self.boxes, self._plan = len(plan), player, boxes, plan
         self._start_dist = self._box_distance()
@@ -127,19 +125,6 @@ class Sokoban(MultiTurnEnv):
             if moved >= 2 * self.num_boxes and not set(goals).intersection(boxes):
                 found[(p, tuple(sorted(boxes)))] = moved
         return sorted(found, key=lambda k: -found[k])
-
-    def _push_distances(self) -> list[int]:
-        """Fewest pushes from each cell to the nearest goal, other boxes ignored (INF: a dead cell)."""
-        dist, queue = [INF] * len(self.floor), deque(self.goals)
-        for g in self.goals:
-            dist[g] = 0
-        while queue:
-            t = queue.popleft()
-            for d in self.offsets:  # a box at t - d, pushed from t - 2d, reaches t
-                if self.floor[t - d] and self.floor[t - 2 * d] and dist[t - d] == INF:
-                    dist[t - d] = dist[t] + 1
-                    queue.append(t - d)
-        return dist
 
     def _box_distance(self) -> int:
         C = self.cols
@@ -226,78 +211,10 @@ class Sokoban(MultiTurnEnv):
     def oracle_action(self) -> int:
         key = (self.player, self.boxes)
         if key not in self._plan:
-            self._plan = self._search(*key) or {}
+            self._plan = search(self.floor, self.offsets, self.goals, self._goal_dist, *key) or {}
             if key not in self._plan:  # solved, deadlocked or beyond the search cap: any legal move
                 self._plan = {key: next((a for a in range(4) if self._blocked(a) is None), 0)}
         return self._plan[key]
-
-    def _reach(self, p: int, boxes) -> set[int]:
-        """The cells the player at p can walk to without moving a box."""
-        seen, stack = {p}, [p]
-        while stack:
-            s = stack.pop()
-            for t in (s + d for d in self.offsets):
-                if self.floor[t] and t not in seen and t not in boxes:
-                    seen.add(t)
-                    stack.append(t)
-        return seen
-
-    def _search(self, player: int, boxes: tuple[int, ...], limit: int = MAX_NODES) -> dict | None:
-        """A* over pushes (heuristic: push distances to the nearest goals), pushes onto dead cells pruned.
-
-        A node is (boxes, the player's walkable region), so no (player, boxes) state repeats in a plan
-        and the plan can be stored as a map from state to action.
-        """
-        gd, goals = self._goal_dist, self.goals
-        h0 = sum(gd[b] for b in boxes)
-        if h0 >= INF:
-            return None
-        start = (min(self._reach(player, set(boxes))), boxes)
-        best, parent, heap = {start: 0}, {start: None}, [(h0, 0, start, player)]
-        while heap and len(best) < limit:
-            _, g, node, p = heapq.heappop(heap)
-            bx = node[1]
-            if g > best[node]:
-                continue
-            if all(b in goals for b in bx):
-                return self._unfold(node, parent, player)
-            bset = set(bx)
-            reach = self._reach(p, bset)
-            for i, b in enumerate(bx):
-                for d in self.offsets:
-                    to = b + d
-                    if b - d not in reach or not self.floor[to] or to in bset or gd[to] >= INF:
-                        continue
-                    nb = tuple(sorted(bx[:i] + (to,) + bx[i + 1:]))
-                    nxt = (min(self._reach(b, nb)), nb)
-                    if g + 1 < best.get(nxt, INF):
-                        best[nxt], parent[nxt] = g + 1, (node, b, d)
-                        heapq.heappush(heap, (g + 1 + sum(gd[x] for x in nb), g + 1, nxt, b))
-        return None
-
-    def _unfold(self, node, parent, player: int) -> dict:
-        """The plan {(player, boxes): action}: for each push, a shortest walk behind the box, then the push."""
-        chain = []
-        while parent[node] is not None:
-            node, b, d = parent[node][0], parent[node][1], parent[node][2]
-            chain.append((node[1], b, d))
-        plan, act, p = {}, {d: a for a, d in enumerate(self.offsets)}, player
-        for bx, b, d in reversed(chain):
-            prev, queue = {p: p}, deque([p])
-            while b - d not in prev:
-                s = queue.popleft()
-                for t in (s + o for o in self.offsets):
-                    if self.floor[t] and t not in prev and t not in bx:
-                        prev[t] = s
-                        queue.append(t)
-            path, s = [act[d]], b - d
-            while s != p:
-                path.append(act[s - prev[s]])
-                s = prev[s]
-            for a in reversed(path):
-                plan[(p, bx)] = a
-                p += self.offsets[a]
-        return plan
 
 
 SPECS = (

@@ -16,75 +16,20 @@ from gymv_envs.domains.geometry._common import (
     shoelace2,
 )
 from gymv_envs.domains.geometry._plot import FILLS, GeometryQuestion, centres_px
+from gymv_envs.domains.geometry._tangram import (
+    square_pieces,
+    turn_keys,
+    turned_corners,
+    wrong_pieces,
+)
 
 QUESTIONS = ("area", "rotation", "placement")
-# The seven pieces of a tangram square of side 4 (corners on grid points): two large triangles,
-# a medium one, two small ones, a square and a parallelogram.
-PIECES = (
-    ("large triangle", ((0, 4), (4, 4), (2, 2))),
-    ("large triangle", ((0, 0), (0, 4), (2, 2))),
-    ("medium triangle", ((2, 0), (4, 0), (4, 2))),
-    ("square", ((2, 2), (3, 1), (4, 2), (3, 3))),
-    ("small triangle", ((3, 3), (4, 2), (4, 4))),
-    ("parallelogram", ((0, 0), (2, 0), (3, 1), (1, 1))),
-    ("small triangle", ((1, 1), (3, 1), (2, 2))),
-)
 KIND_FILL = {"large triangle": FILLS[0], "medium triangle": FILLS[1], "square": FILLS[2],
              "small triangle": FILLS[3], "parallelogram": FILLS[4]}
 HOLE, EDGE, HOLE_EDGE, LOOSE = (255, 255, 255), (60, 60, 80), (200, 60, 60), (235, 200, 120)
 # the placement question's grid width per difficulty: the widest row of loose pieces (the hole and the
 # widest distinct others, each turned its widest, one unit apart) fits, so the square recurs
 PLACEMENT_WIDTH = {0: 23, 1: 23, 2: 26}
-
-
-def rotate(poly, quarter_turns: int) -> np.ndarray:
-    """Turned clockwise by 90 degrees ``quarter_turns`` times about the origin (x, y) -> (y, -x)."""
-    p = np.asarray(poly, dtype=np.int64)
-    for _ in range(quarter_turns % 4):
-        p = np.stack([p[:, 1], -p[:, 0]], 1)
-    return p
-
-
-@functools.lru_cache(maxsize=64)
-def square_pieces(scale: int, turns: int, mirror: bool) -> tuple[tuple[str, np.ndarray], ...]:
-    """The seven pieces of the square of side ``4 * scale`` at (1, 1), mirrored and turned (read-only)."""
-    side = 4 * scale
-    pieces = []
-    for kind, poly in PIECES:
-        p = np.asarray(poly, dtype=np.int64) * scale
-        if mirror:
-            p = np.stack([side - p[:, 0], p[:, 1]], 1)
-        p = rotate(p, turns) - rotate([(0, 0), (side, side)], turns).min(axis=0) + 1  # onto [1, side + 1]^2
-        p.setflags(write=False)
-        pieces.append((kind, p))
-    return tuple(pieces)
-
-
-def shape_key(poly) -> frozenset:
-    """The polygon's corners moved so the lowest x and y are 0: equal keys, same shape and turn."""
-    return _turn_keys(poly)[0]
-
-
-def _turn_keys(poly) -> tuple[frozenset, ...]:
-    """`shape_key` of the polygon turned by 0, 1, 2 and 3 quarter turns (integer corners, in plain Python)."""
-    return _turn_keys_of(np.ascontiguousarray(poly, dtype=np.int64).tobytes())
-
-
-@functools.lru_cache(maxsize=1024)
-def _turn_keys_of(corners: bytes) -> tuple[frozenset, ...]:
-    """`_turn_keys` of the int64 (k, 2) corners ``corners`` (bytes), cached."""
-    pts = [(x, y) for x, y in np.frombuffer(corners, dtype=np.int64).reshape(-1, 2).tolist()]
-    keys = []
-    for _ in range(4):
-        mx, my = min(x for x, _ in pts), min(y for _, y in pts)
-        keys.append(frozenset((x - mx, y - my) for x, y in pts))
-        pts = [(y, -x) for x, y in pts]
-    return tuple(keys)
-
-
-def congruent_by_turning(a, b) -> bool:
-    """Whether ``b`` is ``a`` turned by some quarter turns (and moved)."""
-    return _turn_keys(b)[0] in _turn_keys(a)
 
 
 class TangramPieces(GeometryQuestion):
@@ -166,15 +111,15 @@ class TangramPieces(GeometryQuestion):
         hole = pieces[self.missing[0]][1]
         if self.question == "rotation":
             t = int(rng.integers(1, 4))
-            turned = [_turned(hole.tobytes(), -t)]  # turned back by t: t quarter turns clockwise refit it
+            turned = [turned_corners(hole.tobytes(), -t)]  # turned back by t: t quarter turns clockwise refit it
             self.answer = t * 90
         else:
             count = 5 if d == 2 else 4
-            distinct = _wrong_pieces(*self.square, self.missing[0])
+            distinct = wrong_pieces(*self.square, self.missing[0])
             pick = [distinct[int(i)] for i in rng.permutation(len(distinct))[: count - 1]]
             slot = int(rng.integers(count))
             pick.insert(slot, hole)
-            turned = [_turned(p.tobytes(), int(rng.integers(4))) for p in pick]
+            turned = [turned_corners(p.tobytes(), int(rng.integers(4))) for p in pick]
             self.answer = slot
         x = 4 * self.scale + 3
         for q, w, h in turned:  # side by side to the right of the square, one unit apart
@@ -242,8 +187,8 @@ class TangramPieces(GeometryQuestion):
 
     def _check(self, answer) -> bool:
         if self.question == "rotation":
-            hole_key = _turn_keys(self.pieces[self.missing[0]][1])[0]
-            return answer % 90 == 0 and _turn_keys(self.loose[0])[answer // 90 % 4] == hole_key
+            hole_key = turn_keys(self.pieces[self.missing[0]][1])[0]
+            return answer % 90 == 0 and turn_keys(self.loose[0])[answer // 90 % 4] == hole_key
         return answer == self.answer
 
     def _format(self, answer) -> str:
@@ -263,30 +208,6 @@ class TangramPieces(GeometryQuestion):
         if self.question == "rotation":  # the other quarter turns, then the eighth turns between them
             return [0, 90, 180, 270] + [int(a) for a in rng.permutation([45, 135, 225, 315])]
         return [i for i in range(len(self.loose)) if i != self.answer]
-
-
-@functools.lru_cache(maxsize=256)
-def _wrong_pieces(scale: int, turns: int, mirror: bool, missing: int) -> tuple[np.ndarray, ...]:
-    """The placement question's wrong loose pieces for the hole of piece ``missing``: one of each shape
-    that no turn fits into it (the parallelogram's mirror image first, if it is the hole)."""
-    pieces = square_pieces(scale, turns, mirror)
-    hole = pieces[missing][1]
-    flipped = [np.stack([-hole[:, 0], hole[:, 1]], 1)] if pieces[missing][0] == "parallelogram" else []
-    distinct: list[np.ndarray] = []
-    for p in flipped + [p for _, p in pieces if not congruent_by_turning(p, hole)]:
-        if not any(congruent_by_turning(p, q) for q in distinct):
-            distinct.append(p)
-    return tuple(distinct)
-
-
-@functools.lru_cache(maxsize=1024)
-def _turned(corners: bytes, quarter_turns: int) -> tuple[np.ndarray, int, int]:
-    """The int64 corners ``corners`` (bytes) turned, moved to lowest x and y 0 (read-only); width, height."""
-    q = rotate(np.frombuffer(corners, dtype=np.int64).reshape(-1, 2), quarter_turns)
-    q = q - q.min(axis=0)
-    q.setflags(write=False)
-    w, h = q.max(axis=0).tolist()
-    return q, w, h
 
 
 def _corners_text(poly) -> str:

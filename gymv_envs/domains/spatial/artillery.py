@@ -5,24 +5,21 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PIL import Image, ImageDraw
 
-from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec, canvas
+from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
+from gymv_envs.domains.spatial._artillery_view import ArtilleryView
+from gymv_envs.domains.spatial._ballistics import WORLD_W, Ballistics
 
-WORLD_W, VIEW_H = 100.0, 55.0     # metres: field width, least visible height
-GRAVITY, V_MAX = 9.81, 40.0       # m/s^2, m/s (flat range at 45 degrees: 163 m)
+VIEW_H = 55.0                     # metres: least visible height
 CANNON_X, MUZZLE_H = 6.0, 1.5     # cannon position and muzzle height above its ground
-SPACING = 0.25                    # metres between collision samples along a flight
 MAX_SHOTS = 10
 # difficulty: (hills, wall height range or None, max wind, target width range, target x range)
 LEVELS = {0: (False, None, 0.0, (7.0, 9.0), (30.0, 90.0)),
           1: (True, (12.0, 22.0), 0.0, (5.0, 6.5), (45.0, 90.0)),
           2: (True, (16.0, 30.0), 3.0, (4.0, 5.0), (50.0, 92.0))}
-SKY, EARTH, GRASS, OUTSIDE = (214, 234, 248), (150, 112, 70), (88, 160, 70), (190, 190, 190)
-PANEL, WALL, SHOT, FADED = (236, 236, 230), (105, 105, 115), (215, 60, 20), (150, 158, 178)
 
 
-class Artillery(MultiTurnEnv):
+class Artillery(ArtilleryView, Ballistics, MultiTurnEnv):
     """Fire a cannon at a target; each shot's drawn trajectory guides the next one.
 
     ## Description
@@ -105,41 +102,7 @@ class Artillery(MultiTurnEnv):
         if self.max_wind:
             self.wind = float(rng.uniform(1.0, self.max_wind) * rng.choice((-1.0, 1.0)))
 
-    # -- rules
-    def _launch(self, angle: float, power: float) -> tuple[float, float]:
-        th = math.radians(angle)
-        return power * V_MAX * math.cos(th), power * V_MAX * math.sin(th)
-
-    def _path(self, angle: float, power: float, t_end: float, n: int) -> tuple[np.ndarray, np.ndarray]:
-        vx, vy = self._launch(angle, power)
-        t = np.arange(n) * (t_end / (n - 1))
-        return self.muzzle[0] + vx * t + 0.5 * self.wind * t * t, self.muzzle[1] + vy * t - 0.5 * GRAVITY * t * t
-
-    def _fly(self, angle: float, power: float) -> tuple[str, float, float, float]:
-        """(what the shell hit, impact x, impact y, flight time)."""
-        vx, vy = self._launch(angle, power)
-        t_end = (vy + math.sqrt(vy * vy + 2 * GRAVITY * self.muzzle[1])) / GRAVITY  # falls to y = 0
-        a = 0.5 * self.wind
-        for edge in (-0.5, WORLD_W + 0.5):  # or leaves the field sideways, if sooner
-            c = self.muzzle[0] - edge
-            if a == 0:
-                roots = [-c / vx] if vx else []
-            else:
-                disc = vx * vx - 4 * a * c
-                roots = [(-vx + k * math.sqrt(disc)) / (2 * a) for k in (-1, 1)] if disc >= 0 else []
-            t_end = min([t_end] + [r for r in roots if r > 0])
-        speed = math.hypot(abs(vx) + abs(self.wind) * t_end, max(abs(vy), GRAVITY * t_end - vy))
-        n = int(min(6000, speed * t_end / SPACING)) + 2
-        x, y = self._path(angle, power, t_end, n)
-        x0, y0, x1, y1 = self.target
-        hit, out = (x >= x0) & (x <= x1) & (y >= y0) & (y <= y1), (x < 0) | (x > WORLD_W)
-        w = self.wall or (0.0, -1.0, 0.0)
-        wall = (x >= w[0]) & (x <= w[1]) & (y <= w[2])
-        stop = hit | out | wall | (y <= np.interp(x, self.gx, self.gy))
-        i = int(np.argmax(stop))
-        kind = "hit" if hit[i] else "out" if out[i] else "wall" if wall[i] else "ground"
-        return kind, float(x[i]), float(y[i]), t_end * i / (n - 1)
-
+    # -- rules (the shell's flight in Ballistics)
     def _apply(self, action: np.ndarray) -> Outcome:
         angle, power = float(action[0]), float(action[1])
         kind, x, y, t = self._fly(angle, power)
@@ -157,122 +120,7 @@ class Artillery(MultiTurnEnv):
     def _progress(self) -> float:
         return self._best
 
-    # -- draw
-    def _px(self, x, y):
-        return self.ox + np.asarray(x) * self.scale, self.obs_size[0] - np.asarray(y) * self.scale
-
-    def _background(self) -> np.ndarray:
-        H, W = self.obs_size
-        img = canvas.new_frame(H, W, SKY)
-        s, xw = self.scale, (np.arange(W) + 0.5 - self.ox) / self.scale
-        depth = np.arange(H)[:, None] - (H - np.interp(xw, self.gx, self.gy) * s)[None, :]  # below ground
-        img[depth >= 0] = EARTH
-        img[(depth >= 0) & (depth < max(1, s * 0.8))] = GRASS
-        img[:, (xw < 0) | (xw > WORLD_W)] = OUTSIDE
-        if self.wall is not None:
-            (a, top_), (b, _) = self._px(self.wall[0], self.wall[2]), self._px(self.wall[1], 0)
-            canvas.fill_rect(img, a, top_, b, H, WALL)
-            canvas.outline_rect(img, a, top_, b, H, canvas.INK, max(1, int(s * 0.2)))
-        (a, b), (c, d) = self._px(self.target[0], self.target[3]), self._px(self.target[2], self.target[1])
-        canvas.fill_rect(img, a, b, c, d, (220, 40, 40))
-        canvas.fill_rect(img, a, b + (d - b) / 3, c, d - (d - b) / 3, (255, 255, 255))
-        canvas.outline_rect(img, a, b, c, d, canvas.INK, max(1, int(s * 0.25)))
-        mx, my = self._px(*self.muzzle)
-        canvas.draw_shape(img, "circle", mx, my + 0.3 * s, max(3, int(2.8 * s)), canvas.INK)
-        tick = max(6, int(s * 2.2))
-        for m in range(10, int(WORLD_W), 10):
-            px, _ = self._px(m, 0)
-            canvas.fill_rect(img, px, H - max(2, s), px + max(1, s * 0.25), H, (255, 255, 255))
-            if tick >= 9 and m % 20 == 0:
-                canvas.draw_text(img, f"{m} m", (px, H - max(2, s) - 1), tick, (255, 255, 255), anchor="mb")
-        canvas.fill_rect(img, 0, 0, W, self.header, PANEL)
-        canvas.fill_rect(img, 0, self.header - max(1, H // 256), W, self.header, canvas.INK)
-        label = f"wind {abs(self.wind):.1f} m/s\u00b2" if self.wind else "no wind"
-        wsize = max(5, int(min(H, W) * 0.035))
-        x1, y1, x2, y2 = canvas.draw_text(img, label, (W - wsize * 0.6, self.header + wsize * 0.5), wsize, anchor="rt")
-        if self.wind:
-            y, a, sign = y2 + wsize * 0.9, max(2.0, wsize * 0.45), float(np.sign(self.wind))
-            tail, head = (x2, x1) if sign < 0 else (x1, x2)
-            with canvas.pil_draw(img) as d:
-                d.line([(tail, y), (head - sign * a, y)], fill=(30, 90, 200), width=max(1, int(a * 0.6)))
-                d.polygon([(head, y), (head - sign * 1.6 * a, y - a), (head - sign * 1.6 * a, y + a)], fill=(30, 90, 200))
-        return img
-
-    def _stroke(self, xs: np.ndarray, ys: np.ndarray, thick: int) -> np.ndarray:
-        """Flat channel-0 indices (into ``frame.reshape(-1)``) of a polyline ``thick`` pixels wide."""
-        H, W = self.obs_size
-        px, py = self._px(xs, ys)
-        o = np.arange(thick) - thick // 2
-        px = (px.astype(np.int64)[:, None] + np.tile(o, thick)).ravel()
-        py = (py.astype(np.int64)[:, None] + np.repeat(o, thick)).ravel()
-        keep = (px >= 0) & (px < W) & (py >= self.header) & (py < H)
-        return (py[keep] * W + px[keep]) * 3
-
-    def _shot_pixels(self, shot: tuple) -> np.ndarray:
-        x, y = self._path(shot[0], shot[1], shot[5], 33)
-        n = int(min(20000, np.hypot(np.diff(x), np.diff(y)).sum() * self.scale / (0.75 * self.thick))) + 2
-        return self._stroke(*self._path(shot[0], shot[1], shot[5], n), self.thick)
-
-    @staticmethod
-    def _paint(img: np.ndarray, idx: np.ndarray, color: tuple[int, int, int]) -> None:
-        flat = img.reshape(-1)
-        for c in range(3):
-            flat[idx + c] = color[c]
-
-    def _label(self, img: np.ndarray, text: str, x: float, size: int, cells: bool = False) -> float:
-        """Blit a header label (cached, pre-blended on the panel); returns its right edge. Numbers
-        that change every shot (``cells``) are assembled from cached per-character cells."""
-        patch = np.concatenate([self._line(ch, size) for ch in text], axis=1) if cells else self._line(text, size)
-        x0, y0 = int(x), max(0, int(self.header / 2 - patch.shape[0] / 2))
-        h, w = min(patch.shape[0], self.header - 1 - y0), min(patch.shape[1], img.shape[1] - x0)
-        if w > 0 and h > 0:
-            img[y0:y0 + h, x0:x0 + w] = patch[:h, :w]
-        return x0 + w
-
-    def _line(self, text: str, size: int) -> np.ndarray:
-        """``text`` on the panel colour, on a line box of fixed height (shared baseline), cached."""
-        patch = self._cache.get((text, size))
-        if patch is None:
-            f = canvas.font(size)
-            im = Image.new("L", (max(1, round(f.getlength(text))), sum(f.getmetrics())), 0)
-            ImageDraw.Draw(im).text((0, 0), text, fill=255, font=f)
-            patch = self._cache[(text, size)] = canvas.new_frame(im.size[1], im.size[0], PANEL)
-            canvas.blend_mask(patch, np.asarray(im), 0, 0, canvas.INK)
-        return patch
-
-    def _draw(self) -> np.ndarray:
-        if self._image is not None:
-            return self._image
-        if self._trail is None:  # a new level, or just unpickled
-            self._trail = self._background()
-            for shot in self._shots[:-1]:
-                self._paint(self._trail, self._shot_pixels(shot), FADED)
-        if self._cache is None or len(self._cache) > 512:
-            self._cache = {}  # header labels and barrel pixels, cached across steps and levels
-        img, s = self._trail.copy(), self.scale
-        angle = round(self._shots[-1][0]) if self._shots else 45
-        barrel = self._cache.get(("barrel", angle))
-        if barrel is None:
-            d, th = np.linspace(0.0, 5.0, max(2, int(5.0 * s / 2))), math.radians(angle)
-            barrel = self._cache[("barrel", angle)] = self._stroke(
-                self.muzzle[0] + d * math.cos(th), self.muzzle[1] + d * math.sin(th), max(2, int(s * 1.3)))
-        self._paint(img, barrel, (50, 50, 60))
-        size = max(5, int(self.header * 0.5))
-        right = self._label(img, f"shots: {len(self._shots)}", size * 0.3, size)
-        if self._shots:
-            shot = self._shots[-1]
-            pix = self._shot_pixels(shot)
-            self._paint(img, pix, SHOT)
-            x, y = self._px(shot[3], shot[4])
-            canvas.draw_shape(img, "star" if shot[2] == "hit" else "cross", x, y, max(4, int(2.4 * s)),
-                       (250, 200, 0) if shot[2] == "hit" else (40, 40, 40))
-            for text, digits in (("last shot:  angle", False), (f"{shot[0]:.1f}\u00b0", True),
-                                 ("power", False), (f"{shot[1]:.2f}", True)):
-                right = self._label(img, text, right + size * (0.3 if digits else 0.9), size, digits)
-            self._paint(self._trail, pix, FADED)  # the trail for later frames
-        self._image = img
-        return img
-
+    # -- draw (the field and the shots in ArtilleryView)
     def _task_text(self) -> str:
         wind = (" A constant wind (the arrow in the top right; its strength in m/s^2) pushes the shell "
                 "sideways." if self.wind else "")
@@ -301,31 +149,7 @@ class Artillery(MultiTurnEnv):
         lines.append(f"wind {self.wind:+.1f} m/s^2 (positive pushes right)" if self.wind else "no wind")
         return "\n".join(lines)
 
-    # -- oracle
-    def _solve(self) -> np.ndarray | None:
-        """An (angle, power) whose arc passes through the target's centre and is not blocked."""
-        x0, y0, x1, y1 = self.target
-        dx, dy = (x0 + x1) / 2 - self.muzzle[0], (y0 + y1) / 2 - self.muzzle[1]
-        angles = np.arange(5.0, 85.01, 0.5)
-        powers = np.round(np.arange(0.02, 1.0005, 0.001), 3)
-        miss = self._height_at_target(np.radians(angles)[:, None], powers[None, :] * V_MAX, dx) - dy
-        rows, cols = np.nonzero((miss[:, :-1] < 0) & (miss[:, 1:] >= 0))  # the arc crosses the centre
-        cols = np.where(-miss[rows, cols] < miss[rows, cols + 1], cols, cols + 1)
-        for k in np.argsort(np.abs(angles[rows] - 40.0), kind="stable"):
-            action = np.array([angles[rows[k]], powers[cols[k]]], dtype=np.float32)
-            if all(self._fly(float(action[0]), float(action[1]) + e)[0] == "hit" for e in (-0.002, 0.0, 0.002)):
-                return action
-        return None
-
-    def _height_at_target(self, th, v, dx: float):
-        """Height (relative to the muzzle) of the arc where it first reaches ``dx`` metres out."""
-        vx, vy = v * np.cos(th), v * np.sin(th)
-        disc = vx * vx + 2 * self.wind * dx
-        with np.errstate(invalid="ignore", divide="ignore"):
-            t = 2 * dx / (vx + np.sqrt(np.maximum(disc, 0)))
-            h = vy * t - 0.5 * GRAVITY * t * t
-        return np.where((disc >= 0) & np.isfinite(h), h, -1e9)
-
+    # -- oracle (the aim that `Ballistics._solve` found at generation)
     def oracle_action(self) -> np.ndarray:
         """The level is static, so the solution found (and checked) at generation stays valid."""
         return self._solution.copy()

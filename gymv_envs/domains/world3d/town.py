@@ -7,10 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from gymv_envs.core import Outcome, TaskSpec
+from gymv_envs.core import TaskSpec
 from gymv_envs.domains.world3d._base import one_of
 from gymv_envs.domains.world3d._town import TownEnv
-from gymv_envs.domains.world3d._world import Ent, cell_centre
+from gymv_envs.domains.world3d._town_quest import QuestStages
+from gymv_envs.domains.world3d._world import Ent
 
 MODES = ("errand", "keys", "signs", "grand", "walker", "walkers")
 SHIRTS = ("red", "green", "blue", "yellow", "purple", "orange", "cyan", "pink")
@@ -18,7 +19,7 @@ WALKERS = {"walker": (1, 1, 2), "walkers": (2, 3, 4)}
 TRAIL = {"signs": (2, 3, 4), "grand": (1, 2, 3)}
 
 
-class TownQuest(TownEnv):
+class TownQuest(QuestStages, TownEnv):
     """A quest of several stages in a generated town, told by the characters you meet.
 
     ## Description
@@ -162,31 +163,6 @@ class TownQuest(TownEnv):
             self._talk(self.keepers[target.name], f'"Tell the {g} I am well, thank you."')
             self._talk(self.giver, '"Thank you for finding my friend!"')
 
-    def _npc(self, pos, colour: str, yaw: float) -> int:
-        self.things.append(Ent("npc", pos=pos, colour=colour, yaw=yaw))
-        return len(self.things) - 1
-
-    def _item(self, name: str, colour: str, shape: str = "cube", kind: str = "item", visible: bool = False) -> int:
-        self.things.append(Ent(kind, pos=(1.5, -1.5), colour=colour, shape=shape, hidden=not visible,
-                               state={"name": name if kind == "item" else f"{colour} key"}))
-        return len(self.things) - 1
-
-    def _door(self, house) -> int:
-        (x0, y0), (x1, y1) = cell_centre(house.door[0]), cell_centre(house.door[1])
-        axis = 0 if abs(y0 - y1) < 0.1 else 1
-        self.things.append(Ent("door", pos=((x0 + x1) / 2, (y0 + y1) / 2), colour=house.name, axis=axis,
-                               state={"half": 1.0, "locked": True}))
-        return len(self.things) - 1
-
-    def _talk(self, who: int, say: str, give: int | None = None) -> None:
-        name = self.things[who].name
-        self.stages.append({"do": "talk", "who": who, "say": say, "receive": give,
-                            "goal": f"Find the {name} and talk to it" + (" (it gives you something)" if give is not None else "")})
-
-    def _give(self, who: int, item: int, say: str, receive: int | None = None) -> None:
-        self.stages.append({"do": "give", "who": who, "take": item, "say": say, "receive": receive,
-                            "goal": f"Give the {self.things[item].name} to the {self.things[who].name}"})
-
     def _trail(self, rng: np.random.Generator, n: int, target, others) -> None:
         """``n`` signposts: by the fountain, then by towers and shop fronts; the last names ``target``."""
         fx, fy = self.town.plazas[0]
@@ -216,49 +192,7 @@ class TownQuest(TownEnv):
     def _texts(self) -> dict[int, tuple[str, ...]]:
         return {i: e.state["lines"] for i, e in enumerate(self.things) if e.kind == "sign"}
 
-    # -- rules
-    def _done(self) -> Outcome:
-        st = self.stages[self.stage]
-        self.stage += 1
-        if st.get("receive") is not None and st["do"] != "give" or (st["do"] == "give" and st.get("receive") is not None):
-            self.carrying = st["receive"]
-        if st["say"]:
-            self.say(f"{self.things[st['who']].name.capitalize()}: {st['say']}")
-        if self.stage == len(self.stages):
-            return self.win("the quest is done")
-        return Outcome(feedback=f"stage {self.stage} of {len(self.stages)} done" + (f": {st['say']}" if st["say"] else ""))
-
-    def _interact(self, i: int | None) -> Outcome | None:
-        if i is None or self.stage >= len(self.stages):
-            return None
-        st, e = self.stages[self.stage], self.things[i]
-        if i != st["who"]:
-            if e.kind == "npc":
-                self.say(f'{e.name.capitalize()}: "Hello there!"')
-                return Outcome(feedback=f"the {e.name} says hello")
-            return None
-        if st["do"] in ("give", "unlock"):
-            if self.carrying != st["take"]:
-                return None
-            self.carrying = None
-            if st["do"] == "unlock":
-                e.lit = True
-        elif st["do"] == "take":
-            e.hidden, self.carrying = True, i
-        return self._done()
-
-    def _enter(self) -> Outcome | None:
-        if self.stage < len(self.stages) and self.stages[self.stage]["do"] == "read":
-            i = self.stages[self.stage]["who"]
-            e = self.things[i]
-            bearing = np.arctan2(e.pos[1] - self.y, e.pos[0] - self.x) - self.yaw
-            if self.surface_distance(i) <= 2.0 and abs(np.angle(np.exp(1j * bearing))) <= np.radians(30):
-                return self._done()
-        return None
-
-    def _progress(self) -> float:
-        return self.stage / len(self.stages)
-
+    # -- rules (stages played in QuestStages)
     def _goal_text(self) -> str:
         if self.mode in WALKERS:
             names = ", then ".join(f"the character in the {self.things[w].colour} shirt" for w in self.walkers)
