@@ -118,13 +118,12 @@ def paint_lines(img: np.ndarray, lines: list, colours) -> None:
     under = np.flatnonzero(top != line)  # marks with a later line over their pixel
     if under.size:  # there: the last line's colour at the largest coverage of the lines over the pixel
         at = pix.take(under)
-        ids[at] = 0  # (line numbers start at 1)
-        shared = np.flatnonzero(ids.take(pix) == 0)  # every mark on a pixel that two lines share
-        alpha, spots = np.concatenate([m[2] for m in marks]).take(shared), pix.take(shared)
-        ids[spots] = 0
-        np.maximum.at(ids, spots, alpha)
-        grid = np.concatenate([m[3] for m in marks]).take(under, axis=0)
-        img.reshape(-1, 3)[at] = blend(grid, ids.take(at), np.array(colours, dtype=np.uint16)[top.take(under) - 1])
+        alpha = np.concatenate([m[2] for m in marks])
+        cover = np.empty(size[0] * size[1], dtype=np.uint8)
+        cover[pix] = alpha  # the last line's coverage on each pixel (the last write wins, as in `ids`)
+        np.maximum.at(cover, at, alpha.take(under))  # and the largest of the lines' under it
+        grid = plot_base(size, X[0], X[1], Y[0], Y[1], False)[0].reshape(-1, 3).take(at, axis=0)
+        img.reshape(-1, 3)[at] = blend(grid, cover.take(at), np.array(colours, dtype=np.uint16)[top.take(under) - 1])
 
 
 class VisibleLines(GeometryQuestion):
