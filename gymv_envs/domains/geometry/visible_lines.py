@@ -82,14 +82,17 @@ def line_marks(obs_size: tuple[int, int], a: int, b: int) -> tuple:
 
 def blend(under: np.ndarray, alpha: np.ndarray, colour) -> np.ndarray:
     """(n, 3) pixels ``under`` with ``colour`` (one, or one per pixel) over them at coverage ``alpha`` (0-255),
-    rounded as `vector.Layer.flush` blends."""
-    a = alpha.astype(np.uint16)
+    rounded as `vector.Layer.flush` blends; on the flat bytes, each coverage repeated for a pixel's three
+    (numpy's loops broadcasting over rows of three run several times slower)."""
+    a = np.repeat(alpha.astype(np.uint16), 3)
     a += a >> 7
-    v = under.astype(np.uint16)
-    v *= (256 - a)[:, None]
-    v += np.asarray(colour, dtype=np.uint16) * a[:, None]
+    v = under.reshape(-1).astype(np.uint16)
+    v *= 256 - a
+    colour = np.asarray(colour, dtype=np.uint16)
+    a *= np.tile(colour, len(alpha)) if colour.ndim == 1 else colour.reshape(-1)
+    v += a
     v >>= 8
-    return v.astype(np.uint8)
+    return v.astype(np.uint8).reshape(-1, 3)
 
 
 @functools.lru_cache(maxsize=2048)
