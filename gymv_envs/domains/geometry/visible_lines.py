@@ -124,7 +124,7 @@ def paint_lines(img: np.ndarray, lines: list, colours) -> None:
         alpha = np.concatenate([m[2] for m in marks])
         cover = ids  # (the line numbers are read: the buffer takes the coverages)
         cover[pix] = alpha  # the last line's coverage on each pixel (the last write wins, as for the numbers)
-        np.maximum.at(cover, at, alpha.take(under))  # and the largest of the lines' under it
+        np.maximum.at(cover, at, alpha.take(under))  # then the largest with the lines under it
         grid = plot_base(size, X[0], X[1], Y[0], Y[1], False)[0].reshape(-1, 3).take(at, axis=0)
         img.reshape(-1, 3)[at] = blend(grid, cover.take(at), np.array(colours, dtype=np.uint16)[top.take(under) - 1])
 
