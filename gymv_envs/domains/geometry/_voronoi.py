@@ -201,7 +201,7 @@ def fill_convex(img: np.ndarray, pts: list[tuple[float, float]], color: tuple[in
     ImageDraw.Draw(mask).polygon([(3 * (x - x0) - 1.5, y - y0 - 0.5) for x, y in pts], fill=255)
     sub = img.reshape(H, 3 * W)[y0:y1, 3 * x0:3 * x1]
     change = sub ^ _plane(color, H, W)[y0:y1, 3 * x0:3 * x1]
-    change &= np.asarray(mask)
+    change &= np.frombuffer(mask.tobytes(), dtype=np.uint8).reshape(sub.shape)  # (one copy, not two)
     sub ^= change
 
 

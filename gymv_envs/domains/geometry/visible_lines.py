@@ -82,14 +82,17 @@ def line_marks(obs_size: tuple[int, int], a: int, b: int) -> tuple:
 
 def blend(under: np.ndarray, alpha: np.ndarray, colour) -> np.ndarray:
     """(n, 3) pixels ``under`` with ``colour`` (one, or one per pixel) over them at coverage ``alpha`` (0-255),
-    rounded as `vector.Layer.flush` blends."""
-    a = alpha.astype(np.uint16)
+    rounded as `vector.Layer.flush` blends; on the flat bytes, each coverage repeated for a pixel's three
+    (numpy's loops broadcasting over rows of three run several times slower)."""
+    a = np.repeat(alpha.astype(np.uint16), 3)
     a += a >> 7
-    v = under.astype(np.uint16)
-    v *= (256 - a)[:, None]
-    v += np.asarray(colour, dtype=np.uint16) * a[:, None]
+    v = under.reshape(-1).astype(np.uint16)
+    v *= 256 - a
+    colour = np.asarray(colour, dtype=np.uint16)
+    a *= np.tile(colour, len(alpha)) if colour.ndim == 1 else colour.reshape(-1)
+    v += a
     v >>= 8
-    return v.astype(np.uint8)
+    return v.astype(np.uint8).reshape(-1, 3)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -118,13 +121,12 @@ def paint_lines(img: np.ndarray, lines: list, colours) -> None:
     under = np.flatnonzero(top != line)  # marks with a later line over their pixel
     if under.size:  # there: the last line's colour at the largest coverage of the lines over the pixel
         at = pix.take(under)
-        ids[at] = 0  # (line numbers start at 1)
-        shared = np.flatnonzero(ids.take(pix) == 0)  # every mark on a pixel that two lines share
-        alpha, spots = np.concatenate([m[2] for m in marks]).take(shared), pix.take(shared)
-        ids[spots] = 0
-        np.maximum.at(ids, spots, alpha)
-        grid = np.concatenate([m[3] for m in marks]).take(under, axis=0)
-        img.reshape(-1, 3)[at] = blend(grid, ids.take(at), np.array(colours, dtype=np.uint16)[top.take(under) - 1])
+        alpha = np.concatenate([m[2] for m in marks])
+        cover = ids  # (the line numbers are read: the buffer takes the coverages)
+        cover[pix] = alpha  # the last line's coverage on each pixel (the last write wins, as for the numbers)
+        np.maximum.at(cover, at, alpha.take(under))  # then the largest with the lines under it
+        grid = plot_base(size, X[0], X[1], Y[0], Y[1], False)[0].reshape(-1, 3).take(at, axis=0)
+        img.reshape(-1, 3)[at] = blend(grid, cover.take(at), np.array(colours, dtype=np.uint16)[top.take(under) - 1])
 
 
 class VisibleLines(GeometryQuestion):

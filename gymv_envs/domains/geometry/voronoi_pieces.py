@@ -135,11 +135,10 @@ class VoronoiPieces(GeometryQuestion):
         if layout is None:
             x0, y0, x1, y1 = _inside_square(p)
             m = int(p.width * 4) + 4  # the outline and what a border's end may run past it: kept as it is
-            layout = self._layout = ((x0, y0, x1, y1), [
-                (slice(max(y0 - m, 0), y1 + m), slice(max(x0 - m, 0), x0)), (slice(max(y0 - m, 0), y1 + m), slice(x1, x1 + m)),
-                (slice(max(y0 - m, 0), y0), slice(x0, x1)), (slice(y1, y1 + m), slice(x0, x1))])
-        box, bands = layout
-        kept = [img[b].copy() for b in bands]
+            bands = [(slice(max(y0 - m, 0), y1 + m), slice(max(x0 - m, 0), x0)), (slice(max(y0 - m, 0), y1 + m), slice(x1, x1 + m)),
+                     (slice(max(y0 - m, 0), y0), slice(x0, x1)), (slice(y1, y1 + m), slice(x0, x1))]
+            layout = self._layout = ((x0, y0, x1, y1), bands, [img[b].copy() for b in bands])  # (the blank plot's bands)
+        box, bands, kept = layout
         width = p.width * 1.4
         shaded = -1
         if self.question == "adjacency":  # the shaded piece first: the borders are drawn over its edges
