@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from gymv_envs.domains.temporal import cave_flyer, endless_runner, falling_blocks, ghost_maze
-from gymv_envs.domains.temporal.falling_blocks import COLS, ROT, ROWS
+from gymv_envs.domains.temporal._falling_blocks_well import COLS, ROT, ROWS
 
 NAMES = ("FallingBlocks", "EndlessRunner", "CaveFlyer", "GhostMaze")
 

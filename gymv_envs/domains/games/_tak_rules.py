@@ -1,10 +1,12 @@
-"""Tak's pure rules helpers: piece owners, the drop sequences of stack moves, bitboard roads, square names."""
+"""Tak's pure rules helpers: piece owners, stack moves and their drop sequences, bitboard roads, square names, game ends."""
 
 from __future__ import annotations
 
 import functools
 
 from gymv_envs.domains.games._board import ME, THEM
+
+DIRS = ((-1, 0, "+"), (1, 0, "-"), (0, 1, ">"), (0, -1, "<"))   # up, down, right, left as PTN writes them
 
 
 def owner(piece: int) -> int:
@@ -55,4 +57,62 @@ def road_bits(n: int, mine: int) -> bool:
             if grown == reach:
                 break
             reach = grown
+    return False
+
+
+@functools.cache
+def ray_table(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per square of an ``n`` board and direction of `DIRS`: the squares along it, nearest first."""
+    return tuple(tuple(tuple((r + dr * k) * n + c + dc * k for k in range(1, n) if 0 <= r + dr * k < n and 0 <= c + dc * k < n)
+                       for dr, dc, _ in DIRS) for r, c in (divmod(sq, n) for sq in range(n * n)))
+
+
+@functools.lru_cache(maxsize=4096)
+def stack_moves(n: int, sq: int, d: int, height: int, reach: int) -> tuple[int, ...]:
+    """The stack moves from ``sq`` in direction ``d`` carrying at most ``height`` stones over at most ``reach`` squares."""
+    seqs = drops(n)
+    first = 2 * n * n + (4 * sq + d) * len(seqs)
+    return tuple(first + j for j in fitting(n, height, reach))
+
+
+def verdict(board, p: int, reserve, n: int) -> int | None:
+    flats = [0, 0, 0]   # bitboards of ME's and THEM's flat tops (at 1 and 2)
+    for i, st in enumerate(board):
+        if st and st[-1] <= 2:
+            flats[st[-1]] |= 1 << i
+    for who in (p, 3 - p):
+        if flats[who].bit_count() >= n and road_bits(n, flats[who]):   # a road holds a square of every row or column
+            return who
+    if all(board) or 0 in reserve:
+        flats = [sum(1 for st in board if st and st[-1] == who) for who in (ME, THEM)]
+        return ME if flats[0] > flats[1] else THEM if flats[1] > flats[0] else 0
+    return None
+
+
+def could_end(s, n: int) -> bool:
+    """Whether some black move might end the game: its reserve or the empty squares nearly gone, or a road on
+    its flat tops plus the squares one move could change (one empty square, or one stack's line)."""
+    board = s[0]
+    empties = [i for i, st in enumerate(board) if not st]
+    if s[2][ME - 1] <= 1 or len(empties) <= n:
+        return True
+    mine = 0
+    for i, st in enumerate(board):
+        if st and st[-1] == ME:
+            mine |= 1 << i
+    if any(road_bits(n, mine | 1 << e) for e in empties):
+        return True
+    for sq, st in enumerate(board):
+        if not st or owner(st[-1]) != ME:
+            continue
+        r, c = divmod(sq, n)
+        for dr, dc, _ in DIRS:
+            line = mine | 1 << sq if ME in st[:-1] else mine
+            for step in range(1, min(len(st), n) + 1):
+                rr, cc = r + dr * step, c + dc * step
+                if not (0 <= rr < n and 0 <= cc < n) or (board[rr * n + cc] and board[rr * n + cc][-1] > 2):
+                    break
+                line |= 1 << (rr * n + cc)
+            if road_bits(n, line):
+                return True
     return False

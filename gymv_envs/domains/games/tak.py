@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import re
 
 import numpy as np
@@ -11,28 +10,21 @@ from gymv_envs.core import TaskSpec
 from gymv_envs.core.canvas import draw_text, fill_rect, new_frame
 from gymv_envs.core.parsing import parse_choice
 from gymv_envs.domains.games._board import ME, OPPONENT_TEXT, THEM, BoardGameEnv
-from gymv_envs.domains.games._tak_rules import drops, fitting, owner, road_bits, square
+from gymv_envs.domains.games._tak_rules import (
+    DIRS,
+    could_end,
+    drops,
+    owner,
+    ray_table,
+    square,
+    stack_moves,
+    verdict,
+)
 
 FLAT, WALL = 0, 2                   # a piece is owner + kind: 1/2 a flat of ME/THEM, 3/4 a standing stone (wall)
 LEVELS = {0: (3, 10), 1: (3, 10), 2: (4, 15)}   # difficulty -> (board side, stones per player), the official sets
 WIN_IN = {0: 1, 1: 2, 2: 2}
 PLIES = {0: (6, 12), 1: (4, 10), 2: (8, 14)}    # random opening plies (even: you to move)
-DIRS = ((-1, 0, "+"), (1, 0, "-"), (0, 1, ">"), (0, -1, "<"))   # up, down, right, left as PTN writes them
-
-
-@functools.cache
-def ray_table(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Per square of an ``n`` board and direction of `DIRS`: the squares along it, nearest first."""
-    return tuple(tuple(tuple((r + dr * k) * n + c + dc * k for k in range(1, n) if 0 <= r + dr * k < n and 0 <= c + dc * k < n)
-                       for dr, dc, _ in DIRS) for r, c in (divmod(sq, n) for sq in range(n * n)))
-
-
-@functools.lru_cache(maxsize=4096)
-def stack_moves(n: int, sq: int, d: int, height: int, reach: int) -> tuple[int, ...]:
-    """The stack moves from ``sq`` in direction ``d`` carrying at most ``height`` stones over at most ``reach`` squares."""
-    seqs = drops(n)
-    first = 2 * n * n + (4 * sq + d) * len(seqs)
-    return tuple(first + j for j in fitting(n, height, reach))
 
 
 DOWN = re.compile(r"(?<=[a-hA-H][1-9])-")   # the PTN down arrow right after a square
@@ -175,61 +167,20 @@ class Tak(BoardGameEnv):
                 t = (r + DIRS[d][0] * step) * n + c + DIRS[d][1] * step
                 board[t], hand = board[t] + hand[:m], hand[m:]
         board, q = tuple(board), 3 - p
-        return board, q, tuple(reserve), self._verdict(board, p, reserve)
-
-    def _verdict(self, board, p: int, reserve) -> int | None:
-        n, flats = self.side, [0, 0, 0]   # bitboards of ME's and THEM's flat tops (at 1 and 2)
-        for i, st in enumerate(board):
-            if st and st[-1] <= 2:
-                flats[st[-1]] |= 1 << i
-        for who in (p, 3 - p):
-            if flats[who].bit_count() >= n and road_bits(n, flats[who]):   # a road holds a square of every row or column
-                return who
-        if all(board) or 0 in reserve:
-            flats = [sum(1 for st in board if st and st[-1] == who) for who in (ME, THEM)]
-            return ME if flats[0] > flats[1] else THEM if flats[1] > flats[0] else 0
-        return None
+        return board, q, tuple(reserve), verdict(board, p, reserve, self.side)
 
     def wins(self, s, k: int) -> bool:
         """The base search, with black's last move cut short (sound) when no road can appear in one move and no
         move can end the game on the flat count."""
-        if k == 1 and s[3] is None and s[1] == ME and not self._could_end(s):
+        if k == 1 and s[3] is None and s[1] == ME and not could_end(s, self.side):
             return False
         return super().wins(s, k)
 
     def immediate_win(self, s) -> bool:
         """The base test, cut short as `wins` is when no black move can end the game."""
-        if s[3] is None and s[1] == ME and not self._could_end(s):
+        if s[3] is None and s[1] == ME and not could_end(s, self.side):
             return False
         return super().immediate_win(s)
-
-    def _could_end(self, s) -> bool:
-        """Whether some black move might end the game: its reserve or the empty squares nearly gone, or a road on
-        its flat tops plus the squares one move could change (one empty square, or one stack's line)."""
-        board, n = s[0], self.side
-        empties = [i for i, st in enumerate(board) if not st]
-        if s[2][ME - 1] <= 1 or len(empties) <= n:
-            return True
-        mine = 0
-        for i, st in enumerate(board):
-            if st and st[-1] == ME:
-                mine |= 1 << i
-        if any(road_bits(self.side, mine | 1 << e) for e in empties):
-            return True
-        for sq, st in enumerate(board):
-            if not st or owner(st[-1]) != ME:
-                continue
-            r, c = divmod(sq, n)
-            for dr, dc, _ in DIRS:
-                line = mine | 1 << sq if ME in st[:-1] else mine
-                for step in range(1, min(len(st), n) + 1):
-                    rr, cc = r + dr * step, c + dc * step
-                    if not (0 <= rr < n and 0 <= cc < n) or (board[rr * n + cc] and board[rr * n + cc][-1] > 2):
-                        break
-                    line |= 1 << (rr * n + cc)
-                if road_bits(self.side, line):
-                    return True
-        return False
 
     def result(self, s):
         return s[3]

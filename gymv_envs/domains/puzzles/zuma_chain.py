@@ -2,27 +2,16 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import count_near_misses, parse_count
-from gymv_envs.core.canvas import (
-    BACKGROUND,
-    INK,
-    PALETTE,
-    blend_mask,
-    draw_text,
-    new_frame,
-    pil_draw,
-    shape_tile,
-)
+from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, blend_mask, draw_text, shape_tile
+from gymv_envs.domains.puzzles._zuma_draw import ball_corners, gap_marks, pointer, spiral, track
 
 QUESTIONS = ("count", "best")
 LEVELS = {0: ((10, 14), 3, 5), 1: ((16, 22), 4, 6), 2: ((24, 32), 4, 8)}  # balls, colours, gaps labelled (best)
 COLOURS = ("red", "blue", "green", "yellow")
-TRACK = (205, 200, 185)
 
 
 def runs(chain: list[int]) -> list[list[int]]:
@@ -50,44 +39,6 @@ def cleared(chain: list[int], gap: int, colour: int) -> int:
     while left and right and left[-1][0] == right[0][0] and left[-1][1] + right[0][1] >= 3:
         total += left.pop()[1] + right.pop(0)[1]
     return total
-
-
-@functools.lru_cache(maxsize=32)
-def spiral(obs_size: tuple[int, int], n: int) -> tuple[np.ndarray, np.ndarray, float]:
-    """Centres of ``n`` balls along an inward spiral (outer end first), the dense track points and the
-    ball spacing in pixels."""
-    H, W = obs_size
-    s = min(H, W)
-    theta = np.linspace(0, 2 * np.pi * 1.8, 3000)
-    r = s * (0.405 - 0.255 * theta / theta[-1])
-    pts = np.stack([W / 2 + r * np.cos(theta - np.pi / 2), H / 2 + r * np.sin(theta - np.pi / 2) * 0.98], 1)
-    length = np.concatenate([[0], np.cumsum(np.hypot(*np.diff(pts, axis=0).T))])
-    step = min(length[-1] / (n + 1.5), s * 0.088)
-    idx = np.searchsorted(length, step * (np.arange(n) + 0.5))
-    return pts[idx], pts, step
-
-
-@functools.lru_cache(maxsize=32)
-def ball_corners(obs_size: tuple[int, int], n: int, size: int) -> tuple[tuple[int, int], ...]:
-    """The top-left pixel of each ball's ``size``-pixel tile."""
-    centres, _, _ = spiral(obs_size, n)
-    return tuple((int(round(x - size / 2)), int(round(y - size / 2))) for x, y in centres.tolist())
-
-
-@functools.lru_cache(maxsize=32)
-def gap_marks(obs_size: tuple[int, int], n: int) -> tuple[tuple[tuple[int, int, int], tuple[float, float]], ...]:
-    """Per gap between balls g and g+1: the pointer's centre and direction (of 32, `_pointer`) just
-    outside the chain, and where its number goes."""
-    H, W = obs_size
-    centres, _, step = spiral(obs_size, n)
-    out = []
-    for p in (centres[:-1] + centres[1:]) / 2:
-        d = p - np.array([W / 2, H / 2])
-        angle = float(np.arctan2(d[1], d[0]))
-        d /= max(1e-9, float(np.hypot(*d)))
-        q, label = p + d * step * 0.72, p + d * step * 1.3
-        out.append(((int(q[0]), int(q[1]), int(round(angle / (2 * np.pi) * 32)) % 32), (float(label[0]), float(label[1]))))
-    return tuple(out)
 
 
 class ZumaChain(SingleTurnEnv):
@@ -179,7 +130,7 @@ class ZumaChain(SingleTurnEnv):
         H, W = self.obs_size
         n = len(self.chain)
         _, _, step = spiral(self.obs_size, n)
-        img = _track(self.obs_size, n).copy()
+        img = track(self.obs_size, n).copy()
         size = max(2, int(step * 0.8))
         for (x0, y0), c in zip(ball_corners(self.obs_size, n, size), self.chain):
             img[y0:y0 + size, x0:x0 + size] = shape_tile("circle", size, PALETTE[COLOURS[c]], BACKGROUND)
@@ -193,7 +144,7 @@ class ZumaChain(SingleTurnEnv):
         tri, fs = max(3, int(step * 0.5)), max(4, int(step * 0.45))
         for k, g in enumerate(marks):
             (px, py, direction), (lx, ly) = gap_marks(self.obs_size, n)[g - 1]
-            blend_mask(img, _pointer(tri, direction), px - tri // 2, py - tri // 2, INK)
+            blend_mask(img, pointer(tri, direction), px - tri // 2, py - tri // 2, INK)
             if self.question == "best":
                 draw_text(img, str(k + 1), (lx, ly), fs, INK, bold=True)
         return img
@@ -237,37 +188,6 @@ class ZumaChain(SingleTurnEnv):
         marks = f"marked gap: before ball {self.gap + 1}" if self.question == "count" else \
             "gaps: " + ", ".join(f"{k + 1}: before ball {g + 1}" for k, g in enumerate(self.gaps))
         return f"chain (outer end first): {names}\nshooter: {COLOURS[self.shot]}\n{marks}"
-
-
-@functools.lru_cache(maxsize=256)
-def _pointer(size: int, direction: int) -> np.ndarray:
-    """A triangle mask pointing against direction ``direction`` of 32 (0: +x, turning towards +y): at the
-    chain, from outside it."""
-    img = np.zeros((size, size, 3), dtype=np.uint8)
-    a = direction * 2 * np.pi / 32
-    c, r = size / 2, size * 0.48
-    pts = [(c - r * np.cos(a), c - r * np.sin(a))]
-    pts += [(c + r * np.cos(a + da), c + r * np.sin(a + da)) for da in (-0.9, 0.9)]
-    with pil_draw(img) as d:
-        d.polygon(pts, fill=(255, 255, 255))
-    mask = np.ascontiguousarray(img[..., 0])
-    mask.setflags(write=False)
-    return mask
-
-
-@functools.lru_cache(maxsize=32)
-def _track(obs_size: tuple[int, int], n: int) -> np.ndarray:
-    """The empty spiral track and the hole at its inner end (read-only)."""
-    H, W = obs_size
-    _, pts, step = spiral(obs_size, n)
-    img = new_frame(H, W, BACKGROUND)
-    with pil_draw(img) as d:
-        d.line([tuple(p) for p in pts[::6]], fill=TRACK, width=max(1, int(step * 0.3)), joint="curve")
-        e = pts[-1]
-        r = step * 0.45
-        d.ellipse((e[0] - r, e[1] - r, e[0] + r, e[1] + r), fill=(60, 50, 40))
-    img.setflags(write=False)
-    return img
 
 
 SPECS = (

@@ -6,79 +6,25 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.temporal._arcade import ARCADE_ARGS, ArcadeEnv
+from gymv_envs.domains.temporal._falling_blocks_well import (
+    COLS,
+    KINDS,
+    ROT,
+    ROWS,
+    drop_row,
+    evaluate,
+    fits,
+)
 
-COLS, ROWS, C = 10, 20, 8.0                     # the well (cells) and a cell's size (units)
+C = 8.0                                         # a cell's size (units)
 FW, FH, X0 = 160.0, 160.0, 40.0                 # field, the well's left edge
 REP = 4                                          # frames between two moves (or two turns) while held
 LINES = 10
 # per difficulty: frames per row of gravity, garbage rows at the start
 LEVELS = {0: (24, 0), 1: (14, 2), 2: (8, 4)}
-SHAPES = {"I": ((0, 0), (0, 1), (0, 2), (0, 3)), "O": ((0, 0), (0, 1), (1, 0), (1, 1)),
-          "T": ((0, 0), (0, 1), (0, 2), (1, 1)), "S": ((0, 1), (0, 2), (1, 0), (1, 1)),
-          "Z": ((0, 0), (0, 1), (1, 1), (1, 2)), "J": ((0, 0), (1, 0), (1, 1), (1, 2)),
-          "L": ((0, 2), (1, 0), (1, 1), (1, 2))}
-KINDS = tuple(SHAPES)
 COLORS = ((0, 0, 0), (80, 220, 240), (240, 220, 60), (180, 90, 230), (90, 220, 90), (235, 70, 70),
           (70, 110, 240), (245, 150, 50), (130, 130, 140))  # by cell value: empty, the 7 kinds, garbage
 WELL, WALL = (18, 18, 30), (110, 110, 130)
-
-
-def _rotations(cells: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """The distinct quarter turns of a shape (clockwise), each shifted to its bounding box's corner."""
-    out, cur = [], list(cells)
-    for _ in range(4):
-        r0, c0 = min(r for r, _ in cur), min(c for _, c in cur)
-        norm = tuple(sorted((r - r0, c - c0) for r, c in cur))
-        if norm not in out:
-            out.append(norm)
-        cur = [(c, -r) for r, c in cur]
-    return tuple(out)
-
-
-ROT = {k: _rotations(v) for k, v in SHAPES.items()}
-
-
-def fits(board: np.ndarray, cells, row: int, col: int) -> bool:
-    """Whether a piece's cells at (row, col) are inside the well and on empty cells (rows above 0 are free)."""
-    for r, c in cells:
-        rr, cc = row + r, col + c
-        if not 0 <= cc < COLS or rr >= ROWS or (rr >= 0 and board[rr, cc]):
-            return False
-    return True
-
-
-def drop_row(board: np.ndarray, cells, row: int, col: int) -> int:
-    """The row a piece at (row, col) comes to rest on when it falls straight down."""
-    while fits(board, cells, row + 1, col):
-        row += 1
-    return row
-
-
-def evaluate(board: np.ndarray, cells, row: int, col: int) -> float:
-    """Dellacherie's placement score (landing height, eroded cells, row and column transitions, holes, wells)."""
-    b = board != 0  # a new array
-    for r, c in cells:
-        if r + row < 0:
-            return -1e9
-        b[row + r, col + c] = True
-    full = b.all(axis=1)
-    eroded = int(full.sum()) * sum(1 for r, _ in cells if full[row + r])
-    b = np.vstack([np.zeros((int(full.sum()), COLS), bool), b[~full]])
-    height = ROWS - (row + np.mean([r for r, _ in cells]))
-    padded = np.hstack([np.ones((ROWS, 1), bool), b, np.ones((ROWS, 1), bool)])
-    row_t = int((padded[:, 1:] != padded[:, :-1]).sum())
-    col_t = int((b[1:] != b[:-1]).sum() + (~b[-1]).sum())
-    holes = int((np.maximum.accumulate(b, axis=0) & ~b).sum())
-    wells = 0
-    for c in range(COLS):
-        depth = 0
-        for r in range(ROWS):
-            if not b[r, c] and padded[r, c] and padded[r, c + 2]:
-                depth += 1
-                wells += depth
-            else:
-                depth = 0 if b[r, c] else depth
-    return -4.5 * height + 3.4 * eroded - 3.2 * row_t - 9.3 * col_t - 7.9 * holes - 3.4 * wells
 
 
 class FallingBlocks(ArcadeEnv):
