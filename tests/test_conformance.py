@@ -109,6 +109,9 @@ def test_determinism_same_seed(env_id):
     assert trace_a == trace_b
     # a second reset of the same env with the same seed gives the same level again
     assert _rollout(env_a, 7, actions) == trace_a
+    # and a level played after others is the one a fresh env gives: nothing of a level (a picture, a state
+    # text, an answer made once) carries into the next
+    assert _rollout(env_a, 8, actions) == _rollout(_make(env_id), 8, actions), "the last level leaks into this one"
 
 
 @pytest.mark.parametrize("env_id", IDS)

@@ -611,10 +611,15 @@ class SingleTurnEnv(VisionEnv):
             self._state_cache = (self._state_text(),)
         return self._state_cache[0]
 
-    def _after_generate(self) -> None:
+    def _new_level(self) -> None:
+        """Forget what was made once for the last level: its picture, state text and answer text (a protocol
+        base that replaces `_after_generate` calls this first)."""
         self._frame = None
         self._state_cache = None
         self._formatted = None
+
+    def _after_generate(self) -> None:
+        self._new_level()
         self._solution = self._solve()
         self.options: list[str] = []
         self._correct_index = -1

@@ -109,7 +109,7 @@ class PanelChoiceEnv(SingleTurnEnv):
         self._make(rng, self.num_options)
 
     def _after_generate(self) -> None:
-        self._frame = None
+        self._new_level()
         self._solution = self.correct
         k = self.num_options
         self.options = [f"panel {LETTERS[i]}" for i in range(k)] if self.answer_format == "mcq" else []
