@@ -11,6 +11,11 @@ seeded random policy from a second reset (so rule paths the oracle never takes a
 Frames are hashed at the id's default size and at 96x128 (web and world3d: 96x128 only, they
 are costly to draw large). ``--compare`` prints every key whose fingerprint differs or that
 exists on one side only, and exits 1 if there is any.
+
+``--in-turn``: one env per (id, variant, difficulty, size) plays all the seeds one after another
+instead of a fresh env per seed. The keys and, for a correct env, the fingerprints are the same as
+without it, so comparing a fresh-env file with an in-turn one shows where something an env keeps
+(a cache of drawn pieces, a layout worked out once) carries one level into the next.
 """
 
 from __future__ import annotations
@@ -46,10 +51,14 @@ def _info_view(info: dict[str, Any]) -> dict[str, Any]:
     return {k: info.get(k) for k in ("success", "progress", "invalid_action", "feedback", "answer", "state_text")}
 
 
-def fingerprint(env_id: str, kwargs: dict[str, Any], seed: int, steps: int, random_steps: int) -> str:
+def fingerprint(env_id: str, kwargs: dict[str, Any], seed: int, steps: int, random_steps: int,
+                env: Any = None) -> str:
+    """The case's fingerprint, played on ``env`` (left open) where given, else on a fresh env of its own."""
     import gymnasium as gym
 
-    env = gym.make(env_id, **kwargs)
+    own = env is None
+    if own:
+        env = gym.make(env_id, **kwargs)
     base = env.unwrapped
     h = hashlib.sha256()
     try:
@@ -78,7 +87,8 @@ def fingerprint(env_id: str, kwargs: dict[str, Any], seed: int, steps: int, rand
             if term or trunc:
                 break
     finally:
-        env.close()
+        if own:
+            env.close()
     return h.hexdigest()
 
 
@@ -114,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seeds", default="0,1,2")
     p.add_argument("--steps", type=int, default=40, help="oracle steps hashed per case")
     p.add_argument("--random-steps", type=int, default=12, help="random steps hashed per case")
+    p.add_argument("--in-turn", action="store_true",
+                   help="one env per id, variant, difficulty and size plays every seed in turn")
     p.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"))
     args = p.parse_args(argv)
     if args.compare:
@@ -128,13 +140,28 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--out or --compare is required")
     seeds = [int(s) for s in args.seeds.split(",")]
     todo = cases(args.pattern, seeds, set(args.domains.split(",")) if args.domains else None)
-    with open(args.out, "w") as fh:
-        for i, (env_id, kw, seed) in enumerate(todo):
-            key = json.dumps([env_id, kw, seed], sort_keys=True)
-            digest = fingerprint(env_id, kw, seed, args.steps, args.random_steps)
-            fh.write(json.dumps({"key": key, "hash": digest}) + "\n")
-            if i % 200 == 0:
-                print(f"{i}/{len(todo)} {env_id}", file=sys.stderr, flush=True)
+    envs: dict[str, Any] = {}  # with --in-turn: the env of the case's id and arguments, kept for its next seed
+    try:
+        with open(args.out, "w") as fh:
+            for i, (env_id, kw, seed) in enumerate(todo):
+                key = json.dumps([env_id, kw, seed], sort_keys=True)
+                env = None
+                if args.in_turn:
+                    import gymnasium as gym
+
+                    made = json.dumps([env_id, kw], sort_keys=True)
+                    if made not in envs:
+                        for old_env in envs.values():  # (the cases of one env come together: one open at a time)
+                            old_env.close()
+                        envs = {made: gym.make(env_id, **kw)}
+                    env = envs[made]
+                digest = fingerprint(env_id, kw, seed, args.steps, args.random_steps, env)
+                fh.write(json.dumps({"key": key, "hash": digest}) + "\n")
+                if i % 200 == 0:
+                    print(f"{i}/{len(todo)} {env_id}", file=sys.stderr, flush=True)
+    finally:
+        for env in envs.values():
+            env.close()
     print(f"wrote {len(todo)} fingerprints to {args.out}")
     return 0
 
