@@ -13,8 +13,8 @@ import gymv_envs
 from gymv_envs.domains.logic import _binairo_solver as binairo
 from gymv_envs.domains.logic import campsite, renzoku
 from gymv_envs.domains.logic._circuits import Circuit, apply, parse_bits
+from gymv_envs.domains.logic._star_battle_solver import count_solutions
 from gymv_envs.domains.logic._tents_solver import solve as tents_solve
-from gymv_envs.domains.logic.star_battle import count_solutions
 from gymv_envs.rules.lights_out import all_solutions
 
 

@@ -9,10 +9,10 @@ import gymv_envs  # noqa: F401 - registers the ids
 from gymv_envs.domains.logic._akari import Akari
 from gymv_envs.domains.logic._loop_solver import loop_solutions, mask_loop_ok
 from gymv_envs.domains.logic._nurikabe_solver import nurikabe_solutions
+from gymv_envs.domains.logic._slitherlink_region import grows_one_loop
+from gymv_envs.domains.logic._star_battle_solver import count_solutions
 from gymv_envs.domains.logic.n_queens import queens_solutions
 from gymv_envs.domains.logic.norinori import norinori_solutions
-from gymv_envs.domains.logic.slitherlink import grows_one_loop
-from gymv_envs.domains.logic.star_battle import count_solutions
 from gymv_envs.rules.pipes import rotate
 
 

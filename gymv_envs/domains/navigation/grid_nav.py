@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import itertools
-from collections import deque
 from typing import Any
 
 import numpy as np
 
 from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import INK, PALETTE, draw_shape, new_frame
+from gymv_envs.domains.navigation._grid_paths import (
+    DIRS,
+    MOVES,
+    directions,
+    distances,
+    next_on_path,
+)
 
 # (rows, cols, obstacle density, landmarks, minimum start-goal distance) per difficulty
 LEVELS = {0: (7, 7, 0.10, 3, 4), 1: (10, 10, 0.18, 4, 7), 2: (13, 13, 0.26, 5, 10)}
-MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
-DIRS = tuple(MOVES.values())
 LM_COLOURS = ("red", "green", "blue", "yellow", "purple", "orange", "cyan", "pink")
 LM_SHAPES = ("star", "square", "triangle", "diamond", "cross", "hexagon", "heart")  # the agent is the circle
 FLOOR, BLOCK, OUTSIDE = (250, 250, 246), (72, 76, 88), (36, 38, 46)
@@ -108,12 +112,12 @@ class GridNav(MultiTurnEnv):
             self.blocked = blocked.copy()
             for cell in self.lm_cells[1:]:
                 self.blocked[cell] = True
-            self.dist = self._distances(self.lm_cells[0])
+            self.dist = distances(self.blocked, self.lm_cells[0])
             if (self.min_dist if attempt < 150 else 1) <= self.dist[self.agent] < 10**6:
                 break
         self.goal = self.lm_cells[0]
         self.start_dist = int(self.dist[self.agent])
-        self.directions = self._directions()
+        self.directions = directions(self.dist, self.agent, self.goal, self.start_dist)
         self._keys = [["block" if blocked[r, c] else "floor" for c in range(C)] for r in range(R)]
         for (colour, shape), cell in zip(self.landmarks, self.lm_cells):
             self._keys[cell[0]][cell[1]] = ("lm", colour, shape)
@@ -134,45 +138,6 @@ class GridNav(MultiTurnEnv):
         pool = [(c, s) for c in colours for s in shapes if (c, s) not in out]
         out += [pool[int(i)] for i in rng.permutation(len(pool))[: self.n_landmarks - 3]]
         return out
-
-    def _distances(self, src: tuple[int, int]) -> np.ndarray:
-        dist = np.full((self.rows, self.cols), 10**6, dtype=np.int64)
-        dist[src] = 0
-        queue = deque([src])
-        while queue:
-            r, c = queue.popleft()
-            for dr, dc in DIRS:
-                nr, nc = r + dr, c + dc
-                if 0 <= nr < self.rows and 0 <= nc < self.cols and not self.blocked[nr, nc] and dist[nr, nc] > dist[r, c] + 1:
-                    dist[nr, nc] = dist[r, c] + 1
-                    queue.append((nr, nc))
-        return dist
-
-    def _directions(self) -> list[tuple[str, int]]:
-        """Runs (direction, cells) of a shortest path from the start with the fewest turns."""
-        order = sorted((int(self.dist[r, c]), r, c) for r in range(self.rows) for c in range(self.cols)
-                        if self.dist[r, c] <= self.start_dist)
-        turns: dict[tuple[int, int], list[float]] = {}
-        for d, r, c in order:  # turns[cell][k]: fewest turns to the goal after arriving by move k
-            if d == 0:
-                turns[(r, c)] = [0.0] * 4
-                continue
-            nexts = [(j, (r + dr, c + dc)) for j, (dr, dc) in enumerate(DIRS) if self._next_on_path(r, c, dr, dc, d)]
-            turns[(r, c)] = [min(turns[n][j] + (j != k) for j, n in nexts) for k in range(4)]
-        runs: list[tuple[str, int]] = []
-        (r, c), k = self.agent, None
-        while (r, c) != self.goal:
-            d = int(self.dist[r, c])
-            j = min((j for j, (dr, dc) in enumerate(DIRS) if self._next_on_path(r, c, dr, dc, d)),
-                    key=lambda j: turns[(r + DIRS[j][0], c + DIRS[j][1])][j] + (k is not None and j != k))
-            name = list(MOVES)[j]
-            runs = runs[:-1] + [(name, runs[-1][1] + 1)] if runs and runs[-1][0] == name else runs + [(name, 1)]
-            r, c, k = r + DIRS[j][0], c + DIRS[j][1], j
-        return runs
-
-    def _next_on_path(self, r: int, c: int, dr: int, dc: int, d: int) -> bool:
-        nr, nc = r + dr, c + dc
-        return 0 <= nr < self.rows and 0 <= nc < self.cols and self.dist[nr, nc] == d - 1
 
     # -- rules
     def _move(self, action: Any) -> tuple[int, int] | None:
@@ -271,7 +236,7 @@ class GridNav(MultiTurnEnv):
     def oracle_action(self) -> Any:
         r, c = self.agent
         d = int(self.dist[r, c])
-        j = next(j for j, (dr, dc) in enumerate(DIRS) if self._next_on_path(r, c, dr, dc, d))
+        j = next(j for j, (dr, dc) in enumerate(DIRS) if next_on_path(self.dist, r, c, dr, dc, d))
         if self.action_mode == "discrete":
             return j
         dr, dc = DIRS[j]

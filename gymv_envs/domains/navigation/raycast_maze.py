@@ -11,13 +11,13 @@ from gymv_envs.core import MultiTurnEnv, Outcome, TaskSpec
 from gymv_envs.core.canvas import PALETTE, blend_mask, shape_mask
 from gymv_envs.core.env import VisionEnv, check_number
 from gymv_envs.core.rng import choice, sample
+from gymv_envs.domains.navigation._raycaster import floor_and_ceiling, rays
 from gymv_envs.rules.maze import block_map, carve_maze, closed_walls, grid_distances
 
 ROOMS = {0: 3, 1: 5, 2: 7}           # rooms per side; the block map is (2n+1) x (2n+1)
 EXTRA_OPENINGS = {0: 0, 1: 2, 2: 4}  # walls knocked out after carving: loops
 HEADINGS = ((0, 1), (1, 0), (0, -1), (-1, 0))  # (drow, dcol): east, south, west, north
 FOV_RANGE, PITCH_RANGE = (30.0, 120.0), (-0.5, 0.5)
-WALL, FLOOR, FLOOR_LINE, CEILING, FOG = (176, 178, 196), (168, 150, 122), (112, 98, 80), (70, 76, 96), (28, 28, 34)
 GOAL_SIZE = 0.6  # world units
 
 
@@ -143,63 +143,14 @@ class RaycastMaze(MultiTurnEnv):
     def _view(self, name: str) -> np.ndarray:
         return self._render((self.heading + {"left": -1, "right": 1}[name]) % 4)
 
-    def _floor_and_ceiling(self) -> np.ndarray:
-        """The static backdrop: the camera always stands at a cell centre facing along an axis."""
-        H, W = self.obs_size
-        ys = np.arange(H)[:, None] + 0.5 - self.horizon
-        depth = self.focal * 0.5 / np.maximum(np.abs(ys), 1e-6)          # floor/ceiling at height -0.5/+0.5
-        fog = np.exp(-0.11 * depth)[..., None]
-        lateral = ((np.arange(W) + 0.5 - W / 2) / self.focal)[None, :] * depth
-        lines = np.zeros((H, W))
-        for coord, foot in ((0.5 + depth, depth ** 2 / (0.5 * self.focal)), (0.5 + lateral, depth / self.focal)):
-            edge = np.abs(coord - np.round(coord))                         # world distance to a grid line
-            foot = np.broadcast_to(foot, edge.shape)
-            lines = np.maximum(lines, np.clip((0.5 * (0.04 + foot) - edge) / foot, 0, 1) * np.minimum(1, 0.04 / foot))
-        floor = np.asarray(FLOOR) * (1 - lines[..., None]) + np.asarray(FLOOR_LINE) * lines[..., None]
-        img = np.where(ys[..., None] > 0, floor, np.asarray(CEILING, float)) * fog + np.asarray(FOG) * (1 - fog)
-        return np.clip(img + 0.5, 0, 255).astype(np.uint8)
-
-    def _rays(self, heading: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Per (DDA step, column): the cell reached (flat offset into the padded map), the wall
-        distance, the wall's colour and its half height on screen, were that cell a wall.
-
-        The camera always stands at a cell centre facing along an axis, so each column's walk
-        through the grid is the same from every cell: it is traced once per heading (a loop over
-        DDA steps, vectorised over columns) and a frame only looks up where each walk first hits.
-        """
-        W, K = self.obs_size[1], 2 * self.size
-        (dr, dc), (rr, rc) = HEADINGS[heading], HEADINGS[(heading + 1) % 4]  # forward and right
-        cam = (np.arange(W) + 0.5 - W / 2) / self.focal
-        ray_c, ray_r = dc + rc * cam, dr + rr * cam
-        with np.errstate(divide="ignore"):
-            delta_c = np.where(ray_c == 0, 1e30, np.abs(1 / ray_c))
-            delta_r = np.where(ray_r == 0, 1e30, np.abs(1 / ray_r))
-        step_c, step_r = np.where(ray_c < 0, -1, 1), np.where(ray_r < 0, -1, 1)
-        side_c, side_r = 0.5 * delta_c, 0.5 * delta_r
-        map_c, map_r = np.zeros(W, dtype=np.int64), np.zeros(W, dtype=np.int64)
-        offset, dist, side = np.empty((K, W), np.int64), np.empty((K, W)), np.empty((K, W))
-        for k in range(K):
-            go_c = side_c < side_r
-            map_c, map_r = map_c + step_c * go_c, map_r + step_r * ~go_c
-            dist[k] = np.where(go_c, side_c, side_r)
-            side_c, side_r = side_c + delta_c * go_c, side_r + delta_r * ~go_c
-            offset[k], side[k] = map_r * (self.size + 2 * K) + map_c, ~go_c
-        along = np.where(side == 0, 0.5 + dist * ray_r, 0.5 + dist * ray_c)
-        edge = np.abs(along - np.round(along))
-        ink = np.clip((np.maximum(0.025, 0.8 * dist / self.focal) - edge) / (dist / self.focal), 0, 1)
-        fog = np.exp(-0.11 * dist)
-        shade = (1 - 0.28 * side) * (1 - 0.45 * ink) * fog
-        colour = np.rint(np.asarray(WALL)[:, None, None] * shade + np.asarray(FOG)[:, None, None] * (1 - fog))
-        return offset, dist, colour.astype(np.uint8), (0.5 * self.focal / dist).astype(np.float32)
-
     def _render(self, heading: int) -> np.ndarray:
         H, W = self.obs_size
         if self._background is None:
-            self._background = self._floor_and_ceiling().transpose(2, 0, 1).copy()
+            self._background = floor_and_ceiling(H, W, self.horizon, self.focal).transpose(2, 0, 1).copy()
             self._rows = np.abs(np.arange(H, dtype=np.float32) + 0.5 - self.horizon)[:, None]
             self._tables = {}
         if heading not in self._tables:
-            self._tables[heading] = self._rays(heading)
+            self._tables[heading] = rays(HEADINGS[heading], HEADINGS[(heading + 1) % 4], W, self.size, self.focal)
         offset, dist, colour, half = self._tables[heading]
         K, cols = 2 * self.size, np.arange(W)
         here = (self.pos[0] + K) * (self.size + 2 * K) + self.pos[1] + K
