@@ -210,7 +210,8 @@ def _all_shortest(start, goal, neighbours):
 
 
 def test_hanoi_move_list_accepts_every_optimal_list():
-    from gymv_envs.domains.puzzles.hanoi_moves import PEGS, neighbours
+    from gymv_envs.domains.puzzles._hanoi import neighbours
+    from gymv_envs.domains.puzzles.hanoi_moves import PEGS
 
     env = make("GymV/HanoiMoves-v1", "move_list", 1)
 
