@@ -11,7 +11,7 @@ import pytest
 
 import gymv_envs
 from gymv_envs.domains.logic import _binairo_solver as binairo
-from gymv_envs.domains.logic import campsite, renzoku
+from gymv_envs.domains.logic import _campsite_solver, renzoku
 from gymv_envs.domains.logic._circuits import Circuit, apply, parse_bits
 from gymv_envs.domains.logic._star_battle_solver import count_solutions
 from gymv_envs.domains.logic._tents_solver import solve as tents_solve
@@ -185,14 +185,14 @@ def test_campsite_solver_agrees_with_brute_force():
         brute = sorted(g for g in grids if [m.bit_count() for m in g] == rc
                        and [sum(m >> c & 1 for m in g) for c in range(n)] == cc
                        and all(m & o == o and not m & z for m, o, z in zip(g, ones, zeros)))
-        assert sorted(campsite.solve(n, rc, cc, ones, zeros, limit=10**6)) == brute
+        assert sorted(_campsite_solver.solve(n, rc, cc, ones, zeros, limit=10**6)) == brute
 
 
 @pytest.mark.parametrize("difficulty", [0, 1, 2])
 def test_campsite_levels_are_unique_and_touching_camps_fail(difficulty):
     for seed in range(4):
         env = _env("Campsite", difficulty, seed)
-        assert len(campsite.solve(env.n, env.row_counts, env.col_counts, env.ones, env.zeros, limit=3)) == 1
+        assert len(_campsite_solver.solve(env.n, env.row_counts, env.col_counts, env.ones, env.zeros, limit=3)) == 1
         sol = env._solution
         assert _score(env, " / ".join("".join(map(str, r)) for r in sol), seed) == 1.0  # 0/1 digits too
         # one camp that is not given left out: the counts no longer hold

@@ -210,7 +210,8 @@ def _all_shortest(start, goal, neighbours):
 
 
 def test_hanoi_move_list_accepts_every_optimal_list():
-    from gymv_envs.domains.puzzles.hanoi_moves import PEGS, neighbours
+    from gymv_envs.domains.puzzles._hanoi import neighbours
+    from gymv_envs.domains.puzzles.hanoi_moves import PEGS
 
     env = make("GymV/HanoiMoves-v1", "move_list", 1)
 
@@ -362,7 +363,8 @@ def test_rubik_sticker_and_count_leak_nothing_and_match_a_plain_simulation():
     """The sticker question names all six colours (so naming the answer tells nothing) and the count
     never appears as a number of its own; both answers agree with turning a sticker model of the cube."""
     from gymv_envs.domains.puzzles._rubik_cube import faces, solved, turn
-    from gymv_envs.domains.puzzles.rubik_net import COLOURS, PLACES
+    from gymv_envs.domains.puzzles._rubik_net_draw import COLOURS
+    from gymv_envs.domains.puzzles.rubik_net import PLACES
 
     for question in ("sticker", "count"):
         for d in (0, 1, 2):

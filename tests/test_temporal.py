@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from gymv_envs.domains.temporal._arcade import ALE_ACTIONS, controls_of
+from gymv_envs.domains.temporal._ledge_physics import EH
+from gymv_envs.domains.temporal._ledge_physics import PW as RUNNER_W
 from gymv_envs.domains.temporal.invader_wave import PY as INVADER_PY
-from gymv_envs.domains.temporal.ledge_runner import EH
-from gymv_envs.domains.temporal.ledge_runner import PW as RUNNER_W
 from gymv_envs.domains.temporal.road_racer import LANE_W, ROAD_X
 from gymv_envs.domains.temporal.sky_raid import PY as RAID_PY
 

@@ -9,17 +9,11 @@ import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import interleave
-from gymv_envs.core.board import cell_centre, labelled_base, labelled_layout
-from gymv_envs.core.canvas import (
-    INK,
-    base_is_uniform,
-    draw_layers,
-    layers_tile,
-    shape_layer,
-    text_layer,
-)
+from gymv_envs.core.board import labelled_base
+from gymv_envs.core.canvas import draw_layers
 from gymv_envs.core.cells import cell_name
 from gymv_envs.core.rng import ScalarDraws
+from gymv_envs.domains.logic._bridges_draw import SEA, island
 from gymv_envs.domains.logic._bridges_solver import (
     Cell,
     bridge_solutions,
@@ -31,8 +25,6 @@ from gymv_envs.domains.logic._placement import NEIGHBOURS4
 
 # difficulty -> (side, islands)
 LEVELS = {0: (5, 5), 1: (7, 9), 2: (9, 13)}
-SEA = (236, 242, 248)
-ISLAND = (255, 236, 170)
 _BRIDGE = re.compile(r"([A-Z])\s?(\d{1,2})\s*(?:-|TO|<->|->|\u2013|\u2192|,|\s)\s*([A-Z])\s?(\d{1,2})"
                      r"(?:\s*(?:[:=X\u00d7*]|\bTIMES\b)?\s*\(?([12])\)?(?!\d))?")
 _NONE: frozenset = frozenset()
@@ -52,22 +44,6 @@ def _rays(n: int) -> tuple[tuple, tuple[int, ...]]:
     beside = tuple(sum(1 << (r + dr) * n + c + dc for dr, dc in NEIGHBOURS4 if 0 <= r + dr < n and 0 <= c + dc < n)
                    for r in range(n) for c in range(n))
     return rays, beside
-
-
-@functools.lru_cache(maxsize=1024)
-def _island(h: int, w: int, n: int, r: int, c: int, k: int) -> tuple[list, tuple[int, int, int, int], np.ndarray | None]:
-    """Island (r, c) numbered k on an (h, w) frame: its layers (ring, disc, number), the box they span, and the
-    tile `draw_layers` pastes there when that box is all sea on the empty board (else None)."""
-    layout = labelled_layout((h, w), n, n)
-    size = max(4, int(layout[2] * 0.86))
-    inner = max(2, size - 2 * max(1, size // 14))
-    x, y = cell_centre(layout, r, c)
-    layers = [shape_layer("circle", x, y, size, INK), shape_layer("circle", x, y, inner, ISLAND),
-              text_layer(str(k), (x, y), max(5, int(layout[2] * 0.48)), INK, bold=True)]
-    box = (min(x for _, x, _, _ in layers), min(y for _, _, y, _ in layers),
-           max(x + m.shape[1] for m, x, _, _ in layers), max(y + m.shape[0] for m, _, y, _ in layers))
-    base = labelled_base(h, w, n, n, True, SEA)
-    return layers, box, layers_tile(layers, *box, SEA) if base_is_uniform(base, *box, SEA) else None
 
 
 class Bridges(SingleTurnEnv):
@@ -176,7 +152,7 @@ class Bridges(SingleTurnEnv):
         (h, w) = self.obs_size
         base = labelled_base(h, w, n, n, True, SEA)
         img = base.copy()
-        islands = [_island(h, w, n, r, c, k) for (r, c), k in self.islands.items()]
+        islands = [island(h, w, n, r, c, k) for (r, c), k in self.islands.items()]
         if all(tile is not None for _, _, tile in islands):  # what draw_layers does when every box is sea
             for _, (x0, y0, x1, y1), tile in islands:
                 img[y0:y1, x0:x1] = tile

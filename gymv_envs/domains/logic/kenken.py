@@ -3,73 +3,21 @@
 from __future__ import annotations
 
 import bisect
-import functools
 
 import numpy as np
 
 from gymv_envs.core import TaskSpec
-from gymv_envs.core.board import blank_board, board_base, text_tile
-from gymv_envs.core.canvas import INK, WHITE, draw_text, new_frame, rect_box
+from gymv_envs.core.board import blank_board, text_tile
+from gymv_envs.core.canvas import INK, WHITE, draw_text
 from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.logic._grid import Budget, LatinSquareEnv, is_latin, latin_square
+from gymv_envs.domains.logic._kenken_draw import border, edges, label_at
 from gymv_envs.domains.logic._kenken_solver import cage_value, solve
 
 # difficulty -> (side, cage sizes to draw from, their weights)
 LEVELS = {0: (4, (1, 2, 3), (0.15, 0.6, 0.25)), 1: (5, (1, 2, 3), (0.1, 0.55, 0.35)), 2: (6, (1, 2, 3, 4), (0.05, 0.45, 0.35, 0.15))}
 ALL = 16  # a search for this many solutions that finds fewer has found them all
 OPS = {"+": "+", "-": "−", "*": "×", "/": "÷", "=": ""}
-
-
-@functools.lru_cache(maxsize=32)
-def _edges(obs_size: tuple[int, int], n: int) -> tuple[list, list, int, np.ndarray]:
-    """The pixel boxes of the thick line right of and below each cell (None: off the frame), its width,
-    and a read-only block of ink as large as the frame (cached: 32 frames, 0.8 MB each at 512x512)."""
-    img, g = board_base(obs_size, n, n)
-    w = max(2, int(g.cell / 14))
-    right, below = [], []
-    for r in range(n):
-        for c in range(n):
-            x0, y0, x1, y1 = g.box(r, c)
-            right.append(rect_box(img.shape, x1 - w / 2, y0 - w / 2, x1 + w / 2 + 1, y1 + w / 2 + 1))
-            below.append(rect_box(img.shape, x0 - w / 2, y1 - w / 2, x1 + w / 2 + 1, y1 + w / 2 + 1))
-    ink = new_frame(img.shape[0], img.shape[1], INK)
-    ink.setflags(write=False)
-    return right, below, w, ink
-
-
-@functools.lru_cache(maxsize=4096)
-def _border(obs_size: tuple[int, int], n: int, line: int, on: int) -> tuple:
-    """The pixel boxes that ink border ``line`` (0..n-2: right of that column; n-1..: below row line-n+1)
-    where bit k of ``on`` marks a cage border at its k-th cell, each run of boxes that overlap end to end
-    (the same span across the line) merged into one: the same pixels in fewer fills (cached: 4,096 short
-    tuples, under 1 MB)."""
-    right, below = _edges(obs_size, n)[:2]
-    boxes = [right[k * n + line] for k in range(n)] if line < n - 1 else [below[(line - n + 1) * n + k] for k in range(n)]
-    out, cur = [], None
-    for k, b in enumerate(boxes):
-        if b is None or not on >> k & 1:
-            continue
-        if cur is not None and b[0] == cur[0] and b[2] == cur[2] and b[1] <= cur[3]:
-            cur = (cur[0], cur[1], cur[2], max(cur[3], b[3]))
-        elif cur is not None and b[1] == cur[1] and b[3] == cur[3] and b[0] <= cur[2]:
-            cur = (cur[0], cur[1], max(cur[2], b[2]), cur[3])
-        else:
-            if cur is not None:
-                out.append(cur)
-            cur = b
-    if cur is not None:
-        out.append(cur)
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=256)
-def _label_at(obs_size: tuple[int, int], n: int, r: int, c: int) -> tuple[int, int, float, float, int]:
-    """Where the label of a cage with top-left cell (r, c) goes: its top-left pixel, the right and bottom
-    bounds its tile must keep within to stay on the white cell, and its font size (cached: 256 cells)."""
-    g = board_base(obs_size, n, n)[1]
-    w = _edges(obs_size, n)[2]
-    x, y = g.x0 + (c + 0.08) * g.cell + w, g.y0 + (r + 0.07) * g.cell + w
-    return int(round(x)), int(round(y)), g.x0 + (c + 1) * g.cell - w, g.y0 + (r + 1) * g.cell - w, max(4, int(g.cell * 0.26))
 
 
 class KenKen(LatinSquareEnv):
@@ -210,7 +158,7 @@ class KenKen(LatinSquareEnv):
         n = self.n
         img, g = blank_board(self.obs_size, n, n)
         obs = tuple(self.obs_size)
-        w, ink = _edges(obs, n)[2:]
+        w, ink = edges(obs, n)[2:]
         owner = [0] * (n * n)
         for i, (cells, _, _) in enumerate(self.cages):
             for r, c in cells:
@@ -220,10 +168,10 @@ class KenKen(LatinSquareEnv):
             for k, i in enumerate(range(line, n * n, n) if line < n - 1 else range((line - n + 1) * n, (line - n + 2) * n)):
                 if owner[i + step] != owner[i]:
                     on |= 1 << k
-            for a, c, b, d in _border(obs, n, line, on):
+            for a, c, b, d in border(obs, n, line, on):
                 img[c:d, a:b] = ink[c:d, a:b]
         for cells, op, t in self.cages:
-            x, y, x1, y1, size = _label_at(obs, n, *cells[0])
+            x, y, x1, y1, size = label_at(obs, n, *cells[0])
             text = f"{t}{OPS[op]}"
             tile = text_tile(text, size, INK, True, WHITE)
             h, tw = tile.shape[:2]

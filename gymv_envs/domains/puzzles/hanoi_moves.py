@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import functools
-import itertools
 import re
-from collections import deque
 
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import CountAnswer
 from gymv_envs.core.canvas import BACKGROUND, INK, PALETTE, draw_text, fill_rect, new_frame
+from gymv_envs.domains.puzzles._hanoi import apply_move, distances, neighbours
 
 # difficulty -> (disks, fewest moves at least)
 LEVELS = {0: (3, 2), 1: (4, 5), 2: (5, 10)}
@@ -20,43 +18,6 @@ PEGS = "ABC"
 QUESTIONS = ("count", "move_list")
 _MOVE = r"([ABC])\s*(?:-+>|\u2192|TO|-|>|:)?\s*([ABC])"
 _MOVES = re.compile(rf"(?:(?:MOVE\s+)?(?:DISK\s*\d\s*)?(?:FROM\s+)?{_MOVE}[\s,;.]*)+")
-
-
-def apply_move(state: tuple[int, ...], move: tuple[int, int]) -> tuple[int, ...] | None:
-    """The state after moving the top disk of peg ``move[0]`` onto peg ``move[1]``; None if illegal."""
-    p, q = move
-    on_p = [d for d, at in enumerate(state) if at == p]
-    if p == q or not on_p or any(at == q and d < on_p[0] for d, at in enumerate(state)):
-        return None
-    d = on_p[0]
-    return state[:d] + (q,) + state[d + 1:]
-
-
-def neighbours(state: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """States one legal move away; ``state[d]`` is the peg of disk d (0 is the smallest)."""
-    tops = {}
-    for d, p in enumerate(state):
-        tops.setdefault(p, d)
-    out = []
-    for p, d in tops.items():
-        for q in range(3):
-            if q != p and (q not in tops or tops[q] > d):
-                out.append(state[:d] + (q,) + state[d + 1:])
-    return out
-
-
-def distance(a: tuple[int, ...], b: tuple[int, ...]) -> int:
-    """Fewest legal moves from ``a`` to ``b`` (breadth-first search over the 3^n states)."""
-    seen, queue = {a: 0}, deque([a])
-    while queue:
-        s = queue.popleft()
-        if s == b:
-            return seen[s]
-        for t in neighbours(s):
-            if t not in seen:
-                seen[t] = seen[s] + 1
-                queue.append(t)
-    raise ValueError("unreachable Hanoi state")
 
 
 _PEGS: dict[tuple[int, int, int], np.ndarray] = {}
@@ -74,23 +35,6 @@ def _pegs(env: HanoiMoves, H: int, W: int) -> np.ndarray:
         img.setflags(write=False)
         _PEGS[key] = img
     return img
-
-
-@functools.cache
-def _distances(disks: int) -> dict[tuple[int, ...], dict[tuple[int, ...], int]]:
-    """`distance` between every two states of ``disks`` disks (one breadth-first search from each)."""
-    states = list(itertools.product(range(3), repeat=disks))
-    out = {}
-    for a in states:
-        seen, queue = {a: 0}, deque([a])
-        while queue:
-            s = queue.popleft()
-            for t in neighbours(s):
-                if t not in seen:
-                    seen[t] = seen[s] + 1
-                    queue.append(t)
-        out[a] = seen
-    return out
 
 
 class HanoiMoves(CountAnswer, SingleTurnEnv):
@@ -154,7 +98,7 @@ class HanoiMoves(CountAnswer, SingleTurnEnv):
                 self.goal = (int(rng.integers(3)),) * self.disks
             else:
                 self.goal = tuple(int(p) for p in rng.integers(3, size=self.disks))
-            self.best = _distances(self.disks)[self.start][self.goal]
+            self.best = distances(self.disks)[self.start][self.goal]
             if self.best >= self.floor:
                 break
 
@@ -252,7 +196,7 @@ class HanoiMoves(CountAnswer, SingleTurnEnv):
     def _solve(self):
         if self.question == "count":
             return self.best
-        dist = _distances(self.disks)
+        dist = distances(self.disks)
         state, path = self.start, []
         while state != self.goal:  # step to a neighbour one move nearer the goal
             nxt = next(t for t in neighbours(state) if dist[t][self.goal] == dist[state][self.goal] - 1)

@@ -8,23 +8,12 @@ import re
 import numpy as np
 
 from gymv_envs.core import SingleTurnEnv, TaskSpec
-from gymv_envs.core.canvas import (
-    BACKGROUND,
-    INK,
-    PALETTE,
-    blend_mask,
-    draw_text,
-    fill_rect,
-    new_frame,
-    paste,
-    pil_draw,
-)
+from gymv_envs.core.canvas import PALETTE, paste
 from gymv_envs.core.cells import LETTERS, find_cells
+from gymv_envs.domains.puzzles._invader_draw import FIELD_BG, draw_marks, field_base, label_tiles
 
 # field (cols, rows), formation (rows, cols), missing invaders
 LEVELS = {0: ((9, 10), (2, 3), (0, 1)), 1: ((11, 12), (3, 4), (1, 3)), 2: ((13, 14), (4, 5), (2, 5))}
-FIELD_BG = (20, 22, 40)
-FIELD_LINE = (44, 48, 78)
 ROW_COLOURS = ("green", "cyan", "purple", "orange", "pink")
 INVADER = ("..#...#..", "...#.#...", "..#####..", ".##.#.##.", "#########", "#.#####.#", "#.#...#.#", "...#.#...")
 CANNON = ("....#....", "...###...", ".#######.", "#########", "#########")
@@ -140,18 +129,18 @@ class InvaderShot(SingleTurnEnv):
 
     def _draw(self) -> np.ndarray:
         x0, y0, cs = self._geometry()
-        img = _field_base(self.obs_size, x0, y0, cs, self.width, self.height).copy()
+        img = field_base(self.obs_size, x0, y0, cs, self.width, self.height).copy()
         size = max(2, cs - 2 * max(1, cs // 16) - max(1, cs // 8))  # a cell less its line and a margin
         sprites = [(self.top + r, self.left + c, INVADER, PALETTE[ROW_COLOURS[r]]) for r, c in self.alive]
         for row, col, bitmap, colour in sprites + [(self.height - 1, self.cannon, CANNON, (235, 235, 235))]:
             tile = sprite_tile(bitmap, size, colour, FIELD_BG)
             paste(img, tile, x0 + col * cs + (cs - tile.shape[1]) // 2, y0 + row * cs + (cs - tile.shape[0]) // 2)
         where = (x0, y0, cs, self.rows, self.cols, self.top, self.left, self.direction)
-        marks = _marks(self.obs_size, self.width, self.height, *where)
+        marks = label_tiles(self.obs_size, self.width, self.height, *where)
         for x, y, pixels in marks or ():
             img[y:y + pixels.shape[0], x:x + pixels.shape[1]] = pixels
         if marks is None:
-            _draw_marks(img, *where)
+            draw_marks(img, *where)
         return img
 
     # ----------------------------------------------------------------- text
@@ -198,63 +187,6 @@ class InvaderShot(SingleTurnEnv):
             rows[self.top + r][self.left + c] = LETTERS[c].lower()
         rows[-1][self.cannon] = "^"
         return "\n".join(map("".join, rows)) + f"\ndrift: {'right' if self.direction > 0 else 'left'}"
-
-
-@functools.lru_cache(maxsize=16)
-def _field_base(obs_size: tuple[int, int], x0: int, y0: int, cs: int, width: int, height: int) -> np.ndarray:
-    img = new_frame(*obs_size, BACKGROUND)
-    fill_rect(img, x0, y0, x0 + width * cs, y0 + height * cs, FIELD_BG)
-    line = max(1, cs // 16)
-    for k in range(width + 1):
-        fill_rect(img, x0 + k * cs, y0, x0 + k * cs + line, y0 + height * cs, FIELD_LINE)
-    for k in range(height + 1):
-        fill_rect(img, x0, y0 + k * cs, x0 + width * cs, y0 + k * cs + line, FIELD_LINE)
-    wall = max(2, cs // 6)
-    fill_rect(img, x0 - wall, y0, x0, y0 + height * cs, (160, 160, 170))
-    fill_rect(img, x0 + width * cs, y0, x0 + width * cs + wall, y0 + height * cs, (160, 160, 170))
-    img.setflags(write=False)
-    return img
-
-
-def _draw_marks(img: np.ndarray, x0: int, y0: int, cs: int, rows: int, cols: int, top: int, left: int,
-                direction: int) -> list[tuple[int, int, int, int]]:
-    """Draw the column letters, the row numbers and the arrow; their boxes (x0, y0, x1, y1) in that order."""
-    fs, light = max(4, int(cs * 0.5)), (235, 235, 235)
-    boxes = [draw_text(img, LETTERS[c], (x0 + (left + c + 0.5) * cs, y0 + (top - 0.5) * cs), fs, light, bold=True)
-             for c in range(cols)]
-    boxes += [draw_text(img, str(r + 1), (x0 + (left - 0.5) * cs, y0 + (top + r + 0.5) * cs), fs,
-                        INK if left == 0 else light, bold=True) for r in range(rows)]
-    arrow = _arrow_mask(max(4, int(cs * 1.6)), max(3, int(cs * 0.7)), direction)
-    ax, ay = int(x0 + (left + cols / 2) * cs - arrow.shape[1] / 2), int(y0 - cs * 1.1)
-    blend_mask(img, arrow, ax, ay, INK)
-    return boxes + [(ax, ay, ax + arrow.shape[1], ay + arrow.shape[0])]
-
-
-@functools.lru_cache(maxsize=256)
-def _marks(obs_size: tuple[int, int], width: int, height: int, x0: int, y0: int, cs: int, rows: int, cols: int,
-           top: int, left: int, direction: int) -> tuple[tuple[int, int, np.ndarray], ...] | None:
-    """`_draw_marks` on the empty field as (x, y, pixels) boxes to paste after the sprites (read-only); None unless no
-    sprite can be under one: each label within a cell (the one by the formation it is centred on), the arrow above."""
-    img = _field_base(obs_size, x0, y0, cs, width, height).copy()
-    boxes = _draw_marks(img, x0, y0, cs, rows, cols, top, left, direction)
-    if boxes[-1][3] > y0 or top + rows >= height or any(b[2] - b[0] >= cs or b[3] - b[1] >= cs for b in boxes[:-1]):
-        return None
-    out = tuple((max(bx0, 0), max(by0, 0), img[max(by0, 0):by1, max(bx0, 0):bx1].copy()) for bx0, by0, bx1, by1 in boxes)
-    for _, _, pixels in out:
-        pixels.setflags(write=False)
-    return out
-
-
-@functools.lru_cache(maxsize=32)
-def _arrow_mask(w: int, h: int, direction: int) -> np.ndarray:
-    """A horizontal arrow pointing right (``direction`` 1) or left (-1), as a read-only mask."""
-    img = np.zeros((h, w, 3), dtype=np.uint8)
-    with pil_draw(img) as d:
-        d.polygon([(0, h * 0.35), (w * 0.6, h * 0.35), (w * 0.6, h * 0.65), (0, h * 0.65)], fill=(255, 255, 255))
-        d.polygon([(w * 0.55, 0), (w - 1, h / 2), (w * 0.55, h - 1)], fill=(255, 255, 255))
-    mask = np.ascontiguousarray(img[..., 0] if direction > 0 else img[:, ::-1, 0])
-    mask.setflags(write=False)
-    return mask
 
 
 SPECS = (

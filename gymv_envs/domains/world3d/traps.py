@@ -9,6 +9,7 @@ import numpy as np
 
 from gymv_envs.core import Outcome, TaskSpec
 from gymv_envs.domains.world3d._base import World3DEnv, one_of
+from gymv_envs.domains.world3d._trap_geometry import clear_of, fence, local_frame
 from gymv_envs.domains.world3d._world import Ent, Prim, cell_of, open_area
 
 KINDS = ("pocket", "gap", "corner", "funnel", "crates")
@@ -16,12 +17,6 @@ FIELD = (14, 18, 22)
 CLUTTER = (4, 8, 12)       # rocks and heavy crates
 FENCES = (2, 4, 6)         # loose fence segments at angles, and posts
 DEPTH = (2.0, 2.5, 3.0)    # pocket / channel depth
-
-
-def _fence(x0: float, y0: float, x1: float, y1: float, thick: float = 0.1, height: float = 0.8,
-           material: str = "wood", rgba=(0.58, 0.42, 0.26, 1.0)) -> Prim:
-    return Prim("box", (x0 + x1) / 2, (y0 + y1) / 2, height / 2, float(np.hypot(x1 - x0, y1 - y0)) / 2 + thick / 2,
-                thick / 2, height / 2, yaw=float(np.arctan2(y1 - y0, x1 - x0)), material=material, rgba=rgba)
 
 
 class Trap(World3DEnv):
@@ -107,29 +102,11 @@ class Trap(World3DEnv):
         for _try in range(20):  # the exit's cell clear of clutter and fences (else physics can keep you off it)
             ex = 1 + n * (0.75 if q in (0, 3) else 0.25) + rng.uniform(-1.5, 1.5)
             ey = -(1 + n * (0.75 if q in (0, 1) else 0.25)) + rng.uniform(-1.5, 1.5)
-            if self._clear(ex, ey):
+            if clear_of(self.things, self.trap, ex, ey):
                 break
         self.exit = len(self.things)
         self.things.append(Ent("exit", cell_of(ex, ey)))
         self.snag = (self.x, self.y)
-
-    def _clear(self, x: float, y: float, room: float = 1.0) -> bool:
-        """No solid thing and no trap or fence piece within ``room`` metres of the exit cell's centre."""
-        r, c = cell_of(x, y)
-        x, y = c + 0.5, -(r + 0.5)
-        if any(e.solid() and np.hypot(e.pos[0] - x, e.pos[1] - y) < room + 0.5 for e in self.things):
-            return False
-        for p in self.trap:
-            dx, dy = x - p.x, y - p.y
-            if p.shape == "box":
-                u = abs(np.cos(p.yaw) * dx + np.sin(p.yaw) * dy) - p.sx
-                v = abs(-np.sin(p.yaw) * dx + np.cos(p.yaw) * dy) - p.sy
-                gap = np.hypot(max(u, 0.0), max(v, 0.0))
-            else:
-                gap = np.hypot(dx, dy) - p.sx
-            if gap < room:
-                return False
-        return True
 
     def _grid_start(self) -> None:
         """Grid locomotion stands on cell centres: the free cell centre nearest the trap's start."""
@@ -147,59 +124,55 @@ class Trap(World3DEnv):
                 self.set_start((x, y), self.yaw)
                 return
 
-    def _local(self, cx: float, cy: float, theta: float):
-        c, s = np.cos(theta), np.sin(theta)
-        return lambda u, v: (cx + c * u - s * v, cy + s * u + c * v)
-
     def _trap_pocket(self, rng, cx, cy, theta) -> None:
         depth, half = DEPTH[self.difficulty], 0.31
-        P = self._local(cx, cy, theta)
+        P = local_frame(cx, cy, theta)
         for v in (-half - 0.05, half + 0.05):
-            self.trap.append(_fence(*P(0, v), *P(depth + 0.05, v)))
-        self.trap.append(_fence(*P(depth + 0.05, -half - 0.1), *P(depth + 0.05, half + 0.1)))
+            self.trap.append(fence(*P(0, v), *P(depth + 0.05, v)))
+        self.trap.append(fence(*P(depth + 0.05, -half - 0.1), *P(depth + 0.05, half + 0.1)))
         self.set_start(P(depth - 0.36, 0.0), theta)
 
     def _trap_gap(self, rng, cx, cy, theta) -> None:
         half, gap = 1.5 + 0.5 * self.difficulty, 0.28          # pen half-size, half the gap
-        P = self._local(cx, cy, theta)
+        P = local_frame(cx, cy, theta)
         side = float(rng.choice([-1.0, 1.0]))
         # the pen: the gap is in the side ahead (+u), offset along v so that, at difficulty > 0, you
         # must first sidestep to line up with it
         off = float(self.difficulty > 0) * side
         for a, b in (((-half, -half), (-half, half)), ((-half, half), (half, half)), ((-half, -half), (half, -half))):
-            self.trap.append(_fence(*P(*a), *P(*b)))
-        self.trap.append(_fence(*P(half, -half), *P(half, off - gap - 0.05)))
-        self.trap.append(_fence(*P(half, off + gap + 0.05), *P(half, half)))
+            self.trap.append(fence(*P(*a), *P(*b)))
+        self.trap.append(fence(*P(half, -half), *P(half, off - gap - 0.05)))
+        self.trap.append(fence(*P(half, off + gap + 0.05), *P(half, half)))
         self.set_start(P(-half + 0.41, 0.0), theta + np.pi)    # facing the back fence, touching it
 
     def _trap_corner(self, rng, cx, cy, theta) -> None:
         depth = DEPTH[self.difficulty]
-        P = self._local(cx, cy, theta)
+        P = local_frame(cx, cy, theta)
         wall = dict(thick=0.2, height=1.6, material="plaster", rgba=(0.9, 0.86, 0.78, 1.0))
-        self.trap.append(_fence(*P(-2.5, -0.41), *P(depth + 0.1, -0.41), **wall))    # the room wall
-        self.trap.append(_fence(*P(depth + 0.1, -0.41), *P(depth + 0.1, 2.5), **wall))  # the corner
+        self.trap.append(fence(*P(-2.5, -0.41), *P(depth + 0.1, -0.41), **wall))    # the room wall
+        self.trap.append(fence(*P(depth + 0.1, -0.41), *P(depth + 0.1, 2.5), **wall))  # the corner
         sofa = (0.7, 0.28, 0.22, 1.0)
         self.trap.append(Prim("box", *P(depth / 2, 0.71), 0.4, depth / 2, 0.4, 0.4, yaw=theta, material="", rgba=sofa))
         self.trap.append(Prim("box", *P(-1.7, 0.3), 0.45, 0.4, 0.9, 0.45, yaw=theta, material="", rgba=sofa))  # armchair
         self.set_start(P(depth - 0.36, 0.0), theta)
 
     def _trap_funnel(self, rng, cx, cy, theta) -> None:
-        P = self._local(cx, cy, theta)
+        P = local_frame(cx, cy, theta)
         spread = np.radians(20)
         length = 2.5 + 0.5 * self.difficulty
         for sgn in (-1, 1):
-            self.trap.append(_fence(*P(0, 0), *P(-length * np.cos(spread), sgn * length * np.sin(spread))))
+            self.trap.append(fence(*P(0, 0), *P(-length * np.cos(spread), sgn * length * np.sin(spread))))
         for k in range(2 + self.difficulty):  # posts along the mouth
             self.trap.append(Prim("cyl", *P(-length - 0.8, (k - (1 + self.difficulty) / 2) * 1.3), 0.55, 0.08, 0, 0.55,
                                   material="wood"))
         self.set_start(P(-0.9, 0.0), theta)
 
     def _trap_crates(self, rng, cx, cy, theta) -> None:
-        P = self._local(cx, cy, theta)
+        P = local_frame(cx, cy, theta)
         for v in (-0.65, 0.65):   # the corridor, narrowing beyond the crate
-            self.trap.append(_fence(*P(-4.0, v), *P(1.6, v)))
-            self.trap.append(_fence(*P(1.6, v), *P(2.0, np.sign(v) * 0.45)))
-            self.trap.append(_fence(*P(2.0, np.sign(v) * 0.45), *P(4.0, np.sign(v) * 0.45)))
+            self.trap.append(fence(*P(-4.0, v), *P(1.6, v)))
+            self.trap.append(fence(*P(1.6, v), *P(2.0, np.sign(v) * 0.45)))
+            self.trap.append(fence(*P(2.0, np.sign(v) * 0.45), *P(4.0, np.sign(v) * 0.45)))
         self.things.append(Ent("crate", pos=P(0.0, 0.0), yaw=theta, state={"pushable": True}))
         self.set_start(P(-0.8, 0.0), theta)
 
@@ -217,7 +190,7 @@ class Trap(World3DEnv):
                 if np.hypot(x - centre[0], y - centre[1]) > 6.5 and not any(e.solid() and np.hypot(e.pos[0] - x, e.pos[1] - y) < 2.5 for e in self.things):
                     break
             a, length = rng.uniform(0, np.pi), rng.uniform(1.0, 2.0)
-            self.trap.append(_fence(x, y, x + length * np.cos(a), y + length * np.sin(a)))
+            self.trap.append(fence(x, y, x + length * np.cos(a), y + length * np.sin(a)))
             self.trap.append(Prim("cyl", x - 0.9 * np.sin(a), y + 0.9 * np.cos(a), 0.6, 0.09, 0, 0.6, material="wood"))
 
     def _scenery(self, rng: np.random.Generator) -> list[Prim]:
