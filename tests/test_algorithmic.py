@@ -16,8 +16,9 @@ from gymv_envs.core import grid_answers as ga
 from gymv_envs.core.cells import LETTERS, cell_name
 from gymv_envs.domains.algorithmic import _games, _life
 from gymv_envs.domains.algorithmic._common import NEIGHBOURS_4, bfs_distances
+from gymv_envs.domains.algorithmic._k_paths_solver import best_paths
 from gymv_envs.domains.algorithmic.arrows_face_right import ArrowsFaceRight
-from gymv_envs.domains.algorithmic.k_paths import best_paths, covered
+from gymv_envs.domains.algorithmic.k_paths import covered
 from gymv_envs.domains.algorithmic.landforms import peaks
 from gymv_envs.domains.algorithmic.spiral_order import spiral
 

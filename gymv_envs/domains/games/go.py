@@ -7,13 +7,14 @@ import copy
 import numpy as np
 
 from gymv_envs.core import Outcome, TaskSpec
-from gymv_envs.core.cells import GO_LETTERS, cell_name
+from gymv_envs.core.cells import GO_LETTERS
 from gymv_envs.domains.games._board import (
     BoardGameEnv,
     IntersectionBoard,
     grid_text,
     intersection_keys,
 )
+from gymv_envs.domains.games._go_text import OPPONENT_TEXT, point_name
 from gymv_envs.rules.go import (
     BLACK,
     KOMI,
@@ -33,18 +34,6 @@ LEVELS = {0: (7, "random"), 1: (9, "greedy"), 2: (9, "search")}   # difficulty -
 OPENING = 2               # stones of each colour placed at random before black's first move
 CAPTURE_STEP, CAPTURE_CAP = 0.02, 10   # shaping: 0.02 per stone of net captures, counted up to 10 stones
 WIN, MARGIN = 1.0, 0.3    # at the end: +-1, plus 0.3 * (black's margin) / (side^2 - komi)
-OPPONENT_TEXT = {
-    "random": "plays a random legal point that is not one of its own eyes, and passes only when none is left",
-    "greedy": "captures when it can, else saves its stones in atari, else puts your stones in atari, else plays "
-              "a random point that is neither self-atari nor one of its own eyes",
-    "search": "plays the point that most improves its estimate of the count, in which stones in atari are lost "
-              "and each empty point goes to the nearer colour, and passes when none improves it",
-}
-
-
-def point_name(i: int, n: int) -> str:
-    r, c = divmod(i, n)
-    return cell_name(r, c, n, bottom_up=True, letters=GO_LETTERS)
 
 
 class Go(IntersectionBoard, BoardGameEnv):

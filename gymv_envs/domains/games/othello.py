@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -19,64 +17,13 @@ from gymv_envs.domains.games._board import (
     grid_text,
     square_cell_names,
 )
+from gymv_envs.domains.games._othello_rules import flips, moves_of
 
 LEVELS = {0: (6, 4), 1: (6, 8), 2: (8, 8)}   # difficulty -> (board side, empty squares at the start; even: black to move)
 SOLVE_EMPTIES = 10   # the search opponent solves exactly from this many empty squares on
 GREEN, LIT_C = (30, 120, 70), (90, 170, 90)
 DISC_C = {ME: (25, 25, 30), THEM: (245, 245, 245)}
 EDGE_C = {ME: (0, 0, 0), THEM: (150, 150, 150)}
-
-
-@functools.cache
-def rays(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """For each square, the squares in each of the 8 directions, nearest first."""
-    out = []
-    for i in range(n * n):
-        r, c = divmod(i, n)
-        dirs = []
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                if dr or dc:
-                    ray, rr, cc = [], r + dr, c + dc
-                    while 0 <= rr < n and 0 <= cc < n:
-                        ray.append(rr * n + cc)
-                        rr, cc = rr + dr, cc + dc
-                    if len(ray) >= 2:
-                        dirs.append(tuple(ray))
-        out.append(tuple(dirs))
-    return tuple(out)
-
-
-def flips(board: tuple[int, ...], i: int, p: int, n: int) -> list[int]:
-    """The discs that ``p`` playing on the empty square ``i`` turns over."""
-    out, q = [], 3 - p
-    for ray in rays(n)[i]:
-        if board[ray[0]] != q:
-            continue
-        for k, j in enumerate(ray):
-            v = board[j]
-            if v != q:
-                if v == p:
-                    out.extend(ray[:k])
-                break
-    return out
-
-
-def _can_flip(board: tuple[int, ...], i: int, p: int, q: int, all_rays) -> bool:
-    for ray in all_rays[i]:
-        if board[ray[0]] == q:
-            for j in ray[1:]:
-                v = board[j]
-                if v != q:
-                    if v == p:
-                        return True
-                    break
-    return False
-
-
-def moves_of(board: tuple[int, ...], p: int, n: int) -> list[int]:
-    all_rays, q = rays(n), 3 - p
-    return [i for i in range(n * n) if board[i] == 0 and _can_flip(board, i, p, q, all_rays)]
 
 
 class Othello(BoardGameEnv):

@@ -15,11 +15,11 @@ from gymv_envs.domains.puzzles._polyomino import (
     PENTOMINOES,
     TETROMINOES,
     cells_of,
-    connected,
     grow_region,
     orientations,
 )
 from gymv_envs.domains.puzzles._polyomino_draw import draw_pieces, draw_region, extent
+from gymv_envs.domains.puzzles._tiling_swaps import cell_swaps
 
 # difficulty -> (tetrominoes, pentominoes, largest region box (rows, cols))
 LEVELS = {0: (3, 0, (4, 4)), 1: (2, 3, (5, 6)), 2: (2, 5, (6, 7))}
@@ -219,34 +219,8 @@ class PolyominoTiling(SingleTurnEnv):
     def _near_misses(self, rng: np.random.Generator) -> Iterator[tuple[str, ...]]:
         """Grids one cell swap from a broken copy of the solution, so that every option (the valid
         one too) is one swap from that copy; swaps that keep both pieces connected come first."""
-        def swaps(grid: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
-            at = {(r, c): ch for r, row in enumerate(grid) for c, ch in enumerate(row) if ch != "."}
-            groups: dict[str, set[tuple[int, int]]] = {}
-            for p, ch in at.items():
-                groups.setdefault(ch, set()).add(p)
-
-            beside = {(r, c): {at.get(n) for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1))} for r, c in at}
-
-            def swapped(p: tuple[int, int], q: tuple[int, int]) -> tuple[str, ...]:
-                g = [list(row) for row in grid]
-                g[p[0]][p[1]], g[q[0]][q[1]] = at[q], at[p]
-                return tuple("".join(row) for row in g)
-
-            cells = sorted(at)
-            pairs = [(p, q) for i, p in enumerate(cells) for q in cells[i + 1:] if at[p] != at[q]]
-            near, far = [], []
-            for p, q in pairs:
-                (near if at[p] in beside[q] and at[q] in beside[p] else far).append((p, q))
-            for p, q in shuffled(rng, near):
-                if connected(groups[at[p]] - {p} | {q}) and connected(groups[at[q]] - {q} | {p}):
-                    yield swapped(p, q)
-                else:
-                    far.append((p, q))
-            for p, q in shuffled(rng, far):
-                yield swapped(p, q)
-
-        broken = next(g for g in swaps(self._solution) if not self._check(g))
-        yield from swaps(broken)
+        broken = next(g for g in cell_swaps(rng, self._solution) if not self._check(g))
+        yield from cell_swaps(rng, broken)
 
 
 SPECS = (

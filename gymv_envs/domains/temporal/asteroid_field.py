@@ -9,8 +9,8 @@ import numpy as np
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.temporal._arcade import ARCADE_ARGS
 from gymv_envs.domains.temporal._arcade_a import ArcadeEnvA, rotated_mask
+from gymv_envs.domains.temporal._wrap_field import FH, FW, torus, wrapped
 
-FW, FH = 160.0, 150.0
 SHIP_R, TURN, THRUST, DRAG, VMAX = 4.0, 0.12, 0.06, 0.985, 2.2
 SHOT_SPEED, SHOT_LIFE, COOLDOWN, MAX_SHOTS = 4.0, 22, 7, 3
 RADII = (9.0, 5.5, 3.2)                             # large, medium, small; a hit splits one size down
@@ -23,11 +23,6 @@ LEVELS = {0: (2, (0.25, 0.45), 1.25), 1: (3, (0.35, 0.6), 1.35), 2: (4, (0.45, 0
 YOU, SHOT, ROCK = (120, 210, 255), (255, 255, 200), ((170, 150, 130), (190, 170, 140), (210, 190, 150))
 SPACE, AMMO_C = (6, 6, 18), (240, 210, 60)
 ANGLES = 32
-
-
-def torus(dx: float, dy: float) -> tuple[float, float]:
-    """The shortest offset on the wrap-around field."""
-    return (dx + FW / 2) % FW - FW / 2, (dy + FH / 2) % FH - FH / 2
 
 
 class AsteroidField(ArcadeEnvA):
@@ -155,16 +150,10 @@ class AsteroidField(ArcadeEnvA):
             r[4] = 3  # the parent is gone
 
     # -- draw
-    def _wrapped(self, x: float, y: float, rad: float):
-        for ox in (0.0, FW, -FW):
-            for oy in (0.0, FH, -FH):
-                if -rad < x + ox < FW + rad and -rad < y + oy < FH + rad:
-                    yield x + ox, y + oy
-
     def _draw_field(self, frame: np.ndarray) -> None:
         for x, y, _, _, size in self.rocks:
             rad = RADII[int(size)]
-            for cx, cy in self._wrapped(x, y, rad):
+            for cx, cy in wrapped(x, y, rad):
                 self.disc(frame, cx, cy, rad, color=ROCK[int(size)])
         for x, y, *_ in self.shots:
             self.rect(frame, x - 0.8, y - 0.8, 1.6, 1.6, SHOT)

@@ -8,6 +8,7 @@ import numpy as np
 
 from gymv_envs.core import Outcome, TaskSpec
 from gymv_envs.domains.world3d._base import World3DEnv, one_of
+from gymv_envs.domains.world3d._escape_trap import pocket_ring
 from gymv_envs.domains.world3d._world import HEADINGS, THING_COLOURS, Ent, make_layout, pick_looks
 
 MODES = ("exit", "return", "patrol", "escape")
@@ -103,18 +104,8 @@ class Explore(World3DEnv):
     def _trap(self, rng: np.random.Generator) -> None:
         """Box the start in: a pocket ringed by heavy crates and rocks, one light crate in the ring."""
         ph, pw = POCKET[self.difficulty]
-        R, C = self.layout.walls.shape
-        for _ in range(200):
-            r0, c0 = int(rng.integers(4, R - 4 - ph + 1)), int(rng.integers(4, C - 4 - pw + 1))
-            ring = [(r, c) for r in range(r0 - 1, r0 + ph + 1) for c in range(c0 - 1, c0 + pw + 1)
-                    if not (r0 <= r < r0 + ph and c0 <= c < c0 + pw)]
-            sides = [(cell, h) for cell in ring for h, (dr, dc) in enumerate(HEADINGS)
-                     if r0 <= cell[0] - dr < r0 + ph and c0 <= cell[1] - dc < c0 + pw]
-            (cell, h) = sides[int(rng.integers(len(sides)))]
-            dr, dc = HEADINGS[h]
-            path = [(cell[0] + k * dr, cell[1] + k * dc) for k in (1, 2)]
-            if not any(self.layout.walls[p] for p in ring + path):
-                break
+        r0, c0, ring, cell, h, path = pocket_ring(rng, self.layout.walls, ph, pw)
+        dr, dc = HEADINGS[h]
         for k, rc in enumerate(ring):
             if rc == cell:
                 self.light = len(self.things)
