@@ -84,3 +84,15 @@ def test_rules_are_pure(path):
 def test_core_imports_no_domain_and_no_rules(path):
     bad = [f"line {line}: {mod}" for line, mod in imported_modules(path) if _under(mod, ("gymv_envs.domains", "gymv_envs.rules"))]
     assert not bad, f"{path.relative_to(PACKAGE.parent)} imports {'; '.join(bad)}; core sits below rules and the domains"
+
+
+TASK_FILE_LINES = 250  # CONVENTIONS.md rule 1: one task, one file, under about 250 lines
+
+
+def test_task_files_stay_short():
+    """A task file (a public module of a domain) holds one task in about 250 lines at most; its solver, rules or
+    drawing helpers go to a private sibling (`_name.py`) or rules/ when it grows past that."""
+    tasks = [p for p in _files(DOMAINS) if not p.name.startswith("_")]
+    assert len(tasks) > 100
+    long = {str(p.relative_to(PACKAGE)): n for p in tasks if (n := len(p.read_text(encoding="utf-8").splitlines())) > TASK_FILE_LINES}
+    assert not long, f"task files over {TASK_FILE_LINES} lines (move a solver or the drawing to a private sibling): {long}"
