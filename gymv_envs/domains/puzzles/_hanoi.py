@@ -1,4 +1,4 @@
-"""Tower of Hanoi on three pegs, a state being each disk's peg (disk 0 the smallest): legal moves and fewest-move distances."""
+"""Tower of Hanoi on three pegs, a state being each disk's peg (disk 0 the smallest): legal moves and the fewest-move distances."""
 
 from __future__ import annotations
 
@@ -30,23 +30,9 @@ def neighbours(state: tuple[int, ...]) -> list[tuple[int, ...]]:
     return out
 
 
-def distance(a: tuple[int, ...], b: tuple[int, ...]) -> int:
-    """Fewest legal moves from ``a`` to ``b`` (breadth-first search over the 3^n states)."""
-    seen, queue = {a: 0}, deque([a])
-    while queue:
-        s = queue.popleft()
-        if s == b:
-            return seen[s]
-        for t in neighbours(s):
-            if t not in seen:
-                seen[t] = seen[s] + 1
-                queue.append(t)
-    raise ValueError("unreachable Hanoi state")
-
-
 @functools.cache
 def distances(disks: int) -> dict[tuple[int, ...], dict[tuple[int, ...], int]]:
-    """`distance` between every two states of ``disks`` disks (one breadth-first search from each)."""
+    """The fewest legal moves between every two states of ``disks`` disks (one breadth-first search from each)."""
     states = list(itertools.product(range(3), repeat=disks))
     out = {}
     for a in states:
