@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from gymv_envs.domains.temporal import cave_flyer, endless_runner, falling_blocks, ghost_maze
-from gymv_envs.domains.temporal._falling_blocks_well import COLS, ROT, ROWS
+from gymv_envs.domains.temporal._falling_blocks_well import COLS, ROWS
+from gymv_envs.rules.tetromino import TURNS
 
 NAMES = ("FallingBlocks", "EndlessRunner", "CaveFlyer", "GhostMaze")
 
@@ -34,8 +35,8 @@ def _episode(env, policy) -> dict:
 
 # -- FallingBlocks
 def test_blocks_shapes_have_their_distinct_turns():
-    assert {k: len(v) for k, v in ROT.items()} == {"I": 2, "O": 1, "T": 4, "S": 2, "Z": 2, "J": 4, "L": 4}
-    assert all(len(set(cells)) == 4 for turns in ROT.values() for cells in turns)
+    assert {k: len(v) for k, v in TURNS.items()} == {"I": 2, "O": 1, "T": 4, "S": 2, "Z": 2, "J": 4, "L": 4}
+    assert all(len(set(cells)) == 4 for turns in TURNS.values() for cells in turns)
 
 
 def test_blocks_full_row_clears_and_scores():

@@ -18,14 +18,14 @@ from gymv_envs.core.canvas import (
     paste,
 )
 from gymv_envs.domains.games._freecell_solver import CASCADES, CELLS
+from gymv_envs.rules import cards
 
-RANKS = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-GLYPHS = "\u2660\u2665\u2666\u2663"   # spades, hearts, diamonds, clubs
 FELT, FELT_LINE, LABEL = (28, 105, 60), (120, 175, 130), (235, 245, 235)
 
 
 def card_name(card: int) -> str:
-    return RANKS[card >> 2] + GLYPHS[card & 3]
+    """The name of a card code (rank << 2 | suit)."""
+    return cards.card_name((card >> 2, card & 3))
 
 
 @functools.lru_cache(maxsize=512)
@@ -35,9 +35,9 @@ def card_tile(card: int, w: int, h: int) -> np.ndarray:
     outline_rect(tile, 0, 0, w, h, INK, max(1, w // 28))
     color = PALETTE["red"] if (card & 3) in (1, 2) else INK
     if w >= 14:
-        size = fit_text_size("10" + GLYPHS[0], int(w * 0.8), max(5, int(h * 0.2)), bold=True)
+        size = fit_text_size("10" + cards.GLYPHS[0], int(w * 0.8), max(5, int(h * 0.2)), bold=True)
         draw_text(tile, card_name(card), (max(2, w * 0.07), max(1, h * 0.03)), size, color, anchor="lt", bold=True)
-        draw_text(tile, GLYPHS[card & 3], (w / 2, h * 0.62), int(h * 0.42), color)
+        draw_text(tile, cards.GLYPHS[card & 3], (w / 2, h * 0.62), int(h * 0.42), color)
     else:
         fill_rect(tile, 1, 1, w - 1, max(2, h // 5), color)   # too small for text: a red or black band
     tile.setflags(write=False)
@@ -56,12 +56,12 @@ def table_layout(obs_size: tuple[int, int]) -> dict:
     col_y = top + ch + gap + lab
     base = new_frame(H, W, FELT)
     size = fit_text_size("FC4", int(cw * 0.9), lab, bold=True)
-    labels = [f"FC{k + 1}" for k in range(CELLS)] + [f"F{GLYPHS[s]}" for s in range(4)]
+    labels = [f"FC{k + 1}" for k in range(CELLS)] + [f"F{cards.GLYPHS[s]}" for s in range(4)]
     for k, text in enumerate(labels):
         draw_text(base, text, (xs[k] + cw / 2, gap + lab / 2), size, LABEL, bold=True)
         outline_rect(base, xs[k], top, xs[k] + cw, top + ch, FELT_LINE, max(1, cw // 28))
         if k >= CELLS and cw >= 14:
-            draw_text(base, GLYPHS[k - CELLS], (xs[k] + cw / 2, top + ch / 2), int(ch * 0.45), FELT_LINE)
+            draw_text(base, cards.GLYPHS[k - CELLS], (xs[k] + cw / 2, top + ch / 2), int(ch * 0.45), FELT_LINE)
     for j in range(CASCADES):
         draw_text(base, f"C{j + 1}", (xs[j] + cw / 2, col_y - lab / 2), size, LABEL, bold=True)
         outline_rect(base, xs[j], col_y, xs[j] + cw, col_y + ch, FELT_LINE, max(1, cw // 28))

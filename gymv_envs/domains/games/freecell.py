@@ -19,7 +19,8 @@ from gymv_envs.domains.games._freecell_solver import (
     move,
     solve,
 )
-from gymv_envs.domains.games._freecell_view import GLYPHS, RANKS, card_name, paint, table_layout
+from gymv_envs.domains.games._freecell_view import card_name, paint, table_layout
+from gymv_envs.rules.cards import GLYPHS, RANKS
 
 LEVELS = {0: 4, 1: 7, 2: 13}   # difficulty -> ranks per suit (A-4, A-7, a full deck)
 SOLVER_LIMIT = 4000            # positions the solver may expand to accept a deal (else a new deal is drawn)

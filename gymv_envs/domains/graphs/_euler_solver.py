@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 
-def hierholzer(out: dict[int, list[int]], start: int) -> list[int]:
-    """An Euler circuit of a directed multigraph (``out[v]``: heads of v's arcs, consumed)."""
+def hierholzer(out: dict[int, list[int]], start: int, undirected: bool = False) -> list[int]:
+    """An Euler circuit from ``start`` of a directed multigraph (``out[v]``: heads of v's arcs, consumed), or
+    with ``undirected`` of an undirected one (``out[v]``: v's neighbours, an edge listed at both its ends).
+    From each vertex the walk goes on along the last arc (edge) left in its list."""
     stack, circuit = [start], []
     while stack:
         v = stack[-1]
         if out.get(v):
-            stack.append(out[v].pop())
+            w = out[v].pop()
+            if undirected:
+                out[w].remove(v)
+            stack.append(w)
         else:
             circuit.append(stack.pop())
     return circuit[::-1]

@@ -83,32 +83,18 @@ class EulerianCircuit(GraphQuestion):
         n = len(verts)
         self.labels = letters(n)
         self.pos = pos[verts]
-        out: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # per vertex: (neighbour, edge number)
-        k = 0
+        out: dict[int, list[int]] = {v: [] for v in range(n)}  # per vertex: its neighbours, first edge last
         while chosen:  # the piece's edges in order (edges are sorted)
             low = chosen & -chosen
             u, v = edges[low.bit_length() - 1]
             chosen ^= low
             if piece >> u & 1:
                 u, v = index[u], index[v]
-                out[u].append((v, k))
-                out[v].append((u, k))
-                k += 1
-        # walk it once (undirected Hierholzer, each vertex's first unused edge) to give every connection a direction
-        used, nxt = [False] * k, [0] * n
-        stack, walk = [0], []
-        while stack:
-            v = stack[-1]
-            row, i = out[v], nxt[v]
-            while i < len(row) and used[row[i][1]]:
-                i += 1
-            nxt[v] = i
-            if i == len(row):
-                walk.append(stack.pop())
-            else:
-                w, e = row[i]
-                used[e] = True
-                stack.append(w)
+                out[u].insert(0, v)
+                out[v].insert(0, u)
+        # walk it once (undirected Hierholzer, each vertex's first unused edge) to give every connection a
+        # direction: the circuit read backwards
+        walk = hierholzer(out, 0, undirected=True)[::-1]
         arcs = list(zip(walk, walk[1:]))
         plain = rng.random(len(arcs)) < 0.5
         plain[int(rng.integers(len(arcs)))] = False  # at least one arc

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.domains.graphs._euler_solver import hierholzer
 from gymv_envs.domains.graphs._graphs import (
     GraphQuestion,
     fmt_sequence,
@@ -186,16 +187,7 @@ class PatrolWalk(GraphQuestion):
             out.setdefault(v, []).append(u)
         for v in out:
             out[v].sort(reverse=True)
-        stack, walk = [self.depot], []
-        while stack:
-            v = stack[-1]
-            if out.get(v):
-                w = out[v].pop()
-                out[w].remove(v)
-                stack.append(w)
-            else:
-                walk.append(stack.pop())
-        return tuple(walk[::-1])
+        return tuple(hierholzer(out, self.depot, undirected=True))
 
     def _solve(self):
         return self._walk(self.cheapest[1])

@@ -2,27 +2,19 @@
 
 from __future__ import annotations
 
-from collections import deque
-
 import numpy as np
+
+from gymv_envs.rules.maze import grid_distances
 
 MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 DIRS = tuple(MOVES.values())
 
 
 def distances(blocked: np.ndarray, src: tuple[int, int]) -> np.ndarray:
-    rows, cols = blocked.shape
-    dist = np.full((rows, cols), 10**6, dtype=np.int64)
-    dist[src] = 0
-    queue = deque([src])
-    while queue:
-        r, c = queue.popleft()
-        for dr, dc in DIRS:
-            nr, nc = r + dr, c + dc
-            if 0 <= nr < rows and 0 <= nc < cols and not blocked[nr, nc] and dist[nr, nc] > dist[r, c] + 1:
-                dist[nr, nc] = dist[r, c] + 1
-                queue.append((nr, nc))
-    return dist
+    """Breadth-first step counts from ``src`` to every cell, moving between free cells inside the grid;
+    unreachable cells get 10**6 (`grid_distances` on the grid walled in)."""
+    walled = np.pad(blocked, 1, constant_values=True)
+    return grid_distances(walled, [(src[0] + 1, src[1] + 1)])[1:-1, 1:-1]
 
 
 def directions(dist: np.ndarray, start: tuple[int, int], goal: tuple[int, int], start_dist: int) -> list[tuple[str, int]]:

@@ -20,7 +20,7 @@ from gymv_envs.core.canvas import (
     text_mask,
 )
 from gymv_envs.core.cells import LETTERS
-from gymv_envs.domains.puzzles._spider_rules import GLYPHS, Card, card_name
+from gymv_envs.rules.cards import GLYPHS, Card, card_name
 
 BACK = (45, 85, 160)
 TABLE = (40, 120, 70)

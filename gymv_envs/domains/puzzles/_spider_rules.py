@@ -1,18 +1,8 @@
-"""Spider solitaire rules: card names, the run at the end of a column, and the legal moves of a tableau."""
+"""Spider solitaire rules: the run at the end of a column, and the legal moves of a tableau."""
 
 from __future__ import annotations
 
-GLYPHS = "\u2660\u2665\u2666\u2663"  # spades, hearts, diamonds, clubs
-RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
-
-Card = tuple[int, int]  # (rank 1-13, suit 0-3)
-
-
-def card_name(card: Card) -> str:
-    return _NAMES[card]
-
-
-_NAMES = {(r, s): RANKS.get(r, str(r)) + GLYPHS[s] for r in range(1, 14) for s in range(4)}
+from gymv_envs.rules.cards import Card
 
 
 def movable(column: list[Card]) -> int:

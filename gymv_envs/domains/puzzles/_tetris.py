@@ -1,4 +1,4 @@
-"""Tetris pieces for the Tetris puzzles: tetrominoes, a random stack, a straight drop, the drawing."""
+"""Tetris pieces for the Tetris puzzles: their colours, a random stack, a straight drop, the drawing."""
 
 from __future__ import annotations
 
@@ -9,23 +9,11 @@ import numpy as np
 from gymv_envs.core.board import Board
 from gymv_envs.core.canvas import PALETTE, color_block, fill, fill_rect, rect_box
 from gymv_envs.core.rng import ScalarDraws
+from gymv_envs.rules.tetromino import KINDS, TETROMINOES, rotate
 
-TETROMINOES = {"I": ((0, 0), (0, 1), (0, 2), (0, 3)), "O": ((0, 0), (0, 1), (1, 0), (1, 1)),
-               "T": ((0, 0), (0, 1), (0, 2), (1, 1)), "S": ((0, 1), (0, 2), (1, 0), (1, 1)),
-               "Z": ((0, 0), (0, 1), (1, 1), (1, 2)), "J": ((0, 0), (1, 0), (1, 1), (1, 2)),
-               "L": ((0, 2), (1, 0), (1, 1), (1, 2))}
 PIECE_COLORS = {"I": "cyan", "O": "yellow", "T": "purple", "S": "green", "Z": "red", "J": "blue", "L": "orange"}
 TETRIS_SIZES = {0: (8, 6), 1: (12, 8), 2: (16, 10)}  # rows, cols
 STACK = (110, 110, 120)
-
-
-@functools.lru_cache(maxsize=64)
-def rotate(cells: tuple[tuple[int, int], ...], k: int) -> tuple[tuple[int, int], ...]:
-    """The cells turned ``k`` quarter turns, moved to the top-left corner and sorted."""
-    for _ in range(k % 4):
-        cells = [(c, -r) for r, c in cells]
-    r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
-    return tuple(sorted((r - r0, c - c0) for r, c in cells))
 
 
 def random_stack(d: ScalarDraws, rows: int, cols: int) -> list[list[bool]]:
@@ -75,7 +63,7 @@ def random_drop(d: ScalarDraws, rows: int, cols: int):
     """A random stack (`random_stack`), piece, turn and column offset, drawn in that order, and the piece's
     width and landed cells there (`drop`; None when it sticks out): (filled, piece, cells, col, width, landed)."""
     filled = random_stack(d, rows, cols)
-    piece = "IOTSZJL"[d.integers(7)]
+    piece = KINDS[d.integers(7)]
     cells = rotate(TETROMINOES[piece], d.integers(4))
     width = max(c for _, c in cells) + 1
     col = d.integers(cols - width + 1)

@@ -23,19 +23,14 @@ from gymv_envs.core.canvas import (
     rect_box,
     text_layer,
 )
+from gymv_envs.rules.cards import GLYPHS, card_name
 
 SUITS = "SHDC"          # spades, hearts, diamonds, clubs; hearts and diamonds are red
-GLYPHS = "\u2660\u2665\u2666\u2663"
-RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 LEVELS = {0: (4, 10), 1: (6, 18), 2: (8, 30)}   # cascades, cards left in play
 
 
 def _red(card) -> bool:
     return card[1] in (1, 2)
-
-
-def _name(card) -> str:
-    return RANKS.get(card[0], str(card[0])) + GLYPHS[card[1]]
 
 
 _CARD_TILES: dict[tuple, np.ndarray] = {}
@@ -55,10 +50,10 @@ def _card_tile(shape: tuple[int, ...], x: float, y: float, w: float, h: float, c
                                             (x, y, x + line, y + h), (x + w - line, y, x + w, y + h))]
     col = PALETTE["red"] if _red(card) else INK
     if w >= 10:
-        mark = text_layer(_name(card), (x + w * 0.08, y + h * 0.02), max(5, int(h * 0.26)), col, anchor="lt", bold=True)
+        mark = text_layer(card_name(card), (x + w * 0.08, y + h * 0.02), max(5, int(h * 0.26)), col, anchor="lt", bold=True)
         if not inside([mark], box):
             return None
-        parts = ("text", _name(card), max(5, int(h * 0.26)), mark[1] - a, mark[2] - b)
+        parts = ("text", card_name(card), max(5, int(h * 0.26)), mark[1] - a, mark[2] - b)
     else:
         mark = rect_box(shape, x + w * 0.25, y + 1, x + w * 0.75, y + h * 0.3)
         parts = ("bar", None if mark is None else (mark[0] - a, mark[1] - b, mark[2] - a, mark[3] - b))
@@ -196,7 +191,7 @@ class FreeCellMoves(SingleTurnEnv):
         outline_rect(img, x, y, x + w, y + h, INK, line)
         col = PALETTE["red"] if _red(card) else INK
         if w >= 10:
-            draw_text(img, _name(card), (x + w * 0.08, y + h * 0.02), max(5, int(h * 0.26)), col, anchor="lt", bold=True)
+            draw_text(img, card_name(card), (x + w * 0.08, y + h * 0.02), max(5, int(h * 0.26)), col, anchor="lt", bold=True)
         else:
             fill_rect(img, x + w * 0.25, y + 1, x + w * 0.75, y + h * 0.3, col)
 
@@ -226,9 +221,9 @@ class FreeCellMoves(SingleTurnEnv):
         return sorted(out, key=lambda k: (abs(k - self.count), rng.random()))
 
     def _state_text(self) -> str:
-        free = " ".join(_name(c) if c else "--" for c in self.free)
+        free = " ".join(card_name(c) if c else "--" for c in self.free)
         found = " ".join(f"{SUITS[s]}:{self.found[s]}" for s in range(4))
-        cols = "\n".join(" ".join(_name(c) for c in col) or "(empty)" for col in self.cols)
+        cols = "\n".join(" ".join(card_name(c) for c in col) or "(empty)" for col in self.cols)
         return f"free: {free}\nfoundations: {found}\n{cols}"
 
 

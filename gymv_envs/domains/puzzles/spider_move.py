@@ -10,7 +10,8 @@ from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.answers import count_near_misses, parse_count
 from gymv_envs.core.cells import LETTERS
 from gymv_envs.domains.puzzles._spider_draw import draw_tableau
-from gymv_envs.domains.puzzles._spider_rules import card_name, full_run, legal_moves, reveal_moves
+from gymv_envs.domains.puzzles._spider_rules import full_run, legal_moves, reveal_moves
+from gymv_envs.rules.cards import card_name
 
 QUESTIONS = ("reveal", "run", "count")  # the default first
 LEVELS = {0: (5, 1, 2), 1: (7, 2, 3), 2: (10, 4, 4)}  # columns, suits, most face-down cards per column

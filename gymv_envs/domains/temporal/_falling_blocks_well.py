@@ -1,31 +1,10 @@
-"""The falling-blocks well: its size, the seven shapes and their quarter turns, where a piece fits and lands,
-and Dellacherie's placement score."""
+"""The falling-blocks well: its size, where a piece fits and lands, and Dellacherie's placement score."""
 
 from __future__ import annotations
 
 import numpy as np
 
 COLS, ROWS = 10, 20                             # the well (cells)
-SHAPES = {"I": ((0, 0), (0, 1), (0, 2), (0, 3)), "O": ((0, 0), (0, 1), (1, 0), (1, 1)),
-          "T": ((0, 0), (0, 1), (0, 2), (1, 1)), "S": ((0, 1), (0, 2), (1, 0), (1, 1)),
-          "Z": ((0, 0), (0, 1), (1, 1), (1, 2)), "J": ((0, 0), (1, 0), (1, 1), (1, 2)),
-          "L": ((0, 2), (1, 0), (1, 1), (1, 2))}
-KINDS = tuple(SHAPES)
-
-
-def _rotations(cells: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """The distinct quarter turns of a shape (clockwise), each shifted to its bounding box's corner."""
-    out, cur = [], list(cells)
-    for _ in range(4):
-        r0, c0 = min(r for r, _ in cur), min(c for _, c in cur)
-        norm = tuple(sorted((r - r0, c - c0) for r, c in cur))
-        if norm not in out:
-            out.append(norm)
-        cur = [(c, -r) for r, c in cur]
-    return tuple(out)
-
-
-ROT = {k: _rotations(v) for k, v in SHAPES.items()}
 
 
 def fits(board: np.ndarray, cells, row: int, col: int) -> bool:

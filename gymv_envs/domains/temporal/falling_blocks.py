@@ -6,15 +6,8 @@ import numpy as np
 
 from gymv_envs.core import TaskSpec
 from gymv_envs.domains.temporal._arcade import ARCADE_ARGS, ArcadeEnv
-from gymv_envs.domains.temporal._falling_blocks_well import (
-    COLS,
-    KINDS,
-    ROT,
-    ROWS,
-    drop_row,
-    evaluate,
-    fits,
-)
+from gymv_envs.domains.temporal._falling_blocks_well import COLS, ROWS, drop_row, evaluate, fits
+from gymv_envs.rules.tetromino import KINDS, TURNS
 
 C = 8.0                                         # a cell's size (units)
 FW, FH, X0 = 160.0, 160.0, 40.0                 # field, the well's left edge
@@ -99,7 +92,7 @@ class FallingBlocks(ArcadeEnv):
 
     @property
     def cells(self) -> tuple[tuple[int, int], ...]:
-        return ROT[self.kind][self.rot]
+        return TURNS[self.kind][self.rot]
 
     # -- rules
     def _tick(self, dx: int, dy: int, fire: bool) -> None:
@@ -108,9 +101,9 @@ class FallingBlocks(ArcadeEnv):
         self.move_cool, self.turn_cool = max(0, self.move_cool - 1), max(0, self.turn_cool - 1)
         if dy < 0 and not self.turn_cool:
             self.turn_cool = REP
-            rot = (self.rot + 1) % len(ROT[self.kind])
+            rot = (self.rot + 1) % len(TURNS[self.kind])
             for kick in (0, -1, 1, -2):
-                if fits(self.board, ROT[self.kind][rot], self.row, self.col + kick):
+                if fits(self.board, TURNS[self.kind][rot], self.row, self.col + kick):
                     self.rot, self.col = rot, self.col + kick
                     break
         if dx and not self.move_cool:
@@ -160,7 +153,7 @@ class FallingBlocks(ArcadeEnv):
             if self.row + r >= 0:
                 self.rect(frame, X0 + (self.col + c) * C, (self.row + r) * C, C - 0.5, C - 0.5, color)
         nxt = self.queue[0]
-        for r, c in ROT[nxt][0]:
+        for r, c in TURNS[nxt][0]:
             self.rect(frame, X0 + COLS * C + 10 + (c + 0.5) * C, 6 + (r + 1) * C, C - 0.5, C - 0.5, COLORS[KINDS.index(nxt) + 1])
 
     def _task_text(self) -> str:
@@ -184,9 +177,9 @@ class FallingBlocks(ArcadeEnv):
         """The (turn, column) with the best Dellacherie score among placements the piece can reach from where
         it is (turned first, then slid along rows it will still be above)."""
         best, choice = -1e18, (self.rot, self.col)
-        n_rot = len(ROT[self.kind])
+        n_rot = len(TURNS[self.kind])
         for rot in range(n_rot):
-            cells = ROT[self.kind][rot]
+            cells = TURNS[self.kind][rot]
             turns = (rot - self.rot) % n_rot
             width = max(c for _, c in cells) + 1
             for col in range(COLS - width + 1):
