@@ -3,27 +3,13 @@ end of the game."""
 
 from __future__ import annotations
 
+import functools
+
 from gymv_envs.domains.games._board import DRAW, ME, THEM
 
 PITS = 6
 STORE = {ME: PITS, THEM: 2 * PITS + 1}           # board index of each side's store
 FIRST = {ME: 0, THEM: PITS + 1}                   # board index of each side's first pit
-
-
-_SOWN: dict[tuple[tuple[int, ...], int, int], tuple[tuple[int, ...], int, int | None]] = {}
-_SOWN_MAX = 20_000   # entries of the `sow` cache (about 500 bytes each: 10 MB at most); cleared when full
-
-
-def sown(board: tuple[int, ...], p: int, pit: int) -> tuple[tuple[int, ...], int, int | None]:
-    """`sow`, cached: the opponent's searches of successive steps meet the same positions again (the
-    start check meets mostly new ones, so it sows directly)."""
-    key = (board, p, pit)
-    hit = _SOWN.get(key)
-    if hit is None:
-        if len(_SOWN) >= _SOWN_MAX:
-            _SOWN.clear()
-        hit = _SOWN[key] = sow(board, p, pit)
-    return hit
 
 
 def sow(board: tuple[int, ...], p: int, pit: int) -> tuple[tuple[int, ...], int, int | None]:
@@ -54,3 +40,7 @@ def sow(board: tuple[int, ...], p: int, pit: int) -> tuple[tuple[int, ...], int,
         return tuple(b), nxt, DRAW
     return tuple(b), nxt, None
 
+
+# `sow`, cached: the opponent's searches of successive steps meet the same positions again (the start
+# check meets mostly new ones, so it sows directly). 20,000 entries of about 500 bytes: 10 MB at most.
+sown = functools.lru_cache(maxsize=20_000)(sow)

@@ -20,23 +20,6 @@ _MOVE = r"([ABC])\s*(?:-+>|\u2192|TO|-|>|:)?\s*([ABC])"
 _MOVES = re.compile(rf"(?:(?:MOVE\s+)?(?:DISK\s*\d\s*)?(?:FROM\s+)?{_MOVE}[\s,;.]*)+")
 
 
-_PEGS: dict[tuple[int, int, int], np.ndarray] = {}
-
-
-def _pegs(env: HanoiMoves, H: int, W: int) -> np.ndarray:
-    """The two panels without disks (read-only, cached by size and disk count)."""
-    key = (H, W, env.disks)
-    img = _PEGS.get(key)
-    if img is None:
-        img = new_frame(H, W, BACKGROUND)
-        env._panel(img, (-1,) * env.disks, 0, H / 2, "Start")
-        fill_rect(img, 0, H / 2 - max(1, H // 200), W, H / 2 + max(1, H // 200), (180, 180, 185))
-        env._panel(img, (-1,) * env.disks, H / 2, H / 2, "Goal")
-        img.setflags(write=False)
-        _PEGS[key] = img
-    return img
-
-
 class HanoiMoves(CountAnswer, SingleTurnEnv):
     """Give the fewest moves (or an optimal move list) that turn the top Tower of Hanoi arrangement into the bottom one.
 
@@ -89,6 +72,7 @@ class HanoiMoves(CountAnswer, SingleTurnEnv):
 
     def _configure(self) -> None:
         self.disks, self.floor = LEVELS[self.difficulty]
+        self._empty_pegs: np.ndarray | None = None  # the two panels without disks, drawn on first use
 
     # -- generate
     def _generate(self, rng: np.random.Generator) -> None:
@@ -131,7 +115,13 @@ class HanoiMoves(CountAnswer, SingleTurnEnv):
         # The disks are filled boxes over the pegs, each within its peg's third of a panel, and nothing
         # drawn after them reaches them: the frame is the empty pegs (cached) with the disks filled in.
         H, W = self.obs_size
-        img = _pegs(self, H, W).copy()
+        if self._empty_pegs is None:
+            pegs = new_frame(H, W, BACKGROUND)
+            self._panel(pegs, (-1,) * self.disks, 0, H / 2, "Start")
+            fill_rect(pegs, 0, H / 2 - max(1, H // 200), W, H / 2 + max(1, H // 200), (180, 180, 185))
+            self._panel(pegs, (-1,) * self.disks, H / 2, H / 2, "Goal")
+            self._empty_pegs = pegs
+        img = self._empty_pegs.copy()
         self._panel(img, self.start, 0, H / 2, "Start", pegs=False)
         self._panel(img, self.goal, H / 2, H / 2, "Goal", pegs=False)
         return img
