@@ -231,7 +231,8 @@ def test_parse_action_reads_oracle_replies(env_id):
         action = env.oracle_action()
         said = env.format_action(action)
         for reply in (said, f"Answer: {said}", f"<think>Let me think: maybe not that.</think>\nAction: {said}",
-                      f"After careful thought, the final answer is:\n<answer>{said}</answer>"):
+                      f"After careful thought, the final answer is:\n<answer>{said}</answer>",
+                      f"The answer is {said}.", f"Let me look.\n\n### Final Answer\n\n{said}\n\nThat is what the image shows."):
             parsed = env.parse_action(reply)
             assert parsed is not None, f"could not parse {reply!r}"
             clone = copy.deepcopy(env)

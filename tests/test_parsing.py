@@ -51,6 +51,33 @@ def test_parse_letter_prefers_a_copied_option_text_over_its_first_letter():
         assert parsing.parse_letter(reply, letters_as_options) == expected, reply
 
 
+@pytest.mark.parametrize("reply, first", [
+    ("The answer is 444.", "444"),
+    ("Let me count.\n\n### Final Answer\n\n3 2 4 1\n\nThat is the order.", "3 2 4 1"),
+    ("**Final Answer:**\nB F C", "B F C"),
+    ("Answer:\nleft\n\nExplanation: the wall is on the right.", "left"),
+    ("The answer is probably B.\nAnswer: C", "C"),  # the line asked for wins over the phrase
+])
+def test_candidates_read_answers_said_in_prose_or_under_a_heading(reply, first):
+    assert parsing.candidates(reply)[0] == first
+
+
+def test_candidates_keep_an_answer_over_several_lines_after_a_marker():
+    found = parsing.candidates("**Final Answer:**\n0000\n0220\n\nThe rest is empty.")
+    assert "0000 0220" in found
+
+
+def test_parse_letter_prefers_the_marked_letter_to_a_later_phrase():
+    assert parsing.parse_letter("Answer: C\nI think the answer is a good guess.", OPTIONS) == 2
+
+
+def test_read_grid_takes_a_sentence_full_stop_for_punctuation_not_a_cell():
+    from gymv_envs.core.grid_answers import read_grid
+    assert read_grid("The answer is 0110 / 1001.", 2, 4, "mask") == ((0, 1, 1, 0), (1, 0, 0, 1))
+    assert read_grid("0110 / 10..", 2, 4, "mask") == ((0, 1, 1, 0), (1, 0, 0, 0))  # there the dots are cells
+    assert read_grid("It is 1 2 / 3 4.", 2, 2, "int") == ((1, 2), (3, 4))
+
+
 def test_parse_numbers_named_and_positional():
     low, high = [5, 0], [85, 1]
     assert np.allclose(parsing.parse_numbers("angle=30, power=0.5", ["angle", "power"], low, high), [30, 0.5])

@@ -120,6 +120,13 @@ def read_grid(text: str, rows: int, cols: int, kind: str = "int", alphabet: str 
             break
         values += cells
     if not values:  # prose first: read whole tokens back from the end until the grid is complete
+        # A full stop after the last token ends the sentence, not the grid, where the token does not read
+        # with it or reads one cell past a whole number of rows ("... is 0110 / 1001.").
+        last = toks[-1] if toks else ""
+        if last.endswith(".") and last not in symbols:
+            cells = _cells_of(last, kind, alphabet, symbols)
+            if cells is None or (kind != "int" and len(cells) % cols == 1):
+                toks[-1] = last[:-1]
         for tok in reversed(toks):
             cells = _cells_of(tok, kind, alphabet, symbols)
             if cells is None or len(values) + len(cells) > need:

@@ -3,8 +3,8 @@
 Every function here takes any string and never raises: unparseable input gives ``None``.
 The order of evidence is the same everywhere: reasoning blocks are dropped, then an
 explicit answer (``<answer>..</answer>``, a JSON object, ``\\boxed{..}``, a line such as
-``Answer: B`` or ``Action: up``) wins over the bare reply, and among several mentions the
-last valid one wins.
+``Answer: B`` or ``Action: up`` or a heading ``### Final answer`` over it, then a phrase such as
+``the answer is B``) wins over the bare reply, and among several mentions the last valid one wins.
 """
 
 from __future__ import annotations
@@ -20,10 +20,12 @@ import numpy as np
 # pattern below linear in practice on megabyte-long garbage.
 MAX_SCAN = 20_000
 _REASONING_TAGS = ("think", "thinking", "reasoning", "reflection", "scratchpad")
-_MARKER = re.compile(
-    r"(?:final\s+answer|answer|action|move|choice|option|output)\s*(?:is)?\s*[:=]\s*(.+)",
-    re.IGNORECASE,
+_MARKER = re.compile(  # "Answer: B", "**Final answer:** B", or a line that is only a heading "### Final Answer"
+    r"(?:final\s+answer|answer|action|move|choice|option|output)\s*(?:is)?\s*[:=](.*)"
+    r"|^[#>*_ \t]*(?:final\s+)?answer[*_ \t]*$()",
+    re.IGNORECASE | re.MULTILINE,
 )
+_ANSWER_IS = re.compile(r"(?<![a-z])(?:final\s+)?answer\s+is\s+(.+)", re.IGNORECASE)  # "The answer is B."
 _JSON_KEYS = ("action", "answer", "move", "choice", "final_answer")
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
@@ -95,6 +97,23 @@ def _json_values(text: str) -> list[str]:
     return out
 
 
+def _marked(body: str, pattern: re.Pattern) -> list[list[str]]:
+    """What follows each match of ``pattern`` in ``body``, in order: the rest of its line (or where that
+    holds nothing but markup, as after ``**Final answer:**`` or a heading, the next line with text),
+    then the paragraph it starts (an answer over several lines, such as a grid), up to a blank line
+    or the next match."""
+    marks = list(pattern.finditer(body))
+    out = []
+    for i, m in enumerate(marks):
+        stop = marks[i + 1].start() if i + 1 < len(marks) else len(body)
+        line = m.group(1) or ""
+        start = m.start(1) if _clean(line) else m.end()
+        paragraph = re.split(r"\n[ \t]*\n", body[start:stop].lstrip(), maxsplit=1)[0]
+        first = next((x for x in paragraph.splitlines() if _clean(x)), "")
+        out.append([first, paragraph])
+    return out
+
+
 def candidates(text: str) -> list[str]:
     """Answer candidates from a reply, most explicit first (each list: last mention first)."""
     if not isinstance(text, str):
@@ -106,7 +125,9 @@ def candidates(text: str) -> list[str]:
         found += reversed(_tag_contents(body, "answer"))
         found += reversed(_json_values(body))
         found += reversed(re.findall(r"\\boxed\{([^{}]{0,2000})\}", body))
-        found += reversed([m.group(1) for m in _MARKER.finditer(body)])
+        for pattern in (_MARKER, _ANSWER_IS):
+            for values in reversed(_marked(body, pattern)):
+                found += values
         found.append(body)
         seen, out = set(), []
         for c in found:
