@@ -18,6 +18,7 @@ from gymnasium.envs.registration import EnvSpec
 from gymnasium.utils.env_checker import check_env
 
 import gymv_envs
+from gymv_envs.core import parsing
 from gymv_envs.core.captions import caption_height, panel_height
 from gymv_envs.core.env import VisionEnv
 from tests.helpers import (
@@ -387,3 +388,16 @@ def test_mcq_one_correct_and_balanced(env_id):
         assert sorted(rewards) == [0.0, 0.0, 0.0, 1.0], f"seed {seed}: not exactly one correct option"
         counts[int(np.argmax(rewards))] += 1
     assert counts.min() >= 3, f"correct letters unbalanced over 40 seeds: {counts.tolist()}"
+
+
+@pytest.mark.parametrize("env_id", [p for p in IDS if gymv_envs.describe(p.values[0])["protocol"] == "single_turn"])
+def test_mcq_replies_read_back(env_id):
+    """The correct letter, said the ways models say it (with its option's text, in a sentence), reads back."""
+    env = _make(env_id, answer_format="mcq").unwrapped
+    for seed in range(3):
+        env.reset(seed=seed)
+        k = env.oracle_action()
+        letter, text = parsing.LETTERS[k], env.options[k]
+        for reply in (f"{letter}) {text}", f"{letter}. {text}", f"The correct answer is {letter}.",
+                      f"Answer: {letter}) {text}", f"### Final Answer\n\n**{letter}**"):
+            assert env.parse_action(reply) == k, f"seed {seed}: {reply!r}"

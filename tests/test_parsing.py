@@ -42,6 +42,19 @@ def test_parse_letter(reply, expected):
     assert parsing.parse_letter(reply, OPTIONS) == expected
 
 
+@pytest.mark.parametrize("reply, expected", [
+    ("B) R D R", 1), ("(C) D R R", 2), ("D. R R R", 3), ("B) because it turns right first", 1),
+    ("A. Smith would say otherwise", None),  # "A." and no option text after it: prose, not a choice
+])
+def test_parse_letter_reads_a_reply_that_starts_with_its_letter(reply, expected):
+    assert parsing.parse_letter(reply, OPTIONS) == expected
+
+
+def test_parse_letter_reads_a_grid_option_whose_last_cell_is_a_full_stop():
+    grids = ["#.#.. / .....", "..#.# / #....", ".#... / ..#..", "..... / #.#.."]
+    assert parsing.parse_letter("..#.# / #....", grids) == 1
+
+
 def test_parse_letter_prefers_a_copied_option_text_over_its_first_letter():
     grids = ["B.A / BAA", "A.B / AAB", "A.A / ABB", "B.B / AAB"]
     assert parsing.parse_letter("Answer: A.B / AAB", grids) == 1

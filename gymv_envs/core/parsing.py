@@ -183,16 +183,19 @@ LETTERS = "ABCDEFGHIJ"
 def parse_letter(text: str, options: Sequence[str]) -> int | None:
     """Index of the lettered option a reply picks, or ``None``.
 
-    Accepts ``B``, ``(B)``, ``B)``, ``B.``, ``Option B``, ``Answer: b``, ``**B**``, or the
-    option's own text; a bare capital letter inside prose counts only when it is the whole
-    explicit answer.
+    Accepts ``B``, ``(B)``, ``B)``, ``B.``, ``Option B``, ``Answer: b``, ``**B**``, the option's
+    own text, or a reply that starts with ``B)`` or with ``B.`` and that option's text; a bare
+    capital letter inside prose counts only when it is the whole explicit answer.
     """
     try:
         letters = LETTERS[: len(options)]
         found = candidates(text)
         if not found:
             return None
-        opt_text = {_norm(o): i for i, o in enumerate(options)}
+        opt_text: dict[str, int] = {}
+        for i, o in enumerate(options):  # as written, and as a reply's full stop is cut (grids end in ".")
+            opt_text.setdefault(_norm(o), i)
+            opt_text.setdefault(_norm(_clean(o)), i)
         lead = re.compile(rf"^(?:option\s+|choice\s+)?\(?([{letters}{letters.lower()}])\)?(?:[.):\s]|$)")
         bare = re.compile(rf"(?:option\s+|choice\s+)?\(?([{letters}{letters.lower()}])\)?[.):]?", re.IGNORECASE)
         for c in found[:-1]:  # explicit answers: a bare letter, else an option's own text, else a leading letter
@@ -210,6 +213,9 @@ def parse_letter(text: str, options: Sequence[str]) -> int | None:
             return letters.index((m.group(1) or m.group(2)).upper())
         if _norm(body) in opt_text:
             return opt_text[_norm(body)]
+        m = re.match(rf"\(?([{letters}])(\)|\.)\s+(.+)", body)  # "B) 3" or "B. 3": a letter, then its option
+        if m and (m.group(2) == ")" or _norm(m.group(3)).startswith(_norm(_clean(options[letters.index(m.group(1))])))):
+            return letters.index(m.group(1))
         mentions = list(
             re.finditer(
                 rf"(?:\(([{letters}])\)|\*\*([{letters}])\*\*|(?:option|choice|answer(?: is)?)\s*:?\s*\(?([{letters}])\b)",

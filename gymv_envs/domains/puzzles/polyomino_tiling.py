@@ -164,8 +164,15 @@ class PolyominoTiling(SingleTurnEnv):
 
     # -- verify
     def _parse_answer(self, text: str) -> tuple[str, ...] | None:
-        """The grid in a reply: the last run of letter/dot tokens that holds exactly rows x cols cells."""
-        body = parsing.strip_reasoning(text)[-parsing.MAX_SCAN:]
+        """The grid in a reply: the last run of letter/dot tokens that holds exactly rows x cols cells (the
+        full stop of a sentence that ends with the grid left out where the grid reads only without it)."""
+        body = parsing.strip_reasoning(text)[-parsing.MAX_SCAN:].rstrip()
+        grid = self._grid_in(body)
+        if grid is None and body.endswith("."):
+            grid = self._grid_in(body[:-1])
+        return grid
+
+    def _grid_in(self, body: str) -> tuple[str, ...] | None:
         valid = set(self.letters) | {"."}
         tokens = [t.upper() for t in _TOKEN.findall(body)]
         ok = [set(t) <= valid for t in tokens]
