@@ -127,6 +127,38 @@ def test_stale_profiles_of_dead_owners_are_swept(tmp_path):
     assert not stale.exists() and mine.exists() and other.exists()
 
 
+def test_an_env_collected_while_the_browser_pool_is_locked_hands_its_browser_back():
+    """The garbage collector runs a web env's finalizer at any allocation, also inside another env's hand-over
+    while this thread holds the pool's lock; the finalizer takes that lock too (a test run hung for ever there).
+    Run in another thread, it kills the browser instead of parking it for a thread that cannot drive it. In a
+    child process, so that a regression fails here instead of hanging the rest of the suite."""
+    code = textwrap.dedent("""
+        import threading, gymnasium as gym, gymv_envs
+        from gymv_envs.domains.web import _browser
+        env = gym.make("GymV/WebMailFindSender-v1", obs_size=(96, 128)).unwrapped
+        env.reset(seed=0)
+        proc = env._live.proc
+        with _browser._idle_lock:
+            env._finalizer()  # what the collector runs, here in this thread inside the lock
+        parked = [e[2] for e in _browser._idle]
+        print("parked" if parked == [proc] else f"not parked: {parked}", flush=True)
+        other = gym.make("GymV/WebMailFindSender-v1", obs_size=(96, 128)).unwrapped
+        other.reset(seed=0)
+        proc = other._live.proc
+        def collect():  # in a thread that drives browsers of its own, but did not open this one
+            _browser.driver()
+            other._finalizer()
+        thread = threading.Thread(target=collect)
+        thread.start()
+        thread.join()
+        print("killed" if not proc.alive() and not _browser._idle else "kept", flush=True)
+    """)
+    env = {**os.environ, "GYMV_WEB_LINGER": "30"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["parked", "killed"]
+
+
 def test_browser_dies_with_its_owner_process():
     code = textwrap.dedent("""
         import sys, time, gymnasium as gym, gymv_envs

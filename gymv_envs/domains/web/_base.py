@@ -46,6 +46,7 @@ import base64
 import copy
 import io
 import re
+import threading
 import time
 import weakref
 from collections.abc import Mapping
@@ -89,6 +90,7 @@ class _Live:
         self.server = LoopbackServer(self.router)
         self.proc = None
         self.shared = shared
+        self.owner = threading.get_ident()  # the thread whose Playwright driver opened the browser
         try:
             self.proc, self.browser = acquire_shared() if shared else acquire()
         except BaseException:
@@ -167,7 +169,7 @@ class _Live:
             if self.shared:
                 release_shared(self.proc)
             else:
-                release(self.proc, self.browser, [self.context] if self.context is not None else [])
+                release(self.proc, self.browser, [self.context] if self.context is not None else [], self.owner)
             self.proc = None
         self.server.close()
 

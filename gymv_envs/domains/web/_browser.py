@@ -195,7 +195,10 @@ class ChromiumProcess:
 # exit, or with its owner process. The test suite sets it (tests/conftest.py).
 LINGER = float(os.environ.get("GYMV_WEB_LINGER", "0"))
 _idle: list = []  # [(thread id, pid, ChromiumProcess, browser, contexts to close, timer)]
-_idle_lock = threading.Lock()
+# Re-entrant: a web env's finalizer hands its browser back under this lock, and the garbage collector
+# can run that finalizer at any allocation, also one made while this thread holds the lock (a test run
+# hung for ever with the finalizer waiting in `release` inside `acquire`).
+_idle_lock = threading.RLock()
 
 
 # ----------------------------------------------------------------- one browser, many envs
@@ -261,9 +264,11 @@ def acquire() -> tuple[ChromiumProcess, object]:
         raise
 
 
-def release(proc: ChromiumProcess, browser: object, contexts: list) -> None:
-    """Park an env's Chromium for the next env of this thread, or kill it (see LINGER)."""
-    if LINGER <= 0 or not proc.alive() or os.getpid() != getattr(_local, "pid", None):
+def release(proc: ChromiumProcess, browser: object, contexts: list, owner: int) -> None:
+    """Park an env's Chromium for the next env of its thread ``owner``, or kill it (see LINGER). A browser is
+    driven only from the thread that opened it, so a finalizer run in another thread kills it."""
+    if (LINGER <= 0 or not proc.alive() or owner != threading.get_ident()
+            or os.getpid() != getattr(_local, "pid", None)):
         proc.kill()
         return
     timer = threading.Timer(LINGER, _expire, args=(proc,))
