@@ -159,6 +159,17 @@ def test_an_env_collected_while_the_browser_pool_is_locked_hands_its_browser_bac
     assert done.stdout.split() == ["parked", "killed"]
 
 
+def test_a_site_server_closed_from_its_own_loop_stops():
+    """An env's finalizer closes its site server; run by the collector inside that server's own loop,
+    `shutdown()` would wait for ever on the loop it runs in."""
+    from gymv_envs.domains.web._server import LoopbackServer, Router
+
+    server = LoopbackServer(Router())
+    server.httpd.service_actions = server.close  # called by the serving loop, in its thread
+    server.thread.join(timeout=10)
+    assert not server.thread.is_alive()
+
+
 def test_browser_dies_with_its_owner_process():
     code = textwrap.dedent("""
         import sys, time, gymnasium as gym, gymv_envs

@@ -65,5 +65,10 @@ class LoopbackServer:
         self.thread.start()
 
     def close(self) -> None:
+        if threading.current_thread() is self.thread:
+            # The collector may run an env's finalizer (which closes its server) in any thread, this
+            # server's loop too, where shutdown() would wait for the loop it is in: close from a helper.
+            threading.Thread(target=self.close, daemon=True).start()
+            return
         self.httpd.shutdown()
         self.httpd.server_close()
