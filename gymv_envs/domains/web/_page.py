@@ -1,6 +1,8 @@
 """What the env reads from a live page with one script each: settling, element ids, the outline.
 
-``SETTLE_JS`` runs after every action: it waits for fonts and for every picture to be decoded, gives every interactive element an
+``SETTLE_JS`` runs after every action: it waits for fonts and for every picture to be decoded, lets
+the page load what scrolling asked for (``window.__gymvMore``, an infinite listing's next page, see
+`_layout.PAGE_SCRIPT`) and waits for that too, gives every interactive element an
 element id (``data-gymv-bid``, numbered in document order and kept for the page's life, so an
 id keeps naming the same element), takes the navigation the page script caught (if any) and
 returns the URL, the page text and a view signature (DOM changes, scroll, focus and its value,
@@ -22,8 +24,10 @@ INTERACTIVE = ("a[href], button, input:not([type=hidden]), select, textarea, [ro
                "[role=option], [data-drag], summary")
 
 SETTLE_JS = """async () => { await document.fonts.ready;
-  await Promise.all([...document.images].map(i => i.complete ? (i.naturalWidth ? i.decode().catch(() => 0) : 0)
+  const pictures = () => Promise.all([...document.images].map(i => i.complete ? (i.naturalWidth ? i.decode().catch(() => 0) : 0)
     : new Promise(r => { i.addEventListener('load', () => i.decode().catch(() => 0).then(r)); i.addEventListener('error', r); })));
+  await pictures();
+  if (window.__gymvMore && await window.__gymvMore()) await pictures();
   let k = window.__gymvBid || 0;
   for (const e of document.querySelectorAll('%s')) if (!e.hasAttribute('data-gymv-bid')) e.setAttribute('data-gymv-bid', String(++k));
   window.__gymvBid = k;
