@@ -623,6 +623,18 @@ def test_infinite_listing_loads_its_next_page_within_the_step():
     env.close()
 
 
+def test_a_new_page_at_the_same_url_gets_a_new_frame():
+    """A navigation that leaves the URL, scroll, focus and hover as they were still takes a new
+    screenshot (a removal that redirected back to the same list used to keep the old frame)."""
+    env = gym.make("GymV/WebNewsLookup-v0").unwrapped
+    env.reset(seed=0)
+    for word in ("Before", "After"):
+        env._site.page_help = lambda q, word=word: env._site.shell("Help", f"<h1>{word}</h1>" * 40)
+        obs, *_ = env.step(env._act("goto", text="/help"))
+        assert np.array_equal(obs, env._live.screenshot()), word
+    env.close()
+
+
 def test_vqa_click_targets_are_inside_the_target_and_near_misses_outside():
     env = gym.make("GymV/WebShopLookup-v0", obs_size=(384, 512)).unwrapped
     made = []
