@@ -649,6 +649,35 @@ def test_hover_menus_dropdowns_sliders_and_drag_are_played_by_the_oracle():
     assert {"select", "drag", "key", "type", "click"} <= used
 
 
+def test_infinite_listing_loads_its_next_page_within_the_step():
+    """A scroll that brings an infinite listing's end into view loads the next page before the step
+    returns, however slow the server's answer: the step's page text holds the new items. (The load
+    used to start from a scroll event, a frame later, and raced the step under load.)"""
+    env = gym.make("GymV/WebHotelHeldOutLayout-v0", obs_size=(96, 128)).unwrapped
+    env.reset(seed=1)
+    assert env._site.layout.infinite
+    items_html = env._site._items_html
+    env._site._items_html = lambda q, fragment=False: time.sleep(0.3) or items_html(q, fragment)
+    cards = "[...document.querySelectorAll('#items > .card a')].map(a => a.textContent)"
+    shown = env._live.page.evaluate(cards)
+    _, _, _, _, info = env.step(env._act("scroll", dy=96))
+    now = env._live.page.evaluate(cards)
+    assert len(now) > len(shown) and now[-1] in info["state_text"]
+    env.close()
+
+
+def test_a_new_page_at_the_same_url_gets_a_new_frame():
+    """A navigation that leaves the URL, scroll, focus and hover as they were still takes a new
+    screenshot (a removal that redirected back to the same list used to keep the old frame)."""
+    env = gym.make("GymV/WebNewsLookup-v0").unwrapped
+    env.reset(seed=0)
+    for word in ("Before", "After"):
+        env._site.page_help = lambda q, word=word: env._site.shell("Help", f"<h1>{word}</h1>" * 40)
+        obs, *_ = env.step(env._act("goto", text="/help"))
+        assert np.array_equal(obs, env._live.screenshot()), word
+    env.close()
+
+
 def test_vqa_click_targets_are_inside_the_target_and_near_misses_outside():
     env = gym.make("GymV/WebShopLookup-v0", obs_size=(384, 512)).unwrapped
     made = []

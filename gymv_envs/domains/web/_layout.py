@@ -143,7 +143,12 @@ footer {{ margin-top: 24px; padding: 12px 0; color: #57606a; border-top: 1px sol
 # Link and form navigations go to the env (see `_site.NAV_SCRIPT`); forms marked data-confirm ask
 # first in a dialog; selects marked data-go navigate on change; the search field suggests names;
 # the date field opens a month of day buttons; tabs switch panels; drag handles reorder rows;
-# a listing marked data-more loads the next page when scrolled to its end.
+# a listing marked data-more loads the next page when the page has scrolled and its end is in view.
+# That last check is `window.__gymvMore`, which the env's settling calls after every action and
+# waits for (`_page.SETTLE_JS`), not a scroll listener: a scroll event fires on a later frame, so
+# its load raced the settling, and under load the page text of a step sometimes held the next
+# page's items and sometimes not (16 of 66 repeats of six held-out-layout levels differed with
+# two cores busy; 0 of 66 with the check in the settling).
 PAGE_SCRIPT = """
 window.__gymvNav = null;
 const go = u => { window.__gymvNav = u; };
@@ -186,11 +191,13 @@ document.addEventListener('mouseup', e => { if (!drag) return; const src = drag;
   let to = rows.findIndex(r => { const b = r.getBoundingClientRect(); return e.clientY < b.top + b.height / 2; }); if (to < 0) to = rows.length;
   const from = ids.indexOf(src); if (from < 0) return; ids.splice(from, 1); if (to > from) to -= 1; ids.splice(to, 0, src);
   go('/do/reorder?order=' + ids.join(',')); }, true);
-window.addEventListener('scroll', () => { const m = document.querySelector('[data-more]'); if (!m || window.__loading) return;
-  if (m.getBoundingClientRect().top < innerHeight + 40) { window.__loading = true; fetch(m.getAttribute('data-more')).then(r => r.text()).then(h => {
+let seenScroll = '0,0';
+window.__gymvMore = () => { const at = scrollX + ',' + scrollY; if (at === seenScroll) return null; seenScroll = at;
+  const m = document.querySelector('[data-more]'); if (!m || m.getBoundingClientRect().top >= innerHeight + 40) return null;
+  return fetch(m.getAttribute('data-more')).then(r => r.text()).then(h => {
     const box = document.getElementById('items'); const t = document.createElement('template'); t.innerHTML = h;
     const next = t.content.querySelector('[data-more]'); m.remove(); for (const n of [...t.content.children]) if (!n.hasAttribute('data-more')) box.appendChild(n);
-    if (next) box.after(next); window.__loading = false; }); } });
+    if (next) box.after(next); return true; }, () => false); };
 """
 
 

@@ -1,10 +1,16 @@
 """What the env reads from a live page with one script each: settling, element ids, the outline.
 
-``SETTLE_JS`` runs after every action: it waits for fonts and for every picture to be decoded, gives every interactive element an
+``SETTLE_JS`` runs after every action: it waits for fonts and for every picture to be decoded, lets
+the page load what scrolling asked for (``window.__gymvMore``, an infinite listing's next page, see
+`_layout.PAGE_SCRIPT`) and waits for that too, gives every interactive element an
 element id (``data-gymv-bid``, numbered in document order and kept for the page's life, so an
 id keeps naming the same element), takes the navigation the page script caught (if any) and
-returns the URL, the page text and a view signature (DOM changes, scroll, focus and its value,
-hover, URL), in one round trip. A step whose signature is unchanged keeps the last screenshot.
+returns the URL, the page text and a view signature (the document, DOM changes, scroll, focus and
+its value, hover, URL), in one round trip. A step whose signature is unchanged keeps the last
+screenshot. The document is in it because a navigation to the same URL (a removal that redirects
+back to the list) can leave all the rest unchanged, and then the step kept the frame of the page
+before it (WebHotelCurate-v0 difficulty 1, seed 1 at 768x1024: steps 10 and 11 in 3 of 4 plays; the fourth had
+a different hover at the step before, so it took a new screenshot).
 
 ``AXTREE_JS`` is the accessibility-tree observation (``observation="axtree"`` or ``"both"``):
 one line per visible heading, text block, image, link, button and form field, in document
@@ -22,14 +28,16 @@ INTERACTIVE = ("a[href], button, input:not([type=hidden]), select, textarea, [ro
                "[role=option], [data-drag], summary")
 
 SETTLE_JS = """async () => { await document.fonts.ready;
-  await Promise.all([...document.images].map(i => i.complete ? (i.naturalWidth ? i.decode().catch(() => 0) : 0)
+  const pictures = () => Promise.all([...document.images].map(i => i.complete ? (i.naturalWidth ? i.decode().catch(() => 0) : 0)
     : new Promise(r => { i.addEventListener('load', () => i.decode().catch(() => 0).then(r)); i.addEventListener('error', r); })));
+  await pictures();
+  if (window.__gymvMore && await window.__gymvMore()) await pictures();
   let k = window.__gymvBid || 0;
   for (const e of document.querySelectorAll('%s')) if (!e.hasAttribute('data-gymv-bid')) e.setAttribute('data-gymv-bid', String(++k));
   window.__gymvBid = k;
   const n = window.__gymvNav; window.__gymvNav = null;
   const a = document.activeElement, hv = [...document.querySelectorAll(':hover')].pop();
-  const view = [window.__gymvMut || 0, scrollX, scrollY, a ? a.getAttribute('data-gymv-bid') || a.tagName : '',
+  const view = [performance.timeOrigin, window.__gymvMut || 0, scrollX, scrollY, a ? a.getAttribute('data-gymv-bid') || a.tagName : '',
     a && 'value' in a ? String(a.value) + ':' + (a.selectionStart ?? '') + ':' + !!a.checked : '',
     hv ? hv.getAttribute('data-gymv-bid') || hv.tagName : '', location.href].join('|');
   return [n, location.pathname + location.search, document.body ? document.body.innerText : '', view]; }""".replace("%s", INTERACTIVE)
