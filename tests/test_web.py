@@ -170,6 +170,23 @@ def test_a_site_server_closed_from_its_own_loop_stops():
     assert not server.thread.is_alive()
 
 
+def test_a_small_frame_is_the_page_scaled_down():
+    """An obs_size narrower than the layout shows the whole viewport scaled down (it was the top-left corner
+    of the full-size capture, while clicks were mapped as if scaled)."""
+    from PIL import Image
+
+    frames = {}
+    for size in ((96, 128), (768, 1024)):
+        env = gym.make("GymV/WebShopFindPrice-v1", obs_size=size)
+        frames[size] = env.reset(seed=0)[0].astype(int)
+        env.close()
+    big = Image.fromarray(frames[(768, 1024)].astype(np.uint8))
+    scaled = np.asarray(big.resize((128, 96), Image.Resampling.BOX)).astype(int)
+    corner = frames[(768, 1024)][:96, :128]
+    assert np.abs(frames[(96, 128)] - scaled).mean() < 4
+    assert np.abs(frames[(96, 128)] - corner).mean() > 20
+
+
 def test_browser_dies_with_its_owner_process():
     code = textwrap.dedent("""
         import sys, time, gymnasium as gym, gymv_envs

@@ -621,6 +621,14 @@ class WebEnv(GrammarMixin, OracleMixin, VQAMixin, MultiTurnEnv):
             frame = self._live.screenshot()  # the site CSS already hides carets, stops animations
         except Exception:  # noqa: BLE001 - a dead browser keeps the last frame
             return picture if picture is not None else np.zeros((h, w, 3), np.uint8)
+        if frame.shape[0] > h or frame.shape[1] > w:
+            # The capture is in CSS pixels (the viewport at scale 1), so a frame smaller than the layout
+            # is the page scaled down here (it was its top-left corner before). Not a capture at the
+            # device scale: at 96x128 that one repaints the focused field's edge differently from run
+            # to run (5-36 pixels, 5 of 5 repeats of WebWikiHeldOutLayout d2 seed 0).
+            from PIL import Image
+
+            frame = np.asarray(Image.fromarray(frame).resize((w, h), Image.Resampling.BOX))
         if frame.shape[:2] != (h, w):
             frame = np.pad(frame[:h, :w], ((0, max(0, h - frame.shape[0])), (0, max(0, w - frame.shape[1])), (0, 0)), mode="edge")
         self._dirty = False
