@@ -20,7 +20,7 @@ from gymnasium.utils.env_checker import check_env
 import gymv_envs
 from gymv_envs.core import parsing
 from gymv_envs.core.captions import caption_height, panel_height
-from gymv_envs.core.env import VisionEnv
+from gymv_envs.core.env import STATE_TEXT_CHARSET, VisionEnv
 from tests.helpers import (
     ORACLE_OBS_SIZE,
     all_ids,
@@ -261,11 +261,14 @@ def test_no_answer_leak(env_id):
 @pytest.mark.parametrize("env_id", IDS)
 def test_observations_fresh_and_in_space(env_id):
     env = _make(env_id)
-    obs0, _ = env.reset(seed=0)
+    obs0, info0 = env.reset(seed=0)
     assert env.observation_space.contains(obs0)
     assert obs0.dtype == np.uint8 and obs0.ndim == 3 and obs0.shape[2] == 3
     assert obs0.std() > 0, "blank frame"
-    obs1, *_ = env.step(env.action_space.sample())
+    obs1, _, _, _, info1 = env.step(env.action_space.sample())
+    for info in (info0, info1):  # StateText's observation space: the state text must be in it
+        odd = set(info.get("state_text") or "") - set(STATE_TEXT_CHARSET)
+        assert not odd, f"state_text uses characters outside STATE_TEXT_CHARSET: {sorted(odd)}"
     assert not np.shares_memory(obs0, obs1)
     frame = env.render()
     assert frame.shape == obs1.shape and not np.shares_memory(frame, obs1)

@@ -17,7 +17,8 @@ from tests.helpers import id_params
 
 S = (48, 48)
 WORLD3D = [i for i in gymv_envs.ids() if gymv_envs.describe(i)["domain"] == "world3d"][:1]
-IDS = id_params(["GymV/MazePath-v1", "GymV/Sokoban-v1", "GymV/Artillery-v1", "GymV/RaycastMaze-v1", *WORLD3D])
+IDS = id_params(["GymV/MazePath-v1", "GymV/Sokoban-v1", "GymV/Artillery-v1", "GymV/RaycastMaze-v1", *WORLD3D,
+                 "GymV/FreeCell-v1", "GymV/KenKen-v2"])  # card suits, arithmetic signs
 
 
 class Blank(MultiTurnEnv):

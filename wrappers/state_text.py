@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import string
 from typing import Any
 
 import gymnasium as gym
@@ -10,7 +9,7 @@ from gymnasium import spaces
 
 import gymv_envs
 from gymv.wrappers._base_env import vision_base
-from gymv_envs.core.env import VisionEnv
+from gymv_envs.core.env import STATE_TEXT_CHARSET, VisionEnv
 
 MAX_STATE_TEXT = 16384
 
@@ -48,7 +47,7 @@ class StateText(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
         if not provides_state_text(type(base)):
             with_text = [i for i in gymv_envs.ids() if provides_state_text(gymv_envs.task_spec(i).entry_point)]
             raise ValueError(f"{type(base).__name__} does not provide state_text; ids that do: {', '.join(with_text)}")
-        self.observation_space = spaces.Text(max_length=MAX_STATE_TEXT, min_length=0, charset=string.printable)
+        self.observation_space = spaces.Text(max_length=MAX_STATE_TEXT, min_length=0, charset=STATE_TEXT_CHARSET)
 
     def observation(self, observation: Any) -> str:
         text = self.env.unwrapped._state_text()

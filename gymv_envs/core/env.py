@@ -36,6 +36,13 @@ RENDER_MODES = ("rgb_array", "human")
 ANSWER_FORMATS = ("open", "mcq")
 INSTRUCTION_LEVELS = ("goal", "step", "visual")
 TEXT_CHARSET = string.printable
+#: The characters a state text may use (``info["state_text"]``, the observations of `StateText`): printable
+#: ASCII, accented Latin letters and Latin-1 signs (U+00A0-U+024F, with × and ÷), typographic punctuation and
+#: spaces, and the symbols tasks and web pages write (minus, logical and/or, card suits, stars, arrows). The
+#: conformance suite checks every id's state text against it.
+STATE_TEXT_CHARSET = TEXT_CHARSET + "".join(map(chr, range(0xA0, 0x250))) + (
+    "\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u2022\u202f\u203a\u20ac"  # – — ‘ ’ “ ” … • (narrow space) › €
+    "\u2190\u2192\u2212\u2227\u2228\u25b2\u25be\u2605\u2606\u2660\u2663\u2665\u2666")  # ← → − ∧ ∨ ▲ ▾ ★ ☆ ♠ ♣ ♥ ♦
 MAX_OBS_SIDE = 4096
 
 
