@@ -175,3 +175,24 @@ def test_chess_parses_uci_and_san_and_mates():
     assert env.parse_action(f"Action: {san}") == a
     _, r, term, _, info = env.step(a)
     assert r == 1.0 and term and info["success"]
+
+
+def test_dots_endgame_memo_is_bounded_and_exact(monkeypatch):
+    """The endgame search's memo empties when full (a long RL run at d2 grew it to a million positions)
+    and gives the same values as a search that never forgets."""
+    from gymv_envs.domains.games import _dots_search as D
+
+    rng = np.random.default_rng(0)
+    positions = []
+    for _ in range(40):
+        drawn = 0
+        for line in rng.permutation(24)[:int(rng.integers(14, 17))]:
+            drawn |= 1 << int(line)
+        positions.append(drawn)
+    monkeypatch.setattr(D, "_memo", {})
+    exact = [D.value(3, p) for p in positions]
+    assert len(D._memo[3]) > 2000
+    monkeypatch.setattr(D, "_memo", {})
+    monkeypatch.setattr(D, "MEMO_LIMIT", 300)
+    assert [D.value(3, p) for p in positions] == exact
+    assert 0 < len(D._memo[3]) <= 300
