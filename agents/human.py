@@ -29,6 +29,9 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from gymv_envs.core.display import NoDisplayError
+from gymv_envs.core.display import check_display as _check_display
+
 ARROWS = {
     "up": ("up", "move_forward", "forward", "north"),
     "down": ("down", "move_backward", "backward", "south"),
@@ -43,25 +46,9 @@ class HumanQuit(Exception):
     """The player closed the window or pressed Esc."""
 
 
-class NoDisplayError(RuntimeError):
-    """Human play needs a window, and this machine has no display to open one on."""
-
-
 def check_display() -> None:
-    """Raise `NoDisplayError` at once where pygame could open no window.
-
-    An ``SDL_VIDEODRIVER`` the user set is trusted (the tests use ``dummy``). Otherwise, on Linux,
-    a window needs an X or Wayland display: without ``DISPLAY`` or ``WAYLAND_DISPLAY`` SDL falls
-    back to a driver that shows nothing, and the play loop would wait for keys that never come.
-    """
-    if os.environ.get("SDL_VIDEODRIVER"):
-        return
-    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        raise NoDisplayError(
-            "human play needs a display, and none is set here (no DISPLAY or WAYLAND_DISPLAY: a headless machine "
-            "or an SSH session without X forwarding). Run it on a desktop, over `ssh -X`, or under a virtual "
-            "display with `xvfb-run python -m gymv.agents.human ...`; to play in text instead, step the env with "
-            "replies through gymv.wrappers.for_vlm")
+    """Raise `NoDisplayError` at once where pygame could open no window (see `gymv_envs.core.display`)."""
+    _check_display("human play", "to play in text instead, step the env with replies through gymv.wrappers.for_vlm")
 
 
 class HumanAgent:

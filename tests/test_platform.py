@@ -259,3 +259,21 @@ def test_validity_in_another_action_mode(tmp_path, capsys):
     assert "skipping 1 ids without action mode 'parametric': GymV/Sokoban-v1" in capsys.readouterr().err
     assert validity.main(["--ids", "GymV/Sokoban-v1", "--action-mode", "joystick", "--quiet"]) == 2
     assert "no chosen id offers --action-mode 'joystick'; valid: discrete" in capsys.readouterr().err
+
+
+def test_a_human_window_without_a_display_says_so_at_once(monkeypatch):
+    """render_mode='human' on a headless machine: SDL would fall back to a driver that shows nothing while
+    each step still waits a frame's time for the viewer (1/8 s); it is refused at once, naming the fixes."""
+    from gymv_envs import multiagent
+    from gymv_envs.core.display import NoDisplayError
+
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(NoDisplayError, match="needs a display.*render_mode='rgb_array'.*SDL_VIDEODRIVER=dummy"):
+        gym.make("GymV/Sokoban-v1", render_mode="human")
+    with pytest.raises(NoDisplayError, match="ConnectFour.*needs a display"):
+        multiagent.make("GymV/ConnectFour-v1", render_mode="human")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")   # no window, on purpose: trusted
+    env = gym.make("GymV/Sokoban-v1", render_mode="human", obs_size=(48, 48))
+    env.reset(seed=0)
+    env.close()

@@ -29,6 +29,7 @@ from gymnasium import spaces
 
 from gymv_envs.core import captions, parsing
 from gymv_envs.core.canvas import GridPainter
+from gymv_envs.core.display import check_display
 from gymv_envs.core.registry import require_extras
 from gymv_envs.core.rng import level_generator
 
@@ -128,6 +129,9 @@ class VisionEnv(gym.Env):
         # What the env draws itself: the whole frame, or what the caption strip and options panel leave.
         self.obs_size = self._picture_size()
         self.render_mode = check_choice("render_mode", render_mode, (*RENDER_MODES, None))
+        if self.render_mode == "human":
+            check_display(f"render_mode='human' (a window for {type(self).__name__})",
+                          "for frames as arrays use render_mode='rgb_array', or set SDL_VIDEODRIVER=dummy to open no window")
         self.action_mode = (
             check_choice("action_mode", action_mode or self.action_modes[0], self.action_modes)
             if self.action_modes else None

@@ -8,6 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from gymv_envs.core.display import check_display
 from gymv_envs.core.parsing import parse_choice
 from gymv_envs.core.rng import level_generator
 from gymv_envs.multiagent._games import DRAW, all_texts, rules_for
@@ -46,6 +47,9 @@ class GymVGameEnv(AECEnv):
             raise ValueError(f"invalid max_cycles={max_cycles!r}; valid values: an integer >= 1")
         self.max_cycles = int(max_cycles)
         self.render_mode = _choice("render_mode", render_mode, ("rgb_array", "human", None))
+        if self.render_mode == "human":
+            check_display(f"render_mode='human' (a window for {env_id})",
+                          "for frames as arrays use render_mode='rgb_array', or set SDL_VIDEODRIVER=dummy to open no window")
         self.env_id = env_id
         self.rules = rules_for(game)
         self.text = all_texts()[type(game).__name__]
