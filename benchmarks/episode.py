@@ -95,6 +95,11 @@ _local = threading.local()
 ENV_CACHE_SIZE = 4
 
 
+class EnvSetupError(Exception):
+    """The env (or a wrapper) refused the episode's configuration: every episode of that id and
+    configuration would fail the same way, so running again does not help."""
+
+
 def _cached_env(task: EpisodeTask) -> gym.Env:
     cache: OrderedDict[tuple[str, str], gym.Env] | None = getattr(_local, "envs", None)
     if cache is None:
@@ -102,7 +107,11 @@ def _cached_env(task: EpisodeTask) -> gym.Env:
     ident = (task.env_id, task.config_key)
     env = cache.get(ident)
     if env is None:
-        env = cache[ident] = make_env(task)
+        try:
+            env = make_env(task)
+        except (ValueError, TypeError, gym.error.Error) as exc:   # bad input: the message names what is valid
+            raise EnvSetupError(f"cannot make {task.env_id} with {task.config_key}: {exc}") from None
+        cache[ident] = env
         while len(cache) > ENV_CACHE_SIZE:
             cache.popitem(last=False)[1].close()
     cache.move_to_end(ident)

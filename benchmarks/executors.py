@@ -24,15 +24,18 @@ import traceback
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from gymv.benchmarks.episode import EpisodeTask, close_cached_envs, run_task
+from gymv.benchmarks.episode import EnvSetupError, EpisodeTask, close_cached_envs, run_task
 
 EXECUTORS = ("process", "thread", "ray")
 Result = tuple[EpisodeTask, "dict[str, Any] | None", "str | None"]
+SETUP_ERROR = "setup error: "   # how an error text starts when the episode's env could not be made (`EnvSetupError`)
 
 
 def _safe_run(task: EpisodeTask) -> tuple[dict[str, Any] | None, str | None]:
     try:
         return run_task(task), None
+    except EnvSetupError as exc:  # bad configuration: its message, no traceback
+        return None, f"{SETUP_ERROR}{exc}"
     except Exception:  # noqa: BLE001 - reported per episode; the run goes on
         return None, traceback.format_exc(limit=8)
 

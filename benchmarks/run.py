@@ -45,7 +45,7 @@ from typing import Any
 
 import gymv_envs
 from gymv.benchmarks.episode import FORMAT_VERSION, EpisodeTask, load_wrapper
-from gymv.benchmarks.executors import EXECUTORS, ExecutorUnavailable, check_ray, execute
+from gymv.benchmarks.executors import EXECUTORS, SETUP_ERROR, ExecutorUnavailable, check_ray, execute
 from gymv.benchmarks.scoring import aggregate
 from gymv.benchmarks.store import IncompatibleResults, ResultsFile, atomic_write, check_writable
 
@@ -165,7 +165,27 @@ def build_tasks(args: argparse.Namespace) -> list[EpisodeTask]:
             h, w = (int(v) for v in args.obs_size.lower().split("x"))
         except ValueError:
             raise UsageError(f"--obs-size must look like 84x84, got {args.obs_size!r}") from None
+        given = env_kwargs.get("obs_size", [h, w])
+        if (list(given) if isinstance(given, (list, tuple)) else given) != [h, w]:
+            raise UsageError(f"give the frame size once: --obs-size {args.obs_size} and \"obs_size\": "
+                             f"{env_kwargs['obs_size']!r} in --env-kwargs differ")
         env_kwargs["obs_size"] = [h, w]
+    max_steps = args.max_steps
+    if "max_episode_steps" in env_kwargs:   # as gym.make takes it: the same as --max-steps N
+        given = env_kwargs.pop("max_episode_steps")
+        if max_steps is not None:
+            raise UsageError("give the step budget once: --max-steps or \"max_episode_steps\" in --env-kwargs, not both")
+        if isinstance(given, bool) or not isinstance(given, int):
+            raise UsageError(f"\"max_episode_steps\" in --env-kwargs must be an integer, got {given!r}")
+        max_steps = given
+    levels = args.difficulty
+    if "difficulty" in env_kwargs:   # as gym.make takes it: the same as --difficulty N
+        given = env_kwargs.pop("difficulty")
+        if args.difficulty != "default":
+            raise UsageError("give the difficulty once: --difficulty or \"difficulty\" in --env-kwargs, not both")
+        if isinstance(given, bool) or not isinstance(given, int):
+            raise UsageError(f"\"difficulty\" in --env-kwargs must be an integer, got {given!r}")
+        levels = str(given)
     agent_kwargs = _json_arg(args.agent_kwargs, "--agent-kwargs")
     wrappers = list(args.wrapper)
     if not args.feedback:
@@ -181,7 +201,7 @@ def build_tasks(args: argparse.Namespace) -> list[EpisodeTask]:
         seeds = list(range(args.seed_start, args.seed_start + args.seeds))
     if not seeds or min(seeds) < 0 or args.episodes < 1:
         raise UsageError("need at least one seed (>= 0) and --episodes >= 1")
-    if args.max_steps is not None and args.max_steps < 1:
+    if max_steps is not None and max_steps < 1:
         raise UsageError("--max-steps must be >= 1")
     for spec in wrappers:
         try:
@@ -198,12 +218,12 @@ def build_tasks(args: argparse.Namespace) -> list[EpisodeTask]:
             cls.validate_kwargs(env_kwargs)
         except ValueError as exc:
             raise UsageError(f"{env_id}: {exc}") from None
-        for level in _levels(args.difficulty, env_id):
+        for level in _levels(levels, env_id):
             for seed in seeds:
                 for episode in range(args.episodes):
                     tasks.append(EpisodeTask(
                         env_id=env_id, env_kwargs={**env_kwargs, "difficulty": level}, seed=seed, episode=episode,
-                        agent=args.agent, agent_kwargs=agent_kwargs, max_steps=args.max_steps,
+                        agent=args.agent, agent_kwargs=agent_kwargs, max_steps=max_steps,
                         wrappers=tuple(wrappers), trajectory=args.trajectories, frames=args.frames))
     return tasks
 
@@ -256,9 +276,14 @@ def _play(todo: list[EpisodeTask], store: ResultsFile, done: dict[str, dict[str,
     try:
         for task, record, error in execute(todo, args.executor, workers, args.ray_address):
             if error is not None:
+                if error.startswith(SETUP_ERROR):   # said once per id and configuration: the rest fail alike
+                    if not any(e.startswith(SETUP_ERROR) and (t.env_id, t.config_key) == (task.env_id, task.config_key)
+                               for t, e in errors):
+                        print(f"\n{error}", file=sys.stderr, flush=True)
+                else:
+                    print(f"\nepisode failed: {task.env_id} seed={task.seed} episode={task.episode} agent={task.agent}"
+                          f"\n{error}", file=sys.stderr, flush=True)
                 errors.append((task, error))
-                print(f"\nepisode failed: {task.env_id} seed={task.seed} episode={task.episode} agent={task.agent}"
-                      f"\n{error}", file=sys.stderr, flush=True)
                 continue
             if trajectories:
                 _write_trajectory(out, task, record)
@@ -428,9 +453,16 @@ def main(argv: list[str] | None = None) -> int:
               f"(95% CI {lo:.1f}-{hi:.1f}), completion {overall['completion']:.1f}%{base}")
     print(f"wrote {out}/ (episodes.jsonl, summary.json, results.md, results.csv"
           f"{'' if args.no_plots else ', domains.png, heatmap.png'})")
+    setup = [t for t, e in errors if e.startswith(SETUP_ERROR)]
+    if setup:
+        bad_ids = sorted({t.env_id for t in setup})
+        print(f"error: {len(setup)} episodes of {len(bad_ids)} id{'s' * (len(bad_ids) != 1)} could not start: the env or a wrapper refused the "
+              f"configuration (said above), so running again will not help; leave those ids out (--ids) or change "
+              f"the arguments: {', '.join(bad_ids[:10])}{' ...' if len(bad_ids) > 10 else ''}", file=sys.stderr)
+    if len(errors) > len(setup):
+        print(f"error: {len(errors) - len(setup)} episodes failed and were not saved; run the same command again to "
+              "retry them", file=sys.stderr)
     if errors:
-        print(f"error: {len(errors)} episodes failed and were not saved; run the same command again to retry them",
-              file=sys.stderr)
         return 1
     return 0
 

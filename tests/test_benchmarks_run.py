@@ -312,6 +312,10 @@ def test_bad_input_fails_before_any_work(tmp_path):
         "bad env kwargs": (["--env-kwargs", '{"answer_format": "mcq"}'], "unknown argument"),
         "bad difficulty": (["--difficulty", "7"], "no difficulty"),
         "bad json": (["--agent-kwargs", "{oops"], "JSON"),
+        "bad difficulty in env kwargs": (["--env-kwargs", '{"difficulty": 7}'], "no difficulty [7]"),
+        "difficulty twice": (["--env-kwargs", '{"difficulty": 2}', "--difficulty", "1"], "give the difficulty once"),
+        "budget twice": (["--env-kwargs", '{"max_episode_steps": 5}', "--max-steps", "3"], "give the step budget once"),
+        "size twice": (["--env-kwargs", '{"obs_size": [64, 64]}', "--obs-size", "32x32"], "give the frame size once"),
     }
     for name, (extra, message) in cases.items():
         base = ["run", "--ids", "GymV/TicTacToe-v1", "--out", str(out)]
@@ -338,6 +342,29 @@ def test_bad_input_fails_before_any_work(tmp_path):
     assert not (busy / "episodes.jsonl").exists()
     proc = bench("frobnicate")
     assert proc.returncode == 2 and "unknown command" in proc.stderr
+
+
+def test_gym_make_arguments_in_env_kwargs_are_used(tmp_path):
+    """"difficulty" and "max_episode_steps" in --env-kwargs, as gym.make takes them, mean --difficulty and
+    --max-steps (the difficulty was silently replaced by the id's default)."""
+    out = tmp_path / "kw"
+    proc = bench("run", "--agent", "random", "--ids", "GymV/SlidingPuzzle-v1", "--seeds", "2", "--no-baselines",
+                 "--no-plots", "--out", str(out), "--env-kwargs", '{"difficulty": 2, "max_episode_steps": 4}')
+    assert proc.returncode == 0, proc.stderr
+    assert [(r["difficulty"], r["steps"] <= 4) for r in episodes(out)] == [(2, True)] * 2
+
+
+def test_a_configuration_an_id_refuses_is_said_once_and_not_retried(tmp_path):
+    """A wrapper that does not apply to one of the ids: its error once, no traceback, the other id's
+    episodes saved, and no advice to run again (it would fail the same way)."""
+    out = tmp_path / "setup"
+    proc = bench("run", "--agent", "random", "--ids", "GymV/GridNav-v1", "--ids", "GymV/MazePath-v1", "--seeds", "3",
+                 "--no-baselines", "--no-plots", "--out", str(out), "--wrapper", 'gymv.wrappers:InstructionLevel{"level": "visual"}')
+    assert proc.returncode == 1
+    assert proc.stderr.count("setup error: cannot make GymV/MazePath-v1") == 1, proc.stderr
+    assert "MazePath has no instruction levels" in proc.stderr and "Traceback" not in proc.stderr
+    assert "3 episodes of 1 id could not start" in proc.stderr and "run the same command again" not in proc.stderr
+    assert {r["env_id"] for r in episodes(out)} == {"GymV/GridNav-v1"} and len(episodes(out)) == 3
 
 
 @pytest.mark.parametrize("kind", ["old line", "meta", "damaged middle"])
