@@ -75,6 +75,7 @@ def test_multi_input_policy_trains_on_camera_views():
 @pytest.mark.parametrize("bad, error, match", [
     ({"env": "GymV/MazePath-v1"}, TypeError, "answer_format='mcq'"),
     ({"frame_stack": 0}, ValueError, "int >= 1"),
+    ({"frame_stack": "4"}, TypeError, "frame_stack must be an int >= 1; got str"),
     ({"max_steps": 0}, ValueError, "int >= 1"),
     ({"reward_clip": (1, 0)}, ValueError, "lo <= hi"),
 ])
@@ -128,6 +129,7 @@ def test_vlm_stack_views_and_checks():
 @pytest.mark.parametrize("bad, error, match", [
     ({"views": ("front", "up")}, ValueError, "supported views"),
     ({"history": 0}, ValueError, "int >= 1"),
+    ({"history": "2"}, TypeError, "history must be an int >= 1; got str"),
     ({"on_unparseable": "skip"}, ValueError, "'noop', 'repeat', 'terminate'"),
     ({"instruction_level": "step"}, ValueError, "no instruction levels"),
     ({"fov": 90, "env": "GymV/Sokoban-v1"}, ValueError, "no camera setting"),

@@ -46,6 +46,15 @@ class _GrayscaleObservation(_PickleByArgs, GrayscaleObservation):
     """Gymnasium's `GrayscaleObservation`, picklable."""
 
 
+def _count(name: str, value: object) -> int:
+    """``value`` as an int >= 1, else the error naming what is valid."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int >= 1; got {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"invalid {name}={value!r}; valid values: an int >= 1")
+    return int(value)
+
+
 def _made(env: gym.Env | str, what: str, **make_kwargs) -> gym.Env:
     if isinstance(env, str):
         import gymv_envs  # noqa: F401 - registers the ids
@@ -100,6 +109,7 @@ def for_sb3(
         ...
         TypeError: for_sb3 needs Discrete or Box actions; MazePath has Text actions (single-turn ids give Discrete answers with answer_format='mcq')
     """
+    frame_stack = _count("frame_stack", frame_stack)
     env = _made(env, "for_sb3", obs_size=obs_size, text_in_image=text_in_image)
     if vision_base(env, "for_sb3").text_in_image != bool(text_in_image):
         env = rebuild_base(env, "for_sb3", text_in_image=bool(text_in_image))
@@ -120,8 +130,6 @@ def for_sb3(
         env = _GrayscaleObservation(env, keep_dim=True)
     if frame_stack > 1:
         env = FrameHistory(env, frame_stack, output="channels")
-    elif frame_stack != 1:
-        raise ValueError(f"invalid frame_stack={frame_stack!r}; valid values: an int >= 1")
     if normalize_actions and isinstance(env.action_space, spaces.Box):
         shape = env.action_space.shape
         env = _RescaleAction(env, np.full(shape, -1, np.float32), np.full(shape, 1, np.float32))
@@ -180,6 +188,7 @@ def for_vlm(
         >>> info["parsed"], info["steps_left"]
         (True, 299)
     """
+    history = _count("history", history)
     env = _made(env, "for_vlm", obs_size=obs_size)
     if instruction_level is not None:
         env = InstructionLevel(env, instruction_level)
@@ -197,6 +206,4 @@ def for_vlm(
                           fov=fov, pitch=pitch, labels=False)
     if history > 1:
         env = FrameHistory(env, history, output="sequence")
-    elif history != 1:
-        raise ValueError(f"invalid history={history!r}; valid values: an int >= 1")
     return TextActions(env, on_unparseable)
