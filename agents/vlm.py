@@ -31,6 +31,7 @@ import hashlib
 import http.client
 import io
 import json
+import math
 import os
 import threading
 import time
@@ -57,6 +58,14 @@ RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 STAT_KEYS = ("requests", "cache_hits", "retries", "prompt_tokens", "completion_tokens", "total_tokens",
              "cost_usd", "actions", "parse_failures", "reparses", "empty_replies", "latency_s")
+
+
+def _real(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _whole(value: Any, low: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low
 
 
 class VLMError(RuntimeError):
@@ -270,6 +279,20 @@ class VLMAgent:
                 raise ValueError(f"invalid {name}={value!r}; expected an integer >= {low}")
         if max_image_side is not None and (not isinstance(max_image_side, int) or max_image_side < 8):
             raise ValueError(f"invalid max_image_side={max_image_side!r}; expected None or an integer >= 8")
+        for name, value, valid, ok in (
+                ("temperature", temperature, "a number >= 0", _real(temperature) and temperature >= 0),
+                ("max_tokens", max_tokens, "None or an integer >= 1", max_tokens is None or _whole(max_tokens, 1)),
+                ("timeout", timeout, "seconds per request, a number > 0", _real(timeout) and timeout > 0),
+                ("backoff", backoff, "seconds, a number >= 0", _real(backoff) and backoff >= 0),
+                ("jpeg_quality", jpeg_quality, "an integer from 1 to 95", _whole(jpeg_quality, 1) and jpeg_quality <= 95),
+                ("seed", seed, "None or an integer", seed is None or _whole(seed, -2**63)),
+                ("system_role", system_role, "True, False", isinstance(system_role, bool)),
+                ("cache", cache, "True, False", isinstance(cache, bool)),
+                ("extra_body", extra_body, "None or a dict of request fields", extra_body is None or isinstance(extra_body, dict))):
+            if not ok:
+                raise ValueError(f"invalid {name}={value!r}; valid values: {valid}")
+        if cache_dir is not None and Path(cache_dir).exists() and not Path(cache_dir).is_dir():
+            raise ValueError(f"invalid cache_dir={str(cache_dir)!r}: it is a file; valid values: a folder (made if missing)")
         self.temperature, self.max_tokens, self.seed = temperature, max_tokens, seed
         self.history, self.history_mode = history, history_mode
         self.image_format, self.max_image_side, self.jpeg_quality = image_format, max_image_side, jpeg_quality

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import re
 import socket
 import threading
 import time
@@ -185,6 +186,15 @@ def test_bad_input_gives_a_clear_message(monkeypatch, tmp_path):
         make_agent("vlm", env, model="m", base_url="https://api.example.com/v1")
     with pytest.raises(ValueError, match="history_mode.*images, text"):
         make_agent("vlm", env, model="m", base_url="http://127.0.0.1:1/v1", history_mode="video")
+    a_file = tmp_path / "a_file"
+    a_file.write_text("")
+    for bad, match in [({"temperature": "hot"}, "temperature='hot'; valid values: a number >= 0"),
+                       ({"max_tokens": 0}, "max_tokens=0; valid values: None or an integer >= 1"),
+                       ({"timeout": -5}, "timeout=-5; valid values: seconds per request, a number > 0"),
+                       ({"jpeg_quality": 200}, "jpeg_quality=200; valid values: an integer from 1 to 95"),
+                       ({"cache_dir": str(a_file)}, "it is a file; valid values: a folder")]:
+        with pytest.raises(ValueError, match=re.escape(match)):   # at once, not at the first request
+            make_agent("vlm", env, model="m", base_url="http://127.0.0.1:1/v1", **bad)
 
     down = VLMAgent(env, model="m", base_url=f"http://127.0.0.1:{free_port()}/v1", cache=False, backoff=0.01, max_retries=1)
     down.reset(info["instruction"], info)
