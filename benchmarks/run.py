@@ -45,7 +45,13 @@ from typing import Any
 
 import gymv_envs
 from gymv.benchmarks.episode import FORMAT_VERSION, EpisodeTask, load_wrapper
-from gymv.benchmarks.executors import EXECUTORS, SETUP_ERROR, ExecutorUnavailable, check_ray, execute
+from gymv.benchmarks.executors import (
+    EXECUTORS,
+    SETUP_ERROR,
+    ExecutorUnavailable,
+    check_ray,
+    execute,
+)
 from gymv.benchmarks.scoring import aggregate
 from gymv.benchmarks.store import IncompatibleResults, ResultsFile, atomic_write, check_writable
 
