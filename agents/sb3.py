@@ -95,6 +95,18 @@ def train_env_kwargs(env_id: str, obs_size: Sequence[int] = DEFAULT_OBS_SIZE, di
     return kwargs
 
 
+def algo_arguments(algo: str) -> list[str]:
+    """The keyword arguments of an algorithm's constructor that ``hparams`` may set (not the policy, env, seed,
+    device or verbosity, which the trainer sets)."""
+    import inspect
+
+    import stable_baselines3
+
+    cls = getattr(stable_baselines3, algo.upper())
+    fixed = {"self", "policy", "env", "seed", "device", "verbose", "_init_setup_model"}
+    return sorted(p for p in inspect.signature(cls.__init__).parameters if p not in fixed)
+
+
 def default_frame_stack(env_id: str) -> int:
     import gymv_envs
 
@@ -297,13 +309,22 @@ class Trainer:
             raise ValueError(f"invalid algo {algo!r}; valid: {', '.join(ALGOS)}")
         if gymv_envs.describe(env_id)["protocol"] == "single_turn" and frame_stack not in (None, 1):
             raise ValueError("single-turn ids show one image; leave frame_stack at 1")
+        for name, value, low in (("steps", steps, 0), ("n_envs", n_envs, 1), ("eval_freq", eval_freq, 1),
+                                 ("eval_episodes", eval_episodes, 1)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ValueError(f"invalid {name}={value!r}; valid values: an integer >= {low}")
+        if cpu_budget_s is not None and not (isinstance(cpu_budget_s, (int, float)) and cpu_budget_s > 0):
+            raise ValueError(f"invalid cpu_budget_s={cpu_budget_s!r}; valid values: None or seconds > 0")
+        unknown = sorted(set(hparams or {}) - set(algo_arguments(algo)))
+        if unknown:
+            raise ValueError(f"{algo.upper()} takes no hyperparameter {', '.join(unknown)}; valid: {', '.join(algo_arguments(algo))}")
         self.env_id, self.algo, self.steps, self.seed = env_id, algo, int(steps), int(seed)
         self.out = Path(out or f"runs/sb3/{env_id.split('/')[-1]}-{algo}-s{seed}")
         self.env_kwargs = train_env_kwargs(env_id, obs_size, difficulty, env_kwargs)
         self.wrappers = tuple(wrappers)
         self.frame_stack = default_frame_stack(env_id) if frame_stack is None else int(frame_stack)
         self.n_envs, self.subproc, self.verbose, self.deterministic = int(n_envs), subproc, verbose, deterministic
-        self.eval_freq, self.eval_episodes = max(1, int(eval_freq)), int(eval_episodes)
+        self.eval_freq, self.eval_episodes = eval_freq, eval_episodes
         self.hparams = {**HPARAMS[algo], **(hparams or {})}
         if algo == "dqn":
             self.hparams["learning_starts"] = min(self.hparams["learning_starts"], max(1, self.steps // 10))
@@ -419,6 +440,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "train":
+            if args.threads is not None and args.threads < 1:
+                raise ValueError(f"invalid --threads {args.threads}; valid values: an integer >= 1")
             if args.threads:
                 import torch
 
@@ -436,6 +459,8 @@ def main(argv: list[str] | None = None) -> int:
             from gymv.agents import make_agent
 
             agents.update(random=lambda env: make_agent("random", env), oracle=lambda env: make_agent("oracle", env))
+        if args.episodes < 1:
+            raise ValueError(f"invalid --episodes {args.episodes}; valid values: an integer >= 1")
         for name, factory in agents.items():
             result = evaluate(factory, where["env_id"], where["env_kwargs"], where["wrappers"], args.episodes, args.seed)
             print(json.dumps({"agent": name, "env_id": where["env_id"], **result}))

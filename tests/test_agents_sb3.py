@@ -158,3 +158,9 @@ def test_command_line_train_and_errors(tmp_path, capsys):
     assert "answer_format='mcq'" in capsys.readouterr().err
     assert main(["eval", "--checkpoint", str(tmp_path / "nothing")]) == 2
     assert "no SB3 checkpoint" in capsys.readouterr().err
+    for bad, message in ((["--n-envs", "0"], "invalid n_envs=0; valid values: an integer >= 1"),  # was an IndexError
+                         (["--eval-freq", "0"], "invalid eval_freq=0"),   # was an evaluation after every step
+                         (["--hparams", '{"lr": 0.1}'], "PPO takes no hyperparameter lr; valid: batch_size, clip_range"),
+                         (["--threads", "0"], "invalid --threads 0")):
+        assert main(["train", "--env", "GymV/SlidingPuzzle-v1", *bad]) == 2, bad
+        assert message in capsys.readouterr().err
