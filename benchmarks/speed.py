@@ -296,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
         parse_sizes(args.sizes)
     except ValueError as exc:
         parser.error(str(exc))
+    if not args.seconds > 0:
+        parser.error(f"invalid --seconds {args.seconds}; valid values: a number > 0")
     if args.one:
         base = _peak_rss_mb()
         row = measure_row(args.one, args.seconds, args.sizes)

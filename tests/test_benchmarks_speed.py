@@ -36,6 +36,8 @@ def test_speed_reports_rates_render_time_and_peak_rss(tmp_path):
     assert "| GymV/TicTacToe-v1 | multi_turn |" in md and "peak RSS MB" in md
     proc = _bench("speed", "--pattern", "GymV/NoSuch*", "--out", str(tmp_path))
     assert proc.returncode == 2 and "no available id" in proc.stderr
+    proc = _bench("speed", "--pattern", "GymV/TicTacToe-v1", "--seconds", "0", "--out", str(tmp_path))
+    assert proc.returncode == 2 and "invalid --seconds 0.0; valid values: a number > 0" in proc.stderr
 
 
 def test_speed_selects_by_domain_and_reports_the_cpu_median_at_84(tmp_path):

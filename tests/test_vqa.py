@@ -391,3 +391,28 @@ def test_letters_balance_over_yes_no_and_four_option_questions():
     counts = [sum(q.answer == j for q in out) for j in range(4)]
     assert max(counts) - min(counts) <= 1, counts
     assert all(q.options[q.answer] == p.options[p.answer] for q, p in zip(out, qs))  # the answer moves with its option
+
+
+def test_bad_command_lines_are_refused_before_any_work(exported, tmp_path, capsys):
+    """Each names what is valid, at once: a negative --limit used to drop the last questions, an --out that is a
+    file lost the answers after every question was asked, a bad --obs-size failed in the workers."""
+    a_file = tmp_path / "a_file"
+    a_file.write_text("")
+    set_dir = str(exported)
+    cases = [
+        (evaluate.main, ["--set", set_dir, "--limit", "-3"], "invalid --limit -3"),
+        (evaluate.main, ["--set", set_dir, "--workers", "0"], "invalid --workers 0"),
+        (evaluate.main, ["--set", set_dir, "--out", str(a_file)], "cannot write to --out"),
+        (export.main, ["--per-domain", "1", "--obs-size", "10", "10", "--out", str(tmp_path / "x")], "invalid --obs-size 10 10"),
+        (export.main, ["--per-domain", "1", "--workers", "0", "--out", str(tmp_path / "x")], "invalid --workers 0"),
+        (export.main, ["--per-domain", "1", "--out", str(a_file)], "is a file"),
+        (agreement.main, ["--set", set_dir, "--workers", "0", "--out", str(tmp_path / "ag")], "--workers 0"),
+        (agreement.main, ["--set", set_dir, "--out", str(a_file)], "cannot write to --out"),
+    ]
+    for main, argv, message in cases:
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv)
+        assert exit_info.value.code == 2 and message in capsys.readouterr().err, argv
+    assert agreement.main(["--set", set_dir, "--eps", "0.1,x", "--out", str(tmp_path / "ag")]) == 2
+    assert "invalid --eps '0.1,x'; valid values: comma-separated numbers from 0 to 1" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()

@@ -26,6 +26,7 @@ import numpy as np
 
 from gymv.benchmarks.episode import EpisodeTask
 from gymv.benchmarks.executors import execute
+from gymv.benchmarks.store import check_writable
 from gymv.benchmarks.vqa import evaluate as offline
 from gymv.benchmarks.vqa.export import build, records, write
 
@@ -130,10 +131,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", default="results/agreement", help="folder for the set (if built) and agreement.json")
     args = p.parse_args(argv)
+    if args.per_domain < 1 or args.workers < 1:
+        p.error(f"invalid --per-domain {args.per_domain} / --workers {args.workers}; valid values: integers >= 1")
     try:
-        eps = tuple(float(x) for x in args.eps.split(",") if x.strip())
+        check_writable(Path(args.out))
+    except OSError as exc:
+        p.error(f"cannot write to --out {args.out}: {exc.strerror or exc}")
+    try:
+        try:
+            eps = tuple(float(x) for x in args.eps.split(",") if x.strip())
+        except ValueError:
+            eps = ()
         if not eps or any(not 0 <= e <= 1 for e in eps):
-            raise ValueError("--eps must be comma-separated numbers from 0 to 1")
+            raise ValueError(f"invalid --eps {args.eps!r}; valid values: comma-separated numbers from 0 to 1")
         vlm = json.loads(args.vlm) if args.vlm else None
         out = Path(args.out)
         if args.set_dir:

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from gymv.benchmarks.scoring import bootstrap_ci
+from gymv.benchmarks.store import check_writable
 from gymv_envs.core.parsing import LETTERS, parse_letter
 
 PROMPT = "Answer with the letter of the correct option only (one of {letters})."
@@ -296,6 +297,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=None, help="write answers.jsonl, summary.json and results.md here")
     vlm.add_arguments(p)
     args = p.parse_args(argv)
+    if args.limit is not None and args.limit < 1:
+        p.error(f"invalid --limit {args.limit}; valid values: an integer >= 1 (the first N questions)")
+    if args.workers < 1:
+        p.error(f"invalid --workers {args.workers}; valid values: an integer >= 1")
+    if args.out:   # before any question is asked: a model's answers are not lost to a bad folder
+        try:
+            check_writable(Path(args.out))
+        except OSError as exc:
+            p.error(f"cannot write to --out {args.out}: {exc.strerror or exc}")
     try:
         records, root = load_set(args.set_dir)
         if args.limit:
@@ -307,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         answerer = make_answerer(args.agent, kwargs, args.seed)
         if args.permutations < 0:
             raise ValueError("--permutations must be >= 0")
-        summary, rows = evaluate(records, root, answerer, args.permutations, args.seed, max(1, args.workers))
+        summary, rows = evaluate(records, root, answerer, args.permutations, args.seed, args.workers)
     except (ValueError, json.JSONDecodeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

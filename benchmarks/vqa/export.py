@@ -50,6 +50,7 @@ from gymv.benchmarks.vqa.questions import (
     generate_domain,
     plan,
 )
+from gymv_envs.core.env import MAX_OBS_SIDE
 from gymv_envs.core.parsing import LETTERS
 
 FORMAT = 1
@@ -254,7 +255,13 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.per_domain < 1 or args.history < 0 or args.clip_frames < 2:
         p.error("--per-domain must be >= 1, --history >= 0 and --clip-frames >= 2")
+    if args.obs_size and not all(32 <= v <= MAX_OBS_SIDE for v in args.obs_size):
+        p.error(f"invalid --obs-size {args.obs_size[0]} {args.obs_size[1]}; valid values: H W from 32 to {MAX_OBS_SIDE}")
+    if args.workers is not None and args.workers < 1:
+        p.error(f"invalid --workers {args.workers}; valid values: an integer >= 1 (default: CPU cores)")
     out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        p.error(f"--out {out} is a file; choose an empty or new folder")
     if out.exists() and any(out.iterdir()) and not (out / MANIFEST).exists():
         p.error(f"--out {out} exists and is not an exported set; choose an empty or new folder")
     if (out / MANIFEST).exists():  # a set written before: replace it whole, leaving no stale image behind
@@ -266,9 +273,13 @@ def main(argv: list[str] | None = None) -> int:
             (out / name).unlink(missing_ok=True)
     settings = {"per_domain": args.per_domain, "seed": args.seed, "domains": args.domains, "history": args.history,
                 "obs_size": args.obs_size, "clip_frames": args.clip_frames}
-    questions = build(args.per_domain, args.seed, tuple(args.domains) if args.domains else None, args.history,
-                      tuple(args.obs_size) if args.obs_size else None, args.workers or os.cpu_count() or 1,
-                      args.clip_frames)
+    try:
+        questions = build(args.per_domain, args.seed, tuple(args.domains) if args.domains else None, args.history,
+                          tuple(args.obs_size) if args.obs_size else None, args.workers or os.cpu_count() or 1,
+                          args.clip_frames)
+    except ValueError as exc:   # an env refused --obs-size: its message names the valid sizes
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if not questions:
         print("error: no question could be generated (no available id in the chosen domains?)", file=sys.stderr)
         return 2
