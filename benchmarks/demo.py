@@ -6,6 +6,8 @@ import argparse
 import statistics
 import sys
 
+import gymnasium as gym
+
 import gymv_envs
 from gymv.benchmarks.episode import run_episode
 
@@ -21,6 +23,15 @@ def main(argv: list[str] | None = None) -> int:
     selected = gymv_envs.ids(args.pattern, available_only=True)
     if not selected:
         parser.error(f"no available id matches {args.pattern!r}; see gymv_envs.ids()")
+    from gymv.agents import make_agent
+
+    probe = gym.make(selected[0])
+    try:
+        make_agent(args.agent, probe)   # a bad agent name: said before any episode
+    except (ValueError, TypeError) as exc:
+        parser.error(str(exc))
+    finally:
+        probe.close()
     print(f"{'id':34} {'domain':11} {'protocol':11} {'score':>6} {'success':>8} {'steps':>6} {'ms/step':>8}")
     scores = []
     for env_id in selected:

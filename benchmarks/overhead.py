@@ -77,8 +77,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-scaling", action="store_true")
     parser.add_argument("--json", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
+    if args.seeds < 1 or args.repeats < 1 or args.scaling_seeds < 1 or not args.ids:
+        parser.error("--seeds, --repeats and --scaling-seeds must be >= 1, and --ids must name at least one id")
+    if not args.skip_scaling and not args.scaling_ids:
+        parser.error("--scaling-ids must name at least one id (or give --skip-scaling)")
     for env_id in [*args.ids, *args.scaling_ids]:
-        gymv_envs.describe(env_id)  # a clear error for an unknown id
+        try:
+            gymv_envs.describe(env_id)
+        except ValueError as exc:
+            parser.error(str(exc))
     seeds = list(range(args.seeds))
     raw_loop(args.ids, seeds[:1])  # warm caches (fonts, imports) for both sides
     raw_t, run_t = [], []

@@ -34,6 +34,7 @@ from typing import Any
 import gymv_envs
 from gymv.benchmarks.episode import EpisodeTask
 from gymv.benchmarks.executors import execute
+from gymv.benchmarks.store import check_writable
 
 STRICT_DOMAINS = ("world3d", "robotics")  # worlds where a random walk is a real threat: tighter bound
 
@@ -207,6 +208,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.seeds < 1 or args.oracle_seeds < 0 or args.mcq_seeds < 1:
         parser.error("--seeds and --mcq-seeds must be >= 1, --oracle-seeds >= 0")
+    for flag, value in (("--max-success", args.max_success), ("--max-success-3d", args.max_success_3d),
+                        ("--max-score", args.max_score), ("--mcq-tolerance", args.mcq_tolerance)):
+        if not 0 <= value <= 100:
+            parser.error(f"invalid {flag} {value:g}; valid values: 0 to 100 (percent or score points)")
+    if args.workers is not None and args.workers < 1:
+        parser.error(f"invalid --workers {args.workers}; valid values: an integer >= 1 (default: CPU cores)")
+    if args.out:   # before the episodes: the table is not lost to a bad folder
+        try:
+            check_writable(Path(args.out))
+        except OSError as exc:
+            parser.error(f"cannot write to --out {args.out}: {exc.strerror or exc}")
     try:
         rows = run(args)
     except ValueError as exc:
