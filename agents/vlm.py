@@ -516,6 +516,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.env not in gymv_envs.ids():
         parser.error(f"unknown id {args.env!r}; see gymv_envs.ids()")
+    if args.episodes < 1 or args.seed < 0:
+        parser.error(f"invalid --episodes {args.episodes} / --seed {args.seed}; valid values: --episodes >= 1, --seed >= 0")
     try:
         env = gym.make(args.env, **args.env_kwargs)
         if not args.feedback:

@@ -18,6 +18,7 @@ from PIL import Image
 import gymv_envs  # noqa: F401 - registers the ids
 from gymv.agents import make_agent
 from gymv.agents.vlm import VLMAgent, VLMError
+from gymv.agents.vlm import main as vlm_main
 from gymv.benchmarks.episode import EpisodeTask, run_task
 from tests.chat_server import ChatServer
 
@@ -195,6 +196,8 @@ def test_bad_input_gives_a_clear_message(monkeypatch, tmp_path):
                        ({"cache_dir": str(a_file)}, "it is a file; valid values: a folder")]:
         with pytest.raises(ValueError, match=re.escape(match)):   # at once, not at the first request
             make_agent("vlm", env, model="m", base_url="http://127.0.0.1:1/v1", **bad)
+    with pytest.raises(SystemExit):   # the command line: --episodes 0 played nothing and said nothing
+        vlm_main(["--env", "GymV/GridNav-v1", "--model", "m", "--base-url", "http://127.0.0.1:1/v1", "--episodes", "0"])
 
     down = VLMAgent(env, model="m", base_url=f"http://127.0.0.1:{free_port()}/v1", cache=False, backoff=0.01, max_retries=1)
     down.reset(info["instruction"], info)
