@@ -89,7 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
     sel.add_argument("--seed-list", help="explicit comma-separated seeds (overrides --seeds/--seed-start)")
     sel.add_argument("--episodes", type=int, default=1, help="episodes per seed (repeats on one level; default 1)")
     env = p.add_argument_group("env configuration (passed to every id)")
-    env.add_argument("--env-kwargs", default="{}", help="JSON constructor kwargs, e.g. '{\"obs_size\": [84, 84]}'")
+    env.add_argument("--env-kwargs", default="{}", help="JSON constructor kwargs, e.g. '{\"obs_size\": [84, 84]}'; "
+                     "\"difficulty\" and \"max_episode_steps\" there are --difficulty and --max-steps")
     env.add_argument("--obs-size", help="HxW, e.g. 84x84 (same as obs_size in --env-kwargs)")
     env.add_argument("--max-steps", type=int, help="step budget instead of the registered one")
     env.add_argument("--wrapper", action="append", default=[], metavar="module:Class[{json}]",
