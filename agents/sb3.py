@@ -80,15 +80,20 @@ def uses_for_sb3(env: gym.Env) -> bool:
     return isinstance(obs, spaces.Box) and obs.dtype == np.uint8 and len(obs.shape) == 3 and obs.shape[2] == 3
 
 
-def train_env_kwargs(env_id: str, obs_size: Sequence[int] = DEFAULT_OBS_SIZE, difficulty: int = 0,
+def train_env_kwargs(env_id: str, obs_size: Sequence[int] = DEFAULT_OBS_SIZE, difficulty: int | None = None,
                      extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """The constructor kwargs the RL stack uses: native ``obs_size``; the instruction's task information
-    drawn into the frames (``text_in_image``); ``mcq`` for single-turn ids."""
+    drawn into the frames (``text_in_image``); ``mcq`` for single-turn ids. ``difficulty`` (default 0) may
+    come in ``extra`` instead, as gym.make takes it, but not differently in both."""
     import gymv_envs
 
     desc = gymv_envs.describe(env_id)
-    kwargs = {"obs_size": tuple(int(v) for v in obs_size), "difficulty": int(difficulty), "text_in_image": True,
-              **(extra or {})}
+    extra = dict(extra or {})
+    if difficulty is not None and "difficulty" in extra and extra["difficulty"] != difficulty:
+        raise ValueError(f"give the difficulty once: difficulty={difficulty} (--difficulty) and "
+                         f"{extra['difficulty']!r} in env_kwargs (--env-kwargs) differ")
+    kwargs = {"obs_size": tuple(int(v) for v in obs_size), "difficulty": 0 if difficulty is None else difficulty,
+              "text_in_image": True, **extra}
     if desc["protocol"] == "single_turn":
         if kwargs.setdefault("answer_format", "mcq") != "mcq":
             raise ValueError(f"{env_id} is single-turn: SB3 trains it only with answer_format='mcq' (a Discrete action)")
@@ -296,7 +301,7 @@ class Trainer:
     """One training run; `run` returns the curve. See the module docstring."""
 
     def __init__(self, env_id: str, algo: str = "ppo", steps: int = 50_000, out: str | Path | None = None,
-                 obs_size: Sequence[int] = DEFAULT_OBS_SIZE, difficulty: int = 0, n_envs: int = 4,
+                 obs_size: Sequence[int] = DEFAULT_OBS_SIZE, difficulty: int | None = None, n_envs: int = 4,
                  frame_stack: int | None = None, eval_freq: int = 10_000, eval_episodes: int = 5, seed: int = 0,
                  env_kwargs: dict[str, Any] | None = None, wrappers: Sequence[str] = (),
                  hparams: dict[str, Any] | None = None, subproc: bool = False, deterministic: bool = True,
@@ -417,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
     tr.add_argument("--algo", choices=ALGOS, default="ppo")
     tr.add_argument("--steps", type=int, default=50_000)
     tr.add_argument("--out", default=None, help="output folder (default runs/sb3/<Name>-<algo>-s<seed>)")
-    tr.add_argument("--difficulty", type=int, default=0)
+    tr.add_argument("--difficulty", type=int, default=None, help="default 0 (or difficulty in --env-kwargs)")
     tr.add_argument("--obs-size", type=int, nargs=2, default=list(DEFAULT_OBS_SIZE), metavar=("H", "W"))
     tr.add_argument("--n-envs", type=int, default=4)
     tr.add_argument("--frame-stack", type=int, default=None, help="default: 4 for real-time ids, else 1")

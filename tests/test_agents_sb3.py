@@ -161,6 +161,7 @@ def test_command_line_train_and_errors(tmp_path, capsys):
     for bad, message in ((["--n-envs", "0"], "invalid n_envs=0; valid values: an integer >= 1"),  # was an IndexError
                          (["--eval-freq", "0"], "invalid eval_freq=0"),   # was an evaluation after every step
                          (["--hparams", '{"lr": 0.1}'], "PPO takes no hyperparameter lr; valid: batch_size, clip_range"),
-                         (["--threads", "0"], "invalid --threads 0")):
+                         (["--threads", "0"], "invalid --threads 0"),
+                         (["--difficulty", "2", "--env-kwargs", '{"difficulty": 1}'], "give the difficulty once")):
         assert main(["train", "--env", "GymV/SlidingPuzzle-v1", *bad]) == 2, bad
         assert message in capsys.readouterr().err
