@@ -18,7 +18,8 @@ COMMANDS = {
 
 
 def usage() -> str:
-    lines = [f"usage: gymv-bench {{{','.join(COMMANDS)}}} [options]", "", "commands:"]
+    lines = [f"usage: gymv-bench {{{','.join(COMMANDS)}}} [options]   (gymv-bench --version: the installed version)",
+             "", "commands:"]
     lines += [f"  {name:10} {text}" for name, (_, text) in COMMANDS.items()]
     return "\n".join(lines)
 
@@ -28,6 +29,15 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(usage(), file=sys.stdout if argv else sys.stderr)
         return 0 if argv else 2
+    if argv[0] in ("-V", "--version"):
+        import platform
+
+        import gymnasium
+
+        import gymv_envs
+
+        print(f"gymv-bench {gymv_envs.__version__} (gymnasium {gymnasium.__version__}, python {platform.python_version()})")
+        return 0
     if argv[0] not in COMMANDS:
         print(f"{usage()}\nerror: unknown command {argv[0]!r}; valid commands: {', '.join(COMMANDS)}", file=sys.stderr)
         return 2

@@ -342,6 +342,10 @@ def test_bad_input_fails_before_any_work(tmp_path):
     assert not (busy / "episodes.jsonl").exists()
     proc = bench("frobnicate")
     assert proc.returncode == 2 and "unknown command" in proc.stderr
+    import gymv_envs
+
+    proc = bench("--version")
+    assert proc.returncode == 0 and proc.stdout.startswith(f"gymv-bench {gymv_envs.__version__} (gymnasium ")
 
 
 def test_gym_make_arguments_in_env_kwargs_are_used(tmp_path):
