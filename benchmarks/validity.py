@@ -209,9 +209,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.seeds < 1 or args.oracle_seeds < 0 or args.mcq_seeds < 1:
         parser.error("--seeds and --mcq-seeds must be >= 1, --oracle-seeds >= 0")
     for flag, value in (("--max-success", args.max_success), ("--max-success-3d", args.max_success_3d),
-                        ("--max-score", args.max_score), ("--mcq-tolerance", args.mcq_tolerance)):
-        if not 0 <= value <= 100:
-            parser.error(f"invalid {flag} {value:g}; valid values: 0 to 100 (percent or score points)")
+                        ("--max-score", args.max_score)):
+        if not value <= 100:   # a bar below 0 fails every level, on purpose; above 100 it would pass every one
+            parser.error(f"invalid {flag} {value:g}; valid values: up to 100 (percent, or points of the 0-100 score)")
+    if not 0 <= args.mcq_tolerance <= 100:
+        parser.error(f"invalid --mcq-tolerance {args.mcq_tolerance:g}; valid values: 0 to 100 points")
     if args.workers is not None and args.workers < 1:
         parser.error(f"invalid --workers {args.workers}; valid values: an integer >= 1 (default: CPU cores)")
     if args.out:   # before the episodes: the table is not lost to a bad folder

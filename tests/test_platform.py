@@ -277,3 +277,31 @@ def test_a_human_window_without_a_display_says_so_at_once(monkeypatch):
     env = gym.make("GymV/Sokoban-v1", render_mode="human", obs_size=(48, 48))
     env.reset(seed=0)
     env.close()
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_gymnasium_make_vec_runs_ids_in_both_modes(mode):
+    """gym.make_vec, the Gymnasium 1.x way to batch envs: frames batched, episodes reset on their own,
+    and the same levels as single envs with the same seeds."""
+    import numpy as np
+
+    vec = gym.make_vec("GymV/ShortestPath-v1", num_envs=2, vectorization_mode=mode, obs_size=(48, 48))
+    try:
+        obs, info = vec.reset(seed=[3, 4])
+        assert obs.shape == (2, 48, 48, 3) and obs.dtype == np.uint8
+        for k, seed in enumerate((3, 4)):
+            single, _ = gym.make("GymV/ShortestPath-v1", obs_size=(48, 48)).reset(seed=seed)
+            assert np.array_equal(obs[k], single)
+        _, reward, terminated, truncated, info = vec.step(np.array(["Answer: 1", "Answer: 2"], dtype=object))
+        assert (terminated | truncated).all() and reward.shape == (2,) and "feedback" in info
+    finally:
+        vec.close()
+    vec = gym.make_vec("GymV/Sokoban-v1", num_envs=2, vectorization_mode=mode, obs_size=(48, 48))
+    try:
+        vec.reset(seed=0)
+        vec.action_space.seed(0)
+        for _ in range(5):
+            obs, *_ = vec.step(vec.action_space.sample())
+        assert obs.shape == (2, 48, 48, 3)
+    finally:
+        vec.close()
