@@ -13,6 +13,15 @@ from gymnasium.wrappers import FrameStackObservation
 OUTPUTS = ("stack", "channels", "sequence")
 
 
+def check_count(name: str, value: object) -> int:
+    """``value`` as an int >= 1 (a frame count), else the error naming what is valid."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int >= 1; got {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"invalid {name}={value!r}; valid values: an int >= 1")
+    return int(value)
+
+
 class FrameHistory(FrameStackObservation):
     """The last ``k`` observations, oldest first, built on Gymnasium's `FrameStackObservation`.
 
@@ -51,10 +60,7 @@ class FrameHistory(FrameStackObservation):
 
     def __init__(self, env: gym.Env, k: int, output: str = "stack") -> None:
         gym.utils.RecordConstructorArgs.__init__(self, k=k, output=output)  # first call wins
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-            raise TypeError(f"k must be an int >= 1; got {type(k).__name__}")
-        if k < 1:
-            raise ValueError(f"invalid k={k!r}; valid values: an int >= 1")
+        k = check_count("k", k)
         if output not in OUTPUTS:
             raise ValueError(f"invalid output={output!r}; valid values: {', '.join(map(repr, OUTPUTS))}")
         inner = env.observation_space

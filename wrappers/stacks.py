@@ -17,7 +17,7 @@ from gymnasium.wrappers import GrayscaleObservation, RescaleAction, TransformObs
 
 from gymv.wrappers._base_env import rebuild_base, vision_base
 from gymv.wrappers.camera_views import CameraViews, is_rgb_space, resize
-from gymv.wrappers.frame_history import FrameHistory
+from gymv.wrappers.frame_history import FrameHistory, check_count
 from gymv.wrappers.instruction_level import InstructionLevel
 from gymv.wrappers.pixels_only import PixelsOnly
 from gymv.wrappers.record_episode import RecordEpisode
@@ -44,15 +44,6 @@ class _RescaleAction(_PickleByArgs, RescaleAction):
 
 class _GrayscaleObservation(_PickleByArgs, GrayscaleObservation):
     """Gymnasium's `GrayscaleObservation`, picklable."""
-
-
-def _count(name: str, value: object) -> int:
-    """``value`` as an int >= 1, else the error naming what is valid."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int >= 1; got {type(value).__name__}")
-    if value < 1:
-        raise ValueError(f"invalid {name}={value!r}; valid values: an int >= 1")
-    return int(value)
 
 
 def _made(env: gym.Env | str, what: str, **make_kwargs) -> gym.Env:
@@ -109,7 +100,7 @@ def for_sb3(
         ...
         TypeError: for_sb3 needs Discrete or Box actions; MazePath has Text actions (single-turn ids give Discrete answers with answer_format='mcq')
     """
-    frame_stack = _count("frame_stack", frame_stack)
+    frame_stack = check_count("frame_stack", frame_stack)
     env = _made(env, "for_sb3", obs_size=obs_size, text_in_image=text_in_image)
     if vision_base(env, "for_sb3").text_in_image != bool(text_in_image):
         env = rebuild_base(env, "for_sb3", text_in_image=bool(text_in_image))
@@ -188,7 +179,7 @@ def for_vlm(
         >>> info["parsed"], info["steps_left"]
         (True, 299)
     """
-    history = _count("history", history)
+    history = check_count("history", history)
     env = _made(env, "for_vlm", obs_size=obs_size)
     if instruction_level is not None:
         env = InstructionLevel(env, instruction_level)
