@@ -142,7 +142,8 @@ class Hex(BoardGameEnv):
         block = winning_cells(b, THEM, n)
         if block:
             return block if len(block) == 1 else []
-        return [a for a in self.legal(s) if winning_cells(b[:a] + (ME,) + b[a + 1:], ME, n)]
+        own, empty = masks(b, ME)   # the board's masks once; each move adds its stone to them
+        return [a for a in self.legal(s) if winning_mask(own | 1 << a, empty & ~(1 << a), ME, n)]
 
     def candidate_moves(self, s) -> list[int]:
         """Empty cells touching a stone (all empty cells on an empty board)."""
