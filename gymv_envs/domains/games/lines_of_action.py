@@ -143,7 +143,14 @@ class LinesOfAction(CheckeredDiscs, BoardGameEnv):
         """The legal moves of ``p`` (only the first one found when ``first``)."""
         n = self.side
         rays, _, line_of, lines = geometry(n)
-        count = [sum(1 for j in line if b[j]) for line in lines]
+        count = [0] * len(lines)   # pieces on each line: each piece counts on its four lines
+        for sq, v in enumerate(b):
+            if v:
+                a, c, d, e = line_of[sq]
+                count[a] += 1
+                count[c] += 1
+                count[d] += 1
+                count[e] += 1
         out = []
         for sq, v in enumerate(b):
             if v != p:
