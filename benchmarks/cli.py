@@ -13,6 +13,7 @@ COMMANDS = {
     "agreement": ("gymv.benchmarks.vqa.agreement", "does offline accuracy rank agents like online scores?"),
     "speed": ("gymv.benchmarks.speed", "reset/s, step/s, render ms and peak RSS per id"),
     "overhead": ("gymv.benchmarks.overhead", "runner overhead over raw stepping, and worker scaling"),
+    "judge-audit": ("gymv.benchmarks.judge_audit", "the web tasks' VLM judge against their exact rubric"),
     "demo": ("gymv.benchmarks.demo", "a quick per-id loop of a built-in agent"),
 }
 
@@ -20,7 +21,7 @@ COMMANDS = {
 def usage() -> str:
     lines = [f"usage: gymv-bench {{{','.join(COMMANDS)}}} [options]   (gymv-bench --version: the installed version)",
              "", "commands:"]
-    lines += [f"  {name:10} {text}" for name, (_, text) in COMMANDS.items()]
+    lines += [f"  {name:11} {text}" for name, (_, text) in COMMANDS.items()]
     return "\n".join(lines)
 
 

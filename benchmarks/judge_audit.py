@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import gymv_envs
+from gymv.benchmarks.store import check_out_arg
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,8 +60,17 @@ def table(report: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    from gymv_envs.domains.web._judge import audit
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from gymv_envs.domains.web._judge import POLICIES, audit
+
+    for flag, value in (("--seeds", args.seeds), ("--max-steps", args.max_steps)):
+        if value < 1:
+            parser.error(f"invalid {flag} {value}; valid values: an integer >= 1")
+    policies = [p.strip() for p in args.policies.split(",") if p.strip()]
+    if not policies:
+        parser.error(f"invalid --policies {args.policies!r}; valid values: a comma-separated list of {', '.join(POLICIES)}")
+    check_out_arg(parser, args.out)   # before the judge is asked: its (possibly paid) verdicts are not lost to a bad folder
 
     web = gymv_envs.ids(domain="web")
     globs = args.ids or ["GymV/Web*"]
@@ -68,10 +78,13 @@ def main(argv: list[str] | None = None) -> int:
     if not ids:
         print(f"error: no web id matches {globs}", file=sys.stderr)
         return 2
+    if not gymv_envs.extra_available("web"):
+        print("error: the web tasks need the web extra: pip install 'gymv[web]'", file=sys.stderr)
+        return 2
     judge_kwargs = {"model": args.model, "base_url": args.base_url, "api_key_env": args.api_key_env,
                     "max_frames": args.max_frames, "ground": not args.no_ground}
     try:
-        report = audit(ids, range(args.seeds), judge_kwargs, policies=[p.strip() for p in args.policies.split(",") if p.strip()],
+        report = audit(ids, range(args.seeds), judge_kwargs, policies=policies,
                        difficulty=args.difficulty, max_steps=args.max_steps)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -80,7 +93,6 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     if args.out:
         out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
         (out / "judge_audit.json").write_text(json.dumps(report, indent=2, default=str))
         (out / "judge_audit.md").write_text(text + "\n")
     return 0

@@ -41,6 +41,18 @@ def check_writable(out_dir: Path) -> None:
     os.unlink(probe)
 
 
+def check_out_arg(parser: Any, out: str | os.PathLike[str] | None, flag: str = "--out") -> None:
+    """`check_writable` for a command's output folder, before any work: a folder that cannot be
+    written ends the command through ``parser.error`` (exit 2, naming the folder and why), so
+    finished work (episodes, paid model calls) is never lost to it at the end. ``None`` passes."""
+    if out is None or out == "":
+        return
+    try:
+        check_writable(Path(out))
+    except OSError as exc:
+        parser.error(f"cannot write to {flag} {out}: {exc.strerror or exc}")
+
+
 def atomic_write(path: Path, data: str | bytes, durable: bool = True) -> None:
     """Write ``data`` to ``path`` through a temporary file and ``os.replace``.
 

@@ -34,7 +34,7 @@ from typing import Any
 import gymv_envs
 from gymv.benchmarks.episode import EpisodeTask
 from gymv.benchmarks.executors import execute
-from gymv.benchmarks.store import check_writable
+from gymv.benchmarks.store import check_out_arg
 
 STRICT_DOMAINS = ("world3d", "robotics")  # worlds where a random walk is a real threat: tighter bound
 
@@ -216,11 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"invalid --mcq-tolerance {args.mcq_tolerance:g}; valid values: 0 to 100 points")
     if args.workers is not None and args.workers < 1:
         parser.error(f"invalid --workers {args.workers}; valid values: an integer >= 1 (default: CPU cores)")
-    if args.out:   # before the episodes: the table is not lost to a bad folder
-        try:
-            check_writable(Path(args.out))
-        except OSError as exc:
-            parser.error(f"cannot write to --out {args.out}: {exc.strerror or exc}")
+    check_out_arg(parser, args.out)   # before any work: what it finds is not lost to a bad folder
     try:
         rows = run(args)
     except ValueError as exc:

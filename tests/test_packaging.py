@@ -106,3 +106,18 @@ def test_openai_agents_sdk_installs_next_to_gymv(wheel, tmp_path):
                          timeout=300, env={**clean, "SDL_VIDEODRIVER": "dummy"})
     assert out.returncode == 0, out.stderr[-3000:]
     assert "both work" in out.stdout
+
+
+def test_every_command_a_usage_names_is_a_gymv_bench_command(capsys):
+    """A module whose usage line says ``gymv-bench NAME`` is reachable as that command (judge-audit was not)."""
+    import re
+
+    from gymv.benchmarks.cli import COMMANDS, main
+
+    root = Path(__file__).resolve().parents[1] / "benchmarks"
+    named = {m for f in root.rglob("*.py") for m in re.findall(r'prog="gymv-bench ([a-z-]+)"', f.read_text())}
+    assert named and named == set(COMMANDS)
+    for name in sorted(named):
+        with pytest.raises(SystemExit) as exc:
+            main([name, "--help"])
+        assert exc.value.code == 0 and f"usage: gymv-bench {name}" in capsys.readouterr().out

@@ -4,6 +4,7 @@ HTTP server, no mocks."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -529,22 +530,27 @@ def test_judge_modes_and_audit_against_the_chat_server():
         gym.make("GymV/WebShopFindPrice-v1", judge_mode="maybe")
 
 
-def test_judge_audit_cli(capsys):
-    import importlib.util
-    from pathlib import Path
-
+def test_judge_audit_cli(capsys, tmp_path):
+    """``gymv-bench judge-audit`` (the command its own usage names) against a real chat server; arguments that would
+    audit nothing, or an ``--out`` it could not write after the judge's calls, are refused before any episode."""
+    from gymv.benchmarks.cli import main
     from tests.chat_server import ChatServer
 
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_audit.py"
-    spec = importlib.util.spec_from_file_location("judge_audit_cli", path)
-    cli = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cli)
+    one = ["judge-audit", "--ids", "GymV/WebBankBalance-v1", "--policies", "oracle", "--model", "m", "--max-steps", "10"]
+    a_file = tmp_path / "a_file"
+    a_file.write_text("x")
     with ChatServer(lambda req: "VERDICT: PASS") as server:
-        code = cli.main(["--ids", "GymV/WebBankBalance-v1", "--seeds", "1", "--policies", "oracle", "--model", "m",
-                         "--base-url", server.base_url, "--max-steps", "10"])
+        for bad, message in ((["--seeds", "0"], "invalid --seeds 0"), (["--max-steps", "0"], "invalid --max-steps 0"),
+                             (["--policies", " , "], "invalid --policies"), (["--out", str(a_file)], "cannot write to --out")):
+            with pytest.raises(SystemExit) as exc:
+                main([*one, "--base-url", server.base_url, *bad])
+            assert exc.value.code == 2 and message in capsys.readouterr().err
+        assert server.requests == []
+        code = main([*one, "--seeds", "1", "--base-url", server.base_url, "--out", str(tmp_path / "audit")])
     out = capsys.readouterr().out
     assert code == 0 and "GymV/WebBankBalance-v1" in out and "precision" in out
-    assert cli.main(["--ids", "GymV/Nothing*"]) == 2
+    assert json.loads((tmp_path / "audit" / "judge_audit.json").read_text())["overall"]["episodes"] == 1
+    assert main(["judge-audit", "--ids", "GymV/Nothing*"]) == 2
 
 
 # ----------------------------------------------------------------------------- faults

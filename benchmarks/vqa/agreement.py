@@ -26,7 +26,7 @@ import numpy as np
 
 from gymv.benchmarks.episode import EpisodeTask
 from gymv.benchmarks.executors import execute
-from gymv.benchmarks.store import check_writable
+from gymv.benchmarks.store import check_out_arg
 from gymv.benchmarks.vqa import evaluate as offline
 from gymv.benchmarks.vqa.export import build, records, write
 
@@ -133,10 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.per_domain < 1 or args.workers < 1:
         p.error(f"invalid --per-domain {args.per_domain} / --workers {args.workers}; valid values: integers >= 1")
-    try:
-        check_writable(Path(args.out))
-    except OSError as exc:
-        p.error(f"cannot write to --out {args.out}: {exc.strerror or exc}")
+    check_out_arg(p, args.out)   # before any work: what it finds is not lost to a bad folder
     try:
         try:
             eps = tuple(float(x) for x in args.eps.split(",") if x.strip())

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from gymv.benchmarks.scoring import bootstrap_ci
-from gymv.benchmarks.store import check_writable
+from gymv.benchmarks.store import check_out_arg
 from gymv_envs.core.parsing import LETTERS, parse_letter
 
 PROMPT = "Answer with the letter of the correct option only (one of {letters})."
@@ -301,11 +301,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"invalid --limit {args.limit}; valid values: an integer >= 1 (the first N questions)")
     if args.workers < 1:
         p.error(f"invalid --workers {args.workers}; valid values: an integer >= 1")
-    if args.out:   # before any question is asked: a model's answers are not lost to a bad folder
-        try:
-            check_writable(Path(args.out))
-        except OSError as exc:
-            p.error(f"cannot write to --out {args.out}: {exc.strerror or exc}")
+    check_out_arg(p, args.out)   # before any work: what it finds is not lost to a bad folder
     try:
         records, root = load_set(args.set_dir)
         if args.limit:

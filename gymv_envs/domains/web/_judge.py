@@ -16,7 +16,7 @@ endpoint. Two rules keep it from accepting what it cannot see:
 policy, a noisy oracle that takes random actions and sometimes gives a wrong answer), asks the
 judge about each episode (``judge_mode="audit"``: the rubric still decides) and reports, per id
 and overall, the judge's precision, recall and accuracy against the rubric (success = positive).
-``benchmarks/judge_audit.py`` is its command line.
+``gymv-bench judge-audit`` (``benchmarks/judge_audit.py``) is its command line.
 """
 
 from __future__ import annotations
