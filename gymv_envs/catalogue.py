@@ -84,9 +84,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="only check that the README is up to date")
     args = parser.parse_args(argv)
     readme = Path(args.readme)
-    if args.check:
+    try:
         text = readme.read_text()
-        current = text.split(START, 1)[1].split(END, 1)[0].strip() if START in text else None
+    except (OSError, UnicodeDecodeError) as exc:
+        parser.error(f"cannot read --readme {readme}: {getattr(exc, 'strerror', None) or exc} (run it from the repository "
+                     "root, or pass --readme PATH)")
+    if START not in text or END not in text:
+        parser.error(f"--readme {readme} has no catalogue section: add the lines {START} and {END} where the table goes")
+    if args.gallery and Path(args.gallery).suffix.lower() not in Image.registered_extensions():
+        parser.error(f"invalid --gallery {args.gallery}: not an image file name; valid endings: .png, .jpg, .webp, ... "
+                     "('' to skip the image)")
+    if args.check:
+        current = text.split(START, 1)[1].split(END, 1)[0].strip()
         if current != table():
             print(f"{readme}: catalogue is stale; run python -m gymv_envs.catalogue", file=sys.stderr)
             return 1

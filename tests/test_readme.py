@@ -85,3 +85,21 @@ def test_catalogue_is_current():
     out = subprocess.run([sys.executable, "-m", "gymv_envs.catalogue", "--check"], cwd=ROOT,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
+
+
+def test_catalogue_refuses_what_it_cannot_use(tmp_path, capsys):
+    """A README it cannot read or without the markers, and a gallery name PIL cannot write, are named before
+    any work (they used to end in tracebacks, the gallery's after every id was drawn)."""
+    from gymv_envs import catalogue
+
+    plain = tmp_path / "plain.md"
+    plain.write_text("# no table here\n")
+    for argv, message in ((["--readme", str(tmp_path / "missing.md"), "--check"], "cannot read --readme"),
+                          (["--readme", str(tmp_path), "--check"], "cannot read --readme"),
+                          (["--readme", str(plain), "--check"], "has no catalogue section"),
+                          (["--readme", str(plain), "--gallery", ""], "has no catalogue section"),
+                          (["--readme", str(ROOT / "README.md"), "--gallery", str(tmp_path / "g.txt")], "invalid --gallery")):
+        with pytest.raises(SystemExit) as exc:
+            catalogue.main(argv)
+        assert exc.value.code == 2 and message in capsys.readouterr().err
+    assert plain.read_text() == "# no table here\n" and not (tmp_path / "g.txt").exists()
