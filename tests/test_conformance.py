@@ -337,6 +337,10 @@ def test_bad_arguments_name_valid_values(env_id):
         _make(env_id, obs_size="big")
     with pytest.raises(ValueError, match="valid arguments"):
         _make(env_id, colour_scheme="neon")
+    # a mode an id lacks, or a falsy one, is refused rather than read as the default (single-turn ids took any)
+    for name, value in (("action_mode", "teleport"), ("action_mode", ""), ("instruction_level", [])):
+        with pytest.raises(ValueError, match=name):
+            _make(env_id, **{name: value})
     with pytest.raises(ValueError, match="valid"), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # gym.make warns about the unknown mode before the env refuses it
         _make(env_id, render_mode="ascii")

@@ -132,14 +132,18 @@ class VisionEnv(gym.Env):
         if self.render_mode == "human":
             check_display(f"render_mode='human' (a window for {type(self).__name__})",
                           "for frames as arrays use render_mode='rgb_array', or set SDL_VIDEODRIVER=dummy to open no window")
+        # Only None means "unset": a falsy value ([], "", 0) is checked like any other, not read as the default.
+        if action_mode is not None and not self.action_modes:
+            raise ValueError(f"{type(self).__name__} has one way to act (its action space); leave action_mode unset")
         self.action_mode = (
-            check_choice("action_mode", action_mode or self.action_modes[0], self.action_modes)
+            check_choice("action_mode", self.action_modes[0] if action_mode is None else action_mode, self.action_modes)
             if self.action_modes else None
         )
         if instruction_level is not None and not self.instruction_levels:
             raise ValueError(f"{type(self).__name__} has no instruction levels; leave instruction_level unset")
         self.instruction_level = (
-            check_choice("instruction_level", instruction_level or self.instruction_levels[0], self.instruction_levels)
+            check_choice("instruction_level", self.instruction_levels[0] if instruction_level is None else instruction_level,
+                         self.instruction_levels)
             if self.instruction_levels else None
         )
         if question is not None and not self.questions:
