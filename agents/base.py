@@ -16,12 +16,21 @@ class Agent(Protocol):
     def act(self, observation: Any, info: dict[str, Any]) -> Any: ...
 
 
+def check_seed(seed: Any) -> int | None:
+    """``seed`` if it is None or an integer >= 0 (not a bool), else a `ValueError` naming the valid values."""
+    import numpy as np
+
+    if seed is None or (isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)) and seed >= 0):
+        return None if seed is None else int(seed)
+    raise ValueError(f"invalid seed={seed!r}; valid values: an integer >= 0, or None for an unseeded agent")
+
+
 class RandomAgent:
     """Samples uniformly from the action space (seeded for reproducible runs)."""
 
-    def __init__(self, env: gym.Env, seed: int = 0) -> None:
+    def __init__(self, env: gym.Env, seed: int | None = 0) -> None:
         self.space = env.action_space
-        self.space.seed(seed)
+        self.space.seed(check_seed(seed))
 
     def reset(self, instruction: str, info: dict[str, Any]) -> None:
         pass
@@ -48,7 +57,8 @@ class NoisyOracleAgent:
     (``oracle:<eps>`` in `gymv.agents.make_agent`): a ladder of agents of known quality, eps 0 being
     the oracle and 1 the random agent."""
 
-    def __init__(self, env: gym.Env, eps: str | float = 0.0, seed: int = 0) -> None:
+    def __init__(self, env: gym.Env, eps: str | float = 0.0, seed: int | None = 0) -> None:
+        seed = check_seed(seed)
         try:
             self.eps = float(eps)
         except (TypeError, ValueError):
@@ -59,7 +69,7 @@ class NoisyOracleAgent:
         self.space.seed(seed)
         import numpy as np
 
-        self.rng = np.random.default_rng([seed, 1])
+        self.rng = np.random.default_rng(None if seed is None else [seed, 1])
 
     def reset(self, instruction: str, info: dict[str, Any]) -> None:
         pass

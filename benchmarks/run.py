@@ -385,6 +385,9 @@ def _write_trajectory(out: Path, task: EpisodeTask, record: dict[str, Any]) -> N
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.workers is not None and args.workers < 1:
+        parser.error(f"invalid --workers {args.workers}; valid values: an integer >= 1 (leave it out for the CPU cores, "
+                     "or with ray the cluster's CPUs)")
     try:
         tasks = build_tasks(args)
         if args.executor == "ray":

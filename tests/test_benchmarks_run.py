@@ -394,9 +394,9 @@ def test_incompatible_results_are_refused_and_kept(tmp_path, kind):
 
 
 def test_the_other_commands_refuse_bad_arguments_before_any_work(tmp_path, capsys):
-    """validity, demo and overhead: each bad argument named at once (an --out that is a file lost validity's
+    """validity, run --workers, demo and overhead: each bad argument named at once (an --out that is a file lost validity's
     table after every episode; demo --agent nope, overhead --seeds 0 and --repeats 0 ended in tracebacks)."""
-    from gymv.benchmarks import demo, overhead, validity
+    from gymv.benchmarks import demo, overhead, run, validity
 
     a_file = tmp_path / "a_file"
     a_file.write_text("")
@@ -404,6 +404,7 @@ def test_the_other_commands_refuse_bad_arguments_before_any_work(tmp_path, capsy
         (validity.main, ["--ids", "GymV/TicTacToe-v1", "--out", str(a_file)], "cannot write to --out"),
         (validity.main, ["--ids", "GymV/TicTacToe-v1", "--max-success", "150"], "invalid --max-success 150"),
         (validity.main, ["--ids", "GymV/TicTacToe-v1", "--workers", "0"], "invalid --workers 0"),
+        (run.main, ["--ids", "GymV/TicTacToe-v1", "--workers", "0", "--out", str(tmp_path / "r")], "invalid --workers 0"),
         (demo.main, ["--pattern", "GymV/TicTacToe-v1", "--agent", "nope"], "unknown agent 'nope'"),
         (overhead.main, ["--ids", "GymV/TicTacToe-v1", "--seeds", "0", "--skip-scaling"], "must be >= 1"),
         (overhead.main, ["--ids", "GymV/TicTacToe-v1", "--repeats", "0", "--skip-scaling"], "must be >= 1"),

@@ -64,6 +64,14 @@ def test_one_table_of_agent_names():
         make_agent("gpt", env)
     assert make_agent("random", env, seed=5).space is env.action_space  # seed goes to agents that take one
     make_agent("oracle", env, seed=5)  # and is dropped for those that do not
+    import numpy as np
+
+    make_agent("oracle:0.5", env, seed=np.int64(3))
+    make_agent("oracle:0.5", env, seed=None)   # unseeded (it raised a TypeError from numpy)
+    for bad in ("x", -1, 1.5, True):   # Gymnasium's own "Seed must be a python integer", or True taken as 1
+        for name in ("random", "oracle:0.5"):
+            with pytest.raises(ValueError, match="valid values: an integer >= 0"):
+                make_agent(name, env, seed=bad)
 
 
 def test_domain_comes_from_the_module_path():
