@@ -127,6 +127,13 @@ def check_spaces(env: gym.Env, algo: str, env_id: str) -> str:
     if algo == "dqn" and not isinstance(act, spaces.Discrete):
         raise ValueError(f"DQN needs a Discrete action space; {env_id} has {act}; use --algo ppo or a2c")
     obs = env.observation_space
+    parts = obs.spaces.items() if isinstance(obs, spaces.Dict) else [("", obs)]
+    for key, part in parts:   # what SB3's policies take (a Text one failed deep inside SB3's VecEnv)
+        if not isinstance(part, (spaces.Box, spaces.Discrete, spaces.MultiDiscrete, spaces.MultiBinary)):
+            where = f"observation key {key!r}" if key else "observation"
+            raise ValueError(f"{env_id}'s {where} is a {type(part).__name__} space, which SB3 cannot take (valid: Box, "
+                             "Discrete, MultiDiscrete, MultiBinary, or a flat Dict of them); leave out the wrapper that "
+                             "adds it (e.g. StateText)")
     if isinstance(obs, spaces.Dict):
         return "MultiInputPolicy"
     if isinstance(obs, spaces.Box) and obs.dtype == np.uint8 and len(obs.shape) == 3:
@@ -315,7 +322,7 @@ class Trainer:
         if gymv_envs.describe(env_id)["protocol"] == "single_turn" and frame_stack not in (None, 1):
             raise ValueError("single-turn ids show one image; leave frame_stack at 1")
         for name, value, low in (("steps", steps, 0), ("n_envs", n_envs, 1), ("eval_freq", eval_freq, 1),
-                                 ("eval_episodes", eval_episodes, 1)):
+                                 ("eval_episodes", eval_episodes, 1), ("seed", seed, 0)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise ValueError(f"invalid {name}={value!r}; valid values: an integer >= {low}")
         if cpu_budget_s is not None and not (isinstance(cpu_budget_s, (int, float)) and cpu_budget_s > 0):
@@ -464,8 +471,9 @@ def main(argv: list[str] | None = None) -> int:
             from gymv.agents import make_agent
 
             agents.update(random=lambda env: make_agent("random", env), oracle=lambda env: make_agent("oracle", env))
-        if args.episodes < 1:
-            raise ValueError(f"invalid --episodes {args.episodes}; valid values: an integer >= 1")
+        if args.episodes < 1 or args.seed < 0:
+            raise ValueError(f"invalid --episodes {args.episodes} / --seed {args.seed}; valid values: --episodes >= 1, "
+                             "--seed >= 0 (the first level's seed)")
         for name, factory in agents.items():
             result = evaluate(factory, where["env_id"], where["env_kwargs"], where["wrappers"], args.episodes, args.seed)
             print(json.dumps({"agent": name, "env_id": where["env_id"], **result}))

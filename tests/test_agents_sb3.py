@@ -162,6 +162,11 @@ def test_command_line_train_and_errors(tmp_path, capsys):
                          (["--eval-freq", "0"], "invalid eval_freq=0"),   # was an evaluation after every step
                          (["--hparams", '{"lr": 0.1}'], "PPO takes no hyperparameter lr; valid: batch_size, clip_range"),
                          (["--threads", "0"], "invalid --threads 0"),
-                         (["--difficulty", "2", "--env-kwargs", '{"difficulty": 1}'], "give the difficulty once")):
+                         (["--difficulty", "2", "--env-kwargs", '{"difficulty": 1}'], "give the difficulty once"),
+                         (["--seed", "-3"], "invalid seed=-3"),   # was Gymnasium's error from the first reset
+                         # a Text observation failed inside SB3's VecEnv ("'NoneType' object is not iterable")
+                         (["--wrapper", "gymv.wrappers:StateText"], "Text space, which SB3 cannot take")):
         assert main(["train", "--env", "GymV/SlidingPuzzle-v1", *bad]) == 2, bad
         assert message in capsys.readouterr().err
+    assert main(["eval", "--checkpoint", str(tmp_path / "cli"), "--seed", "-3"]) == 2
+    assert "--seed >= 0" in capsys.readouterr().err
