@@ -764,3 +764,12 @@ def test_cross_site_tasks_need_facts_from_both_sites(env_id):
             assert not all(h for _, h in u._criteria())
         finally:
             env.close()
+
+
+def test_catalogue_and_cross_site_arguments_name_their_valid_values():
+    """``layouts`` and ``pair`` given a list or a dict: the valid values, not Python's "unhashable type"."""
+    for env_id, name, valid in (("GymV/WebShopCollect-v0", "layouts", "train, test"),
+                                ("GymV/WebCrossShopBank-v0", "pair", "shop-bank, food-bank")):
+        for bad in ([], {"a": 1}, "nope"):
+            with pytest.raises(ValueError, match=f"invalid {name}=.*; valid values: {valid}"):
+                gym.make(env_id, **{name: bad})

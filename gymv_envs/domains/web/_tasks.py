@@ -42,7 +42,7 @@ class CatalogTask(WebEnv):
     def __init__(self, task: str = "lookup", layouts: str = "train", **kwargs: Any) -> None:
         if task not in PATTERNS:
             raise ValueError(f"invalid task={task!r}; valid values: {', '.join(PATTERNS)}")
-        if layouts not in LAYOUT_SETS:
+        if not isinstance(layouts, str) or layouts not in LAYOUT_SETS:   # a list or dict is not hashable
             raise ValueError(f"invalid layouts={layouts!r}; valid values: {', '.join(LAYOUT_SETS)}")
         self.task, self.layouts = task, layouts
         super().__init__(**kwargs)

@@ -104,7 +104,7 @@ class CrossShopBank(WebEnv):
     """
 
     def __init__(self, pair: str = "shop-bank", **kwargs: Any) -> None:
-        if pair not in PAIRS:
+        if not isinstance(pair, str) or pair not in PAIRS:   # a list or dict is not hashable
             raise ValueError(f"invalid pair={pair!r}; valid values: {', '.join(PAIRS)}")
         self.pair = pair
         super().__init__(**kwargs)
