@@ -262,3 +262,24 @@ def test_card_game_illegal_action_forfeits_and_nl_reads_raise_amounts():
     env.step(1)
     assert all(env.terminations.values()) and env.rewards["player_0"] < 0 < env.rewards["player_1"]
     assert sum(env.rewards.values()) == 0
+
+
+def test_misuse_is_named_not_a_python_error():
+    """Unknown make() arguments, a player that is not an agent, an unknown seat, and stepping before reset: each
+    names what is valid (they were a TypeError, a wrong "built-in opponent" message or an AttributeError)."""
+    with pytest.raises(ValueError, match="unknown argument.*colour.*valid arguments: difficulty, obs_size"):
+        multiagent.make("GymV/TicTacToe-v1", colour="red")
+    env = multiagent.make("GymV/TicTacToe-v1", obs_size=SMALL)
+    for what in ("step", "last", "observe"):
+        with pytest.raises(gym.error.ResetNeeded, match=f"call reset\\(\\) before {what}\\(\\)"):
+            {"step": lambda: env.step(0), "last": env.last, "observe": lambda: env.observe("player_0")}[what]()
+    for player in ("gpt", 3, object()):
+        with pytest.raises(ValueError, match="invalid player .* for player_0; valid values: an agent with reset"):
+            multiagent.play(env, {"player_0": player, "player_1": "builtin"}, seed=0)
+    env.reset(seed=0)
+    for call in (lambda: env.observe("player_2"), lambda: env.observation_space("x"), lambda: env.colour(0),
+                 lambda: env.move_name("p0", 0)):
+        with pytest.raises(ValueError, match="valid values: 'player_0', 'player_1'"):
+            call()
+    env.step("not a move")   # an invalid action still never raises: it forfeits under illegal_action="lose"
+    assert env.infos["player_0"]["invalid_action"]

@@ -93,9 +93,15 @@ def ids() -> list[str]:
 
 def make(env_id: str, *, difficulty: int | None = None, obs_size: tuple[int, int] | None = None,
          start: str = "standard", illegal_action: str = "lose", max_cycles: int = 500,
-         render_mode: str | None = "rgb_array", text_in_image: bool = False) -> Any:
+         render_mode: str | None = "rgb_array", text_in_image: bool = False, **unknown: Any) -> Any:
     """The two-player AEC env of a two-player game id (full id, ``Name-vN`` or ``Name``); see the module docs."""
+    import inspect
+
     import gymnasium as gym
+
+    if unknown:
+        valid = [p for p in inspect.signature(make).parameters if p not in ("env_id", "unknown")]
+        raise ValueError(f"make() got unknown argument(s) {sorted(unknown)}; valid arguments: {', '.join(valid)}")
 
     import gymv_envs  # noqa: F401 - registers the ids
     from gymv_envs.core.registry import task_spec

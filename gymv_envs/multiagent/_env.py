@@ -32,6 +32,11 @@ def _choice(name: str, value: Any, valid: tuple) -> Any:
     return value
 
 
+def _index(agent: Any) -> int:
+    """The seat number of ``agent`` (0 or 1), or a `ValueError` naming the seats."""
+    return AGENTS.index(_choice("agent", agent, AGENTS))
+
+
 class GymVGameEnv(AECEnv):
     """A two-player GymV game as a PettingZoo AEC env; see `gymv_envs.multiagent` for the whole contract."""
 
@@ -69,14 +74,14 @@ class GymVGameEnv(AECEnv):
 
     # ------------------------------------------------------------------ spaces and text
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[AGENTS[_index(agent)]]
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        return self.action_spaces[AGENTS[_index(agent)]]
 
     def colour(self, agent: str) -> str:
         """The side ``agent`` plays, as the frame shows it (``"black"``, ``"red"``, ...)."""
-        return self.text.colours[AGENTS.index(agent)]
+        return self.text.colours[_index(agent)]
 
     def _instruction(self, seat: int) -> str:
         t, me, other = self.text, self.text.colours[seat], self.text.colours[1 - seat]
@@ -86,14 +91,14 @@ class GymVGameEnv(AECEnv):
 
     def action_prompt(self, agent: str) -> str:
         """The action grammar of ``agent``'s seat, with an example legal move when it is that seat's turn."""
-        seat = AGENTS.index(agent)
+        seat = _index(agent)
         legal = self.legal_actions(agent) if self._state is not None else []
         example = self.rules.names[seat][legal[0] if legal else 0]
         return f"Name your move as {self.text.grammar}.\nEnd your reply with a line like `Action: {example}`."
 
     def move_name(self, agent: str, action: int) -> str:
         """How ``agent``'s action ``action`` is said (``parse_action`` reads it back)."""
-        return self.rules.names[AGENTS.index(agent)][int(action)]
+        return self.rules.names[_index(agent)][int(action)]
 
     def parse_action(self, agent: str, text: str) -> int | None:
         """The action a free-form reply of ``agent`` names, or None; never raises."""
@@ -157,9 +162,18 @@ class GymVGameEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def _started(self, what: str) -> None:
+        if self._state is None:
+            raise gym.error.ResetNeeded(f"call reset() before {what}() on {self.env_id}")
+
+    def last(self, observe: bool = True) -> tuple:
+        self._started("last")
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._started("observe")
+        seat = _index(agent)
         if self.per_seat:   # a card game: the frame this seat sees (its own cards, the other's backs)
-            seat = AGENTS.index(agent)
             if seat not in self._frames:
                 self._frames[seat] = self.rules.frame(self._state, self._before, self._last, seat)
             return {"observation": self._frames[seat].copy(), "action_mask": self._mask(agent)}
@@ -168,6 +182,7 @@ class GymVGameEnv(AECEnv):
         return {"observation": self._frame.copy(), "action_mask": self._mask(agent)}
 
     def step(self, action: Any) -> None:
+        self._started("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -353,9 +368,14 @@ def play(env: GymVGameEnv, players: dict[str, Any], seed: int | None = None, opt
     missing = sorted(set(AGENTS) - set(players))
     if missing or set(players) - set(AGENTS):
         raise ValueError(f"players must name exactly the seats {', '.join(AGENTS)}; got {sorted(players)}")
-    seats = {a: BuiltinOpponent(env) if isinstance(p, str) and p == "builtin" else p for a, p in players.items()}
+    for a, p in players.items():
+        if isinstance(p, str) and p != "builtin" or not isinstance(p, str) and not (
+                callable(getattr(p, "reset", None)) and callable(getattr(p, "act", None))):
+            raise ValueError(f"invalid player {p!r} for {a}; valid values: an agent with reset(instruction, info) and "
+                             "act(observation, info) (e.g. from gymv.agents.make_agent), or 'builtin' (player_1 only)")
     if isinstance(players["player_0"], str):
         raise ValueError("the built-in opponent plays player_1 only; give player_0 an agent")
+    seats = {a: BuiltinOpponent(env) if isinstance(p, str) else p for a, p in players.items()}
     env.reset(seed=seed, options=options)
     for a, agent in seats.items():
         agent.reset(env.instructions[a], dict(env.infos[a]))
