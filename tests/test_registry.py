@@ -36,6 +36,14 @@ def test_bad_queries_name_valid_values():
         gymv_envs.describe("GymV/NoSuchTask-v0")
     with pytest.raises(gym.error.Error):
         gym.make("GymV/NoSuchTask-v0")
+    with pytest.raises(ValueError, match=r"did you mean one of \['GymV/Sokoban-v1'\]"):   # a retired version
+        gymv_envs.describe("GymV/Sokoban-v0")
+    # not strings: named, where Python's TypeError from deep inside came before
+    for call, message in ((lambda: gymv_envs.describe(123), "invalid id 123; valid values: an id string"),
+                          (lambda: gymv_envs.ids(None), "invalid pattern None"),
+                          (lambda: gymv_envs.ids(tags=3), "invalid tags 3")):
+        with pytest.raises(ValueError, match=message):
+            call()
 
 
 def test_describe_accepts_short_names():

@@ -91,12 +91,16 @@ def register_all(package: str = "gymv_envs.domains") -> None:
 
 
 def _resolve(env_id: str) -> TaskSpec:
+    if not isinstance(env_id, str):
+        raise ValueError(f"invalid id {env_id!r}; valid values: an id string such as 'GymV/Sokoban-v1' (see gymv_envs.ids())")
     if env_id in _TASKS:
         return _TASKS[env_id]
     matches = [i for i in _TASKS if i.split("/", 1)[1].rsplit("-v", 1)[0] == env_id or i.endswith("/" + env_id)]
     if len(matches) == 1:
         return _TASKS[matches[0]]
-    close = [i for i in _TASKS if env_id.lower() in i.lower()][:10]
+    name = env_id.rsplit("/", 1)[-1].rsplit("-v", 1)[0].lower()   # another version of the same name comes first
+    close = ([i for i in _TASKS if i.split("/", 1)[1].rsplit("-v", 1)[0].lower() == name]
+             + [i for i in _TASKS if env_id.lower() in i.lower()])[:10]
     hint = f"; did you mean one of {close}?" if close else f"; {len(_TASKS)} ids are registered, see gymv_envs.ids()"
     raise ValueError(f"unknown GymV id {env_id!r}{hint}")
 
@@ -167,6 +171,10 @@ def ids(
         domains = sorted({s.domain for s in _TASKS.values()})
         if domain not in domains:
             raise ValueError(f"unknown domain {domain!r}; valid: {', '.join(domains)}")
+    if not isinstance(pattern, str):
+        raise ValueError(f"invalid pattern {pattern!r}; valid values: a glob string such as 'GymV/Soko*' or '*'")
+    if not isinstance(tags, (str, tuple, list)) or not all(isinstance(t, str) for t in ([tags] if isinstance(tags, str) else tags)):
+        raise ValueError(f"invalid tags {tags!r}; valid values: a tag string or a list of them (see gymv_envs.describe(id)['tags'])")
     wanted = (tags,) if isinstance(tags, str) else tuple(tags)
     out = []
     for env_id, spec in _TASKS.items():
