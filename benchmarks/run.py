@@ -54,6 +54,7 @@ from gymv.benchmarks.executors import (
 )
 from gymv.benchmarks.scoring import aggregate
 from gymv.benchmarks.store import IncompatibleResults, ResultsFile, atomic_write, check_writable
+from gymv_envs.core.registry import unmatched_hint
 
 PIXELS_ONLY = "gymv.wrappers:PixelsOnly"
 BASELINES = "baselines.jsonl"
@@ -78,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sel = p.add_argument_group("which episodes")
     sel.add_argument("--ids", action="append", default=None, metavar="GLOB",
-                     help="glob over ids, repeatable (default: every available id)")
+                     help="glob over ids, repeatable or comma-separated (default: every available id)")
     sel.add_argument("--domain", action="append", default=None, help="only this domain (repeatable)")
     sel.add_argument("--protocol", choices=("single_turn", "multi_turn"), help="only this protocol")
     sel.add_argument("--tag", action="append", default=[], help="only ids with this tag (repeatable, all must match)")
@@ -136,6 +137,7 @@ def _levels(spec: str, env_id: str) -> list[int]:
 
 def matching_ids(args: argparse.Namespace) -> tuple[list[str], list[str]]:
     """(available ids, ids skipped because an extra is missing) that the selection flags match."""
+    args.ids = split_globs(args.ids)
     try:
         chosen: set[str] = set()
         for pattern in args.ids or ["*"]:
@@ -146,10 +148,17 @@ def matching_ids(args: argparse.Namespace) -> tuple[list[str], list[str]]:
     available = sorted(i for i in chosen if gymv_envs.describe(i)["available"])
     skipped = sorted(chosen - set(available))
     if not available:
-        hint = f"; {skipped_note(skipped)}" if skipped else "; see gymv_envs.ids()"
+        hint = f"; {skipped_note(skipped)}" if skipped else (unmatched_hint(args.ids or []) or "; see gymv_envs.ids()")
         raise UsageError(f"no available id matches --ids {args.ids or ['*']} --domain {args.domain} "
                          f"--protocol {args.protocol} --tag {args.tag}{hint}")
     return available, skipped
+
+
+def split_globs(values: list[str] | None) -> list[str] | None:
+    """``--ids`` given as repeated flags, a comma-separated list, or both (an id has no comma)."""
+    if values is None:
+        return None
+    return [v.strip() for value in values for v in value.split(",") if v.strip()]
 
 
 def skipped_note(skipped: list[str]) -> str:

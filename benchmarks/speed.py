@@ -41,6 +41,7 @@ import gymnasium as gym
 
 import gymv_envs
 from gymv_envs.core.allocator import allocator_state
+from gymv_envs.core.registry import unmatched_hint
 
 BROWSER_KINDS = ("click", "double_click", "scroll", "type")
 
@@ -317,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     if not selected:
         parser.error(f"no available id matches {args.pattern!r}"
                      + (f" in the domains {args.domains}" if domains else "")
-                     + (f" with protocol {args.protocol}" if args.protocol else ""))
+                     + (f" with protocol {args.protocol}" if args.protocol else "") + unmatched_hint([args.pattern]))
     if args.web_vector is not None:
         return _main_web_vector(args, parser, selected)
     out_dir = Path(args.out)

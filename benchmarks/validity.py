@@ -34,7 +34,9 @@ from typing import Any
 import gymv_envs
 from gymv.benchmarks.episode import EpisodeTask
 from gymv.benchmarks.executors import execute
+from gymv.benchmarks.run import split_globs
 from gymv.benchmarks.store import check_out_arg
+from gymv_envs.core.registry import unmatched_hint
 
 STRICT_DOMAINS = ("world3d", "robotics")  # worlds where a random walk is a real threat: tighter bound
 
@@ -42,7 +44,7 @@ STRICT_DOMAINS = ("world3d", "robotics")  # worlds where a random walk is a real
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="gymv-bench validity", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--ids", action="append", default=None, metavar="GLOB", help="glob over ids (repeatable)")
+    p.add_argument("--ids", action="append", default=None, metavar="GLOB", help="glob over ids (repeatable or comma-separated)")
     p.add_argument("--domain", action="append", default=None, help="only this domain (repeatable)")
     p.add_argument("--difficulty", default="default", help="'default' (the id's), 'all', or comma-separated levels")
     p.add_argument("--seeds", type=int, default=20, help="levels the random policy plays per id and level (default 20)")
@@ -102,12 +104,14 @@ def mcq_chance(env_id: str, difficulty: int, seeds: int) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> list[dict[str, Any]]:
+    args.ids = split_globs(args.ids)
     chosen: set[str] = set()
     for pattern in args.ids or ["*"]:
         for domain in args.domain or [None]:
             chosen.update(gymv_envs.ids(pattern, domain=domain, available_only=True))
     if not chosen:
-        raise ValueError(f"no available id matches --ids {args.ids or ['*']} --domain {args.domain}")
+        raise ValueError(f"no available id matches --ids {args.ids or ['*']} --domain {args.domain}"
+                         f"{unmatched_hint(args.ids or [])}")
     mode = args.action_mode
     if mode is not None:
         modes = {i: gymv_envs.describe(i)["action_modes"] for i in chosen}

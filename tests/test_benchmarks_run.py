@@ -309,6 +309,7 @@ def test_bad_input_fails_before_any_work(tmp_path):
         "unknown agent": (["--agent", "no_such_agent"], "unknown agent"),
         "unloadable agent": (["--agent", "tests.nothing_here:Agent"], "cannot build agent"),
         "no matching id": (["--ids", "GymV/NoSuchTask*"], "no available id matches"),
+        "a retired version": (["--ids", "GymV/TicTacToe-v0"], "did you mean one of ['GymV/TicTacToe-v1']"),
         "bad env kwargs": (["--env-kwargs", '{"answer_format": "mcq"}'], "unknown argument"),
         "bad difficulty": (["--difficulty", "7"], "no difficulty"),
         "bad json": (["--agent-kwargs", "{oops"], "JSON"),
@@ -414,3 +415,11 @@ def test_the_other_commands_refuse_bad_arguments_before_any_work(tmp_path, capsy
         with pytest.raises(SystemExit) as exit_info:
             main(argv)
         assert exit_info.value.code == 2 and message in capsys.readouterr().err, argv
+
+
+def test_ids_may_be_comma_separated_as_well_as_repeated():
+    from gymv.benchmarks import run
+
+    args = run.build_parser().parse_args(["--ids", "GymV/TicTacToe-v1, GymV/Nim-v1", "--ids", "GymV/Sokoban-v1"])
+    available, skipped = run.matching_ids(args)   # the comma list matched nothing before
+    assert available == ["GymV/Nim-v1", "GymV/Sokoban-v1", "GymV/TicTacToe-v1"] and skipped == []

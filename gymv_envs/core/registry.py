@@ -193,6 +193,21 @@ def ids(
     return sorted(out)
 
 
+def unmatched_hint(patterns: list[str] | tuple[str, ...]) -> str:
+    """For the patterns that match no registered id, what they might have meant (``"; 'GymV/Sokoban-v0' matches
+    no id: did you mean one of ['GymV/Sokoban-v1']?"``), or ``""`` when each matches something."""
+    notes = []
+    for pattern in patterns:
+        if ids(pattern):
+            continue
+        try:
+            notes.append(f"{pattern!r} matches no id: did you mean {_resolve(pattern).id!r}?")
+        except ValueError as exc:
+            text = str(exc)
+            notes.append(f"{pattern!r} matches no id" + (f": {text.split('; ', 1)[1]}" if "did you mean" in text else ""))
+    return "; " + "; ".join(notes) if notes else ""
+
+
 def domain_names() -> list[str]:
     """Sorted domain names that have at least one id."""
     return sorted({s.domain for s in _TASKS.values()})
