@@ -6,6 +6,7 @@ import base64
 import copy
 import io
 import json
+import re
 from pathlib import Path
 
 import gymnasium as gym
@@ -416,3 +417,49 @@ def test_bad_command_lines_are_refused_before_any_work(exported, tmp_path, capsy
     assert agreement.main(["--set", set_dir, "--eps", "0.1,x", "--out", str(tmp_path / "ag")]) == 2
     assert "invalid --eps '0.1,x'; valid values: comma-separated numbers from 0 to 1" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
+
+
+def test_a_damaged_or_edited_set_is_named_before_any_question(exported, tmp_path, capsys):
+    """A missing image, a line that is not JSON, a record without its answer or with a letter outside its options:
+    each named with its line before any question is asked (they were tracebacks mid-run, "substring not found", or
+    a raw JSON message). A set edited after export is scored, with a note, and the summary records both hashes."""
+    import shutil
+
+    def damaged(name, edit):
+        folder = tmp_path / name
+        shutil.copytree(exported, folder)
+        lines = (folder / "questions.jsonl").read_text().splitlines(keepends=True)
+        edit(folder, lines)
+        (folder / "questions.jsonl").write_text("".join(lines))
+        return folder
+
+    def rec_edit(change):
+        def edit(folder, lines):
+            rec = json.loads(lines[1])
+            change(rec)
+            lines[1] = json.dumps(rec) + "\n"
+        return edit
+
+    cases = {
+        "no image": (lambda f, lines: (f / json.loads(lines[1])["image"]).unlink(), r"line 2 \(question .*\): image .* is missing"),
+        "not json": (lambda f, lines: lines.insert(2, "{oops\n"), "line 3 is not JSON"),
+        "no answer": (rec_edit(lambda r: r.pop("answer")), "line 2 .*missing field\\(s\\) answer"),
+        "bad letter": (rec_edit(lambda r: r.update(answer="Z")), "answer 'Z' is not one of its options' letters A, B"),
+        "outside": (rec_edit(lambda r: r.update(image="../../etc/passwd")), "is not a path inside the set"),
+    }
+    with ChatServer(lambda request: "Answer: A") as server:
+        for name, (edit, message) in cases.items():
+            folder = damaged(name.replace(" ", "_"), edit)
+            assert evaluate.main(["--set", str(folder), "--agent", "vlm", "--model", "m", "--base-url", server.base_url,
+                                  "--no-cache"]) == 2, name
+            err = capsys.readouterr().err
+            assert re.search(message, err) and "export it again" in err, (name, err)
+        assert server.requests == []
+    edited = damaged("edited", rec_edit(lambda r: r.update(prompt=r["prompt"] + " (edited)")))
+    assert evaluate.main(["--set", str(edited), "--agent", "random", "--out", str(tmp_path / "res")]) == 0
+    assert "do not match its manifest.json's content hash" in capsys.readouterr().err
+    about = json.loads((tmp_path / "res" / "summary.json").read_text())["set"]
+    assert not about["matches_manifest"] and about["manifest_sha256"] == json.loads((exported / "manifest.json").read_text())["content_sha256"]
+    assert evaluate.main(["--set", str(exported), "--agent", "random", "--out", str(tmp_path / "res2")]) == 0
+    assert "manifest" not in capsys.readouterr().err
+    assert json.loads((tmp_path / "res2" / "summary.json").read_text())["set"]["matches_manifest"]

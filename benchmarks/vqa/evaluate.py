@@ -38,6 +38,7 @@ import numpy as np
 
 from gymv.benchmarks.scoring import bootstrap_ci
 from gymv.benchmarks.store import check_out_arg
+from gymv.benchmarks.vqa import qset
 from gymv_envs.core.parsing import LETTERS, parse_letter
 
 PROMPT = "Answer with the letter of the correct option only (one of {letters})."
@@ -45,13 +46,8 @@ PROMPT = "Answer with the letter of the correct option only (one of {letters})."
 
 # ----------------------------------------------------------------------------- the set
 def load_set(folder: str | Path) -> tuple[list[dict[str, Any]], Path]:
-    root = Path(folder)
-    path = root / "questions.jsonl"
-    if not path.exists():
-        raise ValueError(f"no question set at {root} (expected {path}); write one with gymv-bench export-vqa")
-    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    if not records:
-        raise ValueError(f"{path} holds no questions")
+    """``(records, root)`` of a set, every record checked (`gymv.benchmarks.vqa.qset.load_set`)."""
+    records, root, _ = qset.load_set(folder)
     return records, root
 
 
@@ -303,7 +299,12 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"invalid --workers {args.workers}; valid values: an integer >= 1")
     check_out_arg(p, args.out)   # before any work: what it finds is not lost to a bad folder
     try:
-        records, root = load_set(args.set_dir)
+        records, root, about = qset.load_set(args.set_dir)
+        if not about["matches_manifest"]:
+            print(f"note: {root}'s files do not match its manifest.json's content hash "
+                  f"({'none there' if about['manifest_sha256'] is None else about['manifest_sha256'][:16]}; the files: "
+                  f"{about['content_sha256'][:16]}): the set was changed after export, so its scores are not those of "
+                  "the published set", file=sys.stderr)
         if args.limit:
             records = records[: args.limit]
         kwargs = json.loads(args.agent_kwargs)
@@ -314,6 +315,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.permutations < 0:
             raise ValueError("--permutations must be >= 0")
         summary, rows = evaluate(records, root, answerer, args.permutations, args.seed, args.workers)
+        summary["set"] = about
     except (ValueError, json.JSONDecodeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

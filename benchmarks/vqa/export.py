@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import hashlib
 import io
 import json
 import os
@@ -41,6 +40,7 @@ from typing import Any
 import numpy as np
 
 import gymv_envs
+from gymv.benchmarks.vqa.qset import MANIFEST, QUESTIONS, content_sha256
 from gymv.benchmarks.vqa.questions import (
     AGENTVQA_DOMAINS,
     CLIP,
@@ -54,8 +54,6 @@ from gymv_envs.core.env import MAX_OBS_SIDE
 from gymv_envs.core.parsing import LETTERS
 
 FORMAT = 1
-QUESTIONS = "questions.jsonl"
-MANIFEST = "manifest.json"
 PARQUET = "hf/data/test-00000-of-00001.parquet"
 TSV = "vlmevalkit.tsv"
 
@@ -180,14 +178,11 @@ def write(out: Path, questions: list[Question], args: dict[str, Any], parquet: b
     if parquet:
         files[PARQUET] = _parquet(recs, files)
     files[TSV] = _tsv(recs, files)
-    digest = hashlib.sha256()
-    for path in sorted(files):
-        digest.update(path.encode() + b"\0" + hashlib.sha256(files[path]).digest())
     count = lambda key: {k: sum(r[key] == k for r in recs) for k in sorted({r[key] for r in recs})}  # noqa: E731
     manifest = {"format": FORMAT, "gymv_version": gymv_envs.__version__, "created_by": "gymv-bench export-vqa",
                 "args": args, "questions": len(recs), "by_agentvqa_domain": count("agentvqa_domain"),
                 "by_question_type": count("question_type"), "by_answer": count("answer"),
-                "content_sha256": digest.hexdigest()}
+                "content_sha256": content_sha256(files)}
     files[MANIFEST] = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
     out.mkdir(parents=True, exist_ok=True)
     for path, data in sorted(files.items()):
