@@ -60,6 +60,13 @@ def test_tampered_log_fails_replay(tmp_path):
     with pytest.raises(RuntimeError, match="replay diverged at frame 1"):
         replay(path)
     assert len(replay(path, check=False)) == len(log["actions"]) + 1
+    # a truncated file, or JSON that is not a recording: named (a JSONDecodeError and a KeyError before)
+    path.write_text(json.dumps(log)[:-40])
+    with pytest.raises(ValueError, match="is not a RecordEpisode recording \\(not JSON"):
+        replay(path)
+    path.write_text(json.dumps({"episodes": []}))
+    with pytest.raises(ValueError, match="is not a RecordEpisode recording \\(missing kwargs, seed, actions"):
+        replay(path)
 
 
 def test_unseeded_resets_are_replayable_and_cut_episodes_written(tmp_path):

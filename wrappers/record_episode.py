@@ -230,7 +230,13 @@ def replay(path: str | os.PathLike, check: bool = True) -> list[np.ndarray]:
     frame's SHA-256 is compared with the recording and a mismatch raises `RuntimeError` naming
     the first differing step, so a replay that returns proves the episode is frame-identical.
     """
-    log = json.loads(Path(path).read_text())
+    try:
+        log = json.loads(Path(path).read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path} is not a RecordEpisode recording (not JSON: {exc}); it may be truncated") from None
+    missing = [k for k in ("kwargs", "seed", "actions", "frame_sha256") if not isinstance(log, dict) or k not in log]
+    if missing or not (log.get("env_id") or log.get("entry_point")):
+        raise ValueError(f"{path} is not a RecordEpisode recording (missing {', '.join(missing) or 'env_id'})")
     if log.get("env_id"):
         import gymv_envs  # noqa: F401 - registers the ids
 
