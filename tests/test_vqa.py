@@ -314,8 +314,8 @@ def test_robot_wrist_clip_motion_follows_the_tool_point():
 def clip_set(tmp_path_factory) -> Path:
     pytest.importorskip("mujoco")
     out = tmp_path_factory.mktemp("vqaclip") / "set"
-    # worker processes: world3d frames depend on which models drew before in the process (the shared GL
-    # contexts per frame size, `world3d._render._GLPool`), and this module's other tests draw world3d levels
+    # worker processes, as an export over many ids runs (a frame no longer depends on which worlds drew before
+    # it in the process: test_world3d_render.test_a_frame_is_the_same_whichever_world_drew_before_it)
     assert export.main(["--per-domain", "6", "--seed", "1", "--out", str(out), "--workers", "2", "--obs-size", "48", "48",
                         "--domains", "egocentric_video", "robotics", "spatial_planning", "--clip-frames", "3"]) == 0
     return out

@@ -87,3 +87,31 @@ def test_town_levels_that_share_a_context_draw_their_own_merged_meshes():
     finally:
         a.close()
         b.close()
+
+
+def _episode_digest(env_id: str, seed: int) -> str:
+    import hashlib
+
+    env = gym.make(env_id, obs_size=(40, 40))
+    try:
+        digest = hashlib.sha256(env.reset(seed=seed)[0].tobytes())
+        env.action_space.seed(seed)
+        for _ in range(3):
+            digest.update(env.step(env.action_space.sample())[0].tobytes())
+        return digest.hexdigest()
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("env_id", ["GymV/World3DFourRooms-v1", "GymV/RobotDrawerOpen-v0"])
+def test_envs_stepped_from_several_threads_render_as_from_one(env_id):
+    """The runner's thread executor (a VLM evaluation) steps envs from worker threads. One GL context per
+    process was current on one thread at a time: a second thread's render failed (EGL_BAD_ACCESS, "Default
+    framebuffer is not complete") or drew another thread's frame. Each thread now renders on its own."""
+    import concurrent.futures as cf
+
+    seeds = [0, 1, 2, 3]
+    alone = {s: _episode_digest(env_id, s) for s in seeds}
+    with cf.ThreadPoolExecutor(max_workers=3) as pool:
+        together = list(pool.map(lambda s: _episode_digest(env_id, s), seeds * 2))
+    assert together == [alone[s] for s in seeds * 2]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from collections.abc import Hashable
 from typing import Any
 
@@ -46,43 +47,78 @@ def gl_is_current(gl: Any) -> bool:
     return bool(current) and current.address == context.address
 
 
-class GLPool:
-    """The process's GL context and an `MjrContext` per (frame size, assets) (rebuilt after a fork)."""
+def release_at_exit(pool: threading.local) -> None:
+    """Register, once per process and pool, a hook that frees the main thread's GL context and its
+    `MjrContext`s at exit. Registered after MuJoCo's own hook (it terminates the EGL display; hooks run
+    last-in first-out), it frees them while the display lives, where Python's teardown freed them after
+    and printed an ``EGLError`` once a worker thread had rendered too."""
+    import atexit
 
-    pid: int | None = None
-    gl: Any = None
-    contexts: dict[tuple[int, int, Hashable], Any] = {}
-    stale: list = []
+    key = (id(pool), os.getpid())
+    if key in _RELEASE_HOOKS:
+        return
+    _RELEASE_HOOKS.add(key)
 
-    @classmethod
-    def context(cls, model: Any, height: int, width: int, assets: Hashable) -> Any:
+    def release() -> None:
+        if pool.gl is None or pool.pid != os.getpid():   # pool's fields: the main thread's (atexit runs there)
+            return
+        try:
+            if not gl_is_current(pool.gl):
+                pool.gl.make_current()
+            for ctx in pool.contexts.values():
+                ctx.free()
+            pool.contexts.clear()
+            pool.gl.free()
+        except Exception:  # noqa: BLE001 - at exit: nothing left to save
+            pass
+        pool.gl, pool.pid = None, None
+
+    atexit.register(release)
+
+
+_RELEASE_HOOKS: set[tuple[int, int]] = set()
+
+
+class _Pool(threading.local):
+    """The GL context and an `MjrContext` per (frame size, assets) of each thread that renders (rebuilt
+    after a fork). A GL context is current on one thread at a time, so each thread has its own: envs
+    stepped from several threads (the runner's thread executor, a VLM evaluation) each render on theirs."""
+
+    stale: list = []   # shared: contexts whose display died, kept alive (freeing them needs that display)
+
+    def __init__(self) -> None:
+        self.pid: int | None = None
+        self.gl: Any = None
+        self.contexts: dict[tuple[int, int, Hashable], Any] = {}
+
+    def context(self, model: Any, height: int, width: int, assets: Hashable) -> Any:
         """The bound `MjrContext` for models with these assets at this size (made from ``model`` once)."""
         mujoco = import_mujoco()
-        if cls.pid != os.getpid():
-            cls.pid, cls.gl, cls.contexts = os.getpid(), cls._make_gl(), {}
+        if self.pid != os.getpid():
+            self.pid, self.gl, self.contexts = os.getpid(), self._make_gl(), {}
+            release_at_exit(self)
         try:
-            if not cls._is_current():
-                cls.gl.make_current()
+            if not self._is_current():
+                self.gl.make_current()
         except Exception:  # noqa: BLE001 - someone terminated the shared EGL display (SDL does on quit)
             egl = sys.modules.get("mujoco.egl")
             if egl is not None:
                 egl.EGL_DISPLAY = None
-            cls.stale.append((cls.gl, cls.contexts))  # kept alive: freeing them needs their dead display
-            cls.gl, cls.contexts = cls._make_gl(), {}
-            cls.gl.make_current()
+            self.stale.append((self.gl, self.contexts))  # kept alive: freeing them needs their dead display
+            self.gl, self.contexts = self._make_gl(), {}
+            self.gl.make_current()
         key = (height, width, assets)
-        if key not in cls.contexts:
-            cls.contexts[key] = mujoco.MjrContext(model, mujoco.mjtFontScale.mjFONTSCALE_50.value)
-        ctx = cls.contexts[key]
+        if key not in self.contexts:
+            self.contexts[key] = mujoco.MjrContext(model, mujoco.mjtFontScale.mjFONTSCALE_50.value)
+        ctx = self.contexts[key]
         # One GL context serves every size: bind this size's offscreen framebuffer at every render,
         # or a render after another size's draws into that size's (smaller) buffer and reads back
         # pixels that were never drawn.
         mujoco.mjr_setBuffer(mujoco.mjtFramebuffer.mjFB_OFFSCREEN.value, ctx)
         return ctx
 
-    @classmethod
-    def _is_current(cls) -> bool:
-        return gl_is_current(cls.gl)
+    def _is_current(self) -> bool:
+        return gl_is_current(self.gl)
 
     @staticmethod
     def _make_gl() -> Any:
@@ -98,6 +134,9 @@ class GLPool:
             except Exception as exc:  # noqa: BLE001 - try the next backend
                 error = exc
         raise RuntimeError(f"could not start MuJoCo rendering (MUJOCO_GL={wanted}, osmesa): {error}")
+
+
+GLPool = _Pool()
 
 
 class SceneRenderer:

@@ -1,4 +1,4 @@
-"""Headless MuJoCo rendering for world3d: one GL context per process, contexts shared by size.
+"""Headless MuJoCo rendering for world3d: one GL context per process and thread, contexts shared by size.
 
 Creating a GL context costs about 100 ms on a software renderer and an `MjrContext` several
 milliseconds, while a world is rebuilt at every reset. Every world3d model declares the same
@@ -18,84 +18,86 @@ from __future__ import annotations
 import itertools
 import os
 import sys
+import threading
 import zlib
 from typing import Any
 
 import numpy as np
 
-from gymv_envs.core.mujoco_render import gl_is_current, import_mujoco
+from gymv_envs.core.mujoco_render import gl_is_current, import_mujoco, release_at_exit
 
 SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast", "software", "offscreen")
 
 
-class _GLPool:
-    """The process's GL context and its `MjrContext` per frame size (rebuilt after a fork)."""
+class _Pool(threading.local):
+    """The GL context and its `MjrContext`s per frame size of each thread that renders (rebuilt after a
+    fork). A GL context is current on one thread at a time, so each thread has its own: envs stepped from
+    several threads (the runner's thread executor, a VLM evaluation) each render on their thread's."""
 
-    pid: int | None = None
-    gl: Any = None
-    hardware: bool = False
-    contexts: dict[tuple[int, int], Any] = {}
-    owners: dict[tuple[int, int], dict[int, int]] = {}
-    stale: list = []
-
-    @classmethod
-    def _ensure(cls) -> None:
-        if cls.pid != os.getpid():
-            cls.pid, cls.contexts, cls.owners = os.getpid(), {}, {}
-            cls.gl = cls._make_gl()
-            cls.hardware = cls._probe_hardware()
-
-    @classmethod
-    def accelerated(cls) -> bool:
-        """Whether this process renders on a hardware GL renderer (not Mesa's software ones)."""
-        import_mujoco()
-        cls._ensure()
-        return cls.hardware
-
+    stale: list = []   # shared: contexts whose display died, kept alive (freeing them needs that display)
     # contexts kept per frame size (each holds the model's textures and offscreen buffers)
     MAX_PER_SIZE = 6
-    users: dict[tuple, int] = {}
 
-    @classmethod
-    def context(cls, model: Any, height: int, width: int, baked: tuple = (), serial: int = 0) -> tuple[Any, dict[int, int]]:
+    def __init__(self) -> None:
+        self.pid: int | None = None
+        self.gl: Any = None
+        self.hardware = False
+        self.contexts: dict[tuple, Any] = {}
+        self.owners: dict[tuple, dict[int, int]] = {}
+        self.users: dict[tuple, int] = {}
+
+    def _ensure(self) -> None:
+        if self.pid != os.getpid():
+            self.pid, self.contexts, self.owners, self.users = os.getpid(), {}, {}, {}
+            self.gl = self._make_gl()
+            self.hardware = self._probe_hardware()
+            release_at_exit(self)
+
+    def accelerated(self) -> bool:
+        """Whether this process renders on a hardware GL renderer (not Mesa's software ones)."""
+        import_mujoco()
+        self._ensure()
+        return self.hardware
+
+    def context(self, model: Any, height: int, width: int, baked: tuple = (), serial: int = 0) -> tuple[Any, dict[int, int]]:
         """The `MjrContext` for this frame size and ``baked`` (`baked_signature`: what `MjrContext`
         compiles from the model it is made for), with the model's material-to-texture table."""
         mujoco = import_mujoco()
-        cls._ensure()
+        self._ensure()
         try:
-            if not gl_is_current(cls.gl):
-                cls.gl.make_current()
+            if not gl_is_current(self.gl):
+                self.gl.make_current()
         except Exception:  # noqa: BLE001 - someone terminated the shared EGL display (SDL does on quit)
             egl = sys.modules.get("mujoco.egl")
             if egl is not None:
                 egl.EGL_DISPLAY = None
-            cls.stale.append((cls.gl, cls.contexts))  # kept alive: freeing them needs their dead display
-            cls.gl, cls.contexts, cls.owners = cls._make_gl(), {}, {}
-            cls.gl.make_current()
+            self.stale.append((self.gl, self.contexts))  # kept alive: freeing them needs their dead display
+            self.gl, self.contexts, self.owners, self.users = self._make_gl(), {}, {}, {}
+            self.gl.make_current()
         key = (height, width, baked)
-        if key not in cls.contexts:
-            same_size = [k for k in cls.contexts if k[:2] == (height, width)]
-            if len(same_size) >= cls.MAX_PER_SIZE:  # the least recently made one goes
+        if key not in self.contexts:
+            same_size = [k for k in self.contexts if k[:2] == (height, width)]
+            if len(same_size) >= self.MAX_PER_SIZE:  # the least recently made one goes
                 old = same_size[0]
-                cls.contexts.pop(old).free()
-                cls.owners.pop(old, None)
-                cls.users.pop(old, None)
-            cls.contexts[key] = mujoco.MjrContext(model, mujoco.mjtFontScale.mjFONTSCALE_50.value)
-            cls.owners[key] = {}
-        ctx = cls.contexts[key]
-        if cls.users.get(key) != serial:
+                self.contexts.pop(old).free()
+                self.owners.pop(old, None)
+                self.users.pop(old, None)
+            self.contexts[key] = mujoco.MjrContext(model, mujoco.mjtFontScale.mjFONTSCALE_50.value)
+            self.owners[key] = {}
+        ctx = self.contexts[key]
+        if self.users.get(key) != serial:
             # The context copied its maker's material-to-texture table; this model's may differ
             # (another family's floor texture) while the baked planes are the same.
             n = model.nmat
             ctx.mat_texid[:model.mat_texid.size] = model.mat_texid.ravel()
             ctx.mat_texuniform[:n] = model.mat_texuniform
             ctx.mat_texrepeat[:2 * n] = model.mat_texrepeat.ravel()
-            cls.users[key] = serial
+            self.users[key] = serial
         # The GL context is shared by every size: bind this size's offscreen framebuffer at every
         # render, or a render after another size's draws into that size's (smaller) buffer and
         # reads back pixels that were never drawn.
         mujoco.mjr_setBuffer(mujoco.mjtFramebuffer.mjFB_OFFSCREEN.value, ctx)
-        return ctx, cls.owners[key]
+        return ctx, self.owners[key]
 
     @staticmethod
     def _make_gl() -> Any:
@@ -113,18 +115,20 @@ class _GLPool:
                 error = exc
         raise RuntimeError(f"world3d could not start MuJoCo rendering (MUJOCO_GL={wanted}, osmesa): {error}")
 
-    @classmethod
-    def _probe_hardware(cls) -> bool:
-        if getattr(cls.gl, "backend", "") == "osmesa":
+    def _probe_hardware(self) -> bool:
+        if getattr(self.gl, "backend", "") == "osmesa":
             return False
         try:
             from OpenGL import GL
 
-            cls.gl.make_current()
+            self.gl.make_current()
             name = (GL.glGetString(GL.GL_RENDERER) or b"").decode("ascii", "replace").lower()
         except Exception:  # noqa: BLE001 - unknown renderer: assume software (the cheap choice)
             return False
         return bool(name) and not any(s in name for s in SOFTWARE_RENDERERS)
+
+
+_GLPool = _Pool()
 
 
 def accelerated() -> bool:
