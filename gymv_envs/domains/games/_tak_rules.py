@@ -45,6 +45,7 @@ def square(sq: int, n: int) -> str:
     return f"{'abcdefgh'[sq % n]}{n - sq // n}"
 
 
+@functools.lru_cache(maxsize=1 << 17)   # pure, and at most 2^9 + 2^16 bitboards on the 3x3 and 4x4 boards
 def road_bits(n: int, mine: int) -> bool:
     """Whether the squares of bitboard ``mine`` (bit ``row * n + column``) join opposite edges (a flood fill)."""
     full, top, bottom, left, right = masks(n)
@@ -67,25 +68,28 @@ def ray_table(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
                        for dr, dc, _ in DIRS) for r, c in (divmod(sq, n) for sq in range(n * n)))
 
 
-@functools.lru_cache(maxsize=4096)
-def stack_moves(n: int, sq: int, d: int, height: int, reach: int) -> tuple[int, ...]:
-    """The stack moves from ``sq`` in direction ``d`` carrying at most ``height`` stones over at most ``reach`` squares."""
-    seqs = drops(n)
-    first = 2 * n * n + (4 * sq + d) * len(seqs)
-    return tuple(first + j for j in fitting(n, height, reach))
+@functools.cache
+def stack_moves(n: int) -> tuple[tuple[tuple[tuple[tuple[int, ...], ...], ...], ...], ...]:
+    """Per square of an ``n`` board, stones carried at most (0..n), direction of `DIRS` and squares reached at most
+    (0..n-1): the action indices of those stack moves, a table worked out once per board side."""
+    first, seqs = 2 * n * n, len(drops(n))
+    return tuple(tuple(tuple(tuple(tuple(first + (4 * sq + d) * seqs + j for j in fitting(n, height, reach)) for reach in range(n))
+                             for d in range(len(DIRS))) for height in range(n + 1)) for sq in range(n * n))
 
 
 def verdict(board, p: int, reserve, n: int) -> int | None:
     flats = [0, 0, 0]   # bitboards of ME's and THEM's flat tops (at 1 and 2)
     for i, st in enumerate(board):
-        if st and st[-1] <= 2:
-            flats[st[-1]] |= 1 << i
+        if st:
+            top = st[-1]
+            if top <= 2:
+                flats[top] |= 1 << i
     for who in (p, 3 - p):
         if flats[who].bit_count() >= n and road_bits(n, flats[who]):   # a road holds a square of every row or column
             return who
     if all(board) or 0 in reserve:
-        flats = [sum(1 for st in board if st and st[-1] == who) for who in (ME, THEM)]
-        return ME if flats[0] > flats[1] else THEM if flats[1] > flats[0] else 0
+        me, them = flats[ME].bit_count(), flats[THEM].bit_count()   # the flat tops of each
+        return ME if me > them else THEM if them > me else 0
     return None
 
 

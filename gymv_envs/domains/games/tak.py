@@ -137,18 +137,18 @@ class Tak(BoardGameEnv):
         n, out = self.side, []
         if reserve[p - 1]:
             out = [2 * sq + k for sq in range(n * n) if not board[sq] for k in (0, 1)]
-        rays = ray_table(n)
+        rays, moves = ray_table(n), stack_moves(n)
         for sq, stack in enumerate(board):
             if not stack or owner(stack[-1]) != p:
                 continue
-            height = min(len(stack), n)
+            fitting = moves[sq][min(len(stack), n)]
             for d, ray in enumerate(rays[sq]):
                 reach = 0   # squares in this direction free of walls
                 for t in ray:
                     if board[t] and board[t][-1] > 2:
                         break
                     reach += 1
-                out.extend(stack_moves(n, sq, d, height, reach))
+                out.extend(fitting[d][reach])
         return out
 
     def play(self, s, a: int):
