@@ -162,14 +162,31 @@ def mate_by_checks(board, k: int, memo: dict) -> Any:
     key = (board._transposition_key(), k)
     if key in memo:
         return memo[key]
+    checks = [m for m in _checking_moves(board) if m.promotion in (None, 5)]   # found on bitboards, not pushed
+    if len(checks) > 1:   # tried in board.legal_moves order, as the first mating one is returned
+        picked = set(checks)   # (python-chess's masks only filter its generation: the order of what is left stays)
+        from_mask = to_mask = 0
+        for m in checks:
+            from_mask |= 1 << m.from_square
+            to_mask |= 1 << m.to_square
+        checks = [m for m in board.generate_legal_moves(from_mask, to_mask) if m in picked]
+        if len(checks) != len(picked):   # a move the masks missed (castling is found by its rook): every move
+            checks = [m for m in board.legal_moves if m in picked]
+    bare = k == 1 and board.occupied_co[not board.turn] == board.kings & board.occupied_co[not board.turn]
     found = None
-    for m in board.legal_moves:
-        if m.promotion not in (None, 5) or not board.gives_check(m):
-            continue
-        board.push(m)
-        replies = list(board.legal_moves)
-        ok = not replies or (k > 1 and checks_hold(board, k - 1, memo, replies))
-        board.pop()
+    for m in checks:
+        if k == 1:   # a mate at once, as `mates_in_one` tests it
+            if bare and not (m.promotion or board.is_castling(m) or board.is_en_passant(m)):
+                ok = _bare_king_mated(board, m)
+            else:
+                board.push(m)
+                ok = not any(board.generate_legal_moves())
+                board.pop()
+        else:
+            board.push(m)
+            replies = list(board.legal_moves)
+            ok = not replies or checks_hold(board, k - 1, memo, replies)
+            board.pop()
         if ok:
             found = m
             break
