@@ -97,26 +97,89 @@ def could_end(s, n: int) -> bool:
     """Whether some black move might end the game: its reserve or the empty squares nearly gone, or a road on
     its flat tops plus the squares one move could change (one empty square, or one stack's line)."""
     board = s[0]
-    empties = [i for i, st in enumerate(board) if not st]
-    if s[2][ME - 1] <= 1 or len(empties) <= n:
-        return True
-    mine = 0
+    mine = empty = 0
     for i, st in enumerate(board):
-        if st and st[-1] == ME:
+        if not st:
+            empty |= 1 << i
+        elif st[-1] == ME:
             mine |= 1 << i
-    if any(road_bits(n, mine | 1 << e) for e in empties):
+    if s[2][ME - 1] <= 1 or empty.bit_count() <= n:
         return True
+    if road_squares(n, mine) & empty:
+        return True
+    rays = ray_table(n)
     for sq, st in enumerate(board):
         if not st or owner(st[-1]) != ME:
             continue
-        r, c = divmod(sq, n)
-        for dr, dc, _ in DIRS:
-            line = mine | 1 << sq if ME in st[:-1] else mine
-            for step in range(1, min(len(st), n) + 1):
-                rr, cc = r + dr * step, c + dc * step
-                if not (0 <= rr < n and 0 <= cc < n) or (board[rr * n + cc] and board[rr * n + cc][-1] > 2):
+        base = mine | 1 << sq if ME in st[:-1] else mine
+        for ray in rays[sq]:
+            line = base
+            for t in ray[:len(st)]:   # at most min(height, n) squares: a ray holds at most n - 1
+                if board[t] and board[t][-1] > 2:
                     break
-                line |= 1 << (rr * n + cc)
+                line |= 1 << t
             if road_bits(n, line):
                 return True
+    return False
+
+
+@functools.lru_cache(maxsize=1 << 17)   # pure, and at most 2^9 + 2^16 bitboards on the 3x3 and 4x4 boards
+def road_squares(n: int, mine: int) -> int:
+    """The bitboard of the squares that, added to ``mine``, make a road."""
+    return sum(1 << e for e in range(n * n) if road_bits(n, mine | 1 << e))
+
+
+@functools.cache
+def drop_tops(n: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Per drop sequence of `drops`: the stones carried and, per square passed, the index in the carried stones of
+    the one left on top there (the last of those dropped on it)."""
+    return tuple((sum(seq), tuple(sum(seq[:j + 1]) - 1 for j in range(len(seq)))) for seq in drops(n))
+
+
+def wins_at_once(s, n: int, moves) -> bool:
+    """Whether one of ``moves`` (the legal moves of ME, to move in ``s``) ends the game in ME's favour. `Tak.play`
+    and `verdict` written out on bitboards of the flat tops (the same rules, kept apart for the level search's
+    speed: only the tops a move changes are looked at, and no state is built)."""
+    board, reserve = s[0], s[2]
+    me = them = empty = 0
+    for i, st in enumerate(board):
+        if not st:
+            empty |= 1 << i
+        elif st[-1] == ME:
+            me |= 1 << i
+        elif st[-1] == THEM:
+            them |= 1 << i
+    places, rays, tops = 2 * n * n, ray_table(n), drop_tops(n)
+    per_square = 4 * len(tops)
+
+    def ends_mine(mine: int, theirs: int, full: bool, stones: int) -> bool:   # verdict(...) == ME, ME moving
+        if mine.bit_count() >= n and road_bits(n, mine):
+            return True
+        if theirs.bit_count() >= n and road_bits(n, theirs):
+            return False
+        return (full or stones == 0 or reserve[THEM - 1] == 0) and mine.bit_count() > theirs.bit_count()
+
+    for a in moves:
+        if a < places:
+            bit = 1 << (a // 2)
+            if ends_mine(me if a % 2 else me | bit, them, empty == bit, reserve[ME - 1] - 1):
+                return True
+            continue
+        sq, j = divmod(a - places, per_square)
+        d, j = divmod(j, len(tops))
+        stack, (k, on_top) = board[sq], tops[j]
+        bit = 1 << sq
+        mine, theirs, left = me & ~bit, them & ~bit, len(stack) - k
+        if left:
+            mine |= bit if stack[left - 1] == ME else 0
+            theirs |= bit if stack[left - 1] == THEM else 0
+        gaps = empty if left else empty | bit
+        for t, top in zip(rays[sq][d], on_top):
+            bit = 1 << t
+            piece = stack[left + top]
+            mine = mine | bit if piece == ME else mine & ~bit
+            theirs = theirs | bit if piece == THEM else theirs & ~bit
+            gaps &= ~bit
+        if ends_mine(mine, theirs, not gaps, reserve[ME - 1]):
+            return True
     return False

@@ -19,6 +19,7 @@ from gymv_envs.domains.games._tak_rules import (
     square,
     stack_moves,
     verdict,
+    wins_at_once,
 )
 
 FLAT, WALL = 0, 2                   # a piece is owner + kind: 1/2 a flat of ME/THEM, 3/4 a standing stone (wall)
@@ -170,16 +171,16 @@ class Tak(BoardGameEnv):
         return board, q, tuple(reserve), verdict(board, p, reserve, self.side)
 
     def wins(self, s, k: int) -> bool:
-        """The base search, with black's last move cut short (sound) when no road can appear in one move and no
-        move can end the game on the flat count."""
-        if k == 1 and s[3] is None and s[1] == ME and not could_end(s, self.side):
-            return False
+        """The base search, black's last move tested at once (`immediate_win`, the same answer)."""
+        if k == 1 and s[3] is None and s[1] == ME:
+            return self.immediate_win(s)
         return super().wins(s, k)
 
     def immediate_win(self, s) -> bool:
-        """The base test, cut short as `wins` is when no black move can end the game."""
-        if s[3] is None and s[1] == ME and not could_end(s, self.side):
-            return False
+        """The base test, cut short (sound) when no road can appear in one move and no move can end the game on the
+        flat count, else worked out on bitboards (`wins_at_once`)."""
+        if s[3] is None and s[1] == ME:
+            return could_end(s, self.side) and wins_at_once(s, self.side, self.legal(s))
         return super().immediate_win(s)
 
     def result(self, s):
