@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import gymv_envs
+from gymv.benchmarks.run import split_globs
 from gymv.benchmarks.store import check_out_arg
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="gymv-bench judge-audit", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--ids", action="append", default=None, metavar="GLOB", help="glob over web ids (repeatable; default: 'GymV/Web*')")
+    p.add_argument("--ids", action="append", default=None, metavar="GLOB", help="glob over web ids (repeatable or comma-separated; default: 'GymV/Web*')")
     p.add_argument("--seeds", type=int, default=2, help="levels per id (default 2)")
     p.add_argument("--policies", default="oracle,random,noisy", help="comma-separated: oracle, random, noisy")
     p.add_argument("--difficulty", type=int, default=None, help="difficulty (default: each id's)")
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     check_out_arg(parser, args.out)   # before the judge is asked: its (possibly paid) verdicts are not lost to a bad folder
 
     web = gymv_envs.ids(domain="web")
-    globs = args.ids or ["GymV/Web*"]
+    globs = split_globs(args.ids) or ["GymV/Web*"]
     ids = [i for i in web if any(fnmatch.fnmatch(i, g) for g in globs)]
     if not ids:
         print(f"error: no web id matches {globs}", file=sys.stderr)
