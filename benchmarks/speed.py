@@ -41,6 +41,7 @@ import gymnasium as gym
 
 import gymv_envs
 from gymv_envs.core.allocator import allocator_state
+from gymv_envs.core.env import MAX_OBS_SIDE, VisionEnv
 from gymv_envs.core.registry import unmatched_hint
 
 BROWSER_KINDS = ("click", "double_click", "scroll", "type")
@@ -242,8 +243,9 @@ def parse_sizes(text: str) -> list[tuple[str, tuple[int, int] | None]]:
             h, w = (int(v) for v in part.split("x")) if "x" in part else (int(part), int(part))
         except ValueError:
             raise ValueError(f"invalid size {part!r} in --sizes; valid: 'default', N (N x N) or HxW, comma-separated") from None
-        if not (16 <= h <= 4096 and 16 <= w <= 4096):
-            raise ValueError(f"invalid size {part!r} in --sizes; sides must be 16 to 4096 pixels")
+        low = min(VisionEnv.min_obs_size)   # what every id accepts (16 passed here, then failed in the env)
+        if not (low <= h <= MAX_OBS_SIDE and low <= w <= MAX_OBS_SIDE):
+            raise ValueError(f"invalid size {part!r} in --sizes; sides must be {low} to {MAX_OBS_SIDE} pixels")
         out.append((part, (h, w)))
     for need in ("default", "84"):  # the summary's figures
         if need not in [label for label, _ in out]:

@@ -209,3 +209,13 @@ def test_paired_speed_times_two_trees_in_turn(tmp_path):
         tree = str(tmp_path) if says == "holds no gymv_envs" else str(ROOT)
         proc = subprocess.run([sys.executable, str(script), tree, str(ROOT), *bad], capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2 and says in proc.stderr, (bad, proc.stderr)
+
+
+def test_sizes_below_what_the_envs_accept_are_refused_up_front():
+    """``--sizes 20`` passed the command's own check (16 and up) and then failed with a traceback in the env."""
+    from gymv.benchmarks.speed import parse_sizes
+
+    assert [label for label, _ in parse_sizes("32x48")] == ["default", "84", "32x48"]
+    for bad in ("20", "16x64", "5000"):
+        with pytest.raises(ValueError, match="sides must be 32 to 4096 pixels"):
+            parse_sizes(bad)
