@@ -10,6 +10,7 @@ import gymnasium as gym
 
 import gymv_envs
 from gymv.benchmarks.episode import run_episode
+from gymv_envs.core.registry import unmatched_hint
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seeds must be >= 1")
     selected = gymv_envs.ids(args.pattern, available_only=True)
     if not selected:
-        parser.error(f"no available id matches {args.pattern!r}; see gymv_envs.ids()")
+        parser.error(f"no available id matches {args.pattern!r}{unmatched_hint([args.pattern]) or '; see gymv_envs.ids()'}")
     from gymv.agents import make_agent
 
     probe = gym.make(selected[0])
