@@ -407,16 +407,26 @@ class Trainer:
 
         self.out.mkdir(parents=True, exist_ok=True)
         self.t0, self.cpu0, self.eval_cpu = time.perf_counter(), time.process_time(), 0.0
+        self.interrupted_at: int | None = None
         cls = {"ppo": PPO, "dqn": DQN, "a2c": A2C}[self.algo]
         venv = self.vec_env()
         try:
             model = cls(self.policy, venv, seed=self.seed, device="cpu", verbose=max(0, self.verbose), **self.hparams)
             self.record_eval(model, 0)
-            model.learn(total_timesteps=self.steps, callback=_callback_class()(self))
+            try:
+                model.learn(total_timesteps=self.steps, callback=_callback_class()(self))
+            except KeyboardInterrupt:   # keep the policy trained so far (no evaluation: the user asked to stop)
+                self.interrupted_at = int(model.num_timesteps)
+                self.save(model, "model", model.num_timesteps)
+                raise
             if not self.curve or self.curve[-1]["timesteps"] != model.num_timesteps:
                 self.record_eval(model, model.num_timesteps)
         finally:
-            venv.close()
+            try:
+                venv.close()
+            except (OSError, EOFError):   # Ctrl-C reached the whole process group: --subproc workers are gone
+                if self.interrupted_at is None:
+                    raise
         return self.curve
 
 
@@ -461,7 +471,13 @@ def main(argv: list[str] | None = None) -> int:
             trainer = Trainer(args.env, args.algo, args.steps, args.out, args.obs_size, args.difficulty, args.n_envs,
                               args.frame_stack, args.eval_freq, args.eval_episodes, args.seed, args.env_kwargs,
                               args.wrapper, args.hparams, args.subproc, not args.stochastic, args.cpu_budget)
-            curve = trainer.run()
+            try:
+                curve = trainer.run()
+            except KeyboardInterrupt:
+                at = getattr(trainer, "interrupted_at", None)   # None: stopped before training began
+                print(f"interrupted{f' at {at:,} steps' if at is not None else ''}: {trainer.out / 'model.zip'} holds the "
+                      f"policy trained so far; best.zip and curve.json hold the evaluations up to then", file=sys.stderr)
+                return 130
             print(json.dumps({"checkpoint": str(trainer.out / "model.zip"), "best": str(trainer.out / "best.zip"),
                               "final": curve[-1]}))
             return 0

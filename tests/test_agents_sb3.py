@@ -170,3 +170,27 @@ def test_command_line_train_and_errors(tmp_path, capsys):
         assert message in capsys.readouterr().err
     assert main(["eval", "--checkpoint", str(tmp_path / "cli"), "--seed", "-3"]) == 2
     assert "--seed >= 0" in capsys.readouterr().err
+
+
+def test_ctrl_c_keeps_the_policy_trained_so_far(tmp_path, capsys, monkeypatch):
+    """Ctrl-C during training used to end in a KeyboardInterrupt traceback, model.zip holding the last evaluation's
+    policy (up to --eval-freq steps behind); with --subproc, the workers' broken pipes hid even that. Now the policy
+    at the moment of the interrupt is saved, the command says where, and exits 130."""
+    steps = {"n": 0}
+
+    def over_budget(self):   # asked after every env step: a Ctrl-C arrives at step 101
+        steps["n"] += 1
+        if steps["n"] > 100:
+            raise KeyboardInterrupt
+        return False
+
+    monkeypatch.setattr(Trainer, "over_budget", over_budget)
+    out = tmp_path / "run"
+    code = main(["train", "--env", "GymV/SlidingPuzzle-v1", "--steps", "100000", "--n-envs", "1", "--eval-freq", "64",
+                 "--eval-episodes", "1", "--obs-size", "48", "48", "--out", str(out),
+                 "--hparams", '{"n_steps": 32, "n_epochs": 1, "batch_size": 32}'])
+    assert code == 130
+    assert "interrupted at 10" in capsys.readouterr().err
+    saved = json.loads((out / "model.gymv.json").read_text())["timesteps"]
+    assert saved > json.loads((out / "curve.json").read_text())[-1]["timesteps"]   # newer than the last evaluation
+    assert main(["eval", "--checkpoint", str(out / "model.zip"), "--episodes", "1"]) == 0
