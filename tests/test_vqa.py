@@ -463,3 +463,26 @@ def test_a_damaged_or_edited_set_is_named_before_any_question(exported, tmp_path
     assert evaluate.main(["--set", str(exported), "--agent", "random", "--out", str(tmp_path / "res2")]) == 0
     assert "manifest" not in capsys.readouterr().err
     assert json.loads((tmp_path / "res2" / "summary.json").read_text())["set"]["matches_manifest"]
+
+
+class CtrlC:
+    """A module:Class agent whose third question is interrupted, as Ctrl-C interrupts a slow model's evaluation."""
+
+    asked = 0
+
+    def answer(self, question, images):
+        CtrlC.asked += 1
+        if CtrlC.asked == 3:
+            raise KeyboardInterrupt
+        return question["answer"]
+
+
+def test_ctrl_c_stops_asking_and_says_how_to_go_on(exported, tmp_path, capsys):
+    """Ctrl-C during eval-vqa ended in a traceback. Now the command says that the cache keeps the replies so far
+    (so the same command asks only the others) and exits 130; the questions still queued are not asked."""
+    CtrlC.asked = 0
+    total = sum(1 for _ in (exported / "questions.jsonl").open())
+    assert evaluate.main(["--set", str(exported), "--agent", "tests.test_vqa:CtrlC", "--workers", "2",
+                          "--permutations", "0", "--out", str(tmp_path / "res")]) == 130
+    assert "interrupted before every question was answered" in capsys.readouterr().err
+    assert CtrlC.asked <= 6 < total and not (tmp_path / "res" / "summary.json").exists()

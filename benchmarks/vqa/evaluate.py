@@ -196,7 +196,7 @@ def ask_all(answerer: Any, records: list[dict[str, Any]], root: Path, workers: i
 
     if workers > 1:
         with cf.ThreadPoolExecutor(max_workers=workers) as pool:
-            return list(pool.map(one, records))
+            return list(pool.map(one, records))   # on Ctrl-C, map cancels the questions still queued
     return [one(r) for r in records]
 
 
@@ -322,6 +322,11 @@ def main(argv: list[str] | None = None) -> int:
     except vlm.VLMError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("interrupted before every question was answered: nothing was written"
+              + (" to --out" if args.out else "") + "; the VLM agent's replies so far are in its cache (unless --no-cache), "
+              "so the same command again asks only the others", file=sys.stderr)
+        return 130
     text = markdown(summary, args.agent)
     print(text)
     if args.out:
