@@ -486,3 +486,21 @@ def test_ctrl_c_stops_asking_and_says_how_to_go_on(exported, tmp_path, capsys):
                           "--permutations", "0", "--out", str(tmp_path / "res")]) == 130
     assert "interrupted before every question was answered" in capsys.readouterr().err
     assert CtrlC.asked <= 6 < total and not (tmp_path / "res" / "summary.json").exists()
+
+
+def test_an_interrupted_re_export_keeps_the_old_set(exported, tmp_path, monkeypatch):
+    """Exporting into a folder that holds a set deleted the old set first, then built the new one: Ctrl-C or a
+    failure while building left neither. The old set now goes only once the new one is ready to write."""
+    import shutil
+
+    folder = tmp_path / "set"
+    shutil.copytree(exported, folder)
+    before = _files(folder)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(export, "build", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        export.main(["--per-domain", "1", "--out", str(folder)])
+    assert _files(folder) == before

@@ -183,12 +183,19 @@ def write(out: Path, questions: list[Question], args: dict[str, Any], parquet: b
                 "args": args, "questions": len(recs), "by_agentvqa_domain": count("agentvqa_domain"),
                 "by_question_type": count("question_type"), "by_answer": count("answer"),
                 "content_sha256": content_sha256(files)}
-    files[MANIFEST] = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+    if (out / MANIFEST).exists():  # a set written before: replaced whole (no stale image left), once the new one is built
+        import shutil
+
+        for name in ("images", "hf"):
+            shutil.rmtree(out / name, ignore_errors=True)
+        for name in (QUESTIONS, TSV, MANIFEST):
+            (out / name).unlink(missing_ok=True)
     out.mkdir(parents=True, exist_ok=True)
-    for path, data in sorted(files.items()):
+    files[MANIFEST] = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+    for path in sorted(files, key=lambda p: p == MANIFEST):   # the manifest last: a set cut short has none
         target = out / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        target.write_bytes(files[path])
     return manifest
 
 
@@ -259,13 +266,6 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--out {out} is a file; choose an empty or new folder")
     if out.exists() and any(out.iterdir()) and not (out / MANIFEST).exists():
         p.error(f"--out {out} exists and is not an exported set; choose an empty or new folder")
-    if (out / MANIFEST).exists():  # a set written before: replace it whole, leaving no stale image behind
-        import shutil
-
-        for name in ("images", "hf"):
-            shutil.rmtree(out / name, ignore_errors=True)
-        for name in (QUESTIONS, TSV, MANIFEST):
-            (out / name).unlink(missing_ok=True)
     settings = {"per_domain": args.per_domain, "seed": args.seed, "domains": args.domains, "history": args.history,
                 "obs_size": args.obs_size, "clip_frames": args.clip_frames}
     try:
