@@ -18,6 +18,13 @@ COMMANDS = {
 }
 
 
+# what an interrupted command leaves, where it is more than nothing (run and eval-vqa also catch Ctrl-C themselves)
+RESUMES = {
+    "run": "the finished episodes are in --out; the same command again runs only the others",
+    "agreement": "a VLM agent's replies so far are in its cache; the same command again asks only the others",
+}
+
+
 def usage() -> str:
     lines = [f"usage: gymv-bench {{{','.join(COMMANDS)}}} [options]   (gymv-bench --version: the installed version)",
              "", "commands:"]
@@ -44,4 +51,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     import importlib
 
-    return importlib.import_module(COMMANDS[argv[0]][0]).main(argv[1:])
+    try:
+        return importlib.import_module(COMMANDS[argv[0]][0]).main(argv[1:])
+    except KeyboardInterrupt:   # Ctrl-C: a line, not a traceback from wherever the command was waiting
+        print(f"gymv-bench {argv[0]}: interrupted; {RESUMES.get(argv[0], 'nothing was written')}", file=sys.stderr)
+        return 130

@@ -61,6 +61,8 @@ def runner(ids: list[str], seeds: list[int], workers: int, extra: tuple[str, ...
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             rc = bench_run.main(argv)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    if rc == 130:   # the run was interrupted (Ctrl-C): stop here too
+        raise KeyboardInterrupt
     if rc != 0:
         raise RuntimeError(f"run {argv} exited {rc}")
     return wall, cpu

@@ -423,3 +423,19 @@ def test_ids_may_be_comma_separated_as_well_as_repeated():
     args = run.build_parser().parse_args(["--ids", "GymV/TicTacToe-v1, GymV/Nim-v1", "--ids", "GymV/Sokoban-v1"])
     available, skipped = run.matching_ids(args)   # the comma list matched nothing before
     assert available == ["GymV/Nim-v1", "GymV/Sokoban-v1", "GymV/TicTacToe-v1"] and skipped == []
+
+
+def test_ctrl_c_in_any_command_is_a_line_not_a_traceback(monkeypatch, capsys):
+    """export-vqa, speed, demo and validity ended a Ctrl-C with a KeyboardInterrupt traceback, overhead with a
+    RuntimeError; gymv-bench now says which command was interrupted, what it left, and exits 130."""
+    from gymv.benchmarks import cli, overhead, run, speed
+
+    def interrupted(argv=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(speed, "main", interrupted)
+    assert cli.main(["speed"]) == 130
+    assert capsys.readouterr().err.strip() == "gymv-bench speed: interrupted; nothing was written"
+    monkeypatch.setattr(run, "main", lambda argv=None: 130)   # what an interrupted run returns
+    with pytest.raises(KeyboardInterrupt):
+        overhead.runner(["GymV/TicTacToe-v1"], [0], 1)
