@@ -18,7 +18,8 @@ stacking and action scaling on the plain env the benchmark runner gives it.
 Training evaluates the policy every ``--eval-freq`` steps on held-out seeds under the
 registered step budget and scores it by the benchmark's protocol
 (`gymv.benchmarks.scoring.episode_score`); the curve goes to ``curve.json`` and the best and the
-last models are saved. A checkpoint is ``model.zip`` plus ``model.gymv.json`` (the id, the
+last models are saved (into an ``--out`` that holds no model yet, unless ``--overwrite``; Ctrl-C saves the
+policy trained so far). A checkpoint is ``model.zip`` plus ``model.gymv.json`` (the id, the
 env kwargs, the wrappers, the frame stack and the spaces), so `SB3Agent` (``sb3:<path>`` in
 `gymv.agents.make_agent`) can refuse an env with other observations with a clear message.
 """
@@ -312,7 +313,7 @@ class Trainer:
                  frame_stack: int | None = None, eval_freq: int = 10_000, eval_episodes: int = 5, seed: int = 0,
                  env_kwargs: dict[str, Any] | None = None, wrappers: Sequence[str] = (),
                  hparams: dict[str, Any] | None = None, subproc: bool = False, deterministic: bool = True,
-                 cpu_budget_s: float | None = None, verbose: int = 0) -> None:
+                 cpu_budget_s: float | None = None, verbose: int = 0, overwrite: bool = False) -> None:
         import gymv_envs
 
         if env_id not in gymv_envs.ids():
@@ -332,6 +333,14 @@ class Trainer:
             raise ValueError(f"{algo.upper()} takes no hyperparameter {', '.join(unknown)}; valid: {', '.join(algo_arguments(algo))}")
         self.env_id, self.algo, self.steps, self.seed = env_id, algo, int(steps), int(seed)
         self.out = Path(out or f"runs/sb3/{env_id.split('/')[-1]}-{algo}-s{seed}")
+        if (self.out / "model.zip").exists() and not overwrite:   # its first evaluation would replace model and best
+            try:
+                had = json.loads((self.out / "model.gymv.json").read_text())
+                what = f" ({had['env_id']}, {int(had['timesteps']):,} steps)"
+            except (OSError, ValueError, KeyError, TypeError):
+                what = ""
+            raise ValueError(f"{self.out} already holds a trained model{what}: choose another --out, or pass --overwrite "
+                             "(overwrite=True) to replace it")
         self.env_kwargs = train_env_kwargs(env_id, obs_size, difficulty, env_kwargs)
         self.wrappers = tuple(wrappers)
         self.frame_stack = default_frame_stack(env_id) if frame_stack is None else int(frame_stack)
@@ -453,6 +462,7 @@ def main(argv: list[str] | None = None) -> int:
     tr.add_argument("--threads", type=int, default=None, help="torch CPU threads")
     tr.add_argument("--cpu-budget", type=float, default=None, help="stop after this many CPU seconds of training")
     tr.add_argument("--stochastic", action="store_true", help="evaluate with sampled actions (default: deterministic)")
+    tr.add_argument("--overwrite", action="store_true", help="replace the model, best model and curve already in --out")
     ev = sub.add_parser("eval", help="score a checkpoint by the benchmark's protocol, next to random and oracle")
     ev.add_argument("--checkpoint", required=True)
     ev.add_argument("--episodes", type=int, default=10)
@@ -470,7 +480,8 @@ def main(argv: list[str] | None = None) -> int:
                 torch.set_num_threads(args.threads)
             trainer = Trainer(args.env, args.algo, args.steps, args.out, args.obs_size, args.difficulty, args.n_envs,
                               args.frame_stack, args.eval_freq, args.eval_episodes, args.seed, args.env_kwargs,
-                              args.wrapper, args.hparams, args.subproc, not args.stochastic, args.cpu_budget)
+                              args.wrapper, args.hparams, args.subproc, not args.stochastic, args.cpu_budget,
+                              overwrite=args.overwrite)
             try:
                 curve = trainer.run()
             except KeyboardInterrupt:

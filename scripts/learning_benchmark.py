@@ -56,7 +56,7 @@ def run_one(spec: str, args: argparse.Namespace) -> dict[str, Any]:
                       obs_size=args.obs_size, difficulty=difficulty, n_envs=args.n_envs, eval_freq=args.eval_freq,
                       eval_episodes=args.eval_episodes, seed=args.seed, hparams={**PPO_HPARAMS, **args.hparams},
                       deterministic=False, cpu_budget_s=args.cpu_seconds, frame_stack=args.frame_stack,
-                      wrappers=args.wrappers, env_kwargs=args.env_kwargs)
+                      wrappers=args.wrappers, env_kwargs=args.env_kwargs, overwrite=True)   # a rerun replaces its runs
     curve = trainer.run()
     kw, wrappers = trainer.env_kwargs, trainer.wrappers
     final_episodes = args.final_episodes

@@ -170,6 +170,14 @@ def test_command_line_train_and_errors(tmp_path, capsys):
         assert message in capsys.readouterr().err
     assert main(["eval", "--checkpoint", str(tmp_path / "cli"), "--seed", "-3"]) == 2
     assert "--seed >= 0" in capsys.readouterr().err
+    # training again into a folder with a model replaced that model and best.zip at its first evaluation
+    before = (tmp_path / "cli" / "best.zip").read_bytes()
+    again = ["train", "--env", "GymV/SlidingPuzzle-v1", "--steps", "0", "--n-envs", "1", "--obs-size", "48", "48",
+             "--eval-episodes", "1", "--out", str(tmp_path / "cli")]
+    assert main(again) == 2
+    assert "already holds a trained model (GymV/SlidingPuzzle-v1, 64 steps): choose another --out" in capsys.readouterr().err
+    assert (tmp_path / "cli" / "best.zip").read_bytes() == before
+    assert main([*again, "--overwrite"]) == 0
 
 
 def test_ctrl_c_keeps_the_policy_trained_so_far(tmp_path, capsys, monkeypatch):
