@@ -116,18 +116,23 @@ def _bare_king_mated(board, m) -> bool:
     return True
 
 
+def _mates(board, m, bare: bool) -> bool:
+    """Whether the checking move ``m`` mates (``bare``: the side to be mated has only its king, read without
+    making the move where no promotion, castling or en passant complicates it)."""
+    if bare and not (m.promotion or board.is_castling(m) or board.is_en_passant(m)):
+        return _bare_king_mated(board, m)
+    board.push(m)
+    mated = not any(board.generate_legal_moves())
+    board.pop()
+    return mated
+
+
 def mates_in_one(board, first: bool = False) -> list:
     """The mating moves (only the first one found when ``first``)."""
     bare = board.occupied_co[not board.turn] == board.kings & board.occupied_co[not board.turn]
     out = []
     for m in _checking_moves(board):
-        if bare and not (m.promotion or board.is_castling(m) or board.is_en_passant(m)):
-            mated = _bare_king_mated(board, m)
-        else:
-            board.push(m)
-            mated = not any(board.generate_legal_moves())
-            board.pop()
-        if mated:
+        if _mates(board, m, bare):
             out.append(m)
             if first:
                 break
@@ -176,12 +181,7 @@ def mate_by_checks(board, k: int, memo: dict) -> Any:
     found = None
     for m in checks:
         if k == 1:   # a mate at once, as `mates_in_one` tests it
-            if bare and not (m.promotion or board.is_castling(m) or board.is_en_passant(m)):
-                ok = _bare_king_mated(board, m)
-            else:
-                board.push(m)
-                ok = not any(board.generate_legal_moves())
-                board.pop()
+            ok = _mates(board, m, bare)
         else:
             board.push(m)
             replies = list(board.legal_moves)
