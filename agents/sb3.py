@@ -502,7 +502,11 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError(f"invalid --episodes {args.episodes} / --seed {args.seed}; valid values: --episodes >= 1, "
                              "--seed >= 0 (the first level's seed)")
         for name, factory in agents.items():
-            result = evaluate(factory, where["env_id"], where["env_kwargs"], where["wrappers"], args.episodes, args.seed)
+            try:
+                result = evaluate(factory, where["env_id"], where["env_kwargs"], where["wrappers"], args.episodes, args.seed)
+            except KeyboardInterrupt:
+                print(f"interrupted while scoring {name}: the agents scored before are above", file=sys.stderr)
+                return 130
             print(json.dumps({"agent": name, "env_id": where["env_id"], **result}))
         return 0
     except (ValueError, FileNotFoundError) as exc:

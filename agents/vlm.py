@@ -527,13 +527,20 @@ def main(argv: list[str] | None = None) -> int:
         agent = VLMAgent(env, **agent_kwargs(args))
     except (ValueError, gym.error.Error) as exc:
         parser.error(str(exc))
+    done = 0
     try:
         for k in range(args.episodes):
             record = rollout(env, agent, args.seed + k)
             print(json.dumps(record), flush=True)
+            done += 1
     except VLMError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print(f"interrupted after {done} of {args.episodes} episodes" + (" (their records are above)" if done else "")
+              + ("; the model's replies so far are in the cache, so the same command again replays them without asking"
+                 if agent.client.cache_dir is not None else ""), file=sys.stderr)
+        return 130
     finally:
         env.close()
     return 0

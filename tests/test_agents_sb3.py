@@ -202,3 +202,18 @@ def test_ctrl_c_keeps_the_policy_trained_so_far(tmp_path, capsys, monkeypatch):
     saved = json.loads((out / "model.gymv.json").read_text())["timesteps"]
     assert saved > json.loads((out / "curve.json").read_text())[-1]["timesteps"]   # newer than the last evaluation
     assert main(["eval", "--checkpoint", str(out / "model.zip"), "--episodes", "1"]) == 0
+    capsys.readouterr()
+    import gymv.agents.sb3 as sb3
+
+    scored = []
+
+    def evaluate_then_ctrl_c(*args, **kwargs):   # Ctrl-C while eval --baselines scores its second agent
+        if scored:
+            raise KeyboardInterrupt
+        scored.append(1)
+        return {"score_mean": 0.0}
+
+    monkeypatch.setattr(sb3, "evaluate", evaluate_then_ctrl_c)
+    assert main(["eval", "--checkpoint", str(out / "model.zip"), "--episodes", "1", "--baselines"]) == 130
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["agent"] == "sb3" and "interrupted while scoring random" in captured.err

@@ -56,6 +56,31 @@ def test_vlm_command_prints_the_rollout_record(tmp_path):
     assert all({"score", "return", "parsed", "agent_stats", "steps"} <= set(r) for r in records)
 
 
+def test_vlm_command_ctrl_c_keeps_the_finished_records(monkeypatch, capsys, tmp_path):
+    """Ctrl-C in ``python -m gymv.agents.vlm`` ended in a traceback from inside the HTTP client."""
+    from gymv.agents import vlm
+    from gymv.benchmarks import rollout as rollout_module
+    from tests.chat_server import ChatServer
+
+    played = []
+
+    def rollout_then_ctrl_c(env, agent, seed):
+        if played:
+            raise KeyboardInterrupt
+        played.append(seed)
+        return {"seed": seed}
+
+    monkeypatch.setattr(rollout_module, "rollout", rollout_then_ctrl_c)
+    with ChatServer(lambda request: "Answer: B2") as server:
+        code = vlm.main(["--env", "GymV/TicTacToeBestMove-v1", "--model", "m", "--base-url", server.base_url,
+                         "--episodes", "3", "--cache-dir", str(tmp_path / "cache")])
+    assert code == 130
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {"seed": 0}
+    assert "interrupted after 1 of 3 episodes (their records are above); the model's replies so far are in the cache" \
+        in captured.err
+
+
 def test_one_table_of_agent_names():
     env = gym.make("GymV/TicTacToe-v1")
     for name in ("random", "oracle"):
