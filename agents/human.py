@@ -254,7 +254,11 @@ def main(argv: list[str] | None = None) -> int:
     except (NoDisplayError, ValueError, gym.error.Error) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    play(args.env, args.episodes, args.seed, agent=HumanAgent(env))
+    try:
+        play(args.env, args.episodes, args.seed, agent=HumanAgent(env))
+    except KeyboardInterrupt:   # Ctrl-C in the terminal: a line, not pygame's event wait in a traceback
+        print("stopped (Ctrl-C): the finished episodes' records are above", file=sys.stderr)
+        return 130
     return 0
 
 

@@ -110,3 +110,15 @@ def test_realtime_ids_do_not_wait_and_make_agent_builds_it():
         assert agent.act(obs, info) == env.unwrapped.action_names.index("right")
     finally:
         agent.close()
+
+
+def test_ctrl_c_in_the_terminal_ends_with_a_line(monkeypatch, capsys):
+    """Ctrl-C while the window waits for a key ended in a traceback through pygame's event wait."""
+    import gymv.agents.human as human
+
+    def ctrl_c(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(human, "play", ctrl_c)
+    assert human.main(["GymV/Sokoban-v1"]) == 130
+    assert "stopped (Ctrl-C)" in capsys.readouterr().err
