@@ -79,34 +79,70 @@ def release_at_exit(pool: threading.local) -> None:
 _RELEASE_HOOKS: set[tuple[int, int]] = set()
 
 
-class _Pool(threading.local):
-    """The GL context and an `MjrContext` per (frame size, assets) of each thread that renders (rebuilt
-    after a fork). A GL context is current on one thread at a time, so each thread has its own: envs
-    stepped from several threads (the runner's thread executor, a VLM evaluation) each render on theirs."""
+class ThreadGL(threading.local):
+    """A GL context per thread that renders, and its `MjrContext`s in ``contexts`` (rebuilt after a fork).
+    A GL context is current on one thread at a time, so each thread has its own: envs stepped from several
+    threads (the runner's thread executor, a VLM evaluation) each render on theirs. Subclasses key
+    ``contexts`` as they need and may extend `_forget` and `_started`."""
 
     stale: list = []   # shared: contexts whose display died, kept alive (freeing them needs that display)
 
     def __init__(self) -> None:
         self.pid: int | None = None
         self.gl: Any = None
-        self.contexts: dict[tuple[int, int, Hashable], Any] = {}
+        self.contexts: dict[Hashable, Any] = {}
 
-    def context(self, model: Any, height: int, width: int, assets: Hashable) -> Any:
-        """The bound `MjrContext` for models with these assets at this size (made from ``model`` once)."""
-        mujoco = import_mujoco()
+    def _forget(self) -> None:
+        """Drop this thread's contexts (a new process, or a GL context remade)."""
+        self.contexts = {}
+
+    def _started(self) -> None:
+        """Called once a process's first GL context of this thread is made (world3d probes the renderer)."""
+
+    def make_current(self) -> None:
+        """Make this thread's GL context current, making it first if needed, or again if its display died."""
         if self.pid != os.getpid():
-            self.pid, self.gl, self.contexts = os.getpid(), self._make_gl(), {}
+            self.pid, self.gl = os.getpid(), self._make_gl()
+            self._forget()
+            self._started()
             release_at_exit(self)
         try:
-            if not self._is_current():
+            if not gl_is_current(self.gl):
                 self.gl.make_current()
         except Exception:  # noqa: BLE001 - someone terminated the shared EGL display (SDL does on quit)
             egl = sys.modules.get("mujoco.egl")
             if egl is not None:
                 egl.EGL_DISPLAY = None
             self.stale.append((self.gl, self.contexts))  # kept alive: freeing them needs their dead display
-            self.gl, self.contexts = self._make_gl(), {}
+            self.gl = self._make_gl()
+            self._forget()
             self.gl.make_current()
+
+    @staticmethod
+    def _make_gl() -> Any:
+        """A GL context from ``MUJOCO_GL`` (default ``egl``), falling back to ``osmesa`` (``gl.backend`` says which)."""
+        import_mujoco()
+        import importlib
+
+        wanted = os.environ.get("MUJOCO_GL", "egl").lower()
+        for backend in dict.fromkeys((wanted, "osmesa")):
+            try:
+                module = importlib.import_module(f"mujoco.{backend}")
+                gl = module.GLContext(64, 64)
+                gl.backend = backend
+                return gl
+            except Exception as exc:  # noqa: BLE001 - try the next backend
+                error = exc
+        raise RuntimeError(f"could not start MuJoCo rendering (MUJOCO_GL={wanted}, osmesa): {error}")
+
+
+class _Pool(ThreadGL):
+    """Per thread, an `MjrContext` per (frame size, assets)."""
+
+    def context(self, model: Any, height: int, width: int, assets: Hashable) -> Any:
+        """The bound `MjrContext` for models with these assets at this size (made from ``model`` once)."""
+        mujoco = import_mujoco()
+        self.make_current()
         key = (height, width, assets)
         if key not in self.contexts:
             self.contexts[key] = mujoco.MjrContext(model, mujoco.mjtFontScale.mjFONTSCALE_50.value)
@@ -116,24 +152,6 @@ class _Pool(threading.local):
         # pixels that were never drawn.
         mujoco.mjr_setBuffer(mujoco.mjtFramebuffer.mjFB_OFFSCREEN.value, ctx)
         return ctx
-
-    def _is_current(self) -> bool:
-        return gl_is_current(self.gl)
-
-    @staticmethod
-    def _make_gl() -> Any:
-        """A GL context from ``MUJOCO_GL`` (default ``egl``), falling back to ``osmesa``."""
-        import_mujoco()
-        import importlib
-
-        wanted = os.environ.get("MUJOCO_GL", "egl").lower()
-        for backend in dict.fromkeys((wanted, "osmesa")):
-            try:
-                module = importlib.import_module(f"mujoco.{backend}")
-                return module.GLContext(64, 64)
-            except Exception as exc:  # noqa: BLE001 - try the next backend
-                error = exc
-        raise RuntimeError(f"could not start MuJoCo rendering (MUJOCO_GL={wanted}, osmesa): {error}")
 
 
 GLPool = _Pool()

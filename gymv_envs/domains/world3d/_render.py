@@ -16,64 +16,47 @@ renderer spends 30-50 ms a frame on them.
 from __future__ import annotations
 
 import itertools
-import os
-import sys
-import threading
 import zlib
 from typing import Any
 
 import numpy as np
 
-from gymv_envs.core.mujoco_render import gl_is_current, import_mujoco, release_at_exit
+from gymv_envs.core.mujoco_render import ThreadGL, import_mujoco
 
 SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast", "software", "offscreen")
 
 
-class _Pool(threading.local):
-    """The GL context and its `MjrContext`s per frame size of each thread that renders (rebuilt after a
-    fork). A GL context is current on one thread at a time, so each thread has its own: envs stepped from
-    several threads (the runner's thread executor, a VLM evaluation) each render on their thread's."""
+class _Pool(ThreadGL):
+    """Per thread (`ThreadGL`), an `MjrContext` per frame size and baked planes, which renderer last set
+    each one's material table (``users``) and uploaded its dynamic textures (``owners``), and whether the
+    renderer is a hardware one."""
 
-    stale: list = []   # shared: contexts whose display died, kept alive (freeing them needs that display)
     # contexts kept per frame size (each holds the model's textures and offscreen buffers)
     MAX_PER_SIZE = 6
 
     def __init__(self) -> None:
-        self.pid: int | None = None
-        self.gl: Any = None
+        super().__init__()
         self.hardware = False
-        self.contexts: dict[tuple, Any] = {}
         self.owners: dict[tuple, dict[int, int]] = {}
         self.users: dict[tuple, int] = {}
 
-    def _ensure(self) -> None:
-        if self.pid != os.getpid():
-            self.pid, self.contexts, self.owners, self.users = os.getpid(), {}, {}, {}
-            self.gl = self._make_gl()
-            self.hardware = self._probe_hardware()
-            release_at_exit(self)
+    def _forget(self) -> None:
+        super()._forget()
+        self.owners, self.users = {}, {}
+
+    def _started(self) -> None:
+        self.hardware = self._probe_hardware()
 
     def accelerated(self) -> bool:
         """Whether this process renders on a hardware GL renderer (not Mesa's software ones)."""
-        import_mujoco()
-        self._ensure()
+        self.make_current()
         return self.hardware
 
     def context(self, model: Any, height: int, width: int, baked: tuple = (), serial: int = 0) -> tuple[Any, dict[int, int]]:
         """The `MjrContext` for this frame size and ``baked`` (`baked_signature`: what `MjrContext`
         compiles from the model it is made for), with the model's material-to-texture table."""
         mujoco = import_mujoco()
-        self._ensure()
-        try:
-            if not gl_is_current(self.gl):
-                self.gl.make_current()
-        except Exception:  # noqa: BLE001 - someone terminated the shared EGL display (SDL does on quit)
-            egl = sys.modules.get("mujoco.egl")
-            if egl is not None:
-                egl.EGL_DISPLAY = None
-            self.stale.append((self.gl, self.contexts))  # kept alive: freeing them needs their dead display
-            self.gl, self.contexts, self.owners, self.users = self._make_gl(), {}, {}, {}
-            self.gl.make_current()
+        self.make_current()
         key = (height, width, baked)
         if key not in self.contexts:
             same_size = [k for k in self.contexts if k[:2] == (height, width)]
@@ -98,22 +81,6 @@ class _Pool(threading.local):
         # reads back pixels that were never drawn.
         mujoco.mjr_setBuffer(mujoco.mjtFramebuffer.mjFB_OFFSCREEN.value, ctx)
         return ctx, self.owners[key]
-
-    @staticmethod
-    def _make_gl() -> Any:
-        """A GL context from ``MUJOCO_GL`` (default ``egl``), falling back to ``osmesa``."""
-        import importlib
-
-        wanted = os.environ.get("MUJOCO_GL", "egl").lower()
-        for backend in dict.fromkeys((wanted, "osmesa")):
-            try:
-                module = importlib.import_module(f"mujoco.{backend}")
-                gl = module.GLContext(64, 64)
-                gl.backend = backend
-                return gl
-            except Exception as exc:  # noqa: BLE001 - try the next backend
-                error = exc
-        raise RuntimeError(f"world3d could not start MuJoCo rendering (MUJOCO_GL={wanted}, osmesa): {error}")
 
     def _probe_hardware(self) -> bool:
         if getattr(self.gl, "backend", "") == "osmesa":
