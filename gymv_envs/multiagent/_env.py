@@ -74,10 +74,10 @@ class GymVGameEnv(AECEnv):
 
     # ------------------------------------------------------------------ spaces and text
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[AGENTS[_index(agent)]]
+        return self.observation_spaces[_choice("agent", agent, AGENTS)]
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[AGENTS[_index(agent)]]
+        return self.action_spaces[_choice("agent", agent, AGENTS)]
 
     def colour(self, agent: str) -> str:
         """The side ``agent`` plays, as the frame shows it (``"black"``, ``"red"``, ...)."""
@@ -369,8 +369,8 @@ def play(env: GymVGameEnv, players: dict[str, Any], seed: int | None = None, opt
     if missing or set(players) - set(AGENTS):
         raise ValueError(f"players must name exactly the seats {', '.join(AGENTS)}; got {sorted(players)}")
     for a, p in players.items():
-        if isinstance(p, str) and p != "builtin" or not isinstance(p, str) and not (
-                callable(getattr(p, "reset", None)) and callable(getattr(p, "act", None))):
+        is_agent = callable(getattr(p, "reset", None)) and callable(getattr(p, "act", None))
+        if not (p == "builtin" if isinstance(p, str) else is_agent):
             raise ValueError(f"invalid player {p!r} for {a}; valid values: an agent with reset(instruction, info) and "
                              "act(observation, info) (e.g. from gymv.agents.make_agent), or 'builtin' (player_1 only)")
     if isinstance(players["player_0"], str):
