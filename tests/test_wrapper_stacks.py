@@ -12,7 +12,21 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import gymv_envs
-from gymv.wrappers import CameraViews, for_sb3, for_vlm, replay
+from gymv.wrappers import (
+    CameraViews,
+    FrameHistory,
+    InstructionLevel,
+    PixelsOnly,
+    ProgressShaping,
+    RecordEpisode,
+    RewardClip,
+    StateText,
+    StepBudget,
+    TextActions,
+    for_sb3,
+    for_vlm,
+    replay,
+)
 from tests.helpers import id_params
 
 S = (48, 48)
@@ -165,3 +179,13 @@ def test_both_stacks_on_one_id_per_domain(env_id):
     assert env.observation_space.contains(obs) and env.unwrapped.text_in_image
     assert env.observation_space.contains(env.step(env.action_space.sample())[0])
     env.close()
+
+
+@pytest.mark.parametrize("wrapper, kwargs", [
+    (CameraViews, {}), (FrameHistory, {"k": 2}), (InstructionLevel, {"level": "full"}), (PixelsOnly, {}),
+    (ProgressShaping, {}), (RecordEpisode, {"folder": "x"}), (RewardClip, {}), (StateText, {}), (StepBudget, {}),
+    (TextActions, {})])
+def test_a_wrapper_given_no_env_names_itself(wrapper, kwargs):
+    # its own TypeError, before Gymnasium's check (an assert before Gymnasium 1.4, gone under python -O)
+    with pytest.raises(TypeError, match=f"{wrapper.__name__} wraps a gymnasium.Env; got str"):
+        wrapper("GymV/Sokoban-v1", **kwargs)

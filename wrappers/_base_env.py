@@ -19,10 +19,15 @@ import gymnasium as gym
 from gymv_envs.core.env import VisionEnv
 
 
-def vision_base(env: gym.Env, wrapper: str) -> VisionEnv:
-    """The GymV env at the bottom of ``env``'s stack, or `TypeError` naming what was given."""
+def check_env_arg(env: Any, wrapper: str) -> None:
+    """`TypeError` naming the wrapper and what was given, unless ``env`` is a `gymnasium.Env`."""
     if not isinstance(env, gym.Env):
         raise TypeError(f"{wrapper} wraps a gymnasium.Env; got {type(env).__name__}")
+
+
+def vision_base(env: gym.Env, wrapper: str) -> VisionEnv:
+    """The GymV env at the bottom of ``env``'s stack, or `TypeError` naming what was given."""
+    check_env_arg(env, wrapper)
     base = env.unwrapped
     if not isinstance(base, VisionEnv):
         raise TypeError(f"{wrapper} needs a GymV env (a gymv_envs VisionEnv); got {type(base).__name__}")

@@ -10,6 +10,8 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.wrappers import FrameStackObservation
 
+from gymv.wrappers._base_env import check_env_arg
+
 OUTPUTS = ("stack", "channels", "sequence")
 
 
@@ -60,6 +62,7 @@ class FrameHistory(FrameStackObservation):
 
     def __init__(self, env: gym.Env, k: int, output: str = "stack") -> None:
         gym.utils.RecordConstructorArgs.__init__(self, k=k, output=output)  # first call wins
+        check_env_arg(env, "FrameHistory")
         k = check_count("k", k)
         if output not in OUTPUTS:
             raise ValueError(f"invalid output={output!r}; valid values: {', '.join(map(repr, OUTPUTS))}")

@@ -41,8 +41,8 @@ class PixelsOnly(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
     def __init__(self, env: gym.Env) -> None:
         gym.utils.RecordConstructorArgs.__init__(self)
+        vision_base(env, "PixelsOnly")   # first: Gymnasium before 1.4 only asserts
         gym.Wrapper.__init__(self, env)
-        vision_base(env, "PixelsOnly")
 
     @staticmethod
     def strip(info: dict[str, Any]) -> dict[str, Any]:

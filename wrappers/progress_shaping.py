@@ -45,8 +45,8 @@ class ProgressShaping(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
     def __init__(self, env: gym.Env, coef: float = 1.0, gamma: float = 0.99) -> None:
         gym.utils.RecordConstructorArgs.__init__(self, coef=coef, gamma=gamma)
+        base = vision_base(env, "ProgressShaping")   # first: Gymnasium before 1.4 only asserts
         gym.Wrapper.__init__(self, env)
-        base = vision_base(env, "ProgressShaping")
         if base.protocol != "multi_turn":
             raise ValueError("ProgressShaping needs a multi-turn env (single-turn ids end after one answer)")
         for name, value, ok, valid in (("coef", coef, lambda v: v >= 0, "a number >= 0"),

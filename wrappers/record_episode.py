@@ -113,8 +113,8 @@ class RecordEpisode(gym.Wrapper, gym.utils.RecordConstructorArgs):
                  name_prefix: str = "episode", captions: bool = True) -> None:
         gym.utils.RecordConstructorArgs.__init__(self, folder=folder, format=format, fps=fps,
                                                  name_prefix=name_prefix, captions=captions)
+        base = vision_base(env, "RecordEpisode")   # first: Gymnasium before 1.4 only asserts
         gym.Wrapper.__init__(self, env)
-        base = vision_base(env, "RecordEpisode")
         if format not in FORMATS:
             raise ValueError(f"invalid format={format!r}; valid values: {', '.join(map(repr, FORMATS))}")
         if format == "mp4" and not _mp4_available():

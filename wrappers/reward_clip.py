@@ -52,8 +52,8 @@ class RewardClip(gym.RewardWrapper, gym.utils.RecordConstructorArgs):
 
     def __init__(self, env: gym.Env, lo: float = -1.0, hi: float = 1.0, clip_return_at_zero: bool = False) -> None:
         gym.utils.RecordConstructorArgs.__init__(self, lo=lo, hi=hi, clip_return_at_zero=clip_return_at_zero)
+        vision_base(env, "RewardClip")   # first: Gymnasium before 1.4 only asserts
         gym.RewardWrapper.__init__(self, env)
-        vision_base(env, "RewardClip")
         self.lo, self.hi = _bound("lo", lo), _bound("hi", hi)
         if self.lo > self.hi:
             raise ValueError(f"invalid bounds lo={self.lo} > hi={self.hi}; valid values: lo <= hi")

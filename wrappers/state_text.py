@@ -42,8 +42,8 @@ class StateText(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
 
     def __init__(self, env: gym.Env) -> None:
         gym.utils.RecordConstructorArgs.__init__(self)
+        base = vision_base(env, "StateText")   # first: Gymnasium before 1.4 only asserts
         gym.ObservationWrapper.__init__(self, env)
-        base = vision_base(env, "StateText")
         if not provides_state_text(type(base)):
             with_text = [i for i in gymv_envs.ids() if provides_state_text(gymv_envs.task_spec(i).entry_point)]
             raise ValueError(f"{type(base).__name__} does not provide state_text; ids that do: {', '.join(with_text)}")

@@ -63,8 +63,8 @@ class StepBudget(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
     def __init__(self, env: gym.Env, max_steps: int | None = None) -> None:
         gym.utils.RecordConstructorArgs.__init__(self, max_steps=max_steps)
+        vision_base(env, "StepBudget")   # first: Gymnasium before 1.4 only asserts
         gym.Wrapper.__init__(self, env)
-        vision_base(env, "StepBudget")
         if max_steps is None:
             max_steps = registered_budget(env)
         elif isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)):

@@ -55,8 +55,8 @@ class TextActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
 
     def __init__(self, env: gym.Env, on_unparseable: str = "noop") -> None:
         gym.utils.RecordConstructorArgs.__init__(self, on_unparseable=on_unparseable)
+        vision_base(env, "TextActions")   # first: Gymnasium before 1.4 only asserts
         gym.ActionWrapper.__init__(self, env)
-        vision_base(env, "TextActions")
         if on_unparseable not in POLICIES:
             raise ValueError(f"invalid on_unparseable={on_unparseable!r}; valid values: {', '.join(map(repr, POLICIES))}")
         self.on_unparseable = on_unparseable
