@@ -166,7 +166,10 @@ def rgb_array(color: Color) -> Color | np.ndarray:
     if type(color) is tuple:
         arr = _RGB.get(color)
         if arr is None:
-            arr = np.array(color, dtype=np.uint8)  # (out-of-range values raise here as the assignment would)
+            bad = [v for v in color if type(v) is int and not 0 <= v <= 255]
+            if bad:  # as numpy 2 says; numpy 1.x would only warn and wrap
+                raise OverflowError(f"colour {color}: Python integer {bad[0]} out of bounds for uint8")
+            arr = np.array(color, dtype=np.uint8)
             arr.setflags(write=False)
             if len(_RGB) < 4096:
                 _RGB[color] = arr
