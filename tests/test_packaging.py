@@ -121,3 +121,22 @@ def test_every_command_a_usage_names_is_a_gymv_bench_command(capsys):
         with pytest.raises(SystemExit) as exc:
             main([name, "--help"])
         assert exc.value.code == 0 and f"usage: gymv-bench {name}" in capsys.readouterr().out
+
+
+README_NAMES = {"numpy": "numpy", "gymnasium": "Gymnasium", "pillow": "Pillow", "pygame": "pygame", "mujoco": "MuJoCo",
+                "playwright": "Playwright", "networkx": "networkx", "scipy": "SciPy", "chess": "python-chess",
+                "pettingzoo": "PettingZoo", "pyarrow": "pyarrow"}
+
+
+def test_lower_bounds_are_the_ones_the_readme_names():
+    """scripts/lowest_deps.py reads every lower bound it pins, and the README names each of them as it stands."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("lowest_deps", ROOT / "scripts" / "lowest_deps.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    pins = mod.lower_bounds((ROOT / "pyproject.toml").read_text(), mod.EXTRAS.split(","))
+    assert set(pins) == set(README_NAMES), pins   # every base dependency and checked extra has a bound
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    missing = [f"{README_NAMES[n]} {v}" for n, v in pins.items() if f"{README_NAMES[n]} {v}" not in readme]
+    assert not missing, f"the README's list of lower bounds lacks {missing}"
