@@ -91,9 +91,16 @@ SIDE_BY_SIDE = textwrap.dedent("""
 
 def test_openai_agents_sdk_installs_next_to_gymv(wheel, tmp_path):
     """``pip install openai-agents`` and GymV in one environment: each keeps its own ``agents``."""
+    import site
+
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=120)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
+    # GymV's dependencies from the environment running the tests, after the new venv's own packages: a venv made
+    # from inside a venv with --system-site-packages would see the base interpreter's packages, not these
+    own = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                         capture_output=True, text=True, check=True, timeout=60).stdout.strip()
+    Path(own, "outer.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     for args in (["openai-agents"], ["--no-deps", str(wheel)]):
         out = subprocess.run([str(python), "-m", "pip", "install", "-q", *args], capture_output=True, text=True,
