@@ -569,8 +569,8 @@ class GridPainter:
         if self.line != 0:
             raise ValueError(f"paint_colours needs a painter without grid lines (line=0), not line={self.line}")
         rows, cols, cell = self.rows, self.cols, self.cell
-        block = self._frame[self.y0:self.y0 + rows * cell, self.x0:self.x0 + cols * cell].view()
-        block.shape = (rows, cell, cols * cell, 3)  # a view of the frame (setting the shape never copies)
+        # a view of the frame: splitting the first axis never copies (numpy 2.5 deprecates setting .shape)
+        block = self._frame[self.y0:self.y0 + rows * cell, self.x0:self.x0 + cols * cell].reshape(rows, cell, cols * cell, 3)
         block[...] = np.asarray(colours, dtype=np.uint8).repeat(cell, axis=1)[:, None]
         self._keys = None
         return self._frame
