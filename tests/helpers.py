@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 
 import gymnasium as gym
@@ -17,6 +18,15 @@ import gymv_envs
 # GYMV_SAMPLE_SPLITS=1 checks one web id per split (adds a held-out site), GYMV_FULL_CONFORMANCE=1
 # every id. The domains' own test files play every id's oracle.
 SAMPLED_DOMAINS = {"web": "one", "world3d": "module", "robotics": "module"}
+
+
+def load_script(name: str):
+    """``scripts/<name>.py`` of this checkout, imported as a module (the scripts folder is no package)."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def all_ids() -> list[str]:

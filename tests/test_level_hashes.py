@@ -3,22 +3,15 @@ the in-turn mode sees a level's state carried into the next."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 from gymv_envs.core.env import SingleTurnEnv
+from tests.helpers import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "level_hashes.py"
-
-
-def _module():
-    spec = importlib.util.spec_from_file_location("level_hashes", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def test_fresh_and_in_turn_fingerprints_agree(tmp_path):
@@ -37,7 +30,7 @@ def test_fresh_and_in_turn_fingerprints_agree(tmp_path):
 def test_in_turn_sees_a_state_text_kept_from_the_last_level(monkeypatch):
     import gymnasium as gym
 
-    mod = _module()
+    mod = load_script("level_hashes")
     kw = {"difficulty": 0}
     fresh = [mod.fingerprint("GymV/OddOneOut-v0", kw, seed, 2, 2) for seed in (0, 1)]
     env = gym.make("GymV/OddOneOut-v0", **kw)

@@ -137,11 +137,9 @@ README_NAMES = {"numpy": "numpy", "gymnasium": "Gymnasium", "pillow": "Pillow", 
 
 def test_lower_bounds_are_the_ones_the_readme_names():
     """scripts/lowest_deps.py reads every lower bound it pins, and the README names each of them as it stands."""
-    import importlib.util
+    from tests.helpers import load_script
 
-    spec = importlib.util.spec_from_file_location("lowest_deps", ROOT / "scripts" / "lowest_deps.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load_script("lowest_deps")
     pins = mod.lower_bounds((ROOT / "pyproject.toml").read_text(), mod.EXTRAS.split(","))
     assert set(pins) == set(README_NAMES), pins   # every base dependency and checked extra has a bound
     readme = " ".join((ROOT / "README.md").read_text().split())
