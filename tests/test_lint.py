@@ -14,3 +14,24 @@ def test_ruff_clean():
     out = subprocess.run([ruff, "check", "."], cwd=Path(__file__).resolve().parent.parent,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout[-3000:]
+
+
+def test_no_array_shape_or_strides_set_in_place():
+    """numpy 2.5 deprecates setting an array's ``.shape`` or ``.strides`` (use ``reshape`` or
+    ``np.lib.stride_tricks``); our tests turn that warning into an error, but CI may run an older numpy
+    that stays silent, so the assignment itself is refused here. ``self.shape = ...`` is an object's own
+    attribute, not an array's, and is allowed."""
+    import ast
+
+    root = Path(__file__).resolve().parent.parent
+    bad = []
+    for folder in ("gymv_envs", "wrappers", "agents", "benchmarks", "scripts"):
+        for path in sorted((root / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+                for t in (e for target in targets for e in (target.elts if isinstance(target, ast.Tuple) else [target])):
+                    if (isinstance(t, ast.Attribute) and t.attr in ("shape", "strides")
+                            and not (isinstance(t.value, ast.Name) and t.value.id == "self")):
+                        bad.append(f"{path.relative_to(root)}:{node.lineno}: {ast.unparse(t)} = ...")
+    assert not bad, "arrays reshaped in place (numpy 2.5 deprecates it; use reshape):\n" + "\n".join(bad)
