@@ -41,6 +41,18 @@ def test_wheel_installs_only_gymv_named_modules(wheel):
     assert "gymv-bench = gymv.benchmarks.cli:main" in meta
 
 
+def test_pyproject_uses_no_deprecated_setuptools_form():
+    """setuptools reads pyproject.toml without a deprecation warning: the table form of ``license``
+    warned from setuptools 77 on and is refused from 2027-02-18, when a fresh ``pip install .`` (which
+    builds with the newest setuptools) would fail."""
+    code = ("import warnings; warnings.simplefilter('error')\n"
+            "from setuptools.dist import Distribution\n"
+            "from setuptools.config.pyprojecttoml import apply_configuration\n"
+            "apply_configuration(Distribution(), 'pyproject.toml')")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-1500:]
+
+
 def test_extras_table_matches_pyproject(wheel):
     """One table of extras in the code (`EXTRA_MODULES`), the same names as pyproject's extras."""
     names = zipfile.ZipFile(wheel).namelist()
