@@ -1,5 +1,6 @@
-"""The code base is ruff clean (the rules are in pyproject.toml)."""
+"""The code base is ruff clean (the rules are in pyproject.toml) and sets no array's shape in place."""
 
+import ast
 import shutil
 import subprocess
 from pathlib import Path
@@ -21,17 +22,13 @@ def test_no_array_shape_or_strides_set_in_place():
     ``np.lib.stride_tricks``); our tests turn that warning into an error, but CI may run an older numpy
     that stays silent, so the assignment itself is refused here. ``self.shape = ...`` is an object's own
     attribute, not an array's, and is allowed."""
-    import ast
-
     root = Path(__file__).resolve().parent.parent
     bad = []
     for folder in ("gymv_envs", "wrappers", "agents", "benchmarks", "scripts"):
         for path in sorted((root / folder).rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"))
-            for node in ast.walk(tree):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
-                for t in (e for target in targets for e in (target.elts if isinstance(target, ast.Tuple) else [target])):
-                    if (isinstance(t, ast.Attribute) and t.attr in ("shape", "strides")
-                            and not (isinstance(t.value, ast.Name) and t.value.id == "self")):
-                        bad.append(f"{path.relative_to(root)}:{node.lineno}: {ast.unparse(t)} = ...")
+            for node in ast.walk(tree):  # every assignment target, tuple targets included, is an ast.Store
+                if (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and node.attr in ("shape", "strides")
+                        and not (isinstance(node.value, ast.Name) and node.value.id == "self")):
+                    bad.append(f"{path.relative_to(root)}:{node.lineno}: {ast.unparse(node)} = ...")
     assert not bad, "arrays reshaped in place (numpy 2.5 deprecates it; use reshape):\n" + "\n".join(bad)
