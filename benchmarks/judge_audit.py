@@ -17,12 +17,13 @@ import argparse
 import fnmatch
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import gymv_envs
 from gymv.benchmarks.run import split_globs
-from gymv.benchmarks.store import check_out_arg
+from gymv.benchmarks.store import add_overwrite_arg, check_out_arg, write_reports
+
+REPORTS = ("judge_audit.json", "judge_audit.md")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-frames", type=int, default=6, help="screenshots per judgement (default 6)")
     p.add_argument("--no-ground", action="store_true", help="turn off the grounding check of answers against seen pages")
     p.add_argument("--out", default=None, help="also write judge_audit.json and judge_audit.md here")
+    add_overwrite_arg(p)
     return p
 
 
@@ -71,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     policies = [p.strip() for p in args.policies.split(",") if p.strip()]
     if not policies:
         parser.error(f"invalid --policies {args.policies!r}; valid values: a comma-separated list of {', '.join(POLICIES)}")
-    check_out_arg(parser, args.out)   # before the judge is asked: its (possibly paid) verdicts are not lost to a bad folder
+    check_out_arg(parser, args.out, reports=REPORTS, overwrite=args.overwrite)   # before the judge is asked: its (possibly paid) verdicts are not lost to a bad folder
 
     web = gymv_envs.ids(domain="web")
     globs = split_globs(args.ids) or ["GymV/Web*"]
@@ -93,9 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     text = table(report)
     print(text)
     if args.out:
-        out = Path(args.out)
-        (out / "judge_audit.json").write_text(json.dumps(report, indent=2, default=str))
-        (out / "judge_audit.md").write_text(text + "\n")
+        write_reports(args.out, dict(zip(REPORTS, (json.dumps(report, indent=2, default=str), text + "\n"))))
     return 0
 
 

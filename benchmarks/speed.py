@@ -40,6 +40,7 @@ from typing import Any
 import gymnasium as gym
 
 import gymv_envs
+from gymv.benchmarks.store import add_overwrite_arg, check_out_arg, write_reports
 from gymv_envs.core.allocator import allocator_state
 from gymv_envs.core.env import MAX_OBS_SIDE, VisionEnv
 from gymv_envs.core.registry import unmatched_hint
@@ -293,6 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--web-vector", type=int, metavar="N",
                         help="time one WebVectorEnv of N web envs (the matched web ids, in turn) instead")
     parser.add_argument("--threads", type=int, default=2, help="worker threads of --web-vector (default 2)")
+    add_overwrite_arg(parser)
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one id, print its JSON row
     args = parser.parse_args(argv)
     try:
@@ -321,36 +323,63 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no available id matches {args.pattern!r}"
                      + (f" in the domains {args.domains}" if domains else "")
                      + (f" with protocol {args.protocol}" if args.protocol else "") + unmatched_hint([args.pattern]))
+    reports = ("web_vector.json",) if args.web_vector is not None else ("speed.json", "speed.md")
+    check_out_arg(parser, args.out, reports=reports, overwrite=args.overwrite)   # before the timing
     if args.web_vector is not None:
         return _main_web_vector(args, parser, selected)
     out_dir = Path(args.out)
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        parser.error(f"cannot write to --out {out_dir}: {exc}")
     rows: list[dict[str, Any]] = []
-    for env_id in selected:
-        if args.no_isolate:
-            row = measure_row(env_id, args.seconds, args.sizes)
-            row["peak_rss_mb_running"] = round(_peak_rss_mb(), 1)
-        else:
-            row = measure_isolated(env_id, args.seconds, args.sizes)
-        rows.append(row)
-        rss = row.get("peak_rss_mb", row.get("peak_rss_mb_running"))
-        extra = "".join(f"  step/s@{label} {row[f'step_per_s@{label}']:7.0f} (per CPU-s {row[f'step_per_cpu_s@{label}']:7.0f})"
-                        for label, _ in parse_sizes(args.sizes) if label not in ("default", "84"))
-        print(f"{env_id:34} step/s@default {row['step_per_s@default']:9.0f}  step/s@84 {row['step_per_s@84']:9.0f}  "
-              f"reset/s@default {row['reset_per_s@default']:8.0f}  draw ms {row['draw_ms@default']:7.2f}  "
-              f"peak RSS {rss:6.0f} MB{extra}", flush=True)
+    failed: dict[str, str] = {}   # an id that could not be timed is reported, and the others still are
+    interrupted = False
+    try:
+        for env_id in selected:
+            try:
+                rows.append(_measure_and_print(env_id, args))
+            except Exception as exc:   # noqa: BLE001 - any env's failure, named in the report
+                failed[env_id] = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+                print(f"{env_id:34} FAILED: {failed[env_id]}", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:   # Ctrl-C: keep the ids already timed (a full run takes tens of minutes)
+        interrupted = True
+    if not rows:
+        print(("interrupted before the first id was timed" if interrupted else "no id could be timed")
+              + ": nothing was written", file=sys.stderr)
+        return 130 if interrupted else 1
     summary = summarize(rows)
     meta = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
             "loadavg": [round(x, 2) for x in os.getloadavg()], "isolated": not args.no_isolate,
             "seconds": args.seconds, "allocator": allocator_state()}
-    (out_dir / "speed.json").write_text(json.dumps({"meta": meta, "summary": summary, "rows": rows}, indent=2))
-    (out_dir / "speed.md").write_text(to_markdown(rows, summary))
+    if interrupted:
+        meta.update(interrupted=True, ids_timed=len(rows), ids_selected=len(selected))
+    if failed:
+        meta["failed"] = failed
+    write_reports(out_dir, {"speed.json": json.dumps({"meta": meta, "summary": summary, "rows": rows}, indent=2),
+                            "speed.md": to_markdown(rows, summary)})
     print("\n" + json.dumps(summary, indent=2))
     print(f"wrote {out_dir / 'speed.json'} and {out_dir / 'speed.md'}")
+    if interrupted:
+        print(f"interrupted: the reports hold the {len(rows)} of {len(selected)} ids timed before Ctrl-C", file=sys.stderr)
+        return 130
+    if failed:
+        print(f"not timed, {len(failed)} of {len(selected)} ids (listed in speed.json's meta.failed): {', '.join(failed)}",
+              file=sys.stderr)
+        return 1
     return 0
+
+
+def _measure_and_print(env_id: str, args: argparse.Namespace) -> dict[str, Any]:
+    """One id's row (in its own process unless ``--no-isolate``), printed as a line."""
+    if args.no_isolate:
+        row = measure_row(env_id, args.seconds, args.sizes)
+        row["peak_rss_mb_running"] = round(_peak_rss_mb(), 1)
+    else:
+        row = measure_isolated(env_id, args.seconds, args.sizes)
+    rss = row.get("peak_rss_mb", row.get("peak_rss_mb_running"))
+    extra = "".join(f"  step/s@{label} {row[f'step_per_s@{label}']:7.0f} (per CPU-s {row[f'step_per_cpu_s@{label}']:7.0f})"
+                    for label, _ in parse_sizes(args.sizes) if label not in ("default", "84"))
+    print(f"{env_id:34} step/s@default {row['step_per_s@default']:9.0f}  step/s@84 {row['step_per_s@84']:9.0f}  "
+          f"reset/s@default {row['reset_per_s@default']:8.0f}  draw ms {row['draw_ms@default']:7.2f}  "
+          f"peak RSS {rss:6.0f} MB{extra}", flush=True)
+    return row
 
 
 def _main_web_vector(args: argparse.Namespace, parser: argparse.ArgumentParser, selected: list[str]) -> int:
@@ -363,14 +392,13 @@ def _main_web_vector(args: argparse.Namespace, parser: argparse.ArgumentParser, 
     sizes = [(label, size) for label, size in parse_sizes(args.sizes) if label in listed]  # only the sizes asked for
     rows = [web_vector_rate(web, args.web_vector, args.threads, args.seconds, size) for _, size in sizes]
     out_dir = Path(args.out)
-    out_dir.mkdir(parents=True, exist_ok=True)
     for row in rows:
         print(f"WebVectorEnv {row['num_envs']} envs / {row['threads']} threads at {row['obs_size'][1]}x{row['obs_size'][0]}: "
               f"{row['step_per_s']:.1f} steps/s ({row['step_per_cpu_s']:.1f} per CPU-s, browsers included), batch step "
               f"{row['batch_step_ms_median']:.0f} ms, reset {row['reset_ms_median']:.0f} ms", flush=True)
     meta = {"cpus": os.cpu_count(), "loadavg": [round(x, 2) for x in os.getloadavg()], "seconds": args.seconds,
             "allocator": allocator_state()}
-    (out_dir / "web_vector.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=2))
+    write_reports(out_dir, {"web_vector.json": json.dumps({"meta": meta, "rows": rows}, indent=2)})
     print(f"wrote {out_dir / 'web_vector.json'}")
     return 0
 

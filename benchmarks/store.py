@@ -41,16 +41,40 @@ def check_writable(out_dir: Path) -> None:
     os.unlink(probe)
 
 
-def check_out_arg(parser: Any, out: str | os.PathLike[str] | None, flag: str = "--out") -> None:
+def check_out_arg(parser: Any, out: str | os.PathLike[str] | None, flag: str = "--out",
+                  reports: tuple[str, ...] = (), overwrite: bool = False) -> None:
     """`check_writable` for a command's output folder, before any work: a folder that cannot be
     written ends the command through ``parser.error`` (exit 2, naming the folder and why), so
-    finished work (episodes, paid model calls) is never lost to it at the end. ``None`` passes."""
+    finished work (episodes, paid model calls) is never lost to it at the end. ``None`` passes.
+
+    ``reports`` names what the command will write there: when the folder already holds any of
+    them (an earlier run's), the command ends the same way unless ``overwrite`` (its
+    ``--overwrite`` flag), so an earlier run's figures or paid answers are never silently replaced."""
     if out is None or out == "":
         return
+    held = [name for name in reports if (Path(out) / name).exists()]
+    if held and not overwrite:
+        parser.error(f"{flag} {out} already holds {', '.join(held)} from an earlier run; choose another {flag}, "
+                     "or pass --overwrite to replace them (nothing was changed)")
     try:
         check_writable(Path(out))
     except OSError as exc:
         parser.error(f"cannot write to {flag} {out}: {exc.strerror or exc}")
+
+
+def add_overwrite_arg(parser: Any) -> None:
+    """The ``--overwrite`` flag of a command that writes reports into an ``--out`` folder."""
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace the reports an earlier run left in --out (default: refuse, changing nothing)")
+
+
+def write_reports(out: str | os.PathLike[str], files: dict[str, str]) -> None:
+    """Write a command's report files into ``out`` (created if needed), each through `atomic_write`:
+    a reader, or a command killed while writing, never leaves a half-written report."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        atomic_write(folder / name, text, durable=False)
 
 
 def atomic_write(path: Path, data: str | bytes, durable: bool = True) -> None:

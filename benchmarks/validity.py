@@ -28,16 +28,16 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
 import gymv_envs
 from gymv.benchmarks.episode import EpisodeTask
 from gymv.benchmarks.executors import execute
 from gymv.benchmarks.run import split_globs
-from gymv.benchmarks.store import check_out_arg
+from gymv.benchmarks.store import add_overwrite_arg, check_out_arg, write_reports
 from gymv_envs.core.registry import unmatched_hint
 
+REPORTS = ("validity.json", "validity.md")
 STRICT_DOMAINS = ("world3d", "robotics")  # worlds where a random walk is a real threat: tighter bound
 
 
@@ -59,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play in this action mode (e.g. parametric); ids without it are skipped (default: each id's own)")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: CPU cores)")
     p.add_argument("--out", default=None, help="also write validity.json and validity.md here")
+    add_overwrite_arg(p)
     p.add_argument("--quiet", action="store_true")
     return p
 
@@ -220,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"invalid --mcq-tolerance {args.mcq_tolerance:g}; valid values: 0 to 100 points")
     if args.workers is not None and args.workers < 1:
         parser.error(f"invalid --workers {args.workers}; valid values: an integer >= 1 (default: CPU cores)")
-    check_out_arg(parser, args.out)   # before any work: what it finds is not lost to a bad folder
+    check_out_arg(parser, args.out, reports=REPORTS, overwrite=args.overwrite)   # before any work: what it finds is not lost
     try:
         rows = run(args)
     except ValueError as exc:
@@ -233,10 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     print("\n" + json.dumps(totals, indent=2))
     if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "validity.json").write_text(json.dumps({"summary": totals, "rows": rows}, indent=2) + "\n")
-        (out / "validity.md").write_text("```\n" + text + "\n```\n")
+        write_reports(args.out, dict(zip(REPORTS, (json.dumps({"summary": totals, "rows": rows}, indent=2) + "\n",
+                                                    "```\n" + text + "\n```\n"))))
     failing = totals["default_levels_failing"]
     if failing:
         print(f"\n{len(failing)} default levels fail the validity bar: {', '.join(failing)}", file=sys.stderr)

@@ -439,3 +439,53 @@ def test_ctrl_c_in_any_command_is_a_line_not_a_traceback(monkeypatch, capsys):
     monkeypatch.setattr(run, "main", lambda argv=None: 130)   # what an interrupted run returns
     with pytest.raises(KeyboardInterrupt):
         overhead.runner(["GymV/TicTacToe-v1"], [0], 1)
+
+
+REPORTING = [   # (command, its arguments, the reports an earlier run left in --out)
+    ("speed", ["--pattern", "GymV/TicTacToe-v1", "--seconds", "0.02", "--no-isolate"], ["speed.json", "speed.md"]),
+    ("validity", ["--ids", "GymV/TicTacToe-v1", "--seeds", "2", "--oracle-seeds", "1", "--workers", "1"],
+     ["validity.json", "validity.md"]),
+    ("judge_audit", ["--ids", "GymV/WebShop*"], ["judge_audit.md"]),
+    ("vqa.evaluate", ["--set", "no-such-set"], ["answers.jsonl", "results.md"]),
+    ("vqa.agreement", [], ["set/manifest.json"]),
+    ("vqa.export", ["--per-domain", "1"], ["manifest.json", "questions.jsonl"]),
+]
+
+
+@pytest.mark.parametrize("command,args,held", REPORTING, ids=[c for c, _, _ in REPORTING])
+def test_no_command_silently_replaces_an_earlier_runs_reports(command, args, held, tmp_path, capsys):
+    """speed, validity, judge-audit, eval-vqa, agreement and export-vqa wrote their reports over those an
+    earlier run left in the same --out, without a word: timings, or a VLM's paid answers, were lost to a
+    repeated command line. Each now refuses before any work, naming what --out holds and --overwrite, and
+    changes nothing (sb3 train already did so)."""
+    import importlib
+
+    main = importlib.import_module(f"gymv.benchmarks.{command}").main
+    out = tmp_path / "out"
+    for name in held:
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_text(f"an earlier run's {name}\n")
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    with pytest.raises(SystemExit) as exc:
+        main([*args, "--out", str(out)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    named = "an exported set (manifest.json)" if command == "vqa.export" else held[0].split("/")[0]
+    assert f"--out {out} already holds {named}" in err and "pass --overwrite to replace" in err, err
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+@pytest.mark.parametrize("command,args,held", REPORTING[:2], ids=[c for c, _, _ in REPORTING[:2]])
+def test_overwrite_replaces_an_earlier_runs_reports(command, args, held, tmp_path):
+    import importlib
+
+    main = importlib.import_module(f"gymv.benchmarks.{command}").main
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in held:
+        (out / name).write_text("an earlier run's report\n")
+    assert main([*args, "--out", str(out), "--overwrite"]) == 0
+    data = json.loads((out / held[0]).read_text())
+    assert data["rows"][0]["id"] == "GymV/TicTacToe-v1"
+    assert "TicTacToe" in (out / held[1]).read_text()
+    assert not list(out.glob(".*.json*")) and not list(out.glob(".*.md*"))   # no temporary file left

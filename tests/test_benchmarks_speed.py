@@ -219,3 +219,46 @@ def test_sizes_below_what_the_envs_accept_are_refused_up_front():
     for bad in ("20", "16x64", "5000"):
         with pytest.raises(ValueError, match="sides must be 32 to 4096 pixels"):
             parse_sizes(bad)
+
+
+def test_speed_reports_a_failing_id_and_keeps_what_it_timed_before_ctrl_c(tmp_path, monkeypatch, capsys):
+    """speed wrote its reports only at the end: one id that failed ended the run with a traceback, and Ctrl-C
+    lost every id already timed (tens of minutes for the whole suite). A failing id is now named (in the
+    output and in meta.failed, exit 1) while the others are timed; Ctrl-C writes the ids timed so far."""
+    from gymv.benchmarks import speed
+
+    real = speed.measure_row
+    args = ["--pattern", "GymV/[FT]*", "--protocol", "multi_turn", "--domains", "games", "--seconds", "0.02",
+            "--sizes", "default", "--no-isolate"]
+    selected = speed.gymv_envs.ids("GymV/[FT]*", domain="games", protocol="multi_turn", available_only=True)
+    assert len(selected) >= 3
+
+    def failing(env_id, *a, **k):
+        if env_id == selected[1]:
+            raise RuntimeError(f"measuring {env_id} failed:\nTraceback ...\nValueError: no level")
+        return real(env_id, *a, **k)
+
+    monkeypatch.setattr(speed, "measure_row", failing)
+    assert speed.main([*args, "--out", str(tmp_path / "a")]) == 1
+    data = json.loads((tmp_path / "a" / "speed.json").read_text())
+    assert [r["id"] for r in data["rows"]] == selected[:1] + selected[2:]
+    assert data["meta"]["failed"] == {selected[1]: "ValueError: no level"}
+    err = capsys.readouterr().err
+    assert f"{selected[1]} " in err and "FAILED: ValueError: no level" in err
+    assert f"not timed, 1 of {len(selected)} ids (listed in speed.json's meta.failed): {selected[1]}" in err
+
+    def interrupted(env_id, *a, **k):
+        if env_id == selected[2]:
+            raise KeyboardInterrupt
+        return real(env_id, *a, **k)
+
+    monkeypatch.setattr(speed, "measure_row", interrupted)
+    assert speed.main([*args, "--out", str(tmp_path / "b")]) == 130
+    data = json.loads((tmp_path / "b" / "speed.json").read_text())
+    assert [r["id"] for r in data["rows"]] == selected[:2] and data["summary"]["ids"] == 2
+    assert data["meta"]["interrupted"] and (data["meta"]["ids_timed"], data["meta"]["ids_selected"]) == (2, len(selected))
+    assert f"the reports hold the 2 of {len(selected)} ids timed before Ctrl-C" in capsys.readouterr().err
+    monkeypatch.setattr(speed, "measure_row", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
+    assert speed.main([*args, "--out", str(tmp_path / "c")]) == 130
+    assert not (tmp_path / "c" / "speed.json").exists()
+    assert "interrupted before the first id was timed: nothing was written" in capsys.readouterr().err

@@ -502,5 +502,32 @@ def test_an_interrupted_re_export_keeps_the_old_set(exported, tmp_path, monkeypa
 
     monkeypatch.setattr(export, "build", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        export.main(["--per-domain", "1", "--out", str(folder)])
+        export.main(["--per-domain", "1", "--out", str(folder), "--overwrite"])
     assert _files(folder) == before
+
+
+def test_evaluating_or_exporting_again_into_a_used_folder_needs_overwrite(exported, tmp_path, capsys):
+    """eval-vqa replaced answers.jsonl from an earlier agent, and export-vqa an earlier set, in the same --out
+    without a word; each now changes nothing without --overwrite, and with it writes what a new folder gets."""
+    import shutil
+
+    res = tmp_path / "res"
+    assert evaluate.main(["--set", str(exported), "--agent", "letter:A", "--out", str(res)]) == 0
+    earlier = _files(res)
+    with pytest.raises(SystemExit):
+        evaluate.main(["--set", str(exported), "--agent", "random", "--out", str(res)])
+    assert "already holds answers.jsonl, summary.json, results.md" in capsys.readouterr().err
+    assert _files(res) == earlier
+    assert evaluate.main(["--set", str(exported), "--agent", "random", "--out", str(res), "--overwrite"]) == 0
+    assert evaluate.main(["--set", str(exported), "--agent", "random", "--out", str(tmp_path / "new")]) == 0
+    assert _files(res) == _files(tmp_path / "new") != earlier
+
+    folder = tmp_path / "set"
+    shutil.copytree(exported, folder)
+    args = ["--per-domain", str(PER_DOMAIN), "--seed", "3", "--out", str(folder), "--workers", "1", "--history", "1"]
+    with pytest.raises(SystemExit):
+        export.main(args)
+    assert "already holds an exported set (manifest.json)" in capsys.readouterr().err
+    (folder / "images" / "stale.png").write_bytes(b"left by hand")
+    assert export.main([*args, "--overwrite"]) == 0
+    assert _files(folder) == _files(exported)   # replaced whole: nothing stale left

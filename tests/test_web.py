@@ -549,8 +549,18 @@ def test_judge_audit_cli(capsys, tmp_path):
         code = main([*one, "--seeds", "1", "--base-url", server.base_url, "--out", str(tmp_path / "audit")])
     out = capsys.readouterr().out
     assert code == 0 and "GymV/WebBankBalance-v1" in out and "precision" in out
-    assert json.loads((tmp_path / "audit" / "judge_audit.json").read_text())["overall"]["episodes"] == 1
+    overall = json.loads((tmp_path / "audit" / "judge_audit.json").read_text())["overall"]
+    assert (overall["episodes"], overall["tp"], overall["fn"]) == (1, 1, 0)
     assert main(["judge-audit", "--ids", "GymV/Nothing*"]) == 2
+    again = [*one, "--seeds", "1", "--out", str(tmp_path / "audit")]   # the same --out: the verdicts are kept
+    with ChatServer(lambda req: "VERDICT: FAIL") as server:
+        with pytest.raises(SystemExit) as exc:
+            main([*again, "--base-url", server.base_url])
+        assert exc.value.code == 2 and "already holds judge_audit.json, judge_audit.md" in capsys.readouterr().err
+        assert server.requests == []
+        assert main([*again, "--base-url", server.base_url, "--overwrite"]) == 0 and server.requests
+    overall = json.loads((tmp_path / "audit" / "judge_audit.json").read_text())["overall"]
+    assert (overall["tp"], overall["fn"]) == (0, 1)   # the new judge's verdict on the oracle's success
 
 
 # ----------------------------------------------------------------------------- faults

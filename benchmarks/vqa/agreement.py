@@ -26,7 +26,7 @@ import numpy as np
 
 from gymv.benchmarks.episode import EpisodeTask
 from gymv.benchmarks.executors import execute
-from gymv.benchmarks.store import check_out_arg
+from gymv.benchmarks.store import add_overwrite_arg, check_out_arg, write_reports
 from gymv.benchmarks.vqa import evaluate as offline
 from gymv.benchmarks.vqa.export import build, records, write
 
@@ -130,10 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--vlm", default=None, help="JSON kwargs of a VLM agent to add to the ladder")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", default="results/agreement", help="folder for the set (if built) and agreement.json")
+    add_overwrite_arg(p)
     args = p.parse_args(argv)
     if args.per_domain < 1 or args.workers < 1:
         p.error(f"invalid --per-domain {args.per_domain} / --workers {args.workers}; valid values: integers >= 1")
-    check_out_arg(p, args.out)   # before any work: what it finds is not lost to a bad folder
+    reports = ("agreement.json",) + (() if args.set_dir else ("set",))
+    check_out_arg(p, args.out, reports=reports, overwrite=args.overwrite)   # before any work: nothing found is lost
     try:
         try:
             eps = tuple(float(x) for x in args.eps.split(",") if x.strip())
@@ -153,8 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, json.JSONDecodeError, RuntimeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "agreement.json").write_text(json.dumps(result, indent=2, sort_keys=True) + "\n")
+    write_reports(out, {"agreement.json": json.dumps(result, indent=2, sort_keys=True) + "\n"})
     print(table(result))
     return 0
 

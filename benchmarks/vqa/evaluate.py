@@ -37,10 +37,11 @@ from typing import Any
 import numpy as np
 
 from gymv.benchmarks.scoring import bootstrap_ci
-from gymv.benchmarks.store import check_out_arg
+from gymv.benchmarks.store import add_overwrite_arg, check_out_arg, write_reports
 from gymv.benchmarks.vqa import qset
 from gymv_envs.core.parsing import LETTERS, parse_letter
 
+REPORTS = ("answers.jsonl", "summary.json", "results.md")
 PROMPT = "Answer with the letter of the correct option only (one of {letters})."
 
 
@@ -291,13 +292,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--limit", type=int, default=None, help="only the first N questions")
     p.add_argument("--workers", type=int, default=4, help="questions asked at once (threads; default 4)")
     p.add_argument("--out", default=None, help="write answers.jsonl, summary.json and results.md here")
+    add_overwrite_arg(p)
     vlm.add_arguments(p)
     args = p.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         p.error(f"invalid --limit {args.limit}; valid values: an integer >= 1 (the first N questions)")
     if args.workers < 1:
         p.error(f"invalid --workers {args.workers}; valid values: an integer >= 1")
-    check_out_arg(p, args.out)   # before any work: what it finds is not lost to a bad folder
+    check_out_arg(p, args.out, reports=REPORTS, overwrite=args.overwrite)   # before any work: what it finds is not lost to a bad folder
     try:
         records, root, about = qset.load_set(args.set_dir)
         if not about["matches_manifest"]:
@@ -330,11 +332,8 @@ def main(argv: list[str] | None = None) -> int:
     text = markdown(summary, args.agent)
     print(text)
     if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "answers.jsonl").write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
-        (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
-        (out / "results.md").write_text(text)
+        write_reports(args.out, dict(zip(REPORTS, ("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows),
+                                                    json.dumps(summary, indent=2, sort_keys=True) + "\n", text))))
     return 0
 
 

@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--per-domain", type=int, default=200, help="questions per AgentVQA domain (default 200)")
     p.add_argument("--seed", type=int, default=0, help="the set's seed (levels and option orders)")
-    p.add_argument("--out", required=True, help="output folder (written anew)")
+    p.add_argument("--out", required=True, help="output folder: new or empty, or a set exported before (with --overwrite)")
     p.add_argument("--domains", nargs="+", choices=tuple(AGENTVQA_DOMAINS), default=None,
                    help="only these AgentVQA domains (default: every domain with an available id)")
     p.add_argument("--history", type=int, default=0, help="earlier frames and actions kept per question (default 0)")
@@ -254,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=None, help="processes (default: CPU cores)")
     p.add_argument("--no-parquet", action="store_true", help="skip the Hugging Face parquet (needs pyarrow)")
     p.add_argument("--sample-png", default=None, help="also draw a few questions into this PNG")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace the set exported into --out before (default: refuse, changing nothing)")
     args = p.parse_args(argv)
     if args.per_domain < 1 or args.history < 0 or args.clip_frames < 2:
         p.error("--per-domain must be >= 1, --history >= 0 and --clip-frames >= 2")
@@ -266,6 +268,9 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--out {out} is a file; choose an empty or new folder")
     if out.exists() and any(out.iterdir()) and not (out / MANIFEST).exists():
         p.error(f"--out {out} exists and is not an exported set; choose an empty or new folder")
+    if (out / MANIFEST).exists() and not args.overwrite:
+        p.error(f"--out {out} already holds an exported set ({MANIFEST}); choose another --out, or pass --overwrite "
+                "to replace it (nothing was changed)")
     settings = {"per_domain": args.per_domain, "seed": args.seed, "domains": args.domains, "history": args.history,
                 "obs_size": args.obs_size, "clip_frames": args.clip_frames}
     try:
