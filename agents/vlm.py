@@ -12,7 +12,9 @@ nothing installed.
 - Robustness: retries with exponential backoff (``Retry-After`` honoured) on 408/429/5xx,
   timeouts and dropped connections; at most ``max_concurrency`` requests in flight per
   endpoint across every agent of the process; a clear `VLMError` when the endpoint is down,
-  refuses the key, does not know the model or keeps answering nothing.
+  refuses the key, does not know the model or keeps answering nothing. A model that refuses
+  ``max_tokens`` (OpenAI's reasoning and GPT-5 models want ``max_completion_tokens``) or any
+  ``temperature`` but its default is asked again at once without them (`ChatClient._learn`).
 - Reproducibility: a disk cache keyed by a hash of the request body (model, messages,
   parameters) and how often that body was sent in the episode, so a re-run gives the same
   replies and makes no HTTP calls.
@@ -33,6 +35,7 @@ import io
 import json
 import math
 import os
+import sys
 import threading
 import time
 import urllib.error
@@ -124,6 +127,8 @@ class ChatClient:
     process-wide bound on concurrent requests per endpoint."""
 
     _semaphores: dict[str, threading.BoundedSemaphore] = {}
+    # (endpoint, model) -> {request field: what is sent instead}, learned from the endpoint's HTTP 400 (see `_learn`)
+    _changes: dict[tuple[str, str], dict[str, str]] = {}
     _lock = threading.Lock()
 
     def __init__(self, base_url: str, api_key_env: str = "OPENAI_API_KEY", timeout: float = 60.0,
@@ -179,21 +184,71 @@ class ChatClient:
             os.replace(tmp, path)
         return content, usage, {"cached": False, "retries": retries, "latency_s": time.perf_counter() - t0}
 
+    def request_changes(self, model: Any) -> dict[str, str]:
+        """The request fields this endpoint's ``model`` refused, with what is sent instead (see `_learn`)."""
+        return dict(ChatClient._changes.get((self.url, str(model)), {}))
+
+    def _as_sent(self, body: dict[str, Any]) -> dict[str, Any]:
+        changes = self.request_changes(body.get("model"))
+        if not changes:
+            return body
+        sent = dict(body)
+        if "max_tokens" in changes and "max_tokens" in sent:
+            limit = sent.pop("max_tokens")
+            sent.setdefault("max_completion_tokens", limit)   # one given in extra_body is kept
+        if "temperature" in changes:
+            sent.pop("temperature", None)
+        return sent
+
+    def _learn(self, body: dict[str, Any], sent: dict[str, Any], detail: str) -> bool:
+        """Read an HTTP 400 that names a request field the model refuses where the standard change is known,
+        record the change for this endpoint and model (told once on stderr), and say whether the request is
+        to be sent again changed: ``max_tokens`` becomes ``max_completion_tokens`` (OpenAI's reasoning and
+        GPT-5 models refuse the old name), and ``temperature`` is left out where the model takes only its
+        default. Any other 400 ends the run as before, naming what the endpoint said."""
+        try:
+            error = json.loads(detail).get("error") or {}
+            param, message = str(error.get("param") or ""), str(error.get("message") or "")
+        except (ValueError, AttributeError):
+            param, message = "", detail
+        if not param:
+            named = [name for name in ("max_tokens", "temperature") if f"'{name}'" in message]
+            param = named[0] if len(named) == 1 else ""
+        if param == "max_tokens" and "max_completion_tokens" in message:
+            change = "sent as max_completion_tokens"
+        elif param == "temperature" and "unsupported" in message.lower():
+            change = f"left out (the model takes only its default; asked for {body.get('temperature')!r})"
+        else:
+            return False
+        if param not in sent:
+            return False
+        with ChatClient._lock:
+            changes = ChatClient._changes.setdefault((self.url, str(body.get("model"))), {})
+            if param not in changes:
+                changes[param] = change
+                print(f"note: model {body.get('model')!r} at {self.shown_url} refuses {param}: {change}, from now on "
+                      "(the agent's stats name it in request_changes)", file=sys.stderr)
+        return self._as_sent(body) != sent
+
     def _post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int]:
-        payload = json.dumps(body).encode()
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         key = self._key()
         if key:
             headers["Authorization"] = "Bearer " + key
         last = ""
-        for attempt in range(self.max_retries + 1):
+        attempt = changed = 0
+        while True:
             wait = self.backoff * 2 ** attempt
+            sent = self._as_sent(body)
             try:
-                request = urllib.request.Request(self.url, data=payload, headers=headers, method="POST")
+                request = urllib.request.Request(self.url, data=json.dumps(sent).encode(), headers=headers, method="POST")
                 with self.semaphore, urllib.request.urlopen(request, timeout=self.timeout) as response:
                     return json.loads(response.read() or b"{}"), attempt
             except urllib.error.HTTPError as exc:
                 detail = self.redact(exc.read(500).decode("utf-8", "replace")) if exc.fp else ""
+                if exc.code == 400 and changed < 4 and self._learn(body, sent, detail):
+                    changed += 1   # sent again at once, changed; not a retry
+                    continue
                 if exc.code not in RETRY_STATUS:
                     raise VLMError(self._http_advice(exc.code, detail, body.get("model"))) from None
                 last = f"HTTP {exc.code} {detail[:200]}".strip()
@@ -204,8 +259,10 @@ class ChatClient:
                 last = self.redact(str(getattr(exc, "reason", exc)) or type(exc).__name__)
             except ValueError:
                 last = "a reply that is not JSON"
-            if attempt < self.max_retries:
-                time.sleep(wait)
+            if attempt >= self.max_retries:
+                break
+            time.sleep(wait)
+            attempt += 1
         raise VLMError(f"no usable reply from {self.shown_url} after {self.max_retries + 1} attempts (last: {last}); "
                        "check that the server is running and that base_url (--base-url or OPENAI_BASE_URL) points at it")
 
@@ -247,7 +304,7 @@ class VLMAgent:
     """
 
     def __init__(self, env: gym.Env, *, model: str | None = None, base_url: str | None = None,
-                 api_key_env: str = "OPENAI_API_KEY", temperature: float = 0.0, max_tokens: int | None = 1024,
+                 api_key_env: str = "OPENAI_API_KEY", temperature: float | None = 0.0, max_tokens: int | None = 1024,
                  timeout: float = 60.0, max_retries: int = 4, backoff: float = 1.0, max_concurrency: int = 4,
                  history: int = 2, history_mode: str = "images", image_format: str = "png",
                  max_image_side: int | None = None, jpeg_quality: int = 90, cache: bool = True,
@@ -280,7 +337,8 @@ class VLMAgent:
         if max_image_side is not None and (not isinstance(max_image_side, int) or max_image_side < 8):
             raise ValueError(f"invalid max_image_side={max_image_side!r}; expected None or an integer >= 8")
         for name, value, valid, ok in (
-                ("temperature", temperature, "a number >= 0", _real(temperature) and temperature >= 0),
+                ("temperature", temperature, "None (the model's default) or a number >= 0",
+                 temperature is None or (_real(temperature) and temperature >= 0)),
                 ("max_tokens", max_tokens, "None or an integer >= 1", max_tokens is None or _whole(max_tokens, 1)),
                 ("timeout", timeout, "seconds per request, a number > 0", _real(timeout) and timeout > 0),
                 ("backoff", backoff, "seconds, a number >= 0", _real(backoff) and backoff >= 0),
@@ -337,6 +395,9 @@ class VLMAgent:
         """Counts for the episode since the last ``reset`` (see `STAT_KEYS`), plus ``parse_rate``."""
         out = dict(self._ep)
         out["parse_rate"] = 1.0 - out["parse_failures"] / out["actions"] if out["actions"] else 1.0
+        changes = self.client.request_changes(self.model)
+        if changes:   # fields the endpoint refused, and what was sent instead (see ChatClient._learn)
+            out["request_changes"] = changes
         return out
 
     def total_stats(self) -> dict[str, Any]:
@@ -424,7 +485,9 @@ class VLMAgent:
         return self._ask(messages)
 
     def _ask(self, messages: list[dict[str, Any]]) -> str:
-        body: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": self.temperature}
+        body: dict[str, Any] = {"model": self.model, "messages": messages}
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
         if self.max_tokens is not None:
             body["max_tokens"] = self.max_tokens
         if self.seed is not None:
@@ -473,8 +536,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--model", help="model name (default: $GYMV_MODEL)")
     g.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: $OPENAI_BASE_URL)")
     g.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable that holds the key")
-    g.add_argument("--temperature", type=float, default=0.0)
-    g.add_argument("--max-tokens", type=int, default=1024)
+    g.add_argument("--temperature", type=_or_default(float), default=0.0,
+                   help="sampling temperature (default 0), or 'default' to leave it to the model")
+    g.add_argument("--max-tokens", type=_or_default(int), default=1024,
+                   help="reply length limit (default 1024), or 'default' to leave it to the model")
     g.add_argument("--timeout", type=float, default=60.0, help="seconds per request")
     g.add_argument("--max-retries", type=int, default=4)
     g.add_argument("--max-concurrency", type=int, default=4, help="requests in flight per endpoint")
@@ -490,6 +555,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                    help="pixel-only play: never send the env's feedback text")
 
 
+def _or_default(kind: type) -> Any:
+    """An argparse type: a value of ``kind``, or ``default`` for None (the field left out of requests)."""
+    def parse(text: str) -> Any:
+        if text.strip().lower() == "default":
+            return None
+        try:
+            return kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}; valid values: {'a number' if kind is float else 'an integer'} "
+                                             "or 'default'") from None
+    return parse
+
+
 def agent_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """`VLMAgent` keyword arguments from options added by `add_arguments`."""
     return dict(model=args.model, base_url=args.base_url, api_key_env=args.api_key_env, temperature=args.temperature,
@@ -502,8 +580,6 @@ def agent_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m gymv.agents.vlm --env GymV/GridNav-v1 --model M --episodes 3``: play and print one JSON line per episode."""
-    import sys
-
     import gymv_envs
     from gymv.benchmarks.rollout import rollout
 

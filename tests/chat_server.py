@@ -23,8 +23,12 @@ from typing import Any
 class ChatServer:
     """``with ChatServer(policy) as server: server.base_url`` -> ``http://127.0.0.1:PORT/v1``."""
 
-    def __init__(self, policy: Callable[[dict[str, Any]], str], model: str = "test-model") -> None:
-        self.policy, self.model = policy, model
+    def __init__(self, policy: Callable[[dict[str, Any]], str], model: str = "test-model",
+                 refuse: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None) -> None:
+        """``refuse(body)``: an OpenAI error object to answer with HTTP 400 (the request is then counted in
+        ``refused``, not in ``requests``), or None to answer with the policy's reply."""
+        self.policy, self.model, self.refuse = policy, model, refuse
+        self.refused: list[dict[str, Any]] = []
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.attempts = 0
@@ -63,6 +67,17 @@ class ChatServer:
                         self.end_headers()
                         self.wfile.write(error)
                         return
+                refusal = server.refuse(body) if server.refuse else None
+                if refusal is not None:
+                    with server._lock:
+                        server.refused.append(body)
+                    error = json.dumps({"error": refusal}).encode()
+                    self.send_response(400)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(error)))
+                    self.end_headers()
+                    self.wfile.write(error)
+                    return
                 server.requests.append(body)
                 server.headers.append(dict(self.headers))
                 reply = server.policy(body)

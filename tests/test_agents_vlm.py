@@ -167,6 +167,76 @@ def test_retries_on_429_5xx_timeouts_and_dropped_connections(tmp_path):
             agent.act(obs, info)
 
 
+def reasoning_model(body: dict) -> dict | None:
+    """What OpenAI's chat completions answer a reasoning or GPT-5 model's request with (HTTP 400), one field
+    at a time: ``max_tokens`` is refused for ``max_completion_tokens``, and any temperature but 1."""
+    if "max_tokens" in body:
+        return {"message": "Unsupported parameter: 'max_tokens' is not supported with this model. Use "
+                           "'max_completion_tokens' instead.", "type": "invalid_request_error", "param": "max_tokens",
+                "code": "unsupported_parameter"}
+    if body.get("temperature", 1) != 1:
+        return {"message": f"Unsupported value: 'temperature' does not support {body['temperature']} with this model. "
+                           "Only the default (1) value is supported.", "type": "invalid_request_error",
+                "param": "temperature", "code": "unsupported_value"}
+    return None
+
+
+def test_a_model_that_refuses_max_tokens_or_temperature_is_asked_again_without_them(tmp_path, capsys):
+    """Every request carried max_tokens and temperature=0, so a GPT-5 or o-series model refused each one with
+    HTTP 400 and the agent could not play at all (temperature could not even be left out). The agent now
+    sends max_completion_tokens instead and leaves temperature to the model once the endpoint says so, tells
+    it once, names it in its stats, and later agents of the same endpoint and model ask that way at once."""
+    with ChatServer(lambda request: "Action: up", refuse=reasoning_model) as server:
+        record = run("GymV/GridNav-v1", server, tmp_path, max_steps=3)
+        assert len(server.refused) == 2 and record["steps"] == 3 == len(server.requests)
+        for body in server.requests:
+            assert body["max_completion_tokens"] == 1024 and "max_tokens" not in body and "temperature" not in body
+        assert record["agent_stats"]["request_changes"] == {
+            "max_tokens": "sent as max_completion_tokens",
+            "temperature": "left out (the model takes only its default; asked for 0.0)"}
+        assert record["agent_stats"]["retries"] == 0
+        err = capsys.readouterr().err
+        assert err.count("refuses max_tokens") == 1 and err.count("refuses temperature") == 1
+
+        env = gym.make("GymV/GridNav-v1", **SMALL)   # a second agent: no refusal, and its own limit is kept
+        obs, info = env.reset(seed=0)
+        agent = VLMAgent(env, model="test-model", base_url=server.base_url, cache=False, max_tokens=77,
+                         extra_body={"reasoning_effort": "low"})
+        agent.reset(info["instruction"], info)
+        assert agent.act(obs, info) == 0 and len(server.refused) == 2
+        assert server.requests[-1]["max_completion_tokens"] == 77 and server.requests[-1]["reasoning_effort"] == "low"
+        assert capsys.readouterr().err == ""
+
+    with ChatServer(lambda request: "Action: up", refuse=reasoning_model) as server:
+        agent = VLMAgent(env, model="m", base_url=server.base_url, cache=False, temperature=None, max_tokens=None)
+        agent.reset(info["instruction"], info)   # both left to the model: nothing to refuse
+        assert agent.act(obs, info) == 0 and server.refused == [] and "request_changes" not in agent.stats()
+        assert {"max_tokens", "max_completion_tokens", "temperature"}.isdisjoint(server.requests[-1])
+
+    with ChatServer(lambda request: "Action: up", refuse=lambda body: {
+            "message": "Invalid image: the image is too large", "param": "messages", "code": "invalid_image"}) as server:
+        agent = VLMAgent(env, model="m", base_url=server.base_url, cache=False)
+        agent.reset(info["instruction"], info)
+        with pytest.raises(VLMError, match="HTTP 400.*Invalid image"):   # any other 400 still ends the run
+            agent.act(obs, info)
+        assert len(server.refused) == 1
+
+
+def test_command_line_leaves_temperature_or_max_tokens_to_the_model_with_default():
+    import argparse
+
+    from gymv.agents import vlm
+
+    parser = argparse.ArgumentParser()
+    vlm.add_arguments(parser)
+    args = parser.parse_args(["--temperature", "default", "--max-tokens", "DEFAULT"])
+    assert vlm.agent_kwargs(args)["temperature"] is None and vlm.agent_kwargs(args)["max_tokens"] is None
+    args = parser.parse_args(["--temperature", "0.5", "--max-tokens", "64"])
+    assert (args.temperature, args.max_tokens) == (0.5, 64)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--max-tokens", "lots"])
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -189,7 +259,7 @@ def test_bad_input_gives_a_clear_message(monkeypatch, tmp_path):
         make_agent("vlm", env, model="m", base_url="http://127.0.0.1:1/v1", history_mode="video")
     a_file = tmp_path / "a_file"
     a_file.write_text("")
-    for bad, match in [({"temperature": "hot"}, "temperature='hot'; valid values: a number >= 0"),
+    for bad, match in [({"temperature": "hot"}, "temperature='hot'; valid values: None (the model's default) or a number >= 0"),
                        ({"max_tokens": 0}, "max_tokens=0; valid values: None or an integer >= 1"),
                        ({"timeout": -5}, "timeout=-5; valid values: seconds per request, a number > 0"),
                        ({"jpeg_quality": 200}, "jpeg_quality=200; valid values: an integer from 1 to 95"),
