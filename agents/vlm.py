@@ -35,6 +35,7 @@ import io
 import json
 import math
 import os
+import re
 import sys
 import threading
 import time
@@ -92,6 +93,15 @@ def load_prices(extra: dict[str, Any] | None = None) -> dict[str, tuple[float, f
             raise ValueError(f"price of {model!r} must be [input, output] USD per million tokens; got {pair!r}")
         out[model] = (float(pair[0]), float(pair[1]))
     return out
+
+
+def price_of(model: str, prices: dict[str, tuple[float, float]]) -> tuple[float, float] | None:
+    """The model's price from `load_prices`' table: its own entry, else that of the model a dated snapshot
+    name belongs to (``gpt-5-mini-2025-08-07`` is priced as ``gpt-5-mini``); None when unpriced."""
+    if model in prices:
+        return prices[model]
+    base = re.sub(r"-\d{4}-\d{2}-\d{2}$", "", model)
+    return prices.get(base) if base != model else None
 
 
 # ----------------------------------------------------------------------------- images
@@ -364,7 +374,7 @@ class VLMAgent:
         self.client = ChatClient(base_url, api_key_env, timeout, max_retries, backoff, max_concurrency,
                                  cache_dir if cache else None)
         self.templates = self._load_templates(prompts_dir)
-        self.price = load_prices(prices).get(self.model)
+        self.price = price_of(self.model, load_prices(prices))
         self._totals = self._zero_stats()
         self._replied, self._empty_run = False, 0
         self.reset("", {})

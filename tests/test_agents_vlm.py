@@ -381,6 +381,12 @@ def test_prompt_templates_can_be_overridden_and_cost_is_priced(tmp_path):
     assert s["cost_known"] and s["cost_usd"] == pytest.approx((100 * 1.0 + s["completion_tokens"] * 4.0) / 1e6)
     with pytest.raises(ValueError, match="prompts_dir"):
         VLMAgent(env, model="m", base_url=server.base_url, prompts_dir=tmp_path / "missing")
+    from gymv.agents.vlm import load_prices, price_of
+
+    table = load_prices()   # a dated snapshot is priced as its model; an unknown model is not priced
+    assert price_of("gpt-5-mini-2025-08-07", table) == price_of("gpt-5-mini", table) == (0.25, 2.0)
+    assert price_of("gpt-4o-2024-08-06", table) == table["gpt-4o"]
+    assert price_of("gpt-5-minis", table) is None and price_of("my-model-2025-01-01", table) is None
 
 
 def test_concurrency_is_bounded_per_endpoint(tmp_path):
