@@ -24,7 +24,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from gymv.agents.base import Agent, NoisyOracleAgent, OracleAgent, RandomAgent
+from gymv.agents.base import Agent, AgentUnavailable, NoisyOracleAgent, OracleAgent, RandomAgent
 
 # Every agent name and the class it builds (imported only when asked for: vlm, human and sb3
 # have optional dependencies). A name ending in ``:`` takes an argument after the colon
@@ -86,7 +86,7 @@ def make_agent(name: str, env: gym.Env, *, seed: int | None = None, **kwargs: An
     return factory(env, *args, **kwargs)
 
 
-__all__ = ["AGENTS", "Agent", "NoisyOracleAgent", "OracleAgent", "RandomAgent", "agent_names", "make_agent", "resolve_agent"]
+__all__ = ["AGENTS", "Agent", "AgentUnavailable", "NoisyOracleAgent", "OracleAgent", "RandomAgent", "agent_names", "make_agent", "resolve_agent"]
 
 
 if __name__ == "agents":  # this folder imported by its path in a checkout, not as installed

@@ -7,6 +7,12 @@ from typing import Any, Protocol, runtime_checkable
 import gymnasium as gym
 
 
+class AgentUnavailable(RuntimeError):
+    """The agent cannot play any episode on: its model endpoint is down, refuses the key, does not know the
+    model, keeps answering nothing. Raised from ``act``, it stops a benchmark run at once, saying why (the
+    finished episodes stay saved), instead of every other episode failing the same way after its retries."""
+
+
 @runtime_checkable
 class Agent(Protocol):
     """What the benchmark runner needs from an agent."""

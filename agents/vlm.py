@@ -50,6 +50,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from gymv.agents.base import AgentUnavailable
 from gymv_envs.core.parsing import strip_reasoning
 
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
@@ -72,7 +73,7 @@ def _whole(value: Any, low: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= low
 
 
-class VLMError(RuntimeError):
+class VLMError(AgentUnavailable):
     """The endpoint or the model cannot be used; the message names what to fix."""
 
 

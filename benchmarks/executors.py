@@ -24,11 +24,13 @@ import traceback
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from gymv.agents.base import AgentUnavailable
 from gymv.benchmarks.episode import EnvSetupError, EpisodeTask, close_cached_envs, run_task
 
 EXECUTORS = ("process", "thread", "ray")
 Result = tuple[EpisodeTask, "dict[str, Any] | None", "str | None"]
 SETUP_ERROR = "setup error: "   # how an error text starts when the episode's env could not be made (`EnvSetupError`)
+AGENT_ERROR = "agent unavailable: "   # ... when the agent cannot play on (`AgentUnavailable`): the run stops
 
 
 def _safe_run(task: EpisodeTask) -> tuple[dict[str, Any] | None, str | None]:
@@ -36,6 +38,8 @@ def _safe_run(task: EpisodeTask) -> tuple[dict[str, Any] | None, str | None]:
         return run_task(task), None
     except EnvSetupError as exc:  # bad configuration: its message, no traceback
         return None, f"{SETUP_ERROR}{exc}"
+    except AgentUnavailable as exc:  # the endpoint is down, refuses the key, ...: its message, no traceback
+        return None, f"{AGENT_ERROR}{exc}"
     except Exception:  # noqa: BLE001 - reported per episode; the run goes on
         return None, traceback.format_exc(limit=8)
 

@@ -20,6 +20,7 @@ import sys
 from typing import Any
 
 import gymv_envs
+from gymv.agents.base import AgentUnavailable
 from gymv.benchmarks.run import split_globs
 from gymv.benchmarks.store import add_overwrite_arg, check_out_arg, write_reports
 
@@ -92,6 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except AgentUnavailable as exc:   # the judge's endpoint is down, refuses the key, ...: a line, not a traceback
+        print(f"error: the judge cannot be asked: {exc}", file=sys.stderr)
+        return 1
     text = table(report)
     print(text)
     if args.out:

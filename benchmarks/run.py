@@ -24,6 +24,8 @@ agent's constructor takes ``seed``, it gets one derived from (seed, episode inde
 ``stats()`` keys the runner understands: ``prompt_tokens``, ``completion_tokens``,
 ``total_tokens``, ``cost_usd`` (summed in the reports) and ``parse_failures`` (a single-turn
 episode whose answer needed a fallback counts as unparsed); every key is kept in the record.
+An ``act`` that raises ``gymv.agents.AgentUnavailable`` (the VLM agent's endpoint is down or refuses
+the key) stops the run at once, naming why; any other exception fails that episode alone.
 
 Outputs in ``--out``: ``episodes.jsonl`` (one line per finished episode, appended, flushed and
 fsynced as each ends; re-running the same command skips the episodes already there and redoes
@@ -46,6 +48,7 @@ from typing import Any
 import gymv_envs
 from gymv.benchmarks.episode import FORMAT_VERSION, EpisodeTask, load_wrapper
 from gymv.benchmarks.executors import (
+    AGENT_ERROR,
     EXECUTORS,
     SETUP_ERROR,
     ExecutorUnavailable,
@@ -289,9 +292,16 @@ def _play(todo: list[EpisodeTask], store: ResultsFile, done: dict[str, dict[str,
           workers: int, trajectories: bool = True) -> int | None:
     """Run ``todo``, appending each finished episode to ``store`` and ``done``; an exit status when the
     run must stop (interrupted, executor unavailable), else ``None``."""
+    results = execute(todo, args.executor, workers, args.ray_address)
     try:
-        for task, record, error in execute(todo, args.executor, workers, args.ray_address):
+        for task, record, error in results:
             if error is not None:
+                if error.startswith(AGENT_ERROR):   # every other episode would fail alike, after its retries
+                    results.close()   # cancels the episodes not started, waits for those in flight
+                    print(f"\nerror: the agent cannot play on ({task.env_id} seed={task.seed} episode={task.episode}): "
+                          f"{error[len(AGENT_ERROR):]}\nthe finished episodes are saved in {store.path}; once that is "
+                          "fixed, the same command again plays the rest", file=sys.stderr, flush=True)
+                    return 1
                 if error.startswith(SETUP_ERROR):   # said once per id and configuration: the rest fail alike
                     if not any(e.startswith(SETUP_ERROR) and (t.env_id, t.config_key) == (task.env_id, task.config_key)
                                for t, e in errors):

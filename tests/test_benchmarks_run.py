@@ -302,6 +302,37 @@ def test_vlm_agent_through_the_runner_reports_usage_and_parse_failures(tmp_path)
     assert overall["parse_rate"] == 0.0 and overall["accuracy_parsed"] is None
 
 
+def test_an_agent_that_cannot_play_on_stops_the_run_and_keeps_what_it_finished(tmp_path, capsys, monkeypatch):
+    """A VLM endpoint that went down or refused the key failed every remaining episode alike, each after its
+    retries (about 15 s) with a traceback: hours of a suite run for nothing. The runner now stops at the first
+    `AgentUnavailable`, says why once, keeps the finished episodes, and the same command plays the rest."""
+    from gymv.benchmarks.cli import main
+    from tests.chat_server import ChatServer
+
+    def command(server):   # the endpoint from OPENAI_BASE_URL: the same command line for both servers
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        kwargs = json.dumps({"model": "test-model", "cache": False, "backoff": 0.01})
+        return ["run", "--agent", "vlm", "--agent-kwargs", kwargs, "--ids", "GymV/MazePath-v1", "--seeds", "6",
+                "--env-kwargs", '{"answer_format": "mcq", "obs_size": [64, 64]}', "--workers", "1",
+                "--out", str(tmp_path), "--no-plots", "--quiet", "--no-baselines"]
+
+    def key_revoked_after_two(request):
+        if len(server.requests) == 2:
+            server.fail(401, times=100, message="Incorrect API key provided")
+        return "Answer: A"
+
+    with ChatServer(key_revoked_after_two) as server:
+        assert main(command(server)) == 1
+        assert server.attempts == 3   # the third episode's request, and no other
+    err = capsys.readouterr().err
+    assert "error: the agent cannot play on (GymV/MazePath-v1 seed=2 episode=0)" in err and "HTTP 401" in err
+    assert "Traceback" not in err and "the same command again plays the rest" in err
+    assert sorted(e["seed"] for e in episodes(tmp_path)) == [0, 1]
+    with ChatServer(lambda request: "Answer: A") as server:
+        assert main(command(server)) == 0 and len(server.requests) == 4
+    assert sorted(e["seed"] for e in episodes(tmp_path)) == list(range(6))
+
+
 # ------------------------------------------------------------------ bad input
 def test_bad_input_fails_before_any_work(tmp_path):
     out = tmp_path / "none"

@@ -530,6 +530,38 @@ def test_judge_modes_and_audit_against_the_chat_server():
         gym.make("GymV/WebShopFindPrice-v1", judge_mode="maybe")
 
 
+def test_a_judge_that_cannot_be_asked_is_not_a_verdict():
+    """A judge whose endpoint was down said no: in "and" or "replace" mode every web episode scored as the
+    agent's failure, and judge-audit reported a judge that never answered as missing every success. A judge
+    raising `AgentUnavailable` (the VLM judge's server down, its key refused) now raises out of ``step``; any
+    other judge error still says no, with the reason."""
+    from gymv.agents import AgentUnavailable
+    from gymv.agents.vlm import VLMError
+
+    def play(judge):
+        env = gym.make("GymV/WebShopFindPrice-v1", obs_size=(96, 128), judge_mode="and", judge=judge)
+        env.reset(seed=0)
+        try:
+            while True:
+                _, _, term, trunc, info = env.step(env.unwrapped.oracle_action())
+                if term or trunc:
+                    return info
+        finally:
+            env.close()
+
+    def down(*args, **kwargs):
+        raise VLMError("no usable reply from http://127.0.0.1:9/v1/chat/completions after 5 attempts")
+
+    def buggy(*args, **kwargs):
+        raise KeyError("verdict")
+
+    with pytest.raises(AgentUnavailable, match="no usable reply"):
+        play(down)
+    info = play(buggy)
+    assert not info["success"] and info["judge"]["reason"] == "judge failed: KeyError: 'verdict'"
+    assert play(lambda *args: True)["success"]
+
+
 def test_judge_audit_cli(capsys, tmp_path):
     """``gymv-bench judge-audit`` (the command its own usage names) against a real chat server; arguments that would
     audit nothing, or an ``--out`` it could not write after the judge's calls, are refused before any episode."""
@@ -561,6 +593,12 @@ def test_judge_audit_cli(capsys, tmp_path):
         assert main([*again, "--base-url", server.base_url, "--overwrite"]) == 0 and server.requests
     overall = json.loads((tmp_path / "audit" / "judge_audit.json").read_text())["overall"]
     assert (overall["tp"], overall["fn"]) == (0, 1)   # the new judge's verdict on the oracle's success
+    with ChatServer(lambda req: "VERDICT: PASS") as server:   # a judge that cannot be asked: no report made up
+        server.fail(401, times=10, message="Incorrect API key provided")
+        assert main([*one, "--seeds", "1", "--base-url", server.base_url, "--out", str(tmp_path / "refused")]) == 1
+    err = capsys.readouterr().err
+    assert "error: the judge cannot be asked" in err and "HTTP 401" in err and "Traceback" not in err
+    assert not (tmp_path / "refused" / "judge_audit.json").exists()
 
 
 # ----------------------------------------------------------------------------- faults

@@ -21,7 +21,10 @@ callable ``(instruction, keyframes, answer[, criteria]) -> bool | (bool, reason)
 the environment (``GYMV_JUDGE_MODEL``, ``GYMV_JUDGE_BASE_URL``). A judge passed without a mode
 means ``and``. ``keyframes`` are the screenshots taken after each navigation and state change
 (at most 16, the first and the last always included). At the end ``info["judge"]`` holds
-``{"verdict", "reason", "rubric"}``.
+``{"verdict", "reason", "rubric"}``. A judge that raises says no, and ``reason`` says why; but one whose
+endpoint cannot be used (`gymv.agents.AgentUnavailable`: the VLM judge's server is down, refuses the key,
+does not know the model) raises out of ``step``, so no episode is scored by a verdict nobody gave (the
+benchmark runner then stops and says why).
 
 Faults: a browser that dies (or stops answering) during a step ends the episode:
 ``terminated=True``, ``info["error"]`` names the cause (``"browser_crashed: ..."``), and the
@@ -601,6 +604,10 @@ class WebEnv(GrammarMixin, OracleMixin, VQAMixin, MultiTurnEnv):
             extra = {"evidence": list(self._seen_texts)} if "evidence" in params else {}
             got = self.judge(*args, **extra)
         except Exception as exc:  # noqa: BLE001 - a judge that fails says no, and why
+            from gymv.agents.base import AgentUnavailable
+
+            if isinstance(exc, AgentUnavailable):   # its endpoint cannot be used: no verdict is made up
+                raise
             return False, f"judge failed: {type(exc).__name__}: {str(exc)[:120]}"
         if isinstance(got, tuple):
             return bool(got[0]), str(got[1]) if len(got) > 1 else ""
