@@ -298,7 +298,7 @@ def _play(todo: list[EpisodeTask], store: ResultsFile, done: dict[str, dict[str,
             if error is not None:
                 if error.startswith(AGENT_ERROR):   # every other episode would fail alike, after its retries
                     results.close()   # cancels the episodes not started, waits for those in flight
-                    print(f"\nerror: the agent cannot play on ({task.env_id} seed={task.seed} episode={task.episode}): "
+                    print(f"\nerror: the run cannot go on ({task.env_id} seed={task.seed} episode={task.episode}): "
                           f"{error[len(AGENT_ERROR):]}\nthe finished episodes are saved in {store.path}; once that is "
                           "fixed, the same command again plays the rest", file=sys.stderr, flush=True)
                     return 1

@@ -325,7 +325,7 @@ def test_an_agent_that_cannot_play_on_stops_the_run_and_keeps_what_it_finished(t
         assert main(command(server)) == 1
         assert server.attempts == 3   # the third episode's request, and no other
     err = capsys.readouterr().err
-    assert "error: the agent cannot play on (GymV/MazePath-v1 seed=2 episode=0)" in err and "HTTP 401" in err
+    assert "error: the run cannot go on (GymV/MazePath-v1 seed=2 episode=0)" in err and "HTTP 401" in err
     assert "Traceback" not in err and "the same command again plays the rest" in err
     assert sorted(e["seed"] for e in episodes(tmp_path)) == [0, 1]
     with ChatServer(lambda request: "Answer: A") as server:
