@@ -260,7 +260,7 @@ class ChatClient:
                 if exc.code == 400 and changed < 4 and self._learn(body, sent, detail):
                     changed += 1   # sent again at once, changed; not a retry
                     continue
-                if exc.code not in RETRY_STATUS:
+                if exc.code not in RETRY_STATUS or "insufficient_quota" in detail:   # no retry can mend a spent quota
                     raise VLMError(self._http_advice(exc.code, detail, body.get("model"))) from None
                 last = f"HTTP {exc.code} {detail[:200]}".strip()
                 retry_after = exc.headers.get("Retry-After", "") if exc.headers else ""
@@ -284,6 +284,9 @@ class ChatClient:
                     "(or pass api_key_env=... / --api-key-env to name another variable)")
         if code == 404:
             return f"{where}: check base_url (it usually ends in /v1) and the model name {model!r}. {detail[:300]}"
+        if "insufficient_quota" in detail:
+            return (f"{where}: the account of the key in {self.api_key_env} has no quota left (insufficient_quota); "
+                    f"check its plan and billing, or use another key. {detail[:300]}")
         return f"{where}: {detail[:300]} (check the model name {model!r}, max_tokens, and that the model accepts images)"
 
 

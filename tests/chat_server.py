@@ -58,7 +58,8 @@ class ChatServer:
                     if kind == "sleep":
                         time.sleep(opts.get("seconds", 1.0))
                     else:
-                        error = json.dumps({"error": {"message": opts.get("message", f"scripted {kind}"), "code": kind}}).encode()
+                        error = json.dumps({"error": {"message": opts.get("message", f"scripted {kind}"),
+                                                      "code": opts.get("code", kind)}}).encode()
                         self.send_response(int(kind))
                         if opts.get("retry_after") is not None:
                             self.send_header("Retry-After", str(opts["retry_after"]))

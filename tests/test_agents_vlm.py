@@ -288,6 +288,15 @@ def test_bad_input_gives_a_clear_message(monkeypatch, tmp_path):
         with pytest.raises(VLMError, match="HTTP 404.*model name 'nope'.*does not exist"):
             agent.act(obs, info)
 
+    with ChatServer(lambda request: "up") as server:   # a spent quota (OpenAI answers 429): no retry can mend it
+        server.fail(429, times=5, code="insufficient_quota", message="You exceeded your current quota, please check "
+                    "your plan and billing details.")
+        agent = VLMAgent(env, model="m", base_url=server.base_url, cache=False, backoff=5.0)
+        agent.reset(info["instruction"], info)
+        with pytest.raises(VLMError, match="HTTP 429: the account of the key in OPENAI_API_KEY has no quota left"):
+            agent.act(obs, info)
+        assert server.attempts == 1
+
 
 def test_key_is_used_but_never_written(monkeypatch, tmp_path, capsys):
     key = "sk-test-SECRET-8f3a1c"
