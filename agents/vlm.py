@@ -145,12 +145,14 @@ class ChatClient:
     def __init__(self, base_url: str, api_key_env: str = "OPENAI_API_KEY", timeout: float = 60.0,
                  max_retries: int = 4, backoff: float = 1.0, max_concurrency: int = 4,
                  cache_dir: str | Path | None = None) -> None:
-        self.url = base_url.rstrip("/") + "/chat/completions"
+        base = base_url.rstrip("/")
+        # the endpoint's own URL, as a curl example shows it, is taken for its base
+        self.url = base if base.endswith("/chat/completions") else base + "/chat/completions"
         self.api_key_env = api_key_env
         self.timeout, self.max_retries, self.backoff = float(timeout), int(max_retries), float(backoff)
         self.cache_dir = Path(cache_dir) if cache_dir else None
         with ChatClient._lock:
-            self.semaphore = ChatClient._semaphores.setdefault(base_url, threading.BoundedSemaphore(max_concurrency))
+            self.semaphore = ChatClient._semaphores.setdefault(self.url, threading.BoundedSemaphore(max_concurrency))
 
     @property
     def shown_url(self) -> str:

@@ -288,6 +288,11 @@ def test_bad_input_gives_a_clear_message(monkeypatch, tmp_path):
         with pytest.raises(VLMError, match="HTTP 404.*model name 'nope'.*does not exist"):
             agent.act(obs, info)
 
+    with ChatServer(lambda request: "up") as server:   # the full endpoint URL given as the base: it is the base
+        agent = VLMAgent(env, model="m", base_url=server.base_url + "/chat/completions/", cache=False)
+        agent.reset(info["instruction"], info)
+        assert agent.act(obs, info) == 0 and len(server.requests) == 1
+
     with ChatServer(lambda request: "up") as server:   # a spent quota (OpenAI answers 429): no retry can mend it
         server.fail(429, times=5, code="insufficient_quota", message="You exceeded your current quota, please check "
                     "your plan and billing details.")
