@@ -56,3 +56,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:   # Ctrl-C: a line, not a traceback from wherever the command was waiting
         print(f"gymv-bench {argv[0]}: interrupted; {RESUMES.get(argv[0], 'nothing was written')}", file=sys.stderr)
         return 130
+    except OSError as exc:   # a full disk or a read-only folder while writing: a line naming it
+        import errno
+
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO):
+            raise
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"gymv-bench {argv[0]}: cannot write{where}: {exc.strerror or exc}; what the command printed above is "
+              f"all it finished; {RESUMES.get(argv[0], 'free some space or mend the folder and run it again')}",
+              file=sys.stderr)
+        return 1

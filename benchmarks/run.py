@@ -430,6 +430,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     workers = args.workers if args.workers is not None else (0 if args.executor == "ray" else os.cpu_count() or 1)
 
+    try:
+        return _play_and_report(args, argv, tasks, store, out, workers)
+    except OSError as exc:   # a full disk or a folder taken away mid-run: what is saved stays, and says where
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"\nerror: cannot write to {out}{where}: {exc.strerror or exc}; the episodes finished before it are kept in "
+              f"{store.path} (a line cut short is dropped when the run goes on); free some space or mend the folder, "
+              "then the same command again plays the rest and writes the reports", file=sys.stderr)
+        return 2
+
+
+def _play_and_report(args: argparse.Namespace, argv: list[str] | None, tasks: list[EpisodeTask], store: ResultsFile,
+                     out: Path, workers: int) -> int:
+    """`main` once its arguments hold: play what ``--out`` lacks, then score and write the reports."""
     meta = {"agent": args.agent, "argv": list(argv if argv is not None else sys.argv[1:]), "feedback": bool(args.feedback)}
     try:
         records, dropped = store.open(meta)

@@ -93,9 +93,11 @@ def atomic_write(path: Path, data: str | bytes, durable: bool = True) -> None:
                 f.flush()
                 os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.filename is None:   # a failed write names the file it was for
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise
 
 
@@ -194,13 +196,19 @@ class ResultsFile:
             self._synced = now
 
     def close(self) -> None:
-        if self._f is not None:
-            os.fsync(self._f.fileno())
-            self._f.close()
-            self._f = None
-        if self._lock is not None:
-            self._lock.close()  # releases the flock
-            self._lock = None
+        """Sync, close and unlock; the file is closed and the lock let go even when the sync fails (a full
+        disk), and that `OSError` is raised after."""
+        try:
+            if self._f is not None:
+                try:
+                    os.fsync(self._f.fileno())
+                finally:
+                    self._f.close()
+                    self._f = None
+        finally:
+            if self._lock is not None:
+                self._lock.close()  # releases the flock
+                self._lock = None
 
     def rewrite_sorted(self, order: dict[str, int]) -> None:
         """Rewrite the file with its records in task order (atomic); unknown keys go last."""

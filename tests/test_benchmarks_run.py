@@ -520,3 +520,32 @@ def test_overwrite_replaces_an_earlier_runs_reports(command, args, held, tmp_pat
     assert data["rows"][0]["id"] == "GymV/TicTacToe-v1"
     assert "TicTacToe" in (out / held[1]).read_text()
     assert not list(out.glob(".*.json*")) and not list(out.glob(".*.md*"))   # no temporary file left
+
+
+def test_a_full_disk_mid_run_keeps_the_saved_episodes_and_says_what_to_do(tmp_path):
+    """A disk that filled during a run ended it with an OSError traceback from deep in the store (the sorted
+    rewrite or the reports). Under a real file-size limit (RLIMIT_FSIZE: writes past it fail as a full disk's
+    do), the run now says it cannot write, where the saved episodes are and what to do, exits 2, and the same
+    command on a roomier disk plays only the rest."""
+    import resource
+    import signal
+
+    def small_disk():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # a write past the limit fails with EFBIG instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (6000, 6000))
+
+    args = ["-m", "gymv.benchmarks", "run", "--agent", "random", "--ids", "GymV/Maze*", "--seeds", "4",
+            "--out", str(tmp_path), "--workers", "1", "--no-baselines", "--no-plots", "--quiet"]
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONDONTWRITEBYTECODE": "1"}
+    proc = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+                          preexec_fn=small_disk)
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert f"error: cannot write to {tmp_path}" in proc.stderr and "File too large" in proc.stderr
+    assert "Traceback" not in proc.stderr and "the same command again plays the rest" in proc.stderr
+    saved = (tmp_path / "episodes.jsonl").read_bytes()
+    assert 0 < saved.count(b"\n") < 12 and not (tmp_path / "summary.json").exists()
+    proc = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert len(episodes(tmp_path)) == 12 and (tmp_path / "summary.json").exists()
+    complete = saved.count(b"\n")   # a line the limit cut short is dropped and its episode played again
+    assert f"{complete} already in" in proc.stderr and f"{12 - complete} to run" in proc.stderr
