@@ -74,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     policies = [p.strip() for p in args.policies.split(",") if p.strip()]
     if not policies:
         parser.error(f"invalid --policies {args.policies!r}; valid values: a comma-separated list of {', '.join(POLICIES)}")
-    check_out_arg(parser, args.out, reports=REPORTS, overwrite=args.overwrite)   # before the judge is asked: its (possibly paid) verdicts are not lost to a bad folder
+    # before the judge is asked: its (possibly paid) verdicts are not lost to a bad folder, nor an earlier audit to them
+    check_out_arg(parser, args.out, reports=REPORTS, overwrite=args.overwrite)
 
     web = gymv_envs.ids(domain="web")
     globs = split_globs(args.ids) or ["GymV/Web*"]
