@@ -106,3 +106,16 @@ def invalid_action(space: gym.Space):
     if isinstance(space, gym.spaces.Text):
         return "\x00\x01 ?? not an answer ??"
     return None
+
+
+def file_size_limit(nbytes: int):
+    """A subprocess ``preexec_fn`` under which a write past ``nbytes`` fails as on a full disk (RLIMIT_FSIZE:
+    ``OSError`` EFBIG, with SIGXFSZ ignored so the write fails instead of killing the process)."""
+    import resource
+    import signal
+
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (nbytes, nbytes))
+
+    return limit

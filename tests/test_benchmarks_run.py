@@ -527,18 +527,13 @@ def test_a_full_disk_mid_run_keeps_the_saved_episodes_and_says_what_to_do(tmp_pa
     rewrite or the reports). Under a real file-size limit (RLIMIT_FSIZE: writes past it fail as a full disk's
     do), the run now says it cannot write, where the saved episodes are and what to do, exits 2, and the same
     command on a roomier disk plays only the rest."""
-    import resource
-    import signal
-
-    def small_disk():
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # a write past the limit fails with EFBIG instead
-        resource.setrlimit(resource.RLIMIT_FSIZE, (6000, 6000))
+    from tests.helpers import file_size_limit
 
     args = ["-m", "gymv.benchmarks", "run", "--agent", "random", "--ids", "GymV/Maze*", "--seeds", "4",
             "--out", str(tmp_path), "--workers", "1", "--no-baselines", "--no-plots", "--quiet"]
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONDONTWRITEBYTECODE": "1"}
     proc = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-                          preexec_fn=small_disk)
+                          preexec_fn=file_size_limit(6000))
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert f"error: cannot write to {tmp_path}" in proc.stderr and "File too large" in proc.stderr
     assert "Traceback" not in proc.stderr and "the same command again plays the rest" in proc.stderr

@@ -267,16 +267,11 @@ def test_speed_reports_a_failing_id_and_keeps_what_it_timed_before_ctrl_c(tmp_pa
 def test_a_full_disk_is_a_line_naming_the_file_not_a_traceback(tmp_path):
     """Reports that could not be written (a full disk: here a real file-size limit, RLIMIT_FSIZE) ended any
     command with an OSError traceback; gymv-bench now names the file and the cause, and exits 1."""
-    import resource
-    import signal
-
-    def small_disk():
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        resource.setrlimit(resource.RLIMIT_FSIZE, (2000, 2000))
+    from tests.helpers import file_size_limit
 
     proc = subprocess.run([sys.executable, "-m", "gymv.benchmarks", "speed", "--pattern", "GymV/TicTacToe-v1",
                            "--seconds", "0.02", "--no-isolate", "--out", str(tmp_path)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300, preexec_fn=small_disk,
+                          text=True, timeout=300, preexec_fn=file_size_limit(2000),
                           env={**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONDONTWRITEBYTECODE": "1"})
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
     assert f"gymv-bench speed: cannot write {tmp_path}/speed.json: File too large" in proc.stderr
