@@ -263,7 +263,7 @@ class ChatClient:
                     changed += 1   # sent again at once, changed; not a retry
                     continue
                 if exc.code not in RETRY_STATUS or "insufficient_quota" in detail:   # no retry can mend a spent quota
-                    raise VLMError(self._http_advice(exc.code, detail, body.get("model"))) from None
+                    raise VLMError(self._http_advice(exc.code, detail, body)) from None
                 last = f"HTTP {exc.code} {detail[:200]}".strip()
                 retry_after = exc.headers.get("Retry-After", "") if exc.headers else ""
                 if retry_after.replace(".", "", 1).isdigit():
@@ -279,13 +279,20 @@ class ChatClient:
         raise VLMError(f"no usable reply from {self.shown_url} after {self.max_retries + 1} attempts (last: {last}); "
                        "check that the server is running and that base_url (--base-url or OPENAI_BASE_URL) points at it")
 
-    def _http_advice(self, code: int, detail: str, model: Any) -> str:
-        where = f"the endpoint {self.shown_url} answered HTTP {code}"
+    def _http_advice(self, code: int, detail: str, body: dict[str, Any]) -> str:
+        where, model = f"the endpoint {self.shown_url} answered HTTP {code}", body.get("model")
         if code in (401, 403):
             return (f"{where}: the key was refused; set the environment variable {self.api_key_env} to a valid key "
                     "(or pass api_key_env=... / --api-key-env to name another variable)")
         if code == 404:
             return f"{where}: check base_url (it usually ends in /v1) and the model name {model!r}. {detail[:300]}"
+        if "limit-mm-per-prompt" in detail or "image(s) may be provided" in detail:   # vLLM's bound on images
+            n = sum(part.get("type") == "image_url" for m in body.get("messages", ()) if isinstance(m.get("content"), list)
+                    for part in m["content"] if isinstance(part, dict))
+            return (f"{where}: the server takes fewer images a request than the {n} sent (the frame and the earlier "
+                    f"turns' images); start vLLM with --limit-mm-per-prompt '{{\"image\": {n}}}', or send fewer: "
+                    "history_mode='text' keeps the earlier turns without their images, history=0 drops them "
+                    f"(--agent-kwargs '{{\"history_mode\": \"text\"}}'). {detail[:300]}")
         if "insufficient_quota" in detail:
             return (f"{where}: the account of the key in {self.api_key_env} has no quota left (insufficient_quota); "
                     f"check its plan and billing, or use another key. {detail[:300]}")

@@ -288,6 +288,22 @@ def test_bad_input_gives_a_clear_message(monkeypatch, tmp_path):
         with pytest.raises(VLMError, match="HTTP 404.*model name 'nope'.*does not exist"):
             agent.act(obs, info)
 
+    with ChatServer(lambda request: "up", refuse=lambda body: None if sum(   # vLLM's default: one image a request
+            part.get("type") == "image_url" for m in body["messages"] if isinstance(m["content"], list)
+            for part in m["content"]) <= 1 else {"message": "At most 1 image(s) may be provided in one request.",
+                                                   "type": "BadRequestError", "param": None, "code": 400}) as server:
+        agent = VLMAgent(env, model="m", base_url=server.base_url, cache=False, history=2)
+        agent.reset(info["instruction"], info)
+        assert agent.act(obs, info) == 0   # the first turn has one image
+        step = env.step(0)
+        with pytest.raises(VLMError, match=re.escape("fewer images a request than the 2 sent") + ".*"
+                           + re.escape("--limit-mm-per-prompt '{\"image\": 2}'") + ".*history_mode='text'"):
+            agent.act(step[0], step[4])
+        agent = VLMAgent(env, model="m", base_url=server.base_url, cache=False, history=2, history_mode="text")
+        agent.reset(info["instruction"], info)
+        for _ in range(3):   # the advice taken: every turn plays
+            assert agent.act(obs, info) == 0
+
     with ChatServer(lambda request: "up") as server:   # the full endpoint URL given as the base: it is the base
         agent = VLMAgent(env, model="m", base_url=server.base_url + "/chat/completions/", cache=False)
         agent.reset(info["instruction"], info)
