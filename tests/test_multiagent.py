@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 from gymv.agents.base import RandomAgent  # noqa: E402
 from gymv_envs import multiagent  # noqa: E402
@@ -34,6 +34,15 @@ def test_pettingzoo_api_test(env_id):
     with warnings.catch_warnings(record=True):   # its advice for non-Box observations is a warning
         warnings.simplefilter("always")
         api_test(env, num_cycles=60, verbose_progress=False)
+
+
+@pytest.mark.parametrize("env_id", [i for i in IDS if i.split("/")[1].split("-v")[0] in ("TicTacToe", "Chess", "KuhnPoker")])
+def test_pettingzoo_render_test(env_id, monkeypatch):
+    """PettingZoo's own render test: every render mode the env names renders (human into SDL's dummy driver).
+    One board game, the chess game and a card game (a seat's own view): the adapter renders them all alike,
+    and human mode waits out its 4 frames a second (every id passes: about 2 s each)."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    render_test(lambda render_mode=None: multiagent.make(env_id, obs_size=SMALL, difficulty=0, render_mode=render_mode))
 
 
 @pytest.mark.parametrize("env_id", IDS)
