@@ -9,7 +9,9 @@ dropdown at that pixel), ``drag(x1, y1, x2, y2)``, ``scroll(0, 400)``, ``type("b
 BrowserGym-style element actions name an element id (``bid``) of the accessibility-tree
 observation (``observation="axtree"`` or ``"both"``): ``click("12")``, ``double_click("12")``,
 ``hover("12")``, ``fill("12", "text")``, ``select_option("12", "Large")``. They act on the
-element's centre exactly as a pixel action there would.
+element's centre exactly as a pixel action there would. BrowserGym's coordinate actions are read too:
+``mouse_click(x, y)``, ``mouse_dblclick``, ``mouse_move`` (hover), ``mouse_drag_and_drop``,
+``keyboard_type``, ``keyboard_press`` and ``send_msg_to_user`` (the answer).
 
 Each becomes an action of the env's `Dict` space: ``kind`` (index into `KINDS`), ``x, y``
 (observation pixels), ``dx, dy`` (scroll amounts, or the drag's displacement), ``text`` (typed
@@ -37,7 +39,11 @@ POINTED = ("click", "double_click", "hover")  # pixel or element
 _ALIASES = {"dblclick": "double_click", "doubleclick": "double_click", "double-click": "double_click",
             "press": "key", "stop": "done", "finish": "done", "go_back": "back", "go_forward": "forward",
             "select_option": "select", "go_to": "goto", "navigate": "goto", "tab_focus": "switch_tab",
-            "drag_and_drop": "drag", "open_tab": "new_tab"}
+            "drag_and_drop": "drag", "open_tab": "new_tab",
+            # BrowserGym's coordinate actions (its screenshot pixels are the observation's)
+            "mouse_click": "click", "mouse_dblclick": "double_click", "mouse_move": "hover",
+            "mouse_drag_and_drop": "drag", "keyboard_type": "type", "keyboard_press": "key",
+            "send_msg_to_user": "answer"}
 _NAMES = sorted({*KINDS, *_ALIASES, "double-click"}, key=len, reverse=True)
 _CALL = re.compile(r"(?<![A-Za-z_])(" + "|".join(re.escape(n) for n in _NAMES) + r")\s*(\(|$|(?=[\s.,;!]))", re.IGNORECASE)
 _ARG = re.compile(r'"((?:[^"\\]|\\.)*)"|\'((?:[^\'\\]|\\.)*)\'|([-+]?\d+(?:\.\d+)?)')
