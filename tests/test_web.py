@@ -259,10 +259,12 @@ def test_parse_action_grammar():
     for ours, browsergym in (("click(31, 88)", "mouse_click(31, 88)"), ("double_click(3, 4)", "mouse_dblclick(3, 4)"),
                              ("hover(5, 6)", "mouse_move(5, 6)"), ("drag(1, 2, 30, 40)", "mouse_drag_and_drop(1, 2, 30, 40)"),
                              ('type("blue shoes")', "keyboard_type('blue shoes')"), ('key("Enter")', 'keyboard_press("Enter")'),
-                             ('answer("42.50")', 'send_msg_to_user("42.50")')):   # BrowserGym's names for them
+                             ('answer("42.50")', 'send_msg_to_user("42.50")'), ("click(7, 8)", "mouse_click(7, 8, 'left')"),
+                             ("double_click(7, 8)", 'mouse_dblclick(7, 8, button="left")')):   # BrowserGym's names
         mine, theirs = env.parse_action(ours), env.parse_action(browsergym)
         assert mine is not None and theirs is not None, browsergym
         assert {k: np.asarray(v).tolist() for k, v in mine.items()} == {k: np.asarray(v).tolist() for k, v in theirs.items()}
+    assert env.parse_action("mouse_click(7, 8, 'right')") is None   # no right button here
 
 
 def test_rubric_progress_and_judge_hook():

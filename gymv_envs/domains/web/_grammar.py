@@ -142,6 +142,8 @@ class GrammarMixin:
                 return None
             return self._act(kind, text=value)
         args = _args(raw)
+        if kind in POINTED and len(args) == 3 and args[2] == ("left", True):   # BrowserGym's button, the one there is
+            args = args[:2]
         if kind == "switch_tab":
             return self._act(kind, text=args[0][0]) if len(args) == 1 and args[0][0].isdigit() else None
         clean = lambda v: "".join(c for c in v if c in TEXT_CHARSET)[:MAX_TEXT]  # noqa: E731
