@@ -13,8 +13,8 @@ nothing installed.
   timeouts and dropped connections; at most ``max_concurrency`` requests in flight per
   endpoint across every agent of the process; a clear `VLMError` when the endpoint is down,
   refuses the key, does not know the model or keeps answering nothing. A model that refuses
-  ``max_tokens`` (OpenAI's reasoning and GPT-5 models want ``max_completion_tokens``) or any
-  ``temperature`` but its default is asked again at once without them (`ChatClient._learn`).
+  ``max_tokens`` (OpenAI's reasoning and GPT-5 models want ``max_completion_tokens``), any
+  ``temperature`` but its default, or a ``seed``, is asked again at once without them (`ChatClient._learn`).
 - Reproducibility: a disk cache keyed by a hash of the request body (model, messages,
   parameters) and how often that body was sent in the episode, so a re-run gives the same
   replies and makes no HTTP calls.
@@ -209,8 +209,9 @@ class ChatClient:
         if "max_tokens" in changes and "max_tokens" in sent:
             limit = sent.pop("max_tokens")
             sent.setdefault("max_completion_tokens", limit)   # one given in extra_body is kept
-        if "temperature" in changes:
-            sent.pop("temperature", None)
+        for name in ("temperature", "seed"):
+            if name in changes:
+                sent.pop(name, None)
         return sent
 
     def _learn(self, body: dict[str, Any], sent: dict[str, Any], detail: str) -> bool:
@@ -218,19 +219,22 @@ class ChatClient:
         record the change for this endpoint and model (told once on stderr), and say whether the request is
         to be sent again changed: ``max_tokens`` becomes ``max_completion_tokens`` (OpenAI's reasoning and
         GPT-5 models refuse the old name), and ``temperature`` is left out where the model takes only its
-        default. Any other 400 ends the run as before, naming what the endpoint said."""
+        default, and so is a ``seed`` the model does not take. Any other 400 ends the run as before, naming what
+        the endpoint said."""
         try:
             error = json.loads(detail).get("error") or {}
             param, message = str(error.get("param") or ""), str(error.get("message") or "")
         except (ValueError, AttributeError):
             param, message = "", detail
         if not param:
-            named = [name for name in ("max_tokens", "temperature") if f"'{name}'" in message]
+            named = [name for name in ("max_tokens", "temperature", "seed") if f"'{name}'" in message]
             param = named[0] if len(named) == 1 else ""
         if param == "max_tokens" and "max_completion_tokens" in message:
             change = "sent as max_completion_tokens"
         elif param == "temperature" and "unsupported" in message.lower():
             change = f"left out (the model takes only its default; asked for {body.get('temperature')!r})"
+        elif param == "seed" and "unsupported" in message.lower():
+            change = "left out (the model takes none; replies may vary between runs, the cache still replays them)"
         else:
             return False
         if param not in sent:

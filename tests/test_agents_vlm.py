@@ -174,6 +174,9 @@ def reasoning_model(body: dict) -> dict | None:
         return {"message": "Unsupported parameter: 'max_tokens' is not supported with this model. Use "
                            "'max_completion_tokens' instead.", "type": "invalid_request_error", "param": "max_tokens",
                 "code": "unsupported_parameter"}
+    if "seed" in body:
+        return {"message": "Unsupported parameter: 'seed' is not supported with this model.",
+                "type": "invalid_request_error", "param": "seed", "code": "unsupported_parameter"}
     if body.get("temperature", 1) != 1:
         return {"message": f"Unsupported value: 'temperature' does not support {body['temperature']} with this model. "
                            "Only the default (1) value is supported.", "type": "invalid_request_error",
@@ -188,11 +191,12 @@ def test_a_model_that_refuses_max_tokens_or_temperature_is_asked_again_without_t
     it once, names it in its stats, and later agents of the same endpoint and model ask that way at once."""
     with ChatServer(lambda request: "Action: up", refuse=reasoning_model) as server:
         record = run("GymV/GridNav-v1", server, tmp_path, max_steps=3)
-        assert len(server.refused) == 2 and record["steps"] == 3 == len(server.requests)
+        assert len(server.refused) == 3 and record["steps"] == 3 == len(server.requests)   # the runner seeds the agent
         for body in server.requests:
-            assert body["max_completion_tokens"] == 1024 and "max_tokens" not in body and "temperature" not in body
+            assert body["max_completion_tokens"] == 1024 and not {"max_tokens", "temperature", "seed"} & set(body)
         assert record["agent_stats"]["request_changes"] == {
             "max_tokens": "sent as max_completion_tokens",
+            "seed": "left out (the model takes none; replies may vary between runs, the cache still replays them)",
             "temperature": "left out (the model takes only its default; asked for 0.0)"}
         assert record["agent_stats"]["retries"] == 0
         err = capsys.readouterr().err
@@ -203,7 +207,7 @@ def test_a_model_that_refuses_max_tokens_or_temperature_is_asked_again_without_t
         agent = VLMAgent(env, model="test-model", base_url=server.base_url, cache=False, max_tokens=77,
                          extra_body={"reasoning_effort": "low"})
         agent.reset(info["instruction"], info)
-        assert agent.act(obs, info) == 0 and len(server.refused) == 2
+        assert agent.act(obs, info) == 0 and len(server.refused) == 3
         assert server.requests[-1]["max_completion_tokens"] == 77 and server.requests[-1]["reasoning_effort"] == "low"
         assert capsys.readouterr().err == ""
 
