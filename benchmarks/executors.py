@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from gymv.agents.base import AgentUnavailable
@@ -44,7 +44,7 @@ def _safe_run(task: EpisodeTask) -> tuple[dict[str, Any] | None, str | None]:
         return None, traceback.format_exc(limit=8)
 
 
-def run_inline(tasks: Sequence[EpisodeTask]) -> Iterator[Result]:
+def run_inline(tasks: Iterable[EpisodeTask]) -> Iterator[Result]:
     try:
         for task in tasks:
             record, error = _safe_run(task)
@@ -53,7 +53,7 @@ def run_inline(tasks: Sequence[EpisodeTask]) -> Iterator[Result]:
         close_cached_envs()
 
 
-def _run_pool(pool: cf.Executor, tasks: Sequence[EpisodeTask], workers: int) -> Iterator[Result]:
+def _run_pool(pool: cf.Executor, tasks: Iterable[EpisodeTask], workers: int) -> Iterator[Result]:
     pending = iter(tasks)
     running: dict[cf.Future, EpisodeTask] = {}
     try:
@@ -90,7 +90,7 @@ def _exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="gymv-parent-watch", daemon=True).start()
 
 
-def run_processes(tasks: Sequence[EpisodeTask], workers: int) -> Iterator[Result]:
+def run_processes(tasks: Iterable[EpisodeTask], workers: int) -> Iterator[Result]:
     if workers <= 1:
         yield from run_inline(tasks)
         return
@@ -100,7 +100,7 @@ def run_processes(tasks: Sequence[EpisodeTask], workers: int) -> Iterator[Result
     yield from _run_pool(pool, tasks, workers)
 
 
-def run_threads(tasks: Sequence[EpisodeTask], workers: int) -> Iterator[Result]:
+def run_threads(tasks: Iterable[EpisodeTask], workers: int) -> Iterator[Result]:
     pool = cf.ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="gymv-episode")
     yield from _run_pool(pool, tasks, max(1, workers))
 
@@ -144,7 +144,7 @@ def check_ray(address: str | None = None, timeout: float = RAY_PROBE_TIMEOUT_S) 
             "to run on a Ray instance started on this machine") from None
 
 
-def run_ray(tasks: Sequence[EpisodeTask], workers: int, address: str | None = None) -> Iterator[Result]:
+def run_ray(tasks: Iterable[EpisodeTask], workers: int, address: str | None = None) -> Iterator[Result]:
     check_ray(address)
     import ray
 
@@ -184,7 +184,7 @@ def run_ray(tasks: Sequence[EpisodeTask], workers: int, address: str | None = No
             ray.shutdown()
 
 
-def execute(tasks: Sequence[EpisodeTask], executor: str = "process", workers: int = 1,
+def execute(tasks: Iterable[EpisodeTask], executor: str = "process", workers: int = 1,
             ray_address: str | None = None) -> Iterator[Result]:
     """Run ``tasks`` on ``executor`` with ``workers`` in parallel; yields results as they finish."""
     if executor == "process":

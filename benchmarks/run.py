@@ -26,6 +26,9 @@ agent's constructor takes ``seed``, it gets one derived from (seed, episode inde
 episode whose answer needed a fallback counts as unparsed); every key is kept in the record.
 An ``act`` that raises ``gymv.agents.AgentUnavailable`` (the VLM agent's endpoint is down or refuses
 the key) stops the run at once, naming why; any other exception fails that episode alone.
+``--max-cost USD`` stops handing out episodes once the agent's episodes in ``--out`` have cost that
+much (their stats' ``cost_usd``); those under way finish and are saved, the reports cover what was
+played, and the exit status is 3.
 
 Outputs in ``--out``: ``episodes.jsonl`` (one line per finished episode, appended, flushed and
 fsynced as each ends; re-running the same command skips the episodes already there and redoes
@@ -105,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     ag = p.add_argument_group("agent")
     ag.add_argument("--agent", default="random", help="random, oracle, vlm, sb3:<checkpoint> or module:Class")
     ag.add_argument("--agent-kwargs", default="{}", help="JSON kwargs for the agent's constructor")
+    ag.add_argument("--max-cost", type=float, default=None, metavar="USD",
+                    help="stop once the agent's episodes in --out have cost this much (the cost_usd of its stats; "
+                         "episodes in flight finish); the same command with a higher cap goes on")
     ex = p.add_argument_group("execution and outputs")
     ex.add_argument("--executor", choices=EXECUTORS, default="process", help="process (default), thread or ray")
     ex.add_argument("--workers", type=int, default=None,
@@ -287,12 +293,52 @@ class Progress:
         print(("\r" if self.tty else "") + line, end="\n" if final or not self.tty else "", file=sys.stderr, flush=True)
 
 
+AT_MAX_COST = 3   # the exit status of a run stopped at --max-cost (its reports are written)
+
+
+def spent_usd(records: Any) -> tuple[float, bool]:
+    """The summed ``cost_usd`` of the records' agent stats, and whether every record that has stats was priced
+    (``cost_known``; an agent without stats, such as random, costs nothing)."""
+    stats = [r["agent_stats"] for r in records if isinstance(r.get("agent_stats"), dict)]
+    return (sum(float(st.get("cost_usd", 0.0)) for st in stats),
+            all(st.get("cost_known", True) for st in stats))
+
+
+def _over_budget(records: Any, cap: float, out: Path) -> int | None:
+    """An exit status, with its message, when ``--max-cost`` is reached or cannot be kept; else None."""
+    spent, priced = spent_usd(records)
+    if not priced:
+        print(f"\nerror: --max-cost cannot be kept: the agent's model has no price, so its cost reads 0 (give it one: "
+              "--agent-kwargs '{\"prices\": {\"<model>\": [in, out]}}', USD per million tokens, or $GYMV_PRICES); "
+              f"the finished episodes are saved in {out}", file=sys.stderr, flush=True)
+        return 2
+    if spent >= cap:
+        print(f"\nstopped: the agent's episodes in {out} have cost ${spent:.4f}, at or over --max-cost ${cap:g}; no "
+              "more are started (those under way finish and are saved), the reports cover the finished ones, and the "
+              "same command with a higher --max-cost plays the rest", file=sys.stderr, flush=True)
+        return AT_MAX_COST
+    return None
+
+
 def _play(todo: list[EpisodeTask], store: ResultsFile, done: dict[str, dict[str, Any]],
           errors: list[tuple[EpisodeTask, str]], progress: Progress, args: argparse.Namespace, out: Path,
           workers: int, trajectories: bool = True) -> int | None:
     """Run ``todo``, appending each finished episode to ``store`` and ``done``; an exit status when the
-    run must stop (interrupted, executor unavailable), else ``None``."""
-    results = execute(todo, args.executor, workers, args.ray_address)
+    run must stop (interrupted, executor unavailable, ``--max-cost`` reached), else ``None``."""
+    cap = args.max_cost if trajectories else None   # (the baselines' random and oracle cost nothing)
+    budget_status = None
+    if cap is not None and todo:
+        budget_status = _over_budget(done.values(), cap, out)
+        if budget_status is not None:
+            return budget_status
+
+    def handed_out():   # the episodes handed to the workers: none more once --max-cost is reached
+        for task in todo:
+            if budget_status is not None:
+                return
+            yield task
+
+    results = execute(handed_out(), args.executor, workers, args.ray_address)
     try:
         for task, record, error in results:
             if error is not None:
@@ -316,6 +362,8 @@ def _play(todo: list[EpisodeTask], store: ResultsFile, done: dict[str, dict[str,
             store.append(record)
             done[task.key] = record
             progress.update()
+            if cap is not None and budget_status is None:   # those already handed out finish and are saved
+                budget_status = _over_budget(done.values(), cap, out)
     except KeyboardInterrupt:
         print(f"\ninterrupted: the finished episodes are saved in {store.path}; run the same command again to "
               "finish", file=sys.stderr)
@@ -324,7 +372,7 @@ def _play(todo: list[EpisodeTask], store: ResultsFile, done: dict[str, dict[str,
         print(f"\nerror: {exc}; the finished episodes are saved in {store.path}", file=sys.stderr)
         return 2
     progress.update(0, final=True)
-    return None
+    return budget_status
 
 
 def baseline_task(task: EpisodeTask, agent: str) -> EpisodeTask:
@@ -407,6 +455,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.workers is not None and args.workers < 1:
         parser.error(f"invalid --workers {args.workers}; valid values: an integer >= 1 (leave it out for the CPU cores, "
                      "or with ray the cluster's CPUs)")
+    if args.max_cost is not None and not args.max_cost > 0:
+        parser.error(f"invalid --max-cost {args.max_cost:g}; valid values: a number of USD > 0")
     try:
         tasks = build_tasks(args)
         if args.executor == "ray":
@@ -464,8 +514,12 @@ def _play_and_report(args: argparse.Namespace, argv: list[str] | None, tasks: li
     pool: dict[str, dict[str, Any]] = {}
     try:
         status = _play(todo, store, done, errors, progress, args, out, workers)
+        capped = status == AT_MAX_COST   # a deliberate end: the finished episodes are scored and reported
+        if capped:
+            status = None
         if status is None and args.baselines:
-            status, pool = _baselines(tasks, done, ResultsFile(out, name=BASELINES), errors, args, out, workers, meta)
+            played = [t for t in tasks if t.key in done] if capped else tasks
+            status, pool = _baselines(played, done, ResultsFile(out, name=BASELINES), errors, args, out, workers, meta)
         if status is None:
             store.rewrite_sorted(order)
     finally:
@@ -506,6 +560,10 @@ def _play_and_report(args: argparse.Namespace, argv: list[str] | None, tasks: li
               "retry them", file=sys.stderr)
     if errors:
         return 1
+    if capped:
+        print(f"stopped at --max-cost ${args.max_cost:g}: {len(episodes)} of {len(tasks)} episodes played (the reports "
+              "cover those); the same command with a higher --max-cost plays the rest", file=sys.stderr)
+        return AT_MAX_COST
     return 0
 
 

@@ -544,3 +544,38 @@ def test_a_full_disk_mid_run_keeps_the_saved_episodes_and_says_what_to_do(tmp_pa
     assert len(episodes(tmp_path)) == 12 and (tmp_path / "summary.json").exists()
     complete = saved.count(b"\n")   # a line the limit cut short is dropped and its episode played again
     assert f"{complete} already in" in proc.stderr and f"{12 - complete} to run" in proc.stderr
+
+
+def test_max_cost_stops_a_paid_run_and_reports_what_it_played(tmp_path, capsys, monkeypatch):
+    """``--max-cost USD``: once the agent's episodes in --out have cost that much (the VLM agent's priced
+    cost_usd), no more start; those under way finish and are saved; the reports cover the finished ones and the
+    exit status is 3. The same command spends nothing more; a higher cap plays the rest. An unpriced model
+    cannot keep a cap and stops at its first episode."""
+    from gymv.benchmarks.cli import main
+    from tests.chat_server import ChatServer
+
+    def command(cap, prices=True):   # each request: 100 prompt tokens at $10,000 per million = $1
+        kwargs = {"model": "test-model", "cache": False, **({"prices": {"test-model": [10000, 0]}} if prices else {})}
+        return ["run", "--agent", "vlm", "--agent-kwargs", json.dumps(kwargs), "--ids", "GymV/MazePath-v1", "--seeds", "6",
+                "--env-kwargs", '{"answer_format": "mcq", "obs_size": [64, 64]}', "--workers", "1", "--max-cost", cap,
+                "--out", str(tmp_path), "--no-plots", "--quiet", "--no-baselines"]
+
+    with ChatServer(lambda request: "Answer: A") as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        assert main(command("2.5")) == 3 and len(server.requests) == 3
+        assert "at or over --max-cost $2.5" in capsys.readouterr().err
+        summary = json.loads((tmp_path / "summary.json").read_text())
+        assert summary["overall"]["episodes"] == 3 and len(episodes(tmp_path)) == 3
+        assert main(command("2.5")) == 3 and len(server.requests) == 3   # nothing more spent
+        assert main(command("100")) == 0 and len(server.requests) == 6
+        assert sorted(e["seed"] for e in episodes(tmp_path)) == list(range(6))
+        with pytest.raises(SystemExit):
+            main(command("0"))
+    assert "invalid --max-cost 0; valid values: a number of USD > 0" in capsys.readouterr().err
+    other = tmp_path / "unpriced"
+    with ChatServer(lambda request: "Answer: A") as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        args = command("5", prices=False)
+        args[args.index(str(tmp_path))] = str(other)
+        assert main(args) == 2 and len(server.requests) == 1
+    assert "--max-cost cannot be kept: the agent's model has no price" in capsys.readouterr().err
