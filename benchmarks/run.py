@@ -304,9 +304,8 @@ def spent_usd(records: Any) -> tuple[float, bool]:
             all(st.get("cost_known", True) for st in stats))
 
 
-def _over_budget(records: Any, cap: float, out: Path) -> int | None:
+def _over_budget(spent: float, priced: bool, cap: float, out: Path) -> int | None:
     """An exit status, with its message, when ``--max-cost`` is reached or cannot be kept; else None."""
-    spent, priced = spent_usd(records)
     if not priced:
         print(f"\nerror: --max-cost cannot be kept: the agent's model has no price, so its cost reads 0 (give it one: "
               "--agent-kwargs '{\"prices\": {\"<model>\": [in, out]}}', USD per million tokens, or $GYMV_PRICES); "
@@ -328,7 +327,8 @@ def _play(todo: list[EpisodeTask], store: ResultsFile, done: dict[str, dict[str,
     cap = args.max_cost if trajectories else None   # (the baselines' random and oracle cost nothing)
     budget_status = None
     if cap is not None and todo:
-        budget_status = _over_budget(done.values(), cap, out)
+        spent, priced = spent_usd(done.values())
+        budget_status = _over_budget(spent, priced, cap, out)
         if budget_status is not None:
             return budget_status
 
@@ -363,7 +363,9 @@ def _play(todo: list[EpisodeTask], store: ResultsFile, done: dict[str, dict[str,
             done[task.key] = record
             progress.update()
             if cap is not None and budget_status is None:   # those already handed out finish and are saved
-                budget_status = _over_budget(done.values(), cap, out)
+                cost, known = spent_usd([record])
+                spent, priced = spent + cost, priced and known
+                budget_status = _over_budget(spent, priced, cap, out)
     except KeyboardInterrupt:
         print(f"\ninterrupted: the finished episodes are saved in {store.path}; run the same command again to "
               "finish", file=sys.stderr)
