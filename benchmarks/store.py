@@ -62,10 +62,9 @@ def check_out_arg(parser: Any, out: str | os.PathLike[str] | None, flag: str = "
         parser.error(f"cannot write to {flag} {out}: {exc.strerror or exc}")
 
 
-def add_overwrite_arg(parser: Any) -> None:
-    """The ``--overwrite`` flag of a command that writes reports into an ``--out`` folder."""
-    parser.add_argument("--overwrite", action="store_true",
-                        help="replace the reports an earlier run left in --out (default: refuse, changing nothing)")
+def add_overwrite_arg(parser: Any, what: str = "the reports an earlier run left in --out") -> None:
+    """The ``--overwrite`` flag of a command that writes into an ``--out`` folder: it replaces ``what``."""
+    parser.add_argument("--overwrite", action="store_true", help=f"replace {what} (default: refuse, changing nothing)")
 
 
 def write_reports(out: str | os.PathLike[str], files: dict[str, str]) -> None:

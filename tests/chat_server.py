@@ -40,6 +40,16 @@ class ChatServer:
             def log_message(self, *args: Any) -> None:  # keep test output clean
                 pass
 
+            def send_json(self, status: int, data: Any, headers: dict[str, str] | None = None) -> None:
+                payload = json.dumps(data).encode()
+                self.send_response(status)
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     self.send_error(404, "only /v1/chat/completions is served")
@@ -58,31 +68,20 @@ class ChatServer:
                     if kind == "sleep":
                         time.sleep(opts.get("seconds", 1.0))
                     else:
-                        error = json.dumps({"error": {"message": opts.get("message", f"scripted {kind}"),
-                                                      "code": opts.get("code", kind)}}).encode()
-                        self.send_response(int(kind))
-                        if opts.get("retry_after") is not None:
-                            self.send_header("Retry-After", str(opts["retry_after"]))
-                        self.send_header("Content-Type", "application/json")
-                        self.send_header("Content-Length", str(len(error)))
-                        self.end_headers()
-                        self.wfile.write(error)
+                        retry = {} if opts.get("retry_after") is None else {"Retry-After": str(opts["retry_after"])}
+                        self.send_json(int(kind), {"error": {"message": opts.get("message", f"scripted {kind}"),
+                                                             "code": opts.get("code", kind)}}, retry)
                         return
                 refusal = server.refuse(body) if server.refuse else None
                 if refusal is not None:
                     with server._lock:
                         server.refused.append(body)
-                    error = json.dumps({"error": refusal}).encode()
-                    self.send_response(400)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(error)))
-                    self.end_headers()
-                    self.wfile.write(error)
+                    self.send_json(400, {"error": refusal})
                     return
                 server.requests.append(body)
                 server.headers.append(dict(self.headers))
                 reply = server.policy(body)
-                payload = json.dumps({
+                completion = {
                     "id": f"chatcmpl-{len(server.requests)}",
                     "object": "chat.completion",
                     "model": body.get("model", server.model),
@@ -90,13 +89,9 @@ class ChatServer:
                                  "message": {"role": "assistant", "content": reply}}],
                     "usage": {"prompt_tokens": 100, "completion_tokens": max(1, len(reply or "") // 4),
                               "total_tokens": 100 + max(1, len(reply or "") // 4)},
-                }).encode()
+                }
                 try:
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(payload)))
-                    self.end_headers()
-                    self.wfile.write(payload)
+                    self.send_json(200, completion)
                 except OSError:  # the client gave up (a scripted timeout)
                     pass
 

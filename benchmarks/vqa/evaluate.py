@@ -299,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"invalid --limit {args.limit}; valid values: an integer >= 1 (the first N questions)")
     if args.workers < 1:
         p.error(f"invalid --workers {args.workers}; valid values: an integer >= 1")
-    check_out_arg(p, args.out, reports=REPORTS, overwrite=args.overwrite)   # before any work: what it finds is not lost to a bad folder
+    check_out_arg(p, args.out, reports=REPORTS, overwrite=args.overwrite)   # before any work: nothing found is lost
     try:
         records, root, about = qset.load_set(args.set_dir)
         if not about["matches_manifest"]:

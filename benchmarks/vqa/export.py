@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 import gymv_envs
+from gymv.benchmarks.store import add_overwrite_arg
 from gymv.benchmarks.vqa.qset import MANIFEST, QUESTIONS, content_sha256
 from gymv.benchmarks.vqa.questions import (
     AGENTVQA_DOMAINS,
@@ -254,8 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=None, help="processes (default: CPU cores)")
     p.add_argument("--no-parquet", action="store_true", help="skip the Hugging Face parquet (needs pyarrow)")
     p.add_argument("--sample-png", default=None, help="also draw a few questions into this PNG")
-    p.add_argument("--overwrite", action="store_true",
-                   help="replace the set exported into --out before (default: refuse, changing nothing)")
+    add_overwrite_arg(p, "the set exported into --out before")
     args = p.parse_args(argv)
     if args.per_domain < 1 or args.history < 0 or args.clip_frames < 2:
         p.error("--per-domain must be >= 1, --history >= 0 and --clip-frames >= 2")
