@@ -531,3 +531,34 @@ def test_evaluating_or_exporting_again_into_a_used_folder_needs_overwrite(export
     (folder / "images" / "stale.png").write_bytes(b"left by hand")
     assert export.main([*args, "--overwrite"]) == 0
     assert _files(folder) == _files(exported)   # replaced whole: nothing stale left
+
+
+def test_max_cost_stops_paid_questions_and_a_higher_cap_pays_only_for_the_rest(exported, tmp_path, capsys, monkeypatch):
+    """``eval-vqa --max-cost USD``: once the VLM's replies have cost that much no more questions are asked, nothing
+    is written and the exit status is 3; the cache keeps the replies, so a higher cap asks the endpoint only for the
+    questions not yet asked and then scores the whole set. An unpriced model is refused before any request."""
+    prices = tmp_path / "prices.json"
+    prices.write_text(json.dumps({"priced-model": [10000, 0]}))   # 100 prompt tokens a request: $1 each
+    monkeypatch.setenv("GYMV_PRICES", str(prices))
+    res, cache = tmp_path / "res", tmp_path / "cache"
+
+    def command(cap, model="priced-model"):
+        return ["--set", str(exported), "--agent", "vlm", "--model", model, "--base-url", server.base_url,
+                "--cache-dir", str(cache), "--permutations", "1", "--limit", "4", "--workers", "1",
+                "--max-cost", cap, "--out", str(res)]
+
+    with ChatServer(lambda request: "Answer: A") as server:
+        assert evaluate.main(command("2.5")) == evaluate.AT_MAX_COST and len(server.requests) == 3
+        err = capsys.readouterr().err
+        assert "at or over --max-cost $2.5, after 3 of 8 questions" in err
+        assert not any((res / name).exists() for name in evaluate.REPORTS)
+        assert evaluate.main(command("100")) == 0 and len(server.requests) == 8   # the first 3 from the cache
+        summary = json.loads((res / "summary.json").read_text())
+        assert summary["overall"]["questions"] == 4 and summary["usage"]["cache_hits"] == 3
+        assert evaluate.main([*command("5", model="unpriced-model"), "--overwrite"]) == 2
+        assert len(server.requests) == 8
+    assert "--max-cost cannot be kept" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        evaluate.main(["--set", str(exported), "--max-cost", "0"])
+    assert "invalid --max-cost 0; valid values: a number of USD > 0" in capsys.readouterr().err
+    assert evaluate.main(["--set", str(exported), "--agent", "oracle", "--max-cost", "1", "--limit", "3"]) == 0

@@ -19,6 +19,12 @@ Agents (``--agent``): ``random`` (a seeded random letter), ``letter:X`` (always 
 ``module:Class`` (``Class(**agent_kwargs)`` with ``answer(question, images) -> reply text``, where
 ``question`` is the record and ``images`` a list of ``(label, frame)``). Outputs in ``--out``:
 ``answers.jsonl``, ``summary.json``, ``results.md``.
+
+``--max-cost USD`` (a paid model): once the agent's replies have cost that much (its priced ``cost_usd``;
+cached replies cost nothing), no more questions are asked, those in flight finish, nothing is scored or
+written, and the exit status is 3. The replies are in the VLM agent's cache, so the same command with a
+higher cap pays only for the questions not yet asked. A model without a price cannot keep a cap: the
+command says so before asking anything (exit 2).
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from gymv.benchmarks.vqa import qset
 from gymv_envs.core.parsing import LETTERS, parse_letter
 
 REPORTS = ("answers.jsonl", "summary.json", "results.md")
+AT_MAX_COST = 3   # the exit status when --max-cost stops the questions (as `gymv-bench run`'s)
 PROMPT = "Answer with the letter of the correct option only (one of {letters})."
 
 
@@ -182,9 +189,32 @@ def make_answerer(name: str, kwargs: dict[str, Any], seed: int = 0) -> Any:
 
 
 # ----------------------------------------------------------------------------- scoring
-def ask_all(answerer: Any, records: list[dict[str, Any]], root: Path, workers: int = 1) -> list[dict[str, Any]]:
-    """Each record's reply, the letter read from it (``None``: unreadable) and whether it is right."""
-    def one(rec: dict[str, Any]) -> dict[str, Any]:
+class AtMaxCost(Exception):
+    """Raised by `evaluate` when ``max_cost`` stopped the questions: ``spent`` USD, ``asked`` of ``total`` asks."""
+
+    def __init__(self, spent: float, asked: int, total: int) -> None:
+        super().__init__(f"${spent:.4f} spent; {asked} of {total} questions asked")
+        self.spent, self.asked, self.total = spent, asked, total
+
+
+def spent_usd(answerer: Any) -> float | None:
+    """What ``answerer``'s replies have cost so far (its ``stats()["cost_usd"]``), or None where it cannot say:
+    no ``stats``, no ``cost_usd``, or an unpriced model (``cost_known`` false). The scripted agents cost nothing."""
+    if _scripted(answerer):
+        return 0.0
+    stats = answerer.stats() if callable(getattr(answerer, "stats", None)) else {}
+    if not isinstance(stats.get("cost_usd"), (int, float)) or stats.get("cost_known") is False:
+        return None
+    return float(stats["cost_usd"])
+
+
+def ask_all(answerer: Any, records: list[dict[str, Any]], root: Path, workers: int = 1,
+            max_cost: float | None = None) -> list[dict[str, Any] | None]:
+    """Each record's reply, the letter read from it (``None``: unreadable) and whether it is right; None in
+    place of each record not asked because the replies had cost ``max_cost`` USD when its turn came."""
+    def one(rec: dict[str, Any]) -> dict[str, Any] | None:
+        if max_cost is not None and (spent_usd(answerer) or 0.0) >= max_cost:
+            return None
         imgs = [] if _scripted(answerer) else images_of(rec, root)
         reply = str(answerer.answer(rec, imgs) or "")
         k = n_options(rec)
@@ -236,15 +266,32 @@ def summarize(records: list[dict[str, Any]], rows: list[dict[str, Any]],
 
 
 def evaluate(records: list[dict[str, Any]], root: Path, answerer: Any, permutations: int = 5, seed: int = 0,
-             workers: int = 1) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    rows = ask_all(answerer, records, root, workers)
+             workers: int = 1, max_cost: float | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Ask every record and its ``permutations`` and score them. ``max_cost``: USD the answerer's replies may
+    cost; `AtMaxCost` once they have (ValueError up front where the answerer cannot say what it spent)."""
+    if max_cost is not None and spent_usd(answerer) is None:
+        raise ValueError("--max-cost cannot be kept: the agent cannot say what its replies cost (a VLM model with no "
+                         "price: add it to a JSON file named by GYMV_PRICES, {\"MODEL\": [input, output]} USD per million "
+                         "tokens; an agent of your own: a stats() with cost_usd)")
+    total = len(records) * (1 + permutations)
+    asked = 0
+
+    def ask(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        nonlocal asked
+        got = ask_all(answerer, recs, root, workers, max_cost)
+        asked += sum(g is not None for g in got)
+        if len(got) and any(g is None for g in got):
+            raise AtMaxCost(spent_usd(answerer) or 0.0, asked, total)
+        return got
+
+    rows = ask(records)
     perm_rows = []
     for p in range(1, permutations + 1):
         shuffled = []
         for rec in records:
             rng = np.random.default_rng([seed, p, zlib.crc32(rec["qid"].encode())])
             shuffled.append(permute(rec, [int(i) for i in rng.permutation(n_options(rec))]))
-        got = ask_all(answerer, shuffled, root, workers)
+        got = ask(shuffled)
         for g in got:
             g["permutation"] = p
         perm_rows.append(got)
@@ -292,6 +339,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--limit", type=int, default=None, help="only the first N questions")
     p.add_argument("--workers", type=int, default=4, help="questions asked at once (threads; default 4)")
     p.add_argument("--out", default=None, help="write answers.jsonl, summary.json and results.md here")
+    p.add_argument("--max-cost", type=float, default=None, metavar="USD",
+                   help="ask no more questions once the agent's replies have cost this much (exit 3, nothing written; "
+                        "cached replies cost nothing, so a higher cap goes on where this one stopped)")
     add_overwrite_arg(p)
     vlm.add_arguments(p)
     args = p.parse_args(argv)
@@ -299,6 +349,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"invalid --limit {args.limit}; valid values: an integer >= 1 (the first N questions)")
     if args.workers < 1:
         p.error(f"invalid --workers {args.workers}; valid values: an integer >= 1")
+    if args.max_cost is not None and not args.max_cost > 0:
+        p.error(f"invalid --max-cost {args.max_cost:g}; valid values: a number of USD > 0")
     check_out_arg(p, args.out, reports=REPORTS, overwrite=args.overwrite)   # before any work: nothing found is lost
     try:
         records, root, about = qset.load_set(args.set_dir)
@@ -316,8 +368,14 @@ def main(argv: list[str] | None = None) -> int:
         answerer = make_answerer(args.agent, kwargs, args.seed)
         if args.permutations < 0:
             raise ValueError("--permutations must be >= 0")
-        summary, rows = evaluate(records, root, answerer, args.permutations, args.seed, args.workers)
+        summary, rows = evaluate(records, root, answerer, args.permutations, args.seed, args.workers, args.max_cost)
         summary["set"] = about
+    except AtMaxCost as stop:
+        print(f"stopped: the agent's replies have cost ${stop.spent:.4f}, at or over --max-cost ${args.max_cost:g}, after "
+              f"{stop.asked} of {stop.total} questions (permutations counted); nothing was scored or written. The replies "
+              "are in the VLM agent's cache (unless --no-cache), so the same command with a higher --max-cost pays only "
+              "for the rest", file=sys.stderr)
+        return AT_MAX_COST
     except (ValueError, json.JSONDecodeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
