@@ -5,8 +5,20 @@ from __future__ import annotations
 import numpy as np
 
 from gymv_envs.core import TaskSpec
+from gymv_envs.core.rng import ScalarDraws
 from gymv_envs.domains.games._board import DRAW, LOSS_VALUE, ME, OPPONENT_TEXT, THEM, BoardGameEnv
-from gymv_envs.domains.games._kalah_rules import FIRST, PITS, STORE, sow, sown
+from gymv_envs.domains.games._kalah_rules import (
+    FIRST,
+    PITS,
+    ROW,
+    STORE,
+    forced_win,
+    pack,
+    random_walk,
+    sow,
+    sow_packed,
+    sown,
+)
 from gymv_envs.domains.games._kalah_view import KalahView
 
 LEVELS = {0: (3, 8), 1: (4, 12), 2: (4, 12)}       # difficulty -> (seeds per pit, most seeds left in the pits at the start)
@@ -67,47 +79,53 @@ class Kalah(KalahView, BoardGameEnv):
         self.seeds, self.left = LEVELS[self.difficulty]
 
     # -- generate
-    def random_start(self, rng: np.random.Generator):
-        """Random moves from the standard start until at most a random ``stop`` seeds are left in the pits.
-        (`legal` and `play` written out: a level tries about 1,300 of these walks of about 40 moves.)"""
-        s = self.standard_start()
+    def _generate(self, rng: np.random.Generator) -> None:
+        """The base's, with the generator's draws replayed at Python speed (`ScalarDraws`: the same values and
+        the same state after): a level draws about 45,000 pit choices."""
+        if not isinstance(rng.bit_generator, np.random.PCG64):
+            return super()._generate(rng)
+        with ScalarDraws(rng) as draws:
+            super()._generate(draws)
+
+    def random_start(self, rng: np.random.Generator | ScalarDraws):
+        """Random moves from the standard start until at most a random ``stop`` seeds are left in the pits."""
         stop = int(rng.integers(self.left // 2, self.left + 1))
-        integers, seeds = rng.integers, 2 * PITS * self.seeds   # the pits hold every seed not in a store
-        while s[2] is None:
-            b, p = s[0], s[1]
-            if seeds - b[PITS] - b[-1] <= stop:
-                break
-            first = FIRST[p]
-            pits = [first + m for m in range(PITS) if b[first + m]]
-            s = sow(b, p, pits[int(integers(len(pits)))])
-        return s
+        board, p, _ = self.standard_start()
+        return random_walk(board, p, stop, rng.integers)
 
     def start_ok(self, s) -> bool:
-        if not super().start_ok(s):
+        """Whether a candidate start (the agent to move) fits the difficulty (see Starting State): no forced win
+        in fewer than ``target`` moves, one in ``target``, and at difficulty 0 a move that does not win at once,
+        above it at most a third of the moves keeping the win and every other one losing within 3. Tested in the
+        order that rejects soonest (a win in ``target``, the share of winning moves, a faster win, the losses)."""
+        if s[2] is not None:
             return False
-        moves = self.legal(s)
-        if self.target == 1:
-            return len(moves) > 1 and not all(self.result(self.play(s, a)) == ME for a in moves)
-        bad = [a for a in moves if not self.wins(self.play(s, a), self.target - 1)]
-        if 3 * len(bad) < 2 * len(moves):
+        board, t, memo = s[0], self.target, self._memo_table()
+        x, total = pack(board), sum(board)
+        kids = [sow_packed(x, ME, pit, total) for pit in ROW[ME] if board[pit]]
+
+        def won(kid, side: int, k: int) -> bool:   # `wins` / `loses` of the state after a move
+            y, q, r = kid
+            return r == side if r is not None else forced_win(y, q, side, k, memo, total)
+
+        win = [won(kid, ME, t - 1) for kid in kids]
+        if not any(win):
             return False
-        return all(self.loses(self.play(s, a), 3) for a in bad)
+        if t == 1:
+            return len(kids) > 1 and not all(win)
+        if 3 * win.count(False) < 2 * len(kids):
+            return False
+        if any(won(kid, ME, t - 2) for kid, w in zip(kids, win) if w):   # a move failing in t - 1 fails in t - 2
+            return False
+        return all(won(kid, THEM, 3) for kid, w in zip(kids, win) if not w)
+
+    def wins(self, s, k: int) -> bool:
+        """The base's AND-OR search, on packed boards with a memo shared by every depth (`forced_win`)."""
+        return s[2] == ME if s[2] is not None else forced_win(pack(s[0]), s[1], ME, k, self._memo_table(), sum(s[0]))
 
     def loses(self, s, k: int) -> bool:
         """Whether the opponent can force a win from ``s`` within ``k`` of its own moves (the AND-OR search mirrored)."""
-        r = s[2]
-        if r is not None or k <= 0:
-            return r == THEM
-        memo = self._memo_table()
-        key = ("lose", s, k)
-        hit = memo.get(key)
-        if hit is None:
-            if s[1] == THEM:
-                hit = any(self.loses(self.play(s, a), k - 1) for a in self.legal(s))
-            else:
-                hit = all(self.loses(self.play(s, a), k) for a in self.legal(s))
-            memo[key] = hit
-        return hit
+        return s[2] == THEM if s[2] is not None else forced_win(pack(s[0]), s[1], THEM, k, self._memo_table(), sum(s[0]))
 
     def standard_start(self):
         """Every pit holds the difficulty's seeds, both stores empty, the bottom player (you) to move."""
