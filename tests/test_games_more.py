@@ -167,6 +167,84 @@ def test_uttt_three_boards_in_a_row_win_and_start_is_forced():
     assert env2.wins(env2.state, 2) and not env2.wins(env2.state, 1)
 
 
+def _plain_play(s, a):   # the rules as first written: digits read one by one, no tables
+    from gymv_envs.domains.games._ultimate_ttt import split
+    from gymv_envs.rules.ultimate_ttt import line_won, small_board
+    codes, p, _, status = s[:4]
+    b, i = split(a)
+    code = codes[b] + p * 3 ** i
+    codes = codes[:b] + (code,) + codes[b + 1:]
+    won, full = small_board(code)[0], all(code // 3 ** k % 3 for k in range(9))
+    status = status[:b] + (won if won else 3 if full else 0,) + status[b + 1:]
+    if won and line_won(list(status), p):
+        return codes, 3 - p, i, status, p
+    return codes, 3 - p, i, status, (0 if 0 not in status else None)
+
+
+def _plain_legal(s):
+    from gymv_envs.domains.games._ultimate_ttt import joined
+    from gymv_envs.rules.ultimate_ttt import playable
+    if s[4] is not None:
+        return []
+    codes, _, sent, status = s[:4]
+    boards = playable(list(status), None if sent < 0 else (0, sent))
+    return sorted(joined(b, i) for b in boards for i in range(9) if codes[b] // 3 ** i % 3 == 0)
+
+
+def _plain_wins(s, k, memo):   # the AND-OR search over every move, without the cut
+    if s[4] is not None or k <= 0:
+        return s[4] == ME
+    if (s, k) not in memo:
+        kids = [_plain_play(s, a) for a in _plain_legal(s)]
+        memo[s, k] = (any(_plain_wins(t, k - 1, memo) for t in kids) if s[1] == ME
+                      else all(_plain_wins(t, k, memo) for t in kids))
+    return memo[s, k]
+
+
+def test_uttt_table_rules_and_cut_search_match_the_plain_rules():
+    import numpy as np
+
+    from gymv_envs.domains.games import _ultimate_ttt as fast
+    from gymv_envs.rules.ultimate_ttt import board_tables, small_board
+    status, empty = board_tables()
+    for code in range(0, 3 ** 9, 7):
+        d = [code // 3 ** i % 3 for i in range(9)]
+        assert status[code] == (small_board(code)[0] or (3 if all(d) else 0))
+        assert empty[code] == sum(1 << i for i in range(9) if not d[i])
+    rng, seen = np.random.default_rng(5), set()
+    for _ in range(100):
+        s = (0,) * 9, ME, -1, (0,) * 9, None
+        for _ in range(2 * int(rng.integers(22, 35))):
+            moves = fast.legal(s)
+            assert moves == _plain_legal(s) and [fast.play(s, a) for a in moves] == [_plain_play(s, a) for a in moves]
+            t = fast.play(s, moves[int(rng.integers(len(moves)))])
+            if t[4] is not None:
+                break
+            s = t
+        if s[4] is not None:
+            continue
+        memo = {}
+        cases = [(s, 1), (s, 2)]
+        if s[1] == ME and _plain_wins(s, 2, memo):   # then O's replies to X's moves, many of them lost
+            cases += [(_plain_play(s, a), 1) for a in _plain_legal(s)]
+        for t, k in cases:
+            want = _plain_wins(t, k, memo)
+            assert fast.wins(t, k, {}) == want, (t, k)
+            seen.add((t[1], k, want))
+        boards = {fast.split(a)[0] for a in _plain_legal(s)}
+        assert fast.wins_now(s[0], s[3], boards, s[1]) == any(_plain_play(s, a)[4] == s[1] for a in _plain_legal(s))
+    assert len(seen) == 7, seen   # each mover, k and answer was checked (O to move never wins in 2 here)
+    for seed in range(20):   # the opening: rng.shuffle of the moves draws as rng.permutation does
+        r1, r2, s = np.random.default_rng(seed), np.random.default_rng(seed), ((0,) * 9, ME, -1, (0,) * 9, None)
+        for _ in range(40):
+            moves = _plain_legal(s)
+            nxt = next((t for t in (_plain_play(s, moves[int(j)]) for j in r2.permutation(len(moves))) if t[4] is None), None)
+            if nxt is None:
+                break
+            s = nxt
+        assert fast.playout(r1, 40) == s and r1.random() == r2.random()
+
+
 # ---------------------------------------------------------------- Tak
 def tak_state(env, stacks: dict[str, tuple[int, ...]], mover: int = ME, reserve=(5, 5)):
     n = env.side

@@ -9,6 +9,7 @@ import functools
 import numpy as np
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+POW3 = tuple(3 ** i for i in range(9))   # the place value of cell i in a board's code
 
 
 @functools.lru_cache(maxsize=1)
@@ -28,6 +29,17 @@ def _small_boards() -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
     cells = [tuple(np.flatnonzero(row).tolist()) for row in wins.reshape(-1, 9)]
     n = 3 ** 9
     return tuple((int(w), cells[k], cells[n + k]) for k, w in enumerate(winner.tolist()))
+
+
+@functools.lru_cache(maxsize=1)
+def board_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per 3x3 board coded in base 3, indexed by its code: its status (0 open; 1, 2 won; 3 full without a
+    winner) and the mask of its empty cells (bit i for cell i); two tables for the process."""
+    v = (np.arange(3 ** 9)[:, None] // 3 ** np.arange(9)) % 3
+    winner = np.array([w for w, _, _ in _small_boards()])
+    status = np.where(winner > 0, winner, np.where((v > 0).all(axis=1), 3, 0))
+    empty = ((v == 0) << np.arange(9)).sum(axis=1)
+    return tuple(status.tolist()), tuple(empty.tolist())
 
 
 def small_board(code: int) -> tuple[int, tuple[int, ...], tuple[int, ...]]:

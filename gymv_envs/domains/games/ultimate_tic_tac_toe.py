@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from gymv_envs.core import TaskSpec
@@ -16,30 +14,14 @@ from gymv_envs.domains.games._board import (
     draw_xo,
     square_cell_names,
 )
-from gymv_envs.rules.ultimate_ttt import LINES, line_won, playable, small_board
+from gymv_envs.domains.games._ultimate_ttt import legal, play, playout, split, wins, wins_now
+from gymv_envs.rules.ultimate_ttt import LINES
 
 CELLS = square_cell_names(9)   # index 9 * row + column, rows from the top, named from the bottom (A1 bottom-left)
 PLIES = {0: (30, 50), 1: (34, 54), 2: (36, 56)}   # difficulty -> range of random opening plies (even)
 TINT = {ME: (200, 220, 255), THEM: (255, 210, 210), 3: (215, 215, 215), 0: WHITE, "play": (255, 244, 190)}
 MARK_C = {ME: PALETTE["blue"], THEM: PALETTE["red"]}
 LIT_C = PALETTE["orange"]
-
-
-def split(a: int) -> tuple[int, int]:
-    """(small board, cell in it) of grid cell ``a``; both numbered 0-8 in reading order."""
-    r, c = divmod(a, 9)
-    return (r // 3) * 3 + c // 3, (r % 3) * 3 + c % 3
-
-
-def joined(b: int, i: int) -> int:
-    return (b // 3 * 3 + i // 3) * 9 + (b % 3) * 3 + i % 3
-
-
-@functools.cache
-def need(code: int) -> int:
-    """The fewest X marks that would win the small board coded ``code`` (4 when O blocks every line)."""
-    cells = [code // 3 ** i % 3 for i in range(9)]
-    return min([sum(cells[i] == 0 for i in line) for line in LINES if all(cells[i] != THEM for i in line)] or [4])
 
 
 class UltimateTicTacToe(BoardGameEnv):
@@ -87,42 +69,24 @@ class UltimateTicTacToe(BoardGameEnv):
     action_names = CELLS
     board_shape = (9, 9)
 
+    memo_views = True
+
     # -- generate
     def random_start(self, rng: np.random.Generator):
         lo, hi = PLIES[self.difficulty]
-        s = self.standard_start()
-        for _ in range(2 * int(rng.integers(lo // 2, hi // 2 + 1))):
-            moves = self.legal(s)
-            nxt = next((t for t in (self.play(s, moves[int(j)]) for j in rng.permutation(len(moves))) if t[4] is None), None)
-            if nxt is None:
-                break
-            s = nxt
-        return s
+        return playout(rng, 2 * int(rng.integers(lo // 2, hi // 2 + 1)))
 
     def standard_start(self):
         """The empty big board, X to move anywhere. A state: (codes of the nine boards, mover, the last move's
         cell in its board or -1, the boards' status, the result)."""
         return (0,) * 9, ME, -1, (0,) * 9, None
 
-    # -- rules
+    # -- rules (`_ultimate_ttt`: table look-ups)
     def legal(self, s) -> list[int]:
-        if s[4] is not None:
-            return []
-        codes, _, sent, status = s[:4]
-        boards = playable(list(status), None if sent < 0 else (0, sent))
-        return sorted(joined(b, i) for b in boards for i in range(9) if codes[b] // 3 ** i % 3 == 0)
+        return legal(s)
 
     def play(self, s, a: int):
-        codes, p, _, status = s[:4]
-        b, i = split(a)
-        code = codes[b] + p * 3 ** i
-        codes = codes[:b] + (code,) + codes[b + 1:]
-        won = small_board(code)[0]
-        full = all(code // 3 ** k % 3 for k in range(9))
-        status = status[:b] + (won if won else 3 if full else 0,) + status[b + 1:]
-        if won and line_won(list(status), p):
-            return codes, 3 - p, i, status, p
-        return codes, 3 - p, i, status, (0 if 0 not in status else None)
+        return play(s, a)
 
     def result(self, s):
         return s[4]
@@ -130,12 +94,14 @@ class UltimateTicTacToe(BoardGameEnv):
     def wins(self, s, k: int) -> bool:
         """The base search, cut where no line of the big board can be X's within ``k`` more X marks: each open
         board of the line needs as many marks as its best O-free small line lacks (sound: only X marks help)."""
-        if s[4] is None and k > 0:
-            codes, status = s[0], s[3]
-            if not any(all(status[j] in (0, ME) for j in line) and sum(need(codes[j]) for j in line if status[j] == 0) <= k
-                       for line in LINES):
-                return False
-        return super().wins(s, k)
+        return wins(s, k, self._memo_table())
+
+    def immediate_win(self, s) -> bool:
+        if s[4] is not None or s[1] != ME:
+            return False
+        codes, _, sent, status = s[:4]
+        return wins_now(codes, status, [sent] if sent >= 0 and status[sent] == 0 else
+                        [b for b in range(9) if status[b] == 0], ME)
 
     def heuristic(self, s) -> float:
         status, v = s[3], 0.0
