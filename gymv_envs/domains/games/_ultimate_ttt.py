@@ -54,6 +54,21 @@ def needs() -> tuple[int, ...]:
     return tuple(best.tolist())
 
 
+def _line_score(got: tuple[int, int, int]) -> int:
+    if 3 in got:
+        return 0
+    return (got.count(ME) ** 2 if THEM not in got else 0) - (got.count(THEM) ** 2 if ME not in got else 0)
+
+
+LINE_SCORE = tuple(_line_score((v // 16, v // 4 % 4, v % 4)) for v in range(64))   # by 16 a + 4 b + c
+
+
+def heuristic(status) -> float:
+    """The game's static value from X's side: per big-board line, + (X's boards)^2 when it holds no O or
+    full board, - (O's boards)^2 when it holds no X or full board."""
+    return float(sum(LINE_SCORE[16 * status[x] + 4 * status[y] + status[z]] for x, y, z in LINES))
+
+
 def legal(s) -> list[int]:
     """The mover's legal grid cells, ascending (a new list)."""
     if s[4] is not None:

@@ -14,8 +14,17 @@ from gymv_envs.domains.games._board import (
     draw_xo,
     square_cell_names,
 )
-from gymv_envs.domains.games._ultimate_ttt import legal, play, playout, split, wins, wins_now
-from gymv_envs.rules.ultimate_ttt import LINES
+from gymv_envs.domains.games._ultimate_ttt import (
+    SPLIT,
+    heuristic,
+    legal,
+    play,
+    playout,
+    split,
+    wins,
+    wins_now,
+)
+from gymv_envs.rules.ultimate_ttt import POW3
 
 CELLS = square_cell_names(9)   # index 9 * row + column, rows from the top, named from the bottom (A1 bottom-left)
 PLIES = {0: (30, 50), 1: (34, 54), 2: (36, 56)}   # difficulty -> range of random opening plies (even)
@@ -104,14 +113,8 @@ class UltimateTicTacToe(BoardGameEnv):
                         [b for b in range(9) if status[b] == 0], ME)
 
     def heuristic(self, s) -> float:
-        status, v = s[3], 0.0
-        for line in LINES:
-            got = [status[k] for k in line]
-            if THEM not in got and 3 not in got:
-                v += got.count(ME) ** 2
-            if ME not in got and 3 not in got:
-                v -= got.count(THEM) ** 2
-        return v
+        """Per big-board line: + (X's boards)^2 when it holds no O or full board, - (O's boards)^2 likewise."""
+        return heuristic(s[3])
 
     def describe_invalid(self, s, a: int) -> str:
         b, i = split(a)
@@ -121,18 +124,11 @@ class UltimateTicTacToe(BoardGameEnv):
 
     # -- draw
     def cell_keys(self, s):
-        codes, status, free = s[0], s[3], {split(a)[0] for a in self.legal(s)}
-        prev = self.before[0]
-        keys = []
-        for r in range(9):
-            row = []
-            for c in range(9):
-                b, i = split(9 * r + c)
-                mark = codes[b] // 3 ** i % 3
-                tint = status[b] or ("play" if b in free and s[1] == ME else 0)
-                row.append((mark, tint, mark != prev[b] // 3 ** i % 3, r % 3, c % 3))
-            keys.append(row)
-        return keys
+        codes, status, prev = s[0], s[3], self.before[0]
+        free = {SPLIT[a][0] for a in self.legal_now(s)} if s[1] == ME else ()
+        flat = [(mark := codes[b] // POW3[i] % 3, status[b] or ("play" if b in free else 0),
+                 mark != prev[b] // POW3[i] % 3, a // 9 % 3, a % 3) for a, (b, i) in enumerate(SPLIT)]
+        return [flat[r:r + 9] for r in range(0, 81, 9)]
 
     def _tile(self, key, h: int, w: int) -> np.ndarray:
         mark, tint, lit, rr, cc = key
@@ -166,10 +162,8 @@ class UltimateTicTacToe(BoardGameEnv):
 
     def _state_text(self) -> str:
         codes, sym = self.state[0], ".XO"
-        rows = []
-        for r in range(9):
-            cells = [sym[codes[split(9 * r + c)[0]] // 3 ** split(9 * r + c)[1] % 3] for c in range(9)]
-            rows.append(f"{9 - r} " + " ".join("".join(cells[k:k + 3]) for k in (0, 3, 6)))
+        cells = [sym[codes[b] // POW3[i] % 3] for b, i in SPLIT]
+        rows = [f"{9 - r} " + " ".join("".join(cells[9 * r + k:9 * r + k + 3]) for k in (0, 3, 6)) for r in range(9)]
         return "\n".join(rows) + "\n  ABC DEF GHI"
 
 
