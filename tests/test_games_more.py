@@ -201,7 +201,7 @@ def _plain_wins(s, k, memo):   # the AND-OR search over every move, without the 
     return memo[s, k]
 
 
-def test_uttt_table_rules_and_cut_search_match_the_plain_rules():
+def test_ultimate_ttt_table_rules_and_cut_search_match_the_plain_rules():
     import numpy as np
 
     from gymv_envs.domains.games import _ultimate_ttt as fast
