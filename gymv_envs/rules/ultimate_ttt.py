@@ -10,6 +10,7 @@ import numpy as np
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 POW3 = tuple(3 ** i for i in range(9))   # the place value of cell i in a board's code
+MASK_CELLS = tuple(tuple(i for i in range(9) if m >> i & 1) for m in range(512))   # the cells of a 9-bit mask
 
 
 @functools.lru_cache(maxsize=1)

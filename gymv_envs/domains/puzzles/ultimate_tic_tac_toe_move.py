@@ -11,7 +11,14 @@ from gymv_envs.core import SingleTurnEnv, TaskSpec
 from gymv_envs.core.canvas import PALETTE, WHITE, outline_rect
 from gymv_envs.core.cells import cell_name, find_cells
 from gymv_envs.domains.puzzles._ultimate_ttt import board_tile, cell_boxes, grid_base, stone_tile
-from gymv_envs.rules.ultimate_ttt import line_won, playable, small_board
+from gymv_envs.rules.ultimate_ttt import (
+    MASK_CELLS,
+    POW3,
+    board_tables,
+    line_won,
+    playable,
+    small_board,
+)
 
 QUESTIONS = ("board", "game", "playable")
 MIN_PLY = {0: 10, 1: 30, 2: 20}  # plies played before the position; difficulty 2: the sent board is closed
@@ -80,6 +87,7 @@ class UltimateTicTacToeMove(SingleTurnEnv):
         while True:
             u = iter(rng.random(300).tolist())
             codes, status, cells, stones = [0] * 9, [0] * 9, [[0] * 9 for _ in range(9)], [0] * 9
+            status_of, empty_of = board_tables()
             last, p = None, 1
             for ply in range(81):
                 play = playable(status, last)
@@ -96,14 +104,13 @@ class UltimateTicTacToeMove(SingleTurnEnv):
                     b, i = wins[int(next(u) * len(wins))]
                 else:
                     b = play[int(next(u) * len(play))]
-                    empty = [i for i in range(9) if not cells[b][i]]
+                    empty = MASK_CELLS[empty_of[codes[b]]]
                     i = empty[int(next(u) * len(empty))]
                 cells[b][i] = p
-                codes[b] += p * 3 ** i
+                codes[b] += p * POW3[i]
                 stones[b] += 1
-                w = small_board(codes[b])[0]
-                status[b] = w if w else (3 if stones[b] == 9 else 0)
-                if w and line_won(status, p):
+                status[b] = status_of[codes[b]]
+                if 0 < status[b] < 3 and line_won(status, p):
                     break
                 last, p = (b, i), 3 - p
 
