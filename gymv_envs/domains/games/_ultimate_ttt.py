@@ -5,7 +5,9 @@ A state is (codes of the nine small boards, mover, the last move's cell in its b
 status, the result or None); boards and cells are numbered 0-8 in reading order, a board's code holds
 cell i as base-3 digit i (1 X, 2 O), its status is 0 open, 1 or 2 won, 3 full. Grid cell ``a`` is
 ``9 * row + column`` of the big 9x9 grid. Every function gives what the plain rules give (the same
-moves in the same order, the same states, the same search answers); only the work differs.
+moves in the same order, the same states, the same search answers); only the work differs. A game under
+way never holds a line of three boards won by one player (the move that makes one ends the game), so
+whether a move wins the game is read from the lines through the board it is played in.
 """
 
 from __future__ import annotations
@@ -15,7 +17,14 @@ import functools
 import numpy as np
 
 from gymv_envs.domains.games._board import ME, THEM
-from gymv_envs.rules.ultimate_ttt import LINES, POW3, board_tables, line_won, small_board
+from gymv_envs.rules.ultimate_ttt import (
+    LINES,
+    MASK_CELLS,
+    POW3,
+    board_tables,
+    line_won,
+    small_board,
+)
 
 NO_LINE = 99   # the cost of a big-board line that cannot be X's (a board of it won by O or full)
 
@@ -37,10 +46,9 @@ OTHER_LINES = tuple(tuple(j for j, line in enumerate(LINES) if b not in line) fo
 
 
 @functools.lru_cache(maxsize=1)
-def _cells() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
-    """Per 9-bit mask of a board's empty cells: those cells; and per board b and mask: their grid cells."""
-    cells = tuple(tuple(i for i in range(9) if m >> i & 1) for m in range(512))
-    return cells, tuple(tuple(tuple(joined(b, i) for i in cells[m]) for m in range(512)) for b in range(9))
+def _grid_cells() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per board b and 9-bit mask of its empty cells: the grid cells of those cells, ascending."""
+    return tuple(tuple(tuple(joined(b, i) for i in MASK_CELLS[m]) for m in range(512)) for b in range(9))
 
 
 @functools.lru_cache(maxsize=1)
@@ -74,7 +82,7 @@ def legal(s) -> list[int]:
     if s[4] is not None:
         return []
     codes, _, sent, status = s[:4]
-    empty, grid = board_tables()[1], _cells()[1]
+    empty, grid = board_tables()[1], _grid_cells()
     if sent >= 0 and status[sent] == 0:
         return list(grid[sent][empty[codes[sent]]])
     moves: list[int] = []
@@ -106,7 +114,7 @@ def playout(rng: np.random.Generator, plies: int):
     """Up to ``plies`` random moves from the empty board, each the first in a random order of the legal
     moves that does not end the game; stops early when every move would end it."""
     status_of, empty = board_tables()
-    grid = _cells()[1]
+    grid = _grid_cells()
     codes, status, p, sent = [0] * 9, [0] * 9, ME, -1
     for _ in range(plies):
         if sent >= 0 and status[sent] == 0:
@@ -184,12 +192,12 @@ def _search(s, k: int, memo: dict) -> bool:
     boards = (sent,) if sent >= 0 and status[sent] == 0 else [b for b in range(9) if status[b] == 0]
     if k == 1:
         return wins_now(codes, status, boards, ME) if p == ME else _holds_last(codes, status, boards)
-    need, (status_of, empty), cells = needs(), board_tables(), _cells()[0]
+    need, (status_of, empty), cells = needs(), board_tables(), MASK_CELLS
     cost = [0 if st == ME else need[c] if st == 0 else NO_LINE for c, st in zip(codes, status)]
     sums = [cost[x] + cost[y] + cost[z] for x, y, z in LINES]
     if min(sums) > k or (p == THEM and ends_now(codes, status, boards, THEM)):
         return False
-    kc = k - 1 if p == ME else k   # the children's k
+    kc, kids = (k - 1 if p == ME else k), []   # the children's k; the moves that pass the cut
     for b in boards:
         rest = min(sums[j] for j in OTHER_LINES[b])
         pair = min(cost[x] + cost[y] for x, y in PAIRS[b])
@@ -199,15 +207,18 @@ def _search(s, k: int, memo: dict) -> bool:
         for i in cells[empty[code]]:
             c = code + p * POW3[i]
             st = status_of[c]
-            if rest > kc and pair + (0 if st == ME else need[c] if st == 0 else NO_LINE) > kc:
-                if p == ME:
-                    continue   # cut (not a game won: that would have pair 0)
-                return False   # cut: this O reply holds (no O move ends the game here)
-            kids = codes[:b] + (c,) + codes[b + 1:]
-            after = status if st == 0 else status[:b] + (st,) + status[b + 1:]
-            r = p if 0 < st < 3 and line_won(after, p) else 0 if 0 not in after else None
-            if wins((kids, 3 - p, i, after, r), kc, memo) == (p == ME):
-                return p == ME
+            c_cost = 0 if st == ME else need[c] if st == 0 else NO_LINE
+            if rest > kc and pair + c_cost > kc:
+                if p == THEM:
+                    return False   # this O reply holds: no line within reach (and no O move ends the game)
+            elif p == ME and c_cost == 0 and pair == 0:
+                return True   # X wins the board and, with two won boards in line, the game
+            else:
+                kids.append((b, i, c, st))
+    for b, i, c, st in kids:   # none ends the game but by filling the last open board (a draw)
+        after = status if st == 0 else status[:b] + (st,) + status[b + 1:]
+        if wins((codes[:b] + (c,) + codes[b + 1:], 3 - p, i, after, None if 0 in after else 0), kc, memo) == (p == ME):
+            return p == ME
     return p == THEM
 
 
@@ -218,7 +229,7 @@ def _holds_last(codes, status, boards) -> bool:
     hot = _hot(codes, status, ME)
     if not hot:
         return False   # O marks never give X a winning move
-    status_of, empty, cells = *board_tables(), _cells()[0]
+    (status_of, empty), cells = board_tables(), MASK_CELLS
     for b in boards:
         code, others = codes[b], len(hot) - (b in hot)
         for i in cells[empty[code]]:
