@@ -143,6 +143,29 @@ def _row_masks(n: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[tu
     return crossing, tuple(holding), tuple(near)
 
 
+@functools.lru_cache(maxsize=16)
+def _row_keys(n: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Per row ``b``: ``b << 2 * n`` (where a state keeps its row) and the cells beside a cell of ``b`` an
+    odd number of times (``b << 1 ^ b >> 1`` on the grid); per column ``c`` and pair (row above, row),
+    indexed ``above << n | row``: how many of the cell's sides up, left and right the loop uses."""
+    width = 1 << n
+    planes = _row_tables(n)[1]
+    counts = tuple(tuple((c0 >> c & 1) + 2 * (c1 >> c & 1) for c0, c1, *_ in planes) for c in range(n))
+    return (tuple(b << 2 * n for b in range(width)), tuple((b << 1 & (width - 1)) ^ b >> 1 for b in range(width)),
+            counts)
+
+
+@functools.lru_cache(maxsize=4096)
+def _row_fits(n: int, m: int, k0: int, k1: int, k2: int) -> tuple[list[int | None], tuple[tuple[int, ...], ...]]:
+    """For a row's numbers (on the cells ``m``, as bit planes ``k0, k1, k2``): per row above, the rows
+    it allows (`_row_masks`'s sets of rows crossing no vertex and meeting each number), filled in by
+    `search_rows` as it asks (None until then), and the sets of rows near each number, per row above.
+    Levels share them: rows' numbers recur."""
+    near = _row_masks(n)[2]
+    near_k = tuple(near[c][(k0 >> c & 1) | (k1 >> c & 1) << 1 | (k2 >> c & 1) << 2] for c in range(n) if m >> c & 1)
+    return [None] * (1 << n), near_k
+
+
 def _planes(k: int, c: int) -> tuple[int, int, int]:
     """The number ``k`` at column ``c`` as three bit planes."""
     return (k & 1) << c, (k >> 1 & 1) << c, (k >> 2 & 1) << c
@@ -184,7 +207,7 @@ def loop_solutions(n: int, clues: dict[tuple[int, int], int], limit: int, budget
 def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
                 memo: dict | None = None) -> list[int] | None:
     """Up to ``limit`` inside sets (each one mask, bit ``r * n + c``: cell (r, c)) whose loop fits the
-    numbers given row by row as `clue_rows` gives them (None when the node budget runs out).
+    numbers given row by row as `clue_rows` gives them (None when the node budget runs out); ``n >= 2``.
 
     Fills the grid row by row (each row a bit mask of inside cells): once a row and the one above it
     are set, its numbers fix the cells of the next row below them, and no vertex may be crossed;
@@ -193,38 +216,49 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
     the same board, the rows that may follow a row under given numbers (keyed by a row's numbers) and
     those dead ends (keyed by the numbers of the rows they depend on, each row's numbers by a number
     given to them on first sight; per row's numbers also the rows each row allows below it, and per
-    list of ids the dead ends of every row).
+    list of ids the dead ends of every row), and which full grids are one loop.
     """
+    if n < 2:
+        raise ValueError(f"search_rows needs n >= 2, got {n}")
     memo = {} if memo is None else memo
-    planes = _row_tables(n)[1]
-    crossing, holding, near = _row_masks(n)
+    crossing, holding, _ = _row_masks(n)
     shift = 2 * n
+    high, beside, counts = _row_keys(n)
     out: list[int] = []  # each loop found, its inside as one mask
-    tables = []  # per row: its numbers, the rows below each state that they allow, per numbered cell
+    tables = []  # per row: the states below each state that its numbers allow, then its numbers (see steps)
     ids = []
     for number in numbers:
         entry = memo.get(number)
         if entry is None:
-            m, k0, k1, k2 = number[:4]
-            near_k = [near[c][(k0 >> c & 1) | (k1 >> c & 1) << 1 | (k2 >> c & 1) << 2] for c in range(n) if m >> c & 1]
-            entry = memo[number] = ({}, near_k, number, len(memo), [None] * (1 << n))
+            m, k0, k1, k2, x, v0, v1, v2 = number
+            free, near_k = _row_fits(n, m, k0, k1, k2)
+            cx = x.bit_length() - 1  # the cell whose count must not be v, if any
+            v = (v0 >> cx & 1) | (v1 >> cx & 1) << 1 | (v2 >> cx & 1) << 2 if x else 0
+            entry = memo[number] = ({}, free, near_k, m, m << n, k0, x, x << n, counts[cx] if x else (), v, len(memo))
         tables.append(entry)
-        ids.append(entry[3])
-    # dead[r]: states of row r + 1 (``(nxt << n | must) << n | want``, with what it asks of row r + 2)
-    # with no fitting rest; they depend only on the numbers of rows r + 2 onwards
-    dead = memo.get(tuple(ids))  # keyed by the rows' ids (a tuple of ints: no row's numbers)
+        ids.append(entry[10])
+    # dead[r]: states of row r (``(row << n | must) << n | want``, with what it asks of row r + 1) with
+    # no fitting rest; they depend only on the numbers of rows r + 1 onwards
+    dead = memo.get(("rows", *ids))
     if dead is None:
-        dead = memo[tuple(ids)] = [memo.setdefault(("dead", *ids[r + 2:]), set()) for r in range(-1, n - 1)]
+        dead = memo[("rows", *ids)] = [memo.setdefault(("dead", *ids[r + 1:]), set()) for r in range(n)]
+    loops = memo.get("loops")  # full grid -> whether its boundary is one loop
+    if loops is None:
+        loops = memo["loops"] = {}
+    found_in = [entry[0] for entry in tables]
     left = budget
     full = (1 << n * n) - 1
     want_bits = (1 << n) - 1
     ask_bits = (1 << shift) - 1
+    last = n - 1
+    at_last = last * n
+    gone_last = dead[last]
 
     def steps(state: int, entry: tuple) -> list[int]:
         """The states of the next row that may follow ``state`` under that row's numbers: a state is
         a row and what it asks of the row below it, ``want`` on the cells of ``must``, as one number
         ``(row << n | must) << n | want``."""
-        table, near_k, number, _, free = entry
+        table, free, near_k, m, mn, k0, x, xn, x_counts, v, _ = entry
         row = state >> shift
         fit = free[row]  # the rows below ``row`` its numbers and no crossed vertex allow, once per row
         if fit is None:
@@ -234,61 +268,90 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
             free[row] = fit
         fit &= holding[state & ask_bits]
         found = table[state] = []
-        m, k0, k1, k2, x, v0, v1, v2 = number
+        # each numbered cell of the row below has k or k - 1 sides up, left and right: the side below is
+        # fixed, and the row below takes the cell's value where k is met, else the other. Of k - 1 and k,
+        # k is the one with k's lowest bit: the cells of ``m`` where row ^ nxt ^ (nxt << 1) ^ (nxt >> 1)
+        # (the lowest bit of the sides up, left and right) ^ nxt ^ k0 is 0 take nxt's value
+        rk = row ^ k0
+        if not x:
+            while fit:
+                low = fit & -fit
+                fit ^= low
+                nxt = low.bit_length() - 1
+                found.append(high[nxt] | mn | (rk ^ beside[nxt]) & m)
+            return found
         base = row << n
-        while fit:  # each numbered cell of the row below has k or k - 1 sides: the side below is fixed
+        while fit:  # the count to avoid at x: reached without the side below (take it) or with it (not)
             low = fit & -fit
             fit ^= low
             nxt = low.bit_length() - 1
-            c0, c1, d0, d1, d2 = planes[base | nxt]
-            w = (nxt ^ ((k0 ^ c0) | (k1 ^ c1) | k2)) & m  # the same below where k is met, else the other
-            must = m
-            if x:  # the count to avoid: reached without the side below (take it) or with it (not)
-                xs = x & ~((v0 ^ c0) | (v1 ^ c1) | v2)
-                xm = x & ~((v0 ^ d0) | (v1 ^ d1) | (v2 ^ d2))
-                must |= xs | xm
-                w |= (~nxt & xs | nxt & xm) & x
-            found.append((nxt << n | must) << n | w)
+            key = high[nxt] | mn | (rk ^ beside[nxt]) & m
+            short = v - x_counts[base | nxt]
+            if short == 0:
+                key |= xn | x & ~nxt
+            elif short == 1:
+                key |= xn | x & nxt
+            found.append(key)
         return found
 
-    last = n - 1
-
-    def search(r: int, state: int, inside: int) -> bool:
-        """Rows 0..r are set (all of them the mask ``inside``; row r and what it asks of the next
-        as the number ``state``): try the rest; whether some filling fit the numbers."""
+    def search(r: int, found: list[int], inside: int) -> bool:
+        """Rows 0..r - 1 are set (all of them the mask ``inside``) and ``found`` holds the states of row r
+        that may follow (not empty), r < n - 1: try them and the rest; whether some filling fit the
+        numbers. The last row is tried here too, below each state of row n - 2."""
         nonlocal left
-        fit = False
-        gone = dead[r + 1]
-        entry = tables[r + 1]
-        found = entry[0].get(state)
-        if found is None:
-            found = steps(state, entry)
-        r += 1
+        gone = dead[r]
         at = r * n
-        if r == last:  # below the last row is the outside: it may ask nothing of it
+        fit = False
+        r += 1
+        table = found_in[r]
+        entry = tables[r]
+        if r < last:
             for key in found:
                 if key in gone:
                     continue
                 left -= 1
                 if left < 0:
                     raise TimeoutError
-                if key & want_bits:
-                    gone.add(key)
-                    continue
-                fit = True
-                grid = inside | key >> shift << at
-                if grid and grid != full and _one_loop(grid, n):  # no vertex is crossed between rows
-                    out.append(grid)
+                below = table.get(key)
+                if below is None:
+                    below = steps(key, entry)
+                if below and search(r, below, inside | key >> shift << at):
+                    fit = True
                     if len(out) >= limit:
                         break
+                else:
+                    gone.add(key)
             return fit
-        for key in found:
+        for key in found:  # row n - 2; below it the last row, below which is the outside: it asks nothing
             if key in gone:
                 continue
             left -= 1
             if left < 0:
                 raise TimeoutError
-            if search(r, key, inside | key >> shift << at):
+            below = table.get(key)
+            if below is None:
+                below = steps(key, entry)
+            grid = inside | key >> shift << at
+            ok = False
+            for end in below:
+                if end in gone_last:
+                    continue
+                left -= 1
+                if left < 0:
+                    raise TimeoutError
+                if end & want_bits:
+                    gone_last.add(end)
+                    continue
+                ok = True
+                whole = grid | end >> shift << at_last
+                one = loops.get(whole)
+                if one is None:
+                    one = loops[whole] = whole != full and _one_loop(whole, n)  # no vertex is crossed
+                if one:
+                    out.append(whole)
+                    if len(out) >= limit:
+                        break
+            if ok:
                 fit = True
                 if len(out) >= limit:
                     break
@@ -296,8 +359,12 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
                 gone.add(key)
         return fit
 
+    first = found_in[0].get(0)  # the row above the first is the outside: it asks nothing
+    if first is None:
+        first = steps(0, tables[0])
     try:
-        search(-1, 0, 0)
+        if first:
+            search(0, first, 0)
     except TimeoutError:
         return None
     return out
