@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import gymnasium as gym
+import numpy as np
 import pytest
 
 import gymv_envs  # noqa: F401 - registers the ids
 from gymv_envs.domains.logic._akari import Akari
-from gymv_envs.domains.logic._loop_solver import loop_solutions, mask_loop_ok
+from gymv_envs.domains.logic._loop_solver import (
+    clue_rows,
+    loop_solutions,
+    mask_counts,
+    mask_loop_ok,
+    search_rows,
+    without,
+)
 from gymv_envs.domains.logic._nurikabe_solver import nurikabe_solutions
 from gymv_envs.domains.logic._slitherlink_region import grows_one_loop
 from gymv_envs.domains.logic._star_battle_solver import count_solutions
@@ -143,3 +151,25 @@ def test_slitherlink_block_table_agrees_with_the_whole_grid_check(n):
             assert grows_one_loop(inside, cell, n) == mask_loop_ok(inside | cell, n), (n, inside, r, c)
             checked += 1
     assert checked > (100 if n == 3 else 5000)
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_slitherlink_row_search_finds_every_loop_that_fits(n):
+    """The row-by-row search against every region of an n x n grid: for numbers read off a loop, some
+    removed, and a cell whose count must differ from a given number, it finds exactly the loops whose
+    counts fit."""
+    rng = np.random.default_rng(n)
+    loops = [inside for inside in range(1, 1 << n * n) if mask_loop_ok(inside, n)]
+    counts = {inside: mask_counts(inside, n) for inside in loops}
+    for _ in range(40):
+        truth = loops[rng.integers(len(loops))]
+        clues = {cell: k for cell, k in counts[truth].items() if rng.random() < 0.6}
+        numbers = clue_rows(n, clues)
+        differ = None
+        if clues and rng.random() < 0.5:  # one number taken out: its cell's count must differ from it
+            (r, c), k = sorted(clues.items())[rng.integers(len(clues))]
+            numbers[r], differ = without(numbers[r], c, k), ((r, c), k)
+        want = sorted(inside for inside in loops
+                      if all(counts[inside][cell] == k for cell, k in clues.items() if differ is None or cell != differ[0])
+                      and (differ is None or counts[inside][differ[0]] != differ[1]))
+        assert sorted(search_rows(n, numbers, 10**6, 10**9)) == want, (n, clues, differ)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 from gymv_envs.core.bits import edge_masks, is_connected
 
@@ -145,8 +146,8 @@ def _row_masks(n: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[tu
 
 @functools.lru_cache(maxsize=16)
 def _row_keys(n: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """Per row ``b``: ``b << 2 * n`` (where a state keeps its row) and the cells beside a cell of ``b`` an
-    odd number of times (``b << 1 ^ b >> 1`` on the grid); per column ``c`` and pair (row above, row),
+    """Per row ``b``: ``b << 2 * n`` (where a state keeps its row) and the cells with one neighbour in
+    ``b`` (``b << 1 ^ b >> 1`` on the grid); per column ``c`` and pair (row above, row),
     indexed ``above << n | row``: how many of the cell's sides up, left and right the loop uses."""
     width = 1 << n
     planes = _row_tables(n)[1]
@@ -204,55 +205,12 @@ def loop_solutions(n: int, clues: dict[tuple[int, int], int], limit: int, budget
     return None if found is None else [frozenset(divmod(i, n) for i in range(n * n) if m >> i & 1) for m in found]
 
 
-def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
-                memo: dict | None = None) -> list[int] | None:
-    """Up to ``limit`` inside sets (each one mask, bit ``r * n + c``: cell (r, c)) whose loop fits the
-    numbers given row by row as `clue_rows` gives them (None when the node budget runs out); ``n >= 2``.
-
-    Fills the grid row by row (each row a bit mask of inside cells): once a row and the one above it
-    are set, its numbers fix the cells of the next row below them, and no vertex may be crossed;
-    full grids are checked for one loop. A row, with what it asks of the next, from which no filling
-    of the rest fits the numbers is remembered and not tried again. ``memo`` keeps, across calls on
-    the same board, the rows that may follow a row under given numbers (keyed by a row's numbers) and
-    those dead ends (keyed by the numbers of the rows they depend on, each row's numbers by a number
-    given to them on first sight; per row's numbers also the rows each row allows below it, and per
-    list of ids the dead ends of every row), and which full grids are one loop.
-    """
-    if n < 2:
-        raise ValueError(f"search_rows needs n >= 2, got {n}")
-    memo = {} if memo is None else memo
+@functools.lru_cache(maxsize=16)
+def _stepper(n: int) -> Callable[[int, tuple], list[int]]:
+    """`search_rows`'s step on an n x n grid (see ``steps`` within)."""
     crossing, holding, _ = _row_masks(n)
-    shift = 2 * n
-    high, beside, counts = _row_keys(n)
-    out: list[int] = []  # each loop found, its inside as one mask
-    tables = []  # per row: the states below each state that its numbers allow, then its numbers (see steps)
-    ids = []
-    for number in numbers:
-        entry = memo.get(number)
-        if entry is None:
-            m, k0, k1, k2, x, v0, v1, v2 = number
-            free, near_k = _row_fits(n, m, k0, k1, k2)
-            cx = x.bit_length() - 1  # the cell whose count must not be v, if any
-            v = (v0 >> cx & 1) | (v1 >> cx & 1) << 1 | (v2 >> cx & 1) << 2 if x else 0
-            entry = memo[number] = ({}, free, near_k, m, m << n, k0, x, x << n, counts[cx] if x else (), v, len(memo))
-        tables.append(entry)
-        ids.append(entry[10])
-    # dead[r]: states of row r (``(row << n | must) << n | want``, with what it asks of row r + 1) with
-    # no fitting rest; they depend only on the numbers of rows r + 1 onwards
-    dead = memo.get(("rows", *ids))
-    if dead is None:
-        dead = memo[("rows", *ids)] = [memo.setdefault(("dead", *ids[r + 1:]), set()) for r in range(n)]
-    loops = memo.get("loops")  # full grid -> whether its boundary is one loop
-    if loops is None:
-        loops = memo["loops"] = {}
-    found_in = [entry[0] for entry in tables]
-    left = budget
-    full = (1 << n * n) - 1
-    want_bits = (1 << n) - 1
-    ask_bits = (1 << shift) - 1
-    last = n - 1
-    at_last = last * n
-    gone_last = dead[last]
+    high, beside, _ = _row_keys(n)
+    shift, ask_bits = 2 * n, (1 << 2 * n) - 1
 
     def steps(state: int, entry: tuple) -> list[int]:
         """The states of the next row that may follow ``state`` under that row's numbers: a state is
@@ -269,9 +227,10 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
         fit &= holding[state & ask_bits]
         found = table[state] = []
         # each numbered cell of the row below has k or k - 1 sides up, left and right: the side below is
-        # fixed, and the row below takes the cell's value where k is met, else the other. Of k - 1 and k,
-        # k is the one with k's lowest bit: the cells of ``m`` where row ^ nxt ^ (nxt << 1) ^ (nxt >> 1)
-        # (the lowest bit of the sides up, left and right) ^ nxt ^ k0 is 0 take nxt's value
+        # fixed, and the row below takes the cell's value where k is met, else the other. k - 1 and k
+        # differ in their lowest bit, and that of the sides up, left and right is row ^ nxt ^ beside[nxt]
+        # (up: row ^ nxt; left and right together: the cells with one neighbour in nxt), so on ``m`` the
+        # row below holds nxt ^ that ^ k0 = row ^ k0 ^ beside[nxt]
         rk = row ^ k0
         if not x:
             while fit:
@@ -294,17 +253,81 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
             found.append(key)
         return found
 
+    return steps
+
+
+def _row_entry(n: int, number: tuple[int, ...], name: int) -> tuple:
+    """What `search_rows` keeps of a row's numbers (`clue_rows`): the states below each state that they
+    allow (filled in as asked), the rows each row allows below it (`_row_fits`), the numbered cells ``m``,
+    ``m << n`` and the lowest bit plane of their numbers, the cell ``x`` whose count must not be ``v``,
+    ``x << n`` and its counts (`_row_keys`), ``v``, and ``name``, the number given to them on first sight."""
+    m, k0, k1, k2, x, v0, v1, v2 = number
+    free, near_k = _row_fits(n, m, k0, k1, k2)
+    cx = x.bit_length() - 1  # the cell whose count must not be v, if any
+    v = (v0 >> cx & 1) | (v1 >> cx & 1) << 1 | (v2 >> cx & 1) << 2 if x else 0
+    return {}, free, near_k, m, m << n, k0, x, x << n, _row_keys(n)[2][cx] if x else (), v, name
+
+
+def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
+                memo: dict | None = None) -> list[int] | None:
+    """Up to ``limit`` inside sets (each one mask, bit ``r * n + c``: cell (r, c)) whose loop fits the
+    numbers given row by row as `clue_rows` gives them (None when the node budget runs out); ``n >= 2``.
+
+    Fills the grid row by row (each row a bit mask of inside cells): once a row and the one above it
+    are set, its numbers fix the cells of the next row below them, and no vertex may be crossed;
+    full grids are checked for one loop. A row, with what it asks of the next, from which no filling
+    of the rest fits the numbers is remembered and not tried again. ``memo`` keeps, across calls on
+    the same board, the rows that may follow a row under given numbers (keyed by a row's numbers) and
+    those dead ends (keyed by the numbers of the rows they depend on, each row's numbers by a number
+    given to them on first sight; per row's numbers also the rows each row allows below it, and per
+    list of ids the dead ends of every row), and which full grids are one loop.
+    """
+    if n < 2:
+        raise ValueError(f"search_rows needs n >= 2, got {n}")
+    memo = {} if memo is None else memo
+    steps = _stepper(n)
+    tables = []  # per row: the states below each state that its numbers allow, then its numbers (see steps)
+    ids = []
+    for number in numbers:
+        entry = memo.get(number)
+        if entry is None:
+            entry = memo[number] = _row_entry(n, number, len(memo))
+        tables.append(entry)
+        ids.append(entry[10])
+    key = ("rows", *ids)
+    rows = memo.get(key)  # per row r < n - 1: its dead ends, r * n, the states of row r + 1 and its numbers
+    if rows is None:
+        # dead ends of row r: states (``(row << n | must) << n | want``, with what they ask of row r + 1)
+        # with no fitting rest; they depend only on the numbers of rows r + 1 onwards
+        dead, below = [], "dead"
+        for r in range(n - 1, -1, -1):
+            gone = memo.get(below)
+            if gone is None:
+                gone = memo[below] = set()
+            dead.append(gone)
+            below = (ids[r], below)
+        dead.reverse()
+        rows = memo[key] = [(dead[r], r * n, tables[r + 1][0], tables[r + 1]) for r in range(n - 1)], dead[-1]
+    rows, gone_last = rows
+    loops = memo.get("loops")  # full grid -> whether its boundary is one loop
+    if loops is None:
+        loops = memo["loops"] = {}
+    out: list[int] = []  # each loop found, its inside as one mask
+    left = budget
+    full = (1 << n * n) - 1
+    want_bits = (1 << n) - 1
+    shift = 2 * n
+    last = n - 1
+    at_last = last * n
+
     def search(r: int, found: list[int], inside: int) -> bool:
         """Rows 0..r - 1 are set (all of them the mask ``inside``) and ``found`` holds the states of row r
         that may follow (not empty), r < n - 1: try them and the rest; whether some filling fit the
         numbers. The last row is tried here too, below each state of row n - 2."""
         nonlocal left
-        gone = dead[r]
-        at = r * n
+        gone, at, table, entry = rows[r]
         fit = False
         r += 1
-        table = found_in[r]
-        entry = tables[r]
         if r < last:
             for key in found:
                 if key in gone:
@@ -359,7 +382,7 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
                 gone.add(key)
         return fit
 
-    first = found_in[0].get(0)  # the row above the first is the outside: it asks nothing
+    first = tables[0][0].get(0)  # the row above the first is the outside: it asks nothing
     if first is None:
         first = steps(0, tables[0])
     try:

@@ -73,15 +73,15 @@ def random_region(rng: np.random.Generator, n: int) -> int:
     return inside
 
 
-def toggle_fits(inside: int, numbers: list[tuple[int, ...]], k: int, planes: tuple[int, int, int],
+def toggle_fits(inside: int, numbered: int, k: int, planes: tuple[int, int, int],
                 fits: dict[int, bool], n: int) -> bool:
     """Whether the loop around ``inside`` with one cell at or beside cell ``k`` added or taken away
     is a loop that keeps every number but the one in cell ``k`` (then that number must stay).
     Such a change alters the count of each neighbour of the cell by one, and its own unless it is 2.
-    ``planes``: the loop's counts (`count_planes`); ``fits`` keeps, per cell bit, whether changing
-    that cell leaves one loop."""
+    ``numbered``: the cells with a number (bit ``r * n + c``); ``planes``: the loop's counts
+    (`count_planes`); ``fits`` keeps, per cell bit, whether changing that cell leaves one loop."""
     p0, p1, p2 = planes
-    other = sum(row[0] << r * n for r, row in enumerate(numbers)) & ~(1 << k)  # the numbers to keep
+    other = numbered & ~(1 << k)  # the numbers to keep
     other_not_two = other & (p0 | p2 | ~p1)
     for j, beside in _around(n)[k]:
         if not (beside & other or j & other_not_two):

@@ -121,24 +121,27 @@ class Slitherlink(CellsAnswerEnv):
                 break
             rng.bit_generator.state = state
         planes, fits = count_planes(inside, n), {}
+        numbered = sum(row[0] << r * n for r, row in enumerate(numbers))  # the cells with a number
         while removed < goal and i < len(order):
             cells = [divmod(k, n) for k in order[i:i + min(batch, goal - removed)]]
             if len(cells) > 1:
                 trial = self._without(numbers, cells)
                 if self._unique(trial, memo):
                     numbers, removed, i = trial, removed + len(cells), i + len(cells)
-                    for cell in cells:
-                        del clues[cell]
+                    for r, c in cells:
+                        del clues[r, c]
+                        numbered &= ~(1 << r * n + c)
                     continue
                 batch = 1
             # one number: a second loop would have to use another count in its cell
             (r, c), i = cells[0], i + 1
-            if toggle_fits(inside, numbers, r * n + c, planes, fits, n):
+            if toggle_fits(inside, numbered, r * n + c, planes, fits, n):
                 continue
             trial = numbers[:r] + [without(numbers[r], c, clues[r, c])] + numbers[r + 1:]
             if search_rows(n, trial, 1, self.budget, memo) == []:
                 numbers[r] = without(numbers[r], c)
                 del clues[r, c]
+                numbered &= ~(1 << r * n + c)
                 removed += 1
         self.clues = clues
         self._inside = tuple(divmod(i, n) for i in range(n * n) if inside >> i & 1)  # the one loop they allow
