@@ -10,6 +10,7 @@ import gymv_envs  # noqa: F401 - registers the ids
 from gymv_envs.domains.logic._akari import Akari
 from gymv_envs.domains.logic._loop_solver import (
     clue_rows,
+    count_rows,
     loop_solutions,
     mask_counts,
     mask_loop_ok,
@@ -161,6 +162,7 @@ def test_slitherlink_row_search_finds_every_loop_that_fits(n):
     rng = np.random.default_rng(n)
     loops = [inside for inside in range(1, 1 << n * n) if mask_loop_ok(inside, n)]
     counts = {inside: mask_counts(inside, n) for inside in loops}
+    assert all(count_rows(inside, n) == clue_rows(n, counts[inside]) for inside in loops)
     for _ in range(40):
         truth = loops[rng.integers(len(loops))]
         clues = {cell: k for cell, k in counts[truth].items() if rng.random() < 0.6}

@@ -188,6 +188,13 @@ def clue_rows(n: int, clues: dict[tuple[int, int], int]) -> list[tuple[int, ...]
     return rows
 
 
+def count_rows(inside: int, n: int) -> list[tuple[int, ...]]:
+    """`clue_rows` of every cell's count for the inside cells as one bit mask (`mask_counts`)."""
+    p0, p1, p2 = count_planes(inside, n)
+    row = (1 << n) - 1
+    return [(row, p0 >> r * n & row, p1 >> r * n & row, p2 >> r * n & row, 0, 0, 0, 0) for r in range(n)]
+
+
 def without(row: tuple[int, ...], c: int, differ: int | None = None) -> tuple[int, ...]:
     """A row of `clue_rows` without the number at column ``c``; with ``differ``, whose count there
     must not be ``differ``."""
@@ -216,7 +223,7 @@ def _stepper(n: int) -> Callable[[int, tuple], list[int]]:
         """The states of the next row that may follow ``state`` under that row's numbers: a state is
         a row and what it asks of the row below it, ``want`` on the cells of ``must``, as one number
         ``(row << n | must) << n | want``."""
-        table, free, near_k, m, mn, k0, x, xn, x_counts, v, _ = entry
+        table, free, near_k, m, mn, k0, differ, _ = entry
         row = state >> shift
         fit = free[row]  # the rows below ``row`` its numbers and no crossed vertex allow, once per row
         if fit is None:
@@ -232,13 +239,14 @@ def _stepper(n: int) -> Callable[[int, tuple], list[int]]:
         # (up: row ^ nxt; left and right together: the cells with one neighbour in nxt), so on ``m`` the
         # row below holds nxt ^ that ^ k0 = row ^ k0 ^ beside[nxt]
         rk = row ^ k0
-        if not x:
+        if differ is None:
             while fit:
                 low = fit & -fit
                 fit ^= low
                 nxt = low.bit_length() - 1
                 found.append(high[nxt] | mn | (rk ^ beside[nxt]) & m)
             return found
+        x, xn, x_counts, v = differ
         base = row << n
         while fit:  # the count to avoid at x: reached without the side below (take it) or with it (not)
             low = fit & -fit
@@ -258,14 +266,17 @@ def _stepper(n: int) -> Callable[[int, tuple], list[int]]:
 
 def _row_entry(n: int, number: tuple[int, ...], name: int) -> tuple:
     """What `search_rows` keeps of a row's numbers (`clue_rows`): the states below each state that they
-    allow (filled in as asked), the rows each row allows below it (`_row_fits`), the numbered cells ``m``,
-    ``m << n`` and the lowest bit plane of their numbers, the cell ``x`` whose count must not be ``v``,
-    ``x << n`` and its counts (`_row_keys`), ``v``, and ``name``, the number given to them on first sight."""
+    allow (filled in as asked), the rows each row allows below it and the rows near each number
+    (`_row_fits`), the numbered cells ``m``, ``m << n``, the lowest bit plane of their numbers, for a
+    cell ``x`` whose count must not be ``v`` ``(x, x << n, its counts (`_row_keys`), v)`` (else None),
+    and ``name``, the number given to them on first sight."""
     m, k0, k1, k2, x, v0, v1, v2 = number
     free, near_k = _row_fits(n, m, k0, k1, k2)
-    cx = x.bit_length() - 1  # the cell whose count must not be v, if any
-    v = (v0 >> cx & 1) | (v1 >> cx & 1) << 1 | (v2 >> cx & 1) << 2 if x else 0
-    return {}, free, near_k, m, m << n, k0, x, x << n, _row_keys(n)[2][cx] if x else (), v, name
+    differ = None
+    if x:
+        cx = x.bit_length() - 1
+        differ = x, x << n, _row_keys(n)[2][cx], (v0 >> cx & 1) | (v1 >> cx & 1) << 1 | (v2 >> cx & 1) << 2
+    return {}, free, near_k, m, m << n, k0, differ, name
 
 
 def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
@@ -293,21 +304,25 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
         if entry is None:
             entry = memo[number] = _row_entry(n, number, len(memo))
         tables.append(entry)
-        ids.append(entry[10])
+        ids.append(entry[7])
     key = ("rows", *ids)
     rows = memo.get(key)  # per row r < n - 1: its dead ends, r * n, the states of row r + 1 and its numbers
     if rows is None:
         # dead ends of row r: states (``(row << n | must) << n | want``, with what they ask of row r + 1)
         # with no fitting rest; they depend only on the numbers of rows r + 1 onwards
-        dead, below = [], "dead"
-        for r in range(n - 1, -1, -1):
+        below = "dead"  # the key of the last row's dead ends, then (id of row r + 1, key of row r + 1's)
+        gone_last = memo.get(below)
+        if gone_last is None:
+            gone_last = memo[below] = set()
+        rows = []
+        for r in range(n - 2, -1, -1):
+            below = (ids[r + 1], below)
             gone = memo.get(below)
             if gone is None:
                 gone = memo[below] = set()
-            dead.append(gone)
-            below = (ids[r], below)
-        dead.reverse()
-        rows = memo[key] = [(dead[r], r * n, tables[r + 1][0], tables[r + 1]) for r in range(n - 1)], dead[-1]
+            rows.append((gone, r * n, tables[r + 1][0], tables[r + 1]))
+        rows.reverse()
+        rows = memo[key] = rows, gone_last
     rows, gone_last = rows
     loops = memo.get("loops")  # full grid -> whether its boundary is one loop
     if loops is None:

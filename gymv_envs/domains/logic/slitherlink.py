@@ -13,8 +13,8 @@ from gymv_envs.core.board import cell_centre, draw_labels, labelled_layout
 from gymv_envs.core.canvas import BACKGROUND, INK, blend_mask, draw_shape, new_frame, text_mask
 from gymv_envs.domains.logic._loop_solver import (
     clue_counts,
-    clue_rows,
     count_planes,
+    count_rows,
     loop_ok,
     mask_counts,
     search_rows,
@@ -106,7 +106,7 @@ class Slitherlink(CellsAnswerEnv):
         while True:  # a region whose full set of numbers already fixes its loop
             inside = random_region(rng, n)
             clues = mask_counts(inside, n)
-            numbers, memo = clue_rows(n, clues), {}
+            numbers, memo = count_rows(inside, n), {}
             state = rng.bit_generator.state  # the order is drawn after the region is kept
             order = rng.permutation(n * n).tolist()
             cells = [divmod(k, n) for k in order[:min(BATCH, goal)]]
