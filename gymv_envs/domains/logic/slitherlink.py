@@ -52,6 +52,23 @@ def _digit(k: int, size: int) -> np.ndarray:
     return tile
 
 
+@functools.lru_cache(maxsize=32)
+def _tiles(h: int, w: int, n: int) -> dict[tuple[tuple[int, int], int], tuple[tuple[slice, slice], np.ndarray]]:
+    """Per cell and number (0 to 4): the box the number's tile fills, centred in the cell, and the tile."""
+    layout = labelled_layout((h, w), n, n)
+    size = max(5, int(layout[2] * 0.5))
+    out = {}
+    for k in range(5):
+        tile = _digit(k, size)
+        th, tw = tile.shape[:2]
+        for r in range(n):
+            for c in range(n):
+                x, y = cell_centre(layout, r, c)
+                x, y = int(round(x - tw / 2)), int(round(y - th / 2))
+                out[(r, c), k] = (slice(y, y + th), slice(x, x + tw)), tile
+    return out
+
+
 class Slitherlink(CellsAnswerEnv):
     """Find the single closed loop through the dotted grid that the numbers describe; name the cells inside it.
 
@@ -160,15 +177,11 @@ class Slitherlink(CellsAnswerEnv):
     # -- draw
     def _draw(self) -> np.ndarray:
         H, W = self.obs_size
-        layout = labelled_layout((H, W), self.n, self.n)
         img = _base(H, W, self.n).copy()
-        size = max(5, int(layout[2] * 0.5))
-        for (r, c), k in self.clues.items():  # each number's box lies inside its cell, on the background
-            tile = _digit(k, size)
-            h, w = tile.shape[:2]
-            x, y = cell_centre(layout, r, c)
-            x, y = int(round(x - w / 2)), int(round(y - h / 2))
-            img[y:y + h, x:x + w] = tile
+        tiles = _tiles(H, W, self.n)
+        for cell, k in self.clues.items():  # each number's box lies inside its cell, on the background
+            box, tile = tiles[cell, k]
+            img[box] = tile
         return img
 
     def _task_text(self) -> str:
