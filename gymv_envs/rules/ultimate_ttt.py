@@ -14,10 +14,19 @@ MASK_CELLS = tuple(tuple(i for i in range(9) if m >> i & 1) for m in range(512))
 
 
 @functools.lru_cache(maxsize=1)
+def board_digits() -> np.ndarray:
+    """The cells of every 3x3 board coded in base 3: row ``code``, column i is digit i (0 empty, 1 X, 2 O); read-only,
+    one array for the process."""
+    v = (np.arange(3 ** 9)[:, None] // 3 ** np.arange(9)) % 3
+    v.setflags(write=False)
+    return v
+
+
+@functools.lru_cache(maxsize=1)
 def _small_boards() -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
     """Per 3x3 board coded in base 3 (cell i = digit i; 1 X, 2 O): (winner 0/1/2, X's winning cells,
     O's winning cells); one table for the process (3**9 boards, numpy)."""
-    v = (np.arange(3 ** 9)[:, None] // 3 ** np.arange(9)) % 3
+    v = board_digits()
     winner = np.zeros(3 ** 9, dtype=np.int64)
     wins = np.zeros((2, 3 ** 9, 9), dtype=bool)
     for line in LINES:
@@ -36,7 +45,7 @@ def _small_boards() -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
 def board_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Per 3x3 board coded in base 3, indexed by its code: its status (0 open; 1, 2 won; 3 full without a
     winner) and the mask of its empty cells (bit i for cell i); two tables for the process."""
-    v = (np.arange(3 ** 9)[:, None] // 3 ** np.arange(9)) % 3
+    v = board_digits()
     winner = np.array([w for w, _, _ in _small_boards()])
     status = np.where(winner > 0, winner, np.where((v > 0).all(axis=1), 3, 0))
     empty = ((v == 0) << np.arange(9)).sum(axis=1)

@@ -21,6 +21,7 @@ from gymv_envs.rules.ultimate_ttt import (
     LINES,
     MASK_CELLS,
     POW3,
+    board_digits,
     board_tables,
     line_won,
     small_board,
@@ -54,7 +55,7 @@ def _grid_cells() -> tuple[tuple[tuple[int, ...], ...], ...]:
 @functools.lru_cache(maxsize=1)
 def needs() -> tuple[int, ...]:
     """Per board code: the fewest X marks that would win the small board (4 when O blocks every line)."""
-    v = (np.arange(3 ** 9)[:, None] // 3 ** np.arange(9)) % 3
+    v = board_digits()
     best = np.full(3 ** 9, 4)
     for line in LINES:
         cells = v[:, list(line)]
