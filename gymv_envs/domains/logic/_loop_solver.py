@@ -384,7 +384,7 @@ def search_rows(n: int, numbers: list[tuple[int, ...]], limit: int, budget: int,
                 whole = grid | end >> shift << at_last
                 one = loops.get(whole)
                 if one is None:
-                    one = loops[whole] = whole != full and _one_loop(whole, n)  # no vertex is crossed
+                    one = loops[whole] = 0 != whole != full and _one_loop(whole, n)  # no vertex is crossed
                 if one:
                     out.append(whole)
                     if len(out) >= limit:
