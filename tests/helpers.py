@@ -18,6 +18,16 @@ import gymv_envs
 # GYMV_SAMPLE_SPLITS=1 checks one web id per split (adds a held-out site), GYMV_FULL_CONFORMANCE=1
 # every id. The domains' own test files play every id's oracle.
 SAMPLED_DOMAINS = {"web": "one", "world3d": "module", "robotics": "module"}
+# The conformance oracle test plays ten seeds per difficulty; an id of those domains plays four (its oracle
+# episodes are browser actions or physics steps: 2-6 s each), all ten with GYMV_FULL_CONFORMANCE=1.
+ORACLE_SEEDS, SAMPLED_ORACLE_SEEDS = range(10), range(4)
+
+
+def oracle_seeds(env_id: str) -> range:
+    """The seeds the conformance suite's oracle test plays for ``env_id`` at each difficulty."""
+    if os.environ.get("GYMV_FULL_CONFORMANCE") == "1" or gymv_envs.task_spec(env_id).domain not in SAMPLED_DOMAINS:
+        return ORACLE_SEEDS
+    return SAMPLED_ORACLE_SEEDS
 
 
 def load_script(name: str):
