@@ -42,13 +42,13 @@ from typing import Any
 
 import numpy as np
 
+from gymv.benchmarks.run import AT_MAX_COST
 from gymv.benchmarks.scoring import bootstrap_ci
 from gymv.benchmarks.store import add_overwrite_arg, check_out_arg, write_reports
 from gymv.benchmarks.vqa import qset
 from gymv_envs.core.parsing import LETTERS, parse_letter
 
 REPORTS = ("answers.jsonl", "summary.json", "results.md")
-AT_MAX_COST = 3   # the exit status when --max-cost stops the questions (as `gymv-bench run`'s)
 PROMPT = "Answer with the letter of the correct option only (one of {letters})."
 
 
@@ -197,7 +197,7 @@ class AtMaxCost(Exception):
         self.spent, self.asked, self.total = spent, asked, total
 
 
-def spent_usd(answerer: Any) -> float | None:
+def answerer_spent(answerer: Any) -> float | None:
     """What ``answerer``'s replies have cost so far (its ``stats()["cost_usd"]``), or None where it cannot say:
     no ``stats``, no ``cost_usd``, or an unpriced model (``cost_known`` false). The scripted agents cost nothing."""
     if _scripted(answerer):
@@ -213,7 +213,7 @@ def ask_all(answerer: Any, records: list[dict[str, Any]], root: Path, workers: i
     """Each record's reply, the letter read from it (``None``: unreadable) and whether it is right; None in
     place of each record not asked because the replies had cost ``max_cost`` USD when its turn came."""
     def one(rec: dict[str, Any]) -> dict[str, Any] | None:
-        if max_cost is not None and (spent_usd(answerer) or 0.0) >= max_cost:
+        if max_cost is not None and (answerer_spent(answerer) or 0.0) >= max_cost:
             return None
         imgs = [] if _scripted(answerer) else images_of(rec, root)
         reply = str(answerer.answer(rec, imgs) or "")
@@ -269,7 +269,7 @@ def evaluate(records: list[dict[str, Any]], root: Path, answerer: Any, permutati
              workers: int = 1, max_cost: float | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Ask every record and its ``permutations`` and score them. ``max_cost``: USD the answerer's replies may
     cost; `AtMaxCost` once they have (ValueError up front where the answerer cannot say what it spent)."""
-    if max_cost is not None and spent_usd(answerer) is None:
+    if max_cost is not None and answerer_spent(answerer) is None:
         raise ValueError("--max-cost cannot be kept: the agent cannot say what its replies cost (a VLM model with no "
                          "price: add it to a JSON file named by GYMV_PRICES, {\"MODEL\": [input, output]} USD per million "
                          "tokens; an agent of your own: a stats() with cost_usd)")
@@ -281,7 +281,7 @@ def evaluate(records: list[dict[str, Any]], root: Path, answerer: Any, permutati
         got = ask_all(answerer, recs, root, workers, max_cost)
         asked += sum(g is not None for g in got)
         if len(got) and any(g is None for g in got):
-            raise AtMaxCost(spent_usd(answerer) or 0.0, asked, total)
+            raise AtMaxCost(answerer_spent(answerer) or 0.0, asked, total)
         return got
 
     rows = ask(records)
