@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Protocol, runtime_checkable
 
 import gymnasium as gym
@@ -11,6 +12,24 @@ class AgentUnavailable(RuntimeError):
     """The agent cannot play any episode on: its model endpoint is down, refuses the key, does not know the
     model, keeps answering nothing. Raised from ``act``, it stops a benchmark run at once, saying why (the
     finished episodes stay saved), instead of every other episode failing the same way after its retries."""
+
+
+# Off in the benchmark runner's worker processes: each would tell its own copy of a note (once per worker);
+# the runner tells it once, from what the episode records carry (a VLM agent's request_changes).
+TELL_NOTES = True
+
+
+def tell_note(message: str) -> None:
+    """Print ``note: <message>`` on stderr (not where `TELL_NOTES` is off)."""
+    if TELL_NOTES:
+        print(f"note: {message}", file=sys.stderr, flush=True)
+
+
+def request_change_text(model: Any, field: str, change: str, where: str = "") -> str:
+    """The note that ``model`` (at ``where``) refuses the request field ``field``, and what is sent instead."""
+    at = f" at {where}" if where else ""
+    return (f"model {str(model)!r}{at} refuses {field}: {change}, from now on (the agent's stats name it in "
+            "request_changes)")
 
 
 @runtime_checkable

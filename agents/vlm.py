@@ -50,7 +50,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from gymv.agents.base import AgentUnavailable
+from gymv.agents.base import AgentUnavailable, request_change_text, tell_note
 from gymv_envs.core.parsing import strip_reasoning
 
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
@@ -241,10 +241,10 @@ class ChatClient:
             return False
         with ChatClient._lock:
             changes = ChatClient._changes.setdefault((self.url, str(body.get("model"))), {})
-            if param not in changes:
-                changes[param] = change
-                print(f"note: model {body.get('model')!r} at {self.shown_url} refuses {param}: {change}, from now on "
-                      "(the agent's stats name it in request_changes)", file=sys.stderr)
+            told = param in changes
+            changes.setdefault(param, change)
+        if not told:
+            tell_note(request_change_text(body.get("model"), param, change, self.shown_url))
         return self._as_sent(body) != sent
 
     def _post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int]:

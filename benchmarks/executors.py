@@ -24,6 +24,7 @@ import traceback
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from gymv.agents import base as agents_base
 from gymv.agents.base import AgentUnavailable
 from gymv.benchmarks.episode import EnvSetupError, EpisodeTask, close_cached_envs, run_task
 
@@ -79,8 +80,10 @@ def _run_pool(pool: cf.Executor, tasks: Iterable[EpisodeTask], workers: int) -> 
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _exit_with_parent(parent: int) -> None:
-    """Worker initializer: leave when the runner dies (e.g. SIGKILL), instead of lingering."""
+def _worker_start(parent: int) -> None:
+    """Worker initializer: leave when the runner dies (e.g. SIGKILL), instead of lingering; leave the agents'
+    notes to the runner, which tells each once from the episode records (`gymv.agents.base.TELL_NOTES`)."""
+    agents_base.TELL_NOTES = False
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -96,7 +99,7 @@ def run_processes(tasks: Iterable[EpisodeTask], workers: int) -> Iterator[Result
         return
     method = "fork" if sys.platform.startswith("linux") else "spawn"
     pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
-                                  initializer=_exit_with_parent, initargs=(os.getpid(),))
+                                  initializer=_worker_start, initargs=(os.getpid(),))
     yield from _run_pool(pool, tasks, workers)
 
 

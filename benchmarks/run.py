@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 import gymv_envs
+from gymv.agents.base import request_change_text
 from gymv.benchmarks.episode import FORMAT_VERSION, EpisodeTask, load_wrapper
 from gymv.benchmarks.executors import (
     AGENT_ERROR,
@@ -339,6 +340,7 @@ def _play(todo: list[EpisodeTask], store: ResultsFile, done: dict[str, dict[str,
             yield task
 
     results = execute(handed_out(), args.executor, workers, args.ray_address)
+    in_workers, told = args.executor == "ray" or (args.executor == "process" and workers > 1), set()
     try:
         for task, record, error in results:
             if error is not None:
@@ -361,6 +363,8 @@ def _play(todo: list[EpisodeTask], store: ResultsFile, done: dict[str, dict[str,
                 _write_trajectory(out, task, record)
             store.append(record)
             done[task.key] = record
+            if in_workers:
+                _tell_request_changes(record, told)
             progress.update()
             if cap is not None and budget_status is None:   # those already handed out finish and are saved
                 cost, known = spent_usd([record])
@@ -375,6 +379,20 @@ def _play(todo: list[EpisodeTask], store: ResultsFile, done: dict[str, dict[str,
         return 2
     progress.update(0, final=True)
     return budget_status
+
+
+def _tell_request_changes(record: dict[str, Any], told: set[tuple[str, str]]) -> None:
+    """Tell, once per run, each request field that the record's agent, played in a worker process, found its model
+    refusing (its stats' request_changes): the workers leave that to the runner (`gymv.agents.base.TELL_NOTES`)
+    instead of each telling its own copy."""
+    stats = record.get("agent_stats")
+    changes = stats.get("request_changes") if isinstance(stats, dict) else None
+    if isinstance(changes, dict):
+        for field, change in changes.items():
+            if (str(stats.get("model")), str(field)) not in told:
+                told.add((str(stats.get("model")), str(field)))
+                print(f"\nnote: {request_change_text(stats.get('model'), str(field), str(change))}", file=sys.stderr,
+                      flush=True)
 
 
 def baseline_task(task: EpisodeTask, agent: str) -> EpisodeTask:

@@ -579,3 +579,21 @@ def test_max_cost_stops_a_paid_run_and_reports_what_it_played(tmp_path, capsys, 
         args[args.index(str(tmp_path))] = str(other)
         assert main(args) == 2 and len(server.requests) == 1
     assert "--max-cost cannot be kept: the agent's model has no price" in capsys.readouterr().err
+
+
+def test_a_field_the_model_refuses_is_told_once_per_run_with_worker_processes(tmp_path, monkeypatch):
+    """Each worker process learned on its own that the model refuses a request field, and each told it: the note
+    came once per worker. The workers now leave it to the runner, which tells it once, from the records."""
+    from tests.chat_server import ChatServer
+    from tests.test_agents_vlm import reasoning_model
+
+    with ChatServer(lambda request: "Answer: A", refuse=reasoning_model) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        proc = bench("run", "--agent", "vlm", "--agent-kwargs", '{"model": "test-model", "cache": false}', "--ids",
+                     "GymV/MazePath-v1", "--seeds", "8", "--env-kwargs", '{"answer_format": "mcq", "obs_size": [64, 64]}',
+                     "--workers", "2", "--out", str(tmp_path), "--no-plots", "--quiet", "--no-baselines")
+        assert proc.returncode == 0, proc.stderr
+        assert len(server.refused) >= 6   # three fields, learned by each of the two workers
+    for field in ("max_tokens", "temperature", "seed"):
+        assert proc.stderr.count(f"refuses {field}") == 1, proc.stderr
+    assert all(set(e["agent_stats"]["request_changes"]) == {"max_tokens", "temperature", "seed"} for e in episodes(tmp_path))
