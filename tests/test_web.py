@@ -364,29 +364,33 @@ def _oracle_ids() -> list[str]:
     return sorted(members[k % len(members)] for k, members in enumerate(groups.values()))
 
 
-def test_every_web_id_oracle_succeeds_and_random_fails():
+def test_the_oracle_test_plays_a_web_id_of_every_site_and_family():
+    assert len(_oracle_ids()) >= 28
+
+
+# (one test per id, so that pytest-xdist's workers share these browser episodes: as one test they took 90-135 s
+# on one worker, often the last test of the run)
+@pytest.mark.parametrize("env_id", _oracle_ids())
+def test_web_id_oracle_succeeds_and_random_fails(env_id):
     """The conformance suite samples web ids; here web ids are played by their oracle (seed 0,
     difficulty 1) and by random actions, in one browser-owning env per id (all of them with
     GYMV_FULL_WEB=1)."""
     from tests.helpers import ORACLE_OBS_SIZE, oracle_episode
 
-    ids = _oracle_ids()
-    assert len(ids) >= 28
-    for env_id in ids:
-        env = gym.make(env_id, difficulty=1, obs_size=ORACLE_OBS_SIZE)
-        try:
-            success, steps, total, infos = oracle_episode(env, 0)
-            assert success, f"{env_id}: oracle failed after {steps} steps"
-            assert all("answer" not in i for i in infos[:-1])
-            env.action_space.seed(0)
-            env.reset(seed=0)
-            for _ in range(5):
-                *_, term, trunc, info = env.step(env.action_space.sample())
-                if term or trunc:
-                    break
-            assert not info["success"], f"{env_id}: five random actions solved the task"
-        finally:
-            env.close()
+    env = gym.make(env_id, difficulty=1, obs_size=ORACLE_OBS_SIZE)
+    try:
+        success, steps, total, infos = oracle_episode(env, 0)
+        assert success, f"{env_id}: oracle failed after {steps} steps"
+        assert all("answer" not in i for i in infos[:-1])
+        env.action_space.seed(0)
+        env.reset(seed=0)
+        for _ in range(5):
+            *_, term, trunc, info = env.step(env.action_space.sample())
+            if term or trunc:
+                break
+        assert not info["success"], f"{env_id}: five random actions solved the task"
+    finally:
+        env.close()
 
 
 # ----------------------------------------------------------------------------- answers
