@@ -18,8 +18,13 @@ os.environ.setdefault("GYMV_WEB_LINGER", "3")
 # Where PYTHONDONTWRITEBYTECODE is set, every one compiled them all again (1.4 s of a 3 s `gymv-bench
 # --version`). Instead the run's processes share one bytecode cache, a temporary folder outside the tree
 # (made by the first process, which the xdist workers and every subprocess inherit it from; removed at exit).
-if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None and not os.environ.get("PYTHONPYCACHEPREFIX"):
-    _cache = tempfile.mkdtemp(prefix="gymv-tests-pycache-")
-    atexit.register(shutil.rmtree, _cache, ignore_errors=True)
-    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = _cache
-    sys.dont_write_bytecode = False
+if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
+    try:
+        _cache = tempfile.mkdtemp(prefix="gymv-tests-pycache-")
+    except OSError:  # (no writable temporary folder: every process compiles, as before)
+        pass
+    else:
+        atexit.register(shutil.rmtree, _cache, ignore_errors=True)
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
+        os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = _cache
+        sys.dont_write_bytecode = False
