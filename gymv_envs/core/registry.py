@@ -69,7 +69,8 @@ def register_spec(spec: TaskSpec) -> None:
     unknown = sorted(set(cls.extras) - set(EXTRA_MODULES))
     if unknown:
         raise ValueError(f"{spec.name}: unknown extras {unknown}; valid extras: {', '.join(EXTRA_MODULES)}")
-    cls.validate_kwargs(dict(spec.kwargs))
+    if spec.kwargs:  # (no arguments: nothing to check, and no signatures read for every id at import)
+        cls.validate_kwargs(dict(spec.kwargs))
     _TASKS[spec.id] = spec
     gym.register(
         id=spec.id,
