@@ -25,7 +25,6 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from gymv.agents import base as agents_base
-from gymv.agents.base import AgentUnavailable
 from gymv.benchmarks.episode import EnvSetupError, EpisodeTask, close_cached_envs, run_task
 
 EXECUTORS = ("process", "thread", "ray")
@@ -39,7 +38,7 @@ def _safe_run(task: EpisodeTask) -> tuple[dict[str, Any] | None, str | None]:
         return run_task(task), None
     except EnvSetupError as exc:  # bad configuration: its message, no traceback
         return None, f"{SETUP_ERROR}{exc}"
-    except AgentUnavailable as exc:  # the endpoint is down, refuses the key, ...: its message, no traceback
+    except agents_base.AgentUnavailable as exc:  # the endpoint is down, refuses the key, ...: its message, no traceback
         return None, f"{AGENT_ERROR}{exc}"
     except Exception:  # noqa: BLE001 - reported per episode; the run goes on
         return None, traceback.format_exc(limit=8)

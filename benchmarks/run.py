@@ -388,11 +388,11 @@ def _tell_request_changes(record: dict[str, Any], told: set[tuple[str, str]]) ->
     stats = record.get("agent_stats")
     changes = stats.get("request_changes") if isinstance(stats, dict) else None
     if isinstance(changes, dict):
+        model = str(stats.get("model"))
         for field, change in changes.items():
-            if (str(stats.get("model")), str(field)) not in told:
-                told.add((str(stats.get("model")), str(field)))
-                print(f"\nnote: {request_change_text(stats.get('model'), str(field), str(change))}", file=sys.stderr,
-                      flush=True)
+            if (model, str(field)) not in told:
+                told.add((model, str(field)))
+                print(f"\nnote: {request_change_text(model, str(field), str(change))}", file=sys.stderr, flush=True)
 
 
 def baseline_task(task: EpisodeTask, agent: str) -> EpisodeTask:
