@@ -14,9 +14,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 # killing it at close(): the suite builds hundreds of short-lived web envs (1-2 s per browser).
 os.environ.setdefault("GYMV_WEB_LINGER", "3")
 
-# The suite starts about a hundred Python subprocesses (the CLI tests), each importing GymV's 560 modules.
-# Where PYTHONDONTWRITEBYTECODE is set, every one compiled them all again (1.4 s of a 3 s `gymv-bench
-# --version`). Instead the run's processes share one bytecode cache, a temporary folder outside the tree
+# The CLI tests start Python subprocesses, each importing GymV's 560 modules. Where PYTHONDONTWRITEBYTECODE
+# is set, every one compiled them all again (1.4 s of a 3 s `gymv-bench --version`). Instead the run's processes share one bytecode cache, a temporary folder outside the tree
 # (made by the first process, which the xdist workers and every subprocess inherit it from; removed at exit).
 if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
     try:
